@@ -1,0 +1,1 @@
+"""Game rules, sessions and persistence: everything but audio."""

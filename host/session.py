@@ -1,0 +1,267 @@
+"""The session loop: ask, understand, apply, journal, narrate; and the common commands.
+
+It knows games only through host.engine.Game and players only through two small
+interfaces: Ears (something that hears a reply to a prompt) and Mouth (something
+that speaks, plays cues and tells a player a secret). Text, microphones, WAV files
+and speakers all plug in there, so the loop is the same for typed and spoken play.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from .engine import Action, Event, Game, GameOptions, Prompt, RuleError, join_names
+from .eventlog import EventLog
+from .journal import Journal
+
+COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
+                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
+YES_NO_PROMPT = "common/yes_no"
+GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
+                "rules, pause, slower, faster, louder, quieter, or quit.")
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One reply: what was said (or typed), or that the prompt's time ran out."""
+
+    text: str = ""
+    timed_out: bool = False
+    confidence: float | None = None
+
+
+class Ears(Protocol):
+    def hear(self, prompt: Prompt) -> Heard | None:
+        """The next reply to `prompt`; None when the input has ended for good."""
+
+
+class Mouth(Protocol):
+    def say(self, text: str) -> None: ...
+    def sound(self, name: str) -> None: ...
+    def private(self, player: str, text: str) -> None: ...
+    def adjust(self, change: str) -> str:
+        """Apply "slower" | "faster" | "louder" | "quieter"; return what to say about it."""
+
+
+class Understanding(Protocol):
+    """What the matcher made of a reply (voice.matcher.Match fits this)."""
+
+    intent: dict[str, Any] | None
+    score: float
+    phrase: str
+
+    @property
+    def needs_confirmation(self) -> bool: ...
+
+
+Understand = Callable[[Prompt, str], Understanding]
+
+
+@dataclass
+class SessionInfo:
+    """What identifies a journaled session and its question-memory group."""
+
+    id: str
+    group: str
+
+
+class Session:
+    """One game being played: state rebuilt from the journal, then the live loop."""
+
+    def __init__(self, game: Game, options: GameOptions, decks: Any, journal: Journal,
+                 info: SessionInfo, log: EventLog, ears: Ears, mouth: Mouth,
+                 understand: Understand, clock: Callable[[], float]):
+        self.game, self.options, self.decks = game, options, decks
+        self.journal, self.info, self.log = journal, info, log
+        self.ears, self.mouth, self.understand, self.clock = ears, mouth, understand, clock
+        self.info_intents: set[str] = set(getattr(game, "INFO_INTENTS", ()))
+        self.last_spoken: list[str] = []
+        self.state: Any = None
+        self.actions: list[Action] = []
+
+    # ---- starting -------------------------------------------------------
+
+    def start(self) -> None:
+        """A new game: log its start and narrate the deal."""
+        state, events = self.game.setup(self.options, self.decks)
+        self.state = state
+        self.log.write({"type": "game_start", "game": self.game.ID, "mode": self.options.mode,
+                        "deal": self.options.deal, "players": list(self.options.players),
+                        "teams": [list(t) for t in self.options.teams] or None,
+                        "seed": self.options.seed, "session": self.info.id})
+        self._narrate(events)
+
+    def restore(self, actions: list[Action]) -> None:
+        """A resumed game: replay the journal silently, then say where we are."""
+        self.actions = list(actions)
+        self.state = self._replay(self.actions)
+        self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
+        self._say(f"Welcome back to {self.game.TITLE}. We were in the middle of the game.")
+        self._say(self.game.scores(self.state))
+
+    def _replay(self, actions: list[Action]) -> Any:
+        state, _ = self.game.setup(self.options, self.decks)
+        for action in actions:
+            state, _ = self.game.apply(state, action)
+        return state
+
+    # ---- the loop -------------------------------------------------------
+
+    def run(self) -> str:
+        """Play until the game ends ("over"), players quit ("quit") or input ends ("eof")."""
+        while True:
+            prompt = self.game.prompt(self.state)
+            if prompt is None:
+                self.journal.set_status(self.info.id, "over")
+                return "over"
+            self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
+            self.mouth.sound("your_turn") if prompt.player else None
+            self._say(prompt.text, remember=False)
+            outcome = self._one_reply(prompt)
+            if outcome is not None:
+                return outcome
+
+    def _one_reply(self, prompt: Prompt) -> str | None:
+        heard = self.ears.hear(prompt)
+        if heard is None:
+            return "eof"
+        if heard.timed_out:
+            self.log.write({"type": "heard", "player": prompt.player, "text": "", "timeout": True})
+            self._accept(prompt, {"intent": "timeout"})
+            return None
+        understanding = self.understand(prompt, heard.text)
+        self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
+                        "confidence": round(understanding.score / 100, 3)})
+        intent = understanding.intent
+        if intent is None:
+            self._reject(prompt, "not understood",
+                         "Sorry, I didn't catch that. " + self._options_sentence(prompt))
+            return None
+        if understanding.needs_confirmation and not self._confirm(
+                prompt, f"Did you mean: {understanding.phrase}?"):
+            self._say("Okay, let's try again.")
+            return None
+        if intent["intent"] in COMMON_INTENTS:
+            return self._common(prompt, intent["intent"])
+        self._accept(prompt, intent)
+        return None
+
+    def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
+        action = {**intent, "player": prompt.player}
+        try:
+            new_state, events = self.game.apply(self.state, action)
+        except RuleError as error:
+            self._reject(prompt, error.reason, error.reason)
+            return
+        if intent["intent"] not in self.info_intents:
+            # Journal first: once it is on disk, a crash while speaking loses nothing.
+            self.journal.append(self.info.id, "action", action, self.clock())
+            self.actions.append(action)
+            self.state = new_state
+        self.log.write({"type": "intent", "player": prompt.player, "intent": intent})
+        self.last_spoken = []
+        self._narrate(events)
+
+    def _reject(self, prompt: Prompt, reason: str, spoken: str) -> None:
+        self.log.write({"type": "rejected", "player": prompt.player, "reason": reason})
+        self.mouth.sound("wrong")
+        self._say(spoken, remember=False)
+
+    def _narrate(self, events: list[Event]) -> None:
+        for event in events:
+            kind = event["type"]
+            if kind == "say":
+                self._say(event["text"])
+            elif kind == "sound":
+                self.log.write(event)
+                self.mouth.sound(event["name"])
+            elif kind == "private":
+                self.log.write(event)
+                self.mouth.private(event["player"], event["text"])
+            elif kind == "questions_used":
+                self.journal.mark_questions_used(self.info.group, list(event["ids"]))
+                self.log.write(event)
+            else:
+                self.log.write(event)
+
+    def _say(self, text: str, remember: bool = True) -> None:
+        self.log.write({"type": "say", "text": text})
+        self.mouth.say(text)
+        if remember:
+            self.last_spoken.append(text)
+
+    # ---- common commands ------------------------------------------------
+
+    def _common(self, prompt: Prompt, name: str) -> str | None:
+        if name == "repeat":
+            for text in self.last_spoken[-4:]:
+                self._say(text, remember=False)
+        elif name in ("help", "what_can_i_say"):
+            self._say(self._options_sentence(prompt), remember=False)
+            if name == "help":
+                self._say(GENERAL_HELP, remember=False)
+        elif name == "score":
+            self._say(self.game.scores(self.state), remember=False)
+        elif name == "whose_turn":
+            who = prompt.player or "anyone"
+            self._say(f"It's {who}'s turn." if prompt.player else "Anyone may answer now.", remember=False)
+        elif name == "rules":
+            self._say(self.game.RULES_SUMMARY, remember=False)
+        elif name in ("slower", "faster", "louder", "quieter"):
+            self._say(self.mouth.adjust(name), remember=False)
+        elif name == "undo":
+            self._undo()
+        elif name == "pause":
+            return self._pause()
+        elif name == "resume":
+            self._say("We're not paused. Carry on.", remember=False)
+        elif name == "quit":
+            if self._confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
+                self._say("Game saved. See you next time!", remember=False)
+                return "quit"
+            self._say("Okay, we keep playing.", remember=False)
+        self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
+        return None
+
+    def _undo(self) -> None:
+        if not self.actions:
+            self._say("There is nothing to undo yet.", remember=False)
+            return
+        self.journal.append(self.info.id, "undo", None, self.clock())
+        undone = self.actions.pop()
+        self.state = self._replay(self.actions)
+        self.log.write({"type": "undo", "action": undone})
+        self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.",
+                  remember=False)
+
+    def _pause(self) -> str | None:
+        self._say("Paused. Say resume when you are ready.", remember=False)
+        pause_prompt = Prompt("common/any", None, "Paused.", choices=("resume",))
+        while True:
+            heard = self.ears.hear(pause_prompt)
+            if heard is None:
+                return "eof"
+            if heard.timed_out:
+                continue
+            intent = self.understand(pause_prompt, heard.text).intent
+            if intent and intent["intent"] == "resume":
+                self._say("Let's go on.", remember=False)
+                return None
+            if intent and intent["intent"] == "quit":
+                return "quit"
+            self._say("We're paused. Say resume to continue.", remember=False)
+
+    def _confirm(self, prompt: Prompt, question: str) -> bool:
+        """Ask yes or no; anything else counts as no, so nothing happens by accident."""
+        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
+        self._say(question, remember=False)
+        heard = self.ears.hear(ask)
+        if heard is None or heard.timed_out:
+            return False
+        intent = self.understand(ask, heard.text).intent
+        return bool(intent and intent["intent"] == "yes")
+
+    def _options_sentence(self, prompt: Prompt) -> str:
+        if prompt.choices:
+            return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
+        return "Say help to hear what you can say."

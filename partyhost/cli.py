@@ -1,0 +1,231 @@
+"""The partyhost command line: play, resume, rules, sessions.
+
+This is the one place that knows both halves: host/ (rules, sessions) and voice/
+(grammars and the matcher). It builds a Session with ears, a mouth and an
+understanding function that suit the chosen input and output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import platformdirs
+
+from host.decks import DeckError, Decks, default_deck_dir, load_decks
+from host.engine import GameOptions, Prompt, RuleError
+from host.eventlog import EventLog
+from host.games import GAME_IDS, get_game
+from host.journal import Journal
+from host.session import Session, SessionInfo
+from voice.grammar import GrammarError
+from voice.matcher import Matcher
+
+from .textio import TextEars, TextMouth
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one clear line, never a traceback."""
+
+
+def data_dir(arg: str | None) -> Path:
+    return Path(arg or os.environ.get("PARTYHOST_DATA_DIR") or platformdirs.user_data_dir("partyhost"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="partyhost",
+        description="An offline voice host for tabletop party games.")
+    parser.add_argument("--data-dir", help="where sessions are saved (default: the platform data dir, "
+                                           "or $PARTYHOST_DATA_DIR)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="start a new game")
+    play.add_argument("game", choices=GAME_IDS, help="which game")
+    play.add_argument("--players", help='comma-separated names in seating order, e.g. "Ana,Ben,Cy"')
+    play.add_argument("--teams", help='teams separated by ";", e.g. "Ana,Ben;Cy,Dee" (zero-to-100)')
+    play.add_argument("--mode", help="game variant (see: partyhost rules GAME)")
+    play.add_argument("--deal", choices=("host", "table"), help="who deals secret cards")
+    play.add_argument("--seed", type=int, help="random seed, for a repeatable game")
+    play.add_argument("--rules", action="append", default=[], metavar="KEY=VALUE",
+                      help="set a rule parameter (repeatable), e.g. --rules turn_seconds=12")
+    play.add_argument("--deck", action="append", default=[], metavar="FILE",
+                      help="question deck file(s) (CSV or YAML) instead of the shipped one")
+    play.add_argument("--word-deck", action="append", default=[], metavar="FILE",
+                      help="Keep Cool word deck file(s) instead of the shipped one")
+    _add_io_arguments(play)
+
+    resume = commands.add_parser("resume", help="continue a saved game (the latest by default)")
+    resume.add_argument("session", nargs="?", help="session id (see: partyhost sessions)")
+    _add_io_arguments(resume)
+
+    rules = commands.add_parser("rules", help="how a game is played, in short")
+    rules.add_argument("game", choices=GAME_IDS)
+
+    commands.add_parser("sessions", help="list saved games")
+    return parser
+
+
+def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input", default="text", help="text (typed lines on stdin)")
+    parser.add_argument("--output", default="text", help="text (printed lines)")
+    parser.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
+    parser.add_argument("--hide-private", action="store_true",
+                        help="do not print players' secret cards in text output")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "play":
+            return play(args)
+        if args.command == "resume":
+            return resume(args)
+        if args.command == "rules":
+            game = get_game(args.game)
+            print(f"{game.TITLE}. {game.RULES_SUMMARY}")
+            print(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
+                  f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.")
+            return 0
+        if args.command == "sessions":
+            return list_sessions(args)
+        parser.print_help()
+        return 0
+    except (UserError, GrammarError) as error:
+        print(f"partyhost: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# ---- play and resume --------------------------------------------------------
+
+def play(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    players = _names(args.players) or tuple(
+        f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
+    teams = tuple(_names(team) for team in args.teams.split(";")) if args.teams else ()
+    options = GameOptions(players=players, teams=teams, mode=args.mode or game.MODES[0],
+                          deal=args.deal or game.DEALS[0],
+                          seed=args.seed if args.seed is not None else int(time.time()) % 1_000_000,
+                          rules=_rule_values(args.rules))
+    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
+    group = ",".join(sorted(name.lower() for name in players))
+    setup = {"options": _options_to_json(options),
+             "question_decks": [str(Path(p).resolve()) for p in args.deck],
+             "word_decks": [str(Path(p).resolve()) for p in args.word_deck],
+             "used_questions": sorted(journal.used_questions(group)),
+             "group": group}
+    decks = _load_decks(setup)
+    try:
+        game.setup(options, decks)  # refuse bad options before anything is saved
+    except RuleError as error:
+        raise UserError(error.reason) from error
+    session_id = journal.create(game.ID, setup)
+    events_path = Path(args.events).resolve() if args.events else (
+        data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
+    journal.update_setup(session_id, {**setup, "events": str(events_path)})
+    session = _session(args, game, options, decks, journal, session_id, group, events_path, 0.0)
+    session.start()
+    return _finish(session, session.run())
+
+
+def resume(args: argparse.Namespace) -> int:
+    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
+    record = journal.get(args.session) if args.session else journal.latest_unfinished()
+    if record is None:
+        raise UserError(f"no saved game {args.session!r}" if args.session
+                        else "there is no unfinished game to resume; start one with: partyhost play GAME")
+    if record.status == "over":
+        raise UserError(f"game {record.id} is already over; start a new one with: partyhost play {record.game}")
+    game = get_game(record.game)
+    setup = record.setup
+    options = _options_from_json(setup["options"])
+    decks = _load_decks(setup)
+    events_path = Path(args.events).resolve() if args.events else Path(setup["events"])
+    session = _session(args, game, options, decks, journal, record.id, setup["group"],
+                       events_path, journal.last_time(record.id))
+    session.restore(journal.accepted_actions(record.id))
+    return _finish(session, session.run())
+
+
+def _session(args, game, options, decks, journal, session_id, group, events_path, t0) -> Session:
+    if args.input != "text" or args.output != "text":
+        raise UserError("only --input text and --output text are available in this version; "
+                        "microphone and speaker play come with the speech loop")
+    started = time.monotonic()
+    clock = lambda: t0 + time.monotonic() - started  # noqa: E731 - the session clock
+    matcher = Matcher()
+
+    def understand(prompt: Prompt, text: str):
+        return matcher.match(prompt.name, text, prompt.slots)
+
+    return Session(game, options, decks, journal, SessionInfo(session_id, group),
+                   EventLog(events_path, clock), TextEars(), TextMouth(show_private=not args.hide_private),
+                   understand, clock)
+
+
+def _finish(session: Session, outcome: str) -> int:
+    session.log.close()
+    if outcome == "eof":
+        print(f"HOST: The game is saved. To continue: partyhost resume {session.info.id}")
+    return 0
+
+
+def list_sessions(args: argparse.Namespace) -> int:
+    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
+    records = journal.sessions()
+    if not records:
+        print("No saved games yet.")
+    for r in records:
+        players = ", ".join(r.setup["options"]["players"])
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated))
+        print(f"{r.id}  {r.game:<12} {r.status:<8} {r.actions:>4} moves  {when}  {players}")
+    return 0
+
+
+# ---- helpers -------------------------------------------------------------------
+
+def _names(text: str | None) -> tuple[str, ...]:
+    return tuple(name.strip() for name in (text or "").split(",") if name.strip())
+
+
+def _rule_values(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs; values read as JSON where they parse (12, true, [1,2]), else text."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--rules takes KEY=VALUE, got {pair!r}")
+        try:
+            rules[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            rules[key.strip()] = value
+    return rules
+
+
+def _load_decks(setup: dict[str, Any]) -> Decks:
+    deck_dir = default_deck_dir()
+    try:
+        return load_decks(setup["question_decks"] or [deck_dir / "questions.csv"],
+                          setup["word_decks"] or [deck_dir / "keep-cool.csv"],
+                          frozenset(setup["used_questions"]))
+    except DeckError as error:
+        raise UserError(f"bad deck: {error}") from error
+    except OSError as error:
+        raise UserError(f"cannot read deck: {error}") from error
+
+
+def _options_to_json(options: GameOptions) -> dict[str, Any]:
+    return {"players": list(options.players), "teams": [list(t) for t in options.teams],
+            "mode": options.mode, "deal": options.deal, "seed": options.seed, "rules": options.rules}
+
+
+def _options_from_json(data: dict[str, Any]) -> GameOptions:
+    return GameOptions(players=tuple(data["players"]), teams=tuple(tuple(t) for t in data["teams"]),
+                       mode=data["mode"], deal=data["deal"], seed=data["seed"], rules=data["rules"])

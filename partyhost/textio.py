@@ -1,0 +1,69 @@
+"""Typed play: the terminal as the host's ears and mouth.
+
+Piped input is echoed after the prompt so a transcript reads like a conversation.
+A line "..." stands for silence: the prompt's timer runs out. With a real keyboard,
+timed prompts also time out for real.
+"""
+from __future__ import annotations
+
+import select
+import sys
+from typing import TextIO
+
+from host.engine import Prompt
+from host.session import Heard
+
+SILENCE = "..."
+
+
+class TextEars:
+    def __init__(self, stream: TextIO = sys.stdin, out: TextIO = sys.stdout):
+        self.stream, self.out = stream, out
+        self.interactive = stream.isatty()
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        who = prompt.player or "table"
+        if self.interactive:
+            self.out.write(f"{who}> ")
+            self.out.flush()
+            if prompt.timeout and not select.select([self.stream], [], [], prompt.timeout)[0]:
+                self.out.write("(time is up)\n")
+                return Heard(timed_out=True)
+        line = self.stream.readline()
+        if not line:
+            return None
+        line = line.strip()
+        if not self.interactive:
+            self.out.write(f"{who}> {line}\n")
+        if line == SILENCE:
+            return Heard(timed_out=True) if prompt.timeout else Heard(text="")
+        return Heard(text=line)
+
+
+class TextMouth:
+    """Prints what the host would say; keeps rate and volume so commands are answered."""
+
+    RATE_STEPS = (0.7, 0.85, 1.0, 1.2, 1.4)
+    VOLUME_STEPS = (0.25, 0.5, 0.75, 1.0)
+
+    def __init__(self, out: TextIO = sys.stdout, show_private: bool = True):
+        self.out, self.show_private = out, show_private
+        self.rate, self.volume = 2, 2
+
+    def say(self, text: str) -> None:
+        self.out.write(f"HOST: {text}\n")
+        self.out.flush()
+
+    def sound(self, name: str) -> None:
+        self.out.write(f"[sound: {name}]\n")
+
+    def private(self, player: str, text: str) -> None:
+        if self.show_private:
+            self.out.write(f"[to {player} only] {text}\n")
+
+    def adjust(self, change: str) -> str:
+        if change in ("slower", "faster"):
+            self.rate = max(0, min(len(self.RATE_STEPS) - 1, self.rate + (1 if change == "faster" else -1)))
+            return f"Speaking speed is now {self.RATE_STEPS[self.rate]:g} times normal."
+        self.volume = max(0, min(len(self.VOLUME_STEPS) - 1, self.volume + (1 if change == "louder" else -1)))
+        return f"Volume is now {int(self.VOLUME_STEPS[self.volume] * 100)} percent."

@@ -1,0 +1,178 @@
+"""The session loop, journal and event log, with a tiny counting game as the engine."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from host.engine import GameOptions, Prompt, RuleError, evolve, new_rng, say, sound
+from host.eventlog import EventLog
+from host.journal import Journal
+from host.session import Heard, Session, SessionInfo
+from voice.matcher import Matcher
+
+
+@dataclass
+class CountState:
+    players: tuple[str, ...]
+    total: int = 0
+    turn: int = 0
+    rng: object = None
+
+
+class CountGame:
+    """Players take turns adding 1..5; whoever reaches 10 exactly ends it. Rolls a die for fun."""
+
+    ID, TITLE, MODES, DEALS = "count", "Count", ("basic",), ("host",)
+    MIN_PLAYERS, MAX_PLAYERS, RULE_DEFAULTS, RULES_SUMMARY = 1, 4, {}, "Add up to ten."
+    INFO_INTENTS = {"peek"}
+
+    def setup(self, options, decks):
+        return CountState(options.players, rng=new_rng(options.seed)), [say("Let's count.")]
+
+    def prompt(self, state):
+        if state.total >= 10:
+            return None
+        player = state.players[state.turn % len(state.players)]
+        return Prompt("common/number", player, f"{player}, add how much?", choices=("three",))
+
+    def apply(self, state, action):
+        value = action.get("value")
+        if action["intent"] == "timeout":
+            value = 1
+        if not 1 <= value <= 5:
+            raise RuleError("Add between one and five.")
+        if state.total + value > 10:
+            raise RuleError("That would pass ten.")
+        s = evolve(state)
+        s.total += value
+        s.turn += 1
+        roll = s.rng.randint(1, 6)
+        return s, [sound("dice"), say(f"Total {s.total}. Die says {roll}.")]
+
+    def scores(self, state):
+        return f"The total is {state.total}."
+
+
+class ScriptEars:
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def hear(self, prompt):
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        return Heard(timed_out=True) if line == "..." else Heard(text=line)
+
+
+class RecordingMouth:
+    def __init__(self):
+        self.said, self.sounds = [], []
+
+    def say(self, text):
+        self.said.append(text)
+
+    def sound(self, name):
+        self.sounds.append(name)
+
+    def private(self, player, text):
+        self.said.append(f"[{player}] {text}")
+
+    def adjust(self, change):
+        return f"ok {change}"
+
+
+def make_session(tmp_path: Path, lines, session_id=None, journal=None):
+    journal = journal or Journal(tmp_path / "db.sqlite3")
+    options = GameOptions(players=("Ana", "Ben"), seed=3)
+    sid = session_id or journal.create("count", {"options": {}})
+    matcher = Matcher()
+    mouth = RecordingMouth()
+    log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: 1.5)
+    session = Session(CountGame(), options, None, journal, SessionInfo(sid, "g"), log,
+                      ScriptEars(lines), mouth, lambda p, t: matcher.match(p.name, t, p.slots),
+                      clock=lambda: 1.5)
+    return session, mouth, journal, sid
+
+
+def events(tmp_path, sid):
+    return [json.loads(line) for line in (tmp_path / f"{sid}.jsonl").read_text().splitlines()]
+
+
+def test_a_game_runs_to_the_end_and_logs_every_step(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, ["5", "three", "2"])
+    session.start()
+    assert session.run() == "over"
+    log = events(tmp_path, sid)
+    assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
+    assert log[0]["type"] == "game_start" and log[0]["players"] == ["Ana", "Ben"]
+    assert [e["intent"]["value"] for e in log if e["type"] == "intent"] == [5, 3, 2]
+    assert {"type", "player", "text", "confidence"} <= set(next(e for e in log if e["type"] == "heard"))
+    assert journal.get(sid).status == "over"
+    assert len(journal.accepted_actions(sid)) == 3
+
+
+def test_invalid_moves_and_nonsense_change_nothing(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, ["9", "blah blah", "4"])
+    session.start()
+    assert session.run() == "eof"
+    assert session.state.total == 4
+    assert "Add between one and five." in mouth.said
+    assert any(s.startswith("Sorry, I didn't catch that") for s in mouth.said)
+    reasons = [e["reason"] for e in events(tmp_path, sid) if e["type"] == "rejected"]
+    assert reasons == ["Add between one and five.", "not understood"]
+    assert journal.accepted_actions(sid) == [{"intent": "number", "value": 4, "player": "Ana"}]
+
+
+def test_undo_reverts_the_last_accepted_action_and_replays_the_dice(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, ["4", "3", "undo", "2"])
+    session.start()
+    session.run()
+    assert session.state.total == 6
+    assert [a["value"] for a in journal.accepted_actions(sid)] == [4, 2]
+    # the random generator is replayed too: same die as a fresh 4-then-2 game
+    fresh, *_ = make_session(tmp_path / "fresh", ["4", "2"])
+    fresh.start()
+    fresh.run()
+    assert fresh.state.rng.random() == session.state.rng.random()
+
+
+def test_timeout_is_an_action_and_common_commands_do_not_touch_the_game(tmp_path):
+    lines = ["...", "what's the score", "what can I say", "repeat", "slower", "whose turn", "rules"]
+    session, mouth, journal, sid = make_session(tmp_path, lines)
+    session.start()
+    session.run()
+    assert session.state.total == 1
+    assert "The total is 1." in mouth.said and "ok slower" in mouth.said
+    assert "It's Ben's turn." in mouth.said and "Add up to ten." in mouth.said
+    assert 'You can say, for example: "three".' in mouth.said
+
+
+def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
+    session, mouth, journal, sid = make_session(
+        tmp_path, ["pause", "5", "resume", "quit", "no", "2", "quit", "yes"])
+    session.start()
+    assert session.run() == "quit"
+    assert session.state.total == 2          # the "5" during the pause was ignored
+    assert journal.get(sid).status == "playing"
+
+
+def test_resume_rebuilds_the_exact_state_from_the_journal(tmp_path):
+    session, _, journal, sid = make_session(tmp_path, ["4", "1", "undo", "3"])
+    session.start()
+    session.run()
+    again, mouth, _, _ = make_session(tmp_path, ["3"], session_id=sid, journal=Journal(tmp_path / "db.sqlite3"))
+    again.restore(journal.accepted_actions(sid))
+    assert again.state.total == 7
+    assert again.run() == "over" and again.state.total == 10
+    assert "Welcome back" in mouth.said[0]
+
+
+def test_used_questions_are_remembered_per_group(tmp_path):
+    journal = Journal(tmp_path / "db.sqlite3")
+    journal.mark_questions_used("ana,ben", ["q1", "q2"])
+    journal.mark_questions_used("ana,ben", ["q2", "q3"])
+    assert journal.used_questions("ana,ben") == {"q1", "q2", "q3"}
+    assert journal.used_questions("cy") == frozenset()

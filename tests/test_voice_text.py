@@ -1,0 +1,118 @@
+"""The grammar expander, normaliser and matcher on typed text (no audio)."""
+from pathlib import Path
+
+import pytest
+
+from voice.grammar import Grammar, GrammarError, load_grammar
+from voice.matcher import Matcher, PhraseTable
+from voice.normalize import normalize, number_words
+
+
+@pytest.mark.parametrize("n, words", [(0, "zero"), (7, "seven"), (13, "thirteen"), (40, "forty"),
+                                      (57, "fifty seven"), (100, "one hundred"), (105, "one hundred five"),
+                                      (2024, "two thousand twenty four")])
+def test_number_words(n, words):
+    assert number_words(n) == words
+
+
+@pytest.mark.parametrize("typed, normal", [
+    ("12 Clovers!", "twelve clovers"), ("Um, twelve clover", "twelve clover"),
+    ("I think it's 57.", "it's fifty seven"), ("That's FALSE!!", "that's false"),
+    ("twenty-one", "twenty one"), ("  ", "")])
+def test_normalize(typed, normal):
+    assert normalize(typed) == normal
+
+
+def test_number_prompt_accepts_digits_words_and_slips():
+    m = Matcher()
+    assert m.match("common/number", "12").intent == {"intent": "number", "value": 12}
+    assert m.match("common/number", "twelve").intent == {"intent": "number", "value": 12}
+    assert m.match("common/number", "a hundred").intent == {"intent": "number", "value": 100}
+    assert m.match("common/number", "um, let's say 0").intent == {"intent": "number", "value": 0}
+    slip = m.match("common/number", "twenty won")
+    assert slip.intent == {"intent": "number", "value": 21} and slip.score < 100
+
+
+@pytest.mark.parametrize("nonsense", ["banana bread", "the weather is nice today", "xyzzy", ""])
+def test_nonsense_is_refused(nonsense):
+    assert Matcher().match("common/number", nonsense).intent is None
+
+
+def test_common_commands_are_heard_at_every_prompt():
+    m = Matcher()
+    assert m.match("common/number", "what's the score").intent == {"intent": "score"}
+    assert m.match("common/yes_no", "undo that").intent == {"intent": "undo"}
+    assert m.match("common/yes_no", "yes").intent == {"intent": "yes"}
+
+
+def test_live_lists_replace_file_lists():
+    roster = {"roster": [("ana", "Ana"), ("ben", "Ben")]}
+    m = Matcher()
+    assert m.match("common/name", "it's Ben", roster).intent == {"intent": "name", "name": "Ben"}
+    assert m.match("common/name", "Zed", roster).intent is None
+
+
+def test_menu_understands_spoken_game_names():
+    m = Matcher()
+    assert m.match("common/menu", "let's play keep cool").intent["game"] == "keep-cool"
+    assert m.match("common/menu", "zero to a hundred").intent["game"] == "zero-to-100"
+    assert m.match("common/menu", "one percent").intent["game"] == "one-percent"
+
+
+def test_middling_match_asks_for_confirmation():
+    m = Matcher()
+    match = m.match("common/number", "fourty seven")
+    assert match.intent == {"intent": "number", "value": 47}
+    assert m.match("common/yes_no", "yesh").needs_confirmation or m.match("common/yes_no", "yesh").intent is None
+
+
+def test_list_slots_collect_values_and_fallbacks(tmp_path: Path):
+    path = tmp_path / "g.yaml"
+    path.write_text("""
+language: en
+prompts:
+  g/pick: [pick]
+  g/word: [word]
+list_slots: [powers]
+fallbacks:
+  g/word: {intent: word, word: null}
+intents:
+  pick:
+    data:
+      - sentences: ["card {n:card} [with {power:powers} [and {power:powers}]]"]
+  word:
+    data:
+      - sentences: ["{word}"]
+lists:
+  n: {range: {from: 1, to: 3}}
+  power: {values: [{in: "plus fifty", out: "+50"}, {in: "spot on", out: spot_on}]}
+  word: {values: []}
+""")
+    grammar = Grammar.load(path)
+    phrases = {p.text: p.intent for p in grammar.phrases("g/pick")}
+    assert phrases["card two"] == {"intent": "pick", "card": 2, "powers": []}
+    assert phrases["card three with plus fifty and spot on"]["powers"] == ["+50", "spot_on"]
+    table = PhraseTable(grammar.phrases("g/word", {"word": [("piano", "piano")]}),
+                        grammar.fallbacks["g/word"])
+    assert table.match("piano").intent == {"intent": "word", "word": "piano"}
+    assert table.match("guitar").intent == {"intent": "word", "word": None}
+
+
+def test_broken_grammar_files_name_the_file(tmp_path: Path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("prompts:\n  x/y: [missing]\nintents: {}\n")
+    with pytest.raises(GrammarError, match="bad.yaml.*missing"):
+        Grammar.load(bad)
+    bad.write_text("intents:\n  a:\n    data:\n      - sentences: ['(unclosed']\n")
+    with pytest.raises(GrammarError, match="bad.yaml"):
+        Grammar.load(bad)
+    with pytest.raises(GrammarError, match="not found"):
+        load_grammar("no-such-grammar", tmp_path)
+
+
+@pytest.mark.parametrize("name", ["common", "keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion"])
+def test_every_grammar_file_loads_and_every_prompt_expands(name):
+    grammar = load_grammar(name)
+    assert grammar.prompts
+    for prompt in grammar.prompts:
+        grammar.phrases(prompt)  # raises on a missing list or rule

@@ -1,0 +1,1 @@
+"""Listening and understanding: everything between sound and an Intent. No game rules."""

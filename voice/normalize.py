@@ -1,0 +1,53 @@
+"""One canonical spelling for what was heard or typed, and for grammar phrases.
+
+Both sides of a match go through `normalize`, so "12 Clovers!", "twelve clovers"
+and "um, twelve clovers" all become "twelve clovers".
+"""
+from __future__ import annotations
+
+import re
+
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+# Hesitations and hedges that carry no meaning for a command. Longest first, so
+# "i think that" goes before "i think".
+FILLERS = sorted(
+    ["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm", "ah", "oh", "okay so", "so",
+     "like", "please", "i think", "i guess", "let's say", "lets say",
+     "how about", "maybe", "actually", "hey host", "ok", "okay"],
+    key=len, reverse=True)
+_FILLER_RE = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in FILLERS) + r")\b")
+
+
+def number_words(n: int) -> str:
+    """Spoken English for 0..9999 ("one hundred five"), the way players say numbers."""
+    if n < 0:
+        return "minus " + number_words(-n)
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _TENS[tens] + ("" if ones == 0 else " " + _ONES[ones])
+    if n < 1000:
+        hundreds, rest = divmod(n, 100)
+        return _ONES[hundreds] + " hundred" + ("" if rest == 0 else " " + number_words(rest))
+    thousands, rest = divmod(n, 1000)
+    return number_words(thousands) + " thousand" + ("" if rest == 0 else " " + number_words(rest))
+
+
+def _digits_to_words(match: re.Match) -> str:
+    return " " + number_words(int(match.group())) + " "
+
+
+def normalize(text: str, strip_fillers: bool = True) -> str:
+    """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
+    text = re.sub(r"\d+", _digits_to_words, text)
+    text = re.sub(r"[^a-z' ]+", " ", text)                   # hyphens, punctuation
+    text = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", text)      # quotes, not apostrophes
+    if strip_fillers:
+        text = _FILLER_RE.sub(" ", text)
+    return " ".join(text.split())
