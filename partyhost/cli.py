@@ -28,6 +28,8 @@ from voice.matcher import Matcher
 from .textio import TextEars, TextMouth
 
 EXIT_USAGE = 2
+QUESTION_GAMES = ("keep-it-100", "zero-to-100")
+WORD_GAMES = ("keep-cool",)
 
 
 class UserError(Exception):
@@ -121,7 +123,7 @@ def play(args: argparse.Namespace) -> int:
              "word_decks": [str(Path(p).resolve()) for p in args.word_deck],
              "used_questions": sorted(journal.used_questions(group)),
              "group": group}
-    decks = _load_decks(setup)
+    decks = _load_decks(game, setup)
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
@@ -146,7 +148,7 @@ def resume(args: argparse.Namespace) -> int:
     game = get_game(record.game)
     setup = record.setup
     options = _options_from_json(setup["options"])
-    decks = _load_decks(setup)
+    decks = _load_decks(game, setup)
     events_path = Path(args.events).resolve() if args.events else Path(setup["events"])
     session = _session(args, game, options, decks, journal, record.id, setup["group"],
                        events_path, journal.last_time(record.id))
@@ -209,12 +211,14 @@ def _rule_values(pairs: list[str]) -> dict[str, Any]:
     return rules
 
 
-def _load_decks(setup: dict[str, Any]) -> Decks:
+def _load_decks(game, setup: dict[str, Any]) -> Decks:
+    """Only the decks this game deals from: a broken word deck must not stop centurion."""
     deck_dir = default_deck_dir()
     try:
-        return load_decks(setup["question_decks"] or [deck_dir / "questions.csv"],
-                          setup["word_decks"] or [deck_dir / "keep-cool.csv"],
-                          frozenset(setup["used_questions"]))
+        return load_decks(
+            (setup["question_decks"] or [deck_dir / "questions.csv"]) if game.ID in QUESTION_GAMES else [],
+            (setup["word_decks"] or [deck_dir / "keep-cool.csv"]) if game.ID in WORD_GAMES else [],
+            frozenset(setup["used_questions"]))
     except DeckError as error:
         raise UserError(f"bad deck: {error}") from error
     except OSError as error:

@@ -18,7 +18,8 @@ def test_number_words(n, words):
 @pytest.mark.parametrize("typed, normal", [
     ("12 Clovers!", "twelve clovers"), ("Um, twelve clover", "twelve clover"),
     ("I think it's 57.", "it's fifty seven"), ("That's FALSE!!", "that's false"),
-    ("twenty-one", "twenty one"), ("  ", "")])
+    ("twenty-one", "twenty one"), ("  ", ""), ("card 3 +50 -20", "card three plus fifty minus twenty"),
+    ("ten-year-old", "ten year old")])
 def test_normalize(typed, normal):
     assert normalize(typed) == normal
 
@@ -74,12 +75,14 @@ prompts:
   g/pick: [pick]
   g/word: [word]
 list_slots: [powers]
+expansion_rules:
+  power_part: "with {power:powers}"
 fallbacks:
   g/word: {intent: word, word: null}
 intents:
   pick:
     data:
-      - sentences: ["card {n:card} [with {power:powers} [and {power:powers}]]"]
+      - sentences: ["card {n:card} [with {power:powers} [and {power:powers}]]", "number {n:card} <power_part>"]
   word:
     data:
       - sentences: ["{word}"]
@@ -92,10 +95,13 @@ lists:
     phrases = {p.text: p.intent for p in grammar.phrases("g/pick")}
     assert phrases["card two"] == {"intent": "pick", "card": 2, "powers": []}
     assert phrases["card three with plus fifty and spot on"]["powers"] == ["+50", "spot_on"]
+    assert phrases["number one with spot on"] == {"intent": "pick", "card": 1, "powers": ["spot_on"]}
     table = PhraseTable(grammar.phrases("g/word", {"word": [("piano", "piano")]}),
                         grammar.fallbacks["g/word"])
     assert table.match("piano").intent == {"intent": "word", "word": "piano"}
-    assert table.match("guitar").intent == {"intent": "word", "word": None}
+    assert table.match("guitar").intent == {"intent": "word", "word": None, "text": "guitar"}
+    assert table.match("like").intent == {"intent": "word", "word": None, "text": "like"}
+    assert table.match("this is a long sentence of chatter").intent is None
 
 
 def test_broken_grammar_files_name_the_file(tmp_path: Path):

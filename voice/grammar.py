@@ -86,7 +86,7 @@ class Grammar:
         for intent_name in self.prompts[prompt]:
             for data in self.intents.intents[intent_name].data:
                 for sentence in data.sentences:
-                    own_lists = self.list_slots & _slot_names(sentence.expression)
+                    own_lists = self.list_slots & self._slot_names(sentence.expression)
                     for text, slots in expander.expand(sentence.expression, data.slot_lists):
                         intent = {"intent": intent_name, **data.slots}
                         intent.update(self._collect(slots, own_lists))
@@ -96,6 +96,16 @@ class Grammar:
                                 f"{self.path}: prompt {prompt} expands past {MAX_PHRASES} phrases")
         return result
 
+    def _slot_names(self, expr: Expression) -> set[str]:
+        """Every slot a template can fill (so list slots it never fills stay out)."""
+        if isinstance(expr, ListReference):
+            return {expr.slot_name}
+        if isinstance(expr, RuleReference) and expr.rule_name in self.intents.expansion_rules:
+            return self._slot_names(self.intents.expansion_rules[expr.rule_name].expression)
+        if isinstance(expr, (Sequence, Alternative, Permutation)):
+            return set().union(set(), *(self._slot_names(item) for item in expr.items))
+        return set()
+
     def _collect(self, slots: SlotValues, list_fields: set[str]) -> dict[str, Any]:
         fields: dict[str, Any] = {name: [] for name in list_fields}
         for name, value in slots:
@@ -104,15 +114,6 @@ class Grammar:
             else:
                 fields[name] = value
         return fields
-
-
-def _slot_names(expr: Expression) -> set[str]:
-    """Every slot a template can fill (so list slots it never fills stay out)."""
-    if isinstance(expr, ListReference):
-        return {expr.slot_name}
-    if isinstance(expr, (Sequence, Alternative, Permutation)):
-        return set().union(*(_slot_names(item) for item in expr.items)) if expr.items else set()
-    return set()
 
 
 class _Expander:

@@ -50,7 +50,7 @@ class PhraseTable:
 
     def match(self, heard: str) -> Match:
         text = normalize(heard)
-        if not text:
+        if not text and self.fallback is None:
             return Match(heard, None, 0.0)
         if text in self.by_text:
             return Match(heard, dict(self.by_text[text]), 100.0, text)
@@ -60,8 +60,12 @@ class PhraseTable:
             phrase, score, _ = best
             if score >= self.accept or self.fallback is None:
                 return Match(heard, dict(self.by_text[phrase]), float(score), phrase)
-        if self.fallback is not None and len(text.split()) <= 3:
-            return Match(heard, dict(self.fallback), 100.0, text)
+        if self.fallback is not None:
+            # The fallback is for words outside the grammar (a Keep Cool clue), so
+            # keep every word said: "like" or "maybe" may be the clue itself.
+            said = normalize(heard, strip_fillers=False)
+            if len(said.split()) <= 3:
+                return Match(heard, {**self.fallback, "text": said}, 100.0, said)
         return Match(heard, None, float(best[1]) if best else 0.0)
 
 

@@ -45,6 +45,8 @@ def normalize(text: str, strip_fillers: bool = True) -> str:
     """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
+    text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)        # +50 -> plus 50
+    text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
     text = re.sub(r"\d+", _digits_to_words, text)
     text = re.sub(r"[^a-z' ]+", " ", text)                   # hyphens, punctuation
     text = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", text)      # quotes, not apostrophes

@@ -1,0 +1,757 @@
+"""Keep Cool: one word per turn, make your neighbour guess, guess the other one.
+
+How the host runs it
+--------------------
+Players sit in the order given (that order is clockwise around the table). Each
+turn a player says exactly one word: a clue for the player who plays after them,
+or a guess at a word of the player who played before them. A correct guess wins
+that card for both players; it lies between them and scores for each of them at
+the end of the round. The round stops as soon as somebody's hand is empty; whoever
+scored the most wins the round, and the first to win two rounds wins the game.
+In "too-cool" mode a player may also attack: naming a word of any other player
+takes that card in front of the attacker.
+
+Seats and directions, in one place: with direction +1 (round 1, clockwise) the
+next player is the left-hand neighbour. A player's words are always guessed by
+the NEXT player in the turn order, and a player always guesses the words of the
+PREVIOUS player. When the direction flips each round, both roles mirror, which is
+exactly the rulebook's "now make your right-hand neighbour guess".
+
+Deals
+-----
+- host: the host shuffles the word deck and deals 4 cards to each player; each
+  player hears (privately) the four words of the chosen face and line. The host
+  knows every word in play, so it spots guesses and attacks itself.
+- table: players hold physical cards and the host is timer and scorer. A word
+  said is never known to the host (the intent is always a clue, word null); the
+  card's owner declares a hit at the next prompt: "Ben got it", "that's Cy's".
+  The hit intent is {"intent": "hit", "owner": "Ben"}: the most recent word said
+  was one of Ben's words. In too-cool mode naming anyone other than the speaker's
+  guessed neighbour records an attack. Without a name ("got it", "that's mine")
+  the owner is taken to be the guessed neighbour in the basic game; in too-cool
+  the host asks for the name, since it could be an attack.
+
+Rules choices (what the rulebook leaves open)
+----------------------------------------------
+- The first player listed plays first in round 1 (the rulebook picks the player
+  hardest of hearing: list them first, or set rules first_player).
+- "Has given a clue" is read as "has said at least one word this round": the host
+  cannot tell a clue from a missed guess. A timeout is not a clue. Until its owner
+  has spoken, a word that is named wins nothing, silently (for attacks too).
+- Root check (host deal only, against the speaker's own four words): refused when
+  one word starts with the other ("arm"/"armour", 3 letters or more), when a
+  word of 4 letters or more ends a longer compound ("mother"/"grandmother"), when
+  a part of a hyphenated compound is refused ("dog"/"wolf-dog"), when both share
+  a 5-letter beginning ("painter"/"painting"), or when both reduce to the same
+  stem after stripping a light suffix (plural, -ing, -ed, -er, -ly, -ness, -ment,
+  -ful, -less; "flies"/"fly"). Mere look-alikes are allowed: "ear"/"heart",
+  "ring"/"spring". The check uses the intent's word, and also its "text" field
+  (what was heard) when the matcher provides it, since a clue's word is null.
+- A word in play that matches no hit (a non-neighbour's word in the basic game,
+  the speaker's guessed neighbour who has not spoken yet) counts as a plain clue.
+- In table deal a hit always refers to the most recent word said (a timeout does
+  not change that) and can be claimed once.
+- The player who said the word that emptied a hand starts the next round.
+- Ties: every player tied on most points wins the round. If several players reach
+  the round-win target in the same round, they share the victory.
+- The word deck: cards rejected in a swap are set aside until the round ends.
+  When the draw pile runs out, every card discarded in earlier rounds is shuffled
+  back into it (with the game's own random generator), so a small deck lasts a
+  whole game. Host deal needs at least 4 cards per player.
+- Face and line: asked at the start unless preset in the rules (face, line), in
+  both deals (in table deal it tells everyone which word to read).
+- Scoring: basic 1 point to each player for each card between them; too-cool 2
+  points each for those and 1 point for each card won by an attack.
+
+What the host says: as little as possible during turns (a tick cue for each word,
+the buzzer cue on a timeout, a short line when a card is won), then a round
+summary: each player's points, the round winners and the running round wins.
+Score events count round wins (delta 1 per round won); game_over's scores are
+the round wins.
+
+Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
+buzzer, 8), relaxed (no timer), rounds_to_win (2), swap (allow the one-card
+exchange), first_player (a name).
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.engine import (
+    Action,
+    Event,
+    GameOptions,
+    Prompt,
+    RuleError,
+    evolve,
+    game_over,
+    join_names,
+    new_rng,
+    private,
+    say,
+    score,
+    sound,
+)
+
+ID = "keep-cool"
+TITLE = "Keep Cool"
+MODES = ("basic", "too-cool")
+DEALS = ("host", "table")
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+RULE_DEFAULTS: dict[str, Any] = {
+    "face": None,
+    "line": None,
+    "turn_seconds": 8,
+    "relaxed": False,
+    "rounds_to_win": 2,
+    "swap": True,
+    "first_player": None,
+}
+RULES_SUMMARY = (
+    "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
+    "either a hint for the player who plays after you, or a guess at a word of the "
+    "player who played before you. Nobody says which it is. A right guess wins the "
+    "card for both of you, but only once its owner has spoken this round. You may "
+    "not say a word with the same root as one of your own. When the time runs out, "
+    "the buzzer sounds and the turn passes. The round ends as soon as someone has "
+    "no cards left: count the cards on both sides of you; most cards wins the round. "
+    "The direction of play flips every round, and 2 round wins take the game. "
+    "In the Too Cool game you may also attack: guess a word of any other player to "
+    "take that card for yourself, for 1 point, while shared cards score 2 each."
+)
+
+HAND_SIZE = 4
+FACES = ("red", "blue")
+LINES = range(1, 11)
+
+
+@dataclass
+class WonCard:
+    """A card won this round: between guesser and owner, or an attack trophy."""
+
+    word: str | None  # None in table deal: the host never sees physical cards
+    card: Any  # the WordCard (host deal), returned to the deck after the round
+    owner: str
+    winner: str  # the player who said the word
+    attack: bool
+
+
+@dataclass
+class KeepCoolState:
+    """Everything about one game; a deep copy of it is all `apply` ever changes."""
+
+    players: tuple[str, ...]
+    mode: str
+    deal: str
+    rules: dict[str, Any]
+    rng: random.Random
+    phase: str = "face"  # face, line, swap, ready, play, over
+    face: str | None = None
+    line: int | None = None
+    round_number: int = 1
+    direction: int = 1  # +1: seat order (clockwise), -1: the other way
+    starter: str = ""  # who plays first this round
+    turn: str = ""  # whose turn it is (phase play)
+    swap_queue: list[str] = field(default_factory=list)
+    hands: dict[str, list[Any]] = field(default_factory=dict)  # WordCard, or None: unseen
+    draw_pile: list[Any] = field(default_factory=list)
+    discard_pile: list[Any] = field(default_factory=list)
+    set_aside: list[Any] = field(default_factory=list)  # rejected this round
+    won: list[WonCard] = field(default_factory=list)
+    spoken: list[str] = field(default_factory=list)  # said a word this round
+    last_speaker: str | None = None  # table deal: whose word a claimed hit was
+    round_wins: dict[str, int] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]:
+    """Check the options, shuffle the word deck, and deal if face and line are preset."""
+    players = _checked_players(options.players)
+    mode = options.mode or MODES[0]
+    deal = options.deal or DEALS[0]
+    if mode not in MODES:
+        raise RuleError(f"Keep Cool has no mode {mode!r}; choose basic or too-cool.")
+    if deal not in DEALS:
+        raise RuleError(f"Keep Cool has no deal {deal!r}; choose host or table.")
+    rules = _checked_rules(options.rules, players)
+    rng = new_rng(options.seed)
+    draw_pile: list[Any] = []
+    if deal == "host":
+        draw_pile = list(getattr(decks, "words", ()) or ())
+        needed = HAND_SIZE * len(players)
+        if len(draw_pile) < needed:
+            raise RuleError(
+                f"The word deck has {len(draw_pile)} cards; {len(players)} players need at least {needed}."
+            )
+        rng.shuffle(draw_pile)
+    first = rules["first_player"] or players[0]
+    state = KeepCoolState(
+        players=players,
+        mode=mode,
+        deal=deal,
+        rules=rules,
+        rng=rng,
+        face=rules["face"],
+        line=rules["line"],
+        starter=first,
+        turn=first,
+        draw_pile=draw_pile,
+        round_wins={p: 0 for p in players},
+    )
+    events = [say(f"Keep Cool, {_mode_name(mode)}, for {join_names(players)}.")]
+    _continue_setup(state, events)
+    return state, events
+
+
+def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
+    players = tuple(players)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError(f"Keep Cool needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.")
+    if any(not p.strip() for p in players):
+        raise RuleError("Every player needs a name.")
+    if len({p.lower() for p in players}) != len(players):
+        raise RuleError("Two players have the same name; give everyone a different one.")
+    return players
+
+
+def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    """Merge the rules over the defaults, accepting text values from a command line."""
+    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    if unknown:
+        raise RuleError(f"Unknown Keep Cool rule: {', '.join(unknown)}.")
+    rules = {**RULE_DEFAULTS, **given}
+    rules["face"] = _optional_text(rules["face"])
+    if rules["face"] is not None:
+        rules["face"] = rules["face"].lower()
+        if rules["face"] not in FACES:
+            raise RuleError("The face must be red or blue.")
+    rules["line"] = _optional_int(rules["line"], "line")
+    if rules["line"] is not None and rules["line"] not in LINES:
+        raise RuleError("The line must be a number from 1 to 10.")
+    seconds = _optional_number(rules["turn_seconds"], "turn_seconds")
+    if seconds is not None and seconds < 0:
+        raise RuleError("The turn time cannot be negative.")
+    rules["turn_seconds"] = seconds
+    rules["relaxed"] = _flag(rules["relaxed"], "relaxed")
+    rules["swap"] = _flag(rules["swap"], "swap")
+    rounds = _optional_int(rules["rounds_to_win"], "rounds_to_win")
+    if rounds is None or rounds < 1:
+        raise RuleError("rounds_to_win must be 1 or more.")
+    rules["rounds_to_win"] = rounds
+    first = _optional_text(rules["first_player"])
+    if first is not None and first not in players:
+        raise RuleError(f"The first player {first!r} is not at the table.")
+    rules["first_player"] = first
+    return rules
+
+
+def _optional_text(value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
+        return None
+    return str(value).strip()
+
+
+def _optional_int(value: Any, key: str) -> int | None:
+    text = _optional_text(value) if isinstance(value, str) else value
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise RuleError(f"The rule {key} must be a whole number.") from None
+
+
+def _optional_number(value: Any, key: str) -> float | None:
+    text = _optional_text(value) if isinstance(value, str) else value
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        raise RuleError(f"The rule {key} must be a number of seconds.") from None
+
+
+def _flag(value: Any, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise RuleError(f"The rule {key} must be true or false.")
+
+
+def _mode_name(mode: str) -> str:
+    return "the Too Cool game" if mode == "too-cool" else "the basic game"
+
+
+def _continue_setup(s: KeepCoolState, events: list[Event]) -> None:
+    """Ask for whatever is still unknown, or deal the first round."""
+    if s.face is None:
+        s.phase = "face"
+    elif s.line is None:
+        s.phase = "line"
+    else:
+        _start_round(s, events)
+
+
+# ------------------------------------------------------------------ seats and turns
+
+
+def play_order(s: KeepCoolState, start: str) -> list[str]:
+    """Everyone once, in the order they play this round, starting with `start`."""
+    n = len(s.players)
+    i = s.players.index(start)
+    return [s.players[(i + k * s.direction) % n] for k in range(n)]
+
+
+def next_player(s: KeepCoolState, player: str) -> str:
+    """Who plays after `player` this round; also who guesses `player`'s words."""
+    return play_order(s, player)[1]
+
+
+def previous_player(s: KeepCoolState, player: str) -> str:
+    """Who played before `player`; `player` guesses this player's words."""
+    return play_order(s, player)[-1]
+
+
+def words_in_play(s: KeepCoolState) -> list[str]:
+    """Every word still in a hand (host deal); empty in table deal."""
+    return [_word(s, card) for p in s.players for card in s.hands.get(p, []) if card is not None]
+
+
+def _word(s: KeepCoolState, card: Any) -> str:
+    return card.word(s.face, s.line)
+
+
+def _hand_words(s: KeepCoolState, player: str) -> list[str]:
+    return [_word(s, card) for card in s.hands[player] if card is not None]
+
+
+# ----------------------------------------------------------------------- the deck
+
+
+def _draw(s: KeepCoolState, events: list[Event]) -> Any:
+    """The top card, reshuffling earlier rounds' discards once the pile is empty."""
+    if not s.draw_pile:
+        if not s.discard_pile:
+            raise RuleError("There is no spare card left, so keep your cards.")
+        s.draw_pile, s.discard_pile = s.discard_pile, []
+        s.rng.shuffle(s.draw_pile)
+        events.append(say("Shuffling the used word cards back in."))
+    return s.draw_pile.pop()
+
+
+def _start_round(s: KeepCoolState, events: list[Event]) -> None:
+    """Deal fresh hands, announce the order of play, then swaps or play."""
+    s.won, s.spoken, s.last_speaker = [], [], None
+    order = play_order(s, s.starter)
+    events.append(say(f"Round {s.round_number}. Order of play: {join_names(order)}. "
+                      "Make the next player guess your words, and guess the words of the player before you."))
+    if s.deal == "host":
+        for player in order:
+            s.hands[player] = [_draw(s, events) for _ in range(HAND_SIZE)]
+        for player in order:
+            events.append(private(player, _hand_text(s, player, "Your words")))
+        if s.rules["swap"]:
+            s.phase, s.swap_queue = "swap", order
+            return
+        _start_play(s, events)
+    else:
+        s.hands = {p: [None] * HAND_SIZE for p in s.players}
+        s.phase = "ready"
+
+
+def _hand_text(s: KeepCoolState, player: str, opening: str) -> str:
+    words = ", ".join(f"{i} {w}" for i, w in enumerate(_hand_words(s, player), start=1))
+    return (f"{opening}: {words}. {next_player(s, player)} guesses your words; "
+            f"you guess {previous_player(s, player)}'s.")
+
+
+def _start_play(s: KeepCoolState, events: list[Event]) -> None:
+    s.phase, s.turn = "play", s.starter
+    events.append(say(f"{s.starter} starts. Keep cool!"))
+
+
+# --------------------------------------------------------------------------- prompt
+
+
+def prompt(state: KeepCoolState) -> Prompt | None:
+    """The question of the moment: setup choices, or whose word it is."""
+    s = state
+    if s.phase == "over":
+        return None
+    if s.phase == "face":
+        return Prompt("keep-cool/setup", s.starter,
+                      f"{s.starter}, which side of the cards do we use: red or blue?",
+                      context={"step": "face"}, choices=("red", "blue"))
+    if s.phase == "line":
+        return Prompt("keep-cool/setup", s.starter,
+                      f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
+                      context={"step": "line"}, choices=("line 3", "5"))
+    if s.phase == "swap":
+        player = s.swap_queue[0]
+        return Prompt("keep-cool/setup", player,
+                      f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
+                      context={"step": "swap", "cards": len(s.hands[player])},
+                      choices=("card 2", "swap the first one", "no"))
+    if s.phase == "ready":
+        swap = " Each of you may swap one." if s.rules["swap"] else ""
+        return Prompt("keep-cool/setup", s.starter,
+                      f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} "
+                      f"{s.starter}, say ready when everyone is set.",
+                      context={"step": "ready"}, choices=("ready", "we're ready"))
+    return _word_prompt(s)
+
+
+def _word_prompt(s: KeepCoolState) -> Prompt:
+    choices = ("any single word", "a hint or a guess")
+    if s.deal == "table":
+        choices += (f"{previous_player(s, s.turn)} got it",)
+    return Prompt(
+        "keep-cool/word",
+        s.turn,
+        f"{s.turn}.",
+        context={"words": words_in_play(s)},
+        slots={"word": [(w, w) for w in words_in_play(s)],
+               "player": [(p, p) for p in s.players]},
+        choices=choices,
+        timeout=_turn_timeout(s),
+    )
+
+
+def _turn_timeout(s: KeepCoolState) -> float | None:
+    seconds = s.rules["turn_seconds"]
+    if s.rules["relaxed"] or not seconds:
+        return None
+    return float(seconds)
+
+
+# ---------------------------------------------------------------------------- apply
+
+
+def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Event]]:
+    """Apply one player's intent to a copy of the state; RuleError leaves all as it was."""
+    s = evolve(state)
+    events: list[Event] = []
+    intent = action.get("intent")
+    if s.phase == "over":
+        raise RuleError("The game is over.")
+    if s.phase == "face":
+        _choose_face(s, intent, action, events)
+    elif s.phase == "line":
+        _choose_line(s, intent, action, events)
+    elif s.phase == "swap":
+        _swap(s, intent, action, events)
+    elif s.phase == "ready":
+        _ready(s, intent, events)
+    elif intent == "word":
+        _say_word(s, action, events)
+    elif intent == "timeout":
+        _time_out(s, events)
+    elif intent == "hit":
+        _claim_hit(s, action, events)
+    else:
+        raise RuleError(f"{s.turn}, say one word.")
+    return s, events
+
+
+def _choose_face(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+    face = str(action.get("face") or "").lower()
+    if intent != "face" or face not in FACES:
+        raise RuleError("Say red or blue.")
+    s.face = face
+    events.append(say(f"The {face} side."))
+    _continue_setup(s, events)
+
+
+def _choose_line(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+    line = _whole_number(action.get("line"))
+    if intent != "line" or line not in LINES:
+        raise RuleError("Say a line number from 1 to 10.")
+    s.line = line
+    events.append(say(f"Line {line}, for the whole game."))
+    _continue_setup(s, events)
+
+
+def _swap(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+    """One player's optional exchange; a bare number (heard as a line) names a card."""
+    player = s.swap_queue[0]
+    if intent == "no":
+        events.append(say(f"{player} keeps all 4."))
+    elif intent in ("reject_card", "line"):
+        number = _whole_number(action.get("card") if intent == "reject_card" else action.get("line"))
+        hand = s.hands[player]
+        if number is None or not 1 <= number <= len(hand):
+            raise RuleError(f"{player}, say a card number from 1 to {len(hand)}, or no.")
+        replacement = _draw(s, events)
+        s.set_aside.append(hand[number - 1])
+        hand[number - 1] = replacement
+        events.append(say(f"{player} swaps card {number}."))
+        events.append(private(player, _hand_text(s, player, f"New card {number}. Your words")))
+    else:
+        raise RuleError(f"{player}, say a card number to swap it, or no.")
+    s.swap_queue.pop(0)
+    if not s.swap_queue:
+        _start_play(s, events)
+
+
+def _whole_number(value: Any) -> int | None:
+    """An intent's number as an int (a matcher may hand over 3.0), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        return None
+    return int(value)
+
+
+def _ready(s: KeepCoolState, intent: Any, events: list[Event]) -> None:
+    if intent not in ("ready", "yes"):
+        raise RuleError(f"{s.starter}, say ready when everyone has 4 cards.")
+    _start_play(s, events)
+
+
+# ------------------------------------------------------------------ a word is said
+
+
+def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+    """One word from the player whose turn it is: a clue, a guess, or an attack."""
+    speaker = s.turn
+    word = _clean(action.get("word"))
+    heard = (_clean(action.get("text")) or "").split()
+    if s.deal == "host":
+        _refuse_own_root(s, speaker, ([word] if word else []) + heard)
+    if speaker not in s.spoken:
+        s.spoken.append(speaker)
+    s.last_speaker = speaker
+    hit = _find_hit(s, speaker, word) if s.deal == "host" and word else None
+    if hit is None:
+        events.append(sound("tick"))
+        s.turn = next_player(s, speaker)
+        return
+    owner, index = hit
+    card = s.hands[owner].pop(index)
+    _record_win(s, WonCard(word, card, owner, speaker, attack=owner != previous_player(s, speaker)), events)
+    _after_win(s, speaker, events, next_turn=next_player(s, speaker))
+
+
+def _clean(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    return value.strip().lower()
+
+
+def _find_hit(s: KeepCoolState, speaker: str, word: str) -> tuple[str, int] | None:
+    """(owner, card index) when `word` wins a card now, else None (a plain clue)."""
+    guessed = previous_player(s, speaker)
+    candidates = [guessed] + play_order(s, speaker)[1:-1]  # the guessed player first
+    for owner in candidates:
+        if owner not in s.spoken:
+            continue  # no clue given yet: the card stays hidden, without a word
+        if owner != guessed and s.mode != "too-cool":
+            continue  # the basic game has no attacks
+        for index, card in enumerate(s.hands[owner]):
+            if _word(s, card) == word:
+                return owner, index
+    return None
+
+
+def _record_win(s: KeepCoolState, won: WonCard, events: list[Event]) -> None:
+    s.won.append(won)
+    events.append(sound("win_card"))
+    if won.word is not None:
+        events.append({"type": "reveal", "player": won.owner, "card": won.word, "value": won.word})
+    shown = f"{won.word.capitalize()}! " if won.word else ""
+    if won.attack:
+        events.append(say(f"{shown}Attack! {won.winner} takes {won.owner}'s card."))
+    else:
+        events.append(say(f"{shown}{won.winner} and {won.owner} win that card."))
+
+
+def _after_win(s: KeepCoolState, speaker: str, events: list[Event], next_turn: str) -> None:
+    """End the round if a hand is empty, else play on with `next_turn`."""
+    emptied = [p for p in s.players if not s.hands[p]]
+    if emptied:
+        _end_round(s, emptied, speaker, events)
+    else:
+        s.turn = next_turn
+
+
+def _time_out(s: KeepCoolState, events: list[Event]) -> None:
+    """The buzzer beat the player: nothing said, the turn passes."""
+    events.append(sound("buzzer"))
+    s.turn = next_player(s, s.turn)
+
+
+def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+    """Table deal: the owner says the last word said was one of their cards."""
+    if s.deal == "host":
+        raise RuleError("I hold the cards and see every hit myself. Just say your word.")
+    speaker = s.last_speaker
+    if speaker is None:
+        raise RuleError("No word is waiting to be claimed.")
+    guessed = previous_player(s, speaker)
+    owner = action.get("owner")
+    if owner is None:
+        if s.mode == "too-cool":
+            raise RuleError("Whose card was it? Say, for example, Ben got it.")
+        owner = guessed
+    owner = _player_named(s, owner)
+    if owner == speaker:
+        raise RuleError(f"{speaker} cannot win a card of their own.")
+    if owner != guessed and s.mode != "too-cool":
+        raise RuleError(f"In the basic game {speaker} can only win {guessed}'s words.")
+    if owner not in s.spoken:
+        raise RuleError(f"That doesn't count: {owner} had not given a clue yet.")
+    s.hands[owner].pop()
+    s.last_speaker = None
+    _record_win(s, WonCard(None, None, owner, speaker, attack=owner != guessed), events)
+    _after_win(s, speaker, events, next_turn=s.turn)
+
+
+def _player_named(s: KeepCoolState, name: Any) -> str:
+    for player in s.players:
+        if isinstance(name, str) and player.lower() == name.strip().lower():
+            return player
+    raise RuleError(f"{name} is not playing.")
+
+
+# ------------------------------------------------------------------ the root check
+
+
+LIGHT_SUFFIXES = ("ings", "ing", "ers", "er", "es", "ed", "s", "ly", "ness", "ment", "ful", "less")
+
+
+def _refuse_own_root(s: KeepCoolState, speaker: str, said: list[str]) -> None:
+    for word in said:
+        if any(share_root(word, own) for own in _hand_words(s, speaker)):
+            raise RuleError(f"Careful, {speaker}: that word shares a root with one of your own. Say another.")
+
+
+def share_root(a: str, b: str) -> bool:
+    """True when two words are too close to be a fair clue for each other."""
+    parts_a, parts_b = _parts(a), _parts(b)
+    if len(parts_a) + len(parts_b) > 2:  # a compound: compare each part too
+        return any(_close(x, y) for x in parts_a + [_letters(a)] for y in parts_b + [_letters(b)])
+    return _close(_letters(a), _letters(b))
+
+
+def _close(a: str, b: str) -> bool:
+    """The single-word test: shared start, compound ending, 5 common letters, same stem."""
+    if not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 3 and long.startswith(short):
+        return True  # "arm" / "armour"
+    if len(short) >= 4 and long.endswith(short) and len(long) - len(short) >= 3:
+        return True  # "mother" / "grandmother", but not "ring" / "spring"
+    if len(_common_prefix(a, b)) >= 5:
+        return True  # "painter" / "painting"
+    return _stem(a) == _stem(b)  # "flies" / "fly"
+
+
+def _parts(word: str) -> list[str]:
+    """The pieces of a hyphenated or spaced compound ("wolf-dog" -> wolf, dog)."""
+    return [_letters(p) for p in re.split(r"[-\s]+", word) if _letters(p)]
+
+
+def _letters(word: str) -> str:
+    return re.sub(r"[^a-z]", "", word.lower())
+
+
+def _common_prefix(a: str, b: str) -> str:
+    size = 0
+    while size < min(len(a), len(b)) and a[size] == b[size]:
+        size += 1
+    return a[:size]
+
+
+def _stem(word: str) -> str:
+    """The word without one light suffix, keeping 3 letters ("flies" -> "fli" -> "fly")."""
+    stem = word
+    for suffix in LIGHT_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            break
+    return stem[:-1] + "y" if stem.endswith("i") else stem
+
+
+# ------------------------------------------------------------------ end of a round
+
+
+def round_points(s: KeepCoolState) -> dict[str, int]:
+    """Points of the current round: shared cards count for both sides, attacks for one."""
+    shared = 2 if s.mode == "too-cool" else 1
+    points = {p: 0 for p in s.players}
+    for won in s.won:
+        if won.attack:
+            points[won.winner] += 1
+        else:
+            points[won.winner] += shared
+            points[won.owner] += shared
+    return points
+
+
+def _end_round(s: KeepCoolState, emptied: list[str], speaker: str, events: list[Event]) -> None:
+    """Score the round, crown its winners, then end the game or deal the next round."""
+    points = round_points(s)
+    best = max(points.values())
+    round_winners = [p for p in s.players if points[p] == best]
+    events.append(say(f"{join_names(emptied)} has no cards left: round {s.round_number} is over. "
+                      f"Points: {_listing(points)}."))
+    for player in round_winners:
+        s.round_wins[player] += 1
+        events.append(score(player, 1, s.round_wins[player], f"won round {s.round_number}"))
+    verb = "wins" if len(round_winners) == 1 else "win"
+    events.append(say(f"{join_names(round_winners)} {verb} the round. Round wins: {_listing(s.round_wins)}."))
+    _collect_cards(s)
+    champions = [p for p in s.players if s.round_wins[p] >= s.rules["rounds_to_win"]]
+    if champions:
+        _finish(s, champions, events)
+        return
+    s.round_number += 1
+    s.direction = -s.direction
+    s.starter = speaker
+    _start_round(s, events)
+
+
+def _listing(values: dict[str, int]) -> str:
+    return ", ".join(f"{p} {n}" for p, n in values.items())
+
+
+def _collect_cards(s: KeepCoolState) -> None:
+    """Hands, won cards and swapped-out cards all go to the discard pile."""
+    for player in s.players:
+        s.discard_pile.extend(card for card in s.hands.get(player, []) if card is not None)
+        s.hands[player] = []
+    s.discard_pile.extend(won.card for won in s.won if won.card is not None)
+    s.discard_pile.extend(s.set_aside)
+    s.set_aside = []
+
+
+def _finish(s: KeepCoolState, champions: list[str], events: list[Event]) -> None:
+    s.phase, s.winners = "over", champions
+    verb = "wins" if len(champions) == 1 else "share"
+    events.append(sound("game_over"))
+    events.append(say(f"{join_names(champions)} {verb} the game!"))
+    events.append(game_over(dict(s.round_wins), list(champions)))
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def scores(state: KeepCoolState) -> str:
+    """Round wins so far, and this round's points while it is being played."""
+    s = state
+    text = f"Round wins: {_listing(s.round_wins)}. First to {s.rules['rounds_to_win']} wins."
+    if s.phase == "over":
+        return f"Game over. {text}"
+    if s.phase == "play":
+        text += f" Round {s.round_number} so far: {_listing(round_points(s))}."
+    return text

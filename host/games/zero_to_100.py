@@ -1,0 +1,684 @@
+"""Zero to 100: teams race to get rid of their question cards.
+
+How a game goes, in short. Every team has a row of question cards whose answers
+(whole numbers from 0 to 100) only the host knows, and three power cards. Each
+round there is a target number. Every team, one after another, picks the question
+it believes is closest to the target, and may add power cards: the 50 card and the
+20 card shift the answer up or down (the team says which sign), and Spot On bets
+that the result lands within 5 of the target. When all teams have picked, the host
+reveals each card, applies the powers and says each distance. The team furthest
+from the target gives its card to the middle, where that card's answer becomes the
+next target, and draws a new question. Every played card and power card is gone
+for good. A right Spot On lets its team throw away one more question. A team with a
+single card left wins; a team with no card left wins a Supreme Victory.
+
+Teams and names
+---------------
+`options.teams` (tuples of player names) sets the teams: 2 or 3 of them, every
+player in exactly one. Without it, players are seated round-robin into
+`rules["teams"]` teams (3 by default, or 2), and 2 players always make 2 teams of
+one. A team is called after its first player ("Team Ana"), or "Team 1", "Team 2" ...
+with `team_names: number`. The prompted player is the team's name; any member's
+name is accepted as well.
+
+Rules choices
+-------------
+(the rulebook leaves these open; keys in RULE_DEFAULTS where players may differ)
+- Deck order: question cards come in deck order, not shuffled, as the rulebook
+  advises; cards this group never played come first, cards already played in
+  earlier games go to the bottom. `shuffle: true` shuffles each of the two parts.
+- Turns: teams pick one after another (the physical game is simultaneous); the
+  host repeats each pick back but reveals nothing until all have picked. The first
+  team to pick moves on by one each round (`rotate_first`); reveals follow the same
+  order. Each team's questions are read at the start of its turn (`read_hand`);
+  "read our cards" reads them again at any time.
+- Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
+- Spot On is judged on the result after the 50 and 20 cards, and is right when the
+  distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
+- The new target is the printed answer of the furthest card (power cards are
+  discarded with it, so they do not change the target).
+- Tie for the furthest: only the tied teams draw (`tie_draw: tied`); `tie_draw:
+  all` makes every team draw. The new target is the tied card revealed first
+  (`tie_target: first`) or one chosen at random (`tie_target: random`).
+- Spot On discards come after the draws, in reveal order; the team says which card
+  goes (`spot_on_discard: ask`), unless only one card is left (then it goes, which
+  is a Supreme Victory), or `spot_on_discard: random` lets the host pick.
+- Winning is checked once the round is over (draws and discards done). Any team at
+  zero cards wins outright with a Supreme Victory, several of them share it. Else
+  one team at one card wins; several teams at one card each guess the answer of
+  their last card (in reveal order) and the closest wins; still tied, they share.
+- Empty deck: a team that must draw from an empty deck draws nothing (the host
+  says so). Previously played questions sit at the bottom of the deck, so this
+  only happens once every question has been played in this very game.
+- Questions used: the ids of cards whose answers were revealed (played cards and
+  tiebreak cards) are reported in questions_used events; dealt cards that were
+  never revealed stay fresh for the next game.
+- Score: the cards each team has left (fewer is better); score events carry the
+  change of each round; game_over lists cards left and the winning team names.
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..decks import Decks, Question
+from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
+                      join_names, new_rng, say, score, sound)
+
+ID = "zero-to-100"
+TITLE = "Zero to 100"
+MODES = ("basic",)
+DEALS = ("host",)
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+INFO_INTENTS = ("read_cards",)
+"""Intents that only inform: the session does not journal them."""
+
+RULE_DEFAULTS: dict[str, Any] = {
+    "teams": 3,                 # 2 or 3 teams when options.teams is empty
+    "team_names": "player",     # "player": Team Ana; "number": Team 1
+    "hand_size": 6,             # question cards per team at the start (2..10)
+    "start_target": 50,         # the starting card
+    "shuffle": False,           # deck order, as the rulebook advises
+    "spot_on_margin": 5,        # Spot On is right within this distance
+    "tie_draw": "tied",         # "tied": only the tied furthest teams draw; "all"
+    "tie_target": "first",      # "first" tied card in reveal order, or "random"
+    "spot_on_discard": "ask",   # "ask" the team which card, or "random"
+    "rotate_first": True,       # the first team to pick moves on each round
+    "read_hand": True,          # read a team's questions when its turn starts
+}
+RULE_CHOICES: dict[str, tuple[Any, ...]] = {
+    "teams": (2, 3),
+    "team_names": ("player", "number"),
+    "hand_size": tuple(range(2, 11)),
+    "start_target": tuple(range(0, 101)),
+    "spot_on_margin": tuple(range(0, 101)),
+    "tie_draw": ("tied", "all"),
+    "tie_target": ("first", "random"),
+    "spot_on_discard": ("ask", "random"),
+}
+
+RULES_SUMMARY = (
+    "Zero to 100. Each team has a row of questions whose answers run from 0 to 100. "
+    "Each round, every team picks the question it thinks is closest to the target, "
+    "and may add power cards: the 50 card and the 20 card move the answer up or down, "
+    "you choose the sign; Spot On says you will land within 5 of the target, and if "
+    "you do, you throw away one more question. The team furthest from the target "
+    "gives its card to the middle, where it becomes the new target, and draws a new "
+    "question. Get down to one card to win, or to none for a Supreme Victory."
+)
+
+POWER_CARDS = ("50", "20", "spot_on")
+"""The three power cards every team starts with, as named in prompt contexts."""
+
+PLAYED_POWERS = {"+50": ("50", 50), "-50": ("50", -50),
+                 "+20": ("20", 20), "-20": ("20", -20),
+                 "spot_on": ("spot_on", 0)}
+"""What a team may say it plays -> (the power card it spends, the shift it adds)."""
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth",
+            "sixth", "seventh", "eighth", "ninth", "tenth")
+
+_NOT_DISTINCTIVE = set("""
+    about above after again also always among another average before being below
+    between both could does doing during each ever every from have having here how
+    into just know many more most much never number often only other over percent
+    percentage people same should since some such than that their them then there
+    these they this those through under until usually very were what when where which
+    while will with would your year years typical standard count counted total whole
+    like maybe please okay actually rounded nearest roughly approximately around
+    according provide provides without made make makes take takes give gives used
+    expect expected called known kind part whole full first last
+    zero one two three four five six seven eight nine ten eleven twelve thirteen
+    fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
+    sixty seventy eighty ninety hundred thousand million billion
+""".split())
+"""Words too common (or too number-like) to tell one question from another."""
+
+
+# ---- values ---------------------------------------------------------------
+
+@dataclass
+class Team:
+    """A team: its members, its row of questions and its unspent power cards."""
+
+    name: str
+    members: tuple[str, ...]
+    hand: list[Question]
+    powers: list[str] = field(default_factory=lambda: list(POWER_CARDS))
+
+
+@dataclass
+class Play:
+    """The question a team slid forward this round and the powers it added."""
+
+    card: Question
+    powers: list[str]   # "+50" "-50" "+20" "-20" "spot_on", in that card order
+
+    @property
+    def result(self) -> int:
+        """The answer moved by the 50 and 20 cards (may leave 0..100)."""
+        return self.card.answer + sum(PLAYED_POWERS[p][1] for p in self.powers)
+
+
+@dataclass
+class State:
+    """Everything about a game in progress; `apply` returns a changed copy."""
+
+    rules: dict[str, Any]
+    teams: list[Team]
+    deck: list[Question]             # the draw pile, top first
+    rng: random.Random = field(compare=False)
+    target: int = 50
+    round: int = 0
+    order: list[int] = field(default_factory=list)   # team indices: pick/reveal order
+    plays: dict[int, Play] = field(default_factory=dict)
+    phase: str = "choose"            # choose | discard | tiebreak | over
+    to_discard: list[int] = field(default_factory=list)  # teams owed a Spot On discard
+    cards_at_round_start: list[int] = field(default_factory=list)
+    tied: list[int] = field(default_factory=list)        # teams in the tiebreak
+    guesses: dict[int, int] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
+
+
+# ---- setup ----------------------------------------------------------------
+
+def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
+    """Form the teams, deal the questions in deck order and open round 1."""
+    rules = _checked_rules(options.rules)
+    _check_mode_deal_players(options)
+    rng = new_rng(options.seed)
+    memberships = _form_teams(options, rules["teams"])
+    deck = _deck_in_order(decks, rules["shuffle"], rng)
+    hand_size = rules["hand_size"]
+    needed = hand_size * len(memberships)
+    if len(deck) < needed:
+        raise RuleError(f"Zero to 100 needs {needed} question cards for {len(memberships)} "
+                        f"teams, but the deck has only {len(deck)}.")
+    teams = []
+    for number, members in enumerate(memberships, start=1):
+        name = f"Team {members[0]}" if rules["team_names"] == "player" else f"Team {number}"
+        teams.append(Team(name, members, deck[:hand_size]))
+        deck = deck[hand_size:]
+    state = State(rules=rules, teams=teams, deck=deck, rng=rng, target=rules["start_target"])
+    return state, _welcome(state) + _start_round(state)
+
+
+def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """The rule parameters, with typed values; unknown keys and bad values refused."""
+    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    if unknown:
+        raise RuleError(f"Zero to 100 has no rule called {', '.join(unknown)}. "
+                        f"Its rules are: {', '.join(RULE_DEFAULTS)}.")
+    rules = dict(RULE_DEFAULTS)
+    for key, value in given.items():
+        rules[key] = _typed(key, value, type(RULE_DEFAULTS[key]))
+        allowed = RULE_CHOICES.get(key)
+        if allowed is not None and rules[key] not in allowed:
+            shown = (f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4
+                     else " or ".join(map(str, allowed)))
+            raise RuleError(f"The rule {key} must be {shown}, not {value}.")
+    return rules
+
+
+def _typed(key: str, value: Any, kind: type) -> Any:
+    """A rule value as its default's type: settings from the command line are text."""
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+    elif kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+    elif isinstance(value, str):
+        return value.strip().lower()
+    raise RuleError(f"The rule {key} must be a {kind.__name__}, not {value!r}.")
+
+
+def _check_mode_deal_players(options: GameOptions) -> None:
+    if (options.mode or MODES[0]) not in MODES:
+        raise RuleError(f"Zero to 100 has no mode {options.mode}; its mode is basic.")
+    if (options.deal or DEALS[0]) not in DEALS:
+        raise RuleError("In Zero to 100 the host holds the deck: the deal must be host.")
+    players = options.players
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise RuleError(f"Zero to 100 is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    if len(set(players)) != len(players) or not all(p.strip() for p in players):
+        raise RuleError("Every player needs a different name.")
+
+
+def _form_teams(options: GameOptions, team_count: int) -> list[tuple[str, ...]]:
+    """The given teams, checked; or players seated round-robin into teams."""
+    players = options.players
+    if not options.teams:
+        count = min(team_count, len(players))
+        return [tuple(players[i::count]) for i in range(count)]
+    teams = [tuple(team) for team in options.teams]
+    if len(teams) not in (2, 3):
+        raise RuleError("Zero to 100 is played by 2 or 3 teams.")
+    if any(not team for team in teams):
+        raise RuleError("Every team needs at least one player.")
+    members = [name for team in teams for name in team]
+    if sorted(members) != sorted(players):
+        raise RuleError("Every player must be in exactly one team.")
+    return teams
+
+
+def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Question]:
+    """Questions never played by this group first, then the others, each in deck order."""
+    cards = decks.questions_for(ID)
+    fresh = [q for q in cards if q.id not in decks.used_questions]
+    seen = [q for q in cards if q.id in decks.used_questions]
+    if shuffle:
+        rng.shuffle(fresh)
+        rng.shuffle(seen)
+    return fresh + seen
+
+
+def _welcome(s: State) -> list[Event]:
+    if all(t.name == f"Team {t.members[0]}" and len(t.members) == 1 for t in s.teams):
+        line_up = f"Teams: {join_names([t.name for t in s.teams])}."
+    else:
+        line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
+    return [say(f"Welcome to Zero to 100! {line_up}"),
+            say(f"Each team gets {s.rules['hand_size']} questions and 3 power cards: "
+                "plus or minus 50, plus or minus 20, and Spot On. "
+                "Get down to one question to win.")]
+
+
+# ---- prompts --------------------------------------------------------------
+
+def prompt(state: State) -> Prompt | None:
+    """Ask the team whose move it is: pick a question, throw one away, or guess."""
+    if state.phase == "choose":
+        team = state.teams[_choosing_team(state)]
+        return Prompt(
+            name="zero-to-100/choose_card", player=team.name,
+            text=f"{team.name}, which question is closest to {state.target}?"
+                 + (" Add power cards if you like." if team.powers else ""),
+            context={"hand": [q.text for q in team.hand], "powers": list(team.powers)},
+            slots=_card_slots(team.hand), choices=_choose_examples(team))
+    if state.phase == "discard":
+        team = state.teams[state.to_discard[0]]
+        return Prompt(
+            name="zero-to-100/discard", player=team.name,
+            text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
+            context={"hand": [q.text for q in team.hand]},
+            slots=_card_slots(team.hand), choices=("card 1", "the second one", "read our cards"))
+    if state.phase == "tiebreak":
+        team = state.teams[state.tied[len(state.guesses)]]
+        question = team.hand[0].text
+        return Prompt(
+            name="zero-to-100/tiebreak", player=team.name,
+            text=f"{team.name}, your last question: {_sentence(question)} "
+                 "What is its answer, from 0 to 100?",
+            context={"question": question}, choices=("42", "it's 75"))
+    return None
+
+
+def _choosing_team(s: State) -> int:
+    return s.order[len(s.plays)]
+
+
+def _card_slots(hand: list[Question]) -> dict[str, list[tuple[str, Any]]]:
+    """Live grammar lists: card numbers, ordinals and each card's telling words."""
+    numbers = range(1, len(hand) + 1)
+    return {"card": [(str(n), n) for n in numbers],
+            "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
+            "card_word": _card_words(hand)}
+
+
+def _card_words(hand: list[Question]) -> list[tuple[str, int]]:
+    """Up to 3 words per question that no other question in the hand has ("the pizza one")."""
+    words = [_content_words(q.text) for q in hand]
+    cards_with = Counter(word for card_words in words for word in card_words)
+    result = []
+    for number, card_words in enumerate(words, start=1):
+        telling = [w for w in card_words if cards_with[w] == 1]
+        for word in sorted(telling, key=len, reverse=True)[:3]:
+            result.append((word, number))
+    return result
+
+
+def _content_words(text: str) -> list[str]:
+    found = []
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if len(word) >= 4 and word not in _NOT_DISTINCTIVE and word not in found:
+            found.append(word)
+    return found
+
+
+def _choose_examples(team: Team) -> tuple[str, ...]:
+    examples = ["card 1"]
+    if "50" in team.powers:
+        examples.append("card 2 with plus 50")
+    if "20" in team.powers:
+        examples.append("card 2 with minus 20")
+    if "spot_on" in team.powers:
+        examples.append("card 3 with Spot On")
+    return tuple(examples[:3]) + ("read our cards",)
+
+
+# ---- actions --------------------------------------------------------------
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """One team's move; the state passed in is never changed."""
+    if action.get("intent") == "read_cards":
+        return state, _read_cards(state)
+    handlers = {"choose": _choose_card, "discard": _discard_card, "tiebreak": _guess_answer}
+    if state.phase not in handlers:
+        raise RuleError("The game is over.")
+    s = evolve(state)
+    events = handlers[s.phase](s, action)
+    return s, events
+
+
+def _read_cards(s: State) -> list[Event]:
+    """The current team's questions and powers again, without changing anything."""
+    if s.phase == "choose":
+        team = s.teams[_choosing_team(s)]
+        return [say(_hand_sentence(team)), say(f"The target is {s.target}.")]
+    if s.phase == "discard":
+        return [say(_hand_sentence(s.teams[s.to_discard[0]]))]
+    if s.phase == "tiebreak":
+        team = s.teams[s.tied[len(s.guesses)]]
+        return [say(f"{team.name}, your last question: {_sentence(team.hand[0].text)}")]
+    return [say("The game is over.")]
+
+
+def _check_speaker(team: Team, action: Action) -> None:
+    """Only the prompted team (by its name or a member's) may answer."""
+    player = action.get("player")
+    if player is not None and player != team.name and player not in team.members:
+        raise RuleError(f"It's {team.name}'s turn.")
+
+
+def _check_intent(action: Action, expected: str, reason: str) -> None:
+    if action.get("intent") != expected:
+        raise RuleError(reason)
+
+
+def _card_index(action: Action, team: Team) -> int:
+    """The 0-based hand position of the card named (1-based) in the action."""
+    card = action.get("card")
+    if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= len(team.hand):
+        raise RuleError(f"Pick a card from 1 to {len(team.hand)}.")
+    return card - 1
+
+
+def _choose_card(s: State, action: Action) -> list[Event]:
+    team_index = _choosing_team(s)
+    team = s.teams[team_index]
+    _check_intent(action, "choose_card",
+                  "Pick a question: say card and its number, and any power cards.")
+    _check_speaker(team, action)
+    index = _card_index(action, team)
+    powers = _checked_powers(action.get("powers") or [], team)
+    card = team.hand.pop(index)
+    for power in powers:
+        team.powers.remove(PLAYED_POWERS[power][0])
+    s.plays[team_index] = Play(card, powers)
+    with_powers = f", with {join_names([_played_power_name(p) for p in powers])}" if powers else ""
+    events = [say(f"{team.name} plays card {index + 1}{with_powers}: {_sentence(card.text)}")]
+    if len(s.plays) < len(s.order):
+        return events + _start_turn(s)
+    return events + _reveal_round(s)
+
+
+def _checked_powers(said: Any, team: Team) -> list[str]:
+    """The played powers, checked against the team's cards, in 50, 20, Spot On order."""
+    if not isinstance(said, (list, tuple)):
+        raise RuleError("Say which power cards you play: "
+                        "plus or minus 50, plus or minus 20, or Spot On.")
+    spent = []
+    for power in said:
+        if power in ("50", "20"):
+            raise RuleError(f"Plus {power} or minus {power}? Say which side you play.")
+        if not isinstance(power, str) or power not in PLAYED_POWERS:
+            raise RuleError("The power cards are plus or minus 50, plus or minus 20, and Spot On.")
+        card = PLAYED_POWERS[power][0]
+        if card in spent:
+            raise RuleError(f"You have only one {_power_card_name(card)} card: "
+                            "play one side of it.")
+        if card not in team.powers:
+            raise RuleError(f"{team.name} has already used its {_power_card_name(card)} card.")
+        spent.append(card)
+    return sorted(said, key=lambda p: POWER_CARDS.index(PLAYED_POWERS[p][0]))
+
+
+def _discard_card(s: State, action: Action) -> list[Event]:
+    team = s.teams[s.to_discard[0]]
+    _check_intent(action, "discard", "Say which card you throw away, for example card 2.")
+    _check_speaker(team, action)
+    index = _card_index(action, team)
+    card = team.hand.pop(index)
+    s.to_discard.pop(0)
+    events = [say(f"{team.name} throws away card {index + 1}: {_sentence(card.text)}")]
+    return events + _spot_on_discards(s)
+
+
+def _guess_answer(s: State, action: Action) -> list[Event]:
+    team_index = s.tied[len(s.guesses)]
+    team = s.teams[team_index]
+    _check_intent(action, "number", "Say a number from 0 to 100.")
+    _check_speaker(team, action)
+    value = action.get("value")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+        raise RuleError("Say a number from 0 to 100.")
+    s.guesses[team_index] = value
+    events = [say(f"{team.name} says {value}.")]
+    if len(s.guesses) < len(s.tied):
+        return events
+    return events + _settle_tiebreak(s)
+
+
+# ---- the round ------------------------------------------------------------
+
+def _start_round(s: State) -> list[Event]:
+    """A new round: who picks first, and the target."""
+    s.round += 1
+    count = len(s.teams)
+    first = (s.round - 1) % count if s.rules["rotate_first"] else 0
+    s.order = [(first + k) % count for k in range(count)]
+    s.plays = {}
+    s.cards_at_round_start = [len(t.hand) for t in s.teams]
+    return [say(f"Round {s.round}. The target is {s.target}.")] + _start_turn(s)
+
+
+def _start_turn(s: State) -> list[Event]:
+    if not s.rules["read_hand"]:
+        return []
+    return [say(_hand_sentence(s.teams[_choosing_team(s)]))]
+
+
+def _reveal_round(s: State) -> list[Event]:
+    """All teams have picked: reveal in order, then the furthest team's card moves."""
+    events = [say("Everyone has picked. Let's reveal!")]
+    distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
+    for team_index in s.order:
+        events += _reveal_play(s, team_index, distances[team_index])
+    events.append({"type": "questions_used", "ids": [s.plays[i].card.id for i in s.order]})
+    return events + _move_furthest(s, distances) + _spot_on_discards(s)
+
+
+def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
+    """One team's card: question, answer, powers step by step, distance, Spot On."""
+    team = s.teams[team_index]
+    play = s.plays[team_index]
+    card = play.card
+    events: list[Event] = [
+        say(f"{team.name}: {_sentence(card.text)}"),
+        {"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
+    ]
+    value = card.answer
+    spoken = [f"The answer is {value}."]
+    for power in play.powers:
+        if power != "spot_on":
+            value += PLAYED_POWERS[power][1]
+            spoken.append(f"{_played_power_name(power).capitalize()} makes {value}.")
+    spoken.append("Right on target!" if distance == 0
+                  else f"That's {distance} away from {s.target}.")
+    events.append(say(" ".join(spoken)))
+    if "spot_on" in play.powers:
+        if distance <= s.rules["spot_on_margin"]:
+            s.to_discard.append(team_index)
+            events += [sound("correct"),
+                       say(f"Spot On! {team.name} will throw away one more question.")]
+        else:
+            events += [sound("wrong"), say("Spot On missed.")]
+    return events
+
+
+def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
+    """The furthest card becomes the target; the furthest team (or teams) draw."""
+    furthest = max(distances.values())
+    tied = [i for i in s.order if distances[i] == furthest]
+    if len(tied) == 1 or s.rules["tie_target"] == "first":
+        target_team = tied[0]
+    else:
+        target_team = s.rng.choice(tied)
+    s.target = s.plays[target_team].card.answer
+    names = [s.teams[i].name for i in tied]
+    if len(tied) == 1:
+        events = [say(f"Furthest: {names[0]}, {furthest} away. Its card, {s.target}, "
+                      f"is the new target, and {names[0]} draws a question.")]
+        drawers = tied
+    else:
+        drawers = tied if s.rules["tie_draw"] == "tied" else list(s.order)
+        who_draws = "They each" if drawers == tied else "Every team"
+        events = [say(f"Tie for furthest, {furthest} away: {join_names(names)}. "
+                      f"{who_draws} draw a question. The new target is {s.target}, "
+                      f"from {s.teams[target_team].name}.")]
+    for team_index in drawers:
+        team = s.teams[team_index]
+        if s.deck:
+            team.hand.append(s.deck.pop(0))
+        else:
+            events.append(say(f"The deck is empty: {team.name} draws nothing."))
+    return events
+
+
+def _spot_on_discards(s: State) -> list[Event]:
+    """Settle Spot On discards that need no question; stop at the first that does."""
+    events: list[Event] = []
+    while s.to_discard:
+        team = s.teams[s.to_discard[0]]
+        if len(team.hand) > 1 and s.rules["spot_on_discard"] == "ask":
+            s.phase = "discard"
+            return events
+        index = s.rng.randrange(len(team.hand)) if len(team.hand) > 1 else 0
+        card = team.hand.pop(index)
+        s.to_discard.pop(0)
+        last = "its last question" if not team.hand else "a question"
+        events.append(say(f"{team.name} throws away {last}: {_sentence(card.text)}"))
+    s.phase = "choose"
+    return events + _end_round(s)
+
+
+def _end_round(s: State) -> list[Event]:
+    """Cards left per team, then a winner, a tiebreak, or the next round."""
+    events: list[Event] = []
+    for team, before in zip(s.teams, s.cards_at_round_start):
+        events.append(score(team.name, len(team.hand) - before, len(team.hand), "cards left"))
+    events.append(say("Cards left: " + _cards_left(s) + "."))
+    empty = [i for i in s.order if not s.teams[i].hand]
+    last_card = [i for i in s.order if len(s.teams[i].hand) == 1]
+    if empty:
+        names = _team_names(s, empty)
+        line = (f"{names} has no questions left: Supreme Victory!" if len(empty) == 1 else
+                f"{names} have no questions left: they share a Supreme Victory!")
+        return events + _finish(s, empty, line)
+    if len(last_card) == 1:
+        return events + _finish(s, last_card,
+                                f"{_team_names(s, last_card)} is down to one question and wins!")
+    if last_card:
+        return events + _start_tiebreak(s, last_card)
+    return events + _start_round(s)
+
+
+def _start_tiebreak(s: State, teams: list[int]) -> list[Event]:
+    s.phase = "tiebreak"
+    s.tied = teams
+    s.guesses = {}
+    return [say(f"{_team_names(s, teams)} are down to one question each! Tiebreak: "
+                "each team guesses the answer on its last card, and the closest wins.")]
+
+
+def _settle_tiebreak(s: State) -> list[Event]:
+    events: list[Event] = []
+    misses = {}
+    for team_index in s.tied:
+        team = s.teams[team_index]
+        card = team.hand[0]
+        misses[team_index] = abs(card.answer - s.guesses[team_index])
+        events += [{"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
+                   say(f"{team.name}: {_sentence(card.text)} The answer is {card.answer}. "
+                       f"You said {s.guesses[team_index]}, {misses[team_index]} off.")]
+    events.append({"type": "questions_used", "ids": [s.teams[i].hand[0].id for i in s.tied]})
+    best = min(misses.values())
+    closest = [i for i in s.tied if misses[i] == best]
+    outcome = "wins" if len(closest) == 1 else "share the victory"
+    return events + _finish(s, closest, f"{_team_names(s, closest)} {outcome}!")
+
+
+def _finish(s: State, winners: list[int], announcement: str) -> list[Event]:
+    """The game is over: say who won, with cards left as the final score."""
+    s.phase = "over"
+    s.winners = [s.teams[i].name for i in winners]
+    final = {t.name: len(t.hand) for t in s.teams}
+    return [sound("game_over"), say(announcement), game_over(final, list(s.winners))]
+
+
+# ---- words ----------------------------------------------------------------
+
+def scores(state: State) -> str:
+    """Cards left per team (fewer is better), and the target or the winners."""
+    if state.phase == "over":
+        return f"Game over: {join_names(state.winners)} won. Cards left: {_cards_left(state)}."
+    return f"Round {state.round}, target {state.target}. Cards left: {_cards_left(state)}."
+
+
+def _team_names(s: State, team_indices: list[int]) -> str:
+    return join_names([s.teams[i].name for i in team_indices])
+
+
+def _cards_left(s: State) -> str:
+    return join_names([f"{t.name} {len(t.hand)}" for t in s.teams])
+
+
+def _hand_sentence(team: Team) -> str:
+    cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
+    return f"{team.name}, your questions. {cards} {_powers_sentence(team)}"
+
+
+def _powers_sentence(team: Team) -> str:
+    if not team.powers:
+        return "No power cards left."
+    return "Power cards: " + join_names([_power_card_name(p) for p in team.powers]) + "."
+
+
+def _power_card_name(card: str) -> str:
+    """How a power card is spoken: "plus or minus 50", "Spot On"."""
+    return "Spot On" if card == "spot_on" else f"plus or minus {card}"
+
+
+def _played_power_name(power: str) -> str:
+    """How a played power is spoken: "plus 50", "minus 20", "Spot On"."""
+    if power == "spot_on":
+        return "Spot On"
+    return ("plus " if power.startswith("+") else "minus ") + power[1:]
+
+
+def _sentence(text: str) -> str:
+    """Question text ending in punctuation, so spoken sentences do not run together."""
+    text = text.strip()
+    return text if text.endswith(("?", ".", "!")) else text + "."

@@ -1,0 +1,255 @@
+"""Check deck files for problems a loader cannot see, and print the answer spread.
+
+The loaders in host/decks.py already refuse broken files (bad columns, answers
+outside 0..100, duplicate ids, incomplete word cards). This script adds the
+content checks that make a deck good to play by voice:
+- questions: unique ids, every field filled in, answers 0..100, text that a
+  speech engine reads cleanly (no %, &, #, /, unit abbreviations, "US"...),
+  no two questions that are nearly the same (rapidfuzz token_sort_ratio >= 90);
+- words: lowercase a-z, at least 4 letters, each word once in the deck, and no
+  two words on one card sharing a root (one inside the other, or same 5-letter start).
+Warnings (not errors unless --strict): answers bunched in one tenth (over 20
+percent of the deck), too few questions for a game.
+
+Run:  python scripts/validate_decks.py                 (the shipped decks)
+      python scripts/validate_decks.py --questions my.csv --words my-words.csv
+Exit status: 0 fine, 1 problems found, 2 a file could not be loaded.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from rapidfuzz import fuzz, process, utils  # noqa: E402
+
+from host.decks import (  # noqa: E402
+    ANSWER_MAX, ANSWER_MIN, CATEGORIES, GAMES, QUESTIONS_FILE, WORDS_FILE, DeckError,
+    Question, WordCard, default_deck_dir, load_decks,
+)
+
+NEAR_DUPLICATE_SCORE = 90
+MAX_SHARE_PER_TENTH = 0.20
+MAX_TEXT_LENGTH = 160
+MIN_WORD_LETTERS = 4
+SHARED_PREFIX = 5
+MIN_QUESTIONS_PER_GAME = {"keep-it-100": 16, "zero-to-100": 30}
+"""Enough for the biggest deal: keep-it-100 deals 14 in co-op plus tiebreaks;
+zero-to-100 deals 6 per team to 3 teams and draws more as it goes."""
+
+_SYMBOLS = "%&#/\\@*+=<>~^|_$€£¥°[]{}"
+_UNIT_ABBREVIATIONS = r"km|kg|cm|mm|ml|mph|kph|ft|lbs?|oz|hrs?|mins?|secs?|approx|etc|vs"
+_UNIT_PATTERN = re.compile(rf"\b({_UNIT_ABBREVIATIONS})\b\.?", re.IGNORECASE)
+_DIGIT_THEN_SYMBOL = re.compile(r"\d\s?[^\w\s,.?!'\"():;-]")
+_SYMBOL_THEN_DIGIT = re.compile(r"[^\w\s,.?!'\"():;-]\s?\d")
+_LATIN_ABBREVIATION = re.compile(r"\b(e\.g|i\.e)\b", re.IGNORECASE)
+_BARE_US = re.compile(r"\bUS\b")  # read as the word "us"
+
+
+@dataclass
+class Report:
+    """What a validation found: errors must be fixed, warnings are worth a look."""
+
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    histogram: dict[str, int] = field(default_factory=dict)
+
+    def ok(self, strict: bool = False) -> bool:
+        return not self.errors and not (strict and self.warnings)
+
+
+# ---------------------------------------------------------------------------
+# Questions
+
+def speakability_problems(text: str) -> list[str]:
+    """Why a question text would be read badly aloud (empty when it reads well)."""
+    problems = []
+    symbols = sorted({ch for ch in text if ch in _SYMBOLS})
+    if symbols:
+        problems.append(f"symbol {' '.join(symbols)} (write it out in words)")
+    if _DIGIT_THEN_SYMBOL.search(text) or _SYMBOL_THEN_DIGIT.search(text):
+        problems.append("a number joined to a symbol")
+    unit = _UNIT_PATTERN.search(text)
+    if unit:
+        problems.append(f"abbreviation '{unit.group(0)}' (write the unit in full)")
+    if _LATIN_ABBREVIATION.search(text):
+        problems.append("'e.g.' or 'i.e.' (write 'for example' or 'that is')")
+    if _BARE_US.search(text):
+        problems.append("'US' is read as 'us' (write 'United States' or 'American')")
+    if len(text) > MAX_TEXT_LENGTH:
+        problems.append(f"{len(text)} characters, too long to read aloud "
+                        f"(at most {MAX_TEXT_LENGTH})")
+    if not text.rstrip().endswith("?"):
+        problems.append("does not end with a question mark")
+    return problems
+
+
+def check_questions(questions: Sequence[Question]) -> list[str]:
+    """Errors in a question deck, one sentence each, naming the question id."""
+    errors: list[str] = []
+    seen: set[str] = set()
+    for q in questions:
+        if q.id in seen:
+            errors.append(f"question {q.id}: duplicate id")
+        seen.add(q.id)
+        errors.extend(f"question {q.id}: {problem}" for problem in _field_problems(q))
+        errors.extend(f"question {q.id}: {problem}" for problem in speakability_problems(q.text))
+    errors.extend(near_duplicates(questions))
+    return errors
+
+
+def _field_problems(q: Question) -> list[str]:
+    problems = []
+    for name in ("id", "text", "source", "category"):
+        if not str(getattr(q, name)).strip():
+            problems.append(f"empty {name}")
+    if not ANSWER_MIN <= q.answer <= ANSWER_MAX:
+        problems.append(f"answer {q.answer} outside {ANSWER_MIN} to {ANSWER_MAX}")
+    if q.category not in CATEGORIES:
+        problems.append(f"unknown category '{q.category}'")
+    if not q.games or any(game not in GAMES for game in q.games):
+        problems.append(f"games must be among {', '.join(GAMES)}")
+    return problems
+
+
+def near_duplicates(questions: Sequence[Question],
+                    threshold: int = NEAR_DUPLICATE_SCORE) -> list[str]:
+    """Pairs of questions whose texts are almost the same words."""
+    texts = [q.text for q in questions]
+    if len(texts) < 2:
+        return []
+    scores = process.cdist(texts, texts, scorer=fuzz.token_sort_ratio,
+                           processor=utils.default_process, score_cutoff=threshold)
+    found = []
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            if scores[i][j] >= threshold:
+                found.append(f"questions {questions[i].id} and {questions[j].id} are nearly "
+                             f"the same (similarity {scores[i][j]:.0f})")
+    return found
+
+
+def tenth_label(answer: int) -> str:
+    """'0-9', '10-19', ... '90-100' (100 joins the top tenth)."""
+    low = min(answer // 10, 9) * 10
+    return f"{low}-{low + 9}" if low < 90 else "90-100"
+
+
+def answer_histogram(questions: Iterable[Question]) -> dict[str, int]:
+    """How many answers fall in each tenth of 0..100, every tenth listed."""
+    counts = {tenth_label(low): 0 for low in range(0, 100, 10)}
+    for q in questions:
+        counts[tenth_label(q.answer)] += 1
+    return counts
+
+
+def spread_warnings(questions: Sequence[Question],
+                    max_share: float = MAX_SHARE_PER_TENTH) -> list[str]:
+    """Tenths holding more than max_share of the answers (guessing gets too easy)."""
+    total = len(questions)
+    if not total:
+        return []
+    return [f"{count} of {total} answers ({count / total:.0%}) are in {label}; "
+            f"keep each tenth under {max_share:.0%}"
+            for label, count in answer_histogram(questions).items()
+            if count / total > max_share]
+
+
+def game_count_warnings(questions: Sequence[Question]) -> list[str]:
+    warnings = []
+    for game, minimum in MIN_QUESTIONS_PER_GAME.items():
+        count = sum(game in q.games for q in questions)
+        if count < minimum:
+            warnings.append(f"only {count} questions for {game}; a full game can need "
+                            f"{minimum}")
+    return warnings
+
+
+# ---------------------------------------------------------------------------
+# Keep Cool words
+
+def share_root(a: str, b: str) -> bool:
+    """One word inside the other, or the same first 5 letters: too close for one card."""
+    return a in b or b in a or a[:SHARED_PREFIX] == b[:SHARED_PREFIX]
+
+
+def check_words(cards: Sequence[WordCard]) -> list[str]:
+    """Errors in a word deck: bad words, repeats across the deck, roots shared on a card."""
+    errors: list[str] = []
+    first_card: dict[str, int] = {}
+    for card in cards:
+        words = list(card.red) + list(card.blue)
+        for word in words:
+            if not (word.isascii() and word.isalpha() and word.islower()):
+                errors.append(f"card {card.id}: '{word}' must be lowercase letters a-z")
+            if len(word) < MIN_WORD_LETTERS:
+                errors.append(f"card {card.id}: '{word}' is shorter than "
+                              f"{MIN_WORD_LETTERS} letters")
+            if word in first_card and first_card[word] != card.id:
+                errors.append(f"card {card.id}: '{word}' is also on card {first_card[word]}")
+            first_card.setdefault(word, card.id)
+        for i, word in enumerate(words):
+            for other in words[i + 1:]:
+                if share_root(word, other):
+                    errors.append(f"card {card.id}: '{word}' and '{other}' share a root")
+    return errors
+
+
+# ---------------------------------------------------------------------------
+# Putting it together
+
+def validate(questions: Sequence[Question], cards: Sequence[WordCard]) -> Report:
+    report = Report(histogram=answer_histogram(questions))
+    report.errors += check_questions(questions)
+    report.errors += check_words(cards)
+    if questions:
+        report.warnings += spread_warnings(questions)
+        report.warnings += game_count_warnings(questions)
+    return report
+
+
+def format_report(report: Report, question_count: int, card_count: int) -> str:
+    lines = [f"{question_count} questions, {card_count} word cards"]
+    if question_count:
+        lines.append("answers per tenth:")
+        width = max(report.histogram.values(), default=0)
+        for label, count in report.histogram.items():
+            bar = "#" * round(40 * count / width) if width else ""
+            lines.append(f"  {label:>6}  {count:3}  {bar}")
+    lines += [f"error: {e}" for e in report.errors]
+    lines += [f"warning: {w}" for w in report.warnings]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Check partyhost deck files.")
+    parser.add_argument("--questions", action="append", default=[], metavar="FILE",
+                        help="question deck (CSV or YAML); repeatable")
+    parser.add_argument("--words", action="append", default=[], metavar="FILE",
+                        help="Keep Cool word deck (CSV); repeatable")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    args = parser.parse_args(argv)
+
+    question_paths, word_paths = args.questions, args.words
+    if not question_paths and not word_paths:
+        question_paths = [default_deck_dir() / QUESTIONS_FILE]
+        word_paths = [default_deck_dir() / WORDS_FILE]
+    try:
+        decks = load_decks(question_paths, word_paths)
+    except DeckError as error:
+        print(f"error: {error}")
+        return 2
+    report = validate(decks.questions, decks.words)
+    print(format_report(report, len(decks.questions), len(decks.words)))
+    return 0 if report.ok(strict=args.strict) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,400 @@
+"""The shipped decks load and pass the validator; broken deck files fail loudly.
+
+Every loader error must name the file and line ("FILE:LINE: problem") and a bad
+file must never half-load: the loader raises instead of returning what it read.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from host.decks import (
+    DeckError, Decks, Question, WordCard, default_deck_dir, load_decks, load_default_decks,
+    load_questions, load_words,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+QUESTION_HEADER = "id,text,answer,year,source,category,games"
+GOOD_QUESTION = 'q1,How many keys does a piano have?,88,2026,"Britannica, Piano",culture,zero-to-100'
+
+
+def _load_validator():
+    """scripts/ is not a package: load validate_decks.py by its path."""
+    path = REPO / "scripts" / "validate_decks.py"
+    spec = importlib.util.spec_from_file_location("validate_decks", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("validate_decks", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+validator = _load_validator()
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def word_rows(card: int = 1, skip: tuple[str, int] | None = None,
+              replace: dict[tuple[str, int], str] | None = None) -> list[str]:
+    """CSV rows for one complete card with distinct words, optionally damaged."""
+    rows = []
+    for face in ("red", "blue"):
+        for line in range(1, 11):
+            if (face, line) == skip:
+                continue
+            word = (replace or {}).get((face, line), f"{face}word{'abcdefghij'[line - 1]}{card}")
+            word = word.replace("1", "x").replace("2", "y")  # keep words letters only
+            rows.append(f"{card},{face},{line},{word}")
+    return rows
+
+
+def word_file(tmp_path: Path, rows: list[str], name: str = "words.csv") -> Path:
+    return write(tmp_path, name, "card,face,line,word\n" + "\n".join(rows) + "\n")
+
+
+# ---------------------------------------------------------------------------
+# The shipped decks
+
+@pytest.fixture(scope="module")
+def shipped() -> Decks:
+    return load_default_decks()
+
+
+def test_default_deck_dir_is_the_repo_decks_folder():
+    assert default_deck_dir() == REPO / "decks"
+    assert (default_deck_dir() / "questions.csv").is_file()
+    assert (default_deck_dir() / "keep-cool.csv").is_file()
+
+
+def test_shipped_question_deck_is_big_enough(shipped):
+    assert len(shipped.questions) >= 110
+    assert len(shipped.questions_for("keep-it-100")) >= 40
+    assert len(shipped.questions_for("zero-to-100")) >= 110
+
+
+def test_shipped_word_deck_has_400_distinct_words(shipped):
+    assert len(shipped.words) >= 20
+    words = [w for card in shipped.words for w in card.red + card.blue]
+    assert len(words) == len(shipped.words) * 20
+    assert len(set(words)) == len(words) >= 400
+
+
+def test_shipped_decks_pass_the_validator_strictly(shipped):
+    report = validator.validate(shipped.questions, shipped.words)
+    assert report.errors == []
+    assert report.warnings == []
+
+
+def test_shipped_answers_spread_over_every_tenth(shipped):
+    histogram = validator.answer_histogram(shipped.questions)
+    total = len(shipped.questions)
+    assert all(count > 0 for count in histogram.values()), histogram
+    assert max(histogram.values()) <= 0.2 * total, histogram
+
+
+def test_shipped_deck_is_not_in_answer_order(shipped):
+    """Zero to 100 deals in deck order; a sorted deck would give answers away."""
+    answers = [q.answer for q in shipped.questions]
+    assert answers != sorted(answers)
+
+
+def test_validator_command_passes_on_the_shipped_decks(capsys):
+    assert validator.main(["--strict"]) == 0
+    assert "90-100" in capsys.readouterr().out
+
+
+def test_word_card_lookup(shipped):
+    card = shipped.words[0]
+    assert card.word("red", 1) == card.red[0]
+    assert card.word("blue", 10) == card.blue[9]
+
+
+# ---------------------------------------------------------------------------
+# Good files in each format
+
+def test_csv_questions_load(tmp_path):
+    path = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n"
+                 'q2,"Out of 100 people, how many?",12,2024,Pew,survey,keep-it-100; zero-to-100\n')
+    questions = load_questions(path)
+    assert questions[0] == Question("q1", "How many keys does a piano have?", 88, 2026,
+                                    "Britannica, Piano", "culture", ("zero-to-100",))
+    assert questions[1].games == ("keep-it-100", "zero-to-100")
+
+
+def test_yaml_questions_load(tmp_path):
+    path = write(tmp_path, "q.yaml", """
+- id: y1
+  text: How many keys does a piano have?
+  answer: 88
+  year: 2026
+  source: Britannica, Piano
+  category: culture
+  games: [zero-to-100]
+- id: y2
+  text: Out of 100 people, how many?
+  answer: "12"
+  year: 2024
+  source: Pew
+  category: survey
+  games: keep-it-100;zero-to-100
+""")
+    questions = load_questions(path)
+    assert [q.id for q in questions] == ["y1", "y2"]
+    assert questions[1].answer == 12 and questions[1].games == ("keep-it-100", "zero-to-100")
+
+
+def test_spreadsheet_bom_and_blank_lines_are_fine(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text(f"\ufeff{QUESTION_HEADER}\n\n{GOOD_QUESTION}\n\n", encoding="utf-8")
+    assert len(load_questions(path)) == 1
+
+
+def test_line_numbers_count_quoted_line_breaks(tmp_path):
+    """A quoted text may span lines; later problems still name their real line."""
+    path = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n"
+                 'q1,"How many keys\ndoes a piano have?",88,2026,S,culture,zero-to-100\n'
+                 "q2,Q?,500,2020,S,food,zero-to-100\n")
+    with pytest.raises(DeckError, match=rf"^{path}:4: answer 500"):
+        load_questions(path)
+
+
+def test_words_load_in_card_order(tmp_path):
+    path = word_file(tmp_path, word_rows(card=2) + word_rows(card=1))
+    cards = load_words(path)
+    assert [c.id for c in cards] == [1, 2]
+    assert isinstance(cards[0], WordCard) and len(cards[0].red) == 10
+
+
+def test_load_decks_combines_files_and_keeps_used_ids(tmp_path):
+    q1 = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    q2 = write(tmp_path, "b.csv", f"{QUESTION_HEADER}\n" + GOOD_QUESTION.replace("q1,", "q2,") + "\n")
+    words = word_file(tmp_path, word_rows())
+    decks = load_decks([q1, q2], [words], used_questions={"q1"})
+    assert [q.id for q in decks.questions] == ["q1", "q2"]
+    assert len(decks.words) == 1
+    assert decks.used_questions == frozenset({"q1"})
+
+
+def test_load_decks_accepts_a_single_path(tmp_path):
+    q1 = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    assert len(load_decks(str(q1), []).questions) == 1
+
+
+# ---------------------------------------------------------------------------
+# Broken question files: each names file and line, and nothing is returned
+
+QUESTION_ERRORS = [
+    # (file text, line named, words the message must contain)
+    ("id,text,answer,year,source,category\n" + "q1,Q?,5,2020,S,food\n", 1, "missing column games"),
+    (f"{QUESTION_HEADER},notes\n{GOOD_QUESTION},x\n", 1, "unknown column 'notes'"),
+    ("", 1, "empty file"),
+    (f"{QUESTION_HEADER}\n", 1, "no questions"),
+    (f"{QUESTION_HEADER}\n{GOOD_QUESTION}\nq2,Q?,abc,2020,S,food,zero-to-100\n", 3,
+     "answer 'abc' is not a whole number"),
+    (f"{QUESTION_HEADER}\nq2,Q?,57.5,2020,S,food,zero-to-100\n", 2, "not a whole number"),
+    (f"{QUESTION_HEADER}\nq2,Q?,101,2020,S,food,zero-to-100\n", 2, "answer 101 is out of range"),
+    (f"{QUESTION_HEADER}\nq2,Q?,-1,2020,S,food,zero-to-100\n", 2, "out of range"),
+    (f"{QUESTION_HEADER}\nq2,,5,2020,S,food,zero-to-100\n", 2, "empty text"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,2020,,food,zero-to-100\n", 2, "empty source"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,twenty,S,food,zero-to-100\n", 2, "year 'twenty'"),
+    (f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n\n{GOOD_QUESTION}\n", 4,
+     "duplicate id 'q1' (first used on line 2)"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,2020,S,food,keep-it-99\n", 2, "unknown game 'keep-it-99'"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,2020,S,food,\n", 2, "games is empty"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,2020,S,music,zero-to-100\n", 2, "unknown category 'music'"),
+    (f"{QUESTION_HEADER}\nq 2,Q?,5,2020,S,food,zero-to-100\n", 2, "id 'q 2'"),
+    (f"{QUESTION_HEADER}\nq2,Q?,5,2020,S,food\n", 2, "missing field 'games'"),
+    (f"{QUESTION_HEADER}\nq2,Q, with comma?,5,2020,S,food,zero-to-100\n", 2,
+     "8 fields but the header has 7"),
+    (f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n" + 'q2,"Never closed?,5,2020,S,food,zero-to-100\n', 3,
+     "not valid CSV"),
+    (f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n" + 'q2,"Never closed?,5,2020,S,food,zero-to-100\n'
+     + "q3,Q?,5,2020,S,food,zero-to-100\n", 3, "not valid CSV"),
+]
+
+
+@pytest.mark.parametrize("text, line, message", QUESTION_ERRORS)
+def test_broken_csv_question_file_names_file_and_line(tmp_path, text, line, message):
+    path = write(tmp_path, "bad.csv", text)
+    with pytest.raises(DeckError) as caught:
+        load_questions(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert message in str(caught.value)
+
+
+YAML_ERRORS = [
+    ("- id: y1\n  text: Q?\n  answer: 5\n  year: 2020\n  source: S\n  category: food\n", 1,
+     "missing field 'games'"),
+    ("- id: y1\n  text: Q?\n  answer: 5\n  year: 2020\n  source: S\n  category: food\n"
+     "  games: zero-to-100\n- id: y2\n  text: Q?\n  answer: 5.5\n  year: 2020\n  source: S\n"
+     "  category: food\n  games: zero-to-100\n", 8, "answer 5.5 is not a whole number"),
+    ("- id: y1\n  text: Q?\n  answer: true\n  year: 2020\n  source: S\n  category: food\n"
+     "  games: zero-to-100\n", 1, "not a whole number"),
+    ("- id: y1\n  text: ''\n  answer: 5\n  year: 2020\n  source: S\n  category: food\n"
+     "  games: [zero-to-100]\n", 1, "empty text"),
+    ("- id: y1\n  txt: Q?\n  text: Q?\n  answer: 5\n  year: 2020\n  source: S\n"
+     "  category: food\n  games: [zero-to-100]\n", 1, "unknown field 'txt'"),
+    ("id: y1\ntext: Q?\n", 1, "expected a list of questions"),
+    ("- just a string\n", 1, "must be a mapping"),
+    ("- id: y1\n  text: [unclosed\n", 3, "not valid YAML"),
+    ("", 1, "no questions"),
+]
+
+
+@pytest.mark.parametrize("text, line, message", YAML_ERRORS)
+def test_broken_yaml_question_file_names_file_and_line(tmp_path, text, line, message):
+    path = write(tmp_path, "bad.yaml", text)
+    with pytest.raises(DeckError) as caught:
+        load_questions(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert message in str(caught.value)
+
+
+def test_unknown_format_and_missing_file_are_deck_errors(tmp_path):
+    with pytest.raises(DeckError, match=r"unknown question deck format '\.txt'"):
+        load_questions(write(tmp_path, "q.txt", "x"))
+    with pytest.raises(DeckError, match="cannot read the file"):
+        load_questions(tmp_path / "nowhere.csv")
+
+
+def test_non_utf8_file_names_the_line(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_bytes(f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n".encode() + b"q2,caf\xe9?,5\n")
+    with pytest.raises(DeckError, match=rf"^{path}:3: not UTF-8"):
+        load_questions(path)
+
+
+# ---------------------------------------------------------------------------
+# Broken word files
+
+WORD_ERRORS = [
+    # (rows, line named, words the message must contain)
+    (word_rows(skip=("blue", 7)), 2, "card 1 is missing blue line 7"),
+    (word_rows(replace={("blue", 3): "redwordax"}), 14, "word 'redwordax' appears twice on card 1"),
+    (word_rows() + ["1,red,4,another"], 22, "card 1 has two words for red line 4"),
+    (word_rows(replace={("red", 2): "Piano"}), 3, "word 'Piano' must be lowercase"),
+    (word_rows(replace={("red", 2): "pi4no"}), 3, "must be letters only"),
+    (word_rows(replace={("red", 2): ""}), 3, "empty word"),
+    (word_rows() + ["1,green,1,leaf"], 22, "face 'green' must be red or blue"),
+    (word_rows() + ["1,red,11,leaf"], 22, "line 11 is out of range"),
+    (word_rows() + ["x,red,1,leaf"], 22, "card 'x' is not a whole number"),
+]
+
+
+@pytest.mark.parametrize("rows, line, message", WORD_ERRORS)
+def test_broken_word_file_names_file_and_line(tmp_path, rows, line, message):
+    path = word_file(tmp_path, rows)
+    with pytest.raises(DeckError) as caught:
+        load_words(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert message in str(caught.value)
+
+
+def test_word_file_header_problems(tmp_path):
+    path = write(tmp_path, "w.csv", "card,face,word\n1,red,piano\n")
+    with pytest.raises(DeckError, match=rf"^{path}:1: missing column line"):
+        load_words(path)
+    path = write(tmp_path, "w.csv", "card,face,line,word\n")
+    with pytest.raises(DeckError, match=rf"^{path}:1: no word cards"):
+        load_words(path)
+    with pytest.raises(DeckError, match="must be a .csv file"):
+        load_words(write(tmp_path, "w.yaml", "- x\n"))
+
+
+# ---------------------------------------------------------------------------
+# Whole-deck loading never half-loads
+
+def test_a_bad_last_row_returns_nothing(tmp_path):
+    """Rows before the problem were fine, yet the caller gets no questions at all."""
+    good_rows = "\n".join(GOOD_QUESTION.replace("q1,", f"q{n},") for n in range(1, 30))
+    path = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n{good_rows}\nq99,Q?,500,2020,S,food,zero-to-100\n")
+    result = None
+    with pytest.raises(DeckError, match=rf"^{path}:31: answer 500"):
+        result = load_questions(path)
+    assert result is None
+
+
+def test_one_bad_file_fails_the_whole_load(tmp_path):
+    good = write(tmp_path, "good.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    bad = write(tmp_path, "bad.csv", f"{QUESTION_HEADER}\nq2,Q?,x,2020,S,food,zero-to-100\n")
+    words = word_file(tmp_path, word_rows())
+    with pytest.raises(DeckError, match=rf"^{bad}:2: "):
+        load_decks([good, bad], [words])
+
+
+def test_duplicate_ids_across_files_name_both_places(tmp_path):
+    a = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    b = write(tmp_path, "b.csv", f"{QUESTION_HEADER}\n\n{GOOD_QUESTION}\n")
+    with pytest.raises(DeckError) as caught:
+        load_decks([a, b], [])
+    assert str(caught.value) == f"{b}:3: duplicate id 'q1' (already in {a}:2)"
+
+
+def test_duplicate_card_numbers_across_files(tmp_path):
+    first = word_file(tmp_path, word_rows(), "first.csv")
+    second = word_file(tmp_path, word_rows(), "second.csv")
+    with pytest.raises(DeckError, match=rf"^{second}:2: duplicate card 1 \(already in {first}:2\)"):
+        load_decks([], [first, second])
+
+
+# ---------------------------------------------------------------------------
+# Validator checks beyond the loader
+
+def make_question(qid: str, text: str, answer: int = 50) -> Question:
+    return Question(qid, text, answer, 2024, "Source", "culture", ("zero-to-100",))
+
+
+def test_validator_flags_unspeakable_text():
+    bad = [make_question("a", "What share is 5%?"), make_question("b", "How many km to Rome?"),
+           make_question("c", "Salt & pepper, how many?"), make_question("d", "No question mark"),
+           make_question("e", "How many states are in the US?")]
+    errors = validator.check_questions(bad)
+    for qid in "abcde":
+        assert any(e.startswith(f"question {qid}:") for e in errors), (qid, errors)
+
+
+def test_validator_flags_near_duplicates():
+    pair = [make_question("a", "How many keys does a standard piano have?"),
+            make_question("b", "How many keys does a standard modern piano have?"),
+            make_question("c", "What percent of Earth is covered by water?")]
+    errors = validator.near_duplicates(pair)
+    assert len(errors) == 1 and "a and b" in errors[0]
+
+
+def test_validator_warns_when_answers_bunch_up():
+    bunched = [make_question(f"q{n}", f"Question number {n}?", answer=50 + n % 5) for n in range(10)]
+    assert validator.spread_warnings(bunched)
+    assert validator.answer_histogram(bunched)["50-59"] == 10
+    assert validator.tenth_label(100) == "90-100" and validator.tenth_label(9) == "0-9"
+
+
+def test_validator_flags_word_problems():
+    red = ("paint", "painter", "butter", "butterfly", "river", "cloud", "stone", "tiger",
+           "lemon", "chair")
+    blue = ("table", "stable", "crow", "sky", "teacher", "teaching", "violin", "ocean",
+            "Apple", "bridge")
+    errors = validator.check_words([WordCard(1, red, blue),
+                                    WordCard(2, ("river",) + red[1:], blue)])
+    text = "\n".join(errors)
+    assert "'paint' and 'painter' share a root" in text
+    assert "'teacher' and 'teaching' share a root" in text
+    assert "'butter' and 'butterfly' share a root" in text
+    assert "'table' and 'stable' share a root" in text
+    assert "'sky' is shorter than 4 letters" in text
+    assert "'Apple' must be lowercase" in text
+    assert "card 2: 'river' is also on card 1" in text
+
+
+def test_validator_exit_codes(tmp_path, capsys):
+    broken = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\nq1,Q?,x,2020,S,food,zero-to-100\n")
+    assert validator.main(["--questions", str(broken)]) == 2
+    assert f"{broken}:2:" in capsys.readouterr().out
+    small = write(tmp_path, "s.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    assert validator.main(["--questions", str(small)]) == 0
+    assert validator.main(["--questions", str(small), "--strict"]) == 1

@@ -1,0 +1,91 @@
+"""Whole Keep Cool games played through the text CLI, one script per mode and deal.
+
+Each script in tests/scripts/ is what the players type, one line per prompt ("..."
+is silence: the buzzer beats the player). The host-deal scripts name the words
+on the cards, so they play with a small word deck written here (seed 7 always
+deals the same hands from it); the shipped deck can change without breaking them.
+
+What each script plays:
+- basic-host (Ana, Ben, Cy): swaps, timeouts, two own-root refusals, a guess
+  before its owner spoke (ignored); Ana and Cy share round 1, Ana and Ben round 2.
+- too-cool-host: attacks on the next player; Ana wins both rounds.
+- basic-table: "Cy got it" style hits, a double claim and a wrong owner refused.
+- too-cool-table (Ana, Ben, Cy, Dee): an unnamed hit refused, attacks across the
+  table; Dee wins round 1 alone and shares round 2 with Ana.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = REPO / "tests" / "scripts"
+
+# The red line-1 words of the 16 test cards; every other line is a made-up word.
+RED_LINE_ONE = ("apple bread candle dragon engine forest guitar hammer "
+                "island jacket kettle lemon mirror needle orange pencil").split()
+MADE_UP_LETTERS = "bcdfghkmpqtvwxzj"
+
+
+def made_up_word(number: int) -> str:
+    """A distinct 5-letter filler word per number ("bbbbo", "cbbbo" ...)."""
+    letters = ""
+    for _ in range(4):
+        number, digit = divmod(number, len(MADE_UP_LETTERS))
+        letters += MADE_UP_LETTERS[digit]
+    return letters + "o"
+
+
+def write_word_deck(path: Path) -> None:
+    """The test deck in the shipped CSV format: card,face,line,word."""
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["card", "face", "line", "word"])
+        for index, word in enumerate(RED_LINE_ONE):
+            for line in range(1, 11):
+                red = word if line == 1 else made_up_word(index * 20 + line - 1)
+                writer.writerow([index + 1, "red", line, red])
+            for line in range(1, 11):
+                writer.writerow([index + 1, "blue", line, made_up_word(index * 20 + 9 + line)])
+
+
+# script, mode, deal, players, winners, how many moves the rules refuse
+CASES = [
+    ("keep-cool-basic-host.txt", "basic", "host", "Ana,Ben,Cy", ["Ana"], 2),
+    ("keep-cool-too-cool-host.txt", "too-cool", "host", "Ana,Ben,Cy", ["Ana"], 0),
+    ("keep-cool-basic-table.txt", "basic", "table", "Ana,Ben,Cy", ["Ana"], 2),
+    ("keep-cool-too-cool-table.txt", "too-cool", "table", "Ana,Ben,Cy,Dee", ["Dee"], 1),
+]
+
+
+@pytest.mark.parametrize("script, mode, deal, players, winners, refused", CASES,
+                         ids=[case[0] for case in CASES])
+def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, players, winners, refused):
+    deck = tmp_path / "words.csv"
+    write_word_deck(deck)
+    events_path = tmp_path / "events.jsonl"
+    command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", players,
+               "--seed", "7", "--mode", mode, "--deal", deal, "--word-deck", str(deck),
+               "--input", "text", "--output", "text", "--events", str(events_path)]
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    with (SCRIPTS / script).open(encoding="utf-8") as stdin:
+        result = subprocess.run(command, stdin=stdin, cwd=REPO, env=env, capture_output=True,
+                                text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+    events = [json.loads(line) for line in events_path.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["type"] == "game_start" and events[0]["game"] == "keep-cool"
+    assert events[-1]["type"] == "game_over", result.stdout[-2000:]
+    assert events[-1]["winners"] == winners
+    rejected = [e for e in events if e["type"] == "rejected"]
+    assert not [e for e in rejected if e["reason"] == "not understood"], rejected
+    assert len(rejected) == refused, rejected
+    typed = [line for line in (SCRIPTS / script).read_text(encoding="utf-8").splitlines() if line.strip()]
+    heard = [e for e in events if e["type"] == "heard"]
+    assert len(heard) == len(typed)  # every line was used, and the game ended on the last one
