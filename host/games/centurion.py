@@ -1,0 +1,848 @@
+"""Centurion: a two-player card race to make the running count exactly 100.
+
+How a deal goes. Each player holds seven cards. Starting with the player who did
+not deal, the two take turns laying one card on a shared pile; every card adds its
+value (face value times suit value, jokers 0) to a running count. The player whose
+card makes the count exactly 100, or any higher multiple of ten once 100 is passed,
+wins the deal and scores one point per card on the pile, minus one for every ten
+above 100. If all fourteen cards go down without such a stop, nobody scores and the
+next deal's score is doubled (then trebled, and so on until a deal is won).
+
+Modes: "pvp" (two people) and "vs-host" (one person against the host, whose moves
+are made inside `apply` straight after the person's and announced). Deals: "host"
+(the host shuffles and deals; hands go to the players' private pages) and "table"
+(pvp only: two people play a real pack and say each card; the host checks that no
+card comes up twice and keeps the count).
+
+Rules choices
+-------------
+- Suit values: clubs 1, diamonds 2, hearts 3, spades 4 (rule "suit_values").
+- Jokers: rule "jokers" is 0, 2 or 4; a joker is worth 0 and may be played at any
+  turn, like any other card.
+- Who deals first is drawn with the game's random generator; the deal then
+  alternates, and the player who did not deal always leads.
+- Past 100 there is no bust: the count goes on until it lands on a multiple of
+  ten or the cards run out.
+- Deal score = cards on the pile minus one per ten above 100, never below 0,
+  times the multiplier (1 + the number of scoreless deals just before it). A stop
+  worth 0 still ends the deal and resets the multiplier.
+- Game end, rule "pool": 0 plays to rule "target" points (first to reach it wins;
+  only one player scores per deal, so there is no tie). A pool of N counters
+  (21 or 31 in the rulebook) instead: the deal's winner takes one counter per
+  point; if the deal is worth more than the pool holds, they take what is left.
+  The game ends when the pool is empty and the most counters win (a tie, only
+  possible with an even pool, is shared).
+- Rule "highest_first": each player's first card of a deal must be one of their
+  highest-valued cards. The host checks it in host deal; in table deal it can only
+  remind the players.
+- Rule "joker_at_multiple" (house rule, off by default): when a card makes a stop,
+  the other player may lay a joker on it. The count stays put, the joker counts as
+  one more card on the pile, and the joker's player takes the deal and its score;
+  the first player may answer with a joker of their own, and so on. Off: the deal
+  ends the moment a stop is made and no joker can be added.
+  The question is the prompt centurion/joker_steal: play_card with joker (or
+  "yes") lays the joker, "pass" (or "no") lets the stop stand. In pvp the host
+  asks whenever the stop's maker cannot see where every unplayed joker is (so
+  the question gives nothing away); in vs-host only when the person really holds
+  one; the host itself always steals when it can.
+- Rule "replenish" (the rulebook's alternative): played cards leave the game and
+  both hands are topped up to seven from the stock after each deal (next
+  non-dealer first). When the stock cannot fill both hands, rule "stock_out"
+  decides: "reshuffle" (default) gathers the whole pack for a fresh deal of seven
+  each; "end" finishes the game, most points (or counters) winning, ties shared.
+- In table deal a card counts as "played twice" if it already came up this deal
+  (or, with "replenish", since the pack was last gathered and shuffled); the host
+  tracks how many cards each hand holds from the seven dealt.
+- In vs-host the host is a player called "Host" (or "Robo" if the person is
+  called Host). It sees only its own hand and the played cards: it makes a stop
+  whenever it can, otherwise it avoids counts the other player could stop on.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from host.engine import (
+    Action,
+    Event,
+    GameOptions,
+    Prompt,
+    RuleError,
+    evolve,
+    game_over,
+    new_rng,
+    private,
+    say,
+    score,
+    sound,
+)
+
+ID = "centurion"
+TITLE = "Centurion"
+MODES = ("pvp", "vs-host")
+DEALS = ("host", "table")
+MIN_PLAYERS = 1
+MAX_PLAYERS = 2
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+RULE_DEFAULTS: dict[str, Any] = {
+    "suit_values": {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4},
+    "jokers": 0,                  # 0, 2 or 4 jokers in the pack
+    "target": 21,                 # points to win (when no pool is used)
+    "pool": 0,                    # 0: play to target; N: a pool of N counters
+    "highest_first": False,       # first card of each hand must be its highest
+    "joker_at_multiple": False,   # a joker may be laid on a stop to steal it
+    "replenish": False,           # top hands up to seven from the stock
+    "stock_out": "reshuffle",     # with replenish: "reshuffle" or "end"
+}
+
+RULES_SUMMARY = (
+    "Centurion is for two. Each of you gets seven cards. A card is worth its face "
+    "value, ace 1 up to king 13, times its suit: clubs 1, diamonds 2, hearts 3, "
+    "spades 4, so the king of spades is worth 52. Take turns laying a card and I "
+    "keep the running count. Whoever brings the count to exactly 100, or past 100 to "
+    "110, 120 and so on, wins the deal: one point per card played, minus one for "
+    "each ten above 100. If all fourteen cards go down without that, nobody scores "
+    "and the next deal counts double. To play, just name your card, like queen of "
+    "hearts."
+)
+
+HAND_SIZE = 7
+STOP = 100
+NEAR = 80                         # from this count on the host says how far to 100
+COMPUTER_NAMES = ("Host", "Robo")
+JOKER_KEEP_BONUS = 0.15           # how much the host prefers to keep a joker for stealing
+RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+MULTIPLIER_WORDS = {2: "doubled", 3: "trebled", 4: "quadrupled"}
+
+
+# ---------------------------------------------------------------- cards
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One playing card; rank 0 with no suit is a joker."""
+
+    rank: int
+    suit: str | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def name(self) -> str:
+        """As spoken: 'queen of hearts', '7 of clubs', 'joker'."""
+        if self.is_joker:
+            return "joker"
+        return f"{RANK_NAMES.get(self.rank, str(self.rank))} of {self.suit}"
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        """Cards never change, so a copied state may share them (keeps evolve fast)."""
+        return self
+
+
+JOKER = Card(0, None)
+
+
+def card_value(card: Card, suit_values: dict[str, int]) -> int:
+    """Face value times suit value; a joker is worth nothing."""
+    if card.is_joker:
+        return 0
+    return card.rank * suit_values[card.suit]
+
+
+def full_pack(jokers: int) -> list[Card]:
+    """The 52 cards plus the agreed jokers, in a fixed order (shuffle it after)."""
+    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER] * jokers
+
+
+def is_stop(count: int) -> bool:
+    """A count that ends the deal: exactly 100 or a higher multiple of ten."""
+    return count >= STOP and count % 10 == 0
+
+
+def deal_points(cards_played: int, count: int) -> int:
+    """Points for making `count` with the pile `cards_played` high (before multiplier)."""
+    tens_over = (count - STOP) // 10
+    return max(0, cards_played - tens_over)
+
+
+# ---------------------------------------------------------------- state
+
+
+@dataclass
+class State:
+    """The whole game; `apply` works on a deep copy of it."""
+
+    players: tuple[str, str]          # seat 0 and seat 1
+    computer: str | None              # the seat name played by the host (vs-host)
+    mode: str
+    deal: str                         # "host" or "table"
+    rules: dict[str, Any]
+    rng: random.Random
+    dealer: int = 0
+    deal_number: int = 0
+    hands: list[list[Card]] = field(default_factory=lambda: [[], []])  # host deal only
+    cards_left: list[int] = field(default_factory=lambda: [0, 0])       # both deals
+    stock: list[Card] = field(default_factory=list)                   # host deal only
+    stock_size: int = 0                                               # both deals
+    played: list[tuple[int, Card]] = field(default_factory=list)      # this deal
+    out_of_play: list[Card] = field(default_factory=list)             # replenish only
+    count: int = 0
+    turn: int = 0
+    played_first: list[bool] = field(default_factory=lambda: [False, False])
+    multiplier: int = 1
+    points: list[int] = field(default_factory=lambda: [0, 0])         # points or counters
+    pool_left: int = 0
+    phase: str = "play"               # "play", "steal" (joker offer) or "over"
+    maker: int | None = None          # seat holding the stop while a joker is offered
+    winners: list[str] = field(default_factory=list)
+
+    @property
+    def suit_values(self) -> dict[str, int]:
+        return self.rules["suit_values"]
+
+    def value(self, card: Card) -> int:
+        return card_value(card, self.suit_values)
+
+    def other(self, seat: int) -> int:
+        return 1 - seat
+
+    def seat_of(self, name: str) -> int:
+        return self.players.index(name)
+
+    def __deepcopy__(self, memo: dict) -> State:
+        """Field by field, with the random generator copied through its state (fast)."""
+        clone = copy.copy(self)
+        for f in fields(self):
+            if f.name == "rng":
+                rng = random.Random()
+                rng.setstate(self.rng.getstate())
+                clone.rng = rng
+            else:
+                setattr(clone, f.name, copy.deepcopy(getattr(self, f.name), memo))
+        return clone
+
+
+# ---------------------------------------------------------------- options
+
+
+def _as_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise RuleError(f"Rule {key} must be on or off, not {value}.")
+
+
+def _as_int(key: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise RuleError(f"Rule {key} must be a whole number, not {value}.")
+    try:
+        return int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        raise RuleError(f"Rule {key} must be a whole number, not {value}.") from None
+
+
+def _as_suit_values(value: Any) -> dict[str, int]:
+    """Accepts {"clubs": 1, ...}, [1, 2, 3, 4] or "1,2,3,4" (clubs to spades)."""
+    if isinstance(value, str):
+        value = [part for part in value.replace(" ", ",").split(",") if part]
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(SUITS):
+            raise RuleError("Rule suit_values needs four numbers: clubs, diamonds, hearts, spades.")
+        value = dict(zip(SUITS, value))
+    if not isinstance(value, dict) or set(value) != set(SUITS):
+        raise RuleError("Rule suit_values must give a value to clubs, diamonds, hearts and spades.")
+    values = {suit: _as_int("suit_values", value[suit]) for suit in SUITS}
+    if any(v < 1 for v in values.values()):
+        raise RuleError("Suit values must be at least 1.")
+    return values
+
+
+def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the players' rules, each checked and normalised."""
+    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    if unknown:
+        raise RuleError(f"Centurion has no rule called {', '.join(unknown)}.")
+    rules = {**RULE_DEFAULTS, **given}
+    rules["suit_values"] = _as_suit_values(rules["suit_values"])
+    rules["jokers"] = _as_int("jokers", rules["jokers"])
+    if rules["jokers"] not in (0, 2, 4):
+        raise RuleError("Play with 0, 2 or 4 jokers.")
+    rules["target"] = _as_int("target", rules["target"])
+    if rules["target"] < 1:
+        raise RuleError("The target must be at least 1 point.")
+    rules["pool"] = _as_int("pool", rules["pool"])
+    if rules["pool"] < 0:
+        raise RuleError("The pool cannot hold fewer than 0 counters.")
+    for key in ("highest_first", "joker_at_multiple", "replenish"):
+        rules[key] = _as_bool(key, rules[key])
+    if rules["stock_out"] not in ("reshuffle", "end"):
+        raise RuleError("Rule stock_out must be reshuffle or end.")
+    return rules
+
+
+def _seat_names(options: GameOptions, mode: str) -> tuple[tuple[str, str], str | None]:
+    """The two seats, and which of them the host plays (vs-host) or None."""
+    names = tuple(options.players)
+    if any(not str(name).strip() for name in names):
+        raise RuleError("Every player needs a name.")
+    if mode == "pvp":
+        if len(names) != 2:
+            raise RuleError("Centurion is for exactly two players; for one, play against the host.")
+        if names[0] == names[1]:
+            raise RuleError("The two players need different names.")
+        return (names[0], names[1]), None
+    if len(names) != 1:
+        raise RuleError("Against the host, Centurion takes exactly one player.")
+    computer = next(c for c in COMPUTER_NAMES if c.lower() != names[0].lower())
+    return (names[0], computer), computer
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
+    """Check the options, draw the first dealer, deal, and let the host move if it leads."""
+    mode = options.mode or MODES[0]
+    if mode not in MODES:
+        raise RuleError(f"Centurion modes are {' and '.join(MODES)}, not {mode}.")
+    deal = options.deal or DEALS[0]
+    if deal not in DEALS:
+        raise RuleError(f"Centurion deals are {' and '.join(DEALS)}, not {deal}.")
+    if deal == "table" and mode != "pvp":
+        raise RuleError("A table deal needs two people; against the host, the host deals.")
+    players, computer = _seat_names(options, mode)
+    rules = _checked_rules(dict(options.rules))
+    rng = new_rng(options.seed)
+    s = State(players=players, computer=computer, mode=mode, deal=deal, rules=rules,
+              rng=rng, dealer=rng.randrange(2), pool_left=rules["pool"])
+    events = [say(_opening_line(s))]
+    _start_deal(s, events, fresh_pack=True)
+    _let_computer_move(s, events)
+    return s, events
+
+
+def _opening_line(s: State) -> str:
+    if s.rules["pool"]:
+        goal = f"A pool of {s.rules['pool']} counters; most counters when it runs dry wins."
+    else:
+        goal = f"First to {s.rules['target']} points wins."
+    extras = []
+    if s.rules["highest_first"]:
+        extras.append("Your first card each deal must be your highest.")
+    if s.rules["jokers"]:
+        extras.append(f"{s.rules['jokers']} jokers are in the pack, worth 0.")
+    return " ".join([f"Centurion! {goal}", *extras])
+
+
+def _start_deal(s: State, events: list[Event], fresh_pack: bool) -> None:
+    """Deal (or top up) the hands and hand the lead to the non-dealer."""
+    s.deal_number += 1
+    s.played = []
+    s.count = 0
+    s.played_first = [False, False]
+    s.phase = "play"
+    s.maker = None
+    leader = s.other(s.dealer)
+    s.turn = leader
+    dealer_name, leader_name = s.players[s.dealer], s.players[leader]
+    lines = [f"Deal {s.deal_number}."]
+    if fresh_pack:
+        s.out_of_play = []
+        _deal_fresh(s)
+        if s.deal == "table":
+            lines.append(f"{dealer_name}, shuffle and deal seven cards each.")
+        else:
+            lines.append(f"{dealer_name} deals.")
+    else:
+        draws = _top_up(s)
+        lines.append(_top_up_line(s, draws))
+    lines.append(f"{leader_name} leads.")
+    if s.multiplier > 1:
+        lines.append(f"This deal's score is {_multiplier_word(s.multiplier)}.")
+    events.append(say(" ".join(lines)))
+    events.extend(_hand_notes(s))
+
+
+def _deal_fresh(s: State) -> None:
+    """A whole shuffled pack, seven cards each, dealt one at a time from the leader."""
+    pack_size = len(SUITS) * 13 + s.rules["jokers"]
+    s.cards_left = [HAND_SIZE, HAND_SIZE]
+    s.stock_size = pack_size - 2 * HAND_SIZE
+    if s.deal == "table":
+        s.hands, s.stock = [[], []], []
+        return
+    pack = full_pack(s.rules["jokers"])
+    s.rng.shuffle(pack)
+    leader = s.other(s.dealer)
+    s.hands = [[], []]
+    for i in range(2 * HAND_SIZE):
+        s.hands[(leader + i) % 2].append(pack[i])
+    s.stock = pack[2 * HAND_SIZE:]
+
+
+def _top_up(s: State) -> list[int]:
+    """Replenish: fill each hand back to seven from the stock, next leader first."""
+    leader = s.other(s.dealer)
+    draws = [0, 0]
+    for seat in (leader, s.other(leader)):
+        draws[seat] = HAND_SIZE - s.cards_left[seat]
+        if s.deal == "host":
+            s.hands[seat].extend(s.stock[:draws[seat]])
+            s.stock = s.stock[draws[seat]:]
+        s.cards_left[seat] = HAND_SIZE
+        s.stock_size -= draws[seat]
+    return draws
+
+
+def _top_up_line(s: State, draws: list[int]) -> str:
+    takes = [f"{s.players[seat]} {draws[seat]}" for seat in (0, 1)]
+    return f"Top up to seven from the stock: {takes[0]}, {takes[1]}. {s.stock_size} left in the stock."
+
+
+def _hand_notes(s: State) -> list[Event]:
+    """Each person's hand, privately (host deal only; the host's own hand stays hidden)."""
+    if s.deal != "host":
+        return []
+    return [private(name, "Your cards: " + _hand_text(s, seat) + ".")
+            for seat, name in enumerate(s.players) if name != s.computer]
+
+
+def _hand_text(s: State, seat: int) -> str:
+    cards = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
+    return ", ".join(f"{c.name} {s.value(c)}" for c in cards) or "none"
+
+
+def _multiplier_word(multiplier: int) -> str:
+    return MULTIPLIER_WORDS.get(multiplier, f"multiplied by {multiplier}")
+
+
+# ---------------------------------------------------------------- prompt
+
+
+def prompt(state: State) -> Prompt | None:
+    """Whose card it is, or whether the other player lays a joker on a stop."""
+    s = state
+    if s.phase == "over":
+        return None
+    if s.phase == "steal":
+        return _steal_prompt(s)
+    name = s.players[s.turn]
+    if not s.played:
+        text = f"{name}, you lead."
+    else:
+        text = f"{name}, count {s.count}."
+    if s.rules["highest_first"] and not s.played_first[s.turn]:
+        text += " Play your highest card."
+    if name != s.computer and s.mode == "vs-host":
+        text += " You hold " + _hand_text(s, s.turn) + "."
+    if s.mode == "vs-host" and s.deal == "host":     # nobody else listens: use the hand
+        choices = sorted({c.name for c in legal_cards(s, s.turn)})[:3]
+    else:
+        choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
+    return Prompt(name=f"{ID}/play_card", player=name, text=text,
+                  context={"count": s.count}, choices=tuple(choices))
+
+
+def _steal_prompt(s: State) -> Prompt:
+    seat = s.other(s.maker)
+    name = s.players[seat]
+    maker = s.players[s.maker]
+    text = (f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, "
+            "or say pass.")
+    return Prompt(name=f"{ID}/joker_steal", player=name, text=text,
+                  context={"count": s.count, "maker": maker},
+                  choices=("joker", "pass"))
+
+
+# ---------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Play the named card (or answer the joker offer); the host then moves if it must."""
+    if state.phase == "over":
+        raise RuleError("The game is over.")
+    current = prompt(state)
+    speaker = action.get("player")
+    if speaker is not None and current is not None and speaker != current.player:
+        raise RuleError(f"It's {current.player}'s turn.")
+    s = evolve(state)
+    events: list[Event] = []
+    if s.phase == "steal":
+        _answer_joker_offer(s, action, events)
+    else:
+        card = _card_from(action)
+        _check_playable(s, s.turn, card)
+        _play(s, s.turn, card, events)
+    _let_computer_move(s, events)
+    return s, events
+
+
+def _card_from(action: Action) -> Card:
+    """The card an intent names; RuleError if it names none."""
+    if action.get("intent") != "play_card":
+        raise RuleError("Name the card you play, like queen of hearts.")
+    if action.get("joker"):
+        return JOKER
+    rank, suit = action.get("rank"), action.get("suit")
+    if isinstance(rank, str) and rank.isdigit():
+        rank = int(rank)
+    if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 13 or suit not in SUITS:
+        raise RuleError("Name the card you play, like queen of hearts.")
+    return Card(rank, suit)
+
+
+def legal_cards(state: State, seat: int) -> list[Card]:
+    """The cards `seat` may play now (host deal): its hand, or its highest cards first."""
+    hand = state.hands[seat]
+    if state.rules["highest_first"] and not state.played_first[seat] and hand:
+        top = max(state.value(c) for c in hand)
+        return [c for c in hand if state.value(c) == top]
+    return list(hand)
+
+
+def _check_playable(s: State, seat: int, card: Card) -> None:
+    """RuleError unless `seat` may play `card` now."""
+    if card.is_joker and not s.rules["jokers"]:
+        raise RuleError("We're playing without jokers.")
+    if s.deal == "host":
+        if card not in s.hands[seat]:
+            raise RuleError(f"You don't hold the {card.name}." if not card.is_joker
+                            else "You don't hold a joker.")
+        if card not in legal_cards(s, seat):
+            raise RuleError("Your first card this deal must be your highest-valued card.")
+        return
+    seen = s.out_of_play + [c for _, c in s.played]
+    if card.is_joker and seen.count(JOKER) >= s.rules["jokers"]:
+        raise RuleError(f"All {s.rules['jokers']} jokers have been played already.")
+    if not card.is_joker and card in seen:
+        raise RuleError(f"The {card.name} has been played already. Which card is it?")
+
+
+def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
+    """Lay the card, announce it and the count, and end the deal on a stop or empty hands."""
+    if s.deal == "host":
+        s.hands[seat].remove(card)
+    s.cards_left[seat] -= 1
+    s.played.append((seat, card))
+    s.played_first[seat] = True
+    value = s.value(card)
+    s.count += value
+    name = s.players[seat]
+    events.append({"type": "reveal", "player": name, "card": card.name, "value": value})
+    events.append(say(_card_line(s, seat, card, value)))
+    if is_stop(s.count):
+        _stop_made(s, seat, events)
+    elif s.cards_left == [0, 0]:
+        _finish_deal(s, None, events)
+    else:
+        s.turn = s.other(seat) if s.cards_left[s.other(seat)] else seat
+
+
+def _card_line(s: State, seat: int, card: Card, value: int) -> str:
+    """'Queen of hearts, 36. Count 88. 12 to go.'"""
+    said = f"{card.name}, {value}." if not card.is_joker else "A joker, 0."
+    if s.players[seat] == s.computer:
+        said = f"I play the {card.name}, {value}." if not card.is_joker else "I play a joker, 0."
+    said = said[0].upper() + said[1:]
+    line = f"{said} Count {s.count}."
+    if is_stop(s.count):
+        return line
+    if NEAR <= s.count < STOP:
+        line += f" {STOP - s.count} to 100!"
+    elif s.count > STOP:
+        line += f" Next stop {math.ceil(s.count / 10) * 10}."
+    return line
+
+
+# ---------------------------------------------------------------- stops and jokers
+
+
+def _stop_made(s: State, seat: int, events: list[Event]) -> None:
+    """A stop: offer a joker to the other player if the house rule allows, else score it."""
+    if _joker_may_answer(s, s.other(seat)):
+        s.phase = "steal"
+        s.maker = seat
+    else:
+        _finish_deal(s, seat, events)
+
+
+def _jokers_unplayed(s: State) -> int:
+    """Jokers not yet seen since the pack was last gathered (public knowledge)."""
+    seen = s.out_of_play + [c for _, c in s.played]
+    return s.rules["jokers"] - seen.count(JOKER)
+
+
+def _joker_may_answer(s: State, seat: int) -> bool:
+    """Whether `seat` is asked (or, for the host, checks) about laying a joker on the stop."""
+    if not s.rules["joker_at_multiple"] or not s.cards_left[seat]:
+        return False
+    if s.deal == "host" and s.mode == "vs-host":
+        return JOKER in s.hands[seat]
+    if s.deal == "host":      # ask unless the maker can see every unplayed joker
+        maker_holds = s.hands[s.other(seat)].count(JOKER)
+        return _jokers_unplayed(s) - maker_holds > 0
+    return _jokers_unplayed(s) > 0
+
+
+def _answer_joker_offer(s: State, action: Action, events: list[Event]) -> None:
+    """Joker: it takes the stop over (and the maker may answer it). Pass: score the stop."""
+    intent = action.get("intent")
+    seat = s.other(s.maker)
+    if intent in ("pass", "no"):
+        events.append(say(f"{s.players[seat]} lets it stand."))
+        _finish_deal(s, s.maker, events)
+        return
+    if intent == "yes" or (intent == "play_card" and action.get("joker")):
+        _check_joker_available(s, seat)
+        _lay_stealing_joker(s, seat, events)
+        return
+    if intent == "play_card":
+        raise RuleError("Only a joker can go on the count now. Say joker or pass.")
+    raise RuleError("Say joker to take the deal, or pass.")
+
+
+def _check_joker_available(s: State, seat: int) -> None:
+    """RuleError unless `seat` can lay a joker (the first-card rule does not apply here)."""
+    if s.deal == "host" and JOKER not in s.hands[seat]:
+        raise RuleError("You don't hold a joker. Say pass.")
+    if s.deal == "table" and _jokers_unplayed(s) <= 0:
+        raise RuleError(f"All {s.rules['jokers']} jokers have been played already.")
+
+
+def _lay_stealing_joker(s: State, seat: int, events: list[Event]) -> None:
+    _play_joker_on_stop(s, seat, events)
+    if _joker_may_answer(s, s.other(seat)):
+        s.maker = seat
+    else:
+        _finish_deal(s, seat, events)
+
+
+def _play_joker_on_stop(s: State, seat: int, events: list[Event]) -> None:
+    if s.deal == "host":
+        s.hands[seat].remove(JOKER)
+    s.cards_left[seat] -= 1
+    s.played.append((seat, JOKER))
+    name = s.players[seat]
+    events.append({"type": "reveal", "player": name, "card": JOKER.name, "value": 0})
+    if name == s.computer:
+        events.append(say(f"I lay a joker on {s.count} and take the deal!"))
+    else:
+        events.append(say(f"{name} lays a joker on {s.count} and takes the deal!"))
+
+
+# ---------------------------------------------------------------- end of a deal
+
+
+def _finish_deal(s: State, maker: int | None, events: list[Event]) -> None:
+    """Score the deal (or double the next), then end the game or deal again."""
+    if maker is None:
+        s.multiplier += 1
+        events.append(sound("wrong"))
+        events.append(say(f"All cards are down at {s.count}, no stop. Nobody scores; "
+                          f"the next deal is {_multiplier_word(s.multiplier)}."))
+    else:
+        _score_deal(s, maker, events)
+        s.multiplier = 1
+    if _target_reached(s):
+        _end_game(s, events)
+        return
+    s.dealer = s.other(s.dealer)
+    fresh = True
+    if s.rules["replenish"]:
+        s.out_of_play += [c for _, c in s.played]
+        needed = 2 * HAND_SIZE - sum(s.cards_left)
+        if s.stock_size >= needed:
+            fresh = False
+        elif s.rules["stock_out"] == "end":
+            events.append(say("The stock can't fill both hands, so the game ends."))
+            _end_game(s, events)
+            return
+        else:
+            events.append(say("The stock can't fill both hands: the whole pack is shuffled again."))
+    _start_deal(s, events, fresh_pack=fresh)
+
+
+def _score_deal(s: State, maker: int, events: list[Event]) -> None:
+    cards = len(s.played)
+    base = deal_points(cards, s.count)
+    points = base * s.multiplier
+    name = s.players[maker]
+    tens_over = (s.count - STOP) // 10
+    how = f"{cards} cards" if not tens_over else f"{cards} cards minus {tens_over}"
+    if s.multiplier > 1:
+        how += f", {_multiplier_word(s.multiplier)}"
+    events.append(sound("win_card"))
+    if s.rules["pool"]:
+        taken = min(points, s.pool_left)
+        s.pool_left -= taken
+        s.points[maker] += taken
+        line = (f"{name} makes {s.count}! {how}: {_plural(points, 'point')}. {name} takes "
+                f"{_plural(taken, 'counter')}; {s.pool_left} left in the pool.")
+        events.append(score(name, taken, s.points[maker], f"made {s.count} with {cards} cards"))
+    else:
+        s.points[maker] += points
+        line = f"{name} makes {s.count}! {how}: {_plural(points, 'point')}."
+        events.append(score(name, points, s.points[maker], f"made {s.count} with {cards} cards"))
+    events.append(say(line + " " + _standing(s)))
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _target_reached(s: State) -> bool:
+    if s.rules["pool"]:
+        return s.pool_left == 0
+    return max(s.points) >= s.rules["target"]
+
+
+def _end_game(s: State, events: list[Event]) -> None:
+    best = max(s.points)
+    s.winners = [name for seat, name in enumerate(s.players) if s.points[seat] == best]
+    s.phase = "over"
+    totals = {name: s.points[seat] for seat, name in enumerate(s.players)}
+    if len(s.winners) == 1:
+        loser = s.players[s.other(s.seat_of(s.winners[0]))]
+        text = f"{s.winners[0]} wins the game, {best} to {totals[loser]}!"
+    else:
+        text = f"It's a tie at {best} each!"
+    events.append(sound("game_over"))
+    events.append(say(text))
+    events.append(game_over(totals, list(s.winners)))
+
+
+def _standing(s: State) -> str:
+    """'Ana 12, Ben 7.' plus what is still needed."""
+    totals = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}."
+    if s.rules["pool"]:
+        return f"Counters: {totals}"
+    return f"Score: {totals}"
+
+
+def scores(state: State) -> str:
+    """The match score, the goal, and where the current deal stands."""
+    s = state
+    if s.rules["pool"]:
+        text = (f"Counters: {s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; "
+                f"{s.pool_left} left in the pool.")
+    else:
+        text = (f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; "
+                f"first to {s.rules['target']}.")
+    if s.phase == "over":
+        return text + " Game over."
+    text += f" Count {s.count}."
+    if s.multiplier > 1:
+        text += f" This deal is {_multiplier_word(s.multiplier)}."
+    return text
+
+
+# ---------------------------------------------------------------- the host as a player
+
+
+def _let_computer_move(s: State, events: list[Event]) -> None:
+    """Make the host's moves until a person must answer or the game is over."""
+    while s.computer is not None and s.phase != "over":
+        if s.phase == "steal":
+            seat = s.other(s.maker)
+            if s.players[seat] != s.computer:
+                return
+            if JOKER in s.hands[seat]:
+                _lay_stealing_joker(s, seat, events)
+            else:
+                _finish_deal(s, s.maker, events)
+        elif s.players[s.turn] == s.computer:
+            _play(s, s.turn, choose_card(s, s.turn), events)
+        else:
+            return
+
+
+def unseen_values(s: State, seat: int) -> Counter[int]:
+    """Values of the cards `seat` cannot see: the other hand and the stock."""
+    unseen = Counter(full_pack(s.rules["jokers"]))
+    unseen.subtract(s.hands[seat])
+    unseen.subtract(c for _, c in s.played)
+    unseen.subtract(s.out_of_play)
+    values: Counter[int] = Counter()
+    for card, n in unseen.items():
+        if n > 0:
+            values[s.value(card)] += n
+    return values
+
+
+def _stop_gaps(count: int, highest: int) -> set[int]:
+    """Card values (up to the `highest` card) that would make a stop from `count`."""
+    first = max(STOP, math.ceil(count / 10) * 10)
+    return {m - count for m in range(first, count + highest + 1, 10) if m - count > 0}
+
+
+def _chance_to_hold(wanted: int, unseen: int, hand: int) -> float:
+    """Chance a random hand of `hand` cards from `unseen` holds one of `wanted` cards."""
+    if hand <= 0 or wanted <= 0:
+        return 0.0
+    if unseen - wanted < hand:
+        return 1.0
+    return 1.0 - math.comb(unseen - wanted, hand) / math.comb(unseen, hand)
+
+
+def choose_card(s: State, seat: int) -> Card:
+    """The host's card: make a stop if possible, else the safest, most promising card.
+
+    Only its own hand, the played cards and the other hand's size are used. Each
+    candidate is scored by the chance the other player could stop next (bad) and
+    the chance the host could then stop on its following turn (good).
+    """
+    options = legal_cards(s, seat)
+    stops = [c for c in options if is_stop(s.count + s.value(c))]
+    if stops:
+        return max(stops, key=lambda c: (deal_points(len(s.played) + 1, s.count + s.value(c)), c))
+    unseen = unseen_values(s, seat)
+    total_unseen = sum(unseen.values())
+    their_hand = s.cards_left[s.other(seat)]
+    highest = 13 * max(s.suit_values.values())
+    by_value: dict[int, Card] = {}
+    for card in sorted(options):
+        by_value.setdefault(s.value(card), card)
+
+    def merit(value: int) -> tuple[float, int]:
+        count = s.count + value
+        gaps = _stop_gaps(count, highest)
+        risk = _chance_to_hold(sum(unseen[g] for g in gaps), total_unseen, their_hand)
+        rest = list(s.hands[seat])
+        rest.remove(by_value[value])
+        my_values = {s.value(c) for c in rest}
+        chance = _my_next_chance(count, my_values, unseen, gaps, their_hand)
+        worth = -risk + (1 - risk) * chance * 0.8
+        if value == 0 and s.rules["joker_at_multiple"]:
+            worth -= JOKER_KEEP_BONUS        # a joker in hand may steal a stop later
+        return (worth, value)
+
+    best = max(by_value, key=merit)
+    return by_value[best]
+
+
+def _my_next_chance(count: int, my_values: set[int], unseen: Counter[int],
+                    their_gaps: set[int], their_hand: int) -> float:
+    """Chance I can stop next turn, if the other player plays a random non-stopping card."""
+    if not my_values:
+        return 0.0
+    if their_hand == 0:
+        return 1.0 if any(is_stop(count + v) for v in my_values) else 0.0
+    good = total = 0
+    for value, n in unseen.items():
+        if value in their_gaps:
+            continue
+        total += n
+        if any(is_stop(count + value + mine) for mine in my_values):
+            good += n
+    return good / total if total else 0.0
