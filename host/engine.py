@@ -104,7 +104,7 @@ def say(text: str) -> Event:
 
 
 def sound(name: str) -> Event:
-    """name: one of your_turn, correct, wrong, buzzer, dice, game_over, tick, win_card."""
+    """name: one of your_turn, correct, wrong, buzzer, dice, drumroll, game_over, tick, win_card."""
     return {"type": "sound", "name": name}
 
 

@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return resume(args)
         if args.command == "rules":
             game = get_game(args.game)
-            print(f"{game.TITLE}. {game.RULES_SUMMARY}")
+            print(game.TITLE)
+            print(game.RULES_SUMMARY)
             print(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
                   f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.")
             return 0

@@ -1,0 +1,939 @@
+"""Keep It 100: slide survey questions into number lines, then guess the hidden answers.
+
+How a turn goes (competitive modes, "basic" and "over100"):
+  1. The Slider picks a question card from their hand (by number or by a word
+     from the question) and the host reads it aloud.
+  2. The Slider names a spot in one of the two lines ("between 42 and 60").
+  3. Every other player, in seat order, predicts whether the true answer is
+     lower than that spot, right, or higher.
+  4. In "over100" every player with points, the Slider first, may bet.
+  5. The host reveals the answer: a right spot keeps the card in its line and
+     pays the Slider; right predictions pay their players; bets pay 1:1 or are lost.
+  6. The Slider role moves to the next seat. When every hand is empty, the most
+     points wins; tied leaders play tiebreak questions until one is closest.
+
+The cooperative "challenge" mode uses one line and a shared deck: each Slider
+chooses between two cards (the one the previous Slider passed on plus a fresh
+draw), places it, and the team wins on reaching the target count of placed
+cards or loses when the lives run out.
+
+Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
+  - Starter cards: seven values spread over 0-100 (`starters`); any list works.
+  - Hand size follows the rulebook table by player count; `hand_size` overrides it.
+  - Seat order is the roster order and the first name starts, unless
+    `first_slider` names someone (the oldest player, or last game's lowest scorer).
+  - A spot is named by its neighbours: "after N" means just right of N, "before
+    N" just left of N; the line may be left out when the numbers make it unique.
+    The extension field "end" ("low" / "high") names the start or end of a line.
+  - A card equal to a neighbour is in the right spot.
+  - When a Slider has a single card left, the host picks it without asking.
+  - `read_hand` (on): the host reads the Slider's cards at the start of each turn.
+  - Bets come after all predictions, Slider first, and only from players with
+    points; a bet is a multiple of `bet_step` and at most the player's points.
+    A bet won pays its amount plus the card points; a bet lost goes to the bank.
+  - Scores are read after each full rotation of Sliders.
+  - Tiebreak guesses are said in turn (the order rotates each round); the host
+    does not repeat them. If no fresh question is left, tied players share the win.
+  - Challenge: draw 2 keep 1, the other passes on. If the deck cannot supply a
+    card the team loses, unless `challenge_play_leftover` lets the last passed
+    card be played alone. The score is lives left times `life_points`.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from host.decks import Decks, Question
+from host.engine import (
+    Action,
+    Event,
+    GameOptions,
+    Prompt,
+    RuleError,
+    evolve,
+    game_over,
+    join_names,
+    new_rng,
+    private,
+    say,
+    score,
+    sound,
+)
+
+ID = "keep-it-100"
+TITLE = "Keep It 100"
+MODES = ("basic", "over100", "challenge")
+DEALS = ("host",)
+MIN_PLAYERS = 1
+MAX_PLAYERS = 8
+INFO_INTENTS = frozenset({"read_cards", "read_question"})
+"""Intents that only read something out: the session does not journal them."""
+
+RULE_DEFAULTS: dict[str, Any] = {
+    "starters": [5, 20, 35, 50, 65, 80, 95],
+    "hand_size": 0,               # 0: by player count, as in the rulebook table
+    "slider_points": 20,
+    "predictor_points": 10,
+    "bet_step": 10,
+    "read_hand": True,
+    "first_slider": "",           # "": the first name on the roster
+    "challenge_deck": 14,
+    "challenge_lives": 5,
+    "challenge_target": 10,
+    "life_points": 20,
+    "challenge_play_leftover": False,
+}
+
+RULES_SUMMARY = (
+    "Keep It 100. Each question asks how many people out of 100 said yes. "
+    "On your turn you are the Slider: pick a card, hear the question, and say where "
+    "its hidden number fits in one of the two lines, for example between 42 and 60. "
+    "Everyone else says lower, right, or higher. A right spot earns the Slider 20 "
+    "points and keeps the card in the line; each right prediction earns 10. "
+    "In Over 100 you may also bet points: a right call pays the bet back double. "
+    "When all hands are empty, the most points wins. "
+    "In the Challenge the team builds one line: place 10 cards before losing 5 lives."
+)
+
+HAND_SIZE_BY_PLAYERS = {2: 7, 3: 6, 4: 5, 5: 4, 6: 3, 7: 2, 8: 2}
+COMPETITIVE_PLAYERS = (2, 8)
+REVEAL_CUE = "drumroll"
+LINE_NAMES = ("one", "two")
+GUESSES = ("lower", "correct", "higher")
+GUESS_WORDS = {"lower": "lower", "correct": "right", "higher": "higher"}
+
+# Phases of play: what the host waits for.
+CHOOSE, PLACE, PREDICT, BET, TIEBREAK, OVER = (
+    "choose", "place", "predict", "bet", "tiebreak", "over")
+EXPECTED_INTENT = {CHOOSE: "choose_card", PLACE: "place", PREDICT: "predict",
+                   BET: "bet", TIEBREAK: "number"}
+WHAT_NOW = {CHOOSE: "pick a card", PLACE: "say where the card goes",
+            PREDICT: "say lower, right, or higher", BET: "bet or say no bet",
+            TIEBREAK: "say a number"}
+
+
+# ---------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A gap in a line: insert at `index` of line `line` (0-based), between low and high."""
+
+    line: int
+    index: int
+    low: int | None
+    high: int | None
+
+
+@dataclass
+class Turn:
+    """One Slider's card, spot, and what the others said about it."""
+
+    slider: str
+    card: Question | None = None
+    spot: Spot | None = None
+    predictions: dict[str, str] = field(default_factory=dict)
+    bettors: list[str] = field(default_factory=list)
+    bets: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Challenge:
+    """The cooperative game's shared deck, the cards on offer, and the life line."""
+
+    deck: list[Question]
+    lives: int
+    offer: list[Question] = field(default_factory=list)
+    leftover: Question | None = None
+    placed: int = 0
+
+
+@dataclass
+class Tiebreak:
+    """Tied leaders guessing one fresh question's answer."""
+
+    players: list[str]
+    question: Question
+    guesses: dict[str, int] = field(default_factory=dict)
+    round: int = 1
+
+
+@dataclass
+class State:
+    """Everything about one game; `apply` changes only a copy of it."""
+
+    mode: str
+    players: tuple[str, ...]
+    rules: dict[str, Any]
+    rng: Random
+    lines: list[list[int]]
+    deck: list[Question]                 # unused questions (tiebreaks draw here)
+    hands: dict[str, list[Question]]
+    points: dict[str, int]
+    slider_seat: int
+    turn: Turn
+    phase: str = CHOOSE
+    turns_played: int = 0
+    discards: list[Question] = field(default_factory=list)
+    challenge: Challenge | None = None
+    tiebreak: Tiebreak | None = None
+    winners: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
+    """Check the options, build the lines, deal the hands (or the challenge deck)."""
+    mode = options.mode or MODES[0]
+    players = tuple(options.players)
+    rules = _checked_rules(options.rules)
+    _check_table(mode, options.deal, players, rules)
+    rng = new_rng(options.seed)
+    questions = _shuffled_questions(decks, rng)
+    starters = list(rules["starters"])
+    rng.shuffle(starters)
+    first = players.index(rules["first_slider"]) if rules["first_slider"] else 0
+    state = State(mode=mode, players=players, rules=rules, rng=rng, lines=[],
+                  deck=questions, hands={p: [] for p in players},
+                  points={p: 0 for p in players}, slider_seat=first,
+                  turn=Turn(slider=players[first]))
+    events = [say(f"Welcome to {TITLE}!")]
+    if mode == "challenge":
+        _setup_challenge(state, starters, events)
+    else:
+        _setup_competitive(state, starters, events)
+    _start_turn(state, events)
+    return state, events
+
+
+def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the given rules, each converted to its default's type."""
+    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    if unknown:
+        raise RuleError(f"Unknown rule {', '.join(unknown)} for {TITLE}.")
+    rules = {key: _coerced(key, value, RULE_DEFAULTS[key]) for key, value in given.items()}
+    rules = {**RULE_DEFAULTS, **rules}
+    rules["starters"] = list(rules["starters"])
+    if any(not 0 <= value <= 100 for value in rules["starters"]):
+        raise RuleError("Starter values must be between 0 and 100.")
+    for key in ("slider_points", "predictor_points", "hand_size"):
+        if rules[key] < 0:
+            raise RuleError(f"The rule {key} can't be negative.")
+    for key in ("bet_step", "challenge_deck", "challenge_lives", "challenge_target"):
+        if rules[key] < 1:
+            raise RuleError(f"The rule {key} must be at least 1.")
+    return rules
+
+
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
+def _coerced(key: str, value: Any, default: Any) -> Any:
+    """A rule value from the command line ("5,20,80", "true", "14") in its default's type."""
+    try:
+        if isinstance(default, bool):
+            if not isinstance(value, str):
+                return bool(value)
+            word = value.strip().lower()
+            if word not in TRUE_WORDS + FALSE_WORDS:
+                raise ValueError(value)
+            return word in TRUE_WORDS
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, list):
+            items = value.split(",") if isinstance(value, str) else list(value)
+            return [int(item) for item in items]
+        return str(value)
+    except (TypeError, ValueError):
+        raise RuleError(f"The rule {key} can't be {value!r}.") from None
+
+
+def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:
+    """Refuse a mode, deal, roster or starter set this game can't be played with."""
+    if mode not in MODES:
+        raise RuleError(f"{TITLE} has no mode {mode!r}; choose {', '.join(MODES)}.")
+    if deal not in DEALS:
+        raise RuleError(f"In {TITLE} the host deals: the deal must be host.")
+    if len(set(players)) != len(players) or not all(players):
+        raise RuleError("Every player needs a different name.")
+    low, high = (MIN_PLAYERS, MAX_PLAYERS) if mode == "challenge" else COMPETITIVE_PLAYERS
+    if not low <= len(players) <= high:
+        raise RuleError(f"The {mode} game needs {low} to {high} players.")
+    if rules["first_slider"] and rules["first_slider"] not in players:
+        raise RuleError(f"{rules['first_slider']} isn't playing, so can't start.")
+    needed = 1 if mode == "challenge" else 4
+    if len(rules["starters"]) < needed:
+        raise RuleError(f"The {mode} game needs at least {needed} starter values.")
+
+
+def _shuffled_questions(decks: Decks, rng: Random) -> list[Question]:
+    """This game's questions shuffled, the ones this group hasn't played first."""
+    questions = decks.questions_for(ID)
+    rng.shuffle(questions)
+    fresh = [q for q in questions if q.id not in decks.used_questions]
+    played = [q for q in questions if q.id in decks.used_questions]
+    return fresh + played
+
+
+def _setup_competitive(state: State, starters: list[int], events: list[Event]) -> None:
+    """Two lines of two starters each, and a hand for everyone."""
+    count = len(state.players)
+    size = state.rules["hand_size"] or HAND_SIZE_BY_PLAYERS[count]
+    if len(state.deck) < size * count:
+        raise RuleError(f"The deck has {len(state.deck)} questions; "
+                        f"{count} players need {size * count}.")
+    state.lines = [sorted(starters[0:2]), sorted(starters[2:4])]
+    for player in state.players:
+        state.hands[player] = [state.deck.pop(0) for _ in range(size)]
+    betting = " Over 100: bets are on." if state.mode == "over100" else ""
+    events.append(say(f"Everyone gets {size} question cards.{betting} "
+                      f"{_lines_text(state.lines)}"))
+    for player in state.players:
+        events.append(private(player, "Your cards: " + _hand_text(state.hands[player])))
+
+
+def _setup_challenge(state: State, starters: list[int], events: list[Event]) -> None:
+    """One line from one starter, and the team's challenge deck."""
+    size = state.rules["challenge_deck"]
+    if len(state.deck) < size:
+        raise RuleError(f"The deck has {len(state.deck)} questions; the challenge needs {size}.")
+    deck = [state.deck.pop(0) for _ in range(size)]
+    state.lines = [[starters[0]]]
+    state.challenge = Challenge(deck=deck, lives=state.rules["challenge_lives"])
+    events.append(say(f"The Challenge: place {state.rules['challenge_target']} cards "
+                      f"before you lose {state.challenge.lives} lives. "
+                      f"{_lines_text(state.lines)}"))
+
+
+# ---------------------------------------------------------------- prompts
+
+
+def prompt(state: State) -> Prompt | None:
+    """What the host asks now, of whom; None once the game is over."""
+    if state.phase == OVER:
+        return None
+    if state.phase == CHOOSE:
+        return _choose_prompt(state)
+    if state.phase == PLACE:
+        return _place_prompt(state)
+    if state.phase == PREDICT:
+        return _predict_prompt(state)
+    if state.phase == BET:
+        return _bet_prompt(state)
+    return _tiebreak_prompt(state)
+
+
+def _choose_prompt(state: State) -> Prompt:
+    hand = _current_hand(state)
+    slider = state.turn.slider
+    words = card_words(hand)
+    example = f"the {words[0][0]} one" if words else "the first one"
+    if state.mode == "challenge":
+        text = f"{slider}, which card do you play: 1 or 2?"
+    else:
+        text = (f"{slider}, pick one of your {len(hand)} cards by number or by a word "
+                f"from it, or say read my cards.")
+    return Prompt(
+        name=f"{ID}/choose_card", player=slider, text=text,
+        context={"hand": [q.text for q in hand]},
+        slots={"card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
+               "card_ordinal": _ordinals(len(hand)),
+               "card_word": words},
+        choices=("card 1", example, "read my cards"))
+
+
+def _place_prompt(state: State) -> Prompt:
+    slider = state.turn.slider
+    line = state.lines[0]
+    examples = [f"below {line[0]}", f"above {line[-1]}"]
+    if len(line) > 1:
+        examples.insert(0, f"between {line[0]} and {line[1]}")
+    if len(state.lines) > 1:
+        examples.append(f"above {state.lines[1][-1]} on line two")
+    numbers = sorted({value for values in state.lines for value in values})
+    return Prompt(
+        name=f"{ID}/place", player=slider,
+        text=f"{slider}, where does it go? {_lines_text(state.lines)}",
+        context={"lines": [list(values) for values in state.lines]},
+        slots={"table_number": [(str(n), n) for n in numbers]},
+        choices=tuple(examples[:4]))
+
+
+def _predict_prompt(state: State) -> Prompt:
+    player = _next_predictor(state)
+    allowed = _allowed_guesses(state.turn.spot)
+    words = [GUESS_WORDS[g] for g in allowed]
+    spot = _spot_text(state, state.turn.spot)
+    return Prompt(
+        name=f"{ID}/predict", player=player,
+        text=f"{player}, {spot}: {join_names(words, 'or')}?",
+        choices=tuple(words))
+
+
+def _bet_prompt(state: State) -> Prompt:
+    player = _next_bettor(state)
+    most = state.points[player]
+    step = state.rules["bet_step"]
+    all_in = most - most % step
+    return Prompt(
+        name=f"{ID}/bet", player=player,
+        text=f"{player}, any bet? Up to {most} points, or say no bet.",
+        context={"max": most},
+        slots={"bet_amount": [(str(n), n) for n in _sayable_bets(most, step)],
+               "bet_all": [("all in", all_in), ("everything", all_in)]},
+        choices=("no bet", f"bet {min(all_in, step)}", "all in"))
+
+
+def _sayable_bets(most: int, step: int) -> list[int]:
+    """Amounts the grammar should understand: beyond the player's points and off the
+    step too, so a bet of 15 or of more than they have gets a reason, not a shrug."""
+    return [n for n in range(0, most + 101) if n <= 300 or n % step == 0]
+
+
+def _tiebreak_prompt(state: State) -> Prompt:
+    tiebreak = state.tiebreak
+    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    return Prompt(
+        name=f"{ID}/tiebreak", player=player,
+        text=f"{player}, your number from 0 to 100?",
+        choices=("42", "seventy five"))
+
+
+# ---------------------------------------------------------------- actions
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Check the action against the rules and return the next state and its events."""
+    if state.phase == OVER:
+        raise RuleError("The game is over.")
+    asked = prompt(state).player
+    speaker = action.get("player")
+    if speaker is not None and speaker != asked:
+        raise RuleError(f"It's {asked}'s turn to answer.")
+    intent = action.get("intent")
+    if intent == "read_cards" and state.phase == CHOOSE:
+        return state, _read_hand(state)
+    if intent == "read_question" and state.phase != CHOOSE:
+        card = state.tiebreak.question if state.phase == TIEBREAK else state.turn.card
+        return state, [say(_question_text(card))]
+    if intent != EXPECTED_INTENT[state.phase]:
+        raise RuleError(f"Now {asked} should {WHAT_NOW[state.phase]}.")
+    s = evolve(state)
+    events: list[Event] = []
+    HANDLERS[s.phase](s, action, events)
+    return s, events
+
+
+def _choose_card(s: State, action: Action, events: list[Event]) -> None:
+    hand = _current_hand(s)
+    number = whole_number(action.get("card"))
+    if number is None or not 1 <= number <= len(hand):
+        raise RuleError(f"Pick a card from 1 to {len(hand)}.")
+    _take_card(s, number - 1, events)
+
+
+def _place(s: State, action: Action, events: list[Event]) -> None:
+    spot = find_spot(s.lines, action)
+    s.turn.spot = spot
+    events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
+    if s.mode == "challenge":
+        _reveal(s, events)
+    else:
+        s.phase = PREDICT
+
+
+def _predict(s: State, action: Action, events: list[Event]) -> None:
+    player = _next_predictor(s)
+    guess = action.get("guess")
+    allowed = _allowed_guesses(s.turn.spot)
+    if guess not in GUESSES:
+        raise RuleError("Say lower, right, or higher.")
+    if guess not in allowed:
+        end = "start" if guess == "lower" else "end"
+        raise RuleError(f"That spot is the {end} of the line, so it can't be {guess}. "
+                        f"Say {join_names([GUESS_WORDS[g] for g in allowed], 'or')}.")
+    s.turn.predictions[player] = guess
+    events.append(say(f"{player} says {GUESS_WORDS[guess]}."))
+    if _next_predictor(s) is None:
+        _after_predictions(s, events)
+
+
+def _bet(s: State, action: Action, events: list[Event]) -> None:
+    player = _next_bettor(s)
+    amount = whole_number(action.get("amount"))
+    most = s.points[player]
+    step = s.rules["bet_step"]
+    if amount is None or amount < 0:
+        raise RuleError("Say an amount of points, or no bet.")
+    if amount > most:
+        raise RuleError(f"{player}, you only have {most} points to bet.")
+    if amount % step:
+        raise RuleError(f"Bets go in steps of {step}.")
+    s.turn.bets[player] = amount
+    events.append(say(f"{player} bets {amount}." if amount else f"{player}: no bet."))
+    if _next_bettor(s) is None:
+        _reveal(s, events)
+
+
+def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
+    tiebreak = s.tiebreak
+    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    value = whole_number(action.get("value"))
+    if value is None or not 0 <= value <= 100:
+        raise RuleError("Say a number from 0 to 100.")
+    tiebreak.guesses[player] = value
+    if len(tiebreak.guesses) < len(tiebreak.players):
+        events.append(say(f"Got it, {player}."))
+        return
+    _settle_tiebreak(s, events)
+
+
+HANDLERS = {CHOOSE: _choose_card, PLACE: _place, PREDICT: _predict, BET: _bet,
+            TIEBREAK: _tiebreak_guess}
+
+
+# ---------------------------------------------------------------- turns
+
+
+def _start_turn(s: State, events: list[Event]) -> None:
+    """Announce the Slider; read or offer the cards; pick the only card if just one."""
+    s.phase = CHOOSE
+    s.turn = Turn(slider=s.players[s.slider_seat])
+    slider = s.turn.slider
+    if s.mode == "challenge":
+        if not _offer_challenge_cards(s, events):
+            return
+        hand = s.challenge.offer
+        if len(hand) > 1:
+            events.append(say(f"{slider}, you're the Slider. {_hand_text(hand)}"))
+    else:
+        hand = s.hands[slider]
+        if len(hand) > 1:
+            read = f" Your cards: {_hand_text(hand)}" if s.rules["read_hand"] else ""
+            events.append(say(f"{slider}, you're the Slider.{read}"))
+    if len(hand) == 1:
+        events.append(say(f"{slider}, you're the Slider, with one card to play."))
+        _take_card(s, 0, events)
+
+
+def _offer_challenge_cards(s: State, events: list[Event]) -> bool:
+    """Put the passed-on card and fresh draws on offer; False if the team ran out."""
+    challenge = s.challenge
+    offer = [challenge.leftover] if challenge.leftover else []
+    needed = 2 - len(offer)
+    if len(challenge.deck) < needed:
+        if not (offer and s.rules["challenge_play_leftover"]):
+            events.append(say("The challenge deck can't supply another card."))
+            _finish_challenge(s, won=False, events=events)
+            return False
+        needed = 0
+        events.append(say("The deck is empty: only the passed-on card is left."))
+    offer += [challenge.deck.pop(0) for _ in range(needed)]
+    challenge.offer = offer
+    challenge.leftover = None
+    return True
+
+
+def _take_card(s: State, index: int, events: list[Event]) -> None:
+    """Move the chosen card out of the hand (passing the other on) and read it."""
+    if s.mode == "challenge":
+        offer = s.challenge.offer
+        card = offer.pop(index)
+        s.challenge.leftover = offer[0] if offer else None
+        s.challenge.offer = []
+    else:
+        card = s.hands[s.turn.slider].pop(index)
+    s.turn.card = card
+    s.phase = PLACE
+    events.append(say(_question_text(card)))
+
+
+def _after_predictions(s: State, events: list[Event]) -> None:
+    """Go to the bets in Over 100 (if anyone can bet), else straight to the reveal."""
+    if s.mode == "over100":
+        order = _seat_order_from(s, s.turn.slider)
+        s.turn.bettors = [p for p in order if s.points[p] > 0]
+        if s.turn.bettors:
+            s.phase = BET
+            return
+    _reveal(s, events)
+
+
+def _reveal(s: State, events: list[Event]) -> None:
+    """Turn the card over, score, keep or discard it, and move on."""
+    card, spot = s.turn.card, s.turn.spot
+    truth = true_direction(spot, card.answer)
+    events += [sound(REVEAL_CUE),
+               {"type": "reveal", "player": s.turn.slider, "card": card.text,
+                "value": card.answer},
+               questions_used([card])]
+    if truth == "correct":
+        s.lines[spot.line].insert(spot.index, card.answer)
+        events += [say(f"{card.answer}!"), sound("correct"),
+                   say(f"Right spot! The card stays on {_line_name(s, spot.line)}.")]
+    else:
+        s.discards.append(card)
+        events += [say(f"{card.answer}!"), sound("wrong"),
+                   say(f"Wrong spot: it belonged {truth}. The card is discarded.")]
+    if s.mode == "challenge":
+        _score_challenge_turn(s, truth == "correct", events)
+    else:
+        _score_turn(s, truth, events)
+        _end_turn(s, events)
+
+
+def _score_turn(s: State, truth: str, events: list[Event]) -> None:
+    """Pay the Slider, the right predictors, and the bets; one sentence for all."""
+    parts = []
+    for player in _seat_order_from(s, s.turn.slider):
+        is_slider = player == s.turn.slider
+        right = truth == "correct" if is_slider else s.turn.predictions.get(player) == truth
+        base = s.rules["slider_points" if is_slider else "predictor_points"]
+        bet = s.turn.bets.get(player, 0)
+        delta = base + bet if right else -bet
+        if delta == 0:
+            continue
+        s.points[player] += delta
+        reason = _score_reason(is_slider, right, bet)
+        events.append(score(player, delta, s.points[player], reason))
+        parts.append(f"{player} {'gets' if delta > 0 else 'loses'} {abs(delta)}.")
+    events.append(say(" ".join(parts) if parts else "No points this time."))
+
+
+def _score_reason(is_slider: bool, right: bool, bet: int) -> str:
+    if not right:
+        return "bet lost"
+    reason = "right spot" if is_slider else "right prediction"
+    return f"{reason} and bet won" if bet else reason
+
+
+def _end_turn(s: State, events: list[Event]) -> None:
+    """Pass the Slider role on; read scores each rotation; end when hands are empty."""
+    s.turns_played += 1
+    if not any(s.hands.values()):
+        _finish(s, events)
+        return
+    if s.turns_played % len(s.players) == 0:
+        events.append(say(f"Scores: {scores(s)}"))
+    _advance_slider(s)
+    _start_turn(s, events)
+
+
+def _advance_slider(s: State) -> None:
+    """The next seat that still holds cards becomes the Slider."""
+    for step in range(1, len(s.players) + 1):
+        seat = (s.slider_seat + step) % len(s.players)
+        if s.mode == "challenge" or s.hands[s.players[seat]]:
+            s.slider_seat = seat
+            return
+
+
+# ---------------------------------------------------------------- the challenge
+
+
+def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
+    """Count a placed card or lose a life; then win, lose, or hand over."""
+    challenge = s.challenge
+    if right:
+        challenge.placed += 1
+    else:
+        challenge.lives -= 1
+    s.turns_played += 1
+    target = s.rules["challenge_target"]
+    if challenge.placed >= target:
+        _finish_challenge(s, won=True, events=events)
+    elif challenge.lives <= 0:
+        _finish_challenge(s, won=False, events=events)
+    else:
+        events.append(say(scores(s)))
+        _advance_slider(s)
+        _start_turn(s, events)
+
+
+def _finish_challenge(s: State, won: bool, events: list[Event]) -> None:
+    lives = s.challenge.lives
+    team_score = lives * s.rules["life_points"] if won else 0
+    s.points = {p: team_score for p in s.players}
+    s.winners = list(s.players) if won else []
+    s.phase = OVER
+    if won:
+        text = (f"You did it: {s.challenge.placed} cards placed with {lives} "
+                f"{'life' if lives == 1 else 'lives'} left. You kept it {team_score}!")
+    else:
+        text = f"The challenge is lost, with {s.challenge.placed} cards placed."
+    events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
+
+
+# ---------------------------------------------------------------- the end
+
+
+def _finish(s: State, events: list[Event]) -> None:
+    """Read the final scores; a single leader wins, tied leaders go to a tiebreak."""
+    events.append(say(f"All cards are played. Final scores: {scores(s)}"))
+    best = max(s.points.values())
+    leaders = [p for p in s.players if s.points[p] == best]
+    if len(leaders) == 1:
+        _declare(s, leaders, f"{leaders[0]} wins with {best} points!", events)
+    else:
+        events.append(say(f"It's a tie between {join_names(leaders)} at {best}!"))
+        _start_tiebreak(s, leaders, 1, events)
+
+
+def _start_tiebreak(s: State, tied: list[str], round_number: int, events: list[Event]) -> None:
+    """Draw a fresh question for the tied players, or let them share the win."""
+    if not s.deck:
+        _declare(s, tied, f"No fresh question is left, so {join_names(tied)} share the win!",
+                 events)
+        return
+    shift = (round_number - 1) % len(tied)
+    order = tied[shift:] + tied[:shift]
+    question = s.deck.pop(0)
+    s.tiebreak = Tiebreak(players=order, question=question, round=round_number)
+    s.phase = TIEBREAK
+    events.append(say(f"Tiebreak! Closest number wins. {_question_text(question)} "
+                      f"{join_names(order)}, each say a number from 0 to 100."))
+
+
+def _settle_tiebreak(s: State, events: list[Event]) -> None:
+    tiebreak = s.tiebreak
+    answer = tiebreak.question.answer
+    events += [sound(REVEAL_CUE),
+               {"type": "reveal", "card": tiebreak.question.text, "value": answer},
+               questions_used([tiebreak.question]),
+               say(f"The answer is {answer}.")]
+    distance = {p: abs(g - answer) for p, g in tiebreak.guesses.items()}
+    off = ", ".join(f"{p} {distance[p]} off" for p in tiebreak.players)
+    events.append(say(off + "."))
+    closest = min(distance.values())
+    best = [p for p in s.players if p in distance and distance[p] == closest]
+    if len(best) == 1:
+        _declare(s, best, f"{best[0]} wins the tiebreak and the game!", events)
+    else:
+        events.append(say(f"Still tied: {join_names(best)}. Another question!"))
+        _start_tiebreak(s, best, tiebreak.round + 1, events)
+
+
+def _declare(s: State, winners: list[str], text: str, events: list[Event]) -> None:
+    s.winners = list(winners)
+    s.phase = OVER
+    events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
+
+
+def scores(state: State) -> str:
+    """Points from most to fewest; in the challenge, cards placed and lives left."""
+    if state.mode == "challenge":
+        challenge = state.challenge
+        return (f"{challenge.placed} of {state.rules['challenge_target']} cards placed, "
+                f"{challenge.lives} {'life' if challenge.lives == 1 else 'lives'} left.")
+    ranked = sorted(state.players, key=lambda p: -state.points[p])
+    return join_names([f"{p} {state.points[p]}" for p in ranked]) + "."
+
+
+# ---------------------------------------------------------------- spots
+
+
+def find_spot(lines: list[list[int]], action: Action) -> Spot:
+    """The one gap the place intent names, or a RuleError saying why there isn't one.
+
+    after/before name the neighbours left and right of the gap; "end" ("low" or
+    "high", an extension of intents.md) names either end; line (1-based) may be
+    missing when only one line has such a gap.
+    """
+    after, before = whole_number(action.get("after")), whole_number(action.get("before"))
+    line, end = whole_number(action.get("line")), action.get("end")
+    if after is None and before is None and end is None:
+        raise RuleError("Say where it goes, for example between two numbers, or below one.")
+    if after is not None and before is not None and after > before:
+        after, before = before, after
+    if line is not None and line not in range(1, len(lines) + 1):
+        raise RuleError(f"There {'is only one line' if len(lines) == 1 else 'are two lines'}.")
+    searched = [line - 1] if line is not None else list(range(len(lines)))
+    spots = [spot for index in searched
+             for spot in _gaps(index, lines[index])
+             if _spot_matches(spot, len(lines[index]), after, before, end)]
+    if len(spots) == 1:
+        return spots[0]
+    if len(spots) > 1:
+        if len({spot.line for spot in spots}) > 1:
+            raise RuleError("Both lines have that spot: say line one or line two.")
+        raise RuleError("That number is there twice: say between which two numbers.")
+    raise RuleError(_no_spot_reason(lines, searched, after, before))
+
+
+def _gaps(line_index: int, values: list[int]) -> list[Spot]:
+    """Every gap of a line, left end to right end, equal-meaning gaps once."""
+    gaps, seen = [], set()
+    for index in range(len(values) + 1):
+        low = values[index - 1] if index > 0 else None
+        high = values[index] if index < len(values) else None
+        if (low, high) not in seen:
+            seen.add((low, high))
+            gaps.append(Spot(line_index, index, low, high))
+    return gaps
+
+
+def _spot_matches(spot: Spot, length: int, after: int | None, before: int | None,
+                  end: str | None) -> bool:
+    if end == "low" and spot.index != 0:
+        return False
+    if end == "high" and spot.index != length:
+        return False
+    if after is not None and spot.low != after:
+        return False
+    return before is None or spot.high == before
+
+
+def _no_spot_reason(lines: list[list[int]], searched: list[int], after: int | None,
+                    before: int | None) -> str:
+    on_table = {value for index in searched for value in lines[index]}
+    where = f"line {LINE_NAMES[searched[0]]}" if len(searched) == 1 else "the table"
+    for number in (after, before):
+        if number is not None and number not in on_table:
+            return f"There's no {number} on {where}."
+    if after is not None and before is not None:
+        return f"{after} and {before} aren't next to each other."
+    return "There's no such spot."
+
+
+def whole_number(value: Any) -> int | None:
+    """An intent's number as an int (a matcher may give 42.0); None if it isn't one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else None
+
+
+def true_direction(spot: Spot, answer: int) -> str:
+    """Where the answer really belongs relative to the spot; equal neighbours are right."""
+    if spot.low is not None and answer < spot.low:
+        return "lower"
+    if spot.high is not None and answer > spot.high:
+        return "higher"
+    return "correct"
+
+
+def _allowed_guesses(spot: Spot) -> list[str]:
+    """At an end of a line the card can't be further out than the spot."""
+    return [g for g in GUESSES
+            if not (g == "lower" and spot.low is None)
+            and not (g == "higher" and spot.high is None)]
+
+
+# ---------------------------------------------------------------- words
+
+
+STOPWORDS = frozenset("""
+a about after all also am an and any are as at be been before being but by can card
+could did do does doing done don't during each ever every for from get got had has
+have having how i if in into is it its just least like many more most much never no
+not of on one ones only or other out over own people per percent question rather said
+say says should so some than that the their them then there these they this those
+time times to too up very was were what when where whether which while who whom why
+will with would yes you your
+again cards choose eighth fifth first fourth hand last number pick play read second
+seventh sixth take third
+""".split())
+
+
+def card_words(hand: list[Question], per_card: int = 6) -> list[tuple[str, int]]:
+    """Words that tell the hand's cards apart ("pizza" -> card 2), for "the pizza one".
+
+    At most `per_card` words a card (the longest) to keep the grammar small.
+    """
+    words_of = [_content_words(q.text) for q in hand]
+    cards_with = Counter(word for words in words_of for word in set(words))
+    found = []
+    for number, words in enumerate(words_of, 1):
+        distinct = [word for word in words if cards_with[word] == 1]
+        distinct = sorted(distinct, key=len, reverse=True)[:per_card]
+        found += [(word, number) for word in words if word in distinct]
+    return found
+
+
+def _content_words(text: str) -> list[str]:
+    words = []
+    for word in re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower()):
+        word = word.removesuffix("'s")
+        if len(word) >= 3 and word not in STOPWORDS and word not in words:
+            words.append(word)
+    return words
+
+
+def _ordinals(count: int) -> list[tuple[str, int]]:
+    names = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+    ordinals = [(names[i], i + 1) for i in range(min(count, len(names)))]
+    return ordinals + [("last", count)]
+
+
+# ---------------------------------------------------------------- spoken text
+
+
+def questions_used(cards: list[Question]) -> Event:
+    """Tells the session these answers are known now, so later games prefer others."""
+    return {"type": "questions_used", "ids": [card.id for card in cards]}
+
+
+def _question_text(card: Question) -> str:
+    year = f" From {card.year}." if card.year else ""
+    return f"{card.text}{year}"
+
+
+def _hand_text(hand: list[Question]) -> str:
+    return " ".join(f"Card {i}: {q.text}" for i, q in enumerate(hand, 1))
+
+
+def _read_hand(state: State) -> list[Event]:
+    hand = _current_hand(state)
+    return [say(f"{state.turn.slider}, your cards. {_hand_text(hand)}")]
+
+
+def _lines_text(lines: list[list[int]]) -> str:
+    if len(lines) == 1:
+        return "The line: " + ", ".join(map(str, lines[0])) + "."
+    return " ".join(f"Line {LINE_NAMES[i]}: {', '.join(map(str, values))}."
+                    for i, values in enumerate(lines))
+
+
+def _line_name(s: State, index: int) -> str:
+    return "the line" if len(s.lines) == 1 else f"line {LINE_NAMES[index]}"
+
+
+def _spot_text(s: State, spot: Spot) -> str:
+    if spot.low is None and spot.high is None:
+        where = "into the empty line"
+    elif spot.low is None:
+        where = f"below {spot.high}"
+    elif spot.high is None:
+        where = f"above {spot.low}"
+    else:
+        where = f"between {spot.low} and {spot.high}"
+    return where if len(s.lines) == 1 else f"{where} on {_line_name(s, spot.line)}"
+
+
+# ---------------------------------------------------------------- who is next
+
+
+def _current_hand(state: State) -> list[Question]:
+    if state.mode == "challenge":
+        return state.challenge.offer
+    return state.hands[state.turn.slider]
+
+
+def _seat_order_from(state: State, first: str) -> list[str]:
+    seat = state.players.index(first)
+    return [state.players[(seat + k) % len(state.players)] for k in range(len(state.players))]
+
+
+def _next_predictor(state: State) -> str | None:
+    others = _seat_order_from(state, state.turn.slider)[1:]
+    return next((p for p in others if p not in state.turn.predictions), None)
+
+
+def _next_bettor(state: State) -> str | None:
+    return next((p for p in state.turn.bettors if p not in state.turn.bets), None)

@@ -1,0 +1,774 @@
+"""Rules of Keep It 100 (host/games/keep_it_100.py), checked one at a time.
+
+Most tests deal a real game from a hand-built deck, then set the lines or the
+answers they need directly on the state, so each rule is checked with known numbers.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from host.decks import Decks, Question
+from host.engine import GameOptions, RuleError
+from host.games import keep_it_100 as k100
+
+FOODS = ("pizza soup cake rice tacos curry salad bread noodles eggs fish steak chips "
+         "beans sushi pie waffles bagels cereal yogurt oatmeal pancakes muffins toast "
+         "bacon sausage ham cheese olives grapes melon apples pears plums kiwi mango "
+         "lemons limes dates figs peas corn kale leeks onions garlic").split()
+
+
+def question(i: int, word: str, answer: int) -> Question:
+    return Question(id=f"q{i}", text=f"Have you ever eaten {word} for breakfast?",
+                    answer=answer, year=2021, source="test", category="food",
+                    games=("keep-it-100",))
+
+
+def make_deck(count: int = 60) -> Decks:
+    """`count` questions, each about a different food, answers spread over 0-100."""
+    def food(i: int) -> str:
+        return FOODS[i % len(FOODS)] + ("" if i < len(FOODS) else "s")
+    return Decks(questions=tuple(question(i, food(i), (i * 37) % 101) for i in range(count)))
+
+
+def new_game(players=("Ana", "Ben", "Cy"), mode="basic", seed=7, decks=None, **rules):
+    options = GameOptions(players=tuple(players), mode=mode, seed=seed, rules=rules)
+    return k100.setup(options, decks or make_deck())
+
+
+def act(state, intent, **fields):
+    """Apply one intent from the prompted player."""
+    action = {"intent": intent, "player": k100.prompt(state).player, **fields}
+    return k100.apply(state, action)
+
+
+def with_answer(state, answer: int, slot: int = 0):
+    """Give the current Slider's card number `slot` (0-based) a known answer."""
+    hand = k100._current_hand(state)
+    hand[slot] = dataclasses.replace(hand[slot], answer=answer)
+    return state
+
+
+def texts(events) -> str:
+    return " ".join(e["text"] for e in events if e["type"] == "say")
+
+
+def snapshot(state) -> dict:
+    """Everything in a state, comparable (the generator by its internal state)."""
+    values = {f.name: getattr(state, f.name) for f in dataclasses.fields(state) if f.name != "rng"}
+    return {**values, "rng": state.rng.getstate()}
+
+
+def take_turn(state, answer, place, guesses=(), bets=()):
+    """One whole competitive turn: choose card 1 (given `answer`), place, predict, bet."""
+    if state.phase == k100.CHOOSE:
+        state = with_answer(state, answer)
+        state, _ = act(state, "choose_card", card=1)
+    else:
+        state.turn.card = dataclasses.replace(state.turn.card, answer=answer)
+    events = []
+    state, new = act(state, "place", **place)
+    events += new
+    for guess in guesses:
+        state, new = act(state, "predict", guess=guess)
+        events += new
+    for amount in bets:
+        state, new = act(state, "bet", amount=amount)
+        events += new
+    return state, events
+
+
+def assert_refused(state, intent, **fields):
+    before = snapshot(state)
+    with pytest.raises(RuleError) as error:
+        act(state, intent, **fields)
+    assert snapshot(state) == before
+    return error.value.reason
+
+
+# ---------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("count, size", [(2, 7), (3, 6), (4, 5), (5, 4), (6, 3), (7, 2), (8, 2)])
+def test_hand_size_follows_player_count(count, size):
+    state, _ = new_game(players=[f"P{i}" for i in range(count)])
+    assert all(len(hand) == size for hand in state.hands.values())
+
+
+def test_hand_size_rule_overrides_table():
+    state, _ = new_game(hand_size=2)
+    assert [len(h) for h in state.hands.values()] == [2, 2, 2]
+
+
+def test_two_sorted_lines_of_two_starters():
+    state, events = new_game(starters=[90, 10, 60, 30])
+    assert len(state.lines) == 2
+    assert all(len(line) == 2 and line == sorted(line) for line in state.lines)
+    assert sorted(state.lines[0] + state.lines[1]) == [10, 30, 60, 90]
+    assert "Line one:" in texts(events) and "Line two:" in texts(events)
+
+
+def test_default_starters_are_seven_values_spread_over_0_to_100():
+    starters = k100.RULE_DEFAULTS["starters"]
+    assert len(starters) == 7 and min(starters) < 15 and max(starters) > 85
+
+
+def test_starters_given_as_text_from_the_command_line():
+    state, _ = new_game(starters="5,50,70,95")
+    assert sorted(state.lines[0] + state.lines[1]) == [5, 50, 70, 95]
+
+
+def test_each_player_gets_a_private_list_of_their_cards():
+    state, events = new_game()
+    privates = {e["player"]: e["text"] for e in events if e["type"] == "private"}
+    assert set(privates) == {"Ana", "Ben", "Cy"}
+    assert state.hands["Ben"][0].text in privates["Ben"]
+
+
+def test_same_seed_same_deal_and_other_seed_differs():
+    first, _ = new_game(seed=11)
+    again, _ = new_game(seed=11)
+    other, _ = new_game(seed=12)
+    assert snapshot(first) == snapshot(again)
+    assert (first.hands, first.lines) != (other.hands, other.lines)
+
+
+def test_unplayed_questions_are_dealt_before_played_ones():
+    decks = make_deck(30)
+    used = frozenset(q.id for q in decks.questions[:12])
+    decks = dataclasses.replace(decks, used_questions=used)
+    state, _ = new_game(players=("Ana", "Ben"), decks=decks)
+    dealt = [q.id for hand in state.hands.values() for q in hand]
+    assert not set(dealt) & used
+
+
+def test_first_slider_rule():
+    state, _ = new_game(first_slider="Cy")
+    assert k100.prompt(state).player == "Cy"
+
+
+@pytest.mark.parametrize("options, reason", [
+    (dict(mode="speed"), "no mode"),
+    (dict(players=("Ana",)), "2 to 8"),
+    (dict(players=[f"P{i}" for i in range(9)]), "2 to 8"),
+    (dict(players=("Ana", "Ana")), "different name"),
+    (dict(colour="red"), "Unknown rule"),
+    (dict(hand_size="lots"), "can't be"),
+    (dict(starters=[10, 20, 30]), "at least 4"),
+    (dict(starters=[10, 20, 30, 140]), "between 0 and 100"),
+    (dict(first_slider="Zed"), "isn't playing"),
+    (dict(decks=make_deck(10)), "need 18"),
+    (dict(mode="challenge", decks=make_deck(10)), "needs 14"),
+    (dict(mode="challenge", players=[f"P{i}" for i in range(9)]), "1 to 8"),
+])
+def test_invalid_options_are_refused(options, reason):
+    with pytest.raises(RuleError) as error:
+        new_game(**options)
+    assert reason in error.value.reason
+
+
+def test_table_deal_is_refused():
+    with pytest.raises(RuleError):
+        k100.setup(GameOptions(players=("Ana", "Ben"), deal="table"), make_deck())
+
+
+# ---------------------------------------------------------------- choosing a card
+
+
+def test_slider_is_asked_first_and_prompt_names_them():
+    state, _ = new_game()
+    prompt = k100.prompt(state)
+    assert prompt.name == "keep-it-100/choose_card" and prompt.player == "Ana"
+    assert prompt.text.startswith("Ana")
+    assert prompt.context["hand"] == [q.text for q in state.hands["Ana"]]
+
+
+def test_choose_by_number_reads_the_question():
+    state, _ = new_game()
+    second = state.hands["Ana"][1]
+    state, events = act(state, "choose_card", card=2)
+    assert state.turn.card == second and second not in state.hands["Ana"]
+    assert second.text in texts(events)
+    assert k100.prompt(state).name == "keep-it-100/place"
+
+
+def test_words_from_each_card_pick_it():
+    hand = [question(1, "pizza", 10), question(2, "soup", 20)]
+    words = dict(k100.card_words(hand))
+    assert words["pizza"] == 1 and words["soup"] == 2
+    assert "breakfast" not in words and "eaten" not in words   # shared by both cards
+    assert "have" not in words                                   # a stop word
+
+
+def test_prompt_gives_live_word_and_number_lists():
+    state, _ = new_game()
+    slots = k100.prompt(state).slots
+    assert [v for _, v in slots["card_number"]] == [1, 2, 3, 4, 5, 6]
+    assert ("last", 6) in slots["card_ordinal"]
+    first_word = state.hands["Ana"][0].text.split()[4]
+    assert (first_word, 1) in slots["card_word"]
+
+
+def test_read_my_cards_speaks_the_hand_and_changes_nothing():
+    state, _ = new_game()
+    before = snapshot(state)
+    after, events = act(state, "read_cards")
+    assert snapshot(after) == before
+    spoken = texts(events)
+    assert all(q.text in spoken for q in state.hands["Ana"])
+
+
+def test_choosing_a_card_not_in_hand_is_refused():
+    state, _ = new_game()
+    assert "1 to 6" in assert_refused(state, "choose_card", card=7)
+    assert_refused(state, "choose_card", card=0)
+
+
+def test_only_the_prompted_player_may_answer():
+    state, _ = new_game()
+    with pytest.raises(RuleError) as error:
+        k100.apply(state, {"intent": "choose_card", "card": 1, "player": "Ben"})
+    assert "Ana" in error.value.reason
+
+
+def test_an_intent_for_another_moment_is_refused():
+    state, _ = new_game()
+    assert_refused(state, "predict", guess="lower")
+
+
+def test_last_card_is_played_without_asking():
+    state, _ = new_game(players=("Ana", "Ben"), hand_size=1)
+    assert k100.prompt(state).name == "keep-it-100/place"
+    assert state.hands["Ana"] == [] and state.turn.card is not None
+
+
+# ---------------------------------------------------------------- placing
+
+
+def placed(state):
+    state, _ = act(state, "choose_card", card=1)
+    state.lines = [[12, 42, 60], [5, 80]]
+    return state
+
+
+@pytest.mark.parametrize("fields, spot", [
+    (dict(after=42, before=60), (0, 2, 42, 60)),
+    (dict(after=60, before=42), (0, 2, 42, 60)),            # said high first
+    (dict(before=12), (0, 0, None, 12)),                    # "below 12"
+    (dict(line=2, after=80), (1, 2, 80, None)),             # "above 80 on line two"
+    (dict(after=42), (0, 2, 42, 60)),                       # just above 42
+    (dict(line=2, end="low"), (1, 0, None, 5)),             # "start of line two"
+    (dict(line=1, end="high"), (0, 3, 60, None)),
+    (dict(line=1, after=12.0, before=42.0), (0, 1, 12, 42)),  # matcher numbers as floats
+])
+def test_place_names_one_spot(fields, spot):
+    state = placed(new_game()[0])
+    state, events = act(state, "place", **fields)
+    s = state.turn.spot
+    assert (s.line, s.index, s.low, s.high) == spot
+    assert "Ana slides it" in texts(events)
+
+
+@pytest.mark.parametrize("fields, reason", [
+    (dict(after=12, before=60), "aren't next to each other"),
+    (dict(after=42, before=77), "no 77"),
+    (dict(line=2, after=42, before=60), "no 42 on line two"),
+    (dict(end="low"), "Both lines"),
+    (dict(line=3, after=5), "two lines"),
+    (dict(), "Say where"),
+])
+def test_invalid_spots_are_refused(fields, reason):
+    state = placed(new_game()[0])
+    assert reason in assert_refused(state, "place", **fields)
+
+
+def test_same_spot_on_both_lines_needs_the_line():
+    state = placed(new_game()[0])
+    state.lines = [[10, 50], [10, 90]]
+    assert "Both lines" in assert_refused(state, "place", before=10)
+    state, _ = act(state, "place", line=2, before=10)
+    assert state.turn.spot.line == 1
+
+
+def test_a_number_there_twice_needs_both_neighbours():
+    state = placed(new_game()[0])
+    state.lines = [[30, 30, 70], [5, 80]]
+    assert "twice" in assert_refused(state, "place", after=30)
+    state, _ = act(state, "place", after=30, before=70)
+    assert state.turn.spot.index == 2
+
+
+def test_place_prompt_reads_both_lines_and_gives_table_numbers():
+    state = placed(new_game()[0])
+    prompt = k100.prompt(state)
+    assert "Line one: 12, 42, 60. Line two: 5, 80." in prompt.text
+    assert prompt.context == {"lines": [[12, 42, 60], [5, 80]]}
+    assert [v for _, v in prompt.slots["table_number"]] == [5, 12, 42, 60, 80]
+
+
+# ---------------------------------------------------------------- predicting
+
+
+def test_others_predict_in_seat_order_after_the_slider():
+    state, _ = new_game(players=("Ana", "Ben", "Cy", "Dee"), first_slider="Cy")
+    state, _ = act(state, "choose_card", card=1)
+    state.lines = [[25, 87], [5, 80]]
+    state, _ = act(state, "place", after=25, before=87)
+    order = []
+    while state.phase == k100.PREDICT:
+        order.append(k100.prompt(state).player)
+        state, _ = act(state, "predict", guess="correct")
+    assert order == ["Dee", "Ana", "Ben"]
+
+
+def test_nothing_is_lower_than_the_start_of_a_line():
+    state = placed(new_game()[0])
+    state, _ = act(state, "place", before=12)
+    assert k100.prompt(state).choices == ("right", "higher")
+    reason = assert_refused(state, "predict", guess="lower")
+    assert "can't be lower" in reason
+
+
+def test_nothing_is_higher_than_the_end_of_a_line():
+    state = placed(new_game()[0])
+    state, _ = act(state, "place", line=2, after=80)
+    assert "can't be higher" in assert_refused(state, "predict", guess="higher")
+
+
+def test_unknown_guess_is_refused():
+    state = placed(new_game()[0])
+    state, _ = act(state, "place", after=42, before=60)
+    assert_refused(state, "predict", guess="sideways")
+
+
+# ---------------------------------------------------------------- revealing and scoring
+
+
+def scores_of(events):
+    return {e["player"]: e["delta"] for e in events if e["type"] == "score"}
+
+
+def test_rulebook_example_between_25_and_87_right_spot():
+    state, _ = new_game()
+    state.lines = [[25, 87], [5, 80]]
+    state, events = take_turn(state, 60, dict(after=25, before=87),
+                              guesses=["correct", "higher"])
+    assert state.lines[0] == [25, 60, 87]
+    assert scores_of(events) == {"Ana": 20, "Ben": 10}
+    assert {"type": "sound", "name": "correct"} in events
+    reveal = next(e for e in events if e["type"] == "reveal")
+    assert (reveal["player"], reveal["value"]) == ("Ana", 60)
+
+
+def test_revealed_questions_are_reported_as_used():
+    state, _ = new_game()
+    card_id = state.hands["Ana"][0].id
+    state, events = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"] * 2)
+    assert {"type": "questions_used", "ids": [card_id]} in events
+
+
+def test_reading_intents_are_marked_as_info_for_the_session():
+    assert k100.INFO_INTENTS == {"read_cards", "read_question"}
+    state = placed(new_game()[0])
+    after, events = act(state, "read_question")
+    assert after is state and state.turn.card.text in texts(events)
+
+
+def test_wrong_spot_discards_card_and_pays_right_direction():
+    state, _ = new_game()
+    state.lines = [[25, 87], [5, 80]]
+    state, events = take_turn(state, 95, dict(after=25, before=87),
+                              guesses=["higher", "lower"])
+    assert state.lines[0] == [25, 87]
+    assert state.discards[-1].answer == 95
+    assert scores_of(events) == {"Ben": 10}
+    assert "belonged higher" in texts(events)
+    assert {"type": "sound", "name": "wrong"} in events
+
+
+def test_reveal_comes_after_a_drumroll_cue():
+    state, _ = new_game()
+    state.lines = [[25, 87], [5, 80]]
+    state, events = take_turn(state, 30, dict(after=25, before=87), guesses=["correct"] * 2)
+    kinds = [e.get("name", e["type"]) for e in events]
+    assert kinds.index(k100.REVEAL_CUE) < kinds.index("reveal") < kinds.index("correct")
+
+
+@pytest.mark.parametrize("answer", [25, 87])
+def test_equal_to_a_neighbour_counts_as_right(answer):
+    state, _ = new_game()
+    state.lines = [[25, 87], [5, 80]]
+    state, events = take_turn(state, answer, dict(after=25, before=87),
+                              guesses=["higher", "correct"])
+    assert state.lines[0] == sorted([25, 87, answer])
+    assert scores_of(events) == {"Ana": 20, "Cy": 10}
+
+
+def test_points_are_configurable():
+    state, _ = new_game(slider_points=30, predictor_points=5)
+    state.lines = [[25, 87], [5, 80]]
+    state, events = take_turn(state, 50, dict(after=25, before=87), guesses=["correct"] * 2)
+    assert scores_of(events) == {"Ana": 30, "Ben": 5, "Cy": 5}
+
+
+def test_slider_rotates_to_the_next_seat():
+    state, _ = new_game()
+    state, _ = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"] * 2)
+    assert k100.prompt(state).player == "Ben"
+    state, _ = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"] * 2)
+    assert k100.prompt(state).player == "Cy"
+
+
+def test_scores_are_read_after_each_full_rotation_only():
+    state, _ = new_game(players=("Ana", "Ben"))
+    state, events = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"])
+    assert "Scores:" not in texts(events)
+    state, events = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"])
+    assert "Scores:" in texts(events)
+
+
+def test_game_ends_when_all_hands_are_empty_and_most_points_win():
+    state, _ = new_game(players=("Ana", "Ben"), hand_size=1)
+    state.lines = [[25, 87], [5, 80]]
+    state, _ = take_turn(state, 50, dict(after=25, before=87), guesses=["lower"])
+    state, events = take_turn(state, 99, dict(line=2, after=5, before=80), guesses=["higher"])
+    over = events[-1]
+    assert over["type"] == "game_over"
+    assert over == {"type": "game_over", "scores": {"Ana": 30, "Ben": 0}, "winners": ["Ana"]}
+    assert k100.prompt(state) is None
+    with pytest.raises(RuleError):
+        k100.apply(state, {"intent": "choose_card", "card": 1})
+
+
+# ---------------------------------------------------------------- over 100
+
+
+def test_no_betting_while_nobody_has_points():
+    state, _ = new_game(mode="over100")
+    state, events = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"] * 2)
+    assert any(e["type"] == "reveal" for e in events)
+
+
+def over100_with_points(points):
+    state, _ = new_game(mode="over100")
+    state.points = dict(points)
+    state.lines = [[25, 87], [5, 80]]
+    return state
+
+
+def test_everyone_with_points_bets_slider_first():
+    state = over100_with_points({"Ana": 0, "Ben": 40, "Cy": 20})
+    state, _ = act(state, "choose_card", card=1)
+    state, _ = act(state, "place", after=25, before=87)
+    state, _ = act(state, "predict", guess="correct")
+    state, _ = act(state, "predict", guess="correct")
+    assert k100.prompt(state).player == "Ben"        # Ana (Slider) has nothing to bet
+    state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
+    state, _ = act(state, "choose_card", card=1)
+    state, _ = act(state, "place", after=25, before=87)
+    state, _ = act(state, "predict", guess="correct")
+    state, _ = act(state, "predict", guess="correct")
+    prompt = k100.prompt(state)
+    assert (prompt.name, prompt.player, prompt.context) == ("keep-it-100/bet", "Ana", {"max": 30})
+    assert ("all in", 30) in prompt.slots["bet_all"]
+
+
+def test_bets_pay_one_to_one_plus_card_points_or_are_lost():
+    state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
+    state, events = take_turn(state, 50, dict(after=25, before=87),
+                              guesses=["correct", "higher"], bets=[30, 20, 20])
+    assert scores_of(events) == {"Ana": 50, "Ben": 30, "Cy": -20}
+    assert state.points == {"Ana": 80, "Ben": 70, "Cy": 0}
+
+
+def test_no_bet_still_earns_card_points():
+    state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
+    state, events = take_turn(state, 50, dict(after=25, before=87),
+                              guesses=["correct", "correct"], bets=[0, 0, 0])
+    assert scores_of(events) == {"Ana": 20, "Ben": 10, "Cy": 10}
+
+
+def test_bet_above_your_points_or_off_step_is_refused():
+    state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
+    state, _ = act(state, "choose_card", card=1)
+    state, _ = act(state, "place", after=25, before=87)
+    state, _ = act(state, "predict", guess="correct")
+    state, _ = act(state, "predict", guess="correct")
+    assert "only have 30" in assert_refused(state, "bet", amount=40)
+    assert "steps of 10" in assert_refused(state, "bet", amount=15)
+    assert_refused(state, "bet", amount=-10)
+
+
+def test_basic_mode_has_no_bets():
+    state, _ = new_game()
+    state.points = {"Ana": 50, "Ben": 50, "Cy": 50}
+    state, events = take_turn(state, 50, dict(line=1, end="high"), guesses=["correct"] * 2)
+    assert any(e["type"] == "reveal" for e in events)
+
+
+# ---------------------------------------------------------------- tiebreak
+
+
+def tied_game(deck_size=60):
+    state, _ = new_game(players=("Ana", "Ben", "Cy"), hand_size=1, decks=make_deck(deck_size))
+    state.lines = [[25, 87], [5, 80]]
+    state, _ = take_turn(state, 50, dict(after=25, before=87), guesses=["lower", "lower"])
+    state, _ = take_turn(state, 50, dict(line=2, after=5, before=80), guesses=["lower", "lower"])
+    state, events = take_turn(state, 99, dict(line=1, after=25, before=50),
+                              guesses=["lower", "lower"])
+    return state, events
+
+
+def test_tie_goes_to_a_tiebreak_question_for_the_tied_players():
+    state, events = tied_game()
+    assert state.points == {"Ana": 20, "Ben": 20, "Cy": 0}
+    assert "tie between Ana and Ben" in texts(events)
+    assert state.tiebreak.question.text in texts(events)
+    prompt = k100.prompt(state)
+    assert (prompt.name, prompt.player) == ("keep-it-100/tiebreak", "Ana")
+
+
+def test_closest_tiebreak_guess_wins():
+    state, _ = tied_game()
+    state.tiebreak.question = dataclasses.replace(state.tiebreak.question, answer=40)
+    state, _ = act(state, "number", value=45)
+    state, events = act(state, "number", value=30)
+    assert events[-1] == {"type": "game_over", "scores": state.points, "winners": ["Ana"]}
+    assert "Ana 5 off, Ben 10 off" in texts(events)
+
+
+def test_tied_tiebreak_repeats_with_a_fresh_question():
+    state, _ = tied_game()
+    first = state.tiebreak.question
+    state.tiebreak.question = dataclasses.replace(first, answer=40)
+    state, _ = act(state, "number", value=45)
+    state, events = act(state, "number", value=35)
+    assert "Still tied" in texts(events)
+    assert state.tiebreak.question.id != first.id
+    assert k100.prompt(state).player == "Ben"          # the order rotates
+
+
+def test_tiebreak_question_can_be_read_again():
+    state, _ = tied_game()
+    after, events = act(state, "read_question")
+    assert after is state and state.tiebreak.question.text in texts(events)
+
+
+def test_tiebreak_number_out_of_range_is_refused():
+    state, _ = tied_game()
+    assert_refused(state, "number", value=101)
+
+
+def test_no_fresh_question_left_means_a_shared_win():
+    state, events = tied_game(deck_size=3)
+    assert events[-1]["type"] == "game_over" and events[-1]["winners"] == ["Ana", "Ben"]
+
+
+# ---------------------------------------------------------------- the challenge
+
+
+def challenge(players=("Ana", "Ben"), **rules):
+    state, events = new_game(players=players, mode="challenge", starters=[50], **rules)
+    return state, events
+
+
+def challenge_turn(state, answer, **place):
+    state = with_answer(state, answer)
+    state, _ = act(state, "choose_card", card=1)
+    return act(state, "place", **place)
+
+
+def test_challenge_setup_one_line_one_starter_fourteen_cards():
+    state, events = challenge()
+    assert state.lines == [[50]]
+    assert len(state.challenge.deck) == 12 and len(state.challenge.offer) == 2
+    assert state.challenge.lives == 5
+    assert "place 10 cards" in texts(events)
+
+
+def test_challenge_works_solo():
+    state, _ = challenge(players=("Ana",))
+    state, _ = challenge_turn(state, 70, after=50)
+    assert k100.prompt(state).player == "Ana"
+
+
+def test_challenge_unchosen_card_passes_to_the_next_slider():
+    state, _ = challenge()
+    passed = state.challenge.offer[1]
+    state, events = challenge_turn(state, 70, after=50)
+    assert state.lines == [[50, 70]]
+    prompt = k100.prompt(state)
+    assert prompt.player == "Ben" and prompt.context["hand"][0] == passed.text
+    assert len(state.challenge.offer) == 2 and len(state.challenge.deck) == 11
+
+
+def test_challenge_wrong_card_costs_a_life():
+    state, _ = challenge()
+    state, events = challenge_turn(state, 20, after=50)
+    assert state.challenge.lives == 4 and state.lines == [[50]]
+    assert "0 of 10 cards placed, 4 lives left" in texts(events)
+
+
+def test_challenge_has_no_predictions():
+    state, _ = challenge(players=("Ana", "Ben", "Cy"))
+    state, events = challenge_turn(state, 70, after=50)
+    assert any(e["type"] == "reveal" for e in events)
+
+
+def test_challenge_won_at_ten_placed_scores_lives_times_twenty():
+    state, _ = challenge()
+    for _ in range(2):
+        state, _ = challenge_turn(state, 10, line=1, end="high")       # wrong, wrong
+    for value in range(51, 61):
+        state, events = challenge_turn(state, value, line=1, end="high")
+    assert events[-1] == {"type": "game_over", "scores": {"Ana": 60, "Ben": 60},
+                          "winners": ["Ana", "Ben"]}
+    assert "kept it 60" in texts(events)
+
+
+def test_challenge_lost_at_zero_lives():
+    state, _ = challenge()
+    for _ in range(5):
+        state, events = challenge_turn(state, 10, after=50)
+    assert events[-1] == {"type": "game_over", "scores": {"Ana": 0, "Ben": 0}, "winners": []}
+
+
+def test_challenge_lost_when_the_deck_runs_dry():
+    state, _ = challenge(challenge_deck=4)
+    state, _ = challenge_turn(state, 70, line=1, end="high")
+    state, _ = challenge_turn(state, 80, line=1, end="high")
+    state, events = challenge_turn(state, 90, line=1, end="high")
+    assert "can't supply" in texts(events)
+    assert events[-1]["type"] == "game_over" and events[-1]["winners"] == []
+
+
+def test_challenge_may_play_the_last_passed_card_alone():
+    state, _ = challenge(challenge_deck=3, challenge_target=3, challenge_play_leftover=True)
+    state, _ = challenge_turn(state, 70, line=1, end="high")
+    state, _ = challenge_turn(state, 80, line=1, end="high")
+    assert k100.prompt(state).name == "keep-it-100/place"     # only one card: no choice
+    state.turn.card = dataclasses.replace(state.turn.card, answer=90)
+    state, events = act(state, "place", line=1, end="high")
+    assert events[-1]["winners"] == ["Ana", "Ben"]
+
+
+def test_challenge_has_a_single_line():
+    state, _ = challenge()
+    state, _ = act(state, "choose_card", card=1)
+    assert "only one line" in assert_refused(state, "place", line=2, after=50)
+
+
+# ---------------------------------------------------------------- replay
+
+
+def test_replaying_the_actions_rebuilds_the_same_state():
+    options = GameOptions(players=("Ana", "Ben"), mode="over100", seed=5, rules={"hand_size": 3})
+    state, _ = k100.setup(options, make_deck())
+    actions = []
+    while k100.prompt(state) is not None:
+        prompt = k100.prompt(state)
+        kind = prompt.name.split("/")[1]
+        action = {"player": prompt.player, **{
+            "choose_card": {"intent": "choose_card", "card": 1},
+            "place": {"intent": "place", "line": 1, "end": "high"},
+            "predict": {"intent": "predict", "guess": "correct"},
+            "bet": {"intent": "bet", "amount": prompt.context.get("max", 0)},
+            "tiebreak": {"intent": "number", "value": 50},
+        }[kind]}
+        state, _ = k100.apply(state, action)
+        actions.append(action)
+    replayed, _ = k100.setup(options, make_deck())
+    for action in actions:
+        replayed, _ = k100.apply(replayed, action)
+    assert snapshot(replayed) == snapshot(state)
+    assert replayed.winners == state.winners
+
+
+def test_apply_leaves_its_input_untouched():
+    state, _ = new_game()
+    before = snapshot(state)
+    k100.apply(state, {"intent": "choose_card", "card": 1, "player": "Ana"})
+    assert snapshot(state) == before
+
+
+def test_scores_summary():
+    state, _ = new_game()
+    state.points = {"Ana": 10, "Ben": 40, "Cy": 20}
+    assert k100.scores(state) == "Ben 40, Cy 20 and Ana 10."
+
+
+# ---------------------------------------------------------------- grammar
+
+
+def heard(state, text):
+    """What the matcher makes of `text` at the current prompt (None if refused)."""
+    from voice.matcher import Matcher
+    prompt = k100.prompt(state)
+    return Matcher().match(prompt.name, text, prompt.slots).intent
+
+
+def test_grammar_covers_every_prompt_the_engine_asks():
+    from voice.grammar import load_grammar
+    grammar = load_grammar("keep-it-100")
+    for name in ("choose_card", "place", "predict", "bet", "tiebreak"):
+        assert f"keep-it-100/{name}" in grammar.prompts
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("card two", {"intent": "choose_card", "card": 2}),
+    ("the second one", {"intent": "choose_card", "card": 2}),
+    ("the last one", {"intent": "choose_card", "card": 6}),
+    ("read my cards", {"intent": "read_cards"}),
+])
+def test_choose_card_phrases(text, expected):
+    state, _ = new_game()
+    assert heard(state, text) == expected
+
+
+def test_choose_card_by_a_word_from_the_question():
+    state, _ = new_game()
+    word = state.hands["Ana"][2].text.split()[4]
+    assert heard(state, f"um, the {word} one") == {"intent": "choose_card", "card": 3}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("between 42 and 60", {"after": 42, "before": 60}),
+    ("below 12", {"before": 12}),
+    ("above 80 on line two", {"after": 80, "line": 2}),
+    ("line one, between 12 and 42", {"line": 1, "after": 12, "before": 42}),
+    ("at the end of line two", {"end": "high", "line": 2}),
+    ("the start of the top line", {"end": "low", "line": 1}),
+])
+def test_place_phrases(text, expected):
+    state = placed(new_game()[0])
+    assert heard(state, text) == {"intent": "place", **expected}
+
+
+@pytest.mark.parametrize("text, guess", [
+    ("lower", "lower"), ("I think it's lower", "lower"), ("that's right", "correct"),
+    ("correct", "correct"), ("higher", "higher"), ("more", "higher"),
+])
+def test_predict_phrases(text, guess):
+    state = placed(new_game()[0])
+    state, _ = act(state, "place", after=42, before=60)
+    assert heard(state, text) == {"intent": "predict", "guess": guess}
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("no bet", 0), ("pass", 0), ("bet 20", 20), ("20 points", 20), ("all in", 30),
+])
+def test_bet_phrases(text, amount):
+    state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
+    state, _ = act(state, "choose_card", card=1)
+    state, _ = act(state, "place", after=25, before=87)
+    state, _ = act(state, "predict", guess="correct")
+    state, _ = act(state, "predict", guess="correct")
+    assert heard(state, text) == {"intent": "bet", "amount": amount}
+
+
+@pytest.mark.parametrize("text, value", [("57", 57), ("fifty seven", 57), ("a hundred", 100),
+                                         ("zero", 0), ("my guess is 12", 12)])
+def test_tiebreak_phrases(text, value):
+    state, _ = tied_game()
+    assert heard(state, text) == {"intent": "number", "value": value}

@@ -1,0 +1,50 @@
+"""Whole games of Keep It 100 typed into the command line, one script per mode.
+
+Each script in tests/scripts/ is piped into `partyhost play keep-it-100`; the game
+must reach its game_over event with the expected winners. The scripts include
+misheard and refused answers, "read my cards", score and undo requests.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = REPO / "tests" / "scripts"
+
+CASES = [
+    ("keep-it-100-basic.txt", ["--mode", "basic", "--players", "Ana,Ben,Cy", "--seed", "7",
+                               "--rules", "hand_size=2"], ["Ana"]),
+    ("keep-it-100-over100.txt", ["--mode", "over100", "--players", "Ana,Ben", "--seed", "3",
+                                 "--rules", "hand_size=3"], ["Ana"]),
+    ("keep-it-100-challenge.txt", ["--mode", "challenge", "--players", "Ana,Ben", "--seed", "5"],
+     ["Ana", "Ben"]),
+]
+
+
+def play(script: str, args: list[str], tmp_path: Path) -> tuple[list[dict], str]:
+    """Run the CLI on a script; the event log's events and the printed transcript."""
+    events_path = tmp_path / "events.jsonl"
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    with open(SCRIPTS / script, encoding="utf-8") as stdin:
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *args,
+             "--input", "text", "--output", "text", "--events", str(events_path)],
+            cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in events_path.read_text().splitlines() if line.strip()]
+    return events, result.stdout
+
+
+@pytest.mark.parametrize("script, args, winners", CASES, ids=[case[0] for case in CASES])
+def test_script_plays_to_game_over(script, args, winners, tmp_path):
+    events, transcript = play(script, args, tmp_path)
+    assert events[-1]["type"] == "game_over", transcript[-2000:]
+    assert events[-1]["winners"] == winners
+    assert not any(e["type"] == "rejected" and e["reason"] == "not understood"
+                   for e in events), "a scripted line was not understood"
