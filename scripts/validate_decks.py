@@ -125,14 +125,14 @@ def near_duplicates(questions: Sequence[Question],
     texts = [q.text for q in questions]
     if len(texts) < 2:
         return []
-    scores = process.cdist(texts, texts, scorer=fuzz.token_sort_ratio,
-                           processor=utils.default_process, score_cutoff=threshold)
     found = []
-    for i in range(len(texts)):
-        for j in range(i + 1, len(texts)):
-            if scores[i][j] >= threshold:
-                found.append(f"questions {questions[i].id} and {questions[j].id} are nearly "
-                             f"the same (similarity {scores[i][j]:.0f})")
+    for i, text in enumerate(texts):
+        # process.extract, not cdist: cdist needs numpy, which the project does not depend on
+        for _, score, j in process.extract(text, texts[i + 1:], scorer=fuzz.token_sort_ratio,
+                                           processor=utils.default_process,
+                                           score_cutoff=threshold, limit=None):
+            found.append(f"questions {questions[i].id} and {questions[i + 1 + j].id} are nearly "
+                         f"the same (similarity {score:.0f})")
     return found
 
 
