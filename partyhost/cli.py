@@ -108,7 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # ---- play and resume --------------------------------------------------------
 
+def _check_io(args: argparse.Namespace) -> None:
+    if args.input != "text" or args.output != "text":
+        raise UserError("only --input text and --output text are available in this version; "
+                        "microphone and speaker play come with the speech loop")
+
+
 def play(args: argparse.Namespace) -> int:
+    _check_io(args)
     game = get_game(args.game)
     players = _names(args.players) or tuple(
         f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
@@ -139,6 +146,7 @@ def play(args: argparse.Namespace) -> int:
 
 
 def resume(args: argparse.Namespace) -> int:
+    _check_io(args)
     journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
     record = journal.get(args.session) if args.session else journal.latest_unfinished()
     if record is None:
@@ -158,9 +166,6 @@ def resume(args: argparse.Namespace) -> int:
 
 
 def _session(args, game, options, decks, journal, session_id, group, events_path, t0) -> Session:
-    if args.input != "text" or args.output != "text":
-        raise UserError("only --input text and --output text are available in this version; "
-                        "microphone and speaker play come with the speech loop")
     started = time.monotonic()
     clock = lambda: t0 + time.monotonic() - started  # noqa: E731 - the session clock
     matcher = Matcher()

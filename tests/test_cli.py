@@ -1,0 +1,72 @@
+"""The command line's answers to mistakes: one clear line, exit code 2, nothing saved."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host.journal import Journal
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(args, tmp_path, stdin=""):
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def saved_sessions(tmp_path):
+    db = tmp_path / "data" / "partyhost.sqlite3"
+    return Journal(db).sessions() if db.exists() else []
+
+
+def test_help_lists_the_commands(tmp_path):
+    result = run(["--help"], tmp_path)
+    assert result.returncode == 0
+    for command in ("play", "resume", "rules", "sessions"):
+        assert command in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "keep-cool", "--players", "Ana,Ben"], "3"),                    # too few players
+    (["play", "centurion", "--mode", "solo"], "solo"),                     # unknown mode
+    (["play", "one-percent", "--rules", "no_such_rule=1"], "no_such_rule"),
+    (["play", "one-percent", "--rules", "oops"], "KEY=VALUE"),
+    (["play", "keep-it-100", "--input", "mic"], "--input text"),
+])
+def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, message):
+    result = run(args, tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("partyhost: ") and message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert saved_sessions(tmp_path) == []
+
+
+def test_a_broken_deck_names_file_and_line(tmp_path):
+    deck = tmp_path / "mine.csv"
+    deck.write_text("id,text,answer,year,source,category,games\n"
+                    "a1,How many out of 100 people like tea?,50,2020,Survey,food,keep-it-100\n"
+                    "a2,How many keys on a piano?,eighty-eight,2020,Fact,quantity,zero-to-100\n")
+    result = run(["play", "zero-to-100", "--deck", str(deck)], tmp_path)
+    assert result.returncode == 2
+    assert "mine.csv:3" in result.stderr and "answer" in result.stderr
+    assert saved_sessions(tmp_path) == []
+
+
+def test_resume_without_a_saved_game_says_what_to_do(tmp_path):
+    result = run(["resume"], tmp_path)
+    assert result.returncode == 2 and "partyhost play" in result.stderr
+    result = run(["resume", "nope"], tmp_path)
+    assert result.returncode == 2 and "nope" in result.stderr
+
+
+def test_rules_and_sessions(tmp_path):
+    result = run(["rules", "centurion"], tmp_path)
+    assert result.returncode == 0 and "100" in result.stdout and "pvp" in result.stdout
+    run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--seed", "1"], tmp_path, stdin="score\n")
+    listing = run(["sessions"], tmp_path).stdout
+    assert "centurion" in listing and "playing" in listing and "Ana" in listing
