@@ -64,7 +64,7 @@ class PhraseTable:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
             # keep every word said: "like" or "maybe" may be the clue itself.
             said = normalize(heard, strip_fillers=False)
-            if len(said.split()) <= 3:
+            if said and len(said.split()) <= 3:
                 return Match(heard, {**self.fallback, "text": said}, 100.0, said)
         return Match(heard, None, float(best[1]) if best else 0.0)
 

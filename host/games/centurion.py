@@ -72,8 +72,10 @@ from host.engine import (
     GameOptions,
     Prompt,
     RuleError,
+    convert_rule,
     evolve,
     game_over,
+    merge_rules,
     new_rng,
     private,
     say,
@@ -232,26 +234,6 @@ class State:
 # ---------------------------------------------------------------- options
 
 
-def _as_bool(key: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise RuleError(f"Rule {key} must be on or off, not {value}.")
-
-
-def _as_int(key: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise RuleError(f"Rule {key} must be a whole number, not {value}.")
-    try:
-        return int(str(value).strip()) if not isinstance(value, int) else value
-    except ValueError:
-        raise RuleError(f"Rule {key} must be a whole number, not {value}.") from None
-
-
 def _as_suit_values(value: Any) -> dict[str, int]:
     """Accepts {"clubs": 1, ...}, [1, 2, 3, 4] or "1,2,3,4" (clubs to spades)."""
     if isinstance(value, str):
@@ -262,30 +244,22 @@ def _as_suit_values(value: Any) -> dict[str, int]:
         value = dict(zip(SUITS, value))
     if not isinstance(value, dict) or set(value) != set(SUITS):
         raise RuleError("Rule suit_values must give a value to clubs, diamonds, hearts and spades.")
-    values = {suit: _as_int("suit_values", value[suit]) for suit in SUITS}
+    values = {suit: convert_rule("suit_values", value[suit], int) for suit in SUITS}
     if any(v < 1 for v in values.values()):
         raise RuleError("Suit values must be at least 1.")
     return values
 
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the players' rules, each checked and normalised."""
-    unknown = sorted(set(given) - set(RULE_DEFAULTS))
-    if unknown:
-        raise RuleError(f"Centurion has no rule called {', '.join(unknown)}.")
-    rules = {**RULE_DEFAULTS, **given}
+    """Defaults overlaid with the players' rules (typed by merge_rules), then checked."""
+    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
     rules["suit_values"] = _as_suit_values(rules["suit_values"])
-    rules["jokers"] = _as_int("jokers", rules["jokers"])
     if rules["jokers"] not in (0, 2, 4):
         raise RuleError("Play with 0, 2 or 4 jokers.")
-    rules["target"] = _as_int("target", rules["target"])
     if rules["target"] < 1:
         raise RuleError("The target must be at least 1 point.")
-    rules["pool"] = _as_int("pool", rules["pool"])
     if rules["pool"] < 0:
         raise RuleError("The pool cannot hold fewer than 0 counters.")
-    for key in ("highest_first", "joker_at_multiple", "replenish"):
-        rules[key] = _as_bool(key, rules[key])
     if rules["stock_out"] not in ("reshuffle", "end"):
         raise RuleError("Rule stock_out must be reshuffle or end.")
     return rules

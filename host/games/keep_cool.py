@@ -86,9 +86,11 @@ from host.engine import (
     GameOptions,
     Prompt,
     RuleError,
+    convert_rule,
     evolve,
     game_over,
     join_names,
+    merge_rules,
     new_rng,
     private,
     say,
@@ -105,7 +107,7 @@ MAX_PLAYERS = 8
 RULE_DEFAULTS: dict[str, Any] = {
     "face": None,
     "line": None,
-    "turn_seconds": 8,
+    "turn_seconds": 8.0,
     "relaxed": False,
     "rounds_to_win": 2,
     "swap": True,
@@ -222,71 +224,31 @@ def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
-    """Merge the rules over the defaults, accepting text values from a command line."""
-    unknown = sorted(set(given) - set(RULE_DEFAULTS))
-    if unknown:
-        raise RuleError(f"Unknown Keep Cool rule: {', '.join(unknown)}.")
-    rules = {**RULE_DEFAULTS, **given}
-    rules["face"] = _optional_text(rules["face"])
-    if rules["face"] is not None:
-        rules["face"] = rules["face"].lower()
-        if rules["face"] not in FACES:
-            raise RuleError("The face must be red or blue.")
-    rules["line"] = _optional_int(rules["line"], "line")
+    """Merge the rules over the defaults, then check what only Keep Cool knows."""
+    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
+    face = _optional(rules, "face", str)
+    rules["face"] = face.lower() if face is not None else None
+    if rules["face"] is not None and rules["face"] not in FACES:
+        raise RuleError("The face must be red or blue.")
+    rules["line"] = _optional(rules, "line", int)
     if rules["line"] is not None and rules["line"] not in LINES:
         raise RuleError("The line must be a number from 1 to 10.")
-    seconds = _optional_number(rules["turn_seconds"], "turn_seconds")
-    if seconds is not None and seconds < 0:
+    if rules["turn_seconds"] < 0:
         raise RuleError("The turn time cannot be negative.")
-    rules["turn_seconds"] = seconds
-    rules["relaxed"] = _flag(rules["relaxed"], "relaxed")
-    rules["swap"] = _flag(rules["swap"], "swap")
-    rounds = _optional_int(rules["rounds_to_win"], "rounds_to_win")
-    if rounds is None or rounds < 1:
+    if rules["rounds_to_win"] < 1:
         raise RuleError("rounds_to_win must be 1 or more.")
-    rules["rounds_to_win"] = rounds
-    first = _optional_text(rules["first_player"])
-    if first is not None and first not in players:
-        raise RuleError(f"The first player {first!r} is not at the table.")
-    rules["first_player"] = first
+    rules["first_player"] = _optional(rules, "first_player", str)
+    if rules["first_player"] is not None and rules["first_player"] not in players:
+        raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
     return rules
 
 
-def _optional_text(value: Any) -> str | None:
+def _optional(rules: dict[str, Any], key: str, kind: type) -> Any:
+    """A rule whose default None means "not chosen" (asked at the table); "none" says so too."""
+    value = rules[key]
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
         return None
-    return str(value).strip()
-
-
-def _optional_int(value: Any, key: str) -> int | None:
-    text = _optional_text(value) if isinstance(value, str) else value
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise RuleError(f"The rule {key} must be a whole number.") from None
-
-
-def _optional_number(value: Any, key: str) -> float | None:
-    text = _optional_text(value) if isinstance(value, str) else value
-    if text is None:
-        return None
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        raise RuleError(f"The rule {key} must be a number of seconds.") from None
-
-
-def _flag(value: Any, key: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "on", "1"):
-        return True
-    if text in ("false", "no", "off", "0"):
-        return False
-    raise RuleError(f"The rule {key} must be true or false.")
+    return convert_rule(key, value, kind)
 
 
 def _mode_name(mode: str) -> str:

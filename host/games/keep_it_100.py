@@ -53,9 +53,11 @@ from host.engine import (
     GameOptions,
     Prompt,
     RuleError,
+    convert_rule,
     evolve,
     game_over,
     join_names,
+    merge_rules,
     new_rng,
     private,
     say,
@@ -211,13 +213,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the given rules, each converted to its default's type."""
-    unknown = sorted(set(given) - set(RULE_DEFAULTS))
-    if unknown:
-        raise RuleError(f"Unknown rule {', '.join(unknown)} for {TITLE}.")
-    rules = {key: _coerced(key, value, RULE_DEFAULTS[key]) for key, value in given.items()}
-    rules = {**RULE_DEFAULTS, **rules}
-    rules["starters"] = list(rules["starters"])
+    """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
+    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
+    rules["starters"] = _starters(rules["starters"])
     if any(not 0 <= value <= 100 for value in rules["starters"]):
         raise RuleError("Starter values must be between 0 and 100.")
     for key in ("slider_points", "predictor_points", "hand_size"):
@@ -229,28 +227,12 @@ def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     return rules
 
 
-TRUE_WORDS = ("true", "yes", "on", "1")
-FALSE_WORDS = ("false", "no", "off", "0")
-
-
-def _coerced(key: str, value: Any, default: Any) -> Any:
-    """A rule value from the command line ("5,20,80", "true", "14") in its default's type."""
-    try:
-        if isinstance(default, bool):
-            if not isinstance(value, str):
-                return bool(value)
-            word = value.strip().lower()
-            if word not in TRUE_WORDS + FALSE_WORDS:
-                raise ValueError(value)
-            return word in TRUE_WORDS
-        if isinstance(default, int):
-            return int(value)
-        if isinstance(default, list):
-            items = value.split(",") if isinstance(value, str) else list(value)
-            return [int(item) for item in items]
-        return str(value)
-    except (TypeError, ValueError):
-        raise RuleError(f"The rule {key} can't be {value!r}.") from None
+def _starters(value: Any) -> list[int]:
+    """The starter values: a list of numbers, or text from the command line ("5,20,80")."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)):
+        raise RuleError("The rule starters must be a list of whole numbers, like 5,20,80.")
+    return [convert_rule("starters", item, int) for item in items]
 
 
 def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:

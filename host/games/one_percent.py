@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
-                         join_names, new_rng, private, say, score, sound)
+                         join_names, merge_rules, new_rng, private, say, score, sound)
 
 ID = "one-percent"
 TITLE = "1%"
@@ -302,19 +302,12 @@ def _checked_players(options: GameOptions) -> tuple[str, ...]:
 
 
 def _checked_rules(options: GameOptions) -> dict[str, Any]:
-    """RULE_DEFAULTS overridden by options.rules; numbers may come as text ("8")."""
-    unknown = sorted(set(options.rules) - set(RULE_DEFAULTS))
-    if unknown:
-        raise RuleError(f"1% has no rule called {', '.join(unknown)}.")
-    rules = {**RULE_DEFAULTS, **options.rules}
+    """RULE_DEFAULTS overridden by options.rules (typed by merge_rules), then checked."""
+    rules = merge_rules(TITLE, RULE_DEFAULTS, options.rules)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")
     for key in INT_RULES:
-        try:
-            rules[key] = int(rules[key])
-        except (TypeError, ValueError):
-            raise RuleError(f"The {key} rule must be a whole number.") from None
         if rules[key] < 0:
             raise RuleError(f"The {key} rule cannot be negative.")
     for key in ("rewards", "max_cards", "hand_size"):

@@ -66,7 +66,7 @@ from typing import Any
 
 from ..decks import Decks, Question
 from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
-                      join_names, new_rng, say, score, sound)
+                      join_names, merge_rules, new_rng, say, score, sound)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
@@ -208,40 +208,16 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """The rule parameters, with typed values; unknown keys and bad values refused."""
-    unknown = sorted(set(given) - set(RULE_DEFAULTS))
-    if unknown:
-        raise RuleError(f"Zero to 100 has no rule called {', '.join(unknown)}. "
-                        f"Its rules are: {', '.join(RULE_DEFAULTS)}.")
-    rules = dict(RULE_DEFAULTS)
-    for key, value in given.items():
-        rules[key] = _typed(key, value, type(RULE_DEFAULTS[key]))
-        allowed = RULE_CHOICES.get(key)
-        if allowed is not None and rules[key] not in allowed:
+    """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused."""
+    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
+    for key, allowed in RULE_CHOICES.items():
+        if isinstance(rules[key], str):
+            rules[key] = rules[key].lower()
+        if rules[key] not in allowed:
             shown = (f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4
                      else " or ".join(map(str, allowed)))
-            raise RuleError(f"The rule {key} must be {shown}, not {value}.")
+            raise RuleError(f"The rule {key} must be {shown}, not {rules[key]}.")
     return rules
-
-
-def _typed(key: str, value: Any, kind: type) -> Any:
-    """A rule value as its default's type: settings from the command line are text."""
-    if kind is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("true", "yes", "on", "1"):
-            return True
-        if text in ("false", "no", "off", "0"):
-            return False
-    elif kind is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-    elif isinstance(value, str):
-        return value.strip().lower()
-    raise RuleError(f"The rule {key} must be a {kind.__name__}, not {value!r}.")
 
 
 def _check_mode_deal_players(options: GameOptions) -> None:

@@ -497,7 +497,7 @@ def test_nothing_can_be_played_after_the_game_is_over():
     (options(target=0), "at least 1"),
     (options(stock_out="later"), "reshuffle or end"),
     (options(suit_values="1,2,3"), "four numbers"),
-    (options(highest_first="maybe"), "on or off"),
+    (options(highest_first="maybe"), "true or false"),
 ])
 def test_bad_options_are_refused(opts, reason):
     with pytest.raises(RuleError, match=reason):

@@ -113,7 +113,7 @@ def sounds(events) -> list[str]:
         (options(players=("Ana", "ana", "Cy")), "same name"),
         (options(mode="expert"), "mode"),
         (options(deal="online"), "deal"),
-        (options(colour="green"), "unknown"),
+        (options(colour="green"), "no rule called colour"),
         (options(face="green"), "red or blue"),
         (options(line=11), "1 to 10"),
         (options(turn_seconds=-1), "negative"),

@@ -132,7 +132,7 @@ def test_bad_teams_are_refused(teams, reason):
     (dict(players=("Ana", "Ben"), rules={"teams": 4}), "teams must be 2 or 3"),
     (dict(players=("Ana", "Ben"), rules={"tie_draw": "nobody"}), "tie_draw"),
     (dict(players=("Ana", "Ben"), rules={"hand_size": 1}), "hand_size must be 2 to 10"),
-    (dict(players=("Ana", "Ben"), rules={"shuffle": "perhaps"}), "shuffle must be a bool"),
+    (dict(players=("Ana", "Ben"), rules={"shuffle": "perhaps"}), "shuffle must be true or false"),
 ])
 def test_bad_options_are_refused(options, reason):
     with pytest.raises(RuleError, match=reason):
