@@ -59,6 +59,18 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class Heard:
+    """One reply to a prompt: what was said or typed, or that the prompt's time ran out.
+
+    This and Prompt are where host/ and voice/ meet: ears of any kind produce it.
+    """
+
+    text: str = ""
+    timed_out: bool = False
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
 class GameOptions:
     """Everything chosen before the first card is dealt.
 

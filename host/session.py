@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from .engine import Action, Event, Game, GameOptions, Prompt, RuleError, join_names
+from .engine import Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
 from .eventlog import EventLog
 from .journal import Journal
 
@@ -19,15 +19,6 @@ COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "un
 YES_NO_PROMPT = "common/yes_no"
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
-
-
-@dataclass(frozen=True)
-class Heard:
-    """One reply: what was said (or typed), or that the prompt's time ran out."""
-
-    text: str = ""
-    timed_out: bool = False
-    confidence: float | None = None
 
 
 class Ears(Protocol):

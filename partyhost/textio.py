@@ -11,7 +11,7 @@ import sys
 from typing import TextIO
 
 from host.engine import Prompt
-from host.session import Heard
+from host.engine import Heard
 
 SILENCE = "..."
 

@@ -10,7 +10,8 @@ import pytest
 from host.engine import GameOptions, Prompt, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.session import Heard, Session, SessionInfo
+from host.engine import Heard
+from host.session import Session, SessionInfo
 from voice.matcher import Matcher
 
 
