@@ -1,0 +1,72 @@
+"""The values that flow through the speech loop, shared by its parts.
+
+Everything inside the loop is 16 kHz mono float32 in [-1, 1], cut into 30 ms
+frames (webrtcvad accepts 10, 20 or 30 ms). Each frame carries its start time on
+the session clock, so a file input gives the same timeline on every run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol
+
+import numpy as np
+
+SAMPLE_RATE = 16_000
+FRAME_MS = 30
+FRAME_SAMPLES = SAMPLE_RATE * FRAME_MS // 1000
+
+
+@dataclass(frozen=True)
+class Frame:
+    samples: np.ndarray   # float32, FRAME_SAMPLES long
+    t: float              # start, seconds on the session clock
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """A stretch of speech found by the endpointer."""
+
+    audio: np.ndarray     # float32 16 kHz mono, with a little lead-in and tail
+    start: float          # session clock
+    end: float            # session clock: when speech stopped (not when silence was confirmed)
+
+
+class AudioSource(Protocol):
+    """A microphone or a WAV file standing in for one."""
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames in order, blocking for a live device; stops when the source ends."""
+
+    def now(self) -> float:
+        """The session clock: real time for a device, the file position for a file."""
+
+    def skip_until(self, t: float) -> None:
+        """Drop audio before t (the host was speaking); a file jumps ahead."""
+
+
+class AudioSink(Protocol):
+    """A speaker, or a WAV file holding everything the host said on one timeline."""
+
+    def play(self, audio: np.ndarray, rate: int, at: float) -> float:
+        """Play audio starting at session time `at`; return when it ends (session time)."""
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One reading of an utterance by a recognizer."""
+
+    text: str
+    confidence: float     # 0..1, the backend's own measure (documented per backend)
+    details: dict[str, Any] | None = None
+
+
+class Recognizer(Protocol):
+    """A speech recognizer that can be steered by the phrases of the current prompt."""
+
+    name: str
+
+    def compile(self, phrases: list[str]) -> Any:
+        """Prepare a grammar (or a prompt) for these phrases; callers cache the result."""
+
+    def recognize(self, audio: np.ndarray, grammar: Any) -> list[Hypothesis]:
+        """n-best readings, best first; [] when nothing was recognised."""

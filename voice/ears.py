@@ -1,0 +1,87 @@
+"""Listening for one reply: audio source -> endpointer -> recogniser -> best phrase.
+
+The ears know the prompt only by its grammar (name and live lists), never its rules.
+They drop everything heard while the host was making sound (half-duplex), wait for
+one utterance (or for the prompt's timer), let the recogniser read it against the
+prompt's phrases, and hand the session the reading that the matcher likes best.
+Unreliable readings are handed over as rejected, so noise never becomes a move.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from host.engine import Heard  # the contract where host and voice meet; no rules in it
+
+from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
+from .matcher import Matcher, PhraseTable
+
+AFTER_SPEECH_GUARD_S = 0.15
+"""Room echo and the device's own latency after the host stops speaking."""
+
+
+class PromptLike(Protocol):
+    name: str
+    slots: dict
+    timeout: float | None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the ears made of one utterance."""
+
+    text: str               # the chosen hypothesis ("" when rejected)
+    confidence: float       # 0..1: recogniser confidence x match quality
+    rejected: bool
+    utterance: Utterance
+    hypotheses: tuple[Hypothesis, ...]
+
+
+class VoiceEars:
+    """host.session.Ears for a microphone or a WAV file."""
+
+    def __init__(self, source: AudioSource, endpointer: Any, recognizer: Recognizer,
+                 matcher: Matcher, busy_until: Callable[[], float],
+                 min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None):
+        self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
+        self.matcher, self.busy_until = matcher, busy_until
+        self.min_confidence = min_confidence
+        self.on_reading = on_reading
+        self._grammars: dict[tuple[str, ...], Any] = {}
+        self._frames = source.frames()
+
+    def hear(self, prompt: PromptLike):
+        self.source.skip_until(self.busy_until() + AFTER_SPEECH_GUARD_S)
+        deadline = self.source.now() + prompt.timeout if prompt.timeout else None
+        utterance = self.endpointer.next_utterance(self._frames, deadline)
+        if utterance is None:
+            if deadline is not None and self.source.now() >= deadline:
+                return Heard(timed_out=True)
+            return None                                 # the input has ended
+        reading = self.read(prompt, utterance)
+        if self.on_reading:
+            self.on_reading(reading)
+        return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence)
+
+    def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
+        """The best hypothesis by matcher score, weighed by the recogniser's confidence."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        hypotheses = tuple(self.recognizer.recognize(utterance.audio, self._grammar(table)))
+        best_text, best = "", 0.0
+        for hypothesis in hypotheses:
+            match = table.match(hypothesis.text)
+            if match.intent is None:
+                continue
+            quality = hypothesis.confidence * match.score / 100
+            if quality > best:
+                best_text, best = hypothesis.text, quality
+        rejected = best < self.min_confidence
+        return Reading(best_text, best, rejected, utterance, hypotheses)
+
+    def _grammar(self, table: PhraseTable) -> Any:
+        key = tuple(table.texts)
+        if key not in self._grammars:
+            if len(self._grammars) > 64:
+                self._grammars.clear()
+            self._grammars[key] = self.recognizer.compile(list(table.texts))
+        return self._grammars[key]
