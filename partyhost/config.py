@@ -1,0 +1,121 @@
+"""Settings: a TOML file in the platform config folder, then command-line flags on top.
+
+A headless box has no keyboard, so everything a player might want changed for good
+(devices, recogniser, thresholds, speech rate, volume, timers) lives in one file:
+`partyhost config` prints where it is and what is set. Unknown keys and wrong types
+are refused with the file and key named, so a typo never silently does nothing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A settings file that cannot be used; the message names the file and the key."""
+
+
+@dataclass
+class Settings:
+    input: str = "mic"                 # mic | text | path to a WAV file
+    output: str = "speaker"            # speaker | text | path to a WAV file
+    input_device: str | None = None    # name or index (see: partyhost devices)
+    output_device: str | None = None
+    backend: str | None = None         # recogniser; None = the measured default
+    accept_score: float = 86.0         # matcher score (0-100) to act at once
+    confirm_score: float = 72.0        # from here up to accept_score: "did you mean ...?"
+    speech_rate: float = 1.0           # 0.7 (slow) to 1.4 (fast)
+    volume: float = 0.75               # 0 to 1
+    endpoint_silence_ms: int = 500     # silence that ends an utterance
+    max_utterance_s: float = 6.0
+    show_private: bool = True          # print secret cards on the terminal
+    echo_text: bool = True             # also print what the host says
+    models_dir: str | None = None      # where downloaded models live
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
+
+
+def config_path() -> Path:
+    return Path(platformdirs.user_config_dir("partyhost")) / "config.toml"
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Defaults, overridden by the file if it exists."""
+    path = path or config_path()
+    settings = Settings()
+    if not path.exists():
+        return settings
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: {error}") from error
+    return apply_overrides(settings, data, source=str(path))
+
+
+def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> Settings:
+    """A copy of settings with values set; each checked against the field's type."""
+    known = {f.name: f for f in dataclasses.fields(Settings)}
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        if value is None:
+            continue
+        if key not in known:
+            raise ConfigError(f"{source}: unknown setting {key!r}; known: {', '.join(known)}")
+        changes[key] = _checked(key, value, getattr(settings, key), source)
+    return dataclasses.replace(settings, **changes)
+
+
+def _checked(key: str, value: Any, default: Any, source: str) -> Any:
+    if key == "rules":
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{source}: {key} must be true or false")
+        return value
+    if isinstance(default, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{source}: {key} must be a number")
+        return type(default)(value)
+    if not isinstance(value, (str, int)):
+        raise ConfigError(f"{source}: {key} must be text")
+    return str(value)
+
+
+def render(settings: Settings) -> str:
+    """The settings as TOML, for `partyhost config` (a starting point to copy)."""
+    lines = []
+    for f in dataclasses.fields(Settings):
+        value = getattr(settings, f.name)
+        if f.name == "rules":
+            continue
+        if value is None:
+            lines.append(f"# {f.name} = ")
+        elif isinstance(value, bool):
+            lines.append(f"{f.name} = {'true' if value else 'false'}")
+        elif isinstance(value, (int, float)):
+            lines.append(f"{f.name} = {value}")
+        else:
+            lines.append(f'{f.name} = "{value}"')
+    for game, rules in settings.rules.items():
+        lines.append(f"\n[rules.{game}]")
+        lines.extend(f"{k} = {_toml_value(v)}" for k, v in rules.items())
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return '"' + str(value).replace('"', '\\"') + '"'

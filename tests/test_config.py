@@ -1,0 +1,48 @@
+"""Settings from the TOML file: defaults, overrides, and clear refusals."""
+from pathlib import Path
+
+import pytest
+
+from partyhost.config import ConfigError, Settings, apply_overrides, load_settings, render
+
+
+def test_missing_file_gives_defaults(tmp_path):
+    assert load_settings(tmp_path / "none.toml") == Settings()
+
+
+def test_file_values_override_defaults(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('backend = "pocketsphinx"\nspeech_rate = 0.85\nvolume = 1\nshow_private = false\n'
+                    '[rules.keep-cool]\nturn_seconds = 12\n')
+    settings = load_settings(path)
+    assert settings.backend == "pocketsphinx" and settings.speech_rate == 0.85
+    assert settings.volume == 1.0 and isinstance(settings.volume, float)
+    assert settings.show_private is False
+    assert settings.rules == {"keep-cool": {"turn_seconds": 12}}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("speach_rate = 1.2", "unknown setting 'speach_rate'"),
+    ('volume = "loud"', "volume must be a number"),
+    ("show_private = 1", "show_private must be true or false"),
+    ("rules = 3", "'rules' must be tables"),
+    ("volume = ", "config.toml"),
+])
+def test_bad_files_name_file_and_key(tmp_path, text, message):
+    path = tmp_path / "config.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(ConfigError, match="config.toml") as error:
+        load_settings(path)
+    assert message in str(error.value)
+
+
+def test_flags_override_and_none_means_not_given():
+    settings = apply_overrides(Settings(), {"input": "game.wav", "backend": None}, source="flags")
+    assert settings.input == "game.wav" and settings.backend is None
+
+
+def test_rendered_settings_read_back_the_same(tmp_path):
+    original = apply_overrides(Settings(), {"speech_rate": 1.2, "rules": {"centurion": {"jokers": 2}}}, "t")
+    path = tmp_path / "config.toml"
+    path.write_text(render(original))
+    assert load_settings(path) == original
