@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 MODULES = {
     "keep-it-100": "keep_it_100",
@@ -19,3 +20,17 @@ def get_game(game_id: str) -> ModuleType:
     if game_id not in MODULES:
         raise KeyError(f"unknown game {game_id!r}; choose one of: {', '.join(GAME_IDS)}")
     return importlib.import_module(f"{__name__}.{MODULES[game_id]}")
+
+
+def grammar_slots(prompt_name: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of any prompt ("game/name"), from its context alone.
+
+    The accuracy benchmark has only a manifest's prompt name and context, and must
+    build exactly the grammar a live game would. "common/..." prompts have no live
+    lists, except the names of {"roster": [...]} (common/name).
+    """
+    game_id = prompt_name.split("/", 1)[0]
+    if game_id == "common":
+        roster = context.get("roster") or []
+        return {"roster": [(name, name) for name in roster]} if roster else {}
+    return get_game(game_id).grammar_slots(prompt_name, context)

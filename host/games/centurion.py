@@ -424,8 +424,9 @@ def prompt(state: State) -> Prompt | None:
         choices = sorted({c.name for c in legal_cards(s, s.turn)})[:3]
     else:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
-    return Prompt(name=f"{ID}/play_card", player=name, text=text,
-                  context={"count": s.count}, choices=tuple(choices))
+    context = {"count": s.count}
+    return Prompt(name=f"{ID}/play_card", player=name, text=text, context=context,
+                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices))
 
 
 def _steal_prompt(s: State) -> Prompt:
@@ -434,9 +435,19 @@ def _steal_prompt(s: State) -> Prompt:
     maker = s.players[s.maker]
     text = (f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, "
             "or say pass.")
-    return Prompt(name=f"{ID}/joker_steal", player=name, text=text,
-                  context={"count": s.count, "maker": maker},
-                  choices=("joker", "pass"))
+    context = {"count": s.count, "maker": maker}
+    return Prompt(name=f"{ID}/joker_steal", player=name, text=text, context=context,
+                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"))
+
+
+def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of a prompt's grammar, built from its context alone.
+
+    Always empty: any card of the pack may be named (ranks, suits and the joker
+    are fixed grammar lists), and the rules, not the grammar, refuse cards that
+    can't be played. Here so every game answers the accuracy benchmark alike.
+    """
+    return {}
 
 
 # ---------------------------------------------------------------- apply

@@ -378,16 +378,31 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
     choices = ("any single word", "a hint or a guess")
     if s.deal == "table":
         choices += (f"{previous_player(s, s.turn)} got it",)
+    name = "keep-cool/word"
+    context = {"words": words_in_play(s), "roster": list(s.players)}
     return Prompt(
-        "keep-cool/word",
+        name,
         s.turn,
         f"{s.turn}.",
-        context={"words": words_in_play(s)},
-        slots={"word": [(w, w) for w in words_in_play(s)],
-               "player": [(p, p) for p in s.players]},
+        context=context,
+        slots=grammar_slots(name, context),
         choices=choices,
         timeout=_turn_timeout(s),
     )
+
+
+def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of a prompt's grammar, built from its context alone.
+
+    The accuracy benchmark knows a recorded prompt only by its name and manifest
+    context, so the grammar must not depend on anything else in the game state.
+    keep-cool/word: {"words": [...], "roster": [player names]} gives the words
+    in play and the names for "Ana got it"; setup has no live lists.
+    """
+    if prompt != "keep-cool/word":
+        return {}
+    return {"word": [(w, w) for w in context.get("words") or []],
+            "player": [(p, p) for p in context.get("roster") or []]}
 
 
 def _turn_timeout(s: KeepCoolState) -> float | None:

@@ -313,20 +313,18 @@ def prompt(state: State) -> Prompt | None:
 def _choose_prompt(state: State) -> Prompt:
     hand = _current_hand(state)
     slider = state.turn.slider
-    words = card_words(hand)
+    name = f"{ID}/choose_card"
+    context = {"hand": [q.text for q in hand]}
+    slots = grammar_slots(name, context)
+    words = slots["card_word"]
     example = f"the {words[0][0]} one" if words else "the first one"
     if state.mode == "challenge":
         text = f"{slider}, which card do you play: 1 or 2?"
     else:
         text = (f"{slider}, pick one of your {len(hand)} cards by number or by a word "
                 f"from it, or say read my cards.")
-    return Prompt(
-        name=f"{ID}/choose_card", player=slider, text=text,
-        context={"hand": [q.text for q in hand]},
-        slots={"card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
-               "card_ordinal": _ordinals(len(hand)),
-               "card_word": words},
-        choices=("card 1", example, "read my cards"))
+    return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
+                  choices=("card 1", example, "read my cards"))
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -337,12 +335,12 @@ def _place_prompt(state: State) -> Prompt:
         examples.insert(0, f"between {line[0]} and {line[1]}")
     if len(state.lines) > 1:
         examples.append(f"above {state.lines[1][-1]} on line two")
-    numbers = sorted({value for values in state.lines for value in values})
+    name = f"{ID}/place"
+    context = {"lines": [list(values) for values in state.lines]}
     return Prompt(
-        name=f"{ID}/place", player=slider,
+        name=name, player=slider,
         text=f"{slider}, where does it go? {_lines_text(state.lines)}",
-        context={"lines": [list(values) for values in state.lines]},
-        slots={"table_number": [(str(n), n) for n in numbers]},
+        context=context, slots=grammar_slots(name, context),
         choices=tuple(examples[:4]))
 
 
@@ -361,14 +359,19 @@ def _bet_prompt(state: State) -> Prompt:
     player = _next_bettor(state)
     most = state.points[player]
     step = state.rules["bet_step"]
-    all_in = most - most % step
+    all_in = _all_in(most, step)
+    name = f"{ID}/bet"
+    context = {"max": most, "step": step}
     return Prompt(
-        name=f"{ID}/bet", player=player,
+        name=name, player=player,
         text=f"{player}, any bet? Up to {most} points, or say no bet.",
-        context={"max": most},
-        slots={"bet_amount": [(str(n), n) for n in _sayable_bets(most, step)],
-               "bet_all": [("all in", all_in), ("everything", all_in)]},
+        context=context, slots=grammar_slots(name, context),
         choices=("no bet", f"bet {min(all_in, step)}", "all in"))
+
+
+def _all_in(most: int, step: int) -> int:
+    """The biggest bet allowed: the player's points rounded down to the step."""
+    return most - most % step
 
 
 def _sayable_bets(most: int, step: int) -> list[int]:
@@ -384,6 +387,32 @@ def _tiebreak_prompt(state: State) -> Prompt:
         name=f"{ID}/tiebreak", player=player,
         text=f"{player}, your number from 0 to 100?",
         choices=("42", "seventy five"))
+
+
+def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of a prompt's grammar, built from its context alone.
+
+    The accuracy benchmark knows a recorded prompt only by its name and manifest
+    context, so the grammar must not depend on anything else in the game state.
+    Contexts: choose_card {"hand": [question text, ...]}, place {"lines": [[int,
+    ...], ...]}, bet {"max": int, "step": int} (step defaults to the rule's
+    default). Other prompts have no live lists. Lists or tuples are both fine.
+    """
+    if prompt == f"{ID}/choose_card":
+        hand = [str(text) for text in context.get("hand") or []]
+        return {"card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
+                "card_ordinal": _ordinals(len(hand)),
+                "card_word": telling_words(hand)}
+    if prompt == f"{ID}/place":
+        numbers = sorted({int(value) for values in context.get("lines") or [] for value in values})
+        return {"table_number": [(str(n), n) for n in numbers]}
+    if prompt == f"{ID}/bet":
+        most = int(context.get("max") or 0)
+        step = int(context.get("step") or RULE_DEFAULTS["bet_step"])
+        all_in = _all_in(most, step)
+        return {"bet_amount": [(str(n), n) for n in _sayable_bets(most, step)],
+                "bet_all": [("all in", all_in), ("everything", all_in)]}
+    return {}
 
 
 # ---------------------------------------------------------------- actions
@@ -824,11 +853,16 @@ seventh sixth take third
 
 
 def card_words(hand: list[Question], per_card: int = 6) -> list[tuple[str, int]]:
-    """Words that tell the hand's cards apart ("pizza" -> card 2), for "the pizza one".
+    """Words that tell the hand's cards apart ("pizza" -> card 2), for "the pizza one"."""
+    return telling_words([q.text for q in hand], per_card)
+
+
+def telling_words(texts: list[str], per_card: int = 6) -> list[tuple[str, int]]:
+    """card_words from the question texts alone, as a prompt's context carries them.
 
     At most `per_card` words a card (the longest) to keep the grammar small.
     """
-    words_of = [_content_words(q.text) for q in hand]
+    words_of = [_content_words(text) for text in texts]
     cards_with = Counter(word for words in words_of for word in set(words))
     found = []
     for number, words in enumerate(words_of, 1):

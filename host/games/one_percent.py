@@ -388,10 +388,23 @@ def _reward_prompt(s: State) -> Prompt:
         usable = _usable_bonuses(s)
         text = f"{player}, your rewards are spent. Use {_or_words(usable)}, or say done."
         choices = [f"use {BONUS_NAMES[b]}" for b in usable] + ["done"]
-    return Prompt(name="one-percent/reward", player=player, text=text,
-                  context={"revealed": list(s.reward_row)},
-                  slots={"player": [(p, p) for p in opponents]},
-                  choices=tuple(choices[:4]))
+    name = "one-percent/reward"
+    context = {"revealed": list(s.reward_row), "opponents": opponents}
+    return Prompt(name=name, player=player, text=text, context=context,
+                  slots=grammar_slots(name, context), choices=tuple(choices[:4]))
+
+
+def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of a prompt's grammar, built from its context alone.
+
+    The accuracy benchmark knows a recorded prompt only by its name and manifest
+    context, so the grammar must not depend on anything else in the game state.
+    Only one-percent/reward has one: {"opponents": [names]}, whom a steal may
+    name. Families, numbers and dice are fixed grammar lists.
+    """
+    if prompt != "one-percent/reward":
+        return {}
+    return {"player": [(p, p) for p in context.get("opponents") or []]}
 
 
 def _or_words(bonuses: list[str]) -> str:

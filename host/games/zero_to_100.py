@@ -277,19 +277,23 @@ def prompt(state: State) -> Prompt | None:
     """Ask the team whose move it is: pick a question, throw one away, or guess."""
     if state.phase == "choose":
         team = state.teams[_choosing_team(state)]
+        name = "zero-to-100/choose_card"
+        context = {"hand": [q.text for q in team.hand], "powers": list(team.powers)}
         return Prompt(
-            name="zero-to-100/choose_card", player=team.name,
+            name=name, player=team.name,
             text=f"{team.name}, which question is closest to {state.target}?"
                  + (" Add power cards if you like." if team.powers else ""),
-            context={"hand": [q.text for q in team.hand], "powers": list(team.powers)},
-            slots=_card_slots(team.hand), choices=_choose_examples(team))
+            context=context, slots=grammar_slots(name, context),
+            choices=_choose_examples(team))
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
+        name = "zero-to-100/discard"
+        context = {"hand": [q.text for q in team.hand]}
         return Prompt(
-            name="zero-to-100/discard", player=team.name,
+            name=name, player=team.name,
             text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
-            context={"hand": [q.text for q in team.hand]},
-            slots=_card_slots(team.hand), choices=("card 1", "the second one", "read our cards"))
+            context=context, slots=grammar_slots(name, context),
+            choices=("card 1", "the second one", "read our cards"))
     if state.phase == "tiebreak":
         team = state.teams[state.tied[len(state.guesses)]]
         question = team.hand[0].text
@@ -305,17 +309,27 @@ def _choosing_team(s: State) -> int:
     return s.order[len(s.plays)]
 
 
-def _card_slots(hand: list[Question]) -> dict[str, list[tuple[str, Any]]]:
-    """Live grammar lists: card numbers, ordinals and each card's telling words."""
+def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    """The live slot lists of a prompt's grammar, built from its context alone.
+
+    The accuracy benchmark knows a recorded prompt only by its name and manifest
+    context, so the grammar must not depend on anything else in the game state.
+    choose_card and discard need {"hand": [question text, ...]}: card numbers,
+    ordinals and each card's telling words. The powers are a fixed grammar list,
+    and the tiebreak has no live lists.
+    """
+    if prompt not in ("zero-to-100/choose_card", "zero-to-100/discard"):
+        return {}
+    hand = [str(text) for text in context.get("hand") or []]
     numbers = range(1, len(hand) + 1)
     return {"card": [(str(n), n) for n in numbers],
             "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
             "card_word": _card_words(hand)}
 
 
-def _card_words(hand: list[Question]) -> list[tuple[str, int]]:
+def _card_words(hand: list[str]) -> list[tuple[str, int]]:
     """Up to 3 words per question that no other question in the hand has ("the pizza one")."""
-    words = [_content_words(q.text) for q in hand]
+    words = [_content_words(text) for text in hand]
     cards_with = Counter(word for card_words in words for word in card_words)
     result = []
     for number, card_words in enumerate(words, start=1):

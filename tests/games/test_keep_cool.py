@@ -255,7 +255,8 @@ def test_word_prompt_names_the_player_and_lists_every_word_in_play():
     asked = kc.prompt(state)
     assert (asked.name, asked.player) == ("keep-cool/word", "Ana")
     assert "Ana" in asked.text
-    assert asked.context == {"words": ["piano", "river", "tiger", "castle"]}
+    assert asked.context == {"words": ["piano", "river", "tiger", "castle"],
+                             "roster": list(PLAYERS3)}
     assert asked.slots["word"] == [(w, w) for w in ["piano", "river", "tiger", "castle"]]
     assert [value for _, value in asked.slots["player"]] == list(PLAYERS3)
     assert 2 <= len(asked.choices) <= 4
@@ -529,7 +530,7 @@ def test_table_deal_waits_for_ready_then_plays_with_no_words_known():
     assert_refused(state, {"intent": "no"}, "ready")
     state, _ = play(state, {"intent": "ready"})
     asked = kc.prompt(state)
-    assert asked.context == {"words": []} and asked.player == "Ana"
+    assert asked.context["words"] == [] and asked.player == "Ana"
     assert "Cy got it" in asked.choices
 
 

@@ -470,7 +470,8 @@ def test_everyone_with_points_bets_slider_first():
     state, _ = act(state, "predict", guess="correct")
     state, _ = act(state, "predict", guess="correct")
     prompt = k100.prompt(state)
-    assert (prompt.name, prompt.player, prompt.context) == ("keep-it-100/bet", "Ana", {"max": 30})
+    assert (prompt.name, prompt.player) == ("keep-it-100/bet", "Ana")
+    assert prompt.context == {"max": 30, "step": 10}
     assert ("all in", 30) in prompt.slots["bet_all"]
 
 

@@ -457,7 +457,7 @@ def test_reward_prompt_reads_the_row():
     s = rewarding(new_game(), "Dee", row=[6, "steal", 3])
     p = op.prompt(s)
     assert (p.name, p.player) == ("one-percent/reward", "Dee")
-    assert p.context == {"revealed": [6, "steal", 3]}
+    assert p.context == {"revealed": [6, "steal", 3], "opponents": ["Ana", "Ben", "Cy"]}
     assert "6, steal and 3" in p.text and "3 rewards" in p.text
     assert ("Ana", "Ana") in p.slots["player"] and ("Dee", "Dee") not in p.slots["player"]
 
