@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from host.decks import default_deck_dir, load_decks
+from host.decks import load_decks
 from host.engine import GameOptions, Heard, Prompt
 from host.eventlog import EventLog
 from host.games import get_game, grammar_slots
@@ -103,7 +103,7 @@ class QuietMouth:
 def decks_for(case: Case, folder: Path):
     """The decks the play test gives this game (the CLI's defaults otherwise)."""
     if case.game == "keep-it-100":
-        return load_decks([default_deck_dir() / "questions.csv"], [])
+        return load_decks([SCRIPTS.parent / "data" / "questions-starter.csv"], [])
     if case.game == "zero-to-100":
         return load_decks([write_zero_to_100_deck(folder / "deck.csv")], [])
     if case.game == "keep-cool":

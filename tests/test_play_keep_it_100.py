@@ -16,6 +16,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
+DECK = REPO / "tests" / "data" / "questions-starter.csv"  # fixed, so deck edits can't change the deal
 
 CASES = [
     ("keep-it-100-basic.txt", ["--mode", "basic", "--players", "Ana,Ben,Cy", "--seed", "7",
@@ -33,7 +34,7 @@ def play(script: str, args: list[str], tmp_path: Path) -> tuple[list[dict], str]
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with open(SCRIPTS / script, encoding="utf-8") as stdin:
         result = subprocess.run(
-            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *args,
+            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *args, "--deck", str(DECK),
              "--input", "text", "--output", "text", "--events", str(events_path)],
             cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
