@@ -6,13 +6,21 @@ content checks that make a deck good to play by voice:
 - questions: unique ids, every field filled in, answers 0..100, text that a
   speech engine reads cleanly (no %, &, #, /, unit abbreviations, "US"...),
   no two questions that are nearly the same (rapidfuzz token_sort_ratio >= 90);
-- words: lowercase a-z, at least 4 letters, each word once in the deck, and no
-  two words on one card sharing a root (one inside the other, or same 5-letter start).
+- words: lowercase a-z, at least 4 letters, each word once in the deck, every
+  face complete (10 lines), no two words on one card sharing a root (one inside
+  the other, the same first 5 letters, or the same stem once a light suffix such
+  as -s, -er, -ing is cut off), every word in the speech recognizer's pronouncing
+  dictionary, and no two words of one face and line (the words that can be in
+  play together) within one phone of each other (voice/vocabulary.py);
+- the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
+  120, 2,400 different words.
 Warnings (not errors unless --strict): answers bunched in one tenth (over 20
-percent of the deck), too few questions for a game.
+percent of the deck), too few questions for a game, speech checks skipped because
+pocketsphinx (which holds the dictionary) is not installed.
 
 Run:  python scripts/validate_decks.py                 (the shipped decks)
       python scripts/validate_decks.py --questions my.csv --words my-words.csv
+      python scripts/validate_decks.py --words full-deck.csv --full
 Exit status: 0 fine, 1 problems found, 2 a file could not be loaded.
 """
 from __future__ import annotations
@@ -31,15 +39,23 @@ if str(REPO) not in sys.path:
 from rapidfuzz import fuzz, process, utils  # noqa: E402
 
 from host.decks import (  # noqa: E402
-    ANSWER_MAX, ANSWER_MIN, CATEGORIES, GAMES, QUESTIONS_FILE, WORDS_FILE, DeckError,
-    Question, WordCard, default_deck_dir, load_decks,
+    ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, GAMES, LINES_PER_FACE, QUESTIONS_FILE,
+    WORDS_FILE, DeckError, Question, WordCard, default_deck_dir, load_decks,
 )
+from voice import vocabulary  # noqa: E402
 
 NEAR_DUPLICATE_SCORE = 90
-MAX_SHARE_PER_TENTH = 0.20
+MAX_SHARE_PER_TENTH = 0.15
 MAX_TEXT_LENGTH = 160
 MIN_WORD_LETTERS = 4
 SHARED_PREFIX = 5
+LIGHT_SUFFIXES = ("ings", "ing", "ers", "er", "es", "ed", "s", "ly", "ness", "ment", "ful", "less")
+"""Cut before comparing stems; the same list as the game's own root check (keep_cool.py)."""
+MIN_STEM_LETTERS = 3
+CONFUSABLE_PHONES = 1
+"""Two words of one face and line may not be this many phone edits apart, or fewer."""
+FULL_DECK_CARDS = 120
+FULL_DECK_WORDS = FULL_DECK_CARDS * len(FACES) * LINES_PER_FACE  # 2,400, as in the boxed game
 MIN_QUESTIONS_PER_GAME = {"keep-it-100": 16, "zero-to-100": 30}
 """Enough for the biggest deal: keep-it-100 deals 14 in co-op plus tiebreaks;
 zero-to-100 deals 6 per team to 3 teams and draws more as it goes."""
@@ -175,16 +191,34 @@ def game_count_warnings(questions: Sequence[Question]) -> list[str]:
 # ---------------------------------------------------------------------------
 # Keep Cool words
 
+def light_stem(word: str) -> str:
+    """The word without one light suffix, keeping 3 letters ("flies" -> "fli" -> "fly")."""
+    stem = word
+    for suffix in LIGHT_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM_LETTERS:
+            stem = word[: -len(suffix)]
+            break
+    return stem[:-1] + "y" if stem.endswith("i") else stem
+
+
 def share_root(a: str, b: str) -> bool:
-    """One word inside the other, or the same first 5 letters: too close for one card."""
-    return a in b or b in a or a[:SHARED_PREFIX] == b[:SHARED_PREFIX]
+    """Too close for one card: one word inside the other ("butter", "butterfly"), the
+    same first 5 letters ("teacher", "teaching"), or the same stem ("baker", "bakes")."""
+    return (a in b or b in a or a[:SHARED_PREFIX] == b[:SHARED_PREFIX]
+            or light_stem(a) == light_stem(b))
 
 
 def check_words(cards: Sequence[WordCard]) -> list[str]:
-    """Errors in a word deck: bad words, repeats across the deck, roots shared on a card."""
+    """Errors in a word deck: bad words, incomplete faces, repeats across the deck,
+    roots shared on a card."""
     errors: list[str] = []
     first_card: dict[str, int] = {}
     for card in cards:
+        for face in FACES:
+            count = len(getattr(card, face))
+            if count != LINES_PER_FACE:
+                errors.append(f"card {card.id}: the {face} face has {count} words; each face "
+                              f"needs {LINES_PER_FACE}")
         words = list(card.red) + list(card.blue)
         for word in words:
             if not (word.isascii() and word.isalpha() and word.islower()):
@@ -202,13 +236,83 @@ def check_words(cards: Sequence[WordCard]) -> list[str]:
     return errors
 
 
+def check_full_deck(cards: Sequence[WordCard], size: int = FULL_DECK_CARDS) -> list[str]:
+    """Errors unless the deck is complete: cards 1 to `size`, every word different."""
+    errors = []
+    numbers = [card.id for card in cards]
+    if len(numbers) != size:
+        errors.append(f"the word deck has {len(numbers)} cards; a full deck has {size}")
+    missing = sorted(set(range(1, size + 1)) - set(numbers))
+    extra = sorted(set(numbers) - set(range(1, size + 1)))
+    if missing:
+        errors.append(f"cards missing from the full deck: {_number_list(missing)}")
+    if extra:
+        errors.append(f"cards numbered outside 1 to {size}: {_number_list(extra)}")
+    words = [word for card in cards for word in card.red + card.blue]
+    wanted = size * len(FACES) * LINES_PER_FACE
+    if len(set(words)) != wanted:
+        errors.append(f"{len(set(words))} different words; a full deck has {wanted}")
+    return errors
+
+
+def _number_list(numbers: list[int], shown: int = 10) -> str:
+    listed = ", ".join(str(n) for n in numbers[:shown])
+    return listed + (f" and {len(numbers) - shown} more" if len(numbers) > shown else "")
+
+
+def words_in_play_together(cards: Sequence[WordCard]
+                           ) -> dict[tuple[str, int], list[tuple[str, int]]]:
+    """(face, line) -> [(word, card)]: a game uses one face and line for every card."""
+    groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for card in cards:
+        for face in FACES:
+            for line, word in enumerate(getattr(card, face), start=1):
+                groups.setdefault((face, line), []).append((word, card.id))
+    return groups
+
+
+def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
+                 max_distance: int = CONFUSABLE_PHONES) -> list[str]:
+    """Errors for words the recognizer cannot hear, and for words of one face and line
+    that sound alike (homophones, or one phone apart: "candle" / "handle")."""
+    errors = []
+    seen_missing: set[str] = set()
+    for card in cards:
+        for word in vocabulary.missing_words(card.red + card.blue, dictionary):
+            if word not in seen_missing:
+                seen_missing.add(word)
+                errors.append(f"card {card.id}: '{word}' is not in the pronouncing dictionary "
+                              "(choose another word, or add it to grammars/pronunciations.dict)")
+    for (face, line), entries in sorted(words_in_play_together(cards).items(),
+                                        key=lambda item: (FACES.index(item[0][0]), item[0][1])):
+        card_of = {}
+        for word, card_id in entries:
+            card_of.setdefault(word, card_id)
+        for a, b in vocabulary.confusable_pairs([w for w, _ in entries], max_distance, dictionary):
+            errors.append(f"{face} line {line}: '{a}' (card {card_of[a]}) and '{b}' "
+                          f"(card {card_of[b]}) sound alike")
+    return errors
+
+
 # ---------------------------------------------------------------------------
 # Putting it together
 
-def validate(questions: Sequence[Question], cards: Sequence[WordCard]) -> Report:
+def validate(questions: Sequence[Question], cards: Sequence[WordCard],
+             full_deck: bool = False, speech: bool = True) -> Report:
+    """Every check; `full_deck` also requires a complete 120-card word deck, `speech`
+    the pronouncing-dictionary checks (a warning says when they cannot run)."""
     report = Report(histogram=answer_histogram(questions))
     report.errors += check_questions(questions)
     report.errors += check_words(cards)
+    if full_deck:
+        report.errors += check_full_deck(cards)
+    if cards and speech:
+        try:
+            dictionary = vocabulary.load_dictionary()
+        except vocabulary.VocabularyError as error:
+            report.warnings.append(f"speech checks skipped: {error}")
+        else:
+            report.errors += check_speech(cards, dictionary)
     if questions:
         report.warnings += spread_warnings(questions)
         report.warnings += game_count_warnings(questions)
@@ -234,19 +338,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="question deck (CSV or YAML); repeatable")
     parser.add_argument("--words", action="append", default=[], metavar="FILE",
                         help="Keep Cool word deck (CSV); repeatable")
+    parser.add_argument("--full", action="store_true",
+                        help=f"the word deck must be complete: {FULL_DECK_CARDS} cards, "
+                             f"{FULL_DECK_WORDS} different words (always on for the shipped deck)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     args = parser.parse_args(argv)
 
-    question_paths, word_paths = args.questions, args.words
+    question_paths, word_paths, full_deck = args.questions, args.words, args.full
     if not question_paths and not word_paths:
         question_paths = [default_deck_dir() / QUESTIONS_FILE]
         word_paths = [default_deck_dir() / WORDS_FILE]
+        full_deck = True
     try:
         decks = load_decks(question_paths, word_paths)
     except DeckError as error:
         print(f"error: {error}")
         return 2
-    report = validate(decks.questions, decks.words)
+    report = validate(decks.questions, decks.words, full_deck=full_deck)
     print(format_report(report, len(decks.questions), len(decks.words)))
     return 0 if report.ok(strict=args.strict) else 1
 

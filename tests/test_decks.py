@@ -33,6 +33,11 @@ def _load_validator():
 
 validator = _load_validator()
 
+needs_pocketsphinx = pytest.mark.skipif(
+    importlib.util.find_spec("pocketsphinx") is None,
+    reason="pocketsphinx is not installed, so its pronouncing dictionary is missing "
+           "(pip install 'pocketsphinx>=5'; it is a project dependency)")
+
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
@@ -78,15 +83,29 @@ def test_shipped_question_deck_is_big_enough(shipped):
     assert len(shipped.questions_for("zero-to-100")) >= 110
 
 
-def test_shipped_word_deck_has_400_distinct_words(shipped):
-    assert len(shipped.words) >= 20
+def test_shipped_word_deck_is_the_full_deck(shipped):
+    """120 cards numbered 1 to 120, 2,400 different words, as in the boxed game."""
+    assert [card.id for card in shipped.words] == list(range(1, 121))
     words = [w for card in shipped.words for w in card.red + card.blue]
-    assert len(words) == len(shipped.words) * 20
-    assert len(set(words)) == len(words) >= 400
+    assert len(words) == 2400
+    assert len(set(words)) == 2400
+    assert validator.check_full_deck(shipped.words) == []
 
 
+def test_shipped_word_deck_lines_run_from_familiar_to_rare(shipped):
+    """Line n holds the words ranked 240(n-1)+1 to 240n by frequency, give or take the
+    few moved down one line (docs/decks.md): checked without wordfreq, through the
+    typical word length, which grows as words get rarer."""
+    mean_length = []
+    for line in range(1, 11):
+        words = [card.word(face, line) for card in shipped.words for face in ("red", "blue")]
+        mean_length.append(sum(map(len, words)) / len(words))
+    assert mean_length[0] < mean_length[4] < mean_length[9], mean_length
+
+
+@needs_pocketsphinx
 def test_shipped_decks_pass_the_validator_strictly(shipped):
-    report = validator.validate(shipped.questions, shipped.words)
+    report = validator.validate(shipped.questions, shipped.words, full_deck=True)
     assert report.errors == []
     assert report.warnings == []
 
@@ -104,6 +123,7 @@ def test_shipped_deck_is_not_in_answer_order(shipped):
     assert answers != sorted(answers)
 
 
+@needs_pocketsphinx
 def test_validator_command_passes_on_the_shipped_decks(capsys):
     assert validator.main(["--strict"]) == 0
     assert "90-100" in capsys.readouterr().out
@@ -398,3 +418,219 @@ def test_validator_exit_codes(tmp_path, capsys):
     small = write(tmp_path, "s.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
     assert validator.main(["--questions", str(small)]) == 0
     assert validator.main(["--questions", str(small), "--strict"]) == 1
+
+
+# ---------------------------------------------------------------------------
+# Word deck rules: roots, completeness, full deck, speech
+
+def full_deck(size: int = 120) -> list[WordCard]:
+    """Cards of distinct made-up words (letters only, no shared roots on a card)."""
+    def word(n: int) -> str:
+        letters = ""
+        for _ in range(4):
+            n, digit = divmod(n, 26)
+            letters += "abcdefghijklmnopqrstuvwxyz"[digit]
+        return "q" + letters
+    return [WordCard(card, tuple(word(card * 100 + line) for line in range(10)),
+                     tuple(word(card * 100 + 50 + line) for line in range(10)))
+            for card in range(1, size + 1)]
+
+
+@pytest.mark.parametrize("a, b", [
+    ("ponies", "pony"),         # same stem once -es is cut: neither inside the other
+    ("berries", "berry"),
+    ("baker", "bakes"),
+    ("ring", "spring"),         # one inside the other
+    ("teacher", "teaching"),    # the same first 5 letters
+])
+def test_share_root_catches(a, b):
+    assert validator.share_root(a, b) and validator.share_root(b, a)
+
+
+@pytest.mark.parametrize("a, b", [("heart", "earth"), ("tiger", "timer"), ("cart", "card")])
+def test_share_root_allows_look_alikes(a, b):
+    assert not validator.share_root(a, b)
+
+
+def test_validator_flags_stem_roots_on_a_card():
+    red = ("ponies", "pony", "butter", "river", "cloud", "stone", "tiger", "lemon", "chair",
+           "piano")
+    blue = ("table", "crow", "sky", "violin", "ocean", "bridge", "horse", "candle", "grape",
+            "mouse")
+    errors = validator.check_words([WordCard(1, red, blue)])
+    assert "card 1: 'ponies' and 'pony' share a root" in errors
+
+
+def test_validator_flags_an_incomplete_face():
+    card = full_deck(1)[0]
+    short = WordCard(1, card.red[:9], card.blue)
+    assert "card 1: the red face has 9 words; each face needs 10" in validator.check_words([short])
+
+
+def test_full_deck_check():
+    deck = full_deck()
+    assert validator.check_full_deck(deck) == []
+    errors = validator.check_full_deck(deck[:-1])
+    assert "the word deck has 119 cards; a full deck has 120" in errors
+    assert "cards missing from the full deck: 120" in errors
+    assert "2380 different words; a full deck has 2400" in errors
+    renumbered = deck[:-1] + [WordCard(121, deck[-1].red, deck[-1].blue)]
+    assert "cards numbered outside 1 to 120: 121" in validator.check_full_deck(renumbered)
+    repeated = deck[:-1] + [WordCard(120, deck[0].red, deck[-1].blue)]
+    assert "2390 different words; a full deck has 2400" in validator.check_full_deck(repeated)
+
+
+def fake_dictionary(cards: list[WordCard]) -> dict:
+    """Every word spelled out as its phones: q-w-a-a-a is Q W A A A."""
+    return {w: (tuple(w.upper()),) for card in cards for w in card.red + card.blue}
+
+
+def test_speech_check_flags_words_alike_on_one_face_and_line():
+    deck = full_deck(3)
+    dictionary = fake_dictionary(deck)
+    assert validator.check_speech(deck, dictionary) == []
+    # Card 2's red line 4 becomes one letter from card 1's red line 4: in play together.
+    alike = deck[0].red[3][:-1] + ("a" if deck[0].red[3][-1] != "a" else "b")
+    red = deck[1].red[:3] + (alike,) + deck[1].red[4:]
+    damaged = [deck[0], WordCard(2, red, deck[1].blue), deck[2]]
+    dictionary[alike] = (tuple(alike.upper()),)
+    errors = validator.check_speech(damaged, dictionary)
+    assert errors == [f"red line 4: '{deck[0].red[3]}' (card 1) and '{alike}' (card 2) sound alike"]
+    # The same two words on different lines or faces are never in play together.
+    blue = deck[1].blue[:3] + (alike,) + deck[1].blue[4:]
+    apart = [deck[0], WordCard(2, deck[1].red, blue), deck[2]]
+    assert validator.check_speech(apart, dictionary) == []
+
+
+def test_speech_check_flags_words_missing_from_the_dictionary():
+    deck = full_deck(2)
+    dictionary = fake_dictionary(deck)
+    del dictionary[deck[1].blue[6]]
+    errors = validator.check_speech(deck, dictionary)
+    assert len(errors) == 1
+    assert errors[0].startswith(f"card 2: '{deck[1].blue[6]}' is not in the pronouncing dictionary")
+
+
+@needs_pocketsphinx
+def test_speech_check_with_the_real_dictionary():
+    from voice.vocabulary import load_dictionary
+    card = WordCard(1, ("candle", "flour", "tiger", "apple", "river", "cloud", "stone", "lemon",
+                        "chair", "piano"),
+                    ("window", "zebra", "violin", "ocean", "bridge", "horse", "grape", "mouse",
+                     "table", "dragonfly"))
+    other = WordCard(2, ("handle", "flower", "timber", "orange", "melon", "storm", "sheep", "goat",
+                         "knife", "spoon"),
+                     ("door", "camel", "trumpet", "beach", "tunnel", "pony", "plum", "rabbit",
+                      "desk", "eagle"))
+    errors = validator.check_speech([card, other], load_dictionary())
+    assert "red line 1: 'candle' (card 1) and 'handle' (card 2) sound alike" in errors
+    assert "red line 2: 'flour' (card 1) and 'flower' (card 2) sound alike" in errors
+    assert any(e.startswith("card 1: 'dragonfly' is not in the pronouncing dictionary")
+               for e in errors)
+    assert len(errors) == 3, errors
+
+
+def deck_csv(tmp_path: Path, cards, name: str = "words.csv") -> Path:
+    rows = ["card,face,line,word"] + [f"{card.id},{face},{line},{card.word(face, line)}"
+                                      for card in cards for face in ("red", "blue")
+                                      for line in range(1, 11)]
+    return write(tmp_path, name, "\n".join(rows) + "\n")
+
+
+@needs_pocketsphinx
+def test_validator_command_refuses_words_it_cannot_hear(tmp_path, capsys):
+    path = deck_csv(tmp_path, full_deck())  # made-up words: no pronunciation
+    assert validator.main(["--words", str(path), "--full"]) == 1
+    assert "is not in the pronouncing dictionary" in capsys.readouterr().out
+
+
+@needs_pocketsphinx
+def test_validator_command_refuses_the_shipped_deck_with_two_words_alike(shipped, tmp_path,
+                                                                         capsys):
+    cards = list(shipped.words)
+    for number, word in ((0, "handle"), (1, "candle")):
+        card = cards[number]
+        cards[number] = WordCard(card.id, (word,) + card.red[1:], card.blue)
+    path = deck_csv(tmp_path, cards)
+    assert validator.main(["--words", str(path), "--full"]) == 1
+    assert "red line 1: 'handle' (card 1) and 'candle' (card 2) sound alike" in \
+        capsys.readouterr().out
+
+
+@needs_pocketsphinx
+def test_validator_command_refuses_a_shipped_deck_missing_a_card(shipped, tmp_path, capsys):
+    path = deck_csv(tmp_path, shipped.words[:-1])
+    assert validator.main(["--words", str(path), "--full"]) == 1
+    out = capsys.readouterr().out
+    assert "the word deck has 119 cards; a full deck has 120" in out
+    assert "2380 different words; a full deck has 2400" in out
+    assert validator.main(["--words", str(path)]) == 0  # a partial deck of your own is fine
+
+
+def test_validator_warns_when_speech_checks_cannot_run(monkeypatch):
+    from voice import vocabulary
+
+    def no_dictionary(*args, **kwargs):
+        raise vocabulary.VocabularyError("pocketsphinx is not installed")
+    monkeypatch.setattr(vocabulary, "load_dictionary", no_dictionary)
+    report = validator.validate([], full_deck(2))
+    assert report.errors == []
+    assert report.warnings == ["speech checks skipped: pocketsphinx is not installed"]
+    assert not report.ok(strict=True)
+    assert validator.validate([], []).warnings == []  # no word deck, no dictionary needed
+
+
+# ---------------------------------------------------------------------------
+# The builder of the shipped word deck (scripts/build_keep_cool.py)
+
+def _load_builder():
+    path = REPO / "scripts" / "build_keep_cool.py"
+    spec = importlib.util.spec_from_file_location("build_keep_cool", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("build_keep_cool", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+builder = _load_builder()
+
+
+def test_builder_deals_a_full_deck_and_moves_words_alike_down_a_line():
+    """On made-up words: 'zzzqwera' sounds like both words above it, so line 2 gets it."""
+    rng = __import__("random").Random(1)
+    made_up = sorted({"".join(rng.choice("bcdfghjklmnpqrstvwxy") for _ in range(8))
+                      for _ in range(2500)})
+    alike = ["zzzqwerb", "zzzqwerc", "zzzqwera"]  # each one letter from the others
+    ranked = ([builder.RankedWord(w, 9.0 - i) for i, w in enumerate(alike)]
+              + [builder.RankedWord(w, 5.0) for w in made_up])
+    dictionary = {r.word: (tuple(r.word.upper()),) for r in ranked}
+    result = builder.deal(ranked, dictionary)
+
+    assert result.moved == [("zzzqwera", 1, 2)]
+    cards = builder.as_cards(result.faces)
+    assert validator.check_words(cards) == []
+    assert validator.check_full_deck(cards) == []
+    assert validator.check_speech(cards, dictionary) == []
+    line_one = {card.word(face, 1) for card in cards for face in ("red", "blue")}
+    assert {"zzzqwerb", "zzzqwerc"} <= line_one and "zzzqwera" not in line_one
+    assert len(result.dropped[builder.DROP_UNUSED]) == len(ranked) - 2400
+    assert [len(words) for words in result.lines] == [240] * 10
+
+
+def test_builder_candidate_lists_are_clean():
+    words = builder.candidate_words()
+    assert builder.check_candidates(words) == []
+    assert len(words) > 2400 * 1.2  # well over the 2,400 the deck needs
+
+
+def test_rebuilding_gives_the_shipped_file_byte_for_byte(tmp_path):
+    """Needs the build-time tool wordfreq, at the version the shipped deck was built with."""
+    wordfreq = pytest.importorskip("wordfreq", reason="wordfreq (build-time only) is not "
+                                   "installed: pip install wordfreq==3.1.1")
+    del wordfreq
+    if builder.wordfreq_version() != builder.BUILT_WITH_WORDFREQ:
+        pytest.skip(f"wordfreq {builder.wordfreq_version()} ranks words differently from "
+                    f"{builder.BUILT_WITH_WORDFREQ}, which built the shipped deck")
+    out = tmp_path / "keep-cool.csv"
+    assert builder.main(["--out", str(out)]) == 0
+    assert out.read_bytes() == (default_deck_dir() / "keep-cool.csv").read_bytes()

@@ -1,0 +1,149 @@
+"""Which words the speech recognizer knows, and which ones sound too much alike.
+
+A recognizer can only hear a word it has a pronunciation for. PocketSphinx ships
+an English pronouncing dictionary (the CMU dictionary, 130,000 words, one line per
+pronunciation: `word  P R AH N AH N S IY EY SH AH N`, with `word(2)` for a second
+way of saying it). grammars/pronunciations.dict, in the same format, adds words
+that dictionary lacks; it is optional.
+
+Two words are confusable when some pronunciation of one is within `max_distance`
+phone edits (insert, delete or replace one phone) of some pronunciation of the
+other: "candle" K AE N D AH L / "handle" HH AE N D AH L differ by one phone.
+Homophones ("flour" / "flower") are at distance 0. Stress marks (AH0, AH1) are
+ignored, so the comparison is the same for either dictionary style.
+
+Nothing here knows about games: callers decide which words can be in play
+together and ask about those.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from rapidfuzz.distance import Levenshtein
+
+GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
+EXTRA_PRONUNCIATIONS = GRAMMAR_DIR / "pronunciations.dict"
+"""Pronunciations this project adds to PocketSphinx's dictionary (optional file)."""
+
+POCKETSPHINX_DICTIONARY = ("en-us", "cmudict-en-us.dict")
+"""Where the English dictionary sits inside pocketsphinx's model folder."""
+
+Phones = tuple[str, ...]
+Dictionary = Mapping[str, tuple[Phones, ...]]
+"""A word (lowercase) -> its pronunciations, each a tuple of phones without stress."""
+
+_ALTERNATE = re.compile(r"\(\d+\)$")  # "read(2)" is the second way of saying "read"
+_DIGITS = "0123456789"                 # stress marks: "AH0" -> "AH"
+
+
+class VocabularyError(RuntimeError):
+    """The pronouncing dictionary cannot be loaded; the message says what to do."""
+
+
+def pocketsphinx_dictionary_path() -> Path:
+    """The English dictionary file bundled with the pocketsphinx package."""
+    try:
+        import pocketsphinx
+    except ImportError:
+        raise VocabularyError(
+            "pocketsphinx is not installed, so the pronouncing dictionary is missing: "
+            "pip install 'pocketsphinx>=5'") from None
+    get_model_path = getattr(pocketsphinx, "get_model_path", None)
+    model_dir = (Path(get_model_path()) if get_model_path
+                 else Path(pocketsphinx.__file__).resolve().parent / "model")
+    path = model_dir.joinpath(*POCKETSPHINX_DICTIONARY)
+    if not path.is_file():
+        raise VocabularyError(f"pocketsphinx is installed but its dictionary {path} is "
+                              "missing; reinstall it: pip install --force-reinstall pocketsphinx")
+    return path
+
+
+def parse_dictionary(text: str, source: str = "dictionary") -> dict[str, tuple[Phones, ...]]:
+    """Pronunciations from CMU-format text. Blank lines and `;;;` or `#` comments are skipped."""
+    entries: dict[str, list[Phones]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith((";;;", "#")):
+            continue
+        parts = stripped.split()
+        if len(parts) < 2:
+            raise VocabularyError(f"{source}:{number}: '{stripped}' has a word but no phones")
+        word = _ALTERNATE.sub("", parts[0]).lower() if parts[0].endswith(")") else parts[0].lower()
+        phones = tuple(phone.rstrip(_DIGITS).upper() for phone in parts[1:])
+        variants = entries.setdefault(word, [])
+        if phones not in variants:
+            variants.append(phones)
+    return {word: tuple(variants) for word, variants in entries.items()}
+
+
+def load_dictionary(extra: Path | None = EXTRA_PRONUNCIATIONS) -> Dictionary:
+    """PocketSphinx's English dictionary plus `extra` (when that file exists).
+
+    Raises VocabularyError when pocketsphinx is not installed. The result is cached
+    per extra file; treat it as read-only.
+    """
+    return _load(pocketsphinx_dictionary_path(), extra)
+
+
+@lru_cache(maxsize=4)
+def _load(base: Path, extra: Path | None) -> Dictionary:
+    entries = dict(_parse_file(base))
+    if extra is not None and extra.is_file():
+        for word, variants in parse_dictionary(extra.read_text(encoding="utf-8"),
+                                               str(extra)).items():
+            known = list(entries.get(word, ()))
+            entries[word] = tuple(known + [v for v in variants if v not in known])
+    return entries
+
+
+@lru_cache(maxsize=2)
+def _parse_file(path: Path) -> Dictionary:
+    return parse_dictionary(path.read_text(encoding="utf-8", errors="replace"), str(path))
+
+
+def missing_words(words: Iterable[str], dictionary: Dictionary | None = None) -> list[str]:
+    """The words (in the order given, each once) that have no pronunciation."""
+    known = load_dictionary() if dictionary is None else dictionary
+    return [word for word in dict.fromkeys(words) if word.lower() not in known]
+
+
+def phone_distance(a: Phones, b: Phones) -> int:
+    """How many phones must be inserted, deleted or replaced to turn a into b."""
+    return Levenshtein.distance(a, b)
+
+
+def sounds_alike(a: str, b: str, max_distance: int = 1,
+                 dictionary: Dictionary | None = None) -> bool:
+    """True when some pronunciation of a is within max_distance phones of one of b.
+
+    The same word (in any case) is not compared with itself; a word without a
+    pronunciation sounds like nothing.
+    """
+    known = load_dictionary() if dictionary is None else dictionary
+    if a.lower() == b.lower():
+        return False
+    variants_a, variants_b = known.get(a.lower(), ()), known.get(b.lower(), ())
+    return any(_within(x, y, max_distance) for x in variants_a for y in variants_b)
+
+
+def confusable_pairs(words: Iterable[str], max_distance: int = 1,
+                     dictionary: Dictionary | None = None) -> list[tuple[str, str]]:
+    """Pairs of different words that sound within max_distance phones of each other.
+
+    Each pair is (earlier word, later word) in the order given. Words without a
+    pronunciation are left out (missing_words lists them).
+    """
+    known = load_dictionary() if dictionary is None else dictionary
+    spoken = [word for word in dict.fromkeys(words) if word.lower() in known]
+    return [(a, b) for a, b in itertools.combinations(spoken, 2)
+            if sounds_alike(a, b, max_distance, known)]
+
+
+def _within(a: Phones, b: Phones, max_distance: int) -> bool:
+    if abs(len(a) - len(b)) > max_distance:
+        return False  # cheap test first: most pairs differ in length
+    return Levenshtein.distance(a, b, score_cutoff=max_distance) <= max_distance
