@@ -25,6 +25,7 @@ from host.session import Session, SessionInfo
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
+from . import deckcheck
 from .textio import TextEars, TextMouth
 
 EXIT_USAGE = 2
@@ -71,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", choices=GAME_IDS)
 
     commands.add_parser("sessions", help="list saved games")
+
+    decks = commands.add_parser("decks", help="check deck files, or show their statistics")
+    deck_commands = decks.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    deckcheck.add_arguments(deck_commands.add_parser("check", help="find problems in deck files"))
+    deckcheck.add_arguments(deck_commands.add_parser(
+        "stats", help="counts, answer histogram and Keep Cool difficulty table"))
     return parser
 
 
@@ -99,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "sessions":
             return list_sessions(args)
+        if args.command == "decks":
+            return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
         return 0
     except (UserError, GrammarError) as error:

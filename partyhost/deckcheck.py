@@ -14,35 +14,33 @@ content checks that make a deck good to play by voice:
   play together) within one phone of each other (voice/vocabulary.py);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
   120, 2,400 different words.
-Warnings (not errors unless --strict): answers bunched in one tenth (over 20
+Warnings (not errors unless --strict): answers bunched in one tenth (over 15
 percent of the deck), too few questions for a game, speech checks skipped because
 pocketsphinx (which holds the dictionary) is not installed.
 
-Run:  python scripts/validate_decks.py                 (the shipped decks)
-      python scripts/validate_decks.py --questions my.csv --words my-words.csv
-      python scripts/validate_decks.py --words full-deck.csv --full
+Run:  partyhost decks check                 (the shipped decks)
+      partyhost decks check --questions my.csv --words my-words.csv
+      partyhost decks check --words full-deck.csv --full
+      partyhost decks stats                 (counts, answer histogram, difficulty table)
 Exit status: 0 fine, 1 problems found, 2 a file could not be loaded.
 """
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from rapidfuzz import fuzz, process, utils
 
-from rapidfuzz import fuzz, process, utils  # noqa: E402
-
-from host.decks import (  # noqa: E402
+from host.decks import (
     ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, GAMES, LINES_PER_FACE, QUESTIONS_FILE,
-    WORDS_FILE, DeckError, Question, WordCard, default_deck_dir, load_decks,
+    WORDS_FILE, DeckError, Decks, Question, WordCard, default_deck_dir, load_decks,
 )
-from voice import vocabulary  # noqa: E402
+from voice import vocabulary
 
 NEAR_DUPLICATE_SCORE = 90
 MAX_SHARE_PER_TENTH = 0.15
@@ -319,45 +317,98 @@ def validate(questions: Sequence[Question], cards: Sequence[WordCard],
     return report
 
 
+def format_histogram(histogram: dict[str, int]) -> list[str]:
+    lines = ["answers per tenth:"]
+    width = max(histogram.values(), default=0)
+    for label, count in histogram.items():
+        bar = "#" * round(40 * count / width) if width else ""
+        lines.append(f"  {label:>6}  {count:3}  {bar}")
+    return lines
+
+
 def format_report(report: Report, question_count: int, card_count: int) -> str:
     lines = [f"{question_count} questions, {card_count} word cards"]
     if question_count:
-        lines.append("answers per tenth:")
-        width = max(report.histogram.values(), default=0)
-        for label, count in report.histogram.items():
-            bar = "#" * round(40 * count / width) if width else ""
-            lines.append(f"  {label:>6}  {count:3}  {bar}")
+        lines += format_histogram(report.histogram)
     lines += [f"error: {e}" for e in report.errors]
     lines += [f"warning: {w}" for w in report.warnings]
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Check partyhost deck files.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--questions", action="append", default=[], metavar="FILE",
-                        help="question deck (CSV or YAML); repeatable")
+                        help="question deck (CSV or YAML); repeatable (default: the shipped decks)")
     parser.add_argument("--words", action="append", default=[], metavar="FILE",
                         help="Keep Cool word deck (CSV); repeatable")
     parser.add_argument("--full", action="store_true",
                         help=f"the word deck must be complete: {FULL_DECK_CARDS} cards, "
                              f"{FULL_DECK_WORDS} different words (always on for the shipped deck)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    args = parser.parse_args(argv)
 
+
+def _load(args: argparse.Namespace) -> tuple[Decks, bool] | None:
     question_paths, word_paths, full_deck = args.questions, args.words, args.full
     if not question_paths and not word_paths:
         question_paths = [default_deck_dir() / QUESTIONS_FILE]
         word_paths = [default_deck_dir() / WORDS_FILE]
         full_deck = True
     try:
-        decks = load_decks(question_paths, word_paths)
+        return load_decks(question_paths, word_paths), full_deck
     except DeckError as error:
         print(f"error: {error}")
+        return None
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`partyhost decks check`: exit 0 fine, 1 problems found, 2 a file could not be loaded."""
+    loaded = _load(args)
+    if loaded is None:
         return 2
+    decks, full_deck = loaded
     report = validate(decks.questions, decks.words, full_deck=full_deck)
     print(format_report(report, len(decks.questions), len(decks.words)))
     return 0 if report.ok(strict=args.strict) else 1
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def run_stats(args: argparse.Namespace) -> int:
+    """`partyhost decks stats`: counts, the answer histogram and the Keep Cool difficulty table."""
+    loaded = _load(args)
+    if loaded is None:
+        return 2
+    print(format_stats(loaded[0]))
+    return 0
+
+
+def format_stats(decks: Decks) -> str:
+    questions, cards = decks.questions, decks.words
+    lines = [f"questions: {len(questions)}"]
+    for game in GAMES:
+        lines.append(f"  for {game}: {sum(game in q.games for q in questions)}")
+    categories = Counter(q.category for q in questions)
+    lines.append("  by category: " + ", ".join(f"{c} {n}" for c, n in categories.most_common()))
+    if questions:
+        lines += format_histogram(answer_histogram(questions))
+    words = {word for card in cards for face in FACES for word in getattr(card, face)}
+    lines.append(f"keep cool: {len(cards)} cards, {len(words)} different words")
+    if cards:
+        lines.append(difficulty_table(cards))
+    return "\n".join(lines)
+
+
+def difficulty_table(cards: Sequence[WordCard]) -> str:
+    """Per line: how many words, their length, examples, and (with wordfreq) Zipf frequency."""
+    try:
+        from wordfreq import zipf_frequency  # build-time tool, optional here
+    except ImportError:
+        zipf_frequency = None
+    rows = ["  line  words  letters  zipf range   examples"]
+    for line in range(1, LINES_PER_FACE + 1):
+        words = sorted({card.word(face, line) for card in cards for face in FACES})
+        letters = sum(map(len, words)) / len(words)
+        zipf = "(wordfreq?)"
+        if zipf_frequency is not None:
+            values = [zipf_frequency(w, "en") for w in words]
+            zipf = f"{min(values):.2f}-{max(values):.2f}"
+        examples = ", ".join(words[:: max(1, len(words) // 4)][:4])
+        rows.append(f"  {line:4}  {len(words):5}  {letters:7.1f}  {zipf:<11}  {examples}")
+    return "\n".join(rows)

@@ -19,7 +19,7 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
    like a word on both faces moves to the next line (it is tried first there), and
    is dropped only after line 10. Each face of a line is then dealt over the 120
    cards (a matching, shuffled with a fixed seed) so that no card holds two words of
-   one root (scripts/validate_decks.py share_root); a word no card can take is
+   one root (partyhost/deckcheck.py share_root); a word no card can take is
    dropped. Moved and dropped words are replaced by the next words of the ranking;
 5. the rarest candidates left over are not used;
 6. check the result with the validator's word, full-deck and speech checks, and
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import random
 import sys
 from collections import deque
@@ -398,17 +397,7 @@ frond peel rind zest pith
 """
 
 
-def _load_validator():
-    """scripts/ is not a package: load validate_decks.py by its path."""
-    path = REPO / "scripts" / "validate_decks.py"
-    spec = importlib.util.spec_from_file_location("validate_decks", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("validate_decks", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-validator = _load_validator()
+from partyhost import deckcheck as validator  # noqa: E402
 
 DROP_NO_PRONUNCIATION = "not in the pronouncing dictionary"
 DROP_SOUNDS_ALIKE = "sounds like a word on both faces of line 10"

@@ -70,3 +70,21 @@ def test_rules_and_sessions(tmp_path):
     run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--seed", "1"], tmp_path, stdin="score\n")
     listing = run(["sessions"], tmp_path).stdout
     assert "centurion" in listing and "playing" in listing and "Ana" in listing
+
+
+def test_decks_stats_reports_counts_histogram_and_difficulty(tmp_path):
+    result = run(["decks", "stats"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "questions: " in out and "for keep-it-100: " in out and "answers per tenth:" in out
+    assert "90-100" in out and "keep cool: 120 cards, 2400 different words" in out
+    table = [line.split() for line in out.splitlines() if line.strip()[:2].strip().isdigit()
+             and len(line.split()) > 4 and line.split()[1] == "240"]
+    assert [int(row[0]) for row in table] == list(range(1, 11))
+
+
+def test_decks_check_refuses_a_broken_file(tmp_path):
+    deck = tmp_path / "broken.csv"
+    deck.write_text("id,text,answer\n")
+    result = run(["decks", "check", "--questions", str(deck)], tmp_path)
+    assert result.returncode == 2 and "broken.csv" in result.stdout

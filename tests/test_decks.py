@@ -21,17 +21,13 @@ QUESTION_HEADER = "id,text,answer,year,source,category,games"
 GOOD_QUESTION = 'q1,How many keys does a piano have?,88,2026,"Britannica, Piano",culture,zero-to-100'
 
 
-def _load_validator():
-    """scripts/ is not a package: load validate_decks.py by its path."""
-    path = REPO / "scripts" / "validate_decks.py"
-    spec = importlib.util.spec_from_file_location("validate_decks", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("validate_decks", module)
-    spec.loader.exec_module(module)
-    return module
+from partyhost import deckcheck as validator  # noqa: E402
+from partyhost.cli import main as partyhost_main  # noqa: E402
 
 
-validator = _load_validator()
+def check(args: list[str]) -> int:
+    """`partyhost decks check ARGS`, as a user runs it."""
+    return partyhost_main(["decks", "check", *args])
 
 needs_pocketsphinx = pytest.mark.skipif(
     importlib.util.find_spec("pocketsphinx") is None,
@@ -125,7 +121,7 @@ def test_shipped_deck_is_not_in_answer_order(shipped):
 
 @needs_pocketsphinx
 def test_validator_command_passes_on_the_shipped_decks(capsys):
-    assert validator.main(["--strict"]) == 0
+    assert check(["--strict"]) == 0
     assert "90-100" in capsys.readouterr().out
 
 
@@ -413,11 +409,11 @@ def test_validator_flags_word_problems():
 
 def test_validator_exit_codes(tmp_path, capsys):
     broken = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\nq1,Q?,x,2020,S,food,zero-to-100\n")
-    assert validator.main(["--questions", str(broken)]) == 2
+    assert check(["--questions", str(broken)]) == 2
     assert f"{broken}:2:" in capsys.readouterr().out
     small = write(tmp_path, "s.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
-    assert validator.main(["--questions", str(small)]) == 0
-    assert validator.main(["--questions", str(small), "--strict"]) == 1
+    assert check(["--questions", str(small)]) == 0
+    assert check(["--questions", str(small), "--strict"]) == 1
 
 
 # ---------------------------------------------------------------------------
@@ -540,7 +536,7 @@ def deck_csv(tmp_path: Path, cards, name: str = "words.csv") -> Path:
 @needs_pocketsphinx
 def test_validator_command_refuses_words_it_cannot_hear(tmp_path, capsys):
     path = deck_csv(tmp_path, full_deck())  # made-up words: no pronunciation
-    assert validator.main(["--words", str(path), "--full"]) == 1
+    assert check(["--words", str(path), "--full"]) == 1
     assert "is not in the pronouncing dictionary" in capsys.readouterr().out
 
 
@@ -552,7 +548,7 @@ def test_validator_command_refuses_the_shipped_deck_with_two_words_alike(shipped
         card = cards[number]
         cards[number] = WordCard(card.id, (word,) + card.red[1:], card.blue)
     path = deck_csv(tmp_path, cards)
-    assert validator.main(["--words", str(path), "--full"]) == 1
+    assert check(["--words", str(path), "--full"]) == 1
     assert "red line 1: 'handle' (card 1) and 'candle' (card 2) sound alike" in \
         capsys.readouterr().out
 
@@ -560,11 +556,11 @@ def test_validator_command_refuses_the_shipped_deck_with_two_words_alike(shipped
 @needs_pocketsphinx
 def test_validator_command_refuses_a_shipped_deck_missing_a_card(shipped, tmp_path, capsys):
     path = deck_csv(tmp_path, shipped.words[:-1])
-    assert validator.main(["--words", str(path), "--full"]) == 1
+    assert check(["--words", str(path), "--full"]) == 1
     out = capsys.readouterr().out
     assert "the word deck has 119 cards; a full deck has 120" in out
     assert "2380 different words; a full deck has 2400" in out
-    assert validator.main(["--words", str(path)]) == 0  # a partial deck of your own is fine
+    assert check(["--words", str(path)]) == 0  # a partial deck of your own is fine
 
 
 def test_validator_warns_when_speech_checks_cannot_run(monkeypatch):
