@@ -41,6 +41,7 @@ from host.decks import (
     WORDS_FILE, DeckError, Decks, Question, WordCard, default_deck_dir, load_decks,
 )
 from voice import vocabulary
+from voice.normalize import normalize
 
 NEAR_DUPLICATE_SCORE = 90
 MAX_SHARE_PER_TENTH = 0.15
@@ -292,6 +293,18 @@ def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
     return errors
 
 
+def check_question_words(questions: Sequence[Question], dictionary: vocabulary.Dictionary) -> list[str]:
+    """Players pick a card by its words ("the pizza one"), so every word of every
+    question must be one the recognizer can hear."""
+    errors = []
+    for q in questions:
+        words = normalize(q.text, strip_fillers=False).split()
+        for word in vocabulary.missing_words(words, dictionary):
+            errors.append(f"question {q.id}: '{word}' is not in the pronouncing dictionary "
+                          "(reword it, or add it to grammars/pronunciations.dict)")
+    return errors
+
+
 # ---------------------------------------------------------------------------
 # Putting it together
 
@@ -304,13 +317,14 @@ def validate(questions: Sequence[Question], cards: Sequence[WordCard],
     report.errors += check_words(cards)
     if full_deck:
         report.errors += check_full_deck(cards)
-    if cards and speech:
+    if (cards or questions) and speech:
         try:
             dictionary = vocabulary.load_dictionary()
         except vocabulary.VocabularyError as error:
             report.warnings.append(f"speech checks skipped: {error}")
         else:
             report.errors += check_speech(cards, dictionary)
+            report.errors += check_question_words(questions, dictionary)
     if questions:
         report.warnings += spread_warnings(questions)
         report.warnings += game_count_warnings(questions)

@@ -630,3 +630,14 @@ def test_rebuilding_gives_the_shipped_file_byte_for_byte(tmp_path):
     out = tmp_path / "keep-cool.csv"
     assert builder.main(["--out", str(out)]) == 0
     assert out.read_bytes() == (default_deck_dir() / "keep-cool.csv").read_bytes()
+
+
+@needs_pocketsphinx
+def test_question_words_must_be_pronounceable(tmp_path):
+    from voice import vocabulary
+    dictionary = vocabulary.load_dictionary()
+    fine = Question("q1", "How many of the panda's cubs eat sudoku?", 5, 2020, "S", "animals", ("zero-to-100",))
+    odd = Question("q2", "How many zorblaxes does a flumph own?", 5, 2020, "S", "animals", ("zero-to-100",))
+    assert validator.check_question_words([fine], dictionary) == []
+    errors = validator.check_question_words([odd], dictionary)
+    assert len(errors) == 2 and "zorblaxes" in errors[0] and "q2" in errors[0]

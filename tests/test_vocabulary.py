@@ -148,3 +148,12 @@ def test_vocabulary_knows_no_game_rules():
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_possessives_are_derived_from_their_word():
+    dictionary = {"panda": (("P", "AE", "N", "D", "AH"),), "cat": (("K", "AE", "T"),),
+                  "fox": (("F", "AA", "K", "S"),)}
+    assert vocabulary.pronunciations("panda's", dictionary) == (("P", "AE", "N", "D", "AH", "Z"),)
+    assert vocabulary.pronunciations("cat's", dictionary) == (("K", "AE", "T", "S"),)
+    assert vocabulary.pronunciations("fox's", dictionary) == (("F", "AA", "K", "S", "IH", "Z"),)
+    assert vocabulary.missing_words(["panda's", "dog's"], dictionary) == ["dog's"]

@@ -108,7 +108,26 @@ def _parse_file(path: Path) -> Dictionary:
 def missing_words(words: Iterable[str], dictionary: Dictionary | None = None) -> list[str]:
     """The words (in the order given, each once) that have no pronunciation."""
     known = load_dictionary() if dictionary is None else dictionary
-    return [word for word in dict.fromkeys(words) if word.lower() not in known]
+    return [word for word in dict.fromkeys(words) if not pronunciations(word, known)]
+
+
+def pronunciations(word: str, dictionary: Dictionary | None = None) -> tuple[Phones, ...]:
+    """How a word can be said; a possessive ("panda's") is its word plus an s sound."""
+    known = load_dictionary() if dictionary is None else dictionary
+    word = word.lower()
+    if word in known:
+        return known[word]
+    if word.endswith("'s") and word[:-2] in known:
+        return tuple(phones + _possessive_ending(phones) for phones in known[word[:-2]])
+    return ()
+
+
+def _possessive_ending(phones: Phones) -> Phones:
+    """English adds IH Z after a hissing sound, S after a voiceless one, Z otherwise."""
+    last = phones[-1] if phones else ""
+    if last in ("S", "Z", "SH", "ZH", "CH", "JH"):
+        return ("IH", "Z")
+    return ("S",) if last in ("P", "T", "K", "F", "TH") else ("Z",)
 
 
 def phone_distance(a: Phones, b: Phones) -> int:
