@@ -2,7 +2,7 @@
 
 Each script in tests/scripts/ is what the players type, one line per prompt ("..."
 is silence: the buzzer beats the player). The host-deal scripts name the words
-on the cards, so they play with a small word deck written here (seed 7 always
+on the cards, so they play with a small word deck (tests/data/keep-cool-test.csv) (seed 7 always
 deals the same hands from it); the shipped deck can change without breaking them.
 
 What each script plays:
@@ -15,7 +15,6 @@ What each script plays:
 """
 from __future__ import annotations
 
-import csv
 import json
 import os
 import subprocess
@@ -27,32 +26,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
 
-# The red line-1 words of the 16 test cards; every other line is a made-up word.
-RED_LINE_ONE = ("apple bread candle dragon engine forest guitar hammer "
-                "island jacket kettle lemon mirror needle orange pencil").split()
-MADE_UP_LETTERS = "bcdfghkmpqtvwxzj"
-
-
-def made_up_word(number: int) -> str:
-    """A distinct 5-letter filler word per number ("bbbbo", "cbbbo" ...)."""
-    letters = ""
-    for _ in range(4):
-        number, digit = divmod(number, len(MADE_UP_LETTERS))
-        letters += MADE_UP_LETTERS[digit]
-    return letters + "o"
-
-
-def write_word_deck(path: Path) -> None:
-    """The test deck in the shipped CSV format: card,face,line,word."""
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(["card", "face", "line", "word"])
-        for index, word in enumerate(RED_LINE_ONE):
-            for line in range(1, 11):
-                red = word if line == 1 else made_up_word(index * 20 + line - 1)
-                writer.writerow([index + 1, "red", line, red])
-            for line in range(1, 11):
-                writer.writerow([index + 1, "blue", line, made_up_word(index * 20 + 9 + line)])
+DECK = REPO / "tests" / "data" / "keep-cool-test.csv"
+"""16 cards: the red line-1 words are apple, bread, candle ... pencil; every other line
+holds a made-up filler word. Seed 7 always deals the same hands from it."""
 
 
 # script, mode, deal, players, winners, how many moves the rules refuse
@@ -67,8 +43,7 @@ CASES = [
 @pytest.mark.parametrize("script, mode, deal, players, winners, refused", CASES,
                          ids=[case[0] for case in CASES])
 def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, players, winners, refused):
-    deck = tmp_path / "words.csv"
-    write_word_deck(deck)
+    deck = DECK
     events_path = tmp_path / "events.jsonl"
     command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", players,
                "--seed", "7", "--mode", mode, "--deal", deal, "--word-deck", str(deck),

@@ -1,7 +1,7 @@
 """A whole game of Zero to 100 typed into the command line.
 
 tests/scripts/zero-to-100-basic.txt is piped into `partyhost play zero-to-100` with
-a small deck written here (so the answers, and the winner, are known), 5 players
+a small deck (tests/data/zero-to-100-test.csv) (so the answers, and the winner, are known), 5 players
 in 3 teams of hand size 3. The script walks through:
 
 Round 1, target 50; Team Ana (Ana, Dan), Team Ben (Ben, Eve) and Team Cy pick in turn.
@@ -16,7 +16,6 @@ Round 2, target 10, Ben first: 60 with minus 50 and Spot On (0 away: right); Cy 
 """
 from __future__ import annotations
 
-import csv
 import json
 import os
 import subprocess
@@ -28,22 +27,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
 
-DECK = [  # deck order: Team Ana gets the first 3, Team Ben the next 3, Team Cy 3, then the pile
-    ("How many days are there in the month of June?", 30),
-    ("What is the minimum age, in years, to be President of the United States?", 35),
-    ("In Jules Verne's novel, in how many days does Phileas Fogg go around the world?", 80),
-    ("How many minutes are there in one hour?", 60),
-    ("How many pins stand at the start of a frame of ten-pin bowling?", 10),
-    ("How many degrees are there in a right angle?", 90),
-    ("How many contiguous states does the United States have?", 48),
-    ("How many faces does an icosahedron have?", 20),
-    ("How many years does a platinum jubilee celebrate?", 70),
-    ("How many years of marriage does an emerald anniversary mark?", 55),
-    ("How many squares are there on a chessboard?", 64),
-    ("How many months are there in a year?", 12),
-    ("How many letters are there in the English alphabet?", 26),
-    ("At how many degrees Celsius does water boil at sea level?", 100),
-]
+DECK = REPO / "tests" / "data" / "zero-to-100-test.csv"
+"""14 hand-made questions; in deck order Team Ana gets the first 3, Team Ben the next 3,
+Team Cy 3, then the pile."""
 
 PLAYERS = ["--players", "Ana,Ben,Cy,Dan,Eve", "--rules", "hand_size=3", "--seed", "7"]
 CASES = [
@@ -54,20 +40,10 @@ CASES = [
 ]
 
 
-def write_deck(path: Path) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.writer(file)
-        writer.writerow(["id", "text", "answer", "year", "source", "category", "games"])
-        for number, (text, answer) in enumerate(DECK, start=1):
-            writer.writerow([f"zt{number:02d}", text, answer, 2024, "partyhost tests, hand-made",
-                             "quantity", "zero-to-100"])
-    return path
-
-
 def play(script: str, args: list[str], tmp_path: Path) -> tuple[list[dict], str]:
     """Run the CLI on a script; the event log's events and the printed transcript."""
     events_path = tmp_path / "events.jsonl"
-    deck = write_deck(tmp_path / "deck.csv")
+    deck = DECK
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with open(SCRIPTS / script, encoding="utf-8") as stdin:
         result = subprocess.run(
