@@ -4,13 +4,16 @@ A deck file is read whole and checked before anything is returned, so a broken
 file never half-loads: the first problem raises DeckError naming file, line and
 what is wrong. Formats are documented in docs/decks.md.
 
-Two kinds of deck exist:
+Four kinds of deck exist:
 - question decks (CSV or YAML), one question per row, answered by 0..100;
-- Keep Cool word decks (CSV), one word per row: card, face, line, word.
+- Keep Cool word decks (CSV), one word per row: card, face, line, word;
+- 1%'s bid and reward decks (one YAML file: decks/one-percent.yaml);
+- Centurion's 52-card pack (one YAML file: decks/cards.yaml).
 """
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from dataclasses import dataclass, field
@@ -47,6 +50,103 @@ class WordCard:
         return (self.red if face == "red" else self.blue)[line - 1]
 
 
+class _Shared:
+    """Deck data never changes, so a deep-copied game state may share it (keeps evolve fast)."""
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+
+@dataclass(frozen=True)
+class Family:
+    """A 1% bid family: its name (intents use it; the host says it for one) and plural."""
+
+    name: str
+    plural: str
+
+
+@dataclass(frozen=True)
+class BidDeck:
+    """1%'s bid cards: one card of each value per family, `copies` times over."""
+
+    families: tuple[Family, ...]
+    values: tuple[int, ...]
+    copies: int
+
+    @property
+    def family_names(self) -> tuple[str, ...]:
+        return tuple(family.name for family in self.families)
+
+    @property
+    def size(self) -> int:
+        return len(self.families) * len(self.values) * self.copies
+
+    def family(self, name: str) -> Family:
+        """The family called `name` (KeyError if the deck has none)."""
+        for family in self.families:
+            if family.name == name:
+                return family
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class RewardDeck:
+    """1%'s reward cards: how many of each kind (the defaults of the count rules)."""
+
+    winning_numbers: tuple[int, ...]   # die faces 1-9 that have winning number cards
+    winning_copies: int                # cards of each of those numbers
+    steal: int
+    draw_two: int
+    reroll: int
+
+
+@dataclass(frozen=True)
+class BidRewardDecks(_Shared):
+    """Everything 1% deals from, as read from decks/one-percent.yaml."""
+
+    bid: BidDeck
+    reward: RewardDeck
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A playing-card rank: corner index ("Q"), how the host says it ("queen"), face value."""
+
+    name: str
+    spoken: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Suit:
+    """A suit and its value (Centurion multiplies a card's face value by it)."""
+
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Pack(_Shared):
+    """Centurion's 52-card pack, as read from decks/cards.yaml."""
+
+    ranks: tuple[Rank, ...]            # by face value, ace first
+    suits: tuple[Suit, ...]            # in file order: the order of a suit_values list
+    jokers_allowed: tuple[int, ...]
+    jokers: int                        # how many when the players do not say
+
+    @property
+    def suit_names(self) -> tuple[str, ...]:
+        return tuple(suit.name for suit in self.suits)
+
+    @property
+    def suit_values(self) -> dict[str, int]:
+        return {suit.name: suit.value for suit in self.suits}
+
+    def spoken(self, value: int) -> str:
+        """How the host says the rank of face value `value`: 'ace', '7', 'queen'."""
+        return next(rank.spoken for rank in self.ranks if rank.value == value)
+
+
 @dataclass(frozen=True)
 class Decks:
     """Every deck a game may deal from; engines take what they need."""
@@ -55,6 +155,10 @@ class Decks:
     words: tuple[WordCard, ...] = ()
     used_questions: frozenset[str] = field(default_factory=frozenset)
     """Question ids this group has already played (zero-to-100 prefers new ones)."""
+    bid_reward: BidRewardDecks | None = None
+    """1%'s bid and reward decks; None: the engine deals from the shipped file."""
+    pack: Pack | None = None
+    """Centurion's pack; None: the engine deals from the shipped file."""
 
     def questions_for(self, game: str) -> list[Question]:
         return [q for q in self.questions if game in q.games]
@@ -75,8 +179,17 @@ WORD_FIELDS = ("card", "face", "line", "word")
 FACES = ("red", "blue")
 LINES_PER_FACE = 10
 
+BID_REWARD_KEYS = ("bid_deck", "reward_deck")
+WINNING_NUMBERS = range(1, 10)   # die faces a winning number card can name (0 always wins)
+PACK_KEYS = ("ranks", "suits", "jokers")
+RANK_VALUES = range(1, 14)       # ace 1 to king 13: the numbers the grammar gives a rank
+PACK_SUITS = ("clubs", "diamonds", "hearts", "spades")  # the suit names players say
+JOKER_COUNTS = (0, 2, 4)
+
 QUESTIONS_FILE = "questions.csv"
 WORDS_FILE = "keep-cool.csv"
+BID_REWARD_FILE = "one-percent.yaml"
+PACK_FILE = "cards.yaml"
 
 PathLike = Union[str, Path]
 
@@ -121,8 +234,12 @@ def load_words(path: PathLike) -> tuple[WordCard, ...]:
 
 def load_decks(question_paths: Iterable[PathLike] | PathLike,
                word_paths: Iterable[PathLike] | PathLike,
-               used_questions: Iterable[str] = frozenset()) -> Decks:
-    """All the given files as one Decks; ids and card numbers unique across files too."""
+               used_questions: Iterable[str] = frozenset(),
+               *, bid_reward: PathLike | None = None, pack: PathLike | None = None) -> Decks:
+    """All the given files as one Decks; ids and card numbers unique across files too.
+
+    `bid_reward` (1%) and `pack` (Centurion) are one file each, loaded only when given.
+    """
     questions: list[Question] = []
     first_seen: dict[str, str] = {}
     for path in _as_paths(question_paths):
@@ -143,13 +260,42 @@ def load_decks(question_paths: Iterable[PathLike] | PathLike,
             card_seen[card.id] = row.where
             cards.append(card)
 
-    return Decks(tuple(questions), tuple(cards), frozenset(used_questions))
+    return Decks(tuple(questions), tuple(cards), frozenset(used_questions),
+                 bid_reward=None if bid_reward is None else load_bid_reward_decks(bid_reward),
+                 pack=None if pack is None else load_pack(pack))
 
 
 def load_default_decks(used_questions: Iterable[str] = frozenset()) -> Decks:
     """The starter decks shipped in decks/."""
     deck_dir = default_deck_dir()
     return load_decks([deck_dir / QUESTIONS_FILE], [deck_dir / WORDS_FILE], used_questions)
+
+
+def load_bid_reward_decks(path: PathLike) -> BidRewardDecks:
+    """1%'s bid and reward decks from one YAML file, or DeckError on its first problem."""
+    top = _yaml_document(Path(path)).mapping(BID_REWARD_KEYS)
+    return BidRewardDecks(bid=_bid_deck(top["bid_deck"]),
+                          reward=_reward_deck(top["reward_deck"]))
+
+
+def load_pack(path: PathLike) -> Pack:
+    """Centurion's pack from one YAML file, or DeckError on its first problem."""
+    top = _yaml_document(Path(path)).mapping(PACK_KEYS)
+    allowed, default = _jokers(top["jokers"])
+    return Pack(ranks=_ranks(top["ranks"]), suits=_suits(top["suits"]),
+                jokers_allowed=allowed, jokers=default)
+
+
+@functools.lru_cache(maxsize=None)
+def default_bid_reward_decks() -> BidRewardDecks:
+    """The shipped decks/one-percent.yaml, read once: for callers whose Decks lack it."""
+    return load_bid_reward_decks(default_deck_dir() / BID_REWARD_FILE)
+
+
+@functools.lru_cache(maxsize=None)
+def default_pack() -> Pack:
+    """The shipped decks/cards.yaml, read once: for callers whose Decks lack it."""
+    return load_pack(default_deck_dir() / PACK_FILE)
 
 
 def _as_paths(paths: Iterable[PathLike] | PathLike) -> list[Path]:
@@ -292,6 +438,140 @@ def _finish_card(draft: _CardDraft) -> WordCard:
 
 
 # ---------------------------------------------------------------------------
+# 1%'s bid and reward decks
+
+def _bid_deck(node: _YamlNode) -> BidDeck:
+    keys = node.mapping(("families", "values", "copies"))
+    families = _families(keys["families"])
+    values = _distinct_numbers(keys["values"], 1)
+    if not values:
+        raise keys["values"].fail("needs at least one card value")
+    return BidDeck(families=families, values=values, copies=keys["copies"].whole(1))
+
+
+def _families(node: _YamlNode) -> tuple[Family, ...]:
+    """Each family once, and no word naming two families (intents carry the name)."""
+    items = node.items()
+    if not items:
+        raise node.fail("needs at least one family")
+    families: list[Family] = []
+    named: dict[str, tuple[str, int]] = {}   # word said -> (family, its line)
+    for item in items:
+        keys = item.mapping(("name", "plural"))
+        name, plural = _word(keys["name"]), _word(keys["plural"])
+        if name in named and named[name][0] == name:
+            raise keys["name"].fail(f"duplicate family '{name}' (first on line {named[name][1]})")
+        for word, where in ((name, keys["name"]), (plural, keys["plural"])):
+            if word in named and named[word][0] != name:
+                raise where.fail(f"'{word}' already names the family '{named[word][0]}' "
+                                 f"(line {named[word][1]}); each family needs its own words")
+            named[word] = (name, item.line)
+        families.append(Family(name, plural))
+    return tuple(families)
+
+
+def _word(node: _YamlNode) -> str:
+    """A family word: lowercase letters, as the matcher compares them."""
+    text = node.text()
+    if text != text.lower() or not _WORD_PATTERN.fullmatch(text):
+        raise node.fail(f"'{text}' must be lowercase letters (a space or hyphen may join two)")
+    return text
+
+
+def _reward_deck(node: _YamlNode) -> RewardDeck:
+    keys = node.mapping(("winning_numbers", "steal", "draw_two", "reroll"))
+    winning = keys["winning_numbers"].mapping(("numbers", "copies"))
+    return RewardDeck(
+        winning_numbers=_distinct_numbers(winning["numbers"], WINNING_NUMBERS.start,
+                                          WINNING_NUMBERS.stop - 1),
+        winning_copies=winning["copies"].whole(0),
+        steal=keys["steal"].whole(0),
+        draw_two=keys["draw_two"].whole(0),
+        reroll=keys["reroll"].whole(0),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Centurion's pack
+
+def _ranks(node: _YamlNode) -> tuple[Rank, ...]:
+    """The 13 ranks, face values ace 1 to king 13 each once, sorted by value."""
+    ranks: dict[int, tuple[Rank, int]] = {}   # face value -> (rank, its line)
+    names: dict[str, int] = {}
+    for item in node.items():
+        keys = item.mapping(("name", "spoken", "value"))
+        rank = Rank(name=keys["name"].text(), spoken=keys["spoken"].text(),
+                    value=keys["value"].whole(RANK_VALUES.start, RANK_VALUES.stop - 1))
+        if rank.name in names:
+            raise keys["name"].fail(f"duplicate rank '{rank.name}' (first on line "
+                                    f"{names[rank.name]})")
+        if rank.value in ranks:
+            raise keys["value"].fail(f"face value {rank.value} appears twice (first on line "
+                                     f"{ranks[rank.value][1]})")
+        names[rank.name] = item.line
+        ranks[rank.value] = (rank, item.line)
+    missing = [str(v) for v in RANK_VALUES if v not in ranks]
+    if missing:
+        raise node.fail(f"no rank with face value {', '.join(missing)}; the pack needs "
+                        "each face value from 1 (ace) to 13 (king) once")
+    return tuple(ranks[v][0] for v in RANK_VALUES)
+
+
+def _suits(node: _YamlNode) -> tuple[Suit, ...]:
+    """The four suits players name, each once, with a value of at least 1."""
+    suits: list[Suit] = []
+    lines: dict[str, int] = {}
+    for item in node.items():
+        keys = item.mapping(("name", "value"))
+        name = keys["name"].text()
+        if name not in PACK_SUITS:
+            raise keys["name"].fail(f"unknown suit '{name}'; the suits are "
+                                    f"{', '.join(PACK_SUITS)}")
+        if name in lines:
+            raise keys["name"].fail(f"duplicate suit '{name}' (first on line {lines[name]})")
+        lines[name] = item.line
+        suits.append(Suit(name, keys["value"].whole(1)))
+    missing = [name for name in PACK_SUITS if name not in lines]
+    if missing:
+        raise node.fail(f"missing suit{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+                        f"the pack needs {', '.join(PACK_SUITS)}")
+    return tuple(suits)
+
+
+def _jokers(node: _YamlNode) -> tuple[tuple[int, ...], int]:
+    """The joker counts players may choose (each 0, 2 or 4) and the default among them."""
+    keys = node.mapping(("allowed", "default"))
+    allowed = _distinct_numbers(keys["allowed"], 0)
+    if not allowed:
+        raise keys["allowed"].fail("needs at least one count, e.g. [0]")
+    for item, count in zip(keys["allowed"].items(), allowed):
+        if count not in JOKER_COUNTS:
+            raise item.fail(f"{count} jokers is not a choice; use {_or_list(JOKER_COUNTS)}")
+    default = keys["default"].whole(0)
+    if default not in allowed:
+        raise keys["default"].fail(f"{default} is not one of the allowed counts "
+                                   f"({_or_list(allowed)})")
+    return allowed, default
+
+
+def _distinct_numbers(node: _YamlNode, low: int, high: int | None = None) -> tuple[int, ...]:
+    """A list of whole numbers in range, none repeated, in file order."""
+    numbers: list[int] = []
+    for item in node.items():
+        number = item.whole(low, high)
+        if number in numbers:
+            raise item.fail(f"{number} appears twice")
+        numbers.append(number)
+    return tuple(numbers)
+
+
+def _or_list(numbers: Iterable[int]) -> str:
+    """'0, 2 or 4'."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# ---------------------------------------------------------------------------
 # Field checks shared by both kinds of deck
 
 def _check_field_names(row: _Row, allowed: tuple[str, ...]) -> None:
@@ -419,3 +699,96 @@ def _read_yaml_rows(path: Path) -> list[_Row]:
                             "field: value")
         rows.append(_Row(path, line, {str(key): value for key, value in item.items()}))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# YAML documents checked key by key (the 1% decks and the pack)
+
+@dataclass(frozen=True)
+class _YamlNode:
+    """A node of a composed YAML document with its key path, so that every problem
+    names the file, the line and the key ("bid_deck.families[2].name")."""
+
+    path: Path
+    key: str
+    node: Any   # a yaml.Node: its .id is "scalar", "sequence" or "mapping"
+
+    @property
+    def line(self) -> int:
+        return self.node.start_mark.line + 1
+
+    def fail(self, problem: str) -> DeckError:
+        where = f"{self.key}: " if self.key else ""
+        return DeckError(f"{self.path}:{self.line}: {where}{problem}")
+
+    def child(self, key: str, node: Any) -> _YamlNode:
+        return _YamlNode(self.path, f"{self.key}.{key}" if self.key else key, node)
+
+    def mapping(self, keys: tuple[str, ...]) -> dict[str, _YamlNode]:
+        """The values of a mapping that has exactly `keys`, each once."""
+        if self.node.id != "mapping":
+            raise self.fail(f"must be a mapping with the keys {', '.join(keys)}")
+        found: dict[str, _YamlNode] = {}
+        for key_node, value_node in self.node.value:
+            name = key_node.value if key_node.id == "scalar" else None
+            at = self.child(str(name), key_node)
+            if name not in keys:
+                raise at.fail(f"unknown key; the keys here are {', '.join(keys)}")
+            if name in found:
+                raise at.fail(f"appears twice (first on line {found[name].line})")
+            found[name] = self.child(name, value_node)
+        missing = [key for key in keys if key not in found]
+        if missing:
+            raise self.fail(f"missing key '{missing[0]}'")
+        return found
+
+    def items(self) -> list[_YamlNode]:
+        """The items of a list, keyed from 1 as people count: families[1], families[2]."""
+        if self.node.id != "sequence":
+            raise self.fail("must be a list ([a, b] or one '- ' item a line)")
+        return [_YamlNode(self.path, f"{self.key}[{i}]", item)
+                for i, item in enumerate(self.node.value, start=1)]
+
+    def scalar(self) -> Any:
+        """A single value, typed as YAML reads it (7 is a number, '7' text)."""
+        from yaml.constructor import SafeConstructor
+
+        if self.node.id != "scalar":
+            raise self.fail(f"must be a single value, not a {self.node.id}")
+        return SafeConstructor().construct_object(self.node)
+
+    def text(self) -> str:
+        """The value as written: `name: 7` and `name: yes` are text here, not 7 and True."""
+        if self.scalar() is None or not self.node.value.strip():
+            raise self.fail("is empty")
+        return self.node.value.strip()
+
+    def whole(self, low: int, high: int | None = None) -> int:
+        """A whole number from `low` to `high` (no upper limit when None)."""
+        value = self.scalar()
+        if value is None:
+            raise self.fail("is empty")
+        if isinstance(value, bool) or not isinstance(value, int):
+            shown = repr(value) if isinstance(value, float) else f"'{self.node.value}'"
+            raise self.fail(f"must be a whole number, not {shown}")
+        if value < low or (high is not None and value > high):
+            limits = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise self.fail(f"must be {limits}, not {value}")
+        return value
+
+
+def _yaml_document(path: Path) -> _YamlNode:
+    """The file's one YAML document, composed (not loaded) so that lines are known."""
+    import yaml  # only YAML decks need it
+
+    text = _read_text(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(error, "problem", None) or str(error)
+        raise DeckError(f"{path}:{line}: not valid YAML ({problem})") from None
+    if root is None:
+        raise DeckError(f"{path}:1: empty file")
+    return _YamlNode(path, "", root)

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import platformdirs
 
-from host.decks import DeckError, Decks, default_deck_dir, load_decks
+from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, Prompt, RuleError
 from host.eventlog import EventLog
 from host.games import GAME_IDS, get_game
@@ -31,6 +31,8 @@ from .textio import TextEars, TextMouth
 EXIT_USAGE = 2
 QUESTION_GAMES = ("keep-it-100", "zero-to-100")
 WORD_GAMES = ("keep-cool",)
+CARD_DECK_FILES = {"one-percent": BID_REWARD_FILE, "centurion": PACK_FILE}
+"""The games dealt from a YAML card file (--card-deck), and their shipped file."""
 
 
 class UserError(Exception):
@@ -62,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="question deck file(s) (CSV or YAML) instead of the shipped one")
     play.add_argument("--word-deck", action="append", default=[], metavar="FILE",
                       help="Keep Cool word deck file(s) instead of the shipped one")
+    play.add_argument("--card-deck", metavar="FILE",
+                      help="1%% bid and reward decks, or Centurion's pack (YAML), "
+                           "instead of the shipped one")
     _add_io_arguments(play)
 
     resume = commands.add_parser("resume", help="continue a saved game (the latest by default)")
@@ -138,6 +143,7 @@ def play(args: argparse.Namespace) -> int:
     setup = {"options": _options_to_json(options),
              "question_decks": [str(Path(p).resolve()) for p in args.deck],
              "word_decks": [str(Path(p).resolve()) for p in args.word_deck],
+             "card_deck": str(Path(args.card_deck).resolve()) if args.card_deck else None,
              "used_questions": sorted(journal.used_questions(group)),
              "group": group}
     decks = _load_decks(game, setup)
@@ -229,15 +235,27 @@ def _rule_values(pairs: list[str]) -> dict[str, Any]:
 def _load_decks(game, setup: dict[str, Any]) -> Decks:
     """Only the decks this game deals from: a broken word deck must not stop centurion."""
     deck_dir = default_deck_dir()
+    card_deck = _card_deck(game, setup.get("card_deck"))  # absent in sessions saved before it
     try:
         return load_decks(
             (setup["question_decks"] or [deck_dir / "questions.csv"]) if game.ID in QUESTION_GAMES else [],
             (setup["word_decks"] or [deck_dir / "keep-cool.csv"]) if game.ID in WORD_GAMES else [],
-            frozenset(setup["used_questions"]))
+            frozenset(setup["used_questions"]),
+            bid_reward=card_deck if game.ID == "one-percent" else None,
+            pack=card_deck if game.ID == "centurion" else None)
     except DeckError as error:
         raise UserError(f"bad deck: {error}") from error
     except OSError as error:
         raise UserError(f"cannot read deck: {error}") from error
+
+
+def _card_deck(game, given: str | None) -> Path | None:
+    """The YAML card file of 1% or Centurion: the one given, else the shipped one."""
+    if game.ID not in CARD_DECK_FILES:
+        if given:
+            raise UserError(f"--card-deck is for {' and '.join(CARD_DECK_FILES)}, not {game.ID}")
+        return None
+    return Path(given) if given else default_deck_dir() / CARD_DECK_FILES[game.ID]
 
 
 def _options_to_json(options: GameOptions) -> dict[str, Any]:

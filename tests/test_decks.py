@@ -6,6 +6,9 @@ file must never half-load: the loader raises instead of returning what it read.
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -641,3 +644,266 @@ def test_question_words_must_be_pronounceable(tmp_path):
     assert validator.check_question_words([fine], dictionary) == []
     errors = validator.check_question_words([odd], dictionary)
     assert len(errors) == 2 and "zorblaxes" in errors[0] and "q2" in errors[0]
+
+
+# ---------------------------------------------------------------------------
+# 1%'s bid and reward decks and Centurion's pack (YAML): shipped files
+
+from host.journal import Journal  # noqa: E402
+from host.decks import (  # noqa: E402
+    BidRewardDecks, Pack, default_bid_reward_decks, default_pack, load_bid_reward_decks, load_pack,
+)
+
+ONE_PERCENT_FILE = REPO / "decks" / "one-percent.yaml"
+PACK_FILE = REPO / "decks" / "cards.yaml"
+
+
+def test_shipped_bid_deck_is_five_families_of_one_to_five_twice():
+    bid = load_bid_reward_decks(ONE_PERCENT_FILE).bid
+    assert bid.family_names == ("shark", "comet", "star", "lightning", "clover")
+    assert [f.plural for f in bid.families] == ["sharks", "comets", "stars", "lightning", "clovers"]
+    assert bid.values == (1, 2, 3, 4, 5) and bid.copies == 2 and bid.size == 50
+
+
+def test_shipped_reward_deck_is_the_design_choice():
+    """shared/DESIGN.md: 1-9 three times each, 3 steal, 2 take-top-two, 2 reroll (34)."""
+    reward = load_bid_reward_decks(ONE_PERCENT_FILE).reward
+    assert reward.winning_numbers == tuple(range(1, 10)) and reward.winning_copies == 3
+    assert (reward.steal, reward.draw_two, reward.reroll) == (3, 2, 2)
+    assert 9 * reward.winning_copies + reward.steal + reward.draw_two + reward.reroll == 34
+
+
+def test_shipped_pack_is_52_cards_in_bridge_order():
+    pack = load_pack(PACK_FILE)
+    assert [r.value for r in pack.ranks] == list(range(1, 14))
+    assert [r.spoken for r in pack.ranks] == ["ace", *map(str, range(2, 11)), "jack", "queen", "king"]
+    assert [r.name for r in pack.ranks] == ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+    assert pack.suit_values == {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4}
+    assert pack.suit_names == ("clubs", "diamonds", "hearts", "spades")
+    assert pack.jokers_allowed == (0, 2, 4) and pack.jokers == 0
+    assert pack.spoken(12) == "queen"
+
+
+def test_engine_rule_defaults_match_the_shipped_files():
+    """docs/rules.md lists RULE_DEFAULTS; the game takes these defaults from the files."""
+    from host.games import centurion, one_percent
+    reward = load_bid_reward_decks(ONE_PERCENT_FILE).reward
+    rules = one_percent.RULE_DEFAULTS
+    assert (rules["winning_copies"], rules["steal_cards"], rules["draw_two_cards"],
+            rules["reroll_cards"]) == (reward.winning_copies, reward.steal, reward.draw_two,
+                                       reward.reroll)
+    pack = load_pack(PACK_FILE)
+    assert centurion.RULE_DEFAULTS["suit_values"] == pack.suit_values
+    assert centurion.RULE_DEFAULTS["jokers"] == pack.jokers
+
+
+def test_defaults_are_the_shipped_files():
+    assert default_bid_reward_decks() == load_bid_reward_decks(ONE_PERCENT_FILE)
+    assert default_pack() == load_pack(PACK_FILE)
+
+
+def test_load_decks_loads_the_card_files_only_when_asked():
+    assert Decks().bid_reward is None and Decks().pack is None
+    plain = load_decks([], [])
+    assert plain.bid_reward is None and plain.pack is None
+    decks = load_decks([], [], bid_reward=ONE_PERCENT_FILE, pack=str(PACK_FILE))
+    assert isinstance(decks.bid_reward, BidRewardDecks) and isinstance(decks.pack, Pack)
+    assert decks.bid_reward.bid.size == 50 and len(decks.pack.ranks) == 13
+
+
+def test_yaml_lists_may_be_written_either_way(tmp_path):
+    text = ONE_PERCENT_FILE.read_text(encoding="utf-8").replace(
+        "  values: [1, 2, 3, 4, 5]\n", "  values:\n    - 2\n    - 4\n")
+    path = write(tmp_path, "one-percent.yaml", text)
+    assert load_bid_reward_decks(path).bid.values == (2, 4)
+
+
+def test_a_reward_deck_may_leave_out_a_kind(tmp_path):
+    text = (ONE_PERCENT_FILE.read_text(encoding="utf-8")
+            .replace("numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9]", "numbers: []")
+            .replace("steal: 3", "steal: 0"))
+    reward = load_bid_reward_decks(write(tmp_path, "one-percent.yaml", text)).reward
+    assert reward.winning_numbers == () and reward.steal == 0 and reward.reroll == 2
+
+
+# ---------------------------------------------------------------------------
+# Broken card files: each error names the file, the line and the key
+
+def broken(tmp_path: Path, shipped: Path, old: str, new: str) -> tuple[Path, str]:
+    """The shipped file with `old` replaced by `new` (which must occur), and its text."""
+    text = shipped.read_text(encoding="utf-8")
+    assert old in text, old
+    text = text.replace(old, new, 1)
+    return write(tmp_path, shipped.name, text), text
+
+
+def line_of(text: str, marker: str | None) -> str:
+    """The number of the first line containing `marker` (any number when None)."""
+    if marker is None:
+        return r"\d+"
+    return str(next(n for n, line in enumerate(text.splitlines(), 1) if marker in line))
+
+
+def assert_names_file_and_line(message: str, path: Path, text: str, marker: str | None) -> None:
+    assert re.match(re.escape(f"{path}:") + line_of(text, marker) + ": ", message), message
+
+
+ONE_PERCENT_ERRORS = [
+    # (replace, by, line holding this marker, words the message must contain)
+    ("  copies: 2\n", "", "  families:", "bid_deck: missing key 'copies'"),
+    ("  copies: 2\n", "  copies: two\n", "copies: two", "bid_deck.copies: must be a whole number, not 'two'"),
+    ("  copies: 2\n", "  copies: 0\n", "copies: 0", "bid_deck.copies: must be at least 1, not 0"),
+    ("  values: [1, 2, 3, 4, 5]", "  values: 5", "values: 5", "bid_deck.values: must be a list"),
+    ("  values: [1, 2, 3, 4, 5]", "  values: [1, 2, 2]", "values: [1, 2, 2]",
+     "bid_deck.values[3]: 2 appears twice"),
+    ("  values: [1, 2, 3, 4, 5]", "  values: []", "values: []", "needs at least one card value"),
+    ("    - name: comet\n", "    - name: shark  # again\n", "# again",
+     "bid_deck.families[2].name: duplicate family 'shark' (first on line"),
+    ("      plural: stars\n", "      plural: sharks  # clash\n", "# clash",
+     "bid_deck.families[3].plural: 'sharks' already names the family 'shark'"),
+    ("    - name: comet\n", "    - name: Comet\n", "name: Comet", "must be lowercase letters"),
+    ("      plural: comets\n", "", "- name: comet", "bid_deck.families[2]: missing key 'plural'"),
+    ("      plural: comets\n", "      plural: comets\n      colour: red\n", "colour: red",
+     "bid_deck.families[2].colour: unknown key"),
+    ("    - name: comet\n", "    - name: [comet]\n", "name: [comet]", "must be a single value"),
+    ("    numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9]", "    numbers: [0, 1]", "numbers: [0, 1]",
+     "reward_deck.winning_numbers.numbers[1]: must be from 1 to 9, not 0"),
+    ("  steal: 3 ", "  steal: -1 ", "steal: -1", "reward_deck.steal: must be at least 0, not -1"),
+    ("  steal: 3 ", "  steal: 1.5 ", "steal: 1.5", "reward_deck.steal: must be a whole number, not 1.5"),
+    ("  steal: 3 ", "  steal: yes ", "steal: yes", "reward_deck.steal: must be a whole number, not 'yes'"),
+    ("  reroll: 2 ", "  reroll: ", "reroll: ", "reward_deck.reroll: is empty"),
+    ("  draw_two: 2 ", "  draw_two: 2\n  steal: 1\n  x: ", "steal: 1",
+     "reward_deck.steal: appears twice (first on line"),
+    ("reward_deck:\n", "rewards:\n", "rewards:", "rewards: unknown key; the keys here are bid_deck, reward_deck"),
+    ("  values: [1, 2, 3, 4, 5]", "  values: [1, 2", None, "not valid YAML"),
+]
+
+
+@pytest.mark.parametrize("old, new, marker, words", ONE_PERCENT_ERRORS)
+def test_broken_bid_reward_files_name_file_line_and_key(tmp_path, old, new, marker, words):
+    path, text = broken(tmp_path, ONE_PERCENT_FILE, old, new)
+    with pytest.raises(DeckError) as error:
+        load_bid_reward_decks(path)
+    message = str(error.value)
+    assert_names_file_and_line(message, path, text, marker)
+    assert words in message, message
+
+
+PACK_ERRORS = [
+    ("  - {name: clubs, value: 1}", "  - {name: clubs, value: 0}", "name: clubs",
+     "suits[1].value: must be at least 1, not 0"),
+    ("  - {name: hearts, value: 3}", "  - {name: hearts, value: '3'}", "name: hearts",
+     "suits[3].value: must be a whole number, not '3'"),
+    ("  - {name: hearts, value: 3}", "  - {name: hearts, value: 2.5}", "name: hearts",
+     "suits[3].value: must be a whole number, not 2.5"),
+    ("  - {name: diamonds, value: 2}", "  - {name: clubs, value: 2}", "name: clubs, value: 2",
+     "suits[2].name: duplicate suit 'clubs' (first on line"),
+    ("  - {name: diamonds, value: 2}", "  - {name: clovers, value: 2}", "clovers",
+     "suits[2].name: unknown suit 'clovers'; the suits are clubs, diamonds, hearts, spades"),
+    ("  - {name: spades, value: 4}\n", "", "  - {name: clubs", "suits: missing suit spades"),
+    ("  allowed: [0, 2, 4]", "  allowed: [0, 3]", "allowed: [0, 3]",
+     "jokers.allowed[2]: 3 jokers is not a choice; use 0, 2 or 4"),
+    ("  default: 0", "  default: four", "default: four", "jokers.default: must be a whole number, not 'four'"),
+    ("  allowed: [0, 2, 4]", "  allowed: 2", "allowed: 2", "jokers.allowed: must be a list"),
+    ("  - {name: \"7\", spoken: \"7\", value: 7}\n", "", "name: A,", "ranks: no rank with face value 7"),
+    ("  - {name: \"8\", spoken: \"8\", value: 8}", "  - {name: \"8\", spoken: \"8\", value: 7}  # twice",
+     "# twice", "ranks[8].value: face value 7 appears twice (first on line"),
+    ("  - {name: K, spoken: king, value: 13}", "  - {name: K, spoken: king, value: 14}", "value: 14",
+     "ranks[13].value: must be from 1 to 13, not 14"),
+    ("  - {name: Q, spoken: queen, value: 12}", "  - {name: Q, spoken: '', value: 12}", "name: Q",
+     "ranks[12].spoken: is empty"),
+    ("  - {name: Q, spoken: queen, value: 12}", "  - {name: J, spoken: queen, value: 12}",
+     "spoken: queen", "ranks[12].name: duplicate rank 'J'"),
+    ("jokers:\n  allowed: [0, 2, 4]\n  default: 0\n", "", "ranks:", "missing key 'jokers'"),
+]
+
+
+@pytest.mark.parametrize("old, new, marker, words", PACK_ERRORS)
+def test_broken_pack_files_name_file_line_and_key(tmp_path, old, new, marker, words):
+    path, text = broken(tmp_path, PACK_FILE, old, new)
+    with pytest.raises(DeckError) as error:
+        load_pack(path)
+    message = str(error.value)
+    assert_names_file_and_line(message, path, text, marker)
+    assert words in message, message
+
+
+def test_jokers_default_must_be_an_allowed_count(tmp_path):
+    path, text = broken(tmp_path, PACK_FILE, "  allowed: [0, 2, 4]", "  allowed: [0, 4]")
+    path.write_text(text.replace("  default: 0", "  default: 2"), encoding="utf-8")
+    with pytest.raises(DeckError, match=r"cards\.yaml:\d+: jokers\.default: 2 is not one of "
+                                        r"the allowed counts \(0 or 4\)"):
+        load_pack(path)
+
+
+def test_a_bid_deck_needs_a_family(tmp_path):
+    path = write(tmp_path, "one-percent.yaml", "bid_deck:\n  families: []\n  values: [1]\n"
+                 "  copies: 1\nreward_deck:\n  winning_numbers: {numbers: [], copies: 0}\n"
+                 "  steal: 0\n  draw_two: 0\n  reroll: 1\n")
+    with pytest.raises(DeckError, match=r"one-percent\.yaml:2: bid_deck\.families: needs at "
+                                        r"least one family"):
+        load_bid_reward_decks(path)
+
+
+def test_card_files_that_are_empty_or_not_a_mapping_are_refused(tmp_path):
+    empty = write(tmp_path, "empty.yaml", "# only a comment\n")
+    with pytest.raises(DeckError, match=r"empty\.yaml:1: empty file"):
+        load_pack(empty)
+    listed = write(tmp_path, "list.yaml", "- shark\n- comet\n")
+    with pytest.raises(DeckError, match=r"list\.yaml:1: must be a mapping with the keys "
+                                        r"bid_deck, reward_deck"):
+        load_bid_reward_decks(listed)
+    with pytest.raises(DeckError, match=r"missing\.yaml: cannot read the file"):
+        load_pack(tmp_path / "missing.yaml")
+
+
+def test_a_broken_card_file_never_half_loads_into_decks(tmp_path):
+    good = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
+    path, _ = broken(tmp_path, PACK_FILE, "  default: 0", "  default: 3")
+    with pytest.raises(DeckError, match="cards.yaml"):
+        load_decks([good], [], pack=path)
+
+
+# ---------------------------------------------------------------------------
+# partyhost play --card-deck FILE (1% and Centurion)
+
+def run_partyhost(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_card_deck_option_deals_from_the_file_and_resume_rereads_it(tmp_path):
+    path, text = broken(tmp_path, PACK_FILE, "  default: 0", "  default: 2")
+    played = run_partyhost(["play", "centurion", "--players", "Ana,Ben", "--seed", "3",
+                            "--card-deck", str(path)], tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "2 jokers are in the pack, worth 0." in played.stdout
+    path.write_text(text.replace("  default: 2", "  default: 3"), encoding="utf-8")
+    resumed = run_partyhost(["resume"], tmp_path)
+    assert resumed.returncode == 2
+    assert f"bad deck: {path}:" in resumed.stderr and "jokers.default" in resumed.stderr
+
+
+def test_a_broken_card_deck_is_refused_before_anything_is_saved(tmp_path):
+    path, text = broken(tmp_path, ONE_PERCENT_FILE, "  steal: 3 ", "  steal: lots ")
+    result = run_partyhost(["play", "one-percent", "--card-deck", str(path)], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"partyhost: bad deck: {path}:{line_of(text, 'steal: lots')}: "
+                                    "reward_deck.steal: must be a whole number, not 'lots'")
+    database = tmp_path / "data" / "partyhost.sqlite3"
+    assert not database.exists() or Journal(database).sessions() == []
+
+
+def test_card_deck_is_only_for_the_card_games(tmp_path):
+    result = run_partyhost(["play", "keep-cool", "--card-deck", str(PACK_FILE)], tmp_path)
+    assert result.returncode == 2
+    assert "--card-deck is for one-percent and centurion, not keep-cool" in result.stderr
+
+
+def test_plain_yaml_scalars_are_text_where_text_is_wanted(tmp_path):
+    """`name: 10` and `spoken: yes` are the text "10" and "yes", as written."""
+    path, _ = broken(tmp_path, PACK_FILE, '{name: "10", spoken: "10", value: 10}',
+                     "{name: 10, spoken: yes, value: 10}")
+    ten = load_pack(path).ranks[9]
+    assert (ten.name, ten.spoken, ten.value) == ("10", "yes", 10)

@@ -16,9 +16,14 @@ card comes up twice and keeps the count).
 
 Rules choices
 -------------
-- Suit values: clubs 1, diamonds 2, hearts 3, spades 4 (rule "suit_values").
-- Jokers: rule "jokers" is 0, 2 or 4; a joker is worth 0 and may be played at any
-  turn, like any other card.
+- The pack comes from decks/cards.yaml (format: docs/decks.md; another file with
+  --card-deck): the ranks, ace 1 to king 13, with how the host says each; the
+  suits and their values; the joker counts allowed and the default.
+- Suit values (the file's open choice): clubs 1, diamonds 2, hearts 3, spades 4.
+  Rule "suit_values" changes them for one game, as {"clubs": 4, ...} or four
+  numbers in the file's suit order ("4,3,2,1"); its default is the file's values.
+- Jokers: rule "jokers" is a count the file allows (0, 2 or 4), by default the
+  file's (0); a joker is worth 0 and may be played at any turn, like any other card.
 - Who deals first is drawn with the game's random generator; the deal then
   alternates, and the player who did not deal always leads.
 - Past 100 there is no bust: the count goes on until it lands on a multiple of
@@ -66,6 +71,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from host.decks import Pack, default_pack
 from host.engine import (
     Action,
     Event,
@@ -75,6 +81,7 @@ from host.engine import (
     convert_rule,
     evolve,
     game_over,
+    join_names,
     merge_rules,
     new_rng,
     private,
@@ -90,10 +97,11 @@ DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
 
-SUITS = ("clubs", "diamonds", "hearts", "spades")
 RULE_DEFAULTS: dict[str, Any] = {
+    # The game's defaults for these two are the pack file's (these are the shipped
+    # decks/cards.yaml's, for docs/rules.md).
     "suit_values": {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4},
-    "jokers": 0,                  # 0, 2 or 4 jokers in the pack
+    "jokers": 0,                  # jokers in the pack: a count the file allows
     "target": 21,                 # points to win (when no pool is used)
     "pool": 0,                    # 0: play to target; N: a pool of N counters
     "highest_first": False,       # first card of each hand must be its highest
@@ -118,7 +126,6 @@ STOP = 100
 NEAR = 80                         # from this count on the host says how far to 100
 COMPUTER_NAMES = ("Host", "Robo")
 JOKER_KEEP_BONUS = 0.15           # how much the host prefers to keep a joker for stealing
-RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 MULTIPLIER_WORDS = {2: "doubled", 3: "trebled", 4: "quadrupled"}
 
 
@@ -127,7 +134,10 @@ MULTIPLIER_WORDS = {2: "doubled", 3: "trebled", 4: "quadrupled"}
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One playing card; rank 0 with no suit is a joker."""
+    """One playing card: its rank's face value and its suit; rank 0 with no suit is a joker.
+
+    How a card is said depends on the pack file: see `card_name`.
+    """
 
     rank: int
     suit: str | None = None
@@ -135,13 +145,6 @@ class Card:
     @property
     def is_joker(self) -> bool:
         return self.rank == 0
-
-    @property
-    def name(self) -> str:
-        """As spoken: 'queen of hearts', '7 of clubs', 'joker'."""
-        if self.is_joker:
-            return "joker"
-        return f"{RANK_NAMES.get(self.rank, str(self.rank))} of {self.suit}"
 
     def __deepcopy__(self, memo: dict) -> Card:
         """Cards never change, so a copied state may share them (keeps evolve fast)."""
@@ -158,9 +161,19 @@ def card_value(card: Card, suit_values: dict[str, int]) -> int:
     return card.rank * suit_values[card.suit]
 
 
-def full_pack(jokers: int) -> list[Card]:
-    """The 52 cards plus the agreed jokers, in a fixed order (shuffle it after)."""
-    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER] * jokers
+def card_name(card: Card, pack: Pack) -> str:
+    """As spoken, with the pack's rank names: 'queen of hearts', '7 of clubs', 'joker'."""
+    if card.is_joker:
+        return "joker"
+    return f"{pack.spoken(card.rank)} of {card.suit}"
+
+
+def full_pack(jokers: int, pack: Pack | None = None) -> list[Card]:
+    """The pack's 52 cards (the shipped one by default) plus the agreed jokers, in a
+    fixed order: suit by suit as in the file, ace to king (shuffle it after)."""
+    pack = pack or default_pack()
+    cards = [Card(rank.value, suit.name) for suit in pack.suits for rank in pack.ranks]
+    return cards + [JOKER] * jokers
 
 
 def is_stop(count: int) -> bool:
@@ -187,6 +200,7 @@ class State:
     deal: str                         # "host" or "table"
     rules: dict[str, Any]
     rng: random.Random
+    pack: Pack                        # the pack file: rank names, suits, jokers allowed
     dealer: int = 0
     deal_number: int = 0
     hands: list[list[Card]] = field(default_factory=lambda: [[], []])  # host deal only
@@ -212,6 +226,9 @@ class State:
     def value(self, card: Card) -> int:
         return card_value(card, self.suit_values)
 
+    def name(self, card: Card) -> str:
+        return card_name(card, self.pack)
+
     def other(self, seat: int) -> int:
         return 1 - seat
 
@@ -234,28 +251,37 @@ class State:
 # ---------------------------------------------------------------- options
 
 
-def _as_suit_values(value: Any) -> dict[str, int]:
-    """Accepts {"clubs": 1, ...}, [1, 2, 3, 4] or "1,2,3,4" (clubs to spades)."""
+def _as_suit_values(value: Any, suits: tuple[str, ...]) -> dict[str, int]:
+    """Accepts {"clubs": 1, ...}, [1, 2, 3, 4] or "1,2,3,4" (in the pack file's suit order)."""
     if isinstance(value, str):
         value = [part for part in value.replace(" ", ",").split(",") if part]
     if isinstance(value, (list, tuple)):
-        if len(value) != len(SUITS):
-            raise RuleError("Rule suit_values needs four numbers: clubs, diamonds, hearts, spades.")
-        value = dict(zip(SUITS, value))
-    if not isinstance(value, dict) or set(value) != set(SUITS):
-        raise RuleError("Rule suit_values must give a value to clubs, diamonds, hearts and spades.")
-    values = {suit: convert_rule("suit_values", value[suit], int) for suit in SUITS}
+        if len(value) != len(suits):
+            raise RuleError(f"Rule suit_values needs four numbers: {', '.join(suits)}.")
+        value = dict(zip(suits, value))
+    if not isinstance(value, dict) or set(value) != set(suits):
+        raise RuleError(f"Rule suit_values must give a value to {join_names(list(suits))}.")
+    values = {suit: convert_rule("suit_values", value[suit], int) for suit in suits}
     if any(v < 1 for v in values.values()):
         raise RuleError("Suit values must be at least 1.")
     return values
 
 
-def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the players' rules (typed by merge_rules), then checked."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
-    rules["suit_values"] = _as_suit_values(rules["suit_values"])
-    if rules["jokers"] not in (0, 2, 4):
-        raise RuleError("Play with 0, 2 or 4 jokers.")
+def _pack_of(decks: Any) -> Pack:
+    """The pack the session loaded, or the shipped one when it loaded none
+    (tests and tools that build Decks by hand, or pass None)."""
+    return getattr(decks, "pack", None) or default_pack()
+
+
+def _checked_rules(given: dict[str, Any], pack: Pack) -> dict[str, Any]:
+    """Defaults (suit values and jokers from the pack file) overlaid with the players'
+    rules (typed by merge_rules), then checked."""
+    defaults = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
+    rules = merge_rules(TITLE, defaults, given)
+    rules["suit_values"] = _as_suit_values(rules["suit_values"], pack.suit_names)
+    if rules["jokers"] not in pack.jokers_allowed:
+        counts = join_names([str(n) for n in pack.jokers_allowed], "or")
+        raise RuleError(f"Play with {counts} jokers.")
     if rules["target"] < 1:
         raise RuleError("The target must be at least 1 point.")
     if rules["pool"] < 0:
@@ -296,10 +322,11 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     if deal == "table" and mode != "pvp":
         raise RuleError("A table deal needs two people; against the host, the host deals.")
     players, computer = _seat_names(options, mode)
-    rules = _checked_rules(dict(options.rules))
+    pack = _pack_of(decks)
+    rules = _checked_rules(dict(options.rules), pack)
     rng = new_rng(options.seed)
     s = State(players=players, computer=computer, mode=mode, deal=deal, rules=rules,
-              rng=rng, dealer=rng.randrange(2), pool_left=rules["pool"])
+              rng=rng, pack=pack, dealer=rng.randrange(2), pool_left=rules["pool"])
     events = [say(_opening_line(s))]
     _start_deal(s, events, fresh_pack=True)
     _let_computer_move(s, events)
@@ -350,13 +377,12 @@ def _start_deal(s: State, events: list[Event], fresh_pack: bool) -> None:
 
 def _deal_fresh(s: State) -> None:
     """A whole shuffled pack, seven cards each, dealt one at a time from the leader."""
-    pack_size = len(SUITS) * 13 + s.rules["jokers"]
+    pack = full_pack(s.rules["jokers"], s.pack)
     s.cards_left = [HAND_SIZE, HAND_SIZE]
-    s.stock_size = pack_size - 2 * HAND_SIZE
+    s.stock_size = len(pack) - 2 * HAND_SIZE
     if s.deal == "table":
         s.hands, s.stock = [[], []], []
         return
-    pack = full_pack(s.rules["jokers"])
     s.rng.shuffle(pack)
     leader = s.other(s.dealer)
     s.hands = [[], []]
@@ -394,7 +420,7 @@ def _hand_notes(s: State) -> list[Event]:
 
 def _hand_text(s: State, seat: int) -> str:
     cards = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
-    return ", ".join(f"{c.name} {s.value(c)}" for c in cards) or "none"
+    return ", ".join(f"{s.name(c)} {s.value(c)}" for c in cards) or "none"
 
 
 def _multiplier_word(multiplier: int) -> str:
@@ -421,7 +447,7 @@ def prompt(state: State) -> Prompt | None:
     if name != s.computer and s.mode == "vs-host":
         text += " You hold " + _hand_text(s, s.turn) + "."
     if s.mode == "vs-host" and s.deal == "host":     # nobody else listens: use the hand
-        choices = sorted({c.name for c in legal_cards(s, s.turn)})[:3]
+        choices = sorted({s.name(c) for c in legal_cards(s, s.turn)})[:3]
     else:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
     context = {"count": s.count}
@@ -466,14 +492,14 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if s.phase == "steal":
         _answer_joker_offer(s, action, events)
     else:
-        card = _card_from(action)
+        card = _card_from(s, action)
         _check_playable(s, s.turn, card)
         _play(s, s.turn, card, events)
     _let_computer_move(s, events)
     return s, events
 
 
-def _card_from(action: Action) -> Card:
+def _card_from(s: State, action: Action) -> Card:
     """The card an intent names; RuleError if it names none."""
     if action.get("intent") != "play_card":
         raise RuleError("Name the card you play, like queen of hearts.")
@@ -482,7 +508,9 @@ def _card_from(action: Action) -> Card:
     rank, suit = action.get("rank"), action.get("suit")
     if isinstance(rank, str) and rank.isdigit():
         rank = int(rank)
-    if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 13 or suit not in SUITS:
+    ranks = [r.value for r in s.pack.ranks]
+    if not isinstance(rank, int) or isinstance(rank, bool) or rank not in ranks \
+            or suit not in s.pack.suit_names:
         raise RuleError("Name the card you play, like queen of hearts.")
     return Card(rank, suit)
 
@@ -502,7 +530,7 @@ def _check_playable(s: State, seat: int, card: Card) -> None:
         raise RuleError("We're playing without jokers.")
     if s.deal == "host":
         if card not in s.hands[seat]:
-            raise RuleError(f"You don't hold the {card.name}." if not card.is_joker
+            raise RuleError(f"You don't hold the {s.name(card)}." if not card.is_joker
                             else "You don't hold a joker.")
         if card not in legal_cards(s, seat):
             raise RuleError("Your first card this deal must be your highest-valued card.")
@@ -511,7 +539,7 @@ def _check_playable(s: State, seat: int, card: Card) -> None:
     if card.is_joker and seen.count(JOKER) >= s.rules["jokers"]:
         raise RuleError(f"All {s.rules['jokers']} jokers have been played already.")
     if not card.is_joker and card in seen:
-        raise RuleError(f"The {card.name} has been played already. Which card is it?")
+        raise RuleError(f"The {s.name(card)} has been played already. Which card is it?")
 
 
 def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
@@ -524,7 +552,7 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
     value = s.value(card)
     s.count += value
     name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": card.name, "value": value})
+    events.append({"type": "reveal", "player": name, "card": s.name(card), "value": value})
     events.append(say(_card_line(s, seat, card, value)))
     if is_stop(s.count):
         _stop_made(s, seat, events)
@@ -536,9 +564,9 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
 
 def _card_line(s: State, seat: int, card: Card, value: int) -> str:
     """'Queen of hearts, 36. Count 88. 12 to go.'"""
-    said = f"{card.name}, {value}." if not card.is_joker else "A joker, 0."
+    said = f"{s.name(card)}, {value}." if not card.is_joker else "A joker, 0."
     if s.players[seat] == s.computer:
-        said = f"I play the {card.name}, {value}." if not card.is_joker else "I play a joker, 0."
+        said = f"I play the {s.name(card)}, {value}." if not card.is_joker else "I play a joker, 0."
     said = said[0].upper() + said[1:]
     line = f"{said} Count {s.count}."
     if is_stop(s.count):
@@ -619,7 +647,7 @@ def _play_joker_on_stop(s: State, seat: int, events: list[Event]) -> None:
     s.cards_left[seat] -= 1
     s.played.append((seat, JOKER))
     name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": JOKER.name, "value": 0})
+    events.append({"type": "reveal", "player": name, "card": s.name(JOKER), "value": 0})
     if name == s.computer:
         events.append(say(f"I lay a joker on {s.count} and take the deal!"))
     else:
@@ -754,7 +782,7 @@ def _let_computer_move(s: State, events: list[Event]) -> None:
 
 def unseen_values(s: State, seat: int) -> Counter[int]:
     """Values of the cards `seat` cannot see: the other hand and the stock."""
-    unseen = Counter(full_pack(s.rules["jokers"]))
+    unseen = Counter(full_pack(s.rules["jokers"], s.pack))
     unseen.subtract(s.hands[seat])
     unseen.subtract(c for _, c in s.played)
     unseen.subtract(s.out_of_play)
@@ -794,7 +822,7 @@ def choose_card(s: State, seat: int) -> Card:
     unseen = unseen_values(s, seat)
     total_unseen = sum(unseen.values())
     their_hand = s.cards_left[s.other(seat)]
-    highest = 13 * max(s.suit_values.values())
+    highest = max(rank.value for rank in s.pack.ranks) * max(s.suit_values.values())
     by_value: dict[int, Card] = {}
     for card in sorted(options):
         by_value.setdefault(s.value(card), card)

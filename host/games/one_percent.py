@@ -37,9 +37,14 @@ Rules choices (where the rulebook is silent or players might disagree)
   nobody else rolls. Players tied for the lowest total roll again, among themselves.
 - Reward cards: the host always keeps the reward deck and the face-up row, in both
   deals (with a table deal, players may mirror it with their physical reward cards).
-- Reward deck: winning numbers 1-9 three times each, 3 steal, 2 draw two (take the
-  top 2 reward cards), 2 reroll; every count is a rule ("winning_copies",
-  "steal_cards", "draw_two_cards", "reroll_cards").
+- The cards come from decks/one-percent.yaml (format: docs/decks.md; another file
+  with --card-deck). Bid deck: the families (with how each is said, "9 sharks",
+  "4 lightning"), the values and the copies of each card; shipped: shark, comet,
+  star, lightning and clover, 1 to 5, twice each (50 cards).
+- Reward deck (the file's open choice): shipped, winning numbers 1-9 three times
+  each, 3 steal, 2 draw two (take the top 2 reward cards), 2 reroll. Every count
+  is also a rule ("winning_copies", "steal_cards", "draw_two_cards",
+  "reroll_cards") whose default is the file's count.
 - Rewards ("rewards", default 3): a roll or taking a card from the row uses one;
   using or discarding a card you own does not. Taken row cards are replaced only at
   the end of the round. When the row is empty, rolling is the only reward left.
@@ -83,6 +88,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.decks import BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
 from host.engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
                          join_names, merge_rules, new_rng, private, say, score, sound)
 
@@ -98,7 +104,9 @@ RULE_DEFAULTS: dict[str, Any] = {
     "max_cards": 8,            # reward cards a player may own
     "duplicates": "warn",      # "warn" or "refuse" a second copy of a winning number
     "hand_size": 3,            # bid cards dealt to each player in play
-    "winning_copies": 3,       # copies of each winning number 1-9 in the reward deck
+    # Reward deck counts: the game's defaults are the deck file's counts (these are
+    # the shipped decks/one-percent.yaml's, for docs/rules.md).
+    "winning_copies": 3,       # copies of each winning number in the reward deck
     "steal_cards": 3,
     "draw_two_cards": 2,
     "reroll_cards": 2,
@@ -116,11 +124,8 @@ RULES_SUMMARY = (
     "winning numbers on both dice, and you win the game."
 )
 
-FAMILIES = ("shark", "comet", "star", "lightning", "clover")
 BONUSES = ("steal", "draw_two", "reroll")
 BONUS_NAMES = {"steal": "steal", "draw_two": "draw two", "reroll": "reroll"}
-CARD_VALUES = (1, 2, 3, 4, 5)
-COPIES_PER_CARD = 2
 ROW_SIZE = 3
 DIE_FACES = range(10)
 
@@ -193,6 +198,7 @@ class State:
     deal: str
     rules: dict[str, Any]
     rng: random.Random
+    cards: BidRewardDecks              # the deck file's composition
     phase: str = BID
     round: int = 1
     bid_deck: list[BidCard] = field(default_factory=list)
@@ -223,18 +229,17 @@ class State:
 
 # --------------------------------------------------------------------------- words
 
-def family_words(family: str, count: int) -> str:
-    """'1 shark', '9 clovers', '4 lightning' (lightning has no plural)."""
-    plural = count != 1 and family != "lightning"
-    return f"{count} {family}{'s' if plural else ''}"
+def family_words(s: State, family: str, count: int) -> str:
+    """'1 shark', '9 clovers', '4 lightning': the deck file says each family's plural."""
+    return f"{count} {family if count == 1 else family_plural(s, family)}"
 
 
-def bid_words(bid: Bid) -> str:
-    return family_words(bid.family, bid.count)
+def bid_words(s: State, bid: Bid) -> str:
+    return family_words(s, bid.family, bid.count)
 
 
-def family_plural(family: str) -> str:
-    return family if family == "lightning" else family + "s"
+def family_plural(s: State, family: str) -> str:
+    return s.cards.bid.family(family).plural
 
 
 def card_words(card: RewardCard) -> str:
@@ -268,18 +273,18 @@ def is_are(names: list[str]) -> str:
 
 def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
-    rules = _checked_rules(options)
+    cards = _deck_data(decks)
+    rules = _checked_rules(options, cards)
     players = _checked_players(options)
     deal = options.deal or DEALS[0]
     if deal not in DEALS:
         raise RuleError(f"1% can be dealt by the host or at the table, not {deal!r}.")
     if (options.mode or MODES[0]) not in MODES:
         raise RuleError(f"1% has only the basic mode, not {options.mode!r}.")
-    s = State(players=players, deal=deal, rules=rules, rng=new_rng(options.seed))
-    s.bid_deck = [BidCard(f, v) for f in FAMILIES for v in CARD_VALUES
-                  for _ in range(COPIES_PER_CARD)]
+    s = State(players=players, deal=deal, rules=rules, rng=new_rng(options.seed), cards=cards)
+    s.bid_deck = _bid_deck(cards.bid)
     s.rng.shuffle(s.bid_deck)
-    s.reward_deck = _reward_deck(rules)
+    s.reward_deck = _reward_deck(rules, cards.reward)
     s.rng.shuffle(s.reward_deck)
     s.owned = {p: [] for p in players}
     s.in_play = list(players)
@@ -301,9 +306,23 @@ def _checked_players(options: GameOptions) -> tuple[str, ...]:
     return players
 
 
-def _checked_rules(options: GameOptions) -> dict[str, Any]:
-    """RULE_DEFAULTS overridden by options.rules (typed by merge_rules), then checked."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, options.rules)
+def _deck_data(decks: Any) -> BidRewardDecks:
+    """The 1% decks the session loaded, or the shipped file's when it loaded none
+    (tests and tools that build Decks by hand, or pass None)."""
+    return getattr(decks, "bid_reward", None) or default_bid_reward_decks()
+
+
+def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
+    """The reward count rules' defaults: the deck file's counts."""
+    counts = {"winning_copies": reward.winning_copies}
+    counts.update({f"{bonus}_cards": getattr(reward, bonus) for bonus in BONUSES})
+    return counts
+
+
+def _checked_rules(options: GameOptions, cards: BidRewardDecks) -> dict[str, Any]:
+    """The defaults (the deck's counts among them) overridden by options.rules, then checked."""
+    defaults = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
+    rules = merge_rules(TITLE, defaults, options.rules)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")
@@ -313,13 +332,21 @@ def _checked_rules(options: GameOptions) -> dict[str, Any]:
     for key in ("rewards", "max_cards", "hand_size"):
         if rules[key] < 1:
             raise RuleError(f"The {key} rule must be at least 1.")
-    if rules["hand_size"] * MAX_PLAYERS > len(FAMILIES) * len(CARD_VALUES) * COPIES_PER_CARD:
-        raise RuleError("The hand size is too big for the 50 bid cards.")
+    if rules["hand_size"] * MAX_PLAYERS > cards.bid.size:
+        raise RuleError(f"The hand size is too big for the {cards.bid.size} bid cards.")
     return rules
 
 
-def _reward_deck(rules: dict[str, Any]) -> list[RewardCard]:
-    deck: list[RewardCard] = [n for n in range(1, 10) for _ in range(rules["winning_copies"])]
+def _bid_deck(bid: BidDeck) -> list[BidCard]:
+    """Every family's card of every value, `copies` times, in file order (then shuffled)."""
+    return [BidCard(family.name, value) for family in bid.families for value in bid.values
+            for _ in range(bid.copies)]
+
+
+def _reward_deck(rules: dict[str, Any], reward: RewardDeck) -> list[RewardCard]:
+    """The file's winning numbers and bonus kinds, in the counts the rules settled on."""
+    deck: list[RewardCard] = [n for n in reward.winning_numbers
+                              for _ in range(rules["winning_copies"])]
     for bonus in BONUSES:
         deck += [bonus] * rules[f"{bonus}_cards"]
     return deck
@@ -337,16 +364,18 @@ def prompt(state: State) -> Prompt | None:
 
 def _bid_prompt(s: State) -> Prompt:
     player = s.turn
+    families = s.cards.bid.families
     if s.last_bid is None:
         text = f"{player}, you open the bidding: say a number and a family."
-        choices: tuple[str, ...] = ("3 sharks", "5 clovers")
+        choices: tuple[str, ...] = (f"3 {families[0].plural}", f"5 {families[-1].plural}")
         last = None
     else:
         bid = s.last_bid
-        text = (f"{player}, {bid.bidder} bids {bid_words(bid)}. "
+        text = (f"{player}, {bid.bidder} bids {bid_words(s, bid)}. "
                 f"Raise it, or say that's false.")
-        choices = (f"{bid.count + 1} {family_plural(bid.family)}", f"{bid.count + 2} stars",
-                   "that's false")
+        middle = families[len(families) // 2]
+        choices = (f"{bid.count + 1} {family_plural(s, bid.family)}",
+                   f"{bid.count + 2} {middle.plural}", "that's false")
         last = {"count": bid.count, "family": bid.family}
     return Prompt(name="one-percent/bid", player=player, text=text,
                   context={"last": last}, choices=choices)
@@ -355,7 +384,7 @@ def _bid_prompt(s: State) -> Prompt:
 def _vote_prompt(s: State) -> Prompt:
     c = s.challenge
     voter = c.voters[0]
-    text = (f"{voter}, {c.challenger} says {bid_words(c.bid)} from {c.bid.bidder} is false. "
+    text = (f"{voter}, {c.challenger} says {bid_words(s, c.bid)} from {c.bid.bidder} is false. "
             f"Do you agree with the bid, or disagree?")
     return Prompt(name="one-percent/vote", player=voter, text=text,
                   context={"last": {"count": c.bid.count, "family": c.bid.family}},
@@ -366,7 +395,7 @@ def _total_prompt(s: State) -> Prompt:
     c = s.challenge
     player = c.reporters[0]
     family = c.bid.family
-    text = (f"{player}, show your cards: how many {family_plural(family)} "
+    text = (f"{player}, show your cards: how many {family_plural(s, family)} "
             "do you have in total?")
     return Prompt(name="one-percent/total", player=player, text=text,
                   context={"family": family}, choices=("4", "none"))
@@ -531,13 +560,13 @@ def _on_bid_phase(s: State, action: Action) -> list[Event]:
 
 
 def _bid(s: State, action: Action) -> list[Event]:
-    family = _family(action.get("family"))
+    family = _family(s, action.get("family"))
     count = _whole_number(action.get("count"))
     if count is None or count < 1:
         raise RuleError("A bid needs a number of at least 1.")
     last = s.last_bid
     if last is not None and count <= last.count:
-        raise RuleError(f"You must beat {bid_words(last)}: say {last.count + 1} or more.")
+        raise RuleError(f"You must beat {bid_words(s, last)}: say {last.count + 1} or more.")
     s.last_bid = Bid(count, family, s.turn)
     s.turn = _next_in_play(s, s.turn)
     return []
@@ -551,7 +580,7 @@ def _challenge(s: State, challenger: str) -> list[Event]:
     s.challenge = Challenge(bid=bid, challenger=challenger, believers=[bid.bidder],
                             doubters=[challenger], voters=voters)
     events = [sound("buzzer"),
-              say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(bid)}.")]
+              say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(s, bid)}.")]
     if voters:
         s.phase = VOTE
         return events
@@ -582,7 +611,7 @@ def _reveal(s: State) -> list[Event]:
         c.totals[player] = total
         events.append({"type": "reveal", "player": player, "card": hand_words(s.hands[player]),
                        "value": total})
-        events.append(say(f"{player}: {family_words(c.bid.family, total)}."))
+        events.append(say(f"{player}: {family_words(s, c.bid.family, total)}."))
     return events + _settle(s)
 
 
@@ -602,7 +631,8 @@ def _on_total(s: State, action: Action) -> list[Event]:
 
 
 def _largest_hand_total(s: State) -> int:
-    values = sorted([v for v in CARD_VALUES for _ in range(COPIES_PER_CARD)], reverse=True)
+    bid = s.cards.bid
+    values = sorted([v for v in bid.values for _ in range(bid.copies)], reverse=True)
     return sum(values[:s.rules["hand_size"]])
 
 
@@ -615,7 +645,7 @@ def _settle(s: State) -> list[Event]:
     losers = [p for p in s.players if p in (c.doubters if holds else c.believers)]
     s.in_play = [p for p in s.in_play if p not in losers]
     events = [sound("correct"),
-              say(f"{family_words(c.bid.family, found)} in all: {verdict}! "
+              say(f"{family_words(s, c.bid.family, found)} in all: {verdict}! "
                   f"{join_names(losers)} {is_are(losers)} out of play.")]
     opener = c.bid.bidder if holds else c.challenger
     s.challenge = None
@@ -1073,15 +1103,17 @@ def scores(state: State) -> str:
     return " ".join([head] + holdings)
 
 
-def _family(value: Any) -> str:
-    """A family as said; a plural ("clovers") is accepted too."""
+def _family(s: State, value: Any) -> str:
+    """A family of the deck as said; its plural ("clovers", or just an added s) too."""
+    names = s.cards.bid.family_names
     if isinstance(value, str):
         word = value.strip().lower()
-        if word in FAMILIES:
-            return word
-        if word.endswith("s") and word[:-1] in FAMILIES:
+        for family in s.cards.bid.families:
+            if word in (family.name, family.plural):
+                return family.name
+        if word.endswith("s") and word[:-1] in names:
             return word[:-1]
-    raise RuleError(f"Name a family: {join_names(list(FAMILIES))}.")
+    raise RuleError(f"Name a family: {join_names(list(names))}.")
 
 
 def _whole_number(value: Any) -> int | None:

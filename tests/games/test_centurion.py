@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from host.decks import Decks, load_pack
 from host.engine import GameOptions, RuleError
 from host.games import centurion as cen
 
@@ -39,7 +40,7 @@ def rig(state: cen.State, ana: list[str], ben: list[str], leader: int = 0) -> ce
     s = state
     s.hands = [[card(c) for c in ana], [card(c) for c in ben]]
     s.cards_left = [len(ana), len(ben)]
-    stock = cen.full_pack(s.rules["jokers"])
+    stock = cen.full_pack(s.rules["jokers"], s.pack)
     for held in s.hands[0] + s.hands[1]:
         stock.remove(held)
     s.stock, s.stock_size = stock, len(stock)
@@ -116,6 +117,66 @@ def test_pack_has_52_cards_plus_jokers():
     assert cen.full_pack(4).count(cen.JOKER) == 4
 
 
+# ---------------------------------------------------------------- the pack file
+
+REVERSED_SUITS = {"{name: clubs, value: 1}": "{name: clubs, value: 4}",
+                  "{name: diamonds, value: 2}": "{name: diamonds, value: 3}",
+                  "{name: hearts, value: 3}": "{name: hearts, value: 2}",
+                  "{name: spades, value: 4}": "{name: spades, value: 1}"}
+
+
+def pack_file(tmp_path: Path, changes: dict[str, str]) -> Decks:
+    """Decks holding the shipped decks/cards.yaml with `changes` made to its text."""
+    text = (ROOT / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "cards.yaml"
+    path.write_text(text, encoding="utf-8")
+    return Decks(pack=load_pack(path))
+
+
+def test_suit_values_come_from_the_pack_file(tmp_path):
+    state, _ = cen.setup(options(), pack_file(tmp_path, REVERSED_SUITS))
+    assert state.rules["suit_values"] == {"clubs": 4, "diamonds": 3, "hearts": 2, "spades": 1}
+    assert state.value(card("KC")) == 52 and state.value(card("KS")) == 13
+    rig(state, ["KC", "QD"], ["AS", "2S"])
+    state, events = play(state, "KC")
+    assert "King of clubs, 52. Count 52." in said(events)
+
+
+def test_rules_still_override_the_pack_files_suit_values(tmp_path):
+    decks = pack_file(tmp_path, REVERSED_SUITS)
+    state, _ = cen.setup(options(suit_values="1,1,1,1"), decks)
+    assert state.value(card("KC")) == 13
+    state, _ = cen.setup(options(suit_values=[1, 2, 3, 4]), decks)   # in the file's suit order
+    assert state.value(card("KS")) == 52
+
+
+def test_jokers_allowed_and_default_come_from_the_pack_file(tmp_path):
+    decks = pack_file(tmp_path, {"allowed: [0, 2, 4]": "allowed: [0, 2]", "default: 0": "default: 2"})
+    state, events = cen.setup(options(), decks)
+    assert state.rules["jokers"] == 2
+    assert len(state.stock) + 14 == 54
+    assert "2 jokers are in the pack" in said(events)
+    with pytest.raises(RuleError, match="Play with 0 or 2 jokers."):
+        cen.setup(options(jokers=4), decks)
+    state, _ = cen.setup(options(jokers=0), decks)
+    assert len(state.stock) + 14 == 52
+
+
+def test_the_host_says_ranks_as_the_pack_file_names_them(tmp_path):
+    decks = pack_file(tmp_path, {"spoken: queen": "spoken: dame"})
+    state, events = cen.setup(options(), decks)
+    rig(state, ["QH", "2C"], ["AS", "2S"])
+    state, events = play(state, "QH")
+    assert "Dame of hearts, 36." in said(events)
+    assert events[0] == {"type": "reveal", "player": "Ana", "card": "dame of hearts", "value": 36}
+    assert state.name(card("QS")) == "dame of spades"
+    with pytest.raises(RuleError, match="You don't hold the dame of clubs."):
+        cen.apply(state, action("Ben", "QC"))
+
+
 # ---------------------------------------------------------------- the deal
 
 
@@ -149,8 +210,8 @@ def test_hands_are_sent_privately_in_host_deal():
     for e in notes:
         seat = state.seat_of(e["player"])
         for held in state.hands[seat]:
-            assert held.name in e["text"]
-    assert not any(c.name in said(events) for c in state.hands[0] + state.hands[1])
+            assert state.name(held) in e["text"]
+    assert not any(state.name(c) in said(events) for c in state.hands[0] + state.hands[1])
 
 
 def test_same_seed_same_deal_and_other_seed_other_deal():

@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from host.decks import Decks, load_bid_reward_decks
 from host.engine import GameOptions, RuleError
 from host.games import one_percent as op
 from host.games.one_percent import BidCard
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR = ("Ana", "Ben", "Cy", "Dee")
+SHIPPED_FAMILIES = ("shark", "comet", "star", "lightning", "clover")   # decks/one-percent.yaml
 
 
 # --------------------------------------------------------------------------- helpers
@@ -123,7 +125,8 @@ def test_setup_reveals_three_rewards_and_deals_three_cards_each():
 def test_bid_deck_has_five_families_of_one_to_five_twice():
     s = new_game()
     cards = s.bid_deck + [c for h in s.hands.values() for c in h]
-    for family in op.FAMILIES:
+    assert s.cards.bid.family_names == SHIPPED_FAMILIES
+    for family in SHIPPED_FAMILIES:
         for value in range(1, 6):
             assert cards.count(BidCard(family, value)) == 2
 
@@ -142,6 +145,95 @@ def test_reward_deck_composition_is_configurable():
     deck = s.reward_deck + s.reward_row
     assert len(deck) == 9 + 0 + 1 + 4
     assert "steal" not in deck
+
+
+# --------------------------------------------------------------------------- deck files
+
+ONLY_REROLLS = {"copies: 3": "copies: 0", "steal: 3": "steal: 0", "draw_two: 2": "draw_two: 0",
+                "reroll: 2": "reroll: 5"}
+TWO_FAMILIES = {  # star and lightning only, valued 1 to 3, four copies: 24 cards
+    "    - name: shark\n      plural: sharks\n": "",
+    "    - name: comet\n      plural: comets\n": "",
+    "    - name: clover\n      plural: clovers\n": "",
+    "values: [1, 2, 3, 4, 5]": "values: [1, 2, 3]",
+    "copies: 2": "copies: 4",
+}
+
+
+def deck_file(tmp_path, changes: dict[str, str]) -> Decks:
+    """Decks holding the shipped decks/one-percent.yaml with `changes` made to its text."""
+    text = (ROOT / "decks" / "one-percent.yaml").read_text(encoding="utf-8")
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "one-percent.yaml"
+    path.write_text(text, encoding="utf-8")
+    return Decks(bid_reward=load_bid_reward_decks(path))
+
+
+def game_with(decks: Decks, players=FOUR, **rules):
+    return op.setup(GameOptions(players=tuple(players), mode="basic", deal="host", seed=3,
+                                rules=rules), decks)
+
+
+def test_the_reward_deck_is_dealt_from_the_file(tmp_path):
+    s, events = game_with(deck_file(tmp_path, ONLY_REROLLS))
+    assert s.reward_row + s.reward_deck == ["reroll"] * 5
+    assert s.rules["reroll_cards"] == 5 and s.rules["winning_copies"] == 0
+    assert "on offer: reroll, reroll and reroll" in texts(events)
+
+
+def test_rules_still_override_the_files_counts(tmp_path):
+    s, _ = game_with(deck_file(tmp_path, ONLY_REROLLS), steal_cards=2, reroll_cards="1",
+                     winning_copies=1)
+    deck = s.reward_row + s.reward_deck
+    assert sorted(deck, key=str) == [1, 2, 3, 4, 5, 6, 7, 8, 9, "reroll", "steal", "steal"]
+
+
+def test_only_the_files_winning_numbers_are_dealt(tmp_path):
+    changes = {"numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9]": "numbers: [7, 8]"}
+    s, _ = game_with(deck_file(tmp_path, changes), winning_copies=2)
+    deck = s.reward_row + s.reward_deck
+    assert sorted(c for c in deck if isinstance(c, int)) == [7, 7, 8, 8]
+    assert len(deck) == 4 + 3 + 2 + 2
+
+
+def test_the_bid_deck_is_dealt_from_the_file(tmp_path):
+    s, _ = game_with(deck_file(tmp_path, TWO_FAMILIES), players=("Ana", "Ben"))
+    cards = s.bid_deck + [c for h in s.hands.values() for c in h]
+    assert len(cards) == 24
+    for family in ("star", "lightning"):
+        for value in (1, 2, 3):
+            assert cards.count(BidCard(family, value)) == 4
+
+
+def test_families_and_their_plurals_come_from_the_file(tmp_path):
+    s, _ = game_with(deck_file(tmp_path, TWO_FAMILIES), players=("Ana", "Ben"))
+    s = bidding(s, "Ana", hands(Ana="star 3, star 3, lightning 1", Ben="star 2, lightning 3"))
+    assert op.prompt(s).choices == ("3 stars", "5 lightning")
+    assert "Name a family: star and lightning" in refused(s, "bid", count=2, family="shark")
+    s, _ = act(s, "bid", count=2, family="lightnings")
+    assert op.prompt(s).choices == ("3 lightning", "4 lightning", "that's false")
+    s, events = act(s, "challenge")
+    assert "Ben says that's false! Ana bid 2 lightning." in texts(events)
+    assert "4 lightning in all: the bid holds!" in texts(events)
+
+
+def test_table_totals_are_capped_by_the_files_values(tmp_path):
+    """Three cards of a family valued 1 to 3 (four copies each) add up to 9 at most."""
+    decks = deck_file(tmp_path, TWO_FAMILIES)
+    s, _ = op.setup(GameOptions(players=("Ana", "Ben", "Cy"), deal="table", seed=3), decks)
+    s = bidding(s, "Ana")
+    s, _ = act(s, "bid", count=4, family="star")
+    s, _ = act(s, "challenge")
+    s, _ = act(s, "agree")
+    assert "0 to 9 of a family" in refused(s, "number", value=10)
+    s, _ = act(s, "number", value=9)
+
+
+def test_a_hand_size_the_files_bid_deck_cannot_deal_is_refused(tmp_path):
+    with pytest.raises(RuleError, match="too big for the 24 bid cards"):
+        game_with(deck_file(tmp_path, TWO_FAMILIES), hand_size=5)
 
 
 def test_table_deal_sends_no_private_hands():
@@ -761,7 +853,7 @@ def _random_action(chooser, state, p):
         if last and chooser.random() < 0.4:
             action = {"intent": "challenge"}
         else:
-            action = {"intent": "bid", "family": chooser.choice(op.FAMILIES),
+            action = {"intent": "bid", "family": chooser.choice(state.cards.bid.family_names),
                       "count": (last["count"] if last else 0) + chooser.randint(1, 3)}
     elif name == "vote":
         action = {"intent": chooser.choice(["agree", "disagree"])}
