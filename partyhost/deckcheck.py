@@ -38,7 +38,8 @@ from rapidfuzz import fuzz, process, utils
 
 from host.decks import (
     ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, GAMES, LINES_PER_FACE, QUESTIONS_FILE,
-    WORDS_FILE, DeckError, Decks, Question, WordCard, default_deck_dir, load_decks,
+    WORDS_FILE, BID_REWARD_FILE, PACK_FILE, DeckError, Decks, Question, WordCard,
+    default_deck_dir, load_bid_reward_decks, load_decks, load_pack,
 )
 from voice import vocabulary
 from voice.normalize import normalize
@@ -357,20 +358,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full", action="store_true",
                         help=f"the word deck must be complete: {FULL_DECK_CARDS} cards, "
                              f"{FULL_DECK_WORDS} different words (always on for the shipped deck)")
+    parser.add_argument("--card-deck", action="append", default=[], metavar="FILE",
+                        help="1%% bid/reward deck or Centurion pack (YAML); repeatable")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
 
 def _load(args: argparse.Namespace) -> tuple[Decks, bool] | None:
     question_paths, word_paths, full_deck = args.questions, args.words, args.full
-    if not question_paths and not word_paths:
+    card_paths = list(args.card_deck)
+    if not question_paths and not word_paths and not card_paths:
         question_paths = [default_deck_dir() / QUESTIONS_FILE]
         word_paths = [default_deck_dir() / WORDS_FILE]
+        card_paths = [default_deck_dir() / BID_REWARD_FILE, default_deck_dir() / PACK_FILE]
         full_deck = True
     try:
+        for path in card_paths:   # a YAML card deck is either kind: the loaders tell them apart
+            _load_card_deck(Path(path))
         return load_decks(question_paths, word_paths), full_deck
     except DeckError as error:
         print(f"error: {error}")
         return None
+
+
+def _load_card_deck(path: Path) -> None:
+    """Load a 1% deck file or a Centurion pack file, whichever it is, or raise DeckError."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if "bid_deck" in text or "reward_deck" in text:
+        load_bid_reward_decks(path)
+    else:
+        load_pack(path)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -88,3 +88,14 @@ def test_decks_check_refuses_a_broken_file(tmp_path):
     deck.write_text("id,text,answer\n")
     result = run(["decks", "check", "--questions", str(deck)], tmp_path)
     assert result.returncode == 2 and "broken.csv" in result.stdout
+
+
+def test_decks_check_reads_card_decks_too(tmp_path):
+    pack = tmp_path / "pack.yaml"
+    pack.write_text("suits: 3\n")
+    result = run(["decks", "check", "--card-deck", str(pack)], tmp_path)
+    assert result.returncode == 2 and "pack.yaml:1" in result.stdout
+    shipped = REPO / "decks"
+    result = run(["decks", "check", "--card-deck", str(shipped / "one-percent.yaml"),
+                  "--card-deck", str(shipped / "cards.yaml")], tmp_path)
+    assert result.returncode == 0, result.stdout
