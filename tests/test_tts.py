@@ -168,3 +168,13 @@ def test_whisper_understands_the_voice(tts):
     assert heard("Seven.") in ("seven", "7")
     assert heard("Yes.") == "yes"
     assert re.search(r"\b(36|thirty six)\b", heard("Queen of hearts, 36.").replace("-", " "))
+
+
+def test_the_same_sentence_always_takes_the_same_time(tts):
+    """A game driven from a WAV file replays exactly only if speech lengths repeat."""
+    text = "Ben, lower, right, or higher than forty two and a half?"
+    lengths = set()
+    for _ in range(3):
+        tts.clear_cache()
+        lengths.add(sum(len(piece) for piece in tts.synthesize(text)))
+    assert len(lengths) == 1

@@ -206,7 +206,10 @@ class PiperTTS:
 
     def _piece_audio(self, piece: str, length_scale: float) -> Iterator[np.ndarray]:
         """Peak-normalised audio of one piece; short pieces come from (and go to) the cache."""
-        config = self._synthesis_config(length_scale=length_scale, normalize_audio=True)
+        # noise_w_scale=0: the same sentence always takes the same time, so a game
+        # driven from a WAV file (whose clock jumps over the host's speech) replays exactly.
+        config = self._synthesis_config(length_scale=length_scale, normalize_audio=True,
+                                        noise_w_scale=0.0)
         if len(piece) > CACHE_MAX_CHARS:        # long: stream piper's own sentences as they come
             for chunk in self.voice.synthesize(piece, config):
                 yield chunk.audio_float_array
