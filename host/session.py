@@ -121,8 +121,9 @@ class Session:
             self._accept(prompt, {"intent": "timeout"})
             return None
         understanding = self.understand(prompt, heard.text)
+        confidence = heard.confidence if heard.confidence is not None else understanding.score / 100
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                        "confidence": round(understanding.score / 100, 3)})
+                        "confidence": round(confidence, 3)})
         intent = understanding.intent
         if intent is None:
             self._reject(prompt, "not understood",

@@ -26,7 +26,8 @@ from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
 from . import deckcheck
-from .textio import TextEars, TextMouth
+from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
+from .voiceio import GameIO, IOChoiceError, check_choice, open_io
 
 EXIT_USAGE = 2
 QUESTION_GAMES = ("keep-it-100", "zero-to-100")
@@ -87,11 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--input", default="text", help="text (typed lines on stdin)")
-    parser.add_argument("--output", default="text", help="text (printed lines)")
-    parser.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
-    parser.add_argument("--hide-private", action="store_true",
-                        help="do not print players' secret cards in text output")
+    io = parser.add_argument_group("listening and speaking (defaults from the settings file)")
+    io.add_argument("--input", help="mic, text (typed lines) or FILE.wav (a recording as the microphone)")
+    io.add_argument("--output", help="speaker, text (printed lines) or FILE.wav (all the host says)")
+    io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
+    io.add_argument("--output-device", help="speaker name or index")
+    io.add_argument("--backend", help="recogniser: whisper, pocketsphinx or vosk")
+    io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
+    io.add_argument("--hide-private", action="store_true",
+                    help="do not print players' secret cards")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,14 +127,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # ---- play and resume --------------------------------------------------------
 
-def _check_io(args: argparse.Namespace) -> None:
-    if args.input != "text" or args.output != "text":
-        raise UserError("only --input text and --output text are available in this version; "
-                        "microphone and speaker play come with the speech loop")
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings file, then the flags given on this command line."""
+    try:
+        settings = load_settings(settings_path())
+        flags = {"input": args.input, "output": args.output, "input_device": args.input_device,
+                 "output_device": args.output_device, "backend": args.backend,
+                 "show_private": False if args.hide_private else None}
+        settings = apply_overrides(settings, flags, source="command line")
+        check_choice("input", settings.input)
+        check_choice("output", settings.output)
+    except (ConfigError, IOChoiceError) as error:
+        raise UserError(str(error)) from error
+    return settings
 
 
 def play(args: argparse.Namespace) -> int:
-    _check_io(args)
+    settings = _settings(args)
     game = get_game(args.game)
     players = _names(args.players) or tuple(
         f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
@@ -137,7 +151,7 @@ def play(args: argparse.Namespace) -> int:
     options = GameOptions(players=players, teams=teams, mode=args.mode or game.MODES[0],
                           deal=args.deal or game.DEALS[0],
                           seed=args.seed if args.seed is not None else int(time.time()) % 1_000_000,
-                          rules=_rule_values(args.rules))
+                          rules={**settings.rules.get(game.ID, {}), **_rule_values(args.rules)})
     journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
     group = ",".join(sorted(name.lower() for name in players))
     setup = {"options": _options_to_json(options),
@@ -151,17 +165,16 @@ def play(args: argparse.Namespace) -> int:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
         raise UserError(error.reason) from error
+    matcher, io = _open_io(settings, 0.0)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     events_path = Path(args.events).resolve() if args.events else (
         data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
     journal.update_setup(session_id, {**setup, "events": str(events_path)})
-    session = _session(args, game, options, decks, journal, session_id, group, events_path, 0.0)
-    session.start()
-    return _finish(session, session.run())
+    return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path)
 
 
 def resume(args: argparse.Namespace) -> int:
-    _check_io(args)
+    settings = _settings(args)
     journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
     record = journal.get(args.session) if args.session else journal.latest_unfinished()
     if record is None:
@@ -174,29 +187,37 @@ def resume(args: argparse.Namespace) -> int:
     options = _options_from_json(setup["options"])
     decks = _load_decks(game, setup)
     events_path = Path(args.events).resolve() if args.events else Path(setup["events"])
-    session = _session(args, game, options, decks, journal, record.id, setup["group"],
-                       events_path, journal.last_time(record.id))
-    session.restore(journal.accepted_actions(record.id))
-    return _finish(session, session.run())
+    matcher, io = _open_io(settings, journal.last_time(record.id))
+    return _run_session(matcher, io, game, options, decks, journal, record.id, setup["group"],
+                        events_path, journal.accepted_actions(record.id))
 
 
-def _session(args, game, options, decks, journal, session_id, group, events_path, t0) -> Session:
-    started = time.monotonic()
-    clock = lambda: t0 + time.monotonic() - started  # noqa: E731 - the session clock
-    matcher = Matcher()
-
-    def understand(prompt: Prompt, text: str):
-        return matcher.match(prompt.name, text, prompt.slots)
-
-    return Session(game, options, decks, journal, SessionInfo(session_id, group),
-                   EventLog(events_path, clock), TextEars(), TextMouth(show_private=not args.hide_private),
-                   understand, clock)
+def _open_io(settings: Settings, t0: float) -> tuple[Matcher, GameIO]:
+    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+    try:
+        return matcher, open_io(settings, matcher, clock_offset=t0)
+    except IOChoiceError as error:
+        raise UserError(str(error)) from error
 
 
-def _finish(session: Session, outcome: str) -> int:
-    session.log.close()
+def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, session_id: str,
+                 group: str, events_path: Path, resume_from: list | None = None) -> int:
+    """Start (or replay and continue) the game with these ears and mouth; close them after."""
+    log = EventLog(events_path, io.clock)
+    try:
+        session = Session(game, options, decks, journal, SessionInfo(session_id, group), log,
+                          io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
+                          io.clock)
+        if resume_from is None:
+            session.start()
+        else:
+            session.restore(resume_from)
+        outcome = session.run()
+    finally:
+        log.close()
+        io.close()
     if outcome == "eof":
-        print(f"HOST: The game is saved. To continue: partyhost resume {session.info.id}")
+        print(f"HOST: The game is saved. To continue: partyhost resume {session_id}")
     return 0
 
 

@@ -8,6 +8,7 @@ are refused with the file and key named, so a typo never silently does nothing.
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,13 +45,15 @@ class Settings:
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 
-def config_path() -> Path:
-    return Path(platformdirs.user_config_dir("partyhost")) / "config.toml"
+def settings_path() -> Path:
+    """$PARTYHOST_CONFIG, else config.toml in the platform config folder."""
+    return Path(os.environ.get("PARTYHOST_CONFIG") or
+                Path(platformdirs.user_config_dir("partyhost")) / "config.toml")
 
 
 def load_settings(path: Path | None = None) -> Settings:
     """Defaults, overridden by the file if it exists."""
-    path = path or config_path()
+    path = path or settings_path()
     settings = Settings()
     if not path.exists():
         return settings

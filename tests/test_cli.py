@@ -14,7 +14,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run(args, tmp_path, stdin=""):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=120)
 
@@ -36,7 +37,10 @@ def test_help_lists_the_commands(tmp_path):
     (["play", "centurion", "--mode", "solo"], "solo"),                     # unknown mode
     (["play", "one-percent", "--rules", "no_such_rule=1"], "no_such_rule"),
     (["play", "one-percent", "--rules", "oops"], "KEY=VALUE"),
-    (["play", "keep-it-100", "--input", "mic"], "--input text"),
+    (["play", "keep-it-100", "--input", "mic", "--input-device", "no such microphone"],
+     "no such microphone"),
+    (["play", "keep-it-100", "--input", "missing.wav"], "missing.wav"),
+    (["play", "keep-it-100", "--output", "loudspeaker"], "--output takes"),
 ])
 def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, message):
     result = run(args, tmp_path)
@@ -67,7 +71,8 @@ def test_resume_without_a_saved_game_says_what_to_do(tmp_path):
 def test_rules_and_sessions(tmp_path):
     result = run(["rules", "centurion"], tmp_path)
     assert result.returncode == 0 and "100" in result.stdout and "pvp" in result.stdout
-    run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--seed", "1"], tmp_path, stdin="score\n")
+    run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--seed", "1",
+         "--input", "text", "--output", "text"], tmp_path, stdin="score\n")
     listing = run(["sessions"], tmp_path).stdout
     assert "centurion" in listing and "playing" in listing and "Ana" in listing
 

@@ -19,7 +19,8 @@ from host.journal import Journal
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "scripts" / "one-percent-basic-host.txt"
-ARGS = ["play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26", "--deal", "host"]
+ARGS = ["play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26", "--deal", "host",
+        "--input", "text", "--output", "text"]
 
 
 def cli(args, data, **kwargs):
@@ -75,7 +76,7 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path):
     assert record.status == "playing" and 0 < len(actions_at_crash) < len(expected_actions)
     assert actions_at_crash == expected_actions[:len(actions_at_crash)]
 
-    resumed = cli(["resume"], crashed, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    resumed = cli(["resume", "--input", "text", "--output", "text"], crashed, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     transcript, _ = resumed.communicate("\n".join(lines[half:]) + "\n", timeout=120)
     assert resumed.returncode == 0
     assert "Welcome back" in transcript

@@ -39,14 +39,15 @@ class PhraseTable:
     """The phrases of one prompt, indexed for exact and fuzzy lookup."""
 
     def __init__(self, phrases: list[Phrase], fallback: dict[str, Any] | None = None,
-                 min_score: float | None = None):
+                 min_score: float | None = None, accept: float = ACCEPT_SCORE,
+                 confirm: float = CONFIRM_SCORE):
         self.by_text: dict[str, dict[str, Any]] = {}
         for phrase in phrases:               # first phrase wins: grammar order is priority
             self.by_text.setdefault(phrase.text, phrase.intent)
         self.texts = list(self.by_text)
         self.fallback = fallback
-        self.accept = ACCEPT_SCORE if min_score is None else min_score
-        self.confirm = min(CONFIRM_SCORE, self.accept)
+        self.accept = accept if min_score is None else min_score   # a grammar may be stricter
+        self.confirm = min(confirm, self.accept)
 
     def match(self, heard: str) -> Match:
         text = normalize(heard)
@@ -72,8 +73,9 @@ class PhraseTable:
 class Matcher:
     """Builds (and caches) the phrase table for each prompt from grammars/."""
 
-    def __init__(self, grammar_dir=None):
+    def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE):
         self._grammar_dir = grammar_dir
+        self.accept, self.confirm = accept, confirm
         self._cache: dict[tuple, PhraseTable] = {}
 
     def grammar(self, name: str) -> Grammar:
@@ -90,7 +92,7 @@ class Matcher:
             if prompt != COMMON_PROMPT:
                 phrases += self.grammar("common").phrases(COMMON_PROMPT)
             self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
-                                           owner.min_scores.get(prompt))
+                                           owner.min_scores.get(prompt), self.accept, self.confirm)
         return self._cache[key]
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:

@@ -1,0 +1,129 @@
+"""Ears and a mouth for the chosen input and output: typed, microphone, speaker or WAV files.
+
+| --input  | ears                                             | session clock            |
+|----------|--------------------------------------------------|--------------------------|
+| text     | typed lines (partyhost/textio.py)                | real time                |
+| mic      | PortAudio microphone -> endpointer -> recogniser | real time                |
+| FILE.wav | the file as a microphone, same pipeline          | the file's position      |
+
+| --output | mouth                                                       |
+|----------|-------------------------------------------------------------|
+| text     | printed lines                                               |
+| speaker  | Piper TTS and sound cues through PortAudio                  |
+| FILE.wav | the same audio written on the session timeline to the file  |
+
+With a file as input the clock follows the file and jumps over the host's own
+speech, so a run is deterministic and faster than real time.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from host.session import Ears, Mouth
+from voice.matcher import Matcher
+
+from .config import Settings
+from .textio import TextEars, TextMouth
+
+AUDIO_SUFFIXES = (".wav", ".wave")
+
+
+class IOChoiceError(Exception):
+    """An input or output that cannot be opened; the message says what to do."""
+
+
+@dataclass
+class GameIO:
+    """What a session needs to hear and speak, and what to close afterwards."""
+
+    ears: Ears
+    mouth: Mouth
+    clock: Callable[[], float]
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for close in reversed(self.closers):
+            close()
+
+
+def is_audio_file(name: str) -> bool:
+    return name.lower().endswith(AUDIO_SUFFIXES)
+
+
+def check_choice(kind: str, value: str) -> None:
+    """Refuse an impossible --input/--output before any game is saved."""
+    allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
+    if value in allowed or is_audio_file(value):
+        if kind == "input" and is_audio_file(value) and not Path(value).is_file():
+            raise IOChoiceError(f"the input file {value} does not exist")
+        return
+    raise IOChoiceError(f"--{kind} takes {' or '.join(allowed)} or a .wav file, not {value!r}")
+
+
+def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:
+    """Build ears and mouth; audio parts are imported only when used (text play stays light)."""
+    source, clock = _open_source(settings, clock_offset)
+    io = GameIO(ears=None, mouth=None, clock=clock)  # type: ignore[arg-type]
+    io.mouth = _open_mouth(settings, clock, io.closers)
+    if source is None:
+        io.ears = TextEars()
+    else:
+        io.closers.append(source.close)
+        io.ears = _voice_ears(settings, source, matcher, io.mouth)
+    return io
+
+
+def _open_source(settings: Settings, offset: float):
+    if settings.input == "text":
+        started = time.monotonic()
+        return None, lambda: offset + time.monotonic() - started
+    from voice.audio_in import AudioFileError, MicSource, WavSource
+    from voice.devices import AudioDeviceError
+    try:
+        if settings.input == "mic":
+            source = MicSource(settings.input_device)
+            source.open()
+        else:
+            source = WavSource(settings.input)
+    except (AudioFileError, AudioDeviceError) as error:
+        raise IOChoiceError(str(error)) from error
+    return source, lambda: offset + source.now()
+
+
+def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -> Mouth:
+    if settings.output == "text":
+        return TextMouth(show_private=settings.show_private)
+    from voice.audio_out import SpeakerSink, WavSink
+    from voice.devices import AudioDeviceError
+    from voice.mouth import AudioMouth
+    from voice.tts import PiperTTS, TTSUnavailable
+    try:
+        sink = (SpeakerSink(settings.output_device, clock=clock) if settings.output == "speaker"
+                else WavSink(settings.output))
+        tts = PiperTTS()
+    except (AudioDeviceError, TTSUnavailable, OSError) as error:
+        raise IOChoiceError(str(error)) from error
+    if isinstance(sink, WavSink):
+        closers.append(sink.close)
+    mouth = AudioMouth(tts, sink, clock, rate=settings.speech_rate, volume=settings.volume,
+                       show_private=settings.show_private, echo=settings.echo_text)
+    closers.append(mouth.close)
+    return mouth
+
+
+def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth) -> Ears:
+    from voice.asr import ModelMissingError
+    from voice.asr.select import make_recognizer
+    from voice.ears import VoiceEars
+    from voice.endpoint import EndpointConfig, Endpointer
+    try:
+        recognizer = make_recognizer(settings.backend, settings.models_dir)
+    except ModelMissingError as error:
+        raise IOChoiceError(str(error)) from error
+    endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
+                                           max_ms=int(settings.max_utterance_s * 1000)))
+    busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
+    return VoiceEars(source, endpointer, recognizer, matcher, busy_until)

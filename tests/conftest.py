@@ -1,0 +1,149 @@
+"""Shared fixtures: the real recordings beside the project, and a real sound device.
+
+The sound device is a PulseAudio null sink: what is played into it can be captured
+from its monitor source, so a test can play a WAV with `paplay` and let the host hear
+it through PortAudio exactly as it would hear a microphone.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_AUDIO = REPO.parent / "shared" / "audio"
+NULL_SINK = "partyhost_test"
+
+
+def on_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def unavailable(message: str) -> None:
+    """Skip on a developer's machine; fail on CI, where the setup must work."""
+    if on_ci():
+        pytest.fail(f"{message} (CI=true, so this is a failure; scripts/ci-system-deps installs what is needed)",
+                    pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def shared_audio() -> Path:
+    """../shared/audio (real recordings, not shipped with the project)."""
+    if not SHARED_AUDIO.is_dir():
+        pytest.skip(f"real recordings not found at {SHARED_AUDIO} (they live beside the project, "
+                    "not in it); these tests need them")
+    return SHARED_AUDIO
+
+
+@dataclass
+class PulseNullSink:
+    """A running PulseAudio server with our null sink as this process's sink and source."""
+
+    sink: str
+    monitor: str
+    env: dict[str, str]          # for subprocesses (paplay, pactl)
+
+    def paplay(self, wav: Path) -> subprocess.Popen:
+        return subprocess.Popen(["paplay", "-d", self.sink, str(wav)], env=self.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def pactl(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=10)
+
+    def load(self) -> None:
+        """Add the null sink (as if a USB sound card were plugged in)."""
+        done = self.pactl("load-module", "module-null-sink", f"sink_name={self.sink}",
+                          "rate=48000", "channels=1", "norewinds=1")
+        if done.returncode != 0:
+            raise RuntimeError(f"could not load a PulseAudio null sink: {done.stderr.strip()}")
+
+    def unload(self) -> None:
+        """Remove our null sink (and only ours), as if the device were unplugged."""
+        listing = self.pactl("list", "short", "modules").stdout
+        for line in listing.splitlines():
+            fields = line.split("\t")
+            if len(fields) > 2 and fields[1] == "module-null-sink" and f"sink_name={self.sink}" in fields[2]:
+                self.pactl("unload-module", fields[0])
+
+
+def _server_answers(env: dict[str, str]) -> bool:
+    try:
+        return subprocess.run(["pactl", "info"], env=env, capture_output=True, timeout=5).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _start_private_server(runtime: Path) -> tuple[subprocess.Popen, dict[str, str], str]:
+    """A PulseAudio daemon of our own (works as root too), reachable at a private socket."""
+    socket = runtime / "native"
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(runtime),
+           "PULSE_SERVER": f"unix:{socket}"}
+    args = ["pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit",
+            "--use-pid-file=no", "--disable-shm=yes", "--log-target=stderr", "--log-level=error",
+            "-L", f"module-native-protocol-unix socket={socket} auth-anonymous=1"]
+    with open(runtime / "pulseaudio.log", "w") as log:
+        daemon = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if daemon.poll() is not None:
+            break
+        if socket.exists() and _server_answers(env):
+            return daemon, env, f"unix:{socket}"
+        time.sleep(0.1)
+    daemon.kill()
+    daemon.wait()
+    raise RuntimeError((runtime / "pulseaudio.log").read_text()[-2000:] or "no output")
+
+
+@pytest.fixture(scope="session")
+def pulse_null_sink():
+    """Start PulseAudio if none runs, add a null sink, and make it this process's default
+    sink and source (PULSE_SINK / PULSE_SOURCE), so PortAudio's ALSA "pulse" device plays
+    into it and captures from its monitor. Torn down at the end of the session."""
+    missing = [tool for tool in ("pulseaudio", "pactl", "paplay") if shutil.which(tool) is None]
+    if missing:
+        unavailable(f"PulseAudio tools missing ({', '.join(missing)}): run scripts/ci-system-deps")
+    saved = {k: os.environ.get(k) for k in ("PULSE_SERVER", "PULSE_SINK", "PULSE_SOURCE")}
+    runtime = Path(tempfile.mkdtemp(prefix="partyhost-pulse-"))
+    daemon, pulse = None, None
+    try:
+        env = dict(os.environ)
+        if not _server_answers(env):
+            try:
+                daemon, env, server = _start_private_server(runtime)
+            except (OSError, RuntimeError) as error:
+                unavailable(f"could not start a PulseAudio daemon: {error}")
+            os.environ["PULSE_SERVER"] = server
+        os.environ["PULSE_SINK"] = NULL_SINK
+        os.environ["PULSE_SOURCE"] = f"{NULL_SINK}.monitor"
+        env = {**env, "PULSE_SINK": NULL_SINK, "PULSE_SOURCE": f"{NULL_SINK}.monitor"}
+        pulse = PulseNullSink(sink=NULL_SINK, monitor=f"{NULL_SINK}.monitor", env=env)
+        try:
+            pulse.unload()           # a leftover from an interrupted run
+            pulse.load()
+        except RuntimeError as error:
+            unavailable(str(error))
+        yield pulse
+    finally:
+        if pulse is not None:
+            pulse.unload()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        if daemon is not None:
+            daemon.terminate()
+            try:
+                daemon.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+                daemon.wait()
+        shutil.rmtree(runtime, ignore_errors=True)
