@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", choices=GAME_IDS)
 
     commands.add_parser("sessions", help="list saved games")
+    commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
     decks = commands.add_parser("decks", help="check deck files, or show their statistics")
     deck_commands = decks.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
@@ -116,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "sessions":
             return list_sessions(args)
+        if args.command == "devices":
+            return list_devices()
         if args.command == "decks":
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
@@ -218,6 +221,19 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
         io.close()
     if outcome == "eof":
         print(f"HOST: The game is saved. To continue: partyhost resume {session_id}")
+    return 0
+
+
+def list_devices() -> int:
+    from voice.devices import AudioDeviceError, list_devices as devices
+    try:
+        found = devices()
+    except AudioDeviceError as error:
+        raise UserError(str(error)) from error
+    if not found:
+        print("No sound devices found. Plug in a USB speakerphone, or check `pactl info`.")
+    for device in found:
+        print(device.describe())
     return 0
 
 

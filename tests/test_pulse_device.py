@@ -6,8 +6,12 @@ find it. The device is also unplugged (the sink removed) and plugged back in.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -165,3 +169,10 @@ def test_microphone_unplugged_and_plugged_back_in(pulse, speech, tmp_path):
     assert np.all(np.diff(times) > 0)
     assert times[-1] - times[0] > 1.5          # the session clock went on through the outage
     assert len(heard) == 1 and similarity(heard[0].audio, to_16k(said[0], rate)) > 0.9
+
+
+def test_partyhost_devices_lists_the_sound_server(pulse):
+    result = subprocess.run([sys.executable, "-m", "partyhost", "devices"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parents[1], env=os.environ, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "pulse" in result.stdout and " in, " in result.stdout
