@@ -80,6 +80,15 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("sessions", help="list saved games")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
+    models = commands.add_parser("models", help="downloadable speech models")
+    model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
+    fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
+    fetch.add_argument("names", nargs="*", help="which models (default: all in models/manifest.json)")
+    listing = model_commands.add_parser("list", help="the models and whether they are installed")
+    for sub in (fetch, listing):
+        sub.add_argument("--models-dir", help="where models go (default: the settings' models_dir, "
+                                              "else the platform data folder)")
+
     decks = commands.add_parser("decks", help="check deck files, or show their statistics")
     deck_commands = decks.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     deckcheck.add_arguments(deck_commands.add_parser("check", help="find problems in deck files"))
@@ -119,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return list_sessions(args)
         if args.command == "devices":
             return list_devices()
+        if args.command == "models":
+            return manage_models(args)
         if args.command == "decks":
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
@@ -221,6 +232,27 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
         io.close()
     if outcome == "eof":
         print(f"HOST: The game is saved. To continue: partyhost resume {session_id}")
+    return 0
+
+
+def manage_models(args: argparse.Namespace) -> int:
+    from .models import ModelFetchError, default_models_dir, fetch, installed, load_manifest
+    try:
+        folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
+        entries = load_manifest()
+        if args.model_command == "list":
+            for entry in entries:
+                state = "installed" if installed(entry, folder) else "not installed"
+                print(f"{entry.name}  ({entry.backend}, about {entry.approx_size_mb:g} MB)  {state}")
+            return 0
+        unknown = set(args.names) - {e.name for e in entries}
+        if unknown:
+            raise UserError(f"no model called {', '.join(sorted(unknown))}; see: partyhost models list")
+        for entry in entries:
+            if not args.names or entry.name in args.names:
+                print(f"{entry.name}: ready in {fetch(entry, folder)}")
+    except (ModelFetchError, ConfigError) as error:
+        raise UserError(str(error)) from error
     return 0
 
 

@@ -1,0 +1,105 @@
+"""`partyhost models fetch|list`: downloadable speech models, checked before use.
+
+The manifest (models/manifest.json) names each model's address, SHA-256 and size.
+A download goes to a temporary file with a progress bar, must match its SHA-256,
+and only then is unpacked into the models folder, so a cut or tampered download
+never leaves a half model behind.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+from tqdm import tqdm
+
+MANIFEST = Path(__file__).resolve().parent.parent / "models" / "manifest.json"
+CHUNK = 1 << 16
+
+
+class ModelFetchError(Exception):
+    """A download that failed or did not match; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    backend: str
+    url: str
+    sha256: str
+    approx_size_mb: float
+
+
+def default_models_dir() -> Path:
+    return Path(platformdirs.user_data_dir("partyhost")) / "models"
+
+
+def load_manifest(path: Path = MANIFEST) -> list[ModelEntry]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [ModelEntry(m["name"], m["backend"], m["url"], m["sha256"].lower(),
+                           float(m.get("approx_size_mb", 0))) for m in data["models"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ModelFetchError(f"{path}: not a usable model manifest ({error})") from error
+
+
+def installed(entry: ModelEntry, models_dir: Path) -> bool:
+    return (models_dir / entry.name / ".sha256").is_file()
+
+
+def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True) -> Path:
+    """Download, verify and unpack one model; returns its folder. Safe to repeat."""
+    target = models_dir / entry.name
+    if installed(entry, models_dir):
+        return target
+    models_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=models_dir) as work:
+        archive = Path(work) / "download.zip"
+        digest = _download(entry, archive, progress)
+        if digest != entry.sha256:
+            raise ModelFetchError(f"{entry.name}: the download's SHA-256 is {digest}, expected "
+                                  f"{entry.sha256}; nothing was installed. Try again later.")
+        unpacked = Path(work) / "unpacked"
+        _unzip(archive, unpacked)
+        inner = [p for p in unpacked.iterdir() if p.is_dir()]
+        source = inner[0] if len(inner) == 1 and not any(unpacked.glob("*.*")) else unpacked
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.move(str(source), target)
+    (target / ".sha256").write_text(entry.sha256 + "\n", encoding="utf-8")
+    return target
+
+
+def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(entry.url, timeout=60) as response, open(archive, "wb") as out:
+            total = int(response.headers.get("Content-Length") or entry.approx_size_mb * 1e6)
+            with tqdm(total=total, unit="B", unit_scale=True, desc=entry.name, disable=not progress) as bar:
+                while chunk := response.read(CHUNK):
+                    out.write(chunk)
+                    digest.update(chunk)
+                    bar.update(len(chunk))
+    except (urllib.error.URLError, OSError, TimeoutError) as error:
+        raise ModelFetchError(f"{entry.name}: cannot download {entry.url} ({error}). Check the "
+                              "network, or copy the unpacked model into the models folder by hand.") from error
+    return digest.hexdigest()
+
+
+def _unzip(archive: Path, into: Path) -> None:
+    """Unpack, refusing members that would land outside `into`."""
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            for member in zipped.namelist():
+                if not (into / member).resolve().is_relative_to(into.resolve()):
+                    raise ModelFetchError(f"{archive.name}: refuses to unpack {member!r} outside the folder")
+            zipped.extractall(into)
+    except zipfile.BadZipFile as error:
+        raise ModelFetchError(f"{archive.name}: not a zip archive ({error})") from error
