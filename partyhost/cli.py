@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="start a new game")
-    play.add_argument("game", choices=GAME_IDS, help="which game")
+    play.add_argument("game", nargs="?", choices=GAME_IDS,
+                      help="which game (none: the spoken menu asks)")
     play.add_argument("--players", help='comma-separated names in seating order, e.g. "Ana,Ben,Cy"')
     play.add_argument("--teams", help='teams separated by ";", e.g. "Ana,Ben;Cy,Dee" (zero-to-100)')
     play.add_argument("--mode", help="game variant (see: partyhost rules GAME)")
@@ -132,6 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return manage_models(args)
         if args.command == "decks":
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
+        if args.command is None:      # a box with no keyboard: the spoken menu
+            args = parser.parse_args(["play", *(argv or [])])
+            return play(args)
         parser.print_help()
         return 0
     except (UserError, GrammarError) as error:
@@ -158,6 +162,11 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def play(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    if args.game is None:
+        choice = _menu(settings)
+        if choice is None:
+            return 0
+        args.game, args.players, args.mode = choice.game, ",".join(choice.players), choice.mode
     game = get_game(args.game)
     players = _names(args.players) or tuple(
         f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
@@ -204,6 +213,15 @@ def resume(args: argparse.Namespace) -> int:
     matcher, io = _open_io(settings, journal.last_time(record.id))
     return _run_session(matcher, io, game, options, decks, journal, record.id, setup["group"],
                         events_path, journal.accepted_actions(record.id))
+
+
+def _menu(settings: Settings):
+    from .menu import run_menu
+    matcher, io = _open_io(settings, 0.0)
+    try:
+        return run_menu(io.ears, io.mouth, matcher)
+    finally:
+        io.close()
 
 
 def _open_io(settings: Settings, t0: float) -> tuple[Matcher, GameIO]:

@@ -104,3 +104,14 @@ def test_decks_check_reads_card_decks_too(tmp_path):
     result = run(["decks", "check", "--card-deck", str(shipped / "one-percent.yaml"),
                   "--card-deck", str(shipped / "cards.yaml")], tmp_path)
     assert result.returncode == 0, result.stdout
+
+
+def test_the_menu_picks_a_game_and_players_when_none_is_given(tmp_path):
+    result = run(["play", "--input", "text", "--output", "text", "--seed", "4"], tmp_path,
+                 stdin="play the piano\nlet's play centurion\nthree\n1\nscore\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Which game shall we play?" in out and "Sorry, I didn't catch that" in out
+    assert "Centurion needs 1 to 2 players." in out and "You play against me." in out
+    listing = run(["sessions"], tmp_path).stdout
+    assert "centurion" in listing and "Player 1" in listing

@@ -1,0 +1,71 @@
+"""The spoken menu: which game, how many players. For a box with no keyboard.
+
+It uses the same ears, mouth and matcher as a game, at the shared prompts
+common/menu, common/number and common/yes_no, and returns a choice; the command
+line then starts that game exactly as `partyhost play` would.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from host.engine import Prompt, join_names
+from host.games import GAME_IDS, get_game
+from host.session import Ears, Mouth
+from voice.matcher import Matcher
+
+ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class MenuChoice:
+    game: str
+    players: tuple[str, ...]
+    mode: str
+
+
+def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
+    """Ask until answered; None when the players quit or the input ends."""
+    titles = [get_game(g).TITLE for g in GAME_IDS]
+    mouth.say("Hello! I'm your party host. Which game shall we play? "
+              f"{join_names(titles, 'or')}.")
+    game_id = _ask(ears, mouth, matcher, Prompt("common/menu", None, "Which game shall we play?",
+                   choices=("let's play keep cool", "centurion")), "choose_game", "game")
+    if game_id is None:
+        return None
+    game = get_game(game_id)
+    low, high = game.MIN_PLAYERS, game.MAX_PLAYERS
+    count = None
+    while count is None:
+        count = _ask(ears, mouth, matcher, Prompt("common/number", None,
+                     f"{game.TITLE}. How many players? From {low} to {high}.", choices=(str(low), str(high))),
+                     "number", "value")
+        if count is None:
+            return None
+        if not low <= count <= high:
+            mouth.say(f"{game.TITLE} needs {low} to {high} players.")
+            count = None
+    players = tuple(f"Player {n}" for n in range(1, count + 1))
+    mode = game.MODES[0]
+    if game_id == "centurion" and count == 1:
+        mode = "vs-host"
+    mouth.say(f"Great: {game.TITLE} for {count}. " + (
+        "You play against me." if mode == "vs-host" else
+        f"Going round the table, you are {join_names(players)}."))
+    return MenuChoice(game_id, players, mode)
+
+
+def _ask(ears: Ears, mouth: Mouth, matcher: Matcher, prompt: Prompt, intent_name: str, field: str):
+    for _ in range(ATTEMPTS):
+        mouth.say(prompt.text)
+        heard = ears.hear(prompt)
+        if heard is None:
+            return None
+        intent = matcher.match(prompt.name, heard.text, prompt.slots).intent if heard.text else None
+        if intent and intent["intent"] == intent_name:
+            return intent[field]
+        if intent and intent["intent"] == "quit":
+            return None
+        mouth.say("Sorry, I didn't catch that. You can say, for example: "
+                  + join_names([f'"{c}"' for c in prompt.choices], "or") + ".")
+    mouth.say("Let's try again later. Goodbye!")
+    return None
