@@ -25,7 +25,7 @@ from host.session import Session, SessionInfo
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
-from . import deckcheck
+from . import __version__, deckcheck
 from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
 from .voiceio import GameIO, IOChoiceError, check_choice, open_io
 
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="partyhost",
         description="An offline voice host for tabletop party games.")
+    parser.add_argument("--version", action="version", version=f"partyhost {__version__}")
     parser.add_argument("--data-dir", help="where sessions are saved (default: the platform data dir, "
                                            "or $PARTYHOST_DATA_DIR)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -115,3 +115,12 @@ def test_the_menu_picks_a_game_and_players_when_none_is_given(tmp_path):
     assert "Centurion needs 1 to 2 players." in out and "You play against me." in out
     listing = run(["sessions"], tmp_path).stdout
     assert "centurion" in listing and "Player 1" in listing
+
+
+def test_install_service_renders_a_unit_that_starts_the_menu(tmp_path):
+    result = subprocess.run([str(REPO / "scripts" / "install-service"), "--print"],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0
+    unit = result.stdout
+    assert "[Service]" in unit and f"ExecStart={REPO}/.venv/bin/partyhost\n" in unit
+    assert "Restart=on-failure" in unit and "WantedBy=default.target" in unit
