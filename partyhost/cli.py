@@ -82,6 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("sessions", help="list saved games")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
+    bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
+    bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
+    accuracy = bench_commands.add_parser("accuracy", help="a manifest of recordings (shared/specs/manifest.md)")
+    accuracy.add_argument("manifest", type=Path, help="MANIFEST.jsonl")
+    accuracy.add_argument("--grammar", type=Path, help="a grammar file of your own (prompts named in it)")
+    accuracy.add_argument("--json", type=Path, help="write every item's result here")
+    latency = bench_commands.add_parser("latency", help="end of speech to intent, TTS, idle CPU, memory")
+    latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
+    for sub in (accuracy, latency):
+        sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
+
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
@@ -132,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return list_devices()
         if args.command == "models":
             return manage_models(args)
+        if args.command == "bench":
+            return run_bench(args)
         if args.command == "decks":
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         if args.command is None:      # a box with no keyboard: the spoken menu
@@ -252,6 +265,17 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
     if outcome == "eof":
         print(f"HOST: The game is saved. To continue: partyhost resume {session_id}")
     return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    settings = load_settings(settings_path())
+    backend = args.backend or settings.backend
+    if args.bench_command == "accuracy":
+        if not args.manifest.is_file():
+            raise UserError(f"no manifest at {args.manifest}")
+        return bench.accuracy_command(args.manifest, backend, settings.models_dir, args.grammar, args.json)
+    return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir)
 
 
 def manage_models(args: argparse.Namespace) -> int:

@@ -868,7 +868,10 @@ def test_a_broken_card_file_never_half_loads_into_decks(tmp_path):
 # partyhost play --card-deck FILE (1% and Centurion)
 
 def run_partyhost(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    """The CLI with typed input and printed output (a settings file says so)."""
+    settings = tmp_path / "config.toml"
+    settings.write_text('input = "text"\noutput = "text"\n')
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(settings)}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env,
                           input=stdin, capture_output=True, text=True, timeout=120)
 

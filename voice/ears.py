@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
-from .matcher import Matcher, PhraseTable
+from .matcher import Matcher
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
@@ -47,7 +47,6 @@ class VoiceEars:
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
         self.on_reading = on_reading
-        self._grammars: dict[tuple[str, ...], Any] = {}
         self._frames = source.frames()
 
     def hear(self, prompt: PromptLike):
@@ -66,7 +65,8 @@ class VoiceEars:
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         """The best hypothesis by matcher score, weighed by the recogniser's confidence."""
         table = self.matcher.table(prompt.name, prompt.slots)
-        hypotheses = tuple(self.recognizer.recognize(utterance.audio, self._grammar(table)))
+        grammar = self.recognizer.compile(table.texts)        # backends cache by phrase set
+        hypotheses = tuple(self.recognizer.recognize(utterance.audio, grammar))
         best_text, best = "", 0.0
         for hypothesis in hypotheses:
             match = table.match(hypothesis.text)
@@ -77,11 +77,3 @@ class VoiceEars:
                 best_text, best = hypothesis.text, quality
         rejected = best < self.min_confidence
         return Reading(best_text, best, rejected, utterance, hypotheses)
-
-    def _grammar(self, table: PhraseTable) -> Any:
-        key = tuple(table.texts)
-        if key not in self._grammars:
-            if len(self._grammars) > 64:
-                self._grammars.clear()
-            self._grammars[key] = self.recognizer.compile(list(table.texts))
-        return self._grammars[key]

@@ -14,11 +14,15 @@ from rapidfuzz import fuzz, process
 
 from .grammar import COMMON_PROMPT, Grammar, LiveLists, Phrase, load_grammar
 from .normalize import normalize
+from .phonetic import sound_of
 
 ACCEPT_SCORE = 86.0
 """At or above: act on it. Typos and recognizer slips ("twelve clover") land here."""
 CONFIRM_SCORE = 72.0
 """At or above (but below ACCEPT_SCORE): ask "did you mean ...?" before acting."""
+MIN_SOUND_PHONES = 4
+"""Matching by sound only for replies of this many phones or more: one-syllable words
+("on", "go") sound like too many phrases (measured on real speech: docs/recognition.md)."""
 
 
 @dataclass(frozen=True)
@@ -40,14 +44,17 @@ class PhraseTable:
 
     def __init__(self, phrases: list[Phrase], fallback: dict[str, Any] | None = None,
                  min_score: float | None = None, accept: float = ACCEPT_SCORE,
-                 confirm: float = CONFIRM_SCORE):
+                 confirm: float = CONFIRM_SCORE, own: int | None = None):
         self.by_text: dict[str, dict[str, Any]] = {}
         for phrase in phrases:               # first phrase wins: grammar order is priority
             self.by_text.setdefault(phrase.text, phrase.intent)
-        self.texts = list(self.by_text)
+        own_texts = {p.text for p in phrases[:len(phrases) if own is None else own]}
+        self.texts = _every_intent_first(self.by_text, sum(1 for t in self.by_text if t in own_texts))
         self.fallback = fallback
         self.accept = accept if min_score is None else min_score   # a grammar may be stricter
         self.confirm = min(confirm, self.accept)
+        self._sounds: dict[str, str] | None = None      # phone string -> phrase, built on first need
+        self._sound_keys: list[str] = []
 
     def match(self, heard: str) -> Match:
         text = normalize(heard)
@@ -57,6 +64,9 @@ class PhraseTable:
             return Match(heard, dict(self.by_text[text]), 100.0, text)
         best = process.extractOne(text, self.texts, scorer=fuzz.ratio,
                                   score_cutoff=self.confirm) if self.texts else None
+        sounds_like = self._by_sound(text) if best is None or best[1] < self.accept else None
+        if sounds_like is not None and (best is None or sounds_like[1] > best[1]):
+            best = sounds_like
         if best is not None:
             phrase, score, _ = best
             if score >= self.accept or self.fallback is None:
@@ -70,11 +80,45 @@ class PhraseTable:
         return Match(heard, None, float(best[1]) if best else 0.0)
 
 
+    def _by_sound(self, text: str) -> tuple[str, float, int] | None:
+        """The phrase that sounds most like `text` (a recogniser's slip: "and you" for "undo")."""
+        heard = sound_of(text)
+        if heard is None or len(heard) < MIN_SOUND_PHONES:
+            return None
+        if self._sounds is None:
+            self._sounds = {}
+            for phrase in self.texts:
+                sound = sound_of(phrase)
+                if sound is not None:
+                    self._sounds.setdefault(sound, phrase)
+            self._sound_keys = list(self._sounds)
+        found = process.extractOne(heard, self._sound_keys, scorer=fuzz.ratio, score_cutoff=self.confirm)
+        return None if found is None else (self._sounds[found[0]], found[1], found[2])
+
+
+def _every_intent_first(by_text: dict[str, dict[str, Any]], own: int) -> list[str]:
+    """Phrases in grammar order, but with one phrase of each of the prompt's own intents
+    up front (the first `own` phrases are the prompt's; the common commands follow).
+
+    A recogniser steered by a prompt of limited length reads the first phrases; this
+    order makes sure "that's false" is among them, not only a hundred numbers.
+    """
+    texts = list(by_text)
+    firsts: dict[str, str] = {}
+    for text in texts[:own]:
+        firsts.setdefault(by_text[text]["intent"], text)
+    lead = list(firsts.values())
+    chosen = set(lead)
+    return lead + [text for text in texts if text not in chosen]
+
+
 class Matcher:
     """Builds (and caches) the phrase table for each prompt from grammars/."""
 
-    def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE):
+    def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE,
+                 common: bool = True):
         self._grammar_dir = grammar_dir
+        self.common = common      # add the common commands (repeat, undo ...) to every prompt
         self.accept, self.confirm = accept, confirm
         self._cache: dict[tuple, PhraseTable] = {}
 
@@ -89,10 +133,11 @@ class Matcher:
                 self._cache.clear()
             owner = self.grammar(prompt.split("/", 1)[0])
             phrases = owner.phrases(prompt, live)
-            if prompt != COMMON_PROMPT:
+            own = len(phrases)
+            if self.common and prompt != COMMON_PROMPT:
                 phrases += self.grammar("common").phrases(COMMON_PROMPT)
             self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
-                                           owner.min_scores.get(prompt), self.accept, self.confirm)
+                                           owner.min_scores.get(prompt), self.accept, self.confirm, own)
         return self._cache[key]
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:

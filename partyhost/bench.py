@@ -1,0 +1,217 @@
+"""Benchmarks: `partyhost bench accuracy` (shared/specs/manifest.md) and `bench latency`.
+
+Accuracy runs each manifest utterance exactly as a live game would hear it at that
+prompt: the endpointer finds the speech in the file, the recogniser reads it
+against the prompt's grammar (built from the manifest's context), the ears weigh
+the readings, the matcher turns the best one into an intent. Timings are for
+recognition and matching only (the audio is already loaded), as the spec asks.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from host.games import grammar_slots
+from voice.audio_in import read_wav_16k
+from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+from voice.ears import VoiceEars
+from voice.endpoint import Endpointer
+from voice.matcher import Matcher
+
+
+@dataclass(frozen=True)
+class BenchPrompt:
+    """What the ears need of a prompt: its grammar name and live lists."""
+
+    name: str
+    slots: dict
+    timeout: float | None = None
+
+
+def frames_of(audio: np.ndarray) -> list[Frame]:
+    """A loaded recording as the 30 ms frames a microphone would give."""
+    count = len(audio) // FRAME_SAMPLES
+    return [Frame(audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES], i * FRAME_SAMPLES / SAMPLE_RATE)
+            for i in range(count)]
+
+
+def expected_matches(expect: dict[str, Any], got: dict[str, Any] | None) -> bool:
+    if expect.get("intent") == "none":
+        return got is None
+    return got is not None and all(got.get(key) == value for key, value in expect.items())
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+class Listener:
+    """Endpointer + recogniser + matcher for single recordings."""
+
+    def __init__(self, recognizer: Any, matcher: Matcher, grammar_slots_for=grammar_slots):
+        self.recognizer, self.matcher = recognizer, matcher
+        self.slots_for = grammar_slots_for
+        self.ears = VoiceEars(source=_NoSource(), endpointer=None, recognizer=recognizer,
+                              matcher=matcher, busy_until=lambda: 0.0)
+
+    def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> tuple[dict | None, float, str]:
+        """The intent heard (None if rejected), milliseconds spent, and the text read."""
+        endpointer = Endpointer()
+        utterance = None
+        for frame in frames_of(audio):
+            utterance = endpointer.push(frame)
+            if utterance is not None:
+                break
+        utterance = utterance or endpointer.flush()
+        if utterance is None:
+            return None, 0.0, ""
+        prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
+        started = time.perf_counter()
+        reading = self.ears.read(prompt, utterance)
+        intent = None if reading.rejected else self.matcher.match(prompt.name, reading.text, prompt.slots).intent
+        return intent, (time.perf_counter() - started) * 1000, reading.text
+
+
+class _NoSource:
+    def frames(self):
+        return iter(())
+
+    def now(self) -> float:
+        return 0.0
+
+    def skip_until(self, t: float) -> None:
+        pass
+
+
+def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
+                 progress: bool = True) -> dict[str, Any]:
+    lines = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items, times = [], []
+    for number, line in enumerate(lines, start=1):
+        prompt = f"{line['game']}/{line['prompt']}" if line.get("game") else line["prompt"]
+        audio = read_wav_16k(manifest.parent / line["wav"])
+        got, ms, text = listener.understand(prompt, line.get("context") or {}, audio)
+        correct = expected_matches(line["expect"], got)
+        times.append(ms)
+        items.append({"id": line["id"], "condition": line.get("condition", ""), "prompt": prompt,
+                      "expect": line["expect"], "got": got, "heard": text, "correct": correct,
+                      "ms": round(ms, 1)})
+        if progress and number % 50 == 0:
+            done = sum(i["correct"] for i in items)
+            print(f"  {number}/{len(lines)}  accuracy so far {done / number:.3f}", flush=True)
+    summary = summarise(items)
+    if json_out:
+        json_out.write_text(json.dumps({"summary": summary, "items": items}, indent=1), encoding="utf-8")
+    return {"summary": summary, "items": items}
+
+
+def summarise(items: list[dict]) -> dict[str, Any]:
+    negatives = [i for i in items if i["expect"].get("intent") == "none"]
+    false_accepts = sum(1 for i in negatives if i["got"] is not None)
+    times = [i["ms"] for i in items if i["ms"] > 0]
+    by = lambda key: {name: _rate([i for i in items if i[key] == name])  # noqa: E731
+                      for name in sorted({i[key] for i in items})}
+    return {"n": len(items), "accuracy": _rate(items)["accuracy"], "false_accepts": false_accepts,
+            "negatives": len(negatives), "p50_ms": round(percentile(times, 50)),
+            "p95_ms": round(percentile(times, 95)), "by_prompt": by("prompt"),
+            "by_condition": by("condition")}
+
+
+def _rate(items: list[dict]) -> dict[str, Any]:
+    n = len(items)
+    return {"n": n, "accuracy": round(sum(i["correct"] for i in items) / n, 3) if n else 0.0}
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    rows = ["prompt                               n  accuracy"]
+    rows += [f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}" for name, v in summary["by_prompt"].items()]
+    rows += ["", "condition                            n  accuracy"]
+    rows += [f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}" for name, v in summary["by_condition"].items()]
+    rows.append(f"accuracy={summary['accuracy']:.3f} false_accepts={summary['false_accepts']} "
+                f"n={summary['n']} p50_ms={summary['p50_ms']} p95_ms={summary['p95_ms']}")
+    return "\n".join(rows)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ---- the commands ------------------------------------------------------------------
+
+FIXTURE_MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "voice" / "manifest.jsonl"
+LATENCY_SENTENCES = [
+    "Ana, where does it go?", "Ben, lower, right, or higher?", "Queen of hearts, 36. Count 88.",
+    "Cy bids 12 clovers. Raise it, or say that's false.", "Team Ana, which question is closest to 50?",
+    "The answer is 42. Correct! Ana scores 20 points.", "Round 2. Dee starts, and we go the other way.",
+    "Sorry, I didn't catch that. You can say, for example: lower, or higher.",
+]
+
+
+def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None) -> Listener:
+    from voice.asr.select import make_recognizer
+    recognizer = make_recognizer(backend, models_dir)
+    if grammar is None:
+        return Listener(recognizer, Matcher())
+    matcher = Matcher(grammar_dir=grammar.parent, common=False)
+    return Listener(recognizer, matcher, grammar_slots_for=lambda prompt, context: {})
+
+
+def accuracy_command(manifest: Path, backend: str | None, models_dir: str | None,
+                     grammar: Path | None, json_out: Path | None) -> int:
+    result = run_accuracy(manifest, make_listener(backend, models_dir, grammar), json_out)
+    print(format_summary(result["summary"]))
+    return 0
+
+
+def latency_command(manifest: Path, backend: str | None, models_dir: str | None) -> int:
+    """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory."""
+    listener = make_listener(backend, models_dir)
+    result = run_accuracy(manifest, listener, progress=False)
+    times = [i["ms"] for i in result["items"] if i["ms"] > 0]
+    first, rtf = tts_latency()
+    idle = idle_cpu_share()
+    print(f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
+          f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})")
+    print(f"tts_first_audio_p50_ms={percentile(first, 50):.0f} p95_ms={percentile(first, 95):.0f} "
+          f"rtf={statistics.median(rtf):.3f}")
+    print(f"idle_listening_cpu_share={idle:.4f} (of one core, endpointer on room noise)")
+    print(f"peak_rss_mb={peak_rss_mb():.0f}")
+    return 0
+
+
+def tts_latency() -> tuple[list[float], list[float]]:
+    from voice.tts import PiperTTS
+    tts = PiperTTS()
+    first, rtf = [], []
+    for sentence in LATENCY_SENTENCES * 2:
+        tts.clear_cache()
+        started = time.perf_counter()
+        pieces = tts.synthesize(sentence)
+        audio = [next(pieces)]
+        first.append((time.perf_counter() - started) * 1000)
+        audio += list(pieces)
+        seconds = sum(len(a) for a in audio) / tts.sample_rate
+        rtf.append((time.perf_counter() - started) / seconds)
+    return first, rtf
+
+
+def idle_cpu_share(seconds: float = 20.0) -> float:
+    """CPU time the endpointer spends per second of quiet room sound (no speech)."""
+    rng = np.random.default_rng(1)
+    audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
+    endpointer = Endpointer()
+    started = time.process_time()
+    for frame in frames_of(audio):
+        endpointer.push(frame)
+    return (time.process_time() - started) / seconds

@@ -1,0 +1,342 @@
+"""Recorded-speech fixtures: what players say at every prompt, spoken, with the intent it means.
+
+Sources of utterances:
+- every line of every typed whole-game script (tests/scripts/), in the context of
+  the prompt it answered, expecting the intent the typed line produced;
+- sample phrases of the prompts no script reaches (menu, numbers, yes/no, names);
+- negatives that must be rejected: table chatter, kitchen noise, music, silence.
+
+Voices: Piper's joe voice at several speeds (the host's own voice, so it is also
+the easiest), and espeak-ng voices when installed: different speakers, accents and
+a different synthesiser, used as held-apart data. Noise from ../shared/audio/noise is
+mixed at chosen signal-to-noise ratios.
+
+The manifest follows shared/specs/manifest.md, with a "condition" field
+(voice/speed/noise) added to each line.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+import soundfile
+import soxr
+
+from host.games import grammar_slots
+from voice.audio_types import SAMPLE_RATE
+from voice.grammar import load_grammar
+from voice.matcher import Matcher
+
+from .replay import REPO, load_cases, play_script
+
+SHARED_AUDIO = REPO.parent / "shared" / "audio"
+NOISES = ("doing_the_dishes", "running_tap", "pink_noise", "music")
+GRAMMARS = ("common", "keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion")
+LEAD_S, TAIL_S = 0.4, 0.6   # silence around each utterance, as a microphone would give
+
+CHATTER = [  # out-of-grammar talk around a table: must never become a move
+    "could you pass me the bowl of chips please",
+    "I think it is going to rain again tomorrow",
+    "where did I leave my phone this time",
+    "this song always reminds me of my summer holidays",
+    "hang on a second my dog is barking at the door",
+    "did anybody want another slice of pizza",
+    "my sister is coming over later this evening",
+    "I can never remember the rules of this one",
+    "the traffic on the way here was terrible",
+    "who finished the last of the orange juice",
+    "we should order some food before it gets late",
+    "I really like the colour of your new jumper",
+    "that was a brilliant film we watched last week",
+    "turn the heating down it is far too warm in here",
+    "honestly I have no idea what is going on",
+    "let me just check my messages quickly",
+]
+NEGATIVE_PROMPTS = [  # (prompt, context) pairs the negatives are tried against
+    ("common/number", {}), ("common/yes_no", {}), ("one-percent/bid", {"last": None}),
+    ("centurion/play_card", {"count": 40}), ("keep-it-100/predict", {}),
+    ("keep-cool/word", {"words": ["piano", "river", "candle", "pillow"], "roster": ["Ana", "Ben", "Cy"]}),
+]
+ESPEAK_VOICES = ("en-us", "en-gb", "en-us+m3", "en-us+f2", "en-gb-x-rp+f4", "en-029")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One utterance to speak and what it must be understood as."""
+
+    prompt: str
+    context: dict[str, Any]
+    text: str | None               # None: a noise-only negative
+    expect: dict[str, Any]
+    source: str                    # "script", "sample", "chatter", "noise", "silence"
+
+    @property
+    def game(self) -> str:
+        return self.prompt.split("/", 1)[0]
+
+
+# ---- what to say ------------------------------------------------------------
+
+def script_items(work: Path) -> list[Item]:
+    """Every understood line of every game script, once per prompt, text and context."""
+    items: dict[tuple, Item] = {}
+    for number, case in enumerate(load_cases()):
+        for exchange in play_script(case, work / str(number)).exchanges:
+            if exchange.intent is None or exchange.line == "...":
+                continue
+            expect = {k: v for k, v in exchange.intent.items() if k != "text"}
+            context = json.loads(json.dumps(exchange.prompt.context))
+            key = (exchange.prompt.name, exchange.line.lower(), json.dumps(context, sort_keys=True))
+            items.setdefault(key, Item(exchange.prompt.name, context, exchange.line, expect, "script"))
+    return list(items.values())
+
+
+def sample_items(covered: set[str], per_prompt: int = 12, seed: int = 7) -> list[Item]:
+    """A few phrases of each prompt no script reaches, in a context that suits it."""
+    rng = random.Random(seed)
+    contexts = {"common/name": {"roster": ["Ana", "Ben", "Cy", "Dee"]}}
+    matcher = Matcher()
+    items = []
+    for grammar_name in GRAMMARS:
+        grammar = load_grammar(grammar_name)
+        for prompt in grammar.prompts:
+            if prompt in covered or prompt == "common/any":
+                continue
+            context = contexts.get(prompt, {})
+            table = matcher.table(prompt, grammar_slots(prompt, context))
+            own = [text for text in table.texts if table.by_text[text]["intent"] not in _COMMON]
+            for text in rng.sample(own, min(per_prompt, len(own))):
+                items.append(Item(prompt, context, text, dict(table.by_text[text]), "sample"))
+    return items
+
+
+_COMMON = set(load_grammar("common").prompts["common/any"])
+
+
+def negative_items() -> list[Item]:
+    items = []
+    for index, sentence in enumerate(CHATTER):
+        prompt, context = NEGATIVE_PROMPTS[index % len(NEGATIVE_PROMPTS)]
+        items.append(Item(prompt, context, sentence, {"intent": "none"}, "chatter"))
+    for index, noise in enumerate(NOISES * 2):
+        prompt, context = NEGATIVE_PROMPTS[index % len(NEGATIVE_PROMPTS)]
+        items.append(Item(prompt, context, None, {"intent": "none"}, f"noise:{noise}:{index}"))
+    return items
+
+
+# ---- how it sounds ------------------------------------------------------------
+
+class Voices:
+    """Speech synthesis for fixtures: Piper (the host's voice) and espeak-ng voices."""
+
+    def __init__(self):
+        from voice.tts import PiperTTS
+        self.piper = PiperTTS(warm_up=False)
+        self.espeak = shutil.which("espeak-ng")
+
+    def names(self, speeds: Iterable[float], espeak: bool) -> list[str]:
+        names = [f"piper-{speed:g}" for speed in speeds]
+        if espeak and self.espeak:
+            names += [f"espeak-{v}" for v in ESPEAK_VOICES]
+        return names
+
+    def speak(self, voice: str, text: str) -> np.ndarray:
+        """16 kHz float32 speech of `text`."""
+        if voice.startswith("piper-"):
+            self.piper.rate = float(voice.split("-", 1)[1])
+            audio = np.concatenate(list(self.piper.synthesize(text)))
+            return soxr.resample(audio, self.piper.sample_rate, SAMPLE_RATE).astype(np.float32)
+        with tempfile.NamedTemporaryFile(suffix=".wav") as out:
+            name = voice.split("-", 1)[1]
+            subprocess.run([self.espeak, "-v", name, "-s", "160", "-w", out.name, text],
+                           check=True, capture_output=True)
+            audio, rate = soundfile.read(out.name, dtype="float32")
+        return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32)
+
+
+def load_noise(name: str) -> np.ndarray:
+    audio, rate = soundfile.read(SHARED_AUDIO / "noise" / f"{name}.wav", dtype="float32")
+    if audio.ndim > 1:
+        audio = audio.mean(axis=1)
+    return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32) if rate != SAMPLE_RATE else audio
+
+
+def mix_at_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
+    """speech + a random stretch of noise scaled so speech power / noise power = snr_db."""
+    start = rng.randrange(max(1, len(noise) - len(speech)))
+    piece = np.resize(noise[start:start + len(speech)], len(speech))
+    active = speech[np.abs(speech) > 0.02 * np.abs(speech).max()] if speech.any() else speech
+    speech_power = float(np.mean(active ** 2)) if len(active) else 0.0
+    noise_power = float(np.mean(piece ** 2)) or 1e-12
+    gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
+    mixed = speech + gain * piece
+    peak = np.abs(mixed).max()
+    return mixed / peak * 0.9 if peak > 0.99 else mixed
+
+
+def padded(audio: np.ndarray) -> np.ndarray:
+    return np.concatenate([np.zeros(int(LEAD_S * SAMPLE_RATE), np.float32), audio,
+                           np.zeros(int(TAIL_S * SAMPLE_RATE), np.float32)])
+
+
+# ---- building a set -------------------------------------------------------------
+
+def all_items(work: Path) -> list[Item]:
+    scripted = script_items(work)
+    return scripted + sample_items({item.prompt for item in scripted}) + negative_items()
+
+
+def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
+          snrs: Iterable[float] = (), noise_voice: str = "piper-1", limit: int | None = None,
+          per_prompt: int | None = None, seed: int = 11) -> Path:
+    """Write WAVs and manifest.jsonl into `out`; returns the manifest path.
+
+    Every item is spoken by every voice (clean); with `snrs`, each item spoken by
+    `noise_voice` is also mixed with each kind of noise at each ratio.
+    """
+    rng = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "wav").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as work:
+        items = all_items(Path(work))
+    if per_prompt:
+        items = _at_most_per_prompt(items, per_prompt, rng)
+    if limit:
+        items = rng.sample(items, min(limit, len(items)))
+    voices = Voices()
+    noises = {name: load_noise(name) for name in NOISES} if (snrs or any(
+        i.text is None for i in items)) else {}
+    lines = []
+    for number, item in enumerate(items):
+        for voice in voices.names(speeds, espeak):
+            for condition, audio in _renderings(item, voice, voices, noises, snrs, noise_voice, rng):
+                digest = hashlib.sha1(f"{number}|{condition}".encode()).hexdigest()[:10]
+                name = f"{item.prompt.replace('/', '-')}-{digest}.wav"
+                soundfile.write(out / "wav" / name, padded(audio), SAMPLE_RATE, subtype="PCM_16")
+                lines.append({"id": f"{item.prompt}-{number}-{condition}", "wav": f"wav/{name}",
+                              "game": item.game, "prompt": item.prompt.split("/", 1)[1],
+                              "context": item.context, "expect": item.expect,
+                              "condition": condition, "text": item.text, "source": item.source})
+    manifest = out / "manifest.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return manifest
+
+
+def _at_most_per_prompt(items: list[Item], count: int, rng: random.Random) -> list[Item]:
+    """Up to `count` utterances of each prompt (negatives all kept), in a stable order."""
+    by_prompt: dict[str, list[Item]] = {}
+    for item in items:
+        if item.expect.get("intent") != "none":
+            by_prompt.setdefault(item.prompt, []).append(item)
+    kept = [i for group in by_prompt.values() for i in rng.sample(group, min(count, len(group)))]
+    return kept + [i for i in items if i.expect.get("intent") == "none"]
+
+
+def _renderings(item: Item, voice: str, voices: Voices, noises: dict, snrs: Iterable[float],
+                noise_voice: str, rng: random.Random) -> Iterator[tuple[str, np.ndarray]]:
+    if item.text is None:                       # a noise-only negative: once, whatever the voice
+        if voice == noise_voice:
+            kind = item.source.split(":")[1]
+            yield f"noise-only/{kind}", _noise_clip(noises[kind], rng)
+        return
+    speech = voices.speak(voice, item.text)
+    yield f"{voice}/clean", speech
+    if voice == noise_voice:
+        for snr in snrs:
+            for kind, noise in noises.items():
+                yield f"{voice}/{kind}@{snr:g}dB", mix_at_snr(speech, noise, snr, rng)
+
+
+def _noise_clip(noise: np.ndarray, rng: random.Random, seconds: float = 2.0) -> np.ndarray:
+    length = int(seconds * SAMPLE_RATE)
+    start = rng.randrange(max(1, len(noise) - length))
+    clip = noise[start:start + length]
+    peak = np.abs(clip).max() or 1.0
+    return clip / peak * 0.5
+
+
+# ---- whole games as one recording ------------------------------------------------
+
+SESSION_GAP_S = 0.9        # players answer this long after the host falls silent
+ENDPOINT_WAIT_S = 0.6      # the endpointer's closing silence, and a frame or two
+ECHO_GAIN = 0.25           # the host's own voice, as a speakerphone's microphone hears it
+
+
+def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
+    """A recording of a whole typed game: each line spoken after the host's turn ends.
+
+    The game is played once with the real AudioMouth (so the host's speech takes the
+    time it will take when the recording is played back) and scripted replies; each
+    reply is placed SESSION_GAP_S after the host stops. The host's voice is mixed in
+    quietly, as echo, which the ears must ignore because the host is speaking then.
+    """
+    from host.engine import Heard
+    from host.eventlog import EventLog
+    from host.games import get_game
+    from host.journal import Journal
+    from host.session import Session, SessionInfo
+    from voice.audio_out import WavSink
+    from voice.mouth import AudioMouth
+    from voice.tts import PiperTTS
+
+    voices = voices or Voices()
+    host_voice = PiperTTS(warm_up=False)          # its own instance: "slower" must not touch the players'
+    cursor = [0.0]
+    replies: list[tuple[float, np.ndarray]] = []
+    with tempfile.TemporaryDirectory() as work:
+        host_wav = Path(work) / "host.wav"
+        sink = WavSink(host_wav, rate=host_voice.sample_rate)
+        mouth = AudioMouth(host_voice, sink, clock=lambda: cursor[0], show_private=False)
+        lines = case.lines()
+
+        class PlayersReplying:
+            def hear(self, prompt):
+                if not lines:
+                    return None
+                line = lines.pop(0)
+                start = max(cursor[0], mouth.busy_until) + SESSION_GAP_S
+                if line == "...":
+                    if not prompt.timeout:
+                        raise ValueError(f"{case.script}: '...' at an untimed prompt")
+                    cursor[0] = start - SESSION_GAP_S + prompt.timeout + 0.2
+                    return Heard(timed_out=True)
+                audio = voices.speak("piper-1", line)
+                replies.append((start, audio))
+                cursor[0] = start + len(audio) / SAMPLE_RATE + ENDPOINT_WAIT_S
+                return Heard(text=line)
+
+        journal = Journal(Path(work) / "db.sqlite3")
+        session_id = journal.create(case.game, {"options": {}})
+        matcher = Matcher()
+        log = EventLog(Path(work) / "events.jsonl", lambda: cursor[0])
+        session = Session(get_game(case.game), case.options(), case.decks(), journal,
+                          SessionInfo(session_id, "fixtures"), log, PlayersReplying(), mouth,
+                          lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
+                          lambda: cursor[0])
+        session.start()
+        outcome = session.run()
+        mouth.close()
+        sink.close()
+        log.close()
+        journal.close()
+        if outcome != "over" or lines:
+            raise ValueError(f"{case.script}: the typed game did not play out ({outcome})")
+        host, host_rate = soundfile.read(host_wav, dtype="float32")
+    host = soxr.resample(host, host_rate, SAMPLE_RATE).astype(np.float32)
+    total = max(len(host), int((cursor[0] + 2.0) * SAMPLE_RATE))
+    recording = np.zeros(total, np.float32)
+    recording[:len(host)] += ECHO_GAIN * host
+    for start, audio in replies:
+        begin = int(start * SAMPLE_RATE)
+        recording[begin:begin + len(audio)] += audio[:max(0, total - begin)]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    soundfile.write(out, np.clip(recording, -1, 1), SAMPLE_RATE, subtype="PCM_16")
+    return out

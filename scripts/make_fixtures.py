@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Build recorded-speech fixtures and their manifest (see partyhost/fixtures.py).
+
+  scripts/make_fixtures.py tests/fixtures/voice --per-prompt 8            # the committed test set
+  scripts/make_fixtures.py build/bench --speeds 0.85 1 1.2 --espeak --snr 20 10 5   # the benchmark set
+then: partyhost bench accuracy build/bench/manifest.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from partyhost.fixtures import build  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--speeds", type=float, nargs="+", default=[1.0], help="Piper speaking rates")
+    parser.add_argument("--espeak", action="store_true", help="also espeak-ng voices (held-apart speakers)")
+    parser.add_argument("--snr", type=float, nargs="*", default=[], help="noise mixes, in dB")
+    parser.add_argument("--per-prompt", type=int, help="at most this many utterances per prompt")
+    parser.add_argument("--limit", type=int, help="at most this many utterances in all")
+    args = parser.parse_args()
+    manifest = build(args.out, speeds=args.speeds, espeak=args.espeak, snrs=args.snr,
+                     per_prompt=args.per_prompt, limit=args.limit)
+    print(f"{sum(1 for _ in manifest.open())} recordings in {manifest}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,568 @@
+#!/usr/bin/env python3
+"""Measure the recognisers on real human speech and on noise; print the tables.
+
+    scripts/measure_asr.py [--backends whisper,pocketsphinx] [--cache DIR] [--quick]
+
+What it does (docs/recognition.md records a run and the decision drawn from it):
+- positives: ../shared/audio/fsdd digits (3 speakers) and speech-commands zero..nine
+  and yes/no (5 speakers each), clean and mixed with ../shared/audio/noise at 20, 10
+  and 5 dB SNR; digits are read against the real prompt common/number (0..100 plus
+  the common commands: about 600 phrases), yes/no against common/yes_no;
+- negatives: 1.5 s cuts of the noise and music files, and out-of-grammar words
+  (go, stop, off, on, up, down, left, right) against both prompts;
+- each utterance goes through backend.recognize and voice.matcher exactly as
+  voice.ears does (quality = confidence x match score / 100, act from 0.5);
+- thresholds are tuned on SOME speakers (fsdd jackson, speech-commands 439c84f4, the
+  first half of each noise file) and reported on the OTHERS (held apart): a tuned
+  line is the one with the best tune accuracy whose tune false-accept rate is <= 2 %;
+- combinations are scored from the same per-backend readings; their latency is the
+  sum of the parts (run one after the other);
+- a false accept whose match score is below the matcher's accept score (86) would
+  be confirmed in a game ("Did you mean ...?"); the summary shows, in brackets, the
+  share of other words acted on without asking.
+Latency is recognition + matching per utterance, audio already in memory.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import soxr
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from voice.asr import calibrate  # noqa: E402
+from voice.audio_types import SAMPLE_RATE  # noqa: E402
+from voice.grammar import Phrase  # noqa: E402
+from voice.matcher import ACCEPT_SCORE, Matcher, PhraseTable  # noqa: E402
+
+AUDIO = ROOT.parent / "shared" / "audio"
+DIGITS = "zero one two three four five six seven eight nine".split()
+OUT_OF_GRAMMAR = ["go", "stop", "off", "on", "up", "down", "left", "right"]
+TUNE_SPEAKERS = {"jackson", "439c84f4"}
+SNRS = (20, 10, 5)
+NOISES = ("doing_the_dishes", "running_tap", "pink_noise", "music")
+FA_TARGET = 0.02
+PROMPTS = {"number": "common/number", "yes_no": "common/yes_no"}
+
+
+# ---- data -------------------------------------------------------------------
+
+@dataclass
+class Item:
+    id: str
+    kind: str              # "fsdd" | "sc" (positives), "noise" | "oog" (negatives)
+    speaker: str
+    split: str             # "tune" | "test"
+    prompt: str
+    expect: dict | None    # None: must be rejected
+    condition: str         # "clean" | "snr20" ... | "noise"
+    audio: np.ndarray = field(repr=False)
+
+
+def read_wav(path: Path) -> np.ndarray:
+    """16 kHz mono float32 from a PCM WAV (the shared audio is 8/16 kHz 16-bit)."""
+    with wave.open(str(path)) as w:
+        rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
+        raw = w.readframes(w.getnframes())
+    dtype = {1: np.uint8, 2: np.int16, 4: np.int32}[width]
+    x = np.frombuffer(raw, dtype=dtype).astype(np.float32)
+    x = (x - 128) / 128 if width == 1 else x / float(2 ** (8 * width - 1))
+    x = x.reshape(-1, channels).mean(axis=1)
+    return soxr.resample(x, rate, SAMPLE_RATE).astype(np.float32) if rate != SAMPLE_RATE else x
+
+
+def padded(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """As the endpointer hands it over: a little lead-in and tail, a faint room floor."""
+    out = np.concatenate([np.zeros(3200, np.float32), x, np.zeros(4800, np.float32)])
+    return (out + rng.normal(0, 3e-4, len(out))).astype(np.float32)
+
+
+def active_rms(x: np.ndarray) -> float:
+    """RMS of the 30 ms frames within 30 dB of the loudest (the speech, not the gaps)."""
+    n = len(x) // 480 * 480
+    frames = x[:n].reshape(-1, 480)
+    energy = (frames ** 2).mean(axis=1)
+    keep = energy >= energy.max() * 1e-3
+    return float(math.sqrt(energy[keep].mean()))
+
+
+def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
+    start = offset % max(1, len(noise) - len(speech))
+    cut = noise[start:start + len(speech)]
+    gain = active_rms(speech) / (math.sqrt((cut ** 2).mean()) + 1e-9) / (10 ** (snr_db / 20))
+    return np.clip(speech + gain * cut, -1, 1).astype(np.float32)
+
+
+def build_items(quick: bool = False) -> list[Item]:
+    rng = np.random.default_rng(7)
+    noises = {name: read_wav(AUDIO / "noise" / f"{name}.wav") for name in NOISES}
+    clean: list[Item] = []
+    for path in sorted((AUDIO / "fsdd").glob("*.wav")):
+        digit, speaker, take = path.stem.split("_")
+        if quick and int(take) > 1:
+            continue
+        clean.append(Item(f"fsdd/{path.stem}", "fsdd", speaker,
+                          "tune" if speaker in TUNE_SPEAKERS else "test", "number",
+                          {"intent": "number", "value": int(digit)}, "clean",
+                          padded(read_wav(path), rng)))
+    for word in DIGITS + ["yes", "no"]:
+        for path in sorted((AUDIO / "speech-commands" / word).glob("*.wav")):
+            speaker = path.stem.split("_")[0]
+            prompt, expect = (("yes_no", {"intent": word}) if word in ("yes", "no") else
+                              ("number", {"intent": "number", "value": DIGITS.index(word)}))
+            clean.append(Item(f"sc/{word}/{path.stem}", "sc", speaker,
+                              "tune" if speaker in TUNE_SPEAKERS else "test", prompt, expect,
+                              "clean", padded(read_wav(path), rng)))
+    items = list(clean)
+    for snr in SNRS:
+        for i, item in enumerate(clean):
+            name = NOISES[i % len(NOISES)]
+            noise = noises[name]
+            half = len(noise) // 2         # tune mixes use the first half, test the second
+            part = noise[:half] if item.split == "tune" else noise[half:]
+            items.append(Item(f"{item.id}@{snr}dB", item.kind, item.speaker, item.split,
+                              item.prompt, item.expect, f"snr{snr}",
+                              mix(item.audio, part, snr, 7919 * i + 104729 * snr)))
+    for name, noise in noises.items():
+        cut = int(1.5 * SAMPLE_RATE)
+        chunks = range(0, len(noise) - cut, cut * (4 if quick else 1))
+        for start in chunks:
+            split = "tune" if start < len(noise) // 2 else "test"
+            for prompt in PROMPTS:
+                items.append(Item(f"noise/{name}@{start / SAMPLE_RATE:.1f}s/{prompt}", "noise",
+                                  name, split, prompt, None, "noise",
+                                  padded(noise[start:start + cut], rng)))
+    for word in OUT_OF_GRAMMAR:
+        for path in sorted((AUDIO / "speech-commands" / word).glob("*.wav")):
+            speaker = path.stem.split("_")[0]
+            for prompt in PROMPTS:
+                if word == "right" and prompt == "yes_no":
+                    continue                 # "right" means yes there
+                items.append(Item(f"oog/{word}/{path.stem}/{prompt}", "oog", speaker,
+                                  "tune" if speaker in TUNE_SPEAKERS else "test", prompt,
+                                  None, "clean", padded(read_wav(path), rng)))
+    return items
+
+
+# ---- running the backends ---------------------------------------------------------
+
+def make_backend(name: str) -> Any:
+    from voice.asr.select import make_recognizer
+    return make_recognizer(name, None)
+
+
+def run_backend(name: str, items: list[Item], tables: dict[str, PhraseTable], cache: Path | None,
+                log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
+    """Per item: the hypotheses and the recognition time; cached as JSON lines."""
+    done: dict[str, dict] = {}
+    cache_file = cache / f"{name}{tag}.jsonl" if cache else None
+    if cache_file and cache_file.exists():
+        for line in cache_file.read_text().splitlines():
+            row = json.loads(line)
+            done[row["id"]] = row
+    todo = [item for item in items if item.id not in done]
+    if not todo:
+        return done
+    backend = make_backend(name)
+    grammars = {key: backend.compile(list(table.texts)) for key, table in tables.items()}
+    out = cache_file.open("a") if cache_file else None
+    for n, item in enumerate(todo, 1):
+        start = time.perf_counter()
+        hypotheses = backend.recognize(item.audio, grammars[item.prompt])
+        ms = (time.perf_counter() - start) * 1000
+        row = {"id": item.id, "ms": ms,
+               "hyps": [{"text": h.text, "confidence": h.confidence, "details": h.details or {}}
+                        for h in hypotheses]}
+        done[item.id] = row
+        if out:
+            out.write(json.dumps(row) + "\n")
+        if n % 100 == 0:
+            log(f"  {name}: {n}/{len(todo)}")
+    if out:
+        out.close()
+    return done
+
+
+def run_alignment(items: list[Item], whisper_rows: dict, tables: dict, cache: Path | None,
+                  log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
+    """PocketSphinx's acoustic score of the phrase Whisper's best reading matched.
+
+    An independent check of Whisper: force-align its phrase to the audio with
+    PocketSphinx and take the per-frame score against the best senone (see
+    voice/asr/sphinx.py); None when the phrase cannot be aligned at all.
+    """
+    done: dict[str, dict] = {}
+    cache_file = cache / f"whisper-sphinx-align{tag}.jsonl" if cache else None
+    if cache_file and cache_file.exists():
+        for line in cache_file.read_text().splitlines():
+            row = json.loads(line)
+            done[row["id"]] = row
+    todo = [item for item in items if item.id not in done]
+    if not todo:
+        return done
+    from voice.asr.sphinx import SphinxRecognizer
+    sphinx = SphinxRecognizer()
+    out = cache_file.open("a") if cache_file else None
+    for item in todo:
+        phrase = best_phrase(whisper_rows[item.id], tables[item.prompt])
+        row: dict[str, Any] = {"id": item.id, "raw": None, "ms": 0.0}
+        if phrase:
+            start = time.perf_counter()
+            raw = sphinx.phrase_score(item.audio, phrase)
+            row.update(raw=raw, ms=(time.perf_counter() - start) * 1000)
+        done[item.id] = row
+        if out:
+            out.write(json.dumps(row) + "\n")
+    if out:
+        out.close()
+    log(f"  aligned {len(todo)}")
+    return done
+
+
+def best_phrase(row: dict, table: PhraseTable) -> str | None:
+    for hyp in row["hyps"]:
+        if hyp["details"].get("rejected"):
+            continue
+        match = table.match(hyp["text"])
+        if match.intent is not None:
+            return match.phrase
+    return None
+
+
+# ---- deciding, as voice.ears does -------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    intent: dict | None
+    quality: float
+    ms: float
+    match_score: float = 100.0     # below the matcher's accept score a game asks first
+
+
+def annotate(rows: dict, items: list[Item], tables: dict) -> None:
+    """Match every hypothesis once (the matcher's time is part of the latency)."""
+    for item in items:
+        row = rows[item.id]
+        if "matches" in row:
+            continue
+        start = time.perf_counter()
+        row["matches"] = [(m.intent, m.score) for m in
+                          (tables[item.prompt].match(h["text"]) for h in row["hyps"])]
+        row["match_ms"] = (time.perf_counter() - start) * 1000
+
+
+def rescore(hyp: dict, line: float | None, span: float) -> float:
+    """The hypothesis confidence with the acceptance line moved to `line`."""
+    details = hyp["details"]
+    if details.get("rejected"):
+        return 0.0
+    if line is None or "raw" not in details:
+        return hyp["confidence"]
+    return calibrate(details["raw"], line, span)
+
+
+def decide(row: dict, line: float | None, span: float) -> Decision:
+    best_intent, best, best_score = None, 0.0, 0.0
+    for hyp, (intent, score) in zip(row["hyps"], row["matches"]):
+        if intent is None:
+            continue
+        quality = rescore(hyp, line, span) * score / 100
+        if quality > best:
+            best_intent, best, best_score = intent, quality, score
+    return Decision(best_intent if best >= 0.5 else None, best, row["ms"] + row["match_ms"],
+                    best_score)
+
+
+def top_intent(row: dict) -> dict | None:
+    """The intent of the first hypothesis the matcher accepts, whatever its confidence."""
+    for hyp, (intent, _) in zip(row["hyps"], row["matches"]):
+        if intent is not None and not hyp["details"].get("rejected"):
+            return intent
+    return None
+
+
+def top_raw(row: dict) -> float:
+    for hyp, (intent, _) in zip(row["hyps"], row["matches"]):
+        if intent is not None and not hyp["details"].get("rejected"):
+            return hyp["details"].get("raw", -1e9)
+    return -1e9
+
+
+def correct(item: Item, intent: dict | None) -> bool:
+    if item.expect is None:
+        return intent is None
+    return intent is not None and all(intent.get(k) == v for k, v in item.expect.items())
+
+
+# ---- systems: one backend with a line, or a combination ---------------------------
+
+Rule = Callable[[Item], Decision]
+LOOSE = -1e9      # a line that accepts any reading the matcher accepts
+
+
+def single(rows: dict, line: float | None, span: float) -> Rule:
+    return lambda item: decide(rows[item.id], line, span)
+
+
+def agree(rows_a: dict, rows_b: dict, line_a: float, span_a: float,
+          line_b: float, span_b: float) -> Rule:
+    """Both accept, and on the same intent (both run: the times add up)."""
+    def rule(item: Item) -> Decision:
+        a = decide(rows_a[item.id], line_a, span_a)
+        b = decide(rows_b[item.id], line_b, span_b)
+        same = a.intent is not None and a.intent == b.intent
+        return Decision(a.intent if same else None, min(a.quality, b.quality), a.ms + b.ms,
+                        min(a.match_score, b.match_score))
+    return rule
+
+
+def verified(rows_a: dict, rows_b: dict, line_a: float, span_a: float, sure: float) -> Rule:
+    """A decides at line_a; below `sure` B (run only then) must name the same intent."""
+    def rule(item: Item) -> Decision:
+        row = rows_a[item.id]
+        a = decide(row, line_a, span_a)
+        if a.intent is None or top_raw(row) >= sure:
+            return a
+        b = rows_b[item.id]
+        ok = top_intent(b) == a.intent
+        return Decision(a.intent if ok else None, a.quality, a.ms + b["ms"] + b["match_ms"],
+                        a.match_score)
+    return rule
+
+
+def acoustically_checked(rows_w: dict, align: dict, line_w: float, span_w: float,
+                         line_s: float) -> Rule:
+    """Whisper decides; PocketSphinx's alignment score of its phrase must reach line_s."""
+    def rule(item: Item) -> Decision:
+        w = decide(rows_w[item.id], line_w, span_w)
+        if w.intent is None:
+            return w
+        raw = align[item.id]["raw"]
+        ok = raw is not None and raw >= line_s
+        return Decision(w.intent if ok else None, w.quality, w.ms + align[item.id]["ms"],
+                        w.match_score)
+    return rule
+
+
+@dataclass
+class Score:
+    accuracy: float
+    false_accept: float
+    n_pos: int
+    n_neg: int
+    p50: float
+    p95: float
+
+
+def score(items: list[Item], rule: Rule) -> Score:
+    pos_ok = neg_fa = n_pos = n_neg = 0
+    times = []
+    for item in items:
+        decision = rule(item)
+        times.append(decision.ms)
+        if item.expect is None:
+            n_neg += 1
+            neg_fa += decision.intent is not None
+        else:
+            n_pos += 1
+            pos_ok += correct(item, decision.intent)
+    return Score(pos_ok / max(1, n_pos), neg_fa / max(1, n_neg), n_pos, n_neg,
+                 float(np.percentile(times, 50)) if times else 0.0,
+                 float(np.percentile(times, 95)) if times else 0.0)
+
+
+def tune(items: list[Item], make: Callable[..., Rule], grid: list[tuple]) -> tuple:
+    """The parameters with the best tune accuracy among those with false accepts <= 2 %."""
+    tune_items = [i for i in items if i.split == "tune"]
+    best_key, best = None, grid[0]
+    for params in grid:
+        s = score(tune_items, make(*params))
+        key = (s.false_accept <= FA_TARGET, s.accuracy if s.false_accept <= FA_TARGET
+               else -s.false_accept)
+        if best_key is None or key > best_key:
+            best_key, best = key, params
+    return best
+
+
+# ---- reporting -------------------------------------------------------------------
+
+def held_apart(items: list[Item]) -> list[Item]:
+    return [i for i in items if i.split == "test"]
+
+
+def detail_rows(items: list[Item], rule: Rule) -> list[tuple[str, Score]]:
+    test = held_apart(items)
+    rows = []
+    for condition in ("clean",) + tuple(f"snr{s}" for s in SNRS):
+        for kind, label in (("fsdd", "fsdd digits"), ("sc", "speech-commands digits, yes/no")):
+            subset = [i for i in test if i.kind == kind and i.condition == condition]
+            if subset:
+                rows.append((f"{label}, {condition}", score(subset, rule)))
+    for kind, label in (("noise", "noise and music"), ("oog", "other words (go, stop, ...)")):
+        subset = [i for i in test if i.kind == kind]
+        if subset:
+            rows.append((f"negatives: {label}", score(subset, rule)))
+    return rows
+
+
+def print_detail(name: str, items: list[Item], rule: Rule, note: str) -> None:
+    print(f"\n### {name}\n\n{note}\n")
+    print("| set (held-apart speakers) | n | accuracy | false accepts | p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|")
+    for label, s in detail_rows(items, rule):
+        fa = f"{s.false_accept:.1%}" if s.n_neg else "-"
+        acc = f"{s.accuracy:.1%}" if s.n_pos else "-"
+        print(f"| {label} | {s.n_pos + s.n_neg} | {acc} | {fa} | {s.p50:.0f} | {s.p95:.0f} |")
+    test = held_apart(items)
+    speakers = sorted({i.speaker for i in test if i.expect is not None})
+    per = {sp: score([i for i in test if i.speaker == sp and i.expect is not None
+                      and i.condition == "clean"], rule).accuracy for sp in speakers}
+    print("\nclean accuracy per held-apart speaker: " +
+          ", ".join(f"{k} {v:.0%}" for k, v in per.items()))
+
+
+def summary_row(items: list[Item], rule: Rule) -> dict[str, float]:
+    test = held_apart(items)
+    pos = lambda cond: [i for i in test if i.expect is not None and i.condition == cond]  # noqa: E731
+    out = {c: score(pos(c), rule).accuracy for c in ("clean", "snr20", "snr10", "snr5")}
+    out["fa_noise"] = score([i for i in test if i.kind == "noise"], rule).false_accept
+    words = [i for i in test if i.kind == "oog"]
+    out["fa_words"] = score(words, rule).false_accept
+    acted = [rule(i) for i in words]
+    out["fa_words_unasked"] = sum(d.intent is not None and d.match_score >= ACCEPT_SCORE
+                                  for d in acted) / max(1, len(words))
+    every = score(test, rule)
+    out["p50"], out["p95"] = every.p50, every.p95
+    return out
+
+
+def print_summary(items: list[Item], systems: dict[str, tuple[Rule, str]]) -> dict:
+    print("\n## Summary (held-apart speakers and noise; accuracy = right intent, "
+          "a rejection counts as wrong)\n")
+    print("| system | clean | 20 dB | 10 dB | 5 dB | FA noise+music | FA other words "
+          "(acted on unasked) | p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    out = {}
+    for name, (rule, _) in systems.items():
+        r = summary_row(items, rule)
+        out[name] = r
+        print(f"| {name} | {r['clean']:.1%} | {r['snr20']:.1%} | {r['snr10']:.1%} | "
+              f"{r['snr5']:.1%} | {r['fa_noise']:.1%} | {r['fa_words']:.1%} "
+              f"({r['fa_words_unasked']:.1%}) | "
+              f"{r['p50']:.0f} | {r['p95']:.0f} |")
+    return out
+
+
+SPANS = {"whisper": 0.35, "pocketsphinx": 0.2, "vosk": 0.2}
+LINES = {"whisper": [x / 40 for x in range(-100, 1)],
+         "pocketsphinx": [x / 50 for x in range(-25, 51)],
+         "vosk": [x / 20 for x in range(0, 21)]}
+ALIGN_LINES = [x / 2 for x in range(-80, -5)]     # PocketSphinx fit per frame
+
+
+def build_systems(items: list[Item], rows: dict, align: dict | None,
+                  ) -> dict[str, tuple[Rule, str]]:
+    systems: dict[str, tuple[Rule, str]] = {}
+    tuned: dict[str, float] = {}
+    for name, backend_rows in rows.items():
+        span = SPANS[name]
+        systems[f"{name} (shipped)"] = (single(backend_rows, None, span),
+                                        "Confidence as the backend returns it (its shipped line).")
+        (line,) = tune(items, lambda l, r=backend_rows, s=span: single(r, l, s),
+                       [(l,) for l in LINES[name]])
+        tuned[name] = line
+        systems[f"{name} (line tuned here)"] = (
+            single(backend_rows, line, span), f"Raw acceptance line {line:+.2f}, tuned on the "
+            "tune speakers and the first half of each noise file.")
+    names = list(rows)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            systems[f"{a} and {b} agree"] = (
+                agree(rows[a], rows[b], LOOSE, SPANS[a], LOOSE, SPANS[b]),
+                "Both name the same intent (any confidence).")
+            systems[f"{a} and {b} agree, each above its line"] = (
+                agree(rows[a], rows[b], tuned[a], SPANS[a], tuned[b], SPANS[b]),
+                "Both accept at their tuned lines, on the same intent.")
+        for b in names:
+            if a == b:
+                continue
+            grid = [(l, s) for l in LINES[a][::2] for s in LINES[a][::2] if s >= l]
+            line, sure = tune(items, lambda l, s, x=a, y=b: verified(
+                rows[x], rows[y], l, SPANS[x], s), grid)
+            systems[f"{a} verified by {b}"] = (
+                verified(rows[a], rows[b], line, SPANS[a], sure),
+                f"{a} accepts from raw {line:+.2f}; below {sure:+.2f} {b} must name the "
+                "same intent.")
+    if align is not None and "whisper" in rows:
+        grid = [(l, s) for l in LINES["whisper"][::2] for s in ALIGN_LINES[::2]]
+        line_w, line_s = tune(items, lambda l, s: acoustically_checked(
+            rows["whisper"], align, l, SPANS["whisper"], s), grid)
+        systems["whisper checked by a PocketSphinx alignment"] = (
+            acoustically_checked(rows["whisper"], align, line_w, SPANS["whisper"], line_s),
+            f"Whisper accepts from raw {line_w:+.2f}; PocketSphinx must align its phrase "
+            f"at {line_s:+.1f} or better per frame.")
+    return systems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backends", default="whisper,pocketsphinx")
+    parser.add_argument("--cache", type=Path, help="keep per-backend readings here")
+    parser.add_argument("--quick", action="store_true", help="about a fifth of the data")
+    parser.add_argument("--no-align", action="store_true",
+                        help="skip the Whisper + PocketSphinx alignment combination")
+    parser.add_argument("--digits-only", action="store_true",
+                        help="read digits against zero..nine alone instead of common/number")
+    parser.add_argument("--json", type=Path, help="write the summary here")
+    args = parser.parse_args(argv)
+    if not AUDIO.exists():
+        print(f"{AUDIO} is missing: the shared real-speech set is needed.", file=sys.stderr)
+        return 2
+    log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    items = build_items(args.quick)
+    log(f"{len(items)} utterances ({sum(i.expect is None for i in items)} negatives)")
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    matcher = Matcher()
+    tables = {key: matcher.table(prompt) for key, prompt in PROMPTS.items()}
+    tag = ""
+    if args.digits_only:
+        tables["number"] = PhraseTable([Phrase(word, {"intent": "number", "value": n})
+                                        for n, word in enumerate(DIGITS)])
+        tag = "-digits"
+    rows = {}
+    for name in [n.strip() for n in args.backends.split(",") if n.strip()]:
+        log(f"running {name} ...")
+        rows[name] = run_backend(name, items, tables, args.cache, log, tag)
+        annotate(rows[name], items, tables)
+    align = None
+    if "whisper" in rows and not args.no_align:
+        log("aligning Whisper's phrases with PocketSphinx ...")
+        align = run_alignment(items, rows["whisper"], tables, args.cache, log, tag)
+    load = os.getloadavg()
+    grammar = "zero..nine only" if args.digits_only else "common/number (0..100 and commands)"
+    print(f"# Recognition on real speech ({len(items)} utterances, digits against {grammar}; load average "
+          f"{load[0]:.1f} on {os.cpu_count()} cores while measuring)")
+    systems = build_systems(items, rows, align)
+    summary = print_summary(items, systems)
+    for name, (rule, note) in systems.items():
+        if "(" in name:
+            print_detail(name, items, rule, note)
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""voice/asr/whisper.py on the real tiny.en model: real speech, Piper speech, noise.
+
+The model loads once for the module (under a second); each reading takes ~0.1 s.
+Real recordings come from ../shared/audio (skipped with a message when absent).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soxr
+
+from voice.asr import ModelMissingError
+from voice.asr.whisper import (HALLUCINATIONS, MAX_PROMPT_TOKENS, WhisperPrompt,
+                               WhisperRecognizer, WhisperSettings, collapse_repeats,
+                               prompt_text, rejection_reason)
+from voice.audio_types import SAMPLE_RATE
+from voice.matcher import Matcher
+
+LEAD, TAIL = np.zeros(3200, np.float32), np.zeros(4800, np.float32)   # as the endpointer cuts
+
+
+@pytest.fixture(scope="module")
+def whisper() -> WhisperRecognizer:
+    return WhisperRecognizer()
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher()
+
+
+def understood(recognizer, matcher: Matcher, prompt: str, audio: np.ndarray):
+    """The intent voice.ears would act on (quality = confidence x match score >= 0.5)."""
+    table = matcher.table(prompt)
+    best, quality = None, 0.0
+    for hypothesis in recognizer.recognize(audio, recognizer.compile(list(table.texts))):
+        match = table.match(hypothesis.text)
+        if match.intent and hypothesis.confidence * match.score / 100 > quality:
+            best, quality = match.intent, hypothesis.confidence * match.score / 100
+    return best if quality >= 0.5 else None
+
+
+def recording(shared_audio, name: str) -> np.ndarray:
+    from voice.audio_in import read_wav_16k
+    return np.concatenate([LEAD, read_wav_16k(shared_audio / name), TAIL])
+
+
+def noise(shared_audio, name: str, start_s: float, seconds: float = 1.5) -> np.ndarray:
+    from voice.audio_in import read_wav_16k
+    audio = read_wav_16k(shared_audio / "noise" / f"{name}.wav")
+    return audio[int(start_s * SAMPLE_RATE):int((start_s + seconds) * SAMPLE_RATE)]
+
+
+@pytest.fixture(scope="module")
+def piper():
+    from voice.tts import PiperTTS
+    return PiperTTS()
+
+
+def spoken(piper, text: str) -> np.ndarray:
+    audio = np.concatenate(list(piper.synthesize(text)))
+    return np.concatenate([LEAD, soxr.resample(audio, piper.sample_rate, SAMPLE_RATE)
+                           .astype(np.float32), TAIL])
+
+
+# ---- real human speech ---------------------------------------------------------
+
+@pytest.mark.parametrize("name, prompt, expect", [
+    ("fsdd/7_jackson_0.wav", "common/number", {"intent": "number", "value": 7}),
+    ("fsdd/3_jackson_2.wav", "common/number", {"intent": "number", "value": 3}),
+    ("speech-commands/yes/439c84f4_nohash_1.wav", "common/yes_no", {"intent": "yes"}),
+    ("speech-commands/no/439c84f4_nohash_1.wav", "common/yes_no", {"intent": "no"}),
+])
+def test_real_speech_becomes_the_right_intent(whisper, matcher, shared_audio, name, prompt, expect):
+    assert understood(whisper, matcher, prompt, recording(shared_audio, name)) == expect
+
+
+def test_piper_speech_in_a_large_grammar(whisper, matcher, piper):
+    """one-percent/bid has ~4,000 phrases; the prompt still steers Whisper to the right one."""
+    assert understood(whisper, matcher, "one-percent/bid", spoken(piper, "twelve clovers")) == \
+        {"intent": "bid", "count": 12, "family": "clover"}
+    assert understood(whisper, matcher, "common/number", spoken(piper, "fifty seven")) == \
+        {"intent": "number", "value": 57}
+
+
+# ---- rejection -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, start, prompt", [
+    ("running_tap", 40.0, "common/number"),
+    ("music", 3.0, "common/number"),
+    ("doing_the_dishes", 70.0, "common/yes_no"),
+    ("pink_noise", 50.0, "common/number"),
+])
+def test_noise_and_music_are_not_acted_on(whisper, matcher, shared_audio, name, start, prompt):
+    assert understood(whisper, matcher, prompt, noise(shared_audio, name, start)) is None
+
+
+def test_silence_gives_nothing_to_act_on(whisper, matcher):
+    assert understood(whisper, matcher, "common/number", np.zeros(SAMPLE_RATE, np.float32)) is None
+
+
+def test_hypotheses_carry_the_raw_measures(whisper, matcher, shared_audio):
+    table = matcher.table("common/yes_no")
+    hypotheses = whisper.recognize(recording(shared_audio, "speech-commands/yes/439c84f4_nohash_1.wav"),
+                                   whisper.compile(list(table.texts)))
+    assert hypotheses and hypotheses == sorted(hypotheses, key=lambda h: -h.confidence)
+    top = hypotheses[0]
+    assert 0.5 <= top.confidence <= 1.0
+    assert {"avg_logprob", "no_speech_prob", "raw"} <= set(top.details)
+    assert top.details["avg_logprob"] <= 0 and 0 <= top.details["no_speech_prob"] <= 1
+
+
+# ---- guards, prompts, caching ------------------------------------------------------
+
+def test_repeats_are_said_once():
+    assert collapse_repeats("Seven. Seven. Seven. Seven") == "Seven."
+    assert collapse_repeats("So in, so in, so in, so") == "So in,"
+    assert collapse_repeats("Fifty seven.") == "Fifty seven."
+    assert collapse_repeats("one, two") == "one, two"
+
+
+def test_stock_hallucinations_and_overlong_text_are_refused():
+    grammar = WhisperPrompt(frozenset({"yes", "no", "thank you"}), "", (), 2, 12)
+    settings = WhisperSettings()
+    assert "thank you very much" in HALLUCINATIONS
+    assert rejection_reason("thank you very much", -0.2, 0.1, grammar, settings) == "stock hallucination"
+    assert rejection_reason("thank you", -0.2, 0.1, grammar, settings) is None   # a phrase here
+    assert rejection_reason("yes no yes no yes no", -0.2, 0.1, grammar, settings) == \
+        "longer than any phrase"
+    assert rejection_reason("yes", -1.5, 0.9, grammar, settings) == "no speech"
+    assert rejection_reason("yes", -0.2, 0.1, grammar, settings) is None
+
+
+def test_the_prompt_fits_the_token_limit_and_starts_with_the_prompts_own_phrases(whisper, matcher):
+    texts = list(matcher.table("one-percent/bid").texts)
+    encode = whisper._tokenizer.encode
+    for budget in (20, 60, MAX_PROMPT_TOKENS):
+        text = prompt_text(texts, encode, budget)
+        assert text and len(encode(" " + text)) <= budget
+        assert text.lower().startswith(texts[0])
+    compiled = whisper.compile(texts)
+    assert len(compiled.prompt_tokens) <= MAX_PROMPT_TOKENS + 3
+
+
+def test_compiled_prompts_are_cached_by_phrase_set(matcher):
+    recognizer = WhisperRecognizer()
+    texts = list(matcher.table("keep-it-100/place").texts)
+    first = recognizer.compile(texts)
+    assert recognizer.compile(list(texts)) is first
+    assert recognizer._cache.builds == 1
+    assert recognizer.compile(texts[:10]) is not first
+
+
+def test_a_missing_model_says_what_to_do(tmp_path):
+    with pytest.raises(ModelMissingError, match="model.bin"):
+        WhisperRecognizer(model_path=tmp_path)

