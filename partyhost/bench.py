@@ -22,7 +22,7 @@ import numpy as np
 from host.games import grammar_slots
 from voice.audio_in import read_wav_16k
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
-from voice.ears import VoiceEars
+from voice.ears import read_utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
 
@@ -62,8 +62,6 @@ class Listener:
     def __init__(self, recognizer: Any, matcher: Matcher, grammar_slots_for=grammar_slots):
         self.recognizer, self.matcher = recognizer, matcher
         self.slots_for = grammar_slots_for
-        self.ears = VoiceEars(source=_NoSource(), endpointer=None, recognizer=recognizer,
-                              matcher=matcher, busy_until=lambda: 0.0)
 
     def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> tuple[dict | None, float, str]:
         """The intent heard (None if rejected), milliseconds spent, and the text read."""
@@ -78,20 +76,9 @@ class Listener:
             return None, 0.0, ""
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
-        reading = self.ears.read(prompt, utterance)
+        reading = read_utterance(self.recognizer, self.matcher, prompt, utterance)
         intent = None if reading.rejected else self.matcher.match(prompt.name, reading.text, prompt.slots).intent
         return intent, (time.perf_counter() - started) * 1000, reading.text
-
-
-class _NoSource:
-    def frames(self):
-        return iter(())
-
-    def now(self) -> float:
-        return 0.0
-
-    def skip_until(self, t: float) -> None:
-        pass
 
 
 def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,

@@ -63,17 +63,21 @@ class VoiceEars:
         return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        """The best hypothesis by matcher score, weighed by the recogniser's confidence."""
-        table = self.matcher.table(prompt.name, prompt.slots)
-        grammar = self.recognizer.compile(table.texts)        # backends cache by phrase set
-        hypotheses = tuple(self.recognizer.recognize(utterance.audio, grammar))
-        best_text, best = "", 0.0
-        for hypothesis in hypotheses:
-            match = table.match(hypothesis.text)
-            if match.intent is None:
-                continue
-            quality = hypothesis.confidence * match.score / 100
-            if quality > best:
-                best_text, best = hypothesis.text, quality
-        rejected = best < self.min_confidence
-        return Reading(best_text, best, rejected, utterance, hypotheses)
+        return read_utterance(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)
+
+
+def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
+                   utterance: Utterance, min_confidence: float = 0.5) -> Reading:
+    """The best hypothesis by matcher score, weighed by the recogniser's confidence."""
+    table = matcher.table(prompt.name, prompt.slots)
+    grammar = recognizer.compile(table.texts)        # backends cache by phrase set
+    hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
+    best_text, best = "", 0.0
+    for hypothesis in hypotheses:
+        match = table.match(hypothesis.text)
+        if match.intent is None:
+            continue
+        quality = hypothesis.confidence * match.score / 100
+        if quality > best:
+            best_text, best = hypothesis.text, quality
+    return Reading(best_text, best, best < min_confidence, utterance, hypotheses)
