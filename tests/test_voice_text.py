@@ -19,7 +19,8 @@ def test_number_words(n, words):
     ("12 Clovers!", "twelve clovers"), ("Um, twelve clover", "twelve clover"),
     ("I think it's 57.", "it's fifty seven"), ("That's FALSE!!", "that's false"),
     ("twenty-one", "twenty one"), ("  ", ""), ("card 3 +50 -20", "card three plus fifty minus twenty"),
-    ("ten-year-old", "ten year old")])
+    ("ten-year-old", "ten year old"), ("the 2nd one", "the second one"),
+    ("21st card", "twenty first card"), ("12th", "twelfth"), ("100th", "one hundredth")])
 def test_normalize(typed, normal):
     assert normalize(typed) == normal
 

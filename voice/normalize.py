@@ -37,6 +37,22 @@ def number_words(n: int) -> str:
     return number_words(thousands) + " thousand" + ("" if rest == 0 else " " + number_words(rest))
 
 
+_ORDINAL_ENDINGS = {"one": "first", "two": "second", "three": "third", "five": "fifth",
+                    "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
+
+
+def ordinal_words(n: int) -> str:
+    """'first', 'second', 'twenty first', 'one hundredth': how "21st" is said."""
+    *head, last = number_words(n).split()
+    if last in _ORDINAL_ENDINGS:
+        last = _ORDINAL_ENDINGS[last]
+    elif last.endswith("y"):
+        last = last[:-1] + "ieth"
+    else:
+        last += "th"
+    return " ".join([*head, last])
+
+
 def _digits_to_words(match: re.Match) -> str:
     return " " + number_words(int(match.group())) + " "
 
@@ -45,6 +61,7 @@ def normalize(text: str, strip_fillers: bool = True) -> str:
     """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
+    text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + ordinal_words(int(m[1])) + " ", text)
     text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)        # +50 -> plus 50
     text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
     text = re.sub(r"\d+", _digits_to_words, text)
