@@ -18,6 +18,8 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml
 from typing import Any, Iterable, Union
 
 
@@ -675,17 +677,10 @@ def _row_from_cells(path: Path, line: int, header: list[str], cells: list[str]) 
 
 def _read_yaml_rows(path: Path) -> list[_Row]:
     """A YAML question deck: a list of mappings, each remembered with its line."""
-    import yaml  # only YAML decks need it
 
     text = _read_text(path)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        problem = getattr(error, "problem", None) or str(error)
-        raise DeckError(f"{path}:{line}: not valid YAML ({problem})") from None
+    root = _compose_yaml(path, text)
+    data = yaml.safe_load(text)          # the same text just composed without error
     if root is None:
         raise DeckError(f"{path}:1: no questions in the file")
     if not isinstance(data, list):
@@ -779,16 +774,19 @@ class _YamlNode:
 
 def _yaml_document(path: Path) -> _YamlNode:
     """The file's one YAML document, composed (not loaded) so that lines are known."""
-    import yaml  # only YAML decks need it
 
-    text = _read_text(path)
+    root = _compose_yaml(path, _read_text(path))
+    if root is None:
+        raise DeckError(f"{path}:1: empty file")
+    return _YamlNode(path, "", root)
+
+
+def _compose_yaml(path: Path, text: str) -> yaml.Node | None:
+    """The YAML node tree (it keeps line numbers for error messages), or DeckError."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         problem = getattr(error, "problem", None) or str(error)
         raise DeckError(f"{path}:{line}: not valid YAML ({problem})") from None
-    if root is None:
-        raise DeckError(f"{path}:1: empty file")
-    return _YamlNode(path, "", root)
