@@ -18,9 +18,9 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Iterable, Union
 
 import yaml
-from typing import Any, Iterable, Union
 
 
 class DeckError(Exception):
