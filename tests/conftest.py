@@ -147,3 +147,18 @@ def pulse_null_sink():
                 daemon.kill()
                 daemon.wait()
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def voices():
+    """Speech synthesis for tests: the host's Piper voice and espeak-ng voices."""
+    from partyhost.fixtures import Voices
+    return Voices()
+
+
+@pytest.fixture(scope="session")
+def say(voices):
+    """Text -> 16 kHz speech in Piper's voice, with the lead-in and tail the endpointer keeps."""
+    import numpy as np
+    lead, tail = np.zeros(3200, np.float32), np.zeros(4800, np.float32)
+    return lambda text: np.concatenate([lead, voices.speak("piper-1", text), tail])

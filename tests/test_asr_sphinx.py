@@ -9,7 +9,6 @@ import logging
 
 import numpy as np
 import pytest
-import soxr
 
 from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
@@ -27,18 +26,6 @@ def sphinx() -> SphinxRecognizer:
 @pytest.fixture(scope="module")
 def matcher() -> Matcher:
     return Matcher()
-
-
-@pytest.fixture(scope="module")
-def piper():
-    from voice.tts import PiperTTS
-    return PiperTTS()
-
-
-def spoken(piper, text: str) -> np.ndarray:
-    audio = np.concatenate(list(piper.synthesize(text)))
-    return np.concatenate([LEAD, soxr.resample(audio, piper.sample_rate, SAMPLE_RATE)
-                           .astype(np.float32), TAIL])
 
 
 def understood(recognizer, matcher: Matcher, prompt: str, audio: np.ndarray):
@@ -106,13 +93,13 @@ def test_evicted_grammars_release_their_search():
 
 # ---- recognition and rejection -------------------------------------------------------
 
-def test_clean_speech_is_recognised_with_a_real_confidence(sphinx, matcher, piper):
-    assert understood(sphinx, matcher, "common/number", spoken(piper, "fifty seven")) == \
+def test_clean_speech_is_recognised_with_a_real_confidence(sphinx, matcher, say):
+    assert understood(sphinx, matcher, "common/number", say("fifty seven")) == \
         {"intent": "number", "value": 57}
-    assert understood(sphinx, matcher, "one-percent/bid", spoken(piper, "twelve clovers")) == \
+    assert understood(sphinx, matcher, "one-percent/bid", say("twelve clovers")) == \
         {"intent": "bid", "count": 12, "family": "clover"}
     table = matcher.table("common/yes_no")
-    [top] = sphinx.recognize(spoken(piper, "yes"), sphinx.compile(list(table.texts)))
+    [top] = sphinx.recognize(say("yes"), sphinx.compile(list(table.texts)))
     assert top.text == "yes" and top.confidence >= 0.5
     assert {"agreement", "fit", "raw", "phones"} <= set(top.details)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import soxr
 
 from voice.asr import ModelMissingError
 from voice.asr.whisper import (HALLUCINATIONS, MAX_PROMPT_TOKENS, WhisperPrompt,
@@ -51,18 +50,6 @@ def noise(shared_audio, name: str, start_s: float, seconds: float = 1.5) -> np.n
     return audio[int(start_s * SAMPLE_RATE):int((start_s + seconds) * SAMPLE_RATE)]
 
 
-@pytest.fixture(scope="module")
-def piper():
-    from voice.tts import PiperTTS
-    return PiperTTS()
-
-
-def spoken(piper, text: str) -> np.ndarray:
-    audio = np.concatenate(list(piper.synthesize(text)))
-    return np.concatenate([LEAD, soxr.resample(audio, piper.sample_rate, SAMPLE_RATE)
-                           .astype(np.float32), TAIL])
-
-
 # ---- real human speech ---------------------------------------------------------
 
 @pytest.mark.parametrize("name, prompt, expect", [
@@ -75,11 +62,11 @@ def test_real_speech_becomes_the_right_intent(whisper, matcher, shared_audio, na
     assert understood(whisper, matcher, prompt, recording(shared_audio, name)) == expect
 
 
-def test_piper_speech_in_a_large_grammar(whisper, matcher, piper):
+def test_piper_speech_in_a_large_grammar(whisper, matcher, say):
     """one-percent/bid has ~4,000 phrases; the prompt still steers Whisper to the right one."""
-    assert understood(whisper, matcher, "one-percent/bid", spoken(piper, "twelve clovers")) == \
+    assert understood(whisper, matcher, "one-percent/bid", say("twelve clovers")) == \
         {"intent": "bid", "count": 12, "family": "clover"}
-    assert understood(whisper, matcher, "common/number", spoken(piper, "fifty seven")) == \
+    assert understood(whisper, matcher, "common/number", say("fifty seven")) == \
         {"intent": "number", "value": 57}
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import soundfile
 
-from partyhost.fixtures import Voices, build_session_wav, padded
+from partyhost.fixtures import build_session_wav, padded
 from partyhost.replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
 
@@ -31,11 +31,6 @@ CASES = {case.script: case for case in load_cases()}
 # lines ("none" heard as "nine", "on line two" dropped); they are measured, not
 # asserted, until recognition improves (the closing note lists them).
 VOICE_GAMES = ["zero-to-100-basic.txt"]
-
-
-@pytest.fixture(scope="module")
-def voices():
-    return Voices()
 
 
 def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
