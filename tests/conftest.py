@@ -162,3 +162,20 @@ def say(voices):
     import numpy as np
     lead, tail = np.zeros(3200, np.float32), np.zeros(4800, np.float32)
     return lambda text: np.concatenate([lead, voices.speak("piper-1", text), tail])
+
+
+@dataclass(frozen=True)
+class _PromptName:
+    name: str
+    slots: dict
+    timeout: float | None = None
+
+
+def understood(recognizer, matcher, prompt: str, audio):
+    """The intent the live ears would act on for this audio at this prompt, or None:
+    the same reading function as voice.ears (confidence x match score >= 0.5)."""
+    from voice.audio_types import SAMPLE_RATE, Utterance
+    from voice.ears import read_utterance
+    reading = read_utterance(recognizer, matcher, _PromptName(prompt, {}),
+                             Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
+    return None if reading.rejected else matcher.match(prompt, reading.text).intent

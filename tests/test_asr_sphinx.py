@@ -10,6 +10,7 @@ import logging
 import numpy as np
 import pytest
 
+from conftest import understood
 from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
@@ -26,16 +27,6 @@ def sphinx() -> SphinxRecognizer:
 @pytest.fixture(scope="module")
 def matcher() -> Matcher:
     return Matcher()
-
-
-def understood(recognizer, matcher: Matcher, prompt: str, audio: np.ndarray):
-    table = matcher.table(prompt)
-    best, quality = None, 0.0
-    for hypothesis in recognizer.recognize(audio, recognizer.compile(list(table.texts))):
-        match = table.match(hypothesis.text)
-        if match.intent and hypothesis.confidence * match.score / 100 > quality:
-            best, quality = match.intent, hypothesis.confidence * match.score / 100
-    return best if quality >= 0.5 else None
 
 
 # ---- the grammar ------------------------------------------------------------------

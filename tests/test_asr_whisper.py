@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import understood
 from voice.asr import ModelMissingError
 from voice.asr.whisper import (HALLUCINATIONS, MAX_PROMPT_TOKENS, WhisperPrompt,
                                WhisperRecognizer, WhisperSettings, collapse_repeats,
@@ -26,17 +27,6 @@ def whisper() -> WhisperRecognizer:
 @pytest.fixture(scope="module")
 def matcher() -> Matcher:
     return Matcher()
-
-
-def understood(recognizer, matcher: Matcher, prompt: str, audio: np.ndarray):
-    """The intent voice.ears would act on (quality = confidence x match score >= 0.5)."""
-    table = matcher.table(prompt)
-    best, quality = None, 0.0
-    for hypothesis in recognizer.recognize(audio, recognizer.compile(list(table.texts))):
-        match = table.match(hypothesis.text)
-        if match.intent and hypothesis.confidence * match.score / 100 > quality:
-            best, quality = match.intent, hypothesis.confidence * match.score / 100
-    return best if quality >= 0.5 else None
 
 
 def recording(shared_audio, name: str) -> np.ndarray:
