@@ -47,6 +47,12 @@ class Prompt:
     slots: live slot lists for the grammar: list name -> [(spoken text, value)].
     choices: short examples of what may be said, for "what can I say".
     timeout: seconds before the engine gets {"intent": "timeout"} (None: wait).
+    warning: in the last this many seconds of a timed prompt the host ticks once a
+        second (Keep Cool's buzzer running out); None: no warning.
+    unclear: the intent to apply when speech was heard but not understood. Keep
+        Cool needs it: any word a player says ends the turn, and the host does not
+        have to understand a clue, so a reading it cannot trust is a clue, not a
+        "sorry?" that would stop the clock. None: ask again, as everywhere else.
     """
 
     name: str
@@ -56,6 +62,8 @@ class Prompt:
     slots: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
     choices: tuple[str, ...] = ()
     timeout: float | None = None
+    warning: float | None = None
+    unclear: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -63,11 +71,21 @@ class Heard:
     """One reply to a prompt: what was said or typed, or that the prompt's time ran out.
 
     This and Prompt are where host/ and voice/ meet: ears of any kind produce it.
+    Spoken replies also say when, on the session clock (typed ones leave it None):
+    listening_from (when the ears began to listen: a timed prompt's clock starts
+    there), start and end of the speech, and the cues the ears played while
+    listening (the last seconds' ticks), as (name, time). unclear: speech was heard
+    but no reading was reliable (text is then "").
     """
 
     text: str = ""
     timed_out: bool = False
     confidence: float | None = None
+    unclear: bool = False
+    listening_from: float | None = None
+    start: float | None = None
+    end: float | None = None
+    cues: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,8 @@ class Session:
                 return "over"
             self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
             self.mouth.sound("your_turn") if prompt.player else None
-            self._say(prompt.text, remember=False)
+            if prompt.text:                    # Keep Cool's turns are a cue alone
+                self._say(prompt.text, remember=False)
             outcome = self._one_reply(prompt)
             if outcome is not None:
                 return outcome
@@ -116,14 +117,23 @@ class Session:
         heard = self.ears.hear(prompt)
         if heard is None:
             return "eof"
+        for name, at in heard.cues:            # played live by the ears (the last seconds' ticks)
+            self.log.write({"type": "sound", "name": name, "at": round(at, 3), "live": True})
         if heard.timed_out:
-            self.log.write({"type": "heard", "player": prompt.player, "text": "", "timeout": True})
+            self.log.write({"type": "heard", "player": prompt.player, "text": "", "timeout": True,
+                            **_timing(heard, prompt)})
             self._accept(prompt, {"intent": "timeout"})
+            return None
+        if heard.unclear and prompt.unclear is not None:
+            # Speech the host could not read, where any speech is a move (a Keep Cool clue).
+            self.log.write({"type": "heard", "player": prompt.player, "text": "", "unclear": True,
+                            "confidence": round(heard.confidence or 0.0, 3), **_timing(heard, prompt)})
+            self._accept(prompt, dict(prompt.unclear))
             return None
         understanding = self.understand(prompt, heard.text)
         confidence = heard.confidence if heard.confidence is not None else understanding.score / 100
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                        "confidence": round(confidence, 3)})
+                        "confidence": round(confidence, 3), **_timing(heard, prompt)})
         intent = understanding.intent
         if intent is None:
             self._reject(prompt, "not understood",
@@ -257,3 +267,17 @@ class Session:
         if prompt.choices:
             return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
         return "Say help to hear what you can say."
+
+
+def _timing(heard: Heard, prompt: Prompt) -> dict[str, float]:
+    """When a spoken reply was listened for and said, for the event log (typed: nothing).
+
+    deadline is when a timed prompt's clock ran out (listening_from + timeout), so the
+    log shows a word said across the buzzer, and how close to schedule the buzzer was.
+    """
+    timing = {key: round(value, 3) for key, value in
+              (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
+              if value is not None}
+    if heard.listening_from is not None and prompt.timeout:
+        timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
+    return timing

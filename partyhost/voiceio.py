@@ -125,5 +125,11 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         raise IOChoiceError(str(error)) from error
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
                                            max_ms=int(settings.max_utterance_s * 1000)))
+    from voice.turns import TICK_GAIN
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
-    return VoiceEars(source, endpointer, recognizer, matcher, busy_until)
+    if isinstance(mouth, TextMouth):
+        play_cue = mouth.sound
+    else:
+        def play_cue(name: str) -> None:
+            mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
+    return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue)

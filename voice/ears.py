@@ -15,6 +15,7 @@ from host.engine import Heard  # the contract where host and voice meet; no rule
 
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
 from .matcher import Matcher
+from .turns import listen_for_turn
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
@@ -42,25 +43,34 @@ class VoiceEars:
 
     def __init__(self, source: AudioSource, endpointer: Any, recognizer: Recognizer,
                  matcher: Matcher, busy_until: Callable[[], float],
-                 min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None):
+                 min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
+                 play_cue: Callable[[str], None] | None = None):
+        """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
         self.on_reading = on_reading
+        self.play_cue = play_cue
         self._frames = source.frames()
 
     def hear(self, prompt: PromptLike):
-        self.source.skip_until(self.busy_until() + AFTER_SPEECH_GUARD_S)
-        deadline = self.source.now() + prompt.timeout if prompt.timeout else None
-        utterance = self.endpointer.next_utterance(self._frames, deadline)
-        if utterance is None:
-            if deadline is not None and self.source.now() >= deadline:
-                return Heard(timed_out=True)
+        listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
+        self.source.skip_until(listening_from)
+        listening_from = max(listening_from, self.source.now())
+        turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
+                               getattr(prompt, "warning", None), self.play_cue)
+        cues = tuple(turn.cues)
+        if turn.timed_out:
+            return Heard(timed_out=True, listening_from=listening_from, cues=cues)
+        if turn.utterance is None:
             return None                                 # the input has ended
+        utterance = turn.utterance
         reading = self.read(prompt, utterance)
         if self.on_reading:
             self.on_reading(reading)
-        return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence)
+        return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
+                     unclear=reading.rejected, listening_from=listening_from,
+                     start=utterance.start, end=utterance.end, cues=cues)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         return read_utterance(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)

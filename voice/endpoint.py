@@ -166,6 +166,18 @@ class Endpointer:
         """Speech has started and not yet ended."""
         return self._speech is not None
 
+    def onset(self) -> float | None:
+        """When speech began, if it has or may just be beginning (a voiced frame among
+        the last few, not yet enough to start an utterance); None in silence.
+
+        A timed turn asks this at its deadline: a word begun just before the buzzer
+        belongs to that turn even though it is confirmed a few frames after it.
+        """
+        if self._speech is not None:
+            return self._speech.start
+        window = list(self._recent)[-self.config.start_window:]
+        return next((frame.t for frame, _, voiced in window if voiced), None)
+
     def reset(self) -> None:
         """Forget a half-heard utterance and the lead-in (the noise floor is kept)."""
         self._recent.clear()

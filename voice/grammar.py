@@ -54,6 +54,8 @@ class Grammar:
     list_slots: frozenset[str] = frozenset()
     fallbacks: dict[str, dict[str, Any]] = field(default_factory=dict)
     min_scores: dict[str, float] = field(default_factory=dict)
+    command_prefixes: dict[str, str] = field(default_factory=dict)
+    """prompt -> a word the common commands need in front at that prompt ("host, score")."""
 
     @classmethod
     def load(cls, path: Path) -> "Grammar":
@@ -75,7 +77,9 @@ class Grammar:
         return cls(path=path, prompts=prompts, intents=intents,
                    list_slots=frozenset(data.get("list_slots") or ()),
                    fallbacks=dict(data.get("fallbacks") or {}),
-                   min_scores=dict(data.get("min_scores") or {}))
+                   min_scores=dict(data.get("min_scores") or {}),
+                   command_prefixes={k: normalize(str(v), strip_fillers=False)
+                                     for k, v in (data.get("command_prefixes") or {}).items()})
 
     def phrases(self, prompt: str, live: LiveLists | None = None) -> list[Phrase]:
         """Every phrase of every intent the prompt accepts, with its Intent."""

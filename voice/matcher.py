@@ -135,13 +135,21 @@ class Matcher:
             phrases = owner.phrases(prompt, live)
             own = len(phrases)
             if self.common and prompt != COMMON_PROMPT:
-                phrases += self.grammar("common").phrases(COMMON_PROMPT)
+                phrases += with_prefix(self.grammar("common").phrases(COMMON_PROMPT),
+                                       owner.command_prefixes.get(prompt))
             self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
                                            owner.min_scores.get(prompt), self.accept, self.confirm, own)
         return self._cache[key]
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
         return self.table(prompt, live).match(heard)
+
+
+def with_prefix(phrases: list[Phrase], prefix: str | None) -> list[Phrase]:
+    """The common commands as said at a prompt that wants them addressed ("host score")."""
+    if not prefix:
+        return phrases
+    return [Phrase(f"{prefix} {p.text}", p.intent) for p in phrases]
 
 
 def _freeze(live: LiveLists) -> tuple:

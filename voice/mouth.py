@@ -73,10 +73,11 @@ class AudioMouth:
             at = self._play(audio, self.tts.sample_rate, at, lead)
             lead = 0.0
 
-    def sound(self, name: str) -> None:
+    def sound(self, name: str, gain: float = 1.0) -> None:
+        """Play cue `name`; `gain` below 1 for quiet ones (a turn's last-seconds ticks)."""
         if self.echo:
             self._print(f"[sound: {name}]")
-        audio = cue(name, self.tts.sample_rate) * np.float32(self.tts.volume)
+        audio = cue(name, self.tts.sample_rate) * np.float32(self.tts.volume * gain)
         self._play(audio, self.tts.sample_rate, *self._next_slot())
 
     def private(self, player: str, text: str) -> None:

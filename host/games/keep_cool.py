@@ -51,6 +51,16 @@ Rules choices (what the rulebook leaves open)
   the speaker's guessed neighbour who has not spoken yet) counts as a plain clue.
 - In table deal a hit always refers to the most recent word said (a timeout does
   not change that) and can be claimed once.
+- Which word was said (host deal): a word in play counts when it is said exactly,
+  as its plural, or as a word that sounds the same (it is a spoken game). A near
+  miss is another word and so a clue: "widow" is not "window", "plane" is not
+  "planet". False matches are the worst failure here (docs/keep-cool-live.md).
+- Live turns: any word said ends the turn at once (the buzzer press), and the
+  host plays the turn cue; speech the host could not read counts as a clue (it
+  need not understand clues). A word begun before the buzzer belongs to the
+  player whose turn it was, and the host does not sound the buzzer over it.
+- During turns the common commands need the prefix "host" ("host, score",
+  "host, pause"), since "score", "sorry" or "help" may well be clues.
 - The player who said the word that emptied a hand starts the next round.
 - Ties: every player tied on most points wins the round. If several players reach
   the round-win target in the same round, they share the victory.
@@ -63,15 +73,19 @@ Rules choices (what the rulebook leaves open)
 - Scoring: basic 1 point to each player for each card between them; too-cool 2
   points each for those and 1 point for each card won by an attack.
 
-What the host says: as little as possible during turns (a tick cue for each word,
-the buzzer cue on a timeout, a short line when a card is won), then a round
+What the host says: as little as possible during turns (the turn cue when the
+turn passes, ticks in the last seconds, the buzzer cue on a timeout, a short line
+when a card is won; names only with rules say_names), then a round
 summary: each player's points, the round winners and the running round wins.
 Score events count round wins (delta 1 per round won); game_over's scores are
 the round wins.
 
 Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
-buzzer, 8), relaxed (no timer), rounds_to_win (2), swap (allow the one-card
-exchange), first_player (a name).
+buzzer, 8), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
+relaxed (no timer), say_names (name the player at each turn), rounds_to_win (2),
+swap (allow the one-card exchange), first_player (a name). During play the timer
+can be changed by voice: "host, relaxed mode", "host, timer on", "host, timer
+twelve seconds" (3 to 60); the turn goes on.
 """
 from __future__ import annotations
 
@@ -108,7 +122,9 @@ RULE_DEFAULTS: dict[str, Any] = {
     "face": None,
     "line": None,
     "turn_seconds": 8.0,
+    "warning_seconds": 3.0,
     "relaxed": False,
+    "say_names": False,
     "rounds_to_win": 2,
     "swap": True,
     "first_player": None,
@@ -235,6 +251,8 @@ def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str,
         raise RuleError("The line must be a number from 1 to 10.")
     if rules["turn_seconds"] < 0:
         raise RuleError("The turn time cannot be negative.")
+    if rules["warning_seconds"] < 0:
+        raise RuleError("The warning time cannot be negative.")
     if rules["rounds_to_win"] < 1:
         raise RuleError("rounds_to_win must be 1 or more.")
     rules["first_player"] = _optional(rules, "first_player", str)
@@ -380,14 +398,18 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         choices += (f"{previous_player(s, s.turn)} got it",)
     name = "keep-cool/word"
     context = {"words": words_in_play(s), "roster": list(s.players)}
+    timeout = _turn_timeout(s)
+    warning = s.rules["warning_seconds"] if timeout and s.rules["warning_seconds"] else None
     return Prompt(
         name,
         s.turn,
-        f"{s.turn}.",
+        f"{s.turn}." if s.rules["say_names"] else "",  # the turn cue alone: quiet turns
         context=context,
         slots=grammar_slots(name, context),
         choices=choices,
-        timeout=_turn_timeout(s),
+        timeout=timeout,
+        warning=min(warning, timeout) if warning and timeout else None,
+        unclear={"intent": "word", "word": None},    # any speech ends the turn, as a clue
     )
 
 
@@ -401,8 +423,26 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     """
     if prompt != "keep-cool/word":
         return {}
-    return {"word": [(w, w) for w in context.get("words") or []],
-            "player": [(p, p) for p in context.get("roster") or []]}
+    words = context.get("words") or []
+    spoken = [(w, w) for w in words]
+    spoken += [(form, w) for w in words for form in plurals(w) if form not in words]
+    return {"word": spoken, "player": [(p, p) for p in context.get("roster") or []]}
+
+
+def plurals(word: str) -> list[str]:
+    """The plural a player may say for a word in play ("candles" for "candle").
+
+    The word prompt matches words in play exactly (docs/rules.md): a near miss is
+    another word ("widow" is not "window", "plane" is not "planet"), so the one
+    change that still names the card is listed here instead of left to fuzzy matching.
+    """
+    if " " in word or "-" in word or not word.isalpha():
+        return []
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return [word + "es"]
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return [word[:-1] + "ies"]
+    return [word + "s"]
 
 
 def _turn_timeout(s: KeepCoolState) -> float | None:
@@ -436,6 +476,8 @@ def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Eve
         _time_out(s, events)
     elif intent == "hit":
         _claim_hit(s, action, events)
+    elif intent in ("timer", "relaxed"):
+        _set_timer(s, intent, action, events)
     else:
         raise RuleError(f"{s.turn}, say one word.")
     return s, events
@@ -509,8 +551,7 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     s.last_speaker = speaker
     hit = _find_hit(s, speaker, word) if s.deal == "host" and word else None
     if hit is None:
-        events.append(sound("tick"))
-        s.turn = next_player(s, speaker)
+        s.turn = next_player(s, speaker)  # the session's turn cue says so: no words, no extra sound
         return
     owner, index = hit
     card = s.hands[owner].pop(index)
@@ -564,6 +605,23 @@ def _time_out(s: KeepCoolState, events: list[Event]) -> None:
     """The buzzer beat the player: nothing said, the turn passes."""
     events.append(sound("buzzer"))
     s.turn = next_player(s, s.turn)
+
+
+def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event]) -> None:
+    """"host, relaxed mode" / "host, timer on" / "host, twelve seconds": the same turn goes on."""
+    if intent == "relaxed":
+        s.rules["relaxed"] = bool(action.get("on", True))
+        if s.rules["relaxed"]:
+            events.append(say("Relaxed mode: no timer."))
+            return
+        if not s.rules["turn_seconds"]:
+            s.rules["turn_seconds"] = RULE_DEFAULTS["turn_seconds"]
+    else:
+        seconds = _whole_number(action.get("seconds"))
+        if seconds is None or not 3 <= seconds <= 60:
+            raise RuleError("The timer can be set from 3 to 60 seconds.")
+        s.rules["turn_seconds"], s.rules["relaxed"] = float(seconds), False
+    events.append(say(f"Timer on: {s.rules['turn_seconds']:g} seconds a turn."))
 
 
 def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:

@@ -250,17 +250,49 @@ def test_a_swap_needs_a_spare_card():
 # ---------------------------------------------------------------- the word prompt
 
 
-def test_word_prompt_names_the_player_and_lists_every_word_in_play():
+def test_word_prompt_is_for_the_player_and_lists_every_word_in_play_with_its_plural():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger"], "Cy": ["castle"]})
     asked = kc.prompt(state)
     assert (asked.name, asked.player) == ("keep-cool/word", "Ana")
-    assert "Ana" in asked.text
+    assert asked.text == ""  # quiet turns: the session's turn cue alone
     assert asked.context == {"words": ["piano", "river", "tiger", "castle"],
                              "roster": list(PLAYERS3)}
-    assert asked.slots["word"] == [(w, w) for w in ["piano", "river", "tiger", "castle"]]
+    words = ["piano", "river", "tiger", "castle"]
+    assert asked.slots["word"] == [(w, w) for w in words] + [(w + "s", w) for w in words]
     assert [value for _, value in asked.slots["player"]] == list(PLAYERS3)
     assert 2 <= len(asked.choices) <= 4
-    assert asked.timeout == 8
+    assert asked.timeout == 8 and asked.warning == 3
+    assert asked.unclear == {"intent": "word", "word": None}  # speech not understood is a clue
+
+
+def test_say_names_puts_the_players_name_in_the_word_prompt():
+    state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]}, say_names=True)
+    assert kc.prompt(state).text == "Ana."
+
+
+@pytest.mark.parametrize("word, forms", [("glass", ["glasses"]), ("cherry", ["cherries"]),
+                                         ("day", ["days"]), ("wolf-dog", []), ("ice cream", [])])
+def test_plurals_of_words_in_play(word, forms):
+    assert kc.plurals(word) == forms
+
+
+@pytest.mark.parametrize("rules, warning", [({}, 3), ({"warning_seconds": 0}, None),
+                                            ({"warning_seconds": 20}, 8), ({"relaxed": True}, None)])
+def test_last_seconds_warning_follows_the_rules(rules, warning):
+    state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]}, **rules)
+    assert kc.prompt(state).warning == warning
+
+
+def test_the_timer_changes_by_voice_and_the_turn_goes_on():
+    state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]})
+    state, events = play(state, {"intent": "relaxed", "on": True})
+    assert kc.prompt(state).timeout is None and kc.prompt(state).player == "Ana"
+    assert "no timer" in says(events)
+    state, events = play(state, {"intent": "relaxed", "on": False})
+    assert kc.prompt(state).timeout == 8 and "8 seconds" in says(events)
+    state, _ = play(state, {"intent": "timer", "seconds": 12})
+    assert kc.prompt(state).timeout == 12 and kc.prompt(state).player == "Ana"
+    assert_refused(state, {"intent": "timer", "seconds": 2}, "3 to 60")
 
 
 @pytest.mark.parametrize("rules, timeout", [({"relaxed": True}, None), ({"turn_seconds": 0}, None),
@@ -276,7 +308,7 @@ def test_turns_go_clockwise_in_round_one():
     for _ in range(4):
         order.append(kc.prompt(state).player)
         state, events = play(state, CLUE)
-        assert sounds(events) == ["tick"] and says(events) == ""  # a clue: a cue, no words
+        assert sounds(events) == [] and says(events) == ""  # a clue: the session's turn cue, no words
     assert order == ["Ana", "Ben", "Cy", "Ana"]
 
 
@@ -310,7 +342,7 @@ def test_a_guess_before_its_owner_gave_a_clue_counts_for_nothing_silently():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
     state, events = play(state, word("castle"))  # Cy has not spoken yet
     assert state.won == [] and len(state.hands["Cy"]) == 2
-    assert sounds(events) == ["tick"] and says(events) == ""
+    assert sounds(events) == [] and says(events) == ""
     assert not [e for e in events if e["type"] == "reveal"]
 
 
@@ -326,7 +358,7 @@ def test_basic_game_ignores_other_players_words():
     state, _ = play(state, CLUE, CLUE, CLUE)
     state, events = play(state, word("tiger"))
     assert state.won == [] and len(state.hands["Ben"]) == 2
-    assert sounds(events) == ["tick"]
+    assert sounds(events) == []
 
 
 def test_too_cool_attack_on_the_next_player_goes_in_front_of_the_attacker():
