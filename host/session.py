@@ -106,7 +106,9 @@ class Session:
                 self.journal.set_status(self.info.id, "over")
                 return "over"
             self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
-            self.mouth.sound("your_turn") if prompt.player else None
+            if prompt.player:
+                self.log.write({"type": "sound", "name": "your_turn"})   # the turn change, timed
+                self.mouth.sound("your_turn")
             if prompt.text:                    # Keep Cool's turns are a cue alone
                 self._say(prompt.text, remember=False)
             outcome = self._one_reply(prompt)

@@ -92,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
+    keep_cool = bench_commands.add_parser(
+        "keep-cool", help="Keep Cool: words in play told from clues, clean and in party noise")
+    keep_cool.add_argument("--voices", help="comma-separated voices (default: piper-1 to tune, "
+                                            "held-apart Piper speeds and espeak-ng voices)")
+    keep_cool.add_argument("--quick", action="store_true", help="2 tables instead of 6 (a smoke test)")
+    keep_cool.add_argument("--clean-only", action="store_true", help="no party-noise condition")
+    keep_cool.add_argument("--json", type=Path, help="write every word's result here")
+    keep_cool.add_argument("--from-json", type=Path, help="summarise an earlier --json run again")
 
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
@@ -120,6 +128,9 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
     io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
     io.add_argument("--hide-private", action="store_true",
                     help="do not print players' secret cards")
+    io.add_argument("--reveal-words", action="store_true",
+                    help="print every player's secret cards (Keep Cool's words) on the terminal, "
+                         "whatever the settings say: for a manual test until private pages exist")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,7 +176,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         settings = load_settings(settings_path())
         flags = {"input": args.input, "output": args.output, "input_device": args.input_device,
                  "output_device": args.output_device, "backend": args.backend,
-                 "show_private": False if args.hide_private else None}
+                 "show_private": True if args.reveal_words else False if args.hide_private else None}
         settings = apply_overrides(settings, flags, source="command line")
         check_choice("input", settings.input)
         check_choice("output", settings.output)
@@ -270,6 +281,9 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
 def run_bench(args: argparse.Namespace) -> int:
     from . import bench
     settings = load_settings(settings_path())
+    if args.bench_command == "keep-cool":
+        from . import keep_cool_bench
+        return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json)
     backend = args.backend or settings.backend
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():

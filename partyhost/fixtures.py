@@ -137,9 +137,10 @@ def negative_items() -> list[Item]:
 class Voices:
     """Speech synthesis for fixtures: Piper (the host's voice) and espeak-ng voices."""
 
-    def __init__(self):
+    def __init__(self, noise_scale: float | None = None):
+        """noise_scale 0: Piper says each text the same way on every run (see PiperTTS)."""
         from voice.tts import PiperTTS
-        self.piper = PiperTTS(warm_up=False)
+        self.piper = PiperTTS(warm_up=False, noise_scale=noise_scale)
         self.espeak = shutil.which("espeak-ng")
 
     def names(self, speeds: Iterable[float], espeak: bool) -> list[str]:
@@ -270,14 +271,26 @@ ENDPOINT_WAIT_S = 0.6      # the endpointer's closing silence, and a frame or tw
 ECHO_GAIN = 0.25           # the host's own voice, as a speakerphone's microphone hears it
 
 
+def timed_line(line: str) -> tuple[float | None, str]:
+    """"@7.7 engine" -> (7.7, "engine"): said 7.7 s after the ears start listening
+    (a timed turn's clock starts there); a plain line -> (None, line)."""
+    if line.startswith("@"):
+        offset, _, text = line[1:].partition(" ")
+        return float(offset), text.strip()
+    return None, line
+
+
 def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     """A recording of a whole typed game: each line spoken after the host's turn ends.
 
     The game is played once with the real AudioMouth (so the host's speech takes the
     time it will take when the recording is played back) and scripted replies; each
-    reply is placed SESSION_GAP_S after the host stops. The host's voice is mixed in
+    reply is placed SESSION_GAP_S after the host stops, or, for a line "@SECONDS
+    text", that long after the ears start listening (to say a word in the last
+    seconds of a timed turn, or across its buzzer). The host's voice is mixed in
     quietly, as echo, which the ears must ignore because the host is speaking then.
     """
+    from voice.ears import AFTER_SPEECH_GUARD_S
     from host.engine import Heard
     from host.eventlog import EventLog
     from host.games import get_game
@@ -288,7 +301,8 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     from voice.tts import PiperTTS
 
     voices = voices or Voices()
-    host_voice = PiperTTS(warm_up=False)          # its own instance: "slower" must not touch the players'
+    host_voice = PiperTTS(warm_up=False,           # its own instance: "slower" must not touch the players'
+                          noise_scale=voices.piper.noise_scale)
     cursor = [0.0]
     replies: list[tuple[float, np.ndarray]] = []
     with tempfile.TemporaryDirectory() as work:
@@ -301,12 +315,14 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
             def hear(self, prompt):
                 if not lines:
                     return None
-                line = lines.pop(0)
-                start = max(cursor[0], mouth.busy_until) + SESSION_GAP_S
+                offset, line = timed_line(lines.pop(0))
+                listening = max(cursor[0], mouth.busy_until) + AFTER_SPEECH_GUARD_S
+                start = listening + offset if offset is not None else (
+                    max(cursor[0], mouth.busy_until) + SESSION_GAP_S)
                 if line == "...":
                     if not prompt.timeout:
                         raise ValueError(f"{case.script}: '...' at an untimed prompt")
-                    cursor[0] = start - SESSION_GAP_S + prompt.timeout + 0.2
+                    cursor[0] = listening + prompt.timeout + 0.03
                     return Heard(timed_out=True)
                 audio = voices.speak("piper-1", line)
                 replies.append((start, audio))

@@ -54,6 +54,8 @@ class Grammar:
     list_slots: frozenset[str] = frozenset()
     fallbacks: dict[str, dict[str, Any]] = field(default_factory=dict)
     min_scores: dict[str, float] = field(default_factory=dict)
+    exact_intents: dict[str, list[str]] = field(default_factory=dict)
+    """prompt -> intents matched only as said, never by a near spelling (see PhraseTable)."""
     command_prefixes: dict[str, str] = field(default_factory=dict)
     """prompt -> a word the common commands need in front at that prompt ("host, score")."""
 
@@ -78,6 +80,7 @@ class Grammar:
                    list_slots=frozenset(data.get("list_slots") or ()),
                    fallbacks=dict(data.get("fallbacks") or {}),
                    min_scores=dict(data.get("min_scores") or {}),
+                   exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
                    command_prefixes={k: normalize(str(v), strip_fillers=False)
                                      for k, v in (data.get("command_prefixes") or {}).items()})
 

@@ -44,12 +44,18 @@ class PhraseTable:
 
     def __init__(self, phrases: list[Phrase], fallback: dict[str, Any] | None = None,
                  min_score: float | None = None, accept: float = ACCEPT_SCORE,
-                 confirm: float = CONFIRM_SCORE, own: int | None = None):
+                 confirm: float = CONFIRM_SCORE, own: int | None = None,
+                 exact: frozenset[str] = frozenset()):
+        """`exact`: intents matched only as said (or as a phrase that sounds exactly
+        the same), never by a near spelling: a near miss of a Keep Cool word in play
+        is another word, so a clue ("widow" is not "window")."""
         self.by_text: dict[str, dict[str, Any]] = {}
         for phrase in phrases:               # first phrase wins: grammar order is priority
             self.by_text.setdefault(phrase.text, phrase.intent)
         own_texts = {p.text for p in phrases[:len(phrases) if own is None else own]}
         self.texts = _every_intent_first(self.by_text, sum(1 for t in self.by_text if t in own_texts))
+        self.exact = exact
+        self._fuzzy_texts = [t for t in self.texts if self.by_text[t]["intent"] not in exact]
         self.fallback = fallback
         self.accept = accept if min_score is None else min_score   # a grammar may be stricter
         self.confirm = min(confirm, self.accept)
@@ -62,9 +68,12 @@ class PhraseTable:
             return Match(heard, None, 0.0)
         if text in self.by_text:
             return Match(heard, dict(self.by_text[text]), 100.0, text)
-        best = process.extractOne(text, self.texts, scorer=fuzz.ratio,
-                                  score_cutoff=self.confirm) if self.texts else None
+        best = process.extractOne(text, self._fuzzy_texts, scorer=fuzz.ratio,
+                                  score_cutoff=self.confirm) if self._fuzzy_texts else None
         sounds_like = self._by_sound(text) if best is None or best[1] < self.accept else None
+        if sounds_like is not None and sounds_like[1] < 100 and \
+                self.by_text[sounds_like[0]]["intent"] in self.exact:
+            sounds_like = None
         if sounds_like is not None and (best is None or sounds_like[1] > best[1]):
             best = sounds_like
         if best is not None:
@@ -138,7 +147,8 @@ class Matcher:
                 phrases += with_prefix(self.grammar("common").phrases(COMMON_PROMPT),
                                        owner.command_prefixes.get(prompt))
             self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
-                                           owner.min_scores.get(prompt), self.accept, self.confirm, own)
+                                           owner.min_scores.get(prompt), self.accept, self.confirm, own,
+                                           frozenset(owner.exact_intents.get(prompt, ())))
         return self._cache[key]
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:

@@ -138,7 +138,7 @@ class PiperTTS:
 
     def __init__(self, model: str | Path | None = None, config: str | Path | None = None,
                  rate: float = 1.0, volume: float = 1.0, threads: int | None = 1,
-                 warm_up: bool = True):
+                 warm_up: bool = True, noise_scale: float | None = None):
         """`threads`: onnxruntime's intra-op threads (None: one per core). One thread is
         the default: on 2 loaded cores it starts speaking sooner (p95 ~190 ms against
         ~300 ms for two) at half the CPU, and leaves a core for listening; the rest of a
@@ -170,6 +170,9 @@ class PiperTTS:
                                                  providers=["CPUExecutionProvider"]))
         self.sample_rate: int = self.voice.config.sample_rate
         self.rate, self.volume = rate, volume
+        self.noise_scale = noise_scale
+        """None: the voice's own variation; 0: the same text always sounds exactly the same
+        (test recordings that must give the same result on every run)."""
         self._cache: OrderedDict[tuple[str, float], np.ndarray] = OrderedDict()
         self._cache_lock = threading.Lock()
         if warm_up:
@@ -209,7 +212,7 @@ class PiperTTS:
         # noise_w_scale=0: the same sentence always takes the same time, so a game
         # driven from a WAV file (whose clock jumps over the host's speech) replays exactly.
         config = self._synthesis_config(length_scale=length_scale, normalize_audio=True,
-                                        noise_w_scale=0.0)
+                                        noise_w_scale=0.0, noise_scale=self.noise_scale)
         if len(piece) > CACHE_MAX_CHARS:        # long: stream piper's own sentences as they come
             for chunk in self.voice.synthesize(piece, config):
                 yield chunk.audio_float_array

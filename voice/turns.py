@@ -4,7 +4,9 @@ Keep Cool is played against a clock: each player has a few seconds, the host
 ticks in the last ones and sounds the buzzer when they run out. The ears listen
 continuously; this module decides, frame by frame on the session clock, when a
 turn has run out and when to tick, so the timing is as exact as the frames are
-(30 ms) and is the same on every run from a recording.
+(30 ms: the turn runs out, and each tick plays, on the first frame that reaches
+past its time, so at most one frame late) and is the same on every run from a
+recording.
 
 Rules of the clock (docs/keep-cool-live.md):
 - the turn's time runs from `listening_from` (when the host fell silent after
@@ -24,12 +26,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Protocol
 
-from .audio_types import Frame, Utterance
+from .audio_types import FRAME_MS, Frame, Utterance
 
 TICK = "tick"
 TICK_GAIN = 0.35
 """Ticks are quieter than the other cues: a reminder, not an interruption."""
 EPSILON = 1e-6
+FRAME_SECONDS = FRAME_MS / 1000
 
 
 class EndpointerLike(Protocol):
@@ -72,21 +75,22 @@ def listen_for_turn(endpointer: EndpointerLike, frames: Iterator[Frame], listeni
     result = TurnResult(None, False)
     late = 0
     for frame in frames:
-        if deadline is not None and frame.t >= deadline - EPSILON and not endpointer.in_speech:
+        now = frame.t + FRAME_SECONDS      # this frame has been taken in: the clock reads its end
+        while ticks and now > ticks[0] + EPSILON:
+            ticks.pop(0)
+            if not endpointer.in_speech and endpointer.onset() is None:
+                if play_cue is not None:
+                    play_cue(TICK)
+                result.cues.append((TICK, now))
+        utterance = endpointer.push(frame)
+        if utterance is not None:
+            result.utterance = utterance
+            return result
+        if deadline is not None and now > deadline + EPSILON and not endpointer.in_speech:
             onset = endpointer.onset()
             if onset is None or onset >= deadline - EPSILON or late >= onset_grace_frames:
                 result.timed_out = True
                 return result
             late += 1
-        while ticks and frame.t >= ticks[0] - EPSILON:
-            ticks.pop(0)
-            if not endpointer.in_speech and endpointer.onset() is None:
-                if play_cue is not None:
-                    play_cue(TICK)
-                result.cues.append((TICK, frame.t))
-        utterance = endpointer.push(frame)
-        if utterance is not None:
-            result.utterance = utterance
-            return result
     result.utterance = endpointer.flush()
     return result

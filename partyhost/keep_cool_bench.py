@@ -1,0 +1,263 @@
+"""`partyhost bench keep-cool`: does the host tell a word in play from any other word?
+
+Keep Cool's host listens to one word per turn and must notice at once when it is a
+word in play, and never mistake a clue for one: a false match hands out a card
+nobody guessed, the worst failure of the game. This benchmark measures both sides
+exactly as a live turn hears them (endpointer, recogniser steered by the
+keep-cool/word prompt of that table, the ears' choice of reading, the matcher,
+and "speech not understood is a clue"):
+
+- tables of 12 words in play (3 players x 4 cards), from the shipped deck, with
+  one word of each hard pair among them;
+- positives: every word in play, said alone; a true match is that very word;
+- negatives: clue words, most from other cards of the deck (arbitrary English
+  nouns) plus the hard negatives, words that sound close to a word in play of
+  the same table ("candy" at a table with "candle"); a false match is any word
+  in play produced from a clue;
+- conditions: clean, and at 10 dB SNR of party noise (music plus babble made of
+  several overlapping TTS voices chatting);
+- voices: Piper at speed 1.0 is the tuning voice (never reported as a result);
+  the figures are for held-apart voices: Piper at other speeds and espeak-ng.
+
+Real-time cost is reported as recognition percentiles (ms per word, audio in memory).
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from host.decks import load_decks, default_deck_dir
+from host.games import grammar_slots
+from voice.audio_types import SAMPLE_RATE
+from voice.ears import read_utterance
+from voice.endpoint import Endpointer
+from voice.matcher import Matcher
+
+from .bench import BenchPrompt, frames_of, percentile
+from .fixtures import CHATTER, Voices, load_noise, mix_at_snr, padded
+
+PROMPT = "keep-cool/word"
+ROSTER = ["Ana", "Ben", "Cy"]
+TABLE_SIZE = 12
+HARD_PAIRS = [  # (word in play, a clue that sounds close to it)
+    ("candle", "candy"), ("pillow", "pillar"), ("river", "rivet"), ("window", "widow"),
+    ("kettle", "cattle"), ("needle", "noodle"), ("lemon", "melon"), ("sailor", "tailor"),
+    ("planet", "plane"), ("bottle", "battle"), ("ladder", "letter"), ("pepper", "paper"),
+    ("carrot", "parrot"), ("mouse", "mouth"), ("button", "mutton"), ("pencil", "stencil"),
+    ("finger", "ginger"), ("rocket", "pocket"), ("tiger", "timer"), ("coffee", "toffee"),
+    ("bucket", "budget"), ("jacket", "racket"), ("beach", "peach"), ("bread", "breath"),
+    ("cable", "table"), ("mountain", "fountain"), ("glove", "globe"), ("dollar", "collar"),
+    ("monkey", "money"), ("cheese", "chess"),
+]
+TUNE_VOICES = ("piper-1",)
+REPORT_VOICES = ("piper-0.8", "piper-1.25", "espeak-en-us", "espeak-en-gb", "espeak-en-us+f2",
+                 "espeak-en-029")
+PARTY_SNR_DB = 10.0
+
+
+@dataclass(frozen=True)
+class Item:
+    """One word said at one table: a word in play (expect it) or a clue (expect no word)."""
+
+    table: int
+    text: str
+    expect: str | None        # the word in play it must be heard as; None for a clue
+    hard: bool = False        # a hard negative (sounds close to a word in play)
+
+
+@dataclass
+class BenchSet:
+    tables: list[list[str]]
+    items: list[Item] = field(default_factory=list)
+
+
+def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5) -> BenchSet:
+    """Tables of words in play, and what is said at each, from the deck and HARD_PAIRS."""
+    rng = random.Random(seed)
+    deck = load_decks([], [default_deck_dir() / "keep-cool.csv"])
+    pool = sorted({card.word(face, line) for card in deck.words for face in ("red", "blue")
+                   for line in range(1, 6)})
+    pool = [w for w in pool if w.isalpha()]
+    hard = list(HARD_PAIRS)
+    rng.shuffle(hard)
+    taken = {w for pair in hard for w in pair}
+    pool = [w for w in pool if w not in taken and not _close_to_any(w, taken)]
+    rng.shuffle(pool)
+    bench = BenchSet(tables=[])
+    per_table = max(1, len(hard) // tables)
+    for number in range(tables):
+        pairs = hard[number * per_table:(number + 1) * per_table]
+        words = [w for w, _ in pairs]
+        while len(words) < TABLE_SIZE:
+            words.append(pool.pop())
+        bench.tables.append(words)
+        bench.items += [Item(number, w, w) for w in words]
+        bench.items += [Item(number, clue, None, hard=True) for _, clue in pairs]
+        clues = []
+        while len(clues) < clues_per_table:
+            word = pool.pop()
+            if not _close_to_any(word, set(words)):
+                clues.append(word)
+        bench.items += [Item(number, clue, None) for clue in clues]
+    return bench
+
+
+def _close_to_any(word: str, others: set[str]) -> bool:
+    """The same word in another form (a plural), which would be a match, not a clue."""
+    return any(word == o or word in (o + "s", o + "es") or o in (word + "s", word + "es") for o in others)
+
+
+# ---- audio -------------------------------------------------------------------------
+
+def party_noise(voices: Voices, seconds: float = 40.0, seed: int = 3) -> np.ndarray:
+    """Music with babble on top: several chatter sentences by other voices, overlapping."""
+    rng = random.Random(seed)
+    length = int(seconds * SAMPLE_RATE)
+    babble = np.zeros(length, np.float32)
+    speakers = ["piper-1.3", "piper-0.9"] + (["espeak-en-gb", "espeak-en-us+m3"] if voices.espeak else [])
+    for k, speaker in enumerate(speakers):
+        at = int(rng.uniform(0, 1.5) * SAMPLE_RATE)
+        sentences = CHATTER[k::len(speakers)]
+        while at < length:
+            for sentence in sentences:
+                audio = voices.speak(speaker, sentence)
+                n = min(len(audio), length - at)
+                if n <= 0:
+                    break
+                babble[at:at + n] += audio[:n] / (np.sqrt(np.mean(audio ** 2)) + 1e-9) * 0.05
+                at += n + int(rng.uniform(0.1, 0.6) * SAMPLE_RATE)
+    music = np.resize(load_noise("music"), length)
+    music = music / (np.sqrt(np.mean(music ** 2)) + 1e-9) * 0.05
+    return (babble + music).astype(np.float32)
+
+
+# ---- one word, as a live turn hears it ----------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    word: str | None          # the word in play the host would act on, None: a clue
+    text: str                 # what the ears read ("" when nothing reliable)
+    confidence: float
+    ms: float
+
+
+def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray) -> Decision:
+    """What the live loop does with this word at a table with these words in play."""
+    endpointer = Endpointer()
+    utterance = None
+    for frame in frames_of(audio):
+        utterance = endpointer.push(frame)
+        if utterance is not None:
+            break
+    utterance = utterance or endpointer.flush()
+    if utterance is None:
+        return Decision(None, "", 0.0, 0.0)          # nothing heard: the turn runs on
+    prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
+    started = time.perf_counter()
+    reading = read_utterance(recognizer, matcher, prompt, utterance)
+    word = None
+    if not reading.rejected:                         # rejected: "unclear", a clue
+        intent = matcher.match(PROMPT, reading.text, prompt.slots).intent
+        if intent and intent.get("intent") == "word":
+            word = intent.get("word")
+    return Decision(word, reading.text, reading.confidence, (time.perf_counter() - started) * 1000)
+
+
+# ---- the run --------------------------------------------------------------------------
+
+def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_per_table: int = 18,
+        recognizer: Any = None, progress: bool = True, seed: int = 5) -> list[dict[str, Any]]:
+    from voice.asr.select import make_recognizer
+    recognizer = recognizer or make_recognizer(None, None)
+    matcher = Matcher()
+    voices = Voices()
+    bench = build_set(tables, clues_per_table, seed)
+    noise = party_noise(voices) if noisy else None
+    rng = random.Random(seed)
+    results = []
+    names = [v for v in voice_names if v.startswith("piper") or voices.espeak]
+    total = len(names) * len(bench.items) * (2 if noisy else 1)
+    for voice in names:
+        for item in bench.items:
+            speech = voices.speak(voice, item.text)
+            conditions = [("clean", speech)]
+            if noise is not None:
+                conditions.append((f"party@{PARTY_SNR_DB:g}dB", mix_at_snr(speech, noise, PARTY_SNR_DB, rng)))
+            for condition, audio in conditions:
+                decision = decide(recognizer, matcher, bench.tables[item.table], padded(audio))
+                results.append({"voice": voice, "condition": condition, "table": item.table,
+                                "text": item.text, "expect": item.expect, "hard": item.hard,
+                                "got": decision.word, "heard": decision.text,
+                                "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)})
+                if progress and len(results) % 200 == 0:
+                    print(f"  {len(results)}/{total}", flush=True)
+    return results
+
+
+def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0) -> list[dict[str, Any]]:
+    """Per voice group and condition: true matches, false matches (all clues, hard ones)."""
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in results:
+        group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
+        groups[(group, r["condition"])].append(r)
+        if group == "held-apart":
+            groups[(r["voice"], r["condition"])].append(r)
+    rows = []
+    for (group, condition), items in groups.items():
+        got = [r["got"] if r["confidence"] >= min_word_confidence else None for r in items]
+        pos = [(r, g) for r, g in zip(items, got) if r["expect"] is not None]
+        neg = [(r, g) for r, g in zip(items, got) if r["expect"] is None]
+        hard = [(r, g) for r, g in neg if r["hard"]]
+        times = [r["ms"] for r in items if r["ms"] > 0]
+        rows.append({"group": group, "condition": condition,
+                     "true_matches": _share(sum(g == r["expect"] for r, g in pos), len(pos)),
+                     "wrong_word": _share(sum(g is not None and g != r["expect"] for r, g in pos), len(pos)),
+                     "false_matches": _share(sum(g is not None for _, g in neg), len(neg)),
+                     "hard_false_matches": _share(sum(g is not None for _, g in hard), len(hard)),
+                     "p50_ms": round(percentile(times, 50)), "p95_ms": round(percentile(times, 95))})
+    order = {"tune (piper-1)": 0, "held-apart": 1}
+    rows.sort(key=lambda row: (order.get(row["group"], 2), row["group"], row["condition"]))
+    return rows
+
+
+def _share(count: int, n: int) -> dict[str, Any]:
+    return {"count": count, "n": n, "rate": round(count / n, 4) if n else 0.0}
+
+
+def format_rows(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'voices':<18} {'condition':<12} {'true matches':>16} {'wrong word':>12} "
+             f"{'false matches':>16} {'of them hard':>14} {'p50 ms':>7} {'p95 ms':>7}"]
+    for row in rows:
+        t, w, f, h = (row[k] for k in ("true_matches", "wrong_word", "false_matches", "hard_false_matches"))
+        lines.append(f"{row['group']:<18} {row['condition']:<12} "
+                     f"{t['rate']:>7.1%} ({t['count']:>3}/{t['n']:<3}) {w['rate']:>6.1%} ({w['count']:>2}) "
+                     f"{f['rate']:>7.1%} ({f['count']:>2}/{f['n']:<3}) {h['rate']:>5.1%} ({h['count']:>2}/{h['n']:<2}) "
+                     f"{row['p50_ms']:>7} {row['p95_ms']:>7}")
+    return "\n".join(lines)
+
+
+def command(voices: str | None, quick: bool, json_out: Path | None, clean_only: bool,
+            from_json: Path | None = None, min_word_confidence: float = 0.0) -> int:
+    if from_json is not None:
+        results = json.loads(from_json.read_text(encoding="utf-8"))["items"]
+    else:
+        names = voices.split(",") if voices else list(TUNE_VOICES + REPORT_VOICES)
+        tables, clues = (2, 6) if quick else (6, 18)
+        results = run(names, noisy=not clean_only, tables=tables, clues_per_table=clues)
+    rows = summarise(results, min_word_confidence)
+    if json_out:
+        json_out.write_text(json.dumps({"summary": rows, "items": results}, indent=1), encoding="utf-8")
+    print(format_rows(rows))
+    held = [r for r in rows if r["group"] == "held-apart"]
+    for row in held:
+        print(f"keep_cool condition={row['condition']} true_matches={row['true_matches']['rate']:.3f} "
+              f"false_matches={row['false_matches']['rate']:.3f} n_words={row['true_matches']['n']} "
+              f"n_clues={row['false_matches']['n']}")
+    return 0
