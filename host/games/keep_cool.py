@@ -763,7 +763,7 @@ def hand_view(state: KeepCoolState, player: str) -> HandView | None:
         spoken = "You hold no words right now."
     return HandView(heading=f"Your {len(hand)} word{'' if len(hand) == 1 else 's'}", cards=cards,
                     spoken=spoken, facts=tuple(facts), actions=actions,
-                    markable=s.phase in ("swap", "play") and bool(hand))
+                    markable=s.phase == "play" and bool(hand))
 
 
 def _hand_facts(s: KeepCoolState, player: str, swapping: bool) -> list[str]:

@@ -11,6 +11,7 @@ let page = null;          // the last page JSON from the server
 let socket = null;
 let retryMs = 1000;
 let announcedMessage = 0; // the last host message read out
+let pendingNote = "";     // what to announce when the host confirms a mark
 
 function announce(text) {
   // Cleared first so the same words are announced again when they repeat.
@@ -68,9 +69,11 @@ function render(next) {
       item.append(button(card.action_label.split(",")[0] || "Choose", () => press(card.action),
                          card.action_label));
     }
+    if (card.marked) item.append(element("span", "You are cluing this word.", "card-detail"));
     if (view.markable) {
-      const toggle = button(card.marked ? "Cluing this" : "Mark as cluing",
-                            () => markCard(card.label, !card.marked), `Cluing ${card.label}`);
+      // A toggle: the same name either way, its state in aria-pressed (and shown in words above).
+      const toggle = button("Mark as cluing", () => markCard(card.label, !card.marked),
+                            `Mark as cluing: ${card.label}`);
       toggle.setAttribute("aria-pressed", card.marked ? "true" : "false");
       item.append(toggle);
     }
@@ -123,6 +126,7 @@ function press(action) {
 }
 
 function markCard(label, on) {
+  pendingNote = on ? `Marked ${label} as the word you are cluing.` : `${label} is no longer marked.`;
   send({ mark: label, on: on });
 }
 
@@ -156,7 +160,9 @@ function connect() {
       setConnection(data.page.over ? "The game is over." : "Connected to the host.");
       render(data.page);
     } else if (data.reply) {
-      announce(data.reply.ok ? (data.reply.sent ? `Sent: ${data.reply.sent}.` : "Done.") : data.reply.reason);
+      announce(data.reply.ok ? (data.reply.sent ? `Sent: ${data.reply.sent}.` : pendingNote || "Done.")
+                             : data.reply.reason);
+      pendingNote = "";
     }
   });
   socket.addEventListener("close", (event) => {
