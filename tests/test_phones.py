@@ -342,3 +342,52 @@ def test_tokens_die_with_a_finished_game(tmp_path: Path):
     with pytest.raises(OSError):
         urllib.request.urlopen(urllib.request.Request(f"{game.base}/api/seat/Ana",
                                                       headers={"X-Seat-Token": tokens["Ana"]}), timeout=2)
+
+
+def test_a_press_stops_the_microphone_wait_between_utterances():
+    """VoiceEars listening to a quiet room: a button press ends the wait, and the
+    next hear() listens on the same stream."""
+    import threading
+    import time
+
+    import numpy as np
+
+    from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+    from voice.matcher import Matcher
+
+    class QuietRoom:
+        """A live-like source: one silent frame every frame period, for ever."""
+
+        def __init__(self):
+            self.index = 0
+
+        def frames(self):
+            while True:
+                time.sleep(FRAME_SAMPLES / SAMPLE_RATE / 4)
+                self.index += 1
+                yield Frame(np.zeros(FRAME_SAMPLES, np.float32), self.index * FRAME_SAMPLES / SAMPLE_RATE)
+
+        def now(self):
+            return self.index * FRAME_SAMPLES / SAMPLE_RATE
+
+        def skip_until(self, t):
+            pass
+
+    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
+    state, _ = centurion.setup(CENTURION, None)
+    hub.update(state)
+    turn = state.players[state.turn]
+    room = QuietRoom()
+    ears = PhoneEars(VoiceEars(room, Endpointer(), recognizer=None, matcher=Matcher(),
+                               busy_until=lambda: 0.0), hub)
+    version = hub.snapshot(turn)["version"]
+    threading.Timer(0.3, lambda: hub.press(turn, version, 2)).start()
+    started = time.monotonic()
+    heard = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=3))   # 3 s: fails, not hangs
+    assert heard.source == "phone" and heard.intent == hub.pages[turn].intents[2][1]
+    assert time.monotonic() - started < 2
+    frames_before = room.index
+    timed = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=0.3))
+    assert timed.timed_out and room.index > frames_before      # the same stream, still read
