@@ -135,6 +135,14 @@ class Journal:
         return [SessionRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
                 for r in self.db.execute(query, params)]
 
+    def delete(self, session_id: str) -> None:
+        """Forget a session entirely (one that could not start)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for table in ("actions", "seat_tokens", "join_codes"):
+                self.db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+            self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
     # ---- phone seats: kept so that after a restart every phone's link still works
 
     def seat_tokens(self, session_id: str) -> tuple[str | None, dict[str, tuple[str, bool]]]:

@@ -213,8 +213,13 @@ def play(args: argparse.Namespace) -> int:
     events_path = Path(args.events).resolve() if args.events else (
         data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
     journal.update_setup(session_id, {**setup, "events": str(events_path)})
+    try:
+        phones = _phones(settings, game, options, decks, journal, session_id, io)
+    except UserError:
+        journal.delete(session_id)      # nothing was played: leave no half-started game behind
+        raise
     return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
-                        phones=_phones(settings, game, options, decks, journal, session_id, io))
+                        phones=phones)
 
 
 def resume(args: argparse.Namespace) -> int:

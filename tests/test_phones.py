@@ -160,6 +160,25 @@ def test_a_press_answers_the_prompt_only_for_the_player_asked():
     assert any("not your turn" in m["text"] for m in hub.snapshot(waiting)["messages"])
 
 
+def test_a_press_is_no_answer_to_a_yes_no_question():
+    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
+    state, _ = centurion.setup(CENTURION, None)
+    hub.update(state)
+    turn = state.players[state.turn]
+    lines = [Heard(text="no")]
+
+    class OneLine:
+        def hear(self, prompt):
+            import time
+            time.sleep(0.3)           # the press is queued first
+            return lines.pop(0)
+
+    ears = PhoneEars(OneLine(), hub)
+    hub.press(turn, hub.snapshot(turn)["version"], 0)
+    assert ears.hear(Prompt("common/yes_no", turn, "Did you mean: queen of hearts?")) == Heard(text="no")
+    assert any("Answer the host's question first" in m["text"] for m in hub.snapshot(turn)["messages"])
+
+
 def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
     state, _ = centurion.setup(CENTURION, None)
@@ -391,3 +410,63 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
     frames_before = room.index
     timed = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=0.3))
     assert timed.timed_out and room.index > frames_before      # the same stream, still read
+
+
+# ---- through the real command line ---------------------------------------------
+
+def _play_cli(tmp_path: Path, args: list[str], script: str):
+    import os
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+    command = [sys.executable, "-m", "partyhost", "play", *args, "--input", "text", "--output", "text",
+               "--events", str(tmp_path / "events.jsonl")]
+    with (repo / "tests" / "scripts" / script).open(encoding="utf-8") as stdin:
+        return subprocess.run(command, stdin=stdin, cwd=repo, env=env, capture_output=True,
+                              text=True, timeout=120)
+
+
+def test_a_whole_typed_game_with_phones_plays_the_same_and_prints_no_secret(tmp_path: Path):
+    result = _play_cli(tmp_path, ["centurion", "--players", "Ana,Ben", "--mode", "pvp", "--deal", "host",
+                                  "--seed", "7", "--rules", "jokers=2", "--rules", "joker_at_multiple=true",
+                                  "--phones", "--phones-bind", "127.0.0.1", "--phones-port", "0"],
+                       "centurion-pvp-host.txt")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "PHONES: open http://127.0.0.1:" in out and "/?code=" in out
+    assert "HOST: Your secret cards are on your phones. Join at 127.0.0.1 port" in out
+    assert "[to " not in out and "/seat/" not in out and "#" not in out
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    over = [e for e in events if e["type"] == "game_over"]
+    assert over and over[-1]["scores"] == {"Ana": 21, "Ben": 18}
+    assert not [e for e in events if e["type"] == "private" and "token" in json.dumps(e)]
+    journal = Journal(tmp_path / "data" / "partyhost.sqlite3")
+    (record,) = journal.sessions()
+    assert record.status == "over" and journal.seat_tokens(record.id) == (None, {})
+
+
+def test_phones_are_not_started_for_a_table_deal(tmp_path: Path):
+    result = _play_cli(tmp_path, ["keep-cool", "--players", "Ana,Ben,Cy", "--seed", "7", "--deal", "table",
+                                  "--word-deck", "tests/data/keep-cool-test.csv", "--phones",
+                                  "--phones-bind", "127.0.0.1", "--phones-port", "0"],
+                       "keep-cool-basic-table.txt")
+    assert result.returncode == 0, result.stderr
+    assert "phones are for host-deal games with secret cards" in result.stderr
+    assert "PHONES:" not in result.stdout
+
+
+def test_a_port_in_use_is_a_clear_error_and_nothing_half_started(tmp_path: Path):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = _play_cli(tmp_path, ["centurion", "--players", "Ana,Ben", "--seed", "7", "--phones",
+                                      "--phones-bind", "127.0.0.1", "--phones-port", str(port)],
+                           "centurion-pvp-host.txt")
+    assert result.returncode == 2
+    assert f"cannot serve phones on 127.0.0.1 port {port}" in result.stderr
+    assert "Traceback" not in result.stderr and "HOST:" not in result.stdout
+    assert Journal(tmp_path / "data" / "partyhost.sqlite3").sessions() == []

@@ -121,6 +121,10 @@ class PhoneEars:
 
     def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Heard | None:
         """The press as a Heard if it answers this prompt now; else the page is told why not."""
+        if prompt.name.startswith("common/"):
+            # A yes/no question or a pause: a card button is no answer to it.
+            self.hub.message(pressed.player, "Answer the host's question first, then choose again.")
+            return None
         if pressed.player != prompt.player:
             self.hub.message(pressed.player, "It is not your turn to choose; wait for the host to ask you.")
             return None
