@@ -86,6 +86,11 @@ class Heard:
     start: float | None = None
     end: float | None = None
     cues: tuple[tuple[str, float], ...] = ()
+    intent: dict[str, Any] | None = None
+    """Already decided, so nothing needs matching: a button on the player's own phone
+    page. The session applies it like a spoken one (journal, narration, undo)."""
+    source: str = ""
+    """Where it came from when not the usual ears ("phone"), for the event log."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,44 @@ class Game(Protocol):
     def prompt(self, state: Any) -> Prompt | None: ...   # None once the game is over
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
     def scores(self, state: Any) -> str: ...            # spoken on "score"
+    # Optional, for games with secret hands (keep-cool, one-percent, centurion):
+    # def hand_view(self, state: Any, player: str) -> HandView | None
+    #   what `player`'s private phone page shows now, and only that: see HandView.
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card on its holder's phone page.
+
+    play is the intent a button on the card sends when the card can be acted on
+    right now by its holder (swap it, play it), else None; play_label names that
+    button for a screen reader ("Play the queen of hearts").
+    """
+
+    label: str                      # "piano", "queen of hearts", "clover 4"
+    detail: str = ""                # "card 1", "worth 36"
+    play: dict[str, Any] | None = None
+    play_label: str = ""
+
+
+@dataclass(frozen=True)
+class HandView:
+    """What one player's private page shows: their own cards and nothing secret of anyone else.
+
+    A pure function of the state, so after a restart the replayed state gives every
+    player the same page again. spoken is what the page's "Read me my cards" button
+    reads aloud on the phone; facts are short lines about the hand (who guesses your
+    words, cards won); actions are extra buttons (label, intent) valid right now;
+    markable lets the player mark cards on the page (Keep Cool: "I am cluing this"),
+    which stays on the page and never reaches the game.
+    """
+
+    heading: str
+    cards: tuple[CardView, ...]
+    spoken: str
+    facts: tuple[str, ...] = ()
+    actions: tuple[tuple[str, dict[str, Any]], ...] = ()
+    markable: bool = False
 
 
 def evolve(state: Any) -> Any:
@@ -142,7 +185,7 @@ def sound(name: str) -> Event:
 
 
 def private(player: str, text: str) -> Event:
-    """Something only `player` may know (their cards): the phone page, later."""
+    """Something only `player` may know (their cards): their phone page, or the terminal."""
     return {"type": "private", "player": player, "text": text}
 
 

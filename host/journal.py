@@ -32,6 +32,17 @@ CREATE TABLE IF NOT EXISTS actions (
     t REAL NOT NULL,
     PRIMARY KEY (session_id, seq)
 );
+CREATE TABLE IF NOT EXISTS seat_tokens (   -- phone pages: one secret per seat, while the game lasts
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    player TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    claimed INTEGER NOT NULL DEFAULT 0,     -- 1 once a phone has joined as this seat
+    PRIMARY KEY (session_id, player)
+);
+CREATE TABLE IF NOT EXISTS join_codes (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id),
+    code TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS used_questions (
     grp TEXT NOT NULL,
     question_id TEXT NOT NULL,
@@ -123,6 +134,41 @@ class Journal:
                  f"FROM sessions s {where} ORDER BY s.updated DESC")
         return [SessionRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
                 for r in self.db.execute(query, params)]
+
+    def delete(self, session_id: str) -> None:
+        """Forget a session entirely (one that could not start)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for table in ("actions", "seat_tokens", "join_codes"):
+                self.db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+            self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+    # ---- phone seats: kept so that after a restart every phone's link still works
+
+    def seat_tokens(self, session_id: str) -> tuple[str | None, dict[str, tuple[str, bool]]]:
+        """The session's join code and {player: (token, claimed)}; (None, {}) when none."""
+        row = self.db.execute("SELECT code FROM join_codes WHERE session_id = ?", (session_id,)).fetchone()
+        seats = {player: (token, bool(claimed)) for player, token, claimed in self.db.execute(
+            "SELECT player, token, claimed FROM seat_tokens WHERE session_id = ?", (session_id,))}
+        return (row[0] if row else None), seats
+
+    def save_seat_tokens(self, session_id: str, code: str, tokens: dict[str, str]) -> None:
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT OR REPLACE INTO join_codes VALUES (?, ?)", (session_id, code))
+            self.db.executemany("INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?, 0)",
+                                [(session_id, p, t) for p, t in tokens.items()])
+
+    def claim_seat(self, session_id: str, player: str) -> None:
+        self.db.execute("UPDATE seat_tokens SET claimed = 1 WHERE session_id = ? AND player = ?",
+                        (session_id, player))
+
+    def drop_seat_tokens(self, session_id: str) -> None:
+        """The game is over (or gone): its phone links die with it."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM seat_tokens WHERE session_id = ?", (session_id,))
+            self.db.execute("DELETE FROM join_codes WHERE session_id = ?", (session_id,))
 
     def used_questions(self, group: str) -> frozenset[str]:
         rows = self.db.execute("SELECT question_id FROM used_questions WHERE grp = ?", (group,))

@@ -69,6 +69,8 @@ class Session:
         self.last_spoken: list[str] = []
         self.state: Any = None
         self.actions: list[Action] = []
+        self.watchers: list[Callable[[Any], None]] = []
+        """Called with the new state whenever it changes (the phone pages follow it)."""
 
     # ---- starting -------------------------------------------------------
 
@@ -76,6 +78,7 @@ class Session:
         """A new game: log its start and narrate the deal."""
         state, events = self.game.setup(self.options, self.decks)
         self.state = state
+        self._changed()
         self.log.write({"type": "game_start", "game": self.game.ID, "mode": self.options.mode,
                         "deal": self.options.deal, "players": list(self.options.players),
                         "teams": [list(t) for t in self.options.teams] or None,
@@ -86,9 +89,14 @@ class Session:
         """A resumed game: replay the journal silently, then say where we are."""
         self.actions = list(actions)
         self.state = self._replay(self.actions)
+        self._changed()
         self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
         self._say(f"Welcome back to {self.game.TITLE}. We were in the middle of the game.")
         self._say(self.game.scores(self.state))
+
+    def _changed(self) -> None:
+        for watch in self.watchers:
+            watch(self.state)
 
     def _replay(self, actions: list[Action]) -> Any:
         state, _ = self.game.setup(self.options, self.decks)
@@ -126,6 +134,14 @@ class Session:
                             **_timing(heard, prompt)})
             self._accept(prompt, {"intent": "timeout"})
             return None
+        if heard.intent is not None:
+            # Decided on the player's own page: no matching, no "did you mean?".
+            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
+                            "source": heard.source or "decided"})
+            if heard.intent.get("intent") in COMMON_INTENTS:
+                return self._common(prompt, heard.intent["intent"])
+            self._accept(prompt, dict(heard.intent))
+            return None
         if heard.unclear and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             self.log.write({"type": "heard", "player": prompt.player, "text": "", "unclear": True,
@@ -162,6 +178,7 @@ class Session:
             self.journal.append(self.info.id, "action", action, self.clock())
             self.actions.append(action)
             self.state = new_state
+            self._changed()
         self.log.write({"type": "intent", "player": prompt.player, "intent": intent})
         self.last_spoken = []
         self._narrate(events)
@@ -234,6 +251,7 @@ class Session:
         self.journal.append(self.info.id, "undo", None, self.clock())
         undone = self.actions.pop()
         self.state = self._replay(self.actions)
+        self._changed()
         self.log.write({"type": "undo", "action": undone})
         self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.",
                   remember=False)

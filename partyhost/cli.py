@@ -130,7 +130,12 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
                     help="do not print players' secret cards")
     io.add_argument("--reveal-words", action="store_true",
                     help="print every player's secret cards (Keep Cool's words) on the terminal, "
-                         "whatever the settings say: for a manual test until private pages exist")
+                         "whatever the settings say: for a manual test (--phones is the private way)")
+    io.add_argument("--phones", action="store_true", default=None,
+                    help="show each player's secret cards on their own phone (host deal)")
+    io.add_argument("--phones-port", type=int, help="port of the phone pages (default 8080; 0: any free one)")
+    io.add_argument("--phones-bind", help="address to serve the phone pages on (default: this machine's "
+                                          "LAN address; 0.0.0.0 for all interfaces)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,7 +181,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         settings = load_settings(settings_path())
         flags = {"input": args.input, "output": args.output, "input_device": args.input_device,
                  "output_device": args.output_device, "backend": args.backend,
-                 "show_private": True if args.reveal_words else False if args.hide_private else None}
+                 "show_private": True if args.reveal_words else False if args.hide_private else None,
+                 "phones": args.phones, "phones_port": args.phones_port, "phones_bind": args.phones_bind}
         settings = apply_overrides(settings, flags, source="command line")
         check_choice("input", settings.input)
         check_choice("output", settings.output)
@@ -218,7 +224,13 @@ def play(args: argparse.Namespace) -> int:
     events_path = Path(args.events).resolve() if args.events else (
         data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
     journal.update_setup(session_id, {**setup, "events": str(events_path)})
-    return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path)
+    try:
+        phones = _phones(settings, game, options, decks, journal, session_id, io)
+    except UserError:
+        journal.delete(session_id)      # nothing was played: leave no half-started game behind
+        raise
+    return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
+                        phones=phones)
 
 
 def resume(args: argparse.Namespace) -> int:
@@ -237,7 +249,8 @@ def resume(args: argparse.Namespace) -> int:
     events_path = Path(args.events).resolve() if args.events else Path(setup["events"])
     matcher, io = _open_io(settings, journal.last_time(record.id))
     return _run_session(matcher, io, game, options, decks, journal, record.id, setup["group"],
-                        events_path, journal.accepted_actions(record.id))
+                        events_path, journal.accepted_actions(record.id),
+                        phones=_phones(settings, game, options, decks, journal, record.id, io))
 
 
 def _menu(settings: Settings):
@@ -257,20 +270,49 @@ def _open_io(settings: Settings, t0: float) -> tuple[Matcher, GameIO]:
         raise UserError(str(error)) from error
 
 
+def _phones(settings: Settings, game, options: GameOptions, decks, journal: Journal, session_id: str,
+            io: GameIO):
+    """The phone pages of this game when asked for and useful; None otherwise."""
+    if not settings.phones:
+        return None
+    from .phones.service import PhoneServerError, lan_address, log_to_stderr
+    from .phones.table import PhoneTable, has_secret_hands
+    if not has_secret_hands(game, options):
+        print(f"partyhost: phones are for host-deal games with secret cards; {game.TITLE} with "
+              f"{options.deal} deal has none, so no phone page is started", file=sys.stderr)
+        return None
+    log_to_stderr()
+    try:
+        return PhoneTable.open(game, options, decks, journal, session_id,
+                               settings.phones_bind or lan_address(), settings.phones_port)
+    except PhoneServerError as error:
+        io.close()
+        raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
+
+
 def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, session_id: str,
-                 group: str, events_path: Path, resume_from: list | None = None) -> int:
+                 group: str, events_path: Path, resume_from: list | None = None, phones=None) -> int:
     """Start (or replay and continue) the game with these ears and mouth; close them after."""
     log = EventLog(events_path, io.clock)
+    outcome = "eof"
     try:
         session = Session(game, options, decks, journal, SessionInfo(session_id, group), log,
                           io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
                           io.clock)
+        if phones is not None:
+            from .phones.service import show_join
+            phones.attach(session)
+            show_join(phones.address)
+            log.write({"type": "say", "text": phones.address.spoken})
+            session.mouth.say(phones.address.spoken)
         if resume_from is None:
             session.start()
         else:
             session.restore(resume_from)
         outcome = session.run()
     finally:
+        if phones is not None:
+            phones.close(outcome)
         log.close()
         io.close()
     if outcome == "eof":

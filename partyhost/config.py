@@ -42,6 +42,9 @@ class Settings:
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says
     models_dir: str | None = None      # where downloaded models live
+    phones: bool = False               # secret hands on players' phones (host-deal games with secret cards)
+    phones_port: int = 8080            # the phone pages' port (0: any free port)
+    phones_bind: str | None = None     # address to serve on; None: this machine's LAN address; "0.0.0.0": all
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 

@@ -30,3 +30,14 @@ def test_voice_imports_no_game_rules(path):
     bad = {m for m in imported_modules(path)
            if m == "host" or (m.startswith("host.") and m != "host.engine") or m.startswith("partyhost")}
     assert not bad, f"{path.relative_to(REPO)} imports {bad}"
+
+
+WEB_MODULES = {"aiohttp", "qrcode", "playwright"}
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "host").rglob("*.py")) + sorted((REPO / "voice").rglob("*.py")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_host_and_voice_import_no_web_code(path):
+    """The phone server lives in partyhost/phones/: neither half knows about it."""
+    bad = {m for m in imported_modules(path) if m.split(".")[0] in WEB_MODULES}
+    assert not bad, f"{path.relative_to(REPO)} imports {bad}"

@@ -177,3 +177,28 @@ def test_used_questions_are_remembered_per_group(tmp_path):
     journal.mark_questions_used("ana,ben", ["q2", "q3"])
     assert journal.used_questions("ana,ben") == {"q1", "q2", "q3"}
     assert journal.used_questions("cy") == frozenset()
+
+
+class DecidedEars(ScriptEars):
+    """Some replies arrive already decided, as a phone page's buttons send them."""
+
+    def hear(self, prompt):
+        if self.lines and isinstance(self.lines[0], dict):
+            return Heard(text="a button", intent=self.lines.pop(0), source="phone")
+        return super().hear(prompt)
+
+
+def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.ears = DecidedEars([{"intent": "number", "value": 4}, {"intent": "number", "value": 9},
+                                {"intent": "undo"}, "2"])
+    seen = []
+    session.watchers.append(lambda state: seen.append(state.total))
+    session.start()
+    assert session.run() == "eof"
+    assert session.state.total == 2
+    assert "Add between one and five." in mouth.said           # the 9 is refused with its reason
+    assert journal.accepted_actions(sid) == [{"intent": "number", "value": 2, "player": "Ana"}]
+    assert seen == [0, 4, 0, 2]                                 # start, 4, undo, 2: never the 9
+    heard = [e for e in events(tmp_path, sid) if e["type"] == "heard"]
+    assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None]

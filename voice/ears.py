@@ -21,6 +21,10 @@ AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
 
 
+class Interrupted(Exception):
+    """hear() gave up waiting because `VoiceEars.interrupt` said an answer came another way."""
+
+
 class PromptLike(Protocol):
     name: str
     slots: dict
@@ -51,7 +55,10 @@ class VoiceEars:
         self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
-        self._frames = source.frames()
+        self.interrupt: Callable[[], bool] | None = None
+        """Checked at every frame while nobody speaks: True stops hear() with Interrupted
+        (an answer arrived by another way, e.g. a button on a phone page)."""
+        self._frames = _Interruptible(source.frames(), self)
 
     def hear(self, prompt: PromptLike):
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
@@ -74,6 +81,28 @@ class VoiceEars:
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         return read_utterance(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)
+
+
+class _Interruptible:
+    """The source's frames, which stop with Interrupted when the ears are told to.
+
+    Only between utterances: a player already speaking is heard to the end. The
+    frame generator itself stays untouched, so the next hear() carries on with it.
+    """
+
+    def __init__(self, frames: Any, ears: VoiceEars):
+        self.frames, self.ears = frames, ears
+
+    def __iter__(self) -> _Interruptible:
+        return self
+
+    def __next__(self) -> Any:
+        check = self.ears.interrupt
+        if check is not None and not getattr(self.ears.endpointer, "in_speech", False) and check():
+            if hasattr(self.ears.endpointer, "reset"):
+                self.ears.endpointer.reset()
+            raise Interrupted()
+        return next(self.frames)
 
 
 def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,

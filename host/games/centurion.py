@@ -74,8 +74,10 @@ from typing import Any
 from host.decks import Pack, default_pack
 from host.engine import (
     Action,
+    CardView,
     Event,
     GameOptions,
+    HandView,
     Prompt,
     RuleError,
     convert_rule,
@@ -859,3 +861,45 @@ def _my_next_chance(count: int, my_values: set[int], unseen: Counter[int],
         if any(is_stop(count + value + mine) for mine in my_values):
             good += n
     return good / total if total else 0.0
+
+
+# ---------------------------------------------------------------- the phone page
+
+
+def hand_view(state: State, player: str) -> HandView | None:
+    """`player`'s own cards for their phone page (host deal, people only), best first.
+
+    While it is their turn each playable card carries its play_card intent, and on a
+    joker offer the page offers "lay a joker" and "pass", so a card can be played by
+    touch as well as by voice. Only the holder's hand and public facts are shown.
+    """
+    s = state
+    if s.deal != "host" or player not in s.players or player == s.computer:
+        return None
+    seat = s.seat_of(player)
+    hand = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
+    my_turn = s.phase == "play" and s.turn == seat
+    playable = set(legal_cards(s, seat)) if my_turn else set()
+    cards = tuple(CardView(label=s.name(c), detail=f"worth {s.value(c)}",
+                           play=_play_intent(c) if c in playable else None,
+                           play_label=f"Play the {s.name(c)}" if c in playable else "")
+                  for c in hand)
+    facts = [f"Count {s.count}.", _standing(s)]
+    actions: tuple[tuple[str, dict[str, Any]], ...] = ()
+    if s.phase == "over":
+        facts.insert(0, "The game is over.")
+    elif my_turn:
+        facts.insert(0, "Your turn: play a card.")
+    elif s.phase == "steal" and s.other(s.maker) == seat:
+        facts.insert(0, f"{s.players[s.maker]} made {s.count}: lay a joker on it, or pass.")
+        actions = ((("Lay a joker on it", {"intent": "play_card", "joker": True}),)
+                   if JOKER in s.hands[seat] else ()) + (("Pass", {"intent": "pass"}),)
+    spoken = f"Your cards: {_hand_text(s, seat)}. Count {s.count}."
+    return HandView(heading=f"Your {_plural(len(hand), 'card')}", cards=cards, spoken=spoken,
+                    facts=tuple(facts), actions=actions)
+
+
+def _play_intent(card: Card) -> dict[str, Any]:
+    if card.is_joker:
+        return {"intent": "play_card", "joker": True}
+    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}

@@ -96,8 +96,10 @@ from typing import Any
 
 from host.engine import (
     Action,
+    CardView,
     Event,
     GameOptions,
+    HandView,
     Prompt,
     RuleError,
     convert_rule,
@@ -790,3 +792,57 @@ def scores(state: KeepCoolState) -> str:
     if s.phase == "play":
         text += f" Round {s.round_number} so far: {_listing(round_points(s))}."
     return text
+
+
+# ------------------------------------------------------------------- the phone page
+
+
+def hand_view(state: KeepCoolState, player: str) -> HandView | None:
+    """`player`'s own words for their phone page (host deal only), numbered as spoken.
+
+    During `player`'s swap turn each card offers its reject_card intent and the page
+    offers "keep all four", the same choices as saying "card 2" or "no". The words
+    can be marked on the page ("I am cluing this one"); the game never sees marks.
+    """
+    s = state
+    if s.deal != "host" or player not in s.players:
+        return None
+    hand = [card for card in s.hands.get(player, []) if card is not None]
+    swapping = s.phase == "swap" and bool(s.swap_queue) and s.swap_queue[0] == player
+    cards = tuple(CardView(label=_word(s, card), detail=f"card {i}",
+                           play={"intent": "reject_card", "card": i} if swapping else None,
+                           play_label=f"Swap card {i}, {_word(s, card)}" if swapping else "")
+                  for i, card in enumerate(hand, start=1))
+    facts = _hand_facts(s, player, swapping)
+    actions = (("Keep all four", {"intent": "no"}),) if swapping else ()
+    if hand:
+        spoken = _hand_text(s, player, "Your words")
+    else:
+        spoken = "You hold no words right now."
+    return HandView(heading=f"Your {len(hand)} word{'' if len(hand) == 1 else 's'}", cards=cards,
+                    spoken=spoken, facts=tuple(facts), actions=actions,
+                    markable=s.phase == "play" and bool(hand))
+
+
+def _hand_facts(s: KeepCoolState, player: str, swapping: bool) -> list[str]:
+    """Whose turn matters to `player`, and the cards they won or lost this round."""
+    if s.phase == "over":
+        facts = ["The game is over."]
+    elif s.phase in ("face", "line"):
+        facts = ["Waiting for the side and line of the cards to be chosen."]
+    else:
+        facts = [f"{next_player(s, player)} guesses your words; you guess {previous_player(s, player)}'s."]
+    if swapping:
+        facts.insert(0, "Your turn to swap: choose a card to swap, or keep all four.")
+    for won in s.won:
+        word = won.word or "a card"
+        if won.attack and won.winner == player:
+            facts.append(f"You took {won.owner}'s {word} by attack.")
+        elif won.attack and won.owner == player:
+            facts.append(f"{won.winner} took your {word} by attack.")
+        elif player in (won.winner, won.owner):
+            partner = won.owner if won.winner == player else won.winner
+            facts.append(f"Won with {partner}: {word}.")
+    facts.append(f"Round {s.round_number}; round wins: "
+                 + ", ".join(f"{p} {s.round_wins[p]}" for p in s.players) + ".")
+    return facts

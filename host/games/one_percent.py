@@ -89,8 +89,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.decks import BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
-from host.engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
-                         join_names, merge_rules, new_rng, private, say, score, sound)
+from host.engine import (Action, CardView, Event, GameOptions, HandView, Prompt, RuleError, evolve,
+                         game_over, join_names, merge_rules, new_rng, private, say, score, sound)
 
 ID = "one-percent"
 TITLE = "1%"
@@ -1125,3 +1125,34 @@ def _whole_number(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value)
     return None
+
+
+# --------------------------------------------------------------------------- the phone page
+
+def hand_view(state: State, player: str) -> HandView | None:
+    """`player`'s own bid cards and reward cards for their phone page (host deal only).
+
+    Out-of-play players hold no bid cards until the round ends; the page says so.
+    The bid on the table and the player's rewards are public, shown as reminders.
+    """
+    s = state
+    if not s.host_deal or player not in s.players:
+        return None
+    hand = s.hands.get(player, [])
+    cards = tuple(CardView(label=f"{c.family} {c.value}", detail=f"card {i}")
+                  for i, c in enumerate(hand, start=1))
+    facts: list[str] = []
+    if s.phase == OVER:
+        facts.append("The game is over.")
+    elif player not in s.in_play:
+        facts.append("You are out of play until the round ends.")
+    if s.last_bid is not None:
+        facts.append(f"The bid: {bid_words(s, s.last_bid)}, by {s.last_bid.bidder}.")
+    owned = s.owned.get(player, [])
+    facts.append(f"Your reward cards: {cards_words(owned)}.")
+    wins = sorted(_winning_numbers(s, player))
+    if wins:
+        facts.append(f"Your winning numbers: {join_names([str(n) for n in wins])}.")
+    spoken = f"Your cards: {hand_words(hand)}." if hand else "You hold no bid cards now."
+    return HandView(heading=f"Your {plural(len(hand), 'bid card')}", cards=cards,
+                    spoken=spoken, facts=tuple(facts))

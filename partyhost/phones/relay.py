@@ -1,0 +1,134 @@
+"""Ears and a mouth that add the phone pages to whatever the host hears and speaks with.
+
+PhoneMouth sends secrets (`private`) to the player's page instead of the terminal
+or the speaker; everything else goes to the mouth it wraps. PhoneEars answers a
+prompt with whichever comes first: what the wrapped ears hear, or a button the
+prompted player pressed on their page (a Heard with the intent already decided).
+
+How the wait is shared depends on the wrapped ears:
+- ears with an `interrupt` hook (voice.ears.VoiceEars): they listen in this thread
+  and stop between utterances as soon as a button press is waiting, so the host
+  never keeps a microphone open while it speaks;
+- any other ears (typed lines): they wait in a helper thread that puts what it
+  hears in the hub's inbox, the same queue the pages feed. A line typed for a
+  prompt the page already answered goes to the next prompt, as a late answer
+  would; a timer that ran out for such a prompt is dropped.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from host.engine import Heard, Prompt
+from voice.ears import Interrupted
+
+from .hub import PageAction, PhoneHub
+
+
+class PhoneMouth:
+    """The wrapped mouth, with each player's secrets sent to their page only."""
+
+    def __init__(self, inner: Any, hub: PhoneHub):
+        self.inner, self.hub = inner, hub
+
+    def say(self, text: str) -> None:
+        self.inner.say(text)
+
+    def sound(self, name: str) -> None:
+        self.inner.sound(name)
+
+    def private(self, player: str, text: str) -> None:
+        self.hub.message(player, text)
+
+    def adjust(self, change: str) -> str:
+        return self.inner.adjust(change)
+
+    def __getattr__(self, name: str) -> Any:      # busy_until, close ... of the wrapped mouth
+        return getattr(self.inner, name)
+
+
+class _EarsSaid:
+    """What the wrapped ears heard, for the prompt they were asked."""
+
+    def __init__(self, prompt: Prompt, heard: Heard | None):
+        self.prompt, self.heard = prompt, heard
+
+
+class PhoneEars:
+    """host.session.Ears: the wrapped ears, or a button on the prompted player's page."""
+
+    def __init__(self, inner: Any, hub: PhoneHub):
+        self.inner, self.hub = inner, hub
+        self._listening: threading.Thread | None = None
+        self._interruptible = hasattr(inner, "interrupt")
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        if self._interruptible:
+            return self._hear_interrupting(prompt)
+        return self._hear_threaded(prompt)
+
+    # ---- ears that can be interrupted (the microphone) ----------------------
+
+    def _hear_interrupting(self, prompt: Prompt) -> Heard | None:
+        while True:
+            pressed = self._waiting_press(prompt)
+            if pressed is not None:
+                return pressed
+            self.inner.interrupt = lambda: not self.hub.inbox.empty()
+            try:
+                return self.inner.hear(prompt)
+            except Interrupted:
+                continue
+            finally:
+                self.inner.interrupt = None
+
+    def _waiting_press(self, prompt: Prompt) -> Heard | None:
+        while not self.hub.inbox.empty():
+            item = self.hub.inbox.get_nowait()
+            if isinstance(item, PageAction):
+                heard = self._accept_press(prompt, item)
+                if heard is not None:
+                    return heard
+        return None
+
+    # ---- any other ears: a helper thread feeding the same queue -------------
+
+    def _hear_threaded(self, prompt: Prompt) -> Heard | None:
+        if self._listening is None:
+            self._listening = threading.Thread(target=self._listen, args=(prompt,),
+                                               name="phone-ears", daemon=True)
+            self._listening.start()
+        while True:
+            item = self.hub.inbox.get()
+            if isinstance(item, PageAction):
+                heard = self._accept_press(prompt, item)
+                if heard is not None:
+                    return heard
+                continue
+            self._listening = None
+            if item.heard is not None and item.heard.timed_out and item.prompt is not prompt:
+                # The timer of a prompt the page answered: not an answer to this one.
+                self._listening = threading.Thread(target=self._listen, args=(prompt,),
+                                                   name="phone-ears", daemon=True)
+                self._listening.start()
+                continue
+            return item.heard
+
+    def _listen(self, prompt: Prompt) -> None:
+        self.hub.inbox.put(_EarsSaid(prompt, self.inner.hear(prompt)))
+
+    # ---- a button press -----------------------------------------------------
+
+    def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Heard | None:
+        """The press as a Heard if it answers this prompt now; else the page is told why not."""
+        if prompt.name.startswith("common/"):
+            # A yes/no question or a pause: a card button is no answer to it.
+            self.hub.message(pressed.player, "Answer the host's question first, then choose again.")
+            return None
+        if pressed.player != prompt.player:
+            self.hub.message(pressed.player, "It is not your turn to choose; wait for the host to ask you.")
+            return None
+        if not self.hub.still_current(pressed):
+            self.hub.message(pressed.player, "Too late: the game had moved on. Look at your cards again.")
+            return None
+        return Heard(text=pressed.label, intent=dict(pressed.intent), source="phone")

@@ -1,0 +1,258 @@
+"""The phone pages' web server (aiohttp): join a seat, then see and follow your own cards.
+
+Routes
+- GET  /                 the join page: the join code and a choice of seat (works without JavaScript)
+- POST /join             code + seat -> 303 to /seat/NAME#TOKEN (the token rides in the
+                         fragment, which browsers never send back: it stays out of
+                         request lines, logs and Referer headers)
+- GET  /seat/NAME        the hand page (the same static file for every seat; no secrets in it)
+- GET  /api/seat/NAME    that seat's page as JSON; header X-Seat-Token must be its token
+- POST /api/seat/NAME/press {version, action}   a button; POST .../mark {label, on}
+- GET  /ws/NAME          WebSocket: first message {"token": ...}, then the page as JSON
+                         on every change; the page may send {"press": ...} or {"mark": ...}
+
+Anything asked with a token that is not the seat's own gets 403 (WebSocket close
+code 4403) and a warning in the log naming the seat asked for and the address,
+never the token.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+from pathlib import Path
+from string import Template
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import WSMsgType, web
+
+from .hub import PageRefused, PhoneHub
+from .seats import SeatBook, SeatRefused
+
+STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger("partyhost.phones")
+AUTH_TIMEOUT_S = 10.0
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+}
+HUB: web.AppKey[PhoneHub] = web.AppKey("hub", PhoneHub)
+SEATS: web.AppKey[SeatBook] = web.AppKey("seats", SeatBook)
+SOCKETS: web.AppKey[set] = web.AppKey("sockets", set)
+
+
+def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
+    app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
+    app[HUB], app[SEATS], app[SOCKETS] = hub, seats, set()
+    app.add_routes([
+        web.get("/", join_page),
+        web.post("/join", join),
+        web.get("/seat/{player}", hand_page),
+        web.get("/api/seat/{player}", seat_json),
+        web.post("/api/seat/{player}/press", press),
+        web.post("/api/seat/{player}/mark", mark),
+        web.get("/ws/{player}", socket),
+        web.static("/static", STATIC, show_index=False),
+    ])
+    app.on_shutdown.append(_close_sockets)
+    return app
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:      # refusals and redirects get them too
+        error.headers.update(HEADERS)
+        raise
+    response.headers.update(HEADERS)
+    return response
+
+
+# ---- joining -----------------------------------------------------------------
+
+async def join_page(request: web.Request) -> web.Response:
+    return _join_response(request, code=request.query.get("code", ""), error="", status=200)
+
+
+async def join(request: web.Request) -> web.Response:
+    form = await request.post()
+    code, player = str(form.get("code", "")), str(form.get("seat", ""))
+    seats = request.app[SEATS]
+    try:
+        token = seats.join(code, player, request.remote or "?")
+    except SeatRefused as refused:
+        if refused.status in (403, 429):
+            LOG.warning("join refused (%s) from %s", refused.reason, request.remote)
+        return _join_response(request, code=code if refused.status != 403 else "",
+                              error=refused.reason, status=refused.status)
+    raise web.HTTPSeeOther(f"/seat/{quote(player, safe='')}#{token}")
+
+
+def _join_response(request: web.Request, code: str, error: str, status: int) -> web.Response:
+    seats, hub = request.app[SEATS], request.app[HUB]
+    choices = []
+    for i, player in enumerate(seats.players):
+        taken = player in seats.claimed
+        name = html.escape(player)
+        choices.append(
+            f'<li><input type="radio" name="seat" id="seat-{i}" value="{name}"'
+            f'{" disabled" if taken else ""} required>'
+            f'<label for="seat-{i}">{name}{" (taken)" if taken else ""}</label></li>')
+    page = Template((STATIC / "join.html").read_text(encoding="utf-8")).substitute(
+        game=html.escape(hub.title), seats="\n".join(choices), code=html.escape(code),
+        error=(f'<p id="error" class="error" role="alert">{html.escape(error)}</p>' if error else ""),
+        described=' aria-describedby="error"' if error else "")
+    return web.Response(text=page, content_type="text/html", status=status)
+
+
+# ---- one seat's page ---------------------------------------------------------
+
+async def hand_page(request: web.Request) -> web.Response:
+    player = request.match_info["player"]
+    if player not in request.app[SEATS].tokens:
+        raise web.HTTPNotFound(text="No such seat in this game.")
+    return web.FileResponse(STATIC / "hand.html")
+
+
+def _check(request: web.Request, player: str, token: str | None) -> None:
+    """403 (and a warning in the log) unless `token` is the token of `player`'s seat."""
+    holder = request.app[SEATS].player_for(token)
+    if holder is None or holder != player:
+        who = f"{holder}'s page" if holder else ("a request without a token" if not token
+                                                 else "an unknown token")
+        LOG.warning("refused: %s asked for %s's cards (from %s)", who, player, request.remote)
+        raise web.HTTPForbidden(text="These are not your cards.")
+
+
+async def seat_json(request: web.Request) -> web.Response:
+    player = request.match_info["player"]
+    _check(request, player, request.headers.get("X-Seat-Token"))
+    return web.json_response(request.app[HUB].snapshot(player))
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise web.HTTPBadRequest(text="Send JSON.")
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text="Send a JSON object.")
+    return data
+
+
+async def press(request: web.Request) -> web.Response:
+    player = request.match_info["player"]
+    _check(request, player, request.headers.get("X-Seat-Token"))
+    data = await _body(request)
+    return _press(request.app[HUB], player, data.get("version"), data.get("action"))
+
+
+async def mark(request: web.Request) -> web.Response:
+    player = request.match_info["player"]
+    _check(request, player, request.headers.get("X-Seat-Token"))
+    data = await _body(request)
+    return _mark(request.app[HUB], player, data.get("label"), data.get("on"))
+
+
+def _press(hub: PhoneHub, player: str, version: Any, action: Any) -> web.Response:
+    try:
+        label = hub.press(player, version, action)
+    except PageRefused as refused:
+        return web.json_response({"ok": False, "reason": str(refused)}, status=409)
+    return web.json_response({"ok": True, "sent": label})
+
+
+def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> web.Response:
+    try:
+        hub.mark(player, str(label), bool(on))
+    except PageRefused as refused:
+        return web.json_response({"ok": False, "reason": str(refused)}, status=409)
+    return web.json_response({"ok": True})
+
+
+async def socket(request: web.Request) -> web.WebSocketResponse:
+    """Live updates for one seat, after the first message proves the token."""
+    player = request.match_info["player"]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    hub, sockets = request.app[HUB], request.app[SOCKETS]
+    try:
+        first = await ws.receive(timeout=AUTH_TIMEOUT_S)
+        token = _json_field(first, "token")
+        try:
+            _check(request, player, token if isinstance(token, str) else None)
+        except web.HTTPForbidden:
+            await ws.close(code=4403, message=b"not your seat")
+            return ws
+    except asyncio.TimeoutError:
+        await ws.close(code=4408, message=b"no token")
+        return ws
+    loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
+
+    def wake() -> None:
+        try:
+            loop.call_soon_threadsafe(changed.set)
+        except RuntimeError:      # the server is stopping
+            pass
+
+    stop = hub.listen(player, wake)
+    sockets.add(ws)
+    sender = asyncio.create_task(_send_changes(ws, hub, player, changed))
+    try:
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            answer = _socket_request(hub, player, message.data)
+            if answer is not None:
+                await ws.send_json(answer)
+    finally:
+        stop()
+        sockets.discard(ws)
+        sender.cancel()
+    return ws
+
+
+async def _send_changes(ws: web.WebSocketResponse, hub: PhoneHub, player: str, changed: asyncio.Event) -> None:
+    while not ws.closed:
+        await ws.send_json({"page": hub.snapshot(player)})
+        await changed.wait()
+        changed.clear()
+
+
+def _socket_request(hub: PhoneHub, player: str, text: str) -> dict[str, Any] | None:
+    """A press or a mark sent over the socket; the seat is always the socket's own."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return {"ok": False, "reason": "Send JSON."}
+    if not isinstance(data, dict):
+        return {"ok": False, "reason": "Send a JSON object."}
+    if "press" in data:
+        response = _press(hub, player, data.get("version"), data.get("press"))
+    elif "mark" in data:
+        response = _mark(hub, player, data.get("mark"), data.get("on", True))
+    else:
+        return None
+    return {"reply": json.loads(response.text)}
+
+
+def _json_field(message: Any, key: str) -> Any:
+    if message.type != WSMsgType.TEXT:
+        return None
+    try:
+        data = json.loads(message.data)
+    except json.JSONDecodeError:
+        return None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+async def _close_sockets(app: web.Application) -> None:
+    for ws in list(app[SOCKETS]):
+        await ws.close(code=1001, message=b"host stopped")

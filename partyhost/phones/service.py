@@ -1,0 +1,150 @@
+"""Running the phone server beside a game: its thread, its address, and how players find it.
+
+The server gets its own thread and asyncio loop, so the session loop stays the
+plain blocking loop it is. It binds to one address: the machine's LAN address
+by default (found from the host name, without sending anything), 127.0.0.1 when
+there is none, and all interfaces only when the settings ask for "0.0.0.0".
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import ipaddress
+import logging
+import socket
+import sys
+import threading
+from dataclasses import dataclass
+from typing import TextIO
+
+from aiohttp import web
+
+from .hub import PhoneHub
+from .seats import SeatBook
+from .server import make_app
+
+LOG = logging.getLogger("partyhost.phones")
+START_TIMEOUT_S = 10.0
+
+
+class PhoneServerError(Exception):
+    """The phone server could not start (port taken, address not on this machine)."""
+
+
+def lan_address() -> str:
+    """This machine's first private IPv4 address by its host name, else 127.0.0.1."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return "127.0.0.1"
+    found = [info[4][0] for info in infos]
+    private = [a for a in found if ipaddress.ip_address(a).is_private and not ipaddress.ip_address(a).is_loopback]
+    return private[0] if private else "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class JoinAddress:
+    """Where phones join: what the host says, prints and puts in the QR code."""
+
+    host: str
+    port: int
+    code: str
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/?code={self.code}"
+
+    @property
+    def spoken(self) -> str:
+        """Short and sayable; the code digit by digit. Never a seat's token."""
+        digits = " ".join(self.code)
+        where = "this computer" if self.host in ("0.0.0.0", "::") else self.host
+        return (f"Your secret cards are on your phones. Join at {where} port {self.port}, "
+                f"with the code {digits}, and choose your seat.")
+
+    def qr_text(self) -> str:
+        """The join link as a QR code drawn with text characters, for the terminal."""
+        import qrcode
+        code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+        code.add_data(self.url)
+        code.make(fit=True)
+        out = io.StringIO()
+        code.print_ascii(out=out, invert=True)
+        return out.getvalue()
+
+
+class PhoneService:
+    """The server of one game's phone pages, in a background thread."""
+
+    def __init__(self, hub: PhoneHub, seats: SeatBook, bind: str, port: int):
+        self.hub, self.seats, self.bind, self.requested_port = hub, seats, bind, port
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def address(self) -> JoinAddress:
+        return JoinAddress(self.bind, self.port, self.seats.code)
+
+    def start(self) -> JoinAddress:
+        self._thread = threading.Thread(target=self._run, name="phone-server", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_TIMEOUT_S):
+            raise PhoneServerError("the phone server did not start in time")
+        if self._error is not None:
+            raise PhoneServerError(f"cannot serve phones on {self.bind} port {self.requested_port}: "
+                                   f"{self._error}") from self._error
+        return self.address
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._open())
+        except (OSError, RuntimeError) as error:
+            self._error = error
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(self._runner.cleanup())
+            loop.close()
+
+    async def _open(self) -> None:
+        self._runner = web.AppRunner(make_app(self.hub, self.seats), access_log=None,
+                                     shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bind, self.requested_port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    def stop(self) -> None:
+        """Close every page's connection and the server; safe to call twice."""
+        if self._loop is None or self._thread is None or not self._thread.is_alive():
+            return
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+
+
+def show_join(address: JoinAddress, out: TextIO = sys.stdout) -> None:
+    """Print the join link and its QR code on the terminal."""
+    out.write(f"PHONES: open {address.url} (join code {address.code})\n")
+    out.write(address.qr_text())
+    out.flush()
+
+
+def log_to_stderr() -> None:
+    """Refused requests are warnings: show them on the host's terminal unless logging is set up."""
+    if not LOG.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("phones: %(message)s"))
+        LOG.addHandler(handler)
+        LOG.setLevel(logging.INFO)

@@ -1,0 +1,90 @@
+"""One game's phone pages from start to end: seats, server, and the session's ears and mouth.
+
+The command line calls `PhoneTable.open` for a host-deal game with secret hands,
+`attach` once the session exists, and `close` when it ends. Seat tokens and the
+join code are kept in the session's journal while the game lasts, so after a host
+restart every phone's link opens the same seat again; they are dropped when the
+game is over, and with them every link.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from host.engine import GameOptions
+from host.journal import Journal
+
+from .hub import PhoneHub
+from .relay import PhoneEars, PhoneMouth
+from .seats import SeatBook
+from .service import JoinAddress, PhoneService
+
+
+def has_secret_hands(game: Any, options: GameOptions) -> bool:
+    """Phones help only where the host deals secret cards."""
+    return hasattr(game, "hand_view") and options.deal == "host"
+
+
+def seat_players(game: Any, options: GameOptions, decks: Any) -> list[str]:
+    """The players who hold a hand the host deals (not the host's own seat in vs-host)."""
+    state, _ = game.setup(options, decks)
+    return [p for p in options.players if game.hand_view(state, p) is not None]
+
+
+def load_or_make_seats(journal: Journal, session_id: str, players: list[str]) -> SeatBook:
+    """The saved seats of this session (a restart), else new ones, saved at once."""
+    code, saved = journal.seat_tokens(session_id)
+    if code is not None and set(saved) == set(players):
+        return SeatBook(code=code, tokens={p: saved[p][0] for p in players},
+                        claimed={p for p in players if saved[p][1]})
+    seats = SeatBook.fresh(players)
+    journal.drop_seat_tokens(session_id)
+    journal.save_seat_tokens(session_id, seats.code, seats.tokens)
+    return seats
+
+
+@dataclass
+class PhoneTable:
+    hub: PhoneHub
+    seats: SeatBook
+    service: PhoneService
+    journal: Journal
+    session_id: str
+    address: JoinAddress
+
+    @classmethod
+    def open(cls, game: Any, options: GameOptions, decks: Any, journal: Journal, session_id: str,
+             bind: str, port: int) -> PhoneTable:
+        """Seats and a running server; raises service.PhoneServerError if it cannot listen."""
+        players = seat_players(game, options, decks)
+        seats = load_or_make_seats(journal, session_id, players)
+        path = journal.path
+
+        def persist_claim(player: str) -> None:
+            # Called on the server's thread: SQLite connections stay in their own thread.
+            own = Journal(path)
+            try:
+                own.claim_seat(session_id, player)
+            finally:
+                own.close()
+
+        seats.on_claim = persist_claim
+        hub = PhoneHub(game.TITLE, players, game.hand_view)
+        service = PhoneService(hub, seats, bind, port)
+        address = service.start()
+        return cls(hub, seats, service, journal, session_id, address)
+
+    def attach(self, session: Any) -> None:
+        """Secrets to the pages, page buttons into the ears, every new state to the pages."""
+        session.mouth = PhoneMouth(session.mouth, self.hub)
+        session.ears = PhoneEars(session.ears, self.hub)
+        session.watchers.append(self.hub.update)
+
+    def close(self, outcome: str) -> None:
+        """Stop serving; when the game is over its seat tokens die with it."""
+        if outcome == "over":
+            self.hub.end()
+            self.journal.drop_seat_tokens(self.session_id)
+            time.sleep(0.2)            # let the pages hear "game over" before the server goes
+        self.service.stop()

@@ -1,0 +1,150 @@
+"""A game played in-process with the phone pages on: typed lines fed from the test, pages on 127.0.0.1.
+
+The session runs in its own thread exactly as `partyhost play --phones` runs it
+(PhoneTable.open / attach / close around Session), with the typed ears reading
+lines the test hands over one at a time, so a test can act between two moves.
+"""
+from __future__ import annotations
+
+import io
+import queue
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host.decks import default_deck_dir, load_decks
+from host.engine import GameOptions, Heard, Prompt
+from host.eventlog import EventLog
+from host.games import get_game
+from host.journal import Journal
+from host.session import Session, SessionInfo
+from partyhost.phones.table import PhoneTable
+from partyhost.textio import TextMouth
+from voice.matcher import Matcher
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class FedEars:
+    """Typed ears whose lines come from the test."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue = queue.Queue()
+        self.prompts: queue.Queue = queue.Queue()
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        line = self.lines.get()
+        if line is None:
+            return None
+        return Heard(timed_out=True) if line == "..." else Heard(text=line)
+
+
+class _PromptRecorder:
+    """Every prompt the session asks (of the phone-aware ears), for the test to wait on."""
+
+    def __init__(self, inner, prompts: queue.Queue):
+        self.inner, self.prompts = inner, prompts
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        self.prompts.put(prompt)
+        return self.inner.hear(prompt)
+
+
+def decks_for(game_id: str):
+    if game_id == "keep-cool":
+        return load_decks([], [REPO / "tests" / "data" / "keep-cool-test.csv"])
+    return load_decks([], [])
+
+
+@dataclass
+class LiveGame:
+    """One game with phones, running until `finish()`."""
+
+    game_id: str
+    options: GameOptions
+    folder: Path
+    port: int = 0
+    session_id: str | None = None
+    ears: FedEars = field(default_factory=FedEars)
+    spoken: io.StringIO = field(default_factory=io.StringIO)
+
+    def start(self, resume: bool = False) -> LiveGame:
+        self.game = get_game(self.game_id)
+        self.decks = decks_for(self.game_id)
+        self.matcher = Matcher()
+        self.events_path = self.folder / f"events-{time.monotonic_ns()}.jsonl"
+        self.outcome: str | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(resume,), daemon=True)
+        self._thread.start()
+        assert self._ready.wait(20), "the game did not start"
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _run(self, resume: bool) -> None:
+        self._error = None
+        # SQLite connections belong to their thread: the session's is made here.
+        self.journal = Journal(self.folder / "db.sqlite3")
+        if self.session_id is None:
+            self.session_id = self.journal.create(self.game.ID, {"options": {}})
+        try:
+            self.table = PhoneTable.open(self.game, self.options, self.decks, self.journal,
+                                         self.session_id, "127.0.0.1", self.port)
+        except BaseException as error:      # handed to the test's thread
+            self._error = error
+            self._ready.set()
+            self.journal.close()
+            return
+        log = EventLog(self.events_path, lambda: 0.0)
+        self.session = Session(self.game, self.options, self.decks, self.journal,
+                               SessionInfo(self.session_id, "group"), log, self.ears,
+                               TextMouth(out=self.spoken),
+                               lambda prompt, text: self.matcher.match(prompt.name, text, prompt.slots),
+                               clock=lambda: 0.0)
+        self.table.attach(self.session)
+        self.session.ears = _PromptRecorder(self.session.ears, self.ears.prompts)
+        self.session.mouth.say(self.table.address.spoken)
+        if resume:
+            self.session.restore(self.journal.accepted_actions(self.session_id))
+        else:
+            self.session.start()
+        self._ready.set()
+        outcome = "eof"
+        try:
+            outcome = self.session.run()
+        finally:
+            self.outcome = outcome
+            self.table.close(outcome)
+            log.close()
+            self.journal.close()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.table.address.port}"
+
+    def prompt(self, timeout: float = 10) -> Prompt:
+        """The next prompt the session asks (waits for it)."""
+        return self.ears.prompts.get(timeout=timeout)
+
+    def say(self, line: str) -> None:
+        self.ears.lines.put(line)
+
+    def finish(self) -> str:
+        """End the input (as at the end of a piped script) and wait for the session to stop."""
+        self.ears.lines.put(None)
+        self._thread.join(timeout=20)
+        assert not self._thread.is_alive(), "the session did not stop"
+        return self.outcome or "eof"
+
+    def token(self, player: str) -> str:
+        return self.table.seats.tokens[player]
