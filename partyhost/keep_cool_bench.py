@@ -39,6 +39,7 @@ from voice.audio_types import SAMPLE_RATE
 from voice.ears import read_utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
+from voice.wordcheck import CHECK_LINE, read_checked
 
 from .bench import BenchPrompt, frames_of, percentile
 from .fixtures import CHATTER, Voices, load_noise, mix_at_snr, padded
@@ -148,8 +149,10 @@ class Decision:
     ms: float
 
 
-def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray) -> Decision:
-    """What the live loop does with this word at a table with these words in play."""
+def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray,
+           line: float | None = CHECK_LINE) -> Decision:
+    """What the live loop does with this word at a table with these words in play
+    (line None: without the word check of voice/wordcheck.py, for comparison)."""
     endpointer = Endpointer()
     utterance = None
     for frame in frames_of(audio):
@@ -161,7 +164,8 @@ def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarra
         return Decision(None, "", 0.0, 0.0)          # nothing heard: the turn runs on
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
-    reading = read_utterance(recognizer, matcher, prompt, utterance)
+    reading = read_checked(recognizer, matcher, prompt, utterance, line=line) if line is not None else \
+        read_utterance(recognizer, matcher, prompt, utterance)
     word = None
     if not reading.rejected:                         # rejected: "unclear", a clue
         intent = matcher.match(PROMPT, reading.text, prompt.slots).intent

@@ -80,7 +80,8 @@ class VoiceEars:
                      start=utterance.start, end=utterance.end, cues=cues)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        return read_utterance(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)
+        from .wordcheck import read_checked      # read_utterance, then Keep Cool's word check
+        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)
 
 
 class _Interruptible:

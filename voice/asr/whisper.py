@@ -176,6 +176,51 @@ class WhisperRecognizer:
         frames = samples // extractor.hop_length
         return np.ascontiguousarray(extractor(padded, padding=0)[:, :frames])
 
+    # ---- forced scoring (Keep Cool's check of a word in play, voice/wordcheck.py) ----
+
+    def score_texts(self, audio: np.ndarray, texts: list[str],
+                    unprompted: int = 3) -> tuple[list[float], list[tuple[str, float]]]:
+        """Log-likelihood of each text as the transcript of `audio`, with no prompt; and
+        the decoder's own `unprompted` best readings, each with its log-likelihood
+        scored the same way (written as Whisper writes them, repeats said once).
+
+        The decode that recognize() runs is steered by the prompt's phrases, which is
+        what makes it say a word in play for a word that only sounds close ("kettle"
+        for "cattle"); without the prompt, and with every text scored the same way,
+        the likelihoods compare fairly. CTranslate2's align gives no end-of-text
+        probability, so texts should end with the full stop Whisper writes.
+        """
+        import ctranslate2
+
+        tok = self._tokenizer
+        start = list(tok.sot_sequence) + [tok.no_timestamps]
+        features = self._features(audio)
+        with self._lock:
+            encoded = self._model.model.encode(
+                ctranslate2.StorageView.from_array(features[None]), to_cpu=True)
+            readings: list[str] = []
+            if unprompted:
+                result = self._model.model.generate(
+                    encoded, [start], beam_size=unprompted, num_hypotheses=unprompted,
+                    max_length=len(start) + self.settings.max_new_tokens,
+                    suppress_blank=True, suppress_tokens=self._suppress)[0]
+                for ids in result.sequences_ids:
+                    said = collapse_repeats(tok.decode(ids)).strip()
+                    if said:
+                        readings.append(" " + (said if said.endswith((".", "?", "!")) else said + "."))
+            readings = [r for r in dict.fromkeys(readings) if r not in texts]
+            every = list(texts) + readings
+            if not every:
+                return [], []
+            sequences = [tok.encode(text) for text in every]
+            batch = np.repeat(np.asarray(encoded), len(sequences), axis=0)
+            frames = min(batch.shape[1] * 2, len(audio) // self._model.feature_extractor.hop_length)
+            aligned = self._model.model.align(ctranslate2.StorageView.from_array(batch), start,
+                                              sequences, frames, median_filter_width=1)
+        scores = [float(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12)).sum())
+                  for a in aligned]
+        return scores[:len(texts)], list(zip(readings, scores[len(texts):]))
+
     def _suppressed_tokens(self) -> list[int]:
         tok = self._tokenizer
         tokens = set(tok.non_speech_tokens)

@@ -1,0 +1,71 @@
+"""The second look before a word in play is taken as said (voice/wordcheck.py), with a
+stand-in recogniser whose likelihoods the test sets."""
+from __future__ import annotations
+
+import numpy as np
+
+from host.games import grammar_slots
+from voice.audio_types import Hypothesis, Utterance
+from voice.matcher import Matcher
+from voice.wordcheck import read_checked
+
+WORDS = ["kettle", "candle"]
+
+
+class Prompt:
+    name = "keep-cool/word"
+    slots = grammar_slots("keep-cool/word", {"words": WORDS, "roster": ["Ana", "Ben"]})
+    timeout = None
+
+
+class FakeWhisper:
+    """Reads `steered` (as the prompted decode would); scores texts from `likelihood`."""
+
+    def __init__(self, steered: str, likelihood: dict[str, float], unsteered: list[str]):
+        self.steered, self.likelihood, self.unsteered = steered, likelihood, unsteered
+        self.scored: list[str] = []
+
+    def compile(self, phrases):
+        return phrases
+
+    def recognize(self, audio, grammar):
+        return [Hypothesis(self.steered, 0.9, {"text": self.steered.capitalize() + "."})]
+
+    def score_texts(self, audio, texts, unprompted=3):
+        self.scored += texts
+        readings = [r for r in self.unsteered[:unprompted] if r not in texts]
+        return ([self.likelihood.get(t, -20.0) for t in texts],
+                [(r, self.likelihood.get(r, -20.0)) for r in readings])
+
+
+def read(recognizer):
+    return read_checked(recognizer, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1))
+
+
+def test_a_word_steered_onto_a_word_in_play_is_taken_for_what_was_said():
+    # The prompt made it write "kettle"; unsteered, "Cattle." is far likelier: a clue.
+    fake = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -11.0, " Cattle.": -3.0}, [" Cattle."])
+    reading = read(fake)
+    assert reading.text == "cattle" and not reading.rejected
+    assert Matcher().match(Prompt.name, reading.text, Prompt.slots).intent["word"] is None
+
+
+def test_a_word_about_as_likely_as_any_other_reading_stands():
+    fake = FakeWhisper("kettle", {" Kettle.": -4.0, " A kettle.": -3.5, " Cattle.": -2.0}, [" Cattle."])
+    assert read(fake).text == "kettle"          # 1.5 below its rival: within the line
+
+
+def test_the_word_itself_is_never_its_own_rival():
+    fake = FakeWhisper("a kettle", {" Kettle.": -2.0, " A kettle.": -1.0, " Kettles.": 0.0}, [" Kettles."])
+    assert read(fake).text == "a kettle"
+
+
+def test_clues_and_commands_are_not_checked():
+    fake = FakeWhisper("fruit", {}, [" Fruit."])
+    assert read(fake).text == "fruit" and fake.scored == []
+
+
+def test_a_likelier_other_word_in_play_is_too_close_to_call():
+    fake = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Candle.": -2.0}, [" Candle."])
+    reading = read(fake)
+    assert reading.rejected and reading.text == ""

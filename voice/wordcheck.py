@@ -1,0 +1,98 @@
+"""A second look before a word in play is taken as said (Keep Cool's hits).
+
+At keep-cool/word the recogniser is steered by the words in play, and that is
+exactly what makes it write "kettle" when a player said "cattle": a false match
+hands out a card nobody guessed, the worst failure of the game. So when a reading
+names an intent the grammar matches only exactly (`exact_intents`), the word is
+checked against the same audio without the prompt: the recogniser scores the word
+(bare and with "a") and every other reading it has, its steered n-best and its
+own unsteered best readings, all the same way. If another reading is clearly
+likelier (the log-likelihood ratio below CHECK_LINE), what was said is taken to
+be that other reading: a clue (or, when that reading is another word in play,
+a reading too close to call, which the loop also treats as a clue).
+
+Backends without forced scoring (`score_texts`) are left as they are.
+CHECK_LINE was tuned with Piper at speed 1.0, clean and at 10 dB party noise
+(docs/keep-cool-live.md); the figures reported are for held-apart voices.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .audio_types import Recognizer, Utterance
+from .ears import PromptLike, Reading, read_utterance
+from .matcher import Matcher
+from .normalize import normalize
+
+CHECK_LINE = -3.0
+"""Log-likelihood of the word minus that of the likeliest other reading: below it, a clue."""
+
+
+def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
+                 min_confidence: float = 0.5, line: float = CHECK_LINE) -> Reading:
+    """read_utterance, then the exact-intent check (see the module docstring)."""
+    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence)
+    return check_exact(reading, recognizer, matcher, prompt, line)
+
+
+def check_exact(reading: Reading, recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
+                line: float = CHECK_LINE) -> Reading:
+    table = matcher.table(prompt.name, prompt.slots)
+    score_texts = getattr(recognizer, "score_texts", None)
+    if reading.rejected or not table.exact or score_texts is None:
+        return reading
+    match = table.match(reading.text)
+    if match.intent is None or match.intent.get("intent") not in table.exact \
+            or table.by_text.get(match.phrase) != match.intent:     # a clue (the fallback)
+        return reading
+    forms = _written(match.phrase)
+    steered = [t for t in dict.fromkeys(
+        _tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses)
+        if t and t not in forms and not _names(table, t, match.intent)]
+    scores, unsteered = score_texts(reading.utterance.audio, forms + steered, 3)
+    rivals = list(zip(steered, scores[len(forms):]))
+    rivals += [(t, s) for t, s in unsteered if not _names(table, t, match.intent)]
+    if not rivals:
+        return reading
+    other, other_score = max(rivals, key=lambda rival: rival[1])
+    ratio = max(scores[:len(forms)]) - other_score
+    details = {"word_check": round(ratio, 3), "other": other.strip()}
+    if ratio >= line:
+        return replace(reading, hypotheses=reading.hypotheses + (_note(details),))
+    said = normalize(other, strip_fillers=False)
+    rival = table.by_text.get(said)
+    if rival is not None and rival.get("intent") in table.exact:
+        # Likelier still is another word in play, itself unchecked: too close to call.
+        return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (_note(details),))
+    return replace(reading, text=said, hypotheses=reading.hypotheses + (_note(details),))
+
+
+def _written(phrase: str) -> list[str]:
+    """A phrase as Whisper writes it, bare and with the article players add: " Candle.", " A candle."."""
+    words = phrase.split()
+    if words and words[0] in ("a", "an", "the"):
+        words = words[1:]
+    bare = " ".join(words)
+    article = "an" if bare[:1] in "aeiou" else "a"
+    return [" " + bare[:1].upper() + bare[1:] + ".", f" {article.capitalize()} {bare}."]
+
+
+def _tidy(text: str) -> str:
+    """A reading said once ("Kettle. Kettle." -> " Kettle."), ending as Whisper ends a reply."""
+    from .asr.whisper import collapse_repeats
+    text = collapse_repeats(text or "").strip()
+    if not text:
+        return ""
+    return " " + (text if text.endswith((".", "?", "!")) else text.rstrip(",;:") + ".")
+
+
+def _names(table: Any, text: str, intent: dict) -> bool:
+    """This reading is the checked word itself (in any of its phrases), so no rival."""
+    found = table.by_text.get(normalize(text))
+    return found is not None and found == intent
+
+
+def _note(details: dict) -> Any:
+    from .audio_types import Hypothesis
+    return Hypothesis("", 0.0, details)
