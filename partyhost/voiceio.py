@@ -132,4 +132,5 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     else:
         def play_cue(name: str) -> None:
             mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
-    return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue)
+    return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
+                     word_check_line=settings.word_check_line)

@@ -48,13 +48,15 @@ class VoiceEars:
     def __init__(self, source: AudioSource, endpointer: Any, recognizer: Recognizer,
                  matcher: Matcher, busy_until: Callable[[], float],
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
-                 play_cue: Callable[[str], None] | None = None):
-        """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks)."""
+                 play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None):
+        """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
+        `word_check_line`: voice/wordcheck.py's line (None: its tuned default)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
+        self.word_check_line = word_check_line
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
@@ -80,8 +82,9 @@ class VoiceEars:
                      start=utterance.start, end=utterance.end, cues=cues)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        from .wordcheck import read_checked      # read_utterance, then Keep Cool's word check
-        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence)
+        from .wordcheck import CHECK_LINE, read_checked   # read_utterance, then Keep Cool's word check
+        line = CHECK_LINE if self.word_check_line is None else self.word_check_line
+        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line)
 
 
 class _Interruptible:
