@@ -51,6 +51,11 @@ Rules choices (what the rulebook leaves open)
   the speaker's guessed neighbour who has not spoken yet) counts as a plain clue.
 - In table deal a hit always refers to the most recent word said (a timeout does
   not change that) and can be claimed once.
+- Host deal: the host may miss a hit (it heard a clue). The owner then claims
+  it the same way ("got it", "Ben got it"), and the host asks which of their
+  words it was; naming it wins that card as if the host had heard it ("no"
+  takes the claim back). The same checks apply, and a word the host already
+  counted as a hit cannot be claimed again.
 - Which word was said (host deal): a word in play counts when it is said exactly,
   as its plural, or as a word that sounds the same (it is a spoken game). A near
   miss is another word and so a clue: "widow" is not "window", "plane" is not
@@ -183,7 +188,8 @@ class KeepCoolState:
     set_aside: list[Any] = field(default_factory=list)  # rejected this round
     won: list[WonCard] = field(default_factory=list)
     spoken: list[str] = field(default_factory=list)  # said a word this round
-    last_speaker: str | None = None  # table deal: whose word a claimed hit was
+    last_speaker: str | None = None  # whose word a claimed hit would be (none after a hit)
+    claim: dict[str, str] | None = None  # host deal, phase claim: {"speaker", "owner"}
     round_wins: dict[str, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
 
@@ -385,6 +391,13 @@ def prompt(state: KeepCoolState) -> Prompt | None:
                       f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
                       context={"step": "swap", "cards": len(s.hands[player])},
                       choices=("card 2", "swap the first one", "no"))
+    if s.phase == "claim":
+        assert s.claim is not None
+        owner = s.claim["owner"]
+        context = {"words": _hand_words(s, owner)}
+        return Prompt("keep-cool/claim", owner, f"{owner}, which of your words was it?",
+                      context=context, slots=grammar_slots("keep-cool/claim", context),
+                      choices=tuple(context["words"][:2]) + ("no",))
     if s.phase == "ready":
         swap = " Each of you may swap one." if s.rules["swap"] else ""
         return Prompt("keep-cool/setup", s.starter,
@@ -423,6 +436,8 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     keep-cool/word: {"words": [...], "roster": [player names]} gives the words
     in play and the names for "Ana got it"; setup has no live lists.
     """
+    if prompt == "keep-cool/claim":   # {"words": the claiming owner's words}
+        return {"word": [(w, w) for w in context.get("words") or []]}
     if prompt != "keep-cool/word":
         return {}
     words = context.get("words") or []
@@ -472,6 +487,8 @@ def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Eve
         _swap(s, intent, action, events)
     elif s.phase == "ready":
         _ready(s, intent, events)
+    elif s.phase == "claim":
+        _settle_claim(s, intent, action, events)
     elif intent == "word":
         _say_word(s, action, events)
     elif intent == "timeout":
@@ -556,6 +573,7 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
         s.turn = next_player(s, speaker)  # the session's turn cue says so: no words, no extra sound
         return
     owner, index = hit
+    s.last_speaker = None  # won already: nothing left to claim
     card = s.hands[owner].pop(index)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != previous_player(s, speaker)), events)
     _after_win(s, speaker, events, next_turn=next_player(s, speaker))
@@ -627,9 +645,12 @@ def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event
 
 
 def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
-    """Table deal: the owner says the last word said was one of their cards."""
-    if s.deal == "host":
-        raise RuleError("I hold the cards and see every hit myself. Just say your word.")
+    """The owner says the last word said was one of their cards.
+
+    Table deal: the host takes their word for it. Host deal: the host missed it
+    (it heard a clue), so it asks the owner which of their words it was and
+    takes that card (the claim prompt, keep-cool/claim).
+    """
     speaker = s.last_speaker
     if speaker is None:
         raise RuleError("No word is waiting to be claimed.")
@@ -646,9 +667,32 @@ def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
         raise RuleError(f"In the basic game {speaker} can only win {guessed}'s words.")
     if owner not in s.spoken:
         raise RuleError(f"That doesn't count: {owner} had not given a clue yet.")
+    if s.deal == "host":
+        s.phase, s.claim = "claim", {"speaker": speaker, "owner": owner}
+        return
     s.hands[owner].pop()
     s.last_speaker = None
     _record_win(s, WonCard(None, None, owner, speaker, attack=owner != guessed), events)
+    _after_win(s, speaker, events, next_turn=s.turn)
+
+
+def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+    """Host deal: the owner names the word the host missed (or takes the claim back)."""
+    assert s.claim is not None
+    speaker, owner = s.claim["speaker"], s.claim["owner"]
+    if intent == "no":
+        s.phase, s.claim = "play", None
+        events.append(say("Fine, no card."))
+        return
+    word = _clean(action.get("word")) if intent == "word" else None
+    words = _hand_words(s, owner)
+    if word not in words:
+        raise RuleError(f"{owner}, say which of your words it was: {join_names(words, 'or')}; or no.")
+    index = words.index(word)
+    card = s.hands[owner].pop(index)
+    s.phase, s.claim, s.last_speaker = "play", None, None
+    guessed = previous_player(s, speaker)
+    _record_win(s, WonCard(word, card, owner, speaker, attack=owner != guessed), events)
     _after_win(s, speaker, events, next_turn=s.turn)
 
 
@@ -809,12 +853,16 @@ def hand_view(state: KeepCoolState, player: str) -> HandView | None:
         return None
     hand = [card for card in s.hands.get(player, []) if card is not None]
     swapping = s.phase == "swap" and bool(s.swap_queue) and s.swap_queue[0] == player
+    claiming = s.phase == "claim" and s.claim is not None and s.claim["owner"] == player
     cards = tuple(CardView(label=_word(s, card), detail=f"card {i}",
-                           play={"intent": "reject_card", "card": i} if swapping else None,
-                           play_label=f"Swap card {i}, {_word(s, card)}" if swapping else "")
+                           play=({"intent": "reject_card", "card": i} if swapping else
+                                 {"intent": "word", "word": _word(s, card)} if claiming else None),
+                           play_label=(f"Swap card {i}, {_word(s, card)}" if swapping else
+                                       f"It was {_word(s, card)}" if claiming else ""))
                   for i, card in enumerate(hand, start=1))
     facts = _hand_facts(s, player, swapping)
-    actions = (("Keep all four", {"intent": "no"}),) if swapping else ()
+    actions = ((("Keep all four", {"intent": "no"}),) if swapping else
+               (("None of them", {"intent": "no"}),) if claiming else ())
     if hand:
         spoken = _hand_text(s, player, "Your words")
     else:

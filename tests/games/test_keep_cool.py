@@ -437,7 +437,7 @@ def test_a_word_in_play_sharing_a_root_with_your_own_is_refused():
 def test_other_intents_during_play_are_refused():
     state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]})
     assert_refused(state, {"intent": "face", "face": "red"}, "one word")
-    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "just say your word")
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "no word is waiting")  # nothing said yet to claim
 
 
 def test_apply_never_changes_its_input():
@@ -648,3 +648,54 @@ def test_replaying_the_accepted_actions_rebuilds_the_same_state():
         replayed, _ = kc.apply(replayed, action)
     assert snapshot(replayed) == snapshot(state)
     assert state.round_number > 1 or state.won  # the game really moved on
+
+
+# ------------------------------------------------------- host deal: a missed hit claimed
+
+
+def test_host_deal_a_missed_hit_is_claimed_and_the_owner_names_the_word():
+    # Ana guesses Cy's words; the host heard a clue where Ana said "castle".
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE)          # Ana, Ben, Cy, then Ana's missed word
+    assert kc.prompt(state).player == "Ben"
+    state, events = play(state, {"intent": "hit", "owner": "Cy"})
+    asked = kc.prompt(state)
+    assert (asked.name, asked.player, asked.timeout) == ("keep-cool/claim", "Cy", None)
+    assert asked.slots["word"] == [("castle", "castle"), ("wolf", "wolf")]
+    assert_refused(state, word("piano"), "castle or wolf")
+    state, events = play(state, word("castle"))
+    won = state.won[0]
+    assert (won.word, won.owner, won.winner, won.attack) == ("castle", "Cy", "Ana", False)
+    assert "Castle!" in says(events) and kc.prompt(state).player == "Ben"   # Ben's turn goes on
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "no word")       # claimed once
+
+
+def test_host_deal_a_claim_can_be_taken_back():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, {"intent": "hit"})
+    state, events = play(state, {"intent": "no"})
+    assert state.won == [] and kc.prompt(state).name == "keep-cool/word"
+    assert kc.prompt(state).player == "Ben"
+
+
+def test_host_deal_a_hit_the_host_heard_cannot_be_claimed_again():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"))
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "no word")
+
+
+def test_host_deal_claims_follow_the_same_rules():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE)                                # Ana spoke; Cy has not
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "had not given a clue")
+    assert_refused(state, {"intent": "hit", "owner": "Ben"}, "can only win")
+
+
+def test_the_owners_phone_page_offers_the_claimed_words_as_buttons():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, {"intent": "hit", "owner": "Cy"})
+    view = kc.hand_view(state, "Cy")
+    assert [card.play for card in view.cards] == [{"intent": "word", "word": "castle"},
+                                                  {"intent": "word", "word": "wolf"}]
+    assert view.actions == (("None of them", {"intent": "no"}),)
+    assert all(card.play is None for card in kc.hand_view(state, "Ana").cards)
