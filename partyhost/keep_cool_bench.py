@@ -92,7 +92,7 @@ def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5) -> Benc
     pool = [w for w in pool if w not in taken and not _close_to_any(w, taken)]
     rng.shuffle(pool)
     bench = BenchSet(tables=[])
-    per_table = max(1, len(hard) // tables)
+    per_table = max(1, min(TABLE_SIZE // 2, len(hard) // tables))   # at most half a table is hard
     for number in range(tables):
         pairs = hard[number * per_table:(number + 1) * per_table]
         words = [w for w, _ in pairs]

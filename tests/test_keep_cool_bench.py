@@ -1,0 +1,46 @@
+"""The Keep Cool benchmark's word sets and arithmetic (partyhost/keep_cool_bench.py).
+
+The audio run itself is a benchmark, not a test (minutes of recognition); what is
+checked here is that it measures what it says: clue words are never words in play
+(nor their plurals), each hard negative sits at the table of the word it sounds
+like, and the figures count what they claim to count.
+"""
+from __future__ import annotations
+
+from host.games.keep_cool import plurals
+from partyhost.keep_cool_bench import HARD_PAIRS, TABLE_SIZE, build_set, summarise
+
+
+def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
+    bench = build_set()
+    assert len(bench.tables) == 6 and all(len(set(t)) == TABLE_SIZE for t in bench.tables)
+    pair_of = dict((clue, word) for word, clue in HARD_PAIRS)
+    for item in bench.items:
+        words = bench.tables[item.table]
+        if item.expect is not None:
+            assert item.text == item.expect and item.text in words
+            continue
+        forms = set(words) | {f for w in words for f in plurals(w)}
+        assert item.text not in forms
+        if item.hard:
+            assert pair_of[item.text] in words
+    clues = [i for i in bench.items if i.expect is None]
+    assert sum(i.hard for i in clues) == len(HARD_PAIRS) and len(clues) == 6 * 18 + len(HARD_PAIRS)
+    quick = build_set(tables=2, clues_per_table=6)
+    assert all(len(t) == TABLE_SIZE for t in quick.tables)
+
+
+def test_the_summary_counts_true_and_false_matches_per_condition():
+    def result(voice, expect, got, hard=False, condition="clean"):
+        return {"voice": voice, "condition": condition, "expect": expect, "got": got, "hard": hard,
+                "confidence": 0.9, "ms": 10.0}
+    results = [result("espeak-en-us", "candle", "candle"), result("espeak-en-us", "river", None),
+               result("espeak-en-us", "river", "candle"), result("espeak-en-us", None, "candle", hard=True),
+               result("espeak-en-us", None, None), result("piper-1", "candle", "candle")]
+    rows = {(r["group"], r["condition"]): r for r in summarise(results)}
+    held = rows[("held-apart", "clean")]
+    assert held["true_matches"] == {"count": 1, "n": 3, "rate": 0.3333}
+    assert held["wrong_word"]["count"] == 1
+    assert held["false_matches"] == {"count": 1, "n": 2, "rate": 0.5}
+    assert held["hard_false_matches"] == {"count": 1, "n": 1, "rate": 1.0}
+    assert rows[("tune (piper-1)", "clean")]["true_matches"]["n"] == 1   # never mixed into results
