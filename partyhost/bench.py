@@ -21,7 +21,7 @@ import numpy as np
 
 from host.games import grammar_slots
 from voice.audio_in import read_wav_16k
-from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.ears import read_utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
@@ -41,6 +41,16 @@ def frames_of(audio: np.ndarray) -> list[Frame]:
     count = len(audio) // FRAME_SAMPLES
     return [Frame(audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES], i * FRAME_SAMPLES / SAMPLE_RATE)
             for i in range(count)]
+
+
+def first_utterance(audio: np.ndarray) -> Utterance | None:
+    """The first stretch of speech the endpointer finds in a recording, as a game would hear it."""
+    endpointer = Endpointer()
+    for frame in frames_of(audio):
+        utterance = endpointer.push(frame)
+        if utterance is not None:
+            return utterance
+    return endpointer.flush()
 
 
 def expected_matches(expect: dict[str, Any], got: dict[str, Any] | None) -> bool:
@@ -65,13 +75,7 @@ class Listener:
 
     def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> tuple[dict | None, float, str]:
         """The intent heard (None if rejected), milliseconds spent, and the text read."""
-        endpointer = Endpointer()
-        utterance = None
-        for frame in frames_of(audio):
-            utterance = endpointer.push(frame)
-            if utterance is not None:
-                break
-        utterance = utterance or endpointer.flush()
+        utterance = first_utterance(audio)
         if utterance is None:
             return None, 0.0, ""
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))

@@ -37,11 +37,10 @@ from host.decks import load_decks, default_deck_dir
 from host.games import grammar_slots
 from voice.audio_types import SAMPLE_RATE
 from voice.ears import read_utterance
-from voice.endpoint import Endpointer
 from voice.matcher import Matcher
 from voice.wordcheck import CHECK_LINE, read_checked
 
-from .bench import BenchPrompt, frames_of, percentile
+from .bench import BenchPrompt, first_utterance, percentile
 from .fixtures import CHATTER, Voices, load_noise, mix_at_snr, padded
 
 PROMPT = "keep-cool/word"
@@ -153,13 +152,7 @@ def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarra
            line: float | None = CHECK_LINE) -> Decision:
     """What the live loop does with this word at a table with these words in play
     (line None: without the word check of voice/wordcheck.py, for comparison)."""
-    endpointer = Endpointer()
-    utterance = None
-    for frame in frames_of(audio):
-        utterance = endpointer.push(frame)
-        if utterance is not None:
-            break
-    utterance = utterance or endpointer.flush()
+    utterance = first_utterance(audio)
     if utterance is None:
         return Decision(None, "", 0.0, 0.0)          # nothing heard: the turn runs on
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
