@@ -19,6 +19,8 @@ from host.journal import Journal
 from host.session import Session, SessionInfo
 from voice.matcher import Matcher
 
+from fakes import RecordingMouth
+
 
 def deck() -> Decks:
     words = ["apple", "bread", "candle", "daisy", "eagle", "forest", "glass", "honey", "island",
@@ -37,30 +39,13 @@ class Replies:
         return self.replies.pop(0) if self.replies else None
 
 
-class Mouth:
-    def __init__(self):
-        self.said, self.sounds = [], []
-
-    def say(self, text):
-        self.said.append(text)
-
-    def sound(self, name):
-        self.sounds.append(name)
-
-    def private(self, player, text):
-        pass
-
-    def adjust(self, change):
-        return change
-
-
 def play(tmp_path: Path, replies, **rules):
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create("keep-cool", {"options": {}})
     options = GameOptions(players=("Ana", "Ben", "Cy"), seed=7,
                           rules={"face": "red", "line": 1, "swap": False, **rules})
     matcher = Matcher()
-    ears, mouth = Replies(replies), Mouth()
+    ears, mouth = Replies(replies), RecordingMouth()
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 0.0)
     session = Session(kc, options, deck(), journal, SessionInfo(sid, "g"), log, ears, mouth,
                       lambda p, t: matcher.match(p.name, t, p.slots), clock=lambda: 0.0)

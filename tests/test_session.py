@@ -14,6 +14,8 @@ from host.engine import Heard
 from host.session import Session, SessionInfo
 from voice.matcher import Matcher
 
+from fakes import RecordingMouth
+
 
 @dataclass
 class CountState:
@@ -66,23 +68,6 @@ class ScriptEars:
             return None
         line = self.lines.pop(0)
         return Heard(timed_out=True) if line == "..." else Heard(text=line)
-
-
-class RecordingMouth:
-    def __init__(self):
-        self.said, self.sounds = [], []
-
-    def say(self, text):
-        self.said.append(text)
-
-    def sound(self, name):
-        self.sounds.append(name)
-
-    def private(self, player, text):
-        self.said.append(f"[{player}] {text}")
-
-    def adjust(self, change):
-        return f"ok {change}"
 
 
 def make_session(tmp_path: Path, lines, session_id=None, journal=None):
