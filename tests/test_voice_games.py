@@ -26,11 +26,11 @@ from voice.audio_types import SAMPLE_RATE
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = {case.script: case for case in load_cases()}
-# Only the games whose recordings are understood end to end today. keep-it-100-basic,
-# one-percent-basic-table and centurion-pvp-table still diverge on a few misheard
-# lines ("none" heard as "nine", "on line two" dropped); they are measured, not
-# asserted, until recognition improves (the closing note lists them).
-VOICE_GAMES = ["zero-to-100-basic.txt"]
+# Only the games whose recordings are understood end to end today. keep-it-100-basic
+# and one-percent-basic-table still diverge on a few misheard lines ("undo" heard as
+# "and you", "reroll" as "we roll", which asks "Did you mean ...?" that a recording
+# cannot answer); they are measured, not asserted, until recognition improves.
+VOICE_GAMES = ["zero-to-100-basic.txt", "centurion-pvp-table.txt"]
 
 
 def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
