@@ -13,7 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from host.decks import default_deck_dir, load_decks
 from host.engine import GameOptions, Heard, Prompt
@@ -146,5 +146,21 @@ class LiveGame:
         assert not self._thread.is_alive(), "the session did not stop"
         return self.outcome or "eof"
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
     def token(self, player: str) -> str:
         return self.table.seats.tokens[player]
+
+
+CENTURION = GameOptions(players=("Ana", "Ben"), mode="pvp", deal="host", seed=3)
+"""The two-player host-deal game most phone tests play."""
+
+
+def running_centurion(folder: Path) -> Iterator[LiveGame]:
+    """A pytest fixture body: a Centurion game with phones, finished after the test if still running."""
+    game = LiveGame("centurion", CENTURION, folder).start()
+    yield game
+    if game.running:
+        game.finish()

@@ -19,9 +19,8 @@ from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
 from partyhost.phones.seats import MAX_WRONG_CODES, SeatBook, SeatRefused
 from partyhost.phones.service import JoinAddress, lan_address
-from phone_game import LiveGame, decks_for
+from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
-CENTURION = GameOptions(players=("Ana", "Ben"), mode="pvp", deal="host", seed=3)
 KEEP_COOL = GameOptions(players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7,
                         rules={"face": "red", "line": 1, "relaxed": True})
 
@@ -231,10 +230,7 @@ def test_journal_keeps_seat_tokens_until_dropped(tmp_path: Path):
 
 @pytest.fixture
 def live(tmp_path: Path):
-    game = LiveGame("centurion", CENTURION, tmp_path).start()
-    yield game
-    if game._thread.is_alive():
-        game.finish()
+    yield from running_centurion(tmp_path)
 
 
 def test_join_through_the_form_then_read_only_your_own_seat(live: LiveGame, caplog):

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import unavailable
 from host.engine import GameOptions
-from phone_game import LiveGame, free_port
+from phone_game import CENTURION, LiveGame, free_port, running_centurion
 
 expect = None     # playwright.sync_api.expect, once the browser fixture has imported it
 
@@ -25,7 +25,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 412, "height": 915}
-CENTURION = GameOptions(players=("Ana", "Ben"), mode="pvp", deal="host", seed=3)
 KEEP_COOL = GameOptions(players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7,
                         rules={"face": "red", "line": 1, "relaxed": True})
 WAIT_MS = 10_000
@@ -86,10 +85,7 @@ def shoot(page, name: str) -> None:
 
 @pytest.fixture
 def centurion_game(tmp_path: Path):
-    game = LiveGame("centurion", CENTURION, tmp_path).start()
-    yield game
-    if game._thread.is_alive():
-        game.finish()
+    yield from running_centurion(tmp_path)
 
 
 def test_two_players_see_their_own_cards_and_follow_the_game(browser, centurion_game: LiveGame):
