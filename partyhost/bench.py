@@ -12,7 +12,6 @@ import json
 import resource
 import statistics
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

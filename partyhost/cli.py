@@ -17,7 +17,7 @@ from typing import Any, Sequence
 import platformdirs
 
 from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
-from host.engine import GameOptions, Prompt, RuleError
+from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import GAME_IDS, get_game
 from host.journal import Journal

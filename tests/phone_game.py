@@ -13,9 +13,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
-from host.decks import default_deck_dir, load_decks
+from host.decks import load_decks
 from host.engine import GameOptions, Heard, Prompt
 from host.eventlog import EventLog
 from host.games import get_game

@@ -5,7 +5,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 
 from host.engine import GameOptions, Prompt, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog

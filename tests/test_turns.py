@@ -8,7 +8,6 @@ Times are frame times, so every assertion is exact and deterministic.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from voice.audio_types import FRAME_SAMPLES, Frame, Utterance
 from voice.turns import listen_for_turn, tick_times

@@ -10,19 +10,18 @@ partyhost listens to it as its microphone.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 import soundfile
 
 from partyhost.fixtures import build_session_wav, padded
 from partyhost.replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
+
+from recordings import partyhost, play_recording
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = {case.script: case for case in load_cases()}
@@ -31,13 +30,6 @@ CASES = {case.script: case for case in load_cases()}
 # "and you", "reroll" as "we roll", which asks "Did you mean ...?" that a recording
 # cannot answer); they are measured, not asserted, until recognition improves.
 VOICE_GAMES = ["zero-to-100-basic.txt", "centurion-pvp-table.txt"]
-
-
-def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
-    return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
-                            **kwargs)
 
 
 def outcomes(events: list[dict]) -> list[dict]:
@@ -53,13 +45,7 @@ def test_a_whole_game_played_from_one_recording(script, tmp_path, voices):
     typed_events = [json.loads(line) for line in typed.events.read_text().splitlines()]
 
     recording = build_session_wav(case, tmp_path / "session.wav", voices)
-    events_path = tmp_path / "voice.jsonl"
-    run = partyhost([*case.cli_arguments(), "--input", str(recording), "--output",
-                     str(tmp_path / "host.wav"), "--events", str(events_path)], tmp_path,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = run.communicate(timeout=600)
-    assert run.returncode == 0, err
-    events = [json.loads(line) for line in events_path.read_text().splitlines()]
+    events = play_recording(case, recording, tmp_path)
     heard = [e for e in events if e["type"] == "heard"]
     assert outcomes(events) == outcomes(typed_events), [(e["text"], e.get("confidence")) for e in heard]
     assert events[-1]["type"] == "game_over" and events[-1]["winners"] == list(case.winners)

@@ -17,16 +17,13 @@ figures; the timing asserts are the issue's 50 ms schedule.
 """
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from partyhost.fixtures import Voices, build_session_wav
-from partyhost.replay import REPO, ScriptCase
+from partyhost.replay import ScriptCase
+
+from recordings import play_recording
 
 CASE = ScriptCase(script="voice/keep-cool-live.txt", game="keep-cool", players=("Ana", "Ben", "Cy"),
                   seed=7, mode="too-cool", deal="host",
@@ -41,20 +38,7 @@ def live_game(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("keep-cool-live")
     # Piper without its random variation: the recording, and so the test, is the same every run.
     recording = build_session_wav(CASE, tmp_path / "session.wav", Voices(noise_scale=0.0))
-    events_path = tmp_path / "events.jsonl"
-    run = partyhost([*CASE.cli_arguments(), "--input", str(recording), "--output",
-                     str(tmp_path / "host.wav"), "--events", str(events_path)], tmp_path,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = run.communicate(timeout=600)
-    assert run.returncode == 0, err
-    return [json.loads(line) for line in events_path.read_text().splitlines()]
-
-
-def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
-    return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
-                            **kwargs)
+    return play_recording(CASE, recording, tmp_path)
 
 
 def _heard(events):
