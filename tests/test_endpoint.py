@@ -12,6 +12,7 @@ import pytest
 from voice.audio_in import WavSource, read_wav_16k
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.endpoint import EndpointConfig, Endpointer
+from voice.turns import listen_for_turn
 
 FRAME_S = FRAME_SAMPLES / SAMPLE_RATE
 RULES = EndpointConfig(confirm_speech_prob=None)     # the rules alone; the neural check is tested below
@@ -98,15 +99,17 @@ def test_quiet_room_then_speech_then_louder_background():
     assert [round(u.start, 1) for u in found if u.start > 3.5] == [4.5]
 
 
-def test_next_utterance_gives_up_at_the_deadline_only_before_speech():
+def test_a_turn_gives_up_at_the_deadline_only_before_speech():
     audio = np.concatenate([silence(2.0), voiced(1.0), silence(1.5)])
     ep = Endpointer(RULES)
-    frames = frames_of(audio)
-    assert ep.next_utterance(frames, deadline=1.5) is None             # quiet until 1.5 s
-    late = Endpointer(RULES).next_utterance(frames_of(audio), deadline=2.2)   # started at 2.0: heard out
-    assert late is not None and late.end == pytest.approx(3.0, abs=0.06)
-    assert ep.next_utterance(frames, deadline=None).start == pytest.approx(2.0, abs=0.06)
-    assert ep.next_utterance(frames) is None                              # the frames ran out
+    frames = iter(frames_of(audio))
+    quiet = listen_for_turn(ep, frames, 0.0, 1.5)
+    assert quiet.timed_out and quiet.utterance is None                 # quiet until 1.5 s
+    late = listen_for_turn(Endpointer(RULES), iter(frames_of(audio)), 0.0, 2.2).utterance
+    assert late is not None and late.end == pytest.approx(3.0, abs=0.06)   # started at 2.0: heard out
+    assert listen_for_turn(ep, frames, 0.0, None).utterance.start == pytest.approx(2.0, abs=0.06)
+    ended = listen_for_turn(ep, frames, 0.0, None)
+    assert ended.utterance is None and not ended.timed_out              # the frames ran out
 
 
 def test_a_jump_in_time_forgets_the_half_heard_utterance():

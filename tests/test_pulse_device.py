@@ -24,6 +24,7 @@ from voice.audio_out import SpeakerSink
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError, PortAudioMissing, find_device, rescan
 from voice.endpoint import Endpointer
+from voice.turns import listen_for_turn
 
 DEVICE = "pulse"      # ALSA's PulseAudio device (libasound2-plugins); our sink/source by PULSE_SINK/SOURCE
 PHRASES = ["Twelve clovers.", "Queen of hearts."]
@@ -77,9 +78,10 @@ def speech_span(audio: np.ndarray, rate: int) -> float:
 
 
 def listen(frames, until: float) -> list:
+    """Every utterance until the clock reaches `until`."""
     found, ep = [], Endpointer()
-    while (u := ep.next_utterance(frames, deadline=until)) is not None:
-        found.append(u)
+    while (turn := listen_for_turn(ep, frames, 0.0, until)).utterance is not None:
+        found.append(turn.utterance)
     return found
 
 

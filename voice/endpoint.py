@@ -211,17 +211,6 @@ class Endpointer:
         if last is not None:
             yield last
 
-    def next_utterance(self, frames: Iterator[Frame], deadline: float | None = None) -> Utterance | None:
-        """The next utterance; None if the clock passes `deadline` before speech starts
-        (speech that started in time is heard to its end) or the frames run out."""
-        for frame in frames:
-            if deadline is not None and self._speech is None and frame.t >= deadline:
-                return None
-            utterance = self.push(frame)
-            if utterance is not None:
-                return utterance
-        return self.flush()
-
     # -- states
 
     def _is_speech(self, frame: Frame, level: float, snr_db: float) -> bool:
