@@ -100,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     keep_cool.add_argument("--clean-only", action="store_true", help="no party-noise condition")
     keep_cool.add_argument("--json", type=Path, help="write every word's result here")
     keep_cool.add_argument("--from-json", type=Path, help="summarise an earlier --json run again")
+    keep_cool.add_argument("--word-check-line", type=float, default=None,
+                           help="summarise with the word check at this line (default: the shipped "
+                                "one; -100: no check); also with --from-json")
 
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
@@ -325,7 +328,8 @@ def run_bench(args: argparse.Namespace) -> int:
     settings = load_settings(settings_path())
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
-        return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json)
+        return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
+                                       line=args.word_check_line)
     backend = args.backend or settings.backend
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():

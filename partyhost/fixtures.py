@@ -30,11 +30,12 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.games import grammar_slots
+from host.games import grammar_slots, unclear_intent
 from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar
 from voice.matcher import Matcher
 
+from .bench import is_negative
 from .replay import REPO, load_cases, play_script
 
 SHARED_AUDIO = REPO.parent / "shared" / "audio"
@@ -77,6 +78,11 @@ class Item:
     text: str | None               # None: a noise-only negative
     expect: dict[str, Any]
     source: str                    # "script", "sample", "chatter", "noise", "silence"
+
+    @property
+    def negative(self) -> bool:
+        """Chatter or noise (not a phrase of the prompt), as the benchmark counts them."""
+        return is_negative({"expect": self.expect, "source": self.source})
 
     @property
     def game(self) -> str:
@@ -122,13 +128,17 @@ _COMMON = set(load_grammar("common").prompts["common/any"])
 
 
 def negative_items() -> list[Item]:
+    """Chatter and noise at each negative prompt: rejected, or where the game acts on
+    speech it did not understand (a Keep Cool turn: a clue), taken as that."""
+    def refused(prompt: str) -> dict[str, Any]:
+        return unclear_intent(prompt) or {"intent": "none"}
     items = []
     for index, sentence in enumerate(CHATTER):
         prompt, context = NEGATIVE_PROMPTS[index % len(NEGATIVE_PROMPTS)]
-        items.append(Item(prompt, context, sentence, {"intent": "none"}, "chatter"))
+        items.append(Item(prompt, context, sentence, refused(prompt), "chatter"))
     for index, noise in enumerate(NOISES * 2):
         prompt, context = NEGATIVE_PROMPTS[index % len(NEGATIVE_PROMPTS)]
-        items.append(Item(prompt, context, None, {"intent": "none"}, f"noise:{noise}:{index}"))
+        items.append(Item(prompt, context, None, refused(prompt), f"noise:{noise}:{index}"))
     return items
 
 
@@ -235,10 +245,10 @@ def _at_most_per_prompt(items: list[Item], count: int, rng: random.Random) -> li
     """Up to `count` utterances of each prompt (negatives all kept), in a stable order."""
     by_prompt: dict[str, list[Item]] = {}
     for item in items:
-        if item.expect.get("intent") != "none":
+        if not item.negative:
             by_prompt.setdefault(item.prompt, []).append(item)
     kept = [i for group in by_prompt.values() for i in rng.sample(group, min(count, len(group)))]
-    return kept + [i for i in items if i.expect.get("intent") == "none"]
+    return kept + [i for i in items if i.negative]
 
 
 def _renderings(item: Item, voice: str, voices: Voices, noises: dict, snrs: Iterable[float],

@@ -24,6 +24,7 @@ Real-time cost is reported as recognition percentiles (ms per word, audio in mem
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from collections import defaultdict
@@ -36,7 +37,6 @@ import numpy as np
 from host.decks import load_decks, default_deck_dir
 from host.games import grammar_slots
 from voice.audio_types import SAMPLE_RATE
-from voice.ears import read_utterance
 from voice.matcher import Matcher
 from voice.wordcheck import CHECK_LINE, read_checked
 
@@ -142,29 +142,37 @@ def party_noise(voices: Voices, seconds: float = 40.0, seed: int = 3) -> np.ndar
 
 @dataclass(frozen=True)
 class Decision:
-    word: str | None          # the word in play the host would act on, None: a clue
+    word: str | None          # the word in play the ears read, before the word check; None: a clue
     text: str                 # what the ears read ("" when nothing reliable)
     confidence: float
-    ms: float
+    ms: float                 # recognition and the word check
+    word_check: float | None = None   # the check's log-likelihood ratio (voice/wordcheck.py)
 
 
-def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray,
-           line: float | None = CHECK_LINE) -> Decision:
-    """What the live loop does with this word at a table with these words in play
-    (line None: without the word check of voice/wordcheck.py, for comparison)."""
+def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray) -> Decision:
+    """What the live loop reads from this word at a table with these words in play.
+    The word check runs but does not veto: `word_at` applies its line afterwards, so
+    one run gives the figures at every line."""
     utterance = first_utterance(audio)
     if utterance is None:
         return Decision(None, "", 0.0, 0.0)          # nothing heard: the turn runs on
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
-    reading = read_checked(recognizer, matcher, prompt, utterance, line=line) if line is not None else \
-        read_utterance(recognizer, matcher, prompt, utterance)
+    reading = read_checked(recognizer, matcher, prompt, utterance, line=-math.inf)
     word = None
     if not reading.rejected:                         # rejected: "unclear", a clue
         intent = matcher.match(PROMPT, reading.text, prompt.slots).intent
         if intent and intent.get("intent") == "word":
             word = intent.get("word")
-    return Decision(word, reading.text, reading.confidence, (time.perf_counter() - started) * 1000)
+    checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
+    return Decision(word, reading.text, reading.confidence, (time.perf_counter() - started) * 1000,
+                    checks[-1] if checks else None)
+
+
+def word_at(result: dict[str, Any], line: float) -> str | None:
+    """The word in play the host acts on with the word check at this line (below it: a clue)."""
+    ratio = result.get("word_check")
+    return result["got"] if ratio is None or ratio >= line else None
 
 
 # ---- the run --------------------------------------------------------------------------
@@ -191,15 +199,17 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
                 decision = decide(recognizer, matcher, bench.tables[item.table], padded(audio))
                 results.append({"voice": voice, "condition": condition, "table": item.table,
                                 "text": item.text, "expect": item.expect, "hard": item.hard,
-                                "got": decision.word, "heard": decision.text,
+                                "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
                                 "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)})
                 if progress and len(results) % 200 == 0:
                     print(f"  {len(results)}/{total}", flush=True)
     return results
 
 
-def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0) -> list[dict[str, Any]]:
-    """Per voice group and condition: true matches, false matches (all clues, hard ones)."""
+def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0,
+              line: float = CHECK_LINE) -> list[dict[str, Any]]:
+    """Per voice group and condition: true matches, false matches (all clues, hard ones),
+    with the word check at `line`."""
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in results:
         group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
@@ -208,7 +218,7 @@ def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0) -
             groups[(r["voice"], r["condition"])].append(r)
     rows = []
     for (group, condition), items in groups.items():
-        got = [r["got"] if r["confidence"] >= min_word_confidence else None for r in items]
+        got = [word_at(r, line) if r["confidence"] >= min_word_confidence else None for r in items]
         pos = [(r, g) for r, g in zip(items, got) if r["expect"] is not None]
         neg = [(r, g) for r, g in zip(items, got) if r["expect"] is None]
         hard = [(r, g) for r, g in neg if r["hard"]]
@@ -241,14 +251,15 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
 
 
 def command(voices: str | None, quick: bool, json_out: Path | None, clean_only: bool,
-            from_json: Path | None = None, min_word_confidence: float = 0.0) -> int:
+            from_json: Path | None = None, min_word_confidence: float = 0.0,
+            line: float | None = None) -> int:
     if from_json is not None:
         results = json.loads(from_json.read_text(encoding="utf-8"))["items"]
     else:
         names = voices.split(",") if voices else list(TUNE_VOICES + REPORT_VOICES)
         tables, clues = (2, 6) if quick else (6, 18)
         results = run(names, noisy=not clean_only, tables=tables, clues_per_table=clues)
-    rows = summarise(results, min_word_confidence)
+    rows = summarise(results, min_word_confidence, CHECK_LINE if line is None else line)
     if json_out:
         json_out.write_text(json.dumps({"summary": rows, "items": results}, indent=1), encoding="utf-8")
     print(format_rows(rows))

@@ -38,3 +38,20 @@ def test_bench_accuracy_on_the_fixtures(tmp_path):
     assert {"id", "condition", "expect", "got", "correct", "ms"} <= set(result["items"][0])
     assert false_accepts == 0                      # noise, music and chatter never become moves
     assert accuracy >= 0.9                         # measured 0.929 when these were recorded
+
+
+def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
+    """At a Keep Cool turn speech not understood is a clue (as live); chatter that
+    becomes a hit claim is still a false accept."""
+    from host.games import unclear_intent
+    from partyhost.bench import is_negative, summarise
+
+    clue = unclear_intent("keep-cool/word")
+    assert clue == {"intent": "word", "word": None} and unclear_intent("common/number") is None
+    line = {"expect": clue, "source": "chatter"}
+    taken = [{"expect": clue, "got": got, "correct": got == clue, "negative": is_negative(line),
+              "prompt": "keep-cool/word", "condition": "clean", "ms": 1.0}
+             for got in (clue, {"intent": "hit"})]
+    summary = summarise(taken)
+    assert summary["negatives"] == 2 and summary["false_accepts"] == 1
+    assert not is_negative({"expect": clue, "source": "script"})

@@ -44,3 +44,17 @@ def test_the_summary_counts_true_and_false_matches_per_condition():
     assert held["false_matches"] == {"count": 1, "n": 2, "rate": 0.5}
     assert held["hard_false_matches"] == {"count": 1, "n": 1, "rate": 1.0}
     assert rows[("tune (piper-1)", "clean")]["true_matches"]["n"] == 1   # never mixed into results
+
+
+def test_the_word_check_line_is_applied_when_summarising():
+    """One run gives every line: a word whose check ratio is below the line is a clue."""
+    def result(expect, got, ratio):
+        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
+                "confidence": 0.9, "ms": 10.0, "word_check": ratio}
+    results = [result("candle", "candle", -1.0), result(None, "candle", -5.0), result("river", "river", None)]
+    strict = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
+    assert strict["true_matches"]["count"] == 2 and strict["false_matches"]["count"] == 0
+    lax = {(r["group"], r["condition"]): r for r in summarise(results, line=-100.0)}[("held-apart", "clean")]
+    assert lax["false_matches"]["count"] == 1
+    none = {(r["group"], r["condition"]): r for r in summarise(results, line=0.0)}[("held-apart", "clean")]
+    assert none["true_matches"]["count"] == 1                      # "river" had no rival: it stands

@@ -34,3 +34,13 @@ def grammar_slots(prompt_name: str, context: dict[str, Any]) -> dict[str, list[t
         roster = context.get("roster") or []
         return {"roster": [(name, name) for name in roster]} if roster else {}
     return get_game(game_id).grammar_slots(prompt_name, context)
+
+
+def unclear_intent(prompt_name: str) -> dict[str, Any] | None:
+    """What a live game does with speech not understood at this prompt (Prompt.unclear):
+    the game module's UNCLEAR table, or None (the host asks again)."""
+    game_id = prompt_name.split("/", 1)[0]
+    if game_id == "common":
+        return None
+    found = getattr(get_game(game_id), "UNCLEAR", {}).get(prompt_name)
+    return dict(found) if found else None

@@ -424,8 +424,12 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         choices=choices,
         timeout=timeout,
         warning=min(warning, timeout) if warning and timeout else None,
-        unclear={"intent": "word", "word": None},    # any speech ends the turn, as a clue
+        unclear=dict(UNCLEAR[name]),
     )
+
+
+UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
+"""Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
