@@ -120,11 +120,16 @@ def test_fresh_seats_have_long_distinct_tokens_and_a_four_digit_code():
     assert len(seats.code) == 4 and seats.code.isdigit()
 
 
-def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
+def centurion_hub() -> tuple[PhoneHub, str]:
+    """A hub showing a fresh Centurion deal, and the player whose turn it is."""
     hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
     state, _ = centurion.setup(CENTURION, None)
     hub.update(state)
-    turn = state.players[state.turn]
+    return hub, state.players[state.turn]
+
+
+def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
+    hub, turn = centurion_hub()
     version = hub.snapshot(turn)["version"]
     for bad in (-1, 7, "0", True, None):
         with pytest.raises(PageRefused):
@@ -139,10 +144,7 @@ def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
 
 
 def test_a_press_answers_the_prompt_only_for_the_player_asked():
-    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
-    state, _ = centurion.setup(CENTURION, None)
-    hub.update(state)
-    turn = state.players[state.turn]
+    hub, turn = centurion_hub()
     waiting = "Ana" if turn == "Ben" else "Ben"
 
     class SilentEars:      # a keyboard nobody types on
@@ -160,10 +162,7 @@ def test_a_press_answers_the_prompt_only_for_the_player_asked():
 
 
 def test_a_press_is_no_answer_to_a_yes_no_question():
-    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
-    state, _ = centurion.setup(CENTURION, None)
-    hub.update(state)
-    turn = state.players[state.turn]
+    hub, turn = centurion_hub()
     lines = [Heard(text="no")]
 
     class OneLine:
@@ -179,10 +178,7 @@ def test_a_press_is_no_answer_to_a_yes_no_question():
 
 
 def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
-    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
-    state, _ = centurion.setup(CENTURION, None)
-    hub.update(state)
-    turn = state.players[state.turn]
+    hub, turn = centurion_hub()
     answers = [Heard(timed_out=True), Heard(text="pass")]
 
     class SlowEars:
@@ -390,10 +386,7 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
         def skip_until(self, t):
             pass
 
-    hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
-    state, _ = centurion.setup(CENTURION, None)
-    hub.update(state)
-    turn = state.players[state.turn]
+    hub, turn = centurion_hub()
     room = QuietRoom()
     ears = PhoneEars(VoiceEars(room, Endpointer(), recognizer=None, matcher=Matcher(),
                                busy_until=lambda: 0.0), hub)
