@@ -131,3 +131,20 @@ def test_compiled_prompts_are_cached_by_phrase_set(matcher):
 def test_a_missing_model_says_what_to_do(tmp_path):
     with pytest.raises(ModelMissingError, match="model.bin"):
         WhisperRecognizer(model_path=tmp_path)
+
+
+def test_forced_scores_favour_what_was_said_and_do_not_depend_on_the_kept_encoding(whisper, shared_audio):
+    """score_texts on real speech: the spoken digit outscores another, and the encoder
+    output kept from recognize() gives exactly the scores a fresh encoding gives."""
+    audio = recording(shared_audio, "fsdd/7_jackson_0.wav")
+    whisper.recognize(audio, whisper.compile(["seven", "two"]))          # keeps this encoding
+    kept, readings = whisper.score_texts(audio, [" Seven.", " Two."], 2)
+    whisper._last_encoded = None
+    fresh, again = whisper.score_texts(audio, [" Seven.", " Two."], 2)
+    assert kept == fresh and readings == again
+    assert kept[0] > kept[1] + 3
+    three = recording(shared_audio, "fsdd/3_jackson_2.wav")
+    after_seven = whisper.score_texts(three, [" Three.", " Seven."], 2)    # not the kept clip's
+    whisper._last_encoded = None
+    assert whisper.score_texts(three, [" Three.", " Seven."], 2) == after_seven
+    assert after_seven[0][0] > after_seven[0][1]

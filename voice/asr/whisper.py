@@ -103,6 +103,7 @@ class WhisperRecognizer:
                                     task="transcribe", language="en")
         self._suppress = self._suppressed_tokens()
         self._lock = threading.Lock()          # one CTranslate2 call at a time
+        self._last_encoded: tuple[int, object] | None = None
         self._cache: CompiledCache[WhisperPrompt] = CompiledCache(self._build)
 
     # ---- grammar ----------------------------------------------------------
@@ -127,13 +128,9 @@ class WhisperRecognizer:
     # ---- recognition --------------------------------------------------------
 
     def recognize(self, audio: np.ndarray, grammar: WhisperPrompt) -> list[Hypothesis]:
-        import ctranslate2
-
         s = self.settings
-        features = self._features(audio)
         with self._lock:
-            encoded = self._model.model.encode(
-                ctranslate2.StorageView.from_array(features[None]), to_cpu=False)
+            encoded = self._encode(audio)
             result = self._model.model.generate(
                 encoded, [list(grammar.prompt_tokens)],
                 beam_size=s.beam_size, num_hypotheses=s.beam_size,
@@ -162,6 +159,20 @@ class WhisperRecognizer:
             details["rejected"] = reason
             return Hypothesis(said, 0.0, details)
         return Hypothesis(said, calibrate(raw, s.accept_line, s.accept_span), details)
+
+    def _encode(self, audio: np.ndarray):
+        """The encoder's output for this audio (call with the lock held). The last one
+        is kept: Keep Cool's word check scores the same utterance recognize() just
+        read, and encoding is the costly half of a short reading."""
+        import ctranslate2
+
+        key = hash(np.asarray(audio, dtype=np.float32).tobytes())
+        if self._last_encoded is not None and self._last_encoded[0] == key:
+            return self._last_encoded[1]
+        features = self._features(audio)
+        encoded = self._model.model.encode(ctranslate2.StorageView.from_array(features[None]), to_cpu=True)
+        self._last_encoded = (key, encoded)
+        return encoded
 
     def _features(self, audio: np.ndarray) -> np.ndarray:
         """Log-mel frames of the utterance, padded to the encoder window."""
@@ -194,10 +205,8 @@ class WhisperRecognizer:
 
         tok = self._tokenizer
         start = list(tok.sot_sequence) + [tok.no_timestamps]
-        features = self._features(audio)
         with self._lock:
-            encoded = self._model.model.encode(
-                ctranslate2.StorageView.from_array(features[None]), to_cpu=True)
+            encoded = self._encode(audio)
             readings: list[str] = []
             if unprompted:
                 result = self._model.model.generate(
