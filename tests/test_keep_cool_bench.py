@@ -7,6 +7,8 @@ like, and the figures count what they claim to count.
 """
 from __future__ import annotations
 
+import json
+
 from host.games.keep_cool import plurals
 from partyhost.keep_cool_bench import HARD_PAIRS, TABLE_SIZE, build_set, summarise
 
@@ -58,3 +60,15 @@ def test_the_word_check_line_is_applied_when_summarising():
     assert lax["false_matches"]["count"] == 1
     none = {(r["group"], r["condition"]): r for r in summarise(results, line=0.0)}[("held-apart", "clean")]
     assert none["true_matches"]["count"] == 1                      # "river" had no rival: it stands
+
+
+def test_the_command_re_summarises_a_saved_run_at_another_line(tmp_path, capsys):
+    from partyhost.cli import main
+    saved = tmp_path / "run.json"
+    word = {"voice": "piper-0.8", "condition": "clean", "table": 0, "text": "cattle", "expect": None,
+            "hard": True, "got": "kettle", "word_check": -5.0, "heard": "kettle", "confidence": 0.9, "ms": 10.0}
+    saved.write_text(json.dumps({"items": [word]}), encoding="utf-8")
+    assert main(["bench", "keep-cool", "--from-json", str(saved)]) == 0
+    assert "false_matches=0.000" in capsys.readouterr().out              # vetoed at the shipped line
+    assert main(["bench", "keep-cool", "--from-json", str(saved), "--word-check-line", "-100"]) == 0
+    assert "false_matches=1.000" in capsys.readouterr().out
