@@ -171,11 +171,12 @@ class _PromptName:
     timeout: float | None = None
 
 
-def understood(recognizer, matcher, prompt: str, audio):
-    """The intent the live ears would act on for this audio at this prompt, or None:
-    the same reading function as voice.ears (confidence x match score >= 0.5)."""
+def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = None):
+    """The intent the live ears would act on for this audio at this prompt (with these
+    live lists), or None: the same reading function as voice.ears (confidence x match
+    score >= 0.5)."""
     from voice.audio_types import SAMPLE_RATE, Utterance
     from voice.ears import read_utterance
-    reading = read_utterance(recognizer, matcher, _PromptName(prompt, {}),
+    reading = read_utterance(recognizer, matcher, _PromptName(prompt, slots or {}),
                              Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
-    return None if reading.rejected else matcher.match(prompt, reading.text).intent
+    return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent

@@ -108,6 +108,18 @@ def test_stock_hallucinations_and_overlong_text_are_refused():
     assert rejection_reason("yes", -0.2, 0.1, grammar, settings) is None
 
 
+@pytest.mark.parametrize("said, owner", [("Dee got it", "Dee"), ("that's Ben's", "Ben"),
+                                         ("Ben has it", "Ben")])
+def test_a_claim_at_a_keep_cool_turn_hears_the_name(whisper, matcher, say, said, owner):
+    """The names are in Whisper's prompt beside the twelve words in play: without
+    them "Dee got it" was read "he got it" and "that's Ben's" "that spans"."""
+    from host.games import grammar_slots
+    words = "kettle glove mouse river ladder denim bubble cork shuttle college condo actress".split()
+    slots = grammar_slots("keep-cool/word", {"words": words, "roster": ["Ana", "Ben", "Cy", "Dee"]})
+    assert understood(whisper, matcher, "keep-cool/word", say(said), slots) == \
+        {"intent": "hit", "owner": owner}
+
+
 def test_the_prompt_fits_the_token_limit_and_starts_with_the_prompts_own_phrases(whisper, matcher):
     texts = list(matcher.table("one-percent/bid").texts)
     encode = whisper._tokenizer.encode

@@ -54,6 +54,32 @@ def test_live_lists_replace_file_lists():
     assert m.match("common/name", "Zed", roster).intent is None
 
 
+def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_commands_late():
+    """A Keep Cool turn: 12 words in play (24 with plurals) must not crowd out the
+    three names, and "host, timer ..." is not among the first phrases."""
+    words = "kettle glove mouse river ladder denim bubble cork shuttle college condo actress".split()
+    live = {"word": [(w, w) for w in words] + [(w + "s", w) for w in words],
+            "player": [(n.lower(), n) for n in ("Ana", "Ben", "Cy")]}
+    texts = Matcher().table("keep-cool/word", live).texts
+    first = texts[:8]
+    for name in ("ana", "ben", "cy"):
+        assert any(name in text.split() for text in first), first
+    assert sum(any(word in text.split() for text in first) for word in words) >= 4
+    assert not any(text.startswith("host") for text in first)
+    assert any(text.startswith("host") for text in texts)          # still there, later
+
+
+def test_live_lists_of_numbers_keep_the_grammar_order():
+    """A bet: the amounts are the prompt's vocabulary, in order; "all in" and
+    "everything" (worth a number) do not jump ahead of them."""
+    live = {"bet_amount": [(str(n), n) for n in range(10, 110, 10)],
+            "bet_all": [("all in", 100), ("everything", 100)]}
+    texts = Matcher().table("keep-it-100/bet", live).texts
+    tens = "ten twenty thirty forty fifty sixty seventy eighty ninety".split()
+    assert [t for t in texts[:12] if t in tens] == tens
+    assert not any("everything" in t.split() or "all in" in t for t in texts[:12]), texts[:12]
+
+
 def test_menu_understands_spoken_game_names():
     m = Matcher()
     assert m.match("common/menu", "let's play keep cool").intent["game"] == "keep-cool"

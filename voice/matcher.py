@@ -45,15 +45,18 @@ class PhraseTable:
     def __init__(self, phrases: list[Phrase], fallback: dict[str, Any] | None = None,
                  min_score: float | None = None, accept: float = ACCEPT_SCORE,
                  confirm: float = CONFIRM_SCORE, own: int | None = None,
-                 exact: frozenset[str] = frozenset()):
+                 exact: frozenset[str] = frozenset(), live: LiveLists | None = None,
+                 prefix: str | None = None):
         """`exact`: intents matched only as said (or as a phrase that sounds exactly
         the same), never by a near spelling: a near miss of a Keep Cool word in play
-        is another word, so a clue ("widow" is not "window")."""
+        is another word, so a clue ("widow" is not "window"). `live` and `prefix`
+        (the prompt's live lists, its command prefix) only order `texts`."""
         self.by_text: dict[str, dict[str, Any]] = {}
         for phrase in phrases:               # first phrase wins: grammar order is priority
             self.by_text.setdefault(phrase.text, phrase.intent)
         own_texts = {p.text for p in phrases[:len(phrases) if own is None else own]}
-        self.texts = _every_intent_first(self.by_text, sum(1 for t in self.by_text if t in own_texts))
+        self.texts = prompt_order(self.by_text, sum(1 for t in self.by_text if t in own_texts),
+                                  live or {}, prefix)
         self.exact = exact
         self._fuzzy_texts = [t for t in self.texts if self.by_text[t]["intent"] not in exact]
         self.fallback = fallback
@@ -105,20 +108,51 @@ class PhraseTable:
         return None if found is None else (self._sounds[found[0]], found[1], found[2])
 
 
-def _every_intent_first(by_text: dict[str, dict[str, Any]], own: int) -> list[str]:
-    """Phrases in grammar order, but with one phrase of each of the prompt's own intents
-    up front (the first `own` phrases are the prompt's; the common commands follow).
+def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
+                 prefix: str | None = None) -> list[str]:
+    """Phrases in the order a recogniser's prompt of limited length should read them.
 
-    A recogniser steered by a prompt of limited length reads the first phrases; this
-    order makes sure "that's false" is among them, not only a hundred numbers.
+    1. One phrase of each of the prompt's own intents (the first `own` phrases are
+       the prompt's; the common commands follow), so "that's false" is among them,
+       not only a hundred numbers. Intents addressed with the prompt's command
+       prefix ("host, timer ten seconds") are asides and wait for step 3.
+    2. Every value of the live lists of names and words (the words in play, the
+       players' names, the cards in hand), taking the lists in turn: these are
+       the words most likely said now, and without turns a long list (24 words
+       and plurals) would leave no room for a short one ("Ben got it" was read
+       "then got it"). Lists of numbers are left to step 3, in grammar order.
+    3. The rest in grammar order.
     """
     texts = list(by_text)
-    firsts: dict[str, str] = {}
+    lead: dict[str, str] = {}
     for text in texts[:own]:
-        firsts.setdefault(by_text[text]["intent"], text)
-    lead = list(firsts.values())
-    chosen = set(lead)
-    return lead + [text for text in texts if text not in chosen]
+        if not (prefix and text.startswith(prefix + " ")):
+            lead.setdefault(by_text[text]["intent"], text)
+    chosen = list(lead.values())
+    said = " ".join(chosen)
+    queues = [[normalize(t, strip_fillers=False) for t, _ in values] for values in live.values()
+              if not any(_is_number(v) for _, v in values)]
+    while any(queues):
+        for queue in queues:
+            while queue and _names(said, queue[0]):
+                queue.pop(0)
+            if not queue:
+                continue
+            value = queue.pop(0)
+            found = next((t for t in texts[:own] if _names(t, value) and t not in chosen), None)
+            if found:
+                chosen.append(found)
+                said += " " + found
+    taken = set(chosen)
+    return chosen + [text for text in texts if text not in taken]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _names(text: str, value: str) -> bool:
+    return bool(value) and f" {value} " in f" {text} "
 
 
 class Matcher:
@@ -148,7 +182,8 @@ class Matcher:
                                        owner.command_prefixes.get(prompt))
             self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
                                            owner.min_scores.get(prompt), self.accept, self.confirm, own,
-                                           frozenset(owner.exact_intents.get(prompt, ())))
+                                           frozenset(owner.exact_intents.get(prompt, ())), live,
+                                           owner.command_prefixes.get(prompt))
         return self._cache[key]
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
