@@ -46,3 +46,10 @@ def test_rendered_settings_read_back_the_same(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(render(original))
     assert load_settings(path) == original
+
+
+def test_tuned_defaults_are_the_tuned_values():
+    """A setting that repeats a tuned constant (a TOML default must be a plain value)
+    must follow it when it is re-tuned."""
+    from voice.wordcheck import CHECK_LINE
+    assert Settings().word_check_line == CHECK_LINE
