@@ -51,5 +51,11 @@ def test_rendered_settings_read_back_the_same(tmp_path):
 def test_tuned_defaults_are_the_tuned_values():
     """A setting that repeats a tuned constant (a TOML default must be a plain value)
     must follow it when it is re-tuned."""
+    from voice.endpoint import EndpointConfig
+    from voice.matcher import ACCEPT_SCORE, CONFIRM_SCORE
     from voice.wordcheck import CHECK_LINE
-    assert Settings().word_check_line == CHECK_LINE
+    settings, endpoint = Settings(), EndpointConfig()
+    assert settings.word_check_line == CHECK_LINE
+    assert (settings.accept_score, settings.confirm_score) == (ACCEPT_SCORE, CONFIRM_SCORE)
+    assert settings.endpoint_silence_ms == endpoint.end_silence_ms
+    assert settings.max_utterance_s * 1000 == endpoint.max_ms
