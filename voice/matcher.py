@@ -117,10 +117,10 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
        not only a hundred numbers. Intents addressed with the prompt's command
        prefix ("host, timer ten seconds") are asides and wait for step 3.
     2. Every value of the live lists of names and words (the words in play, the
-       players' names, the cards in hand), taking the lists in turn: these are
-       the words most likely said now, and without turns a long list (24 words
-       and plurals) would leave no room for a short one ("Ben got it" was read
-       "then got it"). Lists of numbers are left to step 3, in grammar order.
+       players' names), taking the lists in turn: these are the words most likely
+       said now, and without turns a long list (24 words and plurals) would leave
+       no room for a short one ("Ben got it" was read "then got it"). Lists whose
+       values are numbers (bets, card numbers) are left to step 3, in grammar order.
     3. The rest in grammar order.
     """
     texts = list(by_text)
