@@ -57,9 +57,10 @@ def test_live_lists_replace_file_lists():
 def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_commands_late():
     """A Keep Cool turn: 12 words in play (24 with plurals) must not crowd out the
     three names, and "host, timer ..." is not among the first phrases."""
+    from host.games import grammar_slots
     words = "kettle glove mouse river ladder denim bubble cork shuttle college condo actress".split()
-    live = {"word": [(w, w) for w in words] + [(w + "s", w) for w in words],
-            "player": [(n.lower(), n) for n in ("Ana", "Ben", "Cy")]}
+    live = grammar_slots("keep-cool/word", {"words": words, "roster": ["Ana", "Ben", "Cy"]})
+    assert len(live["word"]) == 24 and len(live["player"]) == 3
     texts = Matcher().table("keep-cool/word", live).texts
     first = texts[:8]
     for name in ("ana", "ben", "cy"):
@@ -70,14 +71,15 @@ def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_comm
 
 
 def test_live_lists_of_numbers_keep_the_grammar_order():
-    """A bet: the amounts are the prompt's vocabulary, in order; "all in" and
-    "everything" (worth a number) do not jump ahead of them."""
-    live = {"bet_amount": [(str(n), n) for n in range(10, 110, 10)],
-            "bet_all": [("all in", 100), ("everything", 100)]}
+    """A bet (0 to 100): the amounts are the prompt's vocabulary, in order; "all in"
+    and "everything" (worth a number) do not jump ahead of them."""
+    from host.games import grammar_slots
+    live = grammar_slots("keep-it-100/bet", {"max": 100, "step": 10})
+    assert {text for text, _ in live["bet_all"]} == {"all in", "everything"}
     texts = Matcher().table("keep-it-100/bet", live).texts
-    tens = "ten twenty thirty forty fifty sixty seventy eighty ninety".split()
-    assert [t for t in texts[:12] if t in tens] == tens
-    assert not any("everything" in t.split() or "all in" in t for t in texts[:12]), texts[:12]
+    counting = "one two three four five six seven eight nine ten eleven twelve".split()
+    assert [t for t in texts[:14] if t in counting] == counting
+    assert not any("everything" in t.split() or "all in" in t for t in texts[:24]), texts[:24]
 
 
 def test_menu_understands_spoken_game_names():

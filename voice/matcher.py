@@ -120,7 +120,8 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
        players' names), taking the lists in turn: these are the words most likely
        said now, and without turns a long list (24 words and plurals) would leave
        no room for a short one ("Ben got it" was read "then got it"). Lists whose
-       values are numbers (bets, card numbers) are left to step 3, in grammar order.
+       values are numbers are left to step 3, in grammar order: bets, and cards
+       named by number or by a word of theirs (the value is the card's number).
     3. The rest in grammar order.
     """
     texts = list(by_text)
@@ -134,12 +135,12 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
               if not any(_is_number(v) for _, v in values)]
     while any(queues):
         for queue in queues:
-            while queue and _names(said, queue[0]):
+            while queue and _mentions(said, queue[0]):
                 queue.pop(0)
             if not queue:
                 continue
             value = queue.pop(0)
-            found = next((t for t in texts[:own] if _names(t, value) and t not in chosen), None)
+            found = next((t for t in texts[:own] if _mentions(t, value) and t not in chosen), None)
             if found:
                 chosen.append(found)
                 said += " " + found
@@ -151,7 +152,8 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _names(text: str, value: str) -> bool:
+def _mentions(text: str, value: str) -> bool:
+    """`value` appears in `text` as whole words."""
     return bool(value) and f" {value} " in f" {text} "
 
 
