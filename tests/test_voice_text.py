@@ -70,6 +70,24 @@ def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_comm
     assert any(text.startswith("host") for text in texts)          # still there, later
 
 
+@pytest.mark.parametrize("heard, intent", [("a post pause", "pause"), ("a house help", "help"),
+                                           ("alist scores", "score"), ("first and you", "undo"),
+                                           ("host scores", "score")])
+def test_a_keep_cool_command_is_understood_with_its_prefix_word_misheard(heard, intent):
+    from host.games import grammar_slots
+    live = grammar_slots("keep-cool/word", {"words": ["kettle", "pillow"], "roster": ["Ana", "Ben"]})
+    assert Matcher().match("keep-cool/word", heard, live).intent == {"intent": intent}
+
+
+@pytest.mark.parametrize("heard", ["rub it", "let's do that", "score", "help", "a rocket", "rocket knife"])
+def test_clues_do_not_become_commands(heard):
+    """One word is a clue, even a command word; before a near spelling of a command
+    ("it" / "quit", "do that" / "undo that") a word does not stand for the prefix."""
+    from host.games import grammar_slots
+    live = grammar_slots("keep-cool/word", {"words": ["kettle", "pillow"], "roster": ["Ana", "Ben"]})
+    assert Matcher().match("keep-cool/word", heard, live).intent["intent"] == "word"
+
+
 def test_live_lists_of_numbers_keep_the_grammar_order():
     """A bet (0 to 100): the amounts are the prompt's vocabulary, in order; "all in"
     and "everything" (worth a number) do not jump ahead of them."""

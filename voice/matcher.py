@@ -7,7 +7,7 @@ refused otherwise, so nonsense never turns into a move.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -20,6 +20,9 @@ ACCEPT_SCORE = 86.0
 """At or above: act on it. Typos and recognizer slips ("twelve clover") land here."""
 CONFIRM_SCORE = 72.0
 """At or above (but below ACCEPT_SCORE): ask "did you mean ...?" before acting."""
+ADDRESSED_SCORE = 88.0
+"""How well the rest must match a command when the prefix word was misheard ("post
+pause"): above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
 MIN_SOUND_PHONES = 4
 """Matching by sound only for replies of this many phones or more: one-syllable words
 ("on", "go") sound like too many phrases (measured on real speech: docs/recognition.md)."""
@@ -50,19 +53,21 @@ class PhraseTable:
         """`exact`: intents matched only as said (or as a phrase that sounds exactly
         the same), never by a near spelling: a near miss of a Keep Cool word in play
         is another word, so a clue ("widow" is not "window"). `live` and `prefix`
-        (the prompt's live lists, its command prefix) only order `texts`."""
+        (the prompt's live lists, its command prefix) order `texts`; the prefix also
+        lets a command whose prefix word was misheard through (`_addressed`)."""
         self.by_text: dict[str, dict[str, Any]] = {}
         for phrase in phrases:               # first phrase wins: grammar order is priority
             self.by_text.setdefault(phrase.text, phrase.intent)
         own_texts = {p.text for p in phrases[:len(phrases) if own is None else own]}
         self.texts = prompt_order(self.by_text, sum(1 for t in self.by_text if t in own_texts),
                                   live or {}, prefix)
-        self.exact = exact
+        self.exact, self.prefix = exact, prefix
         self._fuzzy_texts = [t for t in self.texts if self.by_text[t]["intent"] not in exact]
         self.fallback = fallback
         self.accept = accept if min_score is None else min_score   # a grammar may be stricter
         self.confirm = min(confirm, self.accept)
         self._sounds: dict[str, str] | None = None      # phone string -> phrase, built on first need
+        self._commands: PhraseTable | None = None   # the prefixed commands, prefix cut (_addressed)
         self._sound_keys: list[str] = []
 
     def match(self, heard: str) -> Match:
@@ -83,6 +88,9 @@ class PhraseTable:
             phrase, score, _ = best
             if score >= self.accept or self.fallback is None:
                 return Match(heard, dict(self.by_text[phrase]), float(score), phrase)
+        addressed = self._addressed(text)
+        if addressed is not None:
+            return replace(addressed, text=heard)
         if self.fallback is not None:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
             # keep every word said: "like" or "maybe" may be the clue itself.
@@ -91,6 +99,26 @@ class PhraseTable:
                 return Match(heard, {**self.fallback, "text": said}, 100.0, said)
         return Match(heard, None, float(best[1]) if best else 0.0)
 
+    def _addressed(self, text: str) -> Match | None:
+        """"post pause", "a house help": a command said with the prompt's prefix, whose
+        prefix word the recogniser wrote as another word. Whisper seldom writes
+        "host" right ("post", "first", "alst"), and a clue is one word, so any one
+        word before a command stands for the prefix. What follows must match a
+        command by itself, and closely ("it" is near "host quit", but not "quit")."""
+        words = text.split()
+        if words[:1] in (["a"], ["an"], ["the"]):
+            words = words[1:]
+        if not self.prefix or len(words) < 2 or words[0] == self.prefix:
+            return None
+        if self._commands is None:
+            start = len(self.prefix) + 1
+            self._commands = PhraseTable(
+                [Phrase(t[start:], self.by_text[t]) for t in self.texts if t.startswith(self.prefix + " ")],
+                accept=self.accept, confirm=self.confirm)
+        found = self._commands.match(" ".join(words[1:]))
+        if found.intent is None or found.score < ADDRESSED_SCORE:
+            return None
+        return Match(text, found.intent, found.score, f"{self.prefix} {found.phrase}")
 
     def _by_sound(self, text: str) -> tuple[str, float, int] | None:
         """The phrase that sounds most like `text` (a recogniser's slip: "and you" for "undo")."""
