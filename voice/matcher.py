@@ -7,13 +7,13 @@ refused otherwise, so nonsense never turns into a move.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rapidfuzz import fuzz, process
 
 from .grammar import COMMON_PROMPT, Grammar, LiveLists, Phrase, load_grammar
-from .normalize import normalize
+from .normalize import normalize, without_article
 from .phonetic import sound_of
 
 ACCEPT_SCORE = 86.0
@@ -88,9 +88,9 @@ class PhraseTable:
             phrase, score, _ = best
             if score >= self.accept or self.fallback is None:
                 return Match(heard, dict(self.by_text[phrase]), float(score), phrase)
-        addressed = self._addressed(text)
+        addressed = self._addressed(heard, text)
         if addressed is not None:
-            return replace(addressed, text=heard)
+            return addressed
         if self.fallback is not None:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
             # keep every word said: "like" or "maybe" may be the clue itself.
@@ -99,15 +99,13 @@ class PhraseTable:
                 return Match(heard, {**self.fallback, "text": said}, 100.0, said)
         return Match(heard, None, float(best[1]) if best else 0.0)
 
-    def _addressed(self, text: str) -> Match | None:
+    def _addressed(self, heard: str, text: str) -> Match | None:
         """"post pause", "a house help": a command said with the prompt's prefix, whose
         prefix word the recogniser wrote as another word. Whisper seldom writes
         "host" right ("post", "first", "alst"), and a clue is one word, so any one
         word before a command stands for the prefix. What follows must match a
         command by itself, and closely ("it" is near "host quit", but not "quit")."""
-        words = text.split()
-        if words[:1] in (["a"], ["an"], ["the"]):
-            words = words[1:]
+        words = without_article(text.split())
         if not self.prefix or len(words) < 2 or words[0] == self.prefix:
             return None
         if self._commands is None:
@@ -118,7 +116,7 @@ class PhraseTable:
         found = self._commands.match(" ".join(words[1:]))
         if found.intent is None or found.score < ADDRESSED_SCORE:
             return None
-        return Match(text, found.intent, found.score, f"{self.prefix} {found.phrase}")
+        return Match(heard, found.intent, found.score, f"{self.prefix} {found.phrase}")
 
     def _by_sound(self, text: str) -> tuple[str, float, int] | None:
         """The phrase that sounds most like `text` (a recogniser's slip: "and you" for "undo")."""

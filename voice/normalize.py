@@ -57,6 +57,11 @@ def _digits_to_words(match: re.Match) -> str:
     return " " + number_words(int(match.group())) + " "
 
 
+def without_article(words: list[str]) -> list[str]:
+    """The words with a leading "a", "an" or "the" dropped: players add one anywhere."""
+    return words[1:] if words[:1] in (["a"], ["an"], ["the"]) else words
+
+
 def normalize(text: str, strip_fillers: bool = True) -> str:
     """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
     text = text.lower().replace("’", "'")

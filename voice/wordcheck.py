@@ -23,7 +23,7 @@ from typing import Any
 from .audio_types import Recognizer, Utterance
 from .ears import PromptLike, Reading, read_utterance
 from .matcher import Matcher
-from .normalize import normalize
+from .normalize import normalize, without_article
 
 CHECK_LINE = -3.0
 """Log-likelihood of the word minus that of the likeliest other reading: below it, a clue."""
@@ -70,10 +70,7 @@ def check_exact(reading: Reading, recognizer: Recognizer, matcher: Matcher, prom
 
 def _written(phrase: str) -> list[str]:
     """A phrase as Whisper writes it, bare and with the article players add: " Candle.", " A candle."."""
-    words = phrase.split()
-    if words and words[0] in ("a", "an", "the"):
-        words = words[1:]
-    bare = " ".join(words)
+    bare = " ".join(without_article(phrase.split()))
     article = "an" if bare[:1] in "aeiou" else "a"
     return [" " + bare[:1].upper() + bare[1:] + ".", f" {article.capitalize()} {bare}."]
 
