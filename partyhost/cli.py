@@ -103,6 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
     keep_cool.add_argument("--word-check-line", type=float, default=None,
                            help="summarise with the word check at this line (default: the shipped "
                                 "one; -100: no check); also with --from-json")
+    keep_cool.add_argument("--tuning", action="store_true",
+                           help="the tuning set instead: hard pairs and voices of its own")
+    keep_cool.add_argument("--no-second-opinion", action="store_true",
+                           help="Whisper alone, without Moonshine's veto and rescue")
+    keep_cool.add_argument("--veto-line", type=float, default=None,
+                           help="summarise with the second opinion's veto at this line; also with --from-json")
+    keep_cool.add_argument("--no-rescue", action="store_true",
+                           help="summarise without the second opinion's rescue; also with --from-json")
 
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
@@ -329,7 +337,9 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
-                                       line=args.word_check_line)
+                                       line=args.word_check_line, tuning=args.tuning,
+                                       second_opinion=not args.no_second_opinion,
+                                       veto_line=args.veto_line, rescue=not args.no_rescue)
     backend = args.backend or settings.backend
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():

@@ -40,6 +40,7 @@ class Settings:
     endpoint_silence_ms: int = 500     # silence that ends an utterance
     word_check_line: float = -3.0      # Keep Cool: a word in play this much less likely than a rival
                                        # reading is a clue (voice.wordcheck.CHECK_LINE, tested); -100: no check
+    second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
     max_utterance_s: float = 6.0
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says

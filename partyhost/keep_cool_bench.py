@@ -28,7 +28,7 @@ import math
 import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -38,7 +38,9 @@ from host.decks import load_decks, default_deck_dir
 from host.games import grammar_slots
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
-from voice.wordcheck import CHECK_LINE, read_checked
+from voice.asr.moonshine import Preloaded
+from voice.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
+from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
 from .fixtures import CHATTER, Voices, load_noise, mix_at_snr, padded
@@ -56,6 +58,19 @@ HARD_PAIRS = [  # (word in play, a clue that sounds close to it)
     ("cable", "table"), ("mountain", "fountain"), ("glove", "globe"), ("dollar", "collar"),
     ("monkey", "money"), ("cheese", "chess"),
 ]
+TUNING_PAIRS = [  # a set of its own, for tuning the second opinion's lines (voice/second_opinion.py)
+    ("cookie", "rookie"), ("wagon", "dragon"), ("puppet", "puppy"), ("lobster", "monster"),
+    ("castle", "tassel"), ("tunnel", "funnel"), ("wallet", "ballet"), ("hammer", "hammock"),
+    ("garden", "pardon"), ("butter", "gutter"), ("rabbit", "habit"), ("pirate", "private"),
+    ("towel", "tower"), ("turtle", "hurdle"), ("bagel", "beagle"), ("saddle", "paddle"),
+    ("marble", "marvel"), ("dinner", "winner"), ("shovel", "shuffle"), ("ribbon", "robin"),
+    ("mitten", "kitten"), ("anchor", "anger"), ("jelly", "belly"), ("feather", "leather"),
+    ("basket", "casket"), ("napkin", "pumpkin"), ("magnet", "maggot"), ("cherry", "sherry"),
+    ("lantern", "pattern"), ("helmet", "hamlet"),
+]
+TUNING_VOICES = ("piper-0.9", "piper-1", "piper-1.1", "espeak-en-gb-scotland", "espeak-en-us-nyc",
+                 "espeak-en-gb-x-gbclan")
+TUNING_SEED = 11
 TUNE_VOICES = ("piper-1",)
 REPORT_VOICES = ("piper-0.8", "piper-1.25", "espeak-en-us", "espeak-en-gb", "espeak-en-us+f2",
                  "espeak-en-029")
@@ -78,14 +93,15 @@ class BenchSet:
     items: list[Item] = field(default_factory=list)
 
 
-def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5) -> BenchSet:
-    """Tables of words in play, and what is said at each, from the deck and HARD_PAIRS."""
+def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5,
+              pairs: list[tuple[str, str]] = HARD_PAIRS) -> BenchSet:
+    """Tables of words in play, and what is said at each, from the deck and the hard pairs."""
     rng = random.Random(seed)
     deck = load_decks([], [default_deck_dir() / "keep-cool.csv"])
     pool = sorted({card.word(face, line) for card in deck.words for face in ("red", "blue")
                    for line in range(1, 6)})
     pool = [w for w in pool if w.isalpha()]
-    hard = list(HARD_PAIRS)
+    hard = list(pairs)
     rng.shuffle(hard)
     taken = {w for pair in hard for w in pair}
     pool = [w for w in pool if w not in taken and not _close_to_any(w, taken)]
@@ -145,40 +161,59 @@ class Decision:
     word: str | None          # the word in play the ears read, before the word check; None: a clue
     text: str                 # what the ears read ("" when nothing reliable)
     confidence: float
-    ms: float                 # recognition and the word check
+    ms: float                 # recognition, the word check and the second opinion
     word_check: float | None = None   # the check's log-likelihood ratio (voice/wordcheck.py)
+    opinion: Opinion | None = None    # the second listener's (voice/second_opinion.py), if any
+    rescued: str | None = None        # the word in play the second opinion would rescue
 
 
-def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray) -> Decision:
+def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray,
+           second: Any = None) -> Decision:
     """What the live loop reads from this word at a table with these words in play.
-    The word check runs but does not veto: `word_at` applies its line afterwards, so
-    one run gives the figures at every line."""
+    The word check and the second opinion run but do not veto: `word_at` applies
+    their lines afterwards, so one run gives the figures at every line."""
     utterance = first_utterance(audio)
     if utterance is None:
         return Decision(None, "", 0.0, 0.0)          # nothing heard: the turn runs on
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
     reading = read_checked(recognizer, matcher, prompt, utterance, line=-math.inf)
-    word = None
-    if not reading.rejected:                         # rejected: "unclear", a clue
-        intent = matcher.match(PROMPT, reading.text, prompt.slots).intent
-        if intent and intent.get("intent") == "word":
-            word = intent.get("word")
+    phrase = word_in_play(matcher.table(PROMPT, prompt.slots), reading)
+    word, opinion, rescued = _word(matcher, prompt, phrase), None, None
+    if second is not None:
+        asked = SecondOpinion(second, matcher.table(PROMPT, prompt.slots), reading)
+        veto, rescue = asked.veto(phrase) if phrase else Opinion(), asked.rescue()
+        opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival)
+        rescued = _word(matcher, prompt, opinion.rescued)
     checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
     return Decision(word, reading.text, reading.confidence, (time.perf_counter() - started) * 1000,
-                    checks[-1] if checks else None)
+                    checks[-1] if checks else None, opinion, rescued)
 
 
-def word_at(result: dict[str, Any], line: float) -> str | None:
-    """The word in play the host acts on with the word check at this line (below it: a clue)."""
+def _word(matcher: Matcher, prompt: BenchPrompt, phrase: str | None) -> str | None:
+    intent = matcher.match(PROMPT, phrase, prompt.slots).intent if phrase else None
+    return intent.get("word") if intent and intent.get("intent") == "word" else None
+
+
+def word_at(result: dict[str, Any], line: float, veto_line: float = VETO_LINE,
+            rescue: bool = True) -> str | None:
+    """The word in play the host acts on with the word check at this line (below it: a
+    clue) and, if the run had one, the second opinion's veto at its line and its rescue."""
     ratio = result.get("word_check")
-    return result["got"] if ratio is None or ratio >= line else None
+    took = result["got"] is not None and (ratio is None or ratio >= line)
+    if "veto_margin" not in result:
+        return result["got"] if took else None
+    opinion = Opinion(veto_margin=result["veto_margin"], rescued=result["rescued"])
+    said = verdict(took, opinion, veto_line, rescue)
+    return {"kept": result["got"], "rescued": result["rescued"]}.get(said or "")
 
 
 # ---- the run --------------------------------------------------------------------------
 
 def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_per_table: int = 18,
-        recognizer: Any = None, progress: bool = True, seed: int = 5) -> list[dict[str, Any]]:
+        recognizer: Any = None, progress: bool = True, seed: int = 5,
+        pairs: list[tuple[str, str]] = HARD_PAIRS, second: Any = None) -> list[dict[str, Any]]:
+    """Every item of the set by every voice; `second`: the second listener (None: none)."""
     from voice.asr.select import make_recognizer
     recognizer = recognizer or make_recognizer(None, None)
     matcher = Matcher()
@@ -186,7 +221,7 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
     # runs (two settings) compare word for word. With it, the same code moved by
     # up to 8 points on the tuning voice between runs.
     voices = Voices(noise_scale=0.0)
-    bench = build_set(tables, clues_per_table, seed)
+    bench = build_set(tables, clues_per_table, seed, pairs)
     noise = party_noise(voices) if noisy else None
     rng = random.Random(seed)
     results = []
@@ -199,29 +234,38 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
             if noise is not None:
                 conditions.append((f"party@{PARTY_SNR_DB:g}dB", mix_at_snr(speech, noise, PARTY_SNR_DB, rng)))
             for condition, audio in conditions:
-                decision = decide(recognizer, matcher, bench.tables[item.table], padded(audio))
-                results.append({"voice": voice, "condition": condition, "table": item.table,
-                                "text": item.text, "expect": item.expect, "hard": item.hard,
-                                "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
-                                "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)})
+                decision = decide(recognizer, matcher, bench.tables[item.table], padded(audio), second)
+                result = {"voice": voice, "condition": condition, "table": item.table,
+                          "text": item.text, "expect": item.expect, "hard": item.hard,
+                          "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
+                          "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)}
+                if second is not None:
+                    opinion = decision.opinion or Opinion()
+                    result.update(veto_margin=opinion.veto_margin, rival=opinion.rival,
+                                  rescued=decision.rescued)
+                results.append(result)
                 if progress and len(results) % 200 == 0:
                     print(f"  {len(results)}/{total}", flush=True)
     return results
 
 
 def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0,
-              line: float = CHECK_LINE) -> list[dict[str, Any]]:
+              line: float = CHECK_LINE, veto_line: float = VETO_LINE,
+              rescue: bool = True) -> list[dict[str, Any]]:
     """Per voice group and condition: true matches, false matches (all clues, hard ones),
-    with the word check at `line`."""
+    with the word check at `line` and the second opinion (if run) vetoing at `veto_line`."""
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in results:
         group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
+        if r.get("set") == "tuning":
+            group = "tuning set"
         groups[(group, r["condition"])].append(r)
-        if group == "held-apart":
+        if group != "tune (piper-1)":
             groups[(r["voice"], r["condition"])].append(r)
     rows = []
     for (group, condition), items in groups.items():
-        got = [word_at(r, line) if r["confidence"] >= min_word_confidence else None for r in items]
+        got = [word_at(r, line, veto_line, rescue) if r["confidence"] >= min_word_confidence else None
+               for r in items]
         pos = [(r, g) for r, g in zip(items, got) if r["expect"] is not None]
         neg = [(r, g) for r, g in zip(items, got) if r["expect"] is None]
         hard = [(r, g) for r, g in neg if r["hard"]]
@@ -232,7 +276,7 @@ def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0,
                      "false_matches": _share(sum(g is not None for _, g in neg), len(neg)),
                      "hard_false_matches": _share(sum(g is not None for _, g in hard), len(hard)),
                      "p50_ms": round(percentile(times, 50)), "p95_ms": round(percentile(times, 95))})
-    order = {"tune (piper-1)": 0, "held-apart": 1}
+    order = {"tuning set": 0, "tune (piper-1)": 0, "held-apart": 1}
     rows.sort(key=lambda row: (order.get(row["group"], 2), row["group"], row["condition"]))
     return rows
 
@@ -255,14 +299,24 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
 
 def command(voices: str | None, quick: bool, json_out: Path | None, clean_only: bool,
             from_json: Path | None = None, min_word_confidence: float = 0.0,
-            line: float | None = None) -> int:
+            line: float | None = None, tuning: bool = False, second_opinion: bool = True,
+            veto_line: float | None = None, rescue: bool = True) -> int:
     if from_json is not None:
         results = json.loads(from_json.read_text(encoding="utf-8"))["items"]
     else:
-        names = voices.split(",") if voices else list(TUNE_VOICES + REPORT_VOICES)
-        tables, clues = (2, 6) if quick else (6, 18)
-        results = run(names, noisy=not clean_only, tables=tables, clues_per_table=clues)
-    rows = summarise(results, min_word_confidence, CHECK_LINE if line is None else line)
+        default_voices = TUNING_VOICES if tuning else TUNE_VOICES + REPORT_VOICES
+        names = voices.split(",") if voices else list(default_voices)
+        tables, clues = (2, 6) if quick else (6, 6 if tuning else 18)
+        second = Preloaded().get() if second_opinion else None   # None when Moonshine is missing
+        results = run(names, noisy=not clean_only, tables=tables, clues_per_table=clues,
+                      seed=TUNING_SEED if tuning else 5, pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
+                      second=second)
+        if tuning:
+            for result in results:
+                result["set"] = "tuning"
+    rows = summarise(results, min_word_confidence, CHECK_LINE if line is None else line,
+                     VETO_LINE if veto_line is None else veto_line,
+                     rescue)
     if json_out:
         json_out.write_text(json.dumps({"summary": rows, "items": results}, indent=1), encoding="utf-8")
     print(format_rows(rows))

@@ -132,5 +132,9 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     else:
         def play_cue(name: str) -> None:
             mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
+    second = None
+    if settings.second_opinion:
+        from voice.asr.moonshine import Preloaded
+        second = Preloaded()
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
-                     word_check_line=settings.word_check_line)
+                     word_check_line=settings.word_check_line, second_opinion=second)

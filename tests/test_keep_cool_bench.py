@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 from host.games.keep_cool import plurals
-from partyhost.keep_cool_bench import HARD_PAIRS, TABLE_SIZE, build_set, summarise
+from partyhost.keep_cool_bench import (HARD_PAIRS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS, TUNING_VOICES,
+                                     build_set, summarise)
 
 
 def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
@@ -72,3 +73,26 @@ def test_the_command_re_summarises_a_saved_run_at_another_line(tmp_path, capsys)
     assert "false_matches=0.000" in capsys.readouterr().out              # vetoed at the shipped line
     assert main(["bench", "keep-cool", "--from-json", str(saved), "--word-check-line", "-100"]) == 0
     assert "false_matches=1.000" in capsys.readouterr().out
+
+
+def test_the_tuning_set_shares_no_hard_pair_and_no_voice_with_the_reported_one():
+    reported = {w for pair in HARD_PAIRS for w in pair}
+    assert not reported & {w for pair in TUNING_PAIRS for w in pair}
+    assert not set(TUNING_VOICES) & set(REPORT_VOICES)
+    tuning = build_set(clues_per_table=6, pairs=TUNING_PAIRS)
+    assert sum(i.hard for i in tuning.items) == len(TUNING_PAIRS)
+
+
+def test_the_second_opinion_s_veto_and_rescue_are_applied_when_summarising():
+    def result(expect, got, ratio, veto=None, rescued=None):
+        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
+                "confidence": 0.9, "ms": 10.0, "word_check": ratio, "veto_margin": veto, "rescued": rescued}
+    results = [result(None, "kettle", -1.0, veto=-6.0),                  # vetoed by the second opinion
+               result("candle", "candle", -1.0, veto=-1.0),              # kept
+               result("river", None, None, rescued="river"),             # rescued
+               result(None, "river", -5.0, veto=9.0)]                    # "rivet": Whisper's check threw it out
+    held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
+    assert held["true_matches"]["count"] == 2 and held["false_matches"]["count"] == 0
+    lax = {(r["group"], r["condition"]): r
+           for r in summarise(results, line=-100.0, veto_line=-100.0, rescue=False)}[("held-apart", "clean")]
+    assert lax["false_matches"]["count"] == 2 and lax["true_matches"]["count"] == 1

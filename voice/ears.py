@@ -48,15 +48,18 @@ class VoiceEars:
     def __init__(self, source: AudioSource, endpointer: Any, recognizer: Recognizer,
                  matcher: Matcher, busy_until: Callable[[], float],
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
-                 play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None):
+                 play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
+                 second_opinion: Any = None):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
-        `word_check_line`: voice/wordcheck.py's line (None: its tuned default)."""
+        `word_check_line`: voice/wordcheck.py's line (None: its tuned default).
+        `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
         self.word_check_line = word_check_line
+        self.second_opinion = second_opinion
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
@@ -84,7 +87,11 @@ class VoiceEars:
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         from .wordcheck import CHECK_LINE, read_checked   # read_utterance, then Keep Cool's word check
         line = CHECK_LINE if self.word_check_line is None else self.word_check_line
-        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line)
+        table = self.matcher.table(prompt.name, prompt.slots)
+        # only exact prompts (Keep Cool's words in play) need it: no other prompt waits for its loading
+        second = self.second_opinion.get() if self.second_opinion is not None and table.exact else None
+        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
+                            second)
 
 
 class _Interruptible:

@@ -11,7 +11,9 @@ likelier (the log-likelihood ratio below CHECK_LINE), what was said is taken to
 be that other reading: a clue (or, when that reading is another word in play,
 a reading too close to call, which the loop also treats as a clue).
 
-Backends without forced scoring (`score_texts`) are left as they are.
+Backends without forced scoring (`score_texts`) are left as they are. After this
+check a second listener, if there is one, judges the word again
+(voice/second_opinion.py).
 CHECK_LINE was tuned with Piper at speed 1.0, clean and at 10 dB party noise
 (docs/keep-cool-live.md); the figures reported are for held-apart voices.
 """
@@ -30,45 +32,67 @@ CHECK_LINE = -3.0
 
 
 def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
-                 min_confidence: float = 0.5, line: float = CHECK_LINE) -> Reading:
-    """read_utterance, then the exact-intent check (see the module docstring)."""
+                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None) -> Reading:
+    """read_utterance, then the exact-intent check (see the module docstring), then
+    the second listener's opinion (`second`: a voice.second_opinion.Scorer) if any."""
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence)
-    return check_exact(reading, recognizer, matcher, prompt, line)
+    table = matcher.table(prompt.name, prompt.slots)
+    if not table.exact:
+        return reading
+    checked = check_exact(reading, recognizer, matcher, prompt, line)
+    if second is None:
+        return checked
+    from .second_opinion import SecondOpinion, review
+    return review(checked, SecondOpinion(second, table, checked), word_in_play(table, checked))
+
+
+def word_in_play(table: Any, reading: Reading) -> str | None:
+    """The phrase of the exact intent (a word in play) the reading holds, if any."""
+    if reading.rejected or not table.exact:
+        return None
+    match = table.match(reading.text)
+    if match.intent is None or match.intent.get("intent") not in table.exact \
+            or table.by_text.get(match.phrase) != match.intent:     # a clue (the fallback)
+        return None
+    return match.phrase
 
 
 def check_exact(reading: Reading, recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
                 line: float = CHECK_LINE) -> Reading:
     table = matcher.table(prompt.name, prompt.slots)
     score_texts = getattr(recognizer, "score_texts", None)
-    if reading.rejected or not table.exact or score_texts is None:
+    phrase = word_in_play(table, reading)
+    if phrase is None or score_texts is None:
         return reading
-    match = table.match(reading.text)
-    if match.intent is None or match.intent.get("intent") not in table.exact \
-            or table.by_text.get(match.phrase) != match.intent:     # a clue (the fallback)
-        return reading
-    forms = _written(match.phrase)
+    intent = table.by_text[phrase]
+    forms = written(phrase)
     steered = [t for t in dict.fromkeys(
         _tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses)
-        if t and t not in forms and not _names(table, t, match.intent)]
+        if t and t not in forms and not _names(table, t, intent)]
     scores, unsteered = score_texts(reading.utterance.audio, forms + steered, 3)
     rivals = list(zip(steered, scores[len(forms):]))
-    rivals += [(t, s) for t, s in unsteered if not _names(table, t, match.intent)]
+    rivals += [(t, s) for t, s in unsteered if not _names(table, t, intent)]
     if not rivals:
         return reading
     other, other_score = max(rivals, key=lambda rival: rival[1])
     ratio = max(scores[:len(forms)]) - other_score
-    details = {"word_check": round(ratio, 3), "other": other.strip()}
+    details = {"word_check": round(ratio, 3), "other": other.strip(), "rivals": [t for t, _ in rivals]}
     if ratio >= line:
         return replace(reading, hypotheses=reading.hypotheses + (_note(details),))
+    return taken_as(reading, table, other, _note(details))
+
+
+def taken_as(reading: Reading, table: Any, other: str, note: Any) -> Reading:
+    """The reading as the likelier `other` reading: a clue; or, when `other` is another
+    word in play, itself unchecked, too close to call (no hit for either)."""
     said = normalize(other, strip_fillers=False)
     rival = table.by_text.get(said)
     if rival is not None and rival.get("intent") in table.exact:
-        # Likelier still is another word in play, itself unchecked: too close to call.
-        return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (_note(details),))
-    return replace(reading, text=said, hypotheses=reading.hypotheses + (_note(details),))
+        return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (note,))
+    return replace(reading, text=said, hypotheses=reading.hypotheses + (note,))
 
 
-def _written(phrase: str) -> list[str]:
+def written(phrase: str) -> list[str]:
     """A phrase as Whisper writes it, bare and with the article players add: " Candle.", " A candle."."""
     bare = " ".join(without_article(phrase.split()))
     article = "an" if bare[:1] in "aeiou" else "a"

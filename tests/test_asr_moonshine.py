@@ -1,0 +1,95 @@
+"""The real Moonshine base-en (voice/asr/moonshine.py) and its ONNX rebuild
+(voice/asr/ort_format.py), on speech from the host's Piper voice."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import unavailable
+
+from voice.asr import ModelMissingError
+from voice.asr.moonshine import MoonshineScorer, default_model_dir
+from voice.asr.ort_format import OrtFormatError, expand_weights, onnx_from_ort
+
+
+@pytest.fixture(scope="module", autouse=True)
+def installed():
+    if default_model_dir() is None:
+        unavailable("moonshine-cpp is not installed (pyproject installs it on x86-64 Linux and Apple arm64)")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("moonshine-cache")
+
+
+@pytest.fixture(scope="module")
+def moonshine(cache):
+    return MoonshineScorer(cache_dir=cache)
+
+
+def test_the_onnx_rebuild_computes_what_the_ort_format_model_computes(say):
+    import onnxruntime
+    folder = default_model_dir()
+    audio = say("cattle")[None]
+
+    def both(name):
+        shipped = onnxruntime.InferenceSession(str(folder / f"{name}.ort"))
+        rebuilt = expand_weights(onnx_from_ort(folder / f"{name}.ort"))
+        return shipped, onnxruntime.InferenceSession(rebuilt.SerializeToString())
+
+    encoder, encoder_rebuilt = both("encoder_model")
+    hidden = encoder.run(None, {"input_values": audio})[0]
+    assert np.allclose(encoder_rebuilt.run(None, {"input_values": audio})[0], hidden, atol=1e-4)
+    decoder, decoder_rebuilt = both("decoder_model_merged")   # its branches share weights now
+    feed = {"input_ids": np.array([[1, 4000, 500]], np.int64), "encoder_hidden_states": hidden,
+            "use_cache_branch": np.array([False])}
+    feed |= {i.name: np.zeros((1, 8, 0, 52), np.float32) for i in decoder.get_inputs() if i.name.startswith("past")}
+    expected = decoder.run(["logits"], feed)[0]
+    assert np.allclose(decoder_rebuilt.run(["logits"], feed)[0], expected, atol=1e-3)
+
+
+def test_a_file_that_is_not_an_ort_model_is_refused_with_a_reason(tmp_path):
+    bogus = tmp_path / "model.ort"
+    bogus.write_bytes(b"not a model at all")
+    with pytest.raises(OrtFormatError, match="not an ORT-format model"):
+        onnx_from_ort(bogus)
+
+
+def test_the_rebuild_is_made_once_and_kept(moonshine, cache):
+    made = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    assert len(made) == 2                           # encoder and decoder
+    MoonshineScorer(cache_dir=cache)
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == made
+
+
+def test_a_missing_model_says_what_to_install(tmp_path):
+    with pytest.raises(ModelMissingError, match="pip install moonshine-cpp"):
+        MoonshineScorer(model_dir=tmp_path, cache_dir=tmp_path)
+
+
+@pytest.mark.parametrize("said, close", [("cattle", "Kettle"), ("pocket", "Rocket"), ("globe", "Glove")])
+def test_it_finds_the_word_said_likelier_than_a_word_that_only_sounds_close(moonshine, say, said, close):
+    right, wrong = moonshine.judge(say(said), [said.capitalize(), close])
+    assert right.likelihood > wrong.likelihood
+
+
+def test_its_first_choice_is_the_word_it_would_write(moonshine, say):
+    # Only right if the tokenizer splits words as the model does: a wrong split is no first choice.
+    judged = moonshine.judge(say("pocket"), ["Pocket", "Rocket", "A pocket", "Pocket pocket"])
+    assert [j.first_choice for j in judged] == [True, False, False, False]
+
+
+def test_the_first_choice_is_what_decoding_greedily_writes(moonshine, say):
+    """The shortcut (one teacher-forced batch) against the real thing, a token at a time."""
+    audio = say("candle")
+    written: list[int] = []
+    for _ in range(6):
+        logits = moonshine._decode([written], audio)[0, len(written)]
+        if not written:
+            logits[2] = -np.inf
+        token = int(np.argmax(logits))
+        if token == 2 or token in (moonshine._dot, moonshine._comma):
+            break
+        written.append(token)
+    text = "".join(moonshine._pieces[t] for t in written).replace("\u2581", " ").strip()
+    assert text and moonshine.judge(audio, [text])[0].first_choice

