@@ -30,7 +30,7 @@ import numpy as np
 from .ears import Reading
 from .normalize import normalize, without_article
 from .vocabulary import pronunciations
-from .wordcheck import taken_as, written
+from .wordcheck import note, taken_as, written
 
 VETO_LINE = -4.0
 """Moonshine: the word minus Whisper's likeliest other reading; below it, a clue."""
@@ -135,10 +135,10 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     play the reading holds after Whisper's check, or None."""
     opinion = second.veto(whisper_took) if whisper_took else second.rescue()
     said = verdict(whisper_took is not None, opinion)
-    note = _note({"second_opinion": said, **{k: v for k, v in vars(opinion).items() if v}})
+    found = note({"second_opinion": said, **{k: v for k, v in vars(opinion).items() if v}})
     if said == "vetoed":
-        return taken_as(reading, second.table, opinion.rival, note)
-    hypotheses = reading.hypotheses + (note,)
+        return taken_as(reading, second.table, opinion.rival, found)
+    hypotheses = reading.hypotheses + (found,)
     if said == "rescued":
         return replace(reading, text=opinion.rescued, rejected=False, hypotheses=hypotheses,
                        confidence=max(reading.confidence, 0.5))
@@ -167,7 +167,3 @@ def _homophone(text: str, phrase: str) -> bool:
     said, word = (without_article(normalize(t).split()) for t in (text, phrase))
     return len(said) == len(word) == 1 and bool(set(pronunciations(said[0])) & set(pronunciations(word[0])))
 
-
-def _note(details: dict) -> Any:
-    from .audio_types import Hypothesis
-    return Hypothesis("", 0.0, details)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .audio_types import Recognizer, Utterance
+from .audio_types import Hypothesis, Recognizer, Utterance
 from .ears import PromptLike, Reading, read_utterance
 from .matcher import Matcher
 from .normalize import normalize, without_article
@@ -78,18 +78,18 @@ def check_exact(reading: Reading, recognizer: Recognizer, matcher: Matcher, prom
     ratio = max(scores[:len(forms)]) - other_score
     details = {"word_check": round(ratio, 3), "other": other.strip(), "rivals": [t for t, _ in rivals]}
     if ratio >= line:
-        return replace(reading, hypotheses=reading.hypotheses + (_note(details),))
-    return taken_as(reading, table, other, _note(details))
+        return replace(reading, hypotheses=reading.hypotheses + (note(details),))
+    return taken_as(reading, table, other, note(details))
 
 
-def taken_as(reading: Reading, table: Any, other: str, note: Any) -> Reading:
+def taken_as(reading: Reading, table: Any, other: str, found: Hypothesis) -> Reading:
     """The reading as the likelier `other` reading: a clue; or, when `other` is another
     word in play, itself unchecked, too close to call (no hit for either)."""
     said = normalize(other, strip_fillers=False)
     rival = table.by_text.get(said)
     if rival is not None and rival.get("intent") in table.exact:
-        return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (note,))
-    return replace(reading, text=said, hypotheses=reading.hypotheses + (note,))
+        return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
+    return replace(reading, text=said, hypotheses=reading.hypotheses + (found,))
 
 
 def written(phrase: str) -> list[str]:
@@ -114,6 +114,6 @@ def _names(table: Any, text: str, intent: dict) -> bool:
     return found is not None and found == intent
 
 
-def _note(details: dict) -> Any:
-    from .audio_types import Hypothesis
+def note(details: dict) -> Hypothesis:
+    """What a check found, kept with the reading's hypotheses (and so in the benchmarks' records)."""
     return Hypothesis("", 0.0, details)

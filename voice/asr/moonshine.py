@@ -46,6 +46,8 @@ def default_model_dir() -> Path | None:
 
 
 class MoonshineScorer:
+    """Moonshine base-en on onnxruntime, asked about a few texts at a time (judge)."""
+
     def __init__(self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None,
                  threads: int = 2):
         import onnxruntime
