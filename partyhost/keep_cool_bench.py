@@ -34,11 +34,11 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from host.decks import load_decks, default_deck_dir
+from host.decks import default_deck_dir, load_decks
 from host.games import grammar_slots
+from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
-from voice.asr.moonshine import Preloaded
 from voice.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
 from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
 
@@ -182,7 +182,8 @@ def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarra
     word, opinion, rescued = _word(matcher, prompt, phrase), None, None
     if second is not None:
         asked = SecondOpinion(second, matcher.table(PROMPT, prompt.slots), reading)
-        veto, rescue = asked.veto(phrase) if phrase else Opinion(), asked.rescue()
+        veto = asked.veto(phrase) if phrase else Opinion()
+        rescue = asked.rescue() if phrase or asked.may_rescue(reading) else Opinion()
         opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival)
         rescued = _word(matcher, prompt, opinion.rescued)
     checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
@@ -242,7 +243,7 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
                 if second is not None:
                     opinion = decision.opinion or Opinion()
                     result.update(veto_margin=opinion.veto_margin, rival=opinion.rival,
-                                  rescued=decision.rescued)
+                                  rescued=decision.rescued, seconded=opinion.seconded)
                 results.append(result)
                 if progress and len(results) % 200 == 0:
                     print(f"  {len(results)}/{total}", flush=True)

@@ -30,7 +30,7 @@ class FakeMoonshine:
         self.likelihood, self.free = likelihood, free
         self.asked: list[list[str]] = []
 
-    def judge(self, audio, texts):
+    def judge(self, audio, texts, first_choices_only=False):
         self.asked.append(list(texts))
         return [Judgement(self.likelihood.get(t, -30.0), bool(self.free) and normalize(t) == normalize(self.free))
                 for t in texts]
@@ -87,10 +87,10 @@ def test_a_likelier_other_word_in_play_is_too_close_to_call():
     assert reading.rejected and reading.text == ""
 
 
-def test_clues_are_not_asked_about():
-    moonshine = FakeMoonshine({})
+def test_a_clue_stays_a_clue_unless_moonshine_would_have_written_a_word_in_play():
+    moonshine = FakeMoonshine({}, free="Fruit.")
     reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.text == "fruit" and moonshine.asked == []
+    assert reading.text == "fruit" and len(moonshine.asked) == 1     # one question: the rescue
 
 
 # ---- the rescue ------------------------------------------------------------------
@@ -102,12 +102,25 @@ def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
     assert moonshine.asked == [["Kettle", "A kettle"]]         # only the word Whisper named
 
 
-def test_no_rescue_when_only_one_listener_names_the_word():
-    moonshine = FakeMoonshine({"Candle": -1.0}, free="Candle.")     # Whisper heard kettle
+def test_when_whisper_named_a_word_in_play_only_that_word_can_be_rescued():
+    moonshine = FakeMoonshine({}, free="Candle.")                  # Whisper heard kettle
     assert read(Unsure("kettle", {}, []), moonshine).rejected
-    nothing_steered = FakeMoonshine({"Kettle": -1.0}, free="Kettle.")
-    reading = read(Unsure("fruit", {}, []), nothing_steered)
-    assert reading.rejected and nothing_steered.asked == []        # no word in play to rescue
+    assert moonshine.asked == [["Kettle", "A kettle"]]
+
+
+def test_when_whisper_named_none_a_word_moonshine_would_write_is_rescued():
+    moonshine = FakeMoonshine({}, free="Candle.")
+    reading = read(Unsure("fruit", {}, []), moonshine)
+    assert not reading.rejected and reading.text == "candle"
+    assert sorted(moonshine.asked[0]) == ["A candle", "A kernel", "A kettle", "Candle", "Kernel", "Kettle"]
+    said_nothing_in_play = FakeMoonshine({}, free="Fruit.")
+    assert read(Unsure("fruit", {}, []), said_nothing_in_play).rejected
+
+
+def test_a_command_or_a_claim_is_never_taken_for_a_word():
+    moonshine = FakeMoonshine({}, free="Kettle.")
+    assert read(FakeWhisper("host pause", {}, []), moonshine).text == "host pause"
+    assert moonshine.asked == []
 
 
 def test_a_word_whisper_s_check_threw_out_can_be_rescued():

@@ -11,9 +11,10 @@ Whisper's readings of the same audio a second time:
   "kernel") are no rivals. If the likeliest rival beats the word by more than
   VETO_LINE, the word is taken as that rival: a clue.
 - rescue: when no word in play was taken (Whisper's confidence or its check threw
-  it out), a word in play counts if one of Whisper's steered readings names it
-  and Moonshine would have written it itself: two models, one of them unsteered,
-  naming the same word.
+  it out) and the speech was taken for a clue, a word in play counts if Moonshine
+  would have written it itself. If one of Whisper's steered readings named a word
+  in play, only that word is asked about (two models naming the same word); if
+  none did, every word in play is (unsteered, Moonshine wrote exactly that word).
 
 VETO_LINE was tuned on the benchmark's tuning set, hard pairs and voices of its
 own (docs/keep-cool-live.md); its reported figures are for held-apart voices.
@@ -42,7 +43,7 @@ class Judged(Protocol):
 
 
 class Scorer(Protocol):
-    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judged]: ...
+    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judged]: ...
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Opinion:
     veto_margin: float | None = None
     rival: str = ""                     # the reading that beat the word, when vetoed
     rescued: str | None = None          # the phrase of the word in play it would rescue
+    seconded: bool = False              # ... which a steered Whisper reading named too (benchmark records)
 
 
 def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
@@ -85,18 +87,28 @@ class SecondOpinion:
                        rival=rivals[best])
 
     def rescue(self) -> Opinion:
-        """A word in play that a steered Whisper reading names and that Moonshine would
-        have written itself (bare, with its article, or as a Whisper reading of it)."""
+        """A word in play that Moonshine would have written itself (bare, with its
+        article, or as a Whisper reading of it): the one a steered Whisper reading
+        named, if any did, else any."""
         steered = {self._key(self._intent_of(h.text)) for h in self.reading.hypotheses if h.text}
         named = {key: phrase for key, phrase in self._words_in_play.items() if key in steered}
-        if not named:
-            return Opinion()            # no steered reading names one: nothing to rescue
-        texts = list(dict.fromkeys([form for phrase in named.values() for form in _forms(phrase)]
-                                   + [t for t in self._whisper_readings() if self._key(self._intent_of(t)) in named]))
-        for text, judged in zip(texts, self.scorer.judge(self.audio, texts)):
+        asked = named or self._words_in_play
+        texts = list(dict.fromkeys([form for phrase in asked.values() for form in _forms(phrase)]
+                                   + [t for t in self._whisper_readings() if self._key(self._intent_of(t)) in asked]))
+        for text, judged in zip(texts, self.scorer.judge(self.audio, texts, first_choices_only=True)):
             if judged.first_choice:     # greedy decoding writes one text at most
-                return Opinion(rescued=named[self._key(self._intent_of(text))])
+                key = self._key(self._intent_of(text))
+                return Opinion(rescued=asked[key], seconded=key in named)
         return Opinion()
+
+    def may_rescue(self, reading: Reading) -> bool:
+        """Only speech taken for a clue (or not understood) may be a missed word in play;
+        a command or a claim is no word at all."""
+        if reading.rejected:
+            return True
+        found = self.table.match(reading.text).intent
+        fallback = self.table.fallback or {}
+        return found is not None and found.get("intent") == fallback.get("intent")
 
     # ---- what Whisper wrote, in the form Moonshine writes a lone word ----
 
@@ -133,6 +145,8 @@ class SecondOpinion:
 def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) -> Reading:
     """The reading after the second opinion. `whisper_took`: the phrase of the word in
     play the reading holds after Whisper's check, or None."""
+    if not whisper_took and not second.may_rescue(reading):
+        return reading
     opinion = second.veto(whisper_took) if whisper_took else second.rescue()
     said = verdict(whisper_took is not None, opinion)
     found = note({"second_opinion": said, **{k: v for k, v in vars(opinion).items() if v}})

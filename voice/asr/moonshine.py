@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import itertools
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -70,30 +71,34 @@ class MoonshineScorer:
         self._pieces = _read_pieces(folder / "tokenizer.bin")
         self._ids = {piece: i for i, piece in enumerate(self._pieces) if i > EOS}
         self._dot, self._comma = self._ids["."], self._ids[","]
-        self._last: tuple[int, tuple[np.ndarray, dict[str, np.ndarray]]] | None = None
+        self._last: tuple[int, tuple[np.ndarray, dict[str, np.ndarray], int]] | None = None
 
     # ---- what the model makes of an utterance ----
 
-    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judgement]:
+    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judgement]:
         """Each text as all that was said, from one teacher-forced batch: its
         log-likelihood, written as Moonshine writes a lone word ("Kettle." or
         "Kettle,": either stop counts, then the end), and whether Moonshine's own
         greedy reading would be that text (token by token its first choice, never
         the end at the first step, then a stop or the end). Decoding greedily
-        would cost a decoder call per token; this is one call for every text."""
-        if not texts:
-            return []
+        would cost a decoder call per token; this is one call for every text.
+        `first_choices_only`: texts that do not start with Moonshine's first token
+        are not decoded (likelihood -inf): most of a long list, for free."""
         sequences = [self.tokens(text) + [self._dot] for text in texts]
-        logits = _log_softmax(self._decode(sequences, audio))
+        judged = [Judgement(-math.inf, False)] * len(texts)
+        asked = [i for i, sequence in enumerate(sequences)
+                 if not first_choices_only or sequence[0] == self._encode(audio)[2]]
+        if not asked:
+            return judged
+        logits = _log_softmax(self._decode([sequences[i] for i in asked], audio))
         logits[:, 0, EOS] = -np.inf                 # a reading is never empty
-        judged = []
-        for row, sequence in enumerate(sequences):
+        for row, sequence in enumerate(sequences[i] for i in asked):
             stop = len(sequence) - 1
             words = sum(float(logits[row, j, token]) for j, token in enumerate(sequence[:stop]))
             either_stop = float(np.logaddexp(logits[row, stop, self._dot], logits[row, stop, self._comma]))
             chosen = [int(np.argmax(logits[row, j])) for j in range(stop + 1)]
             first_choice = chosen[:stop] == sequence[:stop] and chosen[stop] in (self._dot, self._comma, EOS)
-            judged.append(Judgement(words + either_stop + float(logits[row, stop + 1, EOS]), first_choice))
+            judged[asked[row]] = Judgement(words + either_stop + float(logits[row, stop + 1, EOS]), first_choice)
         return judged
 
     # ---- the tokenizer: SentencePiece BPE, merges ranked by piece number ----
@@ -111,11 +116,12 @@ class MoonshineScorer:
 
     # ---- the networks ----
 
-    def _encode(self, audio: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """The encoder's output and the decoder's cross-attention keys and values for
-        it, which depend on the audio only: computed once (a one-token call) and
-        shared by every row of a batch, which halves a batch's time. The last ones
-        are kept: a veto and a rescue may ask about the same utterance."""
+    def _encode(self, audio: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray], int]:
+        """The encoder's output, the decoder's cross-attention keys and values for it,
+        which depend on the audio only: computed once (a one-token call) and shared
+        by every row of a batch, which halves a batch's time; and that call's first
+        token. The last ones are kept: a veto and a rescue may ask about the same
+        utterance."""
         samples = np.asarray(audio, dtype=np.float32)
         key = hash(samples.tobytes())
         if self._last is None or self._last[0] != key:
@@ -126,7 +132,9 @@ class MoonshineScorer:
                 "use_cache_branch": np.array([False]), **self._past_of(1, {})})))
             cross = {name: first[name.replace("past_key_values", "present")]
                      for name in self._past if ".encoder." in name}
-            self._last = (key, (hidden, cross))
+            opening = first["logits"][0, -1].copy()
+            opening[EOS] = -np.inf
+            self._last = (key, (hidden, cross, int(np.argmax(opening))))
         return self._last[1]
 
     def _past_of(self, batch: int, cross: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -136,7 +144,7 @@ class MoonshineScorer:
 
     def _decode(self, sequences: list[list[int]], audio: np.ndarray) -> np.ndarray:
         """Every sequence after the start token, teacher-forced in one batch: logits per position."""
-        hidden, cross = self._encode(audio)
+        hidden, cross, _ = self._encode(audio)
         width = max(len(s) for s in sequences) + 1
         ids = np.full((len(sequences), width), EOS, np.int64)
         ids[:, 0] = BOS
