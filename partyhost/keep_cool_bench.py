@@ -178,10 +178,11 @@ def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarra
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
     reading = read_checked(recognizer, matcher, prompt, utterance, line=-math.inf)
-    phrase = word_in_play(matcher.table(PROMPT, prompt.slots), reading)
+    table = matcher.table(PROMPT, prompt.slots)
+    phrase = word_in_play(table, reading)
     word, opinion, rescued = _word(matcher, prompt, phrase), None, None
     if second is not None:
-        asked = SecondOpinion(second, matcher.table(PROMPT, prompt.slots), reading)
+        asked = SecondOpinion(second, table, reading)
         veto = asked.veto(phrase) if phrase else Opinion()
         rescue = asked.rescue() if phrase or asked.may_rescue(reading) else Opinion()
         opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival)

