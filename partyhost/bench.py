@@ -165,7 +165,7 @@ LATENCY_SENTENCES = [
 def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None) -> Listener:
     from voice.asr.moonshine import Preloaded
     from voice.asr.select import make_recognizer
-    recognizer, second = make_recognizer(backend, models_dir), Preloaded().get()
+    recognizer, second = make_recognizer(backend, models_dir), Preloaded(models_dir=models_dir).get()
     if grammar is None:
         return Listener(recognizer, Matcher(), second=second)
     matcher = Matcher(grammar_dir=grammar.parent, common=False)

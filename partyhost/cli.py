@@ -349,21 +349,26 @@ def run_bench(args: argparse.Namespace) -> int:
 
 
 def manage_models(args: argparse.Namespace) -> int:
-    from .models import ModelFetchError, default_models_dir, fetch, installed, load_manifest
+    from .models import ModelFetchError, default_models_dir, fetch, installed, load_manifest, provided_by_package
     try:
         folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
         entries = load_manifest()
         if args.model_command == "list":
             for entry in entries:
-                state = "installed" if installed(entry, folder) else "not installed"
+                package = provided_by_package(entry)
+                state = (f"installed (in the {package} package)" if package else
+                         "installed" if installed(entry, folder) else "not installed")
                 print(f"{entry.name}  ({entry.backend}, about {entry.approx_size_mb:g} MB)  {state}")
             return 0
         unknown = set(args.names) - {e.name for e in entries}
         if unknown:
             raise UserError(f"no model called {', '.join(sorted(unknown))}; see: partyhost models list")
         for entry in entries:
-            if not args.names or entry.name in args.names:
-                print(f"{entry.name}: ready in {fetch(entry, folder)}")
+            if args.names and entry.name not in args.names:
+                continue
+            package = provided_by_package(entry)
+            print(f"{entry.name}: in the {package} package already, not downloaded" if package else
+                  f"{entry.name}: ready in {fetch(entry, folder)}")
     except (ModelFetchError, ConfigError) as error:
         raise UserError(str(error)) from error
     return 0

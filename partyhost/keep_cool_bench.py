@@ -287,14 +287,19 @@ def _share(count: int, n: int) -> dict[str, Any]:
     return {"count": count, "n": n, "rate": round(count / n, 4) if n else 0.0}
 
 
+def _exact(share: dict[str, Any]) -> float:
+    """The share from its counts: the rounded rate, rounded again to a tenth of a percent, can be off by one."""
+    return share["count"] / share["n"] if share["n"] else 0.0
+
+
 def format_rows(rows: list[dict[str, Any]]) -> str:
     lines = [f"{'voices':<18} {'condition':<12} {'true matches':>16} {'wrong word':>12} "
              f"{'false matches':>16} {'of them hard':>14} {'p50 ms':>7} {'p95 ms':>7}"]
     for row in rows:
         t, w, f, h = (row[k] for k in ("true_matches", "wrong_word", "false_matches", "hard_false_matches"))
         lines.append(f"{row['group']:<18} {row['condition']:<12} "
-                     f"{t['rate']:>7.1%} ({t['count']:>3}/{t['n']:<3}) {w['rate']:>6.1%} ({w['count']:>2}) "
-                     f"{f['rate']:>7.1%} ({f['count']:>2}/{f['n']:<3}) {h['rate']:>5.1%} ({h['count']:>2}/{h['n']:<2}) "
+                     f"{_exact(t):>7.1%} ({t['count']:>3}/{t['n']:<3}) {_exact(w):>6.1%} ({w['count']:>2}) "
+                     f"{_exact(f):>7.1%} ({f['count']:>2}/{f['n']:<3}) {_exact(h):>5.1%} ({h['count']:>2}/{h['n']:<2}) "
                      f"{row['p50_ms']:>7} {row['p95_ms']:>7}")
     return "\n".join(lines)
 

@@ -17,8 +17,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
 from tqdm import tqdm
+
+from voice.asr import default_models_dirs
 
 MANIFEST = Path(__file__).resolve().parent.parent / "models" / "manifest.json"
 CHUNK = 1 << 16
@@ -35,23 +36,32 @@ class ModelEntry:
     url: str
     sha256: str
     approx_size_mb: float
+    keep: str = ""          # the folder of the archive that is the model ("": all of it)
 
 
 def default_models_dir() -> Path:
-    return Path(platformdirs.user_data_dir("partyhost")) / "models"
+    return default_models_dirs()[0]
 
 
 def load_manifest(path: Path = MANIFEST) -> list[ModelEntry]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return [ModelEntry(m["name"], m["backend"], m["url"], m["sha256"].lower(),
-                           float(m.get("approx_size_mb", 0))) for m in data["models"]]
+                           float(m.get("approx_size_mb", 0)), m.get("keep", "")) for m in data["models"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ModelFetchError(f"{path}: not a usable model manifest ({error})") from error
 
 
 def installed(entry: ModelEntry, models_dir: Path) -> bool:
     return (models_dir / entry.name / ".sha256").is_file()
+
+
+def provided_by_package(entry: ModelEntry) -> str | None:
+    """The installed Python package that already holds this model, if any: then it needs no download."""
+    if entry.backend == "moonshine":
+        from voice.asr.moonshine import packaged_model_dir
+        return "moonshine-cpp" if packaged_model_dir() else None
+    return None
 
 
 def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True) -> Path:
@@ -70,6 +80,10 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True) -> Path:
         _unzip(archive, unpacked)
         inner = [p for p in unpacked.iterdir() if p.is_dir()]
         source = inner[0] if len(inner) == 1 and not any(unpacked.glob("*.*")) else unpacked
+        if entry.keep:
+            source = unpacked / entry.keep
+            if not source.is_dir() or not source.resolve().is_relative_to(unpacked.resolve()):
+                raise ModelFetchError(f"{entry.name}: the download has no folder {entry.keep}; nothing was installed")
         if target.exists():
             shutil.rmtree(target)
         shutil.move(str(source), target)

@@ -135,6 +135,6 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     second = None
     if settings.second_opinion:
         from voice.asr.moonshine import Preloaded
-        second = Preloaded()
+        second = Preloaded(models_dir=settings.models_dir)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second)

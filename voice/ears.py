@@ -52,7 +52,8 @@ class VoiceEars:
                  second_opinion: Any = None):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`: voice/wordcheck.py's line (None: its tuned default).
-        `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None."""
+        `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None; it
+        starts loading at the first prompt of a game that has exact prompts."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -66,6 +67,8 @@ class VoiceEars:
         self._frames = _Interruptible(source.frames(), self)
 
     def hear(self, prompt: PromptLike):
+        if self.second_opinion is not None and self.matcher.has_exact_prompts(prompt.name):
+            self.second_opinion.start()     # loads while the game is set up, and only for such a game
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         listening_from = max(listening_from, self.source.now())

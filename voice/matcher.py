@@ -214,6 +214,10 @@ class Matcher:
                                            owner.command_prefixes.get(prompt))
         return self._cache[key]
 
+    def has_exact_prompts(self, prompt: str) -> bool:
+        """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""
+        return bool(self.grammar(prompt.split("/", 1)[0]).exact_intents)
+
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
         return self.table(prompt, live).match(heard)
 

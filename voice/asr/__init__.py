@@ -12,6 +12,7 @@ acts only from 0.5, so a reading just above the line still needs an exact match.
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
 from typing import Callable, Generic, Hashable, TypeVar
 
 BACKENDS = ("whisper", "pocketsphinx", "vosk")
@@ -19,6 +20,14 @@ BACKENDS = ("whisper", "pocketsphinx", "vosk")
 
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
+
+
+def default_models_dirs() -> list[Path]:
+    """Where `partyhost models fetch` puts models by default (the platform data folder),
+    then the project's models/ folder."""
+    import platformdirs
+    return [Path(platformdirs.user_data_dir("partyhost")) / "models",
+            Path(__file__).resolve().parents[2] / "models"]
 
 
 T = TypeVar("T")

@@ -23,9 +23,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import ModelMissingError
+from . import ModelMissingError, default_models_dirs
 
 MODEL = "base-en"
+MODEL_FILES = ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
+FETCHED = "moonshine-base-en"   # its name in models/manifest.json
 BOS, EOS = 1, 2
 WORD_BOUNDARY = "\u2581"        # SentencePiece's space
 
@@ -45,14 +47,24 @@ class _Encoded:
     first_token: int                    # the decoder's first choice of a first token
 
 
-def default_model_dir() -> Path | None:
+def packaged_model_dir() -> Path | None:
     """base-en inside the installed moonshine-cpp wheel (found, never imported: its
     module loads a second onnxruntime of its own)."""
     spec = importlib.util.find_spec("moonshine_cpp")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "models" / MODEL
-    return path if (path / "decoder_model_merged.ort").is_file() else None
+    return _model_in(Path(next(iter(spec.submodule_search_locations))) / "models" / MODEL)
+
+
+def default_model_dir(models_dir: Path | str | None = None) -> Path | None:
+    """The wheel's model, else the one `partyhost models fetch moonshine-base-en` took
+    out of it into the models folder (where pip has no wheel: a Raspberry Pi)."""
+    bases = [Path(models_dir)] if models_dir else default_models_dirs()
+    return packaged_model_dir() or next(filter(None, (_model_in(base / FETCHED) for base in bases)), None)
+
+
+def _model_in(folder: Path) -> Path | None:
+    return folder if all((folder / name).is_file() for name in MODEL_FILES) else None
 
 
 class MoonshineScorer:
@@ -63,15 +75,23 @@ class MoonshineScorer:
         import onnxruntime
 
         folder = Path(model_dir) if model_dir else default_model_dir()
-        if folder is None or not (folder / "encoder_model.ort").is_file():
-            raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp")
+        if folder is None or not _model_in(folder):
+            raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp, "
+                                    f"or where pip has none, partyhost models fetch {FETCHED}")
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
 
         def session(name: str):
-            return onnxruntime.InferenceSession(str(_as_onnx(folder / f"{name}.ort", cache)), options,
-                                                providers=["CPUExecutionProvider"])
+            model = folder / f"{name}.ort"
+            for attempt in (1, 2):
+                rebuilt = _as_onnx(model, cache)
+                try:
+                    return onnxruntime.InferenceSession(str(rebuilt), options, providers=["CPUExecutionProvider"])
+                except Exception as error:   # onnxruntime's errors (InvalidProtobuf, Fail ...) share no other base
+                    if attempt == 2:
+                        raise ValueError(f"{rebuilt} cannot be loaded ({error})") from error
+                    rebuilt.unlink(missing_ok=True)     # a damaged file in the cache: rebuilt, once
 
         self._encoder, self._decoder = session("encoder_model"), session("decoder_model_merged")
         self._past = [i.name for i in self._decoder.get_inputs() if i.name.startswith("past_key_values")]
@@ -165,24 +185,39 @@ class MoonshineScorer:
 
 
 class Preloaded:
-    """A scorer loaded in a thread from the start (loading takes a second or two, the
-    first time a few more), waited for when first needed, so a turn never runs
-    without it by chance. If it cannot load, get() says why once and gives None."""
+    """A scorer loaded in a thread once start() is called (when a game that needs it
+    begins: loading takes a second or two, the first time a few more, and 460 MB),
+    waited for when first needed, so a turn never runs without it by chance. If it
+    cannot load, get() says why once and gives None."""
 
-    def __init__(self, make: Callable[[], Any] = MoonshineScorer, report: Callable[[str], None] = print):
-        self._make, self._report = make, report
+    def __init__(self, make: Callable[[], Any] | None = None, report: Callable[[str], None] = print,
+                 models_dir: Path | str | None = None):
+        """`make`: what loads it (default: Moonshine from its package, or else from `models_dir`)."""
+        self._make = make or (lambda: MoonshineScorer(default_model_dir(models_dir)))
+        self._report = report
         self._scorer: Any = None
         self._why: str | None = None
         self._thread = threading.Thread(target=self._load, name="second-opinion-load", daemon=True)
-        self._thread.start()
+        self._start_lock = threading.Lock()
+
+    def start(self) -> None:
+        """Begins loading in the background; calling it again does nothing."""
+        with self._start_lock:
+            if self._thread.ident is None:
+                self._thread.start()
+
+    @property
+    def started(self) -> bool:
+        return self._thread.ident is not None
 
     def _load(self) -> None:
         try:
             self._scorer = self._make()
-        except (ModelMissingError, OSError, ValueError, RuntimeError) as error:
-            self._why = str(error)
+        except Exception as error:      # whatever stops it is said once, and the game goes on without it
+            self._why = str(error) or type(error).__name__
 
     def get(self) -> Any:
+        self.start()
         self._thread.join()
         if self._why:
             self._report(f"No second opinion on Keep Cool hits ({self._why}); Whisper's check alone.")

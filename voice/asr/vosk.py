@@ -29,19 +29,12 @@ from typing import Any
 import numpy as np
 
 from ..audio_types import SAMPLE_RATE, Hypothesis
-from . import CompiledCache, ModelMissingError, calibrate
+from . import CompiledCache, ModelMissingError, calibrate, default_models_dirs
 
 log = logging.getLogger(__name__)
 
 ENGLISH_MODEL = "vosk-model-small-en-us-0.15"
 UNKNOWN = "[unk]"
-
-def default_models_dirs() -> list[Path]:
-    """Where `partyhost models fetch` puts models by default (the platform data folder),
-    then the project's models/ folder."""
-    import platformdirs
-    return [Path(platformdirs.user_data_dir("partyhost")) / "models",
-            Path(__file__).resolve().parents[2] / "models"]
 
 
 @dataclass(frozen=True)
