@@ -91,10 +91,10 @@ class Listener:
 
 def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
                  progress: bool = True) -> dict[str, Any]:
-    lines = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = manifest_lines(manifest)
     items, times = [], []
     for number, line in enumerate(lines, start=1):
-        prompt = f"{line['game']}/{line['prompt']}" if line.get("game") else line["prompt"]
+        prompt = prompt_name(line)
         audio = read_wav_16k(manifest.parent / line["wav"])
         got, ms, text = listener.understand(prompt, line.get("context") or {}, audio)
         negative = is_negative(line)
@@ -110,6 +110,15 @@ def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = Non
     if json_out:
         json_out.write_text(json.dumps({"summary": summary, "items": items}, indent=1), encoding="utf-8")
     return {"summary": summary, "items": items}
+
+
+def manifest_lines(manifest: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def prompt_name(line: dict[str, Any]) -> str:
+    """The manifest line's prompt as the grammars name it ("game/prompt")."""
+    return f"{line['game']}/{line['prompt']}" if line.get("game") else line["prompt"]
 
 
 def is_negative(line: dict[str, Any]) -> bool:
@@ -180,11 +189,16 @@ def accuracy_command(manifest: Path, backend: str | None, models_dir: str | None
     return 0
 
 
-def latency_command(manifest: Path, backend: str | None, models_dir: str | None) -> int:
-    """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory."""
+def latency_command(manifest: Path, backend: str | None, models_dir: str | None, paced: bool = False) -> int:
+    """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory;
+    `paced`: also as a live game has it, clips played in real time (a few minutes)."""
     listener = make_listener(backend, models_dir)
     result = run_accuracy(manifest, listener, progress=False)
     times = [i["ms"] for i in result["items"] if i["ms"] > 0]
+    if paced:
+        for name, values in paced_latency(manifest, listener).items():
+            print(f"paced_{name}_p50_ms={percentile(values, 50):.0f} p95_ms={percentile(values, 95):.0f} "
+                  f"(n={len(values)}; from the frame that confirms the end to the reading)")
     first, rtf = tts_latency()
     idle = idle_cpu_share()
     print(f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
@@ -198,6 +212,58 @@ def latency_command(manifest: Path, backend: str | None, models_dir: str | None)
     print(f"idle_listening_cpu_share={idle:.4f} (of one core, endpointer on room noise)")
     print(f"peak_rss_mb={peak_rss_mb():.0f}")
     return 0
+
+
+class PacedRecording:
+    """A recording given frame by frame in real time, as a microphone gives it, that
+    notes when it gave the last frame (the one that confirms the end of speech)."""
+
+    def __init__(self, audio: np.ndarray):
+        self._frames = frames_of(audio)
+        self.last_given = 0.0
+
+    def frames(self):
+        started = time.perf_counter()
+        for frame in self._frames:
+            time.sleep(max(0.0, started + frame.t + FRAME_SAMPLES / SAMPLE_RATE - time.perf_counter()))
+            self.last_given = time.perf_counter()
+            yield frame
+
+    def now(self) -> float:
+        return 0.0
+
+    def skip_until(self, t: float) -> None:
+        pass
+
+
+def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[str, list[float]]:
+    """End of the endpoint silence to the reading, as a live game has it: each clip
+    played in real time into the ears (every `every`-th clip and every Keep Cool
+    turn), in turn with and without reading ahead (voice/ears.py). Milliseconds."""
+    from voice.asr.moonshine import Preloaded
+    from voice.ears import VoiceEars
+    from voice.endpoint import default_speech_check
+    chosen = [line for number, line in enumerate(manifest_lines(manifest))
+              if number % every == 0 or line.get("prompt") == "word"]
+    second = Preloaded(lambda: listener.second)
+    speech_check = default_speech_check()
+    times: dict[str, list[float]] = {"read_ahead": [], "after_end": [], "read_ahead_keep_cool": [],
+                                     "after_end_keep_cool": []}
+    for line in chosen:
+        name = prompt_name(line)
+        prompt = BenchPrompt(name, listener.slots_for(name, line.get("context") or {}))
+        audio = np.concatenate([read_wav_16k(manifest.parent / line["wav"]), np.zeros(SAMPLE_RATE, np.float32)])
+        for mode in ("read_ahead", "after_end"):
+            source = PacedRecording(audio)
+            ears = VoiceEars(source, Endpointer(speech_check=speech_check), listener.recognizer, listener.matcher,
+                             busy_until=lambda: 0.0, second_opinion=second, read_ahead=mode == "read_ahead")
+            if ears.hear(prompt) is None:
+                continue                # no speech found: nothing to time
+            ms = (time.perf_counter() - source.last_given) * 1000
+            times[mode].append(ms)
+            if name == "keep-cool/word":
+                times[f"{mode}_keep_cool"].append(ms)
+    return times
 
 
 def tts_latency() -> tuple[list[float], list[float]]:

@@ -90,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     accuracy.add_argument("--json", type=Path, help="write every item's result here")
     latency = bench_commands.add_parser("latency", help="end of speech to intent, TTS, idle CPU, memory")
     latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
+    latency.add_argument("--paced", action="store_true",
+                         help="also play clips in real time into the ears, with and without reading ahead")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
     keep_cool = bench_commands.add_parser(
@@ -345,7 +347,8 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.manifest.is_file():
             raise UserError(f"no manifest at {args.manifest}")
         return bench.accuracy_command(args.manifest, backend, settings.models_dir, args.grammar, args.json)
-    return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir)
+    return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir,
+                                 args.paced)
 
 
 def manage_models(args: argparse.Namespace) -> int:

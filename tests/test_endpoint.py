@@ -64,6 +64,38 @@ def test_trailing_silence_decides_whether_two_sounds_are_one_utterance():
     assert len(utterances(audio, EndpointConfig(confirm_speech_prob=None, end_silence_ms=200))) == 2
 
 
+def test_the_utterance_is_known_before_its_end_is_confirmed():
+    """pending(): once the tail after the speech has arrived, the utterance that the
+    silence will end, the very object push() returns at the end of that silence."""
+    audio = np.concatenate([silence(0.6), voiced(0.8), silence(1.0)])
+    endpointer, seen = Endpointer(RULES), []
+    for frame in frames_of(audio):
+        done = endpointer.push(frame)
+        if done is not None:
+            break
+        seen.append((frame.t + FRAME_S, endpointer.pending()))     # the clock at the frame's end
+    known = [(t, u) for t, u in seen if u is not None]
+    first_t, ahead = known[0]
+    assert all(u is ahead for _, u in known)                 # one reading ahead, not one per frame
+    assert done is ahead
+    assert first_t - ahead.end == pytest.approx(RULES.tail_ms / 1000, abs=FRAME_S)   # its audio is all there
+    confirmed_t = seen[-1][0] + FRAME_S     # the next frame confirmed it
+    assert confirmed_t - first_t == pytest.approx((RULES.end_silence_ms - RULES.tail_ms) / 1000, abs=FRAME_S)
+
+
+def test_a_pending_utterance_is_dropped_when_speech_resumes():
+    audio = np.concatenate([silence(0.6), voiced(0.6), silence(0.33), voiced(0.6), silence(1.0)])
+    endpointer, pending = Endpointer(RULES), []
+    for frame in frames_of(audio):
+        done = endpointer.push(frame)
+        if done is not None:
+            break
+        if (u := endpointer.pending()) is not None and (not pending or pending[-1] is not u):
+            pending.append(u)
+    assert len(pending) == 2 and done is pending[1]
+    assert pending[0].end < pending[1].end and len(pending[0].audio) < len(done.audio)
+
+
 def test_clicks_and_knocks_are_not_speech():
     knocks = [silence(0.7)]
     for _ in range(6):

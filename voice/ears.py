@@ -3,12 +3,15 @@
 The ears know the prompt only by its grammar (name and live lists), never its rules.
 They drop everything heard while the host was making sound (half-duplex), wait for
 one utterance (or for the prompt's timer), let the recogniser read it against the
-prompt's phrases, and hand the session the reading that the matcher likes best.
+prompt's phrases (beginning while its end is still being confirmed), and hand the
+session the reading that the matcher likes best.
 Unreliable readings are handed over as rejected, so noise never becomes a move.
 """
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Protocol
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
@@ -49,11 +52,13 @@ class VoiceEars:
                  matcher: Matcher, busy_until: Callable[[], float],
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
-                 second_opinion: Any = None):
+                 second_opinion: Any = None, read_ahead: bool = True):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`: voice/wordcheck.py's line (None: its tuned default).
         `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None; it
-        starts loading at the first prompt of a game that has exact prompts."""
+        starts loading at the first prompt of a game that has exact prompts.
+        `read_ahead`: read an utterance while its end is still being confirmed
+        (_ReadAhead); False reads it only once confirmed, as a benchmark compares."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -65,6 +70,7 @@ class VoiceEars:
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
         self._frames = _Interruptible(source.frames(), self)
+        self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
         if self.second_opinion is not None and self.matcher.has_exact_prompts(prompt.name):
@@ -72,15 +78,18 @@ class VoiceEars:
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         listening_from = max(listening_from, self.source.now())
+        read = partial(self.read, prompt)
+        ahead = self._ahead
         turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
-                               getattr(prompt, "warning", None), self.play_cue)
+                               getattr(prompt, "warning", None), self.play_cue,
+                               read_ahead=partial(ahead.begin, read) if ahead else None)
         cues = tuple(turn.cues)
         if turn.timed_out:
             return Heard(timed_out=True, listening_from=listening_from, cues=cues)
         if turn.utterance is None:
             return None                                 # the input has ended
         utterance = turn.utterance
-        reading = self.read(prompt, utterance)
+        reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
         return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
@@ -95,6 +104,29 @@ class VoiceEars:
         second = self.second_opinion.get() if self.second_opinion is not None and table.exact else None
         return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
                             second)
+
+
+class _ReadAhead:
+    """Reads an utterance in the rest of its endpoint silence (Endpointer.pending:
+    its audio is complete 0.24 s after the speech, the end is confirmed at 0.5 s),
+    so the reading is ready, or nearly, when the end is. If speech resumes, that
+    reading is dropped and the longer utterance is read. Every read runs on one
+    worker thread, one at a time: a recogniser is never asked from two threads."""
+
+    def __init__(self) -> None:
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-ahead")
+        self._utterance: Utterance | None = None
+        self._reading: Future[Reading] | None = None
+
+    def begin(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
+        if utterance is not self._utterance:
+            self._utterance, self._reading = utterance, self._worker.submit(read, utterance)
+
+    def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
+        """The reading of this utterance: the one begun ahead, if it was this one."""
+        reading = self._reading if utterance is self._utterance and self._reading else None
+        self._utterance = self._reading = None
+        return (reading or self._worker.submit(read, utterance)).result()
 
 
 class _Interruptible:

@@ -141,6 +141,7 @@ class _Speech:
     last_speech_end: float
     speech_frames: int
     silent_run: int = 0
+    ahead: Utterance | None = None  # what it will be if the silence goes on (pending())
 
 
 class Endpointer:
@@ -177,6 +178,21 @@ class Endpointer:
             return self._speech.start
         window = list(self._recent)[-self.config.start_window:]
         return next((frame.t for frame, _, voiced in window if voiced), None)
+
+    def pending(self) -> Utterance | None:
+        """The utterance that the silence now running will end, once its audio is
+        complete (the tail kept after the last speech has arrived), before that
+        silence is long enough to confirm it. The same object is returned then, so
+        the ears can read it ahead, in the rest of the endpoint silence. None while
+        speech goes on or too little of it was heard; the speech check still decides
+        at the end."""
+        speech, c = self._speech, self.config
+        if (speech is None or speech.silent_run < _frames(c.tail_ms)
+                or speech.speech_frames * FRAME_MS < c.min_speech_ms):
+            return None
+        if speech.ahead is None:
+            speech.ahead = self._cut(speech)
+        return speech.ahead
 
     def reset(self) -> None:
         """Forget a half-heard utterance and the lead-in (the noise floor is kept)."""
@@ -251,6 +267,7 @@ class Endpointer:
             speech.speech_frames += 1
             speech.silent_run = 0
             speech.last_speech_end = frame.t + FRAME_SECONDS
+            speech.ahead = None
         else:
             speech.silent_run += 1
         if speech.silent_run >= _frames(c.end_silence_ms):
@@ -268,11 +285,17 @@ class Endpointer:
         c = self.config
         if speech.speech_frames * FRAME_MS < c.min_speech_ms:
             return None
-        keep_until = speech.last_speech_end + c.tail_ms / 1000
-        frames = [f for f in speech.frames if f.t < keep_until - 1e-9]
-        audio = np.concatenate([f.samples for f in frames]).astype(np.float32, copy=False)
+        ahead = speech.ahead
+        utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
         if (self.speech_check is not None and c.confirm_speech_prob is not None
-                and self.speech_check(audio) < c.confirm_speech_prob):
+                and self.speech_check(utterance.audio) < c.confirm_speech_prob):
             self.unconfirmed += 1
             return None
+        return utterance
+
+    def _cut(self, speech: _Speech) -> Utterance:
+        """The utterance's audio: the lead-in, the speech and a short tail."""
+        keep_until = speech.last_speech_end + self.config.tail_ms / 1000
+        frames = [f for f in speech.frames if f.t < keep_until - 1e-9]
+        audio = np.concatenate([f.samples for f in frames]).astype(np.float32, copy=False)
         return Utterance(audio=audio, start=speech.start, end=speech.last_speech_end)

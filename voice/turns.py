@@ -41,6 +41,7 @@ class EndpointerLike(Protocol):
     def onset(self) -> float | None: ...
     def push(self, frame: Frame) -> Utterance | None: ...
     def flush(self) -> Utterance | None: ...
+    def pending(self) -> Utterance | None: ...
 
 
 @dataclass
@@ -62,13 +63,16 @@ def tick_times(deadline: float, warning: float | None) -> list[float]:
 def listen_for_turn(endpointer: EndpointerLike, frames: Iterator[Frame], listening_from: float,
                     timeout: float | None, warning: float | None = None,
                     play_cue: Callable[[str], None] | None = None,
-                    onset_grace_frames: int = 6) -> TurnResult:
+                    onset_grace_frames: int = 6,
+                    read_ahead: Callable[[Utterance], None] | None = None) -> TurnResult:
     """The next utterance of this turn, or timed_out once the deadline passes in silence.
 
     `onset_grace_frames`: after the deadline, how many frames to wait for speech
     whose first voiced frame came before it to be confirmed (the endpointer needs
     a few voiced frames to start an utterance). Only then is the time out late,
     by at most this many frames.
+    `read_ahead(utterance)`: called at each frame while the endpointer has a pending
+    utterance (Endpointer.pending), which may yet grow if speech resumes.
     """
     deadline = listening_from + timeout if timeout else None
     ticks = tick_times(deadline, warning) if deadline is not None else []
@@ -86,6 +90,8 @@ def listen_for_turn(endpointer: EndpointerLike, frames: Iterator[Frame], listeni
         if utterance is not None:
             result.utterance = utterance
             return result
+        if read_ahead is not None and (pending := endpointer.pending()) is not None:
+            read_ahead(pending)
         if deadline is not None and now > deadline + EPSILON and not endpointer.in_speech:
             onset = endpointer.onset()
             if onset is None or onset >= deadline - EPSILON or late >= onset_grace_frames:
