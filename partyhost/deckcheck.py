@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence

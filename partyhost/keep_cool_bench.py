@@ -165,6 +165,7 @@ class Decision:
     word_check: float | None = None   # the check's log-likelihood ratio (voice/wordcheck.py)
     opinion: Opinion | None = None    # the second listener's (voice/second_opinion.py), if any
     rescued: str | None = None        # the word in play the second opinion would rescue
+    likeliest: str | None = None      # ... or else the one it finds likeliest (Opinion.likeliest)
 
 
 def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray,
@@ -189,7 +190,8 @@ def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarra
         rescued = _word(matcher, prompt, opinion.rescued)
     checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
     return Decision(word, reading.text, reading.confidence, (time.perf_counter() - started) * 1000,
-                    checks[-1] if checks else None, opinion, rescued)
+                    checks[-1] if checks else None, opinion, rescued,
+                    _word(matcher, prompt, opinion.likeliest) if opinion else None)
 
 
 def _word(matcher: Matcher, prompt: BenchPrompt, phrase: str | None) -> str | None:
@@ -205,9 +207,11 @@ def word_at(result: dict[str, Any], line: float, veto_line: float = VETO_LINE,
     took = result["got"] is not None and (ratio is None or ratio >= line)
     if "veto_margin" not in result:
         return result["got"] if took else None
-    opinion = Opinion(veto_margin=result["veto_margin"], rescued=result["rescued"])
+    opinion = Opinion(veto_margin=result["veto_margin"], rescued=result["rescued"],
+                      likeliest=result.get("likeliest"), likeliest_score=result.get("likeliest_score"),
+                      likeliest_margin=result.get("likeliest_margin"))
     said = verdict(took, opinion, veto_line, rescue)
-    return {"kept": result["got"], "rescued": result["rescued"]}.get(said or "")
+    return {"kept": result["got"], "rescued": result["rescued"], "likeliest": result.get("likeliest")}.get(said or "")
 
 
 # ---- the run --------------------------------------------------------------------------
@@ -244,7 +248,9 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
                 if second is not None:
                     opinion = decision.opinion or Opinion()
                     result.update(veto_margin=opinion.veto_margin, rival=opinion.rival,
-                                  rescued=decision.rescued, seconded=opinion.seconded)
+                                  rescued=decision.rescued, seconded=opinion.seconded,
+                                  likeliest=decision.likeliest, likeliest_score=opinion.likeliest_score,
+                                  likeliest_margin=opinion.likeliest_margin)
                 results.append(result)
                 if progress and len(results) % 200 == 0:
                     print(f"  {len(results)}/{total}", flush=True)

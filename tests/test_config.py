@@ -1,5 +1,4 @@
 """Settings from the TOML file: defaults, overrides, and clear refusals."""
-from pathlib import Path
 
 import pytest
 

@@ -13,7 +13,7 @@ from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
 from voice.matcher import Matcher
 from voice.normalize import normalize
-from voice.second_opinion import VETO_LINE, Opinion, verdict
+from voice.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
 from voice.wordcheck import read_checked
 
 
@@ -30,7 +30,7 @@ class FakeMoonshine:
         self.likelihood, self.free = likelihood, free
         self.asked: list[list[str]] = []
 
-    def judge(self, audio, texts, first_choices_only=False):
+    def judge(self, audio, texts):
         self.asked.append(list(texts))
         return [Judgement(self.likelihood.get(t, -30.0), bool(self.free) and normalize(t) == normalize(self.free))
                 for t in texts]
@@ -99,22 +99,46 @@ def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
     moonshine = FakeMoonshine({}, free="A kettle.")
     reading = read(Unsure("kettle", {}, []), moonshine)
     assert not reading.rejected and reading.text == "kettle"
-    assert moonshine.asked == [["Kettle", "A kettle"]]         # only the word Whisper named
+    assert len(moonshine.asked) == 1                           # one question for all of the rescue
 
 
 def test_when_whisper_named_a_word_in_play_only_that_word_can_be_rescued():
     moonshine = FakeMoonshine({}, free="Candle.")                  # Whisper heard kettle
     assert read(Unsure("kettle", {}, []), moonshine).rejected
-    assert moonshine.asked == [["Kettle", "A kettle"]]
 
 
 def test_when_whisper_named_none_a_word_moonshine_would_write_is_rescued():
     moonshine = FakeMoonshine({}, free="Candle.")
     reading = read(Unsure("fruit", {}, []), moonshine)
     assert not reading.rejected and reading.text == "candle"
-    assert sorted(moonshine.asked[0]) == ["A candle", "A kernel", "A kettle", "Candle", "Kernel", "Kettle"]
+    assert sorted(moonshine.asked[0]) == ["A candle", "A kernel", "A kettle", "Candle", "Fruit", "Kernel", "Kettle"]
     said_nothing_in_play = FakeMoonshine({}, free="Fruit.")
     assert read(Unsure("fruit", {}, []), said_nothing_in_play).rejected
+
+
+def test_a_word_in_play_far_likelier_than_what_whisper_heard_is_rescued():
+    """Whisper heard "fruit" (a clue); Moonshine finds "candle" likely, and likelier
+    than "fruit" by more than RESCUE_LINE."""
+    lead = RESCUE_LINE + 1
+    rescued = read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine({"Candle": -2.0, "Fruit": -2.0 - lead}))
+    assert rescued.text == "candle" and not rescued.rejected
+
+
+@pytest.mark.parametrize("likelihood", [
+    {"Candle": -2.0, "Fruit": -2.0 - RESCUE_LINE},                            # not far enough ahead
+    {"Candle": RESCUE_FLOOR - 0.5, "Fruit": RESCUE_FLOOR - 0.5 - 2 * RESCUE_LINE},   # unlikely in itself
+])
+def test_a_word_in_play_only_somewhat_likelier_stays_a_clue(likelihood):
+    assert read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine(likelihood)).text == "fruit"
+
+
+def test_with_no_word_in_play_a_clue_is_a_clue():
+    """The table deal: the host knows no words, so there is nothing to rescue."""
+    class TableDeal(Prompt):
+        slots = grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]})
+    reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), TableDeal(),
+                           Utterance(np.zeros(16000, np.float32), 0, 1), second=FakeMoonshine({"Fruit": -1.0}))
+    assert reading.text == "fruit"
 
 
 def test_a_command_or_a_claim_is_never_taken_for_a_word():
@@ -139,10 +163,15 @@ def test_a_word_whisper_s_check_threw_out_can_be_rescued():
     (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
     (False, Opinion(), None),
     (False, Opinion(rescued="kettle"), "rescued"),
+    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
+     "likeliest"),
+    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
+    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
+    (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
 ])
 def test_verdict(took, opinion, expected):
     assert verdict(took, opinion) == expected
-    if expected == "rescued":
+    if expected in ("rescued", "likeliest"):
         assert verdict(took, opinion, rescue=False) is None
 
 

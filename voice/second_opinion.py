@@ -15,8 +15,11 @@ Whisper's readings of the same audio a second time:
   would have written it itself. If one of Whisper's steered readings named a word
   in play, only that word is asked about (two models naming the same word); if
   none did, every word in play is (unsteered, Moonshine wrote exactly that word).
+  Failing that, the word in play Moonshine finds likeliest counts if it is likely
+  in itself (RESCUE_FLOOR) and beats every other reading Whisper made of the audio
+  by more than RESCUE_LINE: Whisper heard "love" and "glove" is in play.
 
-VETO_LINE was tuned on the benchmark's tuning set, hard pairs and voices of its
+The lines were tuned on the benchmark's tuning set, hard pairs and voices of its
 own (docs/keep-cool-live.md); its reported figures are for held-apart voices.
 """
 from __future__ import annotations
@@ -36,10 +39,15 @@ from .wordcheck import note, taken_as, written
 
 VETO_LINE = -4.0
 """Moonshine: the word minus Whisper's likeliest other reading; below it, a clue."""
+RESCUE_LINE = 4.0
+"""Moonshine: the likeliest word in play minus Whisper's likeliest other reading;
+above it, that word was said (the veto's margin, the other way round)."""
+RESCUE_FLOOR = -6.0
+"""... and the word's own log-likelihood must reach this: in noise every text is unlikely."""
 
 
 class Scorer(Protocol):
-    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judgement]: ...
+    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judgement]: ...
 
 
 @dataclass(frozen=True)
@@ -50,15 +58,28 @@ class Opinion:
     rival: str = ""                     # the reading that beat the word, when vetoed
     rescued: str | None = None          # the phrase of the word in play it would rescue
     seconded: bool = False              # ... which a steered Whisper reading named too (benchmark records)
+    likeliest: str | None = None        # failing that, the phrase of the word in play it finds likeliest,
+    likeliest_score: float | None = None    # its log-likelihood
+    likeliest_margin: float | None = None   # and its lead over Whisper's likeliest other reading
 
 
 def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
-            rescue: bool = True) -> str | None:
-    """The verdict: "kept", "vetoed", "rescued", or None (nothing in play was said)."""
+            rescue: bool = True, rescue_line: float = RESCUE_LINE,
+            rescue_floor: float = RESCUE_FLOOR) -> str | None:
+    """The verdict: "kept", "vetoed", "rescued", "likeliest" (rescued by its lead), or
+    None (nothing in play was said)."""
     if whisper_took:
         vetoed = opinion.veto_margin is not None and opinion.veto_margin < veto_line
         return "vetoed" if vetoed else "kept"
-    return "rescued" if rescue and opinion.rescued is not None else None
+    if not rescue:
+        return None
+    if opinion.rescued is not None:
+        return "rescued"
+    if (opinion.likeliest is not None and opinion.likeliest_score is not None
+            and opinion.likeliest_margin is not None
+            and opinion.likeliest_score >= rescue_floor and opinion.likeliest_margin > rescue_line):
+        return "likeliest"
+    return None
 
 
 class SecondOpinion:
@@ -85,17 +106,28 @@ class SecondOpinion:
     def rescue(self) -> Opinion:
         """A word in play that Moonshine would have written itself (bare, with its
         article, or as a Whisper reading of it): the one a steered Whisper reading
-        named, if any did, else any."""
+        named, if any did, else any. And, for verdict() to weigh if there is none,
+        the word in play Moonshine finds likeliest and its lead over Whisper's
+        likeliest reading that names no word in play. One batch asks all of it."""
         steered = {self._key(self._intent_of(h.text)) for h in self.reading.hypotheses if h.text}
         named = {key: phrase for key, phrase in self._words_in_play.items() if key in steered}
         asked = named or self._words_in_play
-        texts = list(dict.fromkeys([form for phrase in asked.values() for form in _forms(phrase)]
-                                   + [t for t in self._whisper_readings() if self._key(self._intent_of(t)) in asked]))
-        for text, judged in zip(texts, self.scorer.judge(self.audio, texts, first_choices_only=True)):
-            if judged.first_choice:     # greedy decoding writes one text at most
+        readings = self._whisper_readings()
+        forms = {form: key for key, phrase in self._words_in_play.items() for form in _forms(phrase)}
+        named_by_readings = [t for t in readings if self._key(self._intent_of(t)) in asked]
+        rivals = [t for t in readings if self._intent_of(t) is None]
+        texts = list(dict.fromkeys([*forms, *named_by_readings, *rivals]))
+        judged = dict(zip(texts, self.scorer.judge(self.audio, texts)))
+        for text in [f for f, key in forms.items() if key in asked] + named_by_readings:
+            if judged[text].first_choice:     # greedy decoding writes one text at most
                 key = self._key(self._intent_of(text))
                 return Opinion(rescued=asked[key], seconded=key in named)
-        return Opinion()
+        if not rivals or not forms:     # no other reading to beat, or no word in play (the table deal)
+            return Opinion()
+        likeliest = max(forms, key=lambda form: judged[form].likelihood)
+        score = judged[likeliest].likelihood
+        return Opinion(likeliest=self._words_in_play[forms[likeliest]], likeliest_score=round(score, 3),
+                       likeliest_margin=round(score - max(judged[t].likelihood for t in rivals), 3))
 
     def may_rescue(self, reading: Reading) -> bool:
         """Only speech taken for a clue (or not understood) may be a missed word in play;
@@ -149,8 +181,9 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     if said == "vetoed":
         return taken_as(reading, second.table, opinion.rival, found)
     hypotheses = reading.hypotheses + (found,)
-    if said == "rescued":
-        return replace(reading, text=opinion.rescued, rejected=False, hypotheses=hypotheses,
+    if said in ("rescued", "likeliest"):
+        phrase = opinion.rescued if said == "rescued" else opinion.likeliest
+        return replace(reading, text=phrase, rejected=False, hypotheses=hypotheses,
                        confidence=max(reading.confidence, 0.5))
     return replace(reading, hypotheses=hypotheses)
 

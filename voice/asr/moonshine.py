@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import itertools
-import math
 import os
 import threading
 from dataclasses import dataclass
@@ -44,7 +43,6 @@ class _Encoded:
 
     hidden: np.ndarray                  # the encoder's output
     cross: dict[str, np.ndarray]        # the decoder's cross-attention keys and values for it
-    first_token: int                    # the decoder's first choice of a first token
 
 
 def packaged_model_dir() -> Path | None:
@@ -104,31 +102,26 @@ class MoonshineScorer:
 
     # ---- what the model makes of an utterance ----
 
-    def judge(self, audio: np.ndarray, texts: list[str], first_choices_only: bool = False) -> list[Judgement]:
+    def judge(self, audio: np.ndarray, texts: list[str]) -> list[Judgement]:
         """Each text as all that was said, from one teacher-forced batch: its
         log-likelihood, written as Moonshine writes a lone word ("Kettle." or
         "Kettle,": either stop counts, then the end), and whether Moonshine's own
         greedy reading would be that text (token by token its first choice, never
         the end at the first step, then a stop or the end). Decoding greedily
-        would cost a decoder call per token; this is one call for every text.
-        `first_choices_only`: texts that do not start with Moonshine's first token
-        are not decoded (likelihood -inf): most of a long list, for free."""
+        would cost a decoder call per token; this is one call for every text."""
+        if not texts:
+            return []
         sequences = [self.tokens(text) + [self._dot] for text in texts]
-        judged = [Judgement(-math.inf, False)] * len(texts)
-        encoded = self._encode(audio)
-        asked = [i for i, sequence in enumerate(sequences)
-                 if not first_choices_only or sequence[0] == encoded.first_token]
-        if not asked:
-            return judged
-        logits = _log_softmax(self._decode([sequences[i] for i in asked], encoded))
+        judged = []
+        logits = _log_softmax(self._decode(sequences, self._encode(audio)))
         logits[:, 0, EOS] = -np.inf                 # a reading is never empty
-        for row, sequence in enumerate(sequences[i] for i in asked):
+        for row, sequence in enumerate(sequences):
             stop = len(sequence) - 1
             words = sum(float(logits[row, j, token]) for j, token in enumerate(sequence[:stop]))
             either_stop = float(np.logaddexp(logits[row, stop, self._dot], logits[row, stop, self._comma]))
             chosen = [int(np.argmax(logits[row, j])) for j in range(stop + 1)]
             first_choice = chosen[:stop] == sequence[:stop] and chosen[stop] in (self._dot, self._comma, EOS)
-            judged[asked[row]] = Judgement(words + either_stop + float(logits[row, stop + 1, EOS]), first_choice)
+            judged.append(Judgement(words + either_stop + float(logits[row, stop + 1, EOS]), first_choice))
         return judged
 
     # ---- the tokenizer: SentencePiece BPE, merges ranked by piece number ----
@@ -149,9 +142,8 @@ class MoonshineScorer:
     def _encode(self, audio: np.ndarray) -> _Encoded:
         """The encoder's output, the decoder's cross-attention keys and values for it,
         which depend on the audio only: computed once (a one-token call) and shared
-        by every row of a batch, which halves a batch's time; and that call's first
-        token. The last ones are kept: a veto and a rescue may ask about the same
-        utterance."""
+        by every row of a batch, which halves a batch's time. The last ones are
+        kept: a veto and a rescue may ask about the same utterance."""
         samples = np.asarray(audio, dtype=np.float32)
         key = hash(samples.tobytes())
         if self._last is None or self._last[0] != key:
@@ -162,9 +154,7 @@ class MoonshineScorer:
                 "use_cache_branch": np.array([False]), **self._past_of(1, {})})))
             cross = {name: first[name.replace("past_key_values", "present")]
                      for name in self._past if ".encoder." in name}
-            opening = first["logits"][0, -1].copy()
-            opening[EOS] = -np.inf
-            self._last = (key, _Encoded(hidden, cross, int(np.argmax(opening))))
+            self._last = (key, _Encoded(hidden, cross))
         return self._last[1]
 
     def _past_of(self, batch: int, cross: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
