@@ -28,7 +28,7 @@ import math
 import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -207,9 +207,7 @@ def word_at(result: dict[str, Any], line: float, veto_line: float = VETO_LINE,
     took = result["got"] is not None and (ratio is None or ratio >= line)
     if "veto_margin" not in result:
         return result["got"] if took else None
-    opinion = Opinion(veto_margin=result["veto_margin"], rescued=result["rescued"],
-                      likeliest=result.get("likeliest"), likeliest_score=result.get("likeliest_score"),
-                      likeliest_margin=result.get("likeliest_margin"))
+    opinion = Opinion(**{f.name: result[f.name] for f in fields(Opinion) if f.name in result})
     said = verdict(took, opinion, veto_line, rescue)
     return {"kept": result["got"], "rescued": result["rescued"], "likeliest": result.get("likeliest")}.get(said or "")
 
@@ -245,12 +243,9 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
                           "text": item.text, "expect": item.expect, "hard": item.hard,
                           "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
                           "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)}
-                if second is not None:
-                    opinion = decision.opinion or Opinion()
-                    result.update(veto_margin=opinion.veto_margin, rival=opinion.rival,
-                                  rescued=decision.rescued, seconded=opinion.seconded,
-                                  likeliest=decision.likeliest, likeliest_score=opinion.likeliest_score,
-                                  likeliest_margin=opinion.likeliest_margin)
+                if second is not None:     # the opinion, its phrases as the words they name
+                    result.update(asdict(decision.opinion or Opinion()), rescued=decision.rescued,
+                                  likeliest=decision.likeliest)
                 results.append(result)
                 if progress and len(results) % 200 == 0:
                     print(f"  {len(results)}/{total}", flush=True)

@@ -124,9 +124,9 @@ class _ReadAhead:
 
     def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         """The reading of this utterance: the one begun ahead, if it was this one."""
-        reading = self._reading if utterance is self._utterance and self._reading else None
+        begun = self._reading if utterance is self._utterance else None
         self._utterance = self._reading = None
-        return (reading or self._worker.submit(read, utterance)).result()
+        return (begun or self._worker.submit(read, utterance)).result()
 
 
 class _Interruptible:
