@@ -70,7 +70,8 @@ class Listener:
 
     def __init__(self, recognizer: Any, matcher: Matcher, grammar_slots_for=grammar_slots,
                  unclear_for=unclear_intent, second: Any = None):
-        """`second`: the second listener the live ears use at exact prompts (None: none)."""
+        """`second`: the second listener the live ears use at exact prompts, a
+        voice.asr.moonshine.Preloaded that loads when first needed (None: none)."""
         self.recognizer, self.matcher, self.second = recognizer, matcher, second
         self.slots_for, self.unclear_for = grammar_slots_for, unclear_for
 
@@ -174,7 +175,7 @@ LATENCY_SENTENCES = [
 def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None) -> Listener:
     from voice.asr.moonshine import Preloaded
     from voice.asr.select import make_recognizer
-    recognizer, second = make_recognizer(backend, models_dir), Preloaded(models_dir=models_dir).get()
+    recognizer, second = make_recognizer(backend, models_dir), Preloaded(models_dir=models_dir)
     if grammar is None:
         return Listener(recognizer, Matcher(), second=second)
     matcher = Matcher(grammar_dir=grammar.parent, common=False)
@@ -193,6 +194,7 @@ def latency_command(manifest: Path, backend: str | None, models_dir: str | None,
     """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory;
     `paced`: also as a live game has it, clips played in real time (a few minutes)."""
     listener = make_listener(backend, models_dir)
+    listener.second.get()       # loaded before timing, and counted in the memory a Keep Cool game needs
     result = run_accuracy(manifest, listener, progress=False)
     times = [i["ms"] for i in result["items"] if i["ms"] > 0]
     if paced:
@@ -240,12 +242,10 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
     """End of the endpoint silence to the reading, as a live game has it: each clip
     played in real time into the ears (every `every`-th clip and every Keep Cool
     turn), in turn with and without reading ahead (voice/ears.py). Milliseconds."""
-    from voice.asr.moonshine import Preloaded
     from voice.ears import VoiceEars
     from voice.endpoint import default_speech_check
     chosen = [line for number, line in enumerate(manifest_lines(manifest))
               if number % every == 0 or line.get("prompt") == "word"]
-    second = Preloaded(lambda: listener.second)
     speech_check = default_speech_check()
     times: dict[str, list[float]] = {"read_ahead": [], "after_end": [], "read_ahead_keep_cool": [],
                                      "after_end_keep_cool": []}
@@ -256,7 +256,7 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
         for mode in ("read_ahead", "after_end"):
             source = PacedRecording(audio)
             ears = VoiceEars(source, Endpointer(speech_check=speech_check), listener.recognizer, listener.matcher,
-                             busy_until=lambda: 0.0, second_opinion=second, read_ahead=mode == "read_ahead")
+                             busy_until=lambda: 0.0, second_opinion=listener.second, read_ahead=mode == "read_ahead")
             if ears.hear(prompt) is None:
                 continue                # no speech found: nothing to time
             ms = (time.perf_counter() - source.last_given) * 1000

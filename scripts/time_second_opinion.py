@@ -27,7 +27,7 @@ from host.games import grammar_slots
 from partyhost.bench import BenchPrompt, first_utterance, percentile
 from partyhost.fixtures import Voices, padded
 from partyhost.keep_cool_bench import PROMPT, ROSTER, build_set
-from voice.asr.moonshine import MoonshineScorer
+from voice.asr.moonshine import MoonshineScorer, Preloaded
 from voice.asr.select import make_recognizer
 from voice.matcher import Matcher
 from voice.wordcheck import read_checked
@@ -38,7 +38,8 @@ def main() -> int:
     parser.add_argument("--voices", default="piper-1.25,espeak-en-gb")
     parser.add_argument("--tables", type=int, default=6)
     args = parser.parse_args()
-    whisper, moonshine, matcher = make_recognizer(None, None), MoonshineScorer(), Matcher()
+    whisper, matcher = make_recognizer(None, None), Matcher()
+    moonshine = Preloaded(MoonshineScorer)
     voices = Voices(noise_scale=0.0)
     bench = build_set(args.tables, 6)
     alone, both = [], []

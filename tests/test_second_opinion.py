@@ -45,7 +45,7 @@ class Unsure(FakeWhisper):
 
 def read(whisper, moonshine):
     return read_checked(whisper, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1),
-                        second=moonshine)
+                        second=Preloaded(lambda: moonshine))
 
 
 def passes_whisper(word="kettle", rival=" Cattle."):
@@ -136,8 +136,9 @@ def test_with_no_word_in_play_a_clue_is_a_clue():
     """The table deal: the host knows no words, so there is nothing to rescue."""
     class TableDeal(Prompt):
         slots = grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]})
+    moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}))
     reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), TableDeal(),
-                           Utterance(np.zeros(16000, np.float32), 0, 1), second=FakeMoonshine({"Fruit": -1.0}))
+                           Utterance(np.zeros(16000, np.float32), 0, 1), second=moonshine)
     assert reading.text == "fruit"
 
 

@@ -99,11 +99,8 @@ class VoiceEars:
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         from .wordcheck import CHECK_LINE, read_checked   # read_utterance, then Keep Cool's word check
         line = CHECK_LINE if self.word_check_line is None else self.word_check_line
-        table = self.matcher.table(prompt.name, prompt.slots)
-        # only exact prompts (Keep Cool's words in play) need it: no other prompt waits for its loading
-        second = self.second_opinion.get() if self.second_opinion is not None and table.exact else None
         return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
-                            second)
+                            self.second_opinion)
 
 
 class _ReadAhead:

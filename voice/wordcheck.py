@@ -34,16 +34,19 @@ CHECK_LINE = -3.0
 def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
                  min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None) -> Reading:
     """read_utterance, then the exact-intent check (see the module docstring), then
-    the second listener's opinion (`second`: a voice.second_opinion.Scorer) if any."""
+    the second listener's opinion if there is one. `second`: a
+    voice.asr.moonshine.Preloaded (anything whose get() gives a voice.second_opinion.Scorer
+    or None); it is asked for only here, so no other prompt waits for it to load."""
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence)
     table = matcher.table(prompt.name, prompt.slots)
     if not table.exact:
         return reading
     checked = check_exact(reading, recognizer, matcher, prompt, line)
-    if second is None:
+    scorer = second.get() if second is not None else None
+    if scorer is None:
         return checked
     from .second_opinion import SecondOpinion, review
-    return review(checked, SecondOpinion(second, table, checked), word_in_play(table, checked))
+    return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
 
 
 def word_in_play(table: Any, reading: Reading) -> str | None:
