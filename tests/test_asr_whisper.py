@@ -142,6 +142,19 @@ def test_the_prompt_fits_the_token_limit_and_starts_with_the_prompts_own_phrases
     assert len(compiled.prompt_tokens) <= MAX_PROMPT_TOKENS + 3
 
 
+def test_numbers_said_alone_get_room_for_every_tens_word(whisper, matcher):
+    """The 60-token prompt of a 0-100 reply ended at "Fifty", and "sixty" was read
+    "sixteen"; the extra room goes to bare numbers only, so a card prompt is unchanged."""
+    encode = whisper._tokenizer.encode
+    numbers = list(matcher.table("keep-it-100/tiebreak").texts)
+    assert "Sixty." not in prompt_text(numbers, encode, 60)
+    longer = prompt_text(numbers, encode, 60, 20)
+    assert all(f"{tens}." in longer for tens in ("Sixty", "Seventy", "Eighty", "Ninety", "One hundred"))
+    assert len(encode(" " + longer)) <= 80
+    cards = list(matcher.table("centurion/play_card").texts)
+    assert prompt_text(cards, encode, 60, 20) == prompt_text(cards, encode, 60)
+
+
 def test_compiled_prompts_are_cached_by_phrase_set(matcher):
     recognizer = WhisperRecognizer()
     texts = list(matcher.table("keep-it-100/place").texts)

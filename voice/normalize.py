@@ -10,6 +10,8 @@ import re
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS = frozenset(_ONES + _TENS[2:] + ["hundred", "thousand"])
+"""Every word that number_words() writes (not "minus")."""
 
 # Hesitations and hedges that carry no meaning for a command. Longest first, so
 # "i think that" goes before "i think".

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..audio_types import SAMPLE_RATE, Hypothesis
-from ..normalize import normalize
+from ..normalize import NUMBER_WORDS, normalize
 from . import CompiledCache, ModelMissingError, calibrate, unique_words
 
 HALLUCINATIONS = frozenset({
@@ -47,6 +47,7 @@ class WhisperSettings:
     beam_size: int = 5                    # tuned: +1 % over 2 for ~25 ms (docs/recognition.md)
     max_new_tokens: int = 12              # at least; more when the grammar's phrases are longer
     prompt_tokens: int = 60               # of MAX_PROMPT_TOKENS: longer prompts hurt (measured)
+    number_tokens: int = 20               # more, for numbers said alone (see prompt_text)
     min_window_s: float = 3.0             # encoder input: the utterance padded to at least this
     full_window: bool = False             # True: Whisper's stock 30 s window (slow, for comparison)
     no_speech_line: float = 0.6           # Whisper's silence rule: no_speech above this ...
@@ -112,8 +113,9 @@ class WhisperRecognizer:
         return self._cache.get(phrases)
 
     def _build(self, phrases: tuple[str, ...]) -> WhisperPrompt:
-        text = prompt_text(phrases, self._tokenizer.encode,
-                           min(self.settings.prompt_tokens, MAX_PROMPT_TOKENS))
+        budget = min(self.settings.prompt_tokens, MAX_PROMPT_TOKENS)
+        text = prompt_text(phrases, self._tokenizer.encode, budget,
+                           min(self.settings.number_tokens, MAX_PROMPT_TOKENS - budget))
         tokens = [self._tokenizer.sot_prev] if text else []
         tokens += self._tokenizer.encode(" " + text) if text else []
         tokens += list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
@@ -266,33 +268,47 @@ def rejection_reason(said: str, avg_logprob: float, no_speech: float,
     return None
 
 
-def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int) -> str:
-    """Phrases that cover the grammar's words, in the order given, within a token budget.
+def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
+                number_budget: int = 0) -> str:
+    """Phrases that cover the grammar's words, in the order given, within a token budget;
+    then numbers said alone that are still missing, within `number_budget` more.
 
     The matcher orders a prompt's phrases for this (PhraseTable.texts): one phrase of
     every intent first, then the rest in grammar order, so when the budget runs out
     every intent still has a say and it is rarely said words that are left out.
+    A 0-100 prompt spends its budget on "Zero. One. ... Fifty." and stops: "sixty"
+    is then read "sixteen", "ninety eight" "nineteen". Listing the missing tens costs
+    about ten tokens and only where numbers said alone are a reply; a longer budget
+    for every prompt steered cards and Keep Cool words wrong (docs/recognition.md).
     """
     chosen: list[str] = []
     covered: set[str] = set()
     used = 0
-    for phrase in phrases:
-        fresh = [w for w in phrase.split() if w not in covered]
-        if not fresh:
-            continue
-        tokens = len(encode(" " + _join([phrase])))     # as it will be written: " Phrase."
-        if used + tokens > budget:
-            if used > budget - 3:
-                break
-            continue
-        chosen.append(phrase)
-        covered.update(phrase.split())
-        used += tokens
+
+    def take(candidates, limit: int) -> None:
+        nonlocal used
+        for phrase in candidates:
+            fresh = [w for w in phrase.split() if w not in covered]
+            if not fresh:
+                continue
+            tokens = len(encode(" " + _join([phrase])))     # as it will be written: " Phrase."
+            if used + tokens > limit:
+                if used > limit - 3:
+                    break
+                continue
+            chosen.append(phrase)
+            covered.update(phrase.split())
+            used += tokens
+
+    take(phrases, budget)
     while chosen and len(encode(" " + _join(chosen))) > budget:   # joins can tokenize longer
         chosen.pop()
     if not chosen:
         words = unique_words(phrases)
         return " ".join(words[:budget // 2])
+    if number_budget:
+        used = len(encode(" " + _join(chosen)))
+        take([p for p in phrases if set(p.split()) <= NUMBER_WORDS], budget + number_budget)
     return _join(chosen)
 
 
