@@ -107,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "one; -100: no check); also with --from-json")
     keep_cool.add_argument("--tuning", action="store_true",
                            help="the tuning set instead: hard pairs and voices of its own")
+    keep_cool.add_argument("--real", action="store_true",
+                           help="people instead: Speech Commands words of ../shared/audio as words in play and clues")
     keep_cool.add_argument("--no-second-opinion", action="store_true",
                            help="Whisper alone, without Moonshine's veto and rescue")
     keep_cool.add_argument("--veto-line", type=float, default=None,
@@ -341,7 +343,7 @@ def run_bench(args: argparse.Namespace) -> int:
         return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
                                        line=args.word_check_line, tuning=args.tuning,
                                        second_opinion=not args.no_second_opinion,
-                                       veto_line=args.veto_line, rescue=not args.no_rescue)
+                                       veto_line=args.veto_line, rescue=not args.no_rescue, real=args.real)
     backend = args.backend or settings.backend
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():

@@ -18,6 +18,11 @@ and "speech not understood is a clue"):
   several overlapping TTS voices chatting);
 - voices: Piper at speed 1.0 is the tuning voice (never reported as a result);
   the figures are for held-apart voices: Piper at other speeds and espeak-ng.
+- `--real`: people instead. The Speech Commands words of ../shared/audio (20
+  words, one second each, said by several people in their own rooms) stand in
+  for Keep Cool words: at each table some of them are in play (beside deck
+  words nobody says) and the rest are clues. Its speaker who tuned Whisper's
+  acceptance line (scripts/measure_asr.py) is left out.
 
 Real-time cost is reported as recognition percentiles (ms per word, audio in memory).
 """
@@ -43,7 +48,7 @@ from voice.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
 from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
-from .fixtures import CHATTER, Voices, load_noise, mix_at_snr, padded
+from .fixtures import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr, padded
 
 PROMPT = "keep-cool/word"
 ROSTER = ["Ana", "Ben", "Cy"]
@@ -97,10 +102,7 @@ def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5,
               pairs: list[tuple[str, str]] = HARD_PAIRS) -> BenchSet:
     """Tables of words in play, and what is said at each, from the deck and the hard pairs."""
     rng = random.Random(seed)
-    deck = load_decks([], [default_deck_dir() / "keep-cool.csv"])
-    pool = sorted({card.word(face, line) for card in deck.words for face in ("red", "blue")
-                   for line in range(1, 6)})
-    pool = [w for w in pool if w.isalpha()]
+    pool = deck_words()
     hard = list(pairs)
     rng.shuffle(hard)
     taken = {w for pair in hard for w in pair}
@@ -123,6 +125,13 @@ def build_set(tables: int = 6, clues_per_table: int = 18, seed: int = 5,
                 clues.append(word)
         bench.items += [Item(number, clue, None) for clue in clues]
     return bench
+
+
+def deck_words() -> list[str]:
+    """Every one-word word of the shipped Keep Cool deck, sorted."""
+    deck = load_decks([], [default_deck_dir() / "keep-cool.csv"])
+    words = {card.word(face, line) for card in deck.words for face in ("red", "blue") for line in range(1, 6)}
+    return sorted(w for w in words if w.isalpha())
 
 
 def _close_to_any(word: str, others: set[str]) -> bool:
@@ -214,41 +223,94 @@ def word_at(result: dict[str, Any], line: float, veto_line: float = VETO_LINE,
 
 # ---- the run --------------------------------------------------------------------------
 
+REAL_WORDS = SHARED_AUDIO / "speech-commands"
+REAL_TUNE_SPEAKERS = {"439c84f4"}       # scripts/measure_asr.py tuned Whisper's line on it
+REAL_IN_PLAY = 6                        # of a table's 12 words in play; the rest are deck words
+
+
+def real_set(tables: int = 6, seed: int = 7) -> tuple[list[list[str]], list[tuple[int, Path, Item]]]:
+    """Tables of words in play, and every recording at every table with what it is there:
+    a word in play, or a clue (hard when it is one sound from a word in play: "no", "go")."""
+    rng = random.Random(seed)
+    said = sorted(p.name for p in REAL_WORDS.iterdir() if p.is_dir())
+    recordings = {word: sorted(p for p in (REAL_WORDS / word).glob("*.wav")
+                               if p.name.split("_")[0] not in REAL_TUNE_SPEAKERS) for word in said}
+    deck = [w for w in deck_words() if w not in said]
+    table_words, items = [], []
+    for number in range(tables):
+        in_play = rng.sample(said, REAL_IN_PLAY)
+        table_words.append(in_play + rng.sample(deck, TABLE_SIZE - REAL_IN_PLAY))
+        for word in said:
+            expect = word if word in in_play else None
+            hard = expect is None and any(_one_sound_apart(word, other) for other in table_words[-1])
+            items += [(number, path, Item(number, word, expect, hard)) for path in recordings[word]]
+    return table_words, items
+
+
+def _one_sound_apart(a: str, b: str) -> bool:
+    """At most one phone added, dropped or changed between some pronunciations (CMUdict)."""
+    from rapidfuzz.distance import Levenshtein
+
+    from voice.vocabulary import pronunciations
+    return any(Levenshtein.distance(list(x), list(y)) <= 1 for x in pronunciations(a) for y in pronunciations(b))
+
+
 def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_per_table: int = 18,
         recognizer: Any = None, progress: bool = True, seed: int = 5,
         pairs: list[tuple[str, str]] = HARD_PAIRS, second: Any = None) -> list[dict[str, Any]]:
     """Every item of the set by every voice; `second`: the second listener (None: none)."""
-    from voice.asr.select import make_recognizer
-    recognizer = recognizer or make_recognizer(None, None)
-    matcher = Matcher()
     # Piper without its random variation: every run hears the same clips, so two
     # runs (two settings) compare word for word. With it, the same code moved by
     # up to 8 points on the tuning voice between runs.
     voices = Voices(noise_scale=0.0)
     bench = build_set(tables, clues_per_table, seed, pairs)
-    noise = party_noise(voices) if noisy else None
-    rng = random.Random(seed)
-    results = []
     names = [v for v in voice_names if v.startswith("piper") or voices.espeak]
-    total = len(names) * len(bench.items) * (2 if noisy else 1)
-    for voice in names:
-        for item in bench.items:
-            speech = voices.speak(voice, item.text)
-            conditions = [("clean", speech)]
-            if noise is not None:
-                conditions.append((f"party@{PARTY_SNR_DB:g}dB", mix_at_snr(speech, noise, PARTY_SNR_DB, rng)))
-            for condition, audio in conditions:
-                decision = decide(recognizer, matcher, bench.tables[item.table], padded(audio), second)
-                result = {"voice": voice, "condition": condition, "table": item.table,
-                          "text": item.text, "expect": item.expect, "hard": item.hard,
-                          "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
-                          "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)}
-                if second is not None:     # the opinion, its phrases as the words they name
-                    result.update(asdict(decision.opinion or Opinion()), rescued=decision.rescued,
-                                  likeliest=decision.likeliest)
-                results.append(result)
-                if progress and len(results) % 200 == 0:
-                    print(f"  {len(results)}/{total}", flush=True)
+    said = ((voice, item, voices.speak(voice, item.text)) for voice in names for item in bench.items)
+    return _read_all(said, bench.tables, len(names) * len(bench.items), voices if noisy else None,
+                     random.Random(seed), recognizer, second, progress)
+
+
+def run_real(noisy: bool = True, tables: int = 6, recognizer: Any = None, progress: bool = True,
+             second: Any = None) -> list[dict[str, Any]]:
+    """The same, for people's recordings (real_set); each result's voice is "people"."""
+    from voice.audio_in import read_wav_16k
+    table_words, items = real_set(tables)
+    said = (("people", item, read_wav_16k(path)) for _, path, item in items)
+    voices = Voices(noise_scale=0.0) if noisy else None       # the party's babble
+    results = _read_all(said, table_words, len(items), voices, random.Random(7), recognizer, second, progress)
+    per_item = 2 if noisy else 1
+    for number, result in enumerate(results):
+        result.update(set="real", recording=items[number // per_item][1].name)
+    return results
+
+
+def _read_all(said: Iterable[tuple[str, Item, np.ndarray]], tables: list[list[str]], total: int,
+              noise_voices: Voices | None, rng: random.Random, recognizer: Any, second: Any,
+              progress: bool) -> list[dict[str, Any]]:
+    """Each (voice, item, speech) read as a live turn at its table, clean and, given the
+    voices to make the babble from, in party noise."""
+    from voice.asr.select import make_recognizer
+    recognizer = recognizer or make_recognizer(None, None)
+    matcher = Matcher()
+    noise = party_noise(noise_voices) if noise_voices is not None else None
+    total *= 1 if noise is None else 2
+    results = []
+    for voice, item, speech in said:
+        conditions = [("clean", speech)]
+        if noise is not None:
+            conditions.append((f"party@{PARTY_SNR_DB:g}dB", mix_at_snr(speech, noise, PARTY_SNR_DB, rng)))
+        for condition, audio in conditions:
+            decision = decide(recognizer, matcher, tables[item.table], padded(audio), second)
+            result = {"voice": voice, "condition": condition, "table": item.table,
+                      "text": item.text, "expect": item.expect, "hard": item.hard,
+                      "got": decision.word, "word_check": decision.word_check, "heard": decision.text,
+                      "confidence": round(decision.confidence, 3), "ms": round(decision.ms, 1)}
+            if second is not None:     # the opinion, its phrases as the words they name
+                result.update(asdict(decision.opinion or Opinion()), rescued=decision.rescued,
+                              likeliest=decision.likeliest)
+            results.append(result)
+            if progress and len(results) % 200 == 0:
+                print(f"  {len(results)}/{total}", flush=True)
     return results
 
 
@@ -260,10 +322,9 @@ def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0,
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in results:
         group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
-        if r.get("set") == "tuning":
-            group = "tuning set"
+        group = {"tuning": "tuning set", "real": "people"}.get(r.get("set", ""), group)
         groups[(group, r["condition"])].append(r)
-        if group != "tune (piper-1)":
+        if group not in ("tune (piper-1)", "people"):
             groups[(r["voice"], r["condition"])].append(r)
     rows = []
     for (group, condition), items in groups.items():
@@ -279,7 +340,7 @@ def summarise(results: list[dict[str, Any]], min_word_confidence: float = 0.0,
                      "false_matches": _share(sum(g is not None for _, g in neg), len(neg)),
                      "hard_false_matches": _share(sum(g is not None for _, g in hard), len(hard)),
                      "p50_ms": round(percentile(times, 50)), "p95_ms": round(percentile(times, 95))})
-    order = {"tuning set": 0, "tune (piper-1)": 0, "held-apart": 1}
+    order = {"tuning set": 0, "tune (piper-1)": 0, "people": 1, "held-apart": 1}
     rows.sort(key=lambda row: (order.get(row["group"], 2), row["group"], row["condition"]))
     return rows
 
@@ -308,17 +369,23 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
 def command(voices: str | None, quick: bool, json_out: Path | None, clean_only: bool,
             from_json: Path | None = None, min_word_confidence: float = 0.0,
             line: float | None = None, tuning: bool = False, second_opinion: bool = True,
-            veto_line: float | None = None, rescue: bool = True) -> int:
+            veto_line: float | None = None, rescue: bool = True, real: bool = False) -> int:
+    if real and from_json is None and not REAL_WORDS.is_dir():
+        print(f"{REAL_WORDS} is missing: --real needs the shared recordings of people.")
+        return 2
     if from_json is not None:
         results = json.loads(from_json.read_text(encoding="utf-8"))["items"]
     else:
-        default_voices = TUNING_VOICES if tuning else TUNE_VOICES + REPORT_VOICES
-        names = voices.split(",") if voices else list(default_voices)
-        tables, clues = (2, 6) if quick else (6, 6 if tuning else 18)
         second = Preloaded().get() if second_opinion else None   # None when Moonshine is missing
-        results = run(names, noisy=not clean_only, tables=tables, clues_per_table=clues,
-                      seed=TUNING_SEED if tuning else 5, pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
-                      second=second)
+        tables = 2 if quick else 6
+        if real:
+            results = run_real(noisy=not clean_only, tables=tables, second=second)
+        else:
+            default_voices = TUNING_VOICES if tuning else TUNE_VOICES + REPORT_VOICES
+            names = voices.split(",") if voices else list(default_voices)
+            results = run(names, noisy=not clean_only, tables=tables, clues_per_table=6 if quick or tuning else 18,
+                          seed=TUNING_SEED if tuning else 5, pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
+                          second=second)
         if tuning:
             for result in results:
                 result["set"] = "tuning"
@@ -328,9 +395,8 @@ def command(voices: str | None, quick: bool, json_out: Path | None, clean_only: 
     if json_out:
         json_out.write_text(json.dumps({"summary": rows, "items": results}, indent=1), encoding="utf-8")
     print(format_rows(rows))
-    held = [r for r in rows if r["group"] == "held-apart"]
-    for row in held:
-        print(f"keep_cool condition={row['condition']} true_matches={row['true_matches']['rate']:.3f} "
-              f"false_matches={row['false_matches']['rate']:.3f} n_words={row['true_matches']['n']} "
-              f"n_clues={row['false_matches']['n']}")
+    for row in [r for r in rows if r["group"] in ("held-apart", "people")]:
+        print(f"keep_cool group={row['group']} condition={row['condition']} "
+              f"true_matches={row['true_matches']['rate']:.3f} false_matches={row['false_matches']['rate']:.3f} "
+              f"n_words={row['true_matches']['n']} n_clues={row['false_matches']['n']}")
     return 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 from host.games.keep_cool import plurals
-from partyhost.keep_cool_bench import (HARD_PAIRS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS, TUNING_VOICES,
-                                     build_set, format_rows, summarise)
+from partyhost.keep_cool_bench import (HARD_PAIRS, REAL_TUNE_SPEAKERS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS,
+                                     TUNING_VOICES, build_set, format_rows, real_set, summarise)
 
 
 def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
@@ -105,3 +105,27 @@ def test_the_second_opinion_s_veto_and_rescue_are_applied_when_summarising():
     lax = {(r["group"], r["condition"]): r
            for r in summarise(results, line=-100.0, veto_line=-100.0, rescue=False)}[("held-apart", "clean")]
     assert lax["false_matches"]["count"] == 2 and lax["true_matches"]["count"] == 1
+
+
+def test_people_s_recordings_are_words_in_play_or_clues_at_each_table(shared_audio):
+    """--real: the Speech Commands words, some in play at each table, the rest clues;
+    the speaker who tuned Whisper's line is never among them."""
+    tables, items = real_set(tables=3)
+    assert len(tables) == 3 and all(len(set(t)) == TABLE_SIZE for t in tables)
+    assert {path.parent.name for _, path, _ in items} == {p.name for p in (shared_audio / "speech-commands").iterdir()
+                                                          if p.is_dir()}
+    for number, path, item in items:
+        assert item.table == number and item.text == path.parent.name
+        assert (item.expect is not None) == (item.text in tables[number])
+        assert not path.name.startswith(tuple(REAL_TUNE_SPEAKERS))
+    hard = {(item.text, item.table) for _, _, item in items if item.hard}
+    assert all(item.expect is None for _, _, item in items if item.hard)
+    assert all("go" in tables[t] for said, t in hard if said == "no")   # "no" is hard only beside "go" ...
+    assert any(said == "no" for said, _ in hard)                        # ... and that happens
+
+
+def test_people_are_summarised_as_a_group_of_their_own():
+    results = [{"voice": "people", "set": "real", "condition": "clean", "expect": e, "got": g, "hard": False,
+                "confidence": 0.9, "ms": 10.0} for e, g in (("six", "six"), ("two", None), (None, None))]
+    rows = summarise(results)
+    assert [(r["group"], r["true_matches"]["count"], r["false_matches"]["n"]) for r in rows] == [("people", 1, 1)]
