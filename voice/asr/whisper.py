@@ -278,7 +278,7 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
     every intent still has a say and it is rarely said words that are left out.
     A 0-100 prompt spends its budget on "Zero. One. ... Fifty." and stops: "sixty"
     is then read "sixteen", "ninety eight" "nineteen". Listing the missing tens costs
-    about ten tokens and only where numbers said alone are a reply; a longer budget
+    13-18 tokens, spent only where numbers said alone are a reply; a longer budget
     for every prompt steered cards and Keep Cool words wrong (docs/recognition.md).
     """
     chosen: list[str] = []
