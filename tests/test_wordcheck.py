@@ -3,6 +3,7 @@ stand-in recogniser whose likelihoods the test sets."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
@@ -69,3 +70,40 @@ def test_a_likelier_other_word_in_play_is_too_close_to_call():
     fake = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Candle.": -2.0}, [" Candle."])
     reading = read(fake)
     assert reading.rejected and reading.text == ""
+
+
+# ---- numbers said alone at the other prompts (check_number) --------------------------
+
+class NumberPrompt:
+    name = "common/number"
+    slots = None
+    timeout = None
+
+
+def read_number(recognizer):
+    return read_checked(recognizer, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1))
+
+
+def test_a_number_far_less_likely_than_another_reading_is_asked_again():
+    """Steered by the number prompt Whisper wrote "one"; unprompted, "On." is far likelier."""
+    whisper = FakeWhisper("one", {" One.": -12.0, " A one.": -13.0, " On.": -1.0}, [" On."])
+    reading = read_number(whisper)
+    assert reading.rejected and reading.text == ""
+    assert reading.hypotheses[-1].details["other"] == "On."
+
+
+def test_a_number_within_the_line_stands():
+    reading = read_number(FakeWhisper("one", {" One.": -6.0, " On.": -1.0}, [" On."]))    # 5 nats behind
+    assert not reading.rejected and reading.text == "one"
+
+
+def test_the_same_number_written_otherwise_is_no_rival():
+    reading = read_number(FakeWhisper("seven", {" Seven.": -9.0, " 7.": -0.5}, [" 7."]))
+    assert not reading.rejected and reading.text == "seven"
+
+
+@pytest.mark.parametrize("said, rival", [("fifty seven", " Fifty heaven."), ("undo", " And you.")])
+def test_other_replies_are_not_checked(said, rival):
+    """Longer numbers were not measured; "undo" is "And you." to tiny.en unprompted."""
+    whisper = FakeWhisper(said, {" " + said.capitalize() + ".": -20.0, rival: -1.0}, [rival])
+    assert read_number(whisper).text == said and whisper.scored == []
