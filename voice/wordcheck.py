@@ -11,6 +11,11 @@ likelier (the log-likelihood ratio below CHECK_LINE), what was said is taken to
 be that other reading: a clue (or, when that reading is another word in play,
 a reading too close to call, which the loop also treats as a clue).
 
+At every other prompt the same question is asked of a number said alone, with a
+looser line (NUMBER_LINE, check_number): steered by a number prompt, tiny.en writes
+"one" for "on" and "sixteen" for a "six" it hardly heard; such a reading is not
+acted on, and the host asks again.
+
 Backends without forced scoring (`score_texts`) are left as they are. After this
 check a second listener, if there is one, judges the word again
 (voice/second_opinion.py).
