@@ -45,6 +45,7 @@ from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 from voice.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
+from voice.vocabulary import sounds_alike
 from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
@@ -242,17 +243,9 @@ def real_set(tables: int = 6, seed: int = 7) -> tuple[list[list[str]], list[tupl
         table_words.append(in_play + rng.sample(deck, TABLE_SIZE - REAL_IN_PLAY))
         for word in said:
             expect = word if word in in_play else None
-            hard = expect is None and any(_one_sound_apart(word, other) for other in table_words[-1])
+            hard = expect is None and any(sounds_alike(word, other) for other in table_words[-1])
             items += [(number, path, Item(number, word, expect, hard)) for path in recordings[word]]
     return table_words, items
-
-
-def _one_sound_apart(a: str, b: str) -> bool:
-    """At most one phone added, dropped or changed between some pronunciations (CMUdict)."""
-    from rapidfuzz.distance import Levenshtein
-
-    from voice.vocabulary import pronunciations
-    return any(Levenshtein.distance(list(x), list(y)) <= 1 for x in pronunciations(a) for y in pronunciations(b))
 
 
 def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_per_table: int = 18,

@@ -64,8 +64,7 @@ class Opinion:
 
 
 def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
-            rescue: bool = True, rescue_line: float = RESCUE_LINE,
-            rescue_floor: float = RESCUE_FLOOR) -> str | None:
+            rescue: bool = True) -> str | None:
     """The verdict: "kept", "vetoed", "rescued", "likeliest" (rescued by its lead), or
     None (nothing in play was said)."""
     if whisper_took:
@@ -77,7 +76,7 @@ def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
         return "rescued"
     if (opinion.likeliest is not None and opinion.likeliest_score is not None
             and opinion.likeliest_margin is not None
-            and opinion.likeliest_score >= rescue_floor and opinion.likeliest_margin > rescue_line):
+            and opinion.likeliest_score >= RESCUE_FLOOR and opinion.likeliest_margin > RESCUE_LINE):
         return "likeliest"
     return None
 

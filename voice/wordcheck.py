@@ -49,7 +49,7 @@ def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, u
     table = matcher.table(prompt.name, prompt.slots)
     if not table.exact:
         return check_number(reading, recognizer, table)
-    checked = check_exact(reading, recognizer, matcher, prompt, line)
+    checked = check_exact(reading, recognizer, table, line)
     scorer = second.get() if second is not None else None
     if scorer is None:
         return checked
@@ -68,9 +68,8 @@ def word_in_play(table: Any, reading: Reading) -> str | None:
     return match.phrase
 
 
-def check_exact(reading: Reading, recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
-                line: float = CHECK_LINE) -> Reading:
-    table = matcher.table(prompt.name, prompt.slots)
+def check_exact(reading: Reading, recognizer: Recognizer, table: Any, line: float = CHECK_LINE) -> Reading:
+    """Keep Cool's check of a word in play (the module docstring); `table`: the prompt's."""
     phrase = word_in_play(table, reading)
     found = _check(reading, recognizer, table, phrase, table.by_text[phrase]) if phrase else None
     if found is None:

@@ -283,10 +283,9 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
     """
     chosen: list[str] = []
     covered: set[str] = set()
-    used = 0
 
     def take(candidates, limit: int) -> None:
-        nonlocal used
+        used = len(encode(" " + _join(chosen))) if chosen else 0
         for phrase in candidates:
             fresh = [w for w in phrase.split() if w not in covered]
             if not fresh:
@@ -299,15 +298,14 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
             chosen.append(phrase)
             covered.update(phrase.split())
             used += tokens
+        while chosen and len(encode(" " + _join(chosen))) > limit:   # joins can tokenize longer
+            chosen.pop()
 
     take(phrases, budget)
-    while chosen and len(encode(" " + _join(chosen))) > budget:   # joins can tokenize longer
-        chosen.pop()
     if not chosen:
         words = unique_words(phrases)
         return " ".join(words[:budget // 2])
     if number_budget:
-        used = len(encode(" " + _join(chosen)))
         take([p for p in phrases if set(p.split()) <= NUMBER_WORDS], budget + number_budget)
     return _join(chosen)
 
