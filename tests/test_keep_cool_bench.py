@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from host.games.keep_cool import plurals
 from partyhost.keep_cool_bench import (HARD_PAIRS, REAL_TUNE_SPEAKERS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS,
                                      TUNING_VOICES, build_set, format_rows, real_set, summarise)
@@ -129,3 +131,11 @@ def test_people_are_summarised_as_a_group_of_their_own():
                 "confidence": 0.9, "ms": 10.0} for e, g in (("six", "six"), ("two", None), (None, None))]
     rows = summarise(results)
     assert [(r["group"], r["true_matches"]["count"], r["false_matches"]["n"]) for r in rows] == [("people", 1, 1)]
+
+
+def test_without_people_s_recordings_real_says_what_is_missing_and_runs_nothing(tmp_path, monkeypatch, capsys):
+    import partyhost.keep_cool_bench as bench
+    monkeypatch.setattr(bench, "REAL_WORDS", tmp_path / "speech-commands")
+    monkeypatch.setattr(bench, "run_real", lambda **kwargs: pytest.fail("nothing may run"))
+    assert bench.command(None, True, None, True, real=True) == 2
+    assert "speech-commands is missing" in capsys.readouterr().out
