@@ -340,10 +340,14 @@ def run_bench(args: argparse.Namespace) -> int:
     settings = load_settings(settings_path())
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
-        return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
-                                       line=args.word_check_line, tuning=args.tuning,
-                                       second_opinion=not args.no_second_opinion,
-                                       veto_line=args.veto_line, rescue=not args.no_rescue, real=args.real)
+        from .fixtures import FixtureError
+        try:
+            return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
+                                           line=args.word_check_line, tuning=args.tuning,
+                                           second_opinion=not args.no_second_opinion,
+                                           veto_line=args.veto_line, rescue=not args.no_rescue, real=args.real)
+        except FixtureError as error:
+            raise UserError(str(error)) from error
     backend = args.backend or settings.backend
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():

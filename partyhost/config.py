@@ -40,6 +40,8 @@ class Settings:
     endpoint_silence_ms: int = 500     # silence that ends an utterance
     word_check_line: float = -3.0      # Keep Cool: a word in play this much less likely than a rival
                                        # reading is a clue (voice.wordcheck.CHECK_LINE, tested); -100: no check
+    number_check_line: float = -8.0    # a number said alone this much less likely than a rival reading
+                                       # is asked again (voice.wordcheck.NUMBER_LINE, tested); -100: no check
     second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
     max_utterance_s: float = 6.0
     show_private: bool = True          # print secret cards on the terminal

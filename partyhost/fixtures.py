@@ -144,6 +144,10 @@ def negative_items() -> list[Item]:
 
 # ---- how it sounds ------------------------------------------------------------
 
+class FixtureError(RuntimeError):
+    """A fixture set that cannot be built as asked (said, not a traceback)."""
+
+
 class Voices:
     """Speech synthesis for fixtures: Piper (the host's voice) and espeak-ng voices."""
 
@@ -154,9 +158,17 @@ class Voices:
         self.espeak = shutil.which("espeak-ng")
 
     def names(self, speeds: Iterable[float], espeak: bool) -> list[str]:
-        names = [f"piper-{speed:g}" for speed in speeds]
-        if espeak and self.espeak:
-            names += [f"espeak-{v}" for v in ESPEAK_VOICES]
+        """The voices to speak with: Piper at each speed, and espeak-ng's if asked for."""
+        return self.names_given([f"piper-{speed:g}" for speed in speeds] +
+                                [f"espeak-{v}" for v in ESPEAK_VOICES if espeak])
+
+    def names_given(self, names: Iterable[str]) -> list[str]:
+        """`names` as they are; an espeak-ng voice without espeak-ng installed is an
+        error, not a smaller set (held-apart voices would go missing unnoticed)."""
+        names = list(names)
+        if not self.espeak and any(name.startswith("espeak-") for name in names):
+            raise FixtureError("espeak-ng is not installed, so its voices cannot speak: install it "
+                               "(scripts/ci-system-deps) or choose only Piper voices.")
         return names
 
     def speak(self, voice: str, text: str) -> np.ndarray:
@@ -214,6 +226,8 @@ def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
     `noise_voice` is also mixed with each kind of noise at each ratio.
     """
     rng = random.Random(seed)
+    voices = Voices()
+    names = voices.names(speeds, espeak)
     out.mkdir(parents=True, exist_ok=True)
     (out / "wav").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
@@ -222,12 +236,11 @@ def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
         items = _at_most_per_prompt(items, per_prompt, rng)
     if limit:
         items = rng.sample(items, min(limit, len(items)))
-    voices = Voices()
     noises = {name: load_noise(name) for name in NOISES} if (snrs or any(
         i.text is None for i in items)) else {}
     lines = []
     for number, item in enumerate(items):
-        for voice in voices.names(speeds, espeak):
+        for voice in names:
             for condition, audio in _renderings(item, voice, voices, noises, snrs, noise_voice, rng):
                 digest = hashlib.sha1(f"{number}|{condition}".encode()).hexdigest()[:10]
                 name = f"{item.prompt.replace('/', '-')}-{digest}.wav"

@@ -147,7 +147,7 @@ def party_noise(voices: Voices, seconds: float = 40.0, seed: int = 3) -> np.ndar
     rng = random.Random(seed)
     length = int(seconds * SAMPLE_RATE)
     babble = np.zeros(length, np.float32)
-    speakers = ["piper-1.3", "piper-0.9"] + (["espeak-en-gb", "espeak-en-us+m3"] if voices.espeak else [])
+    speakers = voices.names_given(["piper-1.3", "piper-0.9", "espeak-en-gb", "espeak-en-us+m3"])
     for k, speaker in enumerate(speakers):
         at = int(rng.uniform(0, 1.5) * SAMPLE_RATE)
         sentences = CHATTER[k::len(speakers)]
@@ -257,7 +257,7 @@ def run(voice_names: Iterable[str], noisy: bool = True, tables: int = 6, clues_p
     # up to 8 points on the tuning voice between runs.
     voices = Voices(noise_scale=0.0)
     bench = build_set(tables, clues_per_table, seed, pairs)
-    names = [v for v in voice_names if v.startswith("piper") or voices.espeak]
+    names = voices.names_given(voice_names)
     said = ((voice, item, voices.speak(voice, item.text)) for voice in names for item in bench.items)
     return _read_all(said, bench.tables, len(names) * len(bench.items), voices if noisy else None,
                      random.Random(seed), recognizer, second, progress)

@@ -137,4 +137,5 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         from voice.asr.moonshine import Preloaded
         second = Preloaded(models_dir=settings.models_dir)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
-                     word_check_line=settings.word_check_line, second_opinion=second)
+                     word_check_line=settings.word_check_line, second_opinion=second,
+                     number_check_line=settings.number_check_line)

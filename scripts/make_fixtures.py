@@ -3,6 +3,7 @@
 
   scripts/make_fixtures.py tests/fixtures/voice --per-prompt 8            # the committed test set
   scripts/make_fixtures.py build/bench --speeds 0.85 1 1.2 --espeak --snr 20 10 5   # the benchmark set
+  scripts/make_fixtures.py build/held10 --speeds 1.2 --noise-voice piper-1.2 --snr 10   # noise, held-apart rate
 then: partyhost bench accuracy build/bench/manifest.jsonl
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from partyhost.fixtures import build  # noqa: E402
+from partyhost.fixtures import FixtureError, build  # noqa: E402
 
 
 def main() -> int:
@@ -22,11 +23,17 @@ def main() -> int:
     parser.add_argument("--speeds", type=float, nargs="+", default=[1.0], help="Piper speaking rates")
     parser.add_argument("--espeak", action="store_true", help="also espeak-ng voices (held-apart speakers)")
     parser.add_argument("--snr", type=float, nargs="*", default=[], help="noise mixes, in dB")
+    parser.add_argument("--noise-voice", default="piper-1",
+                        help="the voice mixed with noise (piper-SPEED or espeak-VOICE; default piper-1)")
     parser.add_argument("--per-prompt", type=int, help="at most this many utterances per prompt")
     parser.add_argument("--limit", type=int, help="at most this many utterances in all")
     args = parser.parse_args()
-    manifest = build(args.out, speeds=args.speeds, espeak=args.espeak, snrs=args.snr,
-                     per_prompt=args.per_prompt, limit=args.limit)
+    try:
+        manifest = build(args.out, speeds=args.speeds, espeak=args.espeak, snrs=args.snr,
+                         noise_voice=args.noise_voice, per_prompt=args.per_prompt, limit=args.limit)
+    except FixtureError as error:
+        print(f"make_fixtures: {error}", file=sys.stderr)
+        return 2
     print(f"{sum(1 for _ in manifest.open())} recordings in {manifest}")
     return 0
 

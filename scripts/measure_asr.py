@@ -11,7 +11,9 @@ What it does (docs/recognition.md records a run and the decision drawn from it):
 - negatives: 1.5 s cuts of the noise and music files, and out-of-grammar words
   (go, stop, off, on, up, down, left, right) against both prompts;
 - each utterance goes through backend.recognize and voice.matcher exactly as
-  voice.ears does (quality = confidence x match score / 100, act from 0.5);
+  voice.ears does (quality = confidence x match score / 100, act from 0.5); the
+  system "whisper and its number check" then applies voice.wordcheck.check_number
+  as the ears do after every reading (the others show the recogniser alone);
 - thresholds are tuned on SOME speakers (fsdd jackson, speech-commands 439c84f4, the
   first half of each noise file) and reported on the OTHERS (held apart): a tuned
   line is the one with the best tune accuracy whose tune false-accept rate is <= 2 %;
@@ -31,9 +33,9 @@ import os
 import sys
 import time
 import wave
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import soxr
@@ -162,11 +164,11 @@ def make_backend(name: str) -> Any:
     return make_recognizer(name, None)
 
 
-def run_backend(name: str, items: list[Item], tables: dict[str, PhraseTable], cache: Path | None,
-                log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
-    """Per item: the hypotheses and the recognition time; cached as JSON lines."""
+def cached_rows(cache_file: Path | None, items: list[Item],
+                compute: Callable[[list[Item]], Iterator[dict]]) -> dict[str, dict]:
+    """Rows by item id: those in `cache_file` (JSON lines), then `compute`'s for the
+    rest, each appended to the file as it comes."""
     done: dict[str, dict] = {}
-    cache_file = cache / f"{name}{tag}.jsonl" if cache else None
     if cache_file and cache_file.exists():
         for line in cache_file.read_text().splitlines():
             row = json.loads(line)
@@ -174,24 +176,32 @@ def run_backend(name: str, items: list[Item], tables: dict[str, PhraseTable], ca
     todo = [item for item in items if item.id not in done]
     if not todo:
         return done
-    backend = make_backend(name)
-    grammars = {key: backend.compile(list(table.texts)) for key, table in tables.items()}
     out = cache_file.open("a") if cache_file else None
-    for n, item in enumerate(todo, 1):
-        start = time.perf_counter()
-        hypotheses = backend.recognize(item.audio, grammars[item.prompt])
-        ms = (time.perf_counter() - start) * 1000
-        row = {"id": item.id, "ms": ms,
-               "hyps": [{"text": h.text, "confidence": h.confidence, "details": h.details or {}}
-                        for h in hypotheses]}
-        done[item.id] = row
+    for row in compute(todo):
+        done[row["id"]] = row
         if out:
             out.write(json.dumps(row) + "\n")
-        if n % 100 == 0:
-            log(f"  {name}: {n}/{len(todo)}")
     if out:
         out.close()
     return done
+
+
+def run_backend(name: str, items: list[Item], tables: dict[str, PhraseTable], cache: Path | None,
+                log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
+    """Per item: the hypotheses and the recognition time; cached as JSON lines."""
+    def compute(todo: list[Item]) -> Iterator[dict]:
+        backend = make_backend(name)
+        grammars = {key: backend.compile(list(table.texts)) for key, table in tables.items()}
+        for n, item in enumerate(todo, 1):
+            start = time.perf_counter()
+            hypotheses = backend.recognize(item.audio, grammars[item.prompt])
+            ms = (time.perf_counter() - start) * 1000
+            yield {"id": item.id, "ms": ms,
+                   "hyps": [{"text": h.text, "confidence": h.confidence, "details": h.details or {}}
+                            for h in hypotheses]}
+            if n % 100 == 0:
+                log(f"  {name}: {n}/{len(todo)}")
+    return cached_rows(cache / f"{name}{tag}.jsonl" if cache else None, items, compute)
 
 
 def run_alignment(items: list[Item], whisper_rows: dict, tables: dict, cache: Path | None,
@@ -202,32 +212,46 @@ def run_alignment(items: list[Item], whisper_rows: dict, tables: dict, cache: Pa
     PocketSphinx and take the per-frame score against the best senone (see
     voice/asr/sphinx.py); None when the phrase cannot be aligned at all.
     """
-    done: dict[str, dict] = {}
-    cache_file = cache / f"whisper-sphinx-align{tag}.jsonl" if cache else None
-    if cache_file and cache_file.exists():
-        for line in cache_file.read_text().splitlines():
-            row = json.loads(line)
-            done[row["id"]] = row
-    todo = [item for item in items if item.id not in done]
-    if not todo:
-        return done
-    from voice.asr.sphinx import SphinxRecognizer
-    sphinx = SphinxRecognizer()
-    out = cache_file.open("a") if cache_file else None
-    for item in todo:
-        phrase = best_phrase(whisper_rows[item.id], tables[item.prompt])
-        row: dict[str, Any] = {"id": item.id, "raw": None, "ms": 0.0}
-        if phrase:
+    def compute(todo: list[Item]) -> Iterator[dict]:
+        from voice.asr.sphinx import SphinxRecognizer
+        sphinx = SphinxRecognizer()
+        for item in todo:
+            phrase = best_phrase(whisper_rows[item.id], tables[item.prompt])
+            row: dict[str, Any] = {"id": item.id, "raw": None, "ms": 0.0}
+            if phrase:
+                start = time.perf_counter()
+                raw = sphinx.phrase_score(item.audio, phrase)
+                row.update(raw=raw, ms=(time.perf_counter() - start) * 1000)
+            yield row
+        log(f"  aligned {len(todo)}")
+    return cached_rows(cache / f"whisper-sphinx-align{tag}.jsonl" if cache else None, items, compute)
+
+
+def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache: Path | None,
+                     log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
+    """voice.wordcheck.check_number on Whisper's reading, as voice.ears does after
+    every reading: a number said alone is scored against its rivals without the
+    prompt, and not acted on when far less likely ("vetoed"; its time in "ms")."""
+    from voice.audio_types import Hypothesis, Utterance
+    from voice.ears import Reading
+    from voice.wordcheck import check_number
+
+    def compute(todo: list[Item]) -> Iterator[dict]:
+        recognizer = make_backend("whisper")
+        for n, item in enumerate(todo, 1):
+            row = whisper_rows[item.id]
+            decision = decide(row, None, SPANS["whisper"])
+            text = row["hyps"][decision.hypothesis]["text"] if decision.intent else ""
+            hypotheses = tuple(Hypothesis(h["text"], h["confidence"], h["details"]) for h in row["hyps"])
+            reading = Reading(text, decision.quality, decision.intent is None,
+                              Utterance(item.audio, 0.0, len(item.audio) / SAMPLE_RATE), hypotheses)
             start = time.perf_counter()
-            raw = sphinx.phrase_score(item.audio, phrase)
-            row.update(raw=raw, ms=(time.perf_counter() - start) * 1000)
-        done[item.id] = row
-        if out:
-            out.write(json.dumps(row) + "\n")
-    if out:
-        out.close()
-    log(f"  aligned {len(todo)}")
-    return done
+            checked = check_number(reading, recognizer, tables[item.prompt])
+            yield {"id": item.id, "vetoed": checked.rejected and not reading.rejected,
+                   "ms": (time.perf_counter() - start) * 1000}
+            if n % 200 == 0:
+                log(f"  number check: {n}/{len(todo)}")
+    return cached_rows(cache / f"whisper-number-check{tag}.jsonl" if cache else None, items, compute)
 
 
 def best_phrase(row: dict, table: PhraseTable) -> str | None:
@@ -248,6 +272,7 @@ class Decision:
     quality: float
     ms: float
     match_score: float = 100.0     # below the matcher's accept score a game asks first
+    hypothesis: int = 0            # which hypothesis the intent came from
 
 
 def annotate(rows: dict, items: list[Item], tables: dict) -> None:
@@ -273,15 +298,15 @@ def rescore(hyp: dict, line: float | None, span: float) -> float:
 
 
 def decide(row: dict, line: float | None, span: float) -> Decision:
-    best_intent, best, best_score = None, 0.0, 0.0
-    for hyp, (intent, score) in zip(row["hyps"], row["matches"]):
+    best_intent, best, best_score, best_index = None, 0.0, 0.0, 0
+    for index, (hyp, (intent, score)) in enumerate(zip(row["hyps"], row["matches"])):
         if intent is None:
             continue
         quality = rescore(hyp, line, span) * score / 100
         if quality > best:
-            best_intent, best, best_score = intent, quality, score
+            best_intent, best, best_score, best_index = intent, quality, score, index
     return Decision(best_intent if best >= 0.5 else None, best, row["ms"] + row["match_ms"],
-                    best_score)
+                    best_score, best_index)
 
 
 def top_intent(row: dict) -> dict | None:
@@ -338,6 +363,15 @@ def verified(rows_a: dict, rows_b: dict, line_a: float, span_a: float, sure: flo
         ok = top_intent(b) == a.intent
         return Decision(a.intent if ok else None, a.quality, a.ms + b["ms"] + b["match_ms"],
                         a.match_score)
+    return rule
+
+
+def number_checked(rows_w: dict, checks: dict) -> Rule:
+    """Whisper at its shipped line, then the number check, as voice.ears decides."""
+    def rule(item: Item) -> Decision:
+        w = decide(rows_w[item.id], None, SPANS["whisper"])
+        check = checks[item.id]
+        return replace(w, intent=None if check["vetoed"] else w.intent, ms=w.ms + check["ms"])
     return rule
 
 
@@ -472,8 +506,13 @@ ALIGN_LINES = [x / 2 for x in range(-80, -5)]     # PocketSphinx fit per frame
 
 
 def build_systems(items: list[Item], rows: dict, align: dict | None,
-                  ) -> dict[str, tuple[Rule, str]]:
+                  checks: dict | None) -> dict[str, tuple[Rule, str]]:
     systems: dict[str, tuple[Rule, str]] = {}
+    if checks is not None:
+        systems["whisper and its number check (what the host does)"] = (
+            number_checked(rows["whisper"], checks),
+            "Whisper at its shipped line; a number said alone is then not acted on when "
+            "the unprompted model finds another reading far likelier (voice/wordcheck.py).")
     tuned: dict[str, float] = {}
     for name, backend_rows in rows.items():
         span = SPANS[name]
@@ -546,7 +585,10 @@ def main(argv: list[str] | None = None) -> int:
         log(f"running {name} ...")
         rows[name] = run_backend(name, items, tables, args.cache, log, tag)
         annotate(rows[name], items, tables)
-    align = None
+    align = checks = None
+    if "whisper" in rows:
+        log("checking numbers said alone ...")
+        checks = run_number_check(items, rows["whisper"], tables, args.cache, log, tag)
     if "whisper" in rows and not args.no_align:
         log("aligning Whisper's phrases with PocketSphinx ...")
         align = run_alignment(items, rows["whisper"], tables, args.cache, log, tag)
@@ -554,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
     grammar = "zero..nine only" if args.digits_only else "common/number (0..100 and commands)"
     print(f"# Recognition on real speech ({len(items)} utterances, digits against {grammar}; load average "
           f"{load[0]:.1f} on {os.cpu_count()} cores while measuring)")
-    systems = build_systems(items, rows, align)
+    systems = build_systems(items, rows, align, checks)
     summary = print_summary(items, systems)
     for name, (rule, note) in systems.items():
         if "(" in name:

@@ -55,3 +55,14 @@ def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
     summary = summarise(taken)
     assert summary["negatives"] == 2 and summary["false_accepts"] == 1
     assert not is_negative({"expect": clue, "source": "script"})
+
+
+def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
+    """Asked for espeak-ng's held-apart voices where espeak-ng is missing, the fixture
+    builder says so and writes nothing, rather than a set with those voices left out."""
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent)}   # python, but no espeak-ng
+    run = subprocess.run([sys.executable, "scripts/make_fixtures.py", str(tmp_path / "set"), "--espeak",
+                          "--limit", "1"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2
+    assert "espeak-ng is not installed" in run.stderr
+    assert not (tmp_path / "set" / "manifest.jsonl").exists()

@@ -97,6 +97,14 @@ def test_a_number_within_the_line_stands():
     assert not reading.rejected and reading.text == "one"
 
 
+def test_the_number_line_is_a_setting():
+    """config.toml's number_check_line reaches the check: -100 acts on the number anyway."""
+    whisper = FakeWhisper("one", {" One.": -12.0, " A one.": -13.0, " On.": -1.0}, [" On."])
+    reading = read_checked(whisper, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1),
+                           number_line=-100.0)
+    assert not reading.rejected and reading.text == "one"
+
+
 def test_the_same_number_written_otherwise_is_no_rival():
     reading = read_number(FakeWhisper("seven", {" Seven.": -9.0, " 7.": -0.5}, [" 7."]))
     assert not reading.rejected and reading.text == "seven"

@@ -52,9 +52,11 @@ class VoiceEars:
                  matcher: Matcher, busy_until: Callable[[], float],
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
-                 second_opinion: Any = None, read_ahead: bool = True):
+                 second_opinion: Any = None, read_ahead: bool = True,
+                 number_check_line: float | None = None):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
-        `word_check_line`: voice/wordcheck.py's line (None: its tuned default).
+        `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
+        play and for numbers said alone (None: their tuned defaults).
         `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None; it
         starts loading at the first prompt of a game that has exact prompts.
         `read_ahead`: read an utterance while its end is still being confirmed
@@ -64,7 +66,7 @@ class VoiceEars:
         self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
-        self.word_check_line = word_check_line
+        self.word_check_line, self.number_check_line = word_check_line, number_check_line
         self.second_opinion = second_opinion
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
@@ -97,10 +99,11 @@ class VoiceEars:
                      start=utterance.start, end=utterance.end, cues=cues)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        from .wordcheck import CHECK_LINE, read_checked   # read_utterance, then Keep Cool's word check
+        from .wordcheck import CHECK_LINE, NUMBER_LINE, read_checked   # read_utterance, then the checks
         line = CHECK_LINE if self.word_check_line is None else self.word_check_line
+        number_line = NUMBER_LINE if self.number_check_line is None else self.number_check_line
         return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
-                            self.second_opinion)
+                            self.second_opinion, number_line)
 
 
 class _ReadAhead:

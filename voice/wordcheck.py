@@ -40,15 +40,17 @@ likeliest other reading is not acted on: the ears ask again."""
 
 
 def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
-                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None) -> Reading:
-    """read_utterance, then the exact-intent check (see the module docstring), then
+                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None,
+                 number_line: float = NUMBER_LINE) -> Reading:
+    """read_utterance, then the exact-intent check (see the module docstring; at other
+    prompts the number check, at `number_line`), then
     the second listener's opinion if there is one. `second`: a
     voice.asr.moonshine.Preloaded (anything whose get() gives a voice.second_opinion.Scorer
     or None); it is asked for only here, so no other prompt waits for it to load."""
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence)
     table = matcher.table(prompt.name, prompt.slots)
     if not table.exact:
-        return check_number(reading, recognizer, table)
+        return check_number(reading, recognizer, table, number_line)
     checked = check_exact(reading, recognizer, table, line)
     scorer = second.get() if second is not None else None
     if scorer is None:
