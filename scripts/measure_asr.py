@@ -470,6 +470,9 @@ def summary_row(items: list[Item], rule: Rule) -> dict[str, float]:
     test = held_apart(items)
     pos = lambda cond: [i for i in test if i.expect is not None and i.condition == cond]  # noqa: E731
     out = {c: score(pos(c), rule).accuracy for c in ("clean", "snr20", "snr10", "snr5")}
+    every_positive = [i for i in test if i.expect is not None]
+    out["wrong"] = sum(d.intent is not None and not correct(i, d.intent)
+                       for i, d in ((i, rule(i)) for i in every_positive)) / max(1, len(every_positive))
     out["fa_noise"] = score([i for i in test if i.kind == "noise"], rule).false_accept
     words = [i for i in test if i.kind == "oog"]
     out["fa_words"] = score(words, rule).false_accept
@@ -484,15 +487,15 @@ def summary_row(items: list[Item], rule: Rule) -> dict[str, float]:
 def print_summary(items: list[Item], systems: dict[str, tuple[Rule, str]]) -> dict:
     print("\n## Summary (held-apart speakers and noise; accuracy = right intent, "
           "a rejection counts as wrong)\n")
-    print("| system | clean | 20 dB | 10 dB | 5 dB | FA noise+music | FA other words "
+    print("| system | clean | 20 dB | 10 dB | 5 dB | wrong intent acted on | FA noise+music | FA other words "
           "(acted on unasked) | p50 ms | p95 ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     out = {}
     for name, (rule, _) in systems.items():
         r = summary_row(items, rule)
         out[name] = r
         print(f"| {name} | {r['clean']:.1%} | {r['snr20']:.1%} | {r['snr10']:.1%} | "
-              f"{r['snr5']:.1%} | {r['fa_noise']:.1%} | {r['fa_words']:.1%} "
+              f"{r['snr5']:.1%} | {r['wrong']:.1%} | {r['fa_noise']:.1%} | {r['fa_words']:.1%} "
               f"({r['fa_words_unasked']:.1%}) | "
               f"{r['p50']:.0f} | {r['p95']:.0f} |")
     return out
