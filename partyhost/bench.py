@@ -143,15 +143,19 @@ def summarise(items: list[dict]) -> dict[str, Any]:
 
 
 def _rate(items: list[dict]) -> dict[str, Any]:
+    """accuracy; and "acted_wrongly", the share that became a move other than the one
+    expected: a miss that is asked again costs a second, a wrong move costs an undo."""
     n = len(items)
-    return {"n": n, "accuracy": round(sum(i["correct"] for i in items) / n, 3) if n else 0.0}
+    wrong = sum(1 for i in items if not i["correct"] and i["got"] is not None)
+    return {"n": n, "accuracy": round(sum(i["correct"] for i in items) / n, 3) if n else 0.0,
+            "acted_wrongly": round(wrong / n, 3) if n else 0.0}
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    rows = ["prompt                               n  accuracy"]
-    rows += [f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}" for name, v in summary["by_prompt"].items()]
-    rows += ["", "condition                            n  accuracy"]
-    rows += [f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}" for name, v in summary["by_condition"].items()]
+    def table(title: str, rates: dict[str, Any]) -> list[str]:
+        return [f"{title:<34} {'n':>4}  accuracy  acted wrongly"] + [
+            f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}     {v['acted_wrongly']:.3f}" for name, v in rates.items()]
+    rows = table("prompt", summary["by_prompt"]) + [""] + table("condition", summary["by_condition"])
     rows.append(f"accuracy={summary['accuracy']:.3f} false_accepts={summary['false_accepts']} "
                 f"n={summary['n']} p50_ms={summary['p50_ms']} p95_ms={summary['p95_ms']}")
     return "\n".join(rows)

@@ -66,3 +66,17 @@ def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
     assert run.returncode == 2
     assert "espeak-ng is not installed" in run.stderr
     assert not (tmp_path / "set" / "manifest.jsonl").exists()
+
+
+def test_the_summary_tells_a_wrong_move_from_a_question_again():
+    """Both are misses; only a move other than the one expected is "acted wrongly"."""
+    from partyhost.bench import format_summary, summarise
+
+    def item(got, correct, negative=False):
+        return {"prompt": "common/number", "condition": "clean", "got": got, "correct": correct,
+                "negative": negative, "ms": 10.0}
+    twelve = {"intent": "number", "value": 12}
+    summary = summarise([item(twelve, True), item({"intent": "number", "value": 20}, False),
+                         item(None, False), item(None, True, negative=True)])
+    assert summary["by_prompt"]["common/number"] == {"n": 4, "accuracy": 0.5, "acted_wrongly": 0.25}
+    assert "acted wrongly" in format_summary(summary).splitlines()[0]
