@@ -397,10 +397,11 @@ class Score:
     n_neg: int
     p50: float
     p95: float
+    wrong: float = 0.0          # positives acted on as another intent
 
 
 def score(items: list[Item], rule: Rule) -> Score:
-    pos_ok = neg_fa = n_pos = n_neg = 0
+    pos_ok = pos_wrong = neg_fa = n_pos = n_neg = 0
     times = []
     for item in items:
         decision = rule(item)
@@ -411,9 +412,10 @@ def score(items: list[Item], rule: Rule) -> Score:
         else:
             n_pos += 1
             pos_ok += correct(item, decision.intent)
+            pos_wrong += decision.intent is not None and not correct(item, decision.intent)
     return Score(pos_ok / max(1, n_pos), neg_fa / max(1, n_neg), n_pos, n_neg,
                  float(np.percentile(times, 50)) if times else 0.0,
-                 float(np.percentile(times, 95)) if times else 0.0)
+                 float(np.percentile(times, 95)) if times else 0.0, pos_wrong / max(1, n_pos))
 
 
 def tune(items: list[Item], make: Callable[..., Rule], grid: list[tuple]) -> tuple:
@@ -470,9 +472,7 @@ def summary_row(items: list[Item], rule: Rule) -> dict[str, float]:
     test = held_apart(items)
     pos = lambda cond: [i for i in test if i.expect is not None and i.condition == cond]  # noqa: E731
     out = {c: score(pos(c), rule).accuracy for c in ("clean", "snr20", "snr10", "snr5")}
-    every_positive = [i for i in test if i.expect is not None]
-    out["wrong"] = sum(d.intent is not None and not correct(i, d.intent)
-                       for i, d in ((i, rule(i)) for i in every_positive)) / max(1, len(every_positive))
+    out["wrong"] = score([i for i in test if i.expect is not None], rule).wrong
     out["fa_noise"] = score([i for i in test if i.kind == "noise"], rule).false_accept
     words = [i for i in test if i.kind == "oog"]
     out["fa_words"] = score(words, rule).false_accept
