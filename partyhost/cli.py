@@ -120,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
     fetch.add_argument("names", nargs="*", help="which models (default: all in models/manifest.json)")
+    fetch.add_argument("--from", dest="archive", type=Path, metavar="FILE",
+                       help="install one model from its archive, downloaded elsewhere (no network needed)")
     listing = model_commands.add_parser("list", help="the models and whether they are installed")
     for sub in (fetch, listing):
         sub.add_argument("--models-dir", help="where models go (default: the settings' models_dir, "
@@ -372,12 +374,15 @@ def manage_models(args: argparse.Namespace) -> int:
         unknown = set(args.names) - {e.name for e in entries}
         if unknown:
             raise UserError(f"no model called {', '.join(sorted(unknown))}; see: partyhost models list")
+        if args.archive and len(args.names) != 1:
+            raise UserError("--from installs one model: name it, e.g. "
+                            f"partyhost models fetch {entries[0].name} --from {args.archive}")
         for entry in entries:
             if args.names and entry.name not in args.names:
                 continue
             package = provided_by_package(entry)
             print(f"{entry.name}: in the {package} package already, not downloaded" if package else
-                  f"{entry.name}: ready in {fetch(entry, folder)}")
+                  f"{entry.name}: ready in {fetch(entry, folder, archive=args.archive)}")
     except (ModelFetchError, ConfigError) as error:
         raise UserError(str(error)) from error
     return 0

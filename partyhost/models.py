@@ -3,7 +3,8 @@
 The manifest (models/manifest.json) names each model's address, SHA-256 and size.
 A download goes to a temporary file with a progress bar, must match its SHA-256,
 and only then is unpacked into the models folder, so a cut or tampered download
-never leaves a half model behind.
+never leaves a half model behind. A box with no network installs the same archive
+from a file brought on a USB stick (`--from`), checked the same way.
 """
 from __future__ import annotations
 
@@ -64,18 +65,24 @@ def provided_by_package(entry: ModelEntry) -> str | None:
     return None
 
 
-def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True) -> Path:
-    """Download, verify and unpack one model; returns its folder. Safe to repeat."""
+def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
+          archive: Path | None = None) -> Path:
+    """Download (or take `archive`, a copy of the download), verify and unpack one model;
+    returns its folder. Safe to repeat."""
     target = models_dir / entry.name
     if installed(entry, models_dir):
         return target
     models_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=models_dir) as work:
-        archive = Path(work) / "download.zip"
-        digest = _download(entry, archive, progress)
+        if archive is None:
+            archive = Path(work) / "download.zip"
+            digest, what, hint = _download(entry, archive, progress), "the download", "Try again later."
+        else:
+            digest, what = _file_digest(entry, archive), str(archive)
+            hint = f"It must be {Path(entry.url).name} exactly as {entry.url} serves it."
         if digest != entry.sha256:
-            raise ModelFetchError(f"{entry.name}: the download's SHA-256 is {digest}, expected "
-                                  f"{entry.sha256}; nothing was installed. Try again later.")
+            raise ModelFetchError(f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
+                                  f"{entry.sha256}; nothing was installed. {hint}")
         unpacked = Path(work) / "unpacked"
         _unzip(archive, unpacked)
         inner = [p for p in unpacked.iterdir() if p.is_dir()]
@@ -83,12 +90,24 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True) -> Path:
         if entry.keep:
             source = unpacked / entry.keep
             if not source.is_dir() or not source.resolve().is_relative_to(unpacked.resolve()):
-                raise ModelFetchError(f"{entry.name}: the download has no folder {entry.keep}; nothing was installed")
+                raise ModelFetchError(f"{entry.name}: the archive has no folder {entry.keep}; nothing was installed")
         if target.exists():
             shutil.rmtree(target)
         shutil.move(str(source), target)
     (target / ".sha256").write_text(entry.sha256 + "\n", encoding="utf-8")
     return target
+
+
+def _file_digest(entry: ModelEntry, archive: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(archive, "rb") as data:
+            while chunk := data.read(CHUNK):
+                digest.update(chunk)
+    except OSError as error:
+        raise ModelFetchError(f"{entry.name}: cannot read {archive} ({error.strerror or error}); "
+                              "nothing was installed.") from error
+    return digest.hexdigest()
 
 
 def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
@@ -103,7 +122,8 @@ def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
                     bar.update(len(chunk))
     except (urllib.error.URLError, OSError, TimeoutError) as error:
         raise ModelFetchError(f"{entry.name}: cannot download {entry.url} ({error}). Check the "
-                              "network, or copy the unpacked model into the models folder by hand.") from error
+                              "network, or download that file on another computer and install it with "
+                              f"`partyhost models fetch {entry.name} --from FILE`.") from error
     return digest.hexdigest()
 
 

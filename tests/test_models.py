@@ -101,3 +101,32 @@ def test_models_list_and_fetch_say_when_a_package_already_holds_the_model(tmp_pa
     assert "moonshine-base-en  (moonshine, about 55 MB)  installed (in the moonshine-cpp package)" in capsys.readouterr().out
     assert main(["models", "fetch", "moonshine-base-en", "--models-dir", str(tmp_path)]) == 0
     assert "already, not downloaded" in capsys.readouterr().out and list(tmp_path.iterdir()) == []
+
+
+def test_a_model_installs_from_a_file_brought_on_a_usb_stick(tmp_path):
+    """A box with no network: the archive downloaded elsewhere, checked by the same SHA-256."""
+    digest = make_zip(tmp_path / "m.zip", {"tiny-model/am/final.mdl": "weights"})
+    entry = ModelEntry("tiny-model", "vosk", "https://unreachable.invalid/m.zip", digest, 0.001)
+    folder = fetch(entry, tmp_path / "models", progress=False, archive=tmp_path / "m.zip")
+    assert (folder / "am" / "final.mdl").read_text() == "weights" and installed(entry, tmp_path / "models")
+    assert (tmp_path / "m.zip").exists()                 # the user's copy is left alone
+
+
+def test_a_wrong_or_missing_file_installs_nothing(tmp_path):
+    make_zip(tmp_path / "other.zip", {"tiny-model/am/final.mdl": "another model"})
+    entry = ModelEntry("tiny-model", "vosk", "https://example.org/m.zip", "0" * 64, 0.001)
+    with pytest.raises(ModelFetchError, match=r"SHA-256 of .*other\.zip.*It must be m\.zip"):
+        fetch(entry, tmp_path / "models", progress=False, archive=tmp_path / "other.zip")
+    with pytest.raises(ModelFetchError, match="cannot read .*absent.zip"):
+        fetch(entry, tmp_path / "models", progress=False, archive=tmp_path / "absent.zip")
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_models_fetch_from_names_one_model(tmp_path, capsys):
+    from partyhost.cli import main
+    assert main(["models", "fetch", "--from", str(tmp_path / "x.zip"), "--models-dir", str(tmp_path)]) != 0
+    assert "--from installs one model" in capsys.readouterr().err
+    assert main(["models", "fetch", "vosk-model-small-en-us-0.15", "--from", str(tmp_path / "x.zip"),
+                 "--models-dir", str(tmp_path / "models")]) != 0
+    assert "cannot read" in capsys.readouterr().err
+    assert not (tmp_path / "models" / "vosk-model-small-en-us-0.15").exists()
