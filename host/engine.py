@@ -82,6 +82,8 @@ class Heard:
     timed_out: bool = False
     confidence: float | None = None
     unclear: bool = False
+    unsure: bool = False
+    """The ears heard something else nearly as well: the host asks before acting."""
     listening_from: float | None = None
     start: float | None = None
     end: float | None = None

@@ -151,13 +151,14 @@ class Session:
         understanding = self.understand(prompt, heard.text)
         confidence = heard.confidence if heard.confidence is not None else understanding.score / 100
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                        "confidence": round(confidence, 3), **_timing(heard, prompt)})
+                        "confidence": round(confidence, 3), **({"unsure": True} if heard.unsure else {}),
+                        **_timing(heard, prompt)})
         intent = understanding.intent
         if intent is None:
             self._reject(prompt, "not understood",
                          "Sorry, I didn't catch that. " + self._options_sentence(prompt))
             return None
-        if understanding.needs_confirmation and not self._confirm(
+        if (understanding.needs_confirmation or heard.unsure) and not self._confirm(
                 prompt, f"Did you mean: {understanding.phrase}?"):
             self._say("Okay, let's try again.")
             return None

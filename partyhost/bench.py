@@ -35,6 +35,16 @@ class BenchPrompt:
     timeout: float | None = None
 
 
+@dataclass(frozen=True)
+class Understood:
+    """One recording as a game would take it."""
+
+    intent: dict[str, Any] | None     # None: rejected, the host would ask again
+    ms: float                         # recognition and matching
+    text: str                         # the reading chosen
+    asked: bool = False               # the host would ask "Did you mean ...?" before acting
+
+
 def frames_of(audio: np.ndarray) -> list[Frame]:
     """A loaded recording as the 30 ms frames a microphone would give."""
     count = len(audio) // FRAME_SAMPLES
@@ -75,19 +85,19 @@ class Listener:
         self.recognizer, self.matcher, self.second = recognizer, matcher, second
         self.slots_for, self.unclear_for = grammar_slots_for, unclear_for
 
-    def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> tuple[dict | None, float, str]:
-        """The intent heard (None if rejected), milliseconds spent, and the text read."""
+    def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> Understood:
         utterance = first_utterance(audio)
         if utterance is None:
-            return None, 0.0, ""
+            return Understood(None, 0.0, "")
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
         reading = read_checked(self.recognizer, self.matcher, prompt, utterance, second=self.second)
         if reading.rejected:        # as a live game: some prompts act on speech not understood
-            intent = self.unclear_for(prompt_name)
+            intent, asked = self.unclear_for(prompt_name), False
         else:
-            intent = self.matcher.match(prompt.name, reading.text, prompt.slots).intent
-        return intent, (time.perf_counter() - started) * 1000, reading.text
+            match = self.matcher.match(prompt.name, reading.text, prompt.slots)
+            intent, asked = match.intent, match.needs_confirmation or bool(reading.rival)
+        return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 
 def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
@@ -97,13 +107,14 @@ def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = Non
     for number, line in enumerate(lines, start=1):
         prompt = prompt_name(line)
         audio = read_wav_16k(manifest.parent / line["wav"])
-        got, ms, text = listener.understand(prompt, line.get("context") or {}, audio)
+        heard = listener.understand(prompt, line.get("context") or {}, audio)
         negative = is_negative(line)
-        correct = expected_matches(line["expect"], got) or (negative and got is None)   # nothing done
-        times.append(ms)
+        correct = expected_matches(line["expect"], heard.intent) or (negative and heard.intent is None)
+        times.append(heard.ms)
         items.append({"id": line["id"], "condition": line.get("condition", ""), "prompt": prompt,
-                      "expect": line["expect"], "got": got, "heard": text, "correct": correct,
-                      "negative": negative, "ms": round(ms, 1)})
+                      "expect": line["expect"], "got": heard.intent, "heard": heard.text,
+                      "asked": heard.asked, "correct": correct, "negative": negative,
+                      "ms": round(heard.ms, 1)})
         if progress and number % 50 == 0:
             done = sum(i["correct"] for i in items)
             print(f"  {number}/{len(lines)}  accuracy so far {done / number:.3f}", flush=True)
@@ -143,18 +154,24 @@ def summarise(items: list[dict]) -> dict[str, Any]:
 
 
 def _rate(items: list[dict]) -> dict[str, Any]:
-    """accuracy; and "acted_wrongly", the share that became a move other than the one
-    expected: a miss that is asked again costs a second, a wrong move costs an undo."""
+    """accuracy; "acted_wrongly", the share that became a move other than the one
+    expected (a miss that is asked again costs a second, a wrong move costs an undo);
+    "unasked", the share of those made without "Did you mean ...?" first; "asked",
+    the share of all items the host would confirm before acting."""
     n = len(items)
-    wrong = sum(1 for i in items if not i["correct"] and i["got"] is not None)
-    return {"n": n, "accuracy": round(sum(i["correct"] for i in items) / n, 3) if n else 0.0,
-            "acted_wrongly": round(wrong / n, 3) if n else 0.0}
+    share = lambda count: round(count / n, 3) if n else 0.0  # noqa: E731
+    wrong = [i for i in items if not i["correct"] and i["got"] is not None]
+    return {"n": n, "accuracy": share(sum(i["correct"] for i in items)),
+            "acted_wrongly": share(len(wrong)),
+            "unasked": share(sum(not i.get("asked") for i in wrong)),
+            "asked": share(sum(bool(i.get("asked")) for i in items))}
 
 
 def format_summary(summary: dict[str, Any]) -> str:
     def table(title: str, rates: dict[str, Any]) -> list[str]:
-        return [f"{title:<34} {'n':>4}  accuracy  acted wrongly"] + [
-            f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}     {v['acted_wrongly']:.3f}" for name, v in rates.items()]
+        return [f"{title:<34} {'n':>4}  accuracy  acted wrongly  unasked  asked first"] + [
+            f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}     {v['acted_wrongly']:.3f}          "
+            f"{v['unasked']:.3f}    {v['asked']:.3f}" for name, v in rates.items()]
     rows = table("prompt", summary["by_prompt"]) + [""] + table("condition", summary["by_condition"])
     rows.append(f"accuracy={summary['accuracy']:.3f} false_accepts={summary['false_accepts']} "
                 f"n={summary['n']} p50_ms={summary['p50_ms']} p95_ms={summary['p95_ms']}")

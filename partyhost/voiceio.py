@@ -138,4 +138,4 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         second = Preloaded(models_dir=settings.models_dir)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
-                     number_check_line=settings.number_check_line)
+                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)

@@ -52,9 +52,9 @@ def main() -> int:
             for condition in ("clean", "music@10dB"):
                 audio = clean if condition == "clean" else mix_at_snr(clean, music, 10, rng)
                 for number, context in enumerate(TABLES):
-                    got, _, heard = listener.understand("keep-cool/word", context, padded(audio))
+                    heard = listener.understand("keep-cool/word", context, padded(audio))
                     rows.append({"voice": voice, "said": said, "condition": condition, "table": number,
-                                 "want": intent, "got": (got or {}).get("intent"), "heard": heard})
+                                 "want": intent, "got": (heard.intent or {}).get("intent"), "heard": heard.text})
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     counts: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])

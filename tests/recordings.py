@@ -11,16 +11,20 @@ from partyhost.replay import REPO, ScriptCase
 
 
 def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
-    """`python -m partyhost ARGS` with its own data folder and no settings file."""
+    """`python -m partyhost ARGS` with its own data folder, and tmp_path/config.toml as its
+    settings file (absent unless a test writes it)."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
+           "PARTYHOST_CONFIG": str(tmp_path / "config.toml")}
     return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
                             **kwargs)
 
 
-def play_recording(case: ScriptCase, recording: Path, tmp_path: Path) -> list[dict]:
-    """The event log of `case` played with `recording` as its microphone (it must exit 0)."""
+def play_recording(case: ScriptCase, recording: Path, tmp_path: Path, settings: str = "") -> list[dict]:
+    """The event log of `case` played with `recording` as its microphone (it must exit 0),
+    with `settings` (config.toml text) instead of the defaults where given."""
     events_path = tmp_path / "voice.jsonl"
+    if settings:
+        (tmp_path / "config.toml").write_text(settings, encoding="utf-8")
     run = partyhost([*case.cli_arguments(), "--input", str(recording), "--output",
                      str(tmp_path / "host.wav"), "--events", str(events_path)], tmp_path,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)

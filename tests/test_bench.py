@@ -69,14 +69,19 @@ def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
 
 
 def test_the_summary_tells_a_wrong_move_from_a_question_again():
-    """Both are misses; only a move other than the one expected is "acted wrongly"."""
+    """Both are misses; only a move other than the one expected is "acted wrongly", and
+    "unasked" when the host would make it without "Did you mean ...?" first."""
     from partyhost.bench import format_summary, summarise
 
-    def item(got, correct, negative=False):
+    def item(got, correct, negative=False, asked=False):
         return {"prompt": "common/number", "condition": "clean", "got": got, "correct": correct,
-                "negative": negative, "ms": 10.0}
+                "negative": negative, "asked": asked, "ms": 10.0}
     twelve = {"intent": "number", "value": 12}
-    summary = summarise([item(twelve, True), item({"intent": "number", "value": 20}, False),
-                         item(None, False), item(None, True, negative=True)])
-    assert summary["by_prompt"]["common/number"] == {"n": 4, "accuracy": 0.5, "acted_wrongly": 0.25}
-    assert "acted wrongly" in format_summary(summary).splitlines()[0]
+    twenty = {"intent": "number", "value": 20}
+    summary = summarise([item(twelve, True), item(twenty, False), item(twenty, False, asked=True),
+                         item(twelve, True, asked=True), item(None, False), item(None, True, negative=True),
+                         item(twelve, True), item(twelve, True)])
+    assert summary["by_prompt"]["common/number"] == {"n": 8, "accuracy": 0.625, "acted_wrongly": 0.25,
+                                                     "unasked": 0.125, "asked": 0.25}
+    header = format_summary(summary).splitlines()[0]
+    assert "acted wrongly" in header and "unasked" in header and "asked first" in header

@@ -52,9 +52,11 @@ def test_tuned_defaults_are_the_tuned_values():
     must follow it when it is re-tuned."""
     from voice.endpoint import EndpointConfig
     from voice.matcher import ACCEPT_SCORE, CONFIRM_SCORE
+    from voice.ears import RIVAL_MARGIN
     from voice.wordcheck import CHECK_LINE, NUMBER_LINE
     settings, endpoint = Settings(), EndpointConfig()
     assert (settings.word_check_line, settings.number_check_line) == (CHECK_LINE, NUMBER_LINE)
+    assert settings.rival_margin == RIVAL_MARGIN
     assert (settings.accept_score, settings.confirm_score) == (ACCEPT_SCORE, CONFIRM_SCORE)
     assert settings.endpoint_silence_ms == endpoint.end_silence_ms
     assert settings.max_utterance_s * 1000 == endpoint.max_ms

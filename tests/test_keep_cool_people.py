@@ -26,7 +26,7 @@ def listener():
 
 def heard(listener, shared_audio, recording: str, words: list[str]) -> str | None:
     audio = padded(read_wav_16k(shared_audio / "speech-commands" / recording))
-    intent, _, _ = listener.understand("keep-cool/word", {"words": words, "roster": ["Ana", "Ben", "Cy"]}, audio)
+    intent = listener.understand("keep-cool/word", {"words": words, "roster": ["Ana", "Ben", "Cy"]}, audio).intent
     assert intent is not None and intent["intent"] == "word"       # at a turn, speech is a word or a clue
     return intent["word"]
 

@@ -186,3 +186,22 @@ def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     assert seen == [0, 4, 0, 2]                                 # start, 4, undo, 2: never the 9
     heard = [e for e in events(tmp_path, sid) if e["type"] == "heard"]
     assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None]
+
+
+class UnsureEars(ScriptEars):
+    """Replies marked unsure (the ears heard something else nearly as well), except yes/no."""
+
+    def hear(self, prompt):
+        heard = super().hear(prompt)
+        return heard if heard is None or heard.text in ("yes", "no") else Heard(text=heard.text, unsure=True)
+
+
+def test_an_unsure_reading_is_confirmed_before_it_is_acted_on(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.ears = UnsureEars(["4", "no", "3", "yes"])
+    session.start()
+    session.run()
+    assert mouth.said.count("Did you mean: four?") == 1 and "Did you mean: three?" in mouth.said
+    assert journal.accepted_actions(sid) == [{"intent": "number", "value": 3, "player": "Ana"}]
+    heard = [e for e in events(tmp_path, sid) if e["type"] == "heard" and e["text"] in ("4", "3")]
+    assert [e.get("unsure") for e in heard] == [True, True]

@@ -22,6 +22,11 @@ from .turns import listen_for_turn
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
+RIVAL_MARGIN = 0.1
+"""A reading that beats the best reading naming something else by less than this (in
+quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
+before acting. Whisper's n-best often holds both "yes" and "pass" for one word;
+tuned on Piper's voice, measured on held-apart voices and people (docs/recognition.md)."""
 
 
 class Interrupted(Exception):
@@ -43,6 +48,7 @@ class Reading:
     rejected: bool
     utterance: Utterance
     hypotheses: tuple[Hypothesis, ...]
+    rival: str = ""         # a reading naming something else, nearly as good: ask before acting
 
 
 class VoiceEars:
@@ -53,20 +59,22 @@ class VoiceEars:
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
                  second_opinion: Any = None, read_ahead: bool = True,
-                 number_check_line: float | None = None):
+                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
         play and for numbers said alone (None: their tuned defaults).
         `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None; it
         starts loading at the first prompt of a game that has exact prompts.
         `read_ahead`: read an utterance while its end is still being confirmed
-        (_ReadAhead); False reads it only once confirmed, as a benchmark compares."""
+        (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
+        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
         self.word_check_line, self.number_check_line = word_check_line, number_check_line
+        self.rival_margin = rival_margin
         self.second_opinion = second_opinion
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
@@ -95,7 +103,8 @@ class VoiceEars:
         if self.on_reading:
             self.on_reading(reading)
         return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
-                     unclear=reading.rejected, listening_from=listening_from,
+                     unclear=reading.rejected, unsure=bool(reading.rival) and not reading.rejected,
+                     listening_from=listening_from,
                      start=utterance.start, end=utterance.end, cues=cues)
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
@@ -103,7 +112,7 @@ class VoiceEars:
         line = CHECK_LINE if self.word_check_line is None else self.word_check_line
         number_line = NUMBER_LINE if self.number_check_line is None else self.number_check_line
         return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
-                            self.second_opinion, number_line)
+                            self.second_opinion, number_line, self.rival_margin)
 
 
 class _ReadAhead:
@@ -152,17 +161,23 @@ class _Interruptible:
 
 
 def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
-                   utterance: Utterance, min_confidence: float = 0.5) -> Reading:
-    """The best hypothesis by matcher score, weighed by the recogniser's confidence."""
+                   utterance: Utterance, min_confidence: float = 0.5,
+                   rival_margin: float = RIVAL_MARGIN) -> Reading:
+    """The best hypothesis by matcher score, weighed by the recogniser's confidence,
+    with its rival when one naming something else comes within `rival_margin` (not at
+    exact prompts: a Keep Cool turn cannot stop to ask, and its words are checked
+    in voice/wordcheck.py)."""
     table = matcher.table(prompt.name, prompt.slots)
     grammar = recognizer.compile(table.texts)        # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
-    best_text, best = "", 0.0
+    readings = []                                    # (quality, text, intent), in n-best order
     for hypothesis in hypotheses:
         match = table.match(hypothesis.text)
-        if match.intent is None:
-            continue
-        quality = hypothesis.confidence * match.score / 100
-        if quality > best:
-            best_text, best = hypothesis.text, quality
-    return Reading(best_text, best, best < min_confidence, utterance, hypotheses)
+        if match.intent is not None:
+            readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match.intent))
+    best, text, intent = max(readings, key=lambda r: r[0], default=(0.0, "", None))
+    rivals = [r for r in readings if r[2] != intent]
+    rival = max(rivals, key=lambda r: r[0]) if rivals and not table.exact else None
+    close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
+    return Reading(text if best > 0 else "", best, best < min_confidence, utterance, hypotheses,
+                   rival[1] if close else "")
