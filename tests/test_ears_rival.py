@@ -10,7 +10,6 @@ from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
 
 from host.engine import Prompt as HostPrompt
-
 from host.games import grammar_slots
 from voice.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis, Utterance
