@@ -94,9 +94,9 @@ class Listener:
         reading = read_checked(self.recognizer, self.matcher, prompt, utterance, second=self.second)
         if reading.rejected:        # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
-        else:
+        else:                       # as host.session: a middling match or an unsure reading is confirmed
             match = self.matcher.match(prompt.name, reading.text, prompt.slots)
-            intent, asked = match.intent, match.needs_confirmation or bool(reading.rival)
+            intent, asked = match.intent, match.needs_confirmation or reading.unsure
         return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 

@@ -47,7 +47,7 @@ JOKER = Prompt("centurion/joker_steal", {"count": 230, "maker": "Ben"})
 
 def test_a_close_reading_of_another_intent_makes_the_reading_unsure():
     reading = read(NBest(("yes", 0.95), ("pass", 0.95 - RIVAL_MARGIN / 2)), JOKER)
-    assert reading.text == "yes" and not reading.rejected and reading.rival == "pass"
+    assert reading.text == "yes" and not reading.rejected and reading.rival == "pass" and reading.unsure
 
 
 def test_a_distant_rival_or_a_second_reading_of_the_same_intent_is_no_doubt():
@@ -56,7 +56,8 @@ def test_a_distant_rival_or_a_second_reading_of_the_same_intent_is_no_doubt():
 
 
 def test_a_rejected_reading_has_no_rival_and_exact_prompts_never_ask():
-    assert read(NBest(("yes", 0.45), ("pass", 0.44)), JOKER).rival == ""
+    rejected = read(NBest(("yes", 0.45), ("pass", 0.44)), JOKER)
+    assert rejected.rejected and rejected.rival == "" and not rejected.unsure
     turn = Prompt("keep-cool/word", {"words": ["kettle", "candle"], "roster": ["Ana", "Ben"]})
     assert read(NBest(("kettle", 0.9), ("candle", 0.89)), turn).rival == ""     # a timed turn cannot stop
 

@@ -50,6 +50,11 @@ class Reading:
     hypotheses: tuple[Hypothesis, ...]
     rival: str = ""         # a reading naming something else, nearly as good: ask before acting
 
+    @property
+    def unsure(self) -> bool:
+        """Taken, but with a rival close behind: the host asks before acting on it."""
+        return bool(self.rival) and not self.rejected
+
 
 class VoiceEars:
     """host.session.Ears for a microphone or a WAV file."""
@@ -103,7 +108,7 @@ class VoiceEars:
         if self.on_reading:
             self.on_reading(reading)
         return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
-                     unclear=reading.rejected, unsure=bool(reading.rival) and not reading.rejected,
+                     unclear=reading.rejected, unsure=reading.unsure,
                      listening_from=listening_from,
                      start=utterance.start, end=utterance.end, cues=cues)
 
