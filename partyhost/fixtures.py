@@ -118,9 +118,12 @@ def sample_items(covered: set[str], per_prompt: int = 12, seed: int = 7) -> list
                 continue
             context = contexts.get(prompt, {})
             table = matcher.table(prompt, grammar_slots(prompt, context))
-            own = [text for text in table.texts if table.by_text[text]["intent"] not in _COMMON]
+            intents: dict[str, dict] = {}
+            for text, intent in table.examples:
+                intents.setdefault(text, intent)
+            own = [text for text in table.texts if intents[text]["intent"] not in _COMMON]
             for text in rng.sample(own, min(per_prompt, len(own))):
-                items.append(Item(prompt, context, text, dict(table.by_text[text]), "sample"))
+                items.append(Item(prompt, context, text, dict(intents[text]), "sample"))
     return items
 
 

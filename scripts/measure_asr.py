@@ -46,9 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import SAMPLE_RATE  # noqa: E402
-from voice.grammar import Phrase  # noqa: E402
 from voice.ears import RIVAL_MARGIN  # noqa: E402
-from voice.matcher import ACCEPT_SCORE, Matcher, PhraseTable  # noqa: E402
+from voice.matcher import ACCEPT_SCORE, Matcher, PromptGraph  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
 DIGITS = "zero one two three four five six seven eight nine".split()
@@ -188,7 +187,7 @@ def cached_rows(cache_file: Path | None, items: list[Item],
     return done
 
 
-def run_backend(name: str, items: list[Item], tables: dict[str, PhraseTable], cache: Path | None,
+def run_backend(name: str, items: list[Item], tables: dict[str, PromptGraph], cache: Path | None,
                 log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
     """Per item: the hypotheses and the recognition time; cached as JSON lines."""
     def compute(todo: list[Item]) -> Iterator[dict]:
@@ -256,7 +255,7 @@ def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache:
     return cached_rows(cache / f"whisper-number-check{tag}.jsonl" if cache else None, items, compute)
 
 
-def best_phrase(row: dict, table: PhraseTable) -> str | None:
+def best_phrase(row: dict, table: PromptGraph) -> str | None:
     for hyp in row["hyps"]:
         if hyp["details"].get("rejected"):
             continue
@@ -595,8 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = {key: matcher.table(prompt) for key, prompt in PROMPTS.items()}
     tag = ""
     if args.digits_only:
-        tables["number"] = PhraseTable([Phrase(word, {"intent": "number", "value": n})
-                                        for n, word in enumerate(DIGITS)])
+        tables["number"] = matcher.table(PROMPTS["number"], {"number": [(word, n) for n, word in enumerate(DIGITS)]})
         tag = "-digits"
     rows = {}
     for name in [n.strip() for n in args.backends.split(",") if n.strip()]:

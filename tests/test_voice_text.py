@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from voice.grammar import Grammar, GrammarError, load_grammar
-from voice.matcher import Matcher, PhraseTable
+from voice.matcher import Matcher
 from voice.normalize import normalize, number_words
 
 
@@ -31,7 +31,8 @@ def test_number_prompt_accepts_digits_words_and_slips():
     assert m.match("common/number", "twelve").intent == {"intent": "number", "value": 12}
     assert m.match("common/number", "a hundred").intent == {"intent": "number", "value": 100}
     assert m.match("common/number", "um, let's say 0").intent == {"intent": "number", "value": 0}
-    slip = m.match("common/number", "twenty won")
+    assert m.match("common/number", "twenty won").intent == {"intent": "number", "value": 21}  # by sound
+    slip = m.match("common/number", "twenty onne")
     assert slip.intent == {"intent": "number", "value": 21} and slip.score < 100
 
 
@@ -138,13 +139,13 @@ lists:
   power: {values: [{in: "plus fifty", out: "+50"}, {in: "spot on", out: spot_on}]}
   word: {values: []}
 """)
-    grammar = Grammar.load(path)
-    phrases = {p.text: p.intent for p in grammar.phrases("g/pick")}
+    m = Matcher(tmp_path, common=False)
+    phrases = dict(m.table("g/pick").examples)
     assert phrases["card two"] == {"intent": "pick", "card": 2, "powers": []}
     assert phrases["card three with plus fifty and spot on"]["powers"] == ["+50", "spot_on"]
     assert phrases["number one with spot on"] == {"intent": "pick", "card": 1, "powers": ["spot_on"]}
-    table = PhraseTable(grammar.phrases("g/word", {"word": [("piano", "piano")]}),
-                        grammar.fallbacks["g/word"])
+    assert m.match("g/pick", "card three with spot on and plus fifty").intent["powers"] == ["spot_on", "+50"]
+    table = m.table("g/word", {"word": [("piano", "piano")]})
     assert table.match("piano").intent == {"intent": "word", "word": "piano"}
     assert table.match("guitar").intent == {"intent": "word", "word": None, "text": "guitar"}
     assert table.match("like").intent == {"intent": "word", "word": None, "text": "like"}
@@ -168,4 +169,4 @@ def test_every_grammar_file_loads_and_every_prompt_expands(name):
     grammar = load_grammar(name)
     assert grammar.prompts
     for prompt in grammar.prompts:
-        grammar.phrases(prompt)  # raises on a missing list or rule
+        assert grammar.graph(prompt).size  # raises on a missing list or rule

@@ -180,6 +180,9 @@ def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
         match = table.match(hypothesis.text)
         if match.intent is not None:
             readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match.intent))
+            if match.unsure:                # the same words sit between two moves
+                readings.append((hypothesis.confidence * match.rival.score / 100, match.rival.phrase,
+                                 match.rival.intent))
     best, text, intent = max(readings, key=lambda r: r[0], default=(0.0, "", None))
     rivals = [r for r in readings if r[2] != intent]
     rival = max(rivals, key=lambda r: r[0]) if rivals and not table.exact else None

@@ -1,47 +1,31 @@
-"""Grammars: hassil-format YAML templates expanded into phrase tables.
+"""Grammars: hassil-format YAML templates, and the prompts that use them.
 
 A grammar file (grammars/*.yaml, format in docs/grammar.md) names prompts, the
 intents each prompt accepts, sentence templates and slot lists. hassil parses the
-templates; this module walks the parsed expressions and enumerates every phrase
-together with the slot values it fills, because the matcher and the recognizers
-need the full list of what can be said, not a yes/no parse.
+templates; voice/graph.py compiles a prompt's templates into a word graph.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
-from hassil.expression import (Alternative, Expression, ListReference, Permutation,
-                               RuleReference, Sequence, TextChunk)
-from hassil.intents import Intents, RangeSlotList, TextSlotList
+from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence
+from hassil.intents import Intents
 
+from .graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from .normalize import normalize
 
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
 COMMON_PROMPT = "common/any"
 """The prompt whose intents (repeat, help, undo ...) are added to every prompt."""
 
-MAX_PHRASES = 50_000
-"""A template that expands past this is a grammar bug (it would slow decoding)."""
-
-SlotValues = tuple[tuple[str, Any], ...]
-LiveLists = dict[str, list[tuple[str, Any]]]
 
 
 class GrammarError(Exception):
     """A grammar file that cannot be used; says which file and what is wrong."""
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """One thing a player can say, normalised, and the Intent it stands for."""
-
-    text: str
-    intent: dict[str, Any]
 
 
 @dataclass
@@ -58,6 +42,9 @@ class Grammar:
     """prompt -> intents matched only as said, never by a near spelling (see PhraseTable)."""
     command_prefixes: dict[str, str] = field(default_factory=dict)
     """prompt -> a word the common commands need in front at that prompt ("host, score")."""
+    unavailable: dict[str, str] = field(default_factory=dict)
+    """list name -> what to say when a clear value of it is not available now
+    ("There is no card {said}. Your cards are {choices}.")."""
 
     @classmethod
     def load(cls, path: Path) -> "Grammar":
@@ -82,26 +69,32 @@ class Grammar:
                    min_scores=dict(data.get("min_scores") or {}),
                    exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
                    command_prefixes={k: normalize(str(v), strip_fillers=False)
-                                     for k, v in (data.get("command_prefixes") or {}).items()})
+                                     for k, v in (data.get("command_prefixes") or {}).items()},
+                   unavailable={str(k): str(v) for k, v in (data.get("unavailable") or {}).items()})
 
-    def phrases(self, prompt: str, live: LiveLists | None = None) -> list[Phrase]:
-        """Every phrase of every intent the prompt accepts, with its Intent."""
+    def sentences(self, prompt: str, prefix: str | None = None, first_order: int = 0) -> list[Sentence]:
+        """Every template of every intent the prompt accepts, in grammar order (earlier
+        wins a tie); `prefix`: a word each must start with (the common commands')."""
         if prompt not in self.prompts:
             raise GrammarError(f"{self.path}: no prompt named {prompt!r}")
-        expander = _Expander(self, live or {})
-        result: list[Phrase] = []
-        for intent_name in self.prompts[prompt]:
+        exact = set(self.exact_intents.get(prompt, ()))
+        result = []
+        for order, intent_name in enumerate(self.prompts[prompt], start=first_order):
             for data in self.intents.intents[intent_name].data:
                 for sentence in data.sentences:
-                    own_lists = self.list_slots & self._slot_names(sentence.expression)
-                    for text, slots in expander.expand(sentence.expression, data.slot_lists):
-                        intent = {"intent": intent_name, **data.slots}
-                        intent.update(self._collect(slots, own_lists))
-                        result.append(Phrase(normalize(text, strip_fillers=False), intent))
-                        if len(result) > MAX_PHRASES:
-                            raise GrammarError(
-                                f"{self.path}: prompt {prompt} expands past {MAX_PHRASES} phrases")
+                    lists = tuple(sorted(self.list_slots & self._slot_names(sentence.expression)))
+                    tag = IntentTag(intent_name, tuple(data.slots.items()), lists, order)
+                    result.append(Sentence(sentence.expression, data, self.intents, tag, intent_name in exact, prefix))
         return result
+
+    def graph(self, prompt: str, live: LiveLists | None = None) -> WordGraph:
+        """The prompt's word graph alone (no common commands), with these live lists."""
+        try:
+            return compile_graph(self.sentences(prompt), live, str(self.path))
+        except GrammarError:
+            raise
+        except Exception as error:     # an unknown list or rule, a loop
+            raise GrammarError(f"{self.path}: prompt {prompt}: {error}") from error
 
     def _slot_names(self, expr: Expression) -> set[str]:
         """Every slot a template can fill (so list slots it never fills stay out)."""
@@ -112,67 +105,6 @@ class Grammar:
         if isinstance(expr, (Sequence, Alternative, Permutation)):
             return set().union(set(), *(self._slot_names(item) for item in expr.items))
         return set()
-
-    def _collect(self, slots: SlotValues, list_fields: set[str]) -> dict[str, Any]:
-        fields: dict[str, Any] = {name: [] for name in list_fields}
-        for name, value in slots:
-            if name in self.list_slots:
-                fields[name].append(value)
-            else:
-                fields[name] = value
-        return fields
-
-
-class _Expander:
-    """Enumerates (text, slot values) for a parsed hassil expression."""
-
-    def __init__(self, grammar: Grammar, live: LiveLists):
-        self.grammar = grammar
-        self.live = live
-
-    def expand(self, expr: Expression, local_lists: dict) -> Iterator[tuple[str, SlotValues]]:
-        if isinstance(expr, TextChunk):
-            yield expr.text, ()
-        elif isinstance(expr, Permutation):
-            for order in itertools.permutations(expr.items):
-                yield from self._sequence(list(order), local_lists)
-        elif isinstance(expr, Alternative):
-            for item in expr.items:
-                yield from self.expand(item, local_lists)
-        elif isinstance(expr, Sequence):
-            yield from self._sequence(expr.items, local_lists)
-        elif isinstance(expr, ListReference):
-            yield from self._list(expr, local_lists)
-        elif isinstance(expr, RuleReference):
-            rules = self.grammar.intents.expansion_rules
-            if expr.rule_name not in rules:
-                raise GrammarError(f"{self.grammar.path}: unknown rule <{expr.rule_name}>")
-            yield from self.expand(rules[expr.rule_name].expression, local_lists)
-        else:
-            raise GrammarError(f"{self.grammar.path}: unsupported template part {expr!r}")
-
-    def _sequence(self, items: list[Expression], local_lists: dict):
-        parts = [list(self.expand(item, local_lists)) for item in items]
-        for combo in itertools.product(*parts):
-            yield "".join(text for text, _ in combo), tuple(s for _, slots in combo for s in slots)
-
-    def _list(self, ref: ListReference, local_lists: dict):
-        slot = ref.slot_name
-        if ref.list_name in self.live:
-            for text, value in self.live[ref.list_name]:
-                yield text, ((slot, value),)
-            return
-        slot_list = local_lists.get(ref.list_name) or self.grammar.intents.slot_lists.get(ref.list_name)
-        if isinstance(slot_list, RangeSlotList):
-            for number in slot_list.get_numbers():
-                yield str(number), ((slot, number),)
-        elif isinstance(slot_list, TextSlotList):
-            for value in slot_list.values:
-                for text, inner in self.expand(value.text_in, local_lists):
-                    yield text, inner + ((slot, value.value_out if value.value_out is not None
-                                          else text.strip()),)
-        else:
-            raise GrammarError(f"{self.grammar.path}: no list named {{{ref.list_name}}}")
 
 
 @lru_cache(maxsize=None)

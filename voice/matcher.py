@@ -1,31 +1,41 @@
-"""From heard or typed text to an Intent, by fuzzy matching against a phrase table.
+"""From heard or typed text to an Intent, by aligning its words to the prompt's word graph.
 
-The recognizer (or the keyboard) gives text; the current prompt gives the phrases
-that make sense now. rapidfuzz scores the text against every phrase; the best one
-wins if it is clearly good, is offered for confirmation if it is middling, and is
-refused otherwise, so nonsense never turns into a move.
+The recogniser (or the keyboard) gives text; the current prompt gives a word graph
+of what makes sense now (voice/graph.py). The cheapest path through it
+(voice/align.py) names the intent and fills its slots; its score says whether to act,
+to ask "Did you mean ...?" first, or to refuse, so nonsense never turns into a move.
+A clear value that is not available now ("card nine" of six) is answered with what
+is possible, never swapped for the nearest one that is.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rapidfuzz import fuzz, process
+import numpy as np
 
-from .grammar import COMMON_PROMPT, Grammar, LiveLists, Phrase, load_grammar
-from .normalize import normalize, without_article
-from .phonetic import sound_of
+from .align import INF, Alignment, Path
+from .graph import (CloseTag, IntentTag, LiveLists, NumberTag, SlotChoices, ValueTag, WordGraph,
+                    compile_graph, number_value)
+from .grammar import COMMON_PROMPT, Grammar, load_grammar
+from .normalize import normalize, number_words
 
 ACCEPT_SCORE = 86.0
 """At or above: act on it. Typos and recognizer slips ("twelve clover") land here."""
 CONFIRM_SCORE = 72.0
 """At or above (but below ACCEPT_SCORE): ask "did you mean ...?" before acting."""
+RIVAL_LETTERS = 2.0
+"""A path naming another move that costs less than this many letters more than the
+best: the words sit between two moves ("card fine" of five and nine); ask first."""
 ADDRESSED_SCORE = 88.0
-"""How well the rest must match a command when the prefix word was misheard ("post
-pause"): above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
-MIN_SOUND_PHONES = 4
-"""Matching by sound only for replies of this many phones or more: one-syllable words
-("on", "go") sound like too many phrases (measured on real speech: docs/recognition.md)."""
+"""How well a command must match when its prefix word was misheard ("post pause"):
+above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
+MAX_HEARD_WORDS = 40
+"""Longer replies are not read: nothing a prompt accepts is that long."""
+EXAMPLE_LIMIT = 20_000
+"""A prompt with more paths than this gives recognisers covering examples, not every one."""
+UNION = "+"
+"""Joins prompt names into one prompt that accepts what each does ("Did you mean" + the prompt's own)."""
 
 
 @dataclass(frozen=True)
@@ -36,102 +46,368 @@ class Match:
     intent: dict[str, Any] | None
     score: float
     phrase: str = ""
+    accept: float = ACCEPT_SCORE
+    rival: "Match | None" = None
+    """The best path naming another move (another intent, or other slot values)."""
+    rival_gap: float = float("inf")
+    """How many letters more the rival's path costs."""
+    unavailable: str = ""
+    """What to say when the words clearly name something not possible now."""
+
+    @property
+    def unsure(self) -> bool:
+        """Another move scored nearly as well: ask before acting."""
+        return self.intent is not None and self.rival is not None and self.rival_gap < RIVAL_LETTERS
 
     @property
     def needs_confirmation(self) -> bool:
-        return self.intent is not None and self.score < ACCEPT_SCORE
+        return self.intent is not None and (self.score < self.accept or self.unsure)
 
 
-class PhraseTable:
-    """The phrases of one prompt, indexed for exact and fuzzy lookup."""
+@dataclass
+class PromptGraph:
+    """One prompt's word graph (its own intents and the common commands), ready to match."""
 
-    def __init__(self, phrases: list[Phrase], fallback: dict[str, Any] | None = None,
-                 min_score: float | None = None, accept: float = ACCEPT_SCORE,
-                 confirm: float = CONFIRM_SCORE, own: int | None = None,
-                 exact: frozenset[str] = frozenset(), live: LiveLists | None = None,
-                 prefix: str | None = None):
-        """`exact`: intents matched only as said (or as a phrase that sounds exactly
-        the same), never by a near spelling: a near miss of a Keep Cool word in play
-        is another word, so a clue ("widow" is not "window"). `live` and `prefix`
-        (the prompt's live lists, its command prefix) order `texts`; the prefix also
-        lets a command whose prefix word was misheard through (`_addressed`)."""
-        self.by_text: dict[str, dict[str, Any]] = {}
-        for phrase in phrases:               # first phrase wins: grammar order is priority
-            self.by_text.setdefault(phrase.text, phrase.intent)
-        own_texts = {p.text for p in phrases[:len(phrases) if own is None else own]}
-        self.texts = prompt_order(self.by_text, sum(1 for t in self.by_text if t in own_texts),
-                                  live or {}, prefix)
-        self.exact, self.prefix = exact, prefix
-        self._fuzzy_texts = [t for t in self.texts if self.by_text[t]["intent"] not in exact]
-        self.fallback = fallback
-        self.accept = accept if min_score is None else min_score   # a grammar may be stricter
-        self.confirm = min(confirm, self.accept)
-        self._sounds: dict[str, str] | None = None      # phone string -> phrase, built on first need
-        self._commands: PhraseTable | None = None   # the prefixed commands, prefix cut (_addressed)
-        self._sound_keys: list[str] = []
+    graph: WordGraph
+    fallback: dict[str, Any] | None = None
+    accept: float = ACCEPT_SCORE
+    confirm: float = CONFIRM_SCORE
+    exact: frozenset[str] = frozenset()
+    prefix: str | None = None
+    unavailable: dict[str, str] = field(default_factory=dict)
+    own: int = 0                      # intents of order below this are the prompt's own
+    live: LiveLists = field(default_factory=dict)
+    _examples: list[tuple[str, dict[str, Any] | None]] | None = None
+    _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+    # ---- matching ----
 
     def match(self, heard: str) -> Match:
         text = normalize(heard)
-        if not text and self.fallback is None:
-            return Match(heard, None, 0.0)
-        if text in self.by_text:
-            return Match(heard, dict(self.by_text[text]), 100.0, text)
-        best = process.extractOne(text, self._fuzzy_texts, scorer=fuzz.ratio,
-                                  score_cutoff=self.confirm) if self._fuzzy_texts else None
-        sounds_like = self._by_sound(text) if best is None or best[1] < self.accept else None
-        if sounds_like is not None and sounds_like[1] < 100 and \
-                self.by_text[sounds_like[0]]["intent"] in self.exact:
-            sounds_like = None
-        if sounds_like is not None and (best is None or sounds_like[1] > best[1]):
-            best = sounds_like
-        if best is not None:
-            phrase, score, _ = best
-            if score >= self.accept or self.fallback is None:
-                return Match(heard, dict(self.by_text[phrase]), float(score), phrase)
-        addressed = self._addressed(heard, text)
-        if addressed is not None:
-            return addressed
+        words = text.split()
+        if not words and self.fallback is None:
+            return Match(heard, None, 0.0, accept=self.accept)
+        if len(words) > MAX_HEARD_WORDS:
+            return Match(heard, None, 0.0, accept=self.accept)
+        alignment = Alignment(self.graph, words)
+        best = self._best(alignment)
+        if best is not None and best.score < ADDRESSED_SCORE and self._guessed_prefix(best, words):
+            best = None
+        if best is not None and best.score >= self.confirm:
+            found = self._read(best, heard, words)
+            if found.unavailable:
+                return found
+            if best.score >= self.accept or self.fallback is None:
+                rival = self._rival(alignment, best, found) if best.cost > 1e-3 else None  # said exactly: no doubt
+                return replace(found, rival=rival[0], rival_gap=rival[1]) if rival else found
         if self.fallback is not None:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
             # keep every word said: "like" or "maybe" may be the clue itself.
             said = normalize(heard, strip_fillers=False)
             if said and len(said.split()) <= 3:
-                return Match(heard, {**self.fallback, "text": said}, 100.0, said)
-        return Match(heard, None, float(best[1]) if best else 0.0)
+                return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept)
+        return Match(heard, None, best.score if best else 0.0, accept=self.accept)
 
-    def _addressed(self, heard: str, text: str) -> Match | None:
-        """"post pause", "a house help": a command said with the prompt's prefix, whose
-        prefix word the recogniser wrote as another word. Whisper seldom writes
-        "host" right ("post", "first", "alst"), and a clue is one word, so any one
-        word before a command stands for the prefix. What follows must match a
-        command by itself, and closely ("it" is near "host quit", but not "quit")."""
-        words = without_article(text.split())
-        if not self.prefix or len(words) < 2 or words[0] == self.prefix:
-            return None
-        if self._commands is None:
-            start = len(self.prefix) + 1
-            self._commands = PhraseTable(
-                [Phrase(t[start:], self.by_text[t]) for t in self.texts if t.startswith(self.prefix + " ")],
-                accept=self.accept, confirm=self.confirm)
-        found = self._commands.match(" ".join(words[1:]))
-        if found.intent is None or found.score < ADDRESSED_SCORE:
-            return None
-        return Match(heard, found.intent, found.score, f"{self.prefix} {found.phrase}")
+    def lookup(self, text: str) -> dict[str, Any] | None:
+        """The intent `text` says exactly (every word as in the grammar), or None."""
+        if text not in self._lookups:
+            self._lookups[text] = self._lookup(text)
+        found = self._lookups[text]
+        return dict(found) if found is not None else None
 
-    def _by_sound(self, text: str) -> tuple[str, float, int] | None:
-        """The phrase that sounds most like `text` (a recogniser's slip: "and you" for "undo")."""
-        heard = sound_of(text)
-        if heard is None or len(heard) < MIN_SOUND_PHONES:
+    def _lookup(self, text: str) -> dict[str, Any] | None:
+        words = normalize(text).split()
+        if not words or len(words) > MAX_HEARD_WORDS:
             return None
-        if self._sounds is None:
-            self._sounds = {}
-            for phrase in self.texts:
-                sound = sound_of(phrase)
-                if sound is not None:
-                    self._sounds.setdefault(sound, phrase)
-            self._sound_keys = list(self._sounds)
-        found = process.extractOne(heard, self._sound_keys, scorer=fuzz.ratio, score_cutoff=self.confirm)
-        return None if found is None else (self._sounds[found[0]], found[1], found[2])
+        best = self._best(Alignment(self.graph, words), exact_only=True)
+        if best is None or best.cost > 1e-3:
+            return None
+        found = self._read(best, text, words)
+        return found.intent if not found.unavailable else None
+
+    def _best(self, alignment: Alignment, exact_only: bool = False) -> Path | None:
+        """The cheapest path; a path through an exact intent only when said exactly."""
+        best = alignment.best()
+        if best is None or exact_only or not self.exact or best.cost < 1e-3:
+            return best
+        if self._intent_tag(best).name not in self.exact:
+            return best
+        others = np.array([s for s, tag in self.graph.final_intent.items() if tag.name not in self.exact])
+        return alignment.best(others) if len(others) else None
+
+    def _guessed_prefix(self, path: Path, heard: list[str]) -> bool:
+        """The path takes another word for the command prefix."""
+        g = self.graph
+        return any(g.any_word[s.arc] and heard[s.heard[0]:s.heard[1]] != [g.words[g.word[s.arc]]]
+                   for s in path.steps)
+
+    def _intent_tag(self, path: Path) -> IntentTag:
+        return next(self.graph.tags[s.arc] for s in path.steps if isinstance(self.graph.tags[s.arc], IntentTag))
+
+    def _read(self, path: Path, heard: str, heard_words: list[str]) -> Match:
+        """The intent a path says, or what to answer when a value it names is not available."""
+        g = self.graph
+        tag = self._intent_tag(path)
+        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
+        intent.update({name: [] for name in tag.lists})
+        number: NumberTag | None = None
+        number_words_said: list[str] = []
+        number_steps: list = []
+        for step in path.steps:
+            arc_tag = g.tags[step.arc]
+            if number is not None:
+                if isinstance(arc_tag, CloseTag):
+                    value = number_value(number_words_said)
+                    if value is None:
+                        return Match(heard, None, path.score, accept=self.accept)
+                    if number.allowed is not None and value not in number.allowed:
+                        if not _heard_as_said(number_steps, number_words_said, heard_words):
+                            return Match(heard, None, path.score, accept=self.accept)
+                        return Match(heard, None, path.score, " ".join(path.words), self.accept,
+                                     unavailable=self._unavailable(number.list_name, value, step.arc, path))
+                    self._fill(intent, number.slot, value, tag)
+                    number = None
+                elif g.word[step.arc] >= 0:
+                    number_words_said.append(g.words[g.word[step.arc]])
+                    number_steps.append(step)
+            elif isinstance(arc_tag, NumberTag):
+                number, number_words_said, number_steps = arc_tag, [], []
+            elif isinstance(arc_tag, ValueTag):
+                self._fill(intent, arc_tag.slot, arc_tag.value, tag)
+        return Match(heard, intent, path.score, " ".join(path.words), self.accept)
+
+    @staticmethod
+    def _fill(intent: dict[str, Any], slot: str, value: Any, tag: IntentTag) -> None:
+        if slot in tag.lists:
+            intent[slot].append(value)
+        else:
+            intent[slot] = value
+
+    def _unavailable(self, list_name: str, value: int, close_arc: int, path: Path) -> str:
+        """"There is no card nine. Your cards are one to six.": the grammar's sentence
+        for this list, or a plain one."""
+        choices = self._choices_before(close_arc, path)
+        said = number_words(value)
+        offered = _say_choices([v for v in choices.values]) if choices else ""
+        template = self.unavailable.get(list_name)
+        if template is None:
+            template = "{said} is not possible here." + (" You can say {choices}." if offered else "")
+        text = template.format(said=said, choices=offered or "something else")
+        return text[:1].upper() + text[1:]
+
+    def _choices_before(self, close_arc: int, path: Path) -> SlotChoices | None:
+        entry = None
+        for step in path.steps:
+            if step.arc == close_arc:
+                break
+            if step.arc in self.graph.choices:
+                entry = step.arc
+        if entry is None:
+            return None
+        choices = self.graph.choices[entry]
+        if choices.values:
+            return choices
+        for arc, other in self.graph.choices.items():     # a number word beside a list: the list's words
+            if other.list_name == choices.list_name and other.values:
+                return other
+        return None
+
+    # ---- the rival ----
+
+    def _rival(self, alignment: Alignment, best: Path, found: Match) -> tuple[Match, float] | None:
+        """The best path naming another move: another intent, or one slot filled otherwise."""
+        if found.intent is None:
+            return None
+        candidates: list[tuple[float, tuple[str, ...], dict[str, Any]]] = []
+        best_tag = self._intent_tag(best)
+        others = np.array([s for s, tag in self.graph.final_intent.items()
+                           if tag.name != best_tag.name and tag.name not in self.exact])
+        if len(others):
+            other = alignment.best(others)
+            if other is not None:
+                read = self._read(other, found.text, alignment.heard)
+                if read.intent is not None:
+                    candidates.append((other.cost, other.words, read.intent))
+        candidates += self._slot_rivals(alignment, best, found.intent)
+        candidates = [c for c in candidates if c[1] != best.words and c[0] < INF / 2]
+        if not candidates:
+            return None
+        cost, words, intent = min(candidates, key=lambda c: c[0])
+        return (Match(found.text, intent, alignment.score(cost, words), " ".join(words), self.accept),
+                cost - best.cost)
+
+    def _slot_rivals(self, alignment: Alignment, best: Path, intent: dict[str, Any]):
+        """For each slot on the best path, the same path with the slot's next best value."""
+        g, steps = self.graph, best.steps
+        for i, step in enumerate(steps):
+            choices = g.choices.get(step.arc)
+            if choices is None or not choices.values:
+                continue
+            end = next((k for k in range(i, len(steps)) if int(g.dst[steps[k].arc]) == choices.exit), None)
+            if end is None:
+                continue
+            inside = steps[i:end + 1]
+            span = (inside[0].heard[0], inside[-1].heard[1])
+            said_words = tuple(g.words[g.word[s.arc]] for s in inside if g.word[s.arc] >= 0)
+            here = _local_cost(alignment, said_words, span)
+            slot, value = _slot_on(g, inside)
+            before = tuple(g.words[g.word[s.arc]] for s in steps[:i] if g.word[s.arc] >= 0)
+            after = tuple(g.words[g.word[s.arc]] for s in steps[end + 1:] if g.word[s.arc] >= 0)
+            best_alt = None
+            for text, other_value in choices.values:
+                if other_value == value or slot is None:
+                    continue
+                alt_words = tuple(text.split())
+                cost = best.cost - here + _local_cost(alignment, alt_words, span)
+                if best_alt is None or cost < best_alt[0]:
+                    best_alt = (cost, alt_words, other_value)
+            if best_alt is not None:
+                rival_intent = dict(intent)
+                if isinstance(rival_intent.get(slot), list):
+                    rival_intent[slot] = [best_alt[2] if v == value else v for v in rival_intent[slot]]
+                else:
+                    rival_intent[slot] = best_alt[2]
+                yield best_alt[0], before + best_alt[1] + after, rival_intent
+
+    # ---- what recognisers are told ----
+
+    @property
+    def examples(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """Phrases of the prompt with their intents, in grammar order: every one when
+        there are at most EXAMPLE_LIMIT, else short paths covering every word."""
+        if self._examples is None:
+            self._examples = _examples(self)
+        return self._examples
+
+    @property
+    def texts(self) -> list[str]:
+        """The examples in the order a recogniser's prompt of limited length should read them."""
+        by_text: dict[str, dict[str, Any]] = {}
+        for text, intent in self.examples:
+            if intent is not None:
+                by_text.setdefault(text, intent)
+        if len(by_text) < len({t for t, _ in self.examples}):     # covering paths: as they are
+            return list(dict.fromkeys(t for t, _ in self.examples))
+        own = sum(1 for intent in by_text.values() if self._order(intent) < self.own)
+        ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
+        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix)
+
+    def _order(self, intent: dict[str, Any]) -> int:
+        return self._intent_order.get(intent["intent"], 0)
+
+    @property
+    def _intent_order(self) -> dict[str, int]:
+        order: dict[str, int] = {}
+        for tag in self.graph.tags:
+            if isinstance(tag, IntentTag):
+                order.setdefault(tag.name, tag.order)
+        return order
+
+    @property
+    def longest(self) -> int:
+        """Words in the longest example (a recogniser's output cap)."""
+        return max((len(t.split()) for t, _ in self.examples), default=1)
+
+
+def _heard_as_said(steps: list, said: list[str], heard: list[str]) -> bool:
+    """The number's words are exactly the words heard there: a clear value."""
+    if not steps:
+        return False
+    start, end = steps[0].heard[0], steps[-1].heard[1]
+    return heard[start:end] == said
+
+
+def _slot_on(g: WordGraph, steps) -> tuple[str | None, Any]:
+    tag = next((g.tags[s.arc] for s in steps if isinstance(g.tags[s.arc], (ValueTag, NumberTag))), None)
+    if isinstance(tag, ValueTag):
+        return tag.slot, tag.value
+    if isinstance(tag, NumberTag):
+        return tag.slot, number_value([g.words[g.word[s.arc]] for s in steps if g.word[s.arc] >= 0])
+    return None, None
+
+
+def _local_cost(alignment: Alignment, words: tuple[str, ...], span: tuple[int, int]) -> float:
+    """Edit distance between these slot words and the heard words of `span`."""
+    from .graph import SLOT_WORD_WEIGHT
+    index = alignment.graph_word_index
+    heard = range(span[0], span[1])
+    prev = [sum(alignment.insert[h] for h in heard[:k]) for k in range(len(heard) + 1)]
+    for word in words:
+        w = index.get(word)
+        delete = (len(word) + 1) * SLOT_WORD_WEIGHT
+        row = [prev[0] + delete]
+        for k, h in enumerate(heard):
+            sub = alignment.sub[w, h] * SLOT_WORD_WEIGHT if w is not None else (len(word) + len(alignment.heard[h]))
+            row.append(min(prev[k] + sub, prev[k + 1] + delete, row[k] + alignment.insert[h]))
+        prev = row
+    return prev[-1]
+
+
+def _say_choices(values: list[tuple[str, Any]]) -> str:
+    """"one to six", or "five, twenty or thirty five": what may be said instead."""
+    numbers = [v for _, v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if len(numbers) == len(values) and numbers and sorted(numbers) == list(range(min(numbers), max(numbers) + 1)) \
+            and len(numbers) > 2:
+        return f"{number_words(min(numbers))} to {number_words(max(numbers))}"
+    texts = list(dict.fromkeys(t for t, _ in values))
+    if len(texts) > 12:
+        texts = texts[:12] + ["others"]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
+    g = prompt.graph
+    out: list[list[int]] = [[] for _ in range(g.n_states)]
+    for arc, s in enumerate(g.src.tolist()):
+        out[s].append(arc)
+    if _count(g, out) > EXAMPLE_LIMIT:
+        return [(" ".join(words), None) for _, words in g.covering_paths()]
+    finals = set(g.finals.tolist())
+    result: list[tuple[str, dict[str, Any] | None]] = []
+
+    def walk(state: int, words: list[str], tag: IntentTag | None, slots: list[tuple[str, Any]]) -> None:
+        if state in finals and tag is not None:
+            intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
+            intent.update({name: [] for name in tag.lists})
+            for slot, value in slots:
+                PromptGraph._fill(intent, slot, value, tag)
+            result.append((" ".join(words), intent))
+        for arc in out[state]:
+            arc_tag = g.tags[arc]
+            choices = g.choices.get(arc)
+            if choices is not None:
+                slot = _entry_slot(g, arc, out)
+                for text, value in choices.values:
+                    walk(choices.exit, words + text.split(), tag, slots + [(slot, value)])
+                continue
+            word = [g.words[g.word[arc]]] if g.word[arc] >= 0 else []
+            walk(int(g.dst[arc]), words + word, arc_tag if isinstance(arc_tag, IntentTag) else tag, slots)
+
+    walk(g.start, [], None, [])
+    return result
+
+
+def _entry_slot(g: WordGraph, entry: int, out: list[list[int]]) -> str:
+    tag = g.tags[entry]
+    if isinstance(tag, NumberTag):
+        return tag.slot
+    for arc in out[int(g.dst[entry])]:       # a value list: the hub's arcs carry the slot
+        if isinstance(g.tags[arc], ValueTag):
+            return g.tags[arc].slot
+    return ""
+
+
+def _count(g: WordGraph, out: list[list[int]]) -> int:
+    """Paths through the graph, a slot counting once per choice."""
+    ways = [0] * g.n_states
+    for state in g.finals.tolist():
+        ways[state] = 1
+    for states, _, _ in reversed(g.levels):
+        for state in states.tolist():
+            for arc in out[state]:
+                choices = g.choices.get(arc)
+                ways[state] += len(choices.values) * ways[choices.exit] if choices else ways[int(g.dst[arc])]
+    return ways[g.start]
 
 
 def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
@@ -184,49 +460,50 @@ def _mentions(text: str, value: str) -> bool:
 
 
 class Matcher:
-    """Builds (and caches) the phrase table for each prompt from grammars/."""
+    """Builds (and caches) the word graph of each prompt from grammars/."""
 
     def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE,
                  common: bool = True):
         self._grammar_dir = grammar_dir
         self.common = common      # add the common commands (repeat, undo ...) to every prompt
         self.accept, self.confirm = accept, confirm
-        self._cache: dict[tuple, PhraseTable] = {}
+        self._cache: dict[tuple, PromptGraph] = {}
 
     def grammar(self, name: str) -> Grammar:
         return load_grammar(name) if self._grammar_dir is None else load_grammar(name, self._grammar_dir)
 
-    def table(self, prompt: str, live: LiveLists | None = None) -> PhraseTable:
-        """Phrases of `prompt` ("game/name") plus the common commands."""
+    def table(self, prompt: str, live: LiveLists | None = None) -> PromptGraph:
+        """The graph of `prompt` ("game/name", or several joined by UNION) plus the common commands."""
         key = (prompt, _freeze(live or {}))
         if key not in self._cache:
             if len(self._cache) > 256:
                 self._cache.clear()
-            owner = self.grammar(prompt.split("/", 1)[0])
-            phrases = owner.phrases(prompt, live)
-            own = len(phrases)
-            if self.common and prompt != COMMON_PROMPT:
-                phrases += with_prefix(self.grammar("common").phrases(COMMON_PROMPT),
-                                       owner.command_prefixes.get(prompt))
-            self._cache[key] = PhraseTable(phrases, owner.fallbacks.get(prompt),
-                                           owner.min_scores.get(prompt), self.accept, self.confirm, own,
-                                           frozenset(owner.exact_intents.get(prompt, ())), live,
-                                           owner.command_prefixes.get(prompt))
+            self._cache[key] = self._build(prompt, live or {})
         return self._cache[key]
+
+    def _build(self, prompt: str, live: LiveLists) -> PromptGraph:
+        names = prompt.split(UNION)
+        owner = self.grammar(names[-1].split("/", 1)[0])
+        sentences = []
+        for name in names:
+            sentences += self.grammar(name.split("/", 1)[0]).sentences(name, first_order=len(sentences))
+        own = max((s.tag.order for s in sentences), default=-1) + 1
+        if self.common and COMMON_PROMPT not in names:
+            sentences += self.grammar("common").sentences(COMMON_PROMPT, owner.command_prefixes.get(names[-1]),
+                                                          first_order=own)
+        graph = compile_graph(sentences, live, prompt)
+        return PromptGraph(graph, owner.fallbacks.get(names[-1]),
+                           self.accept if owner.min_scores.get(names[-1]) is None else owner.min_scores[names[-1]],
+                           min(self.confirm, owner.min_scores.get(names[-1], self.accept)),
+                           frozenset(owner.exact_intents.get(names[-1], ())), owner.command_prefixes.get(names[-1]),
+                           {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable}, own, live)
 
     def has_exact_prompts(self, prompt: str) -> bool:
         """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""
-        return bool(self.grammar(prompt.split("/", 1)[0]).exact_intents)
+        return bool(self.grammar(prompt.split(UNION)[-1].split("/", 1)[0]).exact_intents)
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
         return self.table(prompt, live).match(heard)
-
-
-def with_prefix(phrases: list[Phrase], prefix: str | None) -> list[Phrase]:
-    """The common commands as said at a prompt that wants them addressed ("host score")."""
-    if not prefix:
-        return phrases
-    return [Phrase(f"{prefix} {p.text}", p.intent) for p in phrases]
 
 
 def _freeze(live: LiveLists) -> tuple:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .grammar import GRAMMAR_DIR, Grammar, LiveLists, load_grammar
+from .matcher import Matcher
 from .vocabulary import Dictionary, load_dictionary, pronunciations
 
 TYPED_ONLY = frozenset({"st", "nd", "rd", "th"})
@@ -78,7 +79,7 @@ def grammar_phrases(grammar_dir: Path = GRAMMAR_DIR,
     for path in sorted(grammar_dir.glob("*.yaml")):
         grammar: Grammar = load_grammar(path.stem, grammar_dir)
         for prompt in grammar.prompts:
-            result[prompt] = [p.text for p in grammar.phrases(prompt, live.get(prompt))]
+            result[prompt] = [text for text, _ in Matcher(grammar_dir, common=False).table(prompt, live.get(prompt)).examples]
     return result
 
 

@@ -91,7 +91,7 @@ class SecondOpinion:
 
     def veto(self, phrase: str) -> Opinion:
         """Moonshine on `phrase` (a word in play Whisper took) against Whisper's other readings."""
-        intent = self.table.by_text[phrase]
+        intent = self.table.lookup(phrase)
         rivals = [text for text in self._whisper_readings()
                   if self._intent_of(text) != intent and not _homophone(text, phrase)]
         if not rivals:
@@ -149,7 +149,7 @@ class SecondOpinion:
         return [form for form in dict.fromkeys(_plain(_first_sentence(t)) for t in texts) if form]
 
     def _intent_of(self, text: str) -> dict | None:
-        intent = self.table.by_text.get(normalize(text))
+        intent = self.table.lookup(text)
         return intent if intent is not None and intent.get("intent") in self.table.exact else None
 
     @staticmethod
@@ -160,8 +160,8 @@ class SecondOpinion:
     def _words_in_play(self) -> dict[tuple, str]:
         """Each word in play (an exact intent) by its shortest bare phrase ("candle")."""
         words: dict[tuple, str] = {}
-        for text, intent in self.table.by_text.items():
-            if intent.get("intent") in self.table.exact:
+        for text, intent in self.table.examples:
+            if intent is not None and intent.get("intent") in self.table.exact:
                 bare = " ".join(without_article(text.split()))
                 key = self._key(intent)
                 if key not in words or len(bare) < len(words[key]):

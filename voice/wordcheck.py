@@ -65,7 +65,7 @@ def word_in_play(table: Any, reading: Reading) -> str | None:
         return None
     match = table.match(reading.text)
     if match.intent is None or match.intent.get("intent") not in table.exact \
-            or table.by_text.get(match.phrase) != match.intent:     # a clue (the fallback)
+            or table.lookup(match.phrase) != match.intent:     # a clue (the fallback)
         return None
     return match.phrase
 
@@ -73,7 +73,7 @@ def word_in_play(table: Any, reading: Reading) -> str | None:
 def check_exact(reading: Reading, recognizer: Recognizer, table: Any, line: float = CHECK_LINE) -> Reading:
     """Keep Cool's check of a word in play (the module docstring); `table`: the prompt's."""
     phrase = word_in_play(table, reading)
-    found = _check(reading, recognizer, table, phrase, table.by_text[phrase]) if phrase else None
+    found = _check(reading, recognizer, table, phrase, table.lookup(phrase)) if phrase else None
     if found is None:
         return reading
     if found.details["word_check"] >= line:
@@ -124,7 +124,7 @@ def taken_as(reading: Reading, table: Any, other: str, found: Hypothesis) -> Rea
     """The reading as the likelier `other` reading: a clue; or, when `other` is another
     word in play, itself unchecked, too close to call (no hit for either)."""
     said = normalize(other, strip_fillers=False)
-    rival = table.by_text.get(said)
+    rival = table.lookup(said)
     if rival is not None and rival.get("intent") in table.exact:
         return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
     return replace(reading, text=said, hypotheses=reading.hypotheses + (found,))
@@ -148,7 +148,7 @@ def _tidy(text: str) -> str:
 
 def _names(table: Any, text: str, intent: dict) -> bool:
     """This reading is the checked word itself (in any of its phrases), so no rival."""
-    found = table.by_text.get(normalize(text))
+    found = table.lookup(text)
     return found is not None and found == intent
 
 
