@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
         return 0
-    except (UserError, GrammarError, GrammarProblem, SessionBusy) as error:
+    except (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError) as error:
         print(f"partyhost: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
