@@ -22,8 +22,8 @@ class TextEars:
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None):
         self.stream = sys.stdin if stream is None else stream
         self.out = sys.stdout if out is None else out
-        if hasattr(self.stream, "reconfigure"):
-            self.stream.reconfigure(errors="replace")
+        if hasattr(self.stream, "reconfigure") and getattr(self.stream, "errors", None) != "replace":
+            self.stream.reconfigure(errors="replace")   # before its first read (the menu's ears)
         self.interactive = self.stream.isatty()
         self.edited = self.interactive and self.stream is sys.stdin and self.out is sys.stdout
         if self.edited:
