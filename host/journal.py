@@ -101,6 +101,8 @@ class Journal:
         self.kept: Path | None = None
         try:
             self.db = _open(path)
+        except sqlite3.OperationalError:
+            raise                 # locked, busy, unreadable: not damage, never a reason to move it
         except (sqlite3.DatabaseError, UnicodeDecodeError, JournalDamaged) as error:
             self.kept = _move_aside(path)
             self.notice = (f"the saved games in {path} are damaged ({_reason(error)}); the file is kept "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -336,7 +337,11 @@ def _open_saved(journal: Journal, record) -> SavedGame:
 
 def _journal(args: argparse.Namespace) -> Journal:
     """The journal of saved games; a damaged one is set aside, and the user told."""
-    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
+    path = data_dir(args.data_dir) / "partyhost.sqlite3"
+    try:
+        journal = Journal(path)
+    except (sqlite3.OperationalError, OSError) as error:
+        raise UserError(f"cannot open the saved games in {path}: {error}") from error
     if journal.notice:
         print(f"partyhost: {journal.notice}", file=sys.stderr)
     return journal
