@@ -60,9 +60,12 @@ CREATE TABLE IF NOT EXISTS used_questions (
 CREATE TABLE IF NOT EXISTS inputs (        -- what a game was dealt from, as it was when it began
     session_id TEXT NOT NULL REFERENCES sessions(id),
     name TEXT NOT NULL,                     -- the file's path when the game began
-    sha256 TEXT NOT NULL,
-    content BLOB NOT NULL,
+    sha256 TEXT NOT NULL REFERENCES input_copies(sha256),
     PRIMARY KEY (session_id, name)
+);
+CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however many games use it
+    sha256 TEXT PRIMARY KEY,
+    content BLOB NOT NULL
 );
 """
 REQUIRED_TABLES = ("sessions", "actions")
@@ -179,6 +182,7 @@ class Journal:
             for table in ("actions", "seat_tokens", "join_codes", "inputs"):
                 self.db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
             self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            self.db.execute("DELETE FROM input_copies WHERE sha256 NOT IN (SELECT sha256 FROM inputs)")
 
     # ---- what each game was dealt from
 
@@ -188,14 +192,16 @@ class Journal:
             self.db.execute("BEGIN IMMEDIATE")
             for path in files:
                 content = path.read_bytes()
-                self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?)",
-                                (session_id, str(path), hashlib.sha256(content).hexdigest(), content))
+                digest = hashlib.sha256(content).hexdigest()
+                self.db.execute("INSERT OR IGNORE INTO input_copies VALUES (?, ?)", (digest, content))
+                self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?)", (session_id, str(path), digest))
 
     def pinned_inputs(self, session_id: str) -> dict[str, tuple[str, bytes]]:
         """{path as it was: (sha256, content)} of the files pinned when the game began."""
         pinned = {}
         for name, digest, content in self.db.execute(
-                "SELECT name, sha256, content FROM inputs WHERE session_id = ?", (session_id,)):
+                "SELECT i.name, i.sha256, c.content FROM inputs i LEFT JOIN input_copies c ON c.sha256 = i.sha256 "
+                "WHERE i.session_id = ?", (session_id,)):
             content = bytes(content) if isinstance(content, (bytes, memoryview)) else b""
             if hashlib.sha256(content).hexdigest() != digest:
                 raise SessionDamaged(f"game {session_id}: the saved copy of {name} is damaged")

@@ -85,7 +85,8 @@ ROW_DAMAGE = {
                                                      "WHERE id = ?", s),
     "bytes that are not UTF-8 in a setup": lambda db, s: sql(
         db, "UPDATE sessions SET setup = CAST(X'7b22ff22fe3a' AS TEXT) WHERE id = ?", s),
-    "a damaged copy of a deck": lambda db, s: sql(db, "UPDATE inputs SET content = X'00' WHERE session_id = ?", s),
+    "a damaged copy of a deck": lambda db, s: sql(db, "UPDATE input_copies SET content = X'00' WHERE sha256 IN "
+                                                      "(SELECT sha256 FROM inputs WHERE session_id = ?)", s),
 }
 FILE_DAMAGE = {
     "a truncated file": truncate,
@@ -172,3 +173,19 @@ def test_a_changed_deck_is_replaced_by_the_copy_saved_with_the_game(tmp_path):
     assert f"{deck} changed since this game began; it goes on with the copy saved when it began" in again.stderr
     journal = Journal(data / "partyhost.sqlite3")
     assert open_saved(journal, journal.sessions()[0]).decks.pack == original
+
+
+def test_a_deck_used_by_many_games_is_kept_once(tmp_path):
+    deck = tmp_path / "cards.yaml"
+    shutil.copy(REPO / "decks" / "cards.yaml", deck)
+    journal = Journal(tmp_path / "j.sqlite3")
+    games = [journal.create("centurion", {}) for _ in range(3)]
+    for game in games:
+        journal.pin_inputs(game, [deck])
+    count = lambda: journal.db.execute("SELECT COUNT(*) FROM input_copies").fetchone()[0]
+    assert count() == 1 and journal.pinned_inputs(games[0]) == journal.pinned_inputs(games[2])
+    for game in games[:2]:
+        journal.delete(game)
+    assert count() == 1 and str(deck) in journal.pinned_inputs(games[2])
+    journal.delete(games[2])
+    assert count() == 0
