@@ -30,7 +30,7 @@ from . import __version__, deckcheck
 from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
-                    open_saved, options_to_json, quick_problem)
+                    open_saved, options_to_json, quick_problem, rule_defaults)
 from .voiceio import GameIO, IOChoiceError, check_choice, open_io
 
 EXIT_USAGE = 2
@@ -259,7 +259,8 @@ def play(args: argparse.Namespace) -> int:
              "used_questions": sorted(journal.used_questions(group)),
              "group": group,
              "io": _io_to_keep(settings),
-             "pins": {"grammar": grammar_version(game.ID), "partyhost": __version__}}
+             "pins": {"grammar": grammar_version(game.ID), "rule_defaults": rule_defaults(game),
+                      "partyhost": __version__}}
     try:
         files = deck_files(game, setup)
         decks = load_game_decks(game, files, frozenset(setup["used_questions"]))

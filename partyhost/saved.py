@@ -7,13 +7,18 @@ the player, while every other saved game still works.
 
 What a game was dealt from is pinned when it begins (Journal.pin_inputs): a deck
 file changed or gone since is replaced by the copy kept in the journal, with a note,
-so a resumed game deals exactly what it dealt before. The grammar's version is
-pinned too; a different one only changes how new replies are understood (the
-journal holds moves, not words), so the game goes on and the note says so.
+so a resumed game deals exactly what it dealt before. The rules a game was given
+are journaled with it, and so are the engine's defaults for the rest: a default an
+update changed is put back to the one the game began with, with a note. The
+grammar's version is pinned too; a different one only changes how new replies are
+understood (the journal holds moves, not words), so the game goes on and the note
+says so.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +86,26 @@ def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: fro
         raise SetupError(f"bad deck: {error}") from error
     except OSError as error:
         raise SetupError(f"cannot read deck: {error}") from error
+
+
+def rule_defaults(game: Any) -> dict[str, Any]:
+    """The engine's default rules, as JSON would store them (tuples become lists)."""
+    return json.loads(json.dumps(getattr(game, "RULE_DEFAULTS", {}), default=list))
+
+
+def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
+    """The options with each default the game relied on, and an update changed, put back."""
+    if not isinstance(pinned, dict):
+        return options, []
+    now = rule_defaults(game)
+    changed = sorted(key for key, value in pinned.items()
+                     if key in now and now[key] != value and key not in options.rules)
+    if not changed:
+        return options, []
+    rules = {**options.rules, **{key: pinned[key] for key in changed}}
+    return dataclasses.replace(options, rules=rules), [
+        f"the default rules changed since this game began ({', '.join(changed)}); "
+        "it goes on with the ones it began with"]
 
 
 def grammar_version(game_id: str) -> str:
@@ -175,21 +200,28 @@ def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
         raise Unresumable(problem)
     game = get_game(record.game)
     setup = record.setup
-    options = options_from_json(setup["options"])
+    options, notes = _pinned_rules(game, options_from_json(setup["options"]),
+                                   _pins(setup).get("rule_defaults"))
     try:
         files = deck_files(game, setup)
         with tempfile.TemporaryDirectory(prefix="partyhost-pinned-") as scratch:
-            files, notes = _pinned_decks(journal, record, files, Path(scratch))
+            files, deck_notes = _pinned_decks(journal, record, files, Path(scratch))
             decks = load_game_decks(game, files, frozenset(setup.get("used_questions", [])))
         actions = journal.accepted_actions(record.id)
     except (SetupError, SessionDamaged) as error:
         raise Unresumable(str(error)) from error
-    pinned_grammar = (setup.get("pins") or {}).get("grammar")
+    notes += deck_notes
+    pinned_grammar = _pins(setup).get("grammar")
     if pinned_grammar and pinned_grammar != grammar_version(game.ID):
         notes.append("the grammar changed since this game began; the moves made stand, "
                      "and new replies are understood with the new grammar")
     _replay(game, options, decks, actions)
     return SavedGame(record, game, options, decks, actions, notes)
+
+
+def _pins(setup: dict[str, Any]) -> dict[str, Any]:
+    pins = setup.get("pins")
+    return pins if isinstance(pins, dict) else {}
 
 
 def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:

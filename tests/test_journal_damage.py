@@ -189,3 +189,16 @@ def test_a_deck_used_by_many_games_is_kept_once(tmp_path):
     assert count() == 1 and str(deck) in journal.pinned_inputs(games[2])
     journal.delete(games[2])
     assert count() == 0
+
+
+def test_a_default_rule_changed_by_an_update_is_put_back_for_a_saved_game(saved, tmp_path, monkeypatch):
+    from host.games import centurion
+    data, db, game_id, _ = damaged_copy(saved, tmp_path, lambda db, s: None, "")
+    journal = Journal(db)
+    before = open_saved(journal, journal.get(game_id))
+    assert before.notes == [] and "target" not in before.options.rules
+    monkeypatch.setitem(centurion.RULE_DEFAULTS, "target", 50)          # an update changes a default
+    after = open_saved(journal, journal.get(game_id))
+    assert after.options.rules["target"] == 21
+    assert after.notes == ["the default rules changed since this game began (target); "
+                           "it goes on with the ones it began with"]
