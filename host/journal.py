@@ -165,10 +165,6 @@ class Journal:
     def sessions(self) -> list[SessionRecord]:
         return self._records("", ())
 
-    def latest_unfinished(self) -> SessionRecord | None:
-        rows = self._records("WHERE s.status = 'playing'", ())
-        return rows[0] if rows else None
-
     def _records(self, where: str, params: tuple) -> list[SessionRecord]:
         query = ("SELECT s.id, s.game, s.setup, s.status, s.created, s.updated, "
                  "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.kind = 'action') "
