@@ -165,6 +165,8 @@ def test_slow_headers_slow_bodies_and_silence_are_cut_off(live: LiveGame):
     assert time.monotonic() - started >= REQUEST_TIMEOUT_S - 1
 
 
-def test_the_database_holding_seat_tokens_is_owner_only(live: LiveGame):
-    for path in live.folder.glob("db.sqlite3*"):
+def test_the_database_holding_seat_tokens_and_the_event_log_are_owner_only(live: LiveGame):
+    files = [*live.folder.glob("db.sqlite3*"), *live.folder.glob("events-*.jsonl")]
+    assert len(files) >= 2
+    for path in files:
         assert path.stat().st_mode & 0o777 == 0o600, path
