@@ -123,8 +123,10 @@ class PhoneService:
 
     async def _open(self) -> None:
         app = make_app(self.hub, self.seats)
+        # lingering_time: after an answer to a body never finished (408), read what still
+        # comes for 1 s at most (aiohttp's default, 10 s more, would let a slow body linger).
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0,
-                                     keepalive_timeout=REQUEST_TIMEOUT_S)
+                                     keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.requested_port)
         await site.start()
