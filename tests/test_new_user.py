@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 if sys.version_info >= (3, 11):
     import tomllib
