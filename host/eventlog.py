@@ -14,7 +14,9 @@ class EventLog:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.seq = _count_lines(path)
         self.clock = clock
-        self.file = open(path, "a", encoding="utf-8")
+        # Owner only: the log holds each player's secret cards ("private" events).
+        self.file = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a",
+                              encoding="utf-8")
 
     def write(self, event: dict[str, Any]) -> dict[str, Any]:
         self.seq += 1

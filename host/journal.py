@@ -4,10 +4,19 @@ A game's state is never stored: it is rebuilt by replaying the journal from the
 game's setup, which is deterministic given the seed. So the journal only has to
 be durable, and SQLite in WAL mode with synchronous=FULL survives a kill -9 or a
 power cut with every committed row intact.
+
+A journal can still be damaged (a disk error, a truncated copy, a hand edit). Two
+levels are told apart. A database SQLite cannot read, or one that lost a table it
+needs, is moved aside under a dated name and a new one is started: `notice` says
+so, and the old file is kept for whoever wants to rescue it. A damaged row (bad
+JSON, a setup that is not a setup) spoils only its own session: that session is
+reported unresumable with the reason, and every other one still works.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -48,7 +57,28 @@ CREATE TABLE IF NOT EXISTS used_questions (
     question_id TEXT NOT NULL,
     PRIMARY KEY (grp, question_id)
 );
+CREATE TABLE IF NOT EXISTS inputs (        -- what a game was dealt from, as it was when it began
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    name TEXT NOT NULL,                     -- the file's path when the game began
+    sha256 TEXT NOT NULL REFERENCES input_copies(sha256),
+    PRIMARY KEY (session_id, name)
+);
+CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however many games use it
+    sha256 TEXT PRIMARY KEY,
+    content BLOB NOT NULL
+);
 """
+REQUIRED_TABLES = ("sessions", "actions")
+"""Without these a journal is not one; the others are added when missing (older journals)."""
+ACTION_KINDS = ("action", "undo")
+
+
+class JournalDamaged(Exception):
+    """The database as a whole cannot be used."""
+
+
+class SessionDamaged(Exception):
+    """One session's rows cannot be read; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -60,18 +90,27 @@ class SessionRecord:
     created: float
     updated: float
     actions: int
+    problem: str | None = None
+    """Why the session cannot be resumed, when its own rows say so already."""
 
 
 class Journal:
     """One SQLite database holding every session of this machine."""
 
     def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        self.notice: str | None = None
+        """Set when a damaged database was moved aside: what to tell the user."""
+        self.kept: Path | None = None
+        try:
+            self.db = _open(path)
+        except sqlite3.OperationalError:
+            raise                 # locked, busy, unreadable: not damage, never a reason to move it
+        except (sqlite3.DatabaseError, UnicodeDecodeError, JournalDamaged) as error:
+            self.kept = _move_aside(path)
+            self.notice = (f"the saved games in {path} are damaged ({_reason(error)}); the file is kept "
+                           f"as {self.kept.name} and a new one is started")
+            self.db = _open(path)
 
     def close(self) -> None:
         self.db.close()
@@ -103,13 +142,15 @@ class Journal:
     def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
         """The actions in force: journal order, each undo removing the latest one."""
         actions: list[dict[str, Any]] = []
-        for kind, action in self.db.execute(
-                "SELECT kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)):
+        for seq, kind, action in self.db.execute(
+                "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)):
             if kind == "undo":
                 if actions:
                     actions.pop()
+            elif kind == "action":
+                actions.append(_action(session_id, seq, action))
             else:
-                actions.append(json.loads(action))
+                raise SessionDamaged(f"game {session_id}: record {seq} is of unknown kind {kind!r}")
         return actions
 
     def last_time(self, session_id: str) -> float:
@@ -124,24 +165,44 @@ class Journal:
     def sessions(self) -> list[SessionRecord]:
         return self._records("", ())
 
-    def latest_unfinished(self) -> SessionRecord | None:
-        rows = self._records("WHERE s.status = 'playing'", ())
-        return rows[0] if rows else None
-
     def _records(self, where: str, params: tuple) -> list[SessionRecord]:
         query = ("SELECT s.id, s.game, s.setup, s.status, s.created, s.updated, "
                  "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.kind = 'action') "
                  f"FROM sessions s {where} ORDER BY s.updated DESC")
-        return [SessionRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
-                for r in self.db.execute(query, params)]
+        return [_record(r) for r in self.db.execute(query, params)]
 
     def delete(self, session_id: str) -> None:
         """Forget a session entirely (one that could not start)."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            for table in ("actions", "seat_tokens", "join_codes"):
+            for table in ("actions", "seat_tokens", "join_codes", "inputs"):
                 self.db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
             self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+            self.db.execute("DELETE FROM input_copies WHERE sha256 NOT IN (SELECT sha256 FROM inputs)")
+
+    # ---- what each game was dealt from
+
+    def pin_inputs(self, session_id: str, files: list[Path]) -> None:
+        """Keep a copy of each file the game deals from, so a later edit cannot change it."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for path in files:
+                content = path.read_bytes()
+                digest = hashlib.sha256(content).hexdigest()
+                self.db.execute("INSERT OR IGNORE INTO input_copies VALUES (?, ?)", (digest, content))
+                self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?)", (session_id, str(path), digest))
+
+    def pinned_inputs(self, session_id: str) -> dict[str, tuple[str, bytes]]:
+        """{path as it was: (sha256, content)} of the files pinned when the game began."""
+        pinned = {}
+        for name, digest, content in self.db.execute(
+                "SELECT i.name, i.sha256, c.content FROM inputs i LEFT JOIN input_copies c ON c.sha256 = i.sha256 "
+                "WHERE i.session_id = ?", (session_id,)):
+            content = bytes(content) if isinstance(content, (bytes, memoryview)) else b""
+            if hashlib.sha256(content).hexdigest() != digest:
+                raise SessionDamaged(f"game {session_id}: the saved copy of {name} is damaged")
+            pinned[name] = (digest, content)
+        return pinned
 
     # ---- phone seats: kept so that after a restart every phone's link still works
 
@@ -178,3 +239,89 @@ class Journal:
         with self.db:
             self.db.executemany("INSERT OR IGNORE INTO used_questions VALUES (?, ?)",
                                 [(group, i) for i in ids])
+
+
+# ---- opening, and telling damage apart -------------------------------------------
+
+def _open(path: Path) -> sqlite3.Connection:
+    """A checked connection: readable pages, the tables a journal needs; owner-only file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))   # seat tokens live here: 600, not 644
+    db = sqlite3.connect(path, isolation_level=None)
+    db.text_factory = _text         # a flipped byte in a row spoils that row, not every query
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        (verdict,) = db.execute("PRAGMA quick_check(1)").fetchone()
+        if verdict != "ok":
+            raise JournalDamaged(verdict)
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = [t for t in REQUIRED_TABLES if t not in tables]
+        if tables and missing:
+            raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} "
+                                 "missing")
+        db.executescript(SCHEMA)
+    except BaseException:
+        db.close()
+        raise
+    for suffix in ("", "-wal", "-shm"):
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            side.chmod(0o600)
+    return db
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+def _reason(error: BaseException) -> str:
+    return str(error) or type(error).__name__
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename the database (and its WAL and shared-memory files) to a dated name; return it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    for suffix in ("-wal", "-shm", ""):
+        side = Path(f"{path}{suffix}")
+        if side.exists():
+            side.rename(Path(f"{kept}{suffix}"))
+    return kept
+
+
+def _record(row: tuple) -> SessionRecord:
+    """A session row; a damaged one becomes a record with its problem named."""
+    session_id, game, setup_text, status, created, updated, actions = row
+    problem = None
+    try:
+        setup = json.loads(setup_text)
+        if not isinstance(setup, dict):
+            raise ValueError("not a JSON object")
+    except (TypeError, ValueError, RecursionError) as error:
+        setup, problem = {}, f"its setup is not readable ({_reason(error)})"
+    if problem is None and status not in ("playing", "over"):
+        problem = f"its status {status!r} is unknown"
+    return SessionRecord(str(session_id), str(game), setup, str(status), _number(created), _number(updated),
+                         int(actions), problem)
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _action(session_id: str, seq: int, text: str | None) -> dict[str, Any]:
+    try:
+        action = json.loads(text) if text is not None else None
+    except (TypeError, ValueError, RecursionError) as error:
+        raise SessionDamaged(f"game {session_id}: move {seq} is not readable ({_reason(error)})") from None
+    if not isinstance(action, dict) or not isinstance(action.get("intent"), str):
+        raise SessionDamaged(f"game {session_id}: move {seq} is not a move")
+    return action

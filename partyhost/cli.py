@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -16,24 +17,24 @@ from typing import Any, Sequence
 
 import platformdirs
 
-from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import GAME_IDS, get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
+from host.sessionlock import SessionBusy, SessionLock
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
 from . import __version__, deckcheck
 from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
+from .grammarcheck import GrammarProblem, check_grammars
+from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
+                    open_saved, options_to_json, quick_problem, rule_defaults)
 from .voiceio import GameIO, IOChoiceError, check_choice, open_io
 
 EXIT_USAGE = 2
-QUESTION_GAMES = ("keep-it-100", "zero-to-100")
-WORD_GAMES = ("keep-cool",)
-CARD_DECK_FILES = {"one-percent": BID_REWARD_FILE, "centurion": PACK_FILE}
-"""The games dealt from a YAML card file (--card-deck), and their shipped file."""
+EXIT_INTERRUPTED = 130
 
 
 class UserError(Exception):
@@ -79,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="how a game is played, in short")
     rules.add_argument("game", choices=GAME_IDS)
 
-    commands.add_parser("sessions", help="list saved games")
+    sessions = commands.add_parser("sessions", help="list saved games")
+    sessions.add_argument("--check", action="store_true",
+                          help="replay every saved game and report the ones that cannot be resumed")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
@@ -157,7 +160,7 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_with_command(parser, list(sys.argv[1:] if argv is None else argv)))
     try:
         if args.command == "play":
             return play(args)
@@ -180,22 +183,45 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bench(args)
         if args.command == "decks":
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
-        if args.command is None:      # a box with no keyboard: the spoken menu
-            args = parser.parse_args(["play", *(argv or [])])
-            return play(args)
         parser.print_help()
         return 0
-    except (UserError, GrammarError) as error:
+    except (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError) as error:
         print(f"partyhost: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\npartyhost: stopped.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _with_command(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """argv with "play" put in where no command is named: `partyhost --input text` is the menu.
+
+    A box with no keyboard runs plain `partyhost`; it means the spoken menu, and so does
+    any line of play's options without a command.
+    """
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-h", "--help", "--version") or word in commands:
+            return argv
+        if word == "--data-dir":
+            i += 2
+        elif word.startswith("--data-dir="):
+            i += 1
+        else:
+            break
+    return [*argv[:i], "play", *argv[i:]]
 
 
 # ---- play and resume --------------------------------------------------------
 
-def _settings(args: argparse.Namespace) -> Settings:
-    """The settings file, then the flags given on this command line."""
+def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None) -> Settings:
+    """The settings file, then (on resume) the game's own input and output, then the flags."""
     try:
         settings = load_settings(settings_path())
+        if session_io:
+            settings = apply_overrides(settings, session_io, source="the saved game")
         flags = {"input": args.input, "output": args.output, "input_device": args.input_device,
                  "output_device": args.output_device, "backend": args.backend,
                  "show_private": True if args.reveal_words else False if args.hide_private else None,
@@ -210,64 +236,137 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def play(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    check_grammars(list(GAME_IDS) if args.game is None else [args.game])
+    journal = _journal(args)
     if args.game is None:
         choice = _menu(settings)
         if choice is None:
             return 0
         args.game, args.players, args.mode = choice.game, ",".join(choice.players), choice.mode
     game = get_game(args.game)
-    players = _names(args.players) or tuple(
-        f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
     teams = tuple(_names(team) for team in args.teams.split(";")) if args.teams else ()
+    players = (_names(args.players) or tuple(name for team in teams for name in team) or tuple(
+        f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1)))
     options = GameOptions(players=players, teams=teams, mode=args.mode or game.MODES[0],
                           deal=args.deal or game.DEALS[0],
                           seed=args.seed if args.seed is not None else int(time.time()) % 1_000_000,
                           rules={**settings.rules.get(game.ID, {}), **_rule_values(args.rules)})
-    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
     group = ",".join(sorted(name.lower() for name in players))
-    setup = {"options": _options_to_json(options),
+    setup = {"options": options_to_json(options),
              "question_decks": [str(Path(p).resolve()) for p in args.deck],
              "word_decks": [str(Path(p).resolve()) for p in args.word_deck],
              "card_deck": str(Path(args.card_deck).resolve()) if args.card_deck else None,
              "used_questions": sorted(journal.used_questions(group)),
-             "group": group}
-    decks = _load_decks(game, setup)
+             "group": group,
+             "io": _io_to_keep(settings),
+             "pins": {"grammar": grammar_version(game.ID), "rule_defaults": rule_defaults(game),
+                      "partyhost": __version__}}
+    try:
+        files = deck_files(game, setup)
+        decks = load_game_decks(game, files, frozenset(setup["used_questions"]))
+    except SetupError as error:
+        raise UserError(str(error)) from error
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
-        raise UserError(error.reason) from error
+        raise UserError(_explained(game, error.reason)) from error
     matcher, io = _open_io(settings, 0.0)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
-    events_path = Path(args.events).resolve() if args.events else (
-        data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
-    journal.update_setup(session_id, {**setup, "events": str(events_path)})
+    lock = SessionLock(_locks(args), session_id).acquire()
     try:
-        phones = _phones(settings, game, options, decks, journal, session_id, io)
-    except UserError:
-        journal.delete(session_id)      # nothing was played: leave no half-started game behind
-        raise
-    return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
-                        phones=phones)
+        journal.pin_inputs(session_id, [path for paths in files.values() for path in paths])
+        events_path = Path(args.events).resolve() if args.events else (
+            data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
+        journal.update_setup(session_id, {**setup, "events": str(events_path)})
+        try:
+            phones = _phones(settings, game, options, decks, journal, session_id, io)
+        except UserError:
+            journal.delete(session_id)      # nothing was played: leave no half-started game behind
+            raise
+        return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
+                            phones=phones)
+    finally:
+        lock.release()
 
 
 def resume(args: argparse.Namespace) -> int:
-    settings = _settings(args)
-    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
-    record = journal.get(args.session) if args.session else journal.latest_unfinished()
+    journal = _journal(args)
+    record = journal.get(args.session) if args.session else _latest_resumable(journal)
     if record is None:
         raise UserError(f"no saved game {args.session!r}" if args.session
                         else "there is no unfinished game to resume; start one with: partyhost play GAME")
     if record.status == "over":
         raise UserError(f"game {record.id} is already over; start a new one with: partyhost play {record.game}")
-    game = get_game(record.game)
-    setup = record.setup
-    options = _options_from_json(setup["options"])
-    decks = _load_decks(game, setup)
-    events_path = Path(args.events).resolve() if args.events else Path(setup["events"])
-    matcher, io = _open_io(settings, journal.last_time(record.id))
-    return _run_session(matcher, io, game, options, decks, journal, record.id, setup["group"],
-                        events_path, journal.accepted_actions(record.id),
-                        phones=_phones(settings, game, options, decks, journal, record.id, io))
+    session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
+    settings = _settings(args, session_io)
+    with SessionLock(_locks(args), record.id) as lock:
+        if lock.stale_pid:
+            print(f"partyhost: process {lock.stale_pid} ended without closing game {record.id}; "
+                  "taking it over", file=sys.stderr)
+        saved = _open_saved(journal, record)
+        check_grammars([saved.game.ID])
+        for note in saved.notes:
+            print(f"partyhost: {note}", file=sys.stderr)
+        setup = record.setup
+        events_path = Path(args.events).resolve() if args.events else (
+            Path(setup["events"]) if setup.get("events") else data_dir(args.data_dir) / "events" / f"{record.id}.jsonl")
+        matcher, io = _open_io(settings, journal.last_time(record.id))
+        return _run_session(matcher, io, saved.game, saved.options, saved.decks, journal, record.id,
+                            setup.get("group", ""), events_path, saved.actions,
+                            phones=_phones(settings, saved.game, saved.options, saved.decks, journal,
+                                           record.id, io))
+
+
+def _latest_resumable(journal: Journal):
+    """The most recent unfinished game that can be resumed; the damaged ones are named and skipped."""
+    for record in journal.sessions():
+        if record.status != "playing":
+            continue
+        problem = quick_problem(record)
+        if problem is None:
+            return record
+        print(f"partyhost: skipping game {record.id}, which cannot be resumed: {problem}", file=sys.stderr)
+    return None
+
+
+def _open_saved(journal: Journal, record) -> SavedGame:
+    try:
+        return open_saved(journal, record)
+    except Unresumable as reason:
+        raise UserError(f"game {record.id} cannot be resumed: {reason}") from reason
+
+
+def _journal(args: argparse.Namespace) -> Journal:
+    """The journal of saved games; a damaged one is set aside, and the user told."""
+    path = data_dir(args.data_dir) / "partyhost.sqlite3"
+    try:
+        journal = Journal(path)
+    except (sqlite3.OperationalError, OSError) as error:
+        raise UserError(f"cannot open the saved games in {path}: {error}") from error
+    if journal.notice:
+        print(f"partyhost: {journal.notice}", file=sys.stderr)
+    return journal
+
+
+def _locks(args: argparse.Namespace) -> Path:
+    return data_dir(args.data_dir) / "locks"
+
+
+def _io_to_keep(settings: Settings) -> dict[str, str]:
+    """The input and output a game was played with, for its resume; a recording is not replayed."""
+    keep = {}
+    if settings.input in ("text", "mic"):
+        keep["input"] = settings.input
+    if settings.output in ("text", "speaker"):
+        keep["output"] = settings.output
+    return keep
+
+
+def _explained(game, reason: str) -> str:
+    """A refusal of the options, with the flag that fixes it where the rules name one."""
+    if game.ID == "centurion" and "two players" in reason:
+        return f"{reason} (one player: --mode vs-host)"
+    return reason
 
 
 def _menu(settings: Settings):
@@ -284,7 +383,8 @@ def _open_io(settings: Settings, t0: float) -> tuple[Matcher, GameIO]:
     try:
         return matcher, open_io(settings, matcher, clock_offset=t0)
     except IOChoiceError as error:
-        raise UserError(str(error)) from error
+        hint = "; to type your replies instead, add --input text" if settings.input == "mic" else ""
+        raise UserError(f"{error}{hint}") from error
 
 
 def _phones(settings: Settings, game, options: GameOptions, decks, journal: Journal, session_id: str,
@@ -326,7 +426,10 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
             session.start()
         else:
             session.restore(resume_from)
-        outcome = session.run()
+        try:
+            outcome = session.run()
+        except KeyboardInterrupt:      # Ctrl-C: like Ctrl-D, every accepted move is journaled already
+            print()
     finally:
         if phones is not None:
             phones.close(outcome)
@@ -402,14 +505,30 @@ def list_devices() -> int:
 
 
 def list_sessions(args: argparse.Namespace) -> int:
-    journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
+    """One line per saved game; with --check each is replayed, and the exit code says if any is damaged."""
+    journal = _journal(args)
     records = journal.sessions()
     if not records:
         print("No saved games yet.")
+    damaged = 1 if journal.notice else 0
     for r in records:
-        players = ", ".join(r.setup["options"]["players"])
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated))
+        problem = quick_problem(r)
+        if problem is None and args.check and r.status == "playing":
+            try:
+                open_saved(journal, r)
+            except Unresumable as reason:
+                problem = str(reason)
+        if problem is not None:
+            damaged += 1
+            print(f"{r.id}  {r.game[:12]:<12} unresumable: {problem}")
+            continue
+        players = ", ".join(r.setup["options"]["players"])
         print(f"{r.id}  {r.game:<12} {r.status:<8} {r.actions:>4} moves  {when}  {players}")
+    if args.check:
+        print(f"{len(records)} saved games checked in {journal.path}: "
+              + (f"{damaged} damaged" if damaged else "all can be resumed"))
+        return 1 if damaged else 0
     return 0
 
 
@@ -431,39 +550,3 @@ def _rule_values(pairs: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             rules[key.strip()] = value
     return rules
-
-
-def _load_decks(game, setup: dict[str, Any]) -> Decks:
-    """Only the decks this game deals from: a broken word deck must not stop centurion."""
-    deck_dir = default_deck_dir()
-    card_deck = _card_deck(game, setup.get("card_deck"))  # absent in sessions saved before it
-    try:
-        return load_decks(
-            (setup["question_decks"] or [deck_dir / "questions.csv"]) if game.ID in QUESTION_GAMES else [],
-            (setup["word_decks"] or [deck_dir / "keep-cool.csv"]) if game.ID in WORD_GAMES else [],
-            frozenset(setup["used_questions"]),
-            bid_reward=card_deck if game.ID == "one-percent" else None,
-            pack=card_deck if game.ID == "centurion" else None)
-    except DeckError as error:
-        raise UserError(f"bad deck: {error}") from error
-    except OSError as error:
-        raise UserError(f"cannot read deck: {error}") from error
-
-
-def _card_deck(game, given: str | None) -> Path | None:
-    """The YAML card file of 1% or Centurion: the one given, else the shipped one."""
-    if game.ID not in CARD_DECK_FILES:
-        if given:
-            raise UserError(f"--card-deck is for {' and '.join(CARD_DECK_FILES)}, not {game.ID}")
-        return None
-    return Path(given) if given else default_deck_dir() / CARD_DECK_FILES[game.ID]
-
-
-def _options_to_json(options: GameOptions) -> dict[str, Any]:
-    return {"players": list(options.players), "teams": [list(t) for t in options.teams],
-            "mode": options.mode, "deal": options.deal, "seed": options.seed, "rules": options.rules}
-
-
-def _options_from_json(data: dict[str, Any]) -> GameOptions:
-    return GameOptions(players=tuple(data["players"]), teams=tuple(tuple(t) for t in data["teams"]),
-                       mode=data["mode"], deal=data["deal"], seed=data["seed"], rules=data["rules"])

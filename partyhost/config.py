@@ -2,12 +2,15 @@
 
 A headless box has no keyboard, so everything a player might want changed for good
 (devices, recogniser, thresholds, speech rate, volume, timers) lives in one file:
-`partyhost config` prints where it is and what is set. Unknown keys and wrong types
-are refused with the file and key named, so a typo never silently does nothing.
+`partyhost config` prints where it is and what is set. Unknown keys, wrong types,
+values out of range (LIMITS), nan and infinity, and [rules.GAME] tables of games that
+do not exist are refused with the file and key named, before any game starts, so a
+typo never silently does nothing and never surfaces in the middle of a game.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import sys
 from dataclasses import dataclass, field
@@ -15,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from host.games import GAME_IDS
+from voice.asr import BACKENDS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,7 +41,7 @@ class Settings:
     backend: str | None = None         # recogniser; None = the measured default
     accept_score: float = 86.0         # matcher score (0-100) to act at once
     confirm_score: float = 72.0        # from here up to accept_score: "did you mean ...?"
-    speech_rate: float = 1.0           # 0.7 (slow) to 1.4 (fast)
+    speech_rate: float = 1.0           # 0.5 (slow) to 2 (fast); players step it from 0.7 to 1.4
     volume: float = 0.75               # 0 to 1
     endpoint_silence_ms: int = 500     # silence that ends an utterance
     word_check_line: float = -3.0      # Keep Cool: a word in play this much less likely than a rival
@@ -53,6 +59,33 @@ class Settings:
     phones_port: int = 8080            # the phone pages' port (0: any free port)
     phones_bind: str | None = None     # address to serve on; None: this machine's LAN address; "0.0.0.0": all
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The values a number setting may take, both ends included."""
+
+    low: float
+    high: float
+    whole: bool = False
+
+    def describe(self) -> str:
+        kind = "a whole number" if self.whole else "a number"
+        return f"{kind} from {self.low:g} to {self.high:g}"
+
+
+LIMITS = {
+    "accept_score": Limit(0, 100),
+    "confirm_score": Limit(0, 100),
+    "speech_rate": Limit(0.5, 2.0),
+    "volume": Limit(0, 1),
+    "endpoint_silence_ms": Limit(100, 5000, whole=True),
+    "word_check_line": Limit(-100, 100),
+    "number_check_line": Limit(-100, 100),
+    "rival_margin": Limit(0, 1),
+    "max_utterance_s": Limit(1, 60),
+    "phones_port": Limit(0, 65535, whole=True),     # 0: any free port
+}
 
 
 def settings_path() -> Path:
@@ -84,25 +117,46 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
         if key not in known:
             raise ConfigError(f"{source}: unknown setting {key!r}; known: {', '.join(known)}")
         changes[key] = _checked(key, value, getattr(settings, key), source)
-    return dataclasses.replace(settings, **changes)
+    settings = dataclasses.replace(settings, **changes)
+    if settings.confirm_score > settings.accept_score:
+        raise ConfigError(f"{source}: confirm_score ({settings.confirm_score:g}) must not be above "
+                          f"accept_score ({settings.accept_score:g})")
+    return settings
 
 
 def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if key == "rules":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
+        unknown = [game for game in value if game not in GAME_IDS]
+        if unknown:
+            raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
         return value
+    if key == "backend" and value not in BACKENDS:
+        raise ConfigError(f"{source}: backend must be one of {', '.join(BACKENDS)}, not {value!r}")
+    if key in LIMITS:
+        return _number(key, value, LIMITS[key], source)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{source}: {key} must be true or false")
         return value
-    if isinstance(default, (int, float)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{source}: {key} must be a number")
-        return type(default)(value)
-    if not isinstance(value, (str, int)):
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _number(key: str, value: Any, limit: Limit, source: str) -> float | int:
+    """The value if it is a finite number within the limit (a whole one where it must be)."""
+    wanted = f"{source}: {key} must be {limit.describe()}"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{wanted}, not {value!r}")
+    if not math.isfinite(value) or not limit.low <= value <= limit.high:
+        raise ConfigError(f"{wanted}, not {value!r}")
+    if limit.whole:
+        if value != int(value):
+            raise ConfigError(f"{wanted}, not {value!r}")
+        return int(value)
+    return float(value)
 
 
 def render(settings: Settings) -> str:

@@ -2,7 +2,9 @@
 
 Piped input is echoed after the prompt so a transcript reads like a conversation.
 A line "..." stands for silence: the prompt's timer runs out. With a real keyboard,
-timed prompts also time out for real.
+timed prompts also time out for real, and lines are edited with readline (arrows,
+history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
+become U+FFFD and control characters are not echoed: any line is just a reply.
 """
 from __future__ import annotations
 
@@ -17,27 +19,56 @@ SILENCE = "..."
 
 
 class TextEars:
-    def __init__(self, stream: TextIO = sys.stdin, out: TextIO = sys.stdout):
-        self.stream, self.out = stream, out
-        self.interactive = stream.isatty()
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None):
+        self.stream = sys.stdin if stream is None else stream
+        self.out = sys.stdout if out is None else out
+        if hasattr(self.stream, "reconfigure") and getattr(self.stream, "errors", None) != "replace":
+            self.stream.reconfigure(errors="replace")   # before its first read (the menu's ears)
+        self.interactive = self.stream.isatty()
+        self.edited = self.interactive and self.stream is sys.stdin and self.out is sys.stdout
+        if self.edited:
+            try:
+                import readline  # noqa: F401  (importing it gives input() line editing)
+            except ImportError:   # pragma: no cover - Python built without it
+                pass
 
     def hear(self, prompt: Prompt) -> Heard | None:
         who = prompt.player or "table"
         if self.interactive:
-            self.out.write(f"{who}> ")
-            self.out.flush()
-            if prompt.timeout and not select.select([self.stream], [], [], prompt.timeout)[0]:
-                self.out.write("(time is up)\n")
-                return Heard(timed_out=True)
-        line = self.stream.readline()
+            if prompt.timeout:
+                self.out.write(f"{who}> ")
+                self.out.flush()
+                if not select.select([self.stream], [], [], prompt.timeout)[0]:
+                    self.out.write("(time is up)\n")
+                    return Heard(timed_out=True)
+            line = self._typed("" if prompt.timeout else f"{who}> ")
+        else:
+            line = self.stream.readline()
         if not line:
             return None
         line = line.strip()
         if not self.interactive:
-            self.out.write(f"{who}> {line}\n")
+            self.out.write(f"{who}> {printable(line)}\n")
         if line == SILENCE:
             return Heard(timed_out=True) if prompt.timeout else Heard(text="")
         return Heard(text=line)
+
+    def _typed(self, prompt: str) -> str:
+        """One line from the keyboard, "" at its end (Ctrl-D)."""
+        if not self.edited:
+            self.out.write(prompt)
+            self.out.flush()
+            return self.stream.readline()
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            self.out.write("\n")
+            return ""
+
+
+def printable(text: str) -> str:
+    """The text with control characters shown as "?", so an echo cannot drive the terminal."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 class TextMouth:
@@ -46,8 +77,8 @@ class TextMouth:
     RATE_STEPS = (0.7, 0.85, 1.0, 1.2, 1.4)
     VOLUME_STEPS = (0.25, 0.5, 0.75, 1.0)
 
-    def __init__(self, out: TextIO = sys.stdout, show_private: bool = True):
-        self.out, self.show_private = out, show_private
+    def __init__(self, out: TextIO | None = None, show_private: bool = True):
+        self.out, self.show_private = (sys.stdout if out is None else out), show_private
         self.rate, self.volume = 2, 2
 
     def say(self, text: str) -> None:

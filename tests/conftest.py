@@ -30,7 +30,8 @@ def unavailable(message: str) -> None:
     if on_ci():
         pytest.fail(f"{message} (CI=true, so this is a failure; scripts/ci-system-deps installs what is needed)",
                     pytrace=False)
-    pytest.skip(message)
+    # Reported at the test that needed it (as a skipif mark is), not at this line of conftest.py.
+    raise pytest.skip.Exception(message, _use_item_location=True)
 
 
 @pytest.fixture(scope="session")

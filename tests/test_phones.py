@@ -17,7 +17,7 @@ from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
 from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
-from partyhost.phones.seats import MAX_WRONG_CODES, SeatBook, SeatRefused
+from partyhost.phones.seats import FREE_WRONG_CODES, MAX_WAIT_S, SeatBook, SeatRefused
 from partyhost.phones.service import JoinAddress, lan_address
 from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
@@ -103,14 +103,33 @@ def test_seat_join_refuses_a_wrong_code_a_taken_seat_and_too_many_guesses():
     with pytest.raises(SeatRefused) as taken:
         seats.join("1234", "Ana", "10.0.0.6")
     assert taken.value.status == 409
-    for _ in range(MAX_WRONG_CODES - 1):
-        with pytest.raises(SeatRefused):
-            seats.join("0000", "Ben", "10.0.0.5")
-    with pytest.raises(SeatRefused) as locked:
-        seats.join("1234", "Ben", "10.0.0.5")        # even the right code, from that address
-    assert locked.value.status == 429 and "Ben" not in seats.claimed
     assert seats.player_for("b" * 32) == "Ben" and seats.player_for("b" * 31) is None
     assert seats.player_for("") is None
+
+
+def test_wrong_codes_make_an_address_wait_longer_each_time_but_never_for_good():
+    now = [1000.0]
+    seats = SeatBook(code="1234", tokens={"Ana": "a" * 32, "Ben": "b" * 32}, clock=lambda: now[0])
+
+    def wait_after_a_wrong_code(address: str = "10.0.0.5") -> float:
+        with pytest.raises(SeatRefused) as wrong:
+            seats.join("0000", "Ben", address)
+        assert wrong.value.status == 403
+        return seats.wait_s(address)
+
+    waits = []
+    for _ in range(FREE_WRONG_CODES + 8):
+        waits.append(wait_after_a_wrong_code())
+        now[0] += waits[-1]
+    assert waits == [0] * (FREE_WRONG_CODES - 1) + [1, 2, 4, 8, 16, 32, 60, 60, 60]
+    assert wait_after_a_wrong_code("10.0.0.9") == 0            # another address is not slowed
+    assert wait_after_a_wrong_code() == MAX_WAIT_S
+    with pytest.raises(SeatRefused) as locked:
+        seats.join("1234", "Ben", "10.0.0.5")                   # even the right code waits its turn
+    assert locked.value.status == 429 and "Ben" not in seats.claimed
+    assert locked.value.reason.endswith("Try again in 60 seconds.")
+    now[0] += MAX_WAIT_S
+    assert seats.join("1234", "Ben", "10.0.0.5") == "b" * 32    # after the wait, the right code joins
 
 
 def test_fresh_seats_have_long_distinct_tokens_and_a_four_digit_code():

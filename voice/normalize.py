@@ -12,6 +12,9 @@ _ONES = ("zero one two three four five six seven eight nine ten eleven twelve th
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 NUMBER_WORDS = frozenset(_ONES + _TENS[2:] + ["hundred", "thousand"])
 """Every word that number_words() writes (not "minus")."""
+MAX_SPELLED_DIGITS = 6
+"""Longer digit runs are said digit by digit: nobody says a seven-digit number in a game,
+and a run of thousands of digits must neither overflow int() nor recurse per digit."""
 
 # Hesitations and hedges that carry no meaning for a command. Longest first, so
 # "i think that" goes before "i think".
@@ -24,9 +27,12 @@ _FILLER_RE = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in FILLERS) + r")
 
 
 def number_words(n: int) -> str:
-    """Spoken English for 0..9999 ("one hundred five"), the way players say numbers."""
+    """Spoken English for 0..999999 ("one hundred five"), the way players say numbers;
+    beyond that, digit by digit."""
     if n < 0:
         return "minus " + number_words(-n)
+    if n >= 10 ** MAX_SPELLED_DIGITS:
+        return digit_words(str(n))
     if n < 20:
         return _ONES[n]
     if n < 100:
@@ -55,8 +61,21 @@ def ordinal_words(n: int) -> str:
     return " ".join([*head, last])
 
 
+def digit_words(digits: str) -> str:
+    """'one two three' for "123": each digit said alone."""
+    return " ".join(_ONES[int(d)] for d in digits)
+
+
+def _spoken_number(digits: str) -> str:
+    return number_words(int(digits)) if len(digits) <= MAX_SPELLED_DIGITS else digit_words(digits)
+
+
+def _spoken_ordinal(digits: str) -> str:
+    return ordinal_words(int(digits)) if len(digits) <= MAX_SPELLED_DIGITS else digit_words(digits)
+
+
 def _digits_to_words(match: re.Match) -> str:
-    return " " + number_words(int(match.group())) + " "
+    return " " + _spoken_number(match.group()) + " "
 
 
 def without_article(words: list[str]) -> list[str]:
@@ -68,7 +87,7 @@ def normalize(text: str, strip_fillers: bool = True) -> str:
     """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
-    text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + ordinal_words(int(m[1])) + " ", text)
+    text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + _spoken_ordinal(m[1]) + " ", text)
     text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)        # +50 -> plus 50
     text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
     text = re.sub(r"\d+", _digits_to_words, text)

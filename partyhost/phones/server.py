@@ -14,6 +14,12 @@ Routes
 Anything asked with a token that is not the seat's own gets 403 (WebSocket close
 code 4403) and a warning in the log naming the seat asked for and the address,
 never the token.
+
+Anyone on the LAN can reach the server, so a malformed or hostile request (JSON
+nested thousands deep, bytes that are not UTF-8, a broken request line) gets a 4xx
+and at most one short log line, never a traceback. A connection that has not sent a
+complete request within REQUEST_TIMEOUT_S is closed, and so is a body that takes
+longer; responses name no server software or version.
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from typing import Any
 from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from .hub import PageRefused, PhoneHub
 from .seats import SeatBook, SeatRefused
@@ -34,6 +41,11 @@ from .seats import SeatBook, SeatRefused
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("partyhost.phones")
 AUTH_TIMEOUT_S = 10.0
+REQUEST_TIMEOUT_S = 10.0
+"""Headers and body must arrive within this; an idle connection is closed after it too."""
+SERVER_NAME = "partyhost"
+HOSTILE = (ValueError, RecursionError, UnicodeError, TypeError, LookupError, HttpProcessingError)
+"""What parsing a request someone crafted can raise: their fault, answered with 400."""
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -44,11 +56,14 @@ HEADERS = {
 HUB: web.AppKey[PhoneHub] = web.AppKey("hub", PhoneHub)
 SEATS: web.AppKey[SeatBook] = web.AppKey("seats", SeatBook)
 SOCKETS: web.AppKey[set] = web.AppKey("sockets", set)
+BUSY: web.AppKey[set] = web.AppKey("busy", set)
+"""The connections (protocols) with a request being handled now: not idle, whatever their age."""
 
 
 def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
+    _one_line_logs()
     app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
-    app[HUB], app[SEATS], app[SOCKETS] = hub, seats, set()
+    app[HUB], app[SEATS], app[SOCKETS], app[BUSY] = hub, seats, set(), set()
     app.add_routes([
         web.get("/", join_page),
         web.post("/join", join),
@@ -60,18 +75,80 @@ def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
         web.static("/static", STATIC, show_index=False),
     ])
     app.on_shutdown.append(_close_sockets)
+    app.on_response_prepare.append(_no_banner)
     return app
 
 
 @web.middleware
 async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    busy = request.app[BUSY]
+    busy.add(request.protocol)
     try:
         response = await handler(request)
     except web.HTTPException as error:      # refusals and redirects get them too
         error.headers.update(HEADERS)
         raise
+    except asyncio.TimeoutError:
+        LOG.warning("request from %s: body not sent within %g s", request.remote, REQUEST_TIMEOUT_S)
+        raise web.HTTPRequestTimeout(text="Too slow.", headers=HEADERS)
+    except HOSTILE as error:
+        LOG.warning("bad request from %s to %s: %s", request.remote, request.path, _short(error))
+        raise web.HTTPBadRequest(text="Bad request.", headers=HEADERS)
+    except Exception as error:               # a bug of ours: still one line, not a traceback
+        LOG.error("failed request from %s to %s: %s", request.remote, request.path, _short(error))
+        raise web.HTTPInternalServerError(text="Sorry, something went wrong.", headers=HEADERS)
+    finally:
+        busy.discard(request.protocol)
     response.headers.update(HEADERS)
     return response
+
+
+async def _no_banner(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_NAME
+
+
+def _short(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text[:120]}" if text else type(error).__name__
+
+
+class OneLine(logging.Filter):
+    """aiohttp logs a malformed request with its traceback: keep one short line of it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            record.msg, record.args = f"{record.getMessage()}: {_short(record.exc_info[1])}", None
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def _one_line_logs() -> None:
+    for name in ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", LOG.name):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OneLine) for f in logger.filters):
+            logger.addFilter(OneLine())
+
+
+async def close_idle_connections(runner: web.BaseRunner, app: web.Application) -> None:
+    """Close every connection that has not completed a request within REQUEST_TIMEOUT_S.
+
+    That is a connection sending its headers a byte at a time (slowloris), one that
+    sends nothing, and a kept-alive one gone quiet; one whose request is being handled
+    (a WebSocket, for its whole life) is left alone. Runs until cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    since: dict[Any, float] = {}
+    while True:
+        await asyncio.sleep(1.0)
+        now = loop.time()
+        live = runner.server.connections if runner.server is not None else []
+        for connection in live:
+            if connection in app[BUSY]:
+                since[connection] = now
+            elif now - since.setdefault(connection, now) >= REQUEST_TIMEOUT_S:
+                connection.force_close()
+        for gone in set(since) - set(live):
+            del since[gone]
 
 
 # ---- joining -----------------------------------------------------------------
@@ -81,7 +158,7 @@ async def join_page(request: web.Request) -> web.Response:
 
 
 async def join(request: web.Request) -> web.Response:
-    form = await request.post()
+    form = await asyncio.wait_for(request.post(), REQUEST_TIMEOUT_S)
     code, player = str(form.get("code", "")), str(form.get("seat", ""))
     seats = request.app[SEATS]
     try:
@@ -138,8 +215,8 @@ async def seat_json(request: web.Request) -> web.Response:
 
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = await asyncio.wait_for(request.json(), REQUEST_TIMEOUT_S)
+    except (ValueError, RecursionError):          # also JSON nested past Python's recursion limit
         raise web.HTTPBadRequest(text="Send JSON.")
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="Send a JSON object.")
@@ -230,7 +307,7 @@ def _socket_request(hub: PhoneHub, player: str, text: str) -> dict[str, Any] | N
     """A press or a mark sent over the socket; the seat is always the socket's own."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return {"ok": False, "reason": "Send JSON."}
     if not isinstance(data, dict):
         return {"ok": False, "reason": "Send a JSON object."}
@@ -248,7 +325,7 @@ def _json_field(message: Any, key: str) -> Any:
         return None
     try:
         data = json.loads(message.data)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
     return data.get(key) if isinstance(data, dict) else None
 

@@ -21,7 +21,7 @@ from aiohttp import web
 
 from .hub import PhoneHub
 from .seats import SeatBook
-from .server import make_app
+from .server import REQUEST_TIMEOUT_S, close_idle_connections, make_app
 
 LOG = logging.getLogger("partyhost.phones")
 START_TIMEOUT_S = 10.0
@@ -82,6 +82,7 @@ class PhoneService:
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
+        self._watch: asyncio.Task | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -106,7 +107,7 @@ class PhoneService:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._open())
-        except (OSError, RuntimeError) as error:
+        except Exception as error:   # whatever stops it listening is reported by start()
             self._error = error
             self._ready.set()
             loop.close()
@@ -115,16 +116,22 @@ class PhoneService:
         try:
             loop.run_forever()
         finally:
+            if self._watch is not None:
+                self._watch.cancel()
             loop.run_until_complete(self._runner.cleanup())
             loop.close()
 
     async def _open(self) -> None:
-        self._runner = web.AppRunner(make_app(self.hub, self.seats), access_log=None,
-                                     shutdown_timeout=2.0)
+        app = make_app(self.hub, self.seats)
+        # lingering_time: after an answer to a body never finished (408), read what still
+        # comes for 1 s at most (aiohttp's default, 10 s more, would let a slow body linger).
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0,
+                                     keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.requested_port)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        self._watch = asyncio.get_running_loop().create_task(close_idle_connections(self._runner, app))
 
     def stop(self) -> None:
         """Close every page's connection and the server; safe to call twice."""

@@ -1,0 +1,85 @@
+"""One process per game: a lock file per session, held for as long as the game runs.
+
+Two processes replaying and extending the same journal would each accept moves the
+other never saw, and the journal would no longer replay. The lock is an flock(2) on
+data/locks/SESSION.lock, so the kernel drops it the moment its process dies, even
+by kill -9: a lock left behind is stale by construction and the next process simply
+takes it. The file holds the holder's PID, so a refusal can name who holds it.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+
+class SessionBusy(Exception):
+    """Another live process holds this session's lock."""
+
+    def __init__(self, session_id: str, pid: int | None):
+        who = f"process {pid}" if pid else "another process"
+        super().__init__(f"game {session_id} is already being played by {who}; "
+                         f"stop that one first (or wait for it to end)")
+        self.session_id, self.pid = session_id, pid
+
+
+class SessionLock:
+    """Held from acquire() to release(); a context manager too."""
+
+    def __init__(self, folder: Path, session_id: str):
+        self.path = folder / f"{session_id}.lock"
+        self.session_id = session_id
+        self.stale_pid: int | None = None
+        """The PID written by a process that died holding the lock (taken over), if any."""
+        self._fd: int | None = None
+
+    def acquire(self) -> "SessionLock":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pid = _read_pid(fd)
+                os.close(fd)
+                raise SessionBusy(self.session_id, pid) from None
+            # The holder before us may have unlinked the file after we opened it: then
+            # our lock is on a file nobody else will find, so open the path again.
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        previous = _read_pid(fd)
+        if previous and previous != os.getpid():
+            self.stale_pid = previous
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        os.close(self._fd)          # closing drops the flock
+        self._fd = None
+
+    def __enter__(self) -> "SessionLock":
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        return int(text) if text.isdigit() else None
+    except OSError:
+        return None

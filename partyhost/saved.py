@@ -1,0 +1,241 @@
+"""A saved game made playable again: its setup read back, its decks, its moves replayed.
+
+The journal is data from disk, so nothing in it is trusted: a setup that is not a
+setup, an unknown game, a move the rules refuse, a deck file edited since the game
+began. Each becomes a reason the game cannot be resumed (Unresumable), named for
+the player, while every other saved game still works.
+
+What a game was dealt from is pinned when it begins (Journal.pin_inputs): a deck
+file changed or gone since is replaced by the copy kept in the journal, with a note,
+so a resumed game deals exactly what it dealt before. The rules a game was given
+are journaled with it, and so are the engine's defaults for the rest: a default an
+update changed is put back to the one the game began with, with a note. The
+grammar's version is pinned too; a different one only changes how new replies are
+understood (the journal holds moves, not words), so the game goes on and the note
+says so.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
+from host.engine import GameOptions, RuleError
+from host.games import GAME_IDS, get_game
+from host.journal import Journal, SessionDamaged, SessionRecord
+from voice.grammar import GRAMMAR_DIR
+
+QUESTION_GAMES = ("keep-it-100", "zero-to-100")
+WORD_GAMES = ("keep-cool",)
+CARD_DECK_FILES = {"one-percent": BID_REWARD_FILE, "centurion": PACK_FILE}
+"""The games dealt from a YAML card file (--card-deck), and their shipped file."""
+
+
+class Unresumable(Exception):
+    """A saved game that cannot be played on; the message is the reason, for the player."""
+
+
+class SetupError(Exception):
+    """Options or deck files that cannot start a game (said before anything is saved)."""
+
+
+@dataclass
+class SavedGame:
+    """Everything needed to continue a journaled game."""
+
+    record: SessionRecord
+    game: Any
+    options: GameOptions
+    decks: Decks
+    actions: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    """Things the player should know (an input changed and its saved copy is used)."""
+
+
+# ---- decks --------------------------------------------------------------------
+
+def deck_files(game: Any, setup: dict[str, Any]) -> dict[str, list[Path]]:
+    """The files each kind of deck of this game comes from: the ones given, else the shipped ones."""
+    deck_dir = default_deck_dir()
+    files: dict[str, list[Path]] = {"questions": [], "words": [], "cards": []}
+    if game.ID in QUESTION_GAMES:
+        files["questions"] = [Path(p) for p in setup.get("question_decks") or [deck_dir / "questions.csv"]]
+    if game.ID in WORD_GAMES:
+        files["words"] = [Path(p) for p in setup.get("word_decks") or [deck_dir / "keep-cool.csv"]]
+    given = setup.get("card_deck")  # absent in sessions saved before it
+    if game.ID in CARD_DECK_FILES:
+        files["cards"] = [Path(given) if given else deck_dir / CARD_DECK_FILES[game.ID]]
+    elif given:
+        raise SetupError(f"--card-deck is for {' and '.join(CARD_DECK_FILES)}, not {game.ID}")
+    return files
+
+
+def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: frozenset[str]) -> Decks:
+    """Only the decks this game deals from: a broken word deck must not stop centurion."""
+    cards = files["cards"][0] if files["cards"] else None
+    try:
+        return load_decks(files["questions"], files["words"], used_questions,
+                          bid_reward=cards if game.ID == "one-percent" else None,
+                          pack=cards if game.ID == "centurion" else None)
+    except DeckError as error:
+        raise SetupError(f"bad deck: {error}") from error
+    except OSError as error:
+        raise SetupError(f"cannot read deck: {error}") from error
+
+
+def rule_defaults(game: Any) -> dict[str, Any]:
+    """The engine's default rules, as JSON would store them (tuples become lists)."""
+    return json.loads(json.dumps(getattr(game, "RULE_DEFAULTS", {}), default=list))
+
+
+def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
+    """The options with each default the game relied on, and an update changed, put back."""
+    if not isinstance(pinned, dict):
+        return options, []
+    now = rule_defaults(game)
+    changed = sorted(key for key, value in pinned.items()
+                     if key in now and now[key] != value and key not in options.rules)
+    if not changed:
+        return options, []
+    rules = {**options.rules, **{key: pinned[key] for key in changed}}
+    return dataclasses.replace(options, rules=rules), [
+        f"the default rules changed since this game began ({', '.join(changed)}); "
+        "it goes on with the ones it began with"]
+
+
+def grammar_version(game_id: str) -> str:
+    """A short hash of the grammar files a game is understood with."""
+    digest = hashlib.sha256()
+    for name in ("common", game_id):
+        path = GRAMMAR_DIR / f"{name}.yaml"
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return digest.hexdigest()[:16]
+
+
+def _pinned_decks(journal: Journal, record: SessionRecord, files: dict[str, list[Path]],
+                  scratch: Path) -> tuple[dict[str, list[Path]], list[str]]:
+    """The deck files to load: each changed or missing one replaced by its journaled copy."""
+    pinned = journal.pinned_inputs(record.id)
+    notes: list[str] = []
+    chosen: dict[str, list[Path]] = {}
+    for kind, paths in files.items():
+        chosen[kind] = []
+        for i, path in enumerate(paths):
+            if str(path) not in pinned:          # a game saved before inputs were pinned
+                chosen[kind].append(path)
+                continue
+            digest, content = pinned[str(path)]
+            try:
+                now = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                now = None
+            if now == digest:
+                chosen[kind].append(path)
+                continue
+            copy = scratch / f"{kind}-{i}" / path.name
+            copy.parent.mkdir(parents=True)
+            copy.write_bytes(content)
+            chosen[kind].append(copy)
+            notes.append(f"{path} {'changed' if now else 'is gone'} since this game began; "
+                         "it goes on with the copy saved when it began")
+    return chosen, notes
+
+
+# ---- setup ----------------------------------------------------------------------
+
+def options_to_json(options: GameOptions) -> dict[str, Any]:
+    return {"players": list(options.players), "teams": [list(t) for t in options.teams],
+            "mode": options.mode, "deal": options.deal, "seed": options.seed, "rules": options.rules}
+
+
+def options_from_json(data: Any) -> GameOptions:
+    """GameOptions from a journaled setup; Unresumable naming the first field that is wrong."""
+    if not isinstance(data, dict):
+        raise Unresumable("its options are missing")
+    players, teams = data.get("players"), data.get("teams", [])
+    _need(isinstance(players, list) and players and all(isinstance(p, str) for p in players), "players")
+    _need(isinstance(teams, list) and all(isinstance(t, list) and all(isinstance(p, str) for p in t)
+                                          for t in teams), "teams")
+    _need(isinstance(data.get("mode"), str), "mode")
+    _need(isinstance(data.get("deal"), str), "deal")
+    _need(isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool), "seed")
+    _need(isinstance(data.get("rules", {}), dict), "rules")
+    return GameOptions(players=tuple(players), teams=tuple(tuple(t) for t in teams), mode=data["mode"],
+                       deal=data["deal"], seed=data["seed"], rules=data.get("rules", {}))
+
+
+def _need(ok: bool, name: str) -> None:
+    if not ok:
+        raise Unresumable(f"its setup has no usable {name}")
+
+
+def quick_problem(record: SessionRecord) -> str | None:
+    """Why a saved game cannot be resumed, as far as its own row tells (no replay)."""
+    if record.problem:
+        return record.problem
+    if record.game not in GAME_IDS:
+        return f"its game {record.game!r} is not one this version knows"
+    try:
+        options_from_json(record.setup.get("options"))
+        for key in ("question_decks", "word_decks", "used_questions"):
+            _need(isinstance(record.setup.get(key, []), list)
+                  and all(isinstance(v, str) for v in record.setup.get(key, [])), key)
+        _need(isinstance(record.setup.get("card_deck"), (str, type(None))), "card_deck")
+        _need(isinstance(record.setup.get("group", ""), str), "group")
+        _need(isinstance(record.setup.get("events", ""), str), "events path")
+    except Unresumable as reason:
+        return str(reason)
+    return None
+
+
+def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
+    """Read a saved game back and replay it silently; Unresumable with the reason if it cannot be."""
+    problem = quick_problem(record)
+    if problem:
+        raise Unresumable(problem)
+    game = get_game(record.game)
+    setup = record.setup
+    options, notes = _pinned_rules(game, options_from_json(setup["options"]),
+                                   _pins(setup).get("rule_defaults"))
+    try:
+        files = deck_files(game, setup)
+        with tempfile.TemporaryDirectory(prefix="partyhost-pinned-") as scratch:
+            files, deck_notes = _pinned_decks(journal, record, files, Path(scratch))
+            decks = load_game_decks(game, files, frozenset(setup.get("used_questions", [])))
+        actions = journal.accepted_actions(record.id)
+    except (SetupError, SessionDamaged) as error:
+        raise Unresumable(str(error)) from error
+    notes += deck_notes
+    pinned_grammar = _pins(setup).get("grammar")
+    if pinned_grammar and pinned_grammar != grammar_version(game.ID):
+        notes.append("the grammar changed since this game began; the moves made stand, "
+                     "and new replies are understood with the new grammar")
+    _replay(game, options, decks, actions)
+    return SavedGame(record, game, options, decks, actions, notes)
+
+
+def _pins(setup: dict[str, Any]) -> dict[str, Any]:
+    pins = setup.get("pins")
+    return pins if isinstance(pins, dict) else {}
+
+
+def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:
+    """Every journaled move again, as the session will; the first one refused is the reason."""
+    try:
+        state, _ = game.setup(options, decks)
+    except RuleError as error:
+        raise Unresumable(f"its options are refused: {error.reason}") from error
+    for n, action in enumerate(actions, 1):
+        try:
+            state, _ = game.apply(state, action)
+        except RuleError as error:
+            raise Unresumable(f"move {n} ({action.get('intent')} by {action.get('player') or 'the table'}) "
+                              f"is refused by the rules: {error.reason}") from error
+        except Exception as error:   # journal data is untrusted: any failure is that move's fault
+            raise Unresumable(f"move {n} ({action.get('intent')}) cannot be replayed "
+                              f"({type(error).__name__}: {error})") from error
