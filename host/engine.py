@@ -36,6 +36,11 @@ class RuleError(Exception):
         self.reason = reason
 
 
+PROMPT_UNION = "+"
+"""Joins prompt names into one prompt that accepts what each accepts: "Did you mean
+...?" hears yes or no, and also a corrected answer to the prompt it asks about."""
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What the host asks now, of whom, and what answers make sense.

@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from .engine import Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
+from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
 from .eventlog import EventLog
 from .journal import Journal
 
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
                   "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
 YES_NO_PROMPT = "common/yes_no"
+CORRECTIONS = 3
+"""How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
 
@@ -40,6 +42,8 @@ class Understanding(Protocol):
     intent: dict[str, Any] | None
     score: float
     phrase: str
+    unavailable: str
+    """What to say when the words clearly name something not possible now ("" if not)."""
 
     @property
     def needs_confirmation(self) -> bool: ...
@@ -155,13 +159,13 @@ class Session:
                         **_timing(heard, prompt)})
         intent = understanding.intent
         if intent is None:
-            self._reject(prompt, "not understood",
-                         "Sorry, I didn't catch that. " + self._options_sentence(prompt))
+            self._not_understood(prompt, understanding)
             return None
-        if (understanding.needs_confirmation or heard.unsure) and not self._confirm(
-                prompt, f"Did you mean: {understanding.phrase}?"):
-            self._say("Okay, let's try again.")
-            return None
+        if understanding.needs_confirmation or heard.unsure:
+            settled = self._did_you_mean(prompt, understanding.phrase, intent)
+            if not isinstance(settled, dict):
+                return settled
+            intent = settled
         if intent["intent"] in COMMON_INTENTS:
             return self._common(prompt, intent["intent"])
         self._accept(prompt, intent)
@@ -273,6 +277,53 @@ class Session:
             if intent and intent["intent"] == "quit":
                 return "quit"
             self._say("We're paused. Say resume to continue.", remember=False)
+
+    def _not_understood(self, prompt: Prompt, understanding: Understanding) -> None:
+        """A clear value that is not possible now is answered as such; anything else is "sorry?"."""
+        unavailable = getattr(understanding, "unavailable", "")
+        if unavailable:
+            self._reject(prompt, "not available", unavailable)
+        else:
+            self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
+
+    def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | str | None:
+        """Ask before acting on an unsure reply. "yes" settles it, "no" asks the prompt
+        again (None), and a corrected answer to the prompt is taken (asked about in its
+        turn if it is unsure itself); a common command still works. Returns the intent
+        to act on, None to ask the prompt again, or how the session ends ("eof", "quit")."""
+        for _ in range(CORRECTIONS):
+            question = f"Did you mean: {phrase}?"
+            ask = Prompt(f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}", prompt.player, question, prompt.context,
+                         prompt.slots, choices=("yes", "no"))
+            self._say(question, remember=False)
+            heard = self.ears.hear(ask)
+            if heard is None:
+                return "eof"
+            if heard.timed_out or (heard.unclear and not heard.text):
+                break
+            understanding = self.understand(ask, heard.text)
+            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
+                            "confirming": phrase, **({"unsure": True} if heard.unsure else {})})
+            answer = understanding.intent
+            if answer is None:
+                if getattr(understanding, "unavailable", ""):
+                    self._not_understood(prompt, understanding)
+                    return None
+                break
+            if answer["intent"] == "yes":
+                return intent
+            if answer["intent"] == "no":
+                break
+            if answer["intent"] in COMMON_INTENTS:
+                outcome = self._common(prompt, answer["intent"])
+                if outcome is not None:
+                    return outcome
+                continue
+            if not (understanding.needs_confirmation or heard.unsure):
+                return answer
+            phrase, intent = understanding.phrase, answer
+        self._say("Okay, let's try again.")
+        return None
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask yes or no; anything else counts as no, so nothing happens by accident."""

@@ -85,15 +85,18 @@ class Alignment:
             # extra heard words, said before leaving these states
             cost[states] = self.cum_insert + np.minimum.accumulate(rows - self.cum_insert, axis=1)
             if len(eps):
-                np.minimum.at(cost, g.dst[eps], cost[g.src[eps]] + g.extra[eps, None])
+                _relax(cost, g.dst[eps], cost[g.src[eps]] + g.extra[eps, None])
             if len(words):
                 src, dst = g.src[words], g.dst[words]
                 from_rows = cost[src]
-                np.minimum.at(cost, dst, from_rows + self.delete[words, None])
+                candidates = from_rows + self.delete[words, None]
                 if n:
-                    np.minimum.at(cost[:, 1:], dst, from_rows[:, :-1] + self.said[words])
+                    said = from_rows[:, :-1] + self.said[words]
+                    candidates[:, 1:] = np.minimum(candidates[:, 1:], said)
                 if n > 1:
-                    np.minimum.at(cost[:, 2:], dst, from_rows[:, :-2] + self.said2[words])
+                    said = from_rows[:, :-2] + self.said2[words]
+                    candidates[:, 2:] = np.minimum(candidates[:, 2:], said)
+                _relax(cost, dst, candidates)
 
     def best(self, finals: np.ndarray | None = None) -> Path | None:
         """The cheapest path ending at one of `finals` (default: any final state)."""
@@ -154,6 +157,20 @@ class Alignment:
     def score(self, cost: float, words: tuple[str, ...]) -> float:
         letters = max(0.0, self.heard_letters - 1) + max(0, sum(len(w) + 1 for w in words) - 1)
         return 100.0 if letters == 0 else float(max(0.0, 100.0 * (1 - cost / letters)))
+
+
+def _relax(cost: np.ndarray, dst: np.ndarray, candidates: np.ndarray) -> None:
+    """cost[dst[i]] = min(cost[dst[i]], candidates[i]) for every i, duplicates included
+    (sorted and reduced in blocks: much faster than ufunc.at)."""
+    if len(dst) == 1:
+        cost[dst[0]] = np.minimum(cost[dst[0]], candidates[0])
+        return
+    order = np.argsort(dst, kind="stable")
+    dst_sorted = dst[order]
+    starts = np.flatnonzero(np.r_[True, dst_sorted[1:] != dst_sorted[:-1]])
+    reduced = np.minimum.reduceat(candidates[order], starts, axis=0)
+    targets = dst_sorted[starts]
+    cost[targets] = np.minimum(cost[targets], reduced)
 
 
 def _substitution(graph: WordGraph, heard: list[str]) -> tuple[np.ndarray, np.ndarray]:

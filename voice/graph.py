@@ -89,7 +89,7 @@ class SlotChoices:
 
     list_name: str
     values: tuple[tuple[str, Any], ...]
-    exit: int               # the state where the slot's words end
+    exits: tuple[int, ...]  # the states where the slot's words may end (more than one once merged)
 
 
 @dataclass
@@ -110,6 +110,7 @@ class WordGraph:
     n_states: int
     choices: dict[int, SlotChoices]     # arc of a NumberTag/ValueTag's slot entry -> its choices
     final_intent: dict[int, IntentTag]  # final state -> the sentence it ends
+    unmerged: tuple | None = None       # the arcs before shared parts were merged (for plain())
     levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
     incoming: list[list[int]] = field(default_factory=list)
 
@@ -159,6 +160,19 @@ class WordGraph:
             arcs = np.array(arcs_at.get(lv, []), dtype=np.int64)
             is_word = self.word[arcs] >= 0 if len(arcs) else np.zeros(0, bool)
             self.levels.append((np.array(by_level[lv], dtype=np.int64), arcs[~is_word], arcs[is_word]))
+
+    def plain(self) -> "WordGraph":
+        """The graph as compiled, before merging: paths come out of it in grammar order."""
+        if self.unmerged is None:
+            return self
+        if not hasattr(self, "_plain"):
+            arcs, choices, finals, final_intent, n_states = self.unmerged
+            src, dst, word, weight, exact, any_word, extra, tags = zip(*arcs)
+            self._plain = WordGraph(self.words, np.array(src, np.int64), np.array(dst, np.int64),
+                                    np.array(word, np.int64), np.array(weight, float), np.array(exact, bool),
+                                    np.array(any_word, bool), np.array(extra, float), list(tags), 0,
+                                    np.array(sorted(set(finals)), np.int64), n_states, choices, final_intent)
+        return self._plain
 
     @property
     def size(self) -> int:
@@ -286,6 +300,7 @@ class _Builder:
         self.choices: dict[int, SlotChoices] = {}
         self.final_intent: dict[int, IntentTag] = {}
         self._tag: IntentTag | None = None
+        self._value_fsts: dict[int, tuple] = {}
 
     def state(self) -> int:
         self.n_states += 1
@@ -430,7 +445,7 @@ class _Builder:
                 values: list[tuple[str, Any]], extra: float = 0.0) -> None:
         inside, out = self.state(), self.state()
         entry = self.arc(src, inside, extra=extra, tag=NumberTag(slot, name, allowed))
-        self.choices[entry] = SlotChoices(name, tuple(values), dst)
+        self.choices[entry] = SlotChoices(name, tuple(values), (dst,))
         _number_words_graph(self, inside, out)
         self.arc(out, dst, tag=CloseTag())
 
@@ -441,20 +456,24 @@ class _Builder:
         entry = self.arc(src, hub)
         for text, value, expression in values:
             if expression is not None:
-                fst = _word_fst(expression, None, self.intents)
-                if fst is None:
+                key = id(expression)
+                if key not in self._value_fsts:      # each list value is compiled once
+                    fst = _word_fst(expression, None, self.intents)
+                    texts = [] if fst is None else [normalize(t, strip_fillers=False) for t in _fst_strings(fst)]
+                    self._value_fsts[key] = (expression, fst, texts)
+                _, fst, texts = self._value_fsts[key]
+                if fst is None or not texts:
                     continue
-                example = normalize(_plain_text(expression) or next(iter(_fst_strings(fst)), ""),
-                                    strip_fillers=False)
+                example = texts[0]
                 value = example if value is None else value
                 start = self.state()
                 self.arc(hub, start, tag=ValueTag(slot, name, value))
                 self._splice(fst, start, dst, SLOT_WORD_WEIGHT, exact)
-                said.append((example, value))
+                said += [(text, value) for text in texts]
             else:
                 self.words_arc(hub, dst, text or "", SLOT_WORD_WEIGHT, exact, tag=ValueTag(slot, name, value))
                 said.append((text or "", value))
-        self.choices[entry] = SlotChoices(name, tuple(said), dst)
+        self.choices[entry] = SlotChoices(name, tuple(said), (dst,))
         lone_numbers = [t for t, _ in said if t in NUMBER_WORDS]
         if lone_numbers and not exact:
             # A number word the list does not name ("fifteen" of hearts) is heard as
@@ -464,12 +483,85 @@ class _Builder:
     def build(self) -> WordGraph:
         if not self.arcs:
             raise GraphError(f"{self.path}: the prompt has no sentence")
+        plain = (list(self.arcs), dict(self.choices), list(self.finals), dict(self.final_intent), self.n_states)
+        self._merge(backward=True)      # shared endings ("... with {milk} and {sugar}")
+        self._merge(backward=False)     # shared beginnings ("[can i get|...] [a|an] ...")
+        self._renumber()
         src, dst, word, weight, exact, any_word, extra, tags = zip(*self.arcs)
         return WordGraph(list(self.words), np.array(src, np.int64), np.array(dst, np.int64),
                          np.array(word, np.int64), np.array(weight, float), np.array(exact, bool),
                          np.array(any_word, bool), np.array(extra, float), list(tags), 0,
                          np.array(sorted(set(self.finals)), np.int64), self.n_states, self.choices,
-                         self.final_intent)
+                         self.final_intent, unmerged=plain)
+
+
+    def _merge(self, backward: bool) -> None:
+        """Merge states that lead to (or come from) the same words with the same tags:
+        the graph says exactly what it said, with each shared part once."""
+        n = self.n_states
+        links: list[list[int]] = [[] for _ in range(n)]
+        indegree = [0] * n
+        for i, arc in enumerate(self.arcs):
+            links[arc[0] if backward else arc[1]].append(i)
+            indegree[arc[1]] += 1
+        order = _topological(n, self.arcs, indegree)
+        if backward:
+            order.reverse()
+        finals = set(self.finals)
+        cls: dict[int, int] = {}
+        seen: dict[tuple, int] = {}
+        for state in order:
+            far = [(self.arcs[i][2:], cls[self.arcs[i][1] if backward else self.arcs[i][0]]) for i in links[state]]
+            key = (state == 0, state in finals, self.final_intent.get(state), tuple(sorted(far, key=repr)))
+            cls[state] = seen.setdefault(key, state)
+        arcs, index, moved = [], {}, {}
+        for i, (a, b, *rest) in enumerate(self.arcs):
+            arc = (cls[a], cls[b], *rest)
+            if arc not in index:
+                index[arc] = len(arcs)
+                arcs.append(arc)
+            moved[i] = index[arc]
+        self.arcs = arcs
+        choices: dict[int, SlotChoices] = {}
+        for i, c in self.choices.items():
+            exits = tuple(dict.fromkeys(cls[e] for e in c.exits))
+            known = choices.get(moved[i])
+            if known is not None:
+                exits = tuple(dict.fromkeys(known.exits + exits))
+            choices[moved[i]] = SlotChoices(c.list_name, c.values, exits)
+        self.choices = choices
+        self.finals = sorted({cls[f] for f in self.finals})
+        self.final_intent = {cls[f]: tag for f, tag in self.final_intent.items()}
+
+
+    def _renumber(self) -> None:
+        """States numbered 0.. in order of first use, the start first; unused ones dropped."""
+        number: dict[int, int] = {0: 0}
+        for a, b, *_ in self.arcs:
+            number.setdefault(a, len(number))
+            number.setdefault(b, len(number))
+        self.arcs = [(number[a], number[b], *rest) for a, b, *rest in self.arcs]
+        self.choices = {i: SlotChoices(c.list_name, c.values, tuple(number[e] for e in c.exits if e in number))
+                        for i, c in self.choices.items()}
+        self.finals = [number[f] for f in self.finals if f in number]
+        self.final_intent = {number[f]: tag for f, tag in self.final_intent.items() if f in number}
+        self.n_states = len(number)
+
+
+def _topological(n: int, arcs: list, indegree: list[int]) -> list[int]:
+    out: list[list[int]] = [[] for _ in range(n)]
+    for arc in arcs:
+        out[arc[0]].append(arc[1])
+    ready = [s for s in range(n) if indegree[s] == 0]
+    order = []
+    while ready:
+        state = ready.pop()
+        order.append(state)
+        for d in out[state]:
+            indegree[d] -= 1
+            if indegree[d] == 0:
+                ready.append(d)
+    return order
 
 
 def compile_graph(sentences: list[Sentence], live: LiveLists | None = None,

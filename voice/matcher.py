@@ -17,6 +17,8 @@ import numpy as np
 from .align import INF, Alignment, Path
 from .graph import (CloseTag, IntentTag, LiveLists, NumberTag, SlotChoices, ValueTag, WordGraph,
                     compile_graph, number_value)
+from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
+
 from .grammar import COMMON_PROMPT, Grammar, load_grammar
 from .normalize import normalize, number_words
 
@@ -34,8 +36,6 @@ MAX_HEARD_WORDS = 40
 """Longer replies are not read: nothing a prompt accepts is that long."""
 EXAMPLE_LIMIT = 20_000
 """A prompt with more paths than this gives recognisers covering examples, not every one."""
-UNION = "+"
-"""Joins prompt names into one prompt that accepts what each does ("Did you mean" + the prompt's own)."""
 
 
 @dataclass(frozen=True)
@@ -188,11 +188,12 @@ class PromptGraph:
         for this list, or a plain one."""
         choices = self._choices_before(close_arc, path)
         said = number_words(value)
-        offered = _say_choices([v for v in choices.values]) if choices else ""
+        values = list(choices.values) if choices else []
         template = self.unavailable.get(list_name)
         if template is None:
-            template = "{said} is not possible here." + (" You can say {choices}." if offered else "")
-        text = template.format(said=said, choices=offered or "something else")
+            template = "{said} is not possible here." + (" You can say {or_choices}." if values else "")
+        text = template.format(said=said, choices=_say_choices(values, "and") or "none",
+                               or_choices=_say_choices(values, "or") or "nothing else")
         return text[:1].upper() + text[1:]
 
     def _choices_before(self, close_arc: int, path: Path) -> SlotChoices | None:
@@ -243,7 +244,7 @@ class PromptGraph:
             choices = g.choices.get(step.arc)
             if choices is None or not choices.values:
                 continue
-            end = next((k for k in range(i, len(steps)) if int(g.dst[steps[k].arc]) == choices.exit), None)
+            end = next((k for k in range(i, len(steps)) if int(g.dst[steps[k].arc]) in choices.exits), None)
             if end is None:
                 continue
             inside = steps[i:end + 1]
@@ -343,8 +344,8 @@ def _local_cost(alignment: Alignment, words: tuple[str, ...], span: tuple[int, i
     return prev[-1]
 
 
-def _say_choices(values: list[tuple[str, Any]]) -> str:
-    """"one to six", or "five, twenty or thirty five": what may be said instead."""
+def _say_choices(values: list[tuple[str, Any]], last: str) -> str:
+    """"one to six", or "five, twenty and thirty five": what may be said instead."""
     numbers = [v for _, v in values if isinstance(v, int) and not isinstance(v, bool)]
     if len(numbers) == len(values) and numbers and sorted(numbers) == list(range(min(numbers), max(numbers) + 1)) \
             and len(numbers) > 2:
@@ -352,16 +353,18 @@ def _say_choices(values: list[tuple[str, Any]]) -> str:
     texts = list(dict.fromkeys(t for t, _ in values))
     if len(texts) > 12:
         texts = texts[:12] + ["others"]
-    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+    if not texts:
+        return ""
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + f" {last} " + texts[-1]
 
 
 def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
-    g = prompt.graph
+    g = prompt.graph.plain()
     out: list[list[int]] = [[] for _ in range(g.n_states)]
     for arc, s in enumerate(g.src.tolist()):
         out[s].append(arc)
     if _count(g, out) > EXAMPLE_LIMIT:
-        return [(" ".join(words), None) for _, words in g.covering_paths()]
+        return [(" ".join(words), None) for _, words in prompt.graph.covering_paths()]
     finals = set(g.finals.tolist())
     result: list[tuple[str, dict[str, Any] | None]] = []
 
@@ -378,7 +381,8 @@ def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
             if choices is not None:
                 slot = _entry_slot(g, arc, out)
                 for text, value in choices.values:
-                    walk(choices.exit, words + text.split(), tag, slots + [(slot, value)])
+                    for exit_ in choices.exits:
+                        walk(exit_, words + text.split(), tag, slots + [(slot, value)])
                 continue
             word = [g.words[g.word[arc]]] if g.word[arc] >= 0 else []
             walk(int(g.dst[arc]), words + word, arc_tag if isinstance(arc_tag, IntentTag) else tag, slots)
@@ -406,7 +410,8 @@ def _count(g: WordGraph, out: list[list[int]]) -> int:
         for state in states.tolist():
             for arc in out[state]:
                 choices = g.choices.get(arc)
-                ways[state] += len(choices.values) * ways[choices.exit] if choices else ways[int(g.dst[arc])]
+                ways[state] += len(choices.values) * sum(ways[e] for e in choices.exits) if choices \
+                    else ways[int(g.dst[arc])]
     return ways[g.start]
 
 
