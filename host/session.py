@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
+from .decide import ACT, ASK_AGAIN, decide
 from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
 from .eventlog import EventLog
 from .journal import Journal
@@ -158,10 +159,11 @@ class Session:
                         "confidence": round(confidence, 3), **({"unsure": True} if heard.unsure else {}),
                         **_timing(heard, prompt)})
         intent = understanding.intent
-        if intent is None:
+        verdict = decide(understanding, heard.unsure)
+        if verdict == ASK_AGAIN:
             self._not_understood(prompt, understanding)
             return None
-        if understanding.needs_confirmation or heard.unsure:
+        if verdict != ACT:
             settled = self._did_you_mean(prompt, understanding.phrase, intent)
             if not isinstance(settled, dict):
                 return settled
@@ -319,7 +321,7 @@ class Session:
                 if outcome is not None:
                     return outcome
                 continue
-            if not (understanding.needs_confirmation or heard.unsure):
+            if decide(understanding, heard.unsure) == ACT:
                 return answer
             phrase, intent = understanding.phrase, answer
         self._say("Okay, let's try again.")

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from host.decide import ASK_FIRST, decide
 from host.games import grammar_slots, unclear_intent
 from voice.audio_in import read_wav_16k
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
@@ -94,9 +95,9 @@ class Listener:
         reading = read_checked(self.recognizer, self.matcher, prompt, utterance, second=self.second)
         if reading.rejected:        # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
-        else:                       # as host.session: a middling match or an unsure reading is confirmed
+        else:                       # what the session decides (host.decide)
             match = self.matcher.match(prompt.name, reading.text, prompt.slots)
-            intent, asked = match.intent, match.needs_confirmation or reading.unsure
+            intent, asked = match.intent, decide(match, reading.unsure) == ASK_FIRST
         return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 
@@ -134,10 +135,10 @@ def prompt_name(line: dict[str, Any]) -> str:
 
 
 def is_negative(line: dict[str, Any]) -> bool:
-    """Chatter, noise or music: right when nothing is done, or (where a game acts on
-    speech it did not understand, a Keep Cool clue) when it is taken as that."""
-    source = line.get("source", "")
-    return line["expect"].get("intent") == "none" or source == "chatter" or source.startswith("noise")
+    """Chatter, noise or music (`"negative": true` in the manifest): right when nothing
+    is done, or (where a game acts on speech it did not understand, a Keep Cool clue)
+    when it is taken as that."""
+    return line["expect"].get("intent") == "none" or line.get("negative") is True
 
 
 def summarise(items: list[dict]) -> dict[str, Any]:
@@ -199,7 +200,7 @@ def make_listener(backend: str | None, models_dir: str | None, grammar: Path | N
     recognizer, second = make_recognizer(backend, models_dir), Preloaded(models_dir=models_dir)
     if grammar is None:
         return Listener(recognizer, Matcher(), second=second)
-    matcher = Matcher(grammar_dir=grammar.parent, common=False)
+    matcher = Matcher(common=False, grammar_file=grammar)
     return Listener(recognizer, matcher, grammar_slots_for=lambda prompt, context: {},
                     unclear_for=lambda prompt: None, second=second)
 

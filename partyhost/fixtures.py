@@ -35,7 +35,6 @@ from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar
 from voice.matcher import Matcher
 
-from .bench import is_negative
 from .replay import REPO, load_cases, play_script
 
 SHARED_AUDIO = REPO.parent / "shared" / "audio"
@@ -82,7 +81,8 @@ class Item:
     @property
     def negative(self) -> bool:
         """Chatter or noise (not a phrase of the prompt), as the benchmark counts them."""
-        return is_negative({"expect": self.expect, "source": self.source})
+        return self.source == "chatter" or self.source.startswith(("noise", "silence")) or \
+            self.expect.get("intent") == "none"
 
     @property
     def game(self) -> str:
@@ -251,7 +251,8 @@ def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
                 lines.append({"id": f"{item.prompt}-{number}-{condition}", "wav": f"wav/{name}",
                               "game": item.game, "prompt": item.prompt.split("/", 1)[1],
                               "context": item.context, "expect": item.expect,
-                              "condition": condition, "text": item.text, "source": item.source})
+                              "condition": condition, "text": item.text, "source": item.source,
+                              **({"negative": True} if item.negative else {})})
     manifest = out / "manifest.jsonl"
     manifest.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return manifest

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "tests" / "fixtures" / "voice" / "manifest.jsonl"
 LAST_LINE = re.compile(r"^accuracy=(\d\.\d{3}) false_accepts=(\d+) n=(\d+) p50_ms=(\d+) p95_ms=(\d+)$")
@@ -48,13 +50,28 @@ def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
 
     clue = unclear_intent("keep-cool/word")
     assert clue == {"intent": "word", "word": None} and unclear_intent("common/number") is None
-    line = {"expect": clue, "source": "chatter"}
+    line = {"expect": clue, "source": "chatter", "negative": True}
     taken = [{"expect": clue, "got": got, "correct": got == clue, "negative": is_negative(line),
               "prompt": "keep-cool/word", "condition": "clean", "ms": 1.0}
              for got in (clue, {"intent": "hit"})]
     summary = summarise(taken)
     assert summary["negatives"] == 2 and summary["false_accepts"] == 1
     assert not is_negative({"expect": clue, "source": "script"})
+    assert not is_negative({"expect": clue, "source": "chatter"})     # only the field says so
+
+
+def test_bench_grammar_loads_exactly_the_file_named(tmp_path):
+    """--grammar FILE is that file, whatever the manifest's game is called; a missing one is an error."""
+    from voice.grammar import GrammarError
+    from voice.matcher import Matcher
+
+    grammar = tmp_path / "any-name.yaml"
+    grammar.write_text("language: en\nprompts:\n  shop/order: [buy]\nintents:\n  buy:\n"
+                       "    data:\n      - sentences: ['(tea|coffee) for me']\n")
+    matcher = Matcher(common=False, grammar_file=grammar)
+    assert matcher.match("shop/order", "tea for me").intent == {"intent": "buy"}
+    with pytest.raises(GrammarError, match="not found"):
+        Matcher(common=False, grammar_file=tmp_path / "missing.yaml")
 
 
 def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):

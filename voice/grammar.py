@@ -48,6 +48,9 @@ class Grammar:
 
     @classmethod
     def load(cls, path: Path) -> "Grammar":
+        path = Path(path)
+        if not path.is_file():
+            raise GrammarError(f"{path}: grammar file not found")
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
             data.setdefault("language", "en")

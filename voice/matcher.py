@@ -468,13 +468,18 @@ class Matcher:
     """Builds (and caches) the word graph of each prompt from grammars/."""
 
     def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE,
-                 common: bool = True):
+                 common: bool = True, grammar_file=None):
+        """`grammar_file`: one grammar file that serves every prompt (a benchmark's
+        --grammar); it must exist, and is loaded as it is, whatever its name."""
         self._grammar_dir = grammar_dir
+        self._only = Grammar.load(grammar_file) if grammar_file is not None else None
         self.common = common      # add the common commands (repeat, undo ...) to every prompt
         self.accept, self.confirm = accept, confirm
         self._cache: dict[tuple, PromptGraph] = {}
 
     def grammar(self, name: str) -> Grammar:
+        if self._only is not None and name != "common":
+            return self._only
         return load_grammar(name) if self._grammar_dir is None else load_grammar(name, self._grammar_dir)
 
     def table(self, prompt: str, live: LiveLists | None = None) -> PromptGraph:
