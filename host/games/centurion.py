@@ -53,8 +53,9 @@ Rules choices
 - Rule "replenish" (the rulebook's alternative): played cards leave the game and
   both hands are topped up to seven from the stock after each deal (next
   non-dealer first). When the stock cannot fill both hands, rule "stock_out"
-  decides: "reshuffle" (default) gathers the whole pack for a fresh deal of seven
-  each; "end" finishes the game, most points (or counters) winning, ties shared.
+  decides: "end" (default, as the rulebook says) finishes the game, most points
+  (or counters) winning, ties shared; "reshuffle" gathers the whole pack for a
+  fresh deal of seven each and plays on.
 - In table deal a card counts as "played twice" if it already came up this deal
   (or, with "replenish", since the pack was last gathered and shuffled); the host
   tracks how many cards each hand holds from the seven dealt.
@@ -109,7 +110,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "highest_first": False,       # first card of each hand must be its highest
     "joker_at_multiple": False,   # a joker may be laid on a stop to steal it
     "replenish": False,           # top hands up to seven from the stock
-    "stock_out": "reshuffle",     # with replenish: "reshuffle" or "end"
+    "stock_out": "end",           # with replenish: "end" (the rulebook) or "reshuffle"
 }
 
 RULES_SUMMARY = (

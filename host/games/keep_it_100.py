@@ -34,9 +34,11 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - Scores are read after each full rotation of Sliders.
   - Tiebreak guesses are said in turn (the order rotates each round); the host
     does not repeat them. If no fresh question is left, tied players share the win.
-  - Challenge: draw 2 keep 1, the other passes on. If the deck cannot supply a
-    card the team loses, unless `challenge_play_leftover` lets the last passed
-    card be played alone. The score is lives left times `life_points`.
+  - Challenge: draw 2 keep 1, the other passes on. When no fresh card is left,
+    the last passed card is played alone (`challenge_play_leftover`, on), so all
+    the challenge deck's cards can be played, as the rulebook allows; only once
+    no card at all is left does the team lose. Off: the team loses as soon as
+    no fresh card is left. The score is lives left times `life_points`.
 """
 from __future__ import annotations
 
@@ -86,7 +88,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "challenge_lives": 5,
     "challenge_target": 10,
     "life_points": 20,
-    "challenge_play_leftover": False,
+    "challenge_play_leftover": True,   # false: lose once no fresh card is left (before 2026-12)
 }
 
 RULES_SUMMARY = (

@@ -491,9 +491,9 @@ def test_replenish_tops_hands_up_from_the_stock_and_removes_played_cards():
     assert "Top up to seven" in said(events)
 
 
-def test_replenish_reshuffles_when_the_stock_runs_short():
+def test_replenish_can_reshuffle_when_the_stock_runs_short():
     state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
+                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True, stock_out="reshuffle")
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     assert "shuffled again" in said(events)
@@ -501,9 +501,10 @@ def test_replenish_reshuffles_when_the_stock_runs_short():
     assert cen.prompt(state) is not None
 
 
-def test_replenish_can_end_the_game_when_the_stock_runs_short():
+def test_replenish_ends_the_game_when_the_stock_runs_short_by_default():
+    """Rulebook: "continue until not enough cards remain in stock"."""
     state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True, stock_out="end")
+                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     over = [e for e in events if e["type"] == "game_over"]

@@ -635,8 +635,8 @@ def test_challenge_lost_at_zero_lives():
     assert events[-1] == {"type": "game_over", "scores": {"Ana": 0, "Ben": 0}, "winners": []}
 
 
-def test_challenge_lost_when_the_deck_runs_dry():
-    state, _ = challenge(challenge_deck=4)
+def test_challenge_can_end_when_no_fresh_card_is_left():
+    state, _ = challenge(challenge_deck=4, challenge_play_leftover=False)
     state, _ = challenge_turn(state, 70, line=1, end="high")
     state, _ = challenge_turn(state, 80, line=1, end="high")
     state, events = challenge_turn(state, 90, line=1, end="high")
@@ -644,14 +644,30 @@ def test_challenge_lost_when_the_deck_runs_dry():
     assert events[-1]["type"] == "game_over" and events[-1]["winners"] == []
 
 
-def test_challenge_may_play_the_last_passed_card_alone():
-    state, _ = challenge(challenge_deck=3, challenge_target=3, challenge_play_leftover=True)
+def test_challenge_plays_the_last_passed_card_alone_by_default():
+    """Rulebook: "It's possible to win the game without playing up to 4 of the cards"."""
+    state, _ = challenge(challenge_deck=3, challenge_target=3)
     state, _ = challenge_turn(state, 70, line=1, end="high")
     state, _ = challenge_turn(state, 80, line=1, end="high")
     assert k100.prompt(state).name == "keep-it-100/place"     # only one card: no choice
     state.turn.card = dataclasses.replace(state.turn.card, answer=90)
     state, events = act(state, "place", line=1, end="high")
     assert events[-1]["winners"] == ["Ana", "Ben"]
+
+
+def test_challenge_goes_on_while_lives_and_a_passed_card_are_left():
+    """Rulebook: "Play until either you've collectively placed 10 cards ... or you have
+    lost all your lives": with 9 placed, 4 lost and a life left, the 14th card is played."""
+    state, _ = challenge()
+    for _ in range(4):
+        state, _ = challenge_turn(state, 10, line=1, end="high")             # wrong
+    for value in range(51, 60):
+        state, events = challenge_turn(state, value, line=1, end="high")     # right
+    assert (state.challenge.placed, state.challenge.lives) == (9, 1)
+    assert not state.challenge.deck and k100.prompt(state).name == "keep-it-100/place"
+    state.turn.card = dataclasses.replace(state.turn.card, answer=99)
+    state, events = act(state, "place", line=1, end="high")
+    assert events[-1]["winners"] == ["Ana", "Ben"] and "10 cards placed" in texts(events)
 
 
 def test_challenge_has_a_single_line():
