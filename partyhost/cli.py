@@ -222,7 +222,8 @@ def play(args: argparse.Namespace) -> int:
     options = GameOptions(players=players, teams=teams, mode=args.mode or game.MODES[0],
                           deal=args.deal or game.DEALS[0],
                           seed=args.seed if args.seed is not None else int(time.time()) % 1_000_000,
-                          rules={**settings.rules.get(game.ID, {}), **_rule_values(args.rules)})
+                          rules=_input_rules(game, settings, {**settings.rules.get(game.ID, {}),
+                                                              **_rule_values(args.rules)}))
     journal = Journal(data_dir(args.data_dir) / "partyhost.sqlite3")
     group = ",".join(sorted(name.lower() for name in players))
     setup = {"options": _options_to_json(options),
@@ -248,6 +249,20 @@ def play(args: argparse.Namespace) -> int:
         raise
     return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
                         phones=phones)
+
+
+SPEECH_RULES = {"several_words": "clue"}
+"""Rule values for spoken play where the game has the rule and it is not given: a
+recogniser may split one word in two ("a low" for "pillow"), so Keep Cool takes a
+clue of two words as a clue by voice; typed, it says "one word"."""
+
+
+def _input_rules(game, settings: Settings, rules: dict) -> dict:
+    """The given rules, plus the defaults that depend on how players answer."""
+    if settings.input == "text":
+        return rules
+    spoken = {key: value for key, value in SPEECH_RULES.items() if key in game.RULE_DEFAULTS}
+    return {**spoken, **rules}
 
 
 def resume(args: argparse.Namespace) -> int:

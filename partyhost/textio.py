@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import select
 import sys
+import time
 from typing import TextIO
 
 from host.engine import Prompt
@@ -20,13 +21,15 @@ class TextEars:
     def __init__(self, stream: TextIO = sys.stdin, out: TextIO = sys.stdout):
         self.stream, self.out = stream, out
         self.interactive = stream.isatty()
+        self._timed: tuple[Prompt, float] | None = None   # the last timed prompt and its deadline
 
     def hear(self, prompt: Prompt) -> Heard | None:
         who = prompt.player or "table"
         if self.interactive:
             self.out.write(f"{who}> ")
             self.out.flush()
-            if prompt.timeout and not select.select([self.stream], [], [], prompt.timeout)[0]:
+            if prompt.timeout and not select.select([self.stream], [], [], self._time_left(prompt))[0]:
+                self._timed = None
                 self.out.write("(time is up)\n")
                 return Heard(timed_out=True)
         line = self.stream.readline()
@@ -38,6 +41,15 @@ class TextEars:
         if line == SILENCE:
             return Heard(timed_out=True) if prompt.timeout else Heard(text="")
         return Heard(text=line)
+
+    def _time_left(self, prompt: Prompt) -> float:
+        """The prompt's time, or what is left of it when the same prompt is asked again
+        straight away (a refused reply, "host, score"): the turn's clock keeps running."""
+        now = time.monotonic()
+        if self._timed is not None and self._timed[0] == prompt and self._timed[1] > now:
+            return self._timed[1] - now
+        self._timed = (prompt, now + prompt.timeout)
+        return prompt.timeout
 
 
 class TextMouth:
