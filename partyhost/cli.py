@@ -116,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     keep_cool.add_argument("--no-rescue", action="store_true",
                            help="summarise without the second opinion's rescue; also with --from-json")
 
+    pace = bench_commands.add_parser(
+        "pace", help="seconds of host speech before the first prompt and per turn, every game and mode")
+    pace.add_argument("--piper", action="store_true",
+                      help="synthesise every line with Piper instead of estimating from the text")
+    pace.add_argument("--json", type=Path, help="write the figures here")
+
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
@@ -355,6 +361,9 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
 def run_bench(args: argparse.Namespace) -> int:
     from . import bench
     settings = load_settings(settings_path())
+    if args.bench_command == "pace":
+        from . import pace
+        return pace.command(args.piper, args.json)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .fixtures import FixtureError
