@@ -27,7 +27,13 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     The extension field "end" ("low" / "high") names the start or end of a line.
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
-  - `read_hand` (on): the host reads the Slider's cards at the start of each turn.
+  - `read_hand`: at the start of each turn the host names the Slider's cards by
+    short titles ("Card 1: almond weight fat."), a few of each question's own
+    words (`titles`, the default); "read card 2" reads one card in full, "read my
+    cards" all of them. `first` reads a player's hand in full the first time they
+    are the Slider, then titles; `full` reads it in full every turn (the behaviour
+    before 2026-12); `off` names nothing. At the deal each player is told their
+    full cards privately (their phone page, or the terminal).
   - Bets come after all predictions, Slider first, and only from players with
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
@@ -48,6 +54,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from host.cardtitle import card_title
 from host.decks import Decks, Question
 from host.engine import (
     Action,
@@ -73,7 +80,7 @@ MODES = ("basic", "over100", "challenge")
 DEALS = ("host",)
 MIN_PLAYERS = 1
 MAX_PLAYERS = 8
-INFO_INTENTS = frozenset({"read_cards", "read_question"})
+INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 """Intents that only read something out: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {
@@ -82,7 +89,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "slider_points": 20,
     "predictor_points": 10,
     "bet_step": 10,
-    "read_hand": True,
+    "read_hand": "titles",        # titles | first (in full the first time) | full | off
     "first_slider": "",           # "": the first name on the roster
     "challenge_deck": 14,
     "challenge_lives": 5,
@@ -185,6 +192,7 @@ class State:
     challenge: Challenge | None = None
     tiebreak: Tiebreak | None = None
     winners: list[str] = field(default_factory=list)
+    heard_hand: list[str] = field(default_factory=list)  # Sliders read their hand in full
 
 
 # ---------------------------------------------------------------- setup
@@ -216,7 +224,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
+    rules = merge_rules(TITLE, RULE_DEFAULTS, _read_hand_rule(given))
+    if rules["read_hand"] not in READ_HAND:
+        raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
     if any(not 0 <= value <= 100 for value in rules["starters"]):
         raise RuleError("Starter values must be between 0 and 100.")
@@ -235,6 +245,20 @@ def _starters(value: Any) -> list[int]:
     if not isinstance(items, (list, tuple)):
         raise RuleError("The rule starters must be a list of whole numbers, like 5,20,80.")
     return [convert_rule("starters", item, int) for item in items]
+
+
+READ_HAND = ("titles", "first", "full", "off")
+LEGACY_READ_HAND = {True: "full", False: "off"}
+"""read_hand was on/off before titles: on read every card in full, off nothing."""
+
+
+def _read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:
+    value = given.get("read_hand")
+    if isinstance(value, bool):
+        return {**given, "read_hand": LEGACY_READ_HAND[value]}
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "on", "yes", "no", "1", "0"):
+        return {**given, "read_hand": LEGACY_READ_HAND[convert_rule("read_hand", value, bool)]}
+    return given
 
 
 def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:
@@ -326,7 +350,7 @@ def _choose_prompt(state: State) -> Prompt:
         text = (f"{slider}, pick one of your {len(hand)} cards by number or by a word "
                 f"from it, or say read my cards.")
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
-                  choices=("card 1", example, "read my cards"))
+                  choices=("card 1", example, "read card 2", "read my cards"))
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -431,6 +455,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     intent = action.get("intent")
     if intent == "read_cards" and state.phase == CHOOSE:
         return state, _read_hand(state)
+    if intent == "read_card" and state.phase == CHOOSE:
+        return state, [say(_read_one_card(state, action))]
     if intent == "read_question" and state.phase != CHOOSE:
         card = state.tiebreak.question if state.phase == TIEBREAK else state.turn.card
         return state, [say(_question_text(card))]
@@ -522,13 +548,10 @@ def _start_turn(s: State, events: list[Event]) -> None:
         if not _offer_challenge_cards(s, events):
             return
         hand = s.challenge.offer
-        if len(hand) > 1:
-            events.append(say(f"{slider}, you're the Slider. {_hand_text(hand)}"))
     else:
         hand = s.hands[slider]
-        if len(hand) > 1:
-            read = f" Your cards: {_hand_text(hand)}" if s.rules["read_hand"] else ""
-            events.append(say(f"{slider}, you're the Slider.{read}"))
+    if len(hand) > 1:
+        events.append(say(f"{slider}, you're the Slider.{_turn_hand_text(s, hand)}"))
     if len(hand) == 1:
         events.append(say(f"{slider}, you're the Slider, with one card to play."))
         _take_card(s, 0, events)
@@ -904,6 +927,32 @@ def _question_text(card: Question) -> str:
 
 def _hand_text(hand: list[Question]) -> str:
     return " ".join(f"Card {i}: {q.text}" for i, q in enumerate(hand, 1))
+
+
+def _titles_text(hand: list[Question]) -> str:
+    return " ".join(f"Card {i}: {card_title(q.text)}." for i, q in enumerate(hand, 1))
+
+
+def _turn_hand_text(s: State, hand: list[Question]) -> str:
+    """What the host says of the Slider's cards as the turn starts (rule read_hand)."""
+    how = s.rules["read_hand"]
+    slider = s.turn.slider
+    if how == "off":
+        return ""
+    if how == "full" or how == "first" and slider not in s.heard_hand:
+        if slider not in s.heard_hand:
+            s.heard_hand.append(slider)
+        return " " + _hand_text(hand)
+    return " " + _titles_text(hand)
+
+
+def _read_one_card(state: State, action: Action) -> str:
+    """"read card 3": one card of the hand in full, nothing changed."""
+    hand = _current_hand(state)
+    number = whole_number(action.get("card"))
+    if number is None or not 1 <= number <= len(hand):
+        raise RuleError(f"Your cards are numbered 1 to {len(hand)}.")
+    return f"Card {number}: {hand[number - 1].text}"
 
 
 def _read_hand(state: State) -> list[Event]:

@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 
+from host.cardtitle import card_title
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import keep_it_100 as k100
@@ -219,6 +220,39 @@ def test_read_my_cards_speaks_the_hand_and_changes_nothing():
     assert all(q.text in spoken for q in state.hands["Ana"])
 
 
+def test_a_turn_names_the_cards_by_titles_and_the_full_text_is_a_command_away():
+    state, events = new_game()
+    hand = state.hands["Ana"]
+    turn = next(e["text"] for e in events if e["type"] == "say" and "Slider" in e["text"])
+    assert "Card 2: " + card_title(hand[1].text) + "." in turn
+    assert not any(q.text in turn for q in hand)
+    private = [e["text"] for e in events if e["type"] == "private" and e["player"] == "Ana"]
+    assert all(q.text in private[0] for q in hand)                 # told in full, privately
+    after, events = act(state, "read_card", card=3)
+    assert snapshot(after) == snapshot(state) and texts(events) == f"Card 3: {hand[2].text}"
+    assert "1 to 6" in assert_refused(state, "read_card", card=7)
+
+
+@pytest.mark.parametrize("how, full_first, full_later", [
+    ("titles", False, False), ("first", True, False), ("full", True, True), (True, True, True)])
+def test_read_hand_rule_says_when_a_hand_is_read_in_full(how, full_first, full_later):
+    state, events = new_game(players=("Ana", "Ben"), read_hand=how)
+    first_turn = texts(events)
+    assert (state.hands["Ana"][0].text in first_turn) == full_first
+    for _ in range(2):                                  # Ana's and Ben's turns: Ana again
+        state = with_answer(state, 50)
+        state, _ = act(state, "choose_card", card=1)
+        state, _ = act(state, "place", line=1, end="high")
+        state, events = act(state, "predict", guess="lower")
+    assert k100.prompt(state).player == "Ana"
+    assert (state.hands["Ana"][0].text in texts(events)) == full_later
+
+
+def test_read_hand_off_names_no_cards():
+    state, events = new_game(read_hand="off")
+    assert "Card 1" not in texts(events).split("Slider.")[1]
+
+
 def test_choosing_a_card_not_in_hand_is_refused():
     state, _ = new_game()
     assert "1 to 6" in assert_refused(state, "choose_card", card=7)
@@ -369,7 +403,7 @@ def test_revealed_questions_are_reported_as_used():
 
 
 def test_reading_intents_are_marked_as_info_for_the_session():
-    assert k100.INFO_INTENTS == {"read_cards", "read_question"}
+    assert k100.INFO_INTENTS == {"read_cards", "read_card", "read_question"}
     state = placed(new_game()[0])
     after, events = act(state, "read_question")
     assert after is state and state.turn.card.text in texts(events)
