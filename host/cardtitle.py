@@ -9,8 +9,14 @@ card by a word the player just heard. "read card 2" gives the full question.
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from host.engine import FALSE_WORDS, TRUE_WORDS
 
 TITLE_WORDS = 3
+READ_HAND = ("titles", "first", "full", "off")
+"""How a hand is read as its turn starts (rule read_hand of the question games):
+by titles, in full the first time then by titles, in full every time, or not at all."""
 
 COMMON = frozenset("""
 a about above across after again against all almost also always am among an and any are
@@ -45,3 +51,15 @@ def card_title(text: str, words: int = TITLE_WORDS) -> str:
 def titles_text(texts: list[str]) -> str:
     """A hand named by titles: "Card 1: almond weight fat. Card 2: ..."."""
     return " ".join(f"Card {number}: {card_title(text)}." for number, text in enumerate(texts, 1))
+
+
+def read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:
+    """Rules with read_hand as one of READ_HAND. It was on/off before titles: on read
+    every card in full ("full"), off nothing ("off"); those values still work."""
+    value = given.get("read_hand")
+    word = str(value).strip().lower()
+    if isinstance(value, str) and word in READ_HAND:
+        return {**given, "read_hand": word}
+    if isinstance(value, bool) or word in TRUE_WORDS + FALSE_WORDS:
+        return {**given, "read_hand": "full" if word in TRUE_WORDS else "off"}
+    return given

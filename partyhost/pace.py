@@ -3,8 +3,9 @@
 Every whole-game script of tests/scripts/cases.yaml is played through the real
 session (partyhost.replay). Its event log is cut at each prompt: what the host says
 from the end of one reply up to and including the next question is the wait before
-that player may answer. The first cut is the wait before the first prompt; the
-others are the turns. Cuts that answer a request (score, repeat, rules, "read my
+that player may answer. The first figure is what the host says before the first
+prompt (its question not included; that question opens the first turn); the cuts
+after it are the turns. Cuts that answer a request (score, repeat, rules, "read my
 cards" ...) or a refused reply are counted apart: the players asked for them.
 
 Seconds of speech come from the text at the voice's measured speaking rate
@@ -27,11 +28,11 @@ from host.session import COMMON_INTENTS
 from .bench import percentile
 from .replay import ScriptCase, load_cases, play_script
 
-SYLLABLES_PER_SECOND = 4.1
-"""The shipped Piper voice at rate 1.0 (measured with --piper on the scripts' lines,
-2026-12-03, docs/rules.md)."""
-PAUSE_SECONDS = 0.3
-"""Silence Piper leaves at a sentence end or a clause break (same measurement)."""
+SYLLABLES_PER_SECOND = 6.1
+"""The shipped Piper voice at rate 1.0: a least-squares fit of Piper's own durations
+for 400 of the scripts' host lines (2026-12-03, docs/rules.md)."""
+PAUSE_SECONDS = 0.45
+"""Silence Piper leaves at a sentence end or a clause break (same fit)."""
 
 _PAUSE = re.compile(r"[.!?;:,](?=\s|$)")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+")
@@ -104,6 +105,9 @@ def case_speech(case: ScriptCase, events: list[dict], seconds: Callable[[str], f
             after_prompt = True
             continue
         if kind == "say":
+            if after_prompt and prompts == 0:      # before the first prompt: not its question
+                _close(result, prompts, spoken, requested)
+                prompts, spoken, requested = 1, 0.0, False
             spoken += seconds(event["text"])
             if after_prompt:                       # the question itself closes the cut
                 _close(result, prompts, spoken, requested)

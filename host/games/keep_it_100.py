@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.cardtitle import card_title
+from host.cardtitle import READ_HAND, card_title, read_hand_rule
 from host.decks import Decks, Question
 from host.engine import (
     Action,
@@ -224,7 +224,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, _read_hand_rule(given))
+    rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     if rules["read_hand"] not in READ_HAND:
         raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
@@ -245,20 +245,6 @@ def _starters(value: Any) -> list[int]:
     if not isinstance(items, (list, tuple)):
         raise RuleError("The rule starters must be a list of whole numbers, like 5,20,80.")
     return [convert_rule("starters", item, int) for item in items]
-
-
-READ_HAND = ("titles", "first", "full", "off")
-LEGACY_READ_HAND = {True: "full", False: "off"}
-"""read_hand was on/off before titles: on read every card in full, off nothing."""
-
-
-def _read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:
-    value = given.get("read_hand")
-    if isinstance(value, bool):
-        return {**given, "read_hand": LEGACY_READ_HAND[value]}
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "on", "yes", "no", "1", "0"):
-        return {**given, "read_hand": LEGACY_READ_HAND[convert_rule("read_hand", value, bool)]}
-    return given
 
 
 def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:
@@ -345,10 +331,12 @@ def _choose_prompt(state: State) -> Prompt:
     words = slots["card_word"]
     example = f"the {words[0][0]} one" if words else "the first one"
     if state.mode == "challenge":
-        text = f"{slider}, which card do you play: 1 or 2?"
+        text = f"{slider}, card 1 or 2?"
+    elif state.turns_played == 0:          # the first turn says how; later ones ask
+        text = (f"{slider}, pick a card by number or by a word from it. "
+                f"Read card 2 reads it in full.")
     else:
-        text = (f"{slider}, pick one of your {len(hand)} cards by number or by a word "
-                f"from it, or say read my cards.")
+        text = f"{slider}, which card?"
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
                   choices=("card 1", example, "read card 2", "read my cards"))
 
@@ -551,9 +539,10 @@ def _start_turn(s: State, events: list[Event]) -> None:
     else:
         hand = s.hands[slider]
     if len(hand) > 1:
-        events.append(say(f"{slider}, you're the Slider.{_turn_hand_text(s, hand)}"))
+        opening = f"{slider}:" if s.mode == "challenge" else f"{slider}, you're the Slider."
+        events.append(say(f"{opening}{_turn_hand_text(s, hand)}"))
     if len(hand) == 1:
-        events.append(say(f"{slider}, you're the Slider, with one card to play."))
+        events.append(say(f"{slider}, your last card:"))
         _take_card(s, 0, events)
 
 
@@ -611,11 +600,11 @@ def _reveal(s: State, events: list[Event]) -> None:
     if truth == "correct":
         s.lines[spot.line].insert(spot.index, card.answer)
         events += [say(f"{card.answer}!"), sound("correct"),
-                   say(f"Right spot! The card stays on {_line_name(s, spot.line)}.")]
+                   say("Right spot!")]
     else:
         s.discards.append(card)
         events += [say(f"{card.answer}!"), sound("wrong"),
-                   say(f"Wrong spot: it belonged {truth}. The card is discarded.")]
+                   say(f"Wrong spot: it belonged {truth}.")]
     if s.mode == "challenge":
         _score_challenge_turn(s, truth == "correct", events)
     else:
@@ -686,7 +675,9 @@ def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
     elif challenge.lives <= 0:
         _finish_challenge(s, won=False, events=events)
     else:
-        events.append(say(scores(s)))
+        lives = challenge.lives
+        events.append(say(f"{challenge.placed} placed." if right else
+                          f"{lives} {'life' if lives == 1 else 'lives'} left."))
         _advance_slider(s)
         _start_turn(s, events)
 
@@ -921,7 +912,7 @@ def questions_used(cards: list[Question]) -> Event:
 
 
 def _question_text(card: Question) -> str:
-    year = f" From {card.year}." if card.year else ""
+    year = f" From {card.year}." if card.year and str(card.year) not in card.text else ""
     return f"{card.text}{year}"
 
 

@@ -30,8 +30,14 @@ Rules choices
 - Turns: teams pick one after another (the physical game is simultaneous); the
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
-  order. Each team's questions are read at the start of its turn (`read_hand`);
-  "read our cards" reads them again at any time.
+  order. As its turn starts, a team hears its questions by short titles, a few
+  of each question's own words, and its power cards (`read_hand: titles`);
+  "read card 2" reads one question in full, "read our cards" all of them, at any
+  time. `first` reads a team's questions in full at its first turn, then titles;
+  `full` reads them in full every turn (the behaviour before 2026-12); `off`
+  names nothing. A pick is repeated back by its number and powers; the reveal
+  names each card by its title, then its answer. The power cards are named in the
+  welcome and by "read our cards"; the first round's prompt reminds teams of them.
 - Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
 - Spot On is judged on the result after the 50 and 20 cards, and is right when the
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
@@ -64,6 +70,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
+
 from ..decks import Decks, Question
 from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
                       join_names, merge_rules, new_rng, say, score, sound)
@@ -74,7 +82,7 @@ MODES = ("basic",)
 DEALS = ("host",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
-INFO_INTENTS = ("read_cards",)
+INFO_INTENTS = ("read_cards", "read_card")
 """Intents that only inform: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {
@@ -88,7 +96,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "tie_target": "first",      # "first" tied card in reveal order, or "random"
     "spot_on_discard": "ask",   # "ask" the team which card, or "random"
     "rotate_first": True,       # the first team to pick moves on each round
-    "read_hand": True,          # read a team's questions when its turn starts
+    "read_hand": "titles",      # a team's questions as its turn starts: titles | first | full | off
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -182,6 +190,7 @@ class State:
     tied: list[int] = field(default_factory=list)        # teams in the tiebreak
     guesses: dict[int, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
+    heard_hand: list[int] = field(default_factory=list)  # teams read their hand in full
 
 
 # ---- setup ----------------------------------------------------------------
@@ -209,8 +218,8 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
-    for key, allowed in RULE_CHOICES.items():
+    rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
         if isinstance(rules[key], str):
             rules[key] = rules[key].lower()
         if rules[key] not in allowed:
@@ -266,8 +275,7 @@ def _welcome(s: State) -> list[Event]:
     else:
         line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
     return [say(f"Welcome to Zero to 100! {line_up}"),
-            say(f"Each team gets {s.rules['hand_size']} questions and 3 power cards: "
-                "plus or minus 50, plus or minus 20, and Spot On. "
+            say(f"{s.rules['hand_size']} questions and 3 power cards each. "
                 "Get down to one question to win.")]
 
 
@@ -281,8 +289,9 @@ def prompt(state: State) -> Prompt | None:
         context = {"hand": [q.text for q in team.hand], "powers": list(team.powers)}
         return Prompt(
             name=name, player=team.name,
-            text=f"{team.name}, which question is closest to {state.target}?"
-                 + (" Add power cards if you like." if team.powers else ""),
+            text=(f"{team.name}, which question is closest to {state.target}?"
+                  + (" Add power cards if you like." if team.powers else "")) if state.round == 1
+            else f"{team.name}, which is closest to {state.target}?",
             context=context, slots=grammar_slots(name, context),
             choices=_choose_examples(team))
     if state.phase == "discard":
@@ -364,6 +373,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
     if action.get("intent") == "read_cards":
         return state, _read_cards(state)
+    if action.get("intent") == "read_card":
+        return state, _read_one_card(state, action)
     handlers = {"choose": _choose_card, "discard": _discard_card, "tiebreak": _guess_answer}
     if state.phase not in handlers:
         raise RuleError("The game is over.")
@@ -418,7 +429,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
         team.powers.remove(PLAYED_POWERS[power][0])
     s.plays[team_index] = Play(card, powers)
     with_powers = f", with {join_names([_played_power_name(p) for p in powers])}" if powers else ""
-    events = [say(f"{team.name} plays card {index + 1}{with_powers}: {_sentence(card.text)}")]
+    events = [say(f"{team.name} plays card {index + 1}{with_powers}.")]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
     return events + _reveal_round(s)
@@ -485,14 +496,19 @@ def _start_round(s: State) -> list[Event]:
 
 
 def _start_turn(s: State) -> list[Event]:
-    if not s.rules["read_hand"]:
+    """Name the team's questions (rule read_hand): by titles, or in full."""
+    how, index = s.rules["read_hand"], _choosing_team(s)
+    if how == "off":
         return []
-    return [say(_hand_sentence(s.teams[_choosing_team(s)]))]
+    full = how == "full" or how == "first" and index not in s.heard_hand
+    if full and index not in s.heard_hand:
+        s.heard_hand.append(index)
+    return [say(_hand_sentence(s.teams[index], full))]
 
 
 def _reveal_round(s: State) -> list[Event]:
     """All teams have picked: reveal in order, then the furthest team's card moves."""
-    events = [say("Everyone has picked. Let's reveal!")]
+    events = [say("Everyone has picked. Reveal!")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
     for team_index in s.order:
         events += _reveal_play(s, team_index, distances[team_index])
@@ -506,17 +522,16 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     play = s.plays[team_index]
     card = play.card
     events: list[Event] = [
-        say(f"{team.name}: {_sentence(card.text)}"),
+        say(f"{team.name}, {card_title(card.text)}:"),
         {"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
     ]
     value = card.answer
-    spoken = [f"The answer is {value}."]
+    spoken = [f"{value}."]
     for power in play.powers:
         if power != "spot_on":
             value += PLAYED_POWERS[power][1]
             spoken.append(f"{_played_power_name(power).capitalize()} makes {value}.")
-    spoken.append("Right on target!" if distance == 0
-                  else f"That's {distance} away from {s.target}.")
+    spoken.append("Right on target!" if distance == 0 else f"{distance} away.")
     events.append(say(" ".join(spoken)))
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
@@ -539,8 +554,7 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
     s.target = s.plays[target_team].card.answer
     names = [s.teams[i].name for i in tied]
     if len(tied) == 1:
-        events = [say(f"Furthest: {names[0]}, {furthest} away. Its card, {s.target}, "
-                      f"is the new target, and {names[0]} draws a question.")]
+        events = [say(f"{names[0]} is furthest and draws. New target: {s.target}.")]
         drawers = tied
     else:
         drawers = tied if s.rules["tie_draw"] == "tied" else list(s.order)
@@ -645,9 +659,23 @@ def _cards_left(s: State) -> str:
     return join_names([f"{t.name} {len(t.hand)}" for t in s.teams])
 
 
-def _hand_sentence(team: Team) -> str:
+def _hand_sentence(team: Team, full: bool = True) -> str:
+    """A team's questions in full, or by titles ("Card 1: June days month."), and powers."""
+    if not full:
+        return f"{team.name}: {titles_text([q.text for q in team.hand])}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
     return f"{team.name}, your questions. {cards} {_powers_sentence(team)}"
+
+
+def _read_one_card(s: State, action: Action) -> list[Event]:
+    """"read card 2": one of the asked team's questions in full, nothing changed."""
+    if s.phase not in ("choose", "discard"):
+        return _read_cards(s)
+    team = s.teams[_choosing_team(s) if s.phase == "choose" else s.to_discard[0]]
+    number = action.get("card")
+    if not isinstance(number, int) or not 1 <= number <= len(team.hand):
+        raise RuleError(f"Your questions are numbered 1 to {len(team.hand)}.")
+    return [say(f"Card {number}: {_sentence(team.hand[number - 1].text)}")]
 
 
 def _powers_sentence(team: Team) -> str:

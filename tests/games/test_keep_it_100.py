@@ -642,7 +642,7 @@ def test_challenge_wrong_card_costs_a_life():
     state, _ = challenge()
     state, events = challenge_turn(state, 20, after=50)
     assert state.challenge.lives == 4 and state.lines == [[50]]
-    assert "0 of 10 cards placed, 4 lives left" in texts(events)
+    assert "Wrong spot: it belonged lower. 4 lives left." in texts(events)
 
 
 def test_challenge_has_no_predictions():
