@@ -705,6 +705,31 @@ def test_vs_host_prompt_reads_the_persons_hand():
     assert text.startswith("Ana, you lead.") and "queen of hearts 36" in text
 
 
+def test_vs_host_reads_the_hand_at_the_first_turn_of_a_deal_then_on_request():
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
+                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
+    state, _ = play(state, "2C")                          # Ana, then the host answers
+    prompt = cen.prompt(state)
+    assert prompt.player == "Ana" and "You hold" not in prompt.text
+    assert "read my cards" in prompt.choices
+    after, events = cen.apply(state, {"intent": "read_cards", "player": "Ana"})
+    assert snapshot(after) == snapshot(state)
+    assert said(events).startswith("Your cards: queen of hearts 36") and "read_cards" in cen.INFO_INTENTS
+
+
+def test_vs_host_read_hand_full_reads_it_at_every_turn():
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
+                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"], read_hand="full")
+    state, _ = play(state, "2C")
+    assert "You hold queen of hearts 36" in cen.prompt(state).text
+
+
+def test_pvp_read_my_cards_is_private():
+    state = game(LOW_ANA, LOW_BEN)
+    _, events = cen.apply(state, {"intent": "read_cards", "player": "Ana"})
+    assert [e["type"] for e in events] == ["private"] and events[0]["player"] == "Ana"
+
+
 def test_vs_host_host_never_sees_its_hand_privately_sent():
     state, events = cen.setup(options(players=("Ana",), mode="vs-host"))
     assert [e["player"] for e in events if e["type"] == "private"] == ["Ana"]
