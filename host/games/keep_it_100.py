@@ -284,9 +284,7 @@ def _setup_competitive(state: State, starters: list[int], events: list[Event]) -
     state.lines = [sorted(starters[0:2]), sorted(starters[2:4])]
     for player in state.players:
         state.hands[player] = [state.deck.pop(0) for _ in range(size)]
-    betting = " Over 100: bets are on." if state.mode == "over100" else ""
-    events.append(say(f"Everyone gets {size} question cards.{betting} "
-                      f"{_lines_text(state.lines)}"))
+    events.append(say(_lines_text(state.lines)))
     for player in state.players:
         events.append(private(player, "Your cards: " + _hand_text(state.hands[player])))
 

@@ -59,8 +59,9 @@ Rules choices
 - Questions used: the ids of cards whose answers were revealed (played cards and
   tiebreak cards) are reported in questions_used events; dealt cards that were
   never revealed stay fresh for the next game.
-- Score: the cards each team has left (fewer is better); score events carry the
-  change of each round; game_over lists cards left and the winning team names.
+- Score: the cards each team has left (fewer is better), said on "score" (not
+  after every round since 2026-12); score events carry the change of each round;
+  game_over lists cards left and the winning team names.
 """
 from __future__ import annotations
 
@@ -272,11 +273,11 @@ def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Ques
 def _welcome(s: State) -> list[Event]:
     if all(t.name == f"Team {t.members[0]}" and len(t.members) == 1 for t in s.teams):
         line_up = f"Teams: {join_names([t.name for t in s.teams])}."
+    elif all(t.name == f"Team {t.members[0]}" for t in s.teams):
+        line_up = f"Teams: {join_names([join_names(t.members, 'with') for t in s.teams])}."
     else:
         line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
-    return [say(f"Welcome to Zero to 100! {line_up}"),
-            say(f"{s.rules['hand_size']} questions and 3 power cards each. "
-                "Get down to one question to win.")]
+    return [say(f"Welcome to Zero to 100! {line_up} Get down to one question to win.")]
 
 
 # ---- prompts --------------------------------------------------------------
@@ -290,7 +291,8 @@ def prompt(state: State) -> Prompt | None:
         return Prompt(
             name=name, player=team.name,
             text=(f"{team.name}, which question is closest to {state.target}?"
-                  + (" Add power cards if you like." if team.powers else "")) if state.round == 1
+                  + (" Add power cards if you like." if team.powers else ""))
+            if state.round == 1 and not state.plays      # the game's first pick says how
             else f"{team.name}, which is closest to {state.target}?",
             context=context, slots=grammar_slots(name, context),
             choices=_choose_examples(team))
@@ -492,7 +494,7 @@ def _start_round(s: State) -> list[Event]:
     s.order = [(first + k) % count for k in range(count)]
     s.plays = {}
     s.cards_at_round_start = [len(t.hand) for t in s.teams]
-    return [say(f"Round {s.round}. The target is {s.target}.")] + _start_turn(s)
+    return [say(f"Round {s.round}, target {s.target}.")] + _start_turn(s)
 
 
 def _start_turn(s: State) -> list[Event]:
@@ -593,7 +595,6 @@ def _end_round(s: State) -> list[Event]:
     events: list[Event] = []
     for team, before in zip(s.teams, s.cards_at_round_start):
         events.append(score(team.name, len(team.hand) - before, len(team.hand), "cards left"))
-    events.append(say("Cards left: " + _cards_left(s) + "."))
     empty = [i for i in s.order if not s.teams[i].hand]
     last_card = [i for i in s.order if len(s.teams[i].hand) == 1]
     if empty:
