@@ -263,12 +263,16 @@ recogniser may split one word in two ("a low" for "pillow"), so Keep Cool takes 
 clue of two words as a clue by voice; typed, it says "one word"."""
 
 
+PHONE_RULES = {"tiebreak_entry": "phone"}
+"""Rule values when phone pages are on: Keep It 100's tied players type their numbers
+on their own pages, so nobody hears them before the host reveals them together."""
+
+
 def _input_rules(game, settings: Settings, rules: dict) -> dict:
     """The given rules, plus the defaults that depend on how players answer."""
-    if settings.input == "text":
-        return rules
-    spoken = {key: value for key, value in SPEECH_RULES.items() if key in game.RULE_DEFAULTS}
-    return {**spoken, **rules}
+    by_input = {**(SPEECH_RULES if settings.input != "text" else {}),
+                **(PHONE_RULES if settings.phones else {})}
+    return {**{key: value for key, value in by_input.items() if key in game.RULE_DEFAULTS}, **rules}
 
 
 def resume(args: argparse.Namespace) -> int:

@@ -38,8 +38,15 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
   - Scores are read after each full rotation of Sliders.
-  - Tiebreak guesses are said in turn (the order rotates each round); the host
-    does not repeat them. If no fresh question is left, tied players share the win.
+  - Tiebreak: the rulebook has the tied players call their numbers at once. With
+    phones (`tiebreak_entry: phone`, set by `partyhost play --phones`) each types
+    it on their own page, which no one else sees, and the host reveals them all
+    together with the answer. By voice (`say`) each says it in turn; the host only
+    says "Got it" and repeats none until the reveal, and who goes last rotates
+    each round. What stays unfair by voice: later players have heard the earlier
+    numbers and may place theirs just above or below one; rotating who goes last
+    spreads that edge over the rounds but a single round still favours its last
+    player. If no fresh question is left, tied players share the win.
   - Challenge: draw 2 keep 1, the other passes on. When no fresh card is left,
     the last passed card is played alone (`challenge_play_leftover`, on), so all
     the challenge deck's cards can be played, as the rulebook allows; only once
@@ -58,8 +65,11 @@ from host.cardtitle import READ_HAND, card_title, read_hand_rule
 from host.decks import Decks, Question
 from host.engine import (
     Action,
+    CardView,
     Event,
     GameOptions,
+    HandView,
+    NumberEntry,
     Prompt,
     RuleError,
     convert_rule,
@@ -95,7 +105,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "challenge_lives": 5,
     "challenge_target": 10,
     "life_points": 20,
-    "challenge_play_leftover": True,   # false: lose once no fresh card is left (before 2026-12)
+    "challenge_play_leftover": True,
+    "tiebreak_entry": "say",      # "say": numbers said in turn; "phone": typed on each phone   # false: lose once no fresh card is left (before 2026-12)
 }
 
 RULES_SUMMARY = (
@@ -225,6 +236,8 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    if rules["tiebreak_entry"] not in ("say", "phone"):
+        raise RuleError("The rule tiebreak_entry must be say or phone.")
     if rules["read_hand"] not in READ_HAND:
         raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
@@ -395,10 +408,11 @@ def _sayable_bets(most: int, step: int) -> list[int]:
 def _tiebreak_prompt(state: State) -> Prompt:
     tiebreak = state.tiebreak
     player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
-    return Prompt(
-        name=f"{ID}/tiebreak", player=player,
-        text=f"{player}, your number from 0 to 100?",
-        choices=("42", "seventy five"))
+    if state.rules["tiebreak_entry"] == "phone":
+        text = f"{player}, enter your number on your phone."
+    else:
+        text = f"{player}, your number from 0 to 100?"
+    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"))
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -732,8 +746,9 @@ def _settle_tiebreak(s: State, events: list[Event]) -> None:
                questions_used([tiebreak.question]),
                say(f"The answer is {answer}.")]
     distance = {p: abs(g - answer) for p, g in tiebreak.guesses.items()}
+    said = join_names([f"{p} {tiebreak.guesses[p]}" for p in tiebreak.players])
     off = ", ".join(f"{p} {distance[p]} off" for p in tiebreak.players)
-    events.append(say(off + "."))
+    events.append(say(f"You said: {said}. {off}."))
     closest = min(distance.values())
     best = [p for p in s.players if p in distance and distance[p] == closest]
     if len(best) == 1:
@@ -993,3 +1008,33 @@ def _next_predictor(state: State) -> str | None:
 
 def _next_bettor(state: State) -> str | None:
     return next((p for p in state.turn.bettors if p not in state.turn.bets), None)
+
+
+# ---------------------------------------------------------------- phone pages
+
+
+def hand_view(state: State, player: str) -> HandView | None:
+    """`player`'s page: their cards by title with the full question, a button to play
+    one on their turn, and at a tiebreak their own number field, seen by no one else."""
+    s = state
+    if player not in s.players:
+        return None
+    tiebreak = s.tiebreak if s.phase == TIEBREAK else None
+    if tiebreak is not None and player in tiebreak.players:
+        facts = (f"Tiebreak: {_question_text(tiebreak.question)}",)
+        if player in tiebreak.guesses:
+            return HandView(heading="Tiebreak", cards=(), spoken="Your number is in.",
+                            facts=facts + (f"Your number: {tiebreak.guesses[player]}.",))
+        asked = prompt(s).player == player    # the page answers only the player asked now
+        return HandView(heading="Tiebreak", cards=(), spoken=facts[0], facts=facts,
+                        number=NumberEntry("Your tiebreak number", {"intent": "number"}, "value")
+                        if asked else None)
+    hand = s.hands.get(player, []) if s.mode != "challenge" else []
+    choosing = s.phase == CHOOSE and s.turn.slider == player
+    cards = tuple(CardView(label=f"Card {i}: {card_title(q.text)}", detail=q.text,
+                           play={"intent": "choose_card", "card": i} if choosing else None,
+                           play_label=f"Play card {i}: {q.text}")
+                  for i, q in enumerate(hand, 1))
+    spoken = "Your cards. " + _hand_text(hand) if hand else "You hold no cards."
+    return HandView(heading="Your question cards", cards=cards, spoken=spoken,
+                    facts=(_lines_text(s.lines),))

@@ -545,8 +545,8 @@ def test_basic_mode_has_no_bets():
 # ---------------------------------------------------------------- tiebreak
 
 
-def tied_game(deck_size=60):
-    state, _ = new_game(players=("Ana", "Ben", "Cy"), hand_size=1, decks=make_deck(deck_size))
+def tied_game(deck_size=60, **rules):
+    state, _ = new_game(players=("Ana", "Ben", "Cy"), hand_size=1, decks=make_deck(deck_size), **rules)
     state.lines = [[25, 87], [5, 80]]
     state, _ = take_turn(state, 50, dict(after=25, before=87), guesses=["lower", "lower"])
     state, _ = take_turn(state, 50, dict(line=2, after=5, before=80), guesses=["lower", "lower"])
@@ -582,6 +582,43 @@ def test_tied_tiebreak_repeats_with_a_fresh_question():
     assert "Still tied" in texts(events)
     assert state.tiebreak.question.id != first.id
     assert k100.prompt(state).player == "Ben"          # the order rotates
+
+
+def test_by_voice_tiebreak_numbers_are_not_repeated_until_all_are_in():
+    """Rulebook: "On the count of 3, all tied players shout out the exact number"; by voice
+    they speak in turn, so the host repeats no number before the reveal."""
+    state, _ = tied_game()
+    state.tiebreak.question = dataclasses.replace(state.tiebreak.question, answer=40)
+    state, events = act(state, "number", value=45)
+    assert texts(events) == "Got it, Ana." and "45" not in texts(events)
+    state, events = act(state, "number", value=30)
+    assert "You said: Ana 45 and Ben 30. Ana 5 off, Ben 10 off." in texts(events)
+
+
+def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
+    """Rulebook: "all tied players shout out the exact number" at once; with phones each
+    enters it privately and the host reveals them together."""
+    state, _ = tied_game(tiebreak_entry="phone")
+    prompt = k100.prompt(state)
+    assert prompt.player == "Ana" and "phone" in prompt.text
+    ana, ben, cy = (k100.hand_view(state, p) for p in ("Ana", "Ben", "Cy"))
+    assert ana.number is not None and ana.number.intent == {"intent": "number"}
+    assert ben.number is None and cy.number is None                  # Ben's field opens next
+    assert state.tiebreak.question.text in ana.facts[0]
+    state, events = act(state, "number", value=45)
+    assert "45" not in texts(events)
+    assert k100.hand_view(state, "Ben").number is not None
+    assert "Your number: 45." in k100.hand_view(state, "Ana").facts
+    assert "45" not in " ".join(k100.hand_view(state, "Ben").facts)  # nobody sees another's
+
+
+def test_a_phone_page_shows_the_full_cards_and_plays_one_on_your_turn():
+    state, _ = new_game()
+    ana, ben = k100.hand_view(state, "Ana"), k100.hand_view(state, "Ben")
+    assert [c.detail for c in ana.cards] == [q.text for q in state.hands["Ana"]]
+    assert ana.cards[0].play == {"intent": "choose_card", "card": 1}
+    assert all(c.play is None for c in ben.cards)
+    assert not set(c.detail for c in ben.cards) & set(c.detail for c in ana.cards)
 
 
 def test_tiebreak_question_can_be_read_again():
