@@ -724,8 +724,9 @@ def _score_deal(s: State, maker: int, events: list[Event]) -> None:
         taken = min(points, s.pool_left)
         s.pool_left -= taken
         s.points[maker] += taken
-        line = (f"{name} makes {s.count}! {how}: {_plural(points, 'point')}. {name} takes "
-                f"{_plural(taken, 'counter')}; {s.pool_left} left in the pool.")
+        line = f"{name} makes {s.count}! {how}: {_plural(points, 'point')}."
+        if taken < points:
+            line += f" {name} takes the last {_plural(taken, 'counter')}."
         events.append(score(name, taken, s.points[maker], f"made {s.count} with {cards} cards"))
     else:
         s.points[maker] += points
@@ -761,9 +762,10 @@ def _end_game(s: State, events: list[Event]) -> None:
 
 def _standing(s: State) -> str:
     """'Ana 12, Ben 7.' plus what is still needed."""
-    totals = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}."
+    totals = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}"
     if s.rules["pool"]:
-        return f"Counters: {totals}"
+        return f"Counters: {totals}; {s.pool_left} left."
+    totals += "."
     return f"Score: {totals}"
 
 

@@ -373,10 +373,9 @@ def _predict_prompt(state: State) -> Prompt:
     player = _next_predictor(state)
     allowed = _allowed_guesses(state.turn.spot)
     words = [GUESS_WORDS[g] for g in allowed]
-    spot = _spot_text(state, state.turn.spot)
-    return Prompt(
+    return Prompt(                      # the spot was just said: "Ana slides it ..."
         name=f"{ID}/predict", player=player,
-        text=f"{player}, {spot}: {join_names(words, 'or')}?",
+        text=f"{player}: {join_names(words, 'or')}?",
         choices=tuple(words))
 
 
@@ -479,10 +478,10 @@ def _choose_card(s: State, action: Action, events: list[Event]) -> None:
 def _place(s: State, action: Action, events: list[Event]) -> None:
     spot = find_spot(s.lines, action)
     s.turn.spot = spot
-    events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
-    if s.mode == "challenge":
+    if s.mode == "challenge":           # the reveal follows at once: it says where it went
         _reveal(s, events)
     else:
+        events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
         s.phase = PREDICT
 
 
@@ -609,10 +608,11 @@ def _reveal(s: State, events: list[Event]) -> None:
                {"type": "reveal", "player": s.turn.slider, "card": card.text,
                 "value": card.answer},
                questions_used([card])]
+    where = f" {_spot_text(s, spot)}" if s.mode == "challenge" else ""
     if truth == "correct":
         s.lines[spot.line].insert(spot.index, card.answer)
         events += [say(f"{card.answer}!"), sound("correct"),
-                   say("Right spot!")]
+                   say(f"Right spot{where}!")]
     else:
         s.discards.append(card)
         events += [say(f"{card.answer}!"), sound("wrong"),

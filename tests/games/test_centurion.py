@@ -350,7 +350,7 @@ def test_pool_game_goes_on_while_counters_remain():
                  ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=31)
     state, events = play(state, "KS", "QS")
     assert state.pool_left == 29 and state.points == [0, 2]
-    assert "29 left in the pool" in said(events)
+    assert "Counters: Ana 0, Ben 2; 29 left." in said(events)
     assert cen.prompt(state) is not None
 
 
