@@ -364,7 +364,8 @@ def _place_prompt(state: State) -> Prompt:
     context = {"lines": [list(values) for values in state.lines]}
     return Prompt(
         name=name, player=slider,
-        text=f"{slider}, where does it go? {_lines_text(state.lines)}",
+        text=(f"{slider}, where does it go? " if state.turns_played == 0 else f"{slider}, where? ")
+        + _lines_text(state.lines),
         context=context, slots=grammar_slots(name, context),
         choices=tuple(examples[:4]))
 
@@ -388,7 +389,7 @@ def _bet_prompt(state: State) -> Prompt:
     context = {"max": most, "step": step}
     return Prompt(
         name=name, player=player,
-        text=f"{player}, any bet? Up to {most} points, or say no bet.",
+        text=f"{player}, bet up to {most}, or no bet?",
         context=context, slots=grammar_slots(name, context),
         choices=("no bet", f"bet {min(all_in, step)}", "all in"))
 

@@ -277,7 +277,7 @@ def _welcome(s: State) -> list[Event]:
         line_up = f"Teams: {join_names([join_names(t.members, 'with') for t in s.teams])}."
     else:
         line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
-    return [say(f"Welcome to Zero to 100! {line_up} Get down to one question to win.")]
+    return [say(f"Zero to 100: get down to one question to win! {line_up}")]
 
 
 # ---- prompts --------------------------------------------------------------
@@ -494,7 +494,8 @@ def _start_round(s: State) -> list[Event]:
     s.order = [(first + k) % count for k in range(count)]
     s.plays = {}
     s.cards_at_round_start = [len(t.hand) for t in s.teams]
-    return [say(f"Round {s.round}, target {s.target}.")] + _start_turn(s)
+    opening = f"The target is {s.target}." if s.round == 1 else f"Round {s.round}, target {s.target}."
+    return [say(opening)] + _start_turn(s)
 
 
 def _start_turn(s: State) -> list[Event]:

@@ -212,7 +212,7 @@ def test_setup_narrates_teams_target_and_first_hand():
     _, events = start(FILLER)
     text = said(events)
     assert "Teams: Team Ana, Team Ben and Team Cy" in text
-    assert "Round 1, target 50." in text
+    assert "The target is 50." in text
     assert "Team Ana: Card 1: Question. Card 2: Question." in text
 
 
