@@ -423,8 +423,10 @@ def _top_up_line(s: State, draws: list[int]) -> str:
 
 
 def _hand_notes(s: State) -> list[Event]:
-    """Each person's hand, privately (host deal only; the host's own hand stays hidden)."""
-    if s.deal != "host":
+    """Each person's hand, privately (host deal only; the host's own hand stays hidden).
+    In vs-host the prompt reads it to the person, alone at the table, unless read_hand
+    is off: typed play then shows it once, not twice."""
+    if s.deal != "host" or s.mode == "vs-host" and s.rules["read_hand"] != "off":
         return []
     return [private(name, "Your cards: " + _hand_text(s, seat) + ".")
             for seat, name in enumerate(s.players) if name != s.computer]

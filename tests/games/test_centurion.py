@@ -731,8 +731,10 @@ def test_pvp_read_my_cards_is_private():
 
 
 def test_vs_host_host_never_sees_its_hand_privately_sent():
-    state, events = cen.setup(options(players=("Ana",), mode="vs-host"))
+    state, events = cen.setup(options(players=("Ana",), mode="vs-host", read_hand="off"))
     assert [e["player"] for e in events if e["type"] == "private"] == ["Ana"]
+    _, events = cen.setup(options(players=("Ana",), mode="vs-host"))     # read aloud instead
+    assert not [e for e in events if e["type"] == "private"]
 
 
 def test_the_host_uses_another_name_if_the_person_is_called_host():
