@@ -105,8 +105,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "challenge_lives": 5,
     "challenge_target": 10,
     "life_points": 20,
-    "challenge_play_leftover": True,
-    "tiebreak_entry": "say",      # "say": numbers said in turn; "phone": typed on each phone   # false: lose once no fresh card is left (before 2026-12)
+    "challenge_play_leftover": True,   # false: lose once no fresh card is left (before 2026-12)
+    "tiebreak_entry": "say",      # "say": numbers said in turn; "phone": typed on each phone
 }
 
 RULES_SUMMARY = (
@@ -344,8 +344,8 @@ def _choose_prompt(state: State) -> Prompt:
     if state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
     elif state.turns_played == 0:          # the first turn says how; later ones ask
-        text = (f"{slider}, pick a card by number or by a word from it. "
-                f"Read card 2 reads it in full.")
+        text = (f"{slider}, pick a card by number or by a word from it, "
+                f"or say read card 2 to hear one in full.")
     else:
         text = f"{slider}, which card?"
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,

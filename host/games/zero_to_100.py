@@ -31,7 +31,7 @@ Rules choices
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
   order. As its turn starts, a team hears its questions by short titles, a few
-  of each question's own words, and its power cards (`read_hand: titles`);
+  of each question's own words (`read_hand: titles`);
   "read card 2" reads one question in full, "read our cards" all of them, at any
   time. `first` reads a team's questions in full at its first turn, then titles;
   `full` reads them in full every turn (the behaviour before 2026-12); `off`
@@ -662,7 +662,7 @@ def _cards_left(s: State) -> str:
 
 
 def _hand_sentence(team: Team, full: bool = True) -> str:
-    """A team's questions in full, or by titles ("Card 1: June days month."), and powers."""
+    """A team's questions by titles ("Card 1: days month June."), or in full with its powers."""
     if not full:
         return f"{team.name}: {titles_text([q.text for q in team.hand])}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
