@@ -39,8 +39,8 @@ def render(path: Path = REPO / "docs" / "rules.md") -> str:
     parts = [HEADER]
     for game_id in GAME_IDS:
         game = get_game(game_id)
-        path = REPO / "host" / "games" / f"{MODULES[game_id]}.py"
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        source = REPO / "host" / "games" / f"{MODULES[game_id]}.py"
+        doc = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
         parts.append(f"## {game.TITLE} (`{game_id}`)\n")
         parts.append(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
                      f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n")
