@@ -34,7 +34,7 @@ class Question:
     id: str
     text: str
     answer: int
-    year: int
+    year: int | None  # the year of the survey or figure; None for a fact without one
     source: str
     category: str
     games: tuple[str, ...]  # which games it suits: "keep-it-100", "zero-to-100"
@@ -350,7 +350,7 @@ def _question_from_row(row: _Row) -> Question:
         id=question_id,
         text=_text_field(row, "text"),
         answer=_whole_number_field(row, "answer", ANSWER_MIN, ANSWER_MAX),
-        year=_whole_number_field(row, "year", YEAR_MIN, YEAR_MAX),
+        year=_optional_year(row),
         source=_text_field(row, "source"),
         category=category,
         games=_games_field(row),
@@ -596,6 +596,16 @@ def _text_field(row: _Row, name: str) -> str:
     if not text:
         raise row.fail(f"empty {name}")
     return text
+
+
+def _optional_year(row: _Row) -> int | None:
+    """The card's year, or None where the field is left empty (a fact with no year)."""
+    if "year" not in row.fields:
+        raise row.fail("missing field 'year' (leave it empty for a fact with no year)")
+    value = row.fields["year"]
+    if value is None or isinstance(value, str) and not value.strip():
+        return None
+    return _whole_number_field(row, "year", YEAR_MIN, YEAR_MAX)
 
 
 def _whole_number_field(row: _Row, name: str, low: int, high: int) -> int:

@@ -153,6 +153,18 @@ class CardView:
 
 
 @dataclass(frozen=True)
+class NumberEntry:
+    """A number typed on the player's own page, sent as `intent` with `slot` = the number:
+    a tiebreak guess no one else hears before the host reveals them all together."""
+
+    label: str                      # "Your tiebreak number"
+    intent: dict[str, Any]          # {"intent": "number"}
+    slot: str                       # "value"
+    low: int = 0
+    high: int = 100
+
+
+@dataclass(frozen=True)
 class HandView:
     """What one player's private page shows: their own cards and nothing secret of anyone else.
 
@@ -170,6 +182,7 @@ class HandView:
     facts: tuple[str, ...] = ()
     actions: tuple[tuple[str, dict[str, Any]], ...] = ()
     markable: bool = False
+    number: NumberEntry | None = None
 
 
 def evolve(state: Any) -> Any:

@@ -119,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
     keep_cool.add_argument("--no-rescue", action="store_true",
                            help="summarise without the second opinion's rescue; also with --from-json")
 
+    pace = bench_commands.add_parser(
+        "pace", help="seconds of host speech before the first prompt and per turn, every game and mode")
+    pace.add_argument("--piper", action="store_true",
+                      help="synthesise every line with Piper instead of estimating from the text")
+    pace.add_argument("--json", type=Path, help="write the figures here")
+
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
@@ -250,7 +256,8 @@ def play(args: argparse.Namespace) -> int:
     options = GameOptions(players=players, teams=teams, mode=args.mode or game.MODES[0],
                           deal=args.deal or game.DEALS[0],
                           seed=args.seed if args.seed is not None else int(time.time()) % 1_000_000,
-                          rules={**settings.rules.get(game.ID, {}), **_rule_values(args.rules)})
+                          rules=_input_rules(game, settings, {**settings.rules.get(game.ID, {}),
+                                                              **_rule_values(args.rules)}))
     group = ",".join(sorted(name.lower() for name in players))
     setup = {"options": options_to_json(options),
              "question_decks": [str(Path(p).resolve()) for p in args.deck],
@@ -287,6 +294,24 @@ def play(args: argparse.Namespace) -> int:
                             phones=phones)
     finally:
         lock.release()
+
+
+SPEECH_RULES = {"several_words": "clue"}
+"""Rule values for spoken play where the game has the rule and it is not given: a
+recogniser may split one word in two ("a low" for "pillow"), so Keep Cool takes a
+clue of two words as a clue by voice; typed, it says "one word"."""
+
+
+PHONE_RULES = {"tiebreak_entry": "phone"}
+"""Rule values when phone pages are on: Keep It 100's tied players type their numbers
+on their own pages, so nobody hears them before the host reveals them together."""
+
+
+def _input_rules(game, settings: Settings, rules: dict) -> dict:
+    """The given rules, plus the defaults that depend on how players answer."""
+    by_input = {**(SPEECH_RULES if settings.input != "text" else {}),
+                **(PHONE_RULES if settings.phones else {})}
+    return {**{key: value for key, value in by_input.items() if key in game.RULE_DEFAULTS}, **rules}
 
 
 def resume(args: argparse.Namespace) -> int:
@@ -443,6 +468,9 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
 def run_bench(args: argparse.Namespace) -> int:
     from . import bench
     settings = load_settings(settings_path())
+    if args.bench_command == "pace":
+        from . import pace
+        return pace.command(args.piper, args.json)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .fixtures import FixtureError

@@ -10,8 +10,10 @@ content checks that make a deck good to play by voice:
   face complete (10 lines), no two words on one card sharing a root (one inside
   the other, the same first 5 letters, or the same stem once a light suffix such
   as -s, -er, -ing is cut off), every word in the speech recognizer's pronouncing
-  dictionary, and no two words of one face and line (the words that can be in
-  play together) within one phone of each other (voice/vocabulary.py);
+  dictionary, no two words of one face and line (the words that can be in
+  play together) within one phone of each other (voice/vocabulary.py), no two
+  words of the whole deck that sound exactly the same, and no word that sounds
+  exactly like one of the 3,000 most frequent English words (decks/frequent-words.txt);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
   120, 2,400 different words.
 Warnings (not errors unless --strict): answers bunched in one tenth (over 15
@@ -120,8 +122,27 @@ def check_questions(questions: Sequence[Question]) -> list[str]:
     return errors
 
 
+_SOURCE_YEAR = re.compile(r"(?<![\w:.+/-])(1[5-9]\d\d|20\d\d)(?:[-–](1[5-9]\d\d|20\d\d))?(?!\w|[.+:/]\w)")
+"""A year standing alone in a source ("..., 2025", "1993-2001"), not a code's digits
+("29 CFR 1904.39", "IEC 60038:2009+A1")."""
+
+
+def source_year(source: str) -> int | None:
+    """The latest year a source names, or None when it names none."""
+    years = [int(y) for match in _SOURCE_YEAR.finditer(source) for y in match.groups() if y]
+    return max(years) if years else None
+
+
+def _year_problems(q: Question) -> list[str]:
+    """A card's year (the survey's or the figure's) cannot be later than its source."""
+    published = source_year(q.source)
+    if q.year is not None and published is not None and q.year > published:
+        return [f"year {q.year} is after its source's {published}"]
+    return []
+
+
 def _field_problems(q: Question) -> list[str]:
-    problems = []
+    problems = _year_problems(q)
     for name in ("id", "text", "source", "category"):
         if not str(getattr(q, name)).strip():
             problems.append(f"empty {name}")
@@ -293,6 +314,46 @@ def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
     return errors
 
 
+FREQUENT_WORDS_FILE = "frequent-words.txt"
+"""The 3,000 most frequent English words (wordfreq 3.1.1), one a line, written by
+scripts/build_keep_cool.py: a deck word must not sound exactly like one of them."""
+
+
+def frequent_words(path: Path | None = None) -> list[str]:
+    """The shipped list of the most frequent English words (comment lines skipped)."""
+    path = path or default_deck_dir() / FREQUENT_WORDS_FILE
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def homophones(words: Iterable[str], others: Iterable[str],
+               dictionary: vocabulary.Dictionary) -> list[tuple[str, str]]:
+    """(word, other) pairs spelt differently that share a pronunciation: at a Keep Cool
+    turn nobody can tell them apart by ear ("flour" / "flower", "sari" / "sorry")."""
+    said_as: dict[tuple[str, ...], list[str]] = {}
+    for other in dict.fromkeys(others):
+        for phones in vocabulary.pronunciations(other, dictionary):
+            said_as.setdefault(phones, []).append(other)
+    pairs: list[tuple[str, str]] = []
+    for word in dict.fromkeys(words):
+        for phones in vocabulary.pronunciations(word, dictionary):
+            pairs += [(word, other) for other in said_as.get(phones, ())
+                      if other != word and (word, other) not in pairs]
+    return pairs
+
+
+def check_homophones(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
+                     frequent: Sequence[str]) -> list[str]:
+    """Errors for deck words that sound exactly like another deck word anywhere in the
+    deck, or like one of the most frequent English words (a stray "sorry" is "sari")."""
+    deck = [word for card in cards for word in card.red + card.blue]
+    errors = [f"'{a}' and '{b}' sound the same (both in the deck)"
+              for a, b in homophones(deck, deck, dictionary) if a < b]
+    errors += [f"'{word}' sounds like the common word '{other}'"
+               for word, other in homophones(deck, frequent, dictionary)]
+    return errors
+
+
 def check_question_words(questions: Sequence[Question], dictionary: vocabulary.Dictionary) -> list[str]:
     """Players pick a card by its words ("the pizza one"), so every word of every
     question must be one the recognizer can hear."""
@@ -324,6 +385,8 @@ def validate(questions: Sequence[Question], cards: Sequence[WordCard],
             report.warnings.append(f"speech checks skipped: {error}")
         else:
             report.errors += check_speech(cards, dictionary)
+            if cards:
+                report.errors += check_homophones(cards, dictionary, frequent_words())
             report.errors += check_question_words(questions, dictionary)
     if questions:
         report.warnings += spread_warnings(questions)

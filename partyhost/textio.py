@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import select
 import sys
+import time
 from typing import TextIO
 
-from host.engine import Prompt
-from host.engine import Heard
+from host.engine import Heard, Prompt
 
 SILENCE = "..."
 
@@ -31,6 +31,7 @@ class TextEars:
                 import readline  # noqa: F401  (importing it gives input() line editing)
             except ImportError:   # pragma: no cover - Python built without it
                 pass
+        self._timed: tuple[Prompt, float] | None = None   # the last timed prompt and its deadline
 
     def hear(self, prompt: Prompt) -> Heard | None:
         who = prompt.player or "table"
@@ -38,7 +39,8 @@ class TextEars:
             if prompt.timeout:
                 self.out.write(f"{who}> ")
                 self.out.flush()
-                if not select.select([self.stream], [], [], prompt.timeout)[0]:
+                if not select.select([self.stream], [], [], self._time_left(prompt))[0]:
+                    self._timed = None
                     self.out.write("(time is up)\n")
                     return Heard(timed_out=True)
             line = self._typed("" if prompt.timeout else f"{who}> ")
@@ -64,6 +66,15 @@ class TextEars:
         except EOFError:
             self.out.write("\n")
             return ""
+
+    def _time_left(self, prompt: Prompt) -> float:
+        """The prompt's time, or what is left of it when the same prompt is asked again
+        straight away (a refused reply, "host, score"): the turn's clock keeps running."""
+        now = time.monotonic()
+        if self._timed is not None and self._timed[0] == prompt and self._timed[1] > now:
+            return self._timed[1] - now
+        self._timed = (prompt, now + prompt.timeout)
+        return prompt.timeout
 
 
 def printable(text: str) -> str:

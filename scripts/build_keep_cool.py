@@ -9,7 +9,11 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
 1. clean the candidates: lowercase a-z, at least 4 letters, each listed once
    (a problem here stops the build: fix the list);
 2. drop the words the speech recognizer cannot hear: those without a pronunciation
-   in pocketsphinx's English dictionary or in grammars/pronunciations.dict;
+   in pocketsphinx's English dictionary or in grammars/pronunciations.dict; and
+   the words that sound exactly like one of the 1,000 most frequent English words
+   ("sari" / "sorry", "knot" / "not": a stray word at a turn would win the card) or
+   like a more familiar candidate ("flour" after "flower"): the list of frequent
+   words is written beside the deck as frequent-words.txt for `decks check`;
 3. rank the rest by how common they are in English, using wordfreq's Zipf frequency
    (a log scale: 7 is "the", 3 is a word seen about once per million words);
 4. fill the lines in rank order, 240 words a line (120 cards x red and blue), the
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import re
 import sys
 from collections import deque
 from dataclasses import dataclass, field
@@ -57,6 +62,9 @@ MIN_LETTERS = 4
 SEED = 2004  # any fixed number; it only decides which card a word lands on
 BUILT_WITH_WORDFREQ = "3.1.1"
 
+# Words whose everyday meaning differs between British and American English are left
+# out (2026-12-03): sledge, sidewalk, comforter, buggy, pavement, biscuit, jumper, vest,
+# torch, rubber, purse, football, trolley, jelly, pudding, casket, subway, chemist.
 # Concrete, guessable, singular common nouns, grouped only to make the lists easy
 # to read and extend. Order does not matter: frequency decides the line. A word
 # goes under the first group it fits. Words the recognizer's dictionary lacks are
@@ -108,9 +116,9 @@ avocado tomato potato carrot onion garlic pepper cucumber pumpkin lettuce cabbag
 broccoli spinach mushroom bean olive bread butter cheese cake cookie pizza pasta rice
 soup salad sandwich burger sausage bacon steak honey sugar pancake waffle donut muffin
 chocolate candy popcorn pretzel noodle dumpling taco burrito sushi omelette yogurt
-cereal biscuit croissant bagel toast jelly peanut almond walnut cinnamon vanilla ginger
+cereal croissant bagel toast peanut almond walnut cinnamon vanilla ginger
 radish celery asparagus zucchini eggplant apricot raspberry blueberry lime papaya
-lollipop marshmallow meatball lasagna pudding custard milkshake lemonade coffee juice
+lollipop marshmallow meatball lasagna custard milkshake lemonade coffee juice
 milk wine beer ketchup mustard mayonnaise popsicle cupcake pear plum prune raisin
 grapefruit tangerine clementine nectarine watermelon cantaloupe pomegranate cranberry
 blackberry gooseberry currant lychee guava fruit persimmon quince rhubarb artichoke
@@ -197,7 +205,7 @@ doormat doorknob keyhole lock latch hinge shutter curtain drape carpet tile floo
 banister railing table chair sofa couch armchair stool bench desk bunk crib cradle
 hammock mattress pillow cushion blanket quilt duvet sheet pillowcase bedspread
 headboard wardrobe closet cupboard cabinet dresser drawer shelf bookcase bookshelf
-sideboard lamp lampshade lantern chandelier candle candlestick lightbulb bulb torch
+sideboard lamp lampshade lantern chandelier candle candlestick lightbulb bulb 
 flashlight mirror clock alarm vase picture painting poster calendar photograph radiator
 heater thermostat boiler furnace stove oven fridge refrigerator freezer microwave
 toaster kettle blender mixer dishwasher washer dryer vacuum hanger sink faucet bathtub
@@ -206,7 +214,7 @@ hairdryer perfume lipstick deodorant lotion basket bucket broom dustpan duster
 wastebasket trashcan plunger clothesline clothespin doily coaster placemat tablecloth
 napkin bookend paperweight doorstop coatrack hatstand footstool nightstand bassinet
 playpen highchair bedpan washboard washtub scourer squeegee candlewick wick tinderbox
-stopper drain vent duct valve spout clip mantel mantelpiece poker bedsheet comforter
+stopper drain vent duct valve spout clip mantel mantelpiece poker bedsheet 
 eiderdown photo wallpaper stepladder toolbelt dustbin arbor pergola hosepipe flowerpot
 planter packet cooler icebox pump pannier
 
@@ -231,23 +239,23 @@ keychain keyring
 
 clothing:
 shirt dress skirt jacket coat sweater scarf glove sock shoe boot sandal belt blouse
-jumper cardigan hoodie sweatshirt vest waistcoat blazer suit tuxedo bowtie necktie
+cardigan hoodie sweatshirt waistcoat blazer suit tuxedo bowtie necktie
 cravat collar cuff sleeve pocket hood cape cloak poncho raincoat overcoat parka anorak
 windbreaker dungarees stocking nightgown nightdress robe bathrobe gown slipper sneaker
 loafer moccasin clog galosh stiletto beret beanie bonnet helmet crown tiara turban
 bandana headband hairband earmuff mitten gauntlet wristband wristwatch bracelet bangle
 necklace pendant locket ring earring brooch cufflink anklet choker medallion amulet
-wallet purse handbag backpack rucksack satchel briefcase suitcase duffel tote pouch
+wallet handbag backpack rucksack satchel briefcase suitcase duffel tote pouch
 umbrella parasol veil mask monocle eyepatch kimono sari toga kilt sarong tunic corset
 bodice petticoat frock uniform costume swimsuit bikini wetsuit leotard tracksuit
 jumpsuit onesie diaper nappy sombrero fedora bowler trilby balaclava visor boater
 
 vehicles:
 bicycle bike truck lorry train airplane plane aeroplane boat ship rocket taxi ambulance
-helicopter submarine canoe kayak skateboard scooter wagon tram trolley subway minivan
+helicopter submarine canoe kayak skateboard scooter wagon tram minivan
 limousine convertible sedan hatchback pickup motorcycle motorbike moped tricycle
-unicycle tandem sled sleigh sledge toboggan snowmobile snowplow tank cart carriage
-chariot stagecoach buggy rickshaw gondola ferry yacht sailboat speedboat rowboat dinghy
+unicycle tandem sled sleigh toboggan snowmobile snowplow tank cart carriage
+chariot stagecoach rickshaw gondola ferry yacht sailboat speedboat rowboat dinghy
 raft barge tugboat steamboat steamer catamaran trawler freighter tanker cruiser
 battleship warship frigate destroyer galleon schooner lifeboat houseboat hovercraft
 seaplane glider airship blimp balloon parachute spaceship spacecraft satellite shuttle
@@ -259,21 +267,21 @@ buildings and places:
 school hospital church library museum airport farm park bakery pharmacy restaurant
 hotel prison castle palace stadium theater cinema circus village city town office
 cemetery factory laboratory playground barn lighthouse skyscraper igloo pyramid bridge
-tower windmill fountain tunnel highway shop store supermarket mall boutique chemist
+tower windmill fountain tunnel highway shop store supermarket mall boutique 
 drugstore bookstore bookshop butcher florist barbershop salon laundromat launderette
 cafe diner bistro pizzeria canteen cafeteria tavern saloon nightclub casino arcade
 alley gymnasium arena racetrack velodrome pool aquarium planetarium observatory gallery
 studio workshop warehouse mill sawmill brewery distillery winery creamery greenhouse
 nursery kindergarten college university campus classroom dormitory courthouse courtroom
 jail station firehouse embassy consulate bank mailroom runway hangar dock pier wharf
-jetty marina canal reservoir aqueduct viaduct overpass underpass roundabout sidewalk
-pavement crosswalk lane avenue boulevard street road motorway freeway turnpike path
+jetty marina canal reservoir aqueduct viaduct overpass underpass roundabout 
+crosswalk lane avenue boulevard street road motorway freeway turnpike path
 footpath trail cathedral chapel mosque synagogue shrine monastery convent abbey priory
 pagoda minaret steeple spire belfry turret fortress fort citadel mansion manor villa
 chateau cottage cabin shack shed bungalow chalet lodge ranch farmhouse silo granary
 kennel doghouse henhouse coop pigsty hutch birdhouse treehouse tent teepee wigwam yurt
 apartment condo penthouse loft tenement cubicle clinic infirmary hospice morgue
-mortuary graveyard tomb crypt mausoleum grave tombstone headstone coffin casket
+mortuary graveyard tomb crypt mausoleum grave tombstone headstone coffin 
 amphitheater auditorium hall ballroom monument statue obelisk sphinx campsite
 campground sandpit sandbox seesaw swing slide carousel rollercoaster funfair fairground
 watermill farmstead homestead marketplace seaport heliport spaceport railway depot
@@ -337,13 +345,13 @@ metronome baton
 sport and toys:
 ball doll puzzle crayon trampoline domino dice jigsaw rattle puppet marionette
 boomerang slingshot catapult pinwheel hoop hobbyhorse dollhouse playhouse sandcastle
-football basketball baseball volleyball racket puck shuttlecock goalpost backboard
+basketball baseball volleyball racket puck shuttlecock goalpost backboard
 scoreboard trophy medal ribbon rosette podium dartboard bullseye target arrow quiver
 snorkel flipper paddle reel lure bait harpoon dumbbell barbell kettlebell treadmill
 cleat joker pawn rook
 
 office, school and tech:
-pencil eraser rubber notebook book newspaper magazine envelope stamp letter postcard
+pencil eraser notebook book newspaper magazine envelope stamp letter postcard
 parcel package sticker paperclip pushpin thumbtack highlighter marker blackboard
 chalkboard whiteboard easel canvas palette sellotape folder binder diary planner
 clipboard notepad sketchbook scrapbook dictionary encyclopedia atlas globe textbook
@@ -400,10 +408,14 @@ frond peel rind zest pith
 from partyhost import deckcheck as validator  # noqa: E402
 
 DROP_NO_PRONUNCIATION = "not in the pronouncing dictionary"
+DROP_HOMOPHONE = "sounds exactly like a frequent English word or a more familiar candidate"
 DROP_SOUNDS_ALIKE = "sounds like a word on both faces of line 10"
 DROP_ROOT = "shares a root with a word on every card that had room"
 DROP_UNUSED = "rarer than the 2,400 words used"
-DROP_REASONS = (DROP_NO_PRONUNCIATION, DROP_SOUNDS_ALIKE, DROP_ROOT, DROP_UNUSED)
+DROP_REASONS = (DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT, DROP_UNUSED)
+FREQUENT_COUNT = 3000
+"""At least the 1,000 most frequent words; 3,000 also covers "we'll" (rank 1,378),
+"Sunday" (1,286) and "he'll" (2,791), which sound like "wheel", "sundae" and "heel"."""
 
 
 @dataclass(frozen=True)
@@ -461,6 +473,40 @@ def rank_by_frequency(words: list[str]) -> list[RankedWord]:
         sys.exit("wordfreq is needed to build the deck: pip install wordfreq")
     ranked = [RankedWord(word, zipf_frequency(word, "en")) for word in words]
     return sorted(ranked, key=lambda r: (-r.zipf, r.word))
+
+
+def top_words(count: int = FREQUENT_COUNT) -> list[str]:
+    """wordfreq's `count` most frequent English words that are words: no digits or "u.s",
+    no letters or abbreviations without a vowel ("st", "tv", which sound like "street")."""
+    from wordfreq import top_n_list
+    return [word for word in top_n_list("en", count)
+            if re.fullmatch(r"[a-z]+(?:'[a-z]+)?", word) and re.search(r"[aeiouy]", word)]
+
+
+def write_frequent(words: list[str], path: Path) -> None:
+    header = (f"# The {FREQUENT_COUNT} most frequent English words by wordfreq "
+              f"{BUILT_WITH_WORDFREQ} (top_n_list, words only), written by "
+              "scripts/build_keep_cool.py.\n# No Keep Cool word may sound exactly like one "
+              "of them (partyhost decks check).\n")
+    path.write_text(header + "".join(f"{word}\n" for word in words), encoding="utf-8")
+
+
+def without_homophones(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
+                       frequent: list[str]) -> tuple[list[RankedWord], list[str]]:
+    """The ranking without words that sound exactly like a frequent word, or like a
+    more familiar candidate kept before them; and the words taken out."""
+    common = {word for word, _ in validator.homophones([r.word for r in ranked], frequent, dictionary)}
+    sounds_taken: set[tuple[str, ...]] = set()
+    kept: list[RankedWord] = []
+    dropped: list[str] = []
+    for ranked_word in ranked:
+        sounds = set(vocabulary.pronunciations(ranked_word.word, dictionary))
+        if ranked_word.word in common or sounds & sounds_taken:
+            dropped.append(ranked_word.word)
+        else:
+            kept.append(ranked_word)
+            sounds_taken |= sounds
+    return kept, dropped
 
 
 def wordfreq_version() -> str | None:
@@ -641,16 +687,21 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     heard = [word for word in words if word in dictionary]
-    result = deal(rank_by_frequency(heard), dictionary)
+    frequent = top_words()
+    ranked, same_sound = without_homophones(rank_by_frequency(heard), dictionary, frequent)
+    result = deal(ranked, dictionary)
     result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(words, dictionary)
+    result.dropped[DROP_HOMOPHONE] = same_sound
 
     cards = as_cards(result.faces)
     errors = (validator.check_words(cards) + validator.check_full_deck(cards)
-              + validator.check_speech(cards, dictionary))
+              + validator.check_speech(cards, dictionary)
+              + validator.check_homophones(cards, dictionary, frequent))
     if errors:
         print("\n".join(["the dealt deck fails the validator:"] + errors), file=sys.stderr)
         return 1
     write_csv(result.faces, args.out)
+    write_frequent(frequent, args.out.with_name(validator.FREQUENT_WORDS_FILE))
     print(f"wrote {args.out}: {CARDS} cards, {WORDS_NEEDED} words from {len(words)} candidates")
     if args.report:
         print(drop_report(len(words), result.dropped))

@@ -26,12 +26,21 @@ disagree makes it a rule parameter: `partyhost play GAME --rules KEY=VALUE`.
 """
 
 
-def render() -> str:
+NOTES_MARK = "<!-- Hand-written below this line: kept as it is when the file is rewritten. -->"
+
+
+def hand_written(path: Path) -> str:
+    """What follows NOTES_MARK in the current file (measured figures, with their dates)."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return text[text.index(NOTES_MARK):] if NOTES_MARK in text else NOTES_MARK + "\n"
+
+
+def render(path: Path = REPO / "docs" / "rules.md") -> str:
     parts = [HEADER]
     for game_id in GAME_IDS:
         game = get_game(game_id)
-        path = REPO / "host" / "games" / f"{MODULES[game_id]}.py"
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        source = REPO / "host" / "games" / f"{MODULES[game_id]}.py"
+        doc = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
         parts.append(f"## {game.TITLE} (`{game_id}`)\n")
         parts.append(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
                      f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n")
@@ -39,6 +48,7 @@ def render() -> str:
         parts.append("Rule parameters and their defaults:\n")
         parts.extend(f"- `{key}` = `{json.dumps(value)}`" for key, value in game.RULE_DEFAULTS.items())
         parts.append("")
+    parts.append(hand_written(path))
     return "\n".join(parts)
 
 

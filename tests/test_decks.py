@@ -633,6 +633,8 @@ def test_rebuilding_gives_the_shipped_file_byte_for_byte(tmp_path):
     out = tmp_path / "keep-cool.csv"
     assert builder.main(["--out", str(out)]) == 0
     assert out.read_bytes() == (default_deck_dir() / "keep-cool.csv").read_bytes()
+    frequent = validator.FREQUENT_WORDS_FILE
+    assert (tmp_path / frequent).read_bytes() == (default_deck_dir() / frequent).read_bytes()
 
 
 @needs_pocketsphinx
@@ -911,3 +913,64 @@ def test_plain_yaml_scalars_are_text_where_text_is_wanted(tmp_path):
                      "{name: 10, spoken: yes, value: 10}")
     ten = load_pack(path).ranks[9]
     assert (ten.name, ten.spoken, ten.value) == ("10", "yes", 10)
+
+
+# ---------------------------------------------------------------------------
+# Years and homophones (issue 22)
+
+def test_a_question_may_leave_its_year_empty(tmp_path):
+    path = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n"
+                 'q1,What percent of the air is oxygen?,21,,"NASA, Earth Fact Sheet",nature,keep-it-100\n')
+    assert load_questions(path)[0].year is None
+
+
+@pytest.mark.parametrize("source, year", [
+    ("Pew Research Center, Mobile Fact Sheet, 2025", 2025),
+    ("Opera della Primaziale Pisana, stabilisation works 1993-2001", 2001),
+    ("IEC 60038:2009+A1, IEC standard voltages", None),           # a code's digits
+    ("US Code of Federal Regulations, 29 CFR 1904.39", None),
+    ("NASA, Earth Fact Sheet", None),
+])
+def test_source_year_is_a_year_standing_alone(source, year):
+    assert validator.source_year(source) == year
+
+
+def test_validator_refuses_a_year_after_its_source():
+    late = Question("q1", "How many people said yes?", 40, 2026, "Gallup poll, 2023", "survey",
+                    ("keep-it-100",))
+    fine = Question("q2", "How many adults said no?", 60, 2023, "Gallup poll, 2023", "survey",
+                    ("keep-it-100",))
+    assert validator.check_questions([late, fine]) == ["question q1: year 2026 is after its source's 2023"]
+
+
+def test_shipped_keep_it_100_cards_say_a_year_only_where_they_have_one(shipped):
+    """The rulebook: "The year on the front of the card represents the year the survey
+    was conducted"; no card carries the year it was written (2026)."""
+    assert not [q.id for q in shipped.questions if q.year is not None and q.year >= 2026]
+
+
+@needs_pocketsphinx
+def test_homophones_in_the_deck_and_with_frequent_words_are_refused():
+    from voice.vocabulary import load_dictionary
+    deck = full_deck(2)
+    dictionary = dict(fake_dictionary(deck))
+    dictionary.update(load_dictionary())
+    red = ("flour",) + deck[0].red[1:]
+    blue = ("sari",) + deck[1].blue[1:]
+    damaged = [WordCard(1, red, deck[0].blue), WordCard(2, deck[1].red, ("flower",) + deck[1].blue[1:])]
+    errors = validator.check_homophones(damaged, dictionary, ["sorry", "not"])
+    assert errors == ["'flour' and 'flower' sound the same (both in the deck)"]
+    errors = validator.check_homophones([WordCard(1, red, deck[0].blue), WordCard(2, deck[1].red, blue)],
+                                        dictionary, ["sorry", "not"])
+    assert errors == ["'sari' sounds like the common word 'sorry'"]
+
+
+@needs_pocketsphinx
+def test_shipped_word_deck_has_no_homophones(shipped):
+    from voice.vocabulary import load_dictionary
+    frequent = validator.frequent_words()
+    assert len(frequent) > 1000 and {"sorry", "not", "would", "which", "we'll"} <= set(frequent)
+    assert validator.check_homophones(shipped.words, load_dictionary(), frequent) == []
+    words = {w for card in shipped.words for w in card.red + card.blue}
+    assert not words & {"sari", "knot", "wood", "witch", "mite", "maid", "wheel", "heel", "sundae",
+                        "flour", "hare", "niece", "sledge", "sidewalk", "comforter", "buggy"}

@@ -162,6 +162,24 @@ def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
     assert "intent" not in json.dumps(hub.snapshot(turn))      # intents never reach the page
 
 
+def test_a_number_entry_sends_the_typed_number_and_refuses_others():
+    from host.engine import HandView, NumberEntry
+    hub = PhoneHub("Keep It 100", ["Ana"], lambda state, player: HandView(
+        heading="Tiebreak", cards=(), spoken="", number=NumberEntry("Your number", {"intent": "number"},
+                                                                      "value")))
+    hub.update(None)
+    page = hub.snapshot("Ana")
+    entry = page["view"]["number"]
+    assert (entry["low"], entry["high"], entry["label"]) == (0, 100, "Your number")
+    assert "intent" not in json.dumps(page)
+    for bad in (101, -1, "forty", None, True, 4.5):
+        with pytest.raises(PageRefused, match="0 to 100"):
+            hub.press("Ana", page["version"], entry["action"], bad)
+    assert hub.inbox.empty()
+    hub.press("Ana", page["version"], entry["action"], "42")
+    assert hub.inbox.get_nowait().intent == {"intent": "number", "value": 42}
+
+
 def test_a_press_answers_the_prompt_only_for_the_player_asked():
     hub, turn = centurion_hub()
     waiting = "Ana" if turn == "Ben" else "Ben"

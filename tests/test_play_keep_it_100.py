@@ -49,3 +49,16 @@ def test_script_plays_to_game_over(script, args, winners, tmp_path):
     assert events[-1]["winners"] == winners
     assert not any(e["type"] == "rejected" and e["reason"] == "not understood"
                    for e in events), "a scripted line was not understood"
+
+
+def test_typed_play_shows_a_hand_in_full_once_privately_and_names_it_by_titles_aloud(tmp_path):
+    """Each Slider's turn names the cards by short titles; the full questions are printed
+    once, as the private deal (issue 22: typed mode printed them twice)."""
+    events, transcript = play(*CASES[0][:2], tmp_path)
+    private = [e["text"] for e in events if e["type"] == "private"]
+    questions = [q for text in private for q in text.split("Card ")[1:]]
+    turns = [line for line in transcript.splitlines() if "you're the Slider" in line]
+    assert turns and questions
+    for question in questions:
+        full = question.split(": ", 1)[1].strip()
+        assert not any(full in line for line in turns), full

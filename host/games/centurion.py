@@ -50,11 +50,16 @@ Rules choices
   asks whenever the stop's maker cannot see where every unplayed joker is (so
   the question gives nothing away); in vs-host only when the person really holds
   one; the host itself always steals when it can.
+- Rule "read_hand" (vs-host, host deal): the person hears their cards with the
+  prompt at their first turn of each deal ("first", the default), at every turn
+  ("full", the behaviour before 2026-12), or never unasked ("off"). "read my
+  cards" reads them at any time (aloud in vs-host, privately in pvp).
 - Rule "replenish" (the rulebook's alternative): played cards leave the game and
   both hands are topped up to seven from the stock after each deal (next
   non-dealer first). When the stock cannot fill both hands, rule "stock_out"
-  decides: "reshuffle" (default) gathers the whole pack for a fresh deal of seven
-  each; "end" finishes the game, most points (or counters) winning, ties shared.
+  decides: "end" (default, as the rulebook says) finishes the game, most points
+  (or counters) winning, ties shared; "reshuffle" gathers the whole pack for a
+  fresh deal of seven each and plays on.
 - In table deal a card counts as "played twice" if it already came up this deal
   (or, with "replenish", since the pack was last gathered and shuffled); the host
   tracks how many cards each hand holds from the seven dealt.
@@ -109,8 +114,11 @@ RULE_DEFAULTS: dict[str, Any] = {
     "highest_first": False,       # first card of each hand must be its highest
     "joker_at_multiple": False,   # a joker may be laid on a stop to steal it
     "replenish": False,           # top hands up to seven from the stock
-    "stock_out": "reshuffle",     # with replenish: "reshuffle" or "end"
+    "stock_out": "end",           # with replenish: "end" (the rulebook) or "reshuffle"
+    "read_hand": "first",         # vs-host: the person's cards read at "first" | "full" | "off"
 }
+INFO_INTENTS = frozenset({"read_cards"})
+"""Intents that only tell something: the session does not journal them."""
 
 RULES_SUMMARY = (
     "Centurion is for two. Each of you gets seven cards. A card is worth its face "
@@ -290,6 +298,8 @@ def _checked_rules(given: dict[str, Any], pack: Pack) -> dict[str, Any]:
         raise RuleError("The pool cannot hold fewer than 0 counters.")
     if rules["stock_out"] not in ("reshuffle", "end"):
         raise RuleError("Rule stock_out must be reshuffle or end.")
+    if rules["read_hand"] not in ("first", "full", "off"):
+        raise RuleError("Rule read_hand must be first, full or off.")
     return rules
 
 
@@ -413,11 +423,21 @@ def _top_up_line(s: State, draws: list[int]) -> str:
 
 
 def _hand_notes(s: State) -> list[Event]:
-    """Each person's hand, privately (host deal only; the host's own hand stays hidden)."""
-    if s.deal != "host":
+    """Each person's hand, privately (host deal only; the host's own hand stays hidden).
+    In vs-host the prompt reads it to the person, alone at the table, unless read_hand
+    is off: typed play then shows it once, not twice."""
+    if s.deal != "host" or s.mode == "vs-host" and s.rules["read_hand"] != "off":
         return []
     return [private(name, "Your cards: " + _hand_text(s, seat) + ".")
             for seat, name in enumerate(s.players) if name != s.computer]
+
+
+def _read_cards(s: State, name: str | None) -> list[Event]:
+    """"read my cards": aloud in vs-host (nobody else listens), privately in pvp."""
+    if name is None or s.deal != "host" or name == s.computer:
+        raise RuleError("Your cards are in your hand.")
+    text = f"Your cards: {_hand_text(s, s.players.index(name))}."
+    return [say(text)] if s.mode == "vs-host" else [private(name, text)]
 
 
 def _hand_text(s: State, seat: int) -> str:
@@ -446,10 +466,12 @@ def prompt(state: State) -> Prompt | None:
         text = f"{name}, count {s.count}."
     if s.rules["highest_first"] and not s.played_first[s.turn]:
         text += " Play your highest card."
-    if name != s.computer and s.mode == "vs-host":
+    how = s.rules["read_hand"]
+    if name != s.computer and s.mode == "vs-host" and (
+            how == "full" or how == "first" and not s.played_first[s.turn]):
         text += " You hold " + _hand_text(s, s.turn) + "."
     if s.mode == "vs-host" and s.deal == "host":     # nobody else listens: use the hand
-        choices = sorted({s.name(c) for c in legal_cards(s, s.turn)})[:3]
+        choices = sorted({s.name(c) for c in legal_cards(s, s.turn)})[:3] + ["read my cards"]
     else:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
     context = {"count": s.count}
@@ -489,6 +511,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     speaker = action.get("player")
     if speaker is not None and current is not None and speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn.")
+    if action.get("intent") == "read_cards":
+        return state, _read_cards(state, current.player if current else None)
     s = evolve(state)
     events: list[Event] = []
     if s.phase == "steal":
@@ -702,8 +726,9 @@ def _score_deal(s: State, maker: int, events: list[Event]) -> None:
         taken = min(points, s.pool_left)
         s.pool_left -= taken
         s.points[maker] += taken
-        line = (f"{name} makes {s.count}! {how}: {_plural(points, 'point')}. {name} takes "
-                f"{_plural(taken, 'counter')}; {s.pool_left} left in the pool.")
+        line = f"{name} makes {s.count}! {how}: {_plural(points, 'point')}."
+        if taken < points:
+            line += f" {name} takes the last {_plural(taken, 'counter')}."
         events.append(score(name, taken, s.points[maker], f"made {s.count} with {cards} cards"))
     else:
         s.points[maker] += points
@@ -739,9 +764,10 @@ def _end_game(s: State, events: list[Event]) -> None:
 
 def _standing(s: State) -> str:
     """'Ana 12, Ben 7.' plus what is still needed."""
-    totals = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}."
+    totals = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}"
     if s.rules["pool"]:
-        return f"Counters: {totals}"
+        return f"Counters: {totals}; {s.pool_left} left."
+    totals += "."
     return f"Score: {totals}"
 
 

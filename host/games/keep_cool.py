@@ -64,6 +64,12 @@ Rules choices (what the rulebook leaves open)
   host plays the turn cue; speech the host could not read counts as a clue (it
   need not understand clues). A word begun before the buzzer belongs to the
   player whose turn it was, and the host does not sound the buzzer over it.
+- One word a turn (rule "several_words"): "refuse" (the default) answers a clue
+  of two words or more ("big tree") with "One word." and the turn goes on, its
+  clock still running in live typed play; a hyphenated compound is one word.
+  "clue" takes it as a clue, its text kept in the log. `partyhost play` sets
+  "clue" when the input is speech (unless the rule is given), since a
+  recogniser may split one word in two ("a low" for "pillow").
 - During turns the common commands need the prefix "host" ("host, score",
   "host, pause"), since "score", "sorry" or "help" may well be clues.
 - The player who said the word that emptied a hand starts the next round.
@@ -88,7 +94,8 @@ the round wins.
 Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
 buzzer, 8), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
 relaxed (no timer), say_names (name the player at each turn), rounds_to_win (2),
-swap (allow the one-card exchange), first_player (a name). During play the timer
+swap (allow the one-card exchange), first_player (a name), several_words
+("refuse" or "clue"). During play the timer
 can be changed by voice: "host, relaxed mode", "host, timer on", "host, timer
 twelve seconds" (3 to 60); the turn goes on.
 """
@@ -135,6 +142,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "rounds_to_win": 2,
     "swap": True,
     "first_player": None,
+    "several_words": "refuse",    # "refuse": "one word", the turn goes on; "clue": take it
 }
 RULES_SUMMARY = (
     "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
@@ -263,6 +271,8 @@ def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str,
         raise RuleError("The warning time cannot be negative.")
     if rules["rounds_to_win"] < 1:
         raise RuleError("rounds_to_win must be 1 or more.")
+    if rules["several_words"] not in ("refuse", "clue"):
+        raise RuleError("The rule several_words must be refuse or clue.")
     rules["first_player"] = _optional(rules, "first_player", str)
     if rules["first_player"] is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
@@ -567,6 +577,8 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     speaker = s.turn
     word = _clean(action.get("word"))
     heard = (_clean(action.get("text")) or "").split()
+    if len(heard) > 1 and word is None and s.rules["several_words"] == "refuse":
+        raise RuleError("One word.")
     if s.deal == "host":
         _refuse_own_root(s, speaker, ([word] if word else []) + heard)
     if speaker not in s.spoken:

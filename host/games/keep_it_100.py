@@ -27,16 +27,31 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     The extension field "end" ("low" / "high") names the start or end of a line.
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
-  - `read_hand` (on): the host reads the Slider's cards at the start of each turn.
+  - `read_hand`: at the start of each turn the host names the Slider's cards by
+    short titles ("Card 1: almond weight fat."), a few of each question's own
+    words (`titles`, the default); "read card 2" reads one card in full, "read my
+    cards" all of them. `first` reads a player's hand in full the first time they
+    are the Slider, then titles; `full` reads it in full every turn (the behaviour
+    before 2026-12); `off` names nothing. At the deal each player is told their
+    full cards privately (their phone page, or the terminal).
   - Bets come after all predictions, Slider first, and only from players with
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
   - Scores are read after each full rotation of Sliders.
-  - Tiebreak guesses are said in turn (the order rotates each round); the host
-    does not repeat them. If no fresh question is left, tied players share the win.
-  - Challenge: draw 2 keep 1, the other passes on. If the deck cannot supply a
-    card the team loses, unless `challenge_play_leftover` lets the last passed
-    card be played alone. The score is lives left times `life_points`.
+  - Tiebreak: the rulebook has the tied players call their numbers at once. With
+    phones (`tiebreak_entry: phone`, set by `partyhost play --phones`) each types
+    it on their own page, which no one else sees, and the host reveals them all
+    together with the answer. By voice (`say`) each says it in turn; the host only
+    says "Got it" and repeats none until the reveal, and who goes last rotates
+    each round. What stays unfair by voice: later players have heard the earlier
+    numbers and may place theirs just above or below one; rotating who goes last
+    spreads that edge over the rounds but a single round still favours its last
+    player. If no fresh question is left, tied players share the win.
+  - Challenge: draw 2 keep 1, the other passes on. When no fresh card is left,
+    the last passed card is played alone (`challenge_play_leftover`, on), so all
+    the challenge deck's cards can be played, as the rulebook allows; only once
+    no card at all is left does the team lose. Off: the team loses as soon as
+    no fresh card is left. The score is lives left times `life_points`.
 """
 from __future__ import annotations
 
@@ -46,11 +61,15 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from host.cardtitle import READ_HAND, card_title, read_hand_rule
 from host.decks import Decks, Question
 from host.engine import (
     Action,
+    CardView,
     Event,
     GameOptions,
+    HandView,
+    NumberEntry,
     Prompt,
     RuleError,
     convert_rule,
@@ -71,7 +90,7 @@ MODES = ("basic", "over100", "challenge")
 DEALS = ("host",)
 MIN_PLAYERS = 1
 MAX_PLAYERS = 8
-INFO_INTENTS = frozenset({"read_cards", "read_question"})
+INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 """Intents that only read something out: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {
@@ -80,13 +99,14 @@ RULE_DEFAULTS: dict[str, Any] = {
     "slider_points": 20,
     "predictor_points": 10,
     "bet_step": 10,
-    "read_hand": True,
+    "read_hand": "titles",        # titles | first (in full the first time) | full | off
     "first_slider": "",           # "": the first name on the roster
     "challenge_deck": 14,
     "challenge_lives": 5,
     "challenge_target": 10,
     "life_points": 20,
-    "challenge_play_leftover": False,
+    "challenge_play_leftover": True,   # false: lose once no fresh card is left (before 2026-12)
+    "tiebreak_entry": "say",      # "say": numbers said in turn; "phone": typed on each phone
 }
 
 RULES_SUMMARY = (
@@ -183,6 +203,7 @@ class State:
     challenge: Challenge | None = None
     tiebreak: Tiebreak | None = None
     winners: list[str] = field(default_factory=list)
+    heard_hand: list[str] = field(default_factory=list)  # Sliders read their hand in full
 
 
 # ---------------------------------------------------------------- setup
@@ -214,7 +235,11 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
+    rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    if rules["tiebreak_entry"] not in ("say", "phone"):
+        raise RuleError("The rule tiebreak_entry must be say or phone.")
+    if rules["read_hand"] not in READ_HAND:
+        raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
     if any(not 0 <= value <= 100 for value in rules["starters"]):
         raise RuleError("Starter values must be between 0 and 100.")
@@ -272,9 +297,7 @@ def _setup_competitive(state: State, starters: list[int], events: list[Event]) -
     state.lines = [sorted(starters[0:2]), sorted(starters[2:4])]
     for player in state.players:
         state.hands[player] = [state.deck.pop(0) for _ in range(size)]
-    betting = " Over 100: bets are on." if state.mode == "over100" else ""
-    events.append(say(f"Everyone gets {size} question cards.{betting} "
-                      f"{_lines_text(state.lines)}"))
+    events.append(say(_lines_text(state.lines)))
     for player in state.players:
         events.append(private(player, "Your cards: " + _hand_text(state.hands[player])))
 
@@ -319,12 +342,14 @@ def _choose_prompt(state: State) -> Prompt:
     words = slots["card_word"]
     example = f"the {words[0][0]} one" if words else "the first one"
     if state.mode == "challenge":
-        text = f"{slider}, which card do you play: 1 or 2?"
+        text = f"{slider}, card 1 or 2?"
+    elif state.turns_played == 0:          # the first turn says how; later ones ask
+        text = (f"{slider}, pick a card by number or by a word from it, "
+                f"or say read card 2 to hear one in full.")
     else:
-        text = (f"{slider}, pick one of your {len(hand)} cards by number or by a word "
-                f"from it, or say read my cards.")
+        text = f"{slider}, which card?"
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
-                  choices=("card 1", example, "read my cards"))
+                  choices=("card 1", example, "read card 2", "read my cards"))
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -339,7 +364,8 @@ def _place_prompt(state: State) -> Prompt:
     context = {"lines": [list(values) for values in state.lines]}
     return Prompt(
         name=name, player=slider,
-        text=f"{slider}, where does it go? {_lines_text(state.lines)}",
+        text=(f"{slider}, where does it go? " if state.turns_played == 0 else f"{slider}, where? ")
+        + _lines_text(state.lines),
         context=context, slots=grammar_slots(name, context),
         choices=tuple(examples[:4]))
 
@@ -348,10 +374,9 @@ def _predict_prompt(state: State) -> Prompt:
     player = _next_predictor(state)
     allowed = _allowed_guesses(state.turn.spot)
     words = [GUESS_WORDS[g] for g in allowed]
-    spot = _spot_text(state, state.turn.spot)
-    return Prompt(
+    return Prompt(                      # the spot was just said: "Ana slides it ..."
         name=f"{ID}/predict", player=player,
-        text=f"{player}, {spot}: {join_names(words, 'or')}?",
+        text=f"{player}: {join_names(words, 'or')}?",
         choices=tuple(words))
 
 
@@ -364,7 +389,7 @@ def _bet_prompt(state: State) -> Prompt:
     context = {"max": most, "step": step}
     return Prompt(
         name=name, player=player,
-        text=f"{player}, any bet? Up to {most} points, or say no bet.",
+        text=f"{player}, bet up to {most}, or no bet?",
         context=context, slots=grammar_slots(name, context),
         choices=("no bet", f"bet {min(all_in, step)}", "all in"))
 
@@ -383,10 +408,11 @@ def _sayable_bets(most: int, step: int) -> list[int]:
 def _tiebreak_prompt(state: State) -> Prompt:
     tiebreak = state.tiebreak
     player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
-    return Prompt(
-        name=f"{ID}/tiebreak", player=player,
-        text=f"{player}, your number from 0 to 100?",
-        choices=("42", "seventy five"))
+    if state.rules["tiebreak_entry"] == "phone":
+        text = f"{player}, enter your number on your phone."
+    else:
+        text = f"{player}, your number from 0 to 100?"
+    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"))
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -429,6 +455,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     intent = action.get("intent")
     if intent == "read_cards" and state.phase == CHOOSE:
         return state, _read_hand(state)
+    if intent == "read_card" and state.phase == CHOOSE:
+        return state, [say(_read_one_card(state, action))]
     if intent == "read_question" and state.phase != CHOOSE:
         card = state.tiebreak.question if state.phase == TIEBREAK else state.turn.card
         return state, [say(_question_text(card))]
@@ -451,10 +479,10 @@ def _choose_card(s: State, action: Action, events: list[Event]) -> None:
 def _place(s: State, action: Action, events: list[Event]) -> None:
     spot = find_spot(s.lines, action)
     s.turn.spot = spot
-    events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
-    if s.mode == "challenge":
+    if s.mode == "challenge":           # the reveal follows at once: it says where it went
         _reveal(s, events)
     else:
+        events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
         s.phase = PREDICT
 
 
@@ -520,15 +548,13 @@ def _start_turn(s: State, events: list[Event]) -> None:
         if not _offer_challenge_cards(s, events):
             return
         hand = s.challenge.offer
-        if len(hand) > 1:
-            events.append(say(f"{slider}, you're the Slider. {_hand_text(hand)}"))
     else:
         hand = s.hands[slider]
-        if len(hand) > 1:
-            read = f" Your cards: {_hand_text(hand)}" if s.rules["read_hand"] else ""
-            events.append(say(f"{slider}, you're the Slider.{read}"))
+    if len(hand) > 1:
+        opening = f"{slider}:" if s.mode == "challenge" else f"{slider}, you're the Slider."
+        events.append(say(f"{opening}{_turn_hand_text(s, hand)}"))
     if len(hand) == 1:
-        events.append(say(f"{slider}, you're the Slider, with one card to play."))
+        events.append(say(f"{slider}, your last card:"))
         _take_card(s, 0, events)
 
 
@@ -583,14 +609,15 @@ def _reveal(s: State, events: list[Event]) -> None:
                {"type": "reveal", "player": s.turn.slider, "card": card.text,
                 "value": card.answer},
                questions_used([card])]
+    where = f" {_spot_text(s, spot)}" if s.mode == "challenge" else ""
     if truth == "correct":
         s.lines[spot.line].insert(spot.index, card.answer)
         events += [say(f"{card.answer}!"), sound("correct"),
-                   say(f"Right spot! The card stays on {_line_name(s, spot.line)}.")]
+                   say(f"Right spot{where}!")]
     else:
         s.discards.append(card)
         events += [say(f"{card.answer}!"), sound("wrong"),
-                   say(f"Wrong spot: it belonged {truth}. The card is discarded.")]
+                   say(f"Wrong spot: it belonged {truth}.")]
     if s.mode == "challenge":
         _score_challenge_turn(s, truth == "correct", events)
     else:
@@ -661,7 +688,9 @@ def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
     elif challenge.lives <= 0:
         _finish_challenge(s, won=False, events=events)
     else:
-        events.append(say(scores(s)))
+        lives = challenge.lives
+        events.append(say(f"{challenge.placed} placed." if right else
+                          f"{lives} {'life' if lives == 1 else 'lives'} left."))
         _advance_slider(s)
         _start_turn(s, events)
 
@@ -718,8 +747,9 @@ def _settle_tiebreak(s: State, events: list[Event]) -> None:
                questions_used([tiebreak.question]),
                say(f"The answer is {answer}.")]
     distance = {p: abs(g - answer) for p, g in tiebreak.guesses.items()}
+    said = join_names([f"{p} {tiebreak.guesses[p]}" for p in tiebreak.players])
     off = ", ".join(f"{p} {distance[p]} off" for p in tiebreak.players)
-    events.append(say(off + "."))
+    events.append(say(f"You said: {said}. {off}."))
     closest = min(distance.values())
     best = [p for p in s.players if p in distance and distance[p] == closest]
     if len(best) == 1:
@@ -896,12 +926,38 @@ def questions_used(cards: list[Question]) -> Event:
 
 
 def _question_text(card: Question) -> str:
-    year = f" From {card.year}." if card.year else ""
+    year = f" From {card.year}." if card.year and str(card.year) not in card.text else ""
     return f"{card.text}{year}"
 
 
 def _hand_text(hand: list[Question]) -> str:
     return " ".join(f"Card {i}: {q.text}" for i, q in enumerate(hand, 1))
+
+
+def _titles_text(hand: list[Question]) -> str:
+    return " ".join(f"Card {i}: {card_title(q.text)}." for i, q in enumerate(hand, 1))
+
+
+def _turn_hand_text(s: State, hand: list[Question]) -> str:
+    """What the host says of the Slider's cards as the turn starts (rule read_hand)."""
+    how = s.rules["read_hand"]
+    slider = s.turn.slider
+    if how == "off":
+        return ""
+    if how == "full" or how == "first" and slider not in s.heard_hand:
+        if slider not in s.heard_hand:
+            s.heard_hand.append(slider)
+        return " " + _hand_text(hand)
+    return " " + _titles_text(hand)
+
+
+def _read_one_card(state: State, action: Action) -> str:
+    """"read card 3": one card of the hand in full, nothing changed."""
+    hand = _current_hand(state)
+    number = whole_number(action.get("card"))
+    if number is None or not 1 <= number <= len(hand):
+        raise RuleError(f"Your cards are numbered 1 to {len(hand)}.")
+    return f"Card {number}: {hand[number - 1].text}"
 
 
 def _read_hand(state: State) -> list[Event]:
@@ -953,3 +1009,33 @@ def _next_predictor(state: State) -> str | None:
 
 def _next_bettor(state: State) -> str | None:
     return next((p for p in state.turn.bettors if p not in state.turn.bets), None)
+
+
+# ---------------------------------------------------------------- phone pages
+
+
+def hand_view(state: State, player: str) -> HandView | None:
+    """`player`'s page: their cards by title with the full question, a button to play
+    one on their turn, and at a tiebreak their own number field, seen by no one else."""
+    s = state
+    if player not in s.players:
+        return None
+    tiebreak = s.tiebreak if s.phase == TIEBREAK else None
+    if tiebreak is not None and player in tiebreak.players:
+        facts = (f"Tiebreak: {_question_text(tiebreak.question)}",)
+        if player in tiebreak.guesses:
+            return HandView(heading="Tiebreak", cards=(), spoken="Your number is in.",
+                            facts=facts + (f"Your number: {tiebreak.guesses[player]}.",))
+        asked = prompt(s).player == player    # the page answers only the player asked now
+        return HandView(heading="Tiebreak", cards=(), spoken=facts[0], facts=facts,
+                        number=NumberEntry("Your tiebreak number", {"intent": "number"}, "value")
+                        if asked else None)
+    hand = s.hands.get(player, []) if s.mode != "challenge" else []
+    choosing = s.phase == CHOOSE and s.turn.slider == player
+    cards = tuple(CardView(label=f"Card {i}: {card_title(q.text)}", detail=q.text,
+                           play={"intent": "choose_card", "card": i} if choosing else None,
+                           play_label=f"Play card {i}: {q.text}")
+                  for i, q in enumerate(hand, 1))
+    spoken = "Your cards. " + _hand_text(hand) if hand else "You hold no cards."
+    return HandView(heading="Your question cards", cards=cards, spoken=spoken,
+                    facts=(_lines_text(s.lines),))

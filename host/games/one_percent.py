@@ -288,8 +288,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     s.rng.shuffle(s.reward_deck)
     s.owned = {p: [] for p in players}
     s.in_play = list(players)
-    events = [say(f"Welcome to 1%, {join_names(players)}. Bluff well, and may your dice "
-                  "show zeros.")]
+    events = [say("Welcome to 1%! Bluff well.")]
     events += _refill_row(s)
     events += _deal_hands(s)
     events += _start_setup_roll(s)
@@ -520,8 +519,8 @@ def _start_setup_roll(s: State) -> list[Event]:
     s.setup_totals = {}
     if not s.host_dice:
         s.phase = SETUP_ROLL
-        return [say("Everyone rolls the dice: the lowest total starts.")]
-    events = [say("Everyone rolls: the lowest total starts.")]
+        return [say("Everyone rolls both dice: the lowest total starts.")]
+    events = [say("Lowest roll starts.")]
     while s.setup_queue and s.phase != OVER:
         events += _record_setup_roll(s, _roll_two(s))
     return events

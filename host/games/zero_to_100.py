@@ -30,8 +30,14 @@ Rules choices
 - Turns: teams pick one after another (the physical game is simultaneous); the
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
-  order. Each team's questions are read at the start of its turn (`read_hand`);
-  "read our cards" reads them again at any time.
+  order. As its turn starts, a team hears its questions by short titles, a few
+  of each question's own words (`read_hand: titles`);
+  "read card 2" reads one question in full, "read our cards" all of them, at any
+  time. `first` reads a team's questions in full at its first turn, then titles;
+  `full` reads them in full every turn (the behaviour before 2026-12); `off`
+  names nothing. A pick is repeated back by its number and powers; the reveal
+  names each card by its title, then its answer. The power cards are named in the
+  welcome and by "read our cards"; the first round's prompt reminds teams of them.
 - Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
 - Spot On is judged on the result after the 50 and 20 cards, and is right when the
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
@@ -53,8 +59,9 @@ Rules choices
 - Questions used: the ids of cards whose answers were revealed (played cards and
   tiebreak cards) are reported in questions_used events; dealt cards that were
   never revealed stay fresh for the next game.
-- Score: the cards each team has left (fewer is better); score events carry the
-  change of each round; game_over lists cards left and the winning team names.
+- Score: the cards each team has left (fewer is better), said on "score" (not
+  after every round since 2026-12); score events carry the change of each round;
+  game_over lists cards left and the winning team names.
 """
 from __future__ import annotations
 
@@ -63,6 +70,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
 from ..decks import Decks, Question
 from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
@@ -74,7 +83,7 @@ MODES = ("basic",)
 DEALS = ("host",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
-INFO_INTENTS = ("read_cards",)
+INFO_INTENTS = ("read_cards", "read_card")
 """Intents that only inform: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {
@@ -88,7 +97,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "tie_target": "first",      # "first" tied card in reveal order, or "random"
     "spot_on_discard": "ask",   # "ask" the team which card, or "random"
     "rotate_first": True,       # the first team to pick moves on each round
-    "read_hand": True,          # read a team's questions when its turn starts
+    "read_hand": "titles",      # a team's questions as its turn starts: titles | first | full | off
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -182,6 +191,7 @@ class State:
     tied: list[int] = field(default_factory=list)        # teams in the tiebreak
     guesses: dict[int, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
+    heard_hand: list[int] = field(default_factory=list)  # teams read their hand in full
 
 
 # ---- setup ----------------------------------------------------------------
@@ -209,8 +219,8 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
     """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused."""
-    rules = merge_rules(TITLE, RULE_DEFAULTS, given)
-    for key, allowed in RULE_CHOICES.items():
+    rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
         if isinstance(rules[key], str):
             rules[key] = rules[key].lower()
         if rules[key] not in allowed:
@@ -263,12 +273,11 @@ def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Ques
 def _welcome(s: State) -> list[Event]:
     if all(t.name == f"Team {t.members[0]}" and len(t.members) == 1 for t in s.teams):
         line_up = f"Teams: {join_names([t.name for t in s.teams])}."
+    elif all(t.name == f"Team {t.members[0]}" for t in s.teams):
+        line_up = f"Teams: {join_names([join_names(t.members, 'with') for t in s.teams])}."
     else:
         line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
-    return [say(f"Welcome to Zero to 100! {line_up}"),
-            say(f"Each team gets {s.rules['hand_size']} questions and 3 power cards: "
-                "plus or minus 50, plus or minus 20, and Spot On. "
-                "Get down to one question to win.")]
+    return [say(f"Zero to 100: get down to one question to win! {line_up}")]
 
 
 # ---- prompts --------------------------------------------------------------
@@ -281,8 +290,10 @@ def prompt(state: State) -> Prompt | None:
         context = {"hand": [q.text for q in team.hand], "powers": list(team.powers)}
         return Prompt(
             name=name, player=team.name,
-            text=f"{team.name}, which question is closest to {state.target}?"
-                 + (" Add power cards if you like." if team.powers else ""),
+            text=(f"{team.name}, which question is closest to {state.target}?"
+                  + (" Add power cards if you like." if team.powers else ""))
+            if state.round == 1 and not state.plays      # the game's first pick says how
+            else f"{team.name}, which is closest to {state.target}?",
             context=context, slots=grammar_slots(name, context),
             choices=_choose_examples(team))
     if state.phase == "discard":
@@ -364,6 +375,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
     if action.get("intent") == "read_cards":
         return state, _read_cards(state)
+    if action.get("intent") == "read_card":
+        return state, _read_one_card(state, action)
     handlers = {"choose": _choose_card, "discard": _discard_card, "tiebreak": _guess_answer}
     if state.phase not in handlers:
         raise RuleError("The game is over.")
@@ -418,7 +431,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
         team.powers.remove(PLAYED_POWERS[power][0])
     s.plays[team_index] = Play(card, powers)
     with_powers = f", with {join_names([_played_power_name(p) for p in powers])}" if powers else ""
-    events = [say(f"{team.name} plays card {index + 1}{with_powers}: {_sentence(card.text)}")]
+    events = [say(f"{team.name} plays card {index + 1}{with_powers}.")]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
     return events + _reveal_round(s)
@@ -481,18 +494,24 @@ def _start_round(s: State) -> list[Event]:
     s.order = [(first + k) % count for k in range(count)]
     s.plays = {}
     s.cards_at_round_start = [len(t.hand) for t in s.teams]
-    return [say(f"Round {s.round}. The target is {s.target}.")] + _start_turn(s)
+    opening = f"The target is {s.target}." if s.round == 1 else f"Round {s.round}, target {s.target}."
+    return [say(opening)] + _start_turn(s)
 
 
 def _start_turn(s: State) -> list[Event]:
-    if not s.rules["read_hand"]:
+    """Name the team's questions (rule read_hand): by titles, or in full."""
+    how, index = s.rules["read_hand"], _choosing_team(s)
+    if how == "off":
         return []
-    return [say(_hand_sentence(s.teams[_choosing_team(s)]))]
+    full = how == "full" or how == "first" and index not in s.heard_hand
+    if full and index not in s.heard_hand:
+        s.heard_hand.append(index)
+    return [say(_hand_sentence(s.teams[index], full))]
 
 
 def _reveal_round(s: State) -> list[Event]:
     """All teams have picked: reveal in order, then the furthest team's card moves."""
-    events = [say("Everyone has picked. Let's reveal!")]
+    events = [say("Everyone has picked. Reveal!")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
     for team_index in s.order:
         events += _reveal_play(s, team_index, distances[team_index])
@@ -506,17 +525,16 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     play = s.plays[team_index]
     card = play.card
     events: list[Event] = [
-        say(f"{team.name}: {_sentence(card.text)}"),
+        say(f"{team.name}, {card_title(card.text)}:"),
         {"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
     ]
     value = card.answer
-    spoken = [f"The answer is {value}."]
+    spoken = [f"{value}."]
     for power in play.powers:
         if power != "spot_on":
             value += PLAYED_POWERS[power][1]
             spoken.append(f"{_played_power_name(power).capitalize()} makes {value}.")
-    spoken.append("Right on target!" if distance == 0
-                  else f"That's {distance} away from {s.target}.")
+    spoken.append("Right on target!" if distance == 0 else f"{distance} away.")
     events.append(say(" ".join(spoken)))
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
@@ -539,8 +557,7 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
     s.target = s.plays[target_team].card.answer
     names = [s.teams[i].name for i in tied]
     if len(tied) == 1:
-        events = [say(f"Furthest: {names[0]}, {furthest} away. Its card, {s.target}, "
-                      f"is the new target, and {names[0]} draws a question.")]
+        events = [say(f"{names[0]} is furthest and draws. New target: {s.target}.")]
         drawers = tied
     else:
         drawers = tied if s.rules["tie_draw"] == "tied" else list(s.order)
@@ -579,7 +596,6 @@ def _end_round(s: State) -> list[Event]:
     events: list[Event] = []
     for team, before in zip(s.teams, s.cards_at_round_start):
         events.append(score(team.name, len(team.hand) - before, len(team.hand), "cards left"))
-    events.append(say("Cards left: " + _cards_left(s) + "."))
     empty = [i for i in s.order if not s.teams[i].hand]
     last_card = [i for i in s.order if len(s.teams[i].hand) == 1]
     if empty:
@@ -645,9 +661,23 @@ def _cards_left(s: State) -> str:
     return join_names([f"{t.name} {len(t.hand)}" for t in s.teams])
 
 
-def _hand_sentence(team: Team) -> str:
+def _hand_sentence(team: Team, full: bool = True) -> str:
+    """A team's questions by titles ("Card 1: days month June."), or in full with its powers."""
+    if not full:
+        return f"{team.name}: {titles_text([q.text for q in team.hand])}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
     return f"{team.name}, your questions. {cards} {_powers_sentence(team)}"
+
+
+def _read_one_card(s: State, action: Action) -> list[Event]:
+    """"read card 2": one of the asked team's questions in full, nothing changed."""
+    if s.phase not in ("choose", "discard"):
+        return _read_cards(s)
+    team = s.teams[_choosing_team(s) if s.phase == "choose" else s.to_discard[0]]
+    number = action.get("card")
+    if not isinstance(number, int) or not 1 <= number <= len(team.hand):
+        raise RuleError(f"Your questions are numbered 1 to {len(team.hand)}.")
+    return [say(f"Card {number}: {_sentence(team.hand[number - 1].text)}")]
 
 
 def _powers_sentence(team: Team) -> str:

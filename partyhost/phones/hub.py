@@ -63,9 +63,30 @@ def page_json(view: HandView | None) -> tuple[dict[str, Any] | None, list[tuple[
     for label, intent in view.actions:
         actions.append({"label": label, "action": len(intents)})
         intents.append((label, dict(intent)))
+    number = None
+    if view.number is not None:
+        entry = view.number
+        number = {"label": entry.label, "low": entry.low, "high": entry.high, "action": len(intents)}
+        intents.append((entry.label, {**entry.intent, NUMBER_SLOT: (entry.slot, entry.low, entry.high)}))
     data = asdict(view)
-    data.update(cards=cards, actions=actions, facts=list(view.facts))
+    data.update(cards=cards, actions=actions, facts=list(view.facts), number=number)
     return data, intents
+
+
+NUMBER_SLOT = "_number"
+"""Kept back on the server in a number entry's intent: (slot, low, high) the typed value fills."""
+
+
+def _with_number(intent: dict[str, Any], value: Any) -> dict[str, Any]:
+    """A number entry's intent with the typed value in its slot; PageRefused when it can't be."""
+    if NUMBER_SLOT not in intent:
+        return intent
+    slot, low, high = intent[NUMBER_SLOT]
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise PageRefused(f"Enter a whole number from {low} to {high}.")
+    return {**{k: v for k, v in intent.items() if k != NUMBER_SLOT}, slot: value}
 
 
 class PhoneHub:
@@ -128,8 +149,9 @@ class PhoneHub:
             return {"player": player, "game": self.title, "version": page.version, "view": view,
                     "messages": list(page.messages), "over": page.over}
 
-    def press(self, player: str, version: int, action: int) -> str:
-        """Queue button `action` of page `version` for the session; the label, or PageRefused."""
+    def press(self, player: str, version: int, action: int, value: Any = None) -> str:
+        """Queue button `action` of page `version` for the session (with the typed `value`
+        of a number entry); the label, or PageRefused."""
         with self._lock:
             page = self.pages[player]
             if page.over:
@@ -139,6 +161,7 @@ class PhoneHub:
             if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < len(page.intents):
                 raise PageRefused("That choice is not available now.")
             label, intent = page.intents[action]
+            intent = _with_number(intent, value)
         self.inbox.put(PageAction(player, version, intent, label))
         return label
 

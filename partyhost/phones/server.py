@@ -227,7 +227,7 @@ async def press(request: web.Request) -> web.Response:
     player = request.match_info["player"]
     _check(request, player, request.headers.get("X-Seat-Token"))
     data = await _body(request)
-    return _press(request.app[HUB], player, data.get("version"), data.get("action"))
+    return _press(request.app[HUB], player, data.get("version"), data.get("action"), data.get("value"))
 
 
 async def mark(request: web.Request) -> web.Response:
@@ -237,9 +237,9 @@ async def mark(request: web.Request) -> web.Response:
     return _mark(request.app[HUB], player, data.get("label"), data.get("on"))
 
 
-def _press(hub: PhoneHub, player: str, version: Any, action: Any) -> web.Response:
+def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = None) -> web.Response:
     try:
-        label = hub.press(player, version, action)
+        label = hub.press(player, version, action, value)
     except PageRefused as refused:
         return web.json_response({"ok": False, "reason": str(refused)}, status=409)
     return web.json_response({"ok": True, "sent": label})
@@ -312,7 +312,7 @@ def _socket_request(hub: PhoneHub, player: str, text: str) -> dict[str, Any] | N
     if not isinstance(data, dict):
         return {"ok": False, "reason": "Send a JSON object."}
     if "press" in data:
-        response = _press(hub, player, data.get("version"), data.get("press"))
+        response = _press(hub, player, data.get("version"), data.get("press"), data.get("value"))
     elif "mark" in data:
         response = _mark(hub, player, data.get("mark"), data.get("on", True))
     else:

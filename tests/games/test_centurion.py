@@ -350,7 +350,7 @@ def test_pool_game_goes_on_while_counters_remain():
                  ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=31)
     state, events = play(state, "KS", "QS")
     assert state.pool_left == 29 and state.points == [0, 2]
-    assert "29 left in the pool" in said(events)
+    assert "Counters: Ana 0, Ben 2; 29 left." in said(events)
     assert cen.prompt(state) is not None
 
 
@@ -491,9 +491,9 @@ def test_replenish_tops_hands_up_from_the_stock_and_removes_played_cards():
     assert "Top up to seven" in said(events)
 
 
-def test_replenish_reshuffles_when_the_stock_runs_short():
+def test_replenish_can_reshuffle_when_the_stock_runs_short():
     state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
+                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True, stock_out="reshuffle")
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     assert "shuffled again" in said(events)
@@ -501,9 +501,10 @@ def test_replenish_reshuffles_when_the_stock_runs_short():
     assert cen.prompt(state) is not None
 
 
-def test_replenish_can_end_the_game_when_the_stock_runs_short():
+def test_replenish_ends_the_game_when_the_stock_runs_short_by_default():
+    """Rulebook: "continue until not enough cards remain in stock"."""
     state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True, stock_out="end")
+                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     over = [e for e in events if e["type"] == "game_over"]
@@ -704,9 +705,36 @@ def test_vs_host_prompt_reads_the_persons_hand():
     assert text.startswith("Ana, you lead.") and "queen of hearts 36" in text
 
 
+def test_vs_host_reads_the_hand_at_the_first_turn_of_a_deal_then_on_request():
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
+                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
+    state, _ = play(state, "2C")                          # Ana, then the host answers
+    prompt = cen.prompt(state)
+    assert prompt.player == "Ana" and "You hold" not in prompt.text
+    assert "read my cards" in prompt.choices
+    after, events = cen.apply(state, {"intent": "read_cards", "player": "Ana"})
+    assert snapshot(after) == snapshot(state)
+    assert said(events).startswith("Your cards: queen of hearts 36") and "read_cards" in cen.INFO_INTENTS
+
+
+def test_vs_host_read_hand_full_reads_it_at_every_turn():
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
+                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"], read_hand="full")
+    state, _ = play(state, "2C")
+    assert "You hold queen of hearts 36" in cen.prompt(state).text
+
+
+def test_pvp_read_my_cards_is_private():
+    state = game(LOW_ANA, LOW_BEN)
+    _, events = cen.apply(state, {"intent": "read_cards", "player": "Ana"})
+    assert [e["type"] for e in events] == ["private"] and events[0]["player"] == "Ana"
+
+
 def test_vs_host_host_never_sees_its_hand_privately_sent():
-    state, events = cen.setup(options(players=("Ana",), mode="vs-host"))
+    state, events = cen.setup(options(players=("Ana",), mode="vs-host", read_hand="off"))
     assert [e["player"] for e in events if e["type"] == "private"] == ["Ana"]
+    _, events = cen.setup(options(players=("Ana",), mode="vs-host"))     # read aloud instead
+    assert not [e for e in events if e["type"] == "private"]
 
 
 def test_the_host_uses_another_name_if_the_person_is_called_host():

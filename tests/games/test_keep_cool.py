@@ -699,3 +699,30 @@ def test_the_owners_phone_page_offers_the_claimed_words_as_buttons():
                                                   {"intent": "word", "word": "wolf"}]
     assert view.actions == (("None of them", {"intent": "no"}),)
     assert all(card.play is None for card in kc.hand_view(state, "Ana").cards)
+
+
+# ---------------------------------------------------------------- one word a turn
+
+
+def test_a_clue_of_two_words_is_refused_and_the_turn_stays():
+    """Rulebook: a player "Says exactly one word"."""
+    state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
+    assert_refused(state, {"intent": "word", "word": None, "text": "big tree"}, "one word")
+    state, _ = play(state, {"intent": "word", "word": None, "text": "wolf-dog"})  # a compound is one
+    assert kc.prompt(state).player == "Ben"
+
+
+@pytest.mark.parametrize("deal", ["host", "table"])
+def test_a_split_clue_stays_a_clue_when_several_words_is_clue(deal):
+    """By voice a recogniser may split one word ("a low" for "pillow"): the turn passes."""
+    state, _ = kc.setup(options(deal=deal, face="red", line=1, swap=False, several_words="clue"), deck())
+    if deal == "table":
+        state, _ = play(state, {"intent": "ready"})
+    first = kc.prompt(state).player
+    state, events = play(state, {"intent": "word", "word": None, "text": "a low"})
+    assert kc.prompt(state).player != first and not says(events)
+
+
+def test_several_words_rule_takes_only_refuse_or_clue():
+    with pytest.raises(RuleError, match="refuse or clue"):
+        kc.setup(options(several_words="maybe"), deck())

@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 
+from host.cardtitle import card_title
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import keep_it_100 as k100
@@ -219,6 +220,39 @@ def test_read_my_cards_speaks_the_hand_and_changes_nothing():
     assert all(q.text in spoken for q in state.hands["Ana"])
 
 
+def test_a_turn_names_the_cards_by_titles_and_the_full_text_is_a_command_away():
+    state, events = new_game()
+    hand = state.hands["Ana"]
+    turn = next(e["text"] for e in events if e["type"] == "say" and "Slider" in e["text"])
+    assert "Card 2: " + card_title(hand[1].text) + "." in turn
+    assert not any(q.text in turn for q in hand)
+    private = [e["text"] for e in events if e["type"] == "private" and e["player"] == "Ana"]
+    assert all(q.text in private[0] for q in hand)                 # told in full, privately
+    after, events = act(state, "read_card", card=3)
+    assert snapshot(after) == snapshot(state) and texts(events) == f"Card 3: {hand[2].text}"
+    assert "1 to 6" in assert_refused(state, "read_card", card=7)
+
+
+@pytest.mark.parametrize("how, full_first, full_later", [
+    ("titles", False, False), ("first", True, False), ("full", True, True), (True, True, True)])
+def test_read_hand_rule_says_when_a_hand_is_read_in_full(how, full_first, full_later):
+    state, events = new_game(players=("Ana", "Ben"), read_hand=how)
+    first_turn = texts(events)
+    assert (state.hands["Ana"][0].text in first_turn) == full_first
+    for _ in range(2):                                  # Ana's and Ben's turns: Ana again
+        state = with_answer(state, 50)
+        state, _ = act(state, "choose_card", card=1)
+        state, _ = act(state, "place", line=1, end="high")
+        state, events = act(state, "predict", guess="lower")
+    assert k100.prompt(state).player == "Ana"
+    assert (state.hands["Ana"][0].text in texts(events)) == full_later
+
+
+def test_read_hand_off_names_no_cards():
+    state, events = new_game(read_hand="off")
+    assert "Card 1" not in texts(events).split("Slider.")[1]
+
+
 def test_choosing_a_card_not_in_hand_is_refused():
     state, _ = new_game()
     assert "1 to 6" in assert_refused(state, "choose_card", card=7)
@@ -369,7 +403,7 @@ def test_revealed_questions_are_reported_as_used():
 
 
 def test_reading_intents_are_marked_as_info_for_the_session():
-    assert k100.INFO_INTENTS == {"read_cards", "read_question"}
+    assert k100.INFO_INTENTS == {"read_cards", "read_card", "read_question"}
     state = placed(new_game()[0])
     after, events = act(state, "read_question")
     assert after is state and state.turn.card.text in texts(events)
@@ -511,8 +545,8 @@ def test_basic_mode_has_no_bets():
 # ---------------------------------------------------------------- tiebreak
 
 
-def tied_game(deck_size=60):
-    state, _ = new_game(players=("Ana", "Ben", "Cy"), hand_size=1, decks=make_deck(deck_size))
+def tied_game(deck_size=60, **rules):
+    state, _ = new_game(players=("Ana", "Ben", "Cy"), hand_size=1, decks=make_deck(deck_size), **rules)
     state.lines = [[25, 87], [5, 80]]
     state, _ = take_turn(state, 50, dict(after=25, before=87), guesses=["lower", "lower"])
     state, _ = take_turn(state, 50, dict(line=2, after=5, before=80), guesses=["lower", "lower"])
@@ -548,6 +582,43 @@ def test_tied_tiebreak_repeats_with_a_fresh_question():
     assert "Still tied" in texts(events)
     assert state.tiebreak.question.id != first.id
     assert k100.prompt(state).player == "Ben"          # the order rotates
+
+
+def test_by_voice_tiebreak_numbers_are_not_repeated_until_all_are_in():
+    """Rulebook: "On the count of 3, all tied players shout out the exact number"; by voice
+    they speak in turn, so the host repeats no number before the reveal."""
+    state, _ = tied_game()
+    state.tiebreak.question = dataclasses.replace(state.tiebreak.question, answer=40)
+    state, events = act(state, "number", value=45)
+    assert texts(events) == "Got it, Ana." and "45" not in texts(events)
+    state, events = act(state, "number", value=30)
+    assert "You said: Ana 45 and Ben 30. Ana 5 off, Ben 10 off." in texts(events)
+
+
+def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
+    """Rulebook: "all tied players shout out the exact number" at once; with phones each
+    enters it privately and the host reveals them together."""
+    state, _ = tied_game(tiebreak_entry="phone")
+    prompt = k100.prompt(state)
+    assert prompt.player == "Ana" and "phone" in prompt.text
+    ana, ben, cy = (k100.hand_view(state, p) for p in ("Ana", "Ben", "Cy"))
+    assert ana.number is not None and ana.number.intent == {"intent": "number"}
+    assert ben.number is None and cy.number is None                  # Ben's field opens next
+    assert state.tiebreak.question.text in ana.facts[0]
+    state, events = act(state, "number", value=45)
+    assert "45" not in texts(events)
+    assert k100.hand_view(state, "Ben").number is not None
+    assert "Your number: 45." in k100.hand_view(state, "Ana").facts
+    assert "45" not in " ".join(k100.hand_view(state, "Ben").facts)  # nobody sees another's
+
+
+def test_a_phone_page_shows_the_full_cards_and_plays_one_on_your_turn():
+    state, _ = new_game()
+    ana, ben = k100.hand_view(state, "Ana"), k100.hand_view(state, "Ben")
+    assert [c.detail for c in ana.cards] == [q.text for q in state.hands["Ana"]]
+    assert ana.cards[0].play == {"intent": "choose_card", "card": 1}
+    assert all(c.play is None for c in ben.cards)
+    assert not set(c.detail for c in ben.cards) & set(c.detail for c in ana.cards)
 
 
 def test_tiebreak_question_can_be_read_again():
@@ -608,7 +679,7 @@ def test_challenge_wrong_card_costs_a_life():
     state, _ = challenge()
     state, events = challenge_turn(state, 20, after=50)
     assert state.challenge.lives == 4 and state.lines == [[50]]
-    assert "0 of 10 cards placed, 4 lives left" in texts(events)
+    assert "Wrong spot: it belonged lower. 4 lives left." in texts(events)
 
 
 def test_challenge_has_no_predictions():
@@ -635,8 +706,8 @@ def test_challenge_lost_at_zero_lives():
     assert events[-1] == {"type": "game_over", "scores": {"Ana": 0, "Ben": 0}, "winners": []}
 
 
-def test_challenge_lost_when_the_deck_runs_dry():
-    state, _ = challenge(challenge_deck=4)
+def test_challenge_can_end_when_no_fresh_card_is_left():
+    state, _ = challenge(challenge_deck=4, challenge_play_leftover=False)
     state, _ = challenge_turn(state, 70, line=1, end="high")
     state, _ = challenge_turn(state, 80, line=1, end="high")
     state, events = challenge_turn(state, 90, line=1, end="high")
@@ -644,14 +715,30 @@ def test_challenge_lost_when_the_deck_runs_dry():
     assert events[-1]["type"] == "game_over" and events[-1]["winners"] == []
 
 
-def test_challenge_may_play_the_last_passed_card_alone():
-    state, _ = challenge(challenge_deck=3, challenge_target=3, challenge_play_leftover=True)
+def test_challenge_plays_the_last_passed_card_alone_by_default():
+    """Rulebook: "It's possible to win the game without playing up to 4 of the cards"."""
+    state, _ = challenge(challenge_deck=3, challenge_target=3)
     state, _ = challenge_turn(state, 70, line=1, end="high")
     state, _ = challenge_turn(state, 80, line=1, end="high")
     assert k100.prompt(state).name == "keep-it-100/place"     # only one card: no choice
     state.turn.card = dataclasses.replace(state.turn.card, answer=90)
     state, events = act(state, "place", line=1, end="high")
     assert events[-1]["winners"] == ["Ana", "Ben"]
+
+
+def test_challenge_goes_on_while_lives_and_a_passed_card_are_left():
+    """Rulebook: "Play until either you've collectively placed 10 cards ... or you have
+    lost all your lives": with 9 placed, 4 lost and a life left, the 14th card is played."""
+    state, _ = challenge()
+    for _ in range(4):
+        state, _ = challenge_turn(state, 10, line=1, end="high")             # wrong
+    for value in range(51, 60):
+        state, events = challenge_turn(state, value, line=1, end="high")     # right
+    assert (state.challenge.placed, state.challenge.lives) == (9, 1)
+    assert not state.challenge.deck and k100.prompt(state).name == "keep-it-100/place"
+    state.turn.card = dataclasses.replace(state.turn.card, answer=99)
+    state, events = act(state, "place", line=1, end="high")
+    assert events[-1]["winners"] == ["Ana", "Ben"] and "10 cards placed" in texts(events)
 
 
 def test_challenge_has_a_single_line():

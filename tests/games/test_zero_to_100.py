@@ -107,7 +107,7 @@ def test_given_teams_are_used():
     state, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"),
                           given_teams=(("Ana", "Ben"), ("Cy", "Dan")))
     assert [t.members for t in state.teams] == [("Ana", "Ben"), ("Cy", "Dan")]
-    assert "Team Cy: Cy and Dan" in said(events)
+    assert "Teams: Ana with Ben and Cy with Dan." in said(events)
 
 
 @pytest.mark.parametrize("teams, reason", [
@@ -213,8 +213,32 @@ def test_setup_narrates_teams_target_and_first_hand():
     _, events = start(FILLER)
     text = said(events)
     assert "Teams: Team Ana, Team Ben and Team Cy" in text
-    assert "Round 1. The target is 50." in text
-    assert "Team Ana, your questions. 1: Question 0? 2: Question 1?" in text
+    assert "The target is 50." in text
+    assert "Team Ana: Card 1: Question. Card 2: Question." in text
+
+
+def test_a_hand_is_named_by_titles_unless_read_hand_says_full():
+    texts = {0: "How many keys does a standard modern piano have?",
+             1: "How many days are there in the month of June?"}
+    _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1), decks(FILLER, texts=texts))
+    assert "Card 1: keys modern piano. Card 2: days month June." in said(events)
+    assert texts[0] not in said(events)
+    for how in ("full", "first", True):
+        _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1, rules={"read_hand": how}),
+                            decks(FILLER, texts=texts))
+        assert f"1: {texts[0]} 2: {texts[1]}" in said(events)
+    _, events = start(FILLER, read_hand="off")
+    assert "your questions" not in said(events)
+    with pytest.raises(RuleError, match="read_hand"):
+        start(FILLER, read_hand="loud")
+
+
+def test_read_card_reads_one_question_in_full_and_changes_nothing():
+    state, _ = start(FILLER)
+    new_state, events = z.apply(state, {"intent": "read_card", "card": 2, "player": "Team Ana"})
+    assert new_state == state and said(events) == "Card 2: Question 1?"
+    assert "read_card" in z.INFO_INTENTS
+    assert_refused(state, {"intent": "read_card", "card": 9, "player": "Team Ana"}, "1 to 6")
 
 
 # ---- prompts ----------------------------------------------------------------
@@ -253,9 +277,9 @@ def test_choosing_slides_the_card_out_spends_powers_and_repeats_it_back():
     assert hand_ids(state, 0) == ["q0", "q2", "q3", "q4", "q5"]
     assert ana.powers == ["20"]
     assert state.plays[0].powers == ["+50", "spot_on"]
-    assert "Team Ana plays card 2, with plus 50 and Spot On: Question 1?" in said(events)
+    assert "Team Ana plays card 2, with plus 50 and Spot On." in said(events)
     assert z.prompt(state).player == "Team Ben"
-    assert "Team Ben, your questions." in said(events)
+    assert "Team Ben: Card 1" in said(events)
     assert not of_type(events, "reveal")                # nothing revealed before all chose
 
 
@@ -313,9 +337,9 @@ def test_reveal_in_order_with_answers_distances_and_used_ids():
     assert [(r["player"], r["card"], r["value"]) for r in reveals] == [
         ("Team Ana", "q0", 40), ("Team Ben", "q6", 75), ("Team Cy", "q12", 52)]
     text = said(events)
-    assert "The answer is 40. That's 10 away from 50." in text
-    assert "The answer is 75. That's 25 away from 50." in text
-    assert "The answer is 52. That's 2 away from 50." in text
+    assert "40. 10 away." in text
+    assert "75. 25 away." in text
+    assert "52. 2 away." in text
     assert of_type(events, "questions_used") == [
         {"type": "questions_used", "ids": ["q0", "q6", "q12"]}]
 
@@ -327,8 +351,8 @@ def test_furthest_card_becomes_the_target_and_only_that_team_draws():
     assert [len(t.hand) for t in state.teams] == [5, 6, 5]   # Ben played one, drew one
     assert hand_ids(state, 1)[-1] == "q18"                    # the top of the deck
     assert [q.id for q in state.deck] == ["q19"]
-    assert "Furthest: Team Ben, 25 away. Its card, 75, is the new target" in said(events)
-    assert "Cards left: Team Ana 5, Team Ben 6 and Team Cy 5." in said(events)
+    assert "Team Ben is furthest and draws. New target: 75." in said(events)
+    assert "Cards left" not in said(events)                    # on request: "score"
     scores = {e["player"]: (e["delta"], e["total"]) for e in of_type(events, "score")}
     assert scores == {"Team Ana": (-1, 5), "Team Ben": (0, 6), "Team Cy": (-1, 5)}
 
@@ -337,9 +361,9 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
     answers = [90] + [0] * 5 + [20] + [0] * 5 + [60] + FILLER
     state, events = play_round(start(answers)[0], (1, ["+50"]), (1, ["+20"]), (1, ["-20"]))
     text = said(events)
-    assert "The answer is 90. Plus 50 makes 140. That's 90 away from 50." in text
-    assert "The answer is 20. Plus 20 makes 40. That's 10 away from 50." in text
-    assert "The answer is 60. Minus 20 makes 40." in text
+    assert "90. Plus 50 makes 140. 90 away." in text
+    assert "20. Plus 20 makes 40. 10 away." in text
+    assert "60. Minus 20 makes 40." in text
     assert state.target == 90              # the printed answer, not 140
     assert len(state.teams[0].hand) == 6   # Ana was furthest and drew
 
@@ -347,7 +371,7 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
 def test_both_shift_cards_add_up():
     answers = [95] + [0] * 5 + [50] + [0] * 5 + [50] + FILLER
     state, events = play_round(start(answers)[0], (1, ["-50", "-20"]), 1, 1)
-    assert "The answer is 95. Minus 50 makes 45. Minus 20 makes 25." in said(events)
+    assert "95. Minus 50 makes 45. Minus 20 makes 25." in said(events)
 
 
 def test_a_power_card_can_save_a_team_from_being_furthest():
@@ -434,7 +458,6 @@ def test_spot_on_within_five_asks_which_card_to_throw_away():
     state, events = z.apply(state, {"intent": "discard", "card": 2, "player": "Team Ana"})
     assert hand_ids(state, 0) == ["q1", "q3", "q4", "q5"]
     assert "Team Ana throws away card 2: Question 2?" in said(events)
-    assert "Cards left: Team Ana 4, Team Ben 6 and Team Cy 5." in said(events)
     assert z.prompt(state).name == "zero-to-100/choose_card"
 
 

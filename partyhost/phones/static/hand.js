@@ -87,7 +87,9 @@ function render(next) {
     item.append(button(action.label, () => press(action.action)));
     actions.append(item);
   }
-  $("choices").hidden = !(view && view.actions.length) && !(view && view.cards.some((c) => c.action !== null));
+  if (view && view.number) actions.append(numberEntry(view.number));
+  $("choices").hidden = !(view && (view.actions.length || view.number)) &&
+    !(view && view.cards.some((c) => c.action !== null));
   const facts = $("facts");
   facts.replaceChildren(...(view ? view.facts : []).map((f) => element("li", f)));
   const messages = $("messages");
@@ -121,8 +123,23 @@ function send(message) {
   return false;
 }
 
-function press(action) {
-  if (page) send({ press: action, version: page.version });
+function press(action, value) {
+  if (page) send({ press: action, version: page.version, value: value });
+}
+
+// A number only this player sees (a tiebreak guess): a labelled field and a Send button.
+function numberEntry(entry) {
+  const item = element("li");
+  const field = document.createElement("input");
+  field.type = "number";
+  field.id = "number-entry";
+  field.min = String(entry.low);
+  field.max = String(entry.high);
+  field.inputMode = "numeric";
+  const label = element("label", `${entry.label} (${entry.low} to ${entry.high})`);
+  label.htmlFor = field.id;
+  item.append(label, field, button("Send", () => press(entry.action, field.value), `Send ${entry.label}`));
+  return item;
 }
 
 function markCard(label, on) {

@@ -1,0 +1,65 @@
+"""Short titles for question cards, so the host can name a hand without reading it.
+
+A player holding five questions needs to hear which is which, not all of them in
+full at every turn: "Card 1: almond fat. Card 2: watermelon water." The title is
+a few of the question's own words, the longest ones (long words are the rare,
+telling ones), in the order the question says them, so "the almond one" picks the
+card by a word the player just heard. "read card 2" gives the full question.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from host.engine import FALSE_WORDS, TRUE_WORDS
+
+TITLE_WORDS = 3
+READ_HAND = ("titles", "first", "full", "off")
+"""How a hand is read as its turn starts (rule read_hand of the question games):
+by titles, in full the first time then by titles, in full every time, or not at all."""
+
+COMMON = frozenset("""
+a about above across after again against all almost also always am among an and any are
+around as at average be because been before being below between both but by can could
+did do does doing during each either enough ever every for from get gets got had has have
+having how however i if in into is it its just least less like likely many may might more
+most much must never no nor not of off on once one only or other our out over own per
+percent percentage rather roughly said same say says share should since so some still such
+than that the their them then there these they this those though through to too under
+until up usually very was were what when where whether which while who whom whose why will
+with within would year years yes you your typical typically total whole number numbers
+people adults americans share rounded nearest according survey surveyed asked answered
+american america united states union european worldwide world standard counting aged
+country countries used use make made poll concerned actually become lived full typical
+""".split())
+"""Words too common in questions to tell cards apart (function words, and the deck's
+most frequent ones: "American" is in one question in five)."""
+
+
+def card_title(text: str, words: int = TITLE_WORDS) -> str:
+    """A few telling words of a question, in its own order ("almond weight fat")."""
+    found: list[str] = []
+    for word in re.findall(r"[A-Za-z][A-Za-z'-]*", text):
+        clean = word.removesuffix("'s").strip("'-")
+        if len(clean) >= 3 and clean.lower() not in COMMON and clean.lower() not in (
+                w.lower() for w in found):
+            found.append(clean)
+    chosen = set(sorted(found, key=lambda w: (-len(w), found.index(w)))[:words])
+    return " ".join(word for word in found if word in chosen)
+
+
+def titles_text(texts: list[str]) -> str:
+    """A hand named by titles: "Card 1: almond weight fat. Card 2: ..."."""
+    return " ".join(f"Card {number}: {card_title(text)}." for number, text in enumerate(texts, 1))
+
+
+def read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:
+    """Rules with read_hand as one of READ_HAND. It was on/off before titles: on read
+    every card in full ("full"), off nothing ("off"); those values still work."""
+    value = given.get("read_hand")
+    word = str(value).strip().lower()
+    if isinstance(value, str) and word in READ_HAND:
+        return {**given, "read_hand": word}
+    if isinstance(value, bool) or word in TRUE_WORDS + FALSE_WORDS:
+        return {**given, "read_hand": "full" if word in TRUE_WORDS else "off"}
+    return given
