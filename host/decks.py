@@ -22,6 +22,8 @@ from typing import Any, Iterable, Union
 
 import yaml
 
+from decks import FOLDER as SHIPPED_DECKS  # package data: decks/__init__.py
+
 
 class DeckError(Exception):
     """A deck file that cannot be used; the message names file, line and problem."""
@@ -220,8 +222,8 @@ class _Row:
 # Public loaders
 
 def default_deck_dir() -> Path:
-    """The repository's decks/ folder, found next to the host package."""
-    return Path(__file__).resolve().parent.parent / "decks"
+    """The shipped decks/ folder, installed with partyhost as package data."""
+    return SHIPPED_DECKS
 
 
 def load_questions(path: PathLike) -> tuple[Question, ...]:

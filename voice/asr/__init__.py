@@ -24,10 +24,12 @@ class ModelMissingError(RuntimeError):
 
 def default_models_dirs() -> list[Path]:
     """Where `partyhost models fetch` puts models by default (the platform data folder),
-    then the project's models/ folder."""
+    then the models/ folder installed with partyhost (a model put there by hand)."""
     import platformdirs
+
+    import models  # the folder of models/manifest.json (package data)
     return [Path(platformdirs.user_data_dir("partyhost")) / "models",
-            Path(__file__).resolve().parents[2] / "models"]
+            models.FOLDER]
 
 
 T = TypeVar("T")
