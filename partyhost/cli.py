@@ -342,7 +342,7 @@ def run_bench(args: argparse.Namespace) -> int:
     settings = load_settings(settings_path())
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
-        from .fixtures import FixtureError
+        from .synthetic_speech import FixtureError
         try:
             return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
                                            line=args.word_check_line, tuning=args.tuning,

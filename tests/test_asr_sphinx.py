@@ -124,7 +124,7 @@ def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     the time: docs/recognition.md measures about one in five still getting through, which
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
-    from partyhost.fixtures import Voices
+    from partyhost.synthetic_speech import Voices
     voices, grammar = Voices(), sphinx.compile(["yes", "no"])
     rejected = [word for word in OTHER_WORDS
                 if all(h.confidence < 0.5 for h in sphinx.recognize(

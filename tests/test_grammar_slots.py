@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from host.games import grammar_slots
-from partyhost.replay import load_cases, play_script
+from replay import load_cases, play_script
 from voice.matcher import Matcher
 
 CASES = load_cases()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from partyhost.bench import Listener
-from partyhost.fixtures import padded
+from partyhost.synthetic_speech import padded
 from voice.asr.moonshine import Preloaded
 from voice.asr.select import make_recognizer
 from voice.audio_in import read_wav_16k
