@@ -16,10 +16,10 @@ from typing import Any, Sequence
 
 import platformdirs
 
-from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
+from host.decks import DeckError, Decks, load_game_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import GAME_IDS, get_game
+from host.games import game_ids, get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from voice.grammar import GrammarError
@@ -30,10 +30,8 @@ from .config import ConfigError, Settings, apply_overrides, load_settings, setti
 from .voiceio import GameIO, IOChoiceError, check_choice, open_io
 
 EXIT_USAGE = 2
-QUESTION_GAMES = ("keep-it-100", "zero-to-100")
-WORD_GAMES = ("keep-cool",)
-CARD_DECK_FILES = {"one-percent": BID_REWARD_FILE, "centurion": PACK_FILE}
-"""The games dealt from a YAML card file (--card-deck), and their shipped file."""
+CARD_DECK_KINDS = ("bid_reward", "pack")
+"""The decks read from a YAML card file (--card-deck): 1%'s bid and reward decks, Centurion's pack."""
 
 
 class UserError(Exception):
@@ -54,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="start a new game")
-    play.add_argument("game", nargs="?", choices=GAME_IDS,
+    play.add_argument("game", nargs="?", choices=game_ids(),
                       help="which game (none: the spoken menu asks)")
     play.add_argument("--players", help='comma-separated names in seating order, e.g. "Ana,Ben,Cy"')
     play.add_argument("--teams", help='teams separated by ";", e.g. "Ana,Ben;Cy,Dee" (zero-to-100)')
@@ -77,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_io_arguments(resume)
 
     rules = commands.add_parser("rules", help="how a game is played, in short")
-    rules.add_argument("game", choices=GAME_IDS)
+    rules.add_argument("game", choices=game_ids())
 
     commands.add_parser("sessions", help="list saved games")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
@@ -434,29 +432,20 @@ def _rule_values(pairs: list[str]) -> dict[str, Any]:
 
 
 def _load_decks(game, setup: dict[str, Any]) -> Decks:
-    """Only the decks this game deals from: a broken word deck must not stop centurion."""
-    deck_dir = default_deck_dir()
-    card_deck = _card_deck(game, setup.get("card_deck"))  # absent in sessions saved before it
+    """Only the deck this game deals from: a broken word deck must not stop centurion."""
+    deck = option(game, "DECK")
+    card_deck = setup.get("card_deck")  # absent in sessions saved before it
+    if card_deck and deck.kind not in CARD_DECK_KINDS:
+        card_games = [g for g in game_ids() if option(get_game(g), "DECK").kind in CARD_DECK_KINDS]
+        raise UserError(f"--card-deck is for {' and '.join(card_games)}, not {game.ID}")
+    given = {"questions": setup["question_decks"], "words": setup["word_decks"]}.get(
+        deck.kind, [card_deck] if card_deck else [])
     try:
-        return load_decks(
-            (setup["question_decks"] or [deck_dir / "questions.csv"]) if game.ID in QUESTION_GAMES else [],
-            (setup["word_decks"] or [deck_dir / "keep-cool.csv"]) if game.ID in WORD_GAMES else [],
-            frozenset(setup["used_questions"]),
-            bid_reward=card_deck if game.ID == "one-percent" else None,
-            pack=card_deck if game.ID == "centurion" else None)
+        return load_game_decks(deck, given, frozenset(setup["used_questions"]))
     except DeckError as error:
         raise UserError(f"bad deck: {error}") from error
     except OSError as error:
         raise UserError(f"cannot read deck: {error}") from error
-
-
-def _card_deck(game, given: str | None) -> Path | None:
-    """The YAML card file of 1% or Centurion: the one given, else the shipped one."""
-    if game.ID not in CARD_DECK_FILES:
-        if given:
-            raise UserError(f"--card-deck is for {' and '.join(CARD_DECK_FILES)}, not {game.ID}")
-        return None
-    return Path(given) if given else default_deck_dir() / CARD_DECK_FILES[game.ID]
 
 
 def _options_to_json(options: GameOptions) -> dict[str, Any]:

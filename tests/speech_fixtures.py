@@ -26,7 +26,7 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.games import grammar_slots, unclear_intent
+from host.games import game_ids, grammar_slots, unclear_intent
 from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar
 from voice.matcher import Matcher
@@ -35,7 +35,7 @@ from partyhost.bench import is_negative
 from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr, padded
 from replay import load_cases, play_script
 
-GRAMMARS = ("common", "keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion")
+GRAMMARS = ("common", *game_ids())
 
 NEGATIVE_PROMPTS = [  # (prompt, context) pairs the negatives are tried against
     ("common/number", {}), ("common/yes_no", {}), ("one-percent/bid", {"last": None}),

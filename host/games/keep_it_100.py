@@ -46,9 +46,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.decks import Decks, Question
+from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
+    DeckEntry,
     Event,
     GameOptions,
     Prompt,
@@ -67,6 +68,9 @@ from host.engine import (
 
 ID = "keep-it-100"
 TITLE = "Keep It 100"
+ORDER = 1
+DECK = DeckEntry("questions", QUESTIONS_FILE, min_cards=16)
+"""min_cards: enough for the biggest deal, 14 in co-op plus tiebreaks."""
 MODES = ("basic", "over100", "challenge")
 DEALS = ("host",)
 MIN_PLAYERS = 1

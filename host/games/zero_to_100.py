@@ -64,12 +64,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..decks import Decks, Question
-from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
+from ..decks import QUESTIONS_FILE, Decks, Question
+from ..engine import (Action, DeckEntry, Event, GameOptions, Prompt, RuleError, evolve, game_over,
                       join_names, merge_rules, new_rng, say, score, sound)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
+ORDER = 2
+DECK = DeckEntry("questions", QUESTIONS_FILE, min_cards=30)
+"""min_cards: enough for the biggest deal, 6 per team to 3 teams, and more drawn as it goes."""
 MODES = ("basic",)
 DEALS = ("host",)
 MIN_PLAYERS = 2
