@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from voice.asr import BACKENDS, CompiledCache, calibrate
-from voice.asr.select import (DEFAULT_BACKEND, available_backends, backend_status,
+from voice.asr import CompiledCache, calibrate
+from voice.asr.select import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
                               make_recognizer)
 
 

@@ -15,9 +15,6 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Generic, Hashable, TypeVar
 
-BACKENDS = ("whisper", "pocketsphinx", "vosk")
-
-
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 
