@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Action = dict[str, Any]
-"""An Intent (see shared/specs/intents.md) plus the key "player": who said it."""
+"""An Intent (see docs/specs/intents.md) plus the key "player": who said it."""
 
 Event = dict[str, Any]
-"""One event of the log in shared/specs/manifest.md: {"type": ..., ...fields}.
+"""One event of the log in docs/specs/events.md: {"type": ..., ...fields}.
 
 Engines emit: say {text}, private {player, text}, sound {name}, reveal {...},
 score {player, delta, total, reason}, game_over {scores, winners}. The session

@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
     bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
-    accuracy = bench_commands.add_parser("accuracy", help="a manifest of recordings (shared/specs/manifest.md)")
+    accuracy = bench_commands.add_parser("accuracy", help="a manifest of recordings (docs/specs/manifest.md)")
     accuracy.add_argument("manifest", type=Path, help="MANIFEST.jsonl")
     accuracy.add_argument("--grammar", type=Path, help="a grammar file of your own (prompts named in it)")
     accuracy.add_argument("--json", type=Path, help="write every item's result here")

@@ -9,7 +9,7 @@ Sources of utterances:
 Voices and noise come from partyhost.synthetic_speech (the benchmarks speak with
 them too): noise is mixed at chosen signal-to-noise ratios.
 
-The manifest follows shared/specs/manifest.md, with a "condition" field
+The manifest follows docs/specs/manifest.md, with a "condition" field
 (voice/speed/noise) added to each line.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`partyhost bench accuracy` on the committed recordings (tests/fixtures/voice), the
-real recogniser and matcher, with the output shape of shared/specs/manifest.md."""
+real recogniser and matcher, with the output shape of docs/specs/manifest.md."""
 from __future__ import annotations
 
 import json
