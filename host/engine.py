@@ -158,6 +158,7 @@ class Game(Protocol):
     DECK: DeckEntry                 # the deck it deals from
     UNCLEAR: dict[str, dict[str, Any]]   # prompt name -> intent for speech not understood
     INFO_INTENTS: Collection[str]   # intents that only tell (read my cards): not journalled
+    SOLO_MODE: str                  # the mode one person plays against the host ("": none)
     hand_view: Callable[[Any, str], HandView | None] | None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
@@ -168,6 +169,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "DECK": DeckEntry(),
     "UNCLEAR": {},
     "INFO_INTENTS": (),
+    "SOLO_MODE": "",
     "hand_view": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from host.engine import Prompt, join_names
-from host.games import game_ids, get_game
+from host.games import game_ids, get_game, option
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
 
@@ -45,11 +45,10 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
             mouth.say(f"{game.TITLE} needs {low} to {high} players.")
             count = None
     players = tuple(f"Player {n}" for n in range(1, count + 1))
-    mode = game.MODES[0]
-    if game_id == "centurion" and count == 1:
-        mode = "vs-host"
+    solo_mode = option(game, "SOLO_MODE")
+    mode = solo_mode if solo_mode and count == 1 else game.MODES[0]
     mouth.say(f"Great: {game.TITLE} for {count}. " + (
-        "You play against me." if mode == "vs-host" else
+        "You play against me." if mode == solo_mode else
         f"Going round the table, you are {join_names(players)}."))
     return MenuChoice(game_id, players, mode)
 

@@ -98,6 +98,7 @@ TITLE = "Centurion"
 ORDER = 5
 DECK = DeckEntry("pack", PACK_FILE)
 MODES = ("pvp", "vs-host")
+SOLO_MODE = "vs-host"   # one person plays against the host
 DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
