@@ -7,6 +7,8 @@ from voice.asr import CompiledCache, calibrate
 from voice.asr.select import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
                               make_recognizer)
 
+pytestmark = pytest.mark.model
+
 
 def test_the_embedded_backends_are_available_without_downloads(tmp_path):
     found = available_backends(tmp_path)

@@ -15,6 +15,8 @@ from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 LEAD, TAIL = np.zeros(3200, np.float32), np.zeros(4800, np.float32)
 DIGITS = "zero one two three four five six seven eight nine".split()
 

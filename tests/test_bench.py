@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
+
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "tests" / "fixtures" / "voice" / "manifest.jsonl"
 LAST_LINE = re.compile(r"^accuracy=(\d\.\d{3}) false_accepts=(\d+) n=(\d+) p50_ms=(\d+) p95_ms=(\d+)$")

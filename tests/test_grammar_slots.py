@@ -19,6 +19,8 @@ from host.games import grammar_slots
 from replay import load_cases, play_script
 from voice.matcher import Matcher
 
+pytestmark = pytest.mark.slow
+
 CASES = load_cases()
 
 

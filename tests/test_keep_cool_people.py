@@ -14,6 +14,8 @@ from voice.asr.select import make_recognizer
 from voice.audio_in import read_wav_16k
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
+
 DECK = ["kettle", "candle", "pencil", "apple", "island", "mirror", "lemon", "river", "tiger", "window"]
 GO_IN_PLAY = ["go", "seven", *DECK]
 NO_IN_PLAY = ["no", "seven", *DECK]        # "go" is one sound from "no": a hard clue here

@@ -14,6 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow   # a copy of the project and four runs of the command line
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("partyhost", "host", "voice", "grammars", "decks", "models")
 

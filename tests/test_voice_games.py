@@ -24,6 +24,8 @@ from voice.audio_types import SAMPLE_RATE
 
 from recordings import partyhost, play_recording
 
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
+
 REPO = Path(__file__).resolve().parents[1]
 CASES = {case.script: case for case in load_cases()}
 # Only the games whose recordings are understood end to end today. keep-it-100-basic

@@ -28,6 +28,8 @@ from replay import ScriptCase
 
 from recordings import play_recording
 
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
+
 CASE = ScriptCase(script="voice/keep-cool-live.txt", game="keep-cool", players=("Ana", "Ben", "Cy"),
                   seed=7, mode="too-cool", deal="host",
                   rules={"face": "red", "line": 1, "swap": False, "rounds_to_win": 1},
