@@ -22,6 +22,7 @@ from host.eventlog import EventLog
 from host.games import game_ids, get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
+from voice.asr.select import BACKENDS
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
@@ -139,7 +140,7 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
     io.add_argument("--output", help="speaker, text (printed lines) or FILE.wav (all the host says)")
     io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
     io.add_argument("--output-device", help="speaker name or index")
-    io.add_argument("--backend", help="recogniser: whisper, pocketsphinx or vosk")
+    io.add_argument("--backend", help=f"recogniser: {', '.join(BACKENDS[:-1])} or {BACKENDS[-1]}")
     io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
     io.add_argument("--hide-private", action="store_true",
                     help="do not print players' secret cards")

@@ -10,10 +10,12 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from . import ModelMissingError
-from ..audio_types import Recognizer
+
+if TYPE_CHECKING:     # the command line reads BACKENDS without loading numpy
+    from ..audio_types import Recognizer
 
 ModelsDir = Path | str | None
 
