@@ -27,13 +27,12 @@ import soundfile
 import soxr
 
 from host.games import game_ids, grammar_slots, unclear_intent
-from voice.audio_types import SAMPLE_RATE
-from voice.grammar import load_grammar
-from voice.matcher import Matcher
-
 from partyhost.bench import is_negative
 from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr, padded
 from replay import load_cases, play_script
+from voice.audio_types import SAMPLE_RATE
+from voice.grammar import load_grammar
+from voice.matcher import Matcher
 
 GRAMMARS = ("common", *game_ids())
 
