@@ -22,6 +22,10 @@ from typing import Any, Iterable, Union
 
 import yaml
 
+from decks import FOLDER as SHIPPED_DECKS  # package data: decks/__init__.py
+from host.engine import DeckEntry
+from host.games import dealing
+
 
 class DeckError(Exception):
     """A deck file that cannot be used; the message names file, line and problem."""
@@ -37,7 +41,7 @@ class Question:
     year: int | None  # the year of the survey or figure; None for a fact without one
     source: str
     category: str
-    games: tuple[str, ...]  # which games it suits: "keep-it-100", "zero-to-100"
+    games: tuple[str, ...]  # which games it suits, among question_games()
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,6 @@ class Decks:
 # What a valid deck contains
 
 QUESTION_FIELDS = ("id", "text", "answer", "year", "source", "category", "games")
-GAMES = ("keep-it-100", "zero-to-100")
 CATEGORIES = ("food", "home", "work", "money", "tech", "travel", "health", "sport",
               "animals", "nature", "history", "culture", "survey", "quantity")
 ANSWER_MIN, ANSWER_MAX = 0, 100
@@ -220,8 +223,8 @@ class _Row:
 # Public loaders
 
 def default_deck_dir() -> Path:
-    """The repository's decks/ folder, found next to the host package."""
-    return Path(__file__).resolve().parent.parent / "decks"
+    """The shipped decks/ folder, installed with partyhost as package data."""
+    return SHIPPED_DECKS
 
 
 def load_questions(path: PathLike) -> tuple[Question, ...]:
@@ -265,6 +268,22 @@ def load_decks(question_paths: Iterable[PathLike] | PathLike,
     return Decks(tuple(questions), tuple(cards), frozenset(used_questions),
                  bid_reward=None if bid_reward is None else load_bid_reward_decks(bid_reward),
                  pack=None if pack is None else load_pack(pack))
+
+
+def question_games() -> tuple[str, ...]:
+    """The games a question may name: those dealt from a question deck (their DECK entry)."""
+    return dealing("questions")
+
+
+def load_game_decks(deck: DeckEntry, given: Iterable[PathLike] = (),
+                    used_questions: Iterable[str] = frozenset()) -> Decks:
+    """Only the deck one game deals from (a broken word deck must not stop Centurion):
+    the files given, else its shipped file."""
+    paths = list(given) or ([default_deck_dir() / deck.file] if deck.file else [])
+    return load_decks(paths if deck.kind == "questions" else [], paths if deck.kind == "words" else [],
+                      used_questions,
+                      bid_reward=paths[0] if deck.kind == "bid_reward" else None,
+                      pack=paths[0] if deck.kind == "pack" else None)
 
 
 def load_default_decks(used_questions: Iterable[str] = frozenset()) -> Decks:
@@ -366,10 +385,10 @@ def _games_field(row: _Row) -> tuple[str, ...]:
         names = [part.strip() for part in str(value).split(GAME_SEPARATOR)]
     names = [name for name in names if name]
     if not names:
-        raise row.fail(f"games is empty; use {' or '.join(GAMES)} (both separated by ';')")
+        raise row.fail(f"games is empty; use {' or '.join(question_games())} (both separated by ';')")
     for name in names:
-        if name not in GAMES:
-            raise row.fail(f"unknown game '{name}'; use {' or '.join(GAMES)}")
+        if name not in question_games():
+            raise row.fail(f"unknown game '{name}'; use {' or '.join(question_games())}")
     return tuple(dict.fromkeys(names))  # drop repeats, keep order
 
 

@@ -12,15 +12,15 @@ import copy
 import math
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Action = dict[str, Any]
-"""An Intent (see shared/specs/intents.md) plus the key "player": who said it."""
+"""An Intent (see docs/specs/intents.md) plus the key "player": who said it."""
 
 Event = dict[str, Any]
-"""One event of the log in shared/specs/manifest.md: {"type": ..., ...fields}.
+"""One event of the log in docs/specs/events.md: {"type": ..., ...fields}.
 
 Engines emit: say {text}, private {player, text}, sound {name}, reveal {...},
 score {player, delta, total, reason}, game_over {scores, winners}. The session
@@ -116,8 +116,29 @@ class GameOptions:
     rules: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class DeckEntry:
+    """Which deck a game deals from: with its module and its grammar, all a game is.
+
+    kind: the Decks field it reads ("questions", "words", "bid_reward", "pack"), or
+        "" for none. The command line passes --deck to "questions", --word-deck to
+        "words" and --card-deck to the other two.
+    file: the shipped file of decks/ it deals from when no other is given.
+    min_cards: `partyhost decks check` wants at least this many of the game's cards
+        in a question deck: enough for its biggest deal.
+    """
+
+    kind: str = ""
+    file: str = ""
+    min_cards: int = 0
+
+
 class Game(Protocol):
-    """What the session needs from a game module (see host/games/*.py)."""
+    """What the session needs from a game module (see host/games/*.py).
+
+    The attributes after `grammar_slots` are optional: host.games.option gives a
+    game's own or the default in GAME_DEFAULTS.
+    """
 
     ID: str
     TITLE: str
@@ -132,9 +153,31 @@ class Game(Protocol):
     def prompt(self, state: Any) -> Prompt | None: ...   # None once the game is over
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
     def scores(self, state: Any) -> str: ...            # spoken on "score"
-    # Optional, for games with secret hands (keep-cool, one-percent, centurion):
-    # def hand_view(self, state: Any, player: str) -> HandView | None
-    #   what `player`'s private phone page shows now, and only that: see HandView.
+
+    def grammar_slots(self, prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+        """The live slot lists of a prompt from its context alone (Prompt.slots):
+        the accuracy benchmark rebuilds a live prompt's grammar from a manifest line."""
+        ...
+
+    ORDER: int                      # where it comes in menus and lists
+    DECK: DeckEntry                 # the deck it deals from
+    UNCLEAR: dict[str, dict[str, Any]]   # prompt name -> intent for speech not understood
+    INFO_INTENTS: Collection[str]   # intents that only tell (read my cards): not journalled
+    SOLO_MODE: str                  # the mode one person plays against the host ("": none)
+    hand_view: Callable[[Any, str], HandView | None] | None
+    """For games with secret hands: what `player`'s private phone page shows now,
+    and only that (see HandView); None: the game has no secret hands."""
+
+
+GAME_DEFAULTS: dict[str, Any] = {
+    "ORDER": 100,
+    "DECK": DeckEntry(),
+    "UNCLEAR": {},
+    "INFO_INTENTS": (),
+    "SOLO_MODE": "",
+    "hand_view": None,
+}
+"""What a game that leaves out an optional part of Game gets instead."""
 
 
 @dataclass(frozen=True)

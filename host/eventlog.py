@@ -1,4 +1,4 @@
-"""The JSONL event log of shared/specs/manifest.md, flushed line by line."""
+"""The JSONL event log of docs/specs/events.md, flushed line by line."""
 from __future__ import annotations
 
 import json

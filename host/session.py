@@ -13,6 +13,7 @@ from typing import Any, Callable, Protocol
 from .decide import ACT, ASK_AGAIN, decide
 from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
 from .eventlog import EventLog
+from .games import option
 from .journal import Journal
 
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
@@ -70,7 +71,7 @@ class Session:
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
         self.ears, self.mouth, self.understand, self.clock = ears, mouth, understand, clock
-        self.info_intents: set[str] = set(getattr(game, "INFO_INTENTS", ()))
+        self.info_intents: set[str] = set(option(game, "INFO_INTENTS"))
         self.last_spoken: list[str] = []
         self.state: Any = None
         self.actions: list[Action] = []

@@ -19,10 +19,11 @@ import platformdirs
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import GAME_IDS, get_game
+from host.games import game_ids, get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
+from voice.asr.select import BACKENDS
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 
@@ -55,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="start a new game")
-    play.add_argument("game", nargs="?", choices=GAME_IDS,
+    play.add_argument("game", nargs="?", choices=game_ids(),
                       help="which game (none: the spoken menu asks)")
     play.add_argument("--players", help='comma-separated names in seating order, e.g. "Ana,Ben,Cy"')
     play.add_argument("--teams", help='teams separated by ";", e.g. "Ana,Ben;Cy,Dee" (zero-to-100)')
@@ -78,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_io_arguments(resume)
 
     rules = commands.add_parser("rules", help="how a game is played, in short")
-    rules.add_argument("game", choices=GAME_IDS)
+    rules.add_argument("game", choices=game_ids())
 
     sessions = commands.add_parser("sessions", help="list saved games")
     sessions.add_argument("--check", action="store_true",
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
     bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
-    accuracy = bench_commands.add_parser("accuracy", help="a manifest of recordings (shared/specs/manifest.md)")
+    accuracy = bench_commands.add_parser("accuracy", help="a manifest of recordings (docs/specs/manifest.md)")
     accuracy.add_argument("manifest", type=Path, help="MANIFEST.jsonl")
     accuracy.add_argument("--grammar", type=Path, help="a grammar file of your own (prompts named in it)")
     accuracy.add_argument("--json", type=Path, help="write every item's result here")
@@ -150,7 +151,7 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
     io.add_argument("--output", help="speaker, text (printed lines) or FILE.wav (all the host says)")
     io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
     io.add_argument("--output-device", help="speaker name or index")
-    io.add_argument("--backend", help="recogniser: whisper, pocketsphinx or vosk")
+    io.add_argument("--backend", help=f"recogniser: {', '.join(BACKENDS[:-1])} or {BACKENDS[-1]}")
     io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
     io.add_argument("--hide-private", action="store_true",
                     help="do not print players' secret cards")
@@ -473,7 +474,7 @@ def run_bench(args: argparse.Namespace) -> int:
         return pace.command(args.piper, args.json)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
-        from .fixtures import FixtureError
+        from .synthetic_speech import FixtureError
         try:
             return keep_cool_bench.command(args.voices, args.quick, args.json, args.clean_only, args.from_json,
                                            line=args.word_check_line, tuning=args.tuning,

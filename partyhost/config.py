@@ -20,7 +20,7 @@ from typing import Any
 import platformdirs
 
 from host.games import GAME_IDS
-from voice.asr import BACKENDS
+from voice.asr.select import BACKENDS
 
 if sys.version_info >= (3, 11):
     import tomllib

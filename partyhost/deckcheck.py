@@ -38,10 +38,11 @@ from typing import Iterable, Sequence
 from rapidfuzz import fuzz, process, utils
 
 from host.decks import (
-    ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, GAMES, LINES_PER_FACE, QUESTIONS_FILE,
+    ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, LINES_PER_FACE, QUESTIONS_FILE,
     WORDS_FILE, BID_REWARD_FILE, PACK_FILE, DeckError, Decks, Question, WordCard,
-    default_deck_dir, load_bid_reward_decks, load_decks, load_pack,
+    default_deck_dir, load_bid_reward_decks, load_decks, load_pack, question_games,
 )
+from host.games import get_game, option
 from voice import vocabulary
 from voice.normalize import normalize
 
@@ -57,9 +58,6 @@ CONFUSABLE_PHONES = 1
 """Two words of one face and line may not be this many phone edits apart, or fewer."""
 FULL_DECK_CARDS = 120
 FULL_DECK_WORDS = FULL_DECK_CARDS * len(FACES) * LINES_PER_FACE  # 2,400, as in the boxed game
-MIN_QUESTIONS_PER_GAME = {"keep-it-100": 16, "zero-to-100": 30}
-"""Enough for the biggest deal: keep-it-100 deals 14 in co-op plus tiebreaks;
-zero-to-100 deals 6 per team to 3 teams and draws more as it goes."""
 
 _SYMBOLS = "%&#/\\@*+=<>~^|_$€£¥°[]{}"
 _UNIT_ABBREVIATIONS = r"km|kg|cm|mm|ml|mph|kph|ft|lbs?|oz|hrs?|mins?|secs?|approx|etc|vs"
@@ -150,8 +148,8 @@ def _field_problems(q: Question) -> list[str]:
         problems.append(f"answer {q.answer} outside {ANSWER_MIN} to {ANSWER_MAX}")
     if q.category not in CATEGORIES:
         problems.append(f"unknown category '{q.category}'")
-    if not q.games or any(game not in GAMES for game in q.games):
-        problems.append(f"games must be among {', '.join(GAMES)}")
+    if not q.games or any(game not in question_games() for game in q.games):
+        problems.append(f"games must be among {', '.join(question_games())}")
     return problems
 
 
@@ -200,7 +198,8 @@ def spread_warnings(questions: Sequence[Question],
 
 def game_count_warnings(questions: Sequence[Question]) -> list[str]:
     warnings = []
-    for game, minimum in MIN_QUESTIONS_PER_GAME.items():
+    for game in question_games():
+        minimum = option(get_game(game), "DECK").min_cards
         count = sum(game in q.games for q in questions)
         if count < minimum:
             warnings.append(f"only {count} questions for {game}; a full game can need "
@@ -474,7 +473,7 @@ def run_stats(args: argparse.Namespace) -> int:
 def format_stats(decks: Decks) -> str:
     questions, cards = decks.questions, decks.words
     lines = [f"questions: {len(questions)}"]
-    for game in GAMES:
+    for game in question_games():
         lines.append(f"  for {game}: {sum(game in q.games for q in questions)}")
     categories = Counter(q.category for q in questions)
     lines.append("  by category: " + ", ".join(f"{c} {n}" for c, n in categories.most_common()))

@@ -49,7 +49,7 @@ from voice.vocabulary import sounds_alike
 from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
-from .fixtures import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr, padded
+from .synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr, padded
 
 PROMPT = "keep-cool/word"
 ROSTER = ["Ana", "Ben", "Cy"]

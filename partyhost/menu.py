@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from host.engine import Prompt, join_names
-from host.games import GAME_IDS, get_game
+from host.games import game_ids, get_game, option
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
 
@@ -25,7 +25,7 @@ class MenuChoice:
 
 def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
     """Ask until answered; None when the players quit or the input ends."""
-    titles = [get_game(g).TITLE for g in GAME_IDS]
+    titles = [get_game(g).TITLE for g in game_ids()]
     mouth.say("Hello! I'm your party host. Which game shall we play? "
               f"{join_names(titles, 'or')}.")
     game_id = _ask(ears, mouth, matcher, Prompt("common/menu", None, "Which game shall we play?",
@@ -45,11 +45,10 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
             mouth.say(f"{game.TITLE} needs {low} to {high} players.")
             count = None
     players = tuple(f"Player {n}" for n in range(1, count + 1))
-    mode = game.MODES[0]
-    if game_id == "centurion" and count == 1:
-        mode = "vs-host"
+    solo_mode = option(game, "SOLO_MODE")
+    mode = solo_mode if solo_mode and count == 1 else game.MODES[0]
     mouth.say(f"Great: {game.TITLE} for {count}. " + (
-        "You play against me." if mode == "vs-host" else
+        "You play against me." if mode == solo_mode else
         f"Going round the table, you are {join_names(players)}."))
     return MenuChoice(game_id, players, mode)
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from models import MANIFEST  # package data: models/__init__.py
 from voice.asr import default_models_dirs
 
-MANIFEST = Path(__file__).resolve().parent.parent / "models" / "manifest.json"
 CHUNK = 1 << 16
 
 

@@ -80,8 +80,8 @@ def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: fro
     cards = files["cards"][0] if files["cards"] else None
     try:
         return load_decks(files["questions"], files["words"], used_questions,
-                          bid_reward=cards if game.ID == "one-percent" else None,
-                          pack=cards if game.ID == "centurion" else None)
+                          bid_reward=cards if option(game, "DECK").kind == "bid_reward" else None,
+                          pack=cards if option(game, "DECK").kind == "pack" else None)
     except DeckError as error:
         raise SetupError(f"bad deck: {error}") from error
     except OSError as error:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build recorded-speech fixtures and their manifest (see partyhost/fixtures.py).
+"""Build recorded-speech fixtures and their manifest (see tests/speech_fixtures.py).
 
   scripts/make_fixtures.py tests/fixtures/voice --per-prompt 8            # the committed test set
   scripts/make_fixtures.py build/bench --speeds 0.85 1 1.2 --espeak --snr 20 10 5   # the benchmark set
@@ -12,9 +12,11 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]   # the fixtures are test support, in tests/
 
-from partyhost.fixtures import FixtureError, build  # noqa: E402
+from partyhost.synthetic_speech import FixtureError  # noqa: E402
+from speech_fixtures import build  # noqa: E402
 
 
 def main() -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partyhost.bench import make_listener
-from partyhost.fixtures import ESPEAK_VOICES, Voices, load_noise, mix_at_snr, padded
+from partyhost.synthetic_speech import ESPEAK_VOICES, Voices, load_noise, mix_at_snr, padded
 
 COMMANDS = {"host, scores": "score", "host, repeat that": "repeat", "host, help": "help",
             "host, relaxed mode": "relaxed", "host, pause": "pause",

@@ -7,7 +7,7 @@ Run it after editing an engine: `python scripts/rules_doc.py` (a test checks it)
 """
 from __future__ import annotations
 
-import ast
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -15,7 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from host.games import GAME_IDS, MODULES, get_game  # noqa: E402
+from host.games import game_ids, get_game  # noqa: E402
 
 HEADER = """# How the host runs each game, and the choices it makes
 
@@ -37,10 +37,9 @@ def hand_written(path: Path) -> str:
 
 def render(path: Path = REPO / "docs" / "rules.md") -> str:
     parts = [HEADER]
-    for game_id in GAME_IDS:
+    for game_id in game_ids():
         game = get_game(game_id)
-        source = REPO / "host" / "games" / f"{MODULES[game_id]}.py"
-        doc = ast.get_docstring(ast.parse(source.read_text(encoding="utf-8"))) or ""
+        doc = inspect.cleandoc(game.__doc__ or "")
         parts.append(f"## {game.TITLE} (`{game_id}`)\n")
         parts.append(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
                      f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n")

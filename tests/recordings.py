@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from partyhost.replay import REPO, ScriptCase
+from replay import REPO, ScriptCase
 
 
 def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:

@@ -10,6 +10,8 @@ from voice.asr import ModelMissingError
 from voice.asr.moonshine import FETCHED, MODEL_FILES, MoonshineScorer, default_model_dir
 from voice.asr.ort_format import OrtFormatError, expand_weights, onnx_from_ort
 
+pytestmark = pytest.mark.model
+
 
 @pytest.fixture(scope="module", autouse=True)
 def installed():

@@ -15,6 +15,8 @@ from voice.pronounce import (TYPED_ONLY, check_phrases, grammar_phrases, sphinx_
                              spoken)
 from voice.vocabulary import parse_dictionary
 
+pytestmark = pytest.mark.model
+
 pytest.importorskip("pocketsphinx", reason="pocketsphinx (a project dependency) has the dictionary")
 
 

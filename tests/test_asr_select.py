@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from voice.asr import BACKENDS, CompiledCache, calibrate
-from voice.asr.select import (DEFAULT_BACKEND, available_backends, backend_status,
+from voice.asr import CompiledCache, calibrate
+from voice.asr.select import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
                               make_recognizer)
+
+pytestmark = pytest.mark.model
 
 
 def test_the_embedded_backends_are_available_without_downloads(tmp_path):

@@ -15,6 +15,8 @@ from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 LEAD, TAIL = np.zeros(3200, np.float32), np.zeros(4800, np.float32)
 DIGITS = "zero one two three four five six seven eight nine".split()
 
@@ -124,7 +126,7 @@ def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     the time: docs/recognition.md measures about one in five still getting through, which
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
-    from partyhost.fixtures import Voices
+    from partyhost.synthetic_speech import Voices
     voices, grammar = Voices(), sphinx.compile(["yes", "no"])
     rejected = [word for word in OTHER_WORDS
                 if all(h.confidence < 0.5 for h in sphinx.recognize(

@@ -23,6 +23,8 @@ from voice.asr.vosk import (UNKNOWN, VoskRecognizer, VoskSettings, english_model
                             single_phrase)
 from voice.audio_types import SAMPLE_RATE
 
+pytestmark = pytest.mark.model
+
 KOREAN = ["네", "아니요", "하나"]          # yes, no, one: all in the model's vocabulary
 
 

@@ -16,6 +16,8 @@ from voice.asr.whisper import (HALLUCINATIONS, MAX_PROMPT_TOKENS, WhisperPrompt,
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 LEAD, TAIL = np.zeros(3200, np.float32), np.zeros(4800, np.float32)   # as the endpointer cuts
 
 

@@ -19,6 +19,8 @@ from voice.audio_out import WavSink, as_float32
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE
 from voice.devices import Device, DeviceNotFound, PortAudioMissing
 
+pytestmark = pytest.mark.audio
+
 FRAME_S = FRAME_SAMPLES / SAMPLE_RATE
 
 

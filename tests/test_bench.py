@@ -1,5 +1,5 @@
 """`partyhost bench accuracy` on the committed recordings (tests/fixtures/voice), the
-real recogniser and matcher, with the output shape of shared/specs/manifest.md."""
+real recogniser and matcher, with the output shape of docs/specs/manifest.md."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "tests" / "fixtures" / "voice" / "manifest.jsonl"

@@ -15,7 +15,11 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from host.journal import Journal
+
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "scripts" / "one-percent-basic-host.txt"

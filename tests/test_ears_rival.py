@@ -17,6 +17,8 @@ from voice.ears import RIVAL_MARGIN, VoiceEars, read_utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 FIXTURES = Path(__file__).parent / "fixtures" / "voice"
 
 

@@ -14,6 +14,8 @@ from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.endpoint import EndpointConfig, Endpointer
 from voice.turns import listen_for_turn
 
+pytestmark = [pytest.mark.audio, pytest.mark.model]
+
 FRAME_S = FRAME_SAMPLES / SAMPLE_RATE
 RULES = EndpointConfig(confirm_speech_prob=None)     # the rules alone; the neural check is tested below
 

@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 
 from host.games import grammar_slots
-from partyhost.replay import load_cases, play_script
+from replay import load_cases, play_script
 from voice.matcher import Matcher
+
+pytestmark = pytest.mark.slow
 
 CASES = load_cases()
 

@@ -15,6 +15,8 @@ from host.games.keep_cool import plurals
 from partyhost.keep_cool_bench import (HARD_PAIRS, REAL_TUNE_SPEAKERS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS,
                                      TUNING_VOICES, build_set, format_rows, real_set, summarise)
 
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
+
 
 def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
     bench = build_set()

@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 
 from partyhost.bench import Listener
-from partyhost.fixtures import padded
+from partyhost.synthetic_speech import padded
 from voice.asr.moonshine import Preloaded
 from voice.asr.select import make_recognizer
 from voice.audio_in import read_wav_16k
 from voice.matcher import Matcher
+
+pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 
 DECK = ["kettle", "candle", "pencil", "apple", "island", "mirror", "lemon", "river", "tiger", "window"]
 GO_IN_PLAY = ["go", "seven", *DECK]

@@ -16,6 +16,8 @@ from voice.cues import UnknownCue, cue
 from voice.mouth import PAUSE_S, RATE_STEPS, VOLUME_STEPS, AudioMouth
 from voice.tts import PiperTTS
 
+pytestmark = [pytest.mark.audio, pytest.mark.model]
+
 RATE = 22_050
 
 

@@ -21,6 +21,8 @@ from partyhost.phones.seats import FREE_WRONG_CODES, MAX_WAIT_S, SeatBook, SeatR
 from partyhost.phones.service import JoinAddress, lan_address
 from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
+pytestmark = pytest.mark.slow
+
 KEEP_COOL = GameOptions(players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7,
                         rules={"face": "red", "line": 1, "relaxed": True})
 

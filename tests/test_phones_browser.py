@@ -19,6 +19,8 @@ from conftest import unavailable
 from host.engine import GameOptions
 from phone_game import CENTURION, LiveGame, free_port, running_centurion
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 expect = None     # playwright.sync_api.expect, once the browser fixture has imported it
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow   # whole games through the command line, one process each
+
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
 DECK = REPO / "tests" / "data" / "questions-starter.csv"  # fixed, so deck edits can't change the deal

@@ -26,6 +26,8 @@ from voice.devices import AudioDeviceError, PortAudioMissing, find_device, resca
 from voice.endpoint import Endpointer
 from voice.turns import listen_for_turn
 
+pytestmark = pytest.mark.audio
+
 DEVICE = "pulse"      # ALSA's PulseAudio device (libasound2-plugins); our sink/source by PULSE_SINK/SOURCE
 PHRASES = ["Twelve clovers.", "Queen of hearts."]
 

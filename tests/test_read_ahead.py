@@ -14,6 +14,8 @@ from voice.ears import VoiceEars
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 
 class Recording:
     """Frames of a fixed recording, as a microphone would give them."""

@@ -16,6 +16,8 @@ from voice.normalize import normalize
 from voice.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
 from voice.wordcheck import read_checked
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 
 class Prompt:
     name = "keep-cool/word"

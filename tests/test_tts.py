@@ -15,6 +15,8 @@ import pytest
 from voice.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, \
     speech_pieces, speech_text
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 
 @pytest.fixture(scope="module")
 def tts() -> PiperTTS:

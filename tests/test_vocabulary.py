@@ -16,6 +16,8 @@ from voice import vocabulary
 from voice.vocabulary import (VocabularyError, confusable_pairs, load_dictionary, missing_words,
                               parse_dictionary, sounds_alike)
 
+pytestmark = pytest.mark.model
+
 REPO = Path(__file__).resolve().parent.parent
 
 needs_pocketsphinx = pytest.mark.skipif(

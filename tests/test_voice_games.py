@@ -1,6 +1,6 @@
 """Whole games played by voice, from one recording each, through the real pipeline.
 
-Each recording is built by partyhost.fixtures.build_session_wav from a typed game
+Each recording is built by speech_fixtures.build_session_wav from a typed game
 script: every line spoken by Piper after the host's turn ends, with the host's own
 voice mixed in as echo. Played into `partyhost play --input FILE.wav`, the game must
 score, reveal and end exactly as the typed game did.
@@ -17,11 +17,14 @@ from pathlib import Path
 import pytest
 import soundfile
 
-from partyhost.fixtures import build_session_wav, padded
-from partyhost.replay import load_cases, play_script
+from partyhost.synthetic_speech import padded
+from speech_fixtures import build_session_wav
+from replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
 
 from recordings import partyhost, play_recording
+
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = {case.script: case for case in load_cases()}

@@ -1,6 +1,6 @@
 """Keep Cool played live from one recording, through the real pipeline, the event log checked.
 
-The recording (partyhost.fixtures.build_session_wav) holds one Too Cool round for
+The recording (speech_fixtures.build_session_wav) holds one Too Cool round for
 Ana, Ben and Cy (tests/scripts/voice/keep-cool-live.txt), spoken by Piper after
 each of the host's cues, with the host's own voice mixed in as echo:
 
@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import pytest
 
-from partyhost.fixtures import Voices, build_session_wav
-from partyhost.replay import ScriptCase
+from partyhost.synthetic_speech import Voices
+from speech_fixtures import build_session_wav
+from replay import ScriptCase
 
 from recordings import play_recording
+
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
 CASE = ScriptCase(script="voice/keep-cool-live.txt", game="keep-cool", players=("Ana", "Ben", "Cy"),
                   seed=7, mode="too-cool", deal="host",

@@ -10,6 +10,8 @@ from voice.audio_types import Hypothesis, Utterance
 from voice.matcher import Matcher
 from voice.wordcheck import read_checked
 
+pytestmark = [pytest.mark.model, pytest.mark.audio]
+
 WORDS = ["kettle", "candle"]
 
 

@@ -18,7 +18,7 @@ from hassil.intents import Intents
 from .graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from .normalize import normalize
 
-GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
+from grammars import FOLDER as GRAMMAR_DIR  # noqa: E402  (package data: grammars/__init__.py)
 COMMON_PROMPT = "common/any"
 """The prompt whose intents (repeat, help, undo ...) are added to every prompt."""
 

@@ -25,7 +25,8 @@ from typing import Iterable, Mapping
 
 from rapidfuzz.distance import Levenshtein
 
-GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
+from grammars import FOLDER as GRAMMAR_DIR  # package data: grammars/__init__.py
+
 EXTRA_PRONUNCIATIONS = GRAMMAR_DIR / "pronunciations.dict"
 """Pronunciations this project adds to PocketSphinx's dictionary (optional file)."""
 

@@ -76,10 +76,11 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from host.decks import Pack, default_pack
+from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
     Action,
     CardView,
+    DeckEntry,
     Event,
     GameOptions,
     HandView,
@@ -99,7 +100,10 @@ from host.engine import (
 
 ID = "centurion"
 TITLE = "Centurion"
+ORDER = 5
+DECK = DeckEntry("pack", PACK_FILE)
 MODES = ("pvp", "vs-host")
+SOLO_MODE = "vs-host"   # one person plays against the host
 DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2

@@ -106,9 +106,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.decks import WORDS_FILE
 from host.engine import (
     Action,
     CardView,
+    DeckEntry,
     Event,
     GameOptions,
     HandView,
@@ -128,6 +130,8 @@ from host.engine import (
 
 ID = "keep-cool"
 TITLE = "Keep Cool"
+ORDER = 3
+DECK = DeckEntry("words", WORDS_FILE)
 MODES = ("basic", "too-cool")
 DEALS = ("host", "table")
 MIN_PLAYERS = 3

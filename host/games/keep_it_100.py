@@ -62,10 +62,11 @@ from random import Random
 from typing import Any
 
 from host.cardtitle import READ_HAND, card_title, read_hand_rule
-from host.decks import Decks, Question
+from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
     CardView,
+    DeckEntry,
     Event,
     GameOptions,
     HandView,
@@ -86,6 +87,9 @@ from host.engine import (
 
 ID = "keep-it-100"
 TITLE = "Keep It 100"
+ORDER = 1
+DECK = DeckEntry("questions", QUESTIONS_FILE, min_cards=16)
+"""min_cards: enough for the biggest deal, 14 in co-op plus tiebreaks."""
 MODES = ("basic", "over100", "challenge")
 DEALS = ("host",)
 MIN_PLAYERS = 1

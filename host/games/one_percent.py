@@ -88,12 +88,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.decks import BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
-from host.engine import (Action, CardView, Event, GameOptions, HandView, Prompt, RuleError, evolve,
+from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
+from host.engine import (Action, CardView, DeckEntry, Event, GameOptions, HandView, Prompt, RuleError, evolve,
                          game_over, join_names, merge_rules, new_rng, private, say, score, sound)
 
 ID = "one-percent"
 TITLE = "1%"
+ORDER = 4
+DECK = DeckEntry("bid_reward", BID_REWARD_FILE)
 MODES = ("basic",)
 DEALS = ("host", "table")
 MIN_PLAYERS = 2

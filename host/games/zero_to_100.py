@@ -73,12 +73,15 @@ from typing import Any
 
 from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
-from ..decks import Decks, Question
-from ..engine import (Action, Event, GameOptions, Prompt, RuleError, evolve, game_over,
+from ..decks import QUESTIONS_FILE, Decks, Question
+from ..engine import (Action, DeckEntry, Event, GameOptions, Prompt, RuleError, evolve, game_over,
                       join_names, merge_rules, new_rng, say, score, sound)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
+ORDER = 2
+DECK = DeckEntry("questions", QUESTIONS_FILE, min_cards=30)
+"""min_cards: enough for the biggest deal, 6 per team to 3 teams, and more drawn as it goes."""
 MODES = ("basic",)
 DEALS = ("host",)
 MIN_PLAYERS = 2

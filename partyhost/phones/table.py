@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.engine import GameOptions
+from host.games import option
 from host.journal import Journal
 
 from .hub import PhoneHub
@@ -23,7 +24,7 @@ from .service import JoinAddress, PhoneService
 
 def has_secret_hands(game: Any, options: GameOptions) -> bool:
     """Phones help only where the host deals secret cards."""
-    return hasattr(game, "hand_view") and options.deal == "host"
+    return option(game, "hand_view") is not None and options.deal == "host"
 
 
 def seat_players(game: Any, options: GameOptions, decks: Any) -> list[str]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import math
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -817,12 +817,21 @@ def load_sim():
     return module
 
 
-def test_the_host_beats_a_random_player_at_least_70_percent_of_1000_games():
-    started = time.perf_counter()
-    result = load_sim().simulate(games=1000, seed=1)
-    assert result.games == 1000
-    assert result.win_rate >= 0.70, f"win rate {result.win_rate:.3f}"
-    assert time.perf_counter() - started < 60   # normally about 10 s
+def wilson_lower_bound(wins: int, games: int, z: float) -> float:
+    """The lower end of the Wilson score interval for a win rate of wins/games."""
+    rate = wins / games
+    centre = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    return (centre - spread) / (1 + z * z / games)
+
+
+def test_the_host_beats_a_random_player_at_least_70_percent_of_games():
+    """A sample, not the benchmark (scripts/centurion_sim.py plays 1,000): 100 games
+    bound the true win rate above 70 % with 99.9 % confidence (one-sided, z = 3.09)."""
+    result = load_sim().simulate(games=100, seed=1)
+    assert result.games == 100
+    assert wilson_lower_bound(result.host_wins, result.games, z=3.09) >= 0.70, \
+        f"win rate {result.win_rate:.3f} of {result.games}"
 
 
 # ---------------------------------------------------------------- grammar

@@ -15,19 +15,18 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, Generic, Hashable, TypeVar
 
-BACKENDS = ("whisper", "pocketsphinx", "vosk")
-
-
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 
 
 def default_models_dirs() -> list[Path]:
     """Where `partyhost models fetch` puts models by default (the platform data folder),
-    then the project's models/ folder."""
+    then the models/ folder installed with partyhost (a model put there by hand)."""
     import platformdirs
+
+    import models  # the folder of models/manifest.json (package data)
     return [Path(platformdirs.user_data_dir("partyhost")) / "models",
-            Path(__file__).resolve().parents[2] / "models"]
+            models.FOLDER]
 
 
 T = TypeVar("T")

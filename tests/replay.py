@@ -13,10 +13,10 @@ from typing import Any
 
 import yaml
 
-from host.decks import Decks, default_deck_dir, load_decks
+from host.decks import Decks, load_game_decks
 from host.engine import GameOptions, Heard, Prompt
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from voice.matcher import Matcher
@@ -57,10 +57,8 @@ class ScriptCase:
                            seed=self.seed, rules=dict(self.rules))
 
     def decks(self) -> Decks:
-        return load_decks([REPO / self.questions] if self.questions else
-                          ([default_deck_dir() / "questions.csv"] if self.game in
-                           ("keep-it-100", "zero-to-100") else []),
-                          [REPO / self.words] if self.words else [])
+        given = [REPO / path for path in (self.questions, self.words) if path]
+        return load_game_decks(option(get_game(self.game), "DECK"), given)
 
     def cli_arguments(self) -> list[str]:
         """`partyhost play` arguments that play this case (stdin: the script)."""

@@ -6,12 +6,10 @@ Sources of utterances:
 - sample phrases of the prompts no script reaches (menu, numbers, yes/no, names);
 - negatives that must be rejected: table chatter, kitchen noise, music, silence.
 
-Voices: Piper's joe voice at several speeds (the host's own voice, so it is also
-the easiest), and espeak-ng voices when installed: different speakers, accents and
-a different synthesiser, used as held-apart data. Noise from ../shared/audio/noise is
-mixed at chosen signal-to-noise ratios.
+Voices and noise come from partyhost.synthetic_speech (the benchmarks speak with
+them too): noise is mixed at chosen signal-to-noise ratios.
 
-The manifest follows shared/specs/manifest.md, with a "condition" field
+The manifest follows docs/specs/manifest.md, with a "condition" field
 (voice/speed/noise) added to each line.
 """
 from __future__ import annotations
@@ -19,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,42 +26,20 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.games import grammar_slots, unclear_intent
+from host.games import game_ids, grammar_slots, unclear_intent
+from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr, padded
+from replay import REPO, load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar
 from voice.matcher import Matcher
 
-from .replay import REPO, load_cases, play_script
+GRAMMARS = ("common", *game_ids())
 
-SHARED_AUDIO = REPO.parent / "shared" / "audio"
-NOISES = ("doing_the_dishes", "running_tap", "pink_noise", "music")
-GRAMMARS = ("common", "keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion")
-LEAD_S, TAIL_S = 0.4, 0.6   # silence around each utterance, as a microphone would give
-
-CHATTER = [  # out-of-grammar talk around a table: must never become a move
-    "could you pass me the bowl of chips please",
-    "I think it is going to rain again tomorrow",
-    "where did I leave my phone this time",
-    "this song always reminds me of my summer holidays",
-    "hang on a second my dog is barking at the door",
-    "did anybody want another slice of pizza",
-    "my sister is coming over later this evening",
-    "I can never remember the rules of this one",
-    "the traffic on the way here was terrible",
-    "who finished the last of the orange juice",
-    "we should order some food before it gets late",
-    "I really like the colour of your new jumper",
-    "that was a brilliant film we watched last week",
-    "turn the heating down it is far too warm in here",
-    "honestly I have no idea what is going on",
-    "let me just check my messages quickly",
-]
 NEGATIVE_PROMPTS = [  # (prompt, context) pairs the negatives are tried against
     ("common/number", {}), ("common/yes_no", {}), ("one-percent/bid", {"last": None}),
     ("centurion/play_card", {"count": 40}), ("keep-it-100/predict", {}),
     ("keep-cool/word", {"words": ["piano", "river", "candle", "pillow"], "roster": ["Ana", "Ben", "Cy"]}),
 ]
-ESPEAK_VOICES = ("en-us", "en-gb", "en-us+m3", "en-us+f2", "en-gb-x-rp+f4", "en-029")
 
 
 @dataclass(frozen=True)
@@ -143,74 +117,6 @@ def negative_items() -> list[Item]:
         prompt, context = NEGATIVE_PROMPTS[index % len(NEGATIVE_PROMPTS)]
         items.append(Item(prompt, context, None, refused(prompt), f"noise:{noise}:{index}"))
     return items
-
-
-# ---- how it sounds ------------------------------------------------------------
-
-class FixtureError(RuntimeError):
-    """A fixture set that cannot be built as asked (said, not a traceback)."""
-
-
-class Voices:
-    """Speech synthesis for fixtures: Piper (the host's voice) and espeak-ng voices."""
-
-    def __init__(self, noise_scale: float | None = None):
-        """noise_scale 0: Piper says each text the same way on every run (see PiperTTS)."""
-        from voice.tts import PiperTTS
-        self.piper = PiperTTS(warm_up=False, noise_scale=noise_scale)
-        self.espeak = shutil.which("espeak-ng")
-
-    def names(self, speeds: Iterable[float], espeak: bool) -> list[str]:
-        """The voices to speak with: Piper at each speed, and espeak-ng's if asked for."""
-        return self.names_given([f"piper-{speed:g}" for speed in speeds] +
-                                [f"espeak-{v}" for v in ESPEAK_VOICES if espeak])
-
-    def names_given(self, names: Iterable[str]) -> list[str]:
-        """`names` as they are; an espeak-ng voice without espeak-ng installed is an
-        error, not a smaller set (held-apart voices would go missing unnoticed)."""
-        names = list(names)
-        if not self.espeak and any(name.startswith("espeak-") for name in names):
-            raise FixtureError("espeak-ng is not installed, so its voices cannot speak: install it "
-                               "(scripts/ci-system-deps) or choose only Piper voices.")
-        return names
-
-    def speak(self, voice: str, text: str) -> np.ndarray:
-        """16 kHz float32 speech of `text`."""
-        if voice.startswith("piper-"):
-            self.piper.rate = float(voice.split("-", 1)[1])
-            audio = np.concatenate(list(self.piper.synthesize(text)))
-            return soxr.resample(audio, self.piper.sample_rate, SAMPLE_RATE).astype(np.float32)
-        with tempfile.NamedTemporaryFile(suffix=".wav") as out:
-            name = voice.split("-", 1)[1]
-            subprocess.run([self.espeak, "-v", name, "-s", "160", "-w", out.name, text],
-                           check=True, capture_output=True)
-            audio, rate = soundfile.read(out.name, dtype="float32")
-        return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32)
-
-
-def load_noise(name: str) -> np.ndarray:
-    audio, rate = soundfile.read(SHARED_AUDIO / "noise" / f"{name}.wav", dtype="float32")
-    if audio.ndim > 1:
-        audio = audio.mean(axis=1)
-    return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32) if rate != SAMPLE_RATE else audio
-
-
-def mix_at_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
-    """speech + a random stretch of noise scaled so speech power / noise power = snr_db."""
-    start = rng.randrange(max(1, len(noise) - len(speech)))
-    piece = np.resize(noise[start:start + len(speech)], len(speech))
-    active = speech[np.abs(speech) > 0.02 * np.abs(speech).max()] if speech.any() else speech
-    speech_power = float(np.mean(active ** 2)) if len(active) else 0.0
-    noise_power = float(np.mean(piece ** 2)) or 1e-12
-    gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
-    mixed = speech + gain * piece
-    peak = np.abs(mixed).max()
-    return mixed / peak * 0.9 if peak > 0.99 else mixed
-
-
-def padded(audio: np.ndarray) -> np.ndarray:
-    return np.concatenate([np.zeros(int(LEAD_S * SAMPLE_RATE), np.float32), audio,
-                           np.zeros(int(TAIL_S * SAMPLE_RATE), np.float32)])
 
 
 # ---- building a set -------------------------------------------------------------
