@@ -903,6 +903,10 @@ def telling_words(texts: list[str], per_card: int = 6) -> list[tuple[str, int]]:
         distinct = [word for word in words if cards_with[word] == 1]
         distinct = sorted(distinct, key=len, reverse=True)[:per_card]
         found += [(word, number) for word in words if word in distinct]
+    for number, text in enumerate(texts, 1):    # two telling words side by side: "olive oil"
+        said = [w.removesuffix("'s") for w in re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower())]
+        found += [(f"{a} {b}", number) for a, b in zip(said, said[1:])
+                  if (a, number) in found and (b, number) in found]
     return found
 
 
