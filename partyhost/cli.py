@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also play clips in real time into the ears, with and without reading ahead")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
+    matcher = bench_commands.add_parser("matcher", help="grammar load time, matching time and memory")
+    matcher.add_argument("--count", type=int, default=200, help="replies per prompt (a quarter at game prompts)")
     keep_cool = bench_commands.add_parser(
         "keep-cool", help="Keep Cool: words in play told from clues, clean and in party noise")
     keep_cool.add_argument("--voices", help="comma-separated voices (default: piper-1 to tune, "
@@ -472,6 +474,9 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.bench_command == "pace":
         from . import pace
         return pace.command(args.piper, args.json)
+    if args.bench_command == "matcher":
+        from . import matcher_bench
+        return matcher_bench.command(args.count)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .synthetic_speech import FixtureError

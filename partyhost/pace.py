@@ -1,7 +1,7 @@
 """`partyhost bench pace`: how long the host talks, game by game, from the typed scripts.
 
 Every whole-game script of tests/scripts/cases.yaml is played through the real
-session (partyhost.replay). Its event log is cut at each prompt: what the host says
+session (tests/replay.py). Its event log is cut at each prompt: what the host says
 from the end of one reply up to and including the next question is the wait before
 that player may answer. The first figure is what the host says before the first
 prompt (its question not included; that question opens the first turn); the cuts
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import statistics
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +27,12 @@ from host.games import get_game
 from host.session import COMMON_INTENTS
 
 from .bench import percentile
-from .replay import ScriptCase, load_cases, play_script
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+"""The typed game scripts this benchmark plays live with the tests (a checkout, not a wheel)."""
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+from replay import ScriptCase, load_cases, play_script  # noqa: E402
 
 SYLLABLES_PER_SECOND = 6.1
 """The shipped Piper voice at rate 1.0: a least-squares fit of Piper's own durations

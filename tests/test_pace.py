@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from partyhost import pace
-from partyhost.replay import ScriptCase
+from replay import ScriptCase
 
 CASE = ScriptCase(script="x.txt", game="keep-it-100", players=("Ana", "Ben"), seed=1, mode="basic")
 

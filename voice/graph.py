@@ -17,6 +17,7 @@ import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterator
 
 import numpy as np
@@ -316,7 +317,7 @@ class _Builder:
     def words_arc(self, src: int, dst: int, text: str, weight: float, exact: bool,
                   tag: Tag | None = None) -> None:
         """src -> dst saying `text`'s normalised words (none: an empty arc)."""
-        words = normalize(text, strip_fillers=False).split()
+        words = _words_of(text)
         if tag is not None or not words:
             mid = self.state() if words else dst
             self.arc(src, mid, tag=tag)
@@ -512,7 +513,7 @@ class _Builder:
         seen: dict[tuple, int] = {}
         for state in order:
             far = [(self.arcs[i][2:], cls[self.arcs[i][1] if backward else self.arcs[i][0]]) for i in links[state]]
-            key = (state == 0, state in finals, self.final_intent.get(state), tuple(sorted(far, key=repr)))
+            key = (state == 0, state in finals, self.final_intent.get(state), frozenset(far))
             cls[state] = seen.setdefault(key, state)
         arcs, index, moved = [], {}, {}
         for i, (a, b, *rest) in enumerate(self.arcs):
@@ -546,6 +547,11 @@ class _Builder:
         self.finals = [number[f] for f in self.finals if f in number]
         self.final_intent = {number[f]: tag for f, tag in self.final_intent.items() if f in number}
         self.n_states = len(number)
+
+
+@lru_cache(maxsize=4096)
+def _words_of(text: str) -> tuple[str, ...]:
+    return tuple(normalize(text, strip_fillers=False).split())
 
 
 def _topological(n: int, arcs: list, indegree: list[int]) -> list[int]:
