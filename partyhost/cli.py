@@ -19,7 +19,7 @@ import platformdirs
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import game_ids, get_game, option
+from host.games import game_ids, get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
@@ -245,7 +245,7 @@ def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None
 
 def play(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    check_grammars(list(GAME_IDS) if args.game is None else [args.game])
+    check_grammars(list(game_ids()) if args.game is None else [args.game])
     journal = _journal(args)
     if args.game is None:
         choice = _menu(settings)

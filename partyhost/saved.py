@@ -26,6 +26,7 @@ from typing import Any
 
 from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
+from host.games import option
 from host.games import GAME_IDS, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord
 from voice.grammar import GRAMMAR_DIR

@@ -28,7 +28,7 @@ import soxr
 
 from host.games import game_ids, grammar_slots, unclear_intent
 from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr, padded
-from replay import REPO, load_cases, play_script
+from replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar
 from voice.matcher import Matcher

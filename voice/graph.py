@@ -24,7 +24,7 @@ import numpy as np
 from hassil.expression import (Alternative, Expression, ListReference, Permutation,
                                RuleReference, Sequence, TextChunk)
 from hassil.fst import EPS, SPACE, Fst, ListReferenceNode, expression_to_fst
-from hassil.intents import IntentData, Intents, RangeSlotList, SlotList, TextSlotList
+from hassil.intents import IntentData, Intents, RangeSlotList, TextSlotList
 
 from .normalize import NUMBER_WORDS, normalize, number_words
 from .phonetic import sound_of

@@ -235,7 +235,7 @@ class PromptGraph:
             return None
         cost, words, intent = min(candidates, key=lambda c: c[0])
         return (Match(found.text, intent, alignment.score(cost, words), " ".join(words), self.accept),
-                cost - best.cost)
+                float(cost - best.cost))
 
     def _slot_rivals(self, alignment: Alignment, best: Path, intent: dict[str, Any]):
         """For each slot on the best path, the same path with the slot's next best value."""
