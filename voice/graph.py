@@ -271,7 +271,25 @@ class WordGraph:
                 path = through(arc)
                 chosen.append(path)
                 covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
+        chosen.append(self._longest_path(out, order, finals))     # a recogniser's output cap needs it
         return [(p, [self.words[self.word[a]] for a in p if self.word[a] >= 0]) for p in chosen]
+
+    def _longest_path(self, out: list[list[int]], order: list[int], finals: set[int]) -> list[int]:
+        """The path that says the most words."""
+        most = [-1] * self.n_states
+        step = [-1] * self.n_states
+        for state in reversed(order):
+            if state in finals:
+                most[state] = 0
+            for arc in out[state]:
+                d = int(self.dst[arc])
+                if most[d] >= 0 and most[d] + (self.word[arc] >= 0) > most[state]:
+                    most[state], step[state] = most[d] + int(self.word[arc] >= 0), arc
+        path, state = [], self.start
+        while step[state] >= 0:
+            path.append(step[state])
+            state = int(self.dst[step[state]])
+        return path
 
 
 # ---- building ------------------------------------------------------------------
