@@ -46,6 +46,8 @@ class Settings:
                                        # (voice.ears.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
     max_utterance_s: float = 6.0
+    agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)
+    noise_suppression: int = 0         # WebRTC noise suppression 0 (off, measured best) .. 4
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says
     models_dir: str | None = None      # where downloaded models live

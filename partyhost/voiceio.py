@@ -138,4 +138,14 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         second = Preloaded(models_dir=settings.models_dir)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
-                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)
+                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
+                     front_end=front_end(settings))
+
+
+def front_end(settings: Settings) -> Any:
+    """The gain (and suppression) before the endpointer as the settings ask; with both off
+    it passes frames unchanged and still measures each utterance's input level."""
+    from voice.frontend import FrontEnd, FrontEndConfig
+    if not 0 <= settings.noise_suppression <= 4:
+        raise IOChoiceError(f"noise_suppression must be 0 (off) to 4, not {settings.noise_suppression}")
+    return FrontEnd(FrontEndConfig(agc=settings.agc, noise_suppression=settings.noise_suppression))
