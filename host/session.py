@@ -17,6 +17,7 @@ from .journal import Journal
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
                   "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
 YES_NO_PROMPT = "common/yes_no"
+MISSED_START = "Sorry, I missed the start of that. Please say it again."
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
 
@@ -134,6 +135,9 @@ class Session:
                             **_timing(heard, prompt)})
             self._accept(prompt, {"intent": "timeout"})
             return None
+        if heard.missed_start:
+            self._missed_start(prompt, heard)
+            return None
         if heard.intent is not None:
             # Decided on the player's own page: no matching, no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
@@ -166,6 +170,13 @@ class Session:
             return self._common(prompt, intent["intent"])
         self._accept(prompt, intent)
         return None
+
+    def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
+        """Speech whose beginning the ears lost (said over the host, or cut): never a move.
+        The host says so; the loop then asks the prompt again."""
+        self.log.write({"type": "ignored", "player": prompt.player, "reason": "missed start",
+                        "detail": heard.missed_start, **_timing(heard, prompt)})
+        self._say(MISSED_START, remember=False)
 
     def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
         action = {**intent, "player": prompt.player}
@@ -290,15 +301,18 @@ class Session:
         return "Say help to hear what you can say."
 
 
-def _timing(heard: Heard, prompt: Prompt) -> dict[str, float]:
-    """When a spoken reply was listened for and said, for the event log (typed: nothing).
+def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:
+    """When a spoken reply was listened for and said, and how loud it came in, for the
+    event log (typed: nothing).
 
     deadline is when a timed prompt's clock ran out (listening_from + timeout), so the
     log shows a word said across the buzzer, and how close to schedule the buzzer was.
     """
-    timing = {key: round(value, 3) for key, value in
+    timing: dict[str, Any] = {key: round(value, 3) for key, value in
               (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
               if value is not None}
     if heard.listening_from is not None and prompt.timeout:
         timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
+    if heard.input_level:
+        timing["input_level"] = dict(heard.input_level)
     return timing

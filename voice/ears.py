@@ -18,6 +18,7 @@ from host.engine import Heard  # the contract where host and voice meet; no rule
 
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
 from .matcher import Matcher
+from .onset import missed_start
 from .turns import listen_for_turn
 
 AFTER_SPEECH_GUARD_S = 0.15
@@ -64,7 +65,8 @@ class VoiceEars:
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
                  second_opinion: Any = None, read_ahead: bool = True,
-                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN):
+                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN,
+                 front_end: Any = None):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
         play and for numbers said alone (None: their tuned defaults).
@@ -72,7 +74,9 @@ class VoiceEars:
         starts loading at the first prompt of a game that has exact prompts.
         `read_ahead`: read an utterance while its end is still being confirmed
         (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
-        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure)."""
+        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure).
+        `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
+        (gain for quiet voices), or None; it also gives each utterance's input level."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -84,7 +88,9 @@ class VoiceEars:
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
-        self._frames = _Interruptible(source.frames(), self)
+        self.front_end = front_end
+        frames = source.frames() if front_end is None else front_end.frames(source.frames())
+        self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
@@ -97,20 +103,42 @@ class VoiceEars:
         ahead = self._ahead
         turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
                                getattr(prompt, "warning", None), self.play_cue,
-                               read_ahead=partial(ahead.begin, read) if ahead else None)
+                               read_ahead=partial(self._read_ahead, read, listening_from) if ahead else None)
         cues = tuple(turn.cues)
         if turn.timed_out:
             return Heard(timed_out=True, listening_from=listening_from, cues=cues)
         if turn.utterance is None:
             return None                                 # the input has ended
         utterance = turn.utterance
+        if missed := missed_start(utterance, listening_from):
+            return self.heard_without_start(utterance, missed, listening_from, cues)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
         return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
                      unclear=reading.rejected, unsure=reading.unsure,
                      listening_from=listening_from,
-                     start=utterance.start, end=utterance.end, cues=cues)
+                     start=utterance.start, end=utterance.end, cues=cues,
+                     input_level=self.input_level(utterance))
+
+    def _read_ahead(self, read: Callable[[Utterance], Reading], listening_from: float,
+                    utterance: Utterance) -> None:
+        if self._ahead is not None and not missed_start(utterance, listening_from):
+            self._ahead.begin(read, utterance)    # a cut start will not be read at all
+
+    def heard_without_start(self, utterance: Utterance, reason: str, listening_from: float,
+                            cues: tuple) -> Heard:
+        """An utterance whose beginning was lost: not read at all, so never a move."""
+        if self._ahead is not None:
+            self._ahead.drop()
+        return Heard(unclear=True, missed_start=reason, listening_from=listening_from,
+                     start=utterance.start, end=utterance.end, cues=cues,
+                     input_level=self.input_level(utterance))
+
+    def input_level(self, utterance: Utterance) -> dict[str, float] | None:
+        """The utterance's peak and RMS level as it came in, before any gain (for the log)."""
+        level = self.front_end.input_level(utterance.start, utterance.end) if self.front_end else None
+        return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         from .wordcheck import CHECK_LINE, NUMBER_LINE, read_checked   # read_utterance, then the checks
@@ -135,6 +163,10 @@ class _ReadAhead:
     def begin(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         if utterance is not self._utterance:
             self._utterance, self._reading = utterance, self._worker.submit(read, utterance)
+
+    def drop(self) -> None:
+        """Forget the reading begun ahead (its utterance will not be used)."""
+        self._utterance = self._reading = None
 
     def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         """The reading of this utterance: the one begun ahead, if it was this one."""
