@@ -7,7 +7,8 @@ and speakers all plug in there, so the loop is the same for typed and spoken pla
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol
 
 from .engine import Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
@@ -17,6 +18,7 @@ from .journal import Journal
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
                   "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
 YES_NO_PROMPT = "common/yes_no"
+SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
@@ -72,6 +74,9 @@ class Session:
         self.actions: list[Action] = []
         self.watchers: list[Callable[[Any], None]] = []
         """Called with the new state whenever it changes (the phone pages follow it)."""
+        self.remind_after: float | None = None
+        """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
+        None: never (typed play)."""
 
     # ---- starting -------------------------------------------------------
 
@@ -125,7 +130,7 @@ class Session:
                 return outcome
 
     def _one_reply(self, prompt: Prompt) -> str | None:
-        heard = self.ears.hear(prompt)
+        heard = self._hear_addressed(prompt)
         if heard is None:
             return "eof"
         for name, at in heard.cues:            # played live by the ears (the last seconds' ticks)
@@ -158,6 +163,9 @@ class Session:
                         "confidence": round(confidence, 3), **({"unsure": True} if heard.unsure else {}),
                         **_timing(heard, prompt)})
         intent = understanding.intent
+        if intent is None and heard.start is not None:
+            self._reject(prompt, "not understood", SORRY)   # spoken, and plausibly a reply
+            return self._one_reply(prompt)                  # listen again; the prompt is not re-read
         if intent is None:
             self._reject(prompt, "not understood",
                          "Sorry, I didn't catch that. " + self._options_sentence(prompt))
@@ -170,6 +178,33 @@ class Session:
             return self._common(prompt, intent["intent"])
         self._accept(prompt, intent)
         return None
+
+    def _hear_addressed(self, prompt: Prompt) -> Heard | None:
+        """The next reply meant for the host. Speech the ears found not said to it is
+        logged with the reason and not answered; after `remind_after` seconds with no
+        reply to an untimed prompt, a brief reminder, then at doubling intervals."""
+        wait = self.remind_after if prompt.timeout is None else None
+        due = self.clock() + wait if wait else None
+        while True:
+            asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
+            heard = self.ears.hear(asked)
+            if heard is not None and due is not None and heard.timed_out:
+                self._remind(prompt)
+                wait *= 2
+                due = self.clock() + wait
+                continue
+            if heard is None or not heard.ignored:
+                return heard
+            self.log.write({"type": "ignored", "player": prompt.player, "reason": heard.ignored,
+                            "text": heard.text, **_timing(heard, prompt)})
+
+    def _remind(self, prompt: Prompt) -> None:
+        """Name and question, not the whole prompt (which may read out a hand)."""
+        question = _last_sentence(prompt.text)
+        if prompt.player and not question.startswith(prompt.player):
+            question = f"{prompt.player}, {question[:1].lower()}{question[1:]}"
+        self.log.write({"type": "reminder", "player": prompt.player})
+        self._say(question, remember=False)
 
     def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
         """Speech whose beginning the ears lost (said over the host, or cut): never a move.
@@ -299,6 +334,12 @@ class Session:
         if prompt.choices:
             return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
         return "Say help to hear what you can say."
+
+
+def _last_sentence(text: str) -> str:
+    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand)."""
+    sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
+    return sentences[-1] if sentences else text
 
 
 def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:

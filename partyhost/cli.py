@@ -316,6 +316,7 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
         session = Session(game, options, decks, journal, SessionInfo(session_id, group), log,
                           io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
                           io.clock)
+        session.remind_after = io.remind_after
         if phones is not None:
             from .phones.service import show_join
             phones.attach(session)

@@ -48,6 +48,8 @@ class Settings:
     max_utterance_s: float = 6.0
     agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)
     noise_suppression: int = 0         # WebRTC noise suppression 0 (off, measured best) .. 4
+    reply_max_s: float = 4.0           # longer speech is table talk, not a reply (voice/attention.py); 0: no limit
+    remind_after_s: float = 45.0       # silence before a brief reminder at an untimed prompt, then doubling; 0: never
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says
     models_dir: str | None = None      # where downloaded models live

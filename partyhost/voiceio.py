@@ -43,6 +43,8 @@ class GameIO:
     mouth: Mouth
     clock: Callable[[], float]
     closers: list[Callable[[], None]] = field(default_factory=list)
+    remind_after: float | None = None
+    """For the session: spoken play reminds a silent player (settings.remind_after_s)."""
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -73,6 +75,7 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
     else:
         io.closers.append(source.close)
         io.ears = _voice_ears(settings, source, matcher, io.mouth)
+        io.remind_after = settings.remind_after_s or None
     return io
 
 
@@ -139,7 +142,7 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
                      number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
-                     front_end=front_end(settings))
+                     front_end=front_end(settings), reply_max_s=settings.reply_max_s)
 
 
 def front_end(settings: Settings) -> Any:

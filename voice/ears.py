@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
+from .attention import REPLY_MAX_S, ignore_reason
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
 from .matcher import Matcher
 from .onset import missed_start
@@ -66,7 +67,7 @@ class VoiceEars:
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
                  second_opinion: Any = None, read_ahead: bool = True,
                  number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN,
-                 front_end: Any = None):
+                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
         play and for numbers said alone (None: their tuned defaults).
@@ -76,7 +77,8 @@ class VoiceEars:
         (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
         `rival_margin`: RIVAL_MARGIN, or another (0: never unsure).
         `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
-        (gain for quiet voices), or None; it also gives each utterance's input level."""
+        (gain for quiet voices), or None; it also gives each utterance's input level.
+        `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -89,6 +91,7 @@ class VoiceEars:
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
         self.front_end = front_end
+        self.reply_max_s = reply_max_s
         frames = source.frames() if front_end is None else front_end.frames(source.frames())
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
@@ -115,9 +118,10 @@ class VoiceEars:
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
-        return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
-                     unclear=reading.rejected, unsure=reading.unsure,
-                     listening_from=listening_from,
+        ignored = ignore_reason(reading, self.matcher.table(prompt.name, prompt.slots), self.reply_max_s)
+        return Heard(text="" if reading.rejected and not ignored else reading.text,
+                     confidence=reading.confidence, unclear=reading.rejected, unsure=reading.unsure,
+                     ignored=ignored, listening_from=listening_from,
                      start=utterance.start, end=utterance.end, cues=cues,
                      input_level=self.input_level(utterance))
 

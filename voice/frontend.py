@@ -72,8 +72,8 @@ class RoomGain:
     rises at most `slew_db_s` and only while nobody speaks. The endpointer compares
     speech with the same background, so a rising gain raises both together and never
     looks like speech starting. A frame that would clip takes the gain down at once,
-    and it stays down until the room is quiet again (a loud voice needs no help);
-    gain changes are ramped across the frame, so they make no clicks.
+    and it stays down until the room is quiet again (a loud voice needs no help); a
+    rise is ramped across the frame, so it makes no click.
     """
 
     LIMIT = 0.89                       # -1 dBFS
@@ -104,8 +104,9 @@ class RoomGain:
         peak_db = dbfs(float(np.max(np.abs(samples), initial=0.0)))
         self.gain_db = min(self.gain_db, dbfs(self.LIMIT) - peak_db)     # a loud voice: down at once
         before, self._last_gain = self._last_gain, 10 ** (self.gain_db / 20)
-        ramp = np.linspace(before if before is not None else self._last_gain, self._last_gain,
-                           len(samples), dtype=np.float32)               # no step at frame edges
+        if before is None or self._last_gain <= before:
+            return np.clip(samples * self._last_gain, -1.0, 1.0).astype(np.float32)   # down: at once
+        ramp = np.linspace(before, self._last_gain, len(samples), dtype=np.float32)  # up: no click
         return np.clip(samples * ramp, -1.0, 1.0).astype(np.float32)
 
 
