@@ -94,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also play clips in real time into the ears, with and without reading ahead")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
+    chatter = bench_commands.add_parser(
+        "chatter", help="five voices talking among themselves played into a game of each kind")
+    chatter.add_argument("--minutes", type=float, default=20.0, help="how long the table talks (default 20)")
+    chatter.add_argument("--games", help="comma-separated games (default: all)")
+    chatter.add_argument("--voices", type=int, default=5, help="how many talk at once (default 5)")
+    chatter.add_argument("--json", type=Path, help="write the counts and what the host said here")
     keep_cool = bench_commands.add_parser(
         "keep-cool", help="Keep Cool: words in play told from clues, clean and in party noise")
     keep_cool.add_argument("--voices", help="comma-separated voices (default: piper-1 to tune, "
@@ -341,6 +347,15 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
 def run_bench(args: argparse.Namespace) -> int:
     from . import bench
     settings = load_settings(settings_path())
+    if args.bench_command == "chatter":
+        from . import chatter_bench
+        games = [g.strip() for g in args.games.split(",")] if args.games else None
+        unknown = set(games or ()) - set(GAME_IDS)
+        if unknown:
+            raise UserError(f"no game called {', '.join(sorted(unknown))}; games: {', '.join(GAME_IDS)}")
+        if not 1 <= args.voices <= 12:
+            raise UserError("--voices takes 1 to 12")
+        return chatter_bench.command(args.minutes, games, args.json, args.voices)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .fixtures import FixtureError

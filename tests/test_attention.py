@@ -96,3 +96,47 @@ def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
     session, mouth, _, _ = make_session(tmp_path, [])
     session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
     assert mouth.said == ["Ben, which card do you play?"]
+
+
+class Reads:
+    """A recogniser reading everything as one text, counting its reads."""
+
+    def __init__(self, text: str, confidence: float = 0.95):
+        self.text, self.confidence, self.reads = text, confidence, 0
+
+    def compile(self, phrases):
+        return tuple(phrases)
+
+    def recognize(self, audio, grammar):
+        self.reads += 1
+        return [Hypothesis(self.text, self.confidence)]
+
+
+class NumberPrompt:
+    name, slots, timeout = "common/number", {}, None
+
+
+def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
+    from test_endpoint import RULES, silence, voiced
+    from test_read_ahead import Recording
+    from dataclasses import replace as changed
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+    audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
+    recogniser = Reads("seven")
+    ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), recogniser, Matcher(),
+                     busy_until=lambda: 0.0)
+    first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
+    assert first.ignored == TOO_LONG and second.ignored == TOO_LONG
+    assert recogniser.reads == 0 and first.text == second.text == ""
+
+
+def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
+    from voice.ears import VoiceEars
+    ears = VoiceEars.__new__(VoiceEars)
+    ears.matcher, ears.reply_max_s = Matcher(), 4.0
+    made = lambda **kw: Heard(**kw)    # noqa: E731
+    far = ears._attend(NumberPrompt(), reading("and then she told me", False), "began before listening", made)
+    near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", made)
+    assert far.ignored == FAR and not far.missed_start
+    assert near.missed_start == "began before listening" and not near.ignored and near.text == ""

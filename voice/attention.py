@@ -28,11 +28,15 @@ TOO_LONG = "longer than a reply"
 FAR = "far from the prompt"
 
 
+def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
+    """Longer than any reply (reply_max_s 0: no limit)."""
+    return bool(reply_max_s) and utterance.end - utterance.start > reply_max_s
+
+
 def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) -> str:
     """Why `reading` (voice.ears.Reading) was not meant for the host, or "" if it may
     have been. `table`: the prompt's voice.matcher.PhraseTable."""
-    utterance = reading.utterance
-    if reply_max_s and utterance.end - utterance.start > reply_max_s:
+    if too_long(reading.utterance, reply_max_s):
         return TOO_LONG
     texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]
     if not any(len(text.replace(" ", "")) > 1 for text in texts):

@@ -10,13 +10,13 @@ Unreliable readings are handed over as rejected, so noise never becomes a move.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Callable, Protocol
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
-from .attention import REPLY_MAX_S, ignore_reason
+from .attention import REPLY_MAX_S, TOO_LONG, ignore_reason, too_long
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
 from .matcher import Matcher
 from .onset import missed_start
@@ -24,6 +24,8 @@ from .turns import listen_for_turn
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
+CONTINUES_S = 0.1
+"""Speech found this soon after a too-long stretch, with no lead-in, is more of it."""
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
 quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
@@ -92,6 +94,7 @@ class VoiceEars:
         (an answer arrived by another way, e.g. a button on a phone page)."""
         self.front_end = front_end
         self.reply_max_s = reply_max_s
+        self._long_until: float | None = None   # end of the last stretch too long for a reply
         frames = source.frames() if front_end is None else front_end.frames(source.frames())
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
@@ -106,38 +109,38 @@ class VoiceEars:
         ahead = self._ahead
         turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
                                getattr(prompt, "warning", None), self.play_cue,
-                               read_ahead=partial(self._read_ahead, read, listening_from) if ahead else None)
+                               read_ahead=partial(ahead.begin, read) if ahead else None)
         cues = tuple(turn.cues)
         if turn.timed_out:
             return Heard(timed_out=True, listening_from=listening_from, cues=cues)
         if turn.utterance is None:
             return None                                 # the input has ended
         utterance = turn.utterance
-        if missed := missed_start(utterance, listening_from):
-            return self.heard_without_start(utterance, missed, listening_from, cues)
+        heard = partial(Heard, listening_from=listening_from, start=utterance.start, end=utterance.end,
+                        cues=cues, input_level=self.input_level(utterance))
+        if too_long(utterance, self.reply_max_s) or self._continues_long(utterance):
+            self._long_until = utterance.end            # table talk: not worth reading
+            return heard(ignored=TOO_LONG, unclear=True)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
-        ignored = ignore_reason(reading, self.matcher.table(prompt.name, prompt.slots), self.reply_max_s)
-        return Heard(text="" if reading.rejected and not ignored else reading.text,
-                     confidence=reading.confidence, unclear=reading.rejected, unsure=reading.unsure,
-                     ignored=ignored, listening_from=listening_from,
-                     start=utterance.start, end=utterance.end, cues=cues,
-                     input_level=self.input_level(utterance))
+        return self._attend(prompt, reading, missed_start(utterance, listening_from), heard)
 
-    def _read_ahead(self, read: Callable[[Utterance], Reading], listening_from: float,
-                    utterance: Utterance) -> None:
-        if self._ahead is not None and not missed_start(utterance, listening_from):
-            self._ahead.begin(read, utterance)    # a cut start will not be read at all
+    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, heard: Callable[..., Heard]) -> Heard:
+        """The reading as the host should take it: ignored (not said to the host), a reply
+        whose start was lost (never a move: the host asks again), or a reply."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
+        if missed and not ignored:
+            return heard(unclear=True, missed_start=missed)
+        return heard(text="" if reading.rejected and not ignored else reading.text,
+                     confidence=reading.confidence, unclear=reading.rejected or bool(missed),
+                     unsure=reading.unsure, ignored=ignored)
 
-    def heard_without_start(self, utterance: Utterance, reason: str, listening_from: float,
-                            cues: tuple) -> Heard:
-        """An utterance whose beginning was lost: not read at all, so never a move."""
-        if self._ahead is not None:
-            self._ahead.drop()
-        return Heard(unclear=True, missed_start=reason, listening_from=listening_from,
-                     start=utterance.start, end=utterance.end, cues=cues,
-                     input_level=self.input_level(utterance))
+    def _continues_long(self, utterance: Utterance) -> bool:
+        """Speech going straight on from a stretch cut at the endpointer's length limit."""
+        return (self._long_until is not None and utterance.start - self._long_until < CONTINUES_S
+                and (utterance.lead_s or 0.0) < CONTINUES_S)
 
     def input_level(self, utterance: Utterance) -> dict[str, float] | None:
         """The utterance's peak and RMS level as it came in, before any gain (for the log)."""
@@ -167,10 +170,6 @@ class _ReadAhead:
     def begin(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         if utterance is not self._utterance:
             self._utterance, self._reading = utterance, self._worker.submit(read, utterance)
-
-    def drop(self) -> None:
-        """Forget the reading begun ahead (its utterance will not be used)."""
-        self._utterance = self._reading = None
 
     def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         """The reading of this utterance: the one begun ahead, if it was this one."""
