@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
     latency.add_argument("--paced", action="store_true",
                          help="also play clips in real time into the ears, with and without reading ahead")
+    latency.add_argument("--choose", action="store_true",
+                         help="time every installed Whisper model and set the largest with p95 within "
+                              "400 ms as the settings' whisper_model")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
     chatter = bench_commands.add_parser(
@@ -371,6 +374,11 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.manifest.is_file():
             raise UserError(f"no manifest at {args.manifest}")
         return bench.accuracy_command(args.manifest, backend, settings.models_dir, args.grammar, args.json)
+    if args.choose:
+        from .model_choice import choose_command
+        from .models import default_models_dir
+        folder = Path(settings.models_dir or default_models_dir())
+        return choose_command(folder, args.manifest or bench.FIXTURE_MANIFEST)
     return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir,
                                  args.paced)
 
@@ -381,11 +389,8 @@ def manage_models(args: argparse.Namespace) -> int:
         folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
         entries = load_manifest()
         if args.model_command == "list":
-            for entry in entries:
-                package = provided_by_package(entry)
-                state = (f"installed (in the {package} package)" if package else
-                         "installed" if installed(entry, folder) else "not installed")
-                print(f"{entry.name}  ({entry.backend}, about {entry.approx_size_mb:g} MB)  {state}")
+            from .model_choice import model_lines
+            print("\n".join(model_lines(entries, folder)))
             return 0
         unknown = set(args.names) - {e.name for e in entries}
         if unknown:

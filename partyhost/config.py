@@ -33,6 +33,8 @@ class Settings:
     input_device: str | None = None    # name or index (see: partyhost devices)
     output_device: str | None = None
     backend: str | None = None         # recogniser; None = the measured default
+    whisper_model: str | None = None   # a fetched Whisper model (partyhost models list); None: shipped tiny.en
+                                       # (`partyhost bench latency --choose` sets it)
     accept_score: float = 86.0         # matcher score (0-100) to act at once
     confirm_score: float = 72.0        # from here up to accept_score: "did you mean ...?"
     speech_rate: float = 1.0           # 0.7 (slow) to 1.4 (fast)
@@ -107,6 +109,16 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
+    """Set one setting in the settings file, keeping the others it sets (rewritten as
+    `render` writes them); returns the file."""
+    path = path or settings_path()
+    settings = apply_overrides(load_settings(path), {key: value}, source=str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(settings), encoding="utf-8")
+    return path
 
 
 def render(settings: Settings) -> str:

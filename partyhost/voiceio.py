@@ -123,7 +123,7 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     from voice.ears import VoiceEars
     from voice.endpoint import EndpointConfig, Endpointer
     try:
-        recognizer = make_recognizer(settings.backend, settings.models_dir)
+        recognizer = make_recognizer(settings.backend, settings.models_dir, settings.whisper_model)
     except ModelMissingError as error:
         raise IOChoiceError(str(error)) from error
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,

@@ -9,7 +9,7 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import BACKENDS, ModelMissingError
+from . import BACKENDS, ModelMissingError, default_models_dirs
 
 DEFAULT_BACKEND = "whisper"
 """Measured best on real speech within this machine's budget (docs/recognition.md)."""
@@ -49,15 +49,18 @@ def available_backends(models_dir: Path | str | None = None) -> list[str]:
     return [name for name in BACKENDS if backend_status(name, models_dir).available]
 
 
-def make_recognizer(name: str | None = None, models_dir: Path | str | None = None):
-    """A ready recogniser; None means the measured default.
+def make_recognizer(name: str | None = None, models_dir: Path | str | None = None,
+                    whisper_model: str | None = None):
+    """A ready recogniser; None means the measured default. `whisper_model`: a Whisper
+    model fetched into `models_dir` by name (`partyhost models fetch`); None: the
+    shipped tiny.en.
 
     Raises ModelMissingError with what to do when the backend's model is missing.
     """
     name = name or DEFAULT_BACKEND
     if name == "whisper":
         from .whisper import WhisperRecognizer
-        return WhisperRecognizer()
+        return WhisperRecognizer(whisper_model_path(whisper_model, models_dir))
     if name == "pocketsphinx":
         from .sphinx import SphinxRecognizer
         return SphinxRecognizer()
@@ -70,6 +73,17 @@ def make_recognizer(name: str | None = None, models_dir: Path | str | None = Non
                 "folder: run `partyhost models fetch`, or use --backend whisper.")
         return VoskRecognizer(path)
     raise ValueError(f"unknown recogniser {name!r}; known: {', '.join(BACKENDS)}")
+
+
+def whisper_model_path(whisper_model: str | None, models_dir: Path | str | None) -> Path | None:
+    """The folder of a fetched Whisper model (None: the shipped one)."""
+    if not whisper_model:
+        return None
+    for folder in ([Path(models_dir)] if models_dir else default_models_dirs()):
+        if (folder / whisper_model / "model.bin").is_file():
+            return folder / whisper_model
+    raise ModelMissingError(f"The Whisper model {whisper_model} is not installed: run `partyhost models "
+                            f"fetch {whisper_model}`, or remove whisper_model from the settings.")
 
 
 def _has(module: str) -> bool:
