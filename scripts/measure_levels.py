@@ -10,9 +10,11 @@ shared noises at --snr dB below the speech), and goes through the front end
 (voice/frontend.py), the endpointer (voice/endpoint.py) and the ears' reading
 (voice.wordcheck.read_checked, as voice/ears.py reads), so a voice the endpointer
 never finds counts as wrong, and so does one the ears would take as cut at the
-start (voice/onset.py: they ask again). Only held-apart speakers are used (those that
-scripts/measure_asr.py does not tune on). Levels: "own" leaves the recording as it
-is; a number scales its peak to that many dBFS. The table gives per front end and
+start (voice/onset.py: they ask again). Held-apart speakers are used (those that
+scripts/measure_asr.py does not tune on), with the second half of each noise; with
+--tune, the tuning speakers and the first half instead, to choose a front end on.
+Levels: "own" leaves the recording as it is; a number scales its peak to that many
+dBFS. The table gives per front end and
 level: utterances, found by the endpointer, right intents, and the front end's CPU
 per second of audio (its share of one core while idle listening is that figure).
 """
@@ -44,6 +46,10 @@ LEAD_S, TAIL_S = 1.5, 1.2
 FRONTENDS = {
     "none": FrontEndConfig(agc=False, noise_suppression=0),
     "agc": FrontEndConfig(agc=True, noise_suppression=0),
+    "agc-1": FrontEndConfig(agc=True, limit_dbfs=-1.0),
+    "room": FrontEndConfig(agc=True, webrtc_agc=False),
+    "room+ns1": FrontEndConfig(agc=True, webrtc_agc=False, noise_suppression=1),
+    "room+ns2": FrontEndConfig(agc=True, webrtc_agc=False, noise_suppression=2),
     "agc+ns1": FrontEndConfig(agc=True, noise_suppression=1),
     "agc+ns2": FrontEndConfig(agc=True, noise_suppression=2),
 }
@@ -79,18 +85,19 @@ def scene(speech: np.ndarray, level: str, background: np.ndarray, snr: float | N
     return np.clip(out, -1, 1).astype(np.float32)
 
 
-def clean_positives(limit: int | None) -> list[asr.Item]:
-    """Held-apart people's digits and yes/no, unpadded (the scene adds the room)."""
+def clean_positives(limit: int | None, tune: bool = False) -> list[asr.Item]:
+    """Held-apart people's digits and yes/no (or, with `tune`, the tuning speakers'),
+    unpadded (the scene adds the room)."""
     items = []
     for path in sorted((asr.AUDIO / "fsdd").glob("*.wav")):
         digit, speaker, _ = path.stem.split("_")
-        if speaker not in asr.TUNE_SPEAKERS:
+        if (speaker in asr.TUNE_SPEAKERS) == tune:
             items.append(asr.Item(f"fsdd/{path.stem}", "fsdd", speaker, "test", "number",
                                   {"intent": "number", "value": int(digit)}, "clean", asr.read_wav(path)))
     for word in asr.DIGITS + ["yes", "no"]:
         for path in sorted((asr.AUDIO / "speech-commands" / word).glob("*.wav")):
             speaker = path.stem.split("_")[0]
-            if speaker in asr.TUNE_SPEAKERS:
+            if (speaker in asr.TUNE_SPEAKERS) != tune:
                 continue
             prompt, expect = (("yes_no", {"intent": word}) if word in ("yes", "no") else
                               ("number", {"intent": "number", "value": asr.DIGITS.index(word)}))
@@ -134,19 +141,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snr", type=float, help="mix the shared noises at this SNR instead of a quiet room")
     parser.add_argument("--limit", type=int, help="an evenly spread subset of this many utterances")
     parser.add_argument("--no-asr", action="store_true", help="count what the endpointer finds only")
+    parser.add_argument("--tune", action="store_true",
+                        help="the tuning speakers instead (to choose on), with the first half of the noises")
     args = parser.parse_args(argv)
     if not asr.AUDIO.exists():
         print(f"{asr.AUDIO} is missing: the shared real-speech set is needed.", file=sys.stderr)
         return 2
-    items = clean_positives(args.limit)
+    items = clean_positives(args.limit, args.tune)
     noises = {name: asr.read_wav(asr.AUDIO / "noise" / f"{name}.wav") for name in asr.NOISES}
-    noises = {name: n[len(n) // 2:] for name, n in noises.items()}      # the held-apart half
+    noises = {name: (n[:len(n) // 2] if args.tune else n[len(n) // 2:])   # held apart: the second half
+              for name, n in noises.items()}
     matcher = Matcher()
     recognizer = None if args.no_asr else asr.make_backend("whisper")
     check = SileroCheck()
     where = f"{args.snr:g} dB noise" if args.snr is not None else f"a {ROOM_DBFS:g} dBFS room"
     speakers = sorted({i.speaker for i in items})
-    print(f"# {len(items)} held-apart utterances ({len(speakers)} speakers) in {where}; "
+    print(f"# {len(items)} {'tuning' if args.tune else 'held-apart'} utterances ({len(speakers)} speakers) in {where}; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("| front end | level | n | found | taken as cut at the start | right | front end CPU (idle, one core) |")
     print("|---|---|---|---|---|---|---|")

@@ -36,17 +36,22 @@ class FrontEndConfig:
     """`agc`: raise quiet speech to a steady level; `noise_suppression`: WebRTC's
     suppression level 0 (off) .. 4; `target_dbfs`: the level WebRTC's gain aims for
     (below full scale, 0..31); `floor_target_dbfs`, `max_gain_db`: the room-following
-    gain (RoomGain) lifts a quiet room's background to this level, by at most this."""
+    gain (RoomGain) lifts a quiet room's background to this level, by at most this;
+    `limit_dbfs`: its ceiling for peaks, below full scale by a bit more than WebRTC's
+    own gain adds (about 7 dB), so a loud voice leaves the front end unclipped
+    (measured: at -1 instead, full-scale voices came out clipped and were read worse)."""
 
     agc: bool = True
     noise_suppression: int = 0
+    webrtc_agc: bool = True
     target_dbfs: int = 3
     floor_target_dbfs: float = -58.0
     max_gain_db: float = 30.0
+    limit_dbfs: float = -8.0
 
     @property
-    def active(self) -> bool:
-        return self.agc or self.noise_suppression > 0
+    def uses_webrtc(self) -> bool:
+        return (self.agc and self.webrtc_agc) or self.noise_suppression > 0
 
 
 @dataclass(frozen=True)
@@ -76,12 +81,11 @@ class RoomGain:
     rise is ramped across the frame, so it makes no click.
     """
 
-    LIMIT = 0.89                       # -1 dBFS
     SPEECH_OVER_FLOOR_DB = 6.0         # frames this far above the background hold the gain
 
-    def __init__(self, floor_target_dbfs: float, max_gain_db: float, slew_db_s: float = 3.0,
-                 rise_s: float = 2.0, fall_s: float = 0.3):
-        self.target, self.max_gain = floor_target_dbfs, max_gain_db
+    def __init__(self, floor_target_dbfs: float, max_gain_db: float, limit_dbfs: float = -1.0,
+                 slew_db_s: float = 3.0, rise_s: float = 2.0, fall_s: float = 0.3):
+        self.target, self.max_gain, self.limit_db = floor_target_dbfs, max_gain_db, limit_dbfs
         self.step = slew_db_s * FRAME_MS / 1000
         self.rise = 1.0 - math.exp(-FRAME_MS / 1000 / rise_s)
         self.fall = 1.0 - math.exp(-FRAME_MS / 1000 / fall_s)
@@ -102,7 +106,7 @@ class RoomGain:
         elif quiet:
             self.gain_db += max(-self.step, min(self.step, wanted - self.gain_db))
         peak_db = dbfs(float(np.max(np.abs(samples), initial=0.0)))
-        self.gain_db = min(self.gain_db, dbfs(self.LIMIT) - peak_db)     # a loud voice: down at once
+        self.gain_db = min(self.gain_db, self.limit_db - peak_db)     # a loud voice: down at once
         before, self._last_gain = self._last_gain, 10 ** (self.gain_db / 20)
         if before is None or self._last_gain <= before:
             return np.clip(samples * self._last_gain, -1.0, 1.0).astype(np.float32)   # down: at once
@@ -116,10 +120,11 @@ class FrontEnd:
     def __init__(self, config: FrontEndConfig | None = None):
         self.config = c = config or FrontEndConfig()
         self._processor = None
-        if c.active:
+        if c.uses_webrtc:
             from webrtc_noise_gain import AudioProcessor
-            self._processor = AudioProcessor(c.target_dbfs if c.agc else 0, c.noise_suppression)
-        self._room_gain = RoomGain(c.floor_target_dbfs, c.max_gain_db) if c.agc else None
+            self._processor = AudioProcessor(c.target_dbfs if c.agc and c.webrtc_agc else 0,
+                                             c.noise_suppression)
+        self._room_gain = RoomGain(c.floor_target_dbfs, c.max_gain_db, c.limit_dbfs) if c.agc else None
         self._levels: deque[tuple[float, float, float]] = deque(   # (t, peak, mean square)
             maxlen=int(LEVEL_HISTORY_S * 1000 / FRAME_MS))
 
