@@ -77,6 +77,8 @@ class Session:
         self.remind_after: float | None = None
         """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
         None: never (typed play)."""
+        self._reminders: tuple[Prompt, float, float] | None = None
+        """The question being waited for, the wait before its next reminder, and when."""
 
     # ---- starting -------------------------------------------------------
 
@@ -142,7 +144,7 @@ class Session:
             return None
         if heard.missed_start:
             self._missed_start(prompt, heard)
-            return None
+            return self._one_reply(prompt)      # asked again by saying so; the prompt is not re-read
         if heard.intent is not None:
             # Decided on the player's own page: no matching, no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
@@ -185,7 +187,10 @@ class Session:
         reply to an untimed prompt, a brief reminder, then at doubling intervals."""
         wait = self.remind_after if prompt.timeout is None else None
         due = self.clock() + wait if wait else None
+        if wait and self._reminders is not None and self._reminders[0] == prompt:
+            _, wait, due = self._reminders        # the same question again: its schedule goes on
         while True:
+            self._reminders = (prompt, wait, due) if wait else None
             asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
             heard = self.ears.hear(asked)
             if heard is not None and due is not None and heard.timed_out:
@@ -208,7 +213,7 @@ class Session:
 
     def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
         """Speech whose beginning the ears lost (said over the host, or cut): never a move.
-        The host says so; the loop then asks the prompt again."""
+        The host says so, which asks for it again."""
         self.log.write({"type": "ignored", "player": prompt.player, "reason": "missed start",
                         "detail": heard.missed_start, **_timing(heard, prompt)})
         self._say(MISSED_START, remember=False)

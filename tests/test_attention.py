@@ -140,3 +140,28 @@ def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
     near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", made)
     assert far.ignored == FAR and not far.missed_start
     assert near.missed_start == "began before listening" and not near.ignored and near.text == ""
+
+
+def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
+    """A missed start re-asks by saying so; the reminder schedule is not restarted."""
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.remind_after = 30.0
+    ears = SpokenEars(["...", "!", "...", "2"], now)
+    original = ears.hear
+
+    def hear(prompt):
+        if ears.lines and ears.lines[0] == "!":
+            ears.lines.pop(0)
+            ears.asked.append(prompt.timeout)
+            now[0] += 2.0
+            return Heard(unclear=True, missed_start="began before listening", start=1.0, end=2.0,
+                         listening_from=1.0)
+        return original(prompt)
+    session.ears = ears
+    ears.hear = hear
+    session.start()
+    session.run()
+    assert ears.asked[:4] == [30.0, 60.0, 58.0, 120.0]
+    assert [e["reason"] for e in events(tmp_path, sid) if e["type"] == "ignored"] == ["missed start"]
