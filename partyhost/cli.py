@@ -128,7 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
-    fetch.add_argument("names", nargs="*", help="which models (default: all in models/manifest.json)")
+    fetch.add_argument("names", nargs="*",
+                       help="which models (default: every one in models/manifest.json but the larger "
+                            "Whisper models and any without a published checksum)")
     fetch.add_argument("--from", dest="archive", type=Path, metavar="FILE",
                        help="install one model from its archive, downloaded elsewhere (no network needed)")
     listing = model_commands.add_parser("list", help="the models and whether they are installed")
@@ -400,6 +402,10 @@ def manage_models(args: argparse.Namespace) -> int:
                             f"partyhost models fetch {entries[0].name} --from {args.archive}")
         for entry in entries:
             if args.names and entry.name not in args.names:
+                continue
+            if not args.names and (entry.backend == "whisper" or entry.unverifiable()):
+                print(f"{entry.name}: only when named (a larger recogniser, or no published checksum); "
+                      "see: partyhost models list")
                 continue
             package = provided_by_package(entry)
             print(f"{entry.name}: in the {package} package already, not downloaded" if package else

@@ -96,3 +96,17 @@ def test_the_choice_is_the_largest_within_the_budget_and_is_written_to_the_setti
     chosen = load_settings(settings)
     assert chosen.volume == 0.5 and chosen.whisper_model in ("", entry.name)
     assert any("p95" in line and "measured" in line for line in model_lines([entry], models))
+
+
+def test_fetch_without_names_leaves_the_large_and_the_unverifiable_alone(tmp_path, capsys, monkeypatch):
+    """`partyhost models fetch` with no names must not start a 486 MB download or fail on
+    an entry without a checksum; it says how to get them."""
+    from partyhost import models
+    from partyhost.cli import main
+    fetched = []
+    monkeypatch.setattr(models, "fetch", lambda entry, folder, **kw: fetched.append(entry.name) or folder)
+    assert main(["models", "fetch", "--models-dir", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert not any("whisper" in name or "lgraph" in name for name in fetched)
+    assert "faster-whisper-small.en: only when named" in said
+    assert "vosk-model-en-us-0.22-lgraph: only when named" in said
