@@ -386,7 +386,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
 
 def manage_models(args: argparse.Namespace) -> int:
-    from .models import ModelFetchError, default_models_dir, fetch, installed, load_manifest, provided_by_package
+    from .models import ModelFetchError, default_models_dir, fetch, load_manifest, provided_by_package
     try:
         folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
         entries = load_manifest()

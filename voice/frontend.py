@@ -3,18 +3,18 @@ the endpointer, and the input level of what was heard.
 
 A soft voice or a player at the far end of the table reaches a laptop microphone
 30-45 dB below full scale; the endpointer and the recogniser were tuned on speech at
-ordinary level and missed such voices. WebRTC's audio processing (the
-`webrtc-noise-gain` package, as Home Assistant's voice satellites use it) raises
-them to a steady level: chosen by measurement among four PyPI front ends
-(docs/recognition.md, "Hearing at any level"). Its gain follows speech, not silence,
-so a quiet room is not pumped up into something the endpointer starts on.
+ordinary level and missed such voices. Two stages lift them: a gain that follows
+the room (RoomGain: up to 30 dB, so a quiet room and the voices in it come up
+together), then WebRTC's audio processing (the `webrtc-noise-gain` package, as Home
+Assistant's voice satellites use it: a high-pass, about 7 dB more gain, and noise
+suppression when asked). Chosen by measurement among four PyPI front ends, whose own
+gain alone could not span the range (docs/recognition.md, "Hearing every player").
 
 The front end also remembers the level of each frame as it came in (before any
 gain), so the ears can log how loud each utterance really was (`input_level`).
 """
 from __future__ import annotations
 
-import logging
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -23,8 +23,6 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame
-
-log = logging.getLogger(__name__)
 
 CHUNK = SAMPLE_RATE // 100          # the processors take 10 ms at a time
 LEVEL_HISTORY_S = 30.0              # longer than any utterance (the endpointer cuts at 6 s)
