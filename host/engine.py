@@ -98,6 +98,14 @@ class Heard:
     page. The session applies it like a spoken one (journal, narration, undo)."""
     source: str = ""
     """Where it came from when not the usual ears ("phone"), for the event log."""
+    missed_start: str = ""
+    """Why the speech's beginning was not heard ("began before listening", "clipped at
+    the front"); such a reply is never acted on: the host asks again."""
+    ignored: str = ""
+    """Speech plainly not said to the host, and why ("longer than a reply", "far from the
+    prompt", "empty reading"); text is what was read. Logged, never answered."""
+    input_level: dict[str, float] | None = None
+    """How loud the speech arrived before any gain (peak_dbfs, rms_dbfs), for the event log."""
 
 
 @dataclass(frozen=True)

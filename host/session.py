@@ -7,7 +7,8 @@ and speakers all plug in there, so the loop is the same for typed and spoken pla
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol
 
 from .decide import ACT, ASK_AGAIN, decide
@@ -21,6 +22,8 @@ COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "un
 YES_NO_PROMPT = "common/yes_no"
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
+SORRY = "Sorry?"
+MISSED_START = "Sorry, I missed the start of that. Please say it again."
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
 
@@ -77,6 +80,11 @@ class Session:
         self.actions: list[Action] = []
         self.watchers: list[Callable[[Any], None]] = []
         """Called with the new state whenever it changes (the phone pages follow it)."""
+        self.remind_after: float | None = None
+        """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
+        None: never (typed play)."""
+        self._reminders: tuple[Prompt, float, float] | None = None
+        """The question being waited for, the wait before its next reminder, and when."""
 
     # ---- starting -------------------------------------------------------
 
@@ -130,7 +138,7 @@ class Session:
                 return outcome
 
     def _one_reply(self, prompt: Prompt) -> str | None:
-        heard = self.ears.hear(prompt)
+        heard = self._hear_addressed(prompt)
         if heard is None:
             return "eof"
         for name, at in heard.cues:            # played live by the ears (the last seconds' ticks)
@@ -140,6 +148,9 @@ class Session:
                             **_timing(heard, prompt)})
             self._accept(prompt, {"intent": "timeout"})
             return None
+        if heard.missed_start:
+            self._missed_start(prompt, heard)
+            return self._one_reply(prompt)      # asked again by saying so; the prompt is not re-read
         if heard.intent is not None:
             # Decided on the player's own page: no matching, no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
@@ -161,6 +172,9 @@ class Session:
                         **_timing(heard, prompt)})
         intent = understanding.intent
         verdict = decide(understanding, heard.unsure)
+        if verdict == ASK_AGAIN and heard.start is not None and not getattr(understanding, "unavailable", ""):
+            self._reject(prompt, "not understood", SORRY)   # spoken, and plausibly a reply
+            return self._one_reply(prompt)                  # listen again; the prompt is not re-read
         if verdict == ASK_AGAIN:
             self._not_understood(prompt, understanding)
             return None
@@ -173,6 +187,43 @@ class Session:
             return self._common(prompt, intent["intent"])
         self._accept(prompt, intent)
         return None
+
+    def _hear_addressed(self, prompt: Prompt) -> Heard | None:
+        """The next reply meant for the host. Speech the ears found not said to it is
+        logged with the reason and not answered; after `remind_after` seconds with no
+        reply to an untimed prompt, a brief reminder, then at doubling intervals."""
+        wait = self.remind_after if prompt.timeout is None else None
+        due = self.clock() + wait if wait else None
+        if wait and self._reminders is not None and self._reminders[0] == prompt:
+            _, wait, due = self._reminders        # the same question again: its schedule goes on
+        while True:
+            self._reminders = (prompt, wait, due) if wait else None
+            asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
+            heard = self.ears.hear(asked)
+            if heard is not None and due is not None and heard.timed_out:
+                self._remind(prompt)
+                wait *= 2
+                due = self.clock() + wait
+                continue
+            if heard is None or not heard.ignored:
+                return heard
+            self.log.write({"type": "ignored", "player": prompt.player, "reason": heard.ignored,
+                            "text": heard.text, **_timing(heard, prompt)})
+
+    def _remind(self, prompt: Prompt) -> None:
+        """Name and question, not the whole prompt (which may read out a hand)."""
+        question = _last_sentence(prompt.text)
+        if prompt.player and not question.startswith(prompt.player):
+            question = f"{prompt.player}, {question[:1].lower()}{question[1:]}"
+        self.log.write({"type": "reminder", "player": prompt.player})
+        self._say(question, remember=False)
+
+    def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
+        """Speech whose beginning the ears lost (said over the host, or cut): never a move.
+        The host says so, which asks for it again."""
+        self.log.write({"type": "ignored", "player": prompt.player, "reason": "missed start",
+                        "detail": heard.missed_start, **_timing(heard, prompt)})
+        self._say(MISSED_START, remember=False)
 
     def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
         action = {**intent, "player": prompt.player}
@@ -344,15 +395,24 @@ class Session:
         return "Say help to hear what you can say."
 
 
-def _timing(heard: Heard, prompt: Prompt) -> dict[str, float]:
-    """When a spoken reply was listened for and said, for the event log (typed: nothing).
+def _last_sentence(text: str) -> str:
+    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand)."""
+    sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
+    return sentences[-1] if sentences else text
+
+
+def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:
+    """When a spoken reply was listened for and said, and how loud it came in, for the
+    event log (typed: nothing).
 
     deadline is when a timed prompt's clock ran out (listening_from + timeout), so the
     log shows a word said across the buzzer, and how close to schedule the buzzer was.
     """
-    timing = {key: round(value, 3) for key, value in
+    timing: dict[str, Any] = {key: round(value, 3) for key, value in
               (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
               if value is not None}
     if heard.listening_from is not None and prompt.timeout:
         timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
+    if heard.input_level:
+        timing["input_level"] = dict(heard.input_level)
     return timing

@@ -102,8 +102,9 @@ class Listener:
 
 
 def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
-                 progress: bool = True) -> dict[str, Any]:
-    lines = manifest_lines(manifest)
+                 progress: bool = True, limit: int | None = None) -> dict[str, Any]:
+    """`limit`: only the manifest's first lines."""
+    lines = manifest_lines(manifest)[:limit]
     items, times = [], []
     for number, line in enumerate(lines, start=1):
         prompt = prompt_name(line)
@@ -194,10 +195,12 @@ LATENCY_SENTENCES = [
 ]
 
 
-def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None) -> Listener:
+def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None,
+                  whisper_model: str | None = None) -> Listener:
     from voice.asr.moonshine import Preloaded
     from voice.asr.select import make_recognizer
-    recognizer, second = make_recognizer(backend, models_dir), Preloaded(models_dir=models_dir)
+    recognizer = make_recognizer(backend, models_dir, whisper_model)
+    second = Preloaded(models_dir=models_dir)
     if grammar is None:
         return Listener(recognizer, Matcher(), second=second)
     matcher = Matcher(common=False, grammar_file=grammar)
@@ -233,7 +236,7 @@ def latency_command(manifest: Path, backend: str | None, models_dir: str | None,
               f"(n={len(checked)})")
     print(f"tts_first_audio_p50_ms={percentile(first, 50):.0f} p95_ms={percentile(first, 95):.0f} "
           f"rtf={statistics.median(rtf):.3f}")
-    print(f"idle_listening_cpu_share={idle:.4f} (of one core, endpointer on room noise)")
+    print(f"idle_listening_cpu_share={idle:.4f} (of one core, front end and endpointer on room noise)")
     print(f"peak_rss_mb={peak_rss_mb():.0f}")
     return 0
 
@@ -305,11 +308,13 @@ def tts_latency() -> tuple[list[float], list[float]]:
 
 
 def idle_cpu_share(seconds: float = 20.0) -> float:
-    """CPU time the endpointer spends per second of quiet room sound (no speech)."""
+    """CPU time the front end (gain, as shipped) and the endpointer spend per second of
+    quiet room sound (no speech)."""
+    from voice.frontend import FrontEnd
     rng = np.random.default_rng(1)
     audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
-    endpointer = Endpointer()
+    endpointer, front = Endpointer(), FrontEnd()
     started = time.process_time()
     for frame in frames_of(audio):
-        endpointer.push(frame)
+        endpointer.push(front.process(frame))
     return (time.process_time() - started) / seconds

@@ -96,10 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
     latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
     latency.add_argument("--paced", action="store_true",
                          help="also play clips in real time into the ears, with and without reading ahead")
+    latency.add_argument("--choose", action="store_true",
+                         help="time every installed Whisper model and set the largest with p95 within "
+                              "400 ms as the settings' whisper_model")
     for sub in (accuracy, latency):
         sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
     matcher = bench_commands.add_parser("matcher", help="grammar load time, matching time and memory")
     matcher.add_argument("--count", type=int, default=200, help="replies per prompt (a quarter at game prompts)")
+    chatter = bench_commands.add_parser(
+        "chatter", help="five voices talking among themselves played into a game of each kind")
+    chatter.add_argument("--minutes", type=float, default=20.0, help="how long the table talks (default 20)")
+    chatter.add_argument("--games", help="comma-separated games (default: all)")
+    chatter.add_argument("--voices", type=int, default=5, help="how many talk at once (default 5)")
+    chatter.add_argument("--json", type=Path, help="write the counts and what the host said here")
     keep_cool = bench_commands.add_parser(
         "keep-cool", help="Keep Cool: words in play told from clues, clean and in party noise")
     keep_cool.add_argument("--voices", help="comma-separated voices (default: piper-1 to tune, "
@@ -131,7 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
-    fetch.add_argument("names", nargs="*", help="which models (default: all in models/manifest.json)")
+    fetch.add_argument("names", nargs="*",
+                       help="which models (default: every one in models/manifest.json but the larger "
+                            "Whisper models and any without a published checksum)")
     fetch.add_argument("--from", dest="archive", type=Path, metavar="FILE",
                        help="install one model from its archive, downloaded elsewhere (no network needed)")
     listing = model_commands.add_parser("list", help="the models and whether they are installed")
@@ -444,6 +455,7 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
         session = Session(game, options, decks, journal, SessionInfo(session_id, group), log,
                           io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
                           io.clock)
+        session.remind_after = io.remind_after
         if phones is not None:
             from .phones.service import show_join
             phones.attach(session)
@@ -477,6 +489,15 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.bench_command == "matcher":
         from . import matcher_bench
         return matcher_bench.command(args.count)
+    if args.bench_command == "chatter":
+        from . import chatter_bench
+        games = [g.strip() for g in args.games.split(",")] if args.games else None
+        unknown = set(games or ()) - set(game_ids())
+        if unknown:
+            raise UserError(f"no game called {', '.join(sorted(unknown))}; games: {', '.join(game_ids())}")
+        if not 1 <= args.voices <= 12:
+            raise UserError("--voices takes 1 to 12")
+        return chatter_bench.command(args.minutes, games, args.json, args.voices)
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .synthetic_speech import FixtureError
@@ -492,21 +513,23 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.manifest.is_file():
             raise UserError(f"no manifest at {args.manifest}")
         return bench.accuracy_command(args.manifest, backend, settings.models_dir, args.grammar, args.json)
+    if args.choose:
+        from .model_choice import choose_command
+        from .models import default_models_dir
+        folder = Path(settings.models_dir or default_models_dir())
+        return choose_command(folder, args.manifest or bench.FIXTURE_MANIFEST)
     return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir,
                                  args.paced)
 
 
 def manage_models(args: argparse.Namespace) -> int:
-    from .models import ModelFetchError, default_models_dir, fetch, installed, load_manifest, provided_by_package
+    from .models import ModelFetchError, default_models_dir, fetch, load_manifest, provided_by_package
     try:
         folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
         entries = load_manifest()
         if args.model_command == "list":
-            for entry in entries:
-                package = provided_by_package(entry)
-                state = (f"installed (in the {package} package)" if package else
-                         "installed" if installed(entry, folder) else "not installed")
-                print(f"{entry.name}  ({entry.backend}, about {entry.approx_size_mb:g} MB)  {state}")
+            from .model_choice import model_lines
+            print("\n".join(model_lines(entries, folder)))
             return 0
         unknown = set(args.names) - {e.name for e in entries}
         if unknown:
@@ -516,6 +539,10 @@ def manage_models(args: argparse.Namespace) -> int:
                             f"partyhost models fetch {entries[0].name} --from {args.archive}")
         for entry in entries:
             if args.names and entry.name not in args.names:
+                continue
+            if not args.names and (entry.backend == "whisper" or entry.unverifiable()):
+                print(f"{entry.name}: only when named (a larger recogniser, or no published checksum); "
+                      "see: partyhost models list")
                 continue
             package = provided_by_package(entry)
             print(f"{entry.name}: in the {package} package already, not downloaded" if package else

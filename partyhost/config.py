@@ -39,6 +39,8 @@ class Settings:
     input_device: str | None = None    # name or index (see: partyhost devices)
     output_device: str | None = None
     backend: str | None = None         # recogniser; None = the measured default
+    whisper_model: str | None = None   # a fetched Whisper model (partyhost models list); None: shipped tiny.en
+                                       # (`partyhost bench latency --choose` sets it)
     accept_score: float = 86.0         # matcher score (0-100) to act at once
     confirm_score: float = 72.0        # from here up to accept_score: "did you mean ...?"
     speech_rate: float = 1.0           # 0.5 (slow) to 2 (fast); players step it from 0.7 to 1.4
@@ -52,6 +54,10 @@ class Settings:
                                        # (voice.ears.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
     max_utterance_s: float = 6.0
+    agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)
+    noise_suppression: int = 0         # WebRTC noise suppression 0 (off, measured best) .. 4
+    reply_max_s: float = 4.0           # longer speech is table talk, not a reply (voice/attention.py); 0: no limit
+    remind_after_s: float = 45.0       # silence before a brief reminder at an untimed prompt, then doubling; 0: never
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says
     models_dir: str | None = None      # where downloaded models live
@@ -157,6 +163,16 @@ def _number(key: str, value: Any, limit: Limit, source: str) -> float | int:
             raise ConfigError(f"{wanted}, not {value!r}")
         return int(value)
     return float(value)
+
+
+def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
+    """Set one setting in the settings file, keeping the others it sets (rewritten as
+    `render` writes them); returns the file."""
+    path = path or settings_path()
+    settings = apply_overrides(load_settings(path), {key: value}, source=str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(settings), encoding="utf-8")
+    return path
 
 
 def render(settings: Settings) -> str:

@@ -5,6 +5,12 @@ A download goes to a temporary file with a progress bar, must match its SHA-256,
 and only then is unpacked into the models folder, so a cut or tampered download
 never leaves a half model behind. A box with no network installs the same archive
 from a file brought on a USB stick (`--from`), checked the same way.
+
+A model made of several files (faster-whisper's CTranslate2 conversions, from a
+pinned revision) lists each file with its SHA-256; all are fetched and checked
+before the folder appears (`--from` then names a folder holding those files). An
+entry whose checksum is not known (null in the manifest) is refused, never
+installed unchecked.
 """
 from __future__ import annotations
 
@@ -31,13 +37,31 @@ class ModelFetchError(Exception):
 
 
 @dataclass(frozen=True)
+class ModelFile:
+    """One file of a several-file model: fetched from the entry's url + name."""
+
+    name: str
+    sha256: str | None      # None: no published checksum known, so never installed
+    bytes: int | None = None
+
+
+@dataclass(frozen=True)
 class ModelEntry:
     name: str
     backend: str
     url: str
-    sha256: str
+    sha256: str | None
     approx_size_mb: float
     keep: str = ""          # the folder of the archive that is the model ("": all of it)
+    files: tuple[ModelFile, ...] = ()   # several files instead of one archive
+    revision: str = ""
+    approx_memory_mb: float = 0.0
+
+    def unverifiable(self) -> list[str]:
+        """What has no known SHA-256 (the archive, or files by name)."""
+        if self.files:
+            return [f.name for f in self.files if not f.sha256]
+        return [] if self.sha256 else [Path(self.url).name]
 
 
 def default_models_dir() -> Path:
@@ -47,8 +71,12 @@ def default_models_dir() -> Path:
 def load_manifest(path: Path = MANIFEST) -> list[ModelEntry]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [ModelEntry(m["name"], m["backend"], m["url"], m["sha256"].lower(),
-                           float(m.get("approx_size_mb", 0)), m.get("keep", "")) for m in data["models"]]
+        return [ModelEntry(m["name"], m["backend"], m["url"], (m.get("sha256") or "").lower() or None,
+                           float(m.get("approx_size_mb", 0)), m.get("keep", ""),
+                           tuple(ModelFile(name, (f.get("sha256") or "").lower() or None, f.get("bytes"))
+                                 for name, f in (m.get("files") or {}).items()),
+                           m.get("revision", ""), float(m.get("approx_memory_mb", 0)))
+                for m in data["models"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ModelFetchError(f"{path}: not a usable model manifest ({error})") from error
 
@@ -72,7 +100,14 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
     target = models_dir / entry.name
     if installed(entry, models_dir):
         return target
+    missing = entry.unverifiable()
+    if missing:
+        raise ModelFetchError(f"{entry.name}: no published SHA-256 is known for {', '.join(missing)}, "
+                              "and partyhost installs nothing it cannot check. Fill it in, in "
+                              "models/manifest.json, from a source you trust; nothing was installed.")
     models_dir.mkdir(parents=True, exist_ok=True)
+    if entry.files:
+        return _fetch_files(entry, models_dir, progress, archive)
     with tempfile.TemporaryDirectory(dir=models_dir) as work:
         if archive is None:
             archive = Path(work) / "download.zip"
@@ -96,6 +131,38 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
         shutil.move(str(source), target)
     (target / ".sha256").write_text(entry.sha256 + "\n", encoding="utf-8")
     return target
+
+
+def _fetch_files(entry: ModelEntry, models_dir: Path, progress: bool, folder: Path | None) -> Path:
+    """Every file of a several-file model, each checked, then the folder moved in whole."""
+    target = models_dir / entry.name
+    with tempfile.TemporaryDirectory(dir=models_dir) as work:
+        staged = Path(work) / entry.name
+        staged.mkdir()
+        for item in entry.files:
+            one = ModelEntry(f"{entry.name}/{item.name}", entry.backend, entry.url + item.name,
+                             item.sha256, (item.bytes or 0) / 1e6)
+            if folder is None:
+                digest, what, hint = _download(one, staged / item.name, progress), one.url, "Try again later."
+            else:
+                source = folder / item.name
+                digest, what = _file_digest(one, source), str(source)
+                hint = f"It must be {item.name} exactly as {one.url} serves it."
+                if digest == item.sha256:
+                    shutil.copyfile(source, staged / item.name)
+            if digest != item.sha256:
+                raise ModelFetchError(f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
+                                      f"{item.sha256}; nothing was installed. {hint}")
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.move(str(staged), target)
+    (target / ".sha256").write_text("".join(f"{f.sha256}  {f.name}\n" for f in entry.files), encoding="utf-8")
+    return target
+
+
+def folder_mb(folder: Path) -> float:
+    """Disk space of an installed model."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
 
 
 def _file_digest(entry: ModelEntry, archive: Path) -> str:

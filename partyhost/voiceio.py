@@ -43,6 +43,8 @@ class GameIO:
     mouth: Mouth
     clock: Callable[[], float]
     closers: list[Callable[[], None]] = field(default_factory=list)
+    remind_after: float | None = None
+    """For the session: spoken play reminds a silent player (settings.remind_after_s)."""
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -73,6 +75,7 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
     else:
         io.closers.append(source.close)
         io.ears = _voice_ears(settings, source, matcher, io.mouth)
+        io.remind_after = settings.remind_after_s or None
     return io
 
 
@@ -120,7 +123,7 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     from voice.ears import VoiceEars
     from voice.endpoint import EndpointConfig, Endpointer
     try:
-        recognizer = make_recognizer(settings.backend, settings.models_dir)
+        recognizer = make_recognizer(settings.backend, settings.models_dir, settings.whisper_model)
     except ModelMissingError as error:
         raise IOChoiceError(str(error)) from error
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
@@ -138,4 +141,14 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         second = Preloaded(models_dir=settings.models_dir)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
-                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)
+                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
+                     front_end=front_end(settings), reply_max_s=settings.reply_max_s)
+
+
+def front_end(settings: Settings) -> Any:
+    """The gain (and suppression) before the endpointer as the settings ask; with both off
+    it passes frames unchanged and still measures each utterance's input level."""
+    from voice.frontend import FrontEnd, FrontEndConfig
+    if not 0 <= settings.noise_suppression <= 4:
+        raise IOChoiceError(f"noise_suppression must be 0 (off) to 4, not {settings.noise_suppression}")
+    return FrontEnd(FrontEndConfig(agc=settings.agc, noise_suppression=settings.noise_suppression))

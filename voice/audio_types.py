@@ -29,6 +29,7 @@ class Utterance:
     audio: np.ndarray     # float32 16 kHz mono, with a little lead-in and tail
     start: float          # session clock
     end: float            # session clock: when speech stopped (not when silence was confirmed)
+    lead_s: float | None = None   # audio kept before `start` (None: not known); 0 means no lead-in
 
 
 class AudioSource(Protocol):

