@@ -91,6 +91,9 @@ LIMITS = {
     "rival_margin": Limit(0, 1),
     "max_utterance_s": Limit(1, 60),
     "phones_port": Limit(0, 65535, whole=True),     # 0: any free port
+    "noise_suppression": Limit(0, 4, whole=True),
+    "reply_max_s": Limit(0, 60),                      # 0: no limit
+    "remind_after_s": Limit(0, 3600),                 # 0: never
 }
 
 
