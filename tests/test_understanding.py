@@ -13,7 +13,7 @@ import pytest
 from host.engine import Heard
 from host.games import grammar_slots
 from voice.grammar import Grammar
-from voice.matcher import Matcher
+from voice.matcher import Matcher, phrase_count
 
 from test_session import ScriptEars, make_session
 
@@ -147,7 +147,7 @@ def test_the_coffee_grammar_loads_whole_and_understands_multi_slot_orders():
     matcher = Matcher(COFFEE.parent, common=False)
     table = matcher.table("coffee_maker/order")
     assert time.perf_counter() - started < 30           # generous: the benchmark measures it
-    assert table.graph.path_count() > 10 ** 8            # the phrases a list would have needed
+    assert phrase_count(table.graph.plain()) > 10 ** 8    # the phrases a list would have needed
     assert grammar.prompts["coffee_maker/order"] == ["orderDrink"]
     match = table.match("can I get a large dark roast double shot cappuccino with lots of milk and a little bit of sugar")
     assert match.intent == {"intent": "orderDrink", "size": "large", "roast": "dark roast",

@@ -102,6 +102,9 @@ class VoiceEars:
     def hear(self, prompt: PromptLike):
         if self.second_opinion is not None and self.matcher.has_exact_prompts(prompt.name):
             self.second_opinion.start()     # loads while the game is set up, and only for such a game
+        # The prompt's graph and the recogniser's steering, built while the host still
+        # speaks (both are cached), not after the player has finished.
+        self.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         listening_from = max(listening_from, self.source.now())

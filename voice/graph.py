@@ -179,37 +179,6 @@ class WordGraph:
     def size(self) -> int:
         return len(self.src)
 
-    def paths(self, limit: int | None = None) -> Iterator[tuple[list[int], list[str]]]:
-        """Every path (its arcs, its words) in grammar order, depth first."""
-        out: list[list[int]] = [[] for _ in range(self.n_states)]
-        for arc, s in enumerate(self.src.tolist()):
-            out[s].append(arc)
-        finals = set(self.finals.tolist())
-        count = 0
-        stack: list[tuple[int, list[int]]] = [(self.start, [])]
-        while stack:
-            state, arcs = stack.pop()
-            if state in finals:
-                yield arcs, [self.words[self.word[a]] for a in arcs if self.word[a] >= 0]
-                count += 1
-                if limit is not None and count >= limit:
-                    return
-            for arc in reversed(out[state]):
-                stack.append((int(self.dst[arc]), arcs + [arc]))
-
-    def path_count(self) -> int:
-        """How many paths lead from the start to a final state (exact, however large)."""
-        ways = [0] * self.n_states
-        for state in self.finals.tolist():
-            ways[state] = 1
-        out: list[list[int]] = [[] for _ in range(self.n_states)]
-        for arc, s in enumerate(self.src.tolist()):
-            out[s].append(arc)
-        for states, _, _ in reversed(self.levels):
-            for state in states.tolist():
-                ways[state] += sum(ways[int(self.dst[a])] for a in out[state])
-        return ways[self.start]
-
     def covering_paths(self) -> list[tuple[list[int], list[str]]]:
         """Short paths that together say every word of the graph, one of each intent first:
         examples of a graph too large to list (a recogniser's prompt)."""

@@ -363,7 +363,7 @@ def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
     out: list[list[int]] = [[] for _ in range(g.n_states)]
     for arc, s in enumerate(g.src.tolist()):
         out[s].append(arc)
-    if _count(g, out) > EXAMPLE_LIMIT:
+    if phrase_count(g, out) > EXAMPLE_LIMIT:
         return [(" ".join(words), None) for _, words in prompt.graph.covering_paths()]
     finals = set(g.finals.tolist())
     result: list[tuple[str, dict[str, Any] | None]] = []
@@ -401,8 +401,12 @@ def _entry_slot(g: WordGraph, entry: int, out: list[list[int]]) -> str:
     return ""
 
 
-def _count(g: WordGraph, out: list[list[int]]) -> int:
-    """Paths through the graph, a slot counting once per choice."""
+def phrase_count(g: WordGraph, out: list[list[int]] | None = None) -> int:
+    """How many phrases the graph says: paths, a slot counting once per choice."""
+    if out is None:
+        out = [[] for _ in range(g.n_states)]
+        for arc, s in enumerate(g.src.tolist()):
+            out[s].append(arc)
     ways = [0] * g.n_states
     for state in g.finals.tolist():
         ways[state] = 1
