@@ -206,6 +206,7 @@ class Session:
                 due = self.clock() + wait
                 continue
             if heard is None or not heard.ignored:
+                self._reminders = None          # a reply, even a refused one, starts the wait anew
                 return heard
             self.log.write({"type": "ignored", "player": prompt.player, "reason": heard.ignored,
                             "text": heard.text, **_timing(heard, prompt)})
