@@ -24,16 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host.decks import BID_REWARD_FILE, PACK_FILE, DeckError, Decks, default_deck_dir, load_decks
+from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
 from host.games import option
-from host.games import GAME_IDS, get_game
+from host.games import GAME_IDS, game_ids, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord
 from voice.grammar import GRAMMAR_DIR
 
-QUESTION_GAMES = ("keep-it-100", "zero-to-100")
-WORD_GAMES = ("keep-cool",)
-CARD_DECK_FILES = {"one-percent": BID_REWARD_FILE, "centurion": PACK_FILE}
+CARD_DECK_KINDS = ("bid_reward", "pack")
+"""The decks read from a YAML card file (--card-deck): 1%'s bid and reward decks, Centurion's pack."""
 """The games dealt from a YAML card file (--card-deck), and their shipped file."""
 
 
@@ -61,18 +60,21 @@ class SavedGame:
 # ---- decks --------------------------------------------------------------------
 
 def deck_files(game: Any, setup: dict[str, Any]) -> dict[str, list[Path]]:
-    """The files each kind of deck of this game comes from: the ones given, else the shipped ones."""
-    deck_dir = default_deck_dir()
+    """The files each kind of deck of this game comes from: the ones given, else the
+    shipped one its registry entry names (host.engine.DeckEntry)."""
+    deck = option(game, "DECK")
+    shipped = [default_deck_dir() / deck.file] if deck.file else []
     files: dict[str, list[Path]] = {"questions": [], "words": [], "cards": []}
-    if game.ID in QUESTION_GAMES:
-        files["questions"] = [Path(p) for p in setup.get("question_decks") or [deck_dir / "questions.csv"]]
-    if game.ID in WORD_GAMES:
-        files["words"] = [Path(p) for p in setup.get("word_decks") or [deck_dir / "keep-cool.csv"]]
     given = setup.get("card_deck")  # absent in sessions saved before it
-    if game.ID in CARD_DECK_FILES:
-        files["cards"] = [Path(given) if given else deck_dir / CARD_DECK_FILES[game.ID]]
-    elif given:
-        raise SetupError(f"--card-deck is for {' and '.join(CARD_DECK_FILES)}, not {game.ID}")
+    if deck.kind == "questions":
+        files["questions"] = [Path(p) for p in setup.get("question_decks") or shipped]
+    elif deck.kind == "words":
+        files["words"] = [Path(p) for p in setup.get("word_decks") or shipped]
+    elif deck.kind in CARD_DECK_KINDS:
+        files["cards"] = [Path(given)] if given else shipped
+    if given and deck.kind not in CARD_DECK_KINDS:
+        card_games = [g for g in game_ids() if option(get_game(g), "DECK").kind in CARD_DECK_KINDS]
+        raise SetupError(f"--card-deck is for {' and '.join(card_games)}, not {game.ID}")
     return files
 
 

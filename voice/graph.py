@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 from hassil.expression import (Alternative, Expression, ListReference, Permutation,
