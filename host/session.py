@@ -206,7 +206,8 @@ class Session:
                 due = self.clock() + wait
                 continue
             if heard is None or not heard.ignored:
-                self._reminders = None          # a reply, even a refused one, starts the wait anew
+                if heard is not None and not heard.missed_start:
+                    self._reminders = None      # a reply, even a refused one, starts the wait anew
                 return heard
             self.log.write({"type": "ignored", "player": prompt.player, "reason": heard.ignored,
                             "text": heard.text, **_timing(heard, prompt)})

@@ -24,7 +24,7 @@ from voice.audio_in import read_wav_16k
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
-from voice.wordcheck import read_checked
+from voice.pipeline import read_checked
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class Settings:
     number_check_line: float = -8.0    # a number said alone this much less likely than a rival reading
                                        # is asked again (voice.wordcheck.NUMBER_LINE, tested); -100: no check
     rival_margin: float = 0.1          # a reading of another intent this close: "did you mean ...?" first
-                                       # (voice.ears.RIVAL_MARGIN, tested); 0: never asked for this
+                                       # (voice.reading.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
     max_utterance_s: float = 6.0
     agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)

@@ -46,7 +46,8 @@ from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 from voice.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
 from voice.vocabulary import sounds_alike
-from voice.wordcheck import CHECK_LINE, read_checked, word_in_play
+from voice.pipeline import read_checked
+from voice.wordcheck import CHECK_LINE, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
 from .synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr, padded

@@ -21,7 +21,7 @@ What it does (docs/recognition.md records a run and the decision drawn from it):
   sum of the parts (run one after the other);
 - a game asks "Did you mean ...?" before acting when the match score is below the
   matcher's accept score (86) or when a reading of another intent comes within
-  voice.ears.RIVAL_MARGIN; the summary shows, in brackets, the wrong intents and
+  voice.reading.RIVAL_MARGIN; the summary shows, in brackets, the wrong intents and
   other words acted on without asking.
 Latency is recognition + matching per utterance, audio already in memory.
 """
@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import SAMPLE_RATE  # noqa: E402
-from voice.ears import RIVAL_MARGIN  # noqa: E402
+from voice.reading import RIVAL_MARGIN  # noqa: E402
 from voice.matcher import ACCEPT_SCORE, Matcher, PromptGraph  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
@@ -234,7 +234,7 @@ def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache:
     every reading: a number said alone is scored against its rivals without the
     prompt, and not acted on when far less likely ("vetoed"; its time in "ms")."""
     from voice.audio_types import Hypothesis, Utterance
-    from voice.ears import Reading
+    from voice.reading import Reading
     from voice.wordcheck import check_number
 
     def compute(todo: list[Item]) -> Iterator[dict]:

@@ -8,7 +8,7 @@ each recording here is set in a stream of room sound (the second half of the sha
 pink noise, at -70 dBFS RMS: a quiet room through a laptop microphone, or the
 shared noises at --snr dB below the speech), and goes through the front end
 (voice/frontend.py), the endpointer (voice/endpoint.py) and the ears' reading
-(voice.wordcheck.read_checked, as voice/ears.py reads), so a voice the endpointer
+(voice.pipeline.read_checked, as voice/ears.py reads), so a voice the endpointer
 never finds counts as wrong, and so does one the ears would take as cut at the
 start (voice/onset.py: they ask again). Held-apart speakers are used (those that
 scripts/measure_asr.py does not tune on), with the second half of each noise; with
@@ -39,7 +39,7 @@ from voice.endpoint import Endpointer, SileroCheck  # noqa: E402
 from voice.frontend import FrontEnd, FrontEndConfig  # noqa: E402
 from voice.matcher import Matcher  # noqa: E402
 from voice.onset import missed_start  # noqa: E402
-from voice.wordcheck import read_checked  # noqa: E402
+from voice.pipeline import read_checked  # noqa: E402
 
 ROOM_DBFS = -70.0
 LEAD_S, TAIL_S = 1.5, 1.2

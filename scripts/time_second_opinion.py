@@ -5,7 +5,7 @@
 
 `partyhost bench keep-cool` asks the second listener both of its questions about
 every word (so that any line can be summarised afterwards), so its times are not a
-live turn's. This times the live reading function itself (voice.wordcheck.read_checked,
+live turn's. This times the live reading function itself (voice.pipeline.read_checked,
 as voice.ears calls it) on the benchmark's words and clues, each clip read twice in
 turn: by Whisper and its check alone, and with Moonshine's veto or rescue on top.
 Both start from a cold encoder cache every time. Run it on an otherwise idle machine
@@ -30,7 +30,7 @@ from partyhost.keep_cool_bench import PROMPT, ROSTER, build_set
 from voice.asr.moonshine import MoonshineScorer, Preloaded
 from voice.asr.select import make_recognizer
 from voice.matcher import Matcher
-from voice.wordcheck import read_checked
+from voice.pipeline import read_checked
 
 
 def main() -> int:

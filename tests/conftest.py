@@ -177,7 +177,7 @@ def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = Non
     live lists), or None: the same reading function as voice.ears (confidence x match
     score >= 0.5)."""
     from voice.audio_types import SAMPLE_RATE, Utterance
-    from voice.ears import read_utterance
+    from voice.reading import read_utterance
     reading = read_utterance(recognizer, matcher, _PromptName(prompt, slots or {}),
                              Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent

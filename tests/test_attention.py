@@ -10,7 +10,7 @@ from host.engine import Heard
 from host.session import SORRY
 from voice.attention import EMPTY, FAR, TOO_LONG, ignore_reason
 from voice.audio_types import Hypothesis, Utterance
-from voice.ears import Reading
+from voice.reading import Reading
 from voice.matcher import Matcher
 
 NUMBER = Matcher().table("common/number")

@@ -52,7 +52,7 @@ def test_tuned_defaults_are_the_tuned_values():
     must follow it when it is re-tuned."""
     from voice.endpoint import EndpointConfig
     from voice.matcher import ACCEPT_SCORE, CONFIRM_SCORE
-    from voice.ears import RIVAL_MARGIN
+    from voice.reading import RIVAL_MARGIN
     from voice.wordcheck import CHECK_LINE, NUMBER_LINE
     settings, endpoint = Settings(), EndpointConfig()
     assert (settings.word_check_line, settings.number_check_line) == (CHECK_LINE, NUMBER_LINE)

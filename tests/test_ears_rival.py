@@ -13,7 +13,8 @@ from host.engine import Prompt as HostPrompt
 from host.games import grammar_slots
 from voice.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis, Utterance
-from voice.ears import RIVAL_MARGIN, VoiceEars, read_utterance
+from voice.ears import VoiceEars
+from voice.reading import RIVAL_MARGIN, read_utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
 

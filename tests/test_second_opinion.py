@@ -14,7 +14,7 @@ from voice.audio_types import Hypothesis, Utterance
 from voice.matcher import Matcher
 from voice.normalize import normalize
 from voice.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
-from voice.wordcheck import read_checked
+from voice.pipeline import read_checked
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 

@@ -8,7 +8,7 @@ import pytest
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
 from voice.matcher import Matcher
-from voice.wordcheck import read_checked
+from voice.pipeline import read_checked
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 

@@ -10,54 +10,29 @@ Unreliable readings are handed over as rejected, so noise never becomes a move.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
 from .attention import REPLY_MAX_S, TOO_LONG, ignore_reason, too_long
-from .audio_types import AudioSource, Hypothesis, Recognizer, Utterance
+from .audio_types import AudioSource, Recognizer, Utterance
 from .matcher import Matcher
 from .onset import missed_start
+from .pipeline import read_checked
+from .reading import RIVAL_MARGIN, PromptLike, Reading
 from .turns import listen_for_turn
+from .wordcheck import CHECK_LINE, NUMBER_LINE
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
 CONTINUES_S = 0.1
 """Speech found this soon after a too-long stretch, with no lead-in, is more of it."""
-RIVAL_MARGIN = 0.1
-"""A reading that beats the best reading naming something else by less than this (in
-quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
-before acting. Whisper's n-best often holds both "yes" and "pass" for one word;
-tuned on Piper's voice, measured on held-apart voices and people (docs/recognition.md)."""
 
 
 class Interrupted(Exception):
     """hear() gave up waiting because `VoiceEars.interrupt` said an answer came another way."""
-
-
-class PromptLike(Protocol):
-    name: str
-    slots: dict
-    timeout: float | None
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the ears made of one utterance."""
-
-    text: str               # the chosen hypothesis ("" when rejected)
-    confidence: float       # 0..1: recogniser confidence x match quality
-    rejected: bool
-    utterance: Utterance
-    hypotheses: tuple[Hypothesis, ...]
-    rival: str = ""         # a reading naming something else, nearly as good: ask before acting
-
-    @property
-    def unsure(self) -> bool:
-        """Taken, but with a rival close behind: the host asks before acting on it."""
-        return bool(self.rival) and not self.rejected
 
 
 class VoiceEars:
@@ -104,7 +79,8 @@ class VoiceEars:
             self.second_opinion.start()     # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still
         # speaks (both are cached), not after the player has finished.
-        self.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
+        if self.recognizer is not None:
+            self.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         listening_from = max(listening_from, self.source.now())
@@ -151,7 +127,6 @@ class VoiceEars:
         return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        from .wordcheck import CHECK_LINE, NUMBER_LINE, read_checked   # read_utterance, then the checks
         line = CHECK_LINE if self.word_check_line is None else self.word_check_line
         number_line = NUMBER_LINE if self.number_check_line is None else self.number_check_line
         return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
@@ -201,29 +176,3 @@ class _Interruptible:
                 self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
-
-
-def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
-                   utterance: Utterance, min_confidence: float = 0.5,
-                   rival_margin: float = RIVAL_MARGIN) -> Reading:
-    """The best hypothesis by matcher score, weighed by the recogniser's confidence,
-    with its rival when one naming something else comes within `rival_margin` (not at
-    exact prompts: a Keep Cool turn cannot stop to ask, and its words are checked
-    in voice/wordcheck.py)."""
-    table = matcher.table(prompt.name, prompt.slots)
-    grammar = recognizer.compile(table.texts)        # backends cache by phrase set
-    hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
-    readings = []                                    # (quality, text, intent), in n-best order
-    for hypothesis in hypotheses:
-        match = table.match(hypothesis.text)
-        if match.intent is not None:
-            readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match.intent))
-            if match.unsure:                # the same words sit between two moves
-                readings.append((hypothesis.confidence * match.rival.score / 100, match.rival.phrase,
-                                 match.rival.intent))
-    best, text, intent = max(readings, key=lambda r: r[0], default=(0.0, "", None))
-    rivals = [r for r in readings if r[2] != intent]
-    rival = max(rivals, key=lambda r: r[0]) if rivals and not table.exact else None
-    close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
-    return Reading(text if best > 0 else "", best, best < min_confidence, utterance, hypotheses,
-                   rival[1] if close else "")

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .asr.moonshine import Judgement
-from .ears import Reading
+from .reading import Reading
 from .normalize import normalize, without_article
 from .vocabulary import pronunciations
 from .wordcheck import note, taken_as, written

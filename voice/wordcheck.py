@@ -27,9 +27,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .audio_types import Hypothesis, Recognizer, Utterance
-from .ears import RIVAL_MARGIN, PromptLike, Reading, read_utterance
-from .matcher import Matcher
+from .audio_types import Hypothesis, Recognizer
+from .reading import Reading
 from .normalize import NUMBER_WORDS, normalize, without_article
 
 CHECK_LINE = -3.0
@@ -37,26 +36,6 @@ CHECK_LINE = -3.0
 NUMBER_LINE = -8.0
 """At every other prompt, a number said alone ("six") this much less likely than the
 likeliest other reading is not acted on: the ears ask again."""
-
-
-def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
-                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None,
-                 number_line: float = NUMBER_LINE, rival_margin: float = RIVAL_MARGIN) -> Reading:
-    """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
-    the module docstring; at other prompts the number check, at `number_line`), then
-    the second listener's opinion if there is one. `second`: a
-    voice.asr.moonshine.Preloaded (anything whose get() gives a voice.second_opinion.Scorer
-    or None); it is asked for only here, so no other prompt waits for it to load."""
-    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin)
-    table = matcher.table(prompt.name, prompt.slots)
-    if not table.exact:
-        return check_number(reading, recognizer, table, number_line)
-    checked = check_exact(reading, recognizer, table, line)
-    scorer = second.get() if second is not None else None
-    if scorer is None:
-        return checked
-    from .second_opinion import SecondOpinion, review
-    return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
 
 
 def word_in_play(table: Any, reading: Reading) -> str | None:

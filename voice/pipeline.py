@@ -1,0 +1,35 @@
+"""The reading pipeline's front door: one utterance read against one prompt.
+
+read_utterance (voice/reading.py) picks the reading and its rival; then the check of
+a word in play or of a number said alone (voice/wordcheck.py); then, at Keep Cool's
+turns, the second listener (voice/second_opinion.py). The ears and every benchmark
+read through here, so there is one way to read.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .audio_types import Recognizer, Utterance
+from .matcher import Matcher
+from .reading import RIVAL_MARGIN, PromptLike, Reading, read_utterance
+from .second_opinion import SecondOpinion, review
+from .wordcheck import CHECK_LINE, NUMBER_LINE, check_exact, check_number, word_in_play
+
+
+def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
+                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None,
+                 number_line: float = NUMBER_LINE, rival_margin: float = RIVAL_MARGIN) -> Reading:
+    """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
+    the module docstring; at other prompts the number check, at `number_line`), then
+    the second listener's opinion if there is one. `second`: a
+    voice.asr.moonshine.Preloaded (anything whose get() gives a voice.second_opinion.Scorer
+    or None); it is asked for only here, so no other prompt waits for it to load."""
+    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin)
+    table = matcher.table(prompt.name, prompt.slots)
+    if not table.exact:
+        return check_number(reading, recognizer, table, number_line)
+    checked = check_exact(reading, recognizer, table, line)
+    scorer = second.get() if second is not None else None
+    if scorer is None:
+        return checked
+    return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
