@@ -7,7 +7,7 @@ whichever is closer; one graph word may also stand for two heard words ("and you
 for "undo"). A graph word not heard, or a heard word the path does not say, costs
 its length. Optional words have their own way around, so dropping them is free;
 slot words weigh more (voice/graph.py). Two different number words are never
-taken for each other: a number is what was said.
+taken for each other, but for -teen and -ty (TEEN_TY): a number is what was said.
 
 Costs are in letters, as rapidfuzz's ratio counts them, so a path's score is the
 familiar 0-100: 100 x (1 - cost / (letters heard + letters of the path)).
@@ -29,6 +29,11 @@ from .phonetic import sound_of
 ANY_WORD_COST = 1.0
 """What a word costs standing in for a misheard command prefix ("post" for "host")."""
 INF = 1e9
+TEEN_TY = {f"{stem}teen": f"{tens}" for stem, tens in (("thir", "thirty"), ("four", "forty"), ("fif", "fifty"),
+                                                    ("six", "sixty"), ("seven", "seventy"), ("eigh", "eighty"),
+                                                    ("nine", "ninety"))}
+"""The one slip between number words a recogniser makes, by sound: "seventeen nine" is
+no number, so it may be "seventy nine" (at a cost: asked about, not snapped silently)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +161,7 @@ class Alignment:
 
     def score(self, cost: float, words: tuple[str, ...]) -> float:
         letters = max(0.0, self.heard_letters - 1) + max(0, sum(len(w) + 1 for w in words) - 1)
-        return 100.0 if letters == 0 else float(max(0.0, 100.0 * (1 - cost / letters)))
+        return 100.0 if letters == 0 else float(min(100.0, max(0.0, 100.0 * (1 - cost / letters))))
 
 
 def _relax(cost: np.ndarray, dst: np.ndarray, candidates: np.ndarray) -> None:
@@ -200,9 +205,10 @@ def _cost(words: list[str], said: list[str], said_sounds: list[str | None], grap
     cost = (1.0 - ratio / 100.0) * letters
     said_numbers = np.array([s in NUMBER_WORDS for s in said])
     if said_numbers.any():
-        differ = graph.is_number[:, None] & said_numbers[None, :] & \
-            (graph.words_array[:, None] != np.array(said, object)[None, :])
-        cost[differ] = INF
+        said_array = np.array(said, object)
+        differ = graph.is_number[:, None] & said_numbers[None, :] & (graph.words_array[:, None] != said_array[None, :])
+        slips = np.array([[TEEN_TY.get(w) == h or TEEN_TY.get(h) == w for h in said] for w in graph.words], bool)
+        cost[differ & ~slips] = INF
     return cost
 
 

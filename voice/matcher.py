@@ -259,7 +259,8 @@ class PromptGraph:
                 if other_value == value or slot is None:
                     continue
                 alt_words = tuple(text.split())
-                cost = best.cost - here + _local_cost(alignment, alt_words, span)
+                # never cheaper than the best path (which is the cheapest of all)
+                cost = max(best.cost, best.cost - here + _local_cost(alignment, alt_words, span))
                 if best_alt is None or cost < best_alt[0]:
                     best_alt = (cost, alt_words, other_value)
             if best_alt is not None:
