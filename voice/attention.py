@@ -35,7 +35,7 @@ def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
 
 def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) -> str:
     """Why `reading` (voice.reading.Reading) was not meant for the host, or "" if it may
-    have been. `table`: the prompt's voice.matcher.PhraseTable."""
+    have been. `table`: the prompt's voice.matcher.PromptGraph."""
     if too_long(reading.utterance, reply_max_s):
         return TOO_LONG
     texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]

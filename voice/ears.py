@@ -88,7 +88,7 @@ class VoiceEars:
         ahead = self._ahead
         turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
                                getattr(prompt, "warning", None), self.play_cue,
-                               read_ahead=partial(ahead.begin, read) if ahead else None)
+                               read_ahead=partial(self._read_ahead, read) if ahead else None)
         cues = tuple(turn.cues)
         if turn.timed_out:
             return Heard(timed_out=True, listening_from=listening_from, cues=cues)
@@ -97,8 +97,8 @@ class VoiceEars:
         utterance = turn.utterance
         heard = partial(Heard, listening_from=listening_from, start=utterance.start, end=utterance.end,
                         cues=cues, input_level=self.input_level(utterance))
-        if too_long(utterance, self.reply_max_s) or self._continues_long(utterance):
-            self._long_until = utterance.end            # table talk: not worth reading
+        if self._table_talk(utterance):
+            self._long_until = utterance.end            # not worth reading
             return heard(ignored=TOO_LONG, unclear=True)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
@@ -115,6 +115,15 @@ class VoiceEars:
         return heard(text="" if reading.rejected and not ignored else reading.text,
                      confidence=reading.confidence, unclear=reading.rejected or bool(missed),
                      unsure=reading.unsure, ignored=ignored)
+
+    def _read_ahead(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
+        """Begin reading an utterance early, unless it is table talk that will not be read."""
+        if not self._table_talk(utterance):
+            self._ahead.begin(read, utterance)
+
+    def _table_talk(self, utterance: Utterance) -> bool:
+        """Longer than a reply, or running straight on from such a stretch."""
+        return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
 
     def _continues_long(self, utterance: Utterance) -> bool:
         """Speech going straight on from a stretch cut at the endpointer's length limit."""
