@@ -10,13 +10,14 @@ is possible, never swapped for the nearest one that is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .align import INF, Alignment, Path
-from .graph import (CloseTag, IntentTag, LiveLists, NumberTag, SlotChoices, ValueTag, WordGraph,
-                    compile_graph, number_value)
+from .graph import (SLOT_WORD_WEIGHT, CloseTag, IntentTag, LiveLists, NumberTag, SlotChoices, ValueTag,
+                    WordGraph, compile_graph, number_value)
 from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
 
 from .grammar import COMMON_PROMPT, Grammar, load_grammar
@@ -77,7 +78,6 @@ class PromptGraph:
     unavailable: dict[str, str] = field(default_factory=dict)
     own: int = 0                      # intents of order below this are the prompt's own
     live: LiveLists = field(default_factory=dict)
-    _examples: list[tuple[str, dict[str, Any] | None]] | None = None
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     # ---- matching ----
@@ -273,15 +273,13 @@ class PromptGraph:
 
     # ---- what recognisers are told ----
 
-    @property
+    @cached_property
     def examples(self) -> list[tuple[str, dict[str, Any] | None]]:
         """Phrases of the prompt with their intents, in grammar order: every one when
         there are at most EXAMPLE_LIMIT, else short paths covering every word."""
-        if self._examples is None:
-            self._examples = _examples(self)
-        return self._examples
+        return _examples(self)
 
-    @property
+    @cached_property
     def texts(self) -> list[str]:
         """The examples in the order a recogniser's prompt of limited length should read them."""
         by_text: dict[str, dict[str, Any]] = {}
@@ -297,18 +295,13 @@ class PromptGraph:
     def _order(self, intent: dict[str, Any]) -> int:
         return self._intent_order.get(intent["intent"], 0)
 
-    @property
+    @cached_property
     def _intent_order(self) -> dict[str, int]:
         order: dict[str, int] = {}
         for tag in self.graph.tags:
             if isinstance(tag, IntentTag):
                 order.setdefault(tag.name, tag.order)
         return order
-
-    @property
-    def longest(self) -> int:
-        """Words in the longest example (a recogniser's output cap)."""
-        return max((len(t.split()) for t, _ in self.examples), default=1)
 
 
 def _heard_as_said(steps: list, said: list[str], heard: list[str]) -> bool:
@@ -330,7 +323,6 @@ def _slot_on(g: WordGraph, steps) -> tuple[str | None, Any]:
 
 def _local_cost(alignment: Alignment, words: tuple[str, ...], span: tuple[int, int]) -> float:
     """Edit distance between these slot words and the heard words of `span`."""
-    from .graph import SLOT_WORD_WEIGHT
     index = alignment.graph_word_index
     heard = range(span[0], span[1])
     prev = [sum(alignment.insert[h] for h in heard[:k]) for k in range(len(heard) + 1)]
