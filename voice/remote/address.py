@@ -1,0 +1,49 @@
+"""`wyoming://HOST:PORT` addresses: recognised, checked and named in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+SCHEME = "wyoming"
+
+
+class AddressError(ValueError):
+    """A wyoming:// address that cannot be used; the message says how to write one."""
+
+
+@dataclass(frozen=True)
+class WyomingAddress:
+    """Where a Wyoming service listens."""
+
+    host: str
+    port: int
+
+    @property
+    def uri(self) -> str:
+        """The address as the wyoming package's clients take it (tcp://HOST:PORT)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"tcp://{host}:{self.port}"
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{SCHEME}://{host}:{self.port}"
+
+
+def is_wyoming(value: str | None) -> bool:
+    """Whether a setting names a Wyoming service rather than a local part."""
+    return bool(value) and value.lower().startswith(f"{SCHEME}://")
+
+
+def parse_address(value: str) -> WyomingAddress:
+    """`wyoming://HOST:PORT` as an address; anything else is refused with an example."""
+    example = f"write it as {SCHEME}://HOST:PORT, e.g. {SCHEME}://192.168.1.20:10700"
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        raise AddressError(f"{value!r} is not a Wyoming address: {example}") from None
+    if parts.scheme.lower() != SCHEME or not parts.hostname or port is None:
+        raise AddressError(f"{value!r} is not a Wyoming address: {example}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise AddressError(f"{value!r} has more than a host and a port: {example}")
+    return WyomingAddress(parts.hostname, port)
