@@ -24,7 +24,10 @@ from voice.audio_in import read_wav_16k
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.endpoint import Endpointer
 from voice.matcher import Matcher
-from voice.pipeline import read_checked
+from voice.pipeline import Reader
+
+from .config import Settings
+from .voiceio import reader_for
 
 
 @dataclass(frozen=True)
@@ -79,11 +82,11 @@ def percentile(values: list[float], q: float) -> float:
 class Listener:
     """Endpointer + recogniser + matcher for single recordings."""
 
-    def __init__(self, recognizer: Any, matcher: Matcher, grammar_slots_for=grammar_slots,
-                 unclear_for=unclear_intent, second: Any = None):
-        """`second`: the second listener the live ears use at exact prompts, a
-        voice.asr.moonshine.Preloaded that loads when first needed (None: none)."""
-        self.recognizer, self.matcher, self.second = recognizer, matcher, second
+    def __init__(self, reader: Reader, matcher: Matcher, grammar_slots_for=grammar_slots,
+                 unclear_for=unclear_intent):
+        """`reader`: the recogniser, second listener and check lines, as the live ears
+        have them (partyhost/voiceio.py reader_for)."""
+        self.reader, self.matcher = reader, matcher
         self.slots_for, self.unclear_for = grammar_slots_for, unclear_for
 
     def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> Understood:
@@ -92,7 +95,7 @@ class Listener:
             return Understood(None, 0.0, "")
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
-        reading = read_checked(self.recognizer, self.matcher, prompt, utterance, second=self.second)
+        reading = self.reader.read(self.matcher, prompt, utterance)
         if reading.rejected:        # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
         else:                       # what the session decides (host.decide)
@@ -195,31 +198,29 @@ LATENCY_SENTENCES = [
 ]
 
 
-def make_listener(backend: str | None, models_dir: str | None, grammar: Path | None = None,
-                  whisper_model: str | None = None) -> Listener:
-    from voice.asr.moonshine import Preloaded
-    from voice.asr.select import make_recognizer
-    recognizer = make_recognizer(backend, models_dir, whisper_model)
-    second = Preloaded(models_dir=models_dir)
+def make_listener(settings: Settings, grammar: Path | None = None, whisper_model: str | None = None) -> Listener:
+    """A listener reading as a live game with these settings would; with `grammar`,
+    every prompt is that file's (a benchmark's own grammar), with no game context."""
+    reader = reader_for(settings, whisper_model)
     if grammar is None:
-        return Listener(recognizer, Matcher(), second=second)
+        return Listener(reader, Matcher())
     matcher = Matcher(common=False, grammar_file=grammar)
-    return Listener(recognizer, matcher, grammar_slots_for=lambda prompt, context: {},
-                    unclear_for=lambda prompt: None, second=second)
+    return Listener(reader, matcher, grammar_slots_for=lambda prompt, context: {},
+                    unclear_for=lambda prompt: None)
 
 
-def accuracy_command(manifest: Path, backend: str | None, models_dir: str | None,
-                     grammar: Path | None, json_out: Path | None) -> int:
-    result = run_accuracy(manifest, make_listener(backend, models_dir, grammar), json_out)
+def accuracy_command(manifest: Path, settings: Settings, grammar: Path | None, json_out: Path | None) -> int:
+    result = run_accuracy(manifest, make_listener(settings, grammar), json_out)
     print(format_summary(result["summary"]))
     return 0
 
 
-def latency_command(manifest: Path, backend: str | None, models_dir: str | None, paced: bool = False) -> int:
+def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> int:
     """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory;
     `paced`: also as a live game has it, clips played in real time (a few minutes)."""
-    listener = make_listener(backend, models_dir)
-    listener.second.get()       # loaded before timing, and counted in the memory a Keep Cool game needs
+    listener = make_listener(settings)
+    if listener.reader.second is not None:
+        listener.reader.second.get()       # loaded before timing, and counted in the memory a Keep Cool game needs
     result = run_accuracy(manifest, listener, progress=False)
     times = [i["ms"] for i in result["items"] if i["ms"] > 0]
     if paced:
@@ -280,8 +281,8 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
         audio = np.concatenate([read_wav_16k(manifest.parent / line["wav"]), np.zeros(SAMPLE_RATE, np.float32)])
         for mode in ("read_ahead", "after_end"):
             source = PacedRecording(audio)
-            ears = VoiceEars(source, Endpointer(speech_check=speech_check), listener.recognizer, listener.matcher,
-                             busy_until=lambda: 0.0, second_opinion=listener.second, read_ahead=mode == "read_ahead")
+            ears = VoiceEars(source, Endpointer(speech_check=speech_check), listener.reader, listener.matcher,
+                             busy_until=lambda: 0.0, read_ahead=mode == "read_ahead")
             if ears.hear(prompt) is None:
                 continue                # no speech found: nothing to time
             ms = (time.perf_counter() - source.last_given) * 1000

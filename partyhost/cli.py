@@ -7,6 +7,7 @@ understanding function that suit the chosen input and output.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sqlite3
@@ -508,18 +509,17 @@ def run_bench(args: argparse.Namespace) -> int:
                                            veto_line=args.veto_line, rescue=not args.no_rescue, real=args.real)
         except FixtureError as error:
             raise UserError(str(error)) from error
-    backend = args.backend or settings.backend
+    settings = dataclasses.replace(settings, backend=args.backend or settings.backend)
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():
             raise UserError(f"no manifest at {args.manifest}")
-        return bench.accuracy_command(args.manifest, backend, settings.models_dir, args.grammar, args.json)
+        return bench.accuracy_command(args.manifest, settings, args.grammar, args.json)
     if args.choose:
         from .model_choice import choose_command
         from .models import default_models_dir
         folder = Path(settings.models_dir or default_models_dir())
         return choose_command(folder, args.manifest or bench.FIXTURE_MANIFEST)
-    return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, backend, settings.models_dir,
-                                 args.paced)
+    return bench.latency_command(args.manifest or bench.FIXTURE_MANIFEST, settings, args.paced)
 
 
 def manage_models(args: argparse.Namespace) -> int:

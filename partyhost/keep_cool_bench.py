@@ -50,7 +50,8 @@ from voice.pipeline import read_checked
 from voice.wordcheck import CHECK_LINE, word_in_play
 
 from .bench import BenchPrompt, first_utterance, percentile
-from .synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr, padded
+from .synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr
+from voice.mixing import padded
 
 PROMPT = "keep-cool/word"
 ROSTER = ["Ana", "Ben", "Cy"]

@@ -66,8 +66,10 @@ def rss_mb() -> float:
 def measure(candidate: Candidate, models_dir: Path, manifest: Path, limit: int | None = None) -> Measured:
     """End of speech to intent over `manifest`'s recordings (the first `limit`)."""
     from .bench import make_listener, percentile, run_accuracy
+    from .config import Settings
     before = rss_mb()
-    listener = make_listener("whisper", str(models_dir), whisper_model=candidate.setting or None)
+    listener = make_listener(Settings(backend="whisper", models_dir=str(models_dir)),
+                             whisper_model=candidate.setting or None)
     memory = rss_mb() - before
     items = run_accuracy(manifest, listener, progress=False, limit=limit)["items"]
     times = [i["ms"] for i in items if i["ms"] > 0]

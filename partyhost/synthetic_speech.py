@@ -20,11 +20,11 @@ import soundfile
 import soxr
 
 from voice.audio_types import SAMPLE_RATE
+from voice.mixing import LOUD_SAMPLES, mix, random_start
 
 SHARED_AUDIO = Path(__file__).resolve().parents[2] / "shared" / "audio"
 """Recordings beside the project checkout (people's speech, noise): lab data, not shipped."""
 NOISES = ("doing_the_dishes", "running_tap", "pink_noise", "music")
-LEAD_S, TAIL_S = 0.4, 0.6   # silence around each utterance, as a microphone would give
 
 CHATTER = [  # out-of-grammar talk around a table: must never become a move
     "could you pass me the bowl of chips please",
@@ -96,18 +96,8 @@ def load_noise(name: str) -> np.ndarray:
 
 
 def mix_at_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
-    """speech + a random stretch of noise scaled so speech power / noise power = snr_db."""
-    start = rng.randrange(max(1, len(noise) - len(speech)))
-    piece = np.resize(noise[start:start + len(speech)], len(speech))
-    active = speech[np.abs(speech) > 0.02 * np.abs(speech).max()] if speech.any() else speech
-    speech_power = float(np.mean(active ** 2)) if len(active) else 0.0
-    noise_power = float(np.mean(piece ** 2)) or 1e-12
-    gain = np.sqrt(speech_power / (noise_power * 10 ** (snr_db / 10)))
-    mixed = speech + gain * piece
+    """speech + a random stretch of noise, SNR over the speech's loud samples
+    (voice/mixing.py), brought under full scale when it would clip."""
+    mixed = mix(speech, noise, snr_db, start=random_start(noise, len(speech), rng), measure=LOUD_SAMPLES)
     peak = np.abs(mixed).max()
     return mixed / peak * 0.9 if peak > 0.99 else mixed
-
-
-def padded(audio: np.ndarray) -> np.ndarray:
-    return np.concatenate([np.zeros(int(LEAD_S * SAMPLE_RATE), np.float32), audio,
-                           np.zeros(int(TAIL_S * SAMPLE_RATE), np.float32)])

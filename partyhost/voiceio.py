@@ -117,31 +117,40 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -
     return mouth
 
 
-def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth) -> Ears:
+def reader_for(settings: Settings, whisper_model: str | None = None) -> Any:
+    """The recogniser, the second listener and the check lines the settings ask for: one
+    voice.pipeline.Reader for live ears and for the benchmarks alike. `whisper_model`
+    stands in for the settings' (a benchmark's candidate)."""
     from voice.asr import ModelMissingError
     from voice.asr.select import make_recognizer
-    from voice.ears import VoiceEars
-    from voice.endpoint import EndpointConfig, Endpointer
+    from voice.pipeline import Reader
     try:
-        recognizer = make_recognizer(settings.backend, settings.models_dir, settings.whisper_model)
+        recognizer = make_recognizer(settings.backend, settings.models_dir,
+                                     whisper_model or settings.whisper_model)
     except ModelMissingError as error:
         raise IOChoiceError(str(error)) from error
+    second = None
+    if settings.second_opinion:
+        from voice.asr.moonshine import Preloaded
+        second = Preloaded(models_dir=settings.models_dir)
+    return Reader(recognizer, second, word_check_line=settings.word_check_line,
+                  number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)
+
+
+def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth) -> Ears:
+    from voice.ears import VoiceEars
+    from voice.endpoint import EndpointConfig, Endpointer
+    from voice.turns import TICK_GAIN
+    reader = reader_for(settings)
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
                                            max_ms=int(settings.max_utterance_s * 1000)))
-    from voice.turns import TICK_GAIN
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
     if isinstance(mouth, TextMouth):
         play_cue = mouth.sound
     else:
         def play_cue(name: str) -> None:
             mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
-    second = None
-    if settings.second_opinion:
-        from voice.asr.moonshine import Preloaded
-        second = Preloaded(models_dir=settings.models_dir)
-    return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
-                     word_check_line=settings.word_check_line, second_opinion=second,
-                     number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
+    return VoiceEars(source, endpointer, reader, matcher, busy_until, play_cue=play_cue,
                      front_end=front_end(settings), reply_max_s=settings.reply_max_s)
 
 

@@ -26,26 +26,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from partyhost.bench import make_listener, run_accuracy  # noqa: E402
+from partyhost.config import Settings  # noqa: E402
 from voice.audio_in import read_wav_16k  # noqa: E402
+from voice import mixing  # noqa: E402
 from voice.normalize import normalize  # noqa: E402
 
 PEER = ROOT.parent / "shared" / "peers" / "picovoice"
 GRAMMAR = ROOT / "docs" / "examples" / "coffee_maker.yaml"
-FRAME = 2048
-
-
-def loudest_frame_power(audio: np.ndarray) -> float:
-    frames = audio[: len(audio) // FRAME * FRAME].reshape(-1, FRAME) if len(audio) >= FRAME else audio[None, :]
-    return float((frames ** 2).mean(axis=1).max())
 
 
 def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
     """The benchmark's mix: SNR between the loudest frame of the speech and of a random
     stretch of noise as long, then the mix scaled to half of full range."""
-    start = rng.randrange(max(1, len(noise) - len(speech)))
-    piece = np.resize(noise[start:start + len(speech)], len(speech))
-    gain = np.sqrt(loudest_frame_power(speech) / (loudest_frame_power(piece) * 10 ** (snr_db / 10)))
-    mixed = speech + gain * piece
+    mixed = mixing.mix(speech, noise, snr_db, start=mixing.random_start(noise, len(speech), rng),
+                       measure=mixing.LOUDEST_FRAME)
     return (mixed / (np.abs(mixed).max() or 1.0) * 0.5).astype(np.float32)
 
 
@@ -96,7 +90,7 @@ def main() -> int:
         print(f"bench_coffee: {PEER} is missing", file=sys.stderr)
         return 2
     manifest = build(args.out, [float(s) for s in args.snr.split(",") if s])
-    result = run_accuracy(manifest, make_listener(args.backend, None, GRAMMAR), args.out / "result.json")
+    result = run_accuracy(manifest, make_listener(Settings(backend=args.backend), GRAMMAR), args.out / "result.json")
     report(result["items"])
     print(f"p50 {result['summary']['p50_ms']} ms, p95 {result['summary']['p95_ms']} ms (recognise and match)")
     return 0

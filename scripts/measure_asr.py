@@ -29,25 +29,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
-import wave
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import numpy as np
-import soxr
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import SAMPLE_RATE  # noqa: E402
-from voice.reading import RIVAL_MARGIN  # noqa: E402
-from voice.matcher import ACCEPT_SCORE, Matcher, PromptGraph  # noqa: E402
+from host.decide import ASK_FIRST  # noqa: E402
+from host.decide import decide as decide_reply  # noqa: E402
+from voice import mixing  # noqa: E402
+from voice.audio_in import read_wav_16k  # noqa: E402
+from voice.audio_types import Hypothesis, Utterance  # noqa: E402
+from voice.matcher import Matcher, PromptGraph  # noqa: E402
+from voice.mixing import padded  # noqa: E402
+from voice.reading import Reading, weigh  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
 DIGITS = "zero one two three four five six seven eight nine".split()
@@ -73,43 +76,15 @@ class Item:
     audio: np.ndarray = field(repr=False)
 
 
-def read_wav(path: Path) -> np.ndarray:
-    """16 kHz mono float32 from a PCM WAV (the shared audio is 8/16 kHz 16-bit)."""
-    with wave.open(str(path)) as w:
-        rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
-        raw = w.readframes(w.getnframes())
-    dtype = {1: np.uint8, 2: np.int16, 4: np.int32}[width]
-    x = np.frombuffer(raw, dtype=dtype).astype(np.float32)
-    x = (x - 128) / 128 if width == 1 else x / float(2 ** (8 * width - 1))
-    x = x.reshape(-1, channels).mean(axis=1)
-    return soxr.resample(x, rate, SAMPLE_RATE).astype(np.float32) if rate != SAMPLE_RATE else x
-
-
-def padded(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """As the endpointer hands it over: a little lead-in and tail, a faint room floor."""
-    out = np.concatenate([np.zeros(3200, np.float32), x, np.zeros(4800, np.float32)])
-    return (out + rng.normal(0, 3e-4, len(out))).astype(np.float32)
-
-
-def active_rms(x: np.ndarray) -> float:
-    """RMS of the 30 ms frames within 30 dB of the loudest (the speech, not the gaps)."""
-    n = len(x) // 480 * 480
-    frames = x[:n].reshape(-1, 480)
-    energy = (frames ** 2).mean(axis=1)
-    keep = energy >= energy.max() * 1e-3
-    return float(math.sqrt(energy[keep].mean()))
-
-
 def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
+    """SNR over the speech's loud frames (voice/mixing.py); the noise from `offset`."""
     start = offset % max(1, len(noise) - len(speech))
-    cut = noise[start:start + len(speech)]
-    gain = active_rms(speech) / (math.sqrt((cut ** 2).mean()) + 1e-9) / (10 ** (snr_db / 20))
-    return np.clip(speech + gain * cut, -1, 1).astype(np.float32)
+    return np.clip(mixing.mix(speech, noise, snr_db, start=start, measure=mixing.LOUD_FRAMES), -1, 1)
 
 
 def build_items(quick: bool = False) -> list[Item]:
     rng = np.random.default_rng(7)
-    noises = {name: read_wav(AUDIO / "noise" / f"{name}.wav") for name in NOISES}
+    noises = {name: read_wav_16k(AUDIO / "noise" / f"{name}.wav") for name in NOISES}
     clean: list[Item] = []
     for path in sorted((AUDIO / "fsdd").glob("*.wav")):
         digit, speaker, take = path.stem.split("_")
@@ -118,7 +93,7 @@ def build_items(quick: bool = False) -> list[Item]:
         clean.append(Item(f"fsdd/{path.stem}", "fsdd", speaker,
                           "tune" if speaker in TUNE_SPEAKERS else "test", "number",
                           {"intent": "number", "value": int(digit)}, "clean",
-                          padded(read_wav(path), rng)))
+                          padded(read_wav_16k(path), rng)))
     for word in DIGITS + ["yes", "no"]:
         for path in sorted((AUDIO / "speech-commands" / word).glob("*.wav")):
             speaker = path.stem.split("_")[0]
@@ -126,7 +101,7 @@ def build_items(quick: bool = False) -> list[Item]:
                               ("number", {"intent": "number", "value": DIGITS.index(word)}))
             clean.append(Item(f"sc/{word}/{path.stem}", "sc", speaker,
                               "tune" if speaker in TUNE_SPEAKERS else "test", prompt, expect,
-                              "clean", padded(read_wav(path), rng)))
+                              "clean", padded(read_wav_16k(path), rng)))
     items = list(clean)
     for snr in SNRS:
         for i, item in enumerate(clean):
@@ -154,7 +129,7 @@ def build_items(quick: bool = False) -> list[Item]:
                     continue                 # "right" means yes there
                 items.append(Item(f"oog/{word}/{path.stem}/{prompt}", "oog", speaker,
                                   "tune" if speaker in TUNE_SPEAKERS else "test", prompt,
-                                  None, "clean", padded(read_wav(path), rng)))
+                                  None, "clean", padded(read_wav_16k(path), rng)))
     return items
 
 
@@ -233,19 +208,13 @@ def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache:
     """voice.wordcheck.check_number on Whisper's reading, as voice.ears does after
     every reading: a number said alone is scored against its rivals without the
     prompt, and not acted on when far less likely ("vetoed"; its time in "ms")."""
-    from voice.audio_types import Hypothesis, Utterance
-    from voice.reading import Reading
     from voice.wordcheck import check_number
 
     def compute(todo: list[Item]) -> Iterator[dict]:
         recognizer = make_backend("whisper")
         for n, item in enumerate(todo, 1):
             row = whisper_rows[item.id]
-            decision = decide(row, None, SPANS["whisper"])
-            text = row["hyps"][decision.hypothesis]["text"] if decision.intent else ""
-            hypotheses = tuple(Hypothesis(h["text"], h["confidence"], h["details"]) for h in row["hyps"])
-            reading = Reading(text, decision.quality, decision.intent is None,
-                              Utterance(item.audio, 0.0, len(item.audio) / SAMPLE_RATE), hypotheses)
+            reading = decide(row, None, SPANS["whisper"]).reading
             start = time.perf_counter()
             checked = check_number(reading, recognizer, tables[item.prompt])
             yield {"id": item.id, "vetoed": checked.rejected and not reading.rejected,
@@ -265,21 +234,15 @@ def best_phrase(row: dict, table: PromptGraph) -> str | None:
     return None
 
 
-# ---- deciding, as voice.ears does -------------------------------------------------
+# ---- deciding: the ears' weighing and the session's rule, on stored readings -------
 
 @dataclass(frozen=True)
 class Decision:
     intent: dict | None
     quality: float
     ms: float
-    match_score: float = 100.0     # below the matcher's accept score a game asks first
-    hypothesis: int = 0            # which hypothesis the intent came from
-    rival_gap: float = 1.0         # quality above the best reading of another intent (voice.ears)
-
-    @property
-    def asked(self) -> bool:
-        """A game would ask "Did you mean ...?" before acting on this intent."""
-        return self.match_score < ACCEPT_SCORE or self.rival_gap < RIVAL_MARGIN
+    asked: bool = False            # a game would ask "Did you mean ...?" before acting (host.decide)
+    reading: Reading | None = None  # as voice.reading.weigh made it
 
 
 def annotate(rows: dict, items: list[Item], tables: dict) -> None:
@@ -289,9 +252,9 @@ def annotate(rows: dict, items: list[Item], tables: dict) -> None:
         if "matches" in row:
             continue
         start = time.perf_counter()
-        row["matches"] = [(m.intent, m.score) for m in
-                          (tables[item.prompt].match(h["text"]) for h in row["hyps"])]
+        row["matches"] = [tables[item.prompt].match(h["text"]) for h in row["hyps"]]
         row["match_ms"] = (time.perf_counter() - start) * 1000
+        row["utterance"] = Utterance(item.audio, 0.0, len(item.audio) / SAMPLE_RATE)
 
 
 def rescore(hyp: dict, line: float | None, span: float) -> float:
@@ -305,31 +268,25 @@ def rescore(hyp: dict, line: float | None, span: float) -> float:
 
 
 def decide(row: dict, line: float | None, span: float) -> Decision:
-    best_intent, best, best_score, best_index = None, 0.0, 0.0, 0
-    qualities = []
-    for index, (hyp, (intent, score)) in enumerate(zip(row["hyps"], row["matches"])):
-        if intent is None:
-            continue
-        quality = rescore(hyp, line, span) * score / 100
-        qualities.append((quality, intent))
-        if quality > best:
-            best_intent, best, best_score, best_index = intent, quality, score, index
-    rival = max((q for q, intent in qualities if intent != best_intent), default=None)
-    return Decision(best_intent if best >= 0.5 else None, best, row["ms"] + row["match_ms"],
-                    best_score, best_index, 1.0 if rival is None else best - rival)
+    """voice.reading.weigh on the stored n-best (confidences at `line`), then host.decide."""
+    hypotheses = tuple(Hypothesis(h["text"], rescore(h, line, span), h["details"]) for h in row["hyps"])
+    reading = weigh(hypotheses, row["matches"], False, row["utterance"])
+    intent = None if reading.rejected else reading.match.intent
+    asked = intent is not None and decide_reply(reading.match, reading.unsure) == ASK_FIRST
+    return Decision(intent, reading.confidence, row["ms"] + row["match_ms"], asked, reading)
 
 
 def top_intent(row: dict) -> dict | None:
     """The intent of the first hypothesis the matcher accepts, whatever its confidence."""
-    for hyp, (intent, _) in zip(row["hyps"], row["matches"]):
-        if intent is not None and not hyp["details"].get("rejected"):
-            return intent
+    for hyp, match in zip(row["hyps"], row["matches"]):
+        if match.intent is not None and not hyp["details"].get("rejected"):
+            return match.intent
     return None
 
 
 def top_raw(row: dict) -> float:
-    for hyp, (intent, _) in zip(row["hyps"], row["matches"]):
-        if intent is not None and not hyp["details"].get("rejected"):
+    for hyp, match in zip(row["hyps"], row["matches"]):
+        if match.intent is not None and not hyp["details"].get("rejected"):
             return hyp["details"].get("raw", -1e9)
     return -1e9
 
@@ -358,7 +315,7 @@ def agree(rows_a: dict, rows_b: dict, line_a: float, span_a: float,
         b = decide(rows_b[item.id], line_b, span_b)
         same = a.intent is not None and a.intent == b.intent
         return Decision(a.intent if same else None, min(a.quality, b.quality), a.ms + b.ms,
-                        min(a.match_score, b.match_score))
+                        a.asked or b.asked)
     return rule
 
 
@@ -371,8 +328,7 @@ def verified(rows_a: dict, rows_b: dict, line_a: float, span_a: float, sure: flo
             return a
         b = rows_b[item.id]
         ok = top_intent(b) == a.intent
-        return Decision(a.intent if ok else None, a.quality, a.ms + b["ms"] + b["match_ms"],
-                        a.match_score)
+        return Decision(a.intent if ok else None, a.quality, a.ms + b["ms"] + b["match_ms"], a.asked)
     return rule
 
 
@@ -394,8 +350,7 @@ def acoustically_checked(rows_w: dict, align: dict, line_w: float, span_w: float
             return w
         raw = align[item.id]["raw"]
         ok = raw is not None and raw >= line_s
-        return Decision(w.intent if ok else None, w.quality, w.ms + align[item.id]["ms"],
-                        w.match_score)
+        return Decision(w.intent if ok else None, w.quality, w.ms + align[item.id]["ms"], w.asked)
     return rule
 
 

@@ -23,7 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partyhost.bench import make_listener
-from partyhost.synthetic_speech import ESPEAK_VOICES, Voices, load_noise, mix_at_snr, padded
+from partyhost.config import Settings
+from partyhost.synthetic_speech import ESPEAK_VOICES, Voices, load_noise, mix_at_snr
+from voice.mixing import padded  # noqa: E402
 
 COMMANDS = {"host, scores": "score", "host, repeat that": "repeat", "host, help": "help",
             "host, relaxed mode": "relaxed", "host, pause": "pause",
@@ -43,7 +45,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write every reading here")
     args = parser.parse_args()
-    listener, voices = make_listener(None, None), Voices(noise_scale=0.0)
+    listener, voices = make_listener(Settings()), Voices(noise_scale=0.0)
     music, rng = load_noise("music"), random.Random(3)
     rows = []
     for voice in VOICES:

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.games import grammar_slots
 from partyhost.bench import BenchPrompt, first_utterance, percentile
-from partyhost.synthetic_speech import Voices, padded
+from partyhost.synthetic_speech import Voices
+from voice.mixing import padded  # noqa: E402
 from partyhost.keep_cool_bench import PROMPT, ROSTER, build_set
 from voice.asr.moonshine import MoonshineScorer, Preloaded
 from voice.asr.select import make_recognizer

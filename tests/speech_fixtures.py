@@ -27,7 +27,8 @@ import soundfile
 import soxr
 
 from host.games import game_ids, grammar_slots, unclear_intent
-from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr, padded
+from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
+from voice.mixing import padded
 from replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.grammar import load_grammar

@@ -8,6 +8,7 @@ from test_session import ScriptEars, events, make_session
 
 from host.engine import Heard
 from host.session import SORRY
+from voice.pipeline import Reader
 from voice.attention import EMPTY, FAR, TOO_LONG, ignore_reason
 from voice.audio_types import Hypothesis, Utterance
 from voice.reading import Reading
@@ -124,7 +125,7 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     from voice.endpoint import Endpointer
     audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
     recogniser = Reads("seven")
-    ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), recogniser, Matcher(),
+    ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(),
                      busy_until=lambda: 0.0)
     first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
     assert first.ignored == TOO_LONG and second.ignored == TOO_LONG

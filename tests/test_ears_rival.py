@@ -11,6 +11,7 @@ from test_read_ahead import Recording
 
 from host.engine import Prompt as HostPrompt
 from host.games import grammar_slots
+from voice.pipeline import Reader
 from voice.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis, Utterance
 from voice.ears import VoiceEars
@@ -69,8 +70,8 @@ def test_a_rejected_reading_has_no_rival_and_exact_prompts_never_ask():
 def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure):
     """config.toml's rival_margin reaches the ears; 0 never asks for this reason."""
     audio = np.concatenate([silence(0.6), voiced(0.6), silence(1.0)])
-    ears = VoiceEars(Recording(audio), Endpointer(RULES), NBest(("yes", 0.95), ("pass", 0.9)), Matcher(),
-                     busy_until=lambda: 0.0, rival_margin=margin)
+    ears = VoiceEars(Recording(audio), Endpointer(RULES), Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin),
+                     Matcher(), busy_until=lambda: 0.0)
     heard = ears.hear(HostPrompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
     assert heard.text == "yes" and heard.unsure is unsure
 

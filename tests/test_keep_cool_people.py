@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from voice.pipeline import Reader
 from partyhost.bench import Listener
-from partyhost.synthetic_speech import padded
+from voice.mixing import padded
 from voice.asr.moonshine import Preloaded
 from voice.asr.select import make_recognizer
 from voice.audio_in import read_wav_16k
@@ -23,7 +24,7 @@ NO_IN_PLAY = ["no", "seven", *DECK]        # "go" is one sound from "no": a hard
 
 @pytest.fixture(scope="module")
 def listener():
-    return Listener(make_recognizer("whisper"), Matcher(), second=Preloaded())
+    return Listener(Reader(make_recognizer("whisper"), Preloaded()), Matcher())
 
 
 def heard(listener, shared_audio, recording: str, words: list[str]) -> str | None:

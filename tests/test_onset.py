@@ -10,6 +10,7 @@ from test_endpoint import RULES, frames_of, silence, voiced
 from test_session import events, make_session
 
 from host.session import MISSED_START
+from voice.pipeline import Reader
 from voice.audio_in import WavSource
 from voice.audio_types import SAMPLE_RATE, Utterance
 from voice.ears import VoiceEars
@@ -63,7 +64,7 @@ def test_speech_begun_while_the_host_spoke_is_not_read(tmp_path, say, host_stops
     stops = lead + host_stops_into_speech * len(speech) / SAMPLE_RATE if host_stops_into_speech else 0.3
     recogniser = CountingRecogniser()
     ears = VoiceEars(recording(tmp_path, silence(lead), speech, silence(1.5)), room_heard_before(),
-                     recogniser, Matcher(), busy_until=lambda: stops)
+                     Reader(recogniser), Matcher(), busy_until=lambda: stops)
     heard = ears.hear(Prompt())
     assert heard.missed_start == expected
     assert recogniser.reads == 1
@@ -98,8 +99,8 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
     stops = [t_four + 0.4]
     source = recording(tmp_path, silence(1.0), four, silence(1.5), three, silence(2.0))
     session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = VoiceEars(source, room_heard_before(), make_recognizer(None, None), Matcher(),
-                             busy_until=lambda: stops[0], rival_margin=0)
+    session.ears = VoiceEars(source, room_heard_before(), Reader(make_recognizer(None, None), rival_margin=0), Matcher(),
+                             busy_until=lambda: stops[0])
     session.start()
     assert session.run() == "eof"
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 3, "player": "Ana"}]

@@ -15,6 +15,7 @@ import pytest
 from host.engine import GameOptions, Heard, Prompt
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
+from voice.pipeline import Reader
 from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
 from partyhost.phones.seats import FREE_WRONG_CODES, MAX_WAIT_S, SeatBook, SeatRefused
@@ -427,7 +428,7 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
 
     hub, turn = centurion_hub()
     room = QuietRoom()
-    ears = PhoneEars(VoiceEars(room, Endpointer(), recognizer=None, matcher=Matcher(),
+    ears = PhoneEars(VoiceEars(room, Endpointer(), Reader(None), matcher=Matcher(),
                                busy_until=lambda: 0.0), hub)
     version = hub.snapshot(turn)["version"]
     threading.Timer(0.3, lambda: hub.press(turn, version, 2)).start()

@@ -9,6 +9,7 @@ import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
 from host.engine import Prompt
+from voice.pipeline import Reader
 from voice.audio_types import Hypothesis
 from voice.ears import VoiceEars
 from voice.endpoint import Endpointer
@@ -52,7 +53,7 @@ class Recogniser:
 
 def hear(audio: np.ndarray, read_ahead: bool = True):
     recogniser = Recogniser()
-    ears = VoiceEars(Recording(audio), Endpointer(RULES), recogniser, Matcher(), busy_until=lambda: 0.0,
+    ears = VoiceEars(Recording(audio), Endpointer(RULES), Reader(recogniser), Matcher(), busy_until=lambda: 0.0,
                      read_ahead=read_ahead)
     heard = ears.hear(Prompt("common/yes_no", "Ana", "Again?"))
     return heard, recogniser.reads
@@ -93,8 +94,8 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
     for line in picked:
         name = f"{line['game']}/{line['prompt']}"
         prompt = BenchPrompt(name, grammar_slots(name, line.get("context") or {}))
-        heard = [VoiceEars(WavSource(fixtures / line["wav"]), Endpointer(), recogniser, matcher,
-                           busy_until=lambda: 0.0, second_opinion=second, read_ahead=ahead).hear(prompt)
+        heard = [VoiceEars(WavSource(fixtures / line["wav"]), Endpointer(), Reader(recogniser, second), matcher,
+                           busy_until=lambda: 0.0, read_ahead=ahead).hear(prompt)
                  for ahead in (True, False)]
         assert heard[0] == heard[1] and heard[0].text, line["id"]
 
@@ -114,6 +115,6 @@ def test_the_paced_benchmark_times_each_clip_both_ways(tmp_path):
     shutil.copy(fixtures / line["wav"], tmp_path / line["wav"])
     (tmp_path / "one.jsonl").write_text(json.dumps(line) + "\n")
     recogniser = Recogniser()
-    times = paced_latency(tmp_path / "one.jsonl", Listener(recogniser, Matcher()), every=1)
+    times = paced_latency(tmp_path / "one.jsonl", Listener(Reader(recogniser), Matcher()), every=1)
     assert len(times["read_ahead"]) == len(times["after_end"]) == 1 and times["read_ahead_keep_cool"] == []
     assert [thread for thread, _ in recogniser.reads] == ["read-ahead_0", "MainThread"]

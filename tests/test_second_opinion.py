@@ -13,6 +13,7 @@ from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
 from voice.matcher import Matcher
 from voice.normalize import normalize
+from voice.pipeline import Reader
 from voice.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
 from voice.pipeline import read_checked
 
@@ -206,8 +207,8 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
 
     loads = []
     second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
-    ears = VoiceEars(EndedInput(), Endpointer(), recognizer=None, matcher=Matcher(), busy_until=lambda: 0.0,
-                     second_opinion=second)
+    ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(),
+                     busy_until=lambda: 0.0)
     assert ears.hear(HostPrompt("keep-it-100/place", "Ana", "?")) is None
     assert ears.hear(HostPrompt("common/yes_no", "Ana", "?")) is None
     assert not second.started and loads == []

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import soundfile
 
-from partyhost.synthetic_speech import padded
+from voice.mixing import padded
 from speech_fixtures import build_session_wav
 from replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE

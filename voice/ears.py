@@ -17,13 +17,12 @@ from typing import Any, Callable
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
 from .attention import REPLY_MAX_S, TOO_LONG, ignore_reason, too_long
-from .audio_types import AudioSource, Recognizer, Utterance
+from .audio_types import AudioSource, Utterance
 from .matcher import Matcher
 from .onset import missed_start
-from .pipeline import read_checked
-from .reading import RIVAL_MARGIN, PromptLike, Reading
+from .pipeline import Reader
+from .reading import PromptLike, Reading
 from .turns import listen_for_turn
-from .wordcheck import CHECK_LINE, NUMBER_LINE
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
@@ -38,32 +37,23 @@ class Interrupted(Exception):
 class VoiceEars:
     """host.session.Ears for a microphone or a WAV file."""
 
-    def __init__(self, source: AudioSource, endpointer: Any, recognizer: Recognizer,
+    def __init__(self, source: AudioSource, endpointer: Any, reader: Reader,
                  matcher: Matcher, busy_until: Callable[[], float],
-                 min_confidence: float = 0.5, on_reading: Callable[[Reading], None] | None = None,
-                 play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
-                 second_opinion: Any = None, read_ahead: bool = True,
-                 number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN,
+                 on_reading: Callable[[Reading], None] | None = None,
+                 play_cue: Callable[[str], None] | None = None, read_ahead: bool = True,
                  front_end: Any = None, reply_max_s: float = REPLY_MAX_S):
-        """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
-        `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
-        play and for numbers said alone (None: their tuned defaults).
-        `second_opinion`: a voice.asr.moonshine.Preloaded second listener, or None; it
-        starts loading at the first prompt of a game that has exact prompts.
+        """`reader`: the recogniser, second listener and check lines (voice/pipeline.py);
+        its second listener starts loading at the first prompt of a game that has exact prompts.
+        `play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `read_ahead`: read an utterance while its end is still being confirmed
         (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
-        `rival_margin`: RIVAL_MARGIN, or another (0: never unsure).
         `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
         (gain for quiet voices), or None; it also gives each utterance's input level.
         `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit)."""
-        self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
+        self.source, self.endpointer, self.reader = source, endpointer, reader
         self.matcher, self.busy_until = matcher, busy_until
-        self.min_confidence = min_confidence
         self.on_reading = on_reading
         self.play_cue = play_cue
-        self.word_check_line, self.number_check_line = word_check_line, number_check_line
-        self.rival_margin = rival_margin
-        self.second_opinion = second_opinion
         self.interrupt: Callable[[], bool] | None = None
         """Checked at every frame while nobody speaks: True stops hear() with Interrupted
         (an answer arrived by another way, e.g. a button on a phone page)."""
@@ -75,12 +65,12 @@ class VoiceEars:
         self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
-        if self.second_opinion is not None and self.matcher.has_exact_prompts(prompt.name):
-            self.second_opinion.start()     # loads while the game is set up, and only for such a game
+        if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
+            self.reader.second.start()     # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still
         # speaks (both are cached), not after the player has finished.
-        if self.recognizer is not None:
-            self.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
+        if self.reader.recognizer is not None:
+            self.reader.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         listening_from = max(listening_from, self.source.now())
@@ -136,10 +126,7 @@ class VoiceEars:
         return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
-        line = CHECK_LINE if self.word_check_line is None else self.word_check_line
-        number_line = NUMBER_LINE if self.number_check_line is None else self.number_check_line
-        return read_checked(self.recognizer, self.matcher, prompt, utterance, self.min_confidence, line,
-                            self.second_opinion, number_line, self.rival_margin)
+        return self.reader.read(self.matcher, prompt, utterance)
 
 
 class _ReadAhead:

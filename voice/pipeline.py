@@ -7,6 +7,7 @@ read through here, so there is one way to read.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .audio_types import Recognizer, Utterance
@@ -33,3 +34,23 @@ def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, u
     if scorer is None:
         return checked
     return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
+
+
+@dataclass
+class Reader:
+    """What reads an utterance besides the prompt: the recogniser, the second listener
+    and the lines of the checks. partyhost builds one from the settings in one place
+    (partyhost/voiceio.py reader_for), for the ears and the benchmarks alike."""
+
+    recognizer: Recognizer
+    second: Any = None
+    """A voice.asr.moonshine.Preloaded second listener for exact prompts, or None."""
+    word_check_line: float = CHECK_LINE
+    number_check_line: float = NUMBER_LINE
+    rival_margin: float = RIVAL_MARGIN
+    """RIVAL_MARGIN, or another (0: never unsure)."""
+    min_confidence: float = 0.5
+
+    def read(self, matcher: Matcher, prompt: PromptLike, utterance: Utterance) -> Reading:
+        return read_checked(self.recognizer, matcher, prompt, utterance, self.min_confidence,
+                            self.word_check_line, self.second, self.number_check_line, self.rival_margin)

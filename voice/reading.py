@@ -6,10 +6,10 @@ checks and the second listener build on a Reading, and nothing here imports them
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from .audio_types import Hypothesis, Recognizer, Utterance
-from .matcher import Matcher
+from .matcher import Match, Matcher
 
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
@@ -34,6 +34,7 @@ class Reading:
     utterance: Utterance
     hypotheses: tuple[Hypothesis, ...]
     rival: str = ""         # a reading naming something else, nearly as good: ask before acting
+    match: Match | None = None   # the matcher's verdict on the chosen text (None: nothing matched)
 
     @property
     def unsure(self) -> bool:
@@ -44,24 +45,34 @@ class Reading:
 def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
                    utterance: Utterance, min_confidence: float = 0.5,
                    rival_margin: float = RIVAL_MARGIN) -> Reading:
-    """The best hypothesis by matcher score, weighed by the recogniser's confidence,
-    with its rival when one naming something else comes within `rival_margin` (not at
-    exact prompts: a Keep Cool turn cannot stop to ask, and its words are checked
-    in voice/wordcheck.py)."""
+    """The recogniser's n-best for the prompt, each matched, then weighed by weigh()."""
     table = matcher.table(prompt.name, prompt.slots)
     grammar = recognizer.compile(table.texts)        # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
-    readings = []                                    # (quality, text, intent), in n-best order
-    for hypothesis in hypotheses:
-        match = table.match(hypothesis.text)
+    matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
+    return weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
+
+
+def weigh(hypotheses: tuple[Hypothesis, ...], matches: Sequence[Match], exact: bool,
+          utterance: Utterance, min_confidence: float = 0.5, rival_margin: float = RIVAL_MARGIN) -> Reading:
+    """The best hypothesis by match score (`matches[i]` is hypothesis i's), weighed by
+    the recogniser's confidence, with its rival when one naming something else comes
+    within `rival_margin` (not at `exact` prompts: a Keep Cool turn cannot stop to ask,
+    and its words are checked in voice/wordcheck.py). Pure, so a benchmark weighs
+    stored n-best lists exactly as the ears do."""
+    readings: list[tuple[float, str, Match]] = []   # (quality, text, match), in n-best order
+    for hypothesis, match in zip(hypotheses, matches):
         if match.intent is not None:
-            readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match.intent))
+            readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match))
             if match.unsure:                # the same words sit between two moves
-                readings.append((hypothesis.confidence * match.rival.score / 100, match.rival.phrase,
-                                 match.rival.intent))
-    best, text, intent = max(readings, key=lambda r: r[0], default=(0.0, "", None))
-    rivals = [r for r in readings if r[2] != intent]
-    rival = max(rivals, key=lambda r: r[0]) if rivals and not table.exact else None
+                rival_match = match.rival
+                readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase,
+                                 rival_match))
+    if not readings:
+        return Reading("", 0.0, True, utterance, hypotheses)
+    best, text, chosen = max(readings, key=lambda r: r[0])
+    rivals = [r for r in readings if r[2].intent != chosen.intent]
+    rival = max(rivals, key=lambda r: r[0]) if rivals and not exact else None
     close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
     return Reading(text if best > 0 else "", best, best < min_confidence, utterance, hypotheses,
-                   rival[1] if close else "")
+                   rival[1] if close else "", chosen)
