@@ -24,6 +24,8 @@ CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
+_LISTEN_AGAIN = object()
+"""What _take_reply gives when the host listens again for the same prompt."""
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
 
@@ -138,6 +140,15 @@ class Session:
                 return outcome
 
     def _one_reply(self, prompt: Prompt) -> str | None:
+        """One reply taken; after a missed start or a "Sorry?" the host listens again
+        without re-reading the prompt, as often as it takes (a loop, so a long run of
+        unclear replies never deepens the stack)."""
+        while True:
+            outcome = self._take_reply(prompt)
+            if outcome is not _LISTEN_AGAIN:
+                return outcome
+
+    def _take_reply(self, prompt: Prompt) -> str | None | object:
         heard = self._hear_addressed(prompt)
         if heard is None:
             return "eof"
@@ -150,7 +161,7 @@ class Session:
             return None
         if heard.missed_start:
             self._missed_start(prompt, heard)
-            return self._one_reply(prompt)      # asked again by saying so; the prompt is not re-read
+            return _LISTEN_AGAIN                # asked again by saying so; the prompt is not re-read
         if heard.intent is not None:
             # Decided on the player's own page: no matching, no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
@@ -174,7 +185,7 @@ class Session:
         verdict = decide(understanding, heard.unsure)
         if verdict == ASK_AGAIN and heard.start is not None and not getattr(understanding, "unavailable", ""):
             self._reject(prompt, "not understood", SORRY)   # spoken, and plausibly a reply
-            return self._one_reply(prompt)                  # listen again; the prompt is not re-read
+            return _LISTEN_AGAIN                            # the prompt is not re-read
         if verdict == ASK_AGAIN:
             self._not_understood(prompt, understanding)
             return None

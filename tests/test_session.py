@@ -205,3 +205,33 @@ def test_an_unsure_reading_is_confirmed_before_it_is_acted_on(tmp_path):
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 3, "player": "Ana"}]
     heard = [e for e in events(tmp_path, sid) if e["type"] == "heard" and e["text"] in ("4", "3")]
     assert [e.get("unsure") for e in heard] == [True, True]
+
+
+class MumblingEars(ScriptEars):
+    """Spoken replies (they have a start) that mean nothing, `count` of them, then "5"."""
+
+    def __init__(self, count):
+        super().__init__([])
+        self.count = count
+
+    def hear(self, prompt):
+        if self.count == 0:
+            return Heard(text="5", start=1.0, end=1.4) if prompt.player == "Ana" else None
+        self.count -= 1
+        return Heard(text="zzz blarg", start=1.0, end=1.4)
+
+
+def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack(tmp_path):
+    """More "Sorry?"s than the recursion limit allows, then a clear reply that counts."""
+    import sys
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.start()
+    session.ears = MumblingEars(300)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(__import__("inspect").stack()) + 250)
+    try:
+        assert session.run() == "eof"
+    finally:
+        sys.setrecursionlimit(limit)
+    assert mouth.said.count("Sorry?") == 300
+    assert journal.accepted_actions(sid)[0]["value"] == 5
