@@ -14,18 +14,73 @@ import random
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Union
 
-Action = dict[str, Any]
-"""An Intent (see docs/specs/intents.md) plus the key "player": who said it."""
+Intent = TypedDict("Intent", {
+    "intent": str,      # always present: the intent's name (docs/specs/intents.md)
+    "value": int, "values": Any, "card": int, "line": int, "after": int, "before": int,
+    "end": str, "guess": str, "amount": int, "powers": list, "face": str, "word": "str | None",
+    "owner": str, "seconds": int, "on": bool, "count": int, "family": str, "game": str,
+    "name": str, "rank": int, "suit": str, "joker": bool, "double": Any, "target": Any,
+    "from": Any,
+}, total=False)
+"""What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
+every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
+each intent uses the few docs/specs/intents.md gives it. A TypedDict, so the journal's
+JSON is the value itself."""
 
-Event = dict[str, Any]
-"""One event of the log in docs/specs/events.md: {"type": ..., ...fields}.
 
-Engines emit: say {text}, private {player, text}, sound {name}, reveal {...},
-score {player, delta, total, reason}, game_over {scores, winners}. The session
-adds seq and t, and the prompt/heard/intent/rejected events itself.
-"""
+class Action(Intent, total=False):
+    """An Intent plus who said it: what the journal keeps and `apply` takes."""
+
+    player: str | None
+
+
+class SayEvent(TypedDict):
+    type: str           # "say": spoken to everyone
+    text: str
+
+
+class PrivateEvent(TypedDict):
+    type: str           # "private": only `player` may know it
+    player: str
+    text: str
+
+
+class SoundEvent(TypedDict):
+    type: str           # "sound": a cue by name
+    name: str
+
+
+class ScoreEvent(TypedDict):
+    type: str           # "score"
+    player: str
+    delta: int
+    total: int
+    reason: str
+
+
+class GameOverEvent(TypedDict):
+    type: str           # "game_over": once, last
+    scores: dict[str, int]
+    winners: list[str]
+
+
+class RevealEvent(TypedDict, total=False):
+    type: str           # "reveal": a hidden value becomes known
+    player: str
+    card: Any
+    value: Any
+
+
+class QuestionsUsedEvent(TypedDict):
+    type: str           # "questions_used": so a group gets new questions next time
+    ids: list[str]
+
+
+Event = Union[SayEvent, PrivateEvent, SoundEvent, ScoreEvent, GameOverEvent, RevealEvent, QuestionsUsedEvent]
+"""What an engine emits (docs/specs/events.md). The session adds seq and t, and writes
+the prompt/heard/intent/rejected events itself."""
 
 
 class RuleError(Exception):
@@ -246,25 +301,25 @@ def new_rng(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-def say(text: str) -> Event:
+def say(text: str) -> SayEvent:
     return {"type": "say", "text": text}
 
 
-def sound(name: str) -> Event:
+def sound(name: str) -> SoundEvent:
     """name: one of your_turn, correct, wrong, buzzer, dice, drumroll, game_over, tick, win_card."""
     return {"type": "sound", "name": name}
 
 
-def private(player: str, text: str) -> Event:
+def private(player: str, text: str) -> PrivateEvent:
     """Something only `player` may know (their cards): their phone page, or the terminal."""
     return {"type": "private", "player": player, "text": text}
 
 
-def score(player: str, delta: int, total: int, reason: str) -> Event:
+def score(player: str, delta: int, total: int, reason: str) -> ScoreEvent:
     return {"type": "score", "player": player, "delta": delta, "total": total, "reason": reason}
 
 
-def game_over(scores: dict[str, int], winners: list[str]) -> Event:
+def game_over(scores: dict[str, int], winners: list[str]) -> GameOverEvent:
     return {"type": "game_over", "scores": scores, "winners": winners}
 
 

@@ -62,3 +62,43 @@ def test_the_contract_code_cites_the_specs_in_the_repo():
     for path in ("host/engine.py", "host/eventlog.py"):
         text = (REPO / path).read_text(encoding="utf-8")
         assert "docs/specs/" in text and "shared/specs" not in text, path
+
+
+def test_the_typed_intent_names_every_field_grammars_and_engines_fill():
+    """host.engine.Intent lists every slot a grammar fills and every key of the intents
+    the code writes itself, so the typed contract stays complete."""
+    from host.engine import Action, Intent
+    filled = set()
+    for grammar in GRAMMARS:
+        for intent in grammar.intents.intents.values():
+            for block in intent.data:
+                filled |= set(block.slots)
+                filled |= {name for sentence in block.sentences for name in grammar._slot_names(sentence.expression)}
+    for path in (REPO / "host").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            keys = {k.value for k in getattr(node, "keys", []) if isinstance(k, ast.Constant)}
+            if isinstance(node, ast.Dict) and "intent" in keys and "type" not in keys:
+                filled |= keys
+    assert {"value", "card", "rank", "word"} <= filled
+    assert sorted(filled - set(Action.__annotations__)) == []
+    assert set(Action.__annotations__) - set(Intent.__annotations__) == {"player"}
+
+
+def test_every_event_an_engine_writes_has_its_typed_shape():
+    """Each {"type": ...} an engine builds is one of host.engine.Event's TypedDicts,
+    with no key the shape does not name."""
+    from typing import get_args
+    from host.engine import Event
+    shapes = {}
+    for shape in get_args(Event):
+        name = shape.__name__.removesuffix("Event")
+        shapes[re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()] = set(shape.__annotations__)
+    for path in (REPO / "host" / "games").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Dict):
+                continue
+            entries = {k.value: v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)}
+            kind = entries.get("type")
+            if isinstance(kind, ast.Constant) and kind.value in shapes:
+                assert set(entries) <= shapes[kind.value], (path.name, kind.value)
+    assert {"say", "reveal", "game_over", "questions_used"} <= set(shapes)
