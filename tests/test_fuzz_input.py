@@ -43,6 +43,7 @@ def test_every_game_and_mode_is_fuzzed():
     assert fuzz_lines(SEED, 50) == fuzz_lines(SEED, 50)
 
 
+@pytest.mark.slow
 def test_ten_thousand_fuzzed_lines_give_no_traceback():
     signal.alarm(HANG_GUARD_S)
     try:

@@ -133,6 +133,7 @@ def test_no_server_software_or_version_is_named(live: LiveGame):
     assert f"Server: {SERVER_NAME}\r\n" in answer and "aiohttp" not in answer and "Python" not in answer
 
 
+@pytest.mark.slow
 def test_slow_headers_slow_bodies_and_silence_are_cut_off(live: LiveGame):
     port = live.table.address.port
     slow = []
