@@ -30,9 +30,10 @@ pytestmark = pytest.mark.slow
 class Service:
     """`python -m partyhost serve` in its own process, its printed lines collected."""
 
-    def __init__(self, data: Path, *extra: str):
+    def __init__(self, data: Path, *extra: str, config: str = ""):
         self.data = data
-        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "none.toml")}
+        (data / "config.toml").write_text(config)
+        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "config.toml")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1", "--port", "0", *extra],
             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -220,6 +221,36 @@ def test_stopping_saves_the_game_and_the_next_service_resumes_it(tmp_path):
         assert moves(tmp_path) == 2
     finally:
         second.stop()
+
+
+def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so(tmp_path):
+    """Keep Cool's clock through the service: 3-second turns (the settings' rules), a clue in
+    time is played, words after the turn's time end it as silence and are told so."""
+    table = Service(tmp_path, "--no-zeroconf", config="[rules.keep-cool]\nturn_seconds = 3\n")
+    try:
+        port = table.port
+        say(port, "let's play keep cool")
+        assert "which side" in say(port, "three")
+        assert "which line" in say(port, "red")
+        answer = say(port, "three")
+        for _ in range(5):                              # each player is asked about a swap
+            if "swap" not in answer:
+                break
+            answer = say(port, "no")
+        assert answer.endswith("Keep cool!"), answer
+        played = moves(tmp_path)
+        in_time = say(port, "pillow")                  # at once: a clue, the next player's turn
+        assert in_time.endswith("your turn.") and not in_time.startswith("Time was up")
+        assert moves(tmp_path) == played + 1
+        time.sleep(5.5)                                 # 3 s of turn after about 1 s of "..., your turn."
+        late = say(port, "blanket")
+        assert late.startswith("Time was up before that.") and late.endswith("your turn."), late
+        assert moves(tmp_path) == played + 2            # the turn ended as silence would end it
+        journal = Journal(tmp_path / "partyhost.sqlite3")
+        clue, timeout = journal.accepted_actions(journal.sessions()[0].id)[-2:]
+        assert (clue["intent"], clue["text"], timeout["intent"]) == ("word", "pillow", "timeout")
+    finally:
+        table.stop()
 
 
 def test_a_port_in_use_is_refused_in_one_line(tmp_path):
