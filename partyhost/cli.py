@@ -13,7 +13,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import platformdirs
 
@@ -32,18 +32,18 @@ from .config import ConfigError, Settings, apply_overrides, load_settings, setti
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
                     open_saved, options_to_json, quick_problem, rule_defaults)
-from .voiceio import GameIO, IOChoiceError, check_choice, open_io
+from .voiceio import GameIO, IOChoiceError, Opener, check_choice, open_io
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
-Opener = Callable[[Settings, float], GameIO]
-"""Ears and a mouth for a game from its settings and clock start, instead of open_io's."""
-
-
 class UserError(Exception):
     """Something the user can fix; printed as one clear line, never a traceback."""
+
+
+USER_ERRORS = (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError)
+"""Mistakes a user can fix: told in one line, never as a traceback."""
 
 
 def data_dir(arg: str | None) -> Path:
@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
         return 0
-    except (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError) as error:
+    except USER_ERRORS as error:
         print(f"partyhost: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -534,40 +534,18 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def _serve_games(args: argparse.Namespace, conversation) -> None:
-    """The table's games, one after another, until the service stops: the unfinished game
-    first (as `partyhost resume`), then the spoken menu and a new game (as `partyhost play`)."""
-    from host.engine import Prompt
-    from .conversation import MENU_PROMPT
-    started = time.monotonic()
-
-    def opener(settings: Settings, t0: float) -> GameIO:
-        return GameIO(ears=conversation, mouth=conversation, clock=lambda: t0 + time.monotonic() - started)
-
+    """The table's games as `partyhost resume` and `partyhost play` run them (served_table.py)."""
+    from .served_table import play_games
     parser = build_parser()
 
-    def fresh(command: str) -> argparse.Namespace:      # play() fills in the menu's choice: new each time
-        return parser.parse_args(["--data-dir", args.data_dir, command] if args.data_dir else [command])
+    def fresh(command: str) -> argparse.Namespace:
+        """New each time (play() fills in the menu's choice). Spoken play, whatever the settings'
+        input and output: its rules for speech apply, and a resume at the box is by voice."""
+        return parser.parse_args([*(["--data-dir", args.data_dir] if args.data_dir else []), command,
+                                  "--input", "mic", "--output", "speaker"])
 
-    unfinished = True
-    while not conversation.closed:
-        try:
-            if unfinished:
-                unfinished = False
-                try:
-                    resume(fresh("resume"), opener)
-                    continue
-                except (UserError, SessionBusy) as error:   # none to resume, or open elsewhere
-                    print(f"partyhost: {error}; starting the menu", file=sys.stderr)
-            play(fresh("play"), opener)
-        except (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError) as error:
-            print(f"partyhost: {error}", file=sys.stderr)
-            conversation.say(f"Sorry, I could not start that game: {error}")
-            conversation.hear(Prompt(MENU_PROMPT, None, ""))   # nothing starts again until someone speaks
-        except Exception:   # a bug must not end the service: the game is journaled, say so and go on
-            import traceback
-            traceback.print_exc()
-            conversation.say("Sorry, something went wrong. Your game is saved.")
-            conversation.hear(Prompt(MENU_PROMPT, None, ""))
+    play_games(conversation, lambda opener: resume(fresh("resume"), opener),
+               lambda opener: play(fresh("play"), opener), USER_ERRORS, (UserError, SessionBusy))
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -253,6 +253,20 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
         table.stop()
 
 
+def test_a_game_that_cannot_start_is_explained_and_the_service_goes_on(tmp_path):
+    table = Service(tmp_path, "--no-zeroconf", config='input = "typed.wav"\n[rules.keep-it-100]\nno_such_rule = 1\n')
+    try:
+        say(table.port, "let's play keep it 100")
+        refused = say(table.port, "two")
+        assert "Sorry, I could not start that game: " in refused and "no_such_rule" in refused
+        assert "Which game shall we play?" in say(table.port, "hello")   # the menu again
+        assert "How many players" in say(table.port, "let's play zero to 100")
+    finally:
+        code, errors = table.stop()
+    assert code == 0 and "Traceback" not in errors
+    assert Journal(tmp_path / "partyhost.sqlite3").sessions() == []      # nothing half-started was saved
+
+
 def test_a_port_in_use_is_refused_in_one_line(tmp_path):
     import socket
     with socket.socket() as taken:
