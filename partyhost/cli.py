@@ -33,7 +33,7 @@ from .config import ConfigError, Settings, apply_overrides, load_settings, setti
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
                     open_saved, options_to_json, quick_problem, rule_defaults)
-from .voiceio import GameIO, IOChoiceError, check_choice, open_io
+from .voiceio import GameIO, IOChoiceError, Opener, check_choice, open_io
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -41,6 +41,10 @@ EXIT_INTERRUPTED = 130
 
 class UserError(Exception):
     """Something the user can fix; printed as one clear line, never a traceback."""
+
+
+USER_ERRORS = (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError)
+"""Mistakes a user can fix: told in one line, never as a traceback."""
 
 
 def data_dir(arg: str | None) -> Path:
@@ -86,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--check", action="store_true",
                           help="replay every saved game and report the ones that cannot be resumed")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
+
+    serve = commands.add_parser("serve", help="be a Home Assistant conversation agent (Wyoming protocol): "
+                                              "players start and play games through their Assist devices")
+    serve.add_argument("--bind", help="address to listen on (default: the settings' serve_bind, else this "
+                                      "machine's LAN address; 0.0.0.0 for all interfaces)")
+    serve.add_argument("--port", type=int, help="port to listen on (default: the settings' serve_port, 10800; "
+                                                "0: any free one)")
+    serve.add_argument("--no-zeroconf", action="store_true", help="do not announce the service on the network")
 
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
     bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
@@ -198,6 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return list_sessions(args)
         if args.command == "devices":
             return list_devices()
+        if args.command == "serve":
+            return serve(args)
         if args.command == "models":
             return manage_models(args)
         if args.command == "bench":
@@ -206,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return deckcheck.run_check(args) if args.deck_command == "check" else deckcheck.run_stats(args)
         parser.print_help()
         return 0
-    except (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError) as error:
+    except USER_ERRORS as error:
         print(f"partyhost: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -255,12 +269,13 @@ def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None
     return settings
 
 
-def play(args: argparse.Namespace) -> int:
+def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
+    """A new game; `opener` gives other ears and a mouth than the settings' (partyhost serve)."""
     settings = _settings(args)
     check_grammars(list(game_ids()) if args.game is None else [args.game])
     journal = _journal(args)
     if args.game is None:
-        choice = _menu(settings)
+        choice = _menu(settings, opener)
         if choice is None:
             return 0
         args.game, args.players, args.mode = choice.game, ",".join(choice.players), choice.mode
@@ -292,7 +307,7 @@ def play(args: argparse.Namespace) -> int:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
         raise UserError(_explained(game, error.reason)) from error
-    matcher, io = _open_io(settings, 0.0)   # a missing device is refused before anything is saved
+    matcher, io = _open_io(settings, 0.0, opener)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     lock = SessionLock(_locks(args), session_id).acquire()
     try:
@@ -329,7 +344,7 @@ def _input_rules(game, settings: Settings, rules: dict) -> dict:
     return {**{key: value for key, value in by_input.items() if key in game.RULE_DEFAULTS}, **rules}
 
 
-def resume(args: argparse.Namespace) -> int:
+def resume(args: argparse.Namespace, opener: Opener | None = None) -> int:
     journal = _journal(args)
     record = journal.get(args.session) if args.session else _latest_resumable(journal)
     if record is None:
@@ -350,7 +365,7 @@ def resume(args: argparse.Namespace) -> int:
         setup = record.setup
         events_path = Path(args.events).resolve() if args.events else (
             Path(setup["events"]) if setup.get("events") else data_dir(args.data_dir) / "events" / f"{record.id}.jsonl")
-        matcher, io = _open_io(settings, journal.last_time(record.id))
+        matcher, io = _open_io(settings, journal.last_time(record.id), opener)
         return _run_session(matcher, io, saved.game, saved.options, saved.decks, journal, record.id,
                             setup.get("group", ""), events_path, saved.actions,
                             phones=_phones(settings, saved.game, saved.options, saved.decks, journal,
@@ -409,17 +424,19 @@ def _explained(game, reason: str) -> str:
     return reason
 
 
-def _menu(settings: Settings):
+def _menu(settings: Settings, opener: Opener | None = None):
     from .menu import run_menu
-    matcher, io = _open_io(settings, 0.0)
+    matcher, io = _open_io(settings, 0.0, opener)
     try:
         return run_menu(io.ears, io.mouth, matcher)
     finally:
         io.close()
 
 
-def _open_io(settings: Settings, t0: float) -> tuple[Matcher, GameIO]:
+def _open_io(settings: Settings, t0: float, opener: Opener | None = None) -> tuple[Matcher, GameIO]:
     matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+    if opener is not None:
+        return matcher, opener(settings, t0)
     try:
         return matcher, open_io(settings, matcher, clock_offset=t0)
     except IOChoiceError as error:
@@ -479,6 +496,57 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
     if outcome == "eof":
         print(f"HOST: The game is saved. To continue: partyhost resume {session_id}")
     return 0
+
+
+# ---- serve: a Home Assistant conversation agent ----------------------------------
+
+def serve(args: argparse.Namespace) -> int:
+    """Games played through Home Assistant's Assist devices (partyhost/wyoming_service.py)."""
+    import socket
+
+    from .conversation import Conversation
+    from .wyoming_service import ServiceError, Table, run_service
+    try:
+        settings = apply_overrides(load_settings(settings_path()),
+                                   {"serve_bind": args.bind, "serve_port": args.port,
+                                    "serve_zeroconf": False if args.no_zeroconf else None}, source="command line")
+    except ConfigError as error:
+        raise UserError(str(error)) from error
+    _journal(args)                                     # a journal that cannot open is refused now
+    from .phones.service import lan_address
+    bind = settings.serve_bind or lan_address()
+    conversation = Conversation(show_private=settings.show_private)
+    table = Table(conversation, lambda talk: _serve_games(args, talk))
+    name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
+
+    def ready(port: int, announced: str | None) -> None:
+        print(f"partyhost: serving games on {bind}:{port} (Wyoming protocol)"
+              + (f", announced as {name} at {announced}" if announced else ""), flush=True)
+        print("partyhost: in Home Assistant: Settings > Devices & services > Add integration > "
+              f"Wyoming Protocol, this machine's address, port {port}; then choose partyhost as the "
+              "conversation agent of an Assist pipeline", flush=True)
+
+    try:
+        run_service(table, bind, settings.serve_port, name if settings.serve_zeroconf else None,
+                    ready)
+    except ServiceError as error:
+        raise UserError(str(error)) from error
+    return 0
+
+
+def _serve_games(args: argparse.Namespace, conversation) -> None:
+    """The table's games as `partyhost resume` and `partyhost play` run them (served_table.py)."""
+    from .served_table import play_games
+    parser = build_parser()
+
+    def fresh(command: str) -> argparse.Namespace:
+        """New each time (play() fills in the menu's choice). Spoken play, whatever the settings'
+        input and output: its rules for speech apply, and a resume at the box is by voice."""
+        return parser.parse_args([*(["--data-dir", args.data_dir] if args.data_dir else []), command,
+                                  "--input", "mic", "--output", "speaker"])
+
+    play_games(conversation, lambda opener: resume(fresh("resume"), opener),
+               lambda opener: play(fresh("play"), opener), USER_ERRORS, (UserError, SessionBusy))
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -64,6 +64,9 @@ class Settings:
     phones: bool = False               # secret hands on players' phones (host-deal games with secret cards)
     phones_port: int = 8080            # the phone pages' port (0: any free port)
     phones_bind: str | None = None     # address to serve on; None: this machine's LAN address; "0.0.0.0": all
+    serve_bind: str | None = None      # partyhost serve: address to listen on; None: this machine's LAN address
+    serve_port: int = 10800            # partyhost serve: its Wyoming port (0: any free port)
+    serve_zeroconf: bool = True        # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 
@@ -91,6 +94,7 @@ LIMITS = {
     "rival_margin": Limit(0, 1),
     "max_utterance_s": Limit(1, 60),
     "phones_port": Limit(0, 65535, whole=True),     # 0: any free port
+    "serve_port": Limit(0, 65535, whole=True),      # 0: any free port
     "noise_suppression": Limit(0, 4, whole=True),
     "reply_max_s": Limit(0, 60),                      # 0: no limit
     "remind_after_s": Limit(0, 3600),                 # 0: never

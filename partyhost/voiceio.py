@@ -51,6 +51,11 @@ class GameIO:
             close()
 
 
+Opener = Callable[[Settings, float], GameIO]
+"""Ears and a mouth for a game from its settings and clock start, instead of open_io's
+(partyhost serve's conversation: partyhost/served_table.py)."""
+
+
 def is_audio_file(name: str) -> bool:
     return name.lower().endswith(AUDIO_SUFFIXES)
 

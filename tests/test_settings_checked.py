@@ -37,6 +37,8 @@ BAD_SETTINGS = [
     ("phones_port = 99999", "phones_port must be a whole number from 0 to 65535, not 99999"),
     ("phones_port = -1", "phones_port must be a whole number from 0 to 65535, not -1"),
     ("phones_port = 80.5", "phones_port must be a whole number from 0 to 65535, not 80.5"),
+    ("serve_port = 70000", "serve_port must be a whole number from 0 to 65535, not 70000"),
+    ('serve_zeroconf = "no"', "serve_zeroconf must be true or false"),
     ('show_private = "yes"', "show_private must be true or false"),
     ('backend = "siri"', "backend must be one of whisper, pocketsphinx, vosk, not 'siri'"),
     ("[rules.nogame]\nturns = 3", "[rules.nogame] is not a game"),
@@ -66,6 +68,12 @@ def test_a_bad_port_on_the_command_line_is_refused_before_the_server_starts(tmp_
     code, err = run([*PLAY, "--phones", "--phones-port", "99999"], tmp_path, monkeypatch, capsys)
     assert code == 2
     assert err == "partyhost: command line: phones_port must be a whole number from 0 to 65535, not 99999\n"
+
+
+def test_a_bad_serve_port_is_refused_before_the_service_starts(tmp_path, monkeypatch, capsys):
+    code, err = run(["serve", "--port", "-5", "--no-zeroconf"], tmp_path, monkeypatch, capsys)
+    assert code == 2
+    assert err == "partyhost: command line: serve_port must be a whole number from 0 to 65535, not -5\n"
 
 
 def test_every_number_setting_has_limits():
