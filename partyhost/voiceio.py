@@ -142,7 +142,19 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
                      number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
-                     front_end=front_end(settings), reply_max_s=settings.reply_max_s)
+                     front_end=front_end(settings), reply_max_s=settings.reply_max_s,
+                     wake=wake_watch(settings))
+
+
+def wake_watch(settings: Settings) -> Any:
+    """The wake word's watch over the microphone, or None when the setting is "off"."""
+    from voice.wake import OFF, WakeDetector, WakeWatch, WakeWordError
+    if settings.wake_word == OFF:
+        return None
+    try:
+        return WakeWatch(WakeDetector(settings.wake_word))
+    except WakeWordError as error:
+        raise IOChoiceError(str(error)) from error
 
 
 def front_end(settings: Settings) -> Any:
