@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -182,12 +182,19 @@ class Commands:
     def table(self, name: str = "", slots: dict | None = None) -> "Commands":
         return self
 
-    @property
+    @cached_property
     def texts(self) -> list[str]:
+        """For the recogniser: one phrase of each command first (a prompt of limited
+        length would otherwise be all "set the timer to ..."), then the rest."""
         if self.common is not None:
             return self.common.texts
         lead = f"{self.prefix} "
-        return [text[len(lead):] for text in self.prompt.texts if text.startswith(lead)]
+        said = [(text[len(lead):], intent) for text, intent in self.prompt.examples
+                if intent is not None and text.startswith(lead)]
+        first: dict[str, str] = {}
+        for text, intent in said:
+            first.setdefault(intent["intent"], text)
+        return list(dict.fromkeys([*first.values(), *(text for text, _ in said)]))
 
     def match(self, heard: str) -> Match:
         if self.common is not None:
