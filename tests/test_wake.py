@@ -171,6 +171,7 @@ def test_the_word_said_alone_waits_for_the_command_and_a_clue_is_never_taken(voi
 # ---- the box at rest ------------------------------------------------------------------
 
 def _menu_run(tmp_path: Path, audio: np.ndarray, wake_word: str) -> subprocess.CompletedProcess:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     recording = tmp_path / "room.wav"
     soundfile.write(recording, audio, SAMPLE_RATE, subtype="PCM_16")
     (tmp_path / "config.toml").write_text(f'wake_word = "{wake_word}"\nsecond_opinion = false\n',
@@ -197,7 +198,7 @@ def test_the_box_at_rest_opens_the_menu_only_after_the_wake_word(tmp_path, voice
     out = result.stdout
     assert out.index("Say Okay Nabu when you want to play") < out.index("Which game shall we play?")
     assert "Great: Centurion for 1." in out, out
-    assert out.count("Which game shall we play?") == 1      # the talk before the word was not a reply
+    assert "didn't catch that" not in out            # the talk before the word was not taken as a reply
 
     resting = np.concatenate([silence(1.0), *talk])          # nobody says the word: the box rests
     result = _menu_run(tmp_path / "resting", resting, "okay_nabu")
