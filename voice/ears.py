@@ -7,7 +7,8 @@ prompt's phrases (beginning while its end is still being confirmed), and hand th
 session the reading that the matcher likes best.
 Unreliable readings are handed over as rejected, so noise never becomes a move.
 With a wake word (voice/wake.py), an utterance in which it was heard is said to the
-host whatever the prompt: what follows the word is read as a common command.
+host whatever the prompt: what follows the word is read as what may follow the
+prompt's command prefix ("host, score"), or as a common command where it has none.
 """
 from __future__ import annotations
 
