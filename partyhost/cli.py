@@ -144,6 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
     keep_cool.add_argument("--no-rescue", action="store_true",
                            help="summarise without the second opinion's rescue; also with --from-json")
 
+    wake = bench_commands.add_parser(
+        "wake", help="the wake word: detection, false wakes per hour, Keep Cool commands, idle CPU")
+    wake.add_argument("--wake-word", help="which of the engine's words (default: the settings')")
+    wake.add_argument("--minutes", type=float, default=45.0,
+                      help="minutes of table chatter for the false wakes (default 45)")
+    wake.add_argument("--quick", action="store_true", help="a few voices and minutes, no commands (a smoke test)")
+
     pace = bench_commands.add_parser(
         "pace", help="seconds of host speech before the first prompt and per turn, every game and mode")
     pace.add_argument("--piper", action="store_true",
@@ -567,6 +574,18 @@ def run_bench(args: argparse.Namespace) -> int:
         if not 1 <= args.voices <= 12:
             raise UserError("--voices takes 1 to 12")
         return chatter_bench.command(args.minutes, games, args.json, args.voices)
+    if args.bench_command == "wake":
+        from . import wake_bench
+        from .synthetic_speech import FixtureError
+        from voice.wake import OFF
+        word = args.wake_word or settings.wake_word
+        if word == OFF:
+            raise UserError('the wake word is off in the settings: name one with --wake-word')
+        try:
+            apply_overrides(settings, {"wake_word": word}, source="--wake-word")
+            return wake_bench.command(word, args.minutes, args.quick)
+        except (ConfigError, FixtureError) as error:
+            raise UserError(str(error)) from error
     if args.bench_command == "keep-cool":
         from . import keep_cool_bench
         from .synthetic_speech import FixtureError

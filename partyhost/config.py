@@ -61,6 +61,8 @@ class Settings:
     show_private: bool = True          # print secret cards on the terminal
     echo_text: bool = True             # also print what the host says
     models_dir: str | None = None      # where downloaded models live
+    wake_word: str = "okay_nabu"       # said before a command at any moment, and wakes a box at rest; "off": none
+                                       # (the engine's words: voice.wake.shipped_wake_words)
     phones: bool = False               # secret hands on players' phones (host-deal games with secret cards)
     phones_port: int = 8080            # the phone pages' port (0: any free port)
     phones_bind: str | None = None     # address to serve on; None: this machine's LAN address; "0.0.0.0": all
@@ -147,6 +149,8 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         return value
     if key == "backend" and value not in BACKENDS:
         raise ConfigError(f"{source}: backend must be one of {', '.join(BACKENDS)}, not {value!r}")
+    if key == "wake_word":
+        return _wake_word(value, source)
     if key in LIMITS:
         return _number(key, value, LIMITS[key], source)
     if isinstance(default, bool):
@@ -156,6 +160,16 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _wake_word(value: Any, source: str) -> str:
+    """One of the wake words the engine ships, or "off"."""
+    from voice.wake import OFF, shipped_wake_words
+    words = shipped_wake_words()
+    if isinstance(value, str) and (value == OFF or value in words):
+        return value
+    choices = ", ".join([*(f'"{name}" ({word.phrase})' for name, word in words.items()), f'"{OFF}"'])
+    raise ConfigError(f"{source}: wake_word must be one of {choices}, not {value!r}")
 
 
 def _number(key: str, value: Any, limit: Limit, source: str) -> float | int:

@@ -2,7 +2,8 @@
 
 It uses the same ears, mouth and matcher as a game, at the shared prompts
 common/menu, common/number and common/yes_no, and returns a choice; the command
-line then starts that game exactly as `partyhost play` would.
+line then starts that game exactly as `partyhost play` would. With a wake word and a
+microphone, the box rests first: it says how to wake it and listens only for the word.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ class MenuChoice:
 
 def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
     """Ask until answered; None when the players quit or the input ends."""
+    if not sleep_until_woken(ears, mouth):
+        return None
     titles = [get_game(g).TITLE for g in game_ids()]
     mouth.say("Hello! I'm your party host. Which game shall we play? "
               f"{join_names(titles, 'or')}.")
@@ -51,6 +54,17 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
         "You play against me." if mode == solo_mode else
         f"Going round the table, you are {join_names(players)}."))
     return MenuChoice(game_id, players, mode)
+
+
+def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
+    """A box at rest: ears with a wake word (voice/wake.py) wait for it, after saying
+    so aloud and on the terminal; other ears (typed, or wake_word = "off") go on at once.
+    False if the input ended first."""
+    wake = getattr(ears, "wake", None)
+    if wake is None:
+        return True
+    mouth.say(f"Ready. Say {wake.word.phrase} when you want to play.")
+    return ears.sleep_until_wake()
 
 
 def _ask(ears: Ears, mouth: Mouth, matcher: Matcher, prompt: Prompt, intent_name: str, field: str):

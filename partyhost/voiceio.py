@@ -156,7 +156,19 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
         def play_cue(name: str) -> None:
             mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
     return VoiceEars(source, endpointer, reader, matcher, busy_until, play_cue=play_cue,
-                     front_end=front_end(settings), reply_max_s=settings.reply_max_s)
+                     front_end=front_end(settings), reply_max_s=settings.reply_max_s,
+                     wake=wake_watch(settings))
+
+
+def wake_watch(settings: Settings) -> Any:
+    """The wake word's watch over the microphone, or None when the setting is "off"."""
+    from voice.wake import OFF, WakeDetector, WakeWatch, WakeWordError
+    if settings.wake_word == OFF:
+        return None
+    try:
+        return WakeWatch(WakeDetector(settings.wake_word))
+    except WakeWordError as error:
+        raise IOChoiceError(str(error)) from error
 
 
 def front_end(settings: Settings) -> Any:

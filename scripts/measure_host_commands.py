@@ -9,7 +9,8 @@ is often misheard. Eight commands, said by Piper at three speeds and six espeak-
 voices, clean and with music at 10 dB SNR, at two tables of words in play, each read
 exactly as the benchmarks read a clip (partyhost.bench.Listener). A command heard
 as a clue counts as missed. The game-phrase fixture sets have no such items, which
-is why this exists (docs/keep-cool-live.md records a run).
+is why this exists (docs/keep-cool-live.md records a run). The same commands after
+the wake word: `partyhost bench wake` (partyhost/wake_bench.py).
 """
 from __future__ import annotations
 
@@ -24,22 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partyhost.bench import make_listener
 from partyhost.config import Settings
-from partyhost.synthetic_speech import ESPEAK_VOICES, Voices, load_noise, mix_at_snr
-from voice.mixing import padded  # noqa: E402
+from partyhost.synthetic_speech import Voices, load_noise, mix_at_snr
+from partyhost.wake_bench import COMMAND_TABLES as TABLES, COMMAND_VOICES as VOICES, COMMANDS as SAID
+from voice.mixing import padded
 
-COMMANDS = {"host, scores": "score", "host, repeat that": "repeat", "host, help": "help",
-            "host, relaxed mode": "relaxed", "host, pause": "pause",
-            "host, whose turn is it": "whose_turn", "host, undo": "undo",
-            "host, what can I say": "what_can_i_say"}
-TABLES = [
-    {"words": ["kettle", "candle", "pencil", "apple", "bread", "island", "mirror", "lemon"],
-     "roster": ["Ana", "Ben", "Cy"]},
-    {"words": ["tiger", "window", "river", "pillow", "mouse", "glove", "rocket", "needle", "forest",
-               "guitar", "engine", "coffee"],
-     "roster": ["Ana", "Ben", "Cy", "Dee"]},
-]
-VOICES = ["piper-0.85", "piper-1", "piper-1.2"] + [f"espeak-{v}" for v in ESPEAK_VOICES]
-
+COMMANDS = {f"host, {said}": intent for said, intent in SAID.items()}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -280,6 +280,14 @@ class PromptGraph:
         return _examples(self)
 
     @cached_property
+    def addressed_intents(self) -> frozenset[str]:
+        """Intents said after the command prefix ("host, score", "host, relaxed mode"):
+        what the wake word may stand before (voice/ears.py). None without a prefix."""
+        prefix = f"{self.prefix} " if self.prefix else None
+        return frozenset(intent["intent"] for text, intent in self.examples
+                         if intent is not None and prefix and text.startswith(prefix))
+
+    @cached_property
     def texts(self) -> list[str]:
         """The examples in the order a recogniser's prompt of limited length should read them."""
         by_text: dict[str, dict[str, Any]] = {}
