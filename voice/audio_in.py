@@ -378,11 +378,13 @@ class MicSource:
                     log.debug("microphone still unavailable: %s", error)
                     next_try = time.monotonic() + self.retry_s
                 else:
-                    self.on_problem(DeviceProblem("recovered",
-                                               f"The microphone {self.device_name!r} is back."))
+                    self.on_problem(DeviceProblem("recovered", self._back_message()))
                     return
             yield from self._silence_until(self.clock())
             time.sleep(min(0.05, self.retry_s))
+
+    def _back_message(self) -> str:
+        return f"The microphone {self.device_name!r} is back."
 
     def _reopen(self) -> None:
         """Open the device again; if PortAudio no longer lists it (a USB device replugged
