@@ -2,7 +2,8 @@
 
 Stands in for `arecord -r 16000 -c 1 -f S16_LE -t raw`: it writes silence (a faint
 noise floor) until a file NAME.raw appears in the mailbox folder, then that file's
-samples, then renames it NAME.said, so a test can speak a line into the room when
+samples, then renames it NAME.said (NAME.start holds the time.monotonic() at which
+its first sample was "heard", for scripts/bench_satellite.py), so a test can speak a line into the room when
 the host is listening. Only the standard library: it runs under any python3.
 """
 import os
@@ -35,6 +36,7 @@ def main() -> None:
             if waiting:
                 current = waiting[0]
                 pending = current.read_bytes()
+                current.with_suffix(".start").write_text(repr(due))   # when its first sample is heard
         piece, pending = pending[:2 * CHUNK], pending[2 * CHUNK:]
         piece += floor[len(piece):]
         due += SECONDS
