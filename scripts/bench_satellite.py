@@ -78,9 +78,13 @@ class DirectMic:
                 time.sleep(ahead)
             yield Frame(piece.astype(np.float32), due - FRAME_SAMPLES / SAMPLE_RATE)
 
+    def now(self) -> float:
+        return time.monotonic()
 
-def measure(frames, say, started, replies, recognizer, matcher) -> list[tuple[float, float, bool]]:
-    """(end of speech -> endpointed, -> intent, understood) for each reply."""
+
+def measure(frames, now, say, started, replies, recognizer, matcher) -> list[tuple[float, float, bool]]:
+    """(end of speech -> endpointed, -> intent, understood) for each reply that was
+    endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
     from voice.endpoint import Endpointer
     from voice.reading import read_utterance
     from voice.turns import listen_for_turn
@@ -90,8 +94,12 @@ def measure(frames, say, started, replies, recognizer, matcher) -> list[tuple[fl
     for text, audio in replies:
         before = len(started())
         say(audio)
-        turn = listen_for_turn(endpointer, frames, 0.0, None)
+        turn = listen_for_turn(endpointer, frames, 0.0, now() + len(audio) / SAMPLE_RATE + 5.0)
         endpointed = time.monotonic()
+        if turn.utterance is None:
+            print(f"not endpointed: {text!r}", file=sys.stderr)
+            endpointer.reset()
+            continue
         reading = read_utterance(recognizer, matcher, prompt, turn.utterance)
         match = None if reading.rejected else matcher.match(PROMPT, reading.text, {})
         intent_at = time.monotonic()
@@ -130,7 +138,7 @@ def main() -> None:
     recognizer, matcher = make_recognizer(), Matcher()
 
     direct = DirectMic()
-    local = measure(direct.frames(), direct.lines.put, lambda: direct.started, replies, recognizer, matcher)
+    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, recognizer, matcher)
 
     work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
     running = RunningSatellite(program, work).start()
@@ -142,7 +150,7 @@ def main() -> None:
         def said_at() -> list[float]:
             return [float(p.read_text()) for p in sorted(running.mailbox.glob("*.start"))]
 
-        remote = measure(source.frames(), lambda audio: running.say(audio, wait=False), said_at,
+        remote = measure(source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at,
                          replies, recognizer, matcher)
     finally:
         source.close()
@@ -154,7 +162,13 @@ def main() -> None:
     for name, rows in (("local", local), ("satellite", remote)):
         print(f"{name:10s} end of speech -> endpointed: {percentiles([r[0] for r in rows])}")
         print(f"{name:10s} end of speech -> intent:     {percentiles([r[1] for r in rows])}"
-              f"  understood {sum(r[2] for r in rows)}/{len(rows)}")
+              f"  understood {sum(r[2] for r in rows)}/{len(rows)} endpointed of {len(replies)}")
+    print("the satellite path minus the local one, the same reply paired "
+          "(replies endpointed on both paths):")
+    for label, i in (("endpointed", 0), ("intent", 1)):
+        paired = [r[i] - l[i] for l, r in zip(local, remote)] if len(local) == len(remote) == len(replies) else []
+        if paired:
+            print(f"  to {label:10s}: {percentiles(paired)}")
     for label, i in (("endpointed", 0), ("intent", 1)):
         ep_l, ep_r = np.array([r[i] for r in local]), np.array([r[i] for r in remote])
         print(f"satellite overhead to {label:10s}: p50 {1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50)):+.0f} ms"

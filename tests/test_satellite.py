@@ -169,3 +169,27 @@ def test_a_satellite_that_sends_no_audio_is_refused_clearly(satellite_program_pa
         link.close()
     finally:
         running.kill()
+
+
+class _RecordingMouth:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+@pytest.mark.parametrize("output, spoken", [("speaker", True), ("wyoming://10.0.0.9:10700", True),
+                                            ("wyoming://10.0.0.5:10700", False), ("text", False)])
+def test_a_lost_satellite_is_said_aloud_only_where_the_mouth_still_works(output, spoken, capsys):
+    from partyhost.config import Settings
+    from partyhost.voiceio import DeviceReport, _speaks_apart
+    from voice.devices import DeviceProblem
+    settings = Settings(input="wyoming://10.0.0.5:10700", output=output)
+    report, mouth = DeviceReport(), _RecordingMouth()
+    report.mouth = mouth if _speaks_apart(settings) else None
+    report(DeviceProblem("lost", "The satellite 'Table' at wyoming://10.0.0.5:10700 went away; ..."))
+    report(DeviceProblem("recovered", "The satellite 'Table' at wyoming://10.0.0.5:10700 is back."))
+    printed = capsys.readouterr().err
+    assert "went away" in printed and "is back" in printed          # always on the terminal
+    assert mouth.said == ([DeviceReport.SPOKEN["lost"], DeviceReport.SPOKEN["recovered"]] if spoken else [])

@@ -215,6 +215,7 @@ class MicSource:
         self.retry_s, self.stall_s, self.block_ms = retry_s, stall_s, block_ms
         self.max_queue_s = max_queue_s
         self.wait_for_device = wait_for_device
+        self.resync_s = RESYNC_S
         self.device_name = ""
         self.device_rate = 0
         self.overflows = 0            # blocks PortAudio reported lost, since creation
@@ -332,7 +333,7 @@ class MicSource:
         arrived = self.clock()
         duration = frames / self.device_rate
         start = arrived - duration
-        if self._next_block_t is None or abs(start - self._next_block_t) > RESYNC_S:
+        if self._next_block_t is None or abs(start - self._next_block_t) > self.resync_s:
             self._next_block_t = start          # audio was lost, or the clocks drifted apart
         t = self._next_block_t
         self._next_block_t = t + duration

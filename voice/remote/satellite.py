@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 SAMPLE_WIDTHS = {2: "<i2", 4: "<i4"}
 """PCM widths (bytes) a satellite's microphone may send, as numpy dtypes."""
+RESYNC_S = 1.0
+"""Chunks over a network arrive in bursts; their times follow the sample count unless
+they stray this far from the clock (a local sound card: 0.2 s)."""
 PLAY_CHUNK_S = 0.1
 PLAY_LEAD_S = 0.3
 """Sound is sent this far ahead of playing, so the satellite's player never runs dry."""
@@ -93,6 +96,7 @@ class SatelliteSource(MicSource):
         super().__init__(clock=clock or PausingClock(), on_problem=on_problem, retry_s=retry_s,
                          stall_s=stall_s, block_ms=64, wait_for_device=wait_for_device)
         self.link = link
+        self.resync_s = RESYNC_S
         self._first_chunk = threading.Event()
         self._chunk_rate = 0
         self._bad_format = ""
