@@ -119,6 +119,8 @@ def percentiles(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2, help="times each reply is said per path")
+    parser.add_argument("--chunk", type=int, default=1024,
+                        help="the satellite's --mic-command-samples-per-chunk (its default: 1024)")
     args = parser.parse_args()
 
     from satellite import RunningSatellite
@@ -141,7 +143,7 @@ def main() -> None:
     local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, recognizer, matcher)
 
     work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
-    running = RunningSatellite(program, work).start()
+    running = RunningSatellite(program, work, mic_chunk=args.chunk).start()
     link = SatelliteLink(parse_address(running.address))
     source = SatelliteSource(link)
     try:
@@ -158,6 +160,7 @@ def main() -> None:
         running.kill()
         shutil.rmtree(work, ignore_errors=True)
 
+    print(f"satellite microphone chunks of {args.chunk} samples")
     print(f"{len(replies)} replies per path ({args.rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
     for name, rows in (("local", local), ("satellite", remote)):
         print(f"{name:10s} end of speech -> endpointed: {percentiles([r[0] for r in rows])}")

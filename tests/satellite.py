@@ -55,8 +55,9 @@ def free_port() -> int:
 class RunningSatellite:
     """One wyoming-satellite process: started, killed and started again on the same port."""
 
-    def __init__(self, program: Path, work: Path, name: str = "Table"):
+    def __init__(self, program: Path, work: Path, name: str = "Table", mic_chunk: int = 1024):
         self.program, self.work, self.name = program, work, name
+        self.mic_chunk = mic_chunk        # samples per microphone chunk (the satellite's default: 1024)
         self.port = free_port()
         self.mailbox = work / "mic"
         self.played = work / "played.raw"
@@ -72,7 +73,8 @@ class RunningSatellite:
     def start(self) -> "RunningSatellite":
         snd = f"sh -c {shlex.quote('cat >> ' + shlex.quote(str(self.played)))}"
         args = [str(self.program), "-m", "wyoming_satellite", "--uri", f"tcp://127.0.0.1:{self.port}", "--name", self.name,
-                "--no-zeroconf", "--mic-command", f"{sys.executable} {MIC} {self.mailbox}",
+                "--no-zeroconf", "--mic-command", f"{sys.executable} {MIC} {self.mailbox} {self.mic_chunk}",
+                "--mic-command-samples-per-chunk", str(self.mic_chunk),
                 "--snd-command", snd, "--debug"]
         with open(self.log, "a") as log:
             self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,

@@ -13,17 +13,17 @@ import time
 from pathlib import Path
 
 RATE = 16_000
-CHUNK = 1024                      # samples, as wyoming-satellite reads them
-SECONDS = CHUNK / RATE
 
 
 def main() -> None:
     mailbox = Path(sys.argv[1])
+    chunk = int(sys.argv[2]) if len(sys.argv) > 2 else 1024    # samples, as the satellite reads them
+    seconds = chunk / RATE
     if not mailbox.is_dir():
         sys.exit(f"no microphone here: {mailbox} is not a folder")
     out = sys.stdout.buffer
     noise = random.Random(1)
-    floor = b"".join(noise.randint(-20, 20).to_bytes(2, "little", signed=True) for _ in range(CHUNK))
+    floor = b"".join(noise.randint(-20, 20).to_bytes(2, "little", signed=True) for _ in range(chunk))
     pending = b""
     current: Path | None = None
     due = time.monotonic()
@@ -37,9 +37,9 @@ def main() -> None:
                 current = waiting[0]
                 pending = current.read_bytes()
                 current.with_suffix(".start").write_text(repr(due))   # when its first sample is heard
-        piece, pending = pending[:2 * CHUNK], pending[2 * CHUNK:]
+        piece, pending = pending[:2 * chunk], pending[2 * chunk:]
         piece += floor[len(piece):]
-        due += SECONDS
+        due += seconds
         if (ahead := due - time.monotonic()) > 0:
             time.sleep(ahead)
         try:
