@@ -156,6 +156,7 @@ def test_the_mouth_waits_for_a_lost_satellite_and_then_speaks(satellite, link, p
     assert similarity(satellite.played_audio(), soxr.resample(spoken, SAMPLE_RATE, SND_RATE)) > 0.9
 
 
+@pytest.mark.slow
 def test_a_satellite_that_sends_no_audio_is_refused_clearly(satellite_program_path, tmp_path):
     """A wyoming-satellite whose microphone program fails: a clear reason, not a hang."""
     from satellite import RunningSatellite
