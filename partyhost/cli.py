@@ -27,6 +27,7 @@ from host.sessionlock import SessionBusy, SessionLock
 from voice.asr.select import BACKENDS
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
+from voice.remote.address import is_wyoming
 
 from . import __version__, deckcheck
 from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
@@ -180,8 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
     io = parser.add_argument_group("listening and speaking (defaults from the settings file)")
-    io.add_argument("--input", help="mic, text (typed lines) or FILE.wav (a recording as the microphone)")
-    io.add_argument("--output", help="speaker, text (printed lines) or FILE.wav (all the host says)")
+    io.add_argument("--input", help="mic, text (typed lines), FILE.wav (a recording as the microphone) "
+                    "or wyoming://HOST:PORT (a voice satellite's microphone)")
+    io.add_argument("--output", help="speaker, text (printed lines), FILE.wav (all the host says) "
+                    "or wyoming://HOST:PORT (a voice satellite's speaker)")
     io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
     io.add_argument("--output-device", help="speaker name or index")
     io.add_argument("--backend", help=f"recogniser: {', '.join(BACKENDS[:-1])} or {BACKENDS[-1]}")
@@ -415,11 +418,12 @@ def _locks(args: argparse.Namespace) -> Path:
 
 
 def _io_to_keep(settings: Settings) -> dict[str, str]:
-    """The input and output a game was played with, for its resume; a recording is not replayed."""
+    """The input and output a game was played with, for its resume; a recording is not replayed
+    (a satellite is live, like the microphone)."""
     keep = {}
-    if settings.input in ("text", "mic"):
+    if settings.input in ("text", "mic") or is_wyoming(settings.input):
         keep["input"] = settings.input
-    if settings.output in ("text", "speaker"):
+    if settings.output in ("text", "speaker") or is_wyoming(settings.output):
         keep["output"] = settings.output
     return keep
 

@@ -34,8 +34,8 @@ class ConfigError(Exception):
 
 @dataclass
 class Settings:
-    input: str = "mic"                 # mic | text | path to a WAV file
-    output: str = "speaker"            # speaker | text | path to a WAV file
+    input: str = "mic"                 # mic | text | path to a WAV file | wyoming://HOST:PORT (a satellite)
+    output: str = "speaker"            # speaker | text | path to a WAV file | wyoming://HOST:PORT
     input_device: str | None = None    # name or index (see: partyhost devices)
     output_device: str | None = None
     backend: str | None = None         # recogniser; None = the measured default

@@ -5,18 +5,23 @@
 | text     | typed lines (partyhost/textio.py)                | real time                |
 | mic      | PortAudio microphone -> endpointer -> recogniser | real time                |
 | FILE.wav | the file as a microphone, same pipeline          | the file's position      |
+| wyoming://HOST:PORT | a Wyoming satellite's microphone, same pipeline | real time, paused while it is lost |
 
 | --output | mouth                                                       |
 |----------|-------------------------------------------------------------|
 | text     | printed lines                                               |
 | speaker  | Piper TTS and sound cues through PortAudio                  |
 | FILE.wav | the same audio written on the session timeline to the file  |
+| wyoming://HOST:PORT | the same audio played on a Wyoming satellite     |
+
+Input and output may name the same satellite: they share its one connection.
 
 With a file as input the clock follows the file and jumps over the host's own
 speech, so a run is deterministic and faster than real time.
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +29,7 @@ from typing import Any, Callable
 
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
+from voice.remote.address import AddressError, is_wyoming, parse_address
 
 from .config import Settings
 from .textio import TextEars, TextMouth
@@ -63,35 +69,99 @@ def is_audio_file(name: str) -> bool:
 def check_choice(kind: str, value: str) -> None:
     """Refuse an impossible --input/--output before any game is saved."""
     allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
+    if is_wyoming(value):
+        try:
+            parse_address(value)
+        except AddressError as error:
+            raise IOChoiceError(f"--{kind}: {error}") from error
+        return
     if value in allowed or is_audio_file(value):
         if kind == "input" and is_audio_file(value) and not Path(value).is_file():
             raise IOChoiceError(f"the input file {value} does not exist")
         return
-    raise IOChoiceError(f"--{kind} takes {' or '.join(allowed)} or a .wav file, not {value!r}")
+    raise IOChoiceError(f"--{kind} takes {', '.join(allowed)}, a .wav file or a satellite's "
+                        f"wyoming://HOST:PORT, not {value!r}")
 
 
 def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:
     """Build ears and mouth; audio parts are imported only when used (text play stays light)."""
-    source, clock = _open_source(settings, clock_offset)
-    io = GameIO(ears=None, mouth=None, clock=clock)  # type: ignore[arg-type]
-    io.mouth = _open_mouth(settings, clock, io.closers)
+    io = GameIO(ears=None, mouth=None, clock=None)  # type: ignore[arg-type]
+    satellites = _Satellites(io.closers)
+    problems = DeviceReport()
+    try:
+        source, io.clock = _open_source(settings, clock_offset, satellites, problems)
+        if source is not None:
+            io.closers.append(source.close)
+        io.mouth = _open_mouth(settings, io.clock, io.closers, satellites, problems)
+    except BaseException:
+        io.close()
+        raise
+    problems.mouth = io.mouth if _speaks_apart(settings) else None
     if source is None:
         io.ears = TextEars()
     else:
-        io.closers.append(source.close)
         io.ears = _voice_ears(settings, source, matcher, io.mouth)
         io.remind_after = settings.remind_after_s or None
     return io
 
 
-def _open_source(settings: Settings, offset: float):
+class DeviceReport:
+    """A device lost or back mid-game: always on the terminal, and said aloud when the
+    mouth does not depend on the part that was lost (a satellite as the ears, a local
+    speaker as the mouth)."""
+
+    SPOKEN = {"lost": "I can't hear the table: the satellite is gone. The game waits until it is back.",
+              "recovered": "I can hear the table again. Go on."}
+
+    def __init__(self) -> None:
+        self.mouth: Mouth | None = None
+
+    def __call__(self, problem: Any) -> None:
+        print(f"partyhost: {problem.message}", file=sys.stderr, flush=True)
+        spoken = self.SPOKEN.get(problem.kind)
+        if self.mouth is not None and spoken:
+            self.mouth.say(spoken)
+
+    def terminal_only(self, problem: Any) -> None:
+        print(f"partyhost: {problem.message}", file=sys.stderr, flush=True)
+
+
+def _speaks_apart(settings: Settings) -> bool:
+    """Whether the mouth can still speak when a satellite used as the ears is lost."""
+    if not is_wyoming(settings.input) or settings.output == "text":
+        return False
+    return not (is_wyoming(settings.output)
+                and parse_address(settings.output) == parse_address(settings.input))
+
+
+class _Satellites:
+    """One link per satellite, so ears and mouth on the same one share its connection."""
+
+    def __init__(self, closers: list) -> None:
+        self.links: dict = {}
+        self.closers = closers
+
+    def link(self, value: str):
+        from voice.remote.satellite_link import SatelliteLink
+        address = parse_address(value)
+        if address not in self.links:
+            self.links[address] = SatelliteLink(address)
+            self.closers.insert(0, self.links[address].close)     # closed last
+        return self.links[address]
+
+
+def _open_source(settings: Settings, offset: float, satellites: _Satellites, problems: DeviceReport):
     if settings.input == "text":
         started = time.monotonic()
         return None, lambda: offset + time.monotonic() - started
     from voice.audio_in import AudioFileError, MicSource, WavSource
     from voice.devices import AudioDeviceError
     try:
-        if settings.input == "mic":
+        if is_wyoming(settings.input):
+            from voice.remote.satellite import SatelliteSource
+            source = SatelliteSource(satellites.link(settings.input), on_problem=problems)
+            source.open()
+        elif settings.input == "mic":
             source = MicSource(settings.input_device)
             source.open()
         else:
@@ -101,7 +171,8 @@ def _open_source(settings: Settings, offset: float):
     return source, lambda: offset + source.now()
 
 
-def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -> Mouth:
+def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
+                satellites: _Satellites, problems: DeviceReport) -> Mouth:
     if settings.output == "text":
         return TextMouth(show_private=settings.show_private)
     from voice.audio_out import SpeakerSink, WavSink
@@ -109,8 +180,14 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -
     from voice.mouth import AudioMouth
     from voice.tts import PiperTTS, TTSUnavailable
     try:
-        sink = (SpeakerSink(settings.output_device, clock=clock) if settings.output == "speaker"
-                else WavSink(settings.output))
+        if is_wyoming(settings.output):
+            from voice.remote.satellite import SatelliteSink
+            sink = SatelliteSink(satellites.link(settings.output), clock=clock,
+                                 on_problem=problems.terminal_only)
+        elif settings.output == "speaker":
+            sink = SpeakerSink(settings.output_device, clock=clock)
+        else:
+            sink = WavSink(settings.output)
         tts = PiperTTS()
     except (AudioDeviceError, TTSUnavailable, OSError) as error:
         raise IOChoiceError(str(error)) from error

@@ -215,6 +215,7 @@ class MicSource:
         self.retry_s, self.stall_s, self.block_ms = retry_s, stall_s, block_ms
         self.max_queue_s = max_queue_s
         self.wait_for_device = wait_for_device
+        self.resync_s = RESYNC_S
         self.device_name = ""
         self.device_rate = 0
         self.overflows = 0            # blocks PortAudio reported lost, since creation
@@ -332,7 +333,7 @@ class MicSource:
         arrived = self.clock()
         duration = frames / self.device_rate
         start = arrived - duration
-        if self._next_block_t is None or abs(start - self._next_block_t) > RESYNC_S:
+        if self._next_block_t is None or abs(start - self._next_block_t) > self.resync_s:
             self._next_block_t = start          # audio was lost, or the clocks drifted apart
         t = self._next_block_t
         self._next_block_t = t + duration
@@ -378,11 +379,13 @@ class MicSource:
                     log.debug("microphone still unavailable: %s", error)
                     next_try = time.monotonic() + self.retry_s
                 else:
-                    self.on_problem(DeviceProblem("recovered",
-                                               f"The microphone {self.device_name!r} is back."))
+                    self.on_problem(DeviceProblem("recovered", self._back_message()))
                     return
             yield from self._silence_until(self.clock())
             time.sleep(min(0.05, self.retry_s))
+
+    def _back_message(self) -> str:
+        return f"The microphone {self.device_name!r} is back."
 
     def _reopen(self) -> None:
         """Open the device again; if PortAudio no longer lists it (a USB device replugged

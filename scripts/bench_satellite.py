@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""End of speech to intent, through a real wyoming-satellite against a local microphone.
+
+The same replies (Piper's voice, game commands of one prompt) reach the ears two ways:
+
+- local: 30 ms frames handed to the endpointer as they are "captured", at real-time
+  pace in this process (a sound card with no transport delay at all: the floor);
+- satellite: spoken into wyoming-satellite 1.0.0's --mic-command (tests/satellite_mic.py,
+  a paced raw stream like arecord's, 1024-sample chunks), over TCP on 127.0.0.1 to
+  voice/remote/satellite.SatelliteSource.
+
+For each reply, "end of speech" is the moment its last speech sample was captured
+(the microphone program logs when each line starts). Measured: end of speech ->
+utterance endpointed, and -> intent (recognised and matched: the same recogniser
+for both). The satellite's overhead is the difference. Run:
+    .venv/bin/python scripts/bench_satellite.py [--rounds 2]
+It needs the satellite's venv that tests/satellite.py builds (run tests/test_satellite.py once).
+"""
+from __future__ import annotations
+
+import argparse
+import queue
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+from partyhost.synthetic_speech import padded  # noqa: E402
+from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
+
+PROMPT = "zero-to-100/choose_card"
+REPLIES = ["card one", "card two", "card three", "the bowling one", "card two with plus twenty",
+           "card one with minus fifty and spot on", "read our cards", "score", "number one", "undo"]
+VOICES = ["piper-1", "piper-1.15"]
+
+
+@dataclass(frozen=True)
+class _Prompt:
+    name: str
+    slots: dict
+    timeout: float | None = None
+
+
+def speech_end(audio: np.ndarray) -> int:
+    """Index just after the last sample within 40 dB of the loudest 10 ms."""
+    win = SAMPLE_RATE // 100
+    n = len(audio) // win
+    e = 10 * np.log10(np.mean(audio[:n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
+    return int(np.nonzero(e > e.max() - 40)[0][-1] + 1) * win
+
+
+class DirectMic:
+    """Frames handed over as they are captured, at real-time pace: no transport at all."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue = queue.Queue()
+        self.started: list[float] = []
+
+    def frames(self):
+        due = time.monotonic()
+        pending = np.zeros(0, np.float32)
+        while True:
+            if not len(pending) and not self.lines.empty():
+                pending = self.lines.get()
+                self.started.append(due)
+            piece, pending = pending[:FRAME_SAMPLES], pending[FRAME_SAMPLES:]
+            piece = np.pad(piece, (0, FRAME_SAMPLES - len(piece)))
+            due += FRAME_SAMPLES / SAMPLE_RATE
+            if (ahead := due - time.monotonic()) > 0:
+                time.sleep(ahead)
+            yield Frame(piece.astype(np.float32), due - FRAME_SAMPLES / SAMPLE_RATE)
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+def measure(frames, now, say, started, replies, recognizer, matcher) -> list[tuple[float, float, bool]]:
+    """(end of speech -> endpointed, -> intent, understood) for each reply that was
+    endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
+    from voice.endpoint import Endpointer
+    from voice.reading import read_utterance
+    from voice.turns import listen_for_turn
+    prompt = _Prompt(PROMPT, {})
+    results = []
+    endpointer = Endpointer()
+    for text, audio in replies:
+        before = len(started())
+        say(audio)
+        turn = listen_for_turn(endpointer, frames, 0.0, now() + len(audio) / SAMPLE_RATE + 5.0)
+        endpointed = time.monotonic()
+        if turn.utterance is None:
+            print(f"not endpointed: {text!r}", file=sys.stderr)
+            endpointer.reset()
+            continue
+        reading = read_utterance(recognizer, matcher, prompt, turn.utterance)
+        match = None if reading.rejected else matcher.match(PROMPT, reading.text, {})
+        intent_at = time.monotonic()
+        spoken_end = started()[before] + speech_end(audio) / SAMPLE_RATE
+        wanted = matcher.match(PROMPT, text, {}).intent
+        results.append((endpointed - spoken_end, intent_at - spoken_end,
+                        match is not None and match.intent == wanted))
+        time.sleep(0.3)
+    return results
+
+
+def percentiles(values: list[float]) -> str:
+    ms = np.array(values) * 1000
+    return f"p50 {np.percentile(ms, 50):6.0f} ms  p95 {np.percentile(ms, 95):6.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2, help="times each reply is said per path")
+    parser.add_argument("--chunk", type=int, default=1024,
+                        help="the satellite's --mic-command-samples-per-chunk (its default: 1024)")
+    args = parser.parse_args()
+
+    from satellite import RunningSatellite
+    from partyhost.synthetic_speech import Voices
+    from voice.asr.select import make_recognizer
+    from voice.matcher import Matcher
+    from voice.remote.address import parse_address
+    from voice.remote.satellite import SatelliteSource
+    from voice.remote.satellite_link import SatelliteLink
+
+    program = REPO / ".pytest_cache" / "d" / "wyoming-satellite-1.0.0" / "bin" / "python"
+    if not program.exists():
+        sys.exit(f"no wyoming-satellite venv at {program}: run tests/test_satellite.py once")
+    voices = Voices(noise_scale=0.0)
+    replies = [(text, padded(voices.speak(voice, text))) for _ in range(args.rounds)
+               for voice in VOICES for text in REPLIES]
+    recognizer, matcher = make_recognizer(), Matcher()
+
+    direct = DirectMic()
+    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, recognizer, matcher)
+
+    work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
+    running = RunningSatellite(program, work, mic_chunk=args.chunk).start()
+    link = SatelliteLink(parse_address(running.address))
+    source = SatelliteSource(link)
+    try:
+        source.open()
+
+        def said_at() -> list[float]:
+            return [float(p.read_text()) for p in sorted(running.mailbox.glob("*.start"))]
+
+        remote = measure(source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at,
+                         replies, recognizer, matcher)
+    finally:
+        source.close()
+        link.close()
+        running.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"satellite microphone chunks of {args.chunk} samples")
+    print(f"{len(replies)} replies per path ({args.rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
+    for name, rows in (("local", local), ("satellite", remote)):
+        print(f"{name:10s} end of speech -> endpointed: {percentiles([r[0] for r in rows])}")
+        print(f"{name:10s} end of speech -> intent:     {percentiles([r[1] for r in rows])}"
+              f"  understood {sum(r[2] for r in rows)}/{len(rows)} endpointed of {len(replies)}")
+    print("the satellite path minus the local one, the same reply paired "
+          "(replies endpointed on both paths):")
+    for label, i in (("endpointed", 0), ("intent", 1)):
+        paired = [r[i] - l[i] for l, r in zip(local, remote)] if len(local) == len(remote) == len(replies) else []
+        if paired:
+            print(f"  to {label:10s}: {percentiles(paired)}")
+    for label, i in (("endpointed", 0), ("intent", 1)):
+        ep_l, ep_r = np.array([r[i] for r in local]), np.array([r[i] for r in remote])
+        print(f"satellite overhead to {label:10s}: p50 {1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50)):+.0f} ms"
+              f"  p95 {1000 * (np.percentile(ep_r, 95) - np.percentile(ep_l, 95)):+.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""A Wyoming satellite as the table's ears and mouth (voice/remote/satellite.py).
+
+Every test that talks to a satellite starts the real wyoming-satellite from PyPI on
+127.0.0.1 (tests/satellite.py): its microphone is a paced raw stream the test
+speaks into, its speaker appends what it plays to a file. It is killed and started
+again to check that a lost satellite is reported, waited for and reconnected.
+"""
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+
+import pytest
+import soxr
+
+from partyhost.voiceio import IOChoiceError, check_choice
+from recordings import partyhost
+from satellite import SND_RATE, free_port, satellite, satellite_program_path  # noqa: F401 (fixtures)
+from test_pulse_device import listen, similarity, speech_span
+from voice.audio_types import SAMPLE_RATE
+from voice.devices import AudioDeviceError
+from voice.endpoint import Endpointer
+from voice.remote.address import parse_address
+from voice.remote.satellite import PausingClock, SatelliteSink, SatelliteSource
+from voice.remote.satellite_link import SatelliteLink
+from voice.turns import listen_for_turn
+
+
+def test_input_and_output_take_a_satellite_address():
+    check_choice("input", "wyoming://192.168.1.20:10700")
+    check_choice("output", "wyoming://kitchen.local:10700")
+    with pytest.raises(IOChoiceError, match="wyoming://HOST:PORT"):
+        check_choice("input", "wyoming://kitchen.local")          # no port
+    with pytest.raises(IOChoiceError, match="wyoming://HOST:PORT"):
+        check_choice("output", "satellite")
+
+
+def test_the_clock_stands_still_while_paused():
+    clock = PausingClock()
+    clock.pause()
+    frozen = clock()
+    time.sleep(0.05)
+    assert clock() == frozen and clock.paused
+    clock.resume()
+    time.sleep(0.02)
+    assert frozen < clock() < frozen + 0.5
+
+
+@pytest.mark.slow
+def test_no_satellite_there_is_a_clear_message_not_a_traceback(tmp_path):
+    nobody = f"wyoming://127.0.0.1:{free_port()}"
+    run = partyhost(["play", "zero-to-100", "--players", "Ana,Ben", "--input", nobody, "--output", "text"],
+                    tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2, (out, err)
+    assert "nothing is listening there" in err and nobody in err
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def link(satellite):
+    made = SatelliteLink(parse_address(satellite.address))
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def problems():
+    seen: list = []
+    return seen
+
+
+def wait_for(condition, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.audio
+def test_ears_and_mouth_share_one_satellite(satellite, link, say, voices):
+    """The host's voice is played on the satellite, and a player's reply comes back
+    through its microphone, endpointed on the session clock, over one connection."""
+    reply = say("Twelve clovers.")
+    spoken = voices.speak("piper-1", "Queen of hearts.")
+    source = SatelliteSource(link)
+    source.open()
+    assert link.name == f"'Table' at {satellite.address}"
+    sink = SatelliteSink(link, clock=source.now)
+    frames = source.frames()
+    start = source.now()
+    end = sink.play(spoken, SAMPLE_RATE, at=start)
+    assert end >= start + len(spoken) / SAMPLE_RATE          # it returned once the sound was heard
+    played = satellite.played_audio()
+    assert similarity(played, soxr.resample(spoken, SAMPLE_RATE, SND_RATE)) > 0.9
+
+    satellite.say(reply, wait=False)
+    heard = listen(frames, until=source.now() + len(reply) / SAMPLE_RATE + 1.5)
+    source.close()
+    assert len(heard) == 1
+    assert similarity(heard[0].audio, reply) > 0.9
+    assert heard[0].end - heard[0].start == pytest.approx(speech_span(reply, SAMPLE_RATE), abs=0.15)
+    assert "Connection cancelled" not in satellite.log.read_text()     # one connection, shared
+
+
+@pytest.mark.audio
+def test_a_lost_microphone_satellite_stops_the_clock_and_is_heard_again(satellite, link, problems, say):
+    source = SatelliteSource(link, on_problem=problems.append)
+    source.open()
+    frames = source.frames()
+    next(frames)
+    heard: list = []
+
+    def hear() -> None:
+        endpointer = Endpointer()
+        while (turn := listen_for_turn(endpointer, frames, 0.0, float("inf"))).utterance is not None:
+            heard.append(turn.utterance)
+
+    reader = threading.Thread(target=hear, daemon=True)
+    satellite.kill()
+    reader.start()
+    assert wait_for(lambda: [p.kind for p in problems] == ["lost"])
+    assert "went away" in problems[0].message and satellite.address in problems[0].message
+    frozen = source.now()
+    time.sleep(1.0)
+    assert source.now() == frozen                  # the game waits: no turn clock runs out
+
+    satellite.start()
+    assert wait_for(lambda: [p.kind for p in problems] == ["lost", "recovered"])
+    assert source.now() - frozen < 3.0             # the clock goes on from where it stopped
+    reply = say("Queen of hearts.")
+    satellite.say(reply)
+    assert wait_for(lambda: len(heard) == 1, timeout=10)
+    source.close()
+    assert similarity(heard[0].audio, reply) > 0.9
+
+
+@pytest.mark.audio
+def test_the_mouth_waits_for_a_lost_satellite_and_then_speaks(satellite, link, problems, voices):
+    sink = SatelliteSink(link, clock=PausingClock(), on_problem=problems.append)
+    spoken = voices.speak("piper-1", "Your turn, Ana.")
+    satellite.kill()
+    done: list = []
+    player = threading.Thread(target=lambda: done.append(sink.play(spoken, SAMPLE_RATE, 0.0)), daemon=True)
+    player.start()
+    assert wait_for(lambda: [p.kind for p in problems] == ["lost"])
+    time.sleep(0.5)
+    assert not done                              # nothing said to nobody: the game waits
+    satellite.start()
+    player.join(timeout=20)
+    assert done and [p.kind for p in problems] == ["lost", "recovered"]
+    assert similarity(satellite.played_audio(), soxr.resample(spoken, SAMPLE_RATE, SND_RATE)) > 0.9
+
+
+@pytest.mark.slow
+def test_a_satellite_that_sends_no_audio_is_refused_clearly(satellite_program_path, tmp_path):
+    """A wyoming-satellite whose microphone program fails: a clear reason, not a hang."""
+    from satellite import RunningSatellite
+    running = RunningSatellite(satellite_program_path, tmp_path)
+    running.mailbox.rmdir()                      # the mic program fails at once without it
+    running.start()
+    try:
+        link = SatelliteLink(parse_address(running.address))
+        with pytest.raises(AudioDeviceError, match="sends no microphone audio"):
+            SatelliteSource(link).open()
+        link.close()
+    finally:
+        running.kill()
+
+
+class _RecordingMouth:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+@pytest.mark.parametrize("output, spoken", [("speaker", True), ("wyoming://10.0.0.9:10700", True),
+                                            ("wyoming://10.0.0.5:10700", False), ("text", False)])
+def test_a_lost_satellite_is_said_aloud_only_where_the_mouth_still_works(output, spoken, capsys):
+    from partyhost.config import Settings
+    from partyhost.voiceio import DeviceReport, _speaks_apart
+    from voice.devices import DeviceProblem
+    settings = Settings(input="wyoming://10.0.0.5:10700", output=output)
+    report, mouth = DeviceReport(), _RecordingMouth()
+    report.mouth = mouth if _speaks_apart(settings) else None
+    report(DeviceProblem("lost", "The satellite 'Table' at wyoming://10.0.0.5:10700 went away; ..."))
+    report(DeviceProblem("recovered", "The satellite 'Table' at wyoming://10.0.0.5:10700 is back."))
+    printed = capsys.readouterr().err
+    assert "went away" in printed and "is back" in printed          # always on the terminal
+    assert mouth.said == ([DeviceReport.SPOKEN["lost"], DeviceReport.SPOKEN["recovered"]] if spoken else [])

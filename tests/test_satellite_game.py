@@ -1,0 +1,121 @@
+"""A whole game played through a real wyoming-satellite, which is killed and brought back mid-game.
+
+`partyhost play --input wyoming://... --output wyoming://...` hears the table
+through the satellite's microphone and speaks on its speaker (tests/satellite.py).
+The test is the table: each scripted line is spoken into the satellite's
+microphone once the host has asked and fallen silent. Half-way through, the
+satellite loses power for a few seconds; the game must wait, say it lost the
+satellite on the terminal, reconnect, and end exactly as the typed game did.
+
+The settings are a parameter so that remote recognisers and voices
+(`backend = "wyoming://..."`, `voice = "wyoming://..."`) can be played through the
+same satellite by adding cases to SETUPS.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from partyhost.synthetic_speech import padded
+from recordings import partyhost
+from replay import load_cases, play_script
+from satellite import satellite, satellite_program_path  # noqa: F401 (fixtures)
+from test_voice_games import outcomes
+
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
+
+CASE = next(case for case in load_cases() if case.script == "zero-to-100-basic.txt")
+LOSE_AT_LINE = 7
+"""The satellite is killed while the host waits for this line (0-based)."""
+QUIET_S = 1.0
+"""The host is taken to have finished once its speaker got nothing new for this long
+(the satellite sink streams at most 0.3 s ahead of playing)."""
+SETUPS = {
+    # A recording cannot answer "Did you mean ...?"; the host speaks fast to keep the test short.
+    "local recogniser and voice": "rival_margin = 0.0\nspeech_rate = 1.4\n",
+}
+
+
+def events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def count(path: Path, kind: str) -> int:
+    return sum(e["type"] == kind for e in events(path))
+
+
+def wait_until(condition, what: str, run: subprocess.Popen, timeout: float = 120.0,
+               fail: bool = True) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if run.poll() is not None:
+            raise AssertionError(f"partyhost ended while waiting for {what}: {run.stderr.read()}")
+        if time.monotonic() > deadline:
+            if fail:
+                raise AssertionError(f"timed out waiting for {what}")
+            return False
+        time.sleep(0.05)
+    return True
+
+
+class HostSpeech:
+    """Whether the host has finished what it began saying: every sound it logged (say or
+    sound event) has reached the satellite's speaker, and nothing new for QUIET_S."""
+
+    def __init__(self, log: Path, satellite) -> None:
+        self.log, self.played = log, satellite.played
+        self.sounds, self.mark = 0, -1
+
+    def quiet(self) -> bool:
+        size = self.played.stat().st_size if self.played.exists() else 0
+        sounds = count(self.log, "say") + count(self.log, "sound")
+        if sounds != self.sounds:
+            self.sounds, self.mark = sounds, size      # wait for this sound to be played
+            return False
+        return size > self.mark and time.time() - self.played.stat().st_mtime > QUIET_S
+
+
+@pytest.mark.parametrize("setup", SETUPS)
+def test_a_whole_game_through_a_satellite_that_is_lost_and_comes_back(setup, satellite, tmp_path, voices):
+    typed = play_script(CASE, tmp_path / "typed")
+    typed_events = [json.loads(line) for line in typed.events.read_text().splitlines()]
+    lines = [padded(voices.speak("piper-1", line)) for line in CASE.lines()]
+
+    (tmp_path / "config.toml").write_text(SETUPS[setup], encoding="utf-8")
+    log = tmp_path / "voice.jsonl"
+    run = partyhost([*CASE.cli_arguments(), "--input", satellite.address, "--output", satellite.address,
+                     "--events", str(log)], tmp_path,
+                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    host = HostSpeech(log, satellite)
+    try:
+        for index, line in enumerate(lines):
+            wait_until(lambda: count(log, "prompt") > index, f"the prompt for line {index}", run)
+            for attempt in range(3):        # like a player, say it again if the host missed it
+                wait_until(host.quiet, "the host to fall silent", run)
+                if index == LOSE_AT_LINE and attempt == 0:
+                    satellite.kill()                 # power lost while the host listens
+                    time.sleep(3.0)
+                    satellite.start()
+                ignored = count(log, "ignored")
+                satellite.say(line)
+                wait_until(lambda: count(log, "heard") > index or count(log, "ignored") > ignored,
+                           f"line {index} to be heard", run, timeout=15, fail=False)
+                if count(log, "heard") > index:
+                    break
+        _, err = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 0, err
+    played = events(log)
+    heard = [(e["text"], e.get("confidence")) for e in played if e["type"] == "heard"]
+    assert outcomes(played) == outcomes(typed_events), heard
+    assert played[-1]["type"] == "game_over" and played[-1]["winners"] == list(CASE.winners)
+    assert len(heard) == len(lines)                  # no line lost, none heard twice
+    assert "went away; the game waits for it" in err and "is back" in err
+    assert "Traceback" not in err
