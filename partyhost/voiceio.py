@@ -69,12 +69,13 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
     """Build ears and mouth; audio parts are imported only when used (text play stays light)."""
     source, clock = _open_source(settings, clock_offset)
     io = GameIO(ears=None, mouth=None, clock=clock)  # type: ignore[arg-type]
-    io.mouth = _open_mouth(settings, clock, io.closers)
+    notices = _notices(settings)
+    io.mouth = _open_mouth(settings, clock, io.closers, notices)
     if source is None:
         io.ears = TextEars()
     else:
         io.closers.append(source.close)
-        io.ears = _voice_ears(settings, source, matcher, io.mouth)
+        io.ears = _voice_ears(settings, source, matcher, io.mouth, notices)
         io.remind_after = settings.remind_after_s or None
     return io
 
@@ -96,17 +97,47 @@ def _open_source(settings: Settings, offset: float):
     return source, lambda: offset + source.now()
 
 
-def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -> Mouth:
+def _notices(settings: Settings) -> Any:
+    """Where remote servers' notices go (voice/remote/notices.py); None with no remote part."""
+    from voice.remote.address import is_wyoming
+    if not (is_wyoming(settings.backend) or is_wyoming(settings.voice)):
+        return None
+    from voice.remote.notices import Notices
+    return Notices()
+
+
+def _say_notices(notices: Any, mouth: Mouth) -> Callable[[], None]:
+    """Speak what remote servers told since the last prompt (they were printed already)."""
+    def say() -> None:
+        for text in notices.take():
+            mouth.say(text)
+    return say
+
+
+def _speaker(settings: Settings, notices: Any) -> Any:
+    """The local Piper voice, or a Wyoming voice server with it behind (settings.voice)."""
+    from voice.tts import PiperTTS
+    local = PiperTTS()
+    if not settings.voice:
+        return local
+    from voice.remote.address import parse_address
+    from voice.remote.tts import WyomingVoice
+    voice = WyomingVoice(parse_address(settings.voice), local, notices)
+    voice.check()
+    return voice
+
+
+def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list, notices: Any = None) -> Mouth:
     if settings.output == "text":
         return TextMouth(show_private=settings.show_private)
     from voice.audio_out import SpeakerSink, WavSink
     from voice.devices import AudioDeviceError
     from voice.mouth import AudioMouth
-    from voice.tts import PiperTTS, TTSUnavailable
+    from voice.tts import TTSUnavailable
     try:
         sink = (SpeakerSink(settings.output_device, clock=clock) if settings.output == "speaker"
                 else WavSink(settings.output))
-        tts = PiperTTS()
+        tts = _speaker(settings, notices)
     except (AudioDeviceError, TTSUnavailable, OSError) as error:
         raise IOChoiceError(str(error)) from error
     if isinstance(sink, WavSink):
@@ -117,15 +148,17 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list) -
     return mouth
 
 
-def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth) -> Ears:
+def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
     from voice.asr import ModelMissingError
     from voice.asr.select import make_recognizer
     from voice.ears import VoiceEars
     from voice.endpoint import EndpointConfig, Endpointer
     try:
-        recognizer = make_recognizer(settings.backend, settings.models_dir, settings.whisper_model)
-    except ModelMissingError as error:
+        recognizer = make_recognizer(settings.backend, settings.models_dir, settings.whisper_model, notices)
+    except (ModelMissingError, ValueError) as error:      # ValueError: a malformed wyoming:// address
         raise IOChoiceError(str(error)) from error
+    if hasattr(recognizer, "check"):
+        recognizer.check()          # a remote server that does not answer is told, and the local one used
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
                                            max_ms=int(settings.max_utterance_s * 1000)))
     from voice.turns import TICK_GAIN
@@ -142,7 +175,8 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
     return VoiceEars(source, endpointer, recognizer, matcher, busy_until, play_cue=play_cue,
                      word_check_line=settings.word_check_line, second_opinion=second,
                      number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
-                     front_end=front_end(settings), reply_max_s=settings.reply_max_s)
+                     front_end=front_end(settings), reply_max_s=settings.reply_max_s,
+                     before_listening=_say_notices(notices, mouth) if notices is not None else None)
 
 
 def front_end(settings: Settings) -> Any:

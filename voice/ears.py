@@ -44,7 +44,8 @@ class VoiceEars:
                  play_cue: Callable[[str], None] | None = None, word_check_line: float | None = None,
                  second_opinion: Any = None, read_ahead: bool = True,
                  number_check_line: float | None = None, rival_margin: float = RIVAL_MARGIN,
-                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S):
+                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S,
+                 before_listening: Callable[[], None] | None = None):
         """`play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `word_check_line`, `number_check_line`: voice/wordcheck.py's lines for words in
         play and for numbers said alone (None: their tuned defaults).
@@ -55,7 +56,9 @@ class VoiceEars:
         `rival_margin`: RIVAL_MARGIN, or another (0: never unsure).
         `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
         (gain for quiet voices), or None; it also gives each utterance's input level.
-        `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit)."""
+        `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit).
+        `before_listening()`: called at each hear() before the ears start listening, when
+        the host may still speak (a remote server's notice, voice/remote/notices.py)."""
         self.source, self.endpointer, self.recognizer = source, endpointer, recognizer
         self.matcher, self.busy_until = matcher, busy_until
         self.min_confidence = min_confidence
@@ -69,12 +72,15 @@ class VoiceEars:
         (an answer arrived by another way, e.g. a button on a phone page)."""
         self.front_end = front_end
         self.reply_max_s = reply_max_s
+        self.before_listening = before_listening
         self._long_until: float | None = None   # end of the last stretch too long for a reply
         frames = source.frames() if front_end is None else front_end.frames(source.frames())
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
+        if self.before_listening is not None:
+            self.before_listening()
         if self.second_opinion is not None and self.matcher.has_exact_prompts(prompt.name):
             self.second_opinion.start()     # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still
