@@ -12,6 +12,9 @@
 | speaker  | Piper TTS and sound cues through PortAudio                  |
 | FILE.wav | the same audio written on the session timeline to the file  |
 
+`backend` and `voice` set to wyoming://HOST:PORT read and speak through Wyoming
+servers, with the local parts behind them (voice/remote/, docs/smart-speaker.md).
+
 With a file as input the clock follows the file and jumps over the host's own
 speech, so a run is deterministic and faster than real time.
 """
