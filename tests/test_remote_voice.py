@@ -68,6 +68,20 @@ def test_a_server_that_fails_is_told_once_and_its_return_once():
     assert not link.up and notices.take() == []
 
 
+def test_one_slow_answer_is_forgiven_two_in_a_row_set_the_server_aside():
+    from voice.remote.link import SlowAnswer
+    notices = Notices(io.StringIO())
+    link = Link(WyomingAddress("127.0.0.1", free_port()), ROLE, notices)
+    slow = SlowAnswer("it did not answer in time")
+    link.went_wrong(slow)
+    link.answered()
+    link.went_wrong(slow)
+    assert link.up and notices.posted == []
+    link.went_wrong(slow)
+    assert not link.up and notices.take() == ["gone"]
+    assert "did not answer in time" in notices.posted[0].printed
+
+
 # ---- the real servers ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -156,8 +156,9 @@ class WyomingRecognizer:
             try:
                 text = transcribe(self.address, audio, grammar.terms)
             except FAILURES as error:
-                self.link.failed(error)
+                self.link.went_wrong(error)      # this utterance is read locally all the same
             else:
+                self.link.answered()
                 self._last_local = False
                 found = judge(text, grammar)
                 return [] if found is None else [found]

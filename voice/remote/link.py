@@ -2,7 +2,8 @@
 
 Each exchange opens its own connection (the servers close it after each request)
 on a fresh event loop, so any thread may call; timeouts are short because a
-player is waiting. A server that fails is set aside for the local part: the table
+player is waiting. One slow answer is read locally and forgiven (SLOW_LIMIT); a
+server that fails otherwise, or is slow twice in a row, is set aside for the local part: the table
 is told once (voice/remote/notices.py), the server is probed again in the
 background, at growing intervals, and its return is told once too.
 """
@@ -35,6 +36,15 @@ class ServerError(ConnectionError):
     """A Wyoming server that cannot be used now; the message says why in plain words."""
 
 
+class SlowAnswer(ServerError):
+    """Connected, but the answer did not come in time (a long noisy stretch on a busy server)."""
+
+
+SLOW_LIMIT = 2
+"""Slow answers in a row before a server is set aside: one slow answer is read locally
+without a word to the table; a server that is slow again is treated as gone."""
+
+
 def reason(error: BaseException) -> str:
     """A short, readable cause for the terminal (no traceback)."""
     if isinstance(error, ConnectionRefusedError):
@@ -60,6 +70,8 @@ def exchange(address: WyomingAddress, talk: Callable[[AsyncTcpClient], Awaitable
         await client.connect()
         try:
             return await talk(client)
+        except asyncio.TimeoutError as error:
+            raise SlowAnswer("it did not answer in time") from error
         finally:
             try:
                 await client.disconnect()
@@ -114,6 +126,7 @@ class Link:
         self._retry_at = 0.0
         self._retry_s = RETRY_FIRST_S
         self._probing = False
+        self._slow = 0
         self._lock = threading.Lock()
 
     def check(self) -> bool:
@@ -136,6 +149,20 @@ class Link:
             self._probing = True
         threading.Thread(target=self._probe, name=f"probe {self.address}", daemon=True).start()
         return False
+
+    def answered(self) -> None:
+        """The server answered a request in time."""
+        self._slow = 0
+
+    def went_wrong(self, error: BaseException) -> None:
+        """A request failed: a first slow answer is forgiven (SLOW_LIMIT), anything else sets
+        the server aside (failed)."""
+        if isinstance(error, SlowAnswer):
+            self._slow += 1
+            if self._slow < SLOW_LIMIT:
+                return
+        self._slow = 0
+        self.failed(error)
 
     def failed(self, error: BaseException) -> None:
         """The server failed a request: set it aside, and tell the table if it was in use."""

@@ -103,7 +103,9 @@ class WyomingVoice:
                 try:
                     audio = self._piece(piece) if len(piece) <= CACHE_MAX_CHARS else self._fetch(piece)
                 except FAILURES as error:
-                    self.link.failed(error)
+                    self.link.went_wrong(error)   # this piece is spoken locally all the same
+                else:
+                    self.link.answered()
             if audio is None:
                 yield from self.local_voice.synthesize(piece)
             else:
