@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="time every installed Whisper model and set the largest with p95 within "
                               "400 ms as the settings' whisper_model")
     for sub in (accuracy, latency):
-        sub.add_argument("--backend", help="recogniser (default: the settings', else the measured default)")
+        sub.add_argument("--backend", help="recogniser, or wyoming://HOST:PORT (default: the settings', "
+                                           "else the measured default)")
     matcher = bench_commands.add_parser("matcher", help="grammar load time, matching time and memory")
     matcher.add_argument("--count", type=int, default=200, help="replies per prompt (a quarter at game prompts)")
     chatter = bench_commands.add_parser(
@@ -187,7 +188,10 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
                     "or wyoming://HOST:PORT (a voice satellite's speaker)")
     io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
     io.add_argument("--output-device", help="speaker name or index")
-    io.add_argument("--backend", help=f"recogniser: {', '.join(BACKENDS[:-1])} or {BACKENDS[-1]}")
+    io.add_argument("--backend", help=f"recogniser: {', '.join(BACKENDS)}, or wyoming://HOST:PORT "
+                                      "(a Wyoming speech-to-text server; the local one if it fails)")
+    io.add_argument("--voice", help="wyoming://HOST:PORT: a Wyoming text-to-speech server speaks "
+                                    "(the local Piper voice if it fails)")
     io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
     io.add_argument("--hide-private", action="store_true",
                     help="do not print players' secret cards")
@@ -268,7 +272,7 @@ def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None
         if session_io:
             settings = apply_overrides(settings, session_io, source="the saved game")
         flags = {"input": args.input, "output": args.output, "input_device": args.input_device,
-                 "output_device": args.output_device, "backend": args.backend,
+                 "output_device": args.output_device, "backend": args.backend, "voice": args.voice,
                  "show_private": True if args.reveal_words else False if args.hide_private else None,
                  "phones": args.phones, "phones_port": args.phones_port, "phones_bind": args.phones_bind}
         settings = apply_overrides(settings, flags, source="command line")
@@ -600,7 +604,14 @@ def run_bench(args: argparse.Namespace) -> int:
                                            veto_line=args.veto_line, rescue=not args.no_rescue, real=args.real)
         except FixtureError as error:
             raise UserError(str(error)) from error
-    settings = dataclasses.replace(settings, backend=args.backend or settings.backend)
+    backend = args.backend or settings.backend
+    if backend:
+        from voice.asr.select import check_backend_name
+        try:
+            check_backend_name(backend)
+        except ValueError as error:
+            raise UserError(f"the recogniser {error}") from error
+    settings = dataclasses.replace(settings, backend=backend)
     if args.bench_command == "accuracy":
         if not args.manifest.is_file():
             raise UserError(f"no manifest at {args.manifest}")

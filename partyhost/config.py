@@ -20,7 +20,8 @@ from typing import Any
 import platformdirs
 
 from host.games import GAME_IDS
-from voice.asr.select import BACKENDS
+from voice.asr.select import check_backend_name
+from voice.remote.address import AddressError, is_wyoming, parse_address
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,7 +39,9 @@ class Settings:
     output: str = "speaker"            # speaker | text | path to a WAV file | wyoming://HOST:PORT
     input_device: str | None = None    # name or index (see: partyhost devices)
     output_device: str | None = None
-    backend: str | None = None         # recogniser; None = the measured default
+    backend: str | None = None         # recogniser; None = the measured default; wyoming://HOST:PORT: a
+                                       # Wyoming ASR server, local fallback (docs/smart-speaker.md). Also read as `recogniser`
+    voice: str | None = None           # None: the local Piper voice; wyoming://HOST:PORT: a Wyoming TTS server
     whisper_model: str | None = None   # a fetched Whisper model (partyhost models list); None: shipped tiny.en
                                        # (`partyhost bench latency --choose` sets it)
     accept_score: float = 86.0         # matcher score (0-100) to act at once
@@ -103,6 +106,10 @@ LIMITS = {
 }
 
 
+ALIASES = {"recogniser": "backend"}
+"""Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
+
+
 def settings_path() -> Path:
     """$PARTYHOST_CONFIG, else config.toml in the platform config folder."""
     return Path(os.environ.get("PARTYHOST_CONFIG") or
@@ -126,9 +133,13 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
     """A copy of settings with values set; each checked against the field's type."""
     known = {f.name: f for f in dataclasses.fields(Settings)}
     changes: dict[str, Any] = {}
+    for alias, key in ALIASES.items():
+        if alias in values and key in values and values[key] is not None:
+            raise ConfigError(f"{source}: set {key} or {alias} (the same setting), not both")
     for key, value in values.items():
         if value is None:
             continue
+        key = ALIASES.get(key, key)
         if key not in known:
             raise ConfigError(f"{source}: unknown setting {key!r}; known: {', '.join(known)}")
         changes[key] = _checked(key, value, getattr(settings, key), source)
@@ -147,8 +158,23 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         if unknown:
             raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
         return value
-    if key == "backend" and value not in BACKENDS:
-        raise ConfigError(f"{source}: backend must be one of {', '.join(BACKENDS)}, not {value!r}")
+    if key == "backend":
+        try:
+            check_backend_name(str(value) if isinstance(value, str) else repr(value))
+        except AddressError as error:
+            raise ConfigError(f"{source}: backend: {error}") from None
+        except ValueError as error:
+            raise ConfigError(f"{source}: backend {error}") from None
+        return value
+    if key == "voice":
+        if not isinstance(value, str) or not is_wyoming(value):
+            raise ConfigError(f"{source}: voice must be wyoming://HOST:PORT (a Wyoming TTS server), "
+                              f"or left out for the local Piper voice, not {value!r}")
+        try:
+            parse_address(value)
+        except AddressError as error:
+            raise ConfigError(f"{source}: voice: {error}") from None
+        return value
     if key == "wake_word":
         return _wake_word(value, source)
     if key in LIMITS:

@@ -15,6 +15,8 @@
 | wyoming://HOST:PORT | the same audio played on a Wyoming satellite     |
 
 Input and output may name the same satellite: they share its one connection.
+`backend` and `voice` set to wyoming://HOST:PORT read and speak through Wyoming
+servers, with the local parts behind them (voice/remote/, docs/smart-speaker.md).
 
 With a file as input the clock follows the file and jumps over the host's own
 speech, so a run is deterministic and faster than real time.
@@ -92,7 +94,8 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
         source, io.clock = _open_source(settings, clock_offset, satellites, problems)
         if source is not None:
             io.closers.append(source.close)
-        io.mouth = _open_mouth(settings, io.clock, io.closers, satellites, problems)
+        notices = _notices(settings)
+        io.mouth = _open_mouth(settings, io.clock, io.closers, satellites, problems, notices)
     except BaseException:
         io.close()
         raise
@@ -100,7 +103,7 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
     if source is None:
         io.ears = TextEars()
     else:
-        io.ears = _voice_ears(settings, source, matcher, io.mouth)
+        io.ears = _voice_ears(settings, source, matcher, io.mouth, notices)
         io.remind_after = settings.remind_after_s or None
     return io
 
@@ -171,14 +174,42 @@ def _open_source(settings: Settings, offset: float, satellites: _Satellites, pro
     return source, lambda: offset + source.now()
 
 
+def _notices(settings: Settings) -> Any:
+    """Where remote servers' notices go (voice/remote/notices.py); None with no remote part."""
+    if not (is_wyoming(settings.backend) or is_wyoming(settings.voice)):
+        return None
+    from voice.remote.notices import Notices
+    return Notices()
+
+
+def _say_notices(notices: Any, mouth: Mouth) -> Callable[[], None]:
+    """Speak what remote servers told since the last prompt (they were printed already)."""
+    def say() -> None:
+        for text in notices.take():
+            mouth.say(text)
+    return say
+
+
+def _speaker(settings: Settings, notices: Any) -> Any:
+    """The local Piper voice, or a Wyoming voice server with it behind (settings.voice)."""
+    from voice.tts import PiperTTS
+    local = PiperTTS()
+    if not settings.voice:
+        return local
+    from voice.remote.tts import WyomingVoice
+    voice = WyomingVoice(parse_address(settings.voice), local, notices)
+    voice.check()
+    return voice
+
+
 def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
-                satellites: _Satellites, problems: DeviceReport) -> Mouth:
+                satellites: _Satellites, problems: DeviceReport, notices: Any = None) -> Mouth:
     if settings.output == "text":
         return TextMouth(show_private=settings.show_private)
     from voice.audio_out import SpeakerSink, WavSink
     from voice.devices import AudioDeviceError
     from voice.mouth import AudioMouth
-    from voice.tts import PiperTTS, TTSUnavailable
+    from voice.tts import TTSUnavailable
     try:
         if is_wyoming(settings.output):
             from voice.remote.satellite import SatelliteSink
@@ -188,7 +219,7 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
             sink = SpeakerSink(settings.output_device, clock=clock)
         else:
             sink = WavSink(settings.output)
-        tts = PiperTTS()
+        tts = _speaker(settings, notices)
     except (AudioDeviceError, TTSUnavailable, OSError) as error:
         raise IOChoiceError(str(error)) from error
     if isinstance(sink, WavSink):
@@ -199,18 +230,21 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
     return mouth
 
 
-def reader_for(settings: Settings, whisper_model: str | None = None) -> Any:
+def reader_for(settings: Settings, whisper_model: str | None = None, notices: Any = None) -> Any:
     """The recogniser, the second listener and the check lines the settings ask for: one
     voice.pipeline.Reader for live ears and for the benchmarks alike. `whisper_model`
-    stands in for the settings' (a benchmark's candidate)."""
+    stands in for the settings' (a benchmark's candidate); `notices` hears a remote
+    recogniser's news (voice/remote/notices.py)."""
     from voice.asr import ModelMissingError
     from voice.asr.select import make_recognizer
     from voice.pipeline import Reader
     try:
         recognizer = make_recognizer(settings.backend, settings.models_dir,
-                                     whisper_model or settings.whisper_model)
-    except ModelMissingError as error:
+                                     whisper_model or settings.whisper_model, notices)
+    except (ModelMissingError, ValueError) as error:      # ValueError: a malformed wyoming:// address
         raise IOChoiceError(str(error)) from error
+    if hasattr(recognizer, "check"):
+        recognizer.check()          # a remote server that does not answer is told, and the local one used
     second = None
     if settings.second_opinion:
         from voice.asr.moonshine import Preloaded
@@ -219,11 +253,11 @@ def reader_for(settings: Settings, whisper_model: str | None = None) -> Any:
                   number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)
 
 
-def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth) -> Ears:
+def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
     from voice.ears import VoiceEars
     from voice.endpoint import EndpointConfig, Endpointer
     from voice.turns import TICK_GAIN
-    reader = reader_for(settings)
+    reader = reader_for(settings, notices=notices)
     endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
                                            max_ms=int(settings.max_utterance_s * 1000)))
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
@@ -234,7 +268,8 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth)
             mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
     return VoiceEars(source, endpointer, reader, matcher, busy_until, play_cue=play_cue,
                      front_end=front_end(settings), reply_max_s=settings.reply_max_s,
-                     wake=wake_watch(settings))
+                     wake=wake_watch(settings),
+                     before_listening=_say_notices(notices, mouth) if notices is not None else None)
 
 
 def wake_watch(settings: Settings) -> Any:

@@ -56,7 +56,8 @@ class VoiceEars:
                  matcher: Matcher, busy_until: Callable[[], float],
                  on_reading: Callable[[Reading], None] | None = None,
                  play_cue: Callable[[str], None] | None = None, read_ahead: bool = True,
-                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S, wake: WakeWatch | None = None):
+                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S, wake: WakeWatch | None = None,
+                 before_listening: Callable[[], None] | None = None):
         """`reader`: the recogniser, second listener and check lines (voice/pipeline.py);
         its second listener starts loading at the first prompt of a game that has exact prompts.
         `play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
@@ -65,7 +66,9 @@ class VoiceEars:
         `front_end`: a voice.frontend.FrontEnd every frame passes before the endpointer
         (gain for quiet voices), or None; it also gives each utterance's input level.
         `reply_max_s`: speech longer than this is not a reply (voice/attention.py; 0: no limit).
-        `wake`: the wake word's watch over the same frames (after the front end), or None (off)."""
+        `wake`: the wake word's watch over the same frames (after the front end), or None (off).
+        `before_listening()`: called at each hear() before the ears start listening, when
+        the host may still speak (a remote server's notice, voice/remote/notices.py)."""
         self.source, self.endpointer, self.reader = source, endpointer, reader
         self.matcher, self.busy_until = matcher, busy_until
         self.on_reading = on_reading
@@ -75,6 +78,7 @@ class VoiceEars:
         (an answer arrived by another way, e.g. a button on a phone page)."""
         self.front_end = front_end
         self.reply_max_s = reply_max_s
+        self.before_listening = before_listening
         self._long_until: float | None = None   # end of the last stretch too long for a reply
         self.wake = wake
         self._armed_until: float | None = None   # the wake word said alone: a command may follow until then
@@ -85,6 +89,8 @@ class VoiceEars:
         self._ahead = _ReadAhead() if read_ahead else None
 
     def hear(self, prompt: PromptLike):
+        if self.before_listening is not None:
+            self.before_listening()
         if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
             self.reader.second.start()     # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ..remote.address import is_wyoming, parse_address
 from . import ModelMissingError, default_models_dirs
 
 if TYPE_CHECKING:     # the command line reads BACKENDS without loading numpy
     from ..audio_types import Recognizer
+    from ..remote.notices import Notices
 
 ModelsDir = Path | str | None
 
@@ -122,11 +124,26 @@ def available_backends(models_dir: ModelsDir = None) -> list[str]:
 
 
 def make_recognizer(name: str | None = None, models_dir: ModelsDir = None,
-                    whisper_model: str | None = None) -> Recognizer:
+                    whisper_model: str | None = None, notices: Notices | None = None) -> Recognizer:
     """A ready recogniser; None means the measured default. `whisper_model`: a Whisper
     model fetched into `models_dir` by name (`partyhost models fetch`); None: the
     shipped tiny.en.
 
-    Raises ModelMissingError with what to do when the backend's model is missing.
+    A `wyoming://HOST:PORT` name is a Wyoming ASR server (voice/remote/asr.py), with
+    the measured default as its local fallback; `notices` hears when the server goes
+    and comes back. Raises ModelMissingError with what to do when the backend's model
+    is missing, AddressError for a malformed address.
     """
+    if is_wyoming(name):
+        from ..remote.asr import WyomingRecognizer
+        local = _backend(DEFAULT_BACKEND)
+        return WyomingRecognizer(parse_address(name), lambda: local.build(models_dir, whisper_model), notices)
     return _backend(name or DEFAULT_BACKEND).build(models_dir, whisper_model)
+
+
+def check_backend_name(name: str) -> None:
+    """Refuse a name that is neither a recogniser nor a wyoming:// address (ValueError)."""
+    if is_wyoming(name):
+        parse_address(name)
+    elif name not in RECOGNISERS:
+        raise ValueError(f"must be one of {', '.join(BACKENDS)}, or wyoming://HOST:PORT, not {name!r}")

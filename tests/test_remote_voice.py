@@ -1,0 +1,297 @@
+"""wyoming:// recognisers and voices: the real servers from PyPI, and the fallback to local parts.
+
+The servers (tests/wyoming_servers.py) are wyoming-faster-whisper with the shipped
+tiny.en and wyoming-piper with the shipped voice, on 127.0.0.1. The unit tests at
+the top need no server.
+"""
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from partyhost.config import ConfigError, Settings, apply_overrides
+from voice.remote.address import WyomingAddress
+from voice.remote.asr import REMOTE_CONFIDENCE, RemotePrompt, WyomingRecognizer, judge
+from voice.remote.link import Link, Role
+from voice.pipeline import Reader
+from voice.remote.notices import Notices
+
+from wyoming_servers import asr_command, free_port, running, stop, tts_command
+
+FIXTURES = Path(__file__).parent / "fixtures" / "voice"
+ROLE = Role("asr", "speech recogniser", gone="gone", back="back", instead="local")
+
+
+# ---- settings and decisions (no server) ---------------------------------------
+
+def test_settings_take_wyoming_addresses_and_refuse_bad_ones():
+    settings = apply_overrides(Settings(), {"backend": "wyoming://192.168.1.20:10300",
+                                            "voice": "wyoming://tts.local:10200"}, "test")
+    assert (settings.backend, settings.voice) == ("wyoming://192.168.1.20:10300", "wyoming://tts.local:10200")
+    assert apply_overrides(Settings(), {"recogniser": "wyoming://h:1"}, "test").backend == "wyoming://h:1"
+    for bad in ({"backend": "wyoming://nohost"}, {"backend": "wyoming://h:99999"}, {"backend": "kaldi"},
+                {"voice": "piper"}, {"voice": "wyoming://h:1/path"},
+                {"recogniser": "wyoming://h:1", "backend": "whisper"}):
+        with pytest.raises(ConfigError) as error:
+            apply_overrides(Settings(), bad, "config.toml")
+        assert "config.toml" in str(error.value)
+
+
+def test_a_transcript_is_taken_at_face_value_but_whisper_noise_is_not():
+    prompt = RemotePrompt(("yes", "no", "thank you"), frozenset({"yes", "no", "thank you"}), ("yes", "no"), 2)
+    assert judge(" Yes. Yes. Yes.", prompt).text == "yes"
+    assert judge(" Yes.", prompt).confidence == REMOTE_CONFIDENCE
+    assert judge("", prompt) is None and judge(" ... ", prompt) is None
+    assert judge(" Thanks for watching!", prompt).confidence == 0.0
+    assert judge(" Thank you.", prompt).confidence == REMOTE_CONFIDENCE       # a phrase of this prompt
+    assert judge(" I think we should all go home now.", prompt).confidence == 0.0
+
+
+def test_a_server_that_fails_is_told_once_and_its_return_once():
+    out, now = io.StringIO(), [0.0]
+    notices = Notices(out)
+    link = Link(WyomingAddress("127.0.0.1", free_port()), ROLE, notices, clock=lambda: now[0])
+    assert link.use_remote()
+    link.failed(ConnectionRefusedError())
+    link.failed(ConnectionRefusedError())            # a second failure while set aside: no new notice
+    assert not link.use_remote()
+    assert notices.take() == ["gone"] and notices.take() == []
+    assert "nothing is listening there" in out.getvalue() and "127.0.0.1" in out.getvalue()
+    now[0] += 1000                                   # retry due: probed in the background; still closed
+    assert not link.use_remote()
+    deadline = time.monotonic() + 10
+    while link._probing and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not link.up and notices.take() == []
+
+
+def test_one_slow_answer_is_forgiven_two_in_a_row_set_the_server_aside():
+    from voice.remote.link import SlowAnswer
+    notices = Notices(io.StringIO())
+    link = Link(WyomingAddress("127.0.0.1", free_port()), ROLE, notices)
+    slow = SlowAnswer("it did not answer in time")
+    link.went_wrong(slow)
+    link.answered()
+    link.went_wrong(slow)
+    assert link.up and notices.posted == []
+    link.went_wrong(slow)
+    assert not link.up and notices.take() == ["gone"]
+    assert "did not answer in time" in notices.posted[0].printed
+
+
+# ---- the real servers ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def asr_server(tmp_path_factory):
+    port = free_port()
+    folder = tmp_path_factory.mktemp("wfw")
+    with running(asr_command(port, folder), port, folder / "server.log") as server:
+        yield WyomingAddress("127.0.0.1", port), server
+
+
+def manifest_items(ids: list[str]) -> list[dict]:
+    import json
+    lines = [json.loads(line) for line in (FIXTURES / "manifest.jsonl").read_text().splitlines() if line.strip()]
+    return [line for line in lines if line["id"] in ids]
+
+
+ITEMS = ["common/yes_no-94-piper-1/clean", "common/yes_no-96-piper-1/clean",
+         "keep-it-100/choose_card-2-piper-1/clean", "keep-it-100/choose_card-1-piper-1/clean"]
+
+
+@pytest.mark.slow
+@pytest.mark.model
+@pytest.mark.audio
+def test_recordings_read_by_the_server_as_by_the_local_recogniser(asr_server):
+    """The same recordings through wyoming-faster-whisper and the local whisper backend:
+    the server's readings are its own (details: its transcript), and understood alike."""
+    from partyhost.bench import Listener, prompt_name
+    from voice.audio_in import read_wav_16k
+    from voice.asr.select import make_recognizer
+    from voice.matcher import Matcher
+
+    address, _ = asr_server
+    notices = Notices(io.StringIO())
+    remote = make_recognizer(str(address), notices=notices)
+    assert isinstance(remote, WyomingRecognizer) and remote.check()
+    matcher = Matcher()
+    remote_listener, local_listener = Listener(Reader(remote), matcher), Listener(Reader(remote.local()), matcher)
+    agree = 0
+    for line in manifest_items(ITEMS):
+        audio = read_wav_16k(FIXTURES / line["wav"])
+        got = remote_listener.understand(prompt_name(line), line.get("context") or {}, audio)
+        assert remote.link.up and not remote._last_local         # read by the server, not the fallback
+        local = local_listener.understand(prompt_name(line), line.get("context") or {}, audio)
+        assert got.intent is not None, f"{line['id']}: the server's reading {got.text!r} was not understood"
+        assert all(got.intent.get(k) == v for k, v in line["expect"].items()), (line["id"], got)
+        agree += got.intent == local.intent
+    assert agree == len(ITEMS)
+    assert notices.posted == []
+
+
+@pytest.mark.slow
+@pytest.mark.model
+@pytest.mark.audio
+def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told_once(tmp_path):
+    """Two replies in one recording, heard by the ears: the first read by the server; the
+    server is killed; the second is read locally (nothing lost), the notice is spoken once
+    before the ears listen again; the server comes back and is announced once."""
+    import soundfile
+
+    from partyhost.bench import BenchPrompt
+    from voice.asr.select import make_recognizer
+    from voice.audio_in import WavSource, read_wav_16k
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+    from voice.matcher import Matcher
+
+    port = free_port()
+    command = asr_command(port, tmp_path)
+    said: list[str] = []
+    notices = Notices(io.StringIO())
+    first, second = manifest_items(ITEMS[:2])
+    silence = np.zeros(16000, np.float32)
+    audio = np.concatenate([silence] + [np.concatenate([read_wav_16k(FIXTURES / item["wav"]), silence * 2])
+                                        for item in (first, second)])
+    soundfile.write(tmp_path / "two.wav", audio, 16000)
+    prompt = BenchPrompt("common/yes_no", {})
+    with running(command, port, tmp_path / "server.log") as server:
+        recognizer = make_recognizer(f"wyoming://127.0.0.1:{port}", notices=notices)
+        matcher = Matcher()
+        ears = VoiceEars(WavSource(tmp_path / "two.wav"), Endpointer(), Reader(recognizer), matcher, lambda: 0.0,
+                         before_listening=lambda: said.extend(notices.take()))
+
+        def intent(heard) -> str | None:
+            found = matcher.match(prompt.name, heard.text, {}).intent
+            return found and found["intent"]
+
+        heard = ears.hear(prompt)
+        assert intent(heard) == first["expect"]["intent"] and not recognizer._last_local
+        stop(server)
+        heard = ears.hear(prompt)
+        assert intent(heard) == second["expect"]["intent"] and not heard.unclear, heard   # read locally: not lost
+        assert recognizer._last_local
+        assert said == [] and len(notices.posted) == 1
+        assert ears.hear(prompt) is None            # the recording has ended; the notice was said first
+        assert said == [notices.posted[0].spoken]
+    recognizer.link.clock = lambda: time.monotonic() + 10_000       # the retry is due
+    with running(command, port, tmp_path / "server2.log"):
+        assert not recognizer.link.use_remote()     # this utterance stays local; a probe starts
+        deadline = time.monotonic() + 20
+        while not recognizer.link.up and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert recognizer.link.up and len(notices.posted) == 2
+        assert "back" in notices.posted[1].spoken
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_unreachable_recogniser_at_start_is_told_and_the_local_one_listens(tmp_path, capsys):
+    """open_io with a wyoming:// recogniser nobody listens at: a clear printed reason, no
+    error, local readings, and the notice spoken (echoed) at the first prompt."""
+    from partyhost.voiceio import open_io
+    from voice.matcher import Matcher
+    from partyhost.bench import BenchPrompt
+
+    address = f"wyoming://127.0.0.1:{free_port()}"
+    source = tmp_path / "silence.wav"
+    import soundfile
+    soundfile.write(source, np.zeros(8000, np.float32), 16000)
+    settings = apply_overrides(Settings(), {"input": str(source), "output": str(tmp_path / "out.wav"),
+                                            "backend": address, "second_opinion": False}, "test")
+    game_io = open_io(settings, Matcher())
+    try:
+        printed = capsys.readouterr()
+        assert f"the speech recogniser at {address} cannot be used (nothing is listening there)" in printed.err
+        assert "Traceback" not in printed.err
+        assert game_io.ears.reader.recognizer.local() is not None
+        game_io.ears.hear(BenchPrompt("common/yes_no", {}))
+        assert "HOST: My speech recognition server is not answering" in capsys.readouterr().out
+    finally:
+        game_io.close()
+
+
+# ---- the voice -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tts_server(tmp_path_factory):
+    port = free_port()
+    folder = tmp_path_factory.mktemp("piper")
+    with running(tts_command(port, folder / "voices"), port, folder / "server.log") as server:
+        yield WyomingAddress("127.0.0.1", port), server
+
+
+@pytest.fixture(scope="module")
+def pulse_device(pulse_null_sink):
+    """PortAudio's "pulse" device, playing into the test's PulseAudio null sink."""
+    from conftest import unavailable
+    from voice.devices import AudioDeviceError, PortAudioMissing, find_device, rescan
+    try:
+        rescan()
+        find_device("pulse", "output")
+    except (PortAudioMissing, AudioDeviceError) as error:
+        unavailable(f"PortAudio cannot reach PulseAudio ({error})")
+    return "pulse"
+
+
+@pytest.fixture(scope="module")
+def local_voice():
+    from voice.tts import PiperTTS
+    return PiperTTS()
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+def test_the_voice_server_speaks_and_is_played(tts_server, local_voice, pulse_device):
+    """Sentences from wyoming-piper, played through the PulseAudio null sink by the mouth;
+    as long as the local voice says them, and at the mouth's volume."""
+    from voice.audio_out import SpeakerSink
+    from voice.mouth import AudioMouth
+    from voice.remote.tts import WyomingVoice
+    from voice.tts import HEADROOM
+
+    address, _ = tts_server
+    notices = Notices(io.StringIO())
+    voice = WyomingVoice(address, local_voice, notices)
+    assert voice.check()
+    text = "Ana, where does it go? Lower, or higher."
+    voice.volume = 1.0
+    remote = list(voice.synthesize(text))
+    local = list(local_voice.synthesize(text))
+    assert len(remote) == len(local) == 3                    # the same pieces: first clause cut
+    seconds = sum(map(len, remote)) / voice.sample_rate
+    assert seconds == pytest.approx(sum(map(len, local)) / local_voice.sample_rate, rel=0.35)
+    voice.volume = 0.5
+    quieter = np.concatenate(list(voice.synthesize(text)))
+    assert np.max(np.abs(quieter)) == pytest.approx(0.5 * np.max(np.abs(np.concatenate(remote))), rel=0.02)
+    assert np.max(np.abs(quieter)) == pytest.approx(0.5 * HEADROOM, rel=0.02)      # peak-normalised, as Piper
+    voice.volume = 0.75
+    sink = SpeakerSink(pulse_device, clock=time.monotonic)
+    mouth = AudioMouth(voice, sink, time.monotonic, echo=False)
+    started = time.monotonic()
+    mouth.say(text)
+    assert mouth.busy_until - started == pytest.approx(seconds, abs=0.6)
+    mouth.close()
+    assert notices.posted == []
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+def test_voice_server_gone_the_local_voice_speaks_and_it_is_told_once(local_voice):
+    from voice.remote.tts import WyomingVoice
+
+    notices = Notices(io.StringIO())
+    voice = WyomingVoice(WyomingAddress("127.0.0.1", free_port()), local_voice, notices)
+    assert not voice.check()
+    for text in ("Round two.", "Ben, lower or higher?"):
+        audio = np.concatenate(list(voice.synthesize(text)))
+        assert len(audio) / voice.sample_rate > 0.4
+    assert [n.spoken for n in notices.posted] == [
+        "My voice server is not answering, so I'm speaking with my own voice for now."]
+    voice.rate = 0.7                                  # a speed the protocol cannot ask for: the local voice
+    assert local_voice.rate == 0.7
+    voice.rate = 1.0
