@@ -1,6 +1,8 @@
 """`wyoming://HOST:PORT` addresses: recognised, checked and named in one place."""
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -47,3 +49,17 @@ def parse_address(value: str) -> WyomingAddress:
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise AddressError(f"{value!r} has more than a host and a port: {example}")
     return WyomingAddress(parts.hostname, port)
+
+
+def reason(error: BaseException, refused: str = "nothing is listening there") -> str:
+    """Why a Wyoming service could not be used, in a few words for the terminal (never a
+    traceback); `refused` says it for a refused connection (with a hint of what to run)."""
+    if isinstance(error, ConnectionRefusedError):
+        return refused
+    if isinstance(error, (asyncio.TimeoutError, FutureTimeout, TimeoutError)):
+        return "it did not answer in time"
+    if isinstance(error, (asyncio.IncompleteReadError, EOFError)):
+        return "it closed the connection"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__

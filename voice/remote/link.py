@@ -20,7 +20,7 @@ from wyoming.error import Error
 from wyoming.event import Event
 from wyoming.info import Describe, Info
 
-from .address import WyomingAddress
+from .address import WyomingAddress, reason
 from .notices import Notice, Notices
 
 CONNECT_TIMEOUT_S = 1.5
@@ -43,17 +43,6 @@ class SlowAnswer(ServerError):
 SLOW_LIMIT = 2
 """Slow answers in a row before a server is set aside: one slow answer is read locally
 without a word to the table; a server that is slow again is treated as gone."""
-
-
-def reason(error: BaseException) -> str:
-    """A short, readable cause for the terminal (no traceback)."""
-    if isinstance(error, ConnectionRefusedError):
-        return "nothing is listening there"
-    if isinstance(error, (asyncio.TimeoutError, TimeoutError)):
-        return "it did not answer in time"
-    if isinstance(error, (asyncio.IncompleteReadError, EOFError)):
-        return "it closed the connection"
-    return str(error) or type(error).__name__
 
 
 FAILURES = (OSError, EOFError, ValueError, asyncio.TimeoutError, ServerError)

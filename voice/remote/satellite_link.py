@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable
 
 from wyoming.audio import AudioChunk
@@ -26,7 +25,7 @@ from wyoming.event import Event
 from wyoming.info import Describe, Info
 from wyoming.satellite import RunSatellite
 
-from .address import WyomingAddress
+from .address import WyomingAddress, reason
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +37,7 @@ class SatelliteUnavailable(ConnectionError):
     """The satellite cannot be reached or used now; the message says why in plain words."""
 
 
-def reason(error: BaseException) -> str:
-    """A short cause for the terminal, without a traceback."""
-    if isinstance(error, ConnectionRefusedError):
-        return "nothing is listening there (is wyoming-satellite running?)"
-    if isinstance(error, (asyncio.TimeoutError, FutureTimeout, TimeoutError)):
-        return "it did not answer in time"
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or type(error).__name__
+REFUSED = "nothing is listening there (is wyoming-satellite running?)"
 
 
 class SatelliteLink:
@@ -123,7 +114,7 @@ class SatelliteLink:
         except Exception as error:   # any failure of the network or the peer, in plain words
             future.cancel()
             if not quiet:
-                raise SatelliteUnavailable(f"cannot use the satellite {self.name}: {reason(error)}") from error
+                raise SatelliteUnavailable(f"cannot use the satellite {self.name}: {reason(error, REFUSED)}") from error
 
     async def _connect(self) -> None:
         client = AsyncTcpClient(self.address.host, self.address.port)
