@@ -32,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from partyhost.synthetic_speech import padded  # noqa: E402
+from voice.mixing import padded  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 
 PROMPT = "zero-to-100/choose_card"
@@ -81,11 +81,10 @@ class DirectMic:
         return time.monotonic()
 
 
-def measure(frames, now, say, started, replies, recognizer, matcher) -> list[tuple[float, float, bool]]:
+def measure(frames, now, say, started, replies, reader, matcher) -> list[tuple[float, float, bool]]:
     """(end of speech -> endpointed, -> intent, understood) for each reply that was
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
     from voice.endpoint import Endpointer
-    from voice.reading import read_utterance
     from voice.turns import listen_for_turn
     prompt = _Prompt(PROMPT, {})
     results = []
@@ -99,7 +98,7 @@ def measure(frames, now, say, started, replies, recognizer, matcher) -> list[tup
             print(f"not endpointed: {text!r}", file=sys.stderr)
             endpointer.reset()
             continue
-        reading = read_utterance(recognizer, matcher, prompt, turn.utterance)
+        reading = reader.read(matcher, prompt, turn.utterance)
         match = None if reading.rejected else matcher.match(PROMPT, reading.text, {})
         intent_at = time.monotonic()
         spoken_end = started()[before] + speech_end(audio) / SAMPLE_RATE
@@ -124,7 +123,8 @@ def main() -> None:
 
     from satellite import RunningSatellite
     from partyhost.synthetic_speech import Voices
-    from voice.asr.select import make_recognizer
+    from partyhost.config import Settings
+    from partyhost.voiceio import reader_for
     from voice.matcher import Matcher
     from voice.remote.address import parse_address
     from voice.remote.satellite import SatelliteSource
@@ -136,10 +136,10 @@ def main() -> None:
     voices = Voices(noise_scale=0.0)
     replies = [(text, padded(voices.speak(voice, text))) for _ in range(args.rounds)
                for voice in VOICES for text in REPLIES]
-    recognizer, matcher = make_recognizer(), Matcher()
+    reader, matcher = reader_for(Settings()), Matcher()      # as a live game reads
 
     direct = DirectMic()
-    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, recognizer, matcher)
+    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, reader, matcher)
 
     work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
     running = RunningSatellite(program, work, mic_chunk=args.chunk).start()
@@ -152,7 +152,7 @@ def main() -> None:
             return [float(p.read_text()) for p in sorted(running.mailbox.glob("*.start"))]
 
         remote = measure(source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at,
-                         replies, recognizer, matcher)
+                         replies, reader, matcher)
     finally:
         source.close()
         link.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from partyhost.synthetic_speech import padded
+from voice.mixing import padded
 from recordings import partyhost
 from replay import load_cases, play_script
 from satellite import satellite, satellite_program_path  # noqa: F401 (fixtures)
