@@ -181,3 +181,23 @@ def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = Non
     reading = read_utterance(recognizer, matcher, _PromptName(prompt, slots or {}),
                              Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent
+
+
+@pytest.fixture(scope="session")
+def asr_server(tmp_path_factory):
+    """The real wyoming-faster-whisper on 127.0.0.1 with the shipped tiny.en: (address, process)."""
+    from voice.remote.address import WyomingAddress
+    from wyoming_servers import asr_command, free_port, running
+    port, folder = free_port(), tmp_path_factory.mktemp("wfw")
+    with running(asr_command(port, folder), port, folder / "server.log") as server:
+        yield WyomingAddress("127.0.0.1", port), server
+
+
+@pytest.fixture(scope="session")
+def tts_server(tmp_path_factory):
+    """The real wyoming-piper on 127.0.0.1 with the packaged voice: (address, process)."""
+    from voice.remote.address import WyomingAddress
+    from wyoming_servers import free_port, running, tts_command
+    port, folder = free_port(), tmp_path_factory.mktemp("piper")
+    with running(tts_command(port, folder / "voices"), port, folder / "server.log") as server:
+        yield WyomingAddress("127.0.0.1", port), server

@@ -20,7 +20,7 @@ from voice.remote.link import Link, Role
 from voice.pipeline import Reader
 from voice.remote.notices import Notices
 
-from wyoming_servers import asr_command, free_port, running, stop, tts_command
+from wyoming_servers import asr_command, free_port, running, stop
 
 FIXTURES = Path(__file__).parent / "fixtures" / "voice"
 ROLE = Role("asr", "speech recogniser", gone="gone", back="back", instead="local")
@@ -84,14 +84,6 @@ def test_one_slow_answer_is_forgiven_two_in_a_row_set_the_server_aside():
 
 
 # ---- the real servers ---------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def asr_server(tmp_path_factory):
-    port = free_port()
-    folder = tmp_path_factory.mktemp("wfw")
-    with running(asr_command(port, folder), port, folder / "server.log") as server:
-        yield WyomingAddress("127.0.0.1", port), server
-
 
 def manifest_items(ids: list[str]) -> list[dict]:
     import json
@@ -216,14 +208,6 @@ def test_unreachable_recogniser_at_start_is_told_and_the_local_one_listens(tmp_p
 
 
 # ---- the voice -----------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def tts_server(tmp_path_factory):
-    port = free_port()
-    folder = tmp_path_factory.mktemp("piper")
-    with running(tts_command(port, folder / "voices"), port, folder / "server.log") as server:
-        yield WyomingAddress("127.0.0.1", port), server
-
 
 @pytest.fixture(scope="module")
 def pulse_device(pulse_null_sink):

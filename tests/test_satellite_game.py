@@ -7,9 +7,10 @@ microphone once the host has asked and fallen silent. Half-way through, the
 satellite loses power for a few seconds; the game must wait, say it lost the
 satellite on the terminal, reconnect, and end exactly as the typed game did.
 
-The settings are a parameter so that remote recognisers and voices
-(`backend = "wyoming://..."`, `voice = "wyoming://..."`) can be played through the
-same satellite by adding cases to SETUPS.
+The game is played as a smart-speaker table would have it: the recogniser and the
+voice are the real wyoming-faster-whisper and wyoming-piper servers
+(`backend = "wyoming://..."`, `voice = "wyoming://..."`), so every Wyoming part is
+in one game. The local recogniser through a satellite is tests/test_satellite.py's.
 """
 from __future__ import annotations
 
@@ -34,10 +35,9 @@ LOSE_AT_LINE = 7
 QUIET_S = 1.0
 """The host is taken to have finished once its speaker got nothing new for this long
 (the satellite sink streams at most 0.3 s ahead of playing)."""
-SETUPS = {
-    # A recording cannot answer "Did you mean ...?"; the host speaks fast to keep the test short.
-    "local recogniser and voice": "rival_margin = 0.0\nspeech_rate = 1.4\n",
-}
+SETTINGS = 'rival_margin = 0.0\nbackend = "{asr}"\nvoice = "{tts}"\n'
+"""A recording cannot answer "Did you mean ...?". The remote voice speaks at the normal
+rate (a Wyoming voice has no speed; another rate would be the local Piper's)."""
 
 
 def events(path: Path) -> list[dict]:
@@ -79,13 +79,14 @@ class HostSpeech:
         return size > self.mark and time.time() - self.played.stat().st_mtime > QUIET_S
 
 
-@pytest.mark.parametrize("setup", SETUPS)
-def test_a_whole_game_through_a_satellite_that_is_lost_and_comes_back(setup, satellite, tmp_path, voices):
+def test_a_whole_game_through_a_satellite_and_servers_with_the_satellite_lost_and_back(
+        satellite, asr_server, tts_server, tmp_path, voices):
     typed = play_script(CASE, tmp_path / "typed")
     typed_events = [json.loads(line) for line in typed.events.read_text().splitlines()]
     lines = [padded(voices.speak("piper-1", line)) for line in CASE.lines()]
 
-    (tmp_path / "config.toml").write_text(SETUPS[setup], encoding="utf-8")
+    settings = SETTINGS.format(asr=asr_server[0], tts=tts_server[0])
+    (tmp_path / "config.toml").write_text(settings, encoding="utf-8")
     log = tmp_path / "voice.jsonl"
     run = partyhost([*CASE.cli_arguments(), "--input", satellite.address, "--output", satellite.address,
                      "--events", str(log)], tmp_path,
@@ -118,4 +119,5 @@ def test_a_whole_game_through_a_satellite_that_is_lost_and_comes_back(setup, sat
     assert played[-1]["type"] == "game_over" and played[-1]["winners"] == list(CASE.winners)
     assert len(heard) == len(lines)                  # no line lost, none heard twice
     assert "went away; the game waits for it" in err and "is back" in err
+    assert "cannot be used" not in err      # the servers read and spoke throughout
     assert "Traceback" not in err
