@@ -23,12 +23,15 @@ class WyomingAddress:
     @property
     def uri(self) -> str:
         """The address as the wyoming package's clients take it (tcp://HOST:PORT)."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"tcp://{host}:{self.port}"
+        return f"tcp://{self._host_port}"
 
     def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{SCHEME}://{host}:{self.port}"
+        return f"{SCHEME}://{self._host_port}"
+
+    @property
+    def _host_port(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host      # an IPv6 address
+        return f"{host}:{self.port}"
 
 
 def is_wyoming(value: str | None) -> bool:
