@@ -51,7 +51,7 @@ class AudioMouth:
     def __init__(self, tts: Speaker, sink: AudioSink, clock: Callable[[], float], *,
                  rate: float = 1.0, volume: float = 0.75,
                  on_private: Callable[[str, str], None] | None = None,
-                 show_private: bool = True, echo: bool = False, out: TextIO = sys.stdout,
+                 show_private: bool = True, echo: bool = False, out: TextIO | None = None,
                  pause_s: float = PAUSE_S):
         self.tts, self.sink, self.clock = tts, sink, clock
         self.on_private, self.show_private = on_private, show_private
@@ -145,8 +145,9 @@ class AudioMouth:
         self.tts.volume = VOLUME_STEPS[self.volume_step]
 
     def _print(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        out = self.out or sys.stdout        # looked up now: the terminal may have been replaced since
+        out.write(line + "\n")
+        out.flush()
 
     def close(self) -> None:
         """Stop the synthesis worker (after what it is doing)."""
