@@ -24,6 +24,8 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--speeds", type=float, nargs="+", default=[1.0], help="Piper speaking rates")
     parser.add_argument("--espeak", action="store_true", help="also espeak-ng voices (held-apart speakers)")
+    parser.add_argument("--voices", nargs="*", default=[],
+                        help="other voices by name: piper-SPEED or espeak-VOICE (espeak-ng -v VOICE)")
     parser.add_argument("--snr", type=float, nargs="*", default=[], help="noise mixes, in dB")
     parser.add_argument("--noise-voice", default="piper-1",
                         help="the voice mixed with noise (piper-SPEED or espeak-VOICE; default piper-1)")
@@ -32,7 +34,8 @@ def main() -> int:
     args = parser.parse_args()
     try:
         manifest = build(args.out, speeds=args.speeds, espeak=args.espeak, snrs=args.snr,
-                         noise_voice=args.noise_voice, per_prompt=args.per_prompt, limit=args.limit)
+                         noise_voice=args.noise_voice, per_prompt=args.per_prompt, limit=args.limit,
+                         voice_names=args.voices)
     except FixtureError as error:
         print(f"make_fixtures: {error}", file=sys.stderr)
         return 2

@@ -129,7 +129,7 @@ def all_items(work: Path) -> list[Item]:
 
 def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
           snrs: Iterable[float] = (), noise_voice: str = "piper-1", limit: int | None = None,
-          per_prompt: int | None = None, seed: int = 11) -> Path:
+          per_prompt: int | None = None, seed: int = 11, voice_names: Iterable[str] = ()) -> Path:
     """Write WAVs and manifest.jsonl into `out`; returns the manifest path.
 
     Every item is spoken by every voice (clean); with `snrs`, each item spoken by
@@ -137,7 +137,7 @@ def build(out: Path, speeds: Iterable[float] = (1.0,), espeak: bool = False,
     """
     rng = random.Random(seed)
     voices = Voices()
-    names = voices.names(speeds, espeak)
+    names = voices.names(speeds, espeak) + voices.names_given(voice_names)
     out.mkdir(parents=True, exist_ok=True)
     (out / "wav").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as work:

@@ -93,7 +93,7 @@ class SlotChoices:
     exits: tuple[int, ...]  # the states where the slot's words may end (more than one once merged)
 
 
-@dataclass
+@dataclass(eq=False)   # compared by identity: a compiled graph is cached by the object (voice/asr/whisper.py)
 class WordGraph:
     """An acyclic graph: arc i goes src[i] -> dst[i], saying words[word[i]] (-1: nothing)."""
 

@@ -21,6 +21,7 @@ from .graph import (SLOT_WORD_WEIGHT, CloseTag, IntentTag, LiveLists, NumberTag,
 from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
 
 from .grammar import COMMON_PROMPT, Grammar, load_grammar
+from .grammar_decode import Meaning, SaidValue
 from .normalize import normalize, number_words
 
 ACCEPT_SCORE = 86.0
@@ -30,6 +31,8 @@ CONFIRM_SCORE = 72.0
 RIVAL_LETTERS = 2.0
 """A path naming another move that costs less than this many letters more than the
 best: the words sit between two moves ("card fine" of five and nine); ask first."""
+TIE_LETTERS = 1e-3
+"""Between two slot values that cost the same, the one said word for word wins."""
 ADDRESSED_SCORE = 88.0
 """How well a command must match when its prefix word was misheard ("post pause"):
 above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
@@ -99,6 +102,8 @@ class PromptGraph:
                 return found
             if best.score >= self.accept or self.fallback is None:
                 rival = self._rival(alignment, best, found) if best.cost > 1e-3 else None  # said exactly: no doubt
+                if rival is not None and rival[1] < 0:      # a value that takes in a word left unused
+                    return replace(rival[0], rival=found, rival_gap=-rival[1])
                 return replace(found, rival=rival[0], rival_gap=rival[1]) if rival else found
         if self.fallback is not None:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
@@ -183,10 +188,30 @@ class PromptGraph:
         else:
             intent[slot] = value
 
+    def said(self, meaning: Meaning, words: tuple[str, ...]) -> Match:
+        """The verdict on a path the decoder chose inside the grammar
+        (voice/grammar_decode.py): its intent, or what to answer when a number it
+        names is not available now. Said as the graph says it: score 100."""
+        tag = next(item for item in meaning if isinstance(item, IntentTag))
+        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed), **{name: [] for name in tag.lists}}
+        phrase = " ".join(words)
+        for item in meaning:
+            if not isinstance(item, SaidValue):
+                continue
+            if not item.available:
+                choices = next((c for c in self.graph.choices.values() if c.list_name == item.list_name and c.values),
+                               None)
+                return Match(phrase, None, 100.0, phrase, self.accept,
+                             unavailable=self._unavailable_text(item.list_name, item.value, choices))
+            self._fill(intent, item.slot, item.value, tag)
+        return Match(phrase, intent, 100.0, phrase, self.accept)
+
     def _unavailable(self, list_name: str, value: int, close_arc: int, path: Path) -> str:
+        return self._unavailable_text(list_name, value, self._choices_before(close_arc, path))
+
+    def _unavailable_text(self, list_name: str, value: int, choices: SlotChoices | None) -> str:
         """"There is no card nine. Your cards are one to six.": the grammar's sentence
         for this list, or a plain one."""
-        choices = self._choices_before(close_arc, path)
         said = number_words(value)
         values = list(choices.values) if choices else []
         template = self.unavailable.get(list_name)
@@ -248,7 +273,7 @@ class PromptGraph:
             if end is None:
                 continue
             inside = steps[i:end + 1]
-            span = (inside[0].heard[0], inside[-1].heard[1])
+            span = _with_loose_words((inside[0].heard[0], inside[-1].heard[1]), steps, alignment)
             said_words = tuple(g.words[g.word[s.arc]] for s in inside if g.word[s.arc] >= 0)
             here = _local_cost(alignment, said_words, span)
             slot, value = _slot_on(g, inside)
@@ -259,8 +284,11 @@ class PromptGraph:
                 if other_value == value or slot is None:
                     continue
                 alt_words = tuple(text.split())
-                # never cheaper than the best path (which is the cheapest of all)
-                cost = max(best.cost, best.cost - here + _local_cost(alignment, alt_words, span))
+                # may cost no more than the best path: a value that takes in a word the
+                # best path left unused ("skin milk", "phone milk") is the better reading
+                cost = best.cost - here + _local_cost(alignment, alt_words, span)
+                if len(alt_words) == span[1] - span[0]:
+                    cost -= TIE_LETTERS         # word for word: it wins a tie
                 if best_alt is None or cost < best_alt[0]:
                     best_alt = (cost, alt_words, other_value)
             if best_alt is not None:
@@ -310,6 +338,21 @@ class PromptGraph:
             if isinstance(tag, IntentTag):
                 order.setdefault(tag.name, tag.order)
         return order
+
+
+def _with_loose_words(span: tuple[int, int], steps, alignment: Alignment) -> tuple[int, int]:
+    """A slot's heard span widened by the heard word just before and just after it
+    when the path does not say that word as heard (it drops it, or folds it into a
+    neighbour): "phone" of "phone milk" may belong to the value ("whole milk")."""
+    g, heard = alignment.graph, alignment.heard
+    said = {s.heard[0] for s in steps
+            if s.heard[1] - s.heard[0] == 1 and g.word[s.arc] >= 0 and g.words[g.word[s.arc]] == heard[s.heard[0]]}
+    start, end = span
+    if start > 0 and start - 1 not in said:
+        start -= 1
+    if end < len(heard) and end not in said:
+        end += 1
+    return start, end
 
 
 def _heard_as_said(steps: list, said: list[str], heard: list[str]) -> bool:

@@ -19,14 +19,17 @@ from .wordcheck import CHECK_LINE, NUMBER_LINE, check_exact, check_number, word_
 
 def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
                  min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None,
-                 number_line: float = NUMBER_LINE, rival_margin: float = RIVAL_MARGIN) -> Reading:
+                 number_line: float = NUMBER_LINE, rival_margin: float = RIVAL_MARGIN,
+                 in_grammar: bool = True) -> Reading:
     """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
     the module docstring; at other prompts the number check, at `number_line`), then
     the second listener's opinion if there is one. `second`: a
     voice.asr.moonshine.Preloaded (anything whose get() gives a voice.second_opinion.Scorer
     or None); it is asked for only here, so no other prompt waits for it to load."""
-    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin)
+    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar)
     table = matcher.table(prompt.name, prompt.slots)
+    if reading.posterior is not None:
+        return reading                      # decoded inside the grammar: its regret is the check
     if not table.exact:
         return check_number(reading, recognizer, table, number_line)
     checked = check_exact(reading, recognizer, table, line)
@@ -50,7 +53,10 @@ class Reader:
     rival_margin: float = RIVAL_MARGIN
     """RIVAL_MARGIN, or another (0: never unsure)."""
     min_confidence: float = 0.5
+    in_grammar: bool = True
+    """Decode inside the prompt's grammar where the recogniser can (voice/grammar_decode.py)."""
 
     def read(self, matcher: Matcher, prompt: PromptLike, utterance: Utterance) -> Reading:
         return read_checked(self.recognizer, matcher, prompt, utterance, self.min_confidence,
-                            self.word_check_line, self.second, self.number_check_line, self.rival_margin)
+                            self.word_check_line, self.second, self.number_check_line, self.rival_margin,
+                            self.in_grammar)

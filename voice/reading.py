@@ -5,17 +5,28 @@ checks and the second listener build on a Reading, and nothing here imports them
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Protocol, Sequence
 
 from .audio_types import Hypothesis, Recognizer, Utterance
-from .matcher import Match, Matcher
+from .grammar_decode import DecodedPath
+from .matcher import Match, Matcher, PromptGraph
 
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
 quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
 before acting. Whisper's n-best often holds both "yes" and "pass" for one word;
 tuned on Piper's voice, measured on held-apart voices and people (docs/recognition.md)."""
+
+
+ACT_POSTERIOR = 0.9
+"""Decoded inside the grammar: a move at least this likely among the paths is acted on;
+below it (down to ASK_POSTERIOR) the host asks "Did you mean ...?" first."""
+ASK_POSTERIOR = 0.5
+REGRET_LINE = 8.0
+"""Nats the grammar had to pull the decoder from its own choices: more, and the reply
+was not a path of the grammar (table talk, another word): not understood."""
 
 
 class PromptLike(Protocol):
@@ -35,6 +46,8 @@ class Reading:
     hypotheses: tuple[Hypothesis, ...]
     rival: str = ""         # a reading naming something else, nearly as good: ask before acting
     match: Match | None = None   # the matcher's verdict on the chosen text (None: nothing matched)
+    posterior: float | None = None
+    """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
 
     @property
     def unsure(self) -> bool:
@@ -44,13 +57,61 @@ class Reading:
 
 def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
                    utterance: Utterance, min_confidence: float = 0.5,
-                   rival_margin: float = RIVAL_MARGIN) -> Reading:
-    """The recogniser's n-best for the prompt, each matched, then weighed by weigh()."""
+                   rival_margin: float = RIVAL_MARGIN, in_grammar: bool = True) -> Reading:
+    """The recogniser's n-best for the prompt, each matched, then weighed by weigh();
+    where the recogniser can decode inside the prompt's grammar (and `in_grammar`),
+    that decides (judge)."""
     table = matcher.table(prompt.name, prompt.slots)
     grammar = recognizer.compile(table.texts)        # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
-    return weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
+    free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
+    decode_in_grammar = getattr(recognizer, "decode_in_grammar", None)
+    if decode_in_grammar is None or not in_grammar or not decodable(table):
+        return free
+    return judge(decode_in_grammar(utterance.audio, table.graph), table, free)
+
+
+def decodable(table: PromptGraph) -> bool:
+    """Prompts whose replies are all paths of their grammar. Not Keep Cool's turns,
+    where any word is a clue (a fallback) and words in play are checked otherwise."""
+    return table.fallback is None and not table.exact
+
+
+def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
+    """The reading decoded inside the grammar: the likeliest move, its posterior among
+    the moves the decoded paths name, and whether the grammar had to force it (the
+    regret). Acted on from ACT_POSTERIOR, asked about from ASK_POSTERIOR, else not
+    understood. The free reading `free` keeps its n-best in the record."""
+    moves: dict[str, tuple[float, Match]] = {}       # the best path of each move, by what it says
+    for path in paths:
+        match = min((table.said(meaning, words) for meaning, words in path.readings), key=_grammar_order(table))
+        moves.setdefault(_move_key(match), (path.log_prob, match))
+    note = Hypothesis("", 0.0, {"decoded": [p.text for p in paths[:3]], "log_prob": [round(p.log_prob, 2) for p in paths[:3]],
+                                "regret": round(paths[0].regret, 2) if paths else None})
+    hypotheses = free.hypotheses + (note,)
+    if not moves:
+        return replace(free, text="", confidence=0.0, rejected=True, rival="", match=None, hypotheses=hypotheses)
+    ranked = sorted(moves.values(), key=lambda m: -m[0])
+    best_log_prob, best = ranked[0]
+    posterior = 1.0 / sum(math.exp(log_prob - best_log_prob) for log_prob, _ in ranked)
+    note.details["posterior"] = round(posterior, 3)
+    rejected = paths[0].regret > REGRET_LINE or posterior < ASK_POSTERIOR or \
+        (best.intent is None and posterior < ACT_POSTERIOR)
+    rival = ranked[1][1].phrase if len(ranked) > 1 and posterior < ACT_POSTERIOR and not rejected else ""
+    return Reading("" if rejected else best.phrase, posterior, rejected, free.utterance, hypotheses,
+                   rival, None if rejected else best, posterior)
+
+
+def _move_key(match: Match) -> str:
+    return repr(sorted(match.intent.items())) if match.intent is not None else f"unavailable: {match.unavailable}"
+
+
+def _grammar_order(table: PromptGraph):
+    """One text read two ways by the graph is read as the text matcher would: the
+    prompt's own intents first, in grammar order."""
+    order = table._intent_order
+    return lambda match: order.get(match.intent["intent"], 0) if match.intent is not None else -1
 
 
 def weigh(hypotheses: tuple[Hypothesis, ...], matches: Sequence[Match], exact: bool,

@@ -20,14 +20,18 @@ from __future__ import annotations
 import math
 import re
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..audio_types import SAMPLE_RATE, Hypothesis
+from ..grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
+from ..graph import WordGraph
 from ..normalize import NUMBER_WORDS, normalize
 from . import CompiledCache, ModelMissingError, calibrate, unique_words
+from .whisper_steps import WhisperSteps, WhisperVocabulary
 
 HALLUCINATIONS = frozenset({
     "you", "thank you", "thank you very much", "thanks", "thanks for watching",
@@ -104,6 +108,10 @@ class WhisperRecognizer:
                                     task="transcribe", language="en")
         self._suppress = self._suppressed_tokens()
         self._lock = threading.Lock()          # one CTranslate2 call at a time
+        self._path, self._threads = path, cpu_threads
+        self._steps_lock = threading.Lock()
+        self._decoder: tuple[WhisperSteps, WhisperVocabulary] | None = None
+        self._token_graphs: weakref.WeakKeyDictionary[WordGraph, TokenGraph] = weakref.WeakKeyDictionary()
         self._last_encoded: tuple[int, object] | None = None
         self._cache: CompiledCache[WhisperPrompt] = CompiledCache(self._build)
 
@@ -188,6 +196,32 @@ class WhisperRecognizer:
         padded[:len(clip)] = clip
         frames = samples // extractor.hop_length
         return np.ascontiguousarray(extractor(padded, padding=0)[:, :frames])
+
+    # ---- decoding inside a prompt's grammar (voice/grammar_decode.py) ----
+
+    def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph,
+                          settings: SearchSettings = SearchSettings()) -> list[DecodedPath]:
+        """The grammar's paths this audio most likely says, unprompted: the decoder
+        chooses among the graph's paths by sound (its free reading is recognize()'s)."""
+        steps, vocabulary = self._steps()
+        with self._lock:
+            tokens = self._token_graphs.get(graph)
+            if tokens is None:
+                tokens = TokenGraph(graph, vocabulary)
+                self._token_graphs[graph] = tokens
+            cross = steps.cross(np.asarray(self._encode(audio)))
+            start = list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
+            _, cache = steps.step(np.array([start[:-1]]), steps.empty(), cross)
+            return decode(steps, cross, cache, tokens, start[-1], settings)
+
+    def _steps(self) -> tuple[WhisperSteps, WhisperVocabulary]:
+        """The step decoder of these weights, built on first use (once per machine it is
+        rebuilt from model.bin, which takes some seconds)."""
+        with self._steps_lock:
+            if self._decoder is None:
+                self._decoder = (WhisperSteps(self._path / "model.bin", threads=self._threads),
+                                 WhisperVocabulary(self._tokenizer))
+            return self._decoder
 
     # ---- forced scoring (Keep Cool's check of a word in play, voice/wordcheck.py) ----
 
