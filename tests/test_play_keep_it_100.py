@@ -64,3 +64,20 @@ def test_typed_play_shows_a_hand_in_full_once_privately_and_names_it_by_titles_a
     for question in questions:
         full = question.split(": ", 1)[1].strip()
         assert not any(full in line for line in turns), full
+
+
+def test_typed_lower_at_a_prompt_where_it_is_no_move_leaves_the_speed_alone(tmp_path):
+    """A player types "lower" early, at the card choice: it is a Keep It 100 word, so it is
+    not "slower"; the game plays on as the script has it."""
+    script = (SCRIPTS / "keep-it-100-basic.txt").read_text()
+    (tmp_path / "early.txt").write_text("lower\n" + script)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    with open(tmp_path / "early.txt", encoding="utf-8") as stdin:
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *CASES[0][1], "--deck", str(DECK),
+             "--input", "text", "--output", "text"],
+            cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "Speaking speed" not in result.stdout
+    answer = result.stdout.split("Ana> lower\n", 1)[1].splitlines()
+    assert answer[:2] == ["[sound: wrong]", answer[1]] and answer[1].startswith("HOST: Sorry, I didn't catch that.")

@@ -154,3 +154,31 @@ def test_the_coffee_grammar_loads_whole_and_understands_multi_slot_orders():
                             "numberOfShots": "double shot", "coffeeDrink": "cappuccino",
                             "milkAmount": "lots of milk", "sugarAmount": "a little bit of sugar"}
     assert table.match("a coffee").intent == {"intent": "orderDrink", "coffeeDrink": "coffee"}
+
+
+# ---- a word of the game is that word; a word left over may belong to a value -----------
+
+@pytest.mark.parametrize("prompt", ["keep-it-100/place", "keep-it-100/choose_card", "keep-it-100/bet"])
+def test_a_word_of_the_game_is_never_taken_for_a_command(prompt):
+    """"lower" is a Keep It 100 prediction: at any of its prompts it is never "slower"."""
+    match = MATCHER.match(prompt, "lower", {})
+    assert match.intent is None or match.intent["intent"] != "slower"
+    assert MATCHER.match(prompt, "slower", {}).intent == {"intent": "slower"}
+
+
+def test_lower_is_a_move_where_it_is_one_and_a_near_command_elsewhere_still_works():
+    assert MATCHER.match("keep-it-100/predict", "lower", {}).intent == {"intent": "predict", "guess": "lower"}
+    assert MATCHER.match("keep-it-100/place", "what the score", {}).intent == {"intent": "score"}
+    assert MATCHER.match("keep-it-100/place", "and you", {}).intent == {"intent": "undo"}
+
+
+def test_a_heard_word_beside_a_value_that_makes_another_value_is_read_as_that_value():
+    """"phone milk" is not "milk" with a word dropped: "whole milk" takes in the word,
+    so it is the reading, asked about first (a guess); "skin milk" is skim milk."""
+    table = Matcher(COFFEE.parent, common=False).table("coffee_maker/order")
+    phone = table.match("can i get a latte with phone milk")
+    assert phone.intent["milkAmount"] == "whole milk" and phone.needs_confirmation
+    assert phone.rival is not None and phone.rival.intent["milkAmount"] == "milk"
+    skin = table.match("can i get a large latte with a lot of skin milk")
+    assert skin.intent["milkAmount"] == "a lot of skim milk"
+    assert table.match("can i get a latte with milk").intent["milkAmount"] == "milk"

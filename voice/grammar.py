@@ -7,7 +7,7 @@ templates; voice/graph.py compiles a prompt's templates into a word graph.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,18 @@ class Grammar:
             raise
         except Exception as error:     # an unknown list or rule, a loop
             raise GrammarError(f"{self.path}: prompt {prompt}: {error}") from error
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Every word of the game's own prompts (their lists as the file gives them):
+        a word a player says for the game ("lower") is never a slip for a command ("slower")."""
+        found: set[str] = set()
+        for prompt in self.prompts:
+            try:
+                found.update(self.graph(prompt).words)
+            except GrammarError:            # a prompt that needs live lists to compile
+                continue
+        return frozenset(found)
 
     def _slot_names(self, expr: Expression) -> set[str]:
         """Every slot a template can fill (so list slots it never fills stay out)."""

@@ -37,6 +37,10 @@ BEAM = 8
 MAX_TOKENS = 48
 GIVE_UP_BELOW_BEST = 12.0
 """A hypothesis this many nats behind the best complete path is not followed further."""
+LENGTH_BONUS = 0.3
+"""Nats added per token written. In noise every word of a long reply is a little
+doubtful, and ending early costs only the end token's log-probability once, so
+without it the likeliest path of an order is often its first half."""
 PUNCTUATION = (",", ".", "?", "!")
 _DIGIT_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                 "fourteen fifteen sixteen seventeen eighteen nineteen").split()
@@ -104,15 +108,18 @@ class Thread:
     glued: bool
     says: Meaning
     words: tuple[str, ...]     # the graph's words of the path so far
+    after_filler: bool = False  # one filler at a time: "I think, I think, ..." is no reply
 
 
 @dataclass(frozen=True)
 class DecodedPath:
-    """A complete path: its log-probability (end of text included), its regret, the
-    text as written, and what it says: (meaning, the graph's words) for every way
-    the graph reads that text."""
+    """A complete path: its score (log-probability, end of text included, plus the
+    length bonus), its regret, the text as written, and what it says: (meaning, the
+    graph's words) for every way the graph reads that text."""
 
+    score: float
     log_prob: float
+    length: int                # tokens written, the end included
     regret: float
     text: str
     readings: frozenset[tuple[Meaning, tuple[str, ...]]]
@@ -141,7 +148,7 @@ class TokenGraph:
 
     def next_tokens(self, thread: Thread) -> dict[int, tuple[tuple[Unit, ...], bool]]:
         """token -> (the units it completes, whether it also goes on inside a longer one)."""
-        key = (thread.state, thread.glued, thread.partial)
+        key = (thread.state, thread.glued, thread.partial, thread.after_filler)
         if key not in self._next:
             self._next[key] = self._tokens_after(*key)
         return self._next[key]
@@ -155,16 +162,18 @@ class TokenGraph:
             if step is None:
                 continue
             completed, goes_on = step
-            out.update(Thread(unit.to, "", unit.glues, thread.says + unit.says, thread.words + unit.words)
-                       for unit in completed)
+            out.update(Thread(unit.to, "", unit.glues, thread.says + unit.says, thread.words + unit.words,
+                              not unit.words) for unit in completed)
             if goes_on:
-                out.add(Thread(thread.state, thread.partial + written, thread.glued, thread.says, thread.words))
+                out.add(Thread(thread.state, thread.partial + written, thread.glued, thread.says, thread.words,
+                               thread.after_filler))
         return frozenset(out)
 
     # ---- what may be written from a position ----
 
-    def _tokens_after(self, state: int, glued: bool, partial: str) -> dict[int, tuple[tuple[Unit, ...], bool]]:
-        units, written, _ = self._units_at(state, glued)
+    def _tokens_after(self, state: int, glued: bool, partial: str,
+                      after_filler: bool) -> dict[int, tuple[tuple[Unit, ...], bool]]:
+        units, written, _ = self._units_at(state, glued, fillers=not after_filler)
         lo = bisect.bisect_left(written, partial)
         hi = bisect.bisect_left(written, partial + "\U0010ffff")
         found: dict[int, tuple[tuple[Unit, ...], bool]] = {}
@@ -182,13 +191,13 @@ class TokenGraph:
                 found[token] = (completed, goes_on)
         return found
 
-    def _units_at(self, state: int, glued: bool) -> tuple[list[Unit], list[str], bool]:
-        """The units reachable from `state` over empty arcs, sorted by how they are
-        written, and whether a path may end there."""
-        key = (state, glued)
+    def _units_at(self, state: int, glued: bool, fillers: bool = True) -> tuple[list[Unit], list[str], bool]:
+        """The units reachable from `state` over empty arcs (and the fillers, unless
+        `fillers` is False), sorted by how they are written, and whether a path may end there."""
+        key = (state, glued, fillers)
         if key not in self._units:
             units, final = self._closure(state, glued)
-            if not glued:
+            if fillers and not glued:
                 units += [Unit(text, state, (), ()) for filler in SPOKEN_FILLERS for text in _written(filler, False)]
             units.sort(key=lambda unit: unit.written)
             self._units[key] = (units, [unit.written for unit in units], final)
@@ -296,6 +305,7 @@ class SearchSettings:
     beam: int = BEAM
     max_tokens: int = MAX_TOKENS
     give_up_below_best: float = GIVE_UP_BELOW_BEST
+    length_bonus: float = LENGTH_BONUS
 
 
 def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, first: int,
@@ -314,7 +324,7 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
             at_boundary = any(t.partial == "" for t in hypothesis.threads)
             if any(graph.ends(t) for t in hypothesis.threads):
                 done.append(_complete(hypothesis, float(scores[vocabulary.end]), float(best_free[row]),
-                                      vocabulary, graph))
+                                      vocabulary, graph, settings.length_bonus))
             if at_boundary and not hypothesis.after_punctuation and len(hypothesis.tokens) > 1:
                 options += [(hypothesis.log_prob + float(scores[t]), row, t, True) for t in vocabulary.punctuation]
             allowed: set[int] = set()
@@ -322,9 +332,10 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
                 allowed.update(graph.next_tokens(thread))
             options += [(hypothesis.log_prob + float(scores[t]), row, t, False) for t in allowed]
         options.sort(key=lambda option: -option[0])
-        floor = max((path.log_prob for path in done), default=-np.inf) - settings.give_up_below_best
+        bonus = settings.length_bonus * len(beam[0].tokens)      # the same for every hypothesis of a step
+        floor = max((path.score for path in done), default=-np.inf) - settings.give_up_below_best - bonus
         grown: list[_Hypothesis] = []
-        seen: set[tuple[frozenset[Thread], bool]] = set()
+        seen: set[frozenset[Thread]] = set()
         for log_prob, row, token, punctuation in options:
             if log_prob < floor or len(grown) >= settings.beam:
                 break
@@ -333,9 +344,9 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
                 threads = frozenset(t for t in parent.threads if t.partial == "" and not t.glued)
             else:
                 threads = graph.advance(parent.threads, token)
-            if not threads or (threads, punctuation) in seen:
+            if not threads or threads in seen:      # one text per position: "shot," and "shot" alike
                 continue
-            seen.add((threads, punctuation))
+            seen.add(threads)
             regret = parent.regret + float(best_free[row]) - float(log_probs[row, token])
             grown.append(_Hypothesis(log_prob, regret, parent.tokens + (token,), threads, row, punctuation))
         if not grown:
@@ -344,12 +355,14 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
         for i, hypothesis in enumerate(grown):
             hypothesis.row = i
         beam = grown
-    done.sort(key=lambda path: -path.log_prob)
+    done.sort(key=lambda path: -path.score)
     return done
 
 
 def _complete(h: _Hypothesis, end: float, best_free: float, vocabulary: Vocabulary,
-              graph: TokenGraph) -> DecodedPath:
+              graph: TokenGraph, length_bonus: float) -> DecodedPath:
     readings = frozenset((t.says, t.words) for t in h.threads if graph.ends(t))
     text = "".join(vocabulary.text(t) for t in h.tokens[1:])
-    return DecodedPath(h.log_prob + end, h.regret + best_free - end, text.strip(), readings)
+    log_prob = h.log_prob + end
+    return DecodedPath(log_prob + length_bonus * len(h.tokens), log_prob, len(h.tokens), h.regret + best_free - end,
+                       text.strip(), readings)

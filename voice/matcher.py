@@ -81,6 +81,9 @@ class PromptGraph:
     unavailable: dict[str, str] = field(default_factory=dict)
     own: int = 0                      # intents of order below this are the prompt's own
     live: LiveLists = field(default_factory=dict)
+    game_words: frozenset[str] = frozenset()
+    """Words of the game's own prompts that no common command uses: heard as said,
+    never as a slip for a command ("lower" is not "slower")."""
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     # ---- matching ----
@@ -95,6 +98,8 @@ class PromptGraph:
         alignment = Alignment(self.graph, words)
         best = self._best(alignment)
         if best is not None and best.score < ADDRESSED_SCORE and self._guessed_prefix(best, words):
+            best = None
+        if best is not None and self._game_word_for_command(best, words):
             best = None
         if best is not None and best.score >= self.confirm:
             found = self._read(best, heard, words)
@@ -139,6 +144,16 @@ class PromptGraph:
             return best
         others = np.array([s for s, tag in self.graph.final_intent.items() if tag.name not in self.exact])
         return alignment.best(others) if len(others) else None
+
+    def _game_word_for_command(self, path: Path, heard: list[str]) -> bool:
+        """A common command reached by taking one of the game's own words for another
+        ("lower" for "slower" at a Keep It 100 prompt): the player said the game word."""
+        if self._intent_tag(path).order < self.own or not self.game_words:
+            return False
+        g = self.graph
+        return any(s.heard[1] - s.heard[0] == 1 and heard[s.heard[0]] in self.game_words
+                   and heard[s.heard[0]] != g.words[g.word[s.arc]] for s in path.steps
+                   if g.word[s.arc] >= 0 and not g.any_word[s.arc])
 
     def _guessed_prefix(self, path: Path, heard: list[str]) -> bool:
         """The path takes another word for the command prefix."""
@@ -330,6 +345,11 @@ class PromptGraph:
 
     def _order(self, intent: dict[str, Any]) -> int:
         return self._intent_order.get(intent["intent"], 0)
+
+    def order_of(self, match: Match) -> int:
+        """Where a verdict's intent stands in the grammar (the prompt's own intents
+        first); an answer that a value is not available before any."""
+        return self._order(match.intent) if match.intent is not None else -1
 
     @cached_property
     def _intent_order(self) -> dict[str, int]:
@@ -554,7 +574,8 @@ class Matcher:
                            self.accept if owner.min_scores.get(names[-1]) is None else owner.min_scores[names[-1]],
                            min(self.confirm, owner.min_scores.get(names[-1], self.accept)),
                            frozenset(owner.exact_intents.get(names[-1], ())), owner.command_prefixes.get(names[-1]),
-                           {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable}, own, live)
+                           {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable}, own, live,
+                           owner.words - self.grammar("common").words if self.common else frozenset())
 
     def has_exact_prompts(self, prompt: str) -> bool:
         """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""

@@ -21,12 +21,14 @@ tuned on Piper's voice, measured on held-apart voices and people (docs/recogniti
 
 
 ACT_POSTERIOR = 0.9
-"""Decoded inside the grammar: a move at least this likely among the paths is acted on;
-below it (down to ASK_POSTERIOR) the host asks "Did you mean ...?" first."""
+"""Decoded inside the grammar: a move at least this likely among the decoded paths is
+acted on even where the free reading names another (see judge)."""
 ASK_POSTERIOR = 0.5
-REGRET_LINE = 8.0
-"""Nats the grammar had to pull the decoder from its own choices: more, and the reply
-was not a path of the grammar (table talk, another word): not understood."""
+"""Below it the decoded reading has no say."""
+REGRET_PER_WORD = 1.5
+"""Nats per word the grammar had to pull the decoder from its own choices: more, and
+the reply was not a path of the grammar (table talk, another word); the decoded
+reading has no say. Tuned on the tuning voices (docs/recognition.md)."""
 
 
 class PromptLike(Protocol):
@@ -79,39 +81,56 @@ def decodable(table: PromptGraph) -> bool:
 
 
 def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
-    """The reading decoded inside the grammar: the likeliest move, its posterior among
-    the moves the decoded paths name, and whether the grammar had to force it (the
-    regret). Acted on from ACT_POSTERIOR, asked about from ASK_POSTERIOR, else not
-    understood. The free reading `free` keeps its n-best in the record."""
-    moves: dict[str, tuple[float, Match]] = {}       # the best path of each move, by what it says
+    """The free reading and the reading decoded inside the grammar, weighed together.
+
+    The decoded reading is the likeliest move among the decoded paths, with its
+    posterior among the moves they name and its regret per word (how hard the
+    grammar had to pull the decoder: a reply outside the grammar costs much). It is
+    trusted when its regret is low: where it names the move the free reading names,
+    that move is acted on, however unsure either was alone (one differing word in a
+    long order barely moves a free reading's confidence); where it names another
+    move, it is acted on from ACT_POSTERIOR. Otherwise the free reading stands as
+    weighed: on short replies the matcher's sound-alike reading of the free text
+    ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
+    decoded = _decoded(paths, table)
+    note = Hypothesis("", 0.0, {"decoded": [p.text for p in paths[:3]], "score": [round(p.score, 2) for p in paths[:3]],
+                                **({"posterior": round(decoded.posterior, 3), "regret_per_word":
+                                    round(decoded.regret_per_word, 2)} if decoded else {})})
+    free = replace(free, hypotheses=free.hypotheses + (note,))
+    if decoded is None or decoded.regret_per_word > REGRET_PER_WORD or decoded.posterior < ASK_POSTERIOR:
+        return free
+    agrees = not free.rejected and free.match is not None and free.match.intent == decoded.match.intent \
+        and decoded.match.intent is not None
+    if not agrees and decoded.posterior < ACT_POSTERIOR:
+        return free
+    return Reading(decoded.match.phrase, decoded.posterior, False, free.utterance, free.hypotheses, "",
+                   decoded.match, decoded.posterior)
+
+
+@dataclass(frozen=True)
+class _Decoded:
+    match: Match
+    posterior: float
+    regret_per_word: float
+
+
+def _decoded(paths: list[DecodedPath], table: PromptGraph) -> _Decoded | None:
+    """The likeliest move the decoded paths name, its posterior among them, and its regret per word."""
+    moves: dict[str, tuple[float, Match, DecodedPath]] = {}     # the best path of each move
     for path in paths:
-        match = min((table.said(meaning, words) for meaning, words in path.readings), key=_grammar_order(table))
-        moves.setdefault(_move_key(match), (path.log_prob, match))
-    note = Hypothesis("", 0.0, {"decoded": [p.text for p in paths[:3]], "log_prob": [round(p.log_prob, 2) for p in paths[:3]],
-                                "regret": round(paths[0].regret, 2) if paths else None})
-    hypotheses = free.hypotheses + (note,)
+        # one text the graph reads two ways is read as the text matcher reads it: grammar order
+        match = min((table.said(meaning, words) for meaning, words in path.readings), key=table.order_of)
+        moves.setdefault(_move_key(match), (path.score, match, path))
     if not moves:
-        return replace(free, text="", confidence=0.0, rejected=True, rival="", match=None, hypotheses=hypotheses)
-    ranked = sorted(moves.values(), key=lambda m: -m[0])
-    best_log_prob, best = ranked[0]
-    posterior = 1.0 / sum(math.exp(log_prob - best_log_prob) for log_prob, _ in ranked)
-    note.details["posterior"] = round(posterior, 3)
-    rejected = paths[0].regret > REGRET_LINE or posterior < ASK_POSTERIOR or \
-        (best.intent is None and posterior < ACT_POSTERIOR)
-    rival = ranked[1][1].phrase if len(ranked) > 1 and posterior < ACT_POSTERIOR and not rejected else ""
-    return Reading("" if rejected else best.phrase, posterior, rejected, free.utterance, hypotheses,
-                   rival, None if rejected else best, posterior)
+        return None
+    ranked = sorted(moves.values(), key=lambda move: -move[0])
+    best_score, best, path = ranked[0]
+    posterior = 1.0 / sum(math.exp(score - best_score) for score, _, _ in ranked)
+    return _Decoded(best, posterior, path.regret / max(1, len(best.phrase.split())))
 
 
 def _move_key(match: Match) -> str:
     return repr(sorted(match.intent.items())) if match.intent is not None else f"unavailable: {match.unavailable}"
-
-
-def _grammar_order(table: PromptGraph):
-    """One text read two ways by the graph is read as the text matcher would: the
-    prompt's own intents first, in grammar order."""
-    order = table._intent_order
-    return lambda match: order.get(match.intent["intent"], 0) if match.intent is not None else -1
 
 
 def weigh(hypotheses: tuple[Hypothesis, ...], matches: Sequence[Match], exact: bool,

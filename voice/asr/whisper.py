@@ -199,10 +199,11 @@ class WhisperRecognizer:
 
     # ---- decoding inside a prompt's grammar (voice/grammar_decode.py) ----
 
-    def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph,
+    def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph, prompt: WhisperPrompt | None = None,
                           settings: SearchSettings = SearchSettings()) -> list[DecodedPath]:
-        """The grammar's paths this audio most likely says, unprompted: the decoder
-        chooses among the graph's paths by sound (its free reading is recognize()'s)."""
+        """The grammar's paths this audio most likely says: the decoder chooses among
+        the graph's paths by sound, after the same prompt as recognize() when `prompt`
+        is given (the phrases a reply is expected to hold), else unprompted."""
         steps, vocabulary = self._steps()
         with self._lock:
             tokens = self._token_graphs.get(graph)
@@ -210,7 +211,8 @@ class WhisperRecognizer:
                 tokens = TokenGraph(graph, vocabulary)
                 self._token_graphs[graph] = tokens
             cross = steps.cross(np.asarray(self._encode(audio)))
-            start = list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
+            start = list(prompt.prompt_tokens) if prompt is not None else \
+                list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
             _, cache = steps.step(np.array([start[:-1]]), steps.empty(), cross)
             return decode(steps, cross, cache, tokens, start[-1], settings)
 
