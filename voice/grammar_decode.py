@@ -42,12 +42,8 @@ LENGTH_BONUS = 0.3
 doubtful, and ending early costs only the end token's log-probability once, so
 without it the likeliest path of an order is often its first half."""
 PUNCTUATION = (",", ".", "?", "!")
-_DIGIT_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                "fourteen fifteen sixteen seventeen eighteen nineteen").split()
 WRITTEN_AS = {
-    **{word: [str(value)] for value, word in enumerate(_DIGIT_WORDS)},
-    **{word: [str(value)] for value, word in
-       zip(range(20, 100, 10), "twenty thirty forty fifty sixty seventy eighty ninety".split())},
+    **{number_words(value): [str(value)] for value in [*range(20), *range(20, 100, 10)]},
     "plus": ["+"], "minus": ["-"], "percent": ["%"], "ok": ["OK", "Okay"], "okay": ["OK", "Okay"],
     "alright": ["all right", "All right"],
 }

@@ -23,8 +23,8 @@ tuned on Piper's voice, measured on held-apart voices and people (docs/recogniti
 ACT_POSTERIOR = 0.9
 """Decoded inside the grammar: a move at least this likely among the decoded paths is
 acted on even where the free reading names another (see judge)."""
-ASK_POSTERIOR = 0.5
-"""Below it the decoded reading has no say."""
+AGREE_POSTERIOR = 0.7
+"""A move the free reading names too is acted on from this posterior."""
 REGRET_PER_WORD = 1.5
 """Nats per word the grammar had to pull the decoder from its own choices: more, and
 the reply was not a path of the grammar (table talk, another word); the decoded
@@ -87,9 +87,9 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     posterior among the moves they name and its regret per word (how hard the
     grammar had to pull the decoder: a reply outside the grammar costs much). It is
     trusted when its regret is low: where it names the move the free reading names,
-    that move is acted on, however unsure either was alone (one differing word in a
-    long order barely moves a free reading's confidence); where it names another
-    move, it is acted on from ACT_POSTERIOR. Otherwise the free reading stands as
+    that move is acted on from AGREE_POSTERIOR, however unsure the free reading was
+    alone (one differing word in a long order barely moves its averaged confidence);
+    where it names another move, it is acted on from ACT_POSTERIOR. Otherwise the free reading stands as
     weighed: on short replies the matcher's sound-alike reading of the free text
     ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
     decoded = _decoded(paths, table)
@@ -97,10 +97,10 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
                                 **({"posterior": round(decoded.posterior, 3), "regret_per_word":
                                     round(decoded.regret_per_word, 2)} if decoded else {})})
     free = replace(free, hypotheses=free.hypotheses + (note,))
-    if decoded is None or decoded.regret_per_word > REGRET_PER_WORD or decoded.posterior < ASK_POSTERIOR:
+    if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
-    agrees = not free.rejected and free.match is not None and free.match.intent == decoded.match.intent \
-        and decoded.match.intent is not None
+    agrees = decoded.posterior >= AGREE_POSTERIOR and not free.rejected and free.match is not None \
+        and decoded.match.intent is not None and free.match.intent == decoded.match.intent
     if not agrees and decoded.posterior < ACT_POSTERIOR:
         return free
     return Reading(decoded.match.phrase, decoded.posterior, False, free.utterance, free.hypotheses, "",

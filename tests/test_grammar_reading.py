@@ -1,0 +1,87 @@
+"""The reading pipeline with decoding inside the grammar, on real speech and the real
+Whisper model (voice/reading.py judge, voice/grammar_decode.py).
+
+The recordings in tests/fixtures/decoding/ are espeak-ng voices (generated here: no
+licence beyond the project's) saying coffee orders of docs/examples/coffee_maker.yaml,
+Picovoice's benchmark grammar; each was chosen because the free reading alone gets
+it wrong or asks about it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from host.decide import ACT, decide
+from partyhost.bench import BenchPrompt, first_utterance
+from partyhost.config import Settings
+from partyhost.voiceio import reader_for
+from voice.audio_in import read_wav_16k
+from voice.audio_types import Hypothesis
+from voice.matcher import Matcher
+from voice.reading import judge, weigh
+
+pytestmark = pytest.mark.model
+
+HERE = Path(__file__).resolve().parent
+COFFEE = HERE.parent / "docs" / "examples" / "coffee_maker.yaml"
+RECORDINGS = HERE / "fixtures" / "decoding"
+ORDER = BenchPrompt("coffee_maker/order", {})
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return reader_for(Settings())
+
+
+@pytest.fixture(scope="module")
+def coffee():
+    return Matcher(common=False, grammar_file=COFFEE)
+
+
+def heard(reader, matcher, name: str, prompt=ORDER, in_grammar: bool = True):
+    utterance = first_utterance(read_wav_16k(RECORDINGS / name))
+    reading = replace(reader, in_grammar=in_grammar).read(matcher, prompt, utterance)
+    match = matcher.match(prompt.name, reading.text, prompt.slots) if not reading.rejected else None
+    return reading, match
+
+
+def acted_on(reading, match) -> bool:
+    return match is not None and match.intent is not None and decide(match, reading.unsure) == ACT
+
+
+def test_a_value_the_free_reading_doubts_is_decoded_inside_the_grammar(reader, coffee):
+    """The free reading's n-best holds "america" for "mocha" nearly as well, so alone
+    it would ask; decoding inside the grammar can only write a drink of the list, and
+    writes the one said, sure of it."""
+    free, _ = heard(reader, coffee, "small-dark-roast-mocha.wav", in_grammar=False)
+    assert any("america" in h.text for h in free.hypotheses)
+    reading, match = heard(reader, coffee, "small-dark-roast-mocha.wav")
+    assert acted_on(reading, match)
+    assert match.intent == {"intent": "orderDrink", "size": "small", "roast": "dark roast",
+                            "numberOfShots": "single shot", "coffeeDrink": "mocha"}
+
+
+@pytest.mark.parametrize("name, expect", [
+    ("espresso-almond-milk-brown-sugar.wav",
+     {"intent": "orderDrink", "numberOfShots": "single shot", "coffeeDrink": "espresso",
+      "milkAmount": "a bit of almond milk", "sugarAmount": "a bit of brown sugar"}),
+    ("americano-cream-brown-sugar.wav",
+     {"intent": "orderDrink", "numberOfShots": "double shot", "coffeeDrink": "americano",
+      "milkAmount": "cream", "sugarAmount": "a lot of brown sugar"}),
+])
+def test_a_right_long_order_is_acted_on_without_asking(reader, coffee, name, expect):
+    """A long order whose free n-best has another order close behind (one differing
+    word barely moves an averaged confidence: "Did you mean ...?" alone) is acted on:
+    the decoder's posterior among the grammar's paths is sure of it."""
+    free, _ = heard(reader, coffee, name, in_grammar=False)
+    rival = Hypothesis(free.text.replace(expect["numberOfShots"].split()[0], "triple", 1), free.confidence)
+    doubting = weigh(free.hypotheses + (rival,), [coffee.match(ORDER.name, h.text) for h in free.hypotheses + (rival,)],
+                     False, free.utterance)
+    assert doubting.unsure and not doubting.rejected            # what the host did alone: ask
+    table = coffee.table(ORDER.name)
+    reading = judge(reader.recognizer.decode_in_grammar(free.utterance.audio, table.graph), table, doubting)
+    match = coffee.match(ORDER.name, reading.text)
+    assert acted_on(reading, match) and match.intent == expect
+    assert reading.posterior is not None and reading.posterior > 0.9
