@@ -50,7 +50,7 @@ from voice.audio_in import read_wav_16k  # noqa: E402
 from voice.audio_types import Hypothesis, Utterance  # noqa: E402
 from voice.matcher import Matcher, PromptGraph  # noqa: E402
 from voice.mixing import padded  # noqa: E402
-from voice.reading import Reading, weigh  # noqa: E402
+from voice.reading import Reading, decodable, judge, weigh  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
 DIGITS = "zero one two three four five six seven eight nine".split()
@@ -231,6 +231,22 @@ def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache:
     return cached_rows(cache / f"whisper-number-check{tag}.jsonl" if cache else None, items, compute)
 
 
+def run_decoding(items: list[Item], tables: dict, log: Callable[[str], None]) -> dict[str, tuple]:
+    """Whisper's decoding inside each prompt's grammar (voice/grammar_decode.py), as
+    voice.reading.read_utterance runs it beside the free reading: the paths, and the
+    time. Kept in memory (paths hold the grammar's tags), not cached."""
+    recognizer = make_backend("whisper")
+    done: dict[str, tuple] = {}
+    for n, item in enumerate(items, 1):
+        table = tables[item.prompt]
+        start = time.perf_counter()
+        paths = recognizer.decode_in_grammar(item.audio, table.graph) if decodable(table) else []
+        done[item.id] = (paths, (time.perf_counter() - start) * 1000)
+        if n % 200 == 0:
+            log(f"  decoding: {n}/{len(items)}")
+    return done
+
+
 def best_phrase(row: dict, table: PromptGraph) -> str | None:
     for hyp in row["hyps"]:
         if hyp["details"].get("rejected"):
@@ -345,6 +361,24 @@ def number_checked(rows_w: dict, checks: dict) -> Rule:
         w = decide(rows_w[item.id], None, SPANS["whisper"])
         check = checks[item.id]
         return replace(w, intent=None if check["vetoed"] else w.intent, ms=w.ms + check["ms"])
+    return rule
+
+
+def decoded_and_checked(rows_w: dict, checks: dict, decoded: dict, tables: dict) -> Rule:
+    """What the host does now: the free reading weighed, then judged with the decoding
+    inside the grammar (voice.reading.judge); the number check only where the free
+    reading stands (voice.pipeline.read_checked)."""
+    def rule(item: Item) -> Decision:
+        row = rows_w[item.id]
+        free = decide(row, None, SPANS["whisper"]).reading
+        paths, decode_ms = decoded[item.id]
+        reading = judge(paths, tables[item.prompt], free)
+        check = checks[item.id]
+        vetoed = reading.posterior is None and check["vetoed"]
+        intent = None if reading.rejected or vetoed or reading.match is None else reading.match.intent
+        asked = intent is not None and decide_reply(reading.match, reading.unsure) == ASK_FIRST
+        return Decision(intent, reading.confidence, row["ms"] + row["match_ms"] + decode_ms + check["ms"],
+                        asked, reading)
     return rule
 
 
@@ -485,10 +519,16 @@ ALIGN_LINES = [x / 2 for x in range(-80, -5)]     # PocketSphinx fit per frame
 
 
 def build_systems(items: list[Item], rows: dict, align: dict | None,
-                  checks: dict | None) -> dict[str, tuple[Rule, str]]:
+                  checks: dict | None, decoded: dict | None = None,
+                  tables: dict | None = None) -> dict[str, tuple[Rule, str]]:
     systems: dict[str, tuple[Rule, str]] = {}
+    if decoded is not None and checks is not None:
+        systems["whisper, decoded inside the grammar too (what the host does)"] = (
+            decoded_and_checked(rows["whisper"], checks, decoded, tables),
+            "The free reading and the decoding inside the grammar weighed together "
+            "(voice/reading.py judge); the number check where the free reading stands.")
     if checks is not None:
-        systems["whisper and its number check (what the host does)"] = (
+        systems["whisper and its number check (before the decoding)"] = (
             number_checked(rows["whisper"], checks),
             "Whisper at its shipped line; a number said alone is then not acted on when "
             "the unprompted model finds another reading far likelier (voice/wordcheck.py).")
@@ -540,6 +580,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="about a fifth of the data")
     parser.add_argument("--no-align", action="store_true",
                         help="skip the Whisper + PocketSphinx alignment combination")
+    parser.add_argument("--no-decoding", action="store_true",
+                        help="skip the decoding inside the grammar (the host as it was before)")
     parser.add_argument("--digits-only", action="store_true",
                         help="read digits against zero..nine alone instead of common/number")
     parser.add_argument("--json", type=Path, help="write the summary here")
@@ -567,6 +609,10 @@ def main(argv: list[str] | None = None) -> int:
     if "whisper" in rows:
         log("checking numbers said alone ...")
         checks = run_number_check(items, rows["whisper"], tables, args.cache, log, tag)
+    decoded = None
+    if "whisper" in rows and not args.no_decoding:
+        log("decoding inside the grammar ...")
+        decoded = run_decoding(items, tables, log)
     if "whisper" in rows and not args.no_align:
         log("aligning Whisper's phrases with PocketSphinx ...")
         align = run_alignment(items, rows["whisper"], tables, args.cache, log, tag)
@@ -574,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     grammar = "zero..nine only" if args.digits_only else "common/number (0..100 and commands)"
     print(f"# Recognition on real speech ({len(items)} utterances, digits against {grammar}; load average "
           f"{load[0]:.1f} on {os.cpu_count()} cores while measuring)")
-    systems = build_systems(items, rows, align, checks)
+    systems = build_systems(items, rows, align, checks, decoded, tables)
     summary = print_summary(items, systems)
     for name, (rule, note) in systems.items():
         if "(" in name:

@@ -23,6 +23,12 @@ tuned on Piper's voice, measured on held-apart voices and people (docs/recogniti
 ACT_POSTERIOR = 0.9
 """Decoded inside the grammar: a move at least this likely among the decoded paths is
 acted on even where the free reading names another (see judge)."""
+OVERRULE_MIN_WORDS = 2
+"""A single word is read better by the matcher's sound-alike reading of the free text
+than by a decoder held to the grammar's spellings ("and you" is "undo")."""
+OVERRULE_SHORTER_BY = 2
+"""The free reading heard more words than this beyond the decoded path's: the path
+may have ended early."""
 AGREE_POSTERIOR = 0.7
 """A move the free reading names too is acted on from this posterior."""
 REGRET_PER_WORD = 1.5
@@ -89,7 +95,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     trusted when its regret is low: where it names the move the free reading names,
     that move is acted on from AGREE_POSTERIOR, however unsure the free reading was
     alone (one differing word in a long order barely moves its averaged confidence);
-    where it names another move, it is acted on from ACT_POSTERIOR. Otherwise the free reading stands as
+    where it names another move, it is acted on from ACT_POSTERIOR (_may_overrule). Otherwise the free reading stands as
     weighed: on short replies the matcher's sound-alike reading of the free text
     ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
     decoded = _decoded(paths, table)
@@ -101,10 +107,20 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         return free
     agrees = decoded.posterior >= AGREE_POSTERIOR and not free.rejected and free.match is not None \
         and decoded.match.intent is not None and free.match.intent == decoded.match.intent
-    if not agrees and decoded.posterior < ACT_POSTERIOR:
+    if not agrees and not _may_overrule(decoded, free):
         return free
     return Reading(decoded.match.phrase, decoded.posterior, False, free.utterance, free.hypotheses, "",
                    decoded.match, decoded.posterior)
+
+
+def _may_overrule(decoded: "_Decoded", free: Reading) -> bool:
+    """The decoded reading may stand against the free one: it is sure, a reply of
+    several words (where averaged confidence fails), and it explains about as many
+    words as the free reading heard (a path that ends early has lost the order's tail,
+    which the endpointer may also have cut)."""
+    words = len(decoded.match.phrase.split())
+    heard = next((len(h.text.split()) for h in free.hypotheses if h.text), 0)
+    return decoded.posterior >= ACT_POSTERIOR and words >= OVERRULE_MIN_WORDS and heard <= words + OVERRULE_SHORTER_BY
 
 
 @dataclass(frozen=True)
