@@ -14,7 +14,7 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -105,9 +105,10 @@ class Listener:
 
 
 def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
-                 progress: bool = True, limit: int | None = None) -> dict[str, Any]:
-    """`limit`: only the manifest's first lines."""
-    lines = manifest_lines(manifest)[:limit]
+                 progress: bool = True, limit: int | None = None,
+                 only: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+    """`limit`: only the manifest's first lines; `only`: only the lines it accepts."""
+    lines = [line for line in manifest_lines(manifest)[:limit] if only is None or only(line)]
     items, times = [], []
     for number, line in enumerate(lines, start=1):
         prompt = prompt_name(line)
@@ -219,9 +220,12 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
     """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory;
     `paced`: also as a live game has it, clips played in real time (a few minutes)."""
     listener = make_listener(settings)
+    other_games = run_accuracy(manifest, listener, progress=False, only=lambda line: line.get("game") != "keep-cool")
+    peak_other_games = peak_rss_mb()
     if listener.reader.second is not None:
         listener.reader.second.get()       # loaded before timing, and counted in the memory a Keep Cool game needs
-    result = run_accuracy(manifest, listener, progress=False)
+    keep_cool = run_accuracy(manifest, listener, progress=False, only=lambda line: line.get("game") == "keep-cool")
+    result = {"items": other_games["items"] + keep_cool["items"]}
     times = [i["ms"] for i in result["items"] if i["ms"] > 0]
     if paced:
         for name, values in paced_latency(manifest, listener).items():
@@ -231,6 +235,9 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
     idle = idle_cpu_share()
     print(f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
           f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})")
+    others = [i["ms"] for i in result["items"] if i["ms"] > 0 and i["prompt"] != "keep-cool/word"]
+    print(f"other_prompts_p50_ms={percentile(others, 50):.0f} p95_ms={percentile(others, 95):.0f} "
+          f"(every prompt but a Keep Cool turn: read freely and decoded inside the grammar; n={len(others)})")
     checked = [i["ms"] for i in result["items"] if i["ms"] > 0 and i["prompt"] == "keep-cool/word"]
     if checked:     # a Keep Cool turn: the word check and the second listener come on top
         print(f"keep_cool_turn_p50_ms={percentile(checked, 50):.0f} p95_ms={percentile(checked, 95):.0f} "
@@ -238,7 +245,8 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
     print(f"tts_first_audio_p50_ms={percentile(first, 50):.0f} p95_ms={percentile(first, 95):.0f} "
           f"rtf={statistics.median(rtf):.3f}")
     print(f"idle_listening_cpu_share={idle:.4f} (of one core, front end and endpointer on room noise)")
-    print(f"peak_rss_mb={peak_rss_mb():.0f}")
+    print(f"peak_rss_mb={peak_rss_mb():.0f} (with Keep Cool's second listener; "
+          f"{peak_other_games:.0f} before it, as in a game of the other four)")
     return 0
 
 
