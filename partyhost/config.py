@@ -56,6 +56,8 @@ class Settings:
     rival_margin: float = 0.1          # a reading of another intent this close: "did you mean ...?" first
                                        # (voice.reading.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
+    grammar_decoding: bool = True      # Whisper also decodes inside each prompt's grammar (voice/grammar_decode.py);
+                                       # false: the free reading alone, a little faster on a slow machine
     max_utterance_s: float = 6.0
     agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)
     noise_suppression: int = 0         # WebRTC noise suppression 0 (off, measured best) .. 4

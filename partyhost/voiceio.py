@@ -250,7 +250,8 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
         from voice.asr.moonshine import Preloaded
         second = Preloaded(models_dir=settings.models_dir)
     return Reader(recognizer, second, word_check_line=settings.word_check_line,
-                  number_check_line=settings.number_check_line, rival_margin=settings.rival_margin)
+                  number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
+                  in_grammar=settings.grammar_decoding)
 
 
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
