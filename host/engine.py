@@ -71,6 +71,7 @@ class RevealEvent(TypedDict, total=False):
     player: str
     card: Any
     value: Any
+    by_owner: bool      # its holder showed it by playing it: see crosses_reveal
 
 
 class QuestionsUsedEvent(TypedDict):
@@ -321,6 +322,20 @@ def score(player: str, delta: int, total: int, reason: str) -> ScoreEvent:
 
 def game_over(scores: dict[str, int], winners: list[str]) -> GameOverEvent:
     return {"type": "game_over", "scores": scores, "winners": winners}
+
+
+def crosses_reveal(events: list[Event]) -> bool:
+    """Whether taking back the move that gave these events would let a move be made
+    again by someone who has seen what was hidden (docs/rules.md, "Undo").
+
+    Any "reveal" counts (a question's answer, a roll, the host's card, a tiebreak
+    number) except one marked by_owner: a card its holder laid face up by their own
+    choice (Centurion between two people), which taught the mover nothing, so a
+    misheard card can still be taken back. So does any "private" event: a card just
+    drawn or dealt, told to its new holder.
+    """
+    return any(event["type"] == "private" or event["type"] == "reveal" and not event.get("by_owner")
+               for event in events)
 
 
 def join_names(names: list[str] | tuple[str, ...], conjunction: str = "and") -> str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol
 
 from .decide import ACT, ASK_AGAIN, decide
-from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
+from .engine import (PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError,
+                     crosses_reveal, join_names)
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
@@ -28,6 +29,10 @@ _LISTEN_AGAIN = object()
 """What _take_reply gives when the host listens again for the same prompt."""
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
                 "rules, pause, slower, faster, louder, quieter, or quit.")
+UNDO_REFUSED = ("That can't be undone: it showed something that was hidden, and whoever moves "
+                "again would now know it.")
+UNDO_ASK = ("That move showed something that was hidden. Take it back anyway? "
+            "Only if everyone agrees: yes or no?")
 
 
 class Ears(Protocol):
@@ -87,6 +92,9 @@ class Session:
         None: never (typed play)."""
         self._reminders: tuple[Prompt, float, float] | None = None
         """The question being waited for, the wait before its next reminder, and when."""
+        self.undo_after_reveal = False
+        """Whether "undo" may take back a move that showed something hidden, once the table
+        agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
 
     # ---- starting -------------------------------------------------------
 
@@ -303,7 +311,7 @@ class Session:
         elif name in ("slower", "faster", "louder", "quieter"):
             self._say(self.mouth.adjust(name), remember=False)
         elif name == "undo":
-            self._undo()
+            self._undo(prompt)
         elif name == "pause":
             return self._pause()
         elif name == "resume":
@@ -316,13 +324,25 @@ class Session:
         self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
         return None
 
-    def _undo(self) -> None:
+    def _undo(self, prompt: Prompt) -> None:
+        """Take back the last accepted move, unless it showed something hidden (a card's
+        value, a roll, the host's card, a tiebreak number): then only with the table's consent,
+        where the settings allow it at all."""
         if not self.actions:
             self._say("There is nothing to undo yet.", remember=False)
             return
+        before = self._replay(self.actions[:-1])
+        _, events = self.game.apply(before, self.actions[-1])
+        if crosses_reveal(events):
+            if not self.undo_after_reveal:
+                self._reject(prompt, "undo after a reveal", UNDO_REFUSED)
+                return
+            if not self._confirm(replace(prompt, player=None), UNDO_ASK):
+                self._say("Okay, it stands.", remember=False)
+                return
         self.journal.append(self.info.id, "undo", None, self.clock())
         undone = self.actions.pop()
-        self.state = self._replay(self.actions)
+        self.state = before
         self._changed()
         self.log.write({"type": "undo", "action": undone})
         self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.",

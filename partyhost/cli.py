@@ -334,8 +334,8 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
         except UserError:
             journal.delete(session_id)      # nothing was played: leave no half-started game behind
             raise
-        return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
-                            phones=phones)
+        return _run_session(matcher, io, settings, game, options, decks, journal, session_id, group,
+                            events_path, phones=phones)
     finally:
         lock.release()
 
@@ -380,7 +380,7 @@ def resume(args: argparse.Namespace, opener: Opener | None = None) -> int:
         events_path = Path(args.events).resolve() if args.events else (
             Path(setup["events"]) if setup.get("events") else data_dir(args.data_dir) / "events" / f"{record.id}.jsonl")
         matcher, io = _open_io(settings, journal.last_time(record.id), opener)
-        return _run_session(matcher, io, saved.game, saved.options, saved.decks, journal, record.id,
+        return _run_session(matcher, io, settings, saved.game, saved.options, saved.decks, journal, record.id,
                             setup.get("group", ""), events_path, saved.actions,
                             phones=_phones(settings, saved.game, saved.options, saved.decks, journal,
                                            record.id, io))
@@ -479,8 +479,9 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
         raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
 
 
-def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, session_id: str,
-                 group: str, events_path: Path, resume_from: list | None = None, phones=None) -> int:
+def _run_session(matcher: Matcher, io: GameIO, settings: Settings, game, options, decks, journal,
+                 session_id: str, group: str, events_path: Path, resume_from: list | None = None,
+                 phones=None) -> int:
     """Start (or replay and continue) the game with these ears and mouth; close them after."""
     log = EventLog(events_path, io.clock)
     outcome = "eof"
@@ -489,6 +490,7 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
                           io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
                           io.clock)
         session.remind_after = io.remind_after
+        session.undo_after_reveal = settings.undo_after_reveal
         if phones is not None:
             from .phones.service import show_join
             phones.attach(session)

@@ -72,6 +72,8 @@ class Settings:
     serve_bind: str | None = None      # partyhost serve: address to listen on; None: this machine's LAN address
     serve_port: int = 10800            # partyhost serve: its Wyoming port (0: any free port)
     serve_zeroconf: bool = True        # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
+    undo_after_reveal: bool = False    # "undo" may take back a move that showed something hidden
+                                       # (a card, a roll), once the table agrees (docs/rules.md)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 

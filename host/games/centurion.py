@@ -388,7 +388,7 @@ def _start_deal(s: State, events: list[Event], fresh_pack: bool) -> None:
     if s.multiplier > 1:
         lines.append(f"This deal's score is {_multiplier_word(s.multiplier)}.")
     events.append(say(" ".join(lines)))
-    events.extend(_hand_notes(s))
+    events.extend(_hands_dealt(s) + _hand_notes(s))
 
 
 def _deal_fresh(s: State) -> None:
@@ -424,6 +424,15 @@ def _top_up(s: State) -> list[int]:
 def _top_up_line(s: State, draws: list[int]) -> str:
     takes = [f"{s.players[seat]} {draws[seat]}" for seat in (0, 1)]
     return f"Top up to seven from the stock: {takes[0]}, {takes[1]}. {s.stock_size} left in the stock."
+
+
+def _hands_dealt(s: State) -> list[Event]:
+    """Each person's new hand (host deal) is something they did not know before the deal,
+    so the move that ended the last deal cannot be taken back (host.engine.crosses_reveal)."""
+    if s.deal != "host":
+        return []
+    return [{"type": "reveal", "player": name, "card": "hand", "value": _hand_text(s, seat)}
+            for seat, name in enumerate(s.players) if name != s.computer]
 
 
 def _hand_notes(s: State) -> list[Event]:
@@ -581,8 +590,7 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
     s.played_first[seat] = True
     value = s.value(card)
     s.count += value
-    name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": s.name(card), "value": value})
+    events.append(_shown(s, seat, card))
     events.append(say(_card_line(s, seat, card, value)))
     if is_stop(s.count):
         _stop_made(s, seat, events)
@@ -590,6 +598,15 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
         _finish_deal(s, None, events)
     else:
         s.turn = s.other(seat) if s.cards_left[s.other(seat)] else seat
+
+
+def _shown(s: State, seat: int, card: Card) -> Event:
+    """A card laid face up. A person's own card is by_owner: taking the move back hides
+    nothing its player did not know (a misheard card can be undone); the host's card was
+    hidden from the person, so a move it answered stays (host.engine.crosses_reveal)."""
+    name = s.players[seat]
+    return {"type": "reveal", "player": name, "card": s.name(card), "value": s.value(card),
+            "by_owner": name != s.computer}
 
 
 def _card_line(s: State, seat: int, card: Card, value: int) -> str:
@@ -677,7 +694,7 @@ def _play_joker_on_stop(s: State, seat: int, events: list[Event]) -> None:
     s.cards_left[seat] -= 1
     s.played.append((seat, JOKER))
     name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": s.name(JOKER), "value": 0})
+    events.append(_shown(s, seat, JOKER))
     if name == s.computer:
         events.append(say(f"I lay a joker on {s.count} and take the deal!"))
     else:

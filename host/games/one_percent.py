@@ -858,7 +858,9 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
     _spend_bonus(s, player, "draw_two")
     drawn = [s.reward_deck.pop() for _ in range(drawn_count)]
     drawn_words = join_names([card_name(c) for c in drawn])
-    events = [sound("win_card"), say(f"{player} draws {drawn_words}.")]
+    events = [sound("win_card"), {"type": "reveal", "player": player, "card": "reward deck",
+                                  "value": [card_name(c) for c in drawn]},
+              say(f"{player} draws {drawn_words}.")]
     for card in drawn:
         if _is_duplicate(s, player, card) and s.rules["duplicates"] == "refuse":
             s.reward_discard.append(card)
@@ -1007,7 +1009,13 @@ def _roll_two(s: State) -> tuple[int, int]:
 
 def _dice_events(player: str, dice: tuple[int, int], rolled_by_host: bool) -> list[Event]:
     events = [sound("dice")] if rolled_by_host else []
-    return events + [say(f"{player}: {dice[0]} and {dice[1]}.")]
+    return events + [_rolled(player, list(dice)), say(f"{player}: {dice[0]} and {dice[1]}.")]
+
+
+def _rolled(player: str, dice: list[int]) -> Event:
+    """A roll is chance made known: the move that rolled cannot be taken back to roll
+    again (host.engine.crosses_reveal)."""
+    return {"type": "reveal", "player": player, "card": "dice", "value": dice}
 
 
 def _winning_numbers(s: State, player: str) -> set[int]:
@@ -1028,7 +1036,7 @@ def _judge_reroll(s: State, new_value: int) -> list[Event]:
     old = dice[r.reroll_die]
     dice[r.reroll_die] = new_value
     events = [sound("dice")] if s.host_dice else []
-    events.append(say(f"{r.player} rerolls the {old}: {new_value}."))
+    events += [_rolled(r.player, [new_value]), say(f"{r.player} rerolls the {old}: {new_value}.")]
     return events + _judge(s, (dice[0], dice[1]))
 
 
@@ -1080,11 +1088,12 @@ def _end_round(s: State) -> list[Event]:
 
 
 def _refill_row(s: State) -> list[Event]:
-    while len(s.reward_row) < ROW_SIZE and s.reward_deck:
-        s.reward_row.append(s.reward_deck.pop())
+    added = [s.reward_deck.pop() for _ in range(min(ROW_SIZE - len(s.reward_row), len(s.reward_deck)))]
+    s.reward_row += added
     if not s.reward_row:
         return [say("The reward cards are all gone: from now on, rewards are dice rolls.")]
-    return [say(f"Reward cards on offer: {cards_words(s.reward_row)}.")]
+    shown = [{"type": "reveal", "card": "reward deck", "value": [card_name(c) for c in added]}] if added else []
+    return shown + [say(f"Reward cards on offer: {cards_words(s.reward_row)}.")]
 
 
 # --------------------------------------------------------------------------- scores
