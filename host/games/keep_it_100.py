@@ -114,7 +114,8 @@ RULE_DEFAULTS: dict[str, Any] = {
 }
 
 RULES_SUMMARY = (
-    "Keep It 100. Each question asks how many people out of 100 said yes. "
+    "Keep It 100. Every question's answer is a number from 0 to 100: how many people "
+    "out of 100 said or did something, or a percentage, of a country, a food or the planet. "
     "On your turn you are the Slider: pick a card, hear the question, and say where "
     "its hidden number fits in one of the two lines, for example between 42 and 60. "
     "Everyone else says lower, right, or higher. A right spot earns the Slider 20 "
@@ -959,8 +960,11 @@ def questions_used(cards: list[Question]) -> Event:
 
 
 def _question_text(card: Question) -> str:
-    year = f" From {card.year}." if card.year and str(card.year) not in card.text else ""
-    return f"{card.text}{year}"
+    """The question as spoken; a survey's year is added when the text does not say it (the
+    rulebook: "the year the survey was conducted"). Other facts carry no year aloud: a
+    card's year is when its figure was true, which for a law or a measure is no help."""
+    survey = card.category == "survey" and card.year and str(card.year) not in card.text
+    return f"{card.text} From {card.year}." if survey else card.text
 
 
 def _hand_text(hand: list[Question]) -> str:

@@ -6,6 +6,7 @@ answers they need directly on the state, so each rule is checked with known numb
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -889,3 +890,29 @@ def test_tiebreak_phrases(text, value):
 def test_tiebreak_ready_phrases(text):
     state, _ = tied_game()
     assert heard(state, text) == {"intent": "ready"}
+
+
+# ---------------------------------------------------------------- the shipped cards, as spoken
+
+
+def test_a_year_is_said_only_on_survey_cards():
+    """The rulebook's year is "the year the survey was conducted": "80 proof ... From 2024"
+    or "VAT in Germany ... From 2007" dated a law, not a survey."""
+    from host.decks import load_default_decks
+    cards = load_default_decks().questions_for(k100.ID)
+    dated = [q for q in cards if k100._question_text(q) != q.text]
+    assert dated and {q.category for q in dated} == {"survey"}
+    assert all(k100._question_text(q).endswith(f" From {q.year}.") for q in dated)
+
+
+def test_the_spoken_rules_describe_the_questions_as_they_are():
+    """Many cards are percentages of things, not of people ("What percent of a cucumber is
+    water?"): the rules say so rather than "how many people said yes"."""
+    from host.decks import load_default_decks
+    cards = load_default_decks().questions_for(k100.ID)
+    people = ("people", "adults", "americans", "europeans", "teens", "teenagers", "owners", "workers",
+              "men", "women", "children", "you", "your")
+    about_things = [q for q in cards if not set(re.findall(r"[a-z]+", q.text.lower())) & set(people)]
+    assert len(about_things) > len(cards) / 3                # 115 of 267 (2026-12)
+    assert "said yes" not in k100.RULES_SUMMARY
+    assert "number from 0 to 100" in k100.RULES_SUMMARY and "percentage" in k100.RULES_SUMMARY
