@@ -47,6 +47,10 @@ Rules choices (what the rulebook leaves open)
   -ful, -less; "flies"/"fly"). Mere look-alikes are allowed: "ear"/"heart",
   "ring"/"spring". The check uses the intent's word, and also its "text" field
   (what was heard) when the matcher provides it, since a clue's word is null.
+- Sound words: a clue that imitates a sound ("meow", "crack", "bow wow") is
+  refused, in both deals, and the turn goes on, as the rulebook forbids
+  onomatopoeias; the list, with its source, is decks/onomatopoeia.txt. A word in
+  play is always a guess, never refused for sounding like one.
 - A word in play that matches no hit (a non-neighbour's word in the basic game,
   the speaker's guessed neighbour who has not spoken yet) counts as a plain clue.
 - In table deal a hit always refers to the most recent word said (a timeout does
@@ -106,7 +110,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.decks import WORDS_FILE
+from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
     Action,
     CardView,
@@ -581,6 +585,8 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     speaker = s.turn
     word = _clean(action.get("word"))
     heard = (_clean(action.get("text")) or "").split()
+    if word is None and heard and is_sound_word(heard):
+        raise RuleError(f"Careful, {speaker}: no sound words. Say another.")
     if len(heard) > 1 and word is None and s.rules["several_words"] == "refuse":
         raise RuleError("One word.")
     if s.deal == "host":
@@ -597,6 +603,13 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     card = s.hands[owner].pop(index)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != previous_player(s, speaker)), events)
     _after_win(s, speaker, events, next_turn=next_player(s, speaker))
+
+
+def is_sound_word(said: list[str]) -> bool:
+    """A clue that imitates a sound ("meow", "bow wow", "bang bang"), which the rulebook
+    forbids: the whole clue is one sound word, or every word of it is one."""
+    sounds = sound_words()
+    return sound_key(" ".join(said)) in sounds or all(sound_key(word) in sounds for word in said)
 
 
 def _clean(value: Any) -> str | None:
