@@ -7,6 +7,7 @@ understanding function that suit the chosen input and output.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -20,7 +21,7 @@ import platformdirs
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import game_ids, get_game
+from host.games import game_ids, get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
@@ -90,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions = commands.add_parser("sessions", help="list saved games")
     sessions.add_argument("--check", action="store_true",
                           help="replay every saved game and report the ones that cannot be resumed")
+    sessions.add_argument("--delete", action="append", default=[], metavar="ID",
+                          help="delete a saved game and its event log (repeatable)")
+    sessions.add_argument("--prune", action="store_true", help="delete every saved game with no move")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
     serve = commands.add_parser("serve", help="be a Home Assistant conversation agent (Wyoming protocol): "
@@ -221,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.")
             return 0
         if args.command == "sessions":
-            return list_sessions(args)
+            return delete_sessions(args) if args.delete or args.prune else list_sessions(args)
         if args.command == "devices":
             return list_devices()
         if args.command == "serve":
@@ -320,7 +324,7 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
-        raise UserError(_explained(game, error.reason)) from error
+        raise UserError(_explained(game, error.reason, options, named=bool(args.players or args.teams))) from error
     matcher, io = _open_io(settings, 0.0, opener)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     lock = SessionLock(_locks(args), session_id).acquire()
@@ -432,10 +436,15 @@ def _io_to_keep(settings: Settings) -> dict[str, str]:
     return keep
 
 
-def _explained(game, reason: str) -> str:
-    """A refusal of the options, with the flag that fixes it where the rules name one."""
+def _explained(game, reason: str, options: GameOptions, named: bool) -> str:
+    """A refusal of the options, with the flag that fixes it where the rules name one; when
+    no players were named, how to name them (the stand-in roster did not fit)."""
     if game.ID == "centurion" and "two players" in reason:
         return f"{reason} (one player: --mode vs-host)"
+    if not named:
+        solo = options.mode == option(game, "SOLO_MODE")
+        example = ",".join(("Ana", "Ben", "Cy", "Dee")[:1 if solo else max(game.MIN_PLAYERS, 2)])
+        return f"{reason} Name {'the player' if solo else 'the players'} with --players, for example --players \"{example}\"."
     return reason
 
 
@@ -694,6 +703,31 @@ def list_sessions(args: argparse.Namespace) -> int:
         print(f"{len(records)} saved games checked in {journal.path}: "
               + (f"{damaged} damaged" if damaged else "all can be resumed"))
         return 1 if damaged else 0
+    return 0
+
+
+def delete_sessions(args: argparse.Namespace) -> int:
+    """`sessions --delete ID` and `--prune` (games with no move): gone from the journal, with
+    their event log when it is in the data folder; a game being played is refused."""
+    journal = _journal(args)
+    records = {record.id: record for record in journal.sessions()}
+    unknown = [session_id for session_id in args.delete if session_id not in records]
+    if unknown:
+        raise UserError(f"there is no saved game {unknown[0]!r}; see: partyhost sessions")
+    chosen = list(dict.fromkeys(args.delete + [r.id for r in records.values() if args.prune and not r.actions]))
+    events_folder = (data_dir(args.data_dir) / "events").resolve()
+    with contextlib.ExitStack() as locks:      # all or none: a game being played stops it first
+        for session_id in chosen:
+            locks.enter_context(SessionLock(_locks(args), session_id))
+        for session_id in chosen:
+            record = records[session_id]
+            journal.delete(session_id)
+            events = Path(str(record.setup.get("events") or events_folder / f"{session_id}.jsonl")).resolve()
+            if events.parent == events_folder:
+                events.unlink(missing_ok=True)
+            print(f"deleted {session_id}  {record.game}, {record.actions} moves")
+    if not chosen:
+        print("No saved game without moves.")
     return 0
 
 
