@@ -31,11 +31,11 @@ from voice.matcher import Matcher
 from voice.remote.address import is_wyoming
 
 from . import __version__, deckcheck
-from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
+from .config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
                     open_saved, options_to_json, quick_problem, rule_defaults)
-from .voiceio import GameIO, IOChoiceError, Opener, check_choice, open_io
+from .voiceio import GameIO, IOChoiceError, Opener, open_io
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -279,10 +279,8 @@ def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None
                  "output_device": args.output_device, "backend": args.backend, "voice": args.voice,
                  "show_private": True if args.reveal_words else False if args.hide_private else None,
                  "phones": args.phones, "phones_port": args.phones_port, "phones_bind": args.phones_bind}
-        settings = apply_overrides(settings, flags, source="command line")
-        check_choice("input", settings.input)
-        check_choice("output", settings.output)
-    except (ConfigError, IOChoiceError) as error:
+        settings = apply_overrides(settings, flags, source=COMMAND_LINE)
+    except ConfigError as error:
         raise UserError(str(error)) from error
     return settings
 
@@ -535,7 +533,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         settings = apply_overrides(load_settings(settings_path()),
                                    {"serve_bind": args.bind, "serve_port": args.port,
-                                    "serve_zeroconf": False if args.no_zeroconf else None}, source="command line")
+                                    "serve_zeroconf": False if args.no_zeroconf else None}, source=COMMAND_LINE)
     except ConfigError as error:
         raise UserError(str(error)) from error
     _journal(args)                                     # a journal that cannot open is refused now

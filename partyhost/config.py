@@ -19,7 +19,7 @@ from typing import Any
 
 import platformdirs
 
-from host.games import GAME_IDS
+from host.games import GAME_IDS, get_game, option
 from voice.asr.select import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
 
@@ -108,6 +108,9 @@ LIMITS = {
 }
 
 
+COMMAND_LINE = "command line"
+"""The source of the flags' values (apply_overrides), which errors call by their flag."""
+
 ALIASES = {"recogniser": "backend"}
 """Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
 
@@ -159,6 +162,16 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         unknown = [game for game in value if game not in GAME_IDS]
         if unknown:
             raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
+        for game_id, rules in value.items():
+            _check_game_rules(game_id, rules, source)
+        return value
+    if key in ("input", "output"):
+        from .voiceio import IOChoiceError, check_choice     # voiceio reads Settings from here
+        try:
+            check_choice(key, value if isinstance(value, str) else repr(value),
+                         f"--{key}" if source == COMMAND_LINE else key)
+        except IOChoiceError as error:
+            raise ConfigError(f"{source}: {error}") from None
         return value
     if key == "backend":
         try:
@@ -188,6 +201,18 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
+    """Every game's rules, whichever game is played (`relaxed = "maybe"` is refused before a
+    game of Centurion too), as far as they can be checked without a table."""
+    from host.engine import RuleError, merge_rules
+    game = get_game(game_id)
+    check = option(game, "check_rules") or (lambda given: merge_rules(game.TITLE, game.RULE_DEFAULTS, given))
+    try:
+        check(dict(rules))
+    except RuleError as error:
+        raise ConfigError(f"{source}: [rules.{game_id}] {error.reason}") from None
 
 
 def _wake_word(value: Any, source: str) -> str:

@@ -68,20 +68,22 @@ def is_audio_file(name: str) -> bool:
     return name.lower().endswith(AUDIO_SUFFIXES)
 
 
-def check_choice(kind: str, value: str) -> None:
-    """Refuse an impossible --input/--output before any game is saved."""
+def check_choice(kind: str, value: str, name: str = "") -> None:
+    """Refuse an impossible input or output before any game is saved; `name` is how the
+    message calls it (the flag "--input" by default, "input" in a settings file)."""
+    name = name or f"--{kind}"
     allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
     if is_wyoming(value):
         try:
             parse_address(value)
         except AddressError as error:
-            raise IOChoiceError(f"--{kind}: {error}") from error
+            raise IOChoiceError(f"{name}: {error}") from error
         return
     if value in allowed or is_audio_file(value):
         if kind == "input" and is_audio_file(value) and not Path(value).is_file():
             raise IOChoiceError(f"the input file {value} does not exist")
         return
-    raise IOChoiceError(f"--{kind} takes {', '.join(allowed)}, a .wav file or a satellite's "
+    raise IOChoiceError(f"{name} takes {', '.join(allowed)}, a .wav file or a satellite's "
                         f"wyoming://HOST:PORT, not {value!r}")
 
 

@@ -287,9 +287,10 @@ def _pack_of(decks: Any) -> Pack:
     return getattr(decks, "pack", None) or default_pack()
 
 
-def _checked_rules(given: dict[str, Any], pack: Pack) -> dict[str, Any]:
-    """Defaults (suit values and jokers from the pack file) overlaid with the players'
-    rules (typed by merge_rules), then checked."""
+def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
+    """Defaults (suit values and jokers from the pack file, the shipped one unless given)
+    overlaid with the players' rules (typed by merge_rules), then checked."""
+    pack = pack or default_pack()
     defaults = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
     rules = merge_rules(TITLE, defaults, given)
     rules["suit_values"] = _as_suit_values(rules["suit_values"], pack.suit_names)
@@ -339,7 +340,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
         raise RuleError("A table deal needs two people; against the host, the host deals.")
     players, computer = _seat_names(options, mode)
     pack = _pack_of(decks)
-    rules = _checked_rules(dict(options.rules), pack)
+    rules = check_rules(dict(options.rules), pack)
     rng = new_rng(options.seed)
     s = State(players=players, computer=computer, mode=mode, deal=deal, rules=rules,
               rng=rng, pack=pack, dealer=rng.randrange(2), pool_left=rules["pool"])

@@ -222,7 +222,7 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         raise RuleError(f"Keep Cool has no mode {mode!r}; choose basic or too-cool.")
     if deal not in DEALS:
         raise RuleError(f"Keep Cool has no deal {deal!r}; choose host or table.")
-    rules = _checked_rules(options.rules, players)
+    rules = check_rules(options.rules, players)
     rng = new_rng(options.seed)
     draw_pile: list[Any] = []
     if deal == "host":
@@ -263,8 +263,9 @@ def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
     return players
 
 
-def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
-    """Merge the rules over the defaults, then check what only Keep Cool knows."""
+def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Merge the rules over the defaults, then check what only Keep Cool knows; the first
+    player against the table only when there is one (the settings check rules before)."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, given)
     face = _optional(rules, "face", str)
     rules["face"] = face.lower() if face is not None else None
@@ -282,7 +283,7 @@ def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str,
     if rules["several_words"] not in ("refuse", "clue"):
         raise RuleError("The rule several_words must be refuse or clue.")
     rules["first_player"] = _optional(rules, "first_player", str)
-    if rules["first_player"] is not None and rules["first_player"] not in players:
+    if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
     return rules
 

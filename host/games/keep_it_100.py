@@ -219,7 +219,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Check the options, build the lines, deal the hands (or the challenge deck)."""
     mode = options.mode or MODES[0]
     players = tuple(options.players)
-    rules = _checked_rules(options.rules)
+    rules = check_rules(options.rules)
     _check_table(mode, options.deal, players, rules)
     rng = new_rng(options.seed)
     questions = _shuffled_questions(decks, rng)
@@ -239,8 +239,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, events
 
 
-def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
+def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the given rules, typed by merge_rules, then range-checked.
+    Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     if rules["tiebreak_entry"] not in ("say", "phone"):
         raise RuleError("The rule tiebreak_entry must be say or phone.")

@@ -276,7 +276,7 @@ def is_are(names: list[str]) -> str:
 def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
     cards = _deck_data(decks)
-    rules = _checked_rules(options, cards)
+    rules = check_rules(options.rules, cards)
     players = _checked_players(options)
     deal = options.deal or DEALS[0]
     if deal not in DEALS:
@@ -320,10 +320,12 @@ def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
     return counts
 
 
-def _checked_rules(options: GameOptions, cards: BidRewardDecks) -> dict[str, Any]:
-    """The defaults (the deck's counts among them) overridden by options.rules, then checked."""
+def check_rules(given: dict[str, Any], cards: BidRewardDecks | None = None) -> dict[str, Any]:
+    """The defaults (the deck's counts among them; the shipped deck's unless given)
+    overridden by the given rules, then checked."""
+    cards = cards or default_bid_reward_decks()
     defaults = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
-    rules = merge_rules(TITLE, defaults, options.rules)
+    rules = merge_rules(TITLE, defaults, given)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")

@@ -201,7 +201,7 @@ class State:
 
 def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Form the teams, deal the questions in deck order and open round 1."""
-    rules = _checked_rules(options.rules)
+    rules = check_rules(options.rules)
     _check_mode_deal_players(options)
     rng = new_rng(options.seed)
     memberships = _form_teams(options, rules["teams"])
@@ -220,8 +220,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, _welcome(state) + _start_round(state)
 
 
-def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused."""
+def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused.
+    Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
         if isinstance(rules[key], str):
