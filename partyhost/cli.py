@@ -471,7 +471,7 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
     """The phone pages of this game when asked for and useful; None otherwise."""
     if not settings.phones:
         return None
-    from .phones.service import PhoneServerError, lan_address, log_to_stderr
+    from .phones.service import PhoneServerError, bind_address, log_to_stderr
     from .phones.table import PhoneTable, has_secret_hands
     if not has_secret_hands(game, options):
         print(f"partyhost: phones are for host-deal games with secret cards; {game.TITLE} with "
@@ -480,7 +480,7 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
     log_to_stderr()
     try:
         return PhoneTable.open(game, options, decks, journal, session_id,
-                               settings.phones_bind or lan_address(), settings.phones_port)
+                               bind_address(settings.phones_bind), settings.phones_port)
     except PhoneServerError as error:
         io.close()
         raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
@@ -499,11 +499,13 @@ def _run_session(matcher: Matcher, io: GameIO, settings: Settings, game, options
         session.remind_after = io.remind_after
         session.undo_after_reveal = settings.undo_after_reveal
         if phones is not None:
-            from .phones.service import show_join
+            from .phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
             phones.attach(session)
             show_join(phones.address)
-            log.write({"type": "say", "text": phones.address.spoken})
-            session.mouth.say(phones.address.spoken)
+            unreachable = not settings.phones_bind and phones.address.host == LOOPBACK
+            for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:
+                log.write({"type": "say", "text": text})
+                session.mouth.say(text)
         if resume_from is None:
             session.start()
         else:
@@ -537,8 +539,8 @@ def serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         raise UserError(str(error)) from error
     _journal(args)                                     # a journal that cannot open is refused now
-    from .phones.service import lan_address
-    bind = settings.serve_bind or lan_address()
+    from .phones.service import bind_address
+    bind = bind_address(settings.serve_bind)
     conversation = Conversation(show_private=settings.show_private)
     table = Table(conversation, lambda talk: _serve_games(args, talk))
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
