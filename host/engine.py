@@ -231,6 +231,7 @@ class Game(Protocol):
     hand_view: Callable[[Any, str], HandView | None] | None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
+    HELP: dict[str, str]            # prompt name -> what "help" says of the commands there
     check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
@@ -244,6 +245,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "INFO_INTENTS": (),
     "SOLO_MODE": "",
     "hand_view": None,
+    "HELP": {},
     "check_rules": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""

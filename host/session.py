@@ -300,7 +300,7 @@ class Session:
         elif name in ("help", "what_can_i_say"):
             self._say(self._options_sentence(prompt), remember=False)
             if name == "help":
-                self._say(GENERAL_HELP, remember=False)
+                self._say(option(self.game, "HELP").get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":
             self._say(self.game.scores(self.state), remember=False)
         elif name == "whose_turn":

@@ -34,7 +34,7 @@ from voice.matcher import Matcher
 from voice.remote.address import AddressError, is_wyoming, parse_address
 
 from .config import Settings
-from .textio import TextEars, TextMouth
+from .textio import TextEars, TextMouth, TypedCommands
 
 AUDIO_SUFFIXES = (".wav", ".wave")
 
@@ -103,7 +103,7 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
         raise
     problems.mouth = io.mouth if _speaks_apart(settings) else None
     if source is None:
-        io.ears = TextEars()
+        io.ears = TextEars(commands=TypedCommands(matcher, settings.wake_word))
     else:
         io.ears = _voice_ears(settings, source, matcher, io.mouth, notices)
         io.remind_after = settings.remind_after_s or None

@@ -427,7 +427,7 @@ def prompt(state: KeepCoolState) -> Prompt | None:
 
 
 def _word_prompt(s: KeepCoolState) -> Prompt:
-    choices = ("any single word", "a hint or a guess")
+    choices = ("any single word", "a hint or a guess", "host, score")
     if s.deal == "table":
         choices += (f"{previous_player(s, s.turn)} got it",)
     name = "keep-cool/word"
@@ -446,6 +446,12 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         unclear=dict(UNCLEAR[name]),
     )
 
+
+HELP = {"keep-cool/word": (
+    "During a turn any word you say is a clue, so say host before a command: host, score. "
+    "Host, repeat, whose turn, undo, pause, rules, relaxed mode and quit work the same way, "
+    "and so does the wake word in place of host.")}
+"""What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
 """Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""
