@@ -22,7 +22,7 @@ Intent = TypedDict("Intent", {
     "end": str, "guess": str, "amount": int, "powers": list, "face": str, "word": "str | None",
     "owner": str, "seconds": int, "on": bool, "count": int, "family": str, "game": str,
     "name": str, "rank": int, "suit": str, "joker": bool, "double": Any, "target": Any,
-    "from": Any,
+    "from": Any, "team": int,
 }, total=False)
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
@@ -232,6 +232,9 @@ class Game(Protocol):
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
     HELP: dict[str, str]            # prompt name -> what "help" says of the commands there
+    table_text: Callable[[Any], str] | None
+    """Everything face up on a real table, in full, for "read the table" (cards played,
+    lines, other teams' cards, the last reveal); None: the scores stand in."""
     check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
@@ -246,6 +249,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "SOLO_MODE": "",
     "hand_view": None,
     "HELP": {},
+    "table_text": None,
     "check_rules": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""

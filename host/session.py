@@ -19,7 +19,7 @@ from .games import option
 from .journal import Journal
 
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
-                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
+                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit", "read_table"}
 YES_NO_PROMPT = "common/yes_no"
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -27,8 +27,8 @@ SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 _LISTEN_AGAIN = object()
 """What _take_reply gives when the host listens again for the same prompt."""
-GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
-                "rules, pause, slower, faster, louder, quieter, or quit.")
+GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, read the table, "
+                "undo, rules, pause, slower, faster, louder, quieter, or quit.")
 UNDO_REFUSED = ("That can't be undone: it showed something that was hidden, and whoever moves "
                 "again would now know it.")
 UNDO_ASK = ("That move showed something that was hidden. Take it back anyway? "
@@ -303,6 +303,9 @@ class Session:
                 self._say(option(self.game, "HELP").get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":
             self._say(self.game.scores(self.state), remember=False)
+        elif name == "read_table":
+            table = option(self.game, "table_text") or self.game.scores
+            self._say(table(self.state), remember=False)
         elif name == "whose_turn":
             who = prompt.player or "anyone"
             self._say(f"It's {who}'s turn." if prompt.player else "Anyone may answer now.", remember=False)

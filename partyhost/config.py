@@ -108,6 +108,7 @@ LIMITS = {
 }
 
 
+AUDIO_SUFFIXES = (".wav", ".wave")
 COMMAND_LINE = "command line"
 """The source of the flags' values (apply_overrides), which errors call by their flag."""
 
@@ -166,13 +167,7 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
             _check_game_rules(game_id, rules, source)
         return value
     if key in ("input", "output"):
-        from .voiceio import IOChoiceError, check_choice     # voiceio reads Settings from here
-        try:
-            check_choice(key, value if isinstance(value, str) else repr(value),
-                         f"--{key}" if source == COMMAND_LINE else key)
-        except IOChoiceError as error:
-            raise ConfigError(f"{source}: {error}") from None
-        return value
+        return _io_choice(key, value, source)
     if key == "backend":
         try:
             check_backend_name(str(value) if isinstance(value, str) else repr(value))
@@ -201,6 +196,25 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _io_choice(kind: str, value: Any, source: str) -> str:
+    """An input or output that can be opened: text, mic or speaker, a .wav file (an input
+    one that exists), or a satellite's wyoming://HOST:PORT. A flag's error names the flag."""
+    name = f"--{kind}" if source == COMMAND_LINE else kind
+    allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
+    if isinstance(value, str) and is_wyoming(value):
+        try:
+            parse_address(value)
+        except AddressError as error:
+            raise ConfigError(f"{source}: {name}: {error}") from None
+        return value
+    if isinstance(value, str) and (value in allowed or value.lower().endswith(AUDIO_SUFFIXES)):
+        if kind == "input" and value not in allowed and not Path(value).is_file():
+            raise ConfigError(f"{source}: the input file {value} does not exist")
+        return value
+    raise ConfigError(f"{source}: {name} takes {', '.join(allowed)}, a .wav file or a satellite's "
+                      f"wyoming://HOST:PORT, not {value!r}")
 
 
 def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:

@@ -26,17 +26,14 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
-from voice.remote.address import AddressError, is_wyoming, parse_address
+from voice.remote.address import is_wyoming, parse_address
 
 from .config import Settings
 from .textio import TextEars, TextMouth, TypedCommands
-
-AUDIO_SUFFIXES = (".wav", ".wave")
 
 
 class IOChoiceError(Exception):
@@ -62,29 +59,6 @@ class GameIO:
 Opener = Callable[[Settings, float], GameIO]
 """Ears and a mouth for a game from its settings and clock start, instead of open_io's
 (partyhost serve's conversation: partyhost/served_table.py)."""
-
-
-def is_audio_file(name: str) -> bool:
-    return name.lower().endswith(AUDIO_SUFFIXES)
-
-
-def check_choice(kind: str, value: str, name: str = "") -> None:
-    """Refuse an impossible input or output before any game is saved; `name` is how the
-    message calls it (the flag "--input" by default, "input" in a settings file)."""
-    name = name or f"--{kind}"
-    allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
-    if is_wyoming(value):
-        try:
-            parse_address(value)
-        except AddressError as error:
-            raise IOChoiceError(f"{name}: {error}") from error
-        return
-    if value in allowed or is_audio_file(value):
-        if kind == "input" and is_audio_file(value) and not Path(value).is_file():
-            raise IOChoiceError(f"the input file {value} does not exist")
-        return
-    raise IOChoiceError(f"{name} takes {', '.join(allowed)}, a .wav file or a satellite's "
-                        f"wyoming://HOST:PORT, not {value!r}")
 
 
 def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:

@@ -24,7 +24,12 @@ hand. The rulebooks (`shared/rules/`) are the source of the rules; where they ar
 silent or ambiguous, each engine chooses, says so below, and where players might
 disagree makes it a rule parameter: `partyhost play GAME --rules KEY=VALUE`.
 
-## In every game: undo
+## In every game: undo, and the table by ear
+
+"read the table" (at a Keep Cool turn "host, read the table") reads in full what a
+sighted player sees face up: the cards played and by whom, the lines, other teams'
+questions and power cards, the cards won, the last reveal, the bid and the reward
+cards, as each game has them; "whose turn" and "score" answer as before.
 
 "undo" takes back the last accepted move, and can be said again to go further back.
 It never takes back a move that showed something hidden: a question's answer, a card

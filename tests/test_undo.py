@@ -9,42 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from host.decks import load_game_decks
-from host.engine import GameOptions, Heard
-from host.eventlog import EventLog
-from host.games import get_game, option
-from host.journal import Journal
-from host.session import UNDO_ASK, UNDO_REFUSED, Session, SessionInfo
-from voice.matcher import Matcher
-
-from fakes import RecordingMouth
+from host.session import UNDO_ASK, UNDO_REFUSED
+from replay import play_lines as play
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-class Lines:
-    def __init__(self, lines):
-        self.lines = list(lines)
-
-    def hear(self, prompt):
-        return Heard(text=self.lines.pop(0)) if self.lines else None
-
-
-def play(tmp_path, game_id, lines, deck=None, undo_after_reveal=False, **options):
-    """Play `lines` into a new game; returns the session, what the host said and the journal."""
-    game = get_game(game_id)
-    journal = Journal(tmp_path / "db.sqlite3")
-    sid = journal.create(game_id, {"options": {}})
-    matcher = Matcher()
-    mouth = RecordingMouth()
-    decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
-    session = Session(game, GameOptions(**options), decks, journal, SessionInfo(sid, "g"),
-                      EventLog(tmp_path / "events.jsonl", lambda: 0.0), Lines(lines), mouth,
-                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), lambda: 0.0)
-    session.undo_after_reveal = undo_after_reveal
-    session.start()
-    session.run()
-    return session, mouth, journal.accepted_actions(sid)
 
 
 def refused(mouth) -> bool:

@@ -793,6 +793,19 @@ def _standing(s: State) -> str:
     return f"Score: {totals}"
 
 
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): this deal's cards in the order they were
+    played, by whom and what each is worth; the count; the cards left in each hand and
+    the stock; the score."""
+    s = state
+    played = [f"{s.players[seat]}, {s.name(card)} {s.value(card)}" for seat, card in s.played]
+    parts = [f"Deal {s.deal_number}. "
+             + (f"Played: {'; '.join(played)}. Count {s.count}." if played else "No card played yet.")]
+    parts.append(f"Cards in hand: {s.players[0]} {s.cards_left[0]}, {s.players[1]} {s.cards_left[1]}; "
+                 f"{s.stock_size} in the stock.")
+    return " ".join(parts + [scores(s)])
+
+
 def scores(state: State) -> str:
     """The match score, the goal, and where the current deal stands."""
     s = state

@@ -449,8 +449,8 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
 
 HELP = {"keep-cool/word": (
     "During a turn any word you say is a clue, so say host before a command: host, score. "
-    "Host, repeat, whose turn, undo, pause, rules, relaxed mode and quit work the same way, "
-    "and so does the wake word in place of host.")}
+    "Host, repeat, whose turn, read the table, undo, pause, rules, relaxed mode and quit work the "
+    "same way, and so does the wake word in place of host.")}
 """What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
@@ -865,6 +865,27 @@ def _finish(s: KeepCoolState, champions: list[str], events: list[Event]) -> None
 
 
 # --------------------------------------------------------------------------- scores
+
+
+def table_text(state: KeepCoolState) -> str:
+    """What the table sees ("host, read the table"): the order of play and whose turn it
+    is, every card won this round (face up: its word in host deal), and the scores."""
+    s = state
+    parts = []
+    if s.phase in ("play", "claim"):
+        parts.append(f"Round {s.round_number}. Order of play: {join_names(play_order(s, s.starter))}. "
+                     f"It is {s.turn}'s turn.")
+        won = [_won_text(won) for won in s.won]
+        parts.append(f"Cards won: {'; '.join(won)}." if won else "No card won yet this round.")
+    return " ".join(parts + [scores(s)])
+
+
+def _won_text(won: WonCard) -> str:
+    """"castle, between Ana and Cy" or "castle, taken by Ana from Cy" ("a card" in table deal)."""
+    word = won.word or "a card"
+    if won.attack:
+        return f"{word}, taken by {won.winner} from {won.owner}"
+    return f"{word}, between {won.winner} and {won.owner}"
 
 
 def scores(state: KeepCoolState) -> str:

@@ -796,6 +796,22 @@ def _declare(s: State, winners: list[str], text: str, events: list[Event]) -> No
     events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
 
 
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): the lines, the card being played with its
+    question, spot, predictions and bets so far, or the tiebreak's question; the scores."""
+    s = state
+    parts = [_lines_text(s.lines)]
+    if s.phase in (PLACE, PREDICT, BET) and s.turn.card is not None:
+        parts.append(f"{s.turn.slider}'s card: {_question_text(s.turn.card)}")
+        if s.turn.spot is not None:
+            parts.append(f"{s.turn.slider} slid it {_spot_text(s, s.turn.spot)}.")
+        parts += [f"{p} says {GUESS_WORDS[g]}." for p, g in s.turn.predictions.items()]
+        parts += [f"{p} bets {amount}." for p, amount in s.turn.bets.items() if amount]
+    if s.phase in (WRITE, TIEBREAK):
+        parts.append(f"Tiebreak for {join_names(s.tiebreak.players)}: {_question_text(s.tiebreak.question)}")
+    return " ".join(parts + [f"Scores: {scores(s)}"])
+
+
 def scores(state: State) -> str:
     """Points from most to fewest; in the challenge, cards placed and lives left."""
     if state.mode == "challenge":

@@ -1100,6 +1100,25 @@ def _refill_row(s: State) -> list[Event]:
 
 # --------------------------------------------------------------------------- scores
 
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): the bid standing (and a challenge's sides),
+    the reward cards on offer, the last roll, and who is in and holds which reward cards."""
+    s = state
+    parts = []
+    if s.challenge is not None:
+        c = s.challenge
+        parts.append(f"{c.challenger} says {c.bid.bidder}'s {bid_words(s, c.bid)} is false. "
+                     f"With the bid: {join_names(c.believers) or 'nobody yet'}; "
+                     f"against it: {join_names(c.doubters) or 'nobody yet'}.")
+    elif s.last_bid is not None:
+        parts.append(f"The bid: {bid_words(s, s.last_bid)}, by {s.last_bid.bidder}.")
+    parts.append(f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row
+                 else "No reward cards on offer.")
+    if s.reward is not None and s.reward.dice is not None:
+        parts.append(f"{s.reward.player}'s last roll: {s.reward.dice[0]} and {s.reward.dice[1]}.")
+    return " ".join(parts + [scores(s)])
+
+
 def scores(state: State) -> str:
     """Who holds which reward cards, who is still in, and who has won."""
     s = state

@@ -766,3 +766,13 @@ def test_a_split_clue_stays_a_clue_when_several_words_is_clue(deal):
 def test_several_words_rule_takes_only_refuse_or_clue():
     with pytest.raises(RuleError, match="refuse or clue"):
         kc.setup(options(several_words="maybe"), deck())
+
+
+def test_the_table_reads_every_card_won_this_round_face_up():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
+                     mode="too-cool")
+    assert "No card won yet this round." in kc.table_text(state)
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), word("wolf"))   # Ana guesses, Ben attacks
+    text = kc.table_text(state)
+    assert "Cards won: castle, between Ana and Cy; wolf, taken by Ben from Cy." in text
+    assert "It is Cy's turn." in text
