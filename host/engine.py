@@ -337,7 +337,7 @@ def game_over(scores: dict[str, int], winners: list[str]) -> GameOverEvent:
 
 def crosses_reveal(events: list[Event]) -> bool:
     """Whether taking back the move that gave these events would let a move be made
-    again by someone who has seen what was hidden (docs/rules.md, "Undo").
+    again by someone who has seen what was hidden (docs/rules.md, "In every game").
 
     Any "reveal" counts (a question's answer, a roll, the host's card, a tiebreak
     number) except one marked by_owner: a card its holder laid face up by their own

@@ -322,7 +322,8 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
-        raise UserError(_explained(game, error.reason, options, named=bool(args.players or args.teams))) from error
+        named = bool(args.players or args.teams)
+        raise UserError(_explained(game, error.reason, options, named)) from error
     matcher, io = _open_io(settings, 0.0, opener)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     lock = SessionLock(_locks(args), session_id).acquire()
@@ -442,7 +443,8 @@ def _explained(game, reason: str, options: GameOptions, named: bool) -> str:
     if not named:
         solo = options.mode == option(game, "SOLO_MODE")
         example = ",".join(("Ana", "Ben", "Cy", "Dee")[:1 if solo else max(game.MIN_PLAYERS, 2)])
-        return f"{reason} Name {'the player' if solo else 'the players'} with --players, for example --players \"{example}\"."
+        who = "the player" if solo else "the players"
+        return f"{reason} Name {who} with --players, for example --players \"{example}\"."
     return reason
 
 

@@ -18,6 +18,8 @@ import time
 from typing import Any, TextIO
 
 from host.engine import Heard, Prompt
+from voice.normalize import normalize
+from voice.wake import OFF, Commands, shipped_wake_words
 
 SILENCE = "..."
 NEEDS_ADDRESS = ('(During a turn any word is a clue. For the command, type "host, {line}"; '
@@ -29,9 +31,7 @@ class TypedCommands:
     address, read as the voice's ears read it after the wake word (voice.wake.Commands:
     the prompt's commands said after its prefix, or the common commands)."""
 
-    def __init__(self, matcher: Any, wake_word: str = "off"):
-        from voice.normalize import normalize
-        from voice.wake import OFF, shipped_wake_words
+    def __init__(self, matcher: Any, wake_word: str = OFF):
         self.matcher = matcher
         phrases = ["host"]
         word = shipped_wake_words().get(wake_word) if wake_word != OFF else None
@@ -42,21 +42,21 @@ class TypedCommands:
 
     def command(self, prompt: Prompt, line: str) -> dict[str, Any] | None:
         """The command a line addresses to the host ("host, score"), or None."""
-        from voice.normalize import normalize
         said = normalize(line, strip_fillers=False)
         rest = next((said[len(a):].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
         return self._read(prompt, rest) if rest else None
 
     def needs_address(self, prompt: Prompt, line: str) -> bool:
-        """A bare command at a prompt where commands need an address (a Keep Cool turn:
-        "score" there is a clue), and not a word in play (a guess)."""
-        if not self.matcher.table(prompt.name, prompt.slots).prefix:
+        """A command typed exactly but bare, at a prompt where commands need an address (a
+        Keep Cool turn: "score" there is a clue); never a word in play (a guess)."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        command = table.lookup(f"{table.prefix} {line}") if table.prefix else None
+        if command is None or command["intent"] not in table.addressed_intents:
             return False
         understood = self.matcher.match(prompt.name, line, prompt.slots).intent
-        return (understood is None or understood.get("word") is None) and self._read(prompt, line) is not None
+        return understood is None or understood.get("word") is None
 
     def _read(self, prompt: Prompt, text: str) -> dict[str, Any] | None:
-        from voice.wake import Commands
         found = Commands(self.matcher, prompt.name, prompt.slots).match(text)
         return dict(found.intent) if found.intent is not None and not found.needs_confirmation else None
 

@@ -84,6 +84,12 @@ def test_a_bad_serve_port_is_refused_before_the_service_starts(tmp_path, monkeyp
     assert err == "partyhost: command line: serve_port must be a whole number from 0 to 65535, not -5\n"
 
 
+def test_a_bad_rule_of_any_game_is_refused_before_the_service_starts(tmp_path, monkeypatch, capsys):
+    """partyhost serve plays whatever game the table asks for: every game's rules are checked first."""
+    code, err = run(["serve", "--no-zeroconf"], tmp_path, monkeypatch, capsys, "[rules.keep-it-100]\nno_such_rule = 1")
+    assert code == 2 and "[rules.keep-it-100] Keep It 100 has no rule called no_such_rule." in err
+
+
 def test_every_number_setting_has_limits():
     numbers = {f.name for f in dataclasses.fields(Settings)
                if isinstance(f.default, (int, float)) and not isinstance(f.default, bool)}

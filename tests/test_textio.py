@@ -57,11 +57,12 @@ def test_host_and_the_wake_word_address_a_command_at_any_prompt():
 
 
 def test_at_a_keep_cool_turn_a_bare_command_is_asked_about_once_then_a_clue():
-    heard, out = typed("score\nscore\nhost, relaxed mode\npillow\n", KEEP_COOL_TURN)
+    heard, out = typed("score\nscore\nhost, relaxed mode\npillow\ncloud\n", KEEP_COOL_TURN)
     assert heard[0].ignored and 'type "host, score"' in out and "type it again" in out
     assert not heard[1].ignored and heard[1].intent is None            # the clue "score"
     assert heard[2].intent == {"intent": "relaxed", "on": True}
     assert not heard[3].ignored                                        # a word in play is a guess
+    assert not heard[4].ignored and out.count("(During a turn") == 1    # near "louder", but a clue
 
 
 def test_typed_commands_through_the_command_line(tmp_path):
