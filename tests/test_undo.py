@@ -1,4 +1,4 @@
-"""Undo never takes back a move that showed something hidden (docs/rules.md, "Undo").
+"""Undo never takes back a move that showed something hidden (docs/rules.md, "In every game").
 
 Each game is played through the real Session, matcher and engine with typed lines:
 a move that turned a card over, rolled dice, showed the host's card or dealt a card
