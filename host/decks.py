@@ -195,6 +195,7 @@ QUESTIONS_FILE = "questions.csv"
 WORDS_FILE = "keep-cool.csv"
 BID_REWARD_FILE = "one-percent.yaml"
 PACK_FILE = "cards.yaml"
+SOUND_WORDS_FILE = "onomatopoeia.txt"
 
 PathLike = Union[str, Path]
 
@@ -311,6 +312,19 @@ def load_pack(path: PathLike) -> Pack:
 def default_bid_reward_decks() -> BidRewardDecks:
     """The shipped decks/one-percent.yaml, read once: for callers whose Decks lack it."""
     return load_bid_reward_decks(default_deck_dir() / BID_REWARD_FILE)
+
+
+@functools.lru_cache(maxsize=None)
+def sound_words() -> frozenset[str]:
+    """The shipped decks/onomatopoeia.txt: words that imitate a sound, which Keep Cool
+    forbids as clues; written without hyphens or spaces ("bowwow"), as sound_key does."""
+    text = (default_deck_dir() / SOUND_WORDS_FILE).read_text(encoding="utf-8")
+    return frozenset(sound_key(line) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def sound_key(text: str) -> str:
+    """"bow-wow", "bow wow" and "bowwow" alike: how a sound word is looked up."""
+    return re.sub(r"[\s-]+", "", text.strip().lower())
 
 
 @functools.lru_cache(maxsize=None)

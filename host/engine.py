@@ -22,7 +22,7 @@ Intent = TypedDict("Intent", {
     "end": str, "guess": str, "amount": int, "powers": list, "face": str, "word": "str | None",
     "owner": str, "seconds": int, "on": bool, "count": int, "family": str, "game": str,
     "name": str, "rank": int, "suit": str, "joker": bool, "double": Any, "target": Any,
-    "from": Any,
+    "from": Any, "team": int,
 }, total=False)
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
@@ -71,6 +71,7 @@ class RevealEvent(TypedDict, total=False):
     player: str
     card: Any
     value: Any
+    by_owner: bool      # its holder showed it by playing it: see crosses_reveal
 
 
 class QuestionsUsedEvent(TypedDict):
@@ -230,6 +231,14 @@ class Game(Protocol):
     hand_view: Callable[[Any, str], HandView | None] | None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
+    HELP: dict[str, str]            # prompt name -> what "help" says of the commands there
+    table_text: Callable[[Any], str] | None
+    """Everything face up on a real table, in full, for "read the table" (cards played,
+    lines, other teams' cards, the last reveal); None: the scores stand in."""
+    check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None
+    """The game's rules checked without a table (no players, the shipped decks), raising
+    RuleError: the settings file's [rules.GAME] are checked so before any game starts.
+    None: their types only (merge_rules)."""
 
 
 GAME_DEFAULTS: dict[str, Any] = {
@@ -239,6 +248,9 @@ GAME_DEFAULTS: dict[str, Any] = {
     "INFO_INTENTS": (),
     "SOLO_MODE": "",
     "hand_view": None,
+    "HELP": {},
+    "table_text": None,
+    "check_rules": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""
 
@@ -321,6 +333,20 @@ def score(player: str, delta: int, total: int, reason: str) -> ScoreEvent:
 
 def game_over(scores: dict[str, int], winners: list[str]) -> GameOverEvent:
     return {"type": "game_over", "scores": scores, "winners": winners}
+
+
+def crosses_reveal(events: list[Event]) -> bool:
+    """Whether taking back the move that gave these events would let a move be made
+    again by someone who has seen what was hidden (docs/rules.md, "In every game").
+
+    Any "reveal" counts (a question's answer, a roll, the host's card, a tiebreak
+    number) except one marked by_owner: a card its holder laid face up by their own
+    choice (Centurion between two people), which taught the mover nothing, so a
+    misheard card can still be taken back. So does any "private" event: a card just
+    drawn or dealt, told to its new holder.
+    """
+    return any(event["type"] == "private" or event["type"] == "reveal" and not event.get("by_owner")
+               for event in events)
 
 
 def join_names(names: list[str] | tuple[str, ...], conjunction: str = "and") -> str:

@@ -12,13 +12,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol
 
 from .decide import ACT, ASK_AGAIN, decide
-from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, join_names
+from .engine import (PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError,
+                     crosses_reveal, join_names)
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
 
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
-                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit"}
+                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit", "read_table"}
 YES_NO_PROMPT = "common/yes_no"
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -26,8 +27,12 @@ SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 _LISTEN_AGAIN = object()
 """What _take_reply gives when the host listens again for the same prompt."""
-GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, undo, "
-                "rules, pause, slower, faster, louder, quieter, or quit.")
+GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, read the table, "
+                "undo, rules, pause, slower, faster, louder, quieter, or quit.")
+UNDO_REFUSED = ("That can't be undone: it showed something that was hidden, and whoever moves "
+                "again would now know it.")
+UNDO_ASK = ("That move showed something that was hidden. Take it back anyway? "
+            "Only if everyone agrees: yes or no?")
 
 
 class Ears(Protocol):
@@ -87,6 +92,9 @@ class Session:
         None: never (typed play)."""
         self._reminders: tuple[Prompt, float, float] | None = None
         """The question being waited for, the wait before its next reminder, and when."""
+        self.undo_after_reveal = False
+        """Whether "undo" may take back a move that showed something hidden, once the table
+        agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
 
     # ---- starting -------------------------------------------------------
 
@@ -292,9 +300,12 @@ class Session:
         elif name in ("help", "what_can_i_say"):
             self._say(self._options_sentence(prompt), remember=False)
             if name == "help":
-                self._say(GENERAL_HELP, remember=False)
+                self._say(option(self.game, "HELP").get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":
             self._say(self.game.scores(self.state), remember=False)
+        elif name == "read_table":
+            table = option(self.game, "table_text") or self.game.scores
+            self._say(table(self.state), remember=False)
         elif name == "whose_turn":
             who = prompt.player or "anyone"
             self._say(f"It's {who}'s turn." if prompt.player else "Anyone may answer now.", remember=False)
@@ -303,7 +314,7 @@ class Session:
         elif name in ("slower", "faster", "louder", "quieter"):
             self._say(self.mouth.adjust(name), remember=False)
         elif name == "undo":
-            self._undo()
+            self._undo(prompt)
         elif name == "pause":
             return self._pause()
         elif name == "resume":
@@ -316,13 +327,25 @@ class Session:
         self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
         return None
 
-    def _undo(self) -> None:
+    def _undo(self, prompt: Prompt) -> None:
+        """Take back the last accepted move, unless it showed something hidden (a card's
+        value, a roll, the host's card, a tiebreak number): then only with the table's consent,
+        where the settings allow it at all."""
         if not self.actions:
             self._say("There is nothing to undo yet.", remember=False)
             return
+        before = self._replay(self.actions[:-1])
+        _, events = self.game.apply(before, self.actions[-1])
+        if crosses_reveal(events):
+            if not self.undo_after_reveal:
+                self._reject(prompt, "undo after a reveal", UNDO_REFUSED)
+                return
+            if not self._confirm(replace(prompt, player=None), UNDO_ASK):
+                self._say("Okay, it stands.", remember=False)
+                return
         self.journal.append(self.info.id, "undo", None, self.clock())
         undone = self.actions.pop()
-        self.state = self._replay(self.actions)
+        self.state = before
         self._changed()
         self.log.write({"type": "undo", "action": undone})
         self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.",

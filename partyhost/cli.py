@@ -7,6 +7,7 @@ understanding function that suit the chosen input and output.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -20,7 +21,7 @@ import platformdirs
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import game_ids, get_game
+from host.games import game_ids, get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
@@ -30,11 +31,11 @@ from voice.matcher import Matcher
 from voice.remote.address import is_wyoming
 
 from . import __version__, deckcheck
-from .config import ConfigError, Settings, apply_overrides, load_settings, settings_path
+from .config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
                     open_saved, options_to_json, quick_problem, rule_defaults)
-from .voiceio import GameIO, IOChoiceError, Opener, check_choice, open_io
+from .voiceio import GameIO, IOChoiceError, Opener, open_io
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -90,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     sessions = commands.add_parser("sessions", help="list saved games")
     sessions.add_argument("--check", action="store_true",
                           help="replay every saved game and report the ones that cannot be resumed")
+    sessions.add_argument("--delete", action="append", default=[], metavar="ID",
+                          help="delete a saved game and its event log (repeatable)")
+    sessions.add_argument("--prune", action="store_true", help="delete every saved game with no move")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
     serve = commands.add_parser("serve", help="be a Home Assistant conversation agent (Wyoming protocol): "
@@ -221,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.")
             return 0
         if args.command == "sessions":
-            return list_sessions(args)
+            return delete_sessions(args) if args.delete or args.prune else list_sessions(args)
         if args.command == "devices":
             return list_devices()
         if args.command == "serve":
@@ -275,10 +279,8 @@ def _settings(args: argparse.Namespace, session_io: dict[str, Any] | None = None
                  "output_device": args.output_device, "backend": args.backend, "voice": args.voice,
                  "show_private": True if args.reveal_words else False if args.hide_private else None,
                  "phones": args.phones, "phones_port": args.phones_port, "phones_bind": args.phones_bind}
-        settings = apply_overrides(settings, flags, source="command line")
-        check_choice("input", settings.input)
-        check_choice("output", settings.output)
-    except (ConfigError, IOChoiceError) as error:
+        settings = apply_overrides(settings, flags, source=COMMAND_LINE)
+    except ConfigError as error:
         raise UserError(str(error)) from error
     return settings
 
@@ -320,7 +322,8 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
-        raise UserError(_explained(game, error.reason)) from error
+        named = bool(args.players or args.teams)
+        raise UserError(_explained(game, error.reason, options, named)) from error
     matcher, io = _open_io(settings, 0.0, opener)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     lock = SessionLock(_locks(args), session_id).acquire()
@@ -334,8 +337,8 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
         except UserError:
             journal.delete(session_id)      # nothing was played: leave no half-started game behind
             raise
-        return _run_session(matcher, io, game, options, decks, journal, session_id, group, events_path,
-                            phones=phones)
+        return _run_session(matcher, io, settings, game, options, decks, journal, session_id, group,
+                            events_path, phones=phones)
     finally:
         lock.release()
 
@@ -380,7 +383,7 @@ def resume(args: argparse.Namespace, opener: Opener | None = None) -> int:
         events_path = Path(args.events).resolve() if args.events else (
             Path(setup["events"]) if setup.get("events") else data_dir(args.data_dir) / "events" / f"{record.id}.jsonl")
         matcher, io = _open_io(settings, journal.last_time(record.id), opener)
-        return _run_session(matcher, io, saved.game, saved.options, saved.decks, journal, record.id,
+        return _run_session(matcher, io, settings, saved.game, saved.options, saved.decks, journal, record.id,
                             setup.get("group", ""), events_path, saved.actions,
                             phones=_phones(settings, saved.game, saved.options, saved.decks, journal,
                                            record.id, io))
@@ -432,10 +435,16 @@ def _io_to_keep(settings: Settings) -> dict[str, str]:
     return keep
 
 
-def _explained(game, reason: str) -> str:
-    """A refusal of the options, with the flag that fixes it where the rules name one."""
+def _explained(game, reason: str, options: GameOptions, named: bool) -> str:
+    """A refusal of the options, with the flag that fixes it where the rules name one; when
+    no players were named, how to name them (the stand-in roster did not fit)."""
     if game.ID == "centurion" and "two players" in reason:
         return f"{reason} (one player: --mode vs-host)"
+    if not named:
+        solo = options.mode == option(game, "SOLO_MODE")
+        example = ",".join(("Ana", "Ben", "Cy", "Dee")[:1 if solo else max(game.MIN_PLAYERS, 2)])
+        who = "the player" if solo else "the players"
+        return f"{reason} Name {who} with --players, for example --players \"{example}\"."
     return reason
 
 
@@ -464,7 +473,7 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
     """The phone pages of this game when asked for and useful; None otherwise."""
     if not settings.phones:
         return None
-    from .phones.service import PhoneServerError, lan_address, log_to_stderr
+    from .phones.service import PhoneServerError, bind_address, log_to_stderr
     from .phones.table import PhoneTable, has_secret_hands
     if not has_secret_hands(game, options):
         print(f"partyhost: phones are for host-deal games with secret cards; {game.TITLE} with "
@@ -473,14 +482,15 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
     log_to_stderr()
     try:
         return PhoneTable.open(game, options, decks, journal, session_id,
-                               settings.phones_bind or lan_address(), settings.phones_port)
+                               bind_address(settings.phones_bind), settings.phones_port)
     except PhoneServerError as error:
         io.close()
         raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
 
 
-def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, session_id: str,
-                 group: str, events_path: Path, resume_from: list | None = None, phones=None) -> int:
+def _run_session(matcher: Matcher, io: GameIO, settings: Settings, game, options, decks, journal,
+                 session_id: str, group: str, events_path: Path, resume_from: list | None = None,
+                 phones=None) -> int:
     """Start (or replay and continue) the game with these ears and mouth; close them after."""
     log = EventLog(events_path, io.clock)
     outcome = "eof"
@@ -489,12 +499,15 @@ def _run_session(matcher: Matcher, io: GameIO, game, options, decks, journal, se
                           io.ears, io.mouth, lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
                           io.clock)
         session.remind_after = io.remind_after
+        session.undo_after_reveal = settings.undo_after_reveal
         if phones is not None:
-            from .phones.service import show_join
+            from .phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
             phones.attach(session)
             show_join(phones.address)
-            log.write({"type": "say", "text": phones.address.spoken})
-            session.mouth.say(phones.address.spoken)
+            unreachable = not settings.phones_bind and phones.address.host == LOOPBACK
+            for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:
+                log.write({"type": "say", "text": text})
+                session.mouth.say(text)
         if resume_from is None:
             session.start()
         else:
@@ -524,12 +537,12 @@ def serve(args: argparse.Namespace) -> int:
     try:
         settings = apply_overrides(load_settings(settings_path()),
                                    {"serve_bind": args.bind, "serve_port": args.port,
-                                    "serve_zeroconf": False if args.no_zeroconf else None}, source="command line")
+                                    "serve_zeroconf": False if args.no_zeroconf else None}, source=COMMAND_LINE)
     except ConfigError as error:
         raise UserError(str(error)) from error
     _journal(args)                                     # a journal that cannot open is refused now
-    from .phones.service import lan_address
-    bind = settings.serve_bind or lan_address()
+    from .phones.service import bind_address
+    bind = bind_address(settings.serve_bind)
     conversation = Conversation(show_private=settings.show_private)
     table = Table(conversation, lambda talk: _serve_games(args, talk))
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
@@ -692,6 +705,31 @@ def list_sessions(args: argparse.Namespace) -> int:
         print(f"{len(records)} saved games checked in {journal.path}: "
               + (f"{damaged} damaged" if damaged else "all can be resumed"))
         return 1 if damaged else 0
+    return 0
+
+
+def delete_sessions(args: argparse.Namespace) -> int:
+    """`sessions --delete ID` and `--prune` (games with no move): gone from the journal, with
+    their event log when it is in the data folder; a game being played is refused."""
+    journal = _journal(args)
+    records = {record.id: record for record in journal.sessions()}
+    unknown = [session_id for session_id in args.delete if session_id not in records]
+    if unknown:
+        raise UserError(f"there is no saved game {unknown[0]!r}; see: partyhost sessions")
+    chosen = list(dict.fromkeys(args.delete + [r.id for r in records.values() if args.prune and not r.actions]))
+    events_folder = (data_dir(args.data_dir) / "events").resolve()
+    with contextlib.ExitStack() as locks:      # all or none: a game being played stops it first
+        for session_id in chosen:
+            locks.enter_context(SessionLock(_locks(args), session_id))
+        for session_id in chosen:
+            record = records[session_id]
+            journal.delete(session_id)
+            events = Path(str(record.setup.get("events") or events_folder / f"{session_id}.jsonl")).resolve()
+            if events.parent == events_folder:
+                events.unlink(missing_ok=True)
+            print(f"deleted {session_id}  {record.game}, {record.actions} moves")
+    if not chosen:
+        print("No saved game without moves.")
     return 0
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import platformdirs
 
-from host.games import GAME_IDS
+from host.games import GAME_IDS, get_game, option
 from voice.asr.select import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
 
@@ -74,6 +74,8 @@ class Settings:
     serve_bind: str | None = None      # partyhost serve: address to listen on; None: this machine's LAN address
     serve_port: int = 10800            # partyhost serve: its Wyoming port (0: any free port)
     serve_zeroconf: bool = True        # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
+    undo_after_reveal: bool = False    # "undo" may take back a move that showed something hidden
+                                       # (a card, a roll), once the table agrees (docs/rules.md)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 
@@ -107,6 +109,10 @@ LIMITS = {
     "remind_after_s": Limit(0, 3600),                 # 0: never
 }
 
+
+AUDIO_SUFFIXES = (".wav", ".wave")
+COMMAND_LINE = "command line"
+"""The source of the flags' values (apply_overrides), which errors call by their flag."""
 
 ALIASES = {"recogniser": "backend"}
 """Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
@@ -159,7 +165,11 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         unknown = [game for game in value if game not in GAME_IDS]
         if unknown:
             raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
+        for game_id, rules in value.items():
+            _check_game_rules(game_id, rules, source)
         return value
+    if key in ("input", "output"):
+        return _io_choice(key, value, source)
     if key == "backend":
         try:
             check_backend_name(str(value) if isinstance(value, str) else repr(value))
@@ -188,6 +198,37 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _io_choice(kind: str, value: Any, source: str) -> str:
+    """An input or output that can be opened: text, mic or speaker, a .wav file (an input
+    one that exists), or a satellite's wyoming://HOST:PORT. A flag's error names the flag."""
+    name = f"--{kind}" if source == COMMAND_LINE else kind
+    allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
+    if isinstance(value, str) and is_wyoming(value):
+        try:
+            parse_address(value)
+        except AddressError as error:
+            raise ConfigError(f"{source}: {name}: {error}") from None
+        return value
+    if isinstance(value, str) and (value in allowed or value.lower().endswith(AUDIO_SUFFIXES)):
+        if kind == "input" and value not in allowed and not Path(value).is_file():
+            raise ConfigError(f"{source}: the input file {value} does not exist")
+        return value
+    raise ConfigError(f"{source}: {name} takes {', '.join(allowed)}, a .wav file or a satellite's "
+                      f"wyoming://HOST:PORT, not {value!r}")
+
+
+def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
+    """Every game's rules, whichever game is played (`relaxed = "maybe"` is refused before a
+    game of Centurion too), as far as they can be checked without a table."""
+    from host.engine import RuleError, merge_rules
+    game = get_game(game_id)
+    check = option(game, "check_rules") or (lambda given: merge_rules(game.TITLE, game.RULE_DEFAULTS, given))
+    try:
+        check(dict(rules))
+    except RuleError as error:
+        raise ConfigError(f"{source}: [rules.{game_id}] {error.reason}") from None
 
 
 def _wake_word(value: Any, source: str) -> str:

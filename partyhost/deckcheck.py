@@ -13,9 +13,9 @@ content checks that make a deck good to play by voice:
   dictionary, no two words of one face and line (the words that can be in
   play together) within one phone of each other (voice/vocabulary.py), no two
   words of the whole deck that sound exactly the same, and no word that sounds
-  exactly like one of the 3,000 most frequent English words (decks/frequent-words.txt);
+  exactly like one of the 10,000 most frequent English words (decks/frequent-words.txt);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
-  120, 2,400 different words.
+  120, 2,400 different words, none of decks/unfit-words.txt (slurs, regional words).
 Warnings (not errors unless --strict): answers bunched in one tenth (over 15
 percent of the deck), too few questions for a game, speech checks skipped because
 pocketsphinx (which holds the dictionary) is not installed.
@@ -314,8 +314,28 @@ def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
 
 
 FREQUENT_WORDS_FILE = "frequent-words.txt"
-"""The 3,000 most frequent English words (wordfreq 3.1.1), one a line, written by
+"""The 10,000 most frequent English words (wordfreq 3.1.1), one a line, written by
 scripts/build_keep_cool.py: a deck word must not sound exactly like one of them."""
+
+
+UNFIT_WORDS_FILE = "unfit-words.txt"
+"""Words a full deck must not hold, each with its reason: a slur somewhere English is
+spoken, or a word that means another thing, or nothing, in another country."""
+
+
+def unfit_words(path: Path | None = None) -> dict[str, str]:
+    """decks/unfit-words.txt: word -> why it is left out (comment lines skipped)."""
+    path = path or default_deck_dir() / UNFIT_WORDS_FILE
+    pairs = [line.split("\t", 1) for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    return {word.strip(): reason.strip() for word, reason in pairs}
+
+
+def check_unfit(cards: Sequence[WordCard]) -> list[str]:
+    """Errors for words of decks/unfit-words.txt (slurs, regional words) in a full deck."""
+    unfit = unfit_words()
+    return [f"card {card.id}: '{word}' is left out of a full deck: {unfit[word]}"
+            for card in cards for word in card.red + card.blue if word in unfit]
 
 
 def frequent_words(path: Path | None = None) -> list[str]:
@@ -376,7 +396,7 @@ def validate(questions: Sequence[Question], cards: Sequence[WordCard],
     report.errors += check_questions(questions)
     report.errors += check_words(cards)
     if full_deck:
-        report.errors += check_full_deck(cards)
+        report.errors += check_full_deck(cards) + check_unfit(cards)
     if (cards or questions) and speech:
         try:
             dictionary = vocabulary.load_dictionary()

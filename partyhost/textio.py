@@ -5,23 +5,69 @@ A line "..." stands for silence: the prompt's timer runs out. With a real keyboa
 timed prompts also time out for real, and lines are edited with readline (arrows,
 history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
 become U+FFFD and control characters are not echoed: any line is just a reply.
+
+As by voice, a command typed after "host" or the wake word ("host, score", "okay
+nabu, score") works at any prompt (TypedCommands); at a Keep Cool turn, where any
+word is a clue, a command typed without it is asked about before it counts as one.
 """
 from __future__ import annotations
 
 import select
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from host.engine import Heard, Prompt
+from voice.normalize import normalize
+from voice.wake import OFF, Commands, shipped_wake_words
 
 SILENCE = "..."
+NEEDS_ADDRESS = ('(During a turn any word is a clue. For the command, type "host, {line}"; '
+                 'to give "{line}" as your clue, type it again.)')
+
+
+class TypedCommands:
+    """What typed play makes of "host, ..." and "<wake word>, ...": the command after the
+    address, read as the voice's ears read it after the wake word (voice.wake.Commands:
+    the prompt's commands said after its prefix, or the common commands)."""
+
+    def __init__(self, matcher: Any, wake_word: str = OFF):
+        self.matcher = matcher
+        phrases = ["host"]
+        word = shipped_wake_words().get(wake_word) if wake_word != OFF else None
+        if word is not None:
+            phrases.append(normalize(word.phrase, strip_fillers=False))
+            phrases += [phrases[-1].replace("okay ", "ok ", 1)] if phrases[-1].startswith("okay ") else []
+        self.addresses = tuple(phrases)
+
+    def command(self, prompt: Prompt, line: str) -> dict[str, Any] | None:
+        """The command a line addresses to the host ("host, score"), or None."""
+        said = normalize(line, strip_fillers=False)
+        rest = next((said[len(a):].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
+        return self._read(prompt, rest) if rest else None
+
+    def needs_address(self, prompt: Prompt, line: str) -> bool:
+        """A command typed exactly but bare, at a prompt where commands need an address (a
+        Keep Cool turn: "score" there is a clue); never a word in play (a guess)."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        command = table.lookup(f"{table.prefix} {line}") if table.prefix else None
+        if command is None or command["intent"] not in table.addressed_intents:
+            return False
+        understood = self.matcher.match(prompt.name, line, prompt.slots).intent
+        return understood is None or understood.get("word") is None
+
+    def _read(self, prompt: Prompt, text: str) -> dict[str, Any] | None:
+        found = Commands(self.matcher, prompt.name, prompt.slots).match(text)
+        return dict(found.intent) if found.intent is not None and not found.needs_confirmation else None
 
 
 class TextEars:
-    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None):
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None,
+                 commands: TypedCommands | None = None):
         self.stream = sys.stdin if stream is None else stream
         self.out = sys.stdout if out is None else out
+        self.commands = commands
+        self._asked: tuple[Prompt, str] | None = None   # a bare command asked about at this prompt
         if hasattr(self.stream, "reconfigure") and getattr(self.stream, "errors", None) != "replace":
             self.stream.reconfigure(errors="replace")   # before its first read (the menu's ears)
         self.interactive = self.stream.isatty()
@@ -53,6 +99,21 @@ class TextEars:
             self.out.write(f"{who}> {printable(line)}\n")
         if line == SILENCE:
             return Heard(timed_out=True) if prompt.timeout else Heard(text="")
+        return self._read(prompt, line)
+
+    def _read(self, prompt: Prompt, line: str) -> Heard:
+        """A command after an address is decided here, like a phone's button; a bare one at a
+        Keep Cool turn is asked about once (the turn goes on), and taken as a clue if typed again."""
+        if self.commands is None:
+            return Heard(text=line)
+        command = self.commands.command(prompt, line)
+        if command is not None:
+            return Heard(text=line, intent=command, source="typed command")
+        if self._asked != (prompt, line.lower()) and self.commands.needs_address(prompt, line):
+            self._asked = (prompt, line.lower())
+            self.out.write(NEEDS_ADDRESS.format(line=printable(line.lower())) + "\n")
+            return Heard(text=line, ignored="a command without its address")
+        self._asked = None
         return Heard(text=line)
 
     def _typed(self, prompt: str) -> str:

@@ -26,17 +26,14 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
-from voice.remote.address import AddressError, is_wyoming, parse_address
+from voice.remote.address import is_wyoming, parse_address
 
 from .config import Settings
-from .textio import TextEars, TextMouth
-
-AUDIO_SUFFIXES = (".wav", ".wave")
+from .textio import TextEars, TextMouth, TypedCommands
 
 
 class IOChoiceError(Exception):
@@ -64,27 +61,6 @@ Opener = Callable[[Settings, float], GameIO]
 (partyhost serve's conversation: partyhost/served_table.py)."""
 
 
-def is_audio_file(name: str) -> bool:
-    return name.lower().endswith(AUDIO_SUFFIXES)
-
-
-def check_choice(kind: str, value: str) -> None:
-    """Refuse an impossible --input/--output before any game is saved."""
-    allowed = ("text", "mic") if kind == "input" else ("text", "speaker")
-    if is_wyoming(value):
-        try:
-            parse_address(value)
-        except AddressError as error:
-            raise IOChoiceError(f"--{kind}: {error}") from error
-        return
-    if value in allowed or is_audio_file(value):
-        if kind == "input" and is_audio_file(value) and not Path(value).is_file():
-            raise IOChoiceError(f"the input file {value} does not exist")
-        return
-    raise IOChoiceError(f"--{kind} takes {', '.join(allowed)}, a .wav file or a satellite's "
-                        f"wyoming://HOST:PORT, not {value!r}")
-
-
 def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:
     """Build ears and mouth; audio parts are imported only when used (text play stays light)."""
     io = GameIO(ears=None, mouth=None, clock=None)  # type: ignore[arg-type]
@@ -101,7 +77,7 @@ def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> 
         raise
     problems.mouth = io.mouth if _speaks_apart(settings) else None
     if source is None:
-        io.ears = TextEars()
+        io.ears = TextEars(commands=TypedCommands(matcher, settings.wake_word))
     else:
         io.ears = _voice_ears(settings, source, matcher, io.mouth, notices)
         io.remind_after = settings.remind_after_s or None

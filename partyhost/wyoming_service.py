@@ -194,5 +194,5 @@ def announced_address(bind: str) -> str:
     """The IPv4 address to announce: the bound one, or this machine's LAN address for 0.0.0.0."""
     if bind not in ("0.0.0.0", "", "::"):
         return bind
-    from .phones.service import lan_address
-    return lan_address()
+    from .phones.service import LOOPBACK, lan_address
+    return lan_address() or LOOPBACK

@@ -8,12 +8,14 @@ Build-time tool: it needs `pip install wordfreq` (never imported by the game) an
 pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
 1. clean the candidates: lowercase a-z, at least 4 letters, each listed once
    (a problem here stops the build: fix the list);
-2. drop the words the speech recognizer cannot hear: those without a pronunciation
-   in pocketsphinx's English dictionary or in grammars/pronunciations.dict; and
-   the words that sound exactly like one of the 1,000 most frequent English words
-   ("sari" / "sorry", "knot" / "not": a stray word at a turn would win the card) or
-   like a more familiar candidate ("flour" after "flower"): the list of frequent
-   words is written beside the deck as frequent-words.txt for `decks check`;
+2. drop the words of decks/unfit-words.txt (slurs, and words of one country); the
+   words the speech recognizer cannot hear: those without a pronunciation in
+   pocketsphinx's English dictionary or in grammars/pronunciations.dict; and the
+   words that sound exactly like one of the 10,000 most frequent English words
+   ("sari" / "sorry", "tide" / "tied": a stray word at a turn would win the card) or
+   like another candidate (both "flour" and "flower", "colonel" and "kernel": each is
+   a fair clue for something, and would win the other): the list of frequent words
+   is written beside the deck as frequent-words.txt for `decks check`;
 3. rank the rest by how common they are in English, using wordfreq's Zipf frequency
    (a log scale: 7 is "the", 3 is a word seen about once per million words);
 4. fill the lines in rank order, 240 words a line (120 cards x red and blue), the
@@ -62,9 +64,8 @@ MIN_LETTERS = 4
 SEED = 2004  # any fixed number; it only decides which card a word lands on
 BUILT_WITH_WORDFREQ = "3.1.1"
 
-# Words whose everyday meaning differs between British and American English are left
-# out (2026-12-03): sledge, sidewalk, comforter, buggy, pavement, biscuit, jumper, vest,
-# torch, rubber, purse, football, trolley, jelly, pudding, casket, subway, chemist.
+# Slurs and words that mean another thing, or nothing, in another country are left out:
+# decks/unfit-words.txt lists them with their reasons (step 2).
 # Concrete, guessable, singular common nouns, grouped only to make the lists easy
 # to read and extend. Order does not matter: frequency decides the line. A word
 # goes under the first group it fits. Words the recognizer's dictionary lacks are
@@ -408,14 +409,17 @@ frond peel rind zest pith
 from partyhost import deckcheck as validator  # noqa: E402
 
 DROP_NO_PRONUNCIATION = "not in the pronouncing dictionary"
-DROP_HOMOPHONE = "sounds exactly like a frequent English word or a more familiar candidate"
+DROP_UNFIT = "a slur somewhere, or a word of one country (decks/unfit-words.txt)"
+DROP_HOMOPHONE = "sounds exactly like a frequent English word or another candidate"
 DROP_SOUNDS_ALIKE = "sounds like a word on both faces of line 10"
 DROP_ROOT = "shares a root with a word on every card that had room"
 DROP_UNUSED = "rarer than the 2,400 words used"
-DROP_REASONS = (DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT, DROP_UNUSED)
-FREQUENT_COUNT = 3000
-"""At least the 1,000 most frequent words; 3,000 also covers "we'll" (rank 1,378),
-"Sunday" (1,286) and "he'll" (2,791), which sound like "wheel", "sundae" and "heel"."""
+DROP_REASONS = (DROP_UNFIT, DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT,
+                DROP_UNUSED)
+FREQUENT_COUNT = 10000
+"""Words a player may say in passing at a turn, or as a clue. 3,000 (until 2026-12)
+covered "we'll" (rank 1,378) and "Sunday" (1,286) but left everyday pairs such as "tied"
+/ "tide", "plain" / "plane", "steal" / "steel" and "serial" / "cereal" in the deck."""
 
 
 @dataclass(frozen=True)
@@ -493,20 +497,12 @@ def write_frequent(words: list[str], path: Path) -> None:
 
 def without_homophones(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
                        frequent: list[str]) -> tuple[list[RankedWord], list[str]]:
-    """The ranking without words that sound exactly like a frequent word, or like a
-    more familiar candidate kept before them; and the words taken out."""
-    common = {word for word, _ in validator.homophones([r.word for r in ranked], frequent, dictionary)}
-    sounds_taken: set[tuple[str, ...]] = set()
-    kept: list[RankedWord] = []
-    dropped: list[str] = []
-    for ranked_word in ranked:
-        sounds = set(vocabulary.pronunciations(ranked_word.word, dictionary))
-        if ranked_word.word in common or sounds & sounds_taken:
-            dropped.append(ranked_word.word)
-        else:
-            kept.append(ranked_word)
-            sounds_taken |= sounds
-    return kept, dropped
+    """The ranking without words that sound exactly like a frequent word or like another
+    candidate (both of a pair go: the other is a word players know, so a clue); and the
+    words taken out."""
+    words = [r.word for r in ranked]
+    alike = {word for word, _ in validator.homophones(words, frequent + words, dictionary)}
+    return [r for r in ranked if r.word not in alike], [r.word for r in ranked if r.word in alike]
 
 
 def wordfreq_version() -> str | None:
@@ -686,15 +682,18 @@ def main(argv: list[str] | None = None) -> int:
     except vocabulary.VocabularyError as error:
         print(error, file=sys.stderr)
         return 1
-    heard = [word for word in words if word in dictionary]
+    unfit = validator.unfit_words()
+    heard = [word for word in words if word in dictionary and word not in unfit]
     frequent = top_words()
     ranked, same_sound = without_homophones(rank_by_frequency(heard), dictionary, frequent)
     result = deal(ranked, dictionary)
-    result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(words, dictionary)
+    result.dropped[DROP_UNFIT] = [word for word in words if word in unfit]
+    result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(
+        [word for word in words if word not in unfit], dictionary)
     result.dropped[DROP_HOMOPHONE] = same_sound
 
     cards = as_cards(result.faces)
-    errors = (validator.check_words(cards) + validator.check_full_deck(cards)
+    errors = (validator.check_words(cards) + validator.check_full_deck(cards) + validator.check_unfit(cards)
               + validator.check_speech(cards, dictionary)
               + validator.check_homophones(cards, dictionary, frequent))
     if errors:

@@ -125,6 +125,35 @@ class _QuietMouth:
         return change
 
 
+class _Lines:
+    def __init__(self, lines: list[str]):
+        self.lines = list(lines)
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        return Heard(text=self.lines.pop(0)) if self.lines else None
+
+
+def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = None,
+               undo_after_reveal: bool = False, **options: Any) -> tuple[Session, Any, list[dict[str, Any]]]:
+    """Typed `lines` into a new game (GameOptions from `options`, `deck` a file of the
+    repository) through the real Session and matcher, until they run out; returns the
+    session, a RecordingMouth of all the host said, and the journaled moves."""
+    from fakes import RecordingMouth
+    game = get_game(game_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    journal = Journal(folder / "db.sqlite3")
+    session_id = journal.create(game_id, {"options": {}})
+    matcher, mouth = Matcher(), RecordingMouth()
+    decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
+    session = Session(game, GameOptions(**options), decks, journal, SessionInfo(session_id, "g"),
+                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth,
+                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), lambda: 0.0)
+    session.undo_after_reveal = undo_after_reveal
+    session.start()
+    session.run()
+    return session, mouth, journal.accepted_actions(session_id)
+
+
 def play_script(case: ScriptCase, folder: Path) -> Transcript:
     """Play a case through the real Session and matcher, with nothing printed."""
     game = get_game(case.game)

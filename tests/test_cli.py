@@ -50,6 +50,15 @@ def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, messag
     assert saved_sessions(tmp_path) == []
 
 
+def test_against_the_host_without_players_says_what_to_add(tmp_path):
+    result = run(["play", "centurion", "--mode", "vs-host", "--input", "text", "--output", "text"], tmp_path)
+    assert result.returncode == 2 and saved_sessions(tmp_path) == []
+    assert 'Name the player with --players, for example --players "Ana".' in result.stderr
+    result = run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--input", "text",
+                  "--output", "text"], tmp_path)
+    assert result.returncode == 0 and "Centurion!" in result.stdout
+
+
 def test_a_broken_deck_names_file_and_line(tmp_path):
     deck = tmp_path / "mine.csv"
     deck.write_text("id,text,answer,year,source,category,games\n"
@@ -66,6 +75,30 @@ def test_resume_without_a_saved_game_says_what_to_do(tmp_path):
     assert result.returncode == 2 and "partyhost play" in result.stderr
     result = run(["resume", "nope"], tmp_path)
     assert result.returncode == 2 and "nope" in result.stderr
+
+
+def test_saved_games_can_be_deleted_one_by_one_or_all_those_with_no_move(tmp_path):
+    from host.sessionlock import SessionLock
+    typed = ["play", "keep-it-100", "--players", "Ana,Ben", "--input", "text", "--output", "text"]
+    for moves in ("", "card 1\n", ""):
+        assert run(typed, tmp_path, stdin=moves).returncode == 0
+    empty, other_empty, played = sorted(saved_sessions(tmp_path), key=lambda r: (r.actions, r.id))
+    events = tmp_path / "data" / "events"
+    assert (events / f"{empty.id}.jsonl").is_file()
+
+    with SessionLock(tmp_path / "data" / "locks", other_empty.id):     # being played elsewhere
+        busy = run(["sessions", "--prune"], tmp_path)
+    assert busy.returncode == 2 and other_empty.id in busy.stderr and len(saved_sessions(tmp_path)) == 3
+    result = run(["sessions", "--prune"], tmp_path)
+    assert result.returncode == 0 and [r.id for r in saved_sessions(tmp_path)] == [played.id]
+    assert not (events / f"{empty.id}.jsonl").exists() and (events / f"{played.id}.jsonl").exists()
+    assert run(["sessions", "--prune"], tmp_path).stdout.strip() == "No saved game without moves."
+
+    missing = run(["sessions", "--delete", "nope"], tmp_path)
+    assert missing.returncode == 2 and "no saved game 'nope'" in missing.stderr
+    result = run(["sessions", "--delete", played.id], tmp_path)
+    assert result.returncode == 0 and saved_sessions(tmp_path) == []
+    assert run(["sessions"], tmp_path).stdout.strip() == "No saved games yet."
 
 
 def test_rules_and_sessions(tmp_path):

@@ -35,9 +35,19 @@ def test_bad_files_name_file_and_key(tmp_path, text, message):
     assert message in str(error.value)
 
 
-def test_flags_override_and_none_means_not_given():
-    settings = apply_overrides(Settings(), {"input": "game.wav", "backend": None}, source="flags")
-    assert settings.input == "game.wav" and settings.backend is None
+def test_flags_override_and_none_means_not_given(tmp_path):
+    recording = tmp_path / "game.wav"
+    recording.write_bytes(b"")
+    settings = apply_overrides(Settings(), {"input": str(recording), "backend": None}, source="flags")
+    assert settings.input == str(recording) and settings.backend is None
+
+
+def test_rules_that_need_the_table_wait_for_it(tmp_path):
+    """A first player is checked against the players when a game starts, not in the file."""
+    path = tmp_path / "config.toml"
+    path.write_text('[rules.keep-cool]\nfirst_player = "Ana"\nturn_seconds = 12\n'
+                    '[rules.keep-it-100]\nfirst_slider = "Ben"\n')
+    assert load_settings(path).rules["keep-cool"]["first_player"] == "Ana"
 
 
 def test_rendered_settings_read_back_the_same(tmp_path):

@@ -966,10 +966,45 @@ def test_homophones_in_the_deck_and_with_frequent_words_are_refused():
 
 
 @needs_pocketsphinx
+def test_no_word_of_the_whole_deck_sounds_like_one_of_the_10000_most_frequent_english_words(shipped):
+    """Said aloud, "tide" is "tied" and "plane" is "plain": a sentence word would win the
+    card. Straight from wordfreq and the CMU dictionary pocketsphinx ships, over all
+    2,400 words (not the list the builder wrote)."""
+    wordfreq = pytest.importorskip("wordfreq", reason="wordfreq is in the test extra: pip install -e .[test]")
+    from voice.vocabulary import load_dictionary, pronunciations
+    dictionary = load_dictionary()
+    said_as: dict[tuple[str, ...], set[str]] = {}
+    for word in wordfreq.top_n_list("en", 10000):
+        if not re.fullmatch(r"[a-z]+(?:'[a-z]+)?", word) or not re.search(r"[aeiouy]", word):
+            continue                # "dr", "tv", "u.s": abbreviations of the words they are said as
+        for phones in pronunciations(word, dictionary):
+            said_as.setdefault(phones, set()).add(word)
+    deck = {w for card in shipped.words for w in card.red + card.blue}
+    alike = sorted((w, other) for w in deck for phones in pronunciations(w, dictionary)
+                   for other in said_as.get(phones, ()) if other != w)
+    assert alike == []
+    assert not deck & {"tide", "plane", "steel", "throne", "pole", "cereal", "flower", "road", "aunt",
+                       "colonel"}
+
+
+def test_the_shipped_word_deck_holds_no_slur_and_no_word_of_one_country(shipped):
+    """decks/unfit-words.txt: "tinker" is a slur in British and Irish usage; "lorry" and
+    "solicitor" are British only. The checked list, and the deck against it."""
+    unfit = validator.unfit_words()
+    assert {"tinker", "lorry", "solicitor", "sledge", "biscuit"} <= set(unfit) and all(unfit.values())
+    deck = {w for card in shipped.words for w in card.red + card.blue}
+    assert sorted(deck & set(unfit)) == []
+    assert validator.check_unfit(shipped.words) == []
+    spoiled = [WordCard(1, ("tinker",) + shipped.words[0].red[1:], shipped.words[0].blue)]
+    assert validator.check_unfit(spoiled) == ["card 1: 'tinker' is left out of a full deck: "
+                                              "a slur for Irish Travellers in British and Irish usage"]
+
+
+@needs_pocketsphinx
 def test_shipped_word_deck_has_no_homophones(shipped):
     from voice.vocabulary import load_dictionary
     frequent = validator.frequent_words()
-    assert len(frequent) > 1000 and {"sorry", "not", "would", "which", "we'll"} <= set(frequent)
+    assert len(frequent) > 9000 and {"sorry", "not", "would", "which", "we'll", "tied"} <= set(frequent)
     assert validator.check_homophones(shipped.words, load_dictionary(), frequent) == []
     words = {w for card in shipped.words for w in card.red + card.blue}
     assert not words & {"sari", "knot", "wood", "witch", "mite", "maid", "wheel", "heel", "sundae",

@@ -10,7 +10,8 @@ What each script plays:
 - pvp-table (Ana, Ben; target 15): the players name cards from a real pack; a
   card already on the pile is refused; Ben wins 16 to 13.
 - vs-host (Ana against the host; highest_first, a pool of 21 counters): a card
-  Ana does not hold (refused), score, undo; the host wins 17 counters to 4.
+  Ana does not hold (refused), score, an undo after the host answered (refused: its
+  card is shown); the host wins 17 counters to 4.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ CASES = [
      ["target=15"], {"Ana": 13, "Ben": 16}, 1,
      "The jack of spades has been played already."),
     ("centurion-vs-host.txt", "Ana", "vs-host", "host", 2,
-     ["highest_first=true", "pool=21"], {"Ana": 4, "Host": 17}, 1,
+     ["highest_first=true", "pool=21"], {"Ana": 4, "Host": 17}, 2,
      "I play the"),
 ]
 

@@ -14,7 +14,7 @@ import time
 import pytest
 import soxr
 
-from partyhost.voiceio import IOChoiceError, check_choice
+from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides
 from recordings import partyhost
 from satellite import SND_RATE, free_port, satellite, satellite_program_path  # noqa: F401 (fixtures)
 from test_pulse_device import listen, similarity, speech_span
@@ -28,12 +28,12 @@ from voice.turns import listen_for_turn
 
 
 def test_input_and_output_take_a_satellite_address():
-    check_choice("input", "wyoming://192.168.1.20:10700")
-    check_choice("output", "wyoming://kitchen.local:10700")
-    with pytest.raises(IOChoiceError, match="wyoming://HOST:PORT"):
-        check_choice("input", "wyoming://kitchen.local")          # no port
-    with pytest.raises(IOChoiceError, match="wyoming://HOST:PORT"):
-        check_choice("output", "satellite")
+    apply_overrides(Settings(), {"input": "wyoming://192.168.1.20:10700",
+                                 "output": "wyoming://kitchen.local:10700"}, COMMAND_LINE)
+    with pytest.raises(ConfigError, match="wyoming://HOST:PORT"):
+        apply_overrides(Settings(), {"input": "wyoming://kitchen.local"}, COMMAND_LINE)   # no port
+    with pytest.raises(ConfigError, match="wyoming://HOST:PORT"):
+        apply_overrides(Settings(), {"output": "satellite"}, COMMAND_LINE)
 
 
 def test_the_clock_stands_still_while_paused():

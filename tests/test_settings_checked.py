@@ -42,6 +42,14 @@ BAD_SETTINGS = [
     ('show_private = "yes"', "show_private must be true or false"),
     ('backend = "siri"', "backend must be one of whisper, pocketsphinx, vosk, or wyoming://HOST:PORT, not 'siri'"),
     ("[rules.nogame]\nturns = 3", "[rules.nogame] is not a game"),
+    # checked whatever game is played (this is Centurion) and whatever the flags say (--input text)
+    ('[rules.keep-cool]\nrelaxed = "maybe"', "[rules.keep-cool] The rule relaxed must be true or false."),
+    ("[rules.zero-to-100]\nteams = 5", "[rules.zero-to-100] The rule teams must be 2 or 3, not 5."),
+    ('[rules.keep-it-100]\ntiebreak_entry = "shout"', "The rule tiebreak_entry must be say or phone."),
+    ('[rules.one-percent]\ndice = "mine"', "[rules.one-percent] The dice rule must be host or table."),
+    ('input = "microphone"', "input takes text, mic, a .wav file or a satellite's wyoming://HOST:PORT, "
+                             "not 'microphone'"),
+    ('output = "loudspeaker"', "output takes text, speaker, a .wav file"),
     ("rules = 3", "'rules' must be tables per game"),
     ("speach_rate = 1.2", "unknown setting 'speach_rate'"),
 ]
@@ -74,6 +82,12 @@ def test_a_bad_serve_port_is_refused_before_the_service_starts(tmp_path, monkeyp
     code, err = run(["serve", "--port", "-5", "--no-zeroconf"], tmp_path, monkeypatch, capsys)
     assert code == 2
     assert err == "partyhost: command line: serve_port must be a whole number from 0 to 65535, not -5\n"
+
+
+def test_a_bad_rule_of_any_game_is_refused_before_the_service_starts(tmp_path, monkeypatch, capsys):
+    """partyhost serve plays whatever game the table asks for: every game's rules are checked first."""
+    code, err = run(["serve", "--no-zeroconf"], tmp_path, monkeypatch, capsys, "[rules.keep-it-100]\nno_such_rule = 1")
+    assert code == 2 and "[rules.keep-it-100] Keep It 100 has no rule called no_such_rule." in err
 
 
 def test_every_number_setting_has_limits():

@@ -259,11 +259,13 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
 
 
 def test_a_game_that_cannot_start_is_explained_and_the_service_goes_on(tmp_path):
-    table = Service(tmp_path, "--no-zeroconf", config='input = "typed.wav"\n[rules.keep-it-100]\nno_such_rule = 1\n')
+    """Settings are all checked as the service starts; a rule that needs the table (a first
+    Slider by name) can only be refused when the players are known."""
+    table = Service(tmp_path, "--no-zeroconf", config='input = "text"\n[rules.keep-it-100]\nfirst_slider = "Zed"\n')
     try:
         say(table.port, "let's play keep it 100")
         refused = say(table.port, "two")
-        assert "Sorry, I could not start that game: " in refused and "no_such_rule" in refused
+        assert "Sorry, I could not start that game: " in refused and "Zed isn't playing" in refused
         assert "Which game shall we play?" in say(table.port, "hello")   # the menu again
         assert "How many players" in say(table.port, "let's play zero to 100")
     finally:

@@ -112,8 +112,9 @@ class PromptGraph:
                 return replace(found, rival=rival[0], rival_gap=rival[1]) if rival else found
         if self.fallback is not None:
             # The fallback is for words outside the grammar (a Keep Cool clue), so
-            # keep every word said: "like" or "maybe" may be the clue itself.
-            said = normalize(heard, strip_fillers=False)
+            # keep every word said: "like" or "maybe" may be the clue itself; and a
+            # typed compound whole ("wolf-dog" is one word, as the rulebook says).
+            said = normalize(heard, strip_fillers=False, hyphens=True)
             if said and len(said.split()) <= 3:
                 return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept)
         return Match(heard, None, best.score if best else 0.0, accept=self.accept)

@@ -83,15 +83,17 @@ def without_article(words: list[str]) -> list[str]:
     return words[1:] if words[:1] in (["a"], ["an"], ["the"]) else words
 
 
-def normalize(text: str, strip_fillers: bool = True) -> str:
-    """Lowercase words separated by single spaces; digits spelled; fillers dropped."""
+def normalize(text: str, strip_fillers: bool = True, hyphens: bool = False) -> str:
+    """Lowercase words separated by single spaces; digits spelled; fillers dropped.
+    `hyphens`: a hyphen between two letters stays ("wolf-dog": one word typed)."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
     text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + _spoken_ordinal(m[1]) + " ", text)
     text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)        # +50 -> plus 50
     text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
     text = re.sub(r"\d+", _digits_to_words, text)
-    text = re.sub(r"[^a-z' ]+", " ", text)                   # hyphens, punctuation
+    text = re.sub(r"[^a-z'\- ]+" if hyphens else r"[^a-z' ]+", " ", text)   # hyphens, punctuation
+    text = re.sub(r"(?<![a-z])-|-(?![a-z])", " ", text)      # a hyphen kept only inside a word
     text = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", text)      # quotes, not apostrophes
     if strip_fillers:
         text = _FILLER_RE.sub(" ", text)

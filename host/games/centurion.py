@@ -287,9 +287,10 @@ def _pack_of(decks: Any) -> Pack:
     return getattr(decks, "pack", None) or default_pack()
 
 
-def _checked_rules(given: dict[str, Any], pack: Pack) -> dict[str, Any]:
-    """Defaults (suit values and jokers from the pack file) overlaid with the players'
-    rules (typed by merge_rules), then checked."""
+def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
+    """Defaults (suit values and jokers from the pack file, the shipped one unless given)
+    overlaid with the players' rules (typed by merge_rules), then checked."""
+    pack = pack or default_pack()
     defaults = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
     rules = merge_rules(TITLE, defaults, given)
     rules["suit_values"] = _as_suit_values(rules["suit_values"], pack.suit_names)
@@ -339,7 +340,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
         raise RuleError("A table deal needs two people; against the host, the host deals.")
     players, computer = _seat_names(options, mode)
     pack = _pack_of(decks)
-    rules = _checked_rules(dict(options.rules), pack)
+    rules = check_rules(dict(options.rules), pack)
     rng = new_rng(options.seed)
     s = State(players=players, computer=computer, mode=mode, deal=deal, rules=rules,
               rng=rng, pack=pack, dealer=rng.randrange(2), pool_left=rules["pool"])
@@ -388,7 +389,7 @@ def _start_deal(s: State, events: list[Event], fresh_pack: bool) -> None:
     if s.multiplier > 1:
         lines.append(f"This deal's score is {_multiplier_word(s.multiplier)}.")
     events.append(say(" ".join(lines)))
-    events.extend(_hand_notes(s))
+    events.extend(_hands_dealt(s) + _hand_notes(s))
 
 
 def _deal_fresh(s: State) -> None:
@@ -424,6 +425,15 @@ def _top_up(s: State) -> list[int]:
 def _top_up_line(s: State, draws: list[int]) -> str:
     takes = [f"{s.players[seat]} {draws[seat]}" for seat in (0, 1)]
     return f"Top up to seven from the stock: {takes[0]}, {takes[1]}. {s.stock_size} left in the stock."
+
+
+def _hands_dealt(s: State) -> list[Event]:
+    """Each person's new hand (host deal) is something they did not know before the deal,
+    so the move that ended the last deal cannot be taken back (host.engine.crosses_reveal)."""
+    if s.deal != "host":
+        return []
+    return [{"type": "reveal", "player": name, "card": "hand", "value": _hand_text(s, seat)}
+            for seat, name in enumerate(s.players) if name != s.computer]
 
 
 def _hand_notes(s: State) -> list[Event]:
@@ -581,8 +591,7 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
     s.played_first[seat] = True
     value = s.value(card)
     s.count += value
-    name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": s.name(card), "value": value})
+    events.append(_shown(s, seat, card))
     events.append(say(_card_line(s, seat, card, value)))
     if is_stop(s.count):
         _stop_made(s, seat, events)
@@ -590,6 +599,15 @@ def _play(s: State, seat: int, card: Card, events: list[Event]) -> None:
         _finish_deal(s, None, events)
     else:
         s.turn = s.other(seat) if s.cards_left[s.other(seat)] else seat
+
+
+def _shown(s: State, seat: int, card: Card) -> Event:
+    """A card laid face up. A person's own card is by_owner: taking the move back hides
+    nothing its player did not know (a misheard card can be undone); the host's card was
+    hidden from the person, so a move it answered stays (host.engine.crosses_reveal)."""
+    name = s.players[seat]
+    return {"type": "reveal", "player": name, "card": s.name(card), "value": s.value(card),
+            "by_owner": name != s.computer}
 
 
 def _card_line(s: State, seat: int, card: Card, value: int) -> str:
@@ -677,7 +695,7 @@ def _play_joker_on_stop(s: State, seat: int, events: list[Event]) -> None:
     s.cards_left[seat] -= 1
     s.played.append((seat, JOKER))
     name = s.players[seat]
-    events.append({"type": "reveal", "player": name, "card": s.name(JOKER), "value": 0})
+    events.append(_shown(s, seat, JOKER))
     if name == s.computer:
         events.append(say(f"I lay a joker on {s.count} and take the deal!"))
     else:
@@ -773,6 +791,19 @@ def _standing(s: State) -> str:
         return f"Counters: {totals}; {s.pool_left} left."
     totals += "."
     return f"Score: {totals}"
+
+
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): this deal's cards in the order they were
+    played, by whom and what each is worth; the count; the cards left in each hand and
+    the stock; the score."""
+    s = state
+    played = [f"{s.players[seat]}, {s.name(card)} {s.value(card)}" for seat, card in s.played]
+    parts = [f"Deal {s.deal_number}. "
+             + (f"Played: {'; '.join(played)}. Count {s.count}." if played else "No card played yet.")]
+    parts.append(f"Cards in hand: {s.players[0]} {s.cards_left[0]}, {s.players[1]} {s.cards_left[1]}; "
+                 f"{s.stock_size} in the stock.")
+    return " ".join(parts + [scores(s)])
 
 
 def scores(state: State) -> str:

@@ -47,6 +47,10 @@ Rules choices (what the rulebook leaves open)
   -ful, -less; "flies"/"fly"). Mere look-alikes are allowed: "ear"/"heart",
   "ring"/"spring". The check uses the intent's word, and also its "text" field
   (what was heard) when the matcher provides it, since a clue's word is null.
+- Sound words: a clue that imitates a sound ("meow", "crack", "bow wow") is
+  refused, in both deals, and the turn goes on, as the rulebook forbids
+  onomatopoeias; the list, with its source, is decks/onomatopoeia.txt. A word in
+  play is always a guess, never refused for sounding like one.
 - A word in play that matches no hit (a non-neighbour's word in the basic game,
   the speaker's guessed neighbour who has not spoken yet) counts as a plain clue.
 - In table deal a hit always refers to the most recent word said (a timeout does
@@ -106,7 +110,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.decks import WORDS_FILE
+from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
     Action,
     CardView,
@@ -218,7 +222,7 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         raise RuleError(f"Keep Cool has no mode {mode!r}; choose basic or too-cool.")
     if deal not in DEALS:
         raise RuleError(f"Keep Cool has no deal {deal!r}; choose host or table.")
-    rules = _checked_rules(options.rules, players)
+    rules = check_rules(options.rules, players)
     rng = new_rng(options.seed)
     draw_pile: list[Any] = []
     if deal == "host":
@@ -259,8 +263,9 @@ def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
     return players
 
 
-def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
-    """Merge the rules over the defaults, then check what only Keep Cool knows."""
+def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Merge the rules over the defaults, then check what only Keep Cool knows; the first
+    player against the table only when there is one (the settings check rules before)."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, given)
     face = _optional(rules, "face", str)
     rules["face"] = face.lower() if face is not None else None
@@ -278,7 +283,7 @@ def _checked_rules(given: dict[str, Any], players: tuple[str, ...]) -> dict[str,
     if rules["several_words"] not in ("refuse", "clue"):
         raise RuleError("The rule several_words must be refuse or clue.")
     rules["first_player"] = _optional(rules, "first_player", str)
-    if rules["first_player"] is not None and rules["first_player"] not in players:
+    if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
     return rules
 
@@ -422,7 +427,7 @@ def prompt(state: KeepCoolState) -> Prompt | None:
 
 
 def _word_prompt(s: KeepCoolState) -> Prompt:
-    choices = ("any single word", "a hint or a guess")
+    choices = ("any single word", "a hint or a guess", "host, score")
     if s.deal == "table":
         choices += (f"{previous_player(s, s.turn)} got it",)
     name = "keep-cool/word"
@@ -441,6 +446,12 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         unclear=dict(UNCLEAR[name]),
     )
 
+
+HELP = {"keep-cool/word": (
+    "During a turn any word you say is a clue, so say host before a command: host, score. "
+    "Host, repeat, whose turn, read the table, undo, pause, rules, relaxed mode and quit work the "
+    "same way, and so does the wake word in place of host.")}
+"""What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
 """Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""
@@ -581,6 +592,8 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     speaker = s.turn
     word = _clean(action.get("word"))
     heard = (_clean(action.get("text")) or "").split()
+    if word is None and heard and is_sound_word(heard):
+        raise RuleError(f"Careful, {speaker}: no sound words. Say another.")
     if len(heard) > 1 and word is None and s.rules["several_words"] == "refuse":
         raise RuleError("One word.")
     if s.deal == "host":
@@ -597,6 +610,13 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     card = s.hands[owner].pop(index)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != previous_player(s, speaker)), events)
     _after_win(s, speaker, events, next_turn=next_player(s, speaker))
+
+
+def is_sound_word(said: list[str]) -> bool:
+    """A clue that imitates a sound ("meow", "bow wow", "bang bang"), which the rulebook
+    forbids: the whole clue is one sound word, or every word of it is one."""
+    sounds = sound_words()
+    return sound_key(" ".join(said)) in sounds or all(sound_key(word) in sounds for word in said)
 
 
 def _clean(value: Any) -> str | None:
@@ -845,6 +865,27 @@ def _finish(s: KeepCoolState, champions: list[str], events: list[Event]) -> None
 
 
 # --------------------------------------------------------------------------- scores
+
+
+def table_text(state: KeepCoolState) -> str:
+    """What the table sees ("host, read the table"): the order of play and whose turn it
+    is, every card won this round (face up: its word in host deal), and the scores."""
+    s = state
+    parts = []
+    if s.phase in ("play", "claim"):
+        parts.append(f"Round {s.round_number}. Order of play: {join_names(play_order(s, s.starter))}. "
+                     f"It is {s.turn}'s turn.")
+        won = [_won_text(won) for won in s.won]
+        parts.append(f"Cards won: {'; '.join(won)}." if won else "No card won yet this round.")
+    return " ".join(parts + [scores(s)])
+
+
+def _won_text(won: WonCard) -> str:
+    """"castle, between Ana and Cy" or "castle, taken by Ana from Cy" ("a card" in table deal)."""
+    word = won.word or "a card"
+    if won.attack:
+        return f"{word}, taken by {won.winner} from {won.owner}"
+    return f"{word}, between {won.winner} and {won.owner}"
 
 
 def scores(state: KeepCoolState) -> str:

@@ -38,15 +38,15 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
   - Scores are read after each full rotation of Sliders.
-  - Tiebreak: the rulebook has the tied players call their numbers at once. With
-    phones (`tiebreak_entry: phone`, set by `partyhost play --phones`) each types
-    it on their own page, which no one else sees, and the host reveals them all
-    together with the answer. By voice (`say`) each says it in turn; the host only
-    says "Got it" and repeats none until the reveal, and who goes last rotates
-    each round. What stays unfair by voice: later players have heard the earlier
-    numbers and may place theirs just above or below one; rotating who goes last
-    spreads that edge over the rounds but a single round still favours its last
-    player. If no fresh question is left, tied players share the win.
+  - Tiebreak: the rulebook has the tied players call their numbers at once, so
+    nobody hears another's first. A host cannot hear voices at once, so each
+    number is settled before any is heard. With phones (`tiebreak_entry: phone`,
+    set by `partyhost play --phones`) each types it on their own page, which no one
+    else sees; the host says only "Got it" and reveals them all with the answer.
+    By voice (`say`) each tied player writes a number down, the table says
+    "ready", and then the host asks each in turn for the number they wrote and
+    repeats it. The intro says which of the two to do. Who is asked first rotates
+    each round. If no fresh question is left, tied players share the win.
   - Challenge: draw 2 keep 1, the other passes on. When no fresh card is left,
     the last passed card is played alone (`challenge_play_leftover`, on), so all
     the challenge deck's cards can be played, as the rulebook allows; only once
@@ -114,7 +114,8 @@ RULE_DEFAULTS: dict[str, Any] = {
 }
 
 RULES_SUMMARY = (
-    "Keep It 100. Each question asks how many people out of 100 said yes. "
+    "Keep It 100. Every question's answer is a number from 0 to 100: how many people "
+    "out of 100 said or did something, or a percentage, of a country, a food or the planet. "
     "On your turn you are the Slider: pick a card, hear the question, and say where "
     "its hidden number fits in one of the two lines, for example between 42 and 60. "
     "Everyone else says lower, right, or higher. A right spot earns the Slider 20 "
@@ -131,14 +132,15 @@ LINE_NAMES = ("one", "two")
 GUESSES = ("lower", "correct", "higher")
 GUESS_WORDS = {"lower": "lower", "correct": "right", "higher": "higher"}
 
-# Phases of play: what the host waits for.
-CHOOSE, PLACE, PREDICT, BET, TIEBREAK, OVER = (
-    "choose", "place", "predict", "bet", "tiebreak", "over")
+# Phases of play: what the host waits for. WRITE: a tiebreak by voice, while the tied
+# players write their numbers down (the table says "ready"); TIEBREAK: collecting them.
+CHOOSE, PLACE, PREDICT, BET, WRITE, TIEBREAK, OVER = (
+    "choose", "place", "predict", "bet", "write", "tiebreak", "over")
 EXPECTED_INTENT = {CHOOSE: "choose_card", PLACE: "place", PREDICT: "predict",
-                   BET: "bet", TIEBREAK: "number"}
+                   BET: "bet", WRITE: "ready", TIEBREAK: "number"}
 WHAT_NOW = {CHOOSE: "pick a card", PLACE: "say where the card goes",
             PREDICT: "say lower, right, or higher", BET: "bet or say no bet",
-            TIEBREAK: "say a number"}
+            WRITE: "say ready once every number is written down", TIEBREAK: "say a number"}
 
 
 # ---------------------------------------------------------------- values
@@ -217,7 +219,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Check the options, build the lines, deal the hands (or the challenge deck)."""
     mode = options.mode or MODES[0]
     players = tuple(options.players)
-    rules = _checked_rules(options.rules)
+    rules = check_rules(options.rules)
     _check_table(mode, options.deal, players, rules)
     rng = new_rng(options.seed)
     questions = _shuffled_questions(decks, rng)
@@ -237,8 +239,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, events
 
 
-def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with the given rules, typed by merge_rules, then range-checked."""
+def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with the given rules, typed by merge_rules, then range-checked.
+    Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     if rules["tiebreak_entry"] not in ("say", "phone"):
         raise RuleError("The rule tiebreak_entry must be say or phone.")
@@ -334,6 +337,10 @@ def prompt(state: State) -> Prompt | None:
         return _predict_prompt(state)
     if state.phase == BET:
         return _bet_prompt(state)
+    if state.phase == WRITE:
+        return Prompt(name=f"{ID}/tiebreak_ready", player=None,
+                      text="Say ready when every number is written down.",
+                      choices=("ready", "read the question"))
     return _tiebreak_prompt(state)
 
 
@@ -415,7 +422,7 @@ def _tiebreak_prompt(state: State) -> Prompt:
     if state.rules["tiebreak_entry"] == "phone":
         text = f"{player}, enter your number on your phone."
     else:
-        text = f"{player}, your number from 0 to 100?"
+        text = f"{player}, the number you wrote?"
     return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"))
 
 
@@ -462,10 +469,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if intent == "read_card" and state.phase == CHOOSE:
         return state, [say(_read_one_card(state, action))]
     if intent == "read_question" and state.phase != CHOOSE:
-        card = state.tiebreak.question if state.phase == TIEBREAK else state.turn.card
+        card = state.tiebreak.question if state.phase in (WRITE, TIEBREAK) else state.turn.card
         return state, [say(_question_text(card))]
     if intent != EXPECTED_INTENT[state.phase]:
-        raise RuleError(f"Now {asked} should {WHAT_NOW[state.phase]}.")
+        raise RuleError(f"Now {asked or 'the table'} should {WHAT_NOW[state.phase]}.")
     s = evolve(state)
     events: list[Event] = []
     HANDLERS[s.phase](s, action, events)
@@ -523,21 +530,32 @@ def _bet(s: State, action: Action, events: list[Event]) -> None:
         _reveal(s, events)
 
 
+def _numbers_written(s: State, action: Action, events: list[Event]) -> None:
+    """By voice: every tied player has written a number down; the host collects them."""
+    s.phase = TIEBREAK
+    events.append(say("Let's hear them."))
+
+
 def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
+    """A tied player's number: typed on their phone (hidden until all are in), or read out
+    from what they wrote down (said aloud, so known from now on)."""
     tiebreak = s.tiebreak
     player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
     value = whole_number(action.get("value"))
     if value is None or not 0 <= value <= 100:
         raise RuleError("Say a number from 0 to 100.")
     tiebreak.guesses[player] = value
-    if len(tiebreak.guesses) < len(tiebreak.players):
+    if s.rules["tiebreak_entry"] == "say":
+        events += [{"type": "reveal", "player": player, "card": "tiebreak number", "value": value},
+                   say(f"{player}: {value}.")]
+    elif len(tiebreak.guesses) < len(tiebreak.players):
         events.append(say(f"Got it, {player}."))
-        return
-    _settle_tiebreak(s, events)
+    if len(tiebreak.guesses) == len(tiebreak.players):
+        _settle_tiebreak(s, events)
 
 
 HANDLERS = {CHOOSE: _choose_card, PLACE: _place, PREDICT: _predict, BET: _bet,
-            TIEBREAK: _tiebreak_guess}
+            WRITE: _numbers_written, TIEBREAK: _tiebreak_guess}
 
 
 # ---------------------------------------------------------------- turns
@@ -738,9 +756,15 @@ def _start_tiebreak(s: State, tied: list[str], round_number: int, events: list[E
     order = tied[shift:] + tied[:shift]
     question = s.deck.pop(0)
     s.tiebreak = Tiebreak(players=order, question=question, round=round_number)
-    s.phase = TIEBREAK
+    if s.rules["tiebreak_entry"] == "phone":
+        s.phase = TIEBREAK
+        how = "each enter a number from 0 to 100 on your phone, where no one else sees it."
+    else:
+        s.phase = WRITE
+        how = ("each write down a number from 0 to 100 and keep it hidden. "
+               "When all are written, I will ask for them.")
     events.append(say(f"Tiebreak! Closest number wins. {_question_text(question)} "
-                      f"{join_names(order)}, each say a number from 0 to 100."))
+                      f"{join_names(order)}, {how}"))
 
 
 def _settle_tiebreak(s: State, events: list[Event]) -> None:
@@ -751,9 +775,12 @@ def _settle_tiebreak(s: State, events: list[Event]) -> None:
                questions_used([tiebreak.question]),
                say(f"The answer is {answer}.")]
     distance = {p: abs(g - answer) for p, g in tiebreak.guesses.items()}
-    said = join_names([f"{p} {tiebreak.guesses[p]}" for p in tiebreak.players])
     off = ", ".join(f"{p} {distance[p]} off" for p in tiebreak.players)
-    events.append(say(f"You said: {said}. {off}."))
+    if s.rules["tiebreak_entry"] == "phone":        # by voice they were heard as they came in
+        said = join_names([f"{p} {tiebreak.guesses[p]}" for p in tiebreak.players])
+        events.append({"type": "reveal", "card": "tiebreak numbers", "value": dict(tiebreak.guesses)})
+        off = f"You said: {said}. {off}"
+    events.append(say(f"{off}."))
     closest = min(distance.values())
     best = [p for p in s.players if p in distance and distance[p] == closest]
     if len(best) == 1:
@@ -767,6 +794,22 @@ def _declare(s: State, winners: list[str], text: str, events: list[Event]) -> No
     s.winners = list(winners)
     s.phase = OVER
     events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
+
+
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): the lines, the card being played with its
+    question, spot, predictions and bets so far, or the tiebreak's question; the scores."""
+    s = state
+    parts = [_lines_text(s.lines)]
+    if s.phase in (PLACE, PREDICT, BET) and s.turn.card is not None:
+        parts.append(f"{s.turn.slider}'s card: {_question_text(s.turn.card)}")
+        if s.turn.spot is not None:
+            parts.append(f"{s.turn.slider} slid it {_spot_text(s, s.turn.spot)}.")
+        parts += [f"{p} says {GUESS_WORDS[g]}." for p, g in s.turn.predictions.items()]
+        parts += [f"{p} bets {amount}." for p, amount in s.turn.bets.items() if amount]
+    if s.phase in (WRITE, TIEBREAK):
+        parts.append(f"Tiebreak for {join_names(s.tiebreak.players)}: {_question_text(s.tiebreak.question)}")
+    return " ".join(parts + [f"Scores: {scores(s)}"])
 
 
 def scores(state: State) -> str:
@@ -934,8 +977,11 @@ def questions_used(cards: list[Question]) -> Event:
 
 
 def _question_text(card: Question) -> str:
-    year = f" From {card.year}." if card.year and str(card.year) not in card.text else ""
-    return f"{card.text}{year}"
+    """The question as spoken; a survey's year is added when the text does not say it (the
+    rulebook: "the year the survey was conducted"). Other facts carry no year aloud: a
+    card's year is when its figure was true, which for a law or a measure is no help."""
+    survey = card.category == "survey" and card.year and str(card.year) not in card.text
+    return f"{card.text} From {card.year}." if survey else card.text
 
 
 def _hand_text(hand: list[Question]) -> str:

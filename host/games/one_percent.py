@@ -276,7 +276,7 @@ def is_are(names: list[str]) -> str:
 def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
     cards = _deck_data(decks)
-    rules = _checked_rules(options, cards)
+    rules = check_rules(options.rules, cards)
     players = _checked_players(options)
     deal = options.deal or DEALS[0]
     if deal not in DEALS:
@@ -320,10 +320,12 @@ def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
     return counts
 
 
-def _checked_rules(options: GameOptions, cards: BidRewardDecks) -> dict[str, Any]:
-    """The defaults (the deck's counts among them) overridden by options.rules, then checked."""
+def check_rules(given: dict[str, Any], cards: BidRewardDecks | None = None) -> dict[str, Any]:
+    """The defaults (the deck's counts among them; the shipped deck's unless given)
+    overridden by the given rules, then checked."""
+    cards = cards or default_bid_reward_decks()
     defaults = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
-    rules = merge_rules(TITLE, defaults, options.rules)
+    rules = merge_rules(TITLE, defaults, given)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")
@@ -858,7 +860,9 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
     _spend_bonus(s, player, "draw_two")
     drawn = [s.reward_deck.pop() for _ in range(drawn_count)]
     drawn_words = join_names([card_name(c) for c in drawn])
-    events = [sound("win_card"), say(f"{player} draws {drawn_words}.")]
+    events = [sound("win_card"), {"type": "reveal", "player": player, "card": "reward deck",
+                                  "value": [card_name(c) for c in drawn]},
+              say(f"{player} draws {drawn_words}.")]
     for card in drawn:
         if _is_duplicate(s, player, card) and s.rules["duplicates"] == "refuse":
             s.reward_discard.append(card)
@@ -1007,7 +1011,13 @@ def _roll_two(s: State) -> tuple[int, int]:
 
 def _dice_events(player: str, dice: tuple[int, int], rolled_by_host: bool) -> list[Event]:
     events = [sound("dice")] if rolled_by_host else []
-    return events + [say(f"{player}: {dice[0]} and {dice[1]}.")]
+    return events + [_rolled(player, list(dice)), say(f"{player}: {dice[0]} and {dice[1]}.")]
+
+
+def _rolled(player: str, dice: list[int]) -> Event:
+    """A roll is chance made known: the move that rolled cannot be taken back to roll
+    again (host.engine.crosses_reveal)."""
+    return {"type": "reveal", "player": player, "card": "dice", "value": dice}
 
 
 def _winning_numbers(s: State, player: str) -> set[int]:
@@ -1028,7 +1038,7 @@ def _judge_reroll(s: State, new_value: int) -> list[Event]:
     old = dice[r.reroll_die]
     dice[r.reroll_die] = new_value
     events = [sound("dice")] if s.host_dice else []
-    events.append(say(f"{r.player} rerolls the {old}: {new_value}."))
+    events += [_rolled(r.player, [new_value]), say(f"{r.player} rerolls the {old}: {new_value}.")]
     return events + _judge(s, (dice[0], dice[1]))
 
 
@@ -1080,14 +1090,34 @@ def _end_round(s: State) -> list[Event]:
 
 
 def _refill_row(s: State) -> list[Event]:
-    while len(s.reward_row) < ROW_SIZE and s.reward_deck:
-        s.reward_row.append(s.reward_deck.pop())
+    added = [s.reward_deck.pop() for _ in range(min(ROW_SIZE - len(s.reward_row), len(s.reward_deck)))]
+    s.reward_row += added
     if not s.reward_row:
         return [say("The reward cards are all gone: from now on, rewards are dice rolls.")]
-    return [say(f"Reward cards on offer: {cards_words(s.reward_row)}.")]
+    shown = [{"type": "reveal", "card": "reward deck", "value": [card_name(c) for c in added]}] if added else []
+    return shown + [say(f"Reward cards on offer: {cards_words(s.reward_row)}.")]
 
 
 # --------------------------------------------------------------------------- scores
+
+def table_text(state: State) -> str:
+    """What lies face up ("read the table"): the bid standing (and a challenge's sides),
+    the reward cards on offer, the last roll, and who is in and holds which reward cards."""
+    s = state
+    parts = []
+    if s.challenge is not None:
+        c = s.challenge
+        parts.append(f"{c.challenger} says {c.bid.bidder}'s {bid_words(s, c.bid)} is false. "
+                     f"With the bid: {join_names(c.believers) or 'nobody yet'}; "
+                     f"against it: {join_names(c.doubters) or 'nobody yet'}.")
+    elif s.last_bid is not None:
+        parts.append(f"The bid: {bid_words(s, s.last_bid)}, by {s.last_bid.bidder}.")
+    parts.append(f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row
+                 else "No reward cards on offer.")
+    if s.reward is not None and s.reward.dice is not None:
+        parts.append(f"{s.reward.player}'s last roll: {s.reward.dice[0]} and {s.reward.dice[1]}.")
+    return " ".join(parts + [scores(s)])
+
 
 def scores(state: State) -> str:
     """Who holds which reward cards, who is still in, and who has won."""

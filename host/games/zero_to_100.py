@@ -38,6 +38,11 @@ Rules choices
   names nothing. A pick is repeated back by its number and powers; the reveal
   names each card by its title, then its answer. The power cards are named in the
   welcome and by "read our cards"; the first round's prompt reminds teams of them.
+- By ear, what lies face up on a real table: "read team Ben's cards" reads another
+  team's questions in full and its power cards left; "read the table" reads every
+  team's, this round's picks (the questions, not their answers) and the last reveal
+  in full. The welcome says each team in a sentence of its own ("Team Ana: Ana and
+  Dan. Team Ben: Ben."), so no name is heard in the wrong team.
 - Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
 - Spot On is judged on the result after the 50 and 20 cards, and is right when the
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
@@ -195,13 +200,14 @@ class State:
     guesses: dict[int, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
     heard_hand: list[int] = field(default_factory=list)  # teams read their hand in full
+    revealed: list[tuple[int, Play]] = field(default_factory=list)  # the last reveal, in its order
 
 
 # ---- setup ----------------------------------------------------------------
 
 def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Form the teams, deal the questions in deck order and open round 1."""
-    rules = _checked_rules(options.rules)
+    rules = check_rules(options.rules)
     _check_mode_deal_players(options)
     rng = new_rng(options.seed)
     memberships = _form_teams(options, rules["teams"])
@@ -220,8 +226,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, _welcome(state) + _start_round(state)
 
 
-def _checked_rules(given: dict[str, Any]) -> dict[str, Any]:
-    """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused."""
+def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+    """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused.
+    Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
         if isinstance(rules[key], str):
@@ -274,13 +281,15 @@ def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Ques
 
 
 def _welcome(s: State) -> list[Event]:
-    if all(t.name == f"Team {t.members[0]}" and len(t.members) == 1 for t in s.teams):
-        line_up = f"Teams: {join_names([t.name for t in s.teams])}."
-    elif all(t.name == f"Team {t.members[0]}" for t in s.teams):
-        line_up = f"Teams: {join_names([join_names(t.members, 'with') for t in s.teams])}."
-    else:
-        line_up = " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
-    return [say(f"Zero to 100: get down to one question to win! {line_up}")]
+    return [say(f"Zero to 100: get down to one question to win! {_line_up(s)}")]
+
+
+def _line_up(s: State) -> str:
+    """Who plays in which team, a sentence a team, so no name can be heard in the wrong one:
+    "Team Ana: Ana and Dan. Team Ben: Ben and Eve. Team Cy: Cy." """
+    if all(len(t.members) == 1 and t.name == f"Team {t.members[0]}" for t in s.teams):
+        return f"{len(s.teams)} teams of one: {join_names([t.name for t in s.teams])}."
+    return " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
 
 
 # ---- prompts --------------------------------------------------------------
@@ -290,7 +299,7 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == "choose":
         team = state.teams[_choosing_team(state)]
         name = "zero-to-100/choose_card"
-        context = {"hand": [q.text for q in team.hand], "powers": list(team.powers)}
+        context = {"hand": [q.text for q in team.hand], "powers": list(team.powers), "teams": _members(state)}
         return Prompt(
             name=name, player=team.name,
             text=(f"{team.name}, which question is closest to {state.target}?"
@@ -302,7 +311,7 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
         name = "zero-to-100/discard"
-        context = {"hand": [q.text for q in team.hand]}
+        context = {"hand": [q.text for q in team.hand], "teams": _members(state)}
         return Prompt(
             name=name, player=team.name,
             text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
@@ -311,12 +320,18 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == "tiebreak":
         team = state.teams[state.tied[len(state.guesses)]]
         question = team.hand[0].text
+        context = {"question": question, "teams": _members(state)}
         return Prompt(
             name="zero-to-100/tiebreak", player=team.name,
             text=f"{team.name}, your last question: {_sentence(question)} "
                  "What is its answer, from 0 to 100?",
-            context={"question": question}, choices=("42", "it's 75"))
+            context=context, slots=grammar_slots("zero-to-100/tiebreak", context), choices=("42", "it's 75"))
     return None
+
+
+def _members(s: State) -> list[list[str]]:
+    """Each team's players, for the grammar's "read team Ben's cards"."""
+    return [list(team.members) for team in s.teams]
 
 
 def _choosing_team(s: State) -> int:
@@ -329,16 +344,19 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     The accuracy benchmark knows a recorded prompt only by its name and manifest
     context, so the grammar must not depend on anything else in the game state.
     choose_card and discard need {"hand": [question text, ...]}: card numbers,
-    ordinals and each card's telling words. The powers are a fixed grammar list,
-    and the tiebreak has no live lists.
+    ordinals and each card's telling words. The powers are a fixed grammar list.
+    Every prompt's {"teams": [[player, ...], ...]} names the teams for "read team
+    Ben's cards": a member's name or the team's number gives it (1-based).
     """
+    teams = [(str(name), number) for number, members in enumerate(context.get("teams") or [], start=1)
+             for name in members] + [(str(n), n) for n in range(1, len(context.get("teams") or []) + 1)]
     if prompt not in ("zero-to-100/choose_card", "zero-to-100/discard"):
-        return {}
+        return {"team": teams} if teams else {}
     hand = [str(text) for text in context.get("hand") or []]
     numbers = range(1, len(hand) + 1)
     return {"card": [(str(n), n) for n in numbers],
             "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
-            "card_word": _card_words(hand)}
+            "card_word": _card_words(hand), "team": teams}
 
 
 def _card_words(hand: list[str]) -> list[tuple[str, int]]:
@@ -376,6 +394,8 @@ def _choose_examples(team: Team) -> tuple[str, ...]:
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
+    if action.get("intent") == "read_cards" and action.get("team") is not None:
+        return state, [say(_hand_sentence(_named_team(state, action.get("team")), own=False))]
     if action.get("intent") == "read_cards":
         return state, _read_cards(state)
     if action.get("intent") == "read_card":
@@ -399,6 +419,13 @@ def _read_cards(s: State) -> list[Event]:
         team = s.teams[s.tied[len(s.guesses)]]
         return [say(f"{team.name}, your last question: {_sentence(team.hand[0].text)}")]
     return [say("The game is over.")]
+
+
+def _named_team(s: State, number: Any) -> Team:
+    """The team a "read team Ben's cards" names: its number, 1 to the number of teams."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(s.teams):
+        raise RuleError(f"The teams are {join_names([t.name for t in s.teams])}.")
+    return s.teams[number - 1]
 
 
 def _check_speaker(team: Team, action: Action) -> None:
@@ -433,7 +460,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
     for power in powers:
         team.powers.remove(PLAYED_POWERS[power][0])
     s.plays[team_index] = Play(card, powers)
-    with_powers = f", with {join_names([_played_power_name(p) for p in powers])}" if powers else ""
+    with_powers = f", with {_powers_played(powers)}" if powers else ""
     events = [say(f"{team.name} plays card {index + 1}{with_powers}.")]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
@@ -514,6 +541,7 @@ def _start_turn(s: State) -> list[Event]:
 
 def _reveal_round(s: State) -> list[Event]:
     """All teams have picked: reveal in order, then the furthest team's card moves."""
+    s.revealed = [(i, s.plays[i]) for i in s.order]
     events = [say("Everyone has picked. Reveal!")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
     for team_index in s.order:
@@ -664,12 +692,39 @@ def _cards_left(s: State) -> str:
     return join_names([f"{t.name} {len(t.hand)}" for t in s.teams])
 
 
-def _hand_sentence(team: Team, full: bool = True) -> str:
-    """A team's questions by titles ("Card 1: days month June."), or in full with its powers."""
+def _hand_sentence(team: Team, full: bool = True, own: bool = True) -> str:
+    """A team's questions by titles ("Card 1: days month June."), or in full with its powers:
+    to the team itself, or (own False) to another team, as they lie face up on a table."""
     if not full:
         return f"{team.name}: {titles_text([q.text for q in team.hand])}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
-    return f"{team.name}, your questions. {cards} {_powers_sentence(team)}"
+    return f"{team.name}{', your' if own else ':'} questions. {cards} {_powers_sentence(team)}"
+
+
+def table_text(state: State) -> str:
+    """Everything face up on a real table, in full ("read the table"): the target, each
+    team's questions and power cards, this round's picks so far, and the last reveal."""
+    s = state
+    parts = [f"Round {s.round}, target {s.target}." if s.phase != "over" else scores(s), _line_up(s)]
+    parts += [_hand_sentence(team, own=False) for team in s.teams if team.hand]
+    if s.phase == "choose":          # picked this round, face up, their answers still hidden
+        parts += [f"{s.teams[i].name} has played: {_sentence(s.plays[i].card.text)}"
+                  + (f" With {_powers_played(s.plays[i].powers)}." if s.plays[i].powers else "")
+                  for i in s.order if i in s.plays]
+    if s.revealed:
+        parts.append("The last reveal. " + " ".join(_revealed_text(s.teams[i], play) for i, play in s.revealed))
+    return " ".join(parts)
+
+
+def _powers_played(powers: list[str]) -> str:
+    """"plus 50 and Spot On"."""
+    return join_names([_played_power_name(p) for p in powers])
+
+
+def _revealed_text(team: Team, play: Play) -> str:
+    """One revealed card in full: "Team Ana: How many ...? 35, with plus 20: 55." """
+    moved = f", with {_powers_played(play.powers)}: {play.result}" if play.result != play.card.answer else ""
+    return f"{team.name}: {_sentence(play.card.text)} {play.card.answer}{moved}."
 
 
 def _read_one_card(s: State, action: Action) -> list[Event]:

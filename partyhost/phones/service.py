@@ -2,8 +2,9 @@
 
 The server gets its own thread and asyncio loop, so the session loop stays the
 plain blocking loop it is. It binds to one address: the machine's LAN address
-by default (found from the host name, without sending anything), 127.0.0.1 when
-there is none, and all interfaces only when the settings ask for "0.0.0.0".
+by default (that of the interface with the default route, found without sending
+anything), 127.0.0.1 when there is none (and the host says phones cannot join),
+and all interfaces only when the settings ask for "0.0.0.0".
 """
 from __future__ import annotations
 
@@ -31,15 +32,48 @@ class PhoneServerError(Exception):
     """The phone server could not start (port taken, address not on this machine)."""
 
 
-def lan_address() -> str:
-    """This machine's first private IPv4 address by its host name, else 127.0.0.1."""
+LOOPBACK = "127.0.0.1"
+PROBE = "198.51.100.1"
+"""An address of TEST-NET-2 (RFC 5737), in use nowhere: the kernel reaches it, like any
+outside address, through the interface with the default route. Connecting a UDP socket
+to it only chooses that route; nothing is sent."""
+NO_NETWORK = ("no network address that other devices can reach was found (no default route, and "
+              "the host name gives only a loopback address): phones cannot join and Home Assistant "
+              "cannot connect, so it listens on 127.0.0.1, this machine only. Connect it to the "
+              "network, or set phones_bind or serve_bind in the settings")
+NO_NETWORK_SPOKEN = "I found no network that phones could reach me on, so they cannot join."
+
+
+def lan_address() -> str | None:
+    """The address phones and Home Assistant reach this machine at: that of the interface
+    with the default route; without one (a network with no way out), the first private
+    address its host name gives. None when there is only loopback: stock Debian and
+    Raspberry Pi OS map the host name to 127.0.1.1, which no other device can reach."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((PROBE, 9))
+            routed = probe.getsockname()[0]
+        if not ipaddress.ip_address(routed).is_loopback and not ipaddress.ip_address(routed).is_unspecified:
+            return routed
+    except OSError:
+        pass                                # no default route: try the host name
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
-        return "127.0.0.1"
-    found = [info[4][0] for info in infos]
-    private = [a for a in found if ipaddress.ip_address(a).is_private and not ipaddress.ip_address(a).is_loopback]
-    return private[0] if private else "127.0.0.1"
+        return None
+    found = [ipaddress.ip_address(info[4][0]) for info in infos]
+    return next((str(a) for a in found if a.is_private and not a.is_loopback), None)
+
+
+def bind_address(setting: str | None) -> str:
+    """The address a server binds to: the setting, else lan_address(), else 127.0.0.1 after
+    saying on the terminal that no other device can reach it."""
+    if setting:
+        return setting
+    found = lan_address()
+    if found is None:
+        print(f"partyhost: {NO_NETWORK}", file=sys.stderr, flush=True)
+    return found or LOOPBACK
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,7 @@ def test_the_host_says_ranks_as_the_pack_file_names_them(tmp_path):
     rig(state, ["QH", "2C"], ["AS", "2S"])
     state, events = play(state, "QH")
     assert "Dame of hearts, 36." in said(events)
-    assert events[0] == {"type": "reveal", "player": "Ana", "card": "dame of hearts", "value": 36}
+    assert events[0] == {"type": "reveal", "player": "Ana", "card": "dame of hearts", "value": 36, "by_owner": True}
     assert state.name(card("QS")) == "dame of spades"
     with pytest.raises(RuleError, match="You don't hold the dame of clubs."):
         cen.apply(state, action("Ben", "QC"))

@@ -712,6 +712,46 @@ def test_a_clue_of_two_words_is_refused_and_the_turn_stays():
     assert kc.prompt(state).player == "Ben"
 
 
+@pytest.mark.parametrize("typed", ["wolf-dog", "ice-cream", "Grand-Mother!"])
+def test_a_typed_hyphenated_compound_is_one_word_as_in_spoken_play(typed):
+    """Rulebook: "compound words, which count as one word (examples: wolf-dog,
+    grandmother)". Typed, the matcher keeps the hyphen, so "One word." is not said."""
+    from voice.matcher import Matcher
+    state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
+    prompt = kc.prompt(state)
+    intent = Matcher().match(prompt.name, typed, prompt.slots).intent
+    assert intent == {"intent": "word", "word": None, "text": typed.lower().strip("!")}
+    state, events = play(state, intent)
+    assert kc.prompt(state).player == "Ben" and not says(events)
+
+
+@pytest.mark.parametrize("deal", ["host", "table"])
+@pytest.mark.parametrize("text", ["meow", "crack", "bow wow", "bow-wow", "bang bang", "WOOF"])
+def test_a_sound_word_is_refused_and_the_turn_stays(deal, text):
+    """Rulebook: "It is forbidden to say ... onomatopoeias (examples: crack, meow)"."""
+    state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]}, deal=deal)
+    if deal == "table":
+        state, _ = play(state, {"intent": "ready"})
+    assert_refused(state, {"intent": "word", "word": None, "text": text.lower()}, "no sound words")
+
+
+def test_a_word_that_only_contains_a_sound_is_a_clue_and_a_sound_word_in_play_a_guess():
+    state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["crash", "river"]})
+    state, _ = play(state, {"intent": "word", "word": None, "text": "boomerang"},
+                    {"intent": "word", "word": None, "text": "doorbell"})
+    assert kc.prompt(state).player == "Cy"
+    state, _ = play(state, CLUE, {"intent": "word", "word": "crash", "text": "crash"})   # Ana guesses Cy's
+    assert [won.word for won in state.won] == ["crash"]
+
+
+def test_the_sound_word_list_names_its_source_and_licence():
+    from host.decks import SOUND_WORDS_FILE, default_deck_dir, sound_words
+    header = (default_deck_dir() / SOUND_WORDS_FILE).read_text(encoding="utf-8").split("\n\n")[0]
+    assert "Source:" in header and "Licence:" in header
+    assert {"meow", "crack", "bowwow", "cockadoodledoo"} <= sound_words()
+    assert not {"bell", "drum", "whistle", "ring", "bark"} & sound_words()
+
+
 @pytest.mark.parametrize("deal", ["host", "table"])
 def test_a_split_clue_stays_a_clue_when_several_words_is_clue(deal):
     """By voice a recogniser may split one word ("a low" for "pillow"): the turn passes."""
@@ -726,3 +766,13 @@ def test_a_split_clue_stays_a_clue_when_several_words_is_clue(deal):
 def test_several_words_rule_takes_only_refuse_or_clue():
     with pytest.raises(RuleError, match="refuse or clue"):
         kc.setup(options(several_words="maybe"), deck())
+
+
+def test_the_table_reads_every_card_won_this_round_face_up():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
+                     mode="too-cool")
+    assert "No card won yet this round." in kc.table_text(state)
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), word("wolf"))   # Ana guesses, Ben attacks
+    text = kc.table_text(state)
+    assert "Cards won: castle, between Ana and Cy; wolf, taken by Ben from Cy." in text
+    assert "It is Cy's turn." in text

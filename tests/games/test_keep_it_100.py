@@ -6,6 +6,7 @@ answers they need directly on the state, so each rule is checked with known numb
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -555,19 +556,24 @@ def tied_game(deck_size=60, **rules):
     return state, events
 
 
+def written(state):
+    """By voice: the tied players have written their numbers down and the table said ready."""
+    return act(state, "ready")[0]
+
+
 def test_tie_goes_to_a_tiebreak_question_for_the_tied_players():
     state, events = tied_game()
     assert state.points == {"Ana": 20, "Ben": 20, "Cy": 0}
     assert "tie between Ana and Ben" in texts(events)
     assert state.tiebreak.question.text in texts(events)
-    prompt = k100.prompt(state)
+    prompt = k100.prompt(written(state))
     assert (prompt.name, prompt.player) == ("keep-it-100/tiebreak", "Ana")
 
 
 def test_closest_tiebreak_guess_wins():
     state, _ = tied_game()
     state.tiebreak.question = dataclasses.replace(state.tiebreak.question, answer=40)
-    state, _ = act(state, "number", value=45)
+    state, _ = act(written(state), "number", value=45)
     state, events = act(state, "number", value=30)
     assert events[-1] == {"type": "game_over", "scores": state.points, "winners": ["Ana"]}
     assert "Ana 5 off, Ben 10 off" in texts(events)
@@ -577,28 +583,41 @@ def test_tied_tiebreak_repeats_with_a_fresh_question():
     state, _ = tied_game()
     first = state.tiebreak.question
     state.tiebreak.question = dataclasses.replace(first, answer=40)
-    state, _ = act(state, "number", value=45)
+    state, _ = act(written(state), "number", value=45)
     state, events = act(state, "number", value=35)
     assert "Still tied" in texts(events)
     assert state.tiebreak.question.id != first.id
-    assert k100.prompt(state).player == "Ben"          # the order rotates
+    assert "write down a number" in texts(events) and k100.prompt(state).player is None
+    assert k100.prompt(written(state)).player == "Ben"          # the order rotates
 
 
-def test_by_voice_tiebreak_numbers_are_not_repeated_until_all_are_in():
-    """Rulebook: "On the count of 3, all tied players shout out the exact number"; by voice
-    they speak in turn, so the host repeats no number before the reveal."""
-    state, _ = tied_game()
+def test_by_voice_every_number_is_written_down_before_any_is_heard():
+    """Rulebook: "On the count of 3, all tied players shout out the exact number", so no one
+    hears another's first. By voice each writes it down; only once the table says ready
+    does the host ask for them, one at a time."""
+    state, events = tied_game()
+    assert "Ana and Ben, each write down a number from 0 to 100" in texts(events)
+    assert "say a number" not in texts(events)
+    prompt = k100.prompt(state)
+    assert (prompt.name, prompt.player) == ("keep-it-100/tiebreak_ready", None)
+    with pytest.raises(RuleError, match="ready once every number is written down"):
+        act(state, "number", value=45)
     state.tiebreak.question = dataclasses.replace(state.tiebreak.question, answer=40)
+    state = written(state)
+    assert "the number you wrote" in k100.prompt(state).text
     state, events = act(state, "number", value=45)
-    assert texts(events) == "Got it, Ana." and "45" not in texts(events)
+    assert texts(events) == "Ana: 45."
+    assert {"type": "reveal", "player": "Ana", "card": "tiebreak number", "value": 45} in events
     state, events = act(state, "number", value=30)
-    assert "You said: Ana 45 and Ben 30. Ana 5 off, Ben 10 off." in texts(events)
+    assert "The answer is 40. Ana 5 off, Ben 10 off." in texts(events)
 
 
 def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
     """Rulebook: "all tied players shout out the exact number" at once; with phones each
     enters it privately and the host reveals them together."""
-    state, _ = tied_game(tiebreak_entry="phone")
+    state, events = tied_game(tiebreak_entry="phone")
+    assert "each enter a number from 0 to 100 on your phone" in texts(events)
+    assert "write" not in texts(events) and "each say" not in texts(events)
     prompt = k100.prompt(state)
     assert prompt.player == "Ana" and "phone" in prompt.text
     ana, ben, cy = (k100.hand_view(state, p) for p in ("Ana", "Ben", "Cy"))
@@ -610,6 +629,8 @@ def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
     assert k100.hand_view(state, "Ben").number is not None
     assert "Your number: 45." in k100.hand_view(state, "Ana").facts
     assert "45" not in " ".join(k100.hand_view(state, "Ben").facts)  # nobody sees another's
+    state, events = act(state, "number", value=30)
+    assert "You said: Ana 45 and Ben 30." in texts(events)
 
 
 def test_a_phone_page_shows_the_full_cards_and_plays_one_on_your_turn():
@@ -623,13 +644,15 @@ def test_a_phone_page_shows_the_full_cards_and_plays_one_on_your_turn():
 
 def test_tiebreak_question_can_be_read_again():
     state, _ = tied_game()
-    after, events = act(state, "read_question")
-    assert after is state and state.tiebreak.question.text in texts(events)
+    for ready in (False, True):
+        state = written(state) if ready else state
+        after, events = act(state, "read_question")
+        assert after is state and state.tiebreak.question.text in texts(events)
 
 
 def test_tiebreak_number_out_of_range_is_refused():
     state, _ = tied_game()
-    assert_refused(state, "number", value=101)
+    assert_refused(written(state), "number", value=101)
 
 
 def test_no_fresh_question_left_means_a_shared_win():
@@ -762,6 +785,7 @@ def test_replaying_the_actions_rebuilds_the_same_state():
             "place": {"intent": "place", "line": 1, "end": "high"},
             "predict": {"intent": "predict", "guess": "correct"},
             "bet": {"intent": "bet", "amount": prompt.context.get("max", 0)},
+            "tiebreak_ready": {"intent": "ready"},
             "tiebreak": {"intent": "number", "value": 50},
         }[kind]}
         state, _ = k100.apply(state, action)
@@ -799,7 +823,7 @@ def heard(state, text):
 def test_grammar_covers_every_prompt_the_engine_asks():
     from voice.grammar import load_grammar
     grammar = load_grammar("keep-it-100")
-    for name in ("choose_card", "place", "predict", "bet", "tiebreak"):
+    for name in ("choose_card", "place", "predict", "bet", "tiebreak_ready", "tiebreak"):
         assert f"keep-it-100/{name}" in grammar.prompts
 
 
@@ -859,4 +883,36 @@ def test_bet_phrases(text, amount):
                                          ("zero", 0), ("my guess is 12", 12)])
 def test_tiebreak_phrases(text, value):
     state, _ = tied_game()
-    assert heard(state, text) == {"intent": "number", "value": value}
+    assert heard(written(state), text) == {"intent": "number", "value": value}
+
+
+@pytest.mark.parametrize("text", ["ready", "we're ready", "done", "we've written them down"])
+def test_tiebreak_ready_phrases(text):
+    state, _ = tied_game()
+    assert heard(state, text) == {"intent": "ready"}
+
+
+# ---------------------------------------------------------------- the shipped cards, as spoken
+
+
+def test_a_year_is_said_only_on_survey_cards():
+    """The rulebook's year is "the year the survey was conducted": "80 proof ... From 2024"
+    or "VAT in Germany ... From 2007" dated a law, not a survey."""
+    from host.decks import load_default_decks
+    cards = load_default_decks().questions_for(k100.ID)
+    dated = [q for q in cards if k100._question_text(q) != q.text]
+    assert dated and {q.category for q in dated} == {"survey"}
+    assert all(k100._question_text(q).endswith(f" From {q.year}.") for q in dated)
+
+
+def test_the_spoken_rules_describe_the_questions_as_they_are():
+    """Many cards are percentages of things, not of people ("What percent of a cucumber is
+    water?"): the rules say so rather than "how many people said yes"."""
+    from host.decks import load_default_decks
+    cards = load_default_decks().questions_for(k100.ID)
+    people = ("people", "adults", "americans", "europeans", "teens", "teenagers", "owners", "workers",
+              "men", "women", "children", "you", "your")
+    about_things = [q for q in cards if not set(re.findall(r"[a-z]+", q.text.lower())) & set(people)]
+    assert len(about_things) > len(cards) / 3                # 115 of 267 (2026-12)
+    assert "said yes" not in k100.RULES_SUMMARY
+    assert "number from 0 to 100" in k100.RULES_SUMMARY and "percentage" in k100.RULES_SUMMARY

@@ -107,7 +107,14 @@ def test_given_teams_are_used():
     state, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"),
                           given_teams=(("Ana", "Ben"), ("Cy", "Dan")))
     assert [t.members for t in state.teams] == [("Ana", "Ben"), ("Cy", "Dan")]
-    assert "Teams: Ana with Ben and Cy with Dan." in said(events)
+    assert "Team Ana: Ana and Ben. Team Cy: Cy and Dan." in said(events)
+
+
+def test_each_team_is_its_own_sentence_so_no_name_is_heard_in_the_wrong_team():
+    """"Teams: Ana with Dan, Ben and Cy." could be two teams or three, aloud."""
+    _, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), given_teams=(("Ana", "Dan"), ("Ben",), ("Cy",)))
+    assert "Team Ana: Ana and Dan. Team Ben: Ben. Team Cy: Cy." in said(events)
+    assert " with " not in said(events)
 
 
 @pytest.mark.parametrize("teams, reason", [
@@ -212,7 +219,7 @@ def test_same_seed_same_game_different_seed_different_shuffle():
 def test_setup_narrates_teams_target_and_first_hand():
     _, events = start(FILLER)
     text = said(events)
-    assert "Teams: Team Ana, Team Ben and Team Cy" in text
+    assert "3 teams of one: Team Ana, Team Ben and Team Cy." in text
     assert "The target is 50." in text
     assert "Team Ana: Card 1: Question. Card 2: Question." in text
 
@@ -250,7 +257,7 @@ def test_choose_prompt_names_the_team_target_hand_and_powers():
     assert prompt.player == "Team Ana"
     assert prompt.text.startswith("Team Ana,") and "50" in prompt.text
     assert prompt.context == {"hand": [f"Question {i}?" for i in range(6)],
-                              "powers": ["50", "20", "spot_on"]}
+                              "powers": ["50", "20", "spot_on"], "teams": [["Ana"], ["Ben"], ["Cy"]]}
     assert prompt.slots["card"] == [(str(n), n) for n in range(1, 7)]
     assert prompt.slots["ordinal"][2] == ("third", 3)
     assert 2 <= len(prompt.choices) <= 4
@@ -556,7 +563,7 @@ def test_several_teams_on_one_card_guess_their_last_answer():
     assert not of_type(events, "game_over")
     prompt = z.prompt(state)
     assert (prompt.name, prompt.player) == ("zero-to-100/tiebreak", "Team Ana")
-    assert "Question 1?" in prompt.text and prompt.context == {"question": "Question 1?"}
+    assert "Question 1?" in prompt.text and prompt.context["question"] == "Question 1?"
     state, events = z.apply(state, {"intent": "number", "value": 40, "player": "Team Ana"})
     assert said(events) == "Team Ana says 40."
     assert z.prompt(state).player == "Team Ben"
