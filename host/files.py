@@ -38,6 +38,12 @@ def kind_of(mode: int) -> str | None:
     return "not a regular file"
 
 
+def not_a(path: Path, kind: str, what: str) -> FileProblem:
+    """The one line for a path that is `kind` (kind_of) where a `what` is wanted."""
+    article = "an" if what[:1] in "aeiou" else "a"
+    return FileProblem(f"{path} is {kind}, not {article} {what}")
+
+
 def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> bool:
     """Whether `path` exists, raising FileProblem when it is anything but a regular file."""
     try:
@@ -50,7 +56,7 @@ def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> boo
         raise FileProblem(f"{path}: cannot use this {what} ({error.strerror or error})") from None
     kind = kind_of(mode)
     if kind is not None:
-        raise FileProblem(f"{path} is {kind}, not a {what}")
+        raise not_a(path, kind, what)
     return True
 
 
@@ -75,7 +81,7 @@ def read_bytes(path: Path, what: str, limit: int) -> bytes:
         info = os.fstat(fd)
         kind = kind_of(info.st_mode)
         if kind is not None:
-            raise FileProblem(f"{path} is {kind}, not a {what}")
+            raise not_a(path, kind, what)
         if info.st_size > limit:
             raise FileProblem(f"{path}: this {what} is {_size(info.st_size)}; at most {_size(limit)} is read")
         try:

@@ -111,6 +111,17 @@ class JournalUnwritable(Exception):
     def __init__(self, path: Path, error: sqlite3.Error):
         self.reason = _unwritable_reason(error)
         super().__init__(f"cannot save the game in {path}: {self.reason}")
+        self.told = False
+        """Set once the players have heard `spoken`."""
+
+    @property
+    def short(self) -> str:
+        """The reason without SQLite's own words, to be spoken."""
+        return self.reason.split(" (")[0]
+
+    @property
+    def spoken(self) -> str:
+        return f"I cannot save the game: {self.short}. So I stop here; every move before this one is saved."
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@ A headless box has no keyboard, so everything a player might want changed for go
 `partyhost config` prints where it is and what is set. Unknown keys, wrong types,
 values out of range (LIMITS), nan and infinity, and [rules.GAME] tables of games that
 do not exist are refused with the file and key named, before any game starts, so a
-typo never silently does nothing and never surfaces in the middle of a game.
+typo never silently does nothing and never surfaces in the middle of a game. The file
+is read only if it is a regular file of at most a megabyte, and a value may nest only
+VALUE_DEPTH deep and hold only VALUE_CHARS characters (VALUE_ITEMS in a list): a rule
+is a number, a word or a short list, and anything vaster is a mistake or an attack.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any
 
 import platformdirs
 
+from host.files import SETTINGS_BYTES, FileProblem, read_text
 from host.games import GAME_IDS
 from voice.asr.select import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
@@ -106,6 +110,14 @@ LIMITS = {
 }
 
 
+VALUE_DEPTH = 4
+"""Lists in lists: a rule's value is a number, text or a list (of pairs, at most)."""
+VALUE_CHARS = 1000
+"""Characters of one text or number, in the file or after --rules KEY=."""
+VALUE_ITEMS = 1000
+"""Entries in one list or table."""
+
+
 ALIASES = {"recogniser": "backend"}
 """Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
 
@@ -120,13 +132,41 @@ def load_settings(path: Path | None = None) -> Settings:
     """Defaults, overridden by the file if it exists."""
     path = path or settings_path()
     settings = Settings()
-    if not path.exists():
-        return settings
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{path}: {error}") from error
+        if not path.exists():
+            return settings
+        data = tomllib.loads(read_text(path, "settings file", SETTINGS_BYTES))
+    except FileProblem as problem:
+        raise ConfigError(str(problem)) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: a value nests too deeply (at most {VALUE_DEPTH} levels)") from None
+    except (OSError, ValueError) as error:         # TOMLDecodeError, and a number too long to read
+        raise ConfigError(f"{path}: {error}") from None
     return apply_overrides(settings, data, source=str(path))
+
+
+def check_value_size(value: Any, where: str) -> None:
+    """ConfigError when a setting's value nests deeper than VALUE_DEPTH, or holds a text or
+    number longer than VALUE_CHARS or a list longer than VALUE_ITEMS; walked without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > VALUE_DEPTH:
+                raise ConfigError(f"{where}: the value nests too deeply (at most {VALUE_DEPTH} levels)")
+            if len(item) > VALUE_ITEMS:
+                raise ConfigError(f"{where}: the value has {len(item)} entries; at most {VALUE_ITEMS}")
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        elif isinstance(item, (str, int, float)) and not isinstance(item, bool) and len(_as_text(item)) > VALUE_CHARS:
+            raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
+
+
+def _as_text(item: str | int | float) -> str:
+    """An int with more digits than Python will print is longer than any limit here."""
+    try:
+        return str(item)
+    except ValueError:
+        return "9" * (VALUE_CHARS + 1)
 
 
 def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> Settings:
@@ -151,6 +191,7 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
 
 
 def _checked(key: str, value: Any, default: Any, source: str) -> Any:
+    check_value_size(value, f"{source}: {key}")
     if key == "rules":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
