@@ -73,21 +73,20 @@ def read_bytes(path: Path, what: str, limit: int) -> bytes:
     """The whole of a regular file of at most `limit` bytes; FileProblem otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise FileProblem(f"{path}: no such {what}") from None
     except OSError as error:
-        raise FileProblem(f"{path}: cannot read this {what} ({error.strerror or error})") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(fd)
-        kind = kind_of(info.st_mode)
+        raise FileProblem(f"{path}: cannot read the file ({error.strerror or error})") from None
+    info = os.fstat(fd)
+    kind = kind_of(info.st_mode)
+    if kind is not None or info.st_size > limit:
+        os.close(fd)
         if kind is not None:
             raise not_a(path, kind, what)
-        if info.st_size > limit:
-            raise FileProblem(f"{path}: this {what} is {_size(info.st_size)}; at most {_size(limit)} is read")
+        raise FileProblem(f"{path}: this {what} is {_size(info.st_size)}; at most {_size(limit)} is read")
+    with os.fdopen(fd, "rb") as file:
         try:
             data = file.read(limit + 1)
         except OSError as error:
-            raise FileProblem(f"{path}: cannot read this {what} ({error.strerror or error})") from None
+            raise FileProblem(f"{path}: cannot read the file ({error.strerror or error})") from None
     if len(data) > limit:
         raise FileProblem(f"{path}: this {what} grew past {_size(limit)} while it was read")
     return data

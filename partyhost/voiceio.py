@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from host.files import FileProblem, check_regular, check_writable
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
 from voice.remote.address import AddressError, is_wyoming, parse_address
@@ -78,8 +79,13 @@ def check_choice(kind: str, value: str) -> None:
             raise IOChoiceError(f"--{kind}: {error}") from error
         return
     if value in allowed or is_audio_file(value):
-        if kind == "input" and is_audio_file(value) and not Path(value).is_file():
-            raise IOChoiceError(f"the input file {value} does not exist")
+        try:
+            if is_audio_file(value) and kind == "input":
+                check_regular(Path(value), "recording")
+            elif is_audio_file(value):
+                check_writable(Path(value), "recording to write")
+        except FileProblem as problem:
+            raise IOChoiceError(f"--{kind}: {problem}") from None
         return
     raise IOChoiceError(f"--{kind} takes {', '.join(allowed)}, a .wav file or a satellite's "
                         f"wyoming://HOST:PORT, not {value!r}")

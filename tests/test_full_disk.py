@@ -107,7 +107,7 @@ def test_a_full_database_stops_the_game_the_same_way(tmp_path, monkeypatch, caps
     def with_few_pages_left(journal, path):
         opened(journal, path)
         (pages,) = journal.db.execute("PRAGMA page_count").fetchone()
-        journal.db.execute(f"PRAGMA max_page_count = {pages + 3}")
+        journal.db.execute(f"PRAGMA max_page_count = {pages + 1}")
     monkeypatch.setattr(Journal, "__init__", with_few_pages_left)
     monkeypatch.setattr("sys.stdin", io.StringIO(SCRIPT))
     code = main(CENTURION)
