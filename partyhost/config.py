@@ -26,6 +26,7 @@ from host.files import SETTINGS_BYTES, FileProblem, read_text
 from host.games import GAME_IDS
 from voice.asr.select import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
+from voice.remote.wire import walk
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -147,16 +148,13 @@ def load_settings(path: Path | None = None) -> Settings:
 
 def check_value_size(value: Any, where: str) -> None:
     """ConfigError when a setting's value nests deeper than VALUE_DEPTH, or holds a text or
-    number longer than VALUE_CHARS or a list longer than VALUE_ITEMS; walked without recursion."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
+    number longer than VALUE_CHARS or a list longer than VALUE_ITEMS."""
+    for item, level in walk(value):
         if isinstance(item, (list, dict)):
-            if depth > VALUE_DEPTH:
+            if level > VALUE_DEPTH:
                 raise ConfigError(f"{where}: the value nests too deeply (at most {VALUE_DEPTH} levels)")
             if len(item) > VALUE_ITEMS:
                 raise ConfigError(f"{where}: the value has {len(item)} entries; at most {VALUE_ITEMS}")
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
         elif isinstance(item, (str, int, float)) and not isinstance(item, bool) and len(_as_text(item)) > VALUE_CHARS:
             raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
 
