@@ -156,3 +156,18 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(tmp_path):
         assert "Traceback" not in said and "Exception ignored" not in said, (n, said)
         assert process.returncode in (130, -signal.SIGINT), (n, process.returncode, said)
         assert said.strip() == "partyhost: stopped.", (n, said)
+
+
+def test_ctrl_c_at_any_moment_of_scripts_run_start_is_never_a_traceback(tmp_path):
+    """The documented launcher, from its first instant: Ctrl-C is ignored while Python itself
+    starts (scripts/run) and taken back by partyhost's first line, so it is either not seen
+    (the game then starts; its input here is empty) or ends it in one line."""
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(tmp_path / "none")}
+    for n in range(12):
+        process = subprocess.Popen([str(REPO / "scripts" / "run"), *CENTURION], cwd=tmp_path, env=env, text=True,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(0.3 * n / 11)
+        process.send_signal(signal.SIGINT)
+        said = process.communicate(timeout=60)[1]
+        assert "Traceback" not in said and "Exception ignored" not in said, (n, said)
+        assert said.strip() in ("", "partyhost: stopped."), (n, said)

@@ -119,3 +119,36 @@ def test_a_full_database_stops_the_game_the_same_way(tmp_path, monkeypatch, caps
     assert 0 < taken < len(SCRIPT.splitlines())
     monkeypatch.setattr(Journal, "__init__", opened)
     assert moves_in(data) == played_straight(tmp_path, taken - 1)
+
+
+@pytest.mark.slow
+def test_a_served_table_pauses_on_a_full_disk_and_goes_on_when_there_is_room(small_disk):
+    """`partyhost serve` with its data on the small disk: Keep It 100 played by transcripts until
+    the disk is full; the players hear why, nothing more is taken, and the game goes on after."""
+    from test_wyoming_service import Service, reply_to, say
+    subprocess.run(["mount", "-o", "remount,size=512k", str(small_disk)], check=True)   # room for its deck copy
+    table = Service(small_disk, "--no-zeroconf")
+    try:
+        question, said = "Which game shall we play?", []
+        for _ in range(200):
+            answer = say(table.port, reply_to(question))
+            said.append(answer)
+            if "cannot save" in answer:
+                break
+            question = answer
+        assert said[-1] == ("I cannot save the game: the disk is full. So I stop here; every move before this "
+                            "one is saved. When there is room on the disk again, say anything and we go on.")
+        saved = moves_in(small_disk)
+        back = say(table.port, reply_to(question))                # the next words: the game again
+        assert back.startswith("Welcome back to Keep It 100"), back
+        again = say(table.port, reply_to(back))                   # still full: told again, nothing taken
+        assert again.startswith("I cannot save the game: the disk is full") and moves_in(small_disk) == saved
+        subprocess.run(["mount", "-o", "remount,size=2m", str(small_disk)], check=True)
+        back = say(table.port, "hello")
+        assert back.startswith("Welcome back to Keep It 100"), back
+        say(table.port, reply_to(back))
+        assert len(moves_in(small_disk)) == len(saved) + 1
+    finally:
+        code, errors = table.stop()
+    assert code == 0 and "Traceback" not in errors
+    assert "partyhost: cannot save the game in" in errors

@@ -110,6 +110,8 @@ class StallingServer:
         self.stopped = asyncio.Event()
         await self.stopped.wait()
         self.server.close()
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()                          # the answers still being sent
 
     def _info(self):
         from wyoming.info import AsrModel, AsrProgram, Attribution, Info, TtsProgram, TtsVoice
@@ -133,7 +135,7 @@ class StallingServer:
                         await async_write_event(AudioStart(rate=22050, width=2, channels=1).event(), writer)
                     while True:
                         await async_write_event(
-                            AudioChunk(rate=22050, width=2, channels=1, audio=bytes(2205)).event()
+                            AudioChunk(rate=22050, width=2, channels=1, audio=bytes(4410)).event()
                             if self.kind == "tts" else Event("transcript-chunk", {"text": "card"}), writer)
                         await asyncio.sleep(1.0)
         except (ConnectionError, OSError):
