@@ -189,14 +189,17 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
 
 
 def _checked(key: str, value: Any, default: Any, source: str) -> Any:
-    check_value_size(value, f"{source}: {key}")
     if key == "rules":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
         unknown = [game for game in value if game not in GAME_IDS]
         if unknown:
             raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
+        for game, rules in value.items():
+            for rule, setting in rules.items():
+                check_value_size(setting, f"{source}: [rules.{game}] {rule}")
         return value
+    check_value_size(value, f"{source}: {key}")
     if key == "backend":
         try:
             check_backend_name(str(value) if isinstance(value, str) else repr(value))

@@ -174,8 +174,8 @@ class TableHandler:
         except asyncio.TimeoutError:
             self.quiet.warning("slow", f"closed a connection from {self.address}: no whole event in "
                                        f"{EVENT_TIMEOUT_S:g} s")
-        except (ConnectionError, OSError):
-            pass                                  # the peer went away; nothing to tell
+        except OSError:
+            pass                                  # the peer went away (a reset, a broken pipe): nothing to tell
         finally:
             self.gate.leave(self)
             self.close()

@@ -107,7 +107,7 @@ def test_rules_of_any_length_or_nesting_are_refused_in_one_line(tmp_path, rule, 
 
 @pytest.mark.parametrize("value, said", [
     ("[" * 500 + "]" * 500, "nests too deeply"),
-    ("[[[[[[1]]]]]]", "the value nests too deeply (at most 4 levels)"),
+    ("[[[[[1]]]]]", "[rules.keep-it-100] starters: the value nests too deeply (at most 4 levels)"),
     ("9" * 5000, "Exceeds the limit (4300 digits)"),
     ('"' + "x" * 5000 + '"', "the value is longer than 1000 characters"),
 ])

@@ -50,7 +50,8 @@ def test_events_as_the_wyoming_package_writes_them_are_read_back():
 
 @pytest.mark.parametrize("raw, why", [
     (b'{"type": "transcript", "data": ' + b"[" * 60_000 + b"]" * 60_000 + b"}\n", "an event header longer than 8192"),
-    (b'{"type": "transcript", "data": {"text": ' + b"[" * 40 + b"]" * 40 + b"}}\n", "event header nested deeper than 16"),
+    (b'{"type": "transcript", "data": {"text": ' + b"[" * 40 + b"]" * 40 + b"}}\n",
+     "event header nested deeper than 16"),
     (b'{"type": "t", "data_length": 70}\n' + b"[" * 35 + b"]" * 35, "event data nested deeper than 16"),
     (b'{"type": "transcript", "data_length": 1000000000}\n', "a data_length of 1000000000 bytes; at most 65536"),
     (b'{"type": "audio-chunk", "payload_length": 99999999}\n', "a payload_length of 99999999 bytes; at most 65536"),

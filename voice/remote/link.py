@@ -2,12 +2,13 @@
 
 Each exchange opens its own connection (the servers close it after each request)
 on a fresh event loop, so any thread may call. The whole answer has a deadline,
-short because a player is waiting: a server that keeps sending something (one audio
+short because a player is waiting: a server that keeps sending something (an audio
 chunk a second, never the end) is as slow as one that sends nothing; and what it
-sends is read with size and nesting limits (voice/remote/wire.py). One slow answer is read locally and forgiven (SLOW_LIMIT); a
-server that fails otherwise, or is slow twice in a row, is set aside for the local part: the table
-is told once (voice/remote/notices.py), the server is probed again in the
-background, at growing intervals, and its return is told once too.
+sends is read with size and nesting limits (voice/remote/wire.py). One slow answer
+is read locally and forgiven (SLOW_LIMIT); a server that fails otherwise, or is slow
+twice in a row, is set aside for the local part: the table is told once
+(voice/remote/notices.py), the server is probed again in the background, at growing
+intervals, and its return is told once too.
 """
 from __future__ import annotations
 
