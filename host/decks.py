@@ -24,6 +24,7 @@ import yaml
 
 from decks import FOLDER as SHIPPED_DECKS  # package data: decks/__init__.py
 from host.engine import DeckEntry
+from host.files import DECK_BYTES, FileProblem, read_text
 from host.games import dealing
 
 
@@ -661,16 +662,12 @@ def _whole_number_field(row: _Row, name: str, low: int, high: int) -> int:
 # Reading files
 
 def _read_text(path: Path) -> str:
-    """The file as text; a byte-order mark (as spreadsheets write) is dropped."""
+    """The file as text; a byte-order mark (as spreadsheets write) is dropped; a regular file of
+    at most DECK_BYTES only (host/files.py)."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise DeckError(f"{path}: cannot read the file ({error.strerror or error})") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise DeckError(f"{path}:{line}: not UTF-8 text; save the file as UTF-8") from None
+        return read_text(path, "deck file", DECK_BYTES)
+    except FileProblem as problem:
+        raise DeckError(str(problem)) from None
 
 
 def _read_csv_rows(path: Path, required: tuple[str, ...]) -> list[_Row]:

@@ -6,23 +6,43 @@ be durable, and SQLite in WAL mode with synchronous=FULL survives a kill -9 or a
 power cut with every committed row intact.
 
 A journal can still be damaged (a disk error, a truncated copy, a hand edit). Two
-levels are told apart. A database SQLite cannot read, or one that lost a table it
-needs, is moved aside under a dated name and a new one is started: `notice` says
-so, and the old file is kept for whoever wants to rescue it. A damaged row (bad
-JSON, a setup that is not a setup) spoils only its own session: that session is
-reported unresumable with the reason, and every other one still works.
+levels are told apart. A database SQLite cannot read, one that lost a table it
+needs, or an empty (0-byte) file, is moved aside under a dated name and a new one is
+started: `notice` says so, and the old file is kept for whoever wants to rescue it. A
+damaged row (bad JSON, a setup that is not a setup) spoils only its own session: that
+session is reported unresumable with the reason, and every other one still works.
+
+Rows committed since the last checkpoint live only in the write-ahead log (-wal). A
+log deleted or damaged after a crash would lose them without a word from SQLite,
+which simply reads what is left; so the log is checked against the shared-memory
+index (-shm) the crashed process left, before SQLite rebuilds it (wal_check.py).
+
+Locks: SQLite's locks are POSIX locks, which belong to the process and the file, not
+to a descriptor: closing *any* descriptor of the database drops every lock the
+process holds on it, and another process closing its connection then takes the
+database for unused and deletes the -wal this one still writes to (committed rows
+lost: issue 29). So this module never opens the database file itself; SQLite alone
+does, and the -shm and -wal are read only before this process has a connection.
+
+A write that the disk refuses (full, an I/O error, read-only, locked by another
+program) raises JournalUnwritable, one line that says why: nothing is accepted
+that is not on disk.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
+import re
 import sqlite3
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+from . import wal_check
+from .files import DECK_BYTES, check_regular, read_bytes
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -68,9 +88,13 @@ CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however 
     content BLOB NOT NULL
 );
 """
+SCHEMA_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 REQUIRED_TABLES = ("sessions", "actions")
 """Without these a journal is not one; the others are added when missing (older journals)."""
 ACTION_KINDS = ("action", "undo")
+EMPTY_GRACE_S = 10.0
+"""An empty database file younger than this may be one another process is creating right
+now (SQLite writes its first page at once); an older one is an emptied journal."""
 
 
 class JournalDamaged(Exception):
@@ -79,6 +103,25 @@ class JournalDamaged(Exception):
 
 class SessionDamaged(Exception):
     """One session's rows cannot be read; the message says which and why."""
+
+
+class JournalUnwritable(Exception):
+    """The disk refused a write (full, an I/O error, read-only, locked): nothing was saved."""
+
+    def __init__(self, path: Path, error: sqlite3.Error):
+        self.reason = _unwritable_reason(error)
+        super().__init__(f"cannot save the game in {path}: {self.reason}")
+        self.told = False
+        """Set once the players have heard `spoken`."""
+
+    @property
+    def short(self) -> str:
+        """The reason without SQLite's own words, to be spoken."""
+        return self.reason.split(" (")[0]
+
+    @property
+    def spoken(self) -> str:
+        return f"I cannot save the game: {self.short}. So I stop here; every move before this one is saved."
 
 
 @dataclass(frozen=True)
@@ -103,31 +146,49 @@ class Journal:
         """Set when a damaged database was moved aside: what to tell the user."""
         self.kept: Path | None = None
         try:
-            self.db = _open(path)
+            self.db, wal_loss = _open(path)
         except sqlite3.OperationalError:
             raise                 # locked, busy, unreadable: not damage, never a reason to move it
         except (sqlite3.DatabaseError, UnicodeDecodeError, JournalDamaged) as error:
             self.kept = _move_aside(path)
             self.notice = (f"the saved games in {path} are damaged ({_reason(error)}); the file is kept "
                            f"as {self.kept.name} and a new one is started")
-            self.db = _open(path)
+            self.db, wal_loss = _open(path)
+        if wal_loss is not None:
+            self.notice = self._wal_loss_notice(wal_loss)
+
+    def _wal_loss_notice(self, loss: wal_check.Loss) -> str:
+        latest = next((r.id for r in self.sessions() if r.status == "playing"), None)
+        return (f"the saved games in {self.path} lost their latest changes: {loss.describe()}"
+                + (f"; game {latest} (the latest) may be missing its last moves" if latest else "")
+                + (f"; the log as it was is kept as {loss.kept.name} for a rescue" if loss.kept else ""))
 
     def close(self) -> None:
         self.db.close()
 
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """A write: a refusal by the disk becomes JournalUnwritable, saying why in words."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            raise JournalUnwritable(self.path, error) from error
+
     def create(self, game: str, setup: dict[str, Any]) -> str:
         session_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         now = time.time()
-        self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, 'playing', ?, ?)",
-                        (session_id, game, json.dumps(setup), now, now))
+        with self._saving():
+            self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, 'playing', ?, ?)",
+                            (session_id, game, json.dumps(setup), now, now))
         return session_id
 
     def update_setup(self, session_id: str, setup: dict[str, Any]) -> None:
-        self.db.execute("UPDATE sessions SET setup = ? WHERE id = ?", (json.dumps(setup), session_id))
+        with self._saving():
+            self.db.execute("UPDATE sessions SET setup = ? WHERE id = ?", (json.dumps(setup), session_id))
 
     def append(self, session_id: str, kind: str, action: dict[str, Any] | None, t: float) -> None:
         """Commit one record; returns only once it is on disk."""
-        with self.db:
+        with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id = ?",
                                      (session_id,)).fetchone()
@@ -136,8 +197,9 @@ class Journal:
             self.db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
 
     def set_status(self, session_id: str, status: str) -> None:
-        self.db.execute("UPDATE sessions SET status = ?, updated = ? WHERE id = ?",
-                        (status, time.time(), session_id))
+        with self._saving():
+            self.db.execute("UPDATE sessions SET status = ?, updated = ? WHERE id = ?",
+                            (status, time.time(), session_id))
 
     def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
         """The actions in force: journal order, each undo removing the latest one."""
@@ -173,7 +235,7 @@ class Journal:
 
     def delete(self, session_id: str) -> None:
         """Forget a session entirely (one that could not start)."""
-        with self.db:
+        with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             for table in ("actions", "seat_tokens", "join_codes", "inputs"):
                 self.db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
@@ -184,10 +246,10 @@ class Journal:
 
     def pin_inputs(self, session_id: str, files: list[Path]) -> None:
         """Keep a copy of each file the game deals from, so a later edit cannot change it."""
-        with self.db:
+        contents = [(path, read_bytes(path, "deck file", DECK_BYTES)) for path in files]
+        with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            for path in files:
-                content = path.read_bytes()
+            for path, content in contents:
                 digest = hashlib.sha256(content).hexdigest()
                 self.db.execute("INSERT OR IGNORE INTO input_copies VALUES (?, ?)", (digest, content))
                 self.db.execute("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?)", (session_id, str(path), digest))
@@ -214,19 +276,20 @@ class Journal:
         return (row[0] if row else None), seats
 
     def save_seat_tokens(self, session_id: str, code: str, tokens: dict[str, str]) -> None:
-        with self.db:
+        with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("INSERT OR REPLACE INTO join_codes VALUES (?, ?)", (session_id, code))
             self.db.executemany("INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?, 0)",
                                 [(session_id, p, t) for p, t in tokens.items()])
 
     def claim_seat(self, session_id: str, player: str) -> None:
-        self.db.execute("UPDATE seat_tokens SET claimed = 1 WHERE session_id = ? AND player = ?",
-                        (session_id, player))
+        with self._saving():
+            self.db.execute("UPDATE seat_tokens SET claimed = 1 WHERE session_id = ? AND player = ?",
+                            (session_id, player))
 
     def drop_seat_tokens(self, session_id: str) -> None:
         """The game is over (or gone): its phone links die with it."""
-        with self.db:
+        with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM seat_tokens WHERE session_id = ?", (session_id,))
             self.db.execute("DELETE FROM join_codes WHERE session_id = ?", (session_id,))
@@ -236,20 +299,28 @@ class Journal:
         return frozenset(r[0] for r in rows)
 
     def mark_questions_used(self, group: str, ids: list[str]) -> None:
-        with self.db:
+        with self._saving(), self.db:
             self.db.executemany("INSERT OR IGNORE INTO used_questions VALUES (?, ?)",
                                 [(group, i) for i in ids])
 
 
 # ---- opening, and telling damage apart -------------------------------------------
 
-def _open(path: Path) -> sqlite3.Connection:
-    """A checked connection: readable pages, the tables a journal needs; owner-only file."""
+def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
+    """A checked connection (readable pages, the tables a journal needs; owner-only file), and
+    the rows the write-ahead log lost, when this process is the first to open it since a crash."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))   # seat tokens live here: 600, not 644
+    first = wal_check.first_open(path)
+    if check_regular(path, "saved games file", may_be_missing=True):
+        info = path.stat()
+        if info.st_size == 0 and time.time() - info.st_mtime > EMPTY_GRACE_S:
+            raise JournalDamaged("the file is empty: 0 bytes")
+    pending = wal_check.before_open(path) if first else None
+    # SQLite alone opens the database (never os.open/close here: module docstring)
     db = sqlite3.connect(path, isolation_level=None)
     db.text_factory = _text         # a flipped byte in a row spoils that row, not every query
     try:
+        _owner_only(path)           # seat tokens live here: 600, and SQLite gives its -wal and -shm the same
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         (verdict,) = db.execute("PRAGMA quick_check(1)").fetchone()
@@ -260,15 +331,27 @@ def _open(path: Path) -> sqlite3.Connection:
         if tables and missing:
             raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} "
                                  "missing")
-        db.executescript(SCHEMA)
+        if SCHEMA_TABLES - tables:     # only then: a full disk may still be read
+            db.executescript(SCHEMA)
+        loss = None
+        if pending is not None:
+            index, loss = pending
+            loss = loss or wal_check.after_open(db, path, index)
     except BaseException:
         db.close()
         raise
-    for suffix in ("", "-wal", "-shm"):
-        side = Path(f"{path}{suffix}")
-        if side.exists():
-            side.chmod(0o600)
-    return db
+    for suffix in ("-wal", "-shm"):
+        _owner_only(Path(f"{path}{suffix}"))
+    return db, loss
+
+
+def _owner_only(path: Path) -> None:
+    """Mode 600, by name (never through a descriptor of the database: module docstring)."""
+    try:
+        if path.stat().st_mode & 0o777 != 0o600:
+            path.chmod(0o600)
+    except FileNotFoundError:
+        pass
 
 
 def _text(raw: bytes) -> str:
@@ -277,6 +360,22 @@ def _text(raw: bytes) -> str:
 
 def _reason(error: BaseException) -> str:
     return str(error) or type(error).__name__
+
+
+UNWRITABLE = {"SQLITE_FULL": "the disk is full", "SQLITE_READONLY": "the file is read-only",
+              "SQLITE_BUSY": "another program keeps it locked", "SQLITE_LOCKED": "another program keeps it locked",
+              "SQLITE_IOERR": "the disk reported an error", "SQLITE_CANTOPEN": "the file cannot be opened"}
+"""SQLite's refusals of a write, by primary result code, in a player's words."""
+
+
+def _unwritable_reason(error: sqlite3.Error) -> str:
+    name = getattr(error, "sqlite_errorname", "")          # Python 3.11+; the message before that
+    primary = next((code for code in UNWRITABLE if name == code or name.startswith(code + "_")), None)
+    if primary is None and "disk is full" in str(error):
+        primary = "SQLITE_FULL"
+    if primary is None:
+        return _reason(error)
+    return UNWRITABLE[primary] + ("" if primary == "SQLITE_FULL" else f" ({error})")
 
 
 def _move_aside(path: Path) -> Path:

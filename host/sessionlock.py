@@ -4,7 +4,8 @@ Two processes replaying and extending the same journal would each accept moves t
 other never saw, and the journal would no longer replay. The lock is an flock(2) on
 data/locks/SESSION.lock, so the kernel drops it the moment its process dies, even
 by kill -9: a lock left behind is stale by construction and the next process simply
-takes it. The file holds the holder's PID, so a refusal can name who holds it.
+takes it. The file holds the holder's PID, so a refusal can name who holds it; the PID
+is only a courtesy, so a disk too full to write it does not stop the game.
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ class SessionBusy(Exception):
         self.session_id, self.pid = session_id, pid
 
 
+class LockUnavailable(Exception):
+    """The lock file cannot be made (a full disk, a folder that is not one, no permission)."""
+
+
 class SessionLock:
     """Held from acquire() to release(); a context manager too."""
 
@@ -34,9 +39,13 @@ class SessionLock:
         self._fd: int | None = None
 
     def acquire(self) -> "SessionLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o600)
+            except OSError as error:
+                raise LockUnavailable(f"cannot make the lock file {self.path} of game {self.session_id}: "
+                                      f"{error.strerror or error}") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -55,8 +64,11 @@ class SessionLock:
         previous = _read_pid(fd)
         if previous and previous != os.getpid():
             self.stale_pid = previous
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass                    # a full disk: held all the same, only unnamed in a refusal
         self._fd = fd
         return self
 

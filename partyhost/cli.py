@@ -21,17 +21,18 @@ import platformdirs
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
+from host.files import FileProblem, check_writable
 from host.games import game_ids, get_game, option
-from host.journal import Journal
+from host.journal import Journal, JournalUnwritable
 from host.session import Session, SessionInfo
-from host.sessionlock import SessionBusy, SessionLock
+from host.sessionlock import LockUnavailable, SessionBusy, SessionLock
 from voice.asr.select import BACKENDS
 from voice.grammar import GrammarError
 from voice.matcher import Matcher
 from voice.remote.address import is_wyoming
 
 from . import __version__, deckcheck
-from .config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
+from .config import COMMAND_LINE, VALUE_CHARS, ConfigError, Settings, apply_overrides, check_value_size, load_settings, settings_path
 from .grammarcheck import GrammarProblem, check_grammars
 from .saved import (SavedGame, SetupError, Unresumable, deck_files, grammar_version, load_game_decks,
                     open_saved, options_to_json, quick_problem, rule_defaults)
@@ -45,8 +46,9 @@ class UserError(Exception):
     """Something the user can fix; printed as one clear line, never a traceback."""
 
 
-USER_ERRORS = (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError)
-"""Mistakes a user can fix: told in one line, never as a traceback."""
+USER_ERRORS = (UserError, GrammarError, GrammarProblem, SessionBusy, ConfigError, FileProblem, JournalUnwritable,
+               LockUnavailable)
+"""Mistakes a user can fix, and a disk that refuses to save: told in one line, never as a traceback."""
 
 
 def data_dir(arg: str | None) -> Path:
@@ -210,9 +212,9 @@ def _add_io_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_with_command(parser, list(sys.argv[1:] if argv is None else argv)))
     try:
+        parser = build_parser()
+        args = parser.parse_args(_with_command(parser, list(sys.argv[1:] if argv is None else argv)))
         if args.command == "play":
             return play(args)
         if args.command == "resume":
@@ -324,13 +326,13 @@ def play(args: argparse.Namespace, opener: Opener | None = None) -> int:
     except RuleError as error:
         named = bool(args.players or args.teams)
         raise UserError(_explained(game, error.reason, options, named)) from error
+    events_arg = _events_arg(args)                  # so is an event log that cannot be written
     matcher, io = _open_io(settings, 0.0, opener)   # a missing device is refused before anything is saved
     session_id = journal.create(game.ID, setup)
     lock = SessionLock(_locks(args), session_id).acquire()
     try:
         journal.pin_inputs(session_id, [path for paths in files.values() for path in paths])
-        events_path = Path(args.events).resolve() if args.events else (
-            data_dir(args.data_dir) / "events" / f"{session_id}.jsonl")
+        events_path = events_arg or _default_events(args, session_id)
         journal.update_setup(session_id, {**setup, "events": str(events_path)})
         try:
             phones = _phones(settings, game, options, decks, journal, session_id, io)
@@ -380,13 +382,39 @@ def resume(args: argparse.Namespace, opener: Opener | None = None) -> int:
         for note in saved.notes:
             print(f"partyhost: {note}", file=sys.stderr)
         setup = record.setup
-        events_path = Path(args.events).resolve() if args.events else (
-            Path(setup["events"]) if setup.get("events") else data_dir(args.data_dir) / "events" / f"{record.id}.jsonl")
+        events_path = _events_arg(args) or _saved_events(args, record)
         matcher, io = _open_io(settings, journal.last_time(record.id), opener)
         return _run_session(matcher, io, settings, saved.game, saved.options, saved.decks, journal, record.id,
                             setup.get("group", ""), events_path, saved.actions,
                             phones=_phones(settings, saved.game, saved.options, saved.decks, journal,
                                            record.id, io))
+
+
+def _events_arg(args: argparse.Namespace) -> Path | None:
+    """--events, checked: a folder, a device or a FIFO is refused in one line."""
+    if not args.events:
+        return None
+    path = Path(args.events).resolve()
+    check_writable(path, "event log")
+    return path
+
+
+def _default_events(args: argparse.Namespace, session_id: str) -> Path:
+    return data_dir(args.data_dir) / "events" / f"{session_id}.jsonl"
+
+
+def _saved_events(args: argparse.Namespace, record) -> Path:
+    """The game's own event log; the data folder's when that one cannot be written (said once)."""
+    default = _default_events(args, record.id)
+    saved = record.setup.get("events")
+    if not isinstance(saved, str) or not saved:
+        return default
+    try:
+        check_writable(Path(saved), "event log")
+    except FileProblem as problem:
+        print(f"partyhost: {problem}; this game's event log is written to {default} instead", file=sys.stderr)
+        return default
+    return Path(saved)
 
 
 def _latest_resumable(journal: Journal):
@@ -516,6 +544,10 @@ def _run_session(matcher: Matcher, io: GameIO, settings: Settings, game, options
             outcome = session.run()
         except KeyboardInterrupt:      # Ctrl-C: like Ctrl-D, every accepted move is journaled already
             print()
+        except JournalUnwritable as error:   # the move was not taken; the players hear why the game stops
+            io.mouth.say(error.spoken)
+            error.told = True
+            raise
     finally:
         if phones is not None:
             phones.close(outcome)
@@ -740,14 +772,21 @@ def _names(text: str | None) -> tuple[str, ...]:
 
 
 def _rule_values(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs; values read as JSON where they parse (12, true, [1,2]), else text."""
+    """KEY=VALUE pairs; values read as JSON where they parse (12, true, [1,2]), else text;
+    bounded in length and nesting as the settings file's are."""
     rules: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UserError(f"--rules takes KEY=VALUE, got {pair!r}")
+        if not sep or not key.strip() or len(key) > 100:
+            raise UserError(f"--rules takes KEY=VALUE, got {pair[:100]!r}{'...' if len(pair) > 100 else ''}")
+        where = f"--rules {key.strip()}"
+        if len(value) > VALUE_CHARS:
+            raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
         try:
             rules[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
+        except RecursionError:
+            raise ConfigError(f"{where}: the value nests too deeply") from None
+        except ValueError:              # not JSON (or a number too long for Python to read): text
             rules[key.strip()] = value
+        check_value_size(rules[key.strip()], where)
     return rules

@@ -5,7 +5,10 @@ A headless box has no keyboard, so everything a player might want changed for go
 `partyhost config` prints where it is and what is set. Unknown keys, wrong types,
 values out of range (LIMITS), nan and infinity, and [rules.GAME] tables of games that
 do not exist are refused with the file and key named, before any game starts, so a
-typo never silently does nothing and never surfaces in the middle of a game.
+typo never silently does nothing and never surfaces in the middle of a game. The file
+is read only if it is a regular file of at most a megabyte, and a value may nest only
+VALUE_DEPTH deep and hold only VALUE_CHARS characters (VALUE_ITEMS in a list): a rule
+is a number, a word or a short list, and anything vaster is a mistake or an attack.
 """
 from __future__ import annotations
 
@@ -19,9 +22,11 @@ from typing import Any
 
 import platformdirs
 
+from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import GAME_IDS, get_game, option
 from voice.asr.select import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
+from voice.remote.wire import walk
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -113,6 +118,13 @@ LIMITS = {
 AUDIO_SUFFIXES = (".wav", ".wave")
 COMMAND_LINE = "command line"
 """The source of the flags' values (apply_overrides), which errors call by their flag."""
+VALUE_DEPTH = 4
+"""Lists in lists: a rule's value is a number, text or a list (of pairs, at most)."""
+VALUE_CHARS = 1000
+"""Characters of one text or number, in the file or after --rules KEY=."""
+VALUE_ITEMS = 1000
+"""Entries in one list or table."""
+
 
 ALIASES = {"recogniser": "backend"}
 """Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
@@ -128,13 +140,38 @@ def load_settings(path: Path | None = None) -> Settings:
     """Defaults, overridden by the file if it exists."""
     path = path or settings_path()
     settings = Settings()
-    if not path.exists():
-        return settings
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{path}: {error}") from error
+        if not path.exists():
+            return settings
+        data = tomllib.loads(read_text(path, "settings file", SETTINGS_BYTES))
+    except FileProblem as problem:
+        raise ConfigError(str(problem)) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: a value nests too deeply (at most {VALUE_DEPTH} levels)") from None
+    except (OSError, ValueError) as error:         # TOMLDecodeError, and a number too long to read
+        raise ConfigError(f"{path}: {error}") from None
     return apply_overrides(settings, data, source=str(path))
+
+
+def check_value_size(value: Any, where: str) -> None:
+    """ConfigError when a setting's value nests deeper than VALUE_DEPTH, or holds a text or
+    number longer than VALUE_CHARS or a list longer than VALUE_ITEMS."""
+    for item, level in walk(value):
+        if isinstance(item, (list, dict)):
+            if level > VALUE_DEPTH:
+                raise ConfigError(f"{where}: the value nests too deeply (at most {VALUE_DEPTH} levels)")
+            if len(item) > VALUE_ITEMS:
+                raise ConfigError(f"{where}: the value has {len(item)} entries; at most {VALUE_ITEMS}")
+        elif isinstance(item, (str, int, float)) and not isinstance(item, bool) and len(_as_text(item)) > VALUE_CHARS:
+            raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
+
+
+def _as_text(item: str | int | float) -> str:
+    """An int with more digits than Python will print is longer than any limit here."""
+    try:
+        return str(item)
+    except ValueError:
+        return "9" * (VALUE_CHARS + 1)
 
 
 def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> Settings:
@@ -166,8 +203,11 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         if unknown:
             raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
         for game_id, rules in value.items():
+            for rule, setting in rules.items():
+                check_value_size(setting, f"{source}: [rules.{game_id}] {rule}")
             _check_game_rules(game_id, rules, source)
         return value
+    check_value_size(value, f"{source}: {key}")
     if key in ("input", "output"):
         return _io_choice(key, value, source)
     if key == "backend":
@@ -212,8 +252,14 @@ def _io_choice(kind: str, value: Any, source: str) -> str:
             raise ConfigError(f"{source}: {name}: {error}") from None
         return value
     if isinstance(value, str) and (value in allowed or value.lower().endswith(AUDIO_SUFFIXES)):
-        if kind == "input" and value not in allowed and not Path(value).is_file():
-            raise ConfigError(f"{source}: the input file {value} does not exist")
+        if value not in allowed:
+            try:
+                if kind == "input":
+                    check_regular(Path(value), "recording")
+                else:
+                    check_writable(Path(value), "recording to write")
+            except FileProblem as problem:
+                raise ConfigError(f"{source}: {name}: {problem}") from None
         return value
     raise ConfigError(f"{source}: {name} takes {', '.join(allowed)}, a .wav file or a satellite's "
                       f"wyoming://HOST:PORT, not {value!r}")

@@ -26,6 +26,7 @@ from typing import Any
 
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
+from host.files import DECK_BYTES, read_bytes
 from host.games import option
 from host.games import GAME_IDS, game_ids, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord
@@ -134,8 +135,8 @@ def _pinned_decks(journal: Journal, record: SessionRecord, files: dict[str, list
                 continue
             digest, content = pinned[str(path)]
             try:
-                now = hashlib.sha256(path.read_bytes()).hexdigest()
-            except OSError:
+                now = hashlib.sha256(read_bytes(path, "deck file", DECK_BYTES)).hexdigest()
+            except OSError:                  # gone, or no longer a file (a FileProblem): the copy is used
                 now = None
             if now == digest:
                 chosen[kind].append(path)

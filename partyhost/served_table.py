@@ -4,7 +4,8 @@
 command line passes them in, with the conversation as their ears and mouth): first the
 unfinished game, if any, then the spoken menu and a new game, again and again. A game
 that cannot start is explained to the players; nothing starts again until someone speaks,
-so a broken setting cannot spin the loop.
+so a broken setting cannot spin the loop. A disk that refuses to save pauses the table:
+the players hear why, and the next words they say try the unfinished game again.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import traceback
 from typing import Callable
 
 from host.engine import Prompt
+from host.journal import JournalUnwritable
 
 from .config import Settings
 from .conversation import MENU_PROMPT, Conversation
@@ -48,6 +50,11 @@ def play_games(conversation: Conversation, resume: Callable[[Opener], object], p
                 except not_resumed as reason:
                     print(f"partyhost: {reason}; starting the menu", file=sys.stderr)
             play(opener)
+        except JournalUnwritable as error:
+            print(f"partyhost: {error}", file=sys.stderr)
+            unfinished = True
+            _wait_after(conversation, ("" if error.told else f"Sorry, I cannot save games now: {error.short}. ")
+                        + "When there is room on the disk again, say anything and we go on.")
         except refusals as error:
             print(f"partyhost: {error}", file=sys.stderr)
             _wait_after(conversation, f"Sorry, I could not start that game: {error}")

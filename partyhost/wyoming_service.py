@@ -11,21 +11,36 @@ makes transcripts take turns, so two devices at once cannot interleave in one ga
 The game's thread is given by the caller (the command line starts or resumes games
 exactly as `partyhost play` / `resume` do), so saving, the journal and the session
 lock work as in typed play.
+
+The port is open to the network, so every connection is held to what Home Assistant
+does (one short connection per request): an event must arrive whole within
+EVENT_TIMEOUT_S of connecting or of the last answer (a slow or silent connection is
+closed, as the phone server closes one after 10 s); events are read with size and
+nesting limits (voice/remote/wire.py) and anything else drops that connection with one
+log line (at most one a LOG_EVERY_S per kind); and at most PER_ADDRESS connections from
+one address and TOTAL_CONNECTIONS in all are kept (fewer if the process may open few
+files). A newcomer beyond a cap closes the connection idle longest, so a player is
+served however many idle connections someone holds.
 """
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 import threading
+import time
+from collections import Counter
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from wyoming.asr import Transcript
-from wyoming.event import Event
+from wyoming.event import Event, async_write_event
 from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
-from wyoming.server import AsyncEventHandler, AsyncTcpServer
+
+from voice.remote.wire import BadEvent, EventLimits, read_event
 
 from . import __version__
 from .conversation import LONGEST_REPLY, Conversation, HostStopped
@@ -36,6 +51,15 @@ PROGRAM = "partyhost"
 LANGUAGES = ["en"]
 ANSWER_TIMEOUT = 30.0
 """Seconds a transcript waits for the game to take it and answer (rules take milliseconds)."""
+EVENT_TIMEOUT_S = 10.0
+"""A connection must send a whole event this soon after connecting or after its last answer."""
+PER_ADDRESS = 8
+TOTAL_CONNECTIONS = 64
+"""Connections kept open at once: from one address, and in all (see total_connections)."""
+LIMITS = EventLimits(header=8 << 10, data=64 << 10, payload=64 << 10, depth=16)
+"""A transcript is a line of text; an audio chunk (ignored) is a few kilobytes."""
+BACKLOG = 32
+LOG_EVERY_S = 10.0
 
 
 def describe() -> Info:
@@ -67,31 +91,126 @@ def read_transcript(event: Event) -> str | Refusal:
     return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 
-class TableHandler(AsyncEventHandler):
+class Quiet:
+    """At most one log line per kind every LOG_EVERY_S, saying how many more were left out."""
+
+    def __init__(self, every_s: float = LOG_EVERY_S):
+        self.every_s = every_s
+        self._last: dict[str, float] = {}
+        self._left_out: Counter[str] = Counter()
+
+    def warning(self, kind: str, text: str) -> None:
+        now = time.monotonic()
+        if now - self._last.get(kind, -self.every_s) < self.every_s:
+            self._left_out[kind] += 1
+            return
+        more = self._left_out.pop(kind, 0)
+        self._last[kind] = now
+        _LOGGER.warning("%s%s", text, f" (and {more} more like it)" if more else "")
+
+
+class Gate:
+    """The connections open now: at most `per_address` from one address and `total` in all.
+
+    A newcomer beyond a cap closes the connection that has waited longest without a
+    request in progress (of the same address for the per-address cap); when every one is
+    busy with a request, the newcomer is turned away instead.
+    """
+
+    def __init__(self, per_address: int, total: int):
+        self.per_address, self.total = per_address, total
+        self.open: dict["TableHandler", str] = {}
+
+    def admit(self, newcomer: "TableHandler") -> bool:
+        for cap, of_address in ((self.per_address, newcomer.address), (self.total, None)):
+            crowd = [h for h, address in self.open.items() if of_address in (None, address)]
+            if len(crowd) >= cap:
+                idle = [h for h in crowd if not h.busy]
+                if not idle:
+                    return False
+                self.leave(min(idle, key=lambda h: h.idle_since).close())
+        self.open[newcomer] = newcomer.address
+        return True
+
+    def leave(self, handler: "TableHandler") -> None:
+        self.open.pop(handler, None)
+
+    def close_all(self) -> None:
+        for handler in list(self.open):
+            self.leave(handler.close())
+
+
+class TableHandler:
     """One connection from Home Assistant (or any Wyoming client)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: "Table"):
-        super().__init__(reader, writer)
-        self.table = table
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: "Table",
+                 gate: Gate, quiet: Quiet):
+        self.reader, self.writer, self.table, self.gate, self.quiet = reader, writer, table, gate, quiet
+        peer = writer.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.busy = False
+        self.idle_since = time.monotonic()
+
+    async def write_event(self, event: Event) -> None:
+        await async_write_event(event, self.writer)
 
     async def run(self) -> None:
-        """As the base class, but a malformed event ends only this connection, with one log line."""
+        """Events until the peer closes; a slow, silent, malformed or oversized one ends only this
+        connection (module docstring)."""
+        if not self.gate.admit(self):
+            self.quiet.warning("full", f"turned away a connection from {self.address}: every connection "
+                                       "is busy with a request")
+            self.close()
+            return
         try:
-            await super().run()
-        except (AttributeError, KeyError, TypeError, ValueError, UnicodeDecodeError,
-                asyncio.IncompleteReadError, ConnectionError) as error:
-            _LOGGER.warning("dropped a connection that sent a malformed event: %s", error)
+            while (event := await asyncio.wait_for(read_event(self.reader, LIMITS), EVENT_TIMEOUT_S)) is not None:
+                self.busy = True
+                try:
+                    await self.handle_event(event)
+                finally:
+                    self.busy, self.idle_since = False, time.monotonic()
+        except BadEvent as error:
+            self.quiet.warning("malformed", f"dropped a connection from {self.address} that sent {error}")
+        except asyncio.TimeoutError:
+            self.quiet.warning("slow", f"closed a connection from {self.address}: no whole event in "
+                                       f"{EVENT_TIMEOUT_S:g} s")
+        except OSError:
+            pass                                  # the peer went away (a reset, a broken pipe): nothing to tell
+        finally:
+            self.gate.leave(self)
+            self.close()
 
-    async def handle_event(self, event: Event) -> bool:
+    def close(self) -> "TableHandler":
+        self.writer.close()
+        self.reader.feed_eof()
+        return self
+
+    async def handle_event(self, event: Event) -> None:
         if Describe.is_type(event.type):
             await self.write_event(describe().event())
         elif Ping.is_type(event.type):
-            await self.write_event(Pong(text=Ping.from_event(event).text).event())
+            await self.write_event(Pong(text=_text(event.data.get("text"))).event())
         elif Transcript.is_type(event.type):
             await self.write_event(await self.table.answer(read_transcript(event)))
         else:
-            _LOGGER.debug("ignored a %r event: this service handles transcripts", event.type)
-        return True
+            _LOGGER.debug("ignored a %r event: this service handles transcripts", event.type[:40])
+
+
+def _text(value: Any) -> str | None:
+    return value[:LONGEST_REPLY] if isinstance(value, str) else None
+
+
+def total_connections(limit: int = TOTAL_CONNECTIONS) -> int:
+    """TOTAL_CONNECTIONS, or fewer so that the process keeps files to spare under its limit."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        in_use = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 32
+    except (ImportError, OSError, ValueError):
+        return limit
+    if soft == resource.RLIM_INFINITY:
+        return limit
+    return max(4, min(limit, soft - in_use - BACKLOG - 16))
 
 
 class Table:
@@ -132,16 +251,31 @@ class Table:
 async def serve(table: Table, bind: str, port: int, stop: asyncio.Event,
                 on_ready: Callable[[int], Awaitable[None]]) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
-    server = AsyncTcpServer(bind, port)
-    await server.start(lambda reader, writer: TableHandler(reader, writer, table))
-    sockets = server._server.sockets if server._server is not None else []   # the port chosen for port 0
+    gate, quiet = Gate(PER_ADDRESS, total_connections()), Quiet()
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda loop, context: _loop_problem(loop, context, quiet))
+
+    async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await TableHandler(reader, writer, table, gate, quiet).run()
+    server = await asyncio.start_server(connected, bind, port, backlog=BACKLOG)
     table.start()
     try:
-        await on_ready(sockets[0].getsockname()[1] if sockets else port)
+        await on_ready(server.sockets[0].getsockname()[1] if server.sockets else port)
         await stop.wait()
     finally:
-        await server.stop()
+        server.close()
+        gate.close_all()
         await asyncio.to_thread(table.stop)
+
+
+def _loop_problem(loop: asyncio.AbstractEventLoop, context: dict[str, Any], quiet: Quiet) -> None:
+    """Out of file descriptors: asyncio waits a second and accepts again; said once in a while,
+    not once per try (it was 59,396 lines). Anything else as asyncio says it."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+        quiet.warning("files", "too many connections for this process's open-file limit; new ones wait")
+        return
+    loop.default_exception_handler(context)
 
 
 class ServiceError(Exception):

@@ -202,3 +202,81 @@ def test_a_default_rule_changed_by_an_update_is_put_back_for_a_saved_game(saved,
     assert after.options.rules["target"] == 21
     assert after.notes == ["the default rules changed since this game began (target); "
                            "it goes on with the ones it began with"]
+
+
+# ---- the write-ahead log after a crash, and an emptied file (issue 29) ---------------
+
+CRASHING = """
+import os, signal, sys
+from pathlib import Path
+from host.journal import Journal
+journal = Journal(Path(sys.argv[1]))
+game = journal.create("centurion", {})
+journal.db.execute("PRAGMA wal_checkpoint")     # the game began long ago: in the database file
+for n in range(29):
+    journal.append(game, "action", {"intent": "pass", "n": n}, float(n))
+os.kill(os.getpid(), signal.SIGKILL)     # no checkpoint: the 29 moves are in the -wal only
+"""
+
+
+def crashed_journal(tmp_path: Path) -> Path:
+    """A data folder whose journal's process was killed with 29 moves in its write-ahead log."""
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "partyhost.sqlite3"
+    done = subprocess.run([sys.executable, "-c", CRASHING, str(db)], cwd=REPO, timeout=60)
+    assert done.returncode == -9 and Path(f"{db}-wal").stat().st_size > 29 * 4096
+    return data
+
+
+def random_bytes_in_the_log(wal: Path) -> None:
+    import random
+    chance = random.Random(29)
+    overwrite(wal, chance.randrange(32 + 4120, wal.stat().st_size // 2), chance.randbytes(200))
+
+
+WAL_DAMAGE = {
+    "a deleted -wal": (lambda wal: wal.unlink(), "is missing"),
+    "200 random bytes in the -wal": (random_bytes_in_the_log, "is damaged"),
+    "a -wal cut in half": (lambda wal: os.truncate(wal, wal.stat().st_size // 2), "was cut short"),
+}
+
+
+@pytest.mark.parametrize("kind", WAL_DAMAGE)
+def test_moves_lost_with_the_write_ahead_log_are_named_not_silent(tmp_path, kind, monkeypatch, capsys):
+    data = crashed_journal(tmp_path)
+    damage, found = WAL_DAMAGE[kind]
+    wal = data / "partyhost.sqlite3-wal"
+    damage(wal)
+    found_as = wal.read_bytes() if wal.exists() else None
+    code, out, err = run(["sessions"], data, monkeypatch, capsys)
+    assert code == 0
+    [line] = err.splitlines()
+    assert "lost their latest changes" in line and f"write-ahead log partyhost.sqlite3-wal {found}" in line
+    assert "may be missing its last moves" in line and "pages saved since the last checkpoint are gone" in line
+    journal = Journal(data / "partyhost.sqlite3")
+    assert len(journal.accepted_actions(journal.sessions()[0].id)) < 29     # really lost, and now said so
+    kept = [p.read_bytes() for p in data.iterdir() if ".damaged-" in p.name]
+    assert kept == ([found_as] if found_as is not None else [])   # the log as found, for a rescue
+    code, _, err = run(["sessions"], data, monkeypatch, capsys)   # said once, when it was found
+    assert err == ""
+
+
+def test_an_intact_log_after_a_crash_gives_every_move_and_no_notice(tmp_path, monkeypatch, capsys):
+    data = crashed_journal(tmp_path)
+    code, out, err = run(["sessions"], data, monkeypatch, capsys)
+    assert code == 0 and err == ""
+    journal = Journal(data / "partyhost.sqlite3")
+    assert len(journal.accepted_actions(journal.sessions()[0].id)) == 29
+
+
+def test_an_empty_journal_is_named_and_set_aside(tmp_path, monkeypatch, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "partyhost.sqlite3"
+    db.write_bytes(b"")
+    os.utime(db, (1, 1))                          # emptied long ago, not one being made right now
+    code, out, err = run(["sessions"], data, monkeypatch, capsys)
+    assert code == 0 and "No saved games yet." in out
+    assert f"the saved games in {db} are damaged (the file is empty: 0 bytes)" in err
+    assert "is kept as partyhost.sqlite3.damaged-" in err

@@ -83,6 +83,129 @@ def test_one_slow_answer_is_forgiven_two_in_a_row_set_the_server_aside():
     assert "did not answer in time" in notices.posted[0].printed
 
 
+# ---- a server that never finishes its answer (issue 29) -----------------------------
+
+class StallingServer:
+    """A Wyoming server on 127.0.0.1 that says it is a recogniser or a voice, then answers each
+    request with one event a second for ever: a voice starts its audio and sends a chunk a
+    second, never AudioStop; a recogniser sends transcript chunks, never the Transcript."""
+
+    def __init__(self, kind: str):
+        import asyncio
+        import threading
+        self.kind = kind
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        async def start():
+            self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+            self.address = WyomingAddress("127.0.0.1", self.server.sockets[0].getsockname()[1])
+            ready.set()
+        threading.Thread(target=self.loop.run_until_complete, args=(self._forever(start),), daemon=True).start()
+        assert ready.wait(10)
+
+    async def _forever(self, start):
+        import asyncio
+        await start()
+        self.stopped = asyncio.Event()
+        await self.stopped.wait()
+        self.server.close()
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()                          # the answers still being sent
+
+    def _info(self):
+        from wyoming.info import AsrModel, AsrProgram, Attribution, Info, TtsProgram, TtsVoice
+        who = Attribution(name="stall", url="")
+        if self.kind == "asr":
+            return Info(asr=[AsrProgram("stall", who, True, None, "1", [AsrModel("m", who, True, None, "1", ["en"])])])
+        return Info(tts=[TtsProgram("stall", who, True, None, "1", [TtsVoice("v", who, True, None, "1", ["en"])])])
+
+    async def _serve(self, reader, writer):
+        import asyncio
+        from wyoming.audio import AudioChunk, AudioStart, AudioStop
+        from wyoming.event import Event, async_read_event, async_write_event
+        from wyoming.info import Describe
+        from wyoming.tts import Synthesize
+        try:
+            while (event := await async_read_event(reader)) is not None:
+                if Describe.is_type(event.type):
+                    await async_write_event(self._info().event(), writer)
+                elif Synthesize.is_type(event.type) or AudioStop.is_type(event.type):
+                    if self.kind == "tts":
+                        await async_write_event(AudioStart(rate=22050, width=2, channels=1).event(), writer)
+                    while True:
+                        await async_write_event(
+                            AudioChunk(rate=22050, width=2, channels=1, audio=bytes(4410)).event()
+                            if self.kind == "tts" else Event("transcript-chunk", {"text": "card"}), writer)
+                        await asyncio.sleep(1.0)
+        except (ConnectionError, OSError):
+            pass
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.stopped.set)
+
+
+def finishes(work, seconds: float):
+    """What `work()` returns, asserting it ended within `seconds` (a hang guard, not a timing)."""
+    import threading
+    result: list = []
+    worker = threading.Thread(target=lambda: result.append(work()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still waiting after {seconds} s"
+    return result[0]
+
+
+class LocalEars:
+    """The local recogniser's part in these tests: what it was asked, and a reading of its own."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def compile(self, phrases):
+        return phrases
+
+    def recognize(self, audio, grammar):
+        from voice.audio_types import Hypothesis
+        self.asked += 1
+        return [Hypothesis("card one", 0.9, {})]
+
+
+def test_a_recogniser_that_never_finishes_its_answer_gives_way_to_the_local_one_with_one_notice():
+    from voice.remote.asr import WyomingRecognizer
+    server, local, out = StallingServer("asr"), LocalEars(), io.StringIO()
+    try:
+        ears = WyomingRecognizer(server.address, lambda: local, Notices(out))
+        assert ears.check()
+        grammar = ears.compile(["card one", "card two"])
+        second = np.zeros(16000, dtype=np.float32)
+        for heard in range(1, 4):                  # each one read locally; told once, at the second
+            [reading] = finishes(lambda: ears.recognize(second, grammar), 30)
+            assert reading.text == "card one" and local.asked == heard
+        assert [n.spoken for n in ears.link.notices.posted] == [
+            "My speech recognition server is not answering, so I'm listening on my own for now."]
+        assert "did not finish its answer within 5.0 s" in out.getvalue()
+    finally:
+        server.close()
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+def test_a_voice_server_that_never_finishes_its_audio_gives_way_to_the_local_voice_with_one_notice(local_voice):
+    from voice.remote.tts import WyomingVoice
+    server, out = StallingServer("tts"), io.StringIO()
+    try:
+        voice = WyomingVoice(server.address, local_voice, Notices(out))
+        assert voice.check()
+        for text in ("Round two.", "Ben, lower or higher?", "Scores: Ana ten."):
+            audio = finishes(lambda: np.concatenate(list(voice.synthesize(text))), 30)
+            assert len(audio) / voice.sample_rate > 0.4 and np.max(np.abs(audio)) > 0.05   # speech, not silence
+        assert [n.spoken for n in voice.link.notices.posted] == [
+            "My voice server is not answering, so I'm speaking with my own voice for now."]
+    finally:
+        server.close()
+
+
 # ---- the real servers ---------------------------------------------------------------
 
 def manifest_items(ids: list[str]) -> list[dict]:

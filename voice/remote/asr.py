@@ -31,14 +31,13 @@ from typing import Any, Callable
 import numpy as np
 from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
-from wyoming.client import AsyncTcpClient
 
 from ..asr import CompiledCache
 from ..asr.whisper import HALLUCINATIONS, collapse_repeats
 from ..audio_types import SAMPLE_RATE, Hypothesis, Recognizer
 from ..normalize import normalize
 from .address import WyomingAddress
-from .link import FAILURES, Link, Role, exchange, next_event
+from .link import FAILURES, Connection, Link, Role, exchange, next_event
 from .notices import Notices
 
 ASR_ROLE = Role("asr", "speech recogniser",
@@ -47,8 +46,8 @@ ASR_ROLE = Role("asr", "speech recogniser",
 REMOTE_CONFIDENCE = 1.0
 """A transcript the guards let through: the matcher's score alone decides (module docstring)."""
 ANSWER_TIMEOUT_S = 4.0
-"""Wait for the transcript at most this long after the audio has gone, plus the
-utterance's own length: a server that takes longer is treated as gone."""
+"""The whole exchange, audio sent and transcript back, may take this long plus the
+utterance's own length; a server that takes longer is slow (voice/remote/link.py)."""
 MAX_TERMS = 60
 """Phrases sent as transcript_terms: the matcher orders a prompt's phrases so the
 first ones cover every intent (PhraseTable.texts); Whisper's own prompt fits ~60 tokens."""
@@ -74,7 +73,7 @@ def pcm16(audio: np.ndarray) -> bytes:
 def transcribe(address: WyomingAddress, audio: np.ndarray, terms: tuple[str, ...]) -> str:
     """The server's transcript of one utterance; raises one of link.FAILURES."""
 
-    async def talk(client: AsyncTcpClient) -> str:
+    async def talk(client: Connection) -> str:
         await client.write_event(Transcribe(language=LANGUAGE, transcript_terms=list(terms) or None).event())
         await client.write_event(AudioStart(rate=SAMPLE_RATE, width=2, channels=1).event())
         data = pcm16(audio)

@@ -1,11 +1,14 @@
 """One Wyoming server in use: talking to it, and whether to use it right now.
 
 Each exchange opens its own connection (the servers close it after each request)
-on a fresh event loop, so any thread may call; timeouts are short because a
-player is waiting. One slow answer is read locally and forgiven (SLOW_LIMIT); a
-server that fails otherwise, or is slow twice in a row, is set aside for the local part: the table
-is told once (voice/remote/notices.py), the server is probed again in the
-background, at growing intervals, and its return is told once too.
+on a fresh event loop, so any thread may call. The whole answer has a deadline,
+short because a player is waiting: a server that keeps sending something (an audio
+chunk a second, never the end) is as slow as one that sends nothing; and what it
+sends is read with size and nesting limits (voice/remote/wire.py). One slow answer
+is read locally and forgiven (SLOW_LIMIT); a server that fails otherwise, or is slow
+twice in a row, is set aside for the local part: the table is told once
+(voice/remote/notices.py), the server is probed again in the background, at growing
+intervals, and its return is told once too.
 """
 from __future__ import annotations
 
@@ -15,16 +18,18 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, TypeVar
 
-from wyoming.client import AsyncTcpClient
 from wyoming.error import Error
-from wyoming.event import Event
+from wyoming.event import Event, async_write_event
 from wyoming.info import Describe, Info
 
 from .address import WyomingAddress, reason
 from .notices import Notice, Notices
+from .wire import EventLimits, read_event
 
 CONNECT_TIMEOUT_S = 1.5
 """A server on the home network answers a connection at once; one that does not is off."""
+ANSWERS = EventLimits(header=64 << 10, data=1 << 20, payload=4 << 20, depth=32)
+"""What a server may send in one event: an Info of many models, a few seconds of audio."""
 RETRY_FIRST_S = 20.0
 RETRY_MAX_S = 300.0
 """A server set aside is probed after RETRY_FIRST_S, then at doubling intervals up to this."""
@@ -49,28 +54,41 @@ FAILURES = (OSError, EOFError, ValueError, asyncio.TimeoutError, ServerError)
 """What a lost, refused, slow or garbled server raises (wyoming reads JSON: ValueError)."""
 
 
-def exchange(address: WyomingAddress, talk: Callable[[AsyncTcpClient], Awaitable[T]],
-             read_timeout: float) -> T:
-    """Connect, run `talk` with the client, disconnect; raises one of FAILURES."""
+class Connection:
+    """One connection to a server: events written as the wyoming package writes them, read with ANSWERS."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader, self.writer = reader, writer
+
+    async def write_event(self, event: Event) -> None:
+        await async_write_event(event, self.writer)
+
+    async def read_event(self) -> Event | None:
+        return await read_event(self.reader, ANSWERS)
+
+
+def exchange(address: WyomingAddress, talk: Callable[[Connection], Awaitable[T]], deadline: float) -> T:
+    """Connect, run `talk`, disconnect: the whole of it within `deadline` seconds, else SlowAnswer;
+    raises one of FAILURES."""
 
     async def run() -> T:
-        client = AsyncTcpClient(address.host, address.port, connect_timeout=CONNECT_TIMEOUT_S,
-                                read_timeout=read_timeout)
-        await client.connect()
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(address.host, address.port),
+                                                CONNECT_TIMEOUT_S)
         try:
-            return await talk(client)
+            return await asyncio.wait_for(talk(Connection(reader, writer)), deadline)
         except asyncio.TimeoutError as error:
-            raise SlowAnswer("it did not answer in time") from error
+            raise SlowAnswer(f"it did not finish its answer within {deadline:.1f} s") from error
         finally:
+            writer.close()
             try:
-                await client.disconnect()
+                await writer.wait_closed()
             except OSError:
                 pass
 
     return asyncio.run(run())
 
 
-async def next_event(client: AsyncTcpClient) -> Event:
+async def next_event(client: Connection) -> Event:
     """The server's next event; a closed connection or an error event raises ServerError."""
     event = await client.read_event()
     if event is None:
@@ -83,7 +101,7 @@ async def next_event(client: AsyncTcpClient) -> Event:
 def describe(address: WyomingAddress, timeout: float = 3.0) -> Info:
     """What the server offers (Describe -> Info)."""
 
-    async def talk(client: AsyncTcpClient) -> Info:
+    async def talk(client: Connection) -> Info:
         await client.write_event(Describe().event())
         while not Info.is_type((event := await next_event(client)).type):
             pass

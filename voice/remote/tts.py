@@ -19,28 +19,31 @@ from typing import Iterator
 
 import numpy as np
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
-from wyoming.client import AsyncTcpClient
 from wyoming.tts import Synthesize
 
 from ..tts import CACHE_MAX_CHARS, CACHE_PIECES, HEADROOM, PiperTTS, speech_pieces
 from .address import WyomingAddress
-from .link import FAILURES, Link, Role, exchange, next_event
+from .link import FAILURES, Connection, Link, Role, ServerError, exchange, next_event
 from .notices import Notices
 
 TTS_ROLE = Role("tts", "voice server",
                 gone="My voice server is not answering, so I'm speaking with my own voice for now.",
                 back="My voice server is back.", instead="the local Piper voice speaks")
 ANSWER_TIMEOUT_S = 4.0
-"""Longest wait for each event of the answer; a slower server is treated as gone."""
+SECONDS_PER_CHARACTER = 0.08
+"""A piece's whole answer may take ANSWER_TIMEOUT_S plus this per character (about
+its length spoken); a server that takes longer is slow (voice/remote/link.py)."""
+LONGEST_PIECE_S = 60.0
+"""More audio than this for one piece is not speech of it: the server is broken."""
 
 
 def synthesize_remote(address: WyomingAddress, text: str) -> tuple[np.ndarray, int]:
     """One piece of text from the server: float32 mono audio and its rate; raises link.FAILURES."""
 
-    async def talk(client: AsyncTcpClient) -> tuple[np.ndarray, int]:
+    async def talk(client: Connection) -> tuple[np.ndarray, int]:
         await client.write_event(Synthesize(text=text).event())
         chunks: list[np.ndarray] = []
-        rate, width, channels = 22050, 2, 1
+        rate, width, channels, samples = 22050, 2, 1, 0
         while not AudioStop.is_type((event := await next_event(client)).type):
             if AudioStart.is_type(event.type):
                 start = AudioStart.from_event(event)
@@ -49,9 +52,12 @@ def synthesize_remote(address: WyomingAddress, text: str) -> tuple[np.ndarray, i
                 chunk = AudioChunk.from_event(event)
                 rate, width, channels = chunk.rate, chunk.width, chunk.channels
                 chunks.append(_samples(chunk.audio, width, channels))
+                samples += len(chunks[-1])
+                if samples > LONGEST_PIECE_S * max(rate, 1):
+                    raise ServerError(f"it sent more than {LONGEST_PIECE_S:g} s of audio for one sentence")
         return (np.concatenate(chunks) if chunks else np.zeros(0, np.float32)), rate
 
-    return exchange(address, talk, ANSWER_TIMEOUT_S)
+    return exchange(address, talk, ANSWER_TIMEOUT_S + SECONDS_PER_CHARACTER * len(text))
 
 
 def _samples(data: bytes, width: int, channels: int) -> np.ndarray:
