@@ -35,7 +35,7 @@ NUMBERS_SAID_ANYWAY = range(0, 101)
 the cards are one to six must come out as nine, so the host can say there is none."""
 BEAM = 8
 MAX_TOKENS = 48
-GIVE_UP_BELOW_BEST = 12.0
+GIVE_UP_BELOW_BEST = 8.0
 """A hypothesis this many nats behind the best complete path is not followed further."""
 LENGTH_BONUS = 0.3
 """Nats added per token written. In noise every word of a long reply is a little
