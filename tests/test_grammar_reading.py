@@ -85,3 +85,29 @@ def test_a_right_long_order_is_acted_on_without_asking(reader, coffee, name, exp
     match = coffee.match(ORDER.name, reading.text)
     assert acted_on(reading, match) and match.intent == expect
     assert reading.posterior is not None and reading.posterior > 0.9
+
+
+def test_table_talk_is_not_a_path_of_the_grammar(reader):
+    """Chatter read at game prompts (the committed negatives): the decoder, held to the
+    grammar, pays far more regret per word than the line, so it has no say, and the
+    reply is not acted on."""
+    from partyhost.bench import manifest_lines
+    from host.games import grammar_slots
+    from voice.reading import REGRET_PER_WORD, judge
+    manifest = HERE / "fixtures" / "voice" / "manifest.jsonl"
+    chatter = [line for line in manifest_lines(manifest) if line.get("source") == "chatter"
+               and line["game"] not in ("keep-cool",)][:6]
+    assert len(chatter) >= 4
+    matcher = Matcher()
+    for line in chatter:
+        prompt = BenchPrompt(f"{line['game']}/{line['prompt']}",
+                             grammar_slots(f"{line['game']}/{line['prompt']}", line.get("context") or {}))
+        utterance = first_utterance(read_wav_16k(manifest.parent / line["wav"]))
+        table = matcher.table(prompt.name, prompt.slots)
+        free = replace(reader, in_grammar=False).read(matcher, prompt, utterance)
+        reading = judge(reader.recognizer.decode_in_grammar(utterance.audio, table.graph), table, free)
+        note = next(h.details for h in reading.hypotheses if h.details and "decoded" in h.details)
+        assert note.get("regret_per_word", REGRET_PER_WORD + 1) > REGRET_PER_WORD, (line["text"], note)
+        assert reading.posterior is None                    # the decoded reading had no say
+        match = matcher.match(prompt.name, reading.text, prompt.slots) if not reading.rejected else None
+        assert not acted_on(reading, match), (line["text"], reading.text)
