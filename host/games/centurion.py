@@ -80,10 +80,12 @@ from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
     Action,
     CardView,
+    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
+    Narrow,
     Prompt,
     RuleError,
     convert_rule,
@@ -480,7 +482,32 @@ def prompt(state: State) -> Prompt | None:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
     context = {"count": s.count}
     return Prompt(name=f"{ID}/play_card", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices))
+                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices),
+                  narrow=_cards_narrow(s))
+
+
+def _cards_narrow(s: State) -> Narrow:
+    """Host deal: the cards the player may play. Table deal: any card not yet seen, its
+    rank first, then its suit."""
+    if s.deal == "host":
+        cards = sorted(set(legal_cards(s, s.turn)), key=lambda c: (s.value(c), c))
+        return Narrow("Which card?", tuple(Choice(s.name(c), _card_intent(c), f"The {s.name(c)}?") for c in cards))
+    seen = s.out_of_play + [c for _, c in s.played]
+    ranks = []
+    for rank in s.pack.ranks:
+        suits = [suit for suit in s.pack.suit_names if Card(rank.value, suit) not in seen]
+        if suits:
+            ranks.append(Choice(s.pack.spoken(rank.value), {"intent": "play_card", "rank": rank.value},
+                                then=Narrow("Which suit?", tuple(Choice(suit, {"suit": suit}) for suit in suits))))
+    if s.rules["jokers"] and _jokers_unplayed(s) > 0:
+        ranks.append(Choice("joker", _card_intent(JOKER), "A joker?"))
+    return Narrow("Which card?", tuple(ranks))
+
+
+def _card_intent(card: Card) -> dict[str, Any]:
+    if card.is_joker:
+        return {"intent": "play_card", "joker": True}
+    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
 
 
 def _steal_prompt(s: State) -> Prompt:
@@ -490,8 +517,11 @@ def _steal_prompt(s: State) -> Prompt:
     text = (f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, "
             "or say pass.")
     context = {"count": s.count, "maker": maker}
+    joker = s.hands[seat].count(JOKER) if s.deal == "host" else _jokers_unplayed(s)
     return Prompt(name=f"{ID}/joker_steal", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"))
+                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"),
+                  narrow=Narrow("Joker or pass?", ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
+                                + (Choice("pass", {"intent": "pass"}, "Do you pass?"),)))
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:

@@ -66,10 +66,12 @@ from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
     CardView,
+    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
+    Narrow,
     NumberEntry,
     Prompt,
     RuleError,
@@ -78,6 +80,7 @@ from host.engine import (
     game_over,
     join_names,
     merge_rules,
+    narrow_numbers,
     new_rng,
     private,
     say,
@@ -353,7 +356,8 @@ def _choose_prompt(state: State) -> Prompt:
     else:
         text = f"{slider}, which card?"
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
-                  choices=("card 1", example, "read card 2", "read my cards"))
+                  choices=("card 1", example, "read card 2", "read my cards"),
+                  narrow=_cards_narrow(len(hand)))
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -371,7 +375,7 @@ def _place_prompt(state: State) -> Prompt:
         text=(f"{slider}, where does it go? " if state.turns_played == 0 else f"{slider}, where? ")
         + _lines_text(state.lines),
         context=context, slots=grammar_slots(name, context),
-        choices=tuple(examples[:4]))
+        choices=tuple(examples[:4]), narrow=_spots_narrow(state.lines))
 
 
 def _predict_prompt(state: State) -> Prompt:
@@ -381,7 +385,9 @@ def _predict_prompt(state: State) -> Prompt:
     return Prompt(                      # the spot was just said: "Ana slides it ..."
         name=f"{ID}/predict", player=player,
         text=f"{player}: {join_names(words, 'or')}?",
-        choices=tuple(words))
+        choices=tuple(words),
+        narrow=Narrow("Your guess?", tuple(Choice(GUESS_WORDS[g], {"intent": "predict", "guess": g})
+                                           for g in allowed)))
 
 
 def _bet_prompt(state: State) -> Prompt:
@@ -395,7 +401,10 @@ def _bet_prompt(state: State) -> Prompt:
         name=name, player=player,
         text=f"{player}, bet up to {most}, or no bet?",
         context=context, slots=grammar_slots(name, context),
-        choices=("no bet", f"bet {min(all_in, step)}", "all in"))
+        choices=("no bet", f"bet {min(all_in, step)}", "all in"),
+        narrow=Narrow("Your bet?", tuple(
+            Choice(f"{amount}" if amount else "no bet", {"intent": "bet", "amount": amount},
+                   f"Bet {amount}?" if amount else "No bet?") for amount in range(0, all_in + 1, step))))
 
 
 def _all_in(most: int, step: int) -> int:
@@ -416,7 +425,48 @@ def _tiebreak_prompt(state: State) -> Prompt:
         text = f"{player}, enter your number on your phone."
     else:
         text = f"{player}, your number from 0 to 100?"
-    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"))
+    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"),
+                  narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}))
+
+
+def _cards_narrow(count: int) -> Narrow:
+    """Which card of a hand, by its number."""
+    return Narrow("Which card?", tuple(Choice(str(n), {"intent": "choose_card", "card": n}, f"Card {n}?")
+                                       for n in range(1, count + 1)))
+
+
+def _spots_narrow(lines: list[list[int]]) -> Narrow:
+    """Every spot of the lines, the line first when there are two."""
+    def spots(index: int) -> Narrow:
+        values = lines[index]
+        return Narrow("Where?", tuple(Choice(_gap_words(spot), _gap_intent(spot, len(values)))
+                                      for spot in _gaps(index, values)))
+    if len(lines) == 1:
+        return spots(0)
+    return Narrow("Which line?", tuple(Choice(LINE_NAMES[i], {}, f"Line {LINE_NAMES[i]}?", then=spots(i))
+                                       for i in range(len(lines))))
+
+
+def _gap_words(spot: Spot) -> str:
+    if spot.low is None and spot.high is None:
+        return "anywhere"
+    if spot.low is None:
+        return f"below {spot.high}"
+    if spot.high is None:
+        return f"above {spot.low}"
+    return f"between {spot.low} and {spot.high}"
+
+
+def _gap_intent(spot: Spot, length: int) -> dict[str, Any]:
+    """The place intent naming exactly this gap (find_spot finds it again)."""
+    intent: dict[str, Any] = {"intent": "place", "line": spot.line + 1}
+    if spot.low is not None:
+        intent["after"] = spot.low
+    if spot.high is not None:
+        intent["before"] = spot.high
+    if spot.index == 0 or spot.index == length:
+        intent["end"] = "low" if spot.index == 0 else "high"
+    return intent
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:

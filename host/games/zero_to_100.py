@@ -74,8 +74,8 @@ from typing import Any
 from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
 from ..decks import QUESTIONS_FILE, Decks, Question
-from ..engine import (Action, DeckEntry, Event, GameOptions, Prompt, RuleError, evolve, game_over,
-                      join_names, merge_rules, new_rng, say, score, sound)
+from ..engine import (Action, Choice, DeckEntry, Event, GameOptions, Narrow, Prompt, RuleError, evolve, game_over,
+                      join_names, merge_rules, narrow_numbers, new_rng, say, score, sound)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
@@ -298,7 +298,7 @@ def prompt(state: State) -> Prompt | None:
             if state.round == 1 and not state.plays      # the game's first pick says how
             else f"{team.name}, which is closest to {state.target}?",
             context=context, slots=grammar_slots(name, context),
-            choices=_choose_examples(team))
+            choices=_choose_examples(team), narrow=_cards_narrow(team, "choose_card"))
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
         name = "zero-to-100/discard"
@@ -307,7 +307,7 @@ def prompt(state: State) -> Prompt | None:
             name=name, player=team.name,
             text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
             context=context, slots=grammar_slots(name, context),
-            choices=("card 1", "the second one", "read our cards"))
+            choices=("card 1", "the second one", "read our cards"), narrow=_cards_narrow(team, "discard"))
     if state.phase == "tiebreak":
         team = state.teams[state.tied[len(state.guesses)]]
         question = team.hand[0].text
@@ -315,8 +315,20 @@ def prompt(state: State) -> Prompt | None:
             name="zero-to-100/tiebreak", player=team.name,
             text=f"{team.name}, your last question: {_sentence(question)} "
                  "What is its answer, from 0 to 100?",
-            context={"question": question}, choices=("42", "it's 75"))
+            context={"question": question}, choices=("42", "it's 75"),
+            narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}))
     return None
+
+
+def _cards_narrow(team: Team, intent: str) -> Narrow:
+    """A card by its number; to choose one, then a power card (or none) when the team has any."""
+    powers = None
+    if intent == "choose_card" and team.powers:
+        played = [p for p in PLAYED_POWERS if PLAYED_POWERS[p][0] in team.powers]
+        powers = Narrow("Power card?", (Choice("none", {"powers": []}, "No power card?"),) + tuple(
+            Choice(_played_power_name(p), {"powers": [p]}) for p in played))
+    return Narrow("Which card?", tuple(Choice(str(n), {"intent": intent, "card": n}, f"Card {n}?", then=powers)
+                                       for n in range(1, len(team.hand) + 1)))
 
 
 def _choosing_team(s: State) -> int:
