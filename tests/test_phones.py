@@ -444,6 +444,9 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
         def skip_until(self, t):
             pass
 
+        def next_frame_t(self):
+            return self.now()
+
     hub, turn = centurion_hub()
     room = QuietRoom()
     ears = PhoneEars(VoiceEars(room, Endpointer(), Reader(None), matcher=Matcher(),

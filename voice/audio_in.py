@@ -107,6 +107,9 @@ class WavSource:
     def skip_until(self, t: float) -> None:
         self._next = max(self._next, frame_index(t))
 
+    def next_frame_t(self) -> float:
+        return self.now()
+
     def close(self) -> None:
         self._file.close()
 
@@ -259,6 +262,9 @@ class MicSource:
 
     def skip_until(self, t: float) -> None:
         self._skip_to = max(self._skip_to, t)
+
+    def next_frame_t(self) -> float:
+        return max(self._out_t, self._skip_to)
 
     def open(self) -> None:
         """Open the device now (frames() does it otherwise); raises AudioDeviceError."""
