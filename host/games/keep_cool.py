@@ -453,7 +453,15 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         timeout=timeout,
         warning=min(warning, timeout) if warning and timeout else None,
         unclear=dict(UNCLEAR[name]),
+        narrow=_words_narrow(s),
     )
+
+
+def _words_narrow(s: KeepCoolState) -> Narrow | None:
+    """The words in play the player whose turn it is may say (none near their own)."""
+    own = _hand_words(s, s.turn)
+    words = [w for w in words_in_play(s) if not any(share_root(w, mine) for mine in own)]
+    return Narrow("Which word?", tuple(Choice(w, {"intent": "word", "word": w}) for w in words)) if words else None
 
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
