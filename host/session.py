@@ -243,7 +243,7 @@ class Session:
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""
-        question = _last_sentence(prompt.text)
+        question = _question(prompt.text)
         if prompt.player and not question.startswith(prompt.player):
             question = f"{prompt.player}, {question[:1].lower()}{question[1:]}"
         self.log.write({"type": "reminder", "player": prompt.player})
@@ -498,10 +498,13 @@ class Session:
         return "Say help to hear what you can say."
 
 
-def _last_sentence(text: str) -> str:
-    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand)."""
+def _question(text: str) -> str:
+    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand); the
+    last question when advice follows it ("Which is closest to 50? Add power cards if you
+    like."), else the last sentence."""
     sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
-    return sentences[-1] if sentences else text
+    questions = [sentence for sentence in sentences if sentence.endswith("?")]
+    return (questions or sentences or [text])[-1]
 
 
 def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:

@@ -103,7 +103,8 @@ def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
     from host.engine import Prompt
     session, mouth, _, _ = make_session(tmp_path, [])
     session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
-    assert mouth.said == ["Ben, which card do you play?"]
+    session._remind(Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like."))
+    assert mouth.said == ["Ben, which card do you play?", "Team Ben, which is closest to 50?"]
 
 
 class Reads:

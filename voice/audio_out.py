@@ -6,6 +6,7 @@ captured meanwhile (the host never hears itself).
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -125,6 +126,7 @@ class SpeakerSink:
         except sd.PortAudioError as error:
             raise AudioDeviceError(f"cannot play on {dev.name!r}: {error}") from error
         self._stream, self._heard_until = stream, float("-inf")
+        atexit.register(self._drop)     # a stream left open must not play into a closing interpreter
         return stream
 
     def _fill(self, out: np.ndarray, frames: int, time_info: object, status: object) -> None:
@@ -143,6 +145,7 @@ class SpeakerSink:
         out[done:] = 0
 
     def _drop(self) -> None:
+        atexit.unregister(self._drop)
         stream, self._stream = self._stream, None
         with self._lock:
             self._queue.clear()
