@@ -35,6 +35,7 @@ from host.journal import Journal
 from host.session import COMMON_INTENTS, Session, SessionInfo
 
 from .bench import percentile
+from .textio import QuietMouth
 
 SYLLABLES_PER_SECOND = 6.1
 """The shipped Piper voice at rate 1.0: a least-squares fit of Piper's own durations
@@ -167,15 +168,6 @@ class TableEars:
         return Heard(text="move", intent=self.rng.choice(moves), source="table")
 
 
-class _Quiet:
-    def say(self, text: str) -> None: ...
-    def sound(self, name: str) -> None: ...
-    def private(self, player: str, text: str) -> None: ...
-
-    def adjust(self, change: str) -> str:
-        return change
-
-
 def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
     """Play one game at `table` with the random table of players; its outcome and event log."""
     game = get_game(table.game)
@@ -186,7 +178,7 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     session = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
-                      SessionInfo(session_id, f"pace-{seed}"), log, TableEars(seed), _Quiet(),
+                      SessionInfo(session_id, f"pace-{seed}"), log, TableEars(seed), QuietMouth(),
                       lambda prompt, text: None, clock=lambda: 0.0)
     session.start()
     outcome = session.run()

@@ -20,7 +20,7 @@ import soundfile
 import soxr
 
 from .audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
-from .devices import AudioDeviceError, DeviceProblem, find_device, rescan, sounddevice_module
+from .devices import AudioDeviceError, DeviceProblem, close_stream, find_device, rescan, sounddevice_module
 
 log = logging.getLogger(__name__)
 
@@ -325,12 +325,7 @@ class MicSource:
 
     def _stop_stream(self) -> None:
         stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except Exception:          # the device may be gone already: nothing to free
-                pass
+        close_stream(stream)
 
     def _callback(self, indata: np.ndarray, frames: int, time_info: object, status: object) -> None:
         """PortAudio's thread: copy the block and its time out, nothing more."""

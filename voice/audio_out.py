@@ -19,7 +19,7 @@ import numpy as np
 import soxr
 
 from .audio_in import MonotonicClock
-from .devices import AudioDeviceError, DeviceProblem, find_device, sounddevice_module
+from .devices import AudioDeviceError, DeviceProblem, close_stream, find_device, sounddevice_module
 
 log = logging.getLogger(__name__)
 
@@ -149,12 +149,7 @@ class SpeakerSink:
         stream, self._stream = self._stream, None
         with self._lock:
             self._queue.clear()
-        if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except Exception:          # the device may be gone already: nothing to free
-                pass
+        close_stream(stream)
 
 
 class WavSink:
