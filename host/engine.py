@@ -12,7 +12,7 @@ import copy
 import math
 import random
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict, Union
 
@@ -22,7 +22,7 @@ Intent = TypedDict("Intent", {
     "end": str, "guess": str, "amount": int, "powers": list, "face": str, "word": "str | None",
     "owner": str, "seconds": int, "on": bool, "count": int, "family": str, "game": str,
     "name": str, "rank": int, "suit": str, "joker": bool, "double": Any, "target": Any,
-    "from": Any, "team": int,
+    "from": Any, "team": int, "index": int,
 }, total=False)
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
@@ -98,6 +98,72 @@ PROMPT_UNION = "+"
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One answer to a narrowed question (see Narrow).
+
+    label: said in the list and said back by the player ("two", "below 20", "lower").
+    intent: what choosing it settles: the move itself ({"intent": "predict", "guess":
+        "lower"}), or its part ({"powers": ["+20"]}); a path's intents are merged.
+    named: the question about it alone, for a yes or no ("Card two?"); "" asks
+        about the label ("Lower?").
+    then: the next part once this one is chosen (the power card after the card);
+        None: this choice completes the move.
+    """
+
+    label: str
+    intent: dict[str, Any]
+    named: str = ""
+    then: "Narrow | None" = None
+
+
+@dataclass(frozen=True)
+class Narrow:
+    """A prompt's answer as a choice among a few, part by part.
+
+    What the host offers a player it has not understood twice (host/narrowing.py):
+    the choices read out ("Which card: one, two or three?"), then one yes or no at a
+    time; a long list is read NARROW_LIST_MAX at a time. Every path through it must
+    be a move the rules allow now (tests/test_narrowing.py plays each one).
+    """
+
+    question: str
+    choices: tuple[Choice, ...]
+
+    def moves(self, taken: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every move a path through it makes (the intents along each path, merged)."""
+        found = []
+        for choice in self.choices:
+            move = {**(taken or {}), **choice.intent}
+            found += choice.then.moves(move) if choice.then is not None else [move]
+        return found
+
+
+NARROW_LIST_MAX = 7
+"""The most choices the host reads out in one question."""
+
+
+def narrow_numbers(question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]],
+                   named: Callable[[int], str] = str) -> Narrow:
+    """A number among `values` as a Narrow: the values themselves (read a few at a
+    time), or, beyond three lists' worth, their tens first ("20 to 29"), then the
+    number. `choose(n)` is the move (or part) for n; `named(n)` the yes or no
+    question about it, without its question mark."""
+    values = sorted(values)
+
+    def part(numbers: Sequence[int]) -> Narrow:
+        return Narrow(question, tuple(Choice(str(n), choose(n), f"{named(n)}?") for n in numbers))
+
+    if len(values) <= 3 * NARROW_LIST_MAX:
+        return part(values)
+    tens: dict[int, list[int]] = {}
+    for value in values:
+        tens.setdefault(value // 10, []).append(value)
+    return Narrow(question, tuple(
+        Choice(f"{group[0]} to {group[-1]}", {}, then=part(group)) if len(group) > 1 else part(group).choices[0]
+        for group in tens.values()))
+
+
+@dataclass(frozen=True)
 class Prompt:
     """What the host asks now, of whom, and what answers make sense.
 
@@ -114,6 +180,9 @@ class Prompt:
         Cool needs it: any word a player says ends the turn, and the host does not
         have to understand a clue, so a reading it cannot trust is a clue, not a
         "sorry?" that would stop the clock. None: ask again, as everywhere else.
+    narrow: the moves possible now, as a choice among a few, part by part: how the
+        host gets a move from a player it could not understand (host/narrowing.py).
+        None: it can only ask again.
     """
 
     name: str
@@ -125,6 +194,7 @@ class Prompt:
     timeout: float | None = None
     warning: float | None = None
     unclear: dict[str, Any] | None = None
+    narrow: Narrow | None = None
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Protocol
 
-from .decide import ACT, ASK_AGAIN, decide
+from .decide import ACT, ASK_AGAIN, ASK_FIRST, decide
 from .engine import (PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError,
                      crosses_reveal, join_names)
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
+from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
 
 COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
                   "resume", "rules", "slower", "faster", "louder", "quieter", "quit", "read_table"}
@@ -27,6 +28,11 @@ SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 _LISTEN_AGAIN = object()
 """What _take_reply gives when the host listens again for the same prompt."""
+_MOVED_ON = "moved on"
+"""A narrowed question's answer that changed the game (undo): its narrowing ends."""
+CANNOT_TELL = "I'm sorry, I can't tell."
+"""When every narrowed choice got a "no"; the other ways to answer follow, then TRY_AGAIN."""
+TRY_AGAIN = "Say it once more, a little slower."
 GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, read the table, "
                 "undo, rules, pause, slower, faster, louder, quieter, or quit.")
 UNDO_REFUSED = ("That can't be undone: it showed something that was hidden, and whoever moves "
@@ -95,6 +101,11 @@ class Session:
         self.undo_after_reveal = False
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
+        self._trouble: Trouble | None = None
+        """Replies the host could not use at the current prompt (host/narrowing.py)."""
+        self.other_ways: Callable[[Prompt], str] = lambda prompt: ""
+        """How else the player asked can move now, said when narrowing found no move
+        ("You can also choose on your phone page."); "" when there is no other way."""
 
     # ---- starting -------------------------------------------------------
 
@@ -191,6 +202,14 @@ class Session:
                         **_timing(heard, prompt)})
         intent = understanding.intent
         verdict = decide(understanding, heard.unsure)
+        trouble = self._trouble_at(prompt)
+        if verdict != ASK_AGAIN and intent["intent"] not in COMMON_INTENTS and trouble.was_refused(intent):
+            # The reading the player already said "no" to: asked about again, or narrowed.
+            if trouble.miss(heard.text):
+                return self._narrow(prompt)
+            verdict = ASK_FIRST
+        elif verdict == ASK_AGAIN and trouble.miss(heard.text):
+            return self._narrow(prompt)
         if verdict == ASK_AGAIN and heard.start is not None and not getattr(understanding, "unavailable", ""):
             self._reject(prompt, "not understood", SORRY)   # spoken, and plausibly a reply
             return _LISTEN_AGAIN                            # the prompt is not re-read
@@ -233,7 +252,7 @@ class Session:
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""
-        question = _last_sentence(prompt.text)
+        question = _question(prompt.text)
         if prompt.player and not question.startswith(prompt.player):
             question = f"{prompt.player}, {question[:1].lower()}{question[1:]}"
         self.log.write({"type": "reminder", "player": prompt.player})
@@ -258,6 +277,7 @@ class Session:
             self.journal.append(self.info.id, "action", action, self.clock())
             self.actions.append(action)
             self.state = new_state
+            self._trouble = None
             self._changed()
         self.log.write({"type": "intent", "player": prompt.player, "intent": intent})
         self.last_spoken = []
@@ -368,6 +388,72 @@ class Session:
                 return "quit"
             self._say("We're paused. Say resume to continue.", remember=False)
 
+    # ---- a player the host cannot understand ---------------------------
+
+    def _trouble_at(self, prompt: Prompt) -> Trouble:
+        """What went wrong so far at this prompt (forgotten when the prompt changes)."""
+        if self._trouble is None or self._trouble.prompt != prompt:
+            self._trouble = Trouble(prompt)
+        return self._trouble
+
+    def _narrow(self, prompt: Prompt) -> str | None | object:
+        """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
+        A move found is applied; when every choice got a "no", the other ways to answer
+        are offered and the host listens again, narrowing anew at the next miss."""
+        trouble = self._trouble_at(prompt)
+        self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name,
+                        "misses": trouble.misses})
+        likeliest = likeliest_choice(prompt, trouble.heard, self.understand)
+        found = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask)).run(likeliest)
+        if isinstance(found, dict):
+            self._accept(prompt, found)
+            return None
+        if found == _MOVED_ON:
+            return None
+        if found:
+            return found
+        trouble.misses = 0
+        self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
+        self._say(" ".join(part for part in (CANNOT_TELL, self.other_ways(prompt), TRY_AGAIN) if part),
+                  remember=False)
+        return _LISTEN_AGAIN
+
+    def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
+        """Say one narrowed question and understand its answer against `ask`. A common
+        command is carried out and the question said again; one that changes the game
+        (undo) ends the narrowing."""
+        self._say(ask.text, remember=False)
+        while True:
+            heard = self._hear_addressed(ask)
+            if heard is None:
+                return Reply(outcome="eof")
+            if heard.missed_start:
+                self._missed_start(ask, heard)
+                continue
+            if heard.timed_out:
+                return Reply()
+            if heard.intent is not None:           # a button on the player's page
+                self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
+                                "source": heard.source or "decided", "narrowed": ask.text})
+                reply = Reply(dict(heard.intent), True, heard.text)
+            else:
+                understanding = self.understand(ask, heard.text)
+                self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
+                                "narrowed": ask.text, **({"unsure": True} if heard.unsure else {}),
+                                **_timing(heard, ask)})
+                reply = Reply(understanding.intent, decide(understanding, heard.unsure) == ACT,
+                              understanding.phrase)
+            command = (reply.intent or {}).get("intent")
+            if command not in COMMON_INTENTS:
+                return reply
+            if command != "repeat":
+                outcome = self._common(prompt, command)
+                if outcome is not None:
+                    return Reply(outcome=outcome)
+                if self.game.prompt(self.state) != prompt:
+                    return Reply(outcome=_MOVED_ON)
+            self._say(ask.text, remember=False)
+
     def _not_understood(self, prompt: Prompt, understanding: Understanding) -> None:
         """A clear value that is not possible now is answered as such; anything else is "sorry?"."""
         unavailable = getattr(understanding, "unavailable", "")
@@ -376,20 +462,22 @@ class Session:
         else:
             self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
 
-    def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | str | None:
-        """Ask before acting on an unsure reply. "yes" settles it, "no" asks the prompt
-        again (None), and a corrected answer to the prompt is taken (asked about in its
-        turn if it is unsure itself); a common command still works. Returns the intent
-        to act on, None to ask the prompt again, or how the session ends ("eof", "quit")."""
+    def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | str | None | object:
+        """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
+        acted on unasked at this prompt again), and a corrected answer to the prompt is
+        taken (asked about in its turn if it is unsure itself); a common command still
+        works. Returns the intent to act on, None to ask the prompt again, or how the
+        session ends ("eof", "quit"); when nothing was settled twice at this prompt, what
+        the narrowed questions found (_narrow)."""
         for _ in range(CORRECTIONS):
             question = f"Did you mean: {phrase}?"
             ask = Prompt(f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}", prompt.player, question, prompt.context,
                          prompt.slots, choices=("yes", "no"))
             self._say(question, remember=False)
-            heard = self.ears.hear(ask)
+            heard = self._hear_addressed(ask)
             if heard is None:
                 return "eof"
-            if heard.timed_out or (heard.unclear and not heard.text):
+            if heard.timed_out or heard.missed_start or (heard.unclear and not heard.text):
                 break
             understanding = self.understand(ask, heard.text)
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
@@ -403,6 +491,7 @@ class Session:
             if answer["intent"] == "yes":
                 return intent
             if answer["intent"] == "no":
+                self._trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
                 outcome = self._common(prompt, answer["intent"])
@@ -412,6 +501,8 @@ class Session:
             if decide(understanding, heard.unsure) == ACT:
                 return answer
             phrase, intent = understanding.phrase, answer
+        if self._trouble_at(prompt).miss():
+            return self._narrow(prompt)
         self._say("Okay, let's try again.")
         return None
 
@@ -431,10 +522,13 @@ class Session:
         return "Say help to hear what you can say."
 
 
-def _last_sentence(text: str) -> str:
-    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand)."""
+def _question(text: str) -> str:
+    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand); the
+    last question when advice follows it ("Which is closest to 50? Add power cards if you
+    like."), else the last sentence."""
     sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
-    return sentences[-1] if sentences else text
+    questions = [sentence for sentence in sentences if sentence.endswith("?")]
+    return (questions or sentences or [text])[-1]
 
 
 def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:

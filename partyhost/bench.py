@@ -271,6 +271,9 @@ class PacedRecording:
     def skip_until(self, t: float) -> None:
         pass
 
+    def next_frame_t(self) -> float:
+        return 0.0
+
 
 def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[str, list[float]]:
     """End of the endpoint silence to the reading, as a live game has it: each clip

@@ -143,6 +143,17 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
+class QuietMouth:
+    """host.session.Mouth that says nothing: a game played for its event log (benchmarks, replays)."""
+
+    def say(self, text: str) -> None: ...
+    def sound(self, name: str) -> None: ...
+    def private(self, player: str, text: str) -> None: ...
+
+    def adjust(self, change: str) -> str:
+        return change
+
+
 class TextMouth:
     """Prints what the host would say; keeps rate and volume so commands are answered."""
 

@@ -198,8 +198,7 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
         tts = _speaker(settings, notices)
     except (AudioDeviceError, TTSUnavailable, OSError) as error:
         raise IOChoiceError(str(error)) from error
-    if isinstance(sink, WavSink):
-        closers.append(sink.close)
+    closers.append(sink.close)          # a file's header, the sound still queued, a satellite's AudioStop
     mouth = AudioMouth(tts, sink, clock, rate=settings.speech_rate, volume=settings.volume,
                        show_private=settings.show_private, echo=settings.echo_text)
     closers.append(mouth.close)

@@ -88,6 +88,9 @@ class ClipSource:
     def skip_until(self, t: float) -> None:
         pass
 
+    def next_frame_t(self) -> float:
+        return self._t
+
 
 def wakes_in(audio: np.ndarray, wake_word: str) -> list[float]:
     """When the wake word was heard in `audio`, through the live chain's front end."""

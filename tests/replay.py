@@ -19,6 +19,7 @@ from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
+from partyhost.textio import QuietMouth
 from voice.matcher import Matcher
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,15 +117,6 @@ class _ScriptEars:
         return Heard(text=line)
 
 
-class _QuietMouth:
-    def say(self, text: str) -> None: ...
-    def sound(self, name: str) -> None: ...
-    def private(self, player: str, text: str) -> None: ...
-
-    def adjust(self, change: str) -> str:
-        return change
-
-
 class _Lines:
     def __init__(self, lines: list[str]):
         self.lines = list(lines)
@@ -164,7 +156,7 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     session = Session(game, case.options(), case.decks(), journal, SessionInfo(session_id, "group"),
-                      log, ears, _QuietMouth(),
+                      log, ears, QuietMouth(),
                       lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), clock=lambda: 0.0)
     session.start()
     outcome = session.run()

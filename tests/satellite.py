@@ -61,6 +61,7 @@ class RunningSatellite:
         self.port = free_port()
         self.mailbox = work / "mic"
         self.played = work / "played.raw"
+        self.players = work / "players.txt"      # a line for each start of its player (--snd-command)
         self.log = work / "satellite.log"
         self.mailbox.mkdir(parents=True, exist_ok=True)
         self.process: subprocess.Popen | None = None
@@ -71,7 +72,7 @@ class RunningSatellite:
         return f"wyoming://127.0.0.1:{self.port}"
 
     def start(self) -> "RunningSatellite":
-        snd = f"sh -c {shlex.quote('cat >> ' + shlex.quote(str(self.played)))}"
+        snd = f"sh -c {shlex.quote(f'echo >> {shlex.quote(str(self.players))}; cat >> {shlex.quote(str(self.played))}')}"
         args = [str(self.program), "-m", "wyoming_satellite", "--uri", f"tcp://127.0.0.1:{self.port}", "--name", self.name,
                 "--no-zeroconf", "--mic-command", f"{sys.executable} {MIC} {self.mailbox} {self.mic_chunk}",
                 "--mic-command-samples-per-chunk", str(self.mic_chunk),
@@ -110,6 +111,10 @@ class RunningSatellite:
             if time.monotonic() > deadline:
                 raise TimeoutError("the satellite's microphone did not take the line")
             time.sleep(0.02)
+
+    def players_started(self) -> int:
+        """How often the satellite started its player: after each AudioStop it starts anew."""
+        return len(self.players.read_text().splitlines()) if self.players.exists() else 0
 
     def played_audio(self) -> np.ndarray:
         """Everything the satellite played, as float samples at SND_RATE."""

@@ -201,8 +201,18 @@ def _noise_clip(noise: np.ndarray, rng: random.Random, seconds: float = 2.0) -> 
 # ---- whole games as one recording ------------------------------------------------
 
 SESSION_GAP_S = 0.9        # players answer this long after the host falls silent
-ENDPOINT_WAIT_S = 0.6      # the endpointer's closing silence, and a frame or two
+ENDPOINT_WAIT_S = 0.6      # the endpointer's closing silence after the last voiced sound, and a frame or two
 ECHO_GAIN = 0.25           # the host's own voice, as a speakerphone's microphone hears it
+
+
+def voiced_until(audio: np.ndarray) -> float:
+    """Seconds to the end of the last 10 ms within 35 dB of the loudest (Piper leaves
+    silence after a line, which the endpointer counts towards its closing silence)."""
+    step = SAMPLE_RATE // 100
+    n = len(audio) // step
+    levels = 10 * np.log10(np.mean(audio[:n * step].reshape(n, step) ** 2, axis=1) + 1e-12)
+    voiced = np.nonzero(levels > levels.max() - 35)[0]
+    return (voiced[-1] + 1) * step / SAMPLE_RATE if len(voiced) else len(audio) / SAMPLE_RATE
 
 
 def timed_line(line: str) -> tuple[float | None, str]:
@@ -260,7 +270,7 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
                     return Heard(timed_out=True)
                 audio = voices.speak("piper-1", line)
                 replies.append((start, audio))
-                cursor[0] = start + len(audio) / SAMPLE_RATE + ENDPOINT_WAIT_S
+                cursor[0] = start + voiced_until(audio) + ENDPOINT_WAIT_S   # when the live host answers
                 return Heard(text=line)
 
         journal = Journal(Path(work) / "db.sqlite3")

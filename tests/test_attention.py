@@ -9,7 +9,7 @@ from test_session import ScriptEars, events, make_session
 from host.engine import Heard
 from host.session import SORRY
 from voice.pipeline import Reader
-from voice.attention import EMPTY, FAR, TOO_LONG, ignore_reason
+from voice.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.audio_types import Hypothesis, Utterance
 from voice.reading import Reading
 from voice.matcher import Matcher
@@ -28,6 +28,13 @@ def test_plainly_not_a_reply_is_ignored_with_its_reason():
     assert ignore_reason(reading("a", True), NUMBER) == EMPTY
     assert ignore_reason(reading("and then she told me the whole story", True), NUMBER) == FAR
     assert ignore_reason(reading("seven", False, 5.5), NUMBER) == TOO_LONG
+
+
+def test_a_reading_with_more_words_than_the_sound_could_hold_is_not_a_reply_even_when_sure():
+    choose = Matcher().table("keep-it-100/choose_card", {"card_word": [("survey", 1)]})
+    assert ignore_reason(reading("take the survey one", False, 0.12), choose) == TOO_MANY_WORDS
+    assert ignore_reason(reading("take the survey one", False, 0.9), choose) == ""
+    assert ignore_reason(reading("seven", False, 0.3), NUMBER) == ""        # a short word, said quickly
 
 
 def test_a_plausible_reply_is_not_ignored():
@@ -96,7 +103,8 @@ def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
     from host.engine import Prompt
     session, mouth, _, _ = make_session(tmp_path, [])
     session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
-    assert mouth.said == ["Ben, which card do you play?"]
+    session._remind(Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like."))
+    assert mouth.said == ["Ben, which card do you play?", "Team Ben, which is closest to 50?"]
 
 
 class Reads:
@@ -130,6 +138,29 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
     assert first.ignored == TOO_LONG and second.ignored == TOO_LONG
     assert recogniser.reads == 0 and first.text == second.text == ""
+
+
+def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of_it():
+    """A short stretch right after a long one: talk going on, not read or answered. The
+    same words a few seconds after the host fell silent, or after a pause, are read."""
+    from test_endpoint import RULES, silence, voiced
+    from test_read_ahead import Recording
+    from dataclasses import replace as changed
+    from voice.ears import VoiceEars
+    from voice.endpoint import Endpointer
+
+    def heard(host_quiet_since: float, pause: float):
+        audio = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(pause), voiced(0.5, level=0.1),
+                                silence(1.0)])
+        recogniser = Reads("four")
+        ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=8000)), Reader(recogniser), Matcher(),
+                         busy_until=lambda: host_quiet_since)
+        return ears.hear(NumberPrompt()), ears.hear(NumberPrompt()), recogniser.reads
+
+    long, short, reads = heard(host_quiet_since=-10.0, pause=0.6)
+    assert long.ignored == TOO_LONG and short.ignored == AMID_TALK and reads == 0
+    assert heard(host_quiet_since=3.0, pause=0.6)[1].text == "four"      # just asked: may be the reply
+    assert heard(host_quiet_since=-10.0, pause=1.6)[1].text == "four"    # after a pause
 
 
 def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():

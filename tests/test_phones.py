@@ -217,6 +217,24 @@ def test_a_press_is_no_answer_to_a_yes_no_question():
     assert any("Answer the host's question first" in m["text"] for m in hub.snapshot(turn)["messages"])
 
 
+def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_it_has_the_move():
+    from partyhost.phones.table import page_can_move
+    hub, turn = centurion_hub()
+
+    class SilentEars:
+        def hear(self, prompt):
+            import time
+            time.sleep(30)
+
+    ears = PhoneEars(SilentEars(), hub)
+    hub.press(turn, hub.snapshot(turn)["version"], 0)
+    heard = ears.hear(Prompt("common/yes_no+common/choice+centurion/play_card", turn, "The ace of clubs?"))
+    assert heard.source == "phone" and heard.intent["intent"] == "play_card"
+    state, _ = centurion.setup(CENTURION, None)
+    waiting = "Ana" if turn == "Ben" else "Ben"
+    assert page_can_move(centurion, state, turn) and not page_can_move(centurion, state, waiting)
+
+
 def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     hub, turn = centurion_hub()
     answers = [Heard(timed_out=True), Heard(text="pass")]
@@ -425,6 +443,9 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
 
         def skip_until(self, t):
             pass
+
+        def next_frame_t(self):
+            return self.now()
 
     hub, turn = centurion_hub()
     room = QuietRoom()

@@ -72,6 +72,6 @@ def test_script_plays_to_game_over(script, args, winners, tmp_path):
     spoken = " ".join(e["text"] for e in events if e["type"] == "say")
     assert "Team Ana, your questions. 1: How many days" in spoken       # read our cards
     assert "Spot On! Team Ben will throw away one more question." in spoken
-    assert "Team Ben is furthest and draws. New target: 10." in spoken     # after round 1
+    assert "Team Ben is furthest and draws: marriage emerald anniversary. Target 10." in spoken  # after round 1
     used = [i for e in events if e["type"] == "questions_used" for i in e["ids"]]
     assert used == ["zt02", "zt05", "zt07", "zt04", "zt08", "zt01", "zt10", "zt09"]

@@ -127,9 +127,70 @@ def test_speaker_sink_plays_into_the_device_and_is_heard(pulse, speech):
         end = speaker.play(said[1], rate, at=start)
         assert end >= start + len(said[1]) / rate - 0.05        # it blocked until the sound was out
         heard = listen(frames, until=end + 1.5)
+        speaker.close()
     assert len(heard) == 1
     assert heard[0].end - heard[0].start == pytest.approx(speech_span(said[1], rate), abs=0.15)
     assert similarity(heard[0].audio, to_16k(said[1], rate)) > 0.9
+
+
+def recorded_while(mic: MicSource, frames, act) -> tuple[np.ndarray, float, object]:
+    """The microphone's audio (and its first frame's time) while `act()` runs, and 1 s after."""
+    got, done = [], threading.Event()
+
+    def record():
+        for frame in frames:
+            got.append(frame)
+            if done.is_set() and frame.t > done.until:
+                return
+
+    recorder = threading.Thread(target=record)
+    recorder.start()
+    done.until = float("inf")
+    try:
+        result = act()
+    finally:
+        done.until = mic.now() + 1.0
+        done.set()
+        recorder.join(timeout=10)
+    return np.concatenate([f.samples for f in got]), got[0].t, result
+
+
+def found_at(recording: np.ndarray, piece: np.ndarray, after: int) -> int:
+    """Where `piece` begins in `recording`, searching the 3 s from sample `after`."""
+    part = recording[after:after + len(piece) + 3 * SAMPLE_RATE]
+    n = len(part) + len(piece)
+    c = np.fft.irfft(np.fft.rfft(part, n) * np.conj(np.fft.rfft(piece, n)), n)[:len(part)]
+    return after + int(np.argmax(c))
+
+
+def test_sentences_follow_each_other_without_a_gap_and_the_end_is_known(pulse, speech):
+    """The host's sentences, each queued when the one before it ends (as AudioMouth does),
+    come out back to back: one open stream, not one per sentence (a stream drained and
+    opened again for each left 0.1 to 0.3 s between them on this null sink, about 2 s
+    on a loaded desktop's PulseAudio). The end play() gives is when the last one was
+    heard, so the ears open in time, without catching the host's own voice."""
+    said, rate = speech
+    sentences = [said[0], said[1], said[0][::-1], said[1][::-1]]      # four that cannot be taken for each other
+    with MicSource(DEVICE) as mic:
+        frames = started(mic)
+        speaker = SpeakerSink(DEVICE, clock=mic.clock)
+
+        def speak() -> float:
+            at = mic.now() + 0.2
+            for sentence in sentences:
+                at = speaker.play(sentence, rate, at)
+            return at
+        recording, t0, end = recorded_while(mic, frames, speak)
+        speaker.close()
+    pieces = [to_16k(s, rate) for s in sentences]
+    onsets, after = [], 0
+    for piece in pieces:
+        onsets.append(found_at(recording, piece, after))
+        after = onsets[-1] + len(piece) - SAMPLE_RATE // 10
+    gaps = [(onsets[k + 1] - onsets[k] - len(pieces[k])) / SAMPLE_RATE for k in range(len(pieces) - 1)]
+    assert max(gaps) < 0.05, gaps          # back to back (per-sentence streams: 0.1 to 2 s)
+    heard_end = t0 + (onsets[-1] + len(pieces[-1])) / SAMPLE_RATE
+    assert abs(heard_end - end) < 0.3, (heard_end, end)
 
 
 def test_the_host_does_not_hear_itself(pulse, speech):
@@ -140,6 +201,7 @@ def test_the_host_does_not_hear_itself(pulse, speech):
         end = speaker.play(said[0], rate, at=mic.now())
         mic.skip_until(end)                                       # what the session does
         assert listen(frames, until=end + 1.5) == []
+        speaker.close()
 
 
 def test_microphone_unplugged_and_plugged_back_in(pulse, speech, tmp_path):

@@ -33,6 +33,9 @@ class Recording:
     def skip_until(self, t: float) -> None:
         pass
 
+    def next_frame_t(self) -> float:
+        return 0.0
+
 
 class Recogniser:
     """Says "yes" to short audio and "no" to long; records where and what it read."""

@@ -383,6 +383,7 @@ def test_the_voice_server_speaks_and_is_played(tts_server, local_voice, pulse_de
     mouth.say(text)
     assert mouth.busy_until - started == pytest.approx(seconds, abs=0.6)
     mouth.close()
+    sink.close()
     assert notices.posted == []
 
 

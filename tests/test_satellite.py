@@ -107,6 +107,53 @@ def test_ears_and_mouth_share_one_satellite(satellite, link, say, voices):
 
 
 @pytest.mark.audio
+def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(satellite, link, say):
+    """A reply begun 1.2 s after the host's last sound, while the ears were still making the
+    prompt's grammar ready (here 1 s late, as on a loaded machine), is heard whole: the
+    microphone kept that audio, so listening counts from the host's silence. Counted from
+    when the ears got round to it, the reply began 0.2 s after "listening" opened and its
+    start was taken for lost ("Sorry, I missed the start of that")."""
+    import numpy as np
+    from test_attention import NumberPrompt, Reads
+    from voice.ears import AFTER_SPEECH_GUARD_S, VoiceEars
+    from voice.matcher import Matcher
+    from voice.pipeline import Reader
+    source = SatelliteSource(link)
+    source.open()
+    host_silent = source.now()
+    satellite.say(np.concatenate([np.zeros(int(1.2 * SAMPLE_RATE), np.float32), say("Seven.")]), wait=False)
+    time.sleep(1.0)
+    ears = VoiceEars(source, Endpointer(), Reader(Reads("seven")), Matcher(), busy_until=lambda: host_silent)
+    heard = ears.hear(NumberPrompt())
+    source.close()
+    assert heard.listening_from == pytest.approx(host_silent + AFTER_SPEECH_GUARD_S, abs=0.1)
+    assert not heard.missed_start and heard.text == "seven"
+    assert heard.start - heard.listening_from > 1.0
+
+
+@pytest.mark.audio
+def test_the_host_s_sentences_go_to_one_player_until_it_falls_silent(satellite, link, voices):
+    """wyoming-satellite starts its player afresh after every AudioStop (up to 2 s of
+    silence after each sentence through PulseAudio), so the sentences the host says in a
+    row share one AudioStart ... AudioStop, closed once it has fallen silent."""
+    from voice.remote.satellite import STOP_AFTER_S
+    clock = PausingClock()
+    sink = SatelliteSink(link, clock=clock)
+    sentences = [voices.speak("piper-1", text) for text in ("Card two.", "Plus twenty.", "Ben, your turn.")]
+    at = clock()
+    for sentence in sentences:
+        at = sink.play(sentence, SAMPLE_RATE, at)
+    time.sleep(STOP_AFTER_S + 1.0)
+    assert satellite.players_started() == 1
+    sink.play(sentences[0], SAMPLE_RATE, clock())           # after a silence: a new stream
+    sink.close()
+    assert wait_for(lambda: satellite.players_started() == 2)
+    played = satellite.played_audio()
+    heard = sum(len(s) for s in sentences + sentences[:1]) / SAMPLE_RATE
+    assert len(played) / SND_RATE == pytest.approx(heard, abs=0.1)
+
+
+@pytest.mark.audio
 def test_a_lost_microphone_satellite_stops_the_clock_and_is_heard_again(satellite, link, problems, say):
     source = SatelliteSource(link, on_problem=problems.append)
     source.open()

@@ -205,6 +205,9 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
         def skip_until(self, t):
             pass
 
+        def next_frame_t(self):
+            return 0.0
+
     loads = []
     second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
     ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(),

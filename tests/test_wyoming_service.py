@@ -104,7 +104,7 @@ def game(service):
     """Keep It 100 for two, started by naming it; returns the service."""
     assert "How many players" in say(service.port, "let's play keep it 100")
     started = say(service.port, "two")
-    assert "Welcome to Keep It 100" in started and "Player 1, pick a card" in started
+    assert "Keep It 100!" in started and "Player 1, pick a card" in started
     assert moves(service.data) == 0
     return service
 

@@ -10,22 +10,38 @@ was plainly not a reply:
   prompt is a few words: "card six with spot on" takes under two seconds);
 - a reading the ears do not trust that is also far from anything the prompt accepts:
   no hypothesis comes within the matcher's confirm score (Match.score, 0-100) of a
-  phrase of the prompt.
+  phrase of the prompt;
+- a reading with more words than the sound could hold ("take the survey one" from
+  a tenth of a second): a recogniser primed with the prompt's phrases writes them
+  out of a clatter, so even a sure reading of it is not a reply;
+- speech begun amid table talk long after the host last spoke (voice/ears.py, with
+  `amid_talk`): what runs on from a stretch too long for a reply is more of it.
 
 What is left and still unreliable was plausibly meant for the host: close to the
 prompt's grammar and of reply length; only then does the host say "Sorry?".
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .normalize import normalize
 
 REPLY_MAX_S = 4.0
 """Speech longer than this is not a reply (config reply_max_s)."""
+SYLLABLES_PER_S = 10.0
+SYLLABLES_SLACK = 2
+"""The most syllables a reply holds: this many a second of speech (fast speech is 6
+to 8) and a few more for soft first and last sounds the endpointer leaves out."""
+AMID_TALK_S = 1.0
+"""Speech beginning this soon after a stretch too long for a reply ended ..."""
+REPLY_WINDOW_S = 6.0
+"""... and this long after the host fell silent is more of the table's talk."""
 EMPTY = "empty reading"
 TOO_LONG = "longer than a reply"
 FAR = "far from the prompt"
+TOO_MANY_WORDS = "more words than speech"
+AMID_TALK = "amid table talk"
 
 
 def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
@@ -41,7 +57,22 @@ def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) ->
     texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]
     if not any(len(text.replace(" ", "")) > 1 for text in texts):
         return EMPTY
+    speech_s = reading.utterance.end - reading.utterance.start
+    if syllables(reading.text) > SYLLABLES_PER_S * speech_s + SYLLABLES_SLACK:
+        return TOO_MANY_WORDS
     if not reading.rejected:
         return ""
     closest = max((table.match(h.text).score for h in reading.hypotheses), default=0.0)
     return FAR if closest < table.confirm else ""
+
+
+def amid_talk(utterance: Any, talk_until: float | None, host_quiet_since: float) -> bool:
+    """Speech begun just after a stretch too long for a reply (which ended at
+    `talk_until`), well after the host last spoke: table talk going on, not a reply."""
+    return (talk_until is not None and utterance.start - talk_until < AMID_TALK_S
+            and utterance.start - host_quiet_since > REPLY_WINDOW_S)
+
+
+def syllables(text: str) -> int:
+    """About how many syllables `text` takes to say: its vowel groups, one at least a word."""
+    return sum(max(1, len(re.findall(r"[aeiouy]+", word))) for word in normalize(text).split())

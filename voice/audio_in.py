@@ -20,7 +20,7 @@ import soundfile
 import soxr
 
 from .audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
-from .devices import AudioDeviceError, DeviceProblem, find_device, rescan, sounddevice_module
+from .devices import AudioDeviceError, DeviceProblem, close_stream, find_device, rescan, sounddevice_module
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,9 @@ class WavSource:
 
     def skip_until(self, t: float) -> None:
         self._next = max(self._next, frame_index(t))
+
+    def next_frame_t(self) -> float:
+        return self.now()
 
     def close(self) -> None:
         self._file.close()
@@ -260,6 +263,9 @@ class MicSource:
     def skip_until(self, t: float) -> None:
         self._skip_to = max(self._skip_to, t)
 
+    def next_frame_t(self) -> float:
+        return max(self._out_t, self._skip_to)
+
     def open(self) -> None:
         """Open the device now (frames() does it otherwise); raises AudioDeviceError."""
         self._closed.clear()
@@ -319,12 +325,7 @@ class MicSource:
 
     def _stop_stream(self) -> None:
         stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except Exception:          # the device may be gone already: nothing to free
-                pass
+        close_stream(stream)
 
     def _callback(self, indata: np.ndarray, frames: int, time_info: object, status: object) -> None:
         """PortAudio's thread: copy the block and its time out, nothing more."""

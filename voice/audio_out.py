@@ -6,9 +6,12 @@ captured meanwhile (the host never hears itself).
 """
 from __future__ import annotations
 
+import atexit
 import logging
+import threading
 import time
 import wave
+from collections import deque
 from pathlib import Path
 from typing import Callable
 
@@ -16,7 +19,7 @@ import numpy as np
 import soxr
 
 from .audio_in import MonotonicClock
-from .devices import AudioDeviceError, DeviceProblem, find_device, sounddevice_module
+from .devices import AudioDeviceError, DeviceProblem, close_stream, find_device, sounddevice_module
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +46,24 @@ def _log_problem(problem: DeviceProblem) -> None:
 
 
 class SpeakerSink:
-    """Plays through a PortAudio output device, blocking until the sound has been heard.
+    """Plays through a PortAudio output device, one stream open for the whole game.
 
-    Audio goes out at its own rate when the device accepts it, else resampled to the
-    device's default rate. A device that fails while playing is reported (not
-    fatal: the game goes on, and the next play opens the device afresh).
+    A stream opened and drained for every sound leaves silence after each one (about
+    2 s on PulseAudio, where draining waits for the server), so here one output
+    stream is opened at the first sound and kept: its callback plays what is queued
+    and silence in between, and a sound queued while another plays follows it without
+    a gap. play() returns a moment (AHEAD_S) before its sound ends, giving the session
+    time at which it will have been heard, so the next sound is queued in time and the
+    ears know when the host falls silent. Audio goes out at the first sound's rate
+    when the device accepts it (the voice's), else at the device's default rate.
+    A device that fails is reported (not fatal: the game goes on, and the next sound
+    opens the device afresh). close() waits for what is queued, then closes it.
     """
+
+    AHEAD_S = 0.5
+    """play() returns this long before its sound ends: the next one is queued by then."""
+    LATENCY_S = 0.2
+    """The device's buffer: enough that a busy machine never lets it run dry mid-sentence."""
 
     def __init__(self, device: int | str | None = None, *,
                  clock: Callable[[], float] | None = None,
@@ -57,36 +72,84 @@ class SpeakerSink:
         self.clock = clock or MonotonicClock()
         self.on_problem = on_problem
         self.device_name = find_device(device, "output").name   # a clear error now, not mid-game
+        self._stream = None
+        self._rate = 0
+        self._queue: deque[np.ndarray] = deque()
+        self._lock = threading.Lock()
+        self._heard_until = float("-inf")
+        """Session time at which everything queued will have been heard."""
 
     def play(self, audio: np.ndarray, rate: int, at: float) -> float:
         samples = as_float32(audio)
-        wait = at - self.clock()
-        if wait > 0:
-            time.sleep(wait)
-        started = self.clock()
         try:
-            self._play_blocking(samples, rate)
+            stream = self._open(rate)
         except AudioDeviceError as error:
             self.on_problem(DeviceProblem("lost", f"The speaker {self.device_name!r} failed: {error}"))
-            return started + len(samples) / rate
-        return self.clock()
+            return max(at, self.clock()) + len(samples) / rate
+        data = resampled(samples, rate, self._rate)
+        soonest = max(self._heard_until, self.clock() + stream.latency)
+        if at - soonest > 1.0:                 # far ahead: wait rather than queue seconds of silence
+            time.sleep(at - soonest - 0.5)
+            soonest = max(self._heard_until, self.clock() + stream.latency)
+        lead = np.zeros(max(0, int(round((at - soonest) * self._rate))), np.float32)
+        with self._lock:
+            self._queue.extend((lead, np.ascontiguousarray(data)))
+        self._heard_until = soonest + (len(lead) + len(data)) / self._rate
+        wait = self._heard_until - self.AHEAD_S - self.clock()
+        if wait > 0:
+            time.sleep(wait)
+        return self._heard_until
 
-    def _play_blocking(self, samples: np.ndarray, rate: int) -> None:
+    def close(self) -> None:
+        """Let what is queued be heard, then close the device."""
+        wait = self._heard_until - self.clock()
+        if self._stream is not None and wait > 0:
+            time.sleep(wait)
+        self._drop()
+
+    def _open(self, rate: int):
+        """The open stream, opened now if it is not (or the device stopped it)."""
+        if self._stream is not None and self._stream.active:
+            return self._stream
+        self._drop()
         sd = sounddevice_module()
         dev = find_device(self.device, "output")
-        out_rate = rate
+        self._rate = rate
         try:
             sd.check_output_settings(device=dev.index, samplerate=rate, channels=1, dtype="float32")
         except sd.PortAudioError:
-            out_rate = dev.default_rate
-        data = resampled(samples, rate, out_rate)
+            self._rate = int(dev.default_rate)
         try:
-            # stop() on leaving the block waits until every queued buffer has been played
-            with sd.OutputStream(device=dev.index, samplerate=out_rate, channels=1,
-                                 dtype="float32") as stream:
-                stream.write(np.ascontiguousarray(data).reshape(-1, 1))
+            stream = sd.OutputStream(device=dev.index, samplerate=self._rate, channels=1, dtype="float32",
+                                     latency=self.LATENCY_S, callback=self._fill)
+            stream.start()
         except sd.PortAudioError as error:
             raise AudioDeviceError(f"cannot play on {dev.name!r}: {error}") from error
+        self._stream, self._heard_until = stream, float("-inf")
+        atexit.register(self._drop)     # a stream left open must not play into a closing interpreter
+        return stream
+
+    def _fill(self, out: np.ndarray, frames: int, time_info: object, status: object) -> None:
+        """PortAudio's thread: the next queued samples, silence where there are none."""
+        done = 0
+        with self._lock:
+            while done < frames and self._queue:
+                piece = self._queue[0]
+                take = min(frames - done, len(piece))
+                out[done:done + take, 0] = piece[:take]
+                done += take
+                if take == len(piece):
+                    self._queue.popleft()
+                else:
+                    self._queue[0] = piece[take:]
+        out[done:] = 0
+
+    def _drop(self) -> None:
+        atexit.unregister(self._drop)
+        stream, self._stream = self._stream, None
+        with self._lock:
+            self._queue.clear()
+        close_stream(stream)
 
 
 class WavSink:

@@ -44,6 +44,10 @@ class AudioSource(Protocol):
     def skip_until(self, t: float) -> None:
         """Drop audio before t (the host was speaking); a file jumps ahead."""
 
+    def next_frame_t(self) -> float:
+        """Session time of the next frame frames() gives: a file's position; for a device,
+        the oldest audio it still holds (it keeps what comes while nobody reads it)."""
+
 
 class AudioSink(Protocol):
     """A speaker, or a WAV file holding everything the host said on one timeline."""

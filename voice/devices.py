@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
 Kind = Literal["input", "output"]
 
@@ -68,6 +68,17 @@ def sounddevice_module() -> ModuleType:
     except OSError as error:
         raise PortAudioMissing(_PORTAUDIO_MISSING) from error
     return sounddevice
+
+
+def close_stream(stream: Any) -> None:
+    """Abort and close a PortAudio stream; one whose device is gone has nothing left to free."""
+    if stream is None:
+        return
+    try:
+        stream.abort()
+        stream.close()
+    except Exception:          # the device may be gone already
+        pass
 
 
 def rescan() -> None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from host.engine import Heard  # the contract where host and voice meet; no rules in it
 
-from .attention import REPLY_MAX_S, TOO_LONG, ignore_reason, too_long
+from .attention import AMID_TALK, REPLY_MAX_S, TOO_LONG, amid_talk, ignore_reason, too_long
 from .audio_types import SAMPLE_RATE, AudioSource, Utterance
 from .matcher import Matcher
 from .onset import missed_start
@@ -99,7 +99,10 @@ class VoiceEars:
             self.reader.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
-        listening_from = max(listening_from, self.source.now())
+        # From the first audio still to come: a microphone keeps what it caught while the
+        # prompt's grammar was being made ready, so the ears open when the host fell
+        # silent, not when they got round to listening (a reply begun meanwhile is whole).
+        listening_from = max(listening_from, self.source.next_frame_t())
         read = partial(self.read, prompt)
         ahead = self._ahead
         turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
@@ -118,8 +121,9 @@ class VoiceEars:
             if command is not None:
                 return command
         if self._table_talk(utterance):
+            reason = TOO_LONG if self._long(utterance) else AMID_TALK
             self._long_until = utterance.end            # not worth reading
-            return heard(ignored=TOO_LONG, unclear=True)
+            return heard(ignored=reason, unclear=True)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
@@ -197,7 +201,11 @@ class VoiceEars:
                      source="wake word")
 
     def _table_talk(self, utterance: Utterance) -> bool:
-        """Longer than a reply, or running straight on from such a stretch."""
+        """Longer than a reply, running straight on from such a stretch, or begun just
+        after one long after the host last spoke."""
+        return self._long(utterance) or amid_talk(utterance, self._long_until, self.busy_until())
+
+    def _long(self, utterance: Utterance) -> bool:
         return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
 
     def _continues_long(self, utterance: Utterance) -> bool:

@@ -51,9 +51,10 @@ Rules choices
   the question gives nothing away); in vs-host only when the person really holds
   one; the host itself always steals when it can.
 - Rule "read_hand" (vs-host, host deal): the person hears their cards with the
-  prompt at their first turn of each deal ("first", the default), at every turn
-  ("full", the behaviour before 2026-12), or never unasked ("off"). "read my
-  cards" reads them at any time (aloud in vs-host, privately in pvp).
+  prompt at their first turn of each deal ("first", the default; by name, their
+  values on request), at every turn with their values ("full", the behaviour
+  before 2026-12), or never unasked ("off"). "read my cards" reads them with their
+  values at any time (aloud in vs-host, privately in pvp).
 - Rule "replenish" (the rulebook's alternative): played cards leave the game and
   both hands are topped up to seven from the stock after each deal (next
   non-dealer first). When the stock cannot fill both hands, rule "stock_out"
@@ -80,10 +81,12 @@ from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
     Action,
     CardView,
+    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
+    Narrow,
     Prompt,
     RuleError,
     convert_rule,
@@ -380,8 +383,6 @@ def _start_deal(s: State, events: list[Event], fresh_pack: bool) -> None:
         _deal_fresh(s)
         if s.deal == "table":
             lines.append(f"{dealer_name}, shuffle and deal seven cards each.")
-        else:
-            lines.append(f"{dealer_name} deals.")
     else:
         draws = _top_up(s)
         lines.append(_top_up_line(s, draws))
@@ -454,9 +455,9 @@ def _read_cards(s: State, name: str | None) -> list[Event]:
     return [say(text)] if s.mode == "vs-host" else [private(name, text)]
 
 
-def _hand_text(s: State, seat: int) -> str:
+def _hand_text(s: State, seat: int, values: bool = True) -> str:
     cards = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
-    return ", ".join(f"{s.name(c)} {s.value(c)}" for c in cards) or "none"
+    return ", ".join(f"{s.name(c)} {s.value(c)}" if values else s.name(c) for c in cards) or "none"
 
 
 def _multiplier_word(multiplier: int) -> str:
@@ -477,20 +478,45 @@ def prompt(state: State) -> Prompt | None:
     if not s.played:
         text = f"{name}, you lead."
     else:
-        text = f"{name}, count {s.count}."
+        text = f"{name}, your card."             # the count ends the card line just said
     if s.rules["highest_first"] and not s.played_first[s.turn]:
         text += " Play your highest card."
     how = s.rules["read_hand"]
     if name != s.computer and s.mode == "vs-host" and (
             how == "full" or how == "first" and not s.played_first[s.turn]):
-        text += " You hold " + _hand_text(s, s.turn) + "."
+        text += " You hold " + _hand_text(s, s.turn, values=how == "full") + "."    # values: on request
     if s.mode == "vs-host" and s.deal == "host":     # nobody else listens: use the hand
         choices = sorted({s.name(c) for c in legal_cards(s, s.turn)})[:3] + ["read my cards"]
     else:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
     context = {"count": s.count}
     return Prompt(name=f"{ID}/play_card", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices))
+                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices),
+                  narrow=_cards_narrow(s))
+
+
+def _cards_narrow(s: State) -> Narrow:
+    """Host deal: the cards the player may play. Table deal: any card not yet seen, its
+    rank first, then its suit."""
+    if s.deal == "host":
+        cards = sorted(set(legal_cards(s, s.turn)), key=lambda c: (s.value(c), c))
+        return Narrow("Which card?", tuple(Choice(s.name(c), _card_intent(c), f"The {s.name(c)}?") for c in cards))
+    seen = s.out_of_play + [c for _, c in s.played]
+    ranks = []
+    for rank in s.pack.ranks:
+        suits = [suit for suit in s.pack.suit_names if Card(rank.value, suit) not in seen]
+        if suits:
+            ranks.append(Choice(s.pack.spoken(rank.value), {"intent": "play_card", "rank": rank.value},
+                                then=Narrow("Which suit?", tuple(Choice(suit, {"suit": suit}) for suit in suits))))
+    if s.rules["jokers"] and _jokers_unplayed(s) > 0:
+        ranks.append(Choice("joker", _card_intent(JOKER), "A joker?"))
+    return Narrow("Which card?", tuple(ranks))
+
+
+def _card_intent(card: Card) -> dict[str, Any]:
+    if card.is_joker:
+        return {"intent": "play_card", "joker": True}
+    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
 
 
 def _steal_prompt(s: State) -> Prompt:
@@ -500,8 +526,11 @@ def _steal_prompt(s: State) -> Prompt:
     text = (f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, "
             "or say pass.")
     context = {"count": s.count, "maker": maker}
+    joker = s.hands[seat].count(JOKER) if s.deal == "host" else _jokers_unplayed(s)
     return Prompt(name=f"{ID}/joker_steal", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"))
+                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"),
+                  narrow=Narrow("Joker or pass?", ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
+                                + (Choice("pass", {"intent": "pass"}, "Do you pass?"),)))
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -616,6 +645,9 @@ def _card_line(s: State, seat: int, card: Card, value: int) -> str:
     if s.players[seat] == s.computer:
         said = f"I play the {s.name(card)}, {value}." if not card.is_joker else "I play a joker, 0."
     said = said[0].upper() + said[1:]
+    if s.players[seat] != s.computer and s.computer is not None and s.cards_left[s.other(seat)] \
+            and not is_stop(s.count):
+        return said                              # the host plays next, and its line gives the count
     line = f"{said} Count {s.count}."
     if is_stop(s.count):
         return line
@@ -740,21 +772,21 @@ def _score_deal(s: State, maker: int, events: list[Event]) -> None:
     points = base * s.multiplier
     name = s.players[maker]
     tens_over = (s.count - STOP) // 10
-    how = f"{cards} cards" if not tens_over else f"{cards} cards minus {tens_over}"
+    how = "" if not tens_over else f" {cards} cards minus {tens_over}:"    # plain: a point a card
     if s.multiplier > 1:
-        how += f", {_multiplier_word(s.multiplier)}"
+        how = f" {cards} cards{' minus ' + str(tens_over) if tens_over else ''}, {_multiplier_word(s.multiplier)}:"
     events.append(sound("win_card"))
     if s.rules["pool"]:
         taken = min(points, s.pool_left)
         s.pool_left -= taken
         s.points[maker] += taken
-        line = f"{name} makes {s.count}! {how}: {_plural(points, 'point')}."
+        line = f"{name} makes {s.count}!{how} {_plural(points, 'point')}."
         if taken < points:
             line += f" {name} takes the last {_plural(taken, 'counter')}."
         events.append(score(name, taken, s.points[maker], f"made {s.count} with {cards} cards"))
     else:
         s.points[maker] += points
-        line = f"{name} makes {s.count}! {how}: {_plural(points, 'point')}."
+        line = f"{name} makes {s.count}!{how} {_plural(points, 'point')}."
         events.append(score(name, points, s.points[maker], f"made {s.count} with {cards} cards"))
     events.append(say(line + " " + _standing(s)))
 

@@ -114,10 +114,12 @@ from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
     Action,
     CardView,
+    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
+    Narrow,
     Prompt,
     RuleError,
     convert_rule,
@@ -125,6 +127,7 @@ from host.engine import (
     game_over,
     join_names,
     merge_rules,
+    narrow_numbers,
     new_rng,
     private,
     say,
@@ -399,30 +402,41 @@ def prompt(state: KeepCoolState) -> Prompt | None:
     if s.phase == "face":
         return Prompt("keep-cool/setup", s.starter,
                       f"{s.starter}, which side of the cards do we use: red or blue?",
-                      context={"step": "face"}, choices=("red", "blue"))
+                      context={"step": "face"}, choices=("red", "blue"),
+                      narrow=Narrow("Which side?", tuple(Choice(face, {"intent": "face", "face": face})
+                                                         for face in FACES)))
     if s.phase == "line":
         return Prompt("keep-cool/setup", s.starter,
                       f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
-                      context={"step": "line"}, choices=("line 3", "5"))
+                      context={"step": "line"}, choices=("line 3", "5"),
+                      narrow=narrow_numbers("Which line?", LINES, lambda n: {"intent": "line", "line": n},
+                                            lambda n: f"Line {n}"))
     if s.phase == "swap":
         player = s.swap_queue[0]
         return Prompt("keep-cool/setup", player,
                       f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
                       context={"step": "swap", "cards": len(s.hands[player])},
-                      choices=("card 2", "swap the first one", "no"))
+                      choices=("card 2", "swap the first one", "no"),
+                      narrow=Narrow("Swap which card?", (Choice("none", {"intent": "no"}, "Keep them all?"),) + tuple(
+                          Choice(str(n), {"intent": "reject_card", "card": n}, f"Swap card {n}?")
+                          for n in range(1, len(s.hands[player]) + 1))))
     if s.phase == "claim":
         assert s.claim is not None
         owner = s.claim["owner"]
         context = {"words": _hand_words(s, owner)}
         return Prompt("keep-cool/claim", owner, f"{owner}, which of your words was it?",
                       context=context, slots=grammar_slots("keep-cool/claim", context),
-                      choices=tuple(context["words"][:2]) + ("no",))
+                      choices=tuple(context["words"][:2]) + ("no",),
+                      narrow=Narrow("Which word?", tuple(Choice(word, {"intent": "word", "word": word})
+                                                         for word in context["words"])
+                                    + (Choice("none", {"intent": "no"}, "None of them?"),)))
     if s.phase == "ready":
         swap = " Each of you may swap one." if s.rules["swap"] else ""
         return Prompt("keep-cool/setup", s.starter,
                       f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} "
                       f"{s.starter}, say ready when everyone is set.",
-                      context={"step": "ready"}, choices=("ready", "we're ready"))
+                      context={"step": "ready"}, choices=("ready", "we're ready"),
+                      narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}, "Are you ready?"),)))
     return _word_prompt(s)
 
 
@@ -444,6 +458,7 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         timeout=timeout,
         warning=min(warning, timeout) if warning and timeout else None,
         unclear=dict(UNCLEAR[name]),
+        narrow=_words_narrow(s),
     )
 
 
@@ -452,6 +467,14 @@ HELP = {"keep-cool/word": (
     "Host, repeat, whose turn, read the table, undo, pause, rules, relaxed mode and quit work the "
     "same way, and so does the wake word in place of host.")}
 """What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
+
+
+def _words_narrow(s: KeepCoolState) -> Narrow | None:
+    """The words in play the player whose turn it is may say (none near their own)."""
+    own = _hand_words(s, s.turn)
+    words = [w for w in words_in_play(s) if not any(share_root(w, mine) for mine in own)]
+    return Narrow("Which word?", tuple(Choice(w, {"intent": "word", "word": w}) for w in words)) if words else None
+
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
 """Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""

@@ -27,13 +27,15 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     The extension field "end" ("low" / "high") names the start or end of a line.
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
-  - `read_hand`: at the start of each turn the host names the Slider's cards by
-    short titles ("Card 1: almond weight fat."), a few of each question's own
-    words (`titles`, the default); "read card 2" reads one card in full, "read my
+  - `read_hand`: at the start of each turn the host names the Slider's cards in
+    order by short titles ("almond fat, watermelon water and ..."), two of each
+    question's own words, the first time they are the Slider, and by one word each
+    after (`titles`, the default); "read card 2" reads one card in full, "read my
     cards" all of them. `first` reads a player's hand in full the first time they
-    are the Slider, then titles; `full` reads it in full every turn (the behaviour
-    before 2026-12); `off` names nothing. At the deal each player is told their
-    full cards privately (their phone page, or the terminal).
+    are the Slider, then one word a card; `full` reads it in full every turn (the
+    behaviour before 2026-12); `off` names nothing. At the deal each player is told
+    their full cards privately (their phone page, or the terminal). In the
+    Challenge the two cards on offer are named by titles in the question itself.
   - Bets come after all predictions, Slider first, and only from players with
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
@@ -61,15 +63,17 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.cardtitle import READ_HAND, card_title, read_hand_rule
+from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_title, read_hand_rule, titles_text
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
     CardView,
+    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
+    Narrow,
     NumberEntry,
     Prompt,
     RuleError,
@@ -78,6 +82,7 @@ from host.engine import (
     game_over,
     join_names,
     merge_rules,
+    narrow_numbers,
     new_rng,
     private,
     say,
@@ -209,7 +214,7 @@ class State:
     challenge: Challenge | None = None
     tiebreak: Tiebreak | None = None
     winners: list[str] = field(default_factory=list)
-    heard_hand: list[str] = field(default_factory=list)  # Sliders read their hand in full
+    heard_hand: list[str] = field(default_factory=list)  # Sliders who have heard their hand named
 
 
 # ---------------------------------------------------------------- setup
@@ -230,7 +235,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
                   deck=questions, hands={p: [] for p in players},
                   points={p: 0 for p in players}, slider_seat=first,
                   turn=Turn(slider=players[first]))
-    events = [say(f"Welcome to {TITLE}!")]
+    events = [say(f"{TITLE}!")]
     if mode == "challenge":
         _setup_challenge(state, starters, events)
     else:
@@ -352,7 +357,9 @@ def _choose_prompt(state: State) -> Prompt:
     slots = grammar_slots(name, context)
     words = slots["card_word"]
     example = f"the {words[0][0]} one" if words else "the first one"
-    if state.mode == "challenge":
+    if state.mode == "challenge" and state.rules["read_hand"] == "titles":
+        text = f"{slider}: {join_names([card_title(q.text, HAND_TITLE_WORDS) for q in hand], 'or')}?"
+    elif state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
     elif state.turns_played == 0:          # the first turn says how; later ones ask
         text = (f"{slider}, pick a card by number or by a word from it, "
@@ -360,7 +367,8 @@ def _choose_prompt(state: State) -> Prompt:
     else:
         text = f"{slider}, which card?"
     return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
-                  choices=("card 1", example, "read card 2", "read my cards"))
+                  choices=("card 1", example, "read card 2", "read my cards"),
+                  narrow=_cards_narrow(len(hand)))
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -378,17 +386,21 @@ def _place_prompt(state: State) -> Prompt:
         text=(f"{slider}, where does it go? " if state.turns_played == 0 else f"{slider}, where? ")
         + _lines_text(state.lines),
         context=context, slots=grammar_slots(name, context),
-        choices=tuple(examples[:4]))
+        choices=tuple(examples[:4]), narrow=_spots_narrow(state.lines))
 
 
 def _predict_prompt(state: State) -> Prompt:
     player = _next_predictor(state)
     allowed = _allowed_guesses(state.turn.spot)
     words = [GUESS_WORDS[g] for g in allowed]
+    asked = f"{player}: {join_names(words, 'or')}?"
+    if state.turn.predictions:          # the choices were just asked of the one before
+        asked = f"{player}, and you?"
     return Prompt(                      # the spot was just said: "Ana slides it ..."
-        name=f"{ID}/predict", player=player,
-        text=f"{player}: {join_names(words, 'or')}?",
-        choices=tuple(words))
+        name=f"{ID}/predict", player=player, text=asked,
+        choices=tuple(words),
+        narrow=Narrow("Your guess?", tuple(Choice(GUESS_WORDS[g], {"intent": "predict", "guess": g})
+                                           for g in allowed)))
 
 
 def _bet_prompt(state: State) -> Prompt:
@@ -402,7 +414,10 @@ def _bet_prompt(state: State) -> Prompt:
         name=name, player=player,
         text=f"{player}, bet up to {most}, or no bet?",
         context=context, slots=grammar_slots(name, context),
-        choices=("no bet", f"bet {min(all_in, step)}", "all in"))
+        choices=("no bet", f"bet {min(all_in, step)}", "all in"),
+        narrow=Narrow("Your bet?", tuple(
+            Choice(f"{amount}" if amount else "no bet", {"intent": "bet", "amount": amount},
+                   f"Bet {amount}?" if amount else "No bet?") for amount in range(0, all_in + 1, step))))
 
 
 def _all_in(most: int, step: int) -> int:
@@ -423,7 +438,49 @@ def _tiebreak_prompt(state: State) -> Prompt:
         text = f"{player}, enter your number on your phone."
     else:
         text = f"{player}, the number you wrote?"
-    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"))
+    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"),
+                  narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}))
+
+
+def _cards_narrow(count: int) -> Narrow:
+    """Which card of a hand, by its number."""
+    return Narrow("Which card?", tuple(Choice(str(n), {"intent": "choose_card", "card": n}, f"Card {n}?")
+                                       for n in range(1, count + 1)))
+
+
+def _spots_narrow(lines: list[list[int]]) -> Narrow:
+    """Every spot of the lines, the line first when there are two."""
+    def spots(index: int) -> Narrow:
+        values = lines[index]
+        return Narrow("Where?", tuple(Choice(_gap_words(spot), _gap_intent(spot, len(values)))
+                                      for spot in _gaps(index, values)))
+    if len(lines) == 1:
+        return spots(0)
+    return Narrow("Which line?", tuple(Choice(LINE_NAMES[i], {}, f"Line {LINE_NAMES[i]}?", then=spots(i))
+                                       for i in range(len(lines))))
+
+
+def _gap_words(spot: Spot) -> str:
+    """"between 20 and 50", "below 20", "above 95": a gap by its neighbours."""
+    if spot.low is None and spot.high is None:
+        return "into the empty line"
+    if spot.low is None:
+        return f"below {spot.high}"
+    if spot.high is None:
+        return f"above {spot.low}"
+    return f"between {spot.low} and {spot.high}"
+
+
+def _gap_intent(spot: Spot, length: int) -> dict[str, Any]:
+    """The place intent naming exactly this gap (find_spot finds it again)."""
+    intent: dict[str, Any] = {"intent": "place", "line": spot.line + 1}
+    if spot.low is not None:
+        intent["after"] = spot.low
+    if spot.high is not None:
+        intent["before"] = spot.high
+    if spot.index == 0 or spot.index == length:
+        intent["end"] = "low" if spot.index == 0 else "high"
+    return intent
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -572,9 +629,10 @@ def _start_turn(s: State, events: list[Event]) -> None:
         hand = s.challenge.offer
     else:
         hand = s.hands[slider]
-    if len(hand) > 1:
-        opening = f"{slider}:" if s.mode == "challenge" else f"{slider}, you're the Slider."
-        events.append(say(f"{opening}{_turn_hand_text(s, hand)}"))
+    if len(hand) > 1 and not (s.mode == "challenge" and s.rules["read_hand"] == "titles"):
+        named = _turn_hand_text(s, hand)          # (the Challenge's two: in its prompt)
+        opening = slider if s.mode == "challenge" else f"{slider}, you're the Slider"
+        events.append(say(f"{opening}:{named}" if named else f"{opening}."))
     if len(hand) == 1:
         events.append(say(f"{slider}, your last card:"))
         _take_card(s, 0, events)
@@ -988,21 +1046,20 @@ def _hand_text(hand: list[Question]) -> str:
     return " ".join(f"Card {i}: {q.text}" for i, q in enumerate(hand, 1))
 
 
-def _titles_text(hand: list[Question]) -> str:
-    return " ".join(f"Card {i}: {card_title(q.text)}." for i, q in enumerate(hand, 1))
-
-
 def _turn_hand_text(s: State, hand: list[Question]) -> str:
     """What the host says of the Slider's cards as the turn starts (rule read_hand)."""
     how = s.rules["read_hand"]
     slider = s.turn.slider
     if how == "off":
         return ""
-    if how == "full" or how == "first" and slider not in s.heard_hand:
-        if slider not in s.heard_hand:
-            s.heard_hand.append(slider)
+    heard = slider in s.heard_hand
+    if not heard:
+        s.heard_hand.append(slider)
+    if how == "full" or how == "first" and not heard:
         return " " + _hand_text(hand)
-    return " " + _titles_text(hand)
+    # Titles the first time; later, each card by its one telling word, as a reminder
+    # ("read my cards" reads them in full).
+    return " " + titles_text([q.text for q in hand], HAND_TITLE_WORDS if not heard else 1)
 
 
 def _read_one_card(state: State, action: Action) -> str:
@@ -1031,14 +1088,7 @@ def _line_name(s: State, index: int) -> str:
 
 
 def _spot_text(s: State, spot: Spot) -> str:
-    if spot.low is None and spot.high is None:
-        where = "into the empty line"
-    elif spot.low is None:
-        where = f"below {spot.high}"
-    elif spot.high is None:
-        where = f"above {spot.low}"
-    else:
-        where = f"between {spot.low} and {spot.high}"
+    where = _gap_words(spot)
     return where if len(s.lines) == 1 else f"{where} on {_line_name(s, spot.line)}"
 
 

@@ -89,8 +89,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
-from host.engine import (Action, CardView, DeckEntry, Event, GameOptions, HandView, Prompt, RuleError, evolve,
-                         game_over, join_names, merge_rules, new_rng, private, say, score, sound)
+from host.engine import (Action, CardView, Choice, DeckEntry, Event, GameOptions, HandView, Narrow, Prompt, RuleError,
+                         evolve, game_over, join_names, merge_rules, narrow_numbers, new_rng, private, say, score,
+                         sound)
 
 ID = "one-percent"
 TITLE = "1%"
@@ -381,7 +382,23 @@ def _bid_prompt(s: State) -> Prompt:
                    f"{bid.count + 2} {middle.plural}", "that's false")
         last = {"count": bid.count, "family": bid.family}
     return Prompt(name="one-percent/bid", player=player, text=text,
-                  context={"last": last}, choices=choices)
+                  context={"last": last}, choices=choices, narrow=_bid_narrow(s))
+
+
+BID_COUNTS_OFFERED = 6
+"""How many bid numbers the narrowed question offers, from the lowest allowed."""
+
+
+def _bid_narrow(s: State) -> Narrow:
+    """A number, then a family; after a bid, first whether to raise or call it false."""
+    families = Narrow("Which family?", tuple(Choice(f.plural, {"family": f.name}) for f in s.cards.bid.families))
+    low = s.last_bid.count + 1 if s.last_bid else 1
+    counts = Narrow("How many?", tuple(Choice(str(n), {"intent": "bid", "count": n}, then=families)
+                                       for n in range(low, low + BID_COUNTS_OFFERED)))
+    if s.last_bid is None:
+        return counts
+    return Narrow("Raise, or that's false?", (Choice("raise", {}, "Do you raise?", then=counts),
+                                              Choice("that's false", {"intent": "challenge"}, "Is it false?")))
 
 
 def _vote_prompt(s: State) -> Prompt:
@@ -391,7 +408,9 @@ def _vote_prompt(s: State) -> Prompt:
             f"Do you agree with the bid, or disagree?")
     return Prompt(name="one-percent/vote", player=voter, text=text,
                   context={"last": {"count": c.bid.count, "family": c.bid.family}},
-                  choices=("agree", "disagree"))
+                  choices=("agree", "disagree"),
+                  narrow=Narrow("Your vote?", (Choice("agree", {"intent": "agree"}, "Do you agree?"),
+                                               Choice("disagree", {"intent": "disagree"}, "Do you disagree?"))))
 
 
 def _total_prompt(s: State) -> Prompt:
@@ -401,7 +420,9 @@ def _total_prompt(s: State) -> Prompt:
     text = (f"{player}, show your cards: how many {family_plural(s, family)} "
             "do you have in total?")
     return Prompt(name="one-percent/total", player=player, text=text,
-                  context={"family": family}, choices=("4", "none"))
+                  context={"family": family}, choices=("4", "none"),
+                  narrow=narrow_numbers("How many?", range(_largest_hand_total(s) + 1),
+                                        lambda n: {"intent": "number", "value": n}))
 
 
 def _reward_prompt(s: State) -> Prompt:
@@ -423,7 +444,26 @@ def _reward_prompt(s: State) -> Prompt:
     name = "one-percent/reward"
     context = {"revealed": list(s.reward_row), "opponents": opponents}
     return Prompt(name=name, player=player, text=text, context=context,
-                  slots=grammar_slots(name, context), choices=tuple(choices[:4]))
+                  slots=grammar_slots(name, context), choices=tuple(choices[:4]), narrow=_reward_narrow(s))
+
+
+def _reward_narrow(s: State) -> Narrow:
+    """The rewards allowed now: a roll or a card from the row while rewards are left, the
+    bonuses that can be used, and done once they are spent."""
+    r = s.reward
+    choices = []
+    if r.left > 0:
+        choices.append(Choice("roll", {"intent": "roll"}, "Roll the dice?"))
+        room = len(s.owned[r.player]) < s.rules["max_cards"]
+        for card in dict.fromkeys(s.reward_row):
+            refused = _is_duplicate(s, r.player, card) and s.rules["duplicates"] == "refuse"
+            if room and not refused:
+                choices.append(Choice(card_words(card), {"intent": "take", "card": card}, f"Take {card_name(card)}?"))
+    choices += [Choice(BONUS_NAMES[b], {"intent": "use", "card": b}, f"Use your {BONUS_NAMES[b]} card?")
+                for b in _usable_bonuses(s)]
+    if r.left == 0:
+        choices.append(Choice("done", {"intent": "done"}, "Are you done?"))
+    return Narrow("Which reward?", tuple(choices))
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -448,7 +488,7 @@ def _setup_roll_prompt(s: State) -> Prompt:
     player = s.setup_queue[0]
     return Prompt(name="one-percent/dice", player=player,
                   text=f"{player}, roll both dice to see who starts. What do they show?",
-                  context={"purpose": "setup"}, choices=("7 and 3", "double 0"))
+                  context={"purpose": "setup"}, choices=("7 and 3", "double 0"), narrow=_dice_narrow(2))
 
 
 def _dice_prompt(s: State) -> Prompt:
@@ -461,7 +501,19 @@ def _dice_prompt(s: State) -> Prompt:
         text = f"{wait.player}, roll both dice. What do they show?"
         choices = ("7 and 3", "double 0")
     return Prompt(name="one-percent/dice", player=wait.player, text=text,
-                  context={"purpose": wait.purpose}, choices=choices)
+                  context={"purpose": wait.purpose}, choices=choices,
+                  narrow=_dice_narrow(1 if wait.purpose == "reroll" else 2))
+
+
+def _dice_narrow(dice: int) -> Narrow:
+    """One die's face, then the other's."""
+    def faces(shown: list[int]) -> Narrow:
+        question = "The other die?" if shown else ("Which number?" if dice == 1 else "The first die?")
+        return Narrow(question, tuple(
+            Choice(str(face), {"intent": "dice", "values": shown + [face]},
+                   then=faces(shown + [face]) if len(shown) + 1 < dice else None)
+            for face in DIE_FACES))
+    return faces([])
 
 
 # --------------------------------------------------------------------------- apply

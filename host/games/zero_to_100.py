@@ -30,14 +30,15 @@ Rules choices
 - Turns: teams pick one after another (the physical game is simultaneous); the
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
-  order. As its turn starts, a team hears its questions by short titles, a few
-  of each question's own words (`read_hand: titles`);
-  "read card 2" reads one question in full, "read our cards" all of them, at any
-  time. `first` reads a team's questions in full at its first turn, then titles;
-  `full` reads them in full every turn (the behaviour before 2026-12); `off`
-  names nothing. A pick is repeated back by its number and powers; the reveal
-  names each card by its title, then its answer. The power cards are named in the
-  welcome and by "read our cards"; the first round's prompt reminds teams of them.
+  order. At its first turn a team hears its questions by short titles, two of
+  each question's own words (`read_hand: titles`), and after that only a question
+  it drew (named as the furthest team draws it); "read card 2" reads one question
+  in full, "read our cards" all of them, at any time. `first` reads a team's
+  questions in full at its first turn; `full` reads them in full every turn (the
+  behaviour before 2026-12); `off` names nothing. A pick is repeated back by its
+  number and powers; the reveal (a drumroll) gives each team's answer and powers,
+  the furthest team is named, and the next round says its target. The power cards
+  are named by "read our cards"; the first round's prompt reminds teams of them.
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every
   team's, this round's picks (the questions, not their answers) and the last reveal
@@ -79,8 +80,8 @@ from typing import Any
 from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
 from ..decks import QUESTIONS_FILE, Decks, Question
-from ..engine import (Action, DeckEntry, Event, GameOptions, Prompt, RuleError, evolve, game_over,
-                      join_names, merge_rules, new_rng, say, score, sound)
+from ..engine import (Action, Choice, DeckEntry, Event, GameOptions, Narrow, Prompt, RuleError, evolve, game_over,
+                      join_names, merge_rules, narrow_numbers, new_rng, say, score, sound)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
@@ -201,6 +202,7 @@ class State:
     winners: list[str] = field(default_factory=list)
     heard_hand: list[int] = field(default_factory=list)  # teams read their hand in full
     revealed: list[tuple[int, Play]] = field(default_factory=list)  # the last reveal, in its order
+    named: list[str] = field(default_factory=list)       # questions (ids) named to their team
 
 
 # ---- setup ----------------------------------------------------------------
@@ -281,7 +283,7 @@ def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Ques
 
 
 def _welcome(s: State) -> list[Event]:
-    return [say(f"Zero to 100: get down to one question to win! {_line_up(s)}")]
+    return [say(f"Zero to 100! {_line_up(s)}")]
 
 
 def _line_up(s: State) -> str:
@@ -305,9 +307,9 @@ def prompt(state: State) -> Prompt | None:
             text=(f"{team.name}, which question is closest to {state.target}?"
                   + (" Add power cards if you like." if team.powers else ""))
             if state.round == 1 and not state.plays      # the game's first pick says how
-            else f"{team.name}, which is closest to {state.target}?",
+            else f"{team.name}, your pick?",      # the round's opening named the target
             context=context, slots=grammar_slots(name, context),
-            choices=_choose_examples(team))
+            choices=_choose_examples(team), narrow=_cards_narrow(team, "choose_card"))
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
         name = "zero-to-100/discard"
@@ -316,7 +318,7 @@ def prompt(state: State) -> Prompt | None:
             name=name, player=team.name,
             text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
             context=context, slots=grammar_slots(name, context),
-            choices=("card 1", "the second one", "read our cards"))
+            choices=("card 1", "the second one", "read our cards"), narrow=_cards_narrow(team, "discard"))
     if state.phase == "tiebreak":
         team = state.teams[state.tied[len(state.guesses)]]
         question = team.hand[0].text
@@ -325,13 +327,25 @@ def prompt(state: State) -> Prompt | None:
             name="zero-to-100/tiebreak", player=team.name,
             text=f"{team.name}, your last question: {_sentence(question)} "
                  "What is its answer, from 0 to 100?",
-            context=context, slots=grammar_slots("zero-to-100/tiebreak", context), choices=("42", "it's 75"))
+            context=context, slots=grammar_slots("zero-to-100/tiebreak", context), choices=("42", "it's 75"),
+            narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}))
     return None
 
 
 def _members(s: State) -> list[list[str]]:
     """Each team's players, for the grammar's "read team Ben's cards"."""
     return [list(team.members) for team in s.teams]
+
+
+def _cards_narrow(team: Team, intent: str) -> Narrow:
+    """A card by its number; to choose one, then a power card (or none) when the team has any."""
+    powers = None
+    if intent == "choose_card" and team.powers:
+        played = [p for p in PLAYED_POWERS if PLAYED_POWERS[p][0] in team.powers]
+        powers = Narrow("Power card?", (Choice("none", {"powers": []}, "No power card?"),) + tuple(
+            Choice(_played_power_name(p), {"powers": [p]}) for p in played))
+    return Narrow("Which card?", tuple(Choice(str(n), {"intent": intent, "card": n}, f"Card {n}?", then=powers)
+                                       for n in range(1, len(team.hand) + 1)))
 
 
 def _choosing_team(s: State) -> int:
@@ -461,7 +475,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
         team.powers.remove(PLAYED_POWERS[power][0])
     s.plays[team_index] = Play(card, powers)
     with_powers = f", with {_powers_played(powers)}" if powers else ""
-    events = [say(f"{team.name} plays card {index + 1}{with_powers}.")]
+    events = [say(f"Card {index + 1}{with_powers}.")]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
     return events + _reveal_round(s)
@@ -524,25 +538,33 @@ def _start_round(s: State) -> list[Event]:
     s.order = [(first + k) % count for k in range(count)]
     s.plays = {}
     s.cards_at_round_start = [len(t.hand) for t in s.teams]
-    opening = f"The target is {s.target}." if s.round == 1 else f"Round {s.round}, target {s.target}."
+    opening = f"Target {s.target}."
     return [say(opening)] + _start_turn(s)
 
 
 def _start_turn(s: State) -> list[Event]:
-    """Name the team's questions (rule read_hand): by titles, or in full."""
+    """Name the team's questions (rule read_hand): the whole hand at its first turn (by
+    titles, or in full), then only questions new since (a card drawn); the rest is
+    there on request ("read our cards"). `full` reads the whole hand in full every turn."""
     how, index = s.rules["read_hand"], _choosing_team(s)
+    team = s.teams[index]
     if how == "off":
         return []
-    full = how == "full" or how == "first" and index not in s.heard_hand
-    if full and index not in s.heard_hand:
+    new = [q for q in team.hand if q.id not in s.named]
+    s.named += [q.id for q in new]
+    if how == "full" or index not in s.heard_hand:
         s.heard_hand.append(index)
-    return [say(_hand_sentence(s.teams[index], full))]
+        return [say(_hand_sentence(team, how != "titles"))]
+    if not new:
+        return []
+    noun = "question" if len(new) == 1 else "questions"
+    return [say(f"{team.name}, new {noun}: {titles_text([q.text for q in new])}")]
 
 
 def _reveal_round(s: State) -> list[Event]:
     """All teams have picked: reveal in order, then the furthest team's card moves."""
     s.revealed = [(i, s.plays[i]) for i in s.order]
-    events = [say("Everyone has picked. Reveal!")]
+    events = [sound("drumroll")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
     for team_index in s.order:
         events += _reveal_play(s, team_index, distances[team_index])
@@ -555,18 +577,14 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     team = s.teams[team_index]
     play = s.plays[team_index]
     card = play.card
-    events: list[Event] = [
-        say(f"{team.name}, {card_title(card.text)}:"),
-        {"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
-    ]
+    events: list[Event] = [{"type": "reveal", "player": team.name, "card": card.id, "value": card.answer}]
     value = card.answer
-    spoken = [f"{value}."]
+    spoken = [f"{team.name} {value}"]
     for power in play.powers:
         if power != "spot_on":
             value += PLAYED_POWERS[power][1]
-            spoken.append(f"{_played_power_name(power).capitalize()} makes {value}.")
-    spoken.append("Right on target!" if distance == 0 else f"{distance} away.")
-    events.append(say(" ".join(spoken)))
+            spoken.append(f"{_played_power_name(power)} makes {value}")
+    events.append(say(", ".join(spoken) + (", right on target!" if distance == 0 else ".")))
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
             s.to_discard.append(team_index)
@@ -588,8 +606,11 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
     s.target = s.plays[target_team].card.answer
     names = [s.teams[i].name for i in tied]
     if len(tied) == 1:
-        events = [say(f"{names[0]} is furthest and draws. New target: {s.target}.")]
         drawers = tied
+        drawn = s.deck[0] if s.deck else None
+        events = [say(f"{names[0]} is furthest and draws" + (f": {card_title(drawn.text)}." if drawn else "."))]
+        if drawn is not None:
+            s.named.append(drawn.id)             # named now, not again at the team's turn
     else:
         drawers = tied if s.rules["tie_draw"] == "tied" else list(s.order)
         who_draws = "They each" if drawers == tied else "Every team"
@@ -696,7 +717,7 @@ def _hand_sentence(team: Team, full: bool = True, own: bool = True) -> str:
     """A team's questions by titles ("Card 1: days month June."), or in full with its powers:
     to the team itself, or (own False) to another team, as they lie face up on a table."""
     if not full:
-        return f"{team.name}: {titles_text([q.text for q in team.hand])}"
+        return f"{team.name}'s questions: {titles_text([q.text for q in team.hand])}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
     return f"{team.name}{', your' if own else ':'} questions. {cards} {_powers_sentence(team)}"
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from host.engine import Heard, Prompt
+from host.engine import PROMPT_UNION, Heard, Prompt
+from host.narrowing import CHOICE_PROMPT
 from voice.ears import Interrupted
 
 from .hub import PageAction, PhoneHub
@@ -121,8 +122,9 @@ class PhoneEars:
 
     def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Heard | None:
         """The press as a Heard if it answers this prompt now; else the page is told why not."""
-        if prompt.name.startswith("common/"):
-            # A yes/no question or a pause: a card button is no answer to it.
+        if prompt.name.startswith("common/") and CHOICE_PROMPT not in prompt.name.split(PROMPT_UNION):
+            # A yes/no question or a pause: a card button is no answer to it (it is to a
+            # narrowed question, which stands for the game's prompt).
             self.hub.message(pressed.player, "Answer the host's question first, then choose again.")
             return None
         if pressed.player != prompt.player:

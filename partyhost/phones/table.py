@@ -27,6 +27,16 @@ def has_secret_hands(game: Any, options: GameOptions) -> bool:
     return option(game, "hand_view") is not None and options.deal == "host"
 
 
+PHONE_WAY = "You can also choose on your phone page."
+"""Said to a player the host could not understand, when their page has the move."""
+
+
+def page_can_move(game: Any, state: Any, player: str | None) -> bool:
+    """Whether `player`'s phone page offers a move now (a card to play, a button, a number)."""
+    view = game.hand_view(state, player) if player else None
+    return view is not None and (any(card.play for card in view.cards) or bool(view.actions) or view.number is not None)
+
+
 def seat_players(game: Any, options: GameOptions, decks: Any) -> list[str]:
     """The players who hold a hand the host deals (not the host's own seat in vs-host)."""
     state, _ = game.setup(options, decks)
@@ -81,6 +91,7 @@ class PhoneTable:
         session.mouth = PhoneMouth(session.mouth, self.hub)
         session.ears = PhoneEars(session.ears, self.hub)
         session.watchers.append(self.hub.update)
+        session.other_ways = lambda prompt: PHONE_WAY if page_can_move(session.game, session.state, prompt.player) else ""
 
     def close(self, outcome: str) -> None:
         """Stop serving; when the game is over its seat tokens die with it."""

@@ -232,7 +232,7 @@ def test_announces_value_and_count_and_warns_near_100():
     assert "Queen of hearts, 36. Count 36." in said(events)
     state, events = play(state, "KS")
     assert "Count 88. 12 to 100!" in said(events)
-    assert cen.prompt(state).text.startswith("Ana, count 88.")
+    assert cen.prompt(state).text.startswith("Ana, your card.")     # the count was just said
 
 
 def test_shortest_deal_king_and_queen_of_spades_make_100():
@@ -702,7 +702,8 @@ def test_vs_host_prompt_reads_the_persons_hand():
     state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
                       ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
     text = cen.prompt(state).text
-    assert text.startswith("Ana, you lead.") and "queen of hearts 36" in text
+    assert text.startswith("Ana, you lead.") and "You hold queen of hearts, 7 of clubs" in text
+    assert "36" not in text                             # the values: "read my cards", or read_hand full
 
 
 def test_vs_host_reads_the_hand_at_the_first_turn_of_a_deal_then_on_request():

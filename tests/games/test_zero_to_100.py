@@ -220,22 +220,22 @@ def test_setup_narrates_teams_target_and_first_hand():
     _, events = start(FILLER)
     text = said(events)
     assert "3 teams of one: Team Ana, Team Ben and Team Cy." in text
-    assert "The target is 50." in text
-    assert "Team Ana: Card 1: Question. Card 2: Question." in text
+    assert "Target 50." in text
+    assert "Team Ana's questions: Question, Question, Question" in text
 
 
 def test_a_hand_is_named_by_titles_unless_read_hand_says_full():
     texts = {0: "How many keys does a standard modern piano have?",
              1: "How many days are there in the month of June?"}
     _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1), decks(FILLER, texts=texts))
-    assert "Card 1: keys modern piano. Card 2: days month June." in said(events)
+    assert "Team Ana's questions: modern piano, days month, Question" in said(events)   # words of its own
     assert texts[0] not in said(events)
     for how in ("full", "first", True):
         _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1, rules={"read_hand": how}),
                             decks(FILLER, texts=texts))
         assert f"1: {texts[0]} 2: {texts[1]}" in said(events)
     _, events = start(FILLER, read_hand="off")
-    assert "your questions" not in said(events)
+    assert "questions:" not in said(events)
     with pytest.raises(RuleError, match="read_hand"):
         start(FILLER, read_hand="loud")
 
@@ -284,9 +284,9 @@ def test_choosing_slides_the_card_out_spends_powers_and_repeats_it_back():
     assert hand_ids(state, 0) == ["q0", "q2", "q3", "q4", "q5"]
     assert ana.powers == ["20"]
     assert state.plays[0].powers == ["+50", "spot_on"]
-    assert "Team Ana plays card 2, with plus 50 and Spot On." in said(events)
+    assert "Card 2, with plus 50 and Spot On." in said(events)
     assert z.prompt(state).player == "Team Ben"
-    assert "Team Ben: Card 1" in said(events)
+    assert "Team Ben's questions: Question" in said(events)
     assert not of_type(events, "reveal")                # nothing revealed before all chose
 
 
@@ -336,7 +336,7 @@ def test_powers_may_be_left_out_of_the_intent():
 
 # ---- the reveal -------------------------------------------------------------------
 
-def test_reveal_in_order_with_answers_distances_and_used_ids():
+def test_reveal_in_order_with_answers_and_used_ids():
     answers = [40] + [0] * 5 + [75] + [0] * 5 + [52] + FILLER
     state, _ = start(answers)
     state, events = play_round(state, 1, 1, 1)
@@ -344,9 +344,7 @@ def test_reveal_in_order_with_answers_distances_and_used_ids():
     assert [(r["player"], r["card"], r["value"]) for r in reveals] == [
         ("Team Ana", "q0", 40), ("Team Ben", "q6", 75), ("Team Cy", "q12", 52)]
     text = said(events)
-    assert "40. 10 away." in text
-    assert "75. 25 away." in text
-    assert "52. 2 away." in text
+    assert "Team Ana 40. Team Ben 75. Team Cy 52." in text
     assert of_type(events, "questions_used") == [
         {"type": "questions_used", "ids": ["q0", "q6", "q12"]}]
 
@@ -358,7 +356,7 @@ def test_furthest_card_becomes_the_target_and_only_that_team_draws():
     assert [len(t.hand) for t in state.teams] == [5, 6, 5]   # Ben played one, drew one
     assert hand_ids(state, 1)[-1] == "q18"                    # the top of the deck
     assert [q.id for q in state.deck] == ["q19"]
-    assert "Team Ben is furthest and draws. New target: 75." in said(events)
+    assert "Team Ben is furthest and draws: Question. Target 75." in said(events)      # its new card named
     assert "Cards left" not in said(events)                    # on request: "score"
     scores = {e["player"]: (e["delta"], e["total"]) for e in of_type(events, "score")}
     assert scores == {"Team Ana": (-1, 5), "Team Ben": (0, 6), "Team Cy": (-1, 5)}
@@ -368,9 +366,9 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
     answers = [90] + [0] * 5 + [20] + [0] * 5 + [60] + FILLER
     state, events = play_round(start(answers)[0], (1, ["+50"]), (1, ["+20"]), (1, ["-20"]))
     text = said(events)
-    assert "90. Plus 50 makes 140. 90 away." in text
-    assert "20. Plus 20 makes 40. 10 away." in text
-    assert "60. Minus 20 makes 40." in text
+    assert "Team Ana 90, plus 50 makes 140." in text
+    assert "Team Ben 20, plus 20 makes 40." in text
+    assert "Team Cy 60, minus 20 makes 40." in text
     assert state.target == 90              # the printed answer, not 140
     assert len(state.teams[0].hand) == 6   # Ana was furthest and drew
 
@@ -378,7 +376,7 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
 def test_both_shift_cards_add_up():
     answers = [95] + [0] * 5 + [50] + [0] * 5 + [50] + FILLER
     state, events = play_round(start(answers)[0], (1, ["-50", "-20"]), 1, 1)
-    assert "95. Minus 50 makes 45. Minus 20 makes 25." in said(events)
+    assert "Team Ana 95, minus 50 makes 45, minus 20 makes 25." in said(events)
 
 
 def test_a_power_card_can_save_a_team_from_being_furthest():
@@ -442,7 +440,7 @@ def test_without_rotation_the_first_team_always_starts():
 
 def test_read_hand_off_keeps_turns_short():
     state, events = start(FILLER, read_hand=False)
-    assert "your questions" not in said(events)
+    assert "questions:" not in said(events)
 
 
 # ---- Spot On ----------------------------------------------------------------------
@@ -456,7 +454,7 @@ def spot_on_game(answer_ana: int, **rules):
 
 def test_spot_on_within_five_asks_which_card_to_throw_away():
     state, events = spot_on_game(55)                        # exactly 5 away
-    assert of_type(events, "sound")[0]["name"] == "correct"
+    assert [e["name"] for e in of_type(events, "sound")] == ["drumroll", "correct"]
     assert "Spot On! Team Ana will throw away one more question." in said(events)
     prompt = z.prompt(state)
     assert (prompt.name, prompt.player) == ("zero-to-100/discard", "Team Ana")
@@ -471,7 +469,7 @@ def test_spot_on_within_five_asks_which_card_to_throw_away():
 def test_spot_on_six_away_misses_and_the_card_is_spent():
     state, events = spot_on_game(56)
     assert "Spot On missed." in said(events)
-    assert of_type(events, "sound")[0]["name"] == "wrong"
+    assert [e["name"] for e in of_type(events, "sound")] == ["drumroll", "wrong"]
     assert z.prompt(state).name == "zero-to-100/choose_card"
     assert len(state.teams[0].hand) == 5 and "spot_on" not in state.teams[0].powers
 

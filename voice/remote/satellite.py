@@ -7,9 +7,12 @@ keeps the clock running, a lost satellite stops the session clock
 (PausingClock): the prompt stays open, a turn clock does not run out while nobody
 can be heard, and the game carries on where it stopped when the satellite is back.
 
-The sink streams each sound as AudioStart / AudioChunk / AudioStop, paced a
-little ahead of real time, and returns when it has been heard, as SpeakerSink
-does, so the mouth's busy_until and the ears' half-duplex rule hold unchanged.
+The sink streams the host's sounds as AudioChunk events, paced a little ahead of
+real time, and returns when each has been heard, so the mouth's busy_until and the
+ears' half-duplex rule hold as with a local speaker. Sounds that follow each other
+go out between one AudioStart and one AudioStop: wyoming-satellite starts its
+player (--snd-command) afresh after every AudioStop, which left a gap of up to
+2 s after every sentence; the stop is sent once the host has fallen silent.
 """
 from __future__ import annotations
 
@@ -41,6 +44,8 @@ PLAY_LEAD_S = 0.3
 PLAY_LAG_S = 0.15
 """Sound ends this much later on the satellite than it was sent (its player's start and
 buffer); the host counts as speaking until then, so the ears never catch its tail."""
+STOP_AFTER_S = 0.4
+"""AudioStop is sent this long after the last sound ended, unless another one began."""
 
 
 def _log_problem(problem: DeviceProblem) -> None:
@@ -175,6 +180,10 @@ class SatelliteSink:
         self.link, self.clock, self.on_problem = link, clock, on_problem
         self.retry_s, self.lead_s, self.lag_s = retry_s, lead_s, lag_s
         self._lost = False
+        self._open: tuple[int, int] | None = None
+        """(connection, rate) of the AudioStart sent and not yet stopped."""
+        self._stop_timer: threading.Timer | None = None
+        self._stop_lock = threading.Lock()
         try:
             link.ensure_connected()          # a clear error now, not mid-game
         except SatelliteUnavailable as error:
@@ -187,6 +196,7 @@ class SatelliteSink:
             time.sleep(wait)
         pcm = np.round(np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
         duration = len(samples) / rate
+        self._keep_open()
         while True:
             self._wait_for_link()
             started, begun = self.clock(), time.monotonic()
@@ -199,18 +209,47 @@ class SatelliteSink:
         left = begun + duration - time.monotonic()
         if left > 0:
             time.sleep(left)
+        with self._stop_lock:
+            self._stop_timer = threading.Timer(STOP_AFTER_S + self.lag_s, self._stop)
+            self._stop_timer.daemon = True
+            self._stop_timer.start()
         return max(self.clock(), started + duration) + self.lag_s
 
+    def close(self) -> None:
+        """Send the AudioStop still owed (the host's last words)."""
+        self._keep_open()
+        self._stop()
+
     def _stream(self, pcm: bytes, rate: int, begun: float) -> None:
-        """AudioStart, the chunks a little ahead of real time, AudioStop."""
+        """AudioStart unless one is open on this connection at this rate, then the chunks
+        a little ahead of real time (the AudioStop follows once the host falls silent)."""
         step = max(2, int(rate * PLAY_CHUNK_S) * 2)
-        self.link.send([AudioStart(rate=rate, width=2, channels=1).event()])
+        if self._open != (self.link.generation, rate):
+            self._stop()                              # another rate: a stream of its own
+            self.link.send([AudioStart(rate=rate, width=2, channels=1).event()])
+            self._open = (self.link.generation, rate)
         for offset in range(0, len(pcm), step):
             due = begun + offset / 2 / rate - self.lead_s
             if (ahead := due - time.monotonic()) > 0:
                 time.sleep(ahead)
             self.link.send([AudioChunk(rate=rate, width=2, channels=1, audio=pcm[offset:offset + step]).event()])
-        self.link.send([AudioStop().event()])
+
+    def _keep_open(self) -> None:
+        """Another sound follows: the AudioStop planned after the last one is not sent."""
+        with self._stop_lock:
+            if self._stop_timer is not None:
+                self._stop_timer.cancel()
+                self._stop_timer = None
+
+    def _stop(self) -> None:
+        """AudioStop for the open stream, if its connection still stands."""
+        with self._stop_lock:
+            opened, self._open, self._stop_timer = self._open, None, None
+            if opened is not None and opened[0] == self.link.generation:
+                try:
+                    self.link.send([AudioStop().event()])
+                except SatelliteUnavailable:
+                    pass                              # gone: the next sound starts afresh
 
     def _wait_for_link(self) -> None:
         while True:

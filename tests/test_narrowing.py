@@ -1,0 +1,165 @@
+"""A player the host cannot understand still gets a move in: narrowed questions (host/narrowing.py).
+
+The games say what their choices are (Prompt.narrow); every one of them must be a
+move the rules allow at that moment, in every scripted game. The session narrows
+after a second miss at one prompt, asks each step once, and never acts unasked on a
+reading the player refused.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from host.engine import Heard, RuleError
+from host.eventlog import EventLog
+from host.games import get_game
+from host.journal import Journal
+from host.narrowing import Trouble
+from host.session import Session, SessionInfo
+from replay import ScriptCase, load_cases, play_script
+from voice.matcher import Matcher
+
+from fakes import RecordingMouth
+
+UNCLEAR = Heard(unclear=True, start=1.0, end=2.0)
+"""Speech the ears could not read at all (what a player the recogniser fails gets)."""
+
+
+@pytest.mark.parametrize("case", load_cases(), ids=lambda c: f"{c.script}-{len(c.players)}")
+def test_every_narrowed_choice_is_a_move_the_rules_allow(case, tmp_path):
+    transcript = play_script(case, tmp_path)
+    assert transcript.outcome == "over"
+    game = get_game(case.game)
+    journal = Journal(tmp_path / "db.sqlite3")
+    (record,) = journal.sessions()
+    actions = journal.accepted_actions(record.id)
+    state, _ = game.setup(case.options(), case.decks())
+    narrowed = 0
+    for action in actions + [None]:
+        prompt = game.prompt(state)
+        if prompt is not None and prompt.narrow is not None:
+            narrowed += 1
+            for move in prompt.narrow.moves():
+                try:
+                    game.apply(state, {**move, "player": prompt.player})
+                except RuleError as error:
+                    pytest.fail(f"{prompt.name}: narrowed choice {move} refused: {error.reason}")
+        elif prompt is not None:
+            assert prompt.unclear is not None, f"{prompt.name} has no narrowed choices"
+        if action is not None:
+            state, _ = game.apply(state, action)
+    assert narrowed
+
+
+# ---- the session narrows -------------------------------------------------------------
+
+
+class Ears:
+    """Replies in order (a Heard, or text read surely), and every question asked."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.asked = []
+
+    def hear(self, prompt):
+        self.asked.append(prompt)
+        if not self.replies:
+            return None
+        reply = self.replies.pop(0)
+        return reply if isinstance(reply, Heard) else Heard(text=reply, start=1.0, end=2.0)
+
+
+def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mode=""):
+    from host.decks import load_game_decks
+    from host.engine import GameOptions
+    from host.games import option
+    game = get_game(game_id)
+    journal = Journal(tmp_path / "db.sqlite3")
+    session_id = journal.create(game_id, {"options": {}})
+    matcher = Matcher()
+    ears, mouth = Ears(replies), RecordingMouth()
+    options = GameOptions(players=players, mode=mode or game.MODES[0], seed=4, rules=rules or {})
+    session = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
+                      SessionInfo(session_id, "g"), EventLog(tmp_path / "events.jsonl", lambda: 0.0),
+                      ears, mouth, lambda p, t: matcher.match(p.name, t, p.slots), clock=lambda: 0.0)
+    session.start()
+    return session, ears, mouth, journal, session_id
+
+
+def _after_first_question(mouth, question):
+    return mouth.said[mouth.said.index(question):]
+
+
+def test_a_player_never_understood_still_moves_by_the_narrowed_questions(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "yes"], rules={"hand_size": 3})
+    first = session.game.prompt(session.state)
+    assert session.run() == "eof"
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
+    said = _after_first_question(mouth, first.text)
+    assert said[:5] == [first.text, "Sorry?", "Ana, which card: 1, 2 or 3?", "Card 1?", "Card 2?"]
+    assert said.count(first.text) == 1                 # the open question is never asked again
+    assert "common/choice" in ears.asked[2].name and "common/yes_no" in ears.asked[3].name
+
+
+def test_a_reading_the_player_refused_is_never_acted_on_unasked(tmp_path):
+    unsure = Heard(text="card two", unsure=True, start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, "no", "card two", "three"], rules={"hand_size": 3})
+    first = session.game.prompt(session.state)
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
+    said = _after_first_question(mouth, first.text)
+    assert said[1:5] == ["Did you mean: card two?", "Okay, let's try again.", first.text,
+                         "Ana, which card: 1 or 3?"]       # card two again: narrowed, 2 left out
+
+
+def test_a_move_in_parts_is_asked_for_one_part_at_a_time(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "zero-to-100", ["blah", "blah blah", "two", "minus twenty"],
+        players=("Ana", "Ben", "Cy"))
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "powers": ["-20"],
+                                                "player": "Team Ana"}
+    assert "Team Ana, which card: 1, 2, 3, 4, 5 or 6?" in mouth.said
+    assert "Team Ana, power card: none, plus 50, minus 50, plus 20, minus 20 or Spot On?" in mouth.said
+
+
+def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR],
+        rules={"hand_size": 3})
+    session.other_ways = lambda prompt: "You can also use your phone page."
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[5:7] == ["Card 3?", "I'm sorry, I can't tell. You can also use your phone page. "
+                                    "Say it once more, a little slower."]
+    assert said[7] == "Sorry?"                # listening again, not asking the open question
+    assert said.count(first.text) == 1
+    assert not journal.accepted_actions(sid)
+
+
+def test_a_long_list_is_read_a_few_at_a_time():
+    from host.engine import Choice, Narrow, Prompt
+    from host.narrowing import Narrowing, Reply
+    narrow = Narrow("Which number?", tuple(Choice(str(n), {"intent": "number", "value": n}) for n in range(12)))
+    prompt = Prompt("common/number", "Ana", "Ana, your number?", narrow=narrow)
+    asked = []
+    answers = iter([Reply({"intent": "something_else"}, True), Reply({"intent": "choice", "index": 2}, True)])
+
+    def ask(question):
+        asked.append(question.text)
+        return next(answers)
+    assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "number", "value": 8}
+    assert asked == ["Ana, which number: 0, 1, 2, 3, 4, 5 or something else?",
+                     "Ana, which number: 6, 7, 8, 9, 10 or 11?"]
+
+
+def test_a_refusal_covers_the_same_move_named_more_fully():
+    from host.engine import Prompt
+    trouble = Trouble(Prompt("keep-it-100/place", "Ana", "Where?"))
+    trouble.refuse({"intent": "place", "before": 50, "player": "Ana"})
+    assert trouble.was_refused({"intent": "place", "line": 1, "after": 20, "before": 50})
+    assert not trouble.was_refused({"intent": "place", "line": 1, "after": 50, "before": 65})
