@@ -63,7 +63,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     'scripts/run play centurion --mode vs-host --players "Ana"':
         ("HOST: Centurion! First to 21 points wins.", "HOST: The game is saved."),
     'scripts/run play zero-to-100 --players "Ana,Ben,Cy,Dan" --input text --output text':
-        ("Team Ana: Ana and Dan. Team Ben: Ben. Team Cy: Cy.", "HOST: The game is saved."),
+        ("Teams: Ana and Dan. Ben. Cy.", "HOST: The game is saved."),
     'scripts/run play one-percent --players "Ana,Ben,Cy" --seed 26 --input text --output text'
     ' < tests/scripts/one-percent-basic-host.txt': ("HOST: Cy wins the game with a winning roll!",),
     "scripts/run rules keep-cool": ("Keep Cool. Everyone holds 4 secret words.", "Modes: basic, too-cool."),

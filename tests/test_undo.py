@@ -55,7 +55,7 @@ def test_zero_to_100_no_card_is_picked_again_after_the_reveal(tmp_path):
     session, mouth, actions = play(tmp_path, "zero-to-100", ["card 1", "card 2", "undo"],
                                    players=("Ana", "Ben"), seed=7, rules={"hand_size": 3},
                                    deck="tests/data/zero-to-100-test.csv")
-    assert any(text.startswith("Everyone has picked. Reveal!") for text in mouth.said)
+    assert "drumroll" in mouth.sounds                   # the reveal
     assert refused(mouth) and len(actions) == 2
 
 

@@ -345,7 +345,8 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == WRITE:
         return Prompt(name=f"{ID}/tiebreak_ready", player=None,
                       text="Say ready when every number is written down.",
-                      choices=("ready", "read the question"))
+                      choices=("ready", "read the question"),
+                      narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}),)))
     return _tiebreak_prompt(state)
 
 

@@ -42,8 +42,8 @@ Rules choices
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every
   team's, this round's picks (the questions, not their answers) and the last reveal
-  in full. The welcome says each team in a sentence of its own ("Team Ana: Ana and
-  Dan. Team Ben: Ben."), so no name is heard in the wrong team.
+  in full. The welcome says each team in a sentence of its own ("Teams: Ana and
+  Dan. Ben."), so no name is heard in the wrong team.
 - Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
 - Spot On is judged on the result after the 50 and 20 cards, and is right when the
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
@@ -288,9 +288,13 @@ def _welcome(s: State) -> list[Event]:
 
 def _line_up(s: State) -> str:
     """Who plays in which team, a sentence a team, so no name can be heard in the wrong one:
-    "Team Ana: Ana and Dan. Team Ben: Ben and Eve. Team Cy: Cy." """
+    "Teams: Ana and Dan. Ben. Cy." (a team named after its first player needs no name
+    of its own: it is short, which the pace at the first prompt needs), or "Team 1: Ana
+    and Cy. Team 2: Ben and Dan." """
     if all(len(t.members) == 1 and t.name == f"Team {t.members[0]}" for t in s.teams):
         return f"{len(s.teams)} teams of one: {join_names([t.name for t in s.teams])}."
+    if all(t.name == f"Team {t.members[0]}" for t in s.teams):
+        return "Teams: " + " ".join(f"{join_names(t.members)}." for t in s.teams)
     return " ".join(f"{t.name}: {join_names(t.members)}." for t in s.teams)
 
 

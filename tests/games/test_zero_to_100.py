@@ -107,13 +107,13 @@ def test_given_teams_are_used():
     state, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"),
                           given_teams=(("Ana", "Ben"), ("Cy", "Dan")))
     assert [t.members for t in state.teams] == [("Ana", "Ben"), ("Cy", "Dan")]
-    assert "Team Ana: Ana and Ben. Team Cy: Cy and Dan." in said(events)
+    assert "Teams: Ana and Ben. Cy and Dan." in said(events)
 
 
 def test_each_team_is_its_own_sentence_so_no_name_is_heard_in_the_wrong_team():
     """"Teams: Ana with Dan, Ben and Cy." could be two teams or three, aloud."""
     _, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), given_teams=(("Ana", "Dan"), ("Ben",), ("Cy",)))
-    assert "Team Ana: Ana and Dan. Team Ben: Ben. Team Cy: Cy." in said(events)
+    assert "Teams: Ana and Dan. Ben. Cy." in said(events)
     assert " with " not in said(events)
 
 
