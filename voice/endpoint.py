@@ -1,9 +1,11 @@
 """Endpointing: where utterances start and end in a stream of frames.
 
 A frame counts as speech when webrtcvad says so AND its energy in the speech band
-stands clearly above an adaptive noise floor. webrtcvad alone calls nearly every
-frame of a running tap, pink noise or music "speech"; the floor (which follows
-steady background sound while nobody speaks) is what makes a party's hum not count.
+stands clearly above an adaptive noise floor and above what the background of the
+last seconds reaches. webrtcvad alone calls nearly every frame of a running tap,
+pink noise or music "speech"; the floor (which follows steady background sound
+while nobody speaks) is what makes a party's hum not count, and the bed's reach
+(NoiseBed) what makes its chatter and clatter not count.
 Speech starts after a few such frames, ends after a stretch of silence, and is cut
 at a maximum length.
 
@@ -53,6 +55,10 @@ class EndpointConfig:
     confirm_speech_prob: float | None = 0.5   # Silero peak probability to keep a candidate; None: off
     floor_rise_s: float = 1.5       # time constant of the floor rising to louder background
     floor_fall_s: float = 0.15      # ... and falling to quieter background
+    bed_window_s: float = 4.0       # background remembered for how high an unsteady bed reaches
+    bed_start_percentile: float = 95.0     # speech starts above this share of that background ...
+    bed_continue_percentile: float = 98.0  # ... and goes on above this share (one frame, not 4 of 6)
+    bed_over_floor_db: float = 20.0 # the most a bed reaches over the floor (a room gone quiet is quiet)
 
 
 class BandLevel:
@@ -110,6 +116,40 @@ def default_speech_check() -> SpeechCheck | None:
         return None
 
 
+class NoiseBed:
+    """How high the background reaches: percentiles of the levels of the last few
+    seconds' frames that were not speech.
+
+    The floor (NoiseFloor) follows the quiet moments of the background, which is what
+    a steady hum or a quiet room needs. Chatter, clatter and music around a table are
+    not steady: their frames swing well above their quiet moments, so measured from
+    the floor alone a party's noise counted as speech, a reply's end never came and
+    replies ran on to the length limit (docs/recognition.md, "A reply's end over a
+    party's noise"). Speech must also stand above what this bed reaches. A frame
+    joins it only once it can no longer start speech, so a reply's own first frames
+    never raise the bar for the next one.
+    """
+
+    MIN_FRAMES = 10                 # fewer remembered frames say nothing yet
+
+    def __init__(self, window_s: float):
+        self.levels: deque[float] = deque(maxlen=max(self.MIN_FRAMES, round(window_s / FRAME_SECONDS)))
+        self._reach: dict[float, float] = {}
+
+    def add(self, level_db: float) -> None:
+        self.levels.append(level_db)
+        self._reach.clear()
+
+    def reach(self, percentile: float) -> float:
+        """The level under which this share of the remembered background stayed (-inf:
+        too little known yet)."""
+        if len(self.levels) < self.MIN_FRAMES:
+            return -math.inf
+        if percentile not in self._reach:
+            self._reach[percentile] = float(np.percentile(self.levels, percentile))
+        return self._reach[percentile]
+
+
 class NoiseFloor:
     """The background level in dBFS: follows quieter sound fast and louder sound slowly."""
 
@@ -156,6 +196,7 @@ class Endpointer:
         self.unconfirmed = 0            # candidates dropped by the speech check
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
         self.floor = NoiseFloor(c.floor_rise_s, c.floor_fall_s, c.min_level_dbfs)
+        self.bed = NoiseBed(c.bed_window_s)
         self.level_db = BandLevel(*c.band_hz)
         self._recent: deque[tuple[Frame, float, bool]] = deque(
             maxlen=max(c.start_window, _frames(c.pre_roll_ms) + c.start_window))
@@ -229,20 +270,31 @@ class Endpointer:
 
     # -- states
 
-    def _is_speech(self, frame: Frame, level: float, snr_db: float) -> bool:
+    def _is_speech(self, frame: Frame, level: float, starting: bool) -> bool:
+        """Voiced, and standing above both the floor (further to start speech than to
+        keep it going) and what the bed reaches (at a higher share of it to keep going,
+        where one frame is enough, than to start, where 4 of 6 are needed). The bed
+        counts for at most `bed_over_floor_db` over the floor: a room that has just
+        fallen quiet is heard as quiet, not as the noise of the last seconds."""
         c = self.config
         assert self.floor.level is not None
-        if level < c.min_level_dbfs or level < self.floor.level + snr_db:
+        snr_db, percentile = ((c.start_snr_db, c.bed_start_percentile) if starting
+                              else (c.continue_snr_db, c.bed_continue_percentile))
+        bed = min(self.bed.reach(percentile), self.floor.level + c.bed_over_floor_db)
+        needed = max(self.floor.level + snr_db, bed)
+        if level < c.min_level_dbfs or level < needed:
             return False
         pcm = (np.clip(frame.samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
         return self.vad.is_speech(pcm, SAMPLE_RATE)
 
     def _idle(self, frame: Frame, level: float) -> Utterance | None:
         c = self.config
-        voiced = self._is_speech(frame, level, c.start_snr_db)
+        voiced = self._is_speech(frame, level, starting=True)
         self._recent.append((frame, level, voiced))
         window = list(self._recent)[-c.start_window:]
         if sum(v for _, _, v in window) < c.start_frames:
+            if len(self._recent) > c.start_window:    # a frame that can no longer start speech
+                self.bed.add(self._recent[-c.start_window - 1][1])
             self.floor.update(level)
             return None
         first = next(i for i, (_, _, v) in enumerate(window) if v)
@@ -263,7 +315,7 @@ class Endpointer:
         assert speech is not None
         speech.frames.append(frame)
         speech.levels.append(level)
-        if self._is_speech(frame, level, c.continue_snr_db):
+        if self._is_speech(frame, level, starting=False):
             speech.speech_frames += 1
             speech.silent_run = 0
             speech.last_speech_end = frame.t + FRAME_SECONDS
