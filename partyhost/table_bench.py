@@ -301,12 +301,19 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
 
+    done: list[CaseResult] = []
+    writing = threading.Lock()
+
     def play(job: tuple[str, int, ScriptCase]) -> CaseResult:
         condition, number, case = job
         name = f"{condition}-{number:02d}-{case.script.removesuffix('.txt')}"
         result = play_case(case, condition, table, speaking, program, folder / name, settings, tries, stop)
-        print(row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
-              flush=True)
+        with writing:                   # a long run's results so far survive an interruption
+            print(row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
+                  flush=True)
+            done.append(result)
+            if json_out:
+                json_out.write_text(json.dumps([_as_json(r) for r in done], indent=1), encoding="utf-8")
         return result
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
@@ -321,8 +328,6 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
             shutil.rmtree(folder, ignore_errors=True)
     print()
     print("\n".join(summary_rows(results)))
-    if json_out:
-        json_out.write_text(json.dumps([_as_json(r) for r in results], indent=1), encoding="utf-8")
     return 0
 
 

@@ -51,7 +51,10 @@ START_S = 240.0
 ANSWER_S = 90.0
 """Longest wait for the host to answer a line and fall silent."""
 DID_YOU_MEAN = re.compile(r"^did you mean:?\s*(?P<phrase>.+?)\??$", re.IGNORECASE)
-UNDO = "undo"
+UNDONE = {"intent": "undo"}
+UNDO_PHRASES = ("undo", "host, undo")
+"""How a player asks to undo: the first the prompt takes as undo (at a Keep Cool turn,
+where any word is a clue, a command follows the wake word)."""
 YES, NO = "yes", "no"
 NOT_UNDERSTOOD = "not understood"
 
@@ -123,6 +126,12 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
 def _with(line: Line, **changes: Any) -> Line:
     from dataclasses import replace
     return replace(line, **changes)
+
+
+def same_move(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same move, however it was worded: an intent's "text" is the words heard
+    (a Keep Cool clue that names no word in play), not part of the move."""
+    return {k: v for k, v in a.items() if k != "text"} == {k: v for k, v in b.items() if k != "text"}
 
 
 def _heard(event: dict) -> str:
@@ -216,12 +225,16 @@ class Table:
 
     def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
         """The host's reaction to a line, after answering its "Did you mean ...?" questions."""
-        reaction = self._reaction(mark, spoken_end, line.silent)
+        reaction, answer = self._reaction(mark, spoken_end, line.silent), ""
         while reaction.kind == "asked":
             result.asked.append(reaction.text)
-            answer = YES if self._means(line, reaction.text) else NO
+            answer = YES if self._means(line, reaction.text, answer) else NO
             reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer))
         return reaction
+
+    def _undo_phrase(self, prompt_name: str) -> str:
+        return next((phrase for phrase in UNDO_PHRASES
+                     if self.matcher.match(prompt_name, phrase, {}).intent == UNDONE), UNDO_PHRASES[0])
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
@@ -230,13 +243,14 @@ class Table:
         """Say "undo" until the wrong move is taken back (a move taken for the undo
         itself is undone in turn); the index from which the question that follows is
         looked for."""
-        undo_line = _with(line, text=UNDO, meaning={"intent": UNDO}, move={"intent": UNDO}, refusal="")
         pending = 1
         while pending and result.undos < 3 * self.tries:
             mark = self._wait_for_prompt(mark, ANSWER_S)
+            undo = self._undo_phrase(self.log.events[mark - 1].get("prompt", line.prompt.name))
+            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="")
             result.undos += 1
             said_from = len(self.log.update())
-            spoken_end = self._say(line.speaker, UNDO, again=result.undos > 1)
+            spoken_end = self._say(line.speaker, undo, again=result.undos > 1)
             reaction = self._answered(undo_line, said_from, spoken_end, result)
             verdict = self._verdict(undo_line, reaction)
             if reaction.kind == "over":
@@ -296,17 +310,17 @@ class Table:
         if event["type"] == "rejected":
             return "done" if line.refusal and event["reason"] == line.refusal else f"refused: {event['reason']}"
         intent = event["intent"]
-        if line.move is not None and intent == line.move:
+        if line.move is not None and same_move(intent, line.move):
             return "done"
         return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
 
-    def _means(self, line: Line, phrase: str) -> bool:
-        """Does the host's reading mean what the player said? (A yes or no asked about
-        is the player's own answer.)"""
-        if phrase.strip().lower() in (YES, NO):
-            return False
+    def _means(self, line: Line, phrase: str, answered: str = "") -> bool:
+        """Does the host's reading mean what the player said? A yes or no asked about
+        is a reading of the player's own answer (`answered`)."""
+        if answered and phrase.strip().lower() in (YES, NO):
+            return phrase.strip().lower() == answered
         match = self.matcher.match(line.prompt.name, phrase, line.prompt.slots)
-        return match.intent is not None and match.intent == line.meaning
+        return match.intent is not None and line.meaning is not None and same_move(match.intent, line.meaning)
 
     # ---- speaking and waiting ------------------------------------------------
 

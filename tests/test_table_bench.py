@@ -113,3 +113,19 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     assert record.asked == ["one with plus twenty", "card two with plus twenty"]
     assert record.wrong_moves == [wrong]
     assert record.reactions == ["answered", "wrong move", "done"]
+
+
+def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
+    """The satellite's microphone (tests/satellite_mic.py) plays a room's recording
+    without a break: a line is added over it, and it loops."""
+    from array import array
+
+    from satellite_mic import Room, over
+    recording = tmp_path / "room.raw"
+    recording.write_bytes(array("h", range(1, 11)).tobytes())
+    room = Room(4, recording)
+    assert list(room.next(4)) == [1, 2, 3, 4]
+    line = array("h", [100, 32767]).tobytes()
+    assert list(array("h", over(room.next(4), line))) == [105, 32767, 7, 8]   # added, kept in range
+    assert list(room.next(4)) == [9, 10, 1, 2]
+    assert len(Room(4, None).next(4)) == 4                                    # the faint floor
