@@ -33,6 +33,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -206,7 +207,7 @@ def _stop(host: subprocess.Popen) -> None:
 def figures(results: list[CaseResult]) -> Figures:
     lines = [line for r in results for line in r.record.lines]
     moves = [line for line in lines if line.done]
-    spoken = [line for line in lines if line.text != "..."]
+    spoken = [line for line in lines if line.text != "..." and line.tries]
     seconds = [line.seconds for line in moves if line.seconds is not None]
     said = sum(_host_lines(r.record.events) for r in results)
     return Figures(
@@ -317,6 +318,7 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
         return result
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
+    signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
     try:
         results = list(pool.map(play, jobs))
     except ChatterError as error:
@@ -329,6 +331,10 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
     print()
     print("\n".join(summary_rows(results)))
     return 0
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _as_json(result: CaseResult) -> dict[str, Any]:
