@@ -59,6 +59,8 @@ class EndpointConfig:
     bed_start_percentile: float = 95.0     # speech starts above this share of that background ...
     bed_continue_percentile: float = 98.0  # ... and goes on above this share (one frame, not 4 of 6)
     bed_over_floor_db: float = 20.0 # the most a bed reaches over the floor (a room gone quiet is quiet)
+    stand_percentile: float = 90.0  # an utterance's loud part (this share of its frames under it) ...
+    stand_over_bed_db: float = 3.0  # ... stands this far over what the bed reaches to start, or it is the bed
 
 
 class BandLevel:
@@ -194,6 +196,7 @@ class Endpointer:
         if speech_check is None and c.confirm_speech_prob is not None:
             self.speech_check = default_speech_check()
         self.unconfirmed = 0            # candidates dropped by the speech check
+        self.in_bed = 0                 # ... and as part of the bed (NoiseBed)
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
         self.floor = NoiseFloor(c.floor_rise_s, c.floor_fall_s, c.min_level_dbfs)
         self.bed = NoiseBed(c.bed_window_s)
@@ -280,8 +283,7 @@ class Endpointer:
         assert self.floor.level is not None
         snr_db, percentile = ((c.start_snr_db, c.bed_start_percentile) if starting
                               else (c.continue_snr_db, c.bed_continue_percentile))
-        bed = min(self.bed.reach(percentile), self.floor.level + c.bed_over_floor_db)
-        needed = max(self.floor.level + snr_db, bed)
+        needed = max(self.floor.level + snr_db, self._bed_reach(percentile))
         if level < c.min_level_dbfs or level < needed:
             return False
         pcm = (np.clip(frame.samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
@@ -330,12 +332,31 @@ class Endpointer:
             # a sound this long is likely background that arrived: let the floor catch up
             self.floor.raise_to(float(np.percentile(speech.levels, 30)))
             speech.last_speech_end = frame.t + FRAME_SECONDS
-            return self._finish(speech)
+            return self._finish(speech, cut=True)
         return None
 
-    def _finish(self, speech: _Speech) -> Utterance | None:
+    def _bed_reach(self, percentile: float) -> float:
+        """What the bed reaches, counted as at most `bed_over_floor_db` over the floor."""
+        assert self.floor.level is not None
+        return min(self.bed.reach(percentile), self.floor.level + self.config.bed_over_floor_db)
+
+    def _stands_out(self, speech: _Speech) -> bool:
+        """A voice over the bed is louder than the bed: a candidate whose loud part does
+        not stand clear of what the bed reaches is a burst of the bed itself (one voice
+        of the chatter louder for a moment), not someone speaking to the host."""
+        c = self.config
+        spoken = speech.levels[:max(1, round((speech.last_speech_end - speech.start) / FRAME_SECONDS))]
+        loud = float(np.percentile(spoken, c.stand_percentile))
+        return loud >= self._bed_reach(c.bed_start_percentile) + c.stand_over_bed_db
+
+    def _finish(self, speech: _Speech, cut: bool = False) -> Utterance | None:
+        """The utterance, unless it is too short, part of the bed (not checked for one
+        `cut` at the length limit: the ears take that as table talk) or not speech."""
         c = self.config
         if speech.speech_frames * FRAME_MS < c.min_speech_ms:
+            return None
+        if not cut and not self._stands_out(speech):
+            self.in_bed += 1
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
