@@ -296,7 +296,7 @@ def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
     other people (Speech Commands speakers, none of the digits' own), a kitchen and
     music. Measured from the floor alone, the chatter counted as speech: 57 % of the
     replies were found, 28 % of those with their end, and 30 stretches ran on past
-    4 s (not a reply). Measured 96 % / 81 % / none."""
+    4 s (not a reply). Measured 95 % / 79 % / none."""
     from partyhost.chatter_bench import party_noise
     signal, truth = scene(corpora["fsdd"], party_noise(120, corpora=("speech-commands",)))
     found = list(Endpointer().utterances(frames_of(signal)))
@@ -313,7 +313,7 @@ def test_chatter_alone_is_not_cut_into_replies():
     the endpointer finds in it is table talk too long for a reply (ignored unread), not
     reply-length pieces the recogniser would read against the prompt. Through the front
     end, as live. (Ended where the chatter falls back, but without asking that a reply
-    stand out of it, these two minutes gave 12 reply-length pieces; now 1.)"""
+    stand out of it, these two minutes gave 13 reply-length pieces; now 1.)"""
     from partyhost.chatter_bench import babble
     from voice.frontend import FrontEnd
     minutes = 2.0
@@ -335,9 +335,9 @@ def test_background_noise_alone_gives_almost_nothing(noises, noise, most_per_min
 def test_music_is_bounded_and_mostly_refused(noises):
     """Music is voiced and loud: the rules take parts of it for speech; the neural
     check refuses most of them, and nothing is longer than the maximum. (Ended where
-    the music falls back below what it reaches, the parts are short: 11 in these 25 s,
-    2 of them kept, 0.3 and 0.5 s; measured from the floor alone they were 5 long
-    ones, none kept.)"""
+    the music falls back below what it reaches, the parts are short: 10 in these 25 s,
+    1 of them kept, 0.3 s; measured from the floor alone they were 5 long ones, none
+    kept.)"""
     audio = noises["music"]
     rules_only = list(Endpointer(RULES).utterances(frames_of(audio)))
     confirmed = list(Endpointer().utterances(frames_of(audio)))

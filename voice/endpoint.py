@@ -18,6 +18,7 @@ check at 0.5 removed 54 of 57 false candidates and lost 1 of 1,772 real ones.
 """
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 from collections import deque
@@ -136,20 +137,20 @@ class NoiseBed:
 
     def __init__(self, window_s: float):
         self.levels: deque[float] = deque(maxlen=max(self.MIN_FRAMES, round(window_s / FRAME_SECONDS)))
-        self._reach: dict[float, float] = {}
+        self._sorted: list[float] = []      # the same levels in order: a percentile is one look-up
 
     def add(self, level_db: float) -> None:
+        if len(self.levels) == self.levels.maxlen:
+            del self._sorted[bisect.bisect_left(self._sorted, self.levels[0])]
         self.levels.append(level_db)
-        self._reach.clear()
+        bisect.insort(self._sorted, level_db)
 
     def reach(self, percentile: float) -> float:
         """The level under which this share of the remembered background stayed (-inf:
         too little known yet)."""
-        if len(self.levels) < self.MIN_FRAMES:
+        if len(self._sorted) < self.MIN_FRAMES:
             return -math.inf
-        if percentile not in self._reach:
-            self._reach[percentile] = float(np.percentile(self.levels, percentile))
-        return self._reach[percentile]
+        return self._sorted[round(percentile / 100 * (len(self._sorted) - 1))]
 
 
 class NoiseFloor:
