@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from voice.audio_types import SAMPLE_RATE
 from voice.mixing import at_level
 
 from .bench import percentile
@@ -56,6 +55,7 @@ from .synthetic_speech import FixtureError, Voices
 from .table_player import GameRecord, Table, typed_lines
 from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
 from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
+from wyoming_servers import stop as stop_process  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CONDITIONS = ("clean", "party", "quiet")
@@ -87,7 +87,7 @@ class CaseResult:
 
     script: str
     game: str
-    mode: str
+    mode: str                 # and "teams" when the players play in teams
     condition: str
     voices: dict[str, str]
     completed: bool
@@ -171,7 +171,7 @@ def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], vo
         try:
             record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
         finally:
-            _stop(host)
+            stop_process(host)
             satellite.kill()
     typed = [json.loads(text) for text in typed_log.read_text().splitlines()]
     over = [e for e in record.events if e["type"] == "game_over"]
@@ -181,7 +181,8 @@ def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], vo
         record.error = f"the host exited with {host.returncode}"
     if record.error:
         record.error += ": " + (work / "host.log").read_text()[-600:]
-    return CaseResult(case.script, case.game, case.mode, condition, speakers, completed, record,
+    mode = f"{case.mode} teams" if case.teams else case.mode
+    return CaseResult(case.script, case.game, mode, condition, speakers, completed, record,
                       len(lines), round(time.monotonic() - started, 1))
 
 
@@ -190,16 +191,6 @@ def _party_room(path: Path) -> Path:
     noise = party_noise(ROOM_LOOP_S) * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
     path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
     return path
-
-
-def _stop(host: subprocess.Popen) -> None:
-    if host.poll() is None:
-        host.terminate()
-        try:
-            host.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            host.kill()
-            host.wait()
 
 
 # ---- figures ---------------------------------------------------------------------
