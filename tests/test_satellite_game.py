@@ -19,7 +19,6 @@ import json
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
