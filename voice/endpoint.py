@@ -5,7 +5,8 @@ stands clearly above an adaptive noise floor and above what the background of th
 last seconds reaches. webrtcvad alone calls nearly every frame of a running tap,
 pink noise or music "speech"; the floor (which follows steady background sound
 while nobody speaks) is what makes a party's hum not count, and the bed's reach
-(NoiseBed) what makes its chatter and clatter not count.
+(NoiseBed) what makes its chatter and clatter not count; a candidate whose loud part
+does not stand out of that bed is a burst of it and is dropped.
 Speech starts after a few such frames, ends after a stretch of silence, and is cut
 at a maximum length.
 
@@ -233,7 +234,7 @@ class Endpointer:
         at the end."""
         speech, c = self._speech, self.config
         if (speech is None or speech.silent_run < _frames(c.tail_ms)
-                or speech.speech_frames * FRAME_MS < c.min_speech_ms):
+                or speech.speech_frames * FRAME_MS < c.min_speech_ms or not self._stands_out(speech)):
             return None
         if speech.ahead is None:
             speech.ahead = self._cut(speech)
