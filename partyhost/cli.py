@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--settings", type=Path, help="a settings file for the host (default: the shipped settings)")
     table.add_argument("--keep", type=Path, help="keep every game's event log, terminal and satellite log here")
     table.add_argument("--json", type=Path, help="write every game's figures and transcript here")
+    table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
 
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
@@ -605,6 +606,8 @@ def run_bench(args: argparse.Namespace) -> int:
             raise UserError(f"--keep {args.keep}: the folder is not empty")
         split = lambda text: [part.strip() for part in text.split(",") if part.strip()] if text else None  # noqa: E731
         try:
+            if args.from_json:
+                return table_bench.reprint(args.from_json)
             return table_bench.command(args.quick, split(args.cases), split(args.conditions), args.voices,
                                        args.tries, args.json, args.settings, args.keep)
         except table_bench.TableBenchError as error:

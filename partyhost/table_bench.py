@@ -52,7 +52,7 @@ from voice.mixing import at_level
 from .bench import percentile
 from .chatter_bench import ChatterError, party_noise
 from .synthetic_speech import FixtureError, Voices
-from .table_player import GameRecord, Table, typed_lines
+from .table_player import GameRecord, LineRecord, Table, typed_lines
 from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
 from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
 from wyoming_servers import stop as stop_process  # noqa: E402
@@ -234,16 +234,44 @@ def row(result: CaseResult) -> str:
 
 
 def summary_rows(results: list[CaseResult]) -> list[str]:
-    out = ["| condition | games completed | moves | right first time | asked | repeats/move | wrong/100 | "
-           "s/move p50 | p95 | host lines/move |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for condition in CONDITIONS:
-        chosen = [r for r in results if r.condition == condition]
-        if chosen:
-            f = figures(chosen)
-            out.append(f"| {condition} | {f.completed}/{f.games} | {f.moves}/{f.lines} | {f.right_first} | "
-                       f"{f.asked} | {f.repeats_per_move:.2f} | {f.wrong_per_100:.1f} | {f.p50_s:.1f} | "
-                       f"{f.p95_s:.1f} | {f.host_lines_per_move:.2f} |")
+    """Per game and condition (its scripts pooled), then per condition."""
+    out = ["| game | condition | games completed | moves | right first time | asked | repeats/move | "
+           "wrong/100 | s/move p50 | p95 | host lines/move |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    games = list(dict.fromkeys(r.game for r in results))
+    for game in [*games, "all"]:
+        for condition in CONDITIONS:
+            chosen = [r for r in results if r.condition == condition and game in (r.game, "all")]
+            if chosen:
+                f = figures(chosen)
+                out.append(f"| {game} | {condition} | {f.completed}/{f.games} | {f.moves}/{f.lines} | "
+                           f"{f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | {f.wrong_per_100:.1f} | "
+                           f"{f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |")
     return out
+
+
+def from_json(path: Path) -> list[CaseResult]:
+    """The results a run wrote with --json."""
+    results = []
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        record = entry["record"]
+        lines = [LineRecord(**line) for line in record.pop("lines")]
+        fields = {k: v for k, v in entry.items() if k in CaseResult.__dataclass_fields__}
+        results.append(CaseResult(**{**fields, "record": GameRecord(lines=lines, **record)}))
+    return results
+
+
+def reprint(path: Path) -> int:
+    """The tables of an earlier --json run, with the summaries of this version."""
+    try:
+        results = from_json(path)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise TableBenchError(f"cannot read {path} as a bench table --json file: {error}") from error
+    print(HEADER)
+    for result in results:
+        print(row(result))
+    print()
+    print("\n".join(summary_rows(results)))
+    return 0
 
 
 # ---- the command -------------------------------------------------------------------

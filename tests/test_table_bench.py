@@ -129,3 +129,24 @@ def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
     assert list(array("h", over(room.next(4), line))) == [105, 32767, 7, 8]   # added, kept in range
     assert list(room.next(4)) == [9, 10, 1, 2]
     assert len(Room(4, None).next(4)) == 4                                    # the faint floor
+
+
+def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_path):
+    from partyhost.table_bench import CaseResult, _as_json, figures, from_json, summary_rows
+    from partyhost.table_player import GameRecord, LineRecord
+    events = [{"type": "say", "text": "Welcome."}, {"type": "prompt"}, {"type": "say", "text": "Ana?"},
+              {"type": "say", "text": "Did you mean: card one?"}, {"type": "say", "text": "Ben?"}]
+    lines = [LineRecord(0, "card two", "Ana", tries=1, done=True, seconds=3.0),
+             LineRecord(1, "card one", "Ben", tries=3, asked=["card three"], done=True, seconds=9.0,
+                        wrong_moves=[{"intent": "choose_card", "card": 3}], undos=1),
+             LineRecord(2, "lower", "Ana", tries=6, done=False)]
+    result = CaseResult("x.txt", "zero-to-100", "basic", "party", {"Ana": "piper-1"}, False,
+                        GameRecord(lines, events, stalled_at=2), 15, 60.0)
+    f = figures([result])
+    assert (f.moves, f.lines, f.right_first, f.asked) == (2, 3, 1, 1)
+    assert f.repeats_per_move == round((0 + 2 + 5) / 3, 2) and f.wrong_per_100 == round(100 / 3, 2)
+    assert (f.p50_s, f.p95_s) == (3.0, 9.0) and f.host_lines_per_move == 1.0      # 3 sentences from the prompt on
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps([_as_json(result)]))
+    [again] = from_json(saved)
+    assert figures([again]) == f and summary_rows([again]) == summary_rows([result])
