@@ -56,9 +56,14 @@ def _speaker(path: Path) -> str:
     return path.stem.split("_")[1] if path.parent.name == "fsdd" else path.stem.split("_")[0]
 
 
-def takes() -> list[np.ndarray]:
-    """Every take by a speaker tuning did not use, trimmed to its speech, at unit RMS."""
-    paths = sorted((AUDIO / "fsdd").glob("*.wav")) + sorted((AUDIO / "speech-commands").glob("*/*.wav"))
+CORPORA = ("fsdd", "speech-commands")
+
+
+def takes(corpora: tuple[str, ...] = CORPORA) -> list[np.ndarray]:
+    """Every take of these corpora by a speaker tuning did not use, trimmed to its
+    speech, at unit RMS."""
+    paths = (sorted((AUDIO / "fsdd").glob("*.wav")) if "fsdd" in corpora else []) + (
+        sorted((AUDIO / "speech-commands").glob("*/*.wav")) if "speech-commands" in corpora else [])
     if not paths:
         raise ChatterError(f"no recordings in {AUDIO}: the babble is made from ../shared/audio")
     out = []
@@ -74,10 +79,12 @@ def takes() -> list[np.ndarray]:
     return out
 
 
-def babble(seconds: float, seed: int = 19, voices: int = VOICES) -> np.ndarray:
-    """`voices` people talking at once for `seconds`, over a quiet room."""
+def babble(seconds: float, seed: int = 19, voices: int = VOICES,
+           corpora: tuple[str, ...] = CORPORA) -> np.ndarray:
+    """`voices` people talking at once for `seconds`, over a quiet room (`corpora`: whose
+    recordings, so a test can keep the babble's speakers apart from its speech)."""
     rng = np.random.default_rng(seed)
-    pool = takes()
+    pool = takes(corpora)
     n = int(seconds * SAMPLE_RATE)
     mix = rng.standard_normal(n) * 10 ** (ROOM_DBFS / 20)
     for _ in range(voices):
@@ -89,6 +96,24 @@ def babble(seconds: float, seed: int = 19, voices: int = VOICES) -> np.ndarray:
             mix[at:end] += take[:end - at]
             at = end + int(rng.uniform(0.05, 0.35) * SAMPLE_RATE)
     return np.clip(mix, -1, 1).astype(np.float32)
+
+
+PARTY = (("chatter", 1.0), ("doing_the_dishes", 0.5), ("music", 0.5))
+"""A party's continuous noise: five voices of chatter, a kitchen and music, by power."""
+
+
+def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPORA) -> np.ndarray:
+    """`seconds` of a party's noise (PARTY) at unit RMS: the chatter above and the
+    kitchen and music of ../shared/audio/noise, each looped from a random point."""
+    from .synthetic_speech import load_noise
+    rng = np.random.default_rng(seed)
+    n = int(seconds * SAMPLE_RATE)
+    out = np.zeros(n)
+    for name, power in PARTY:
+        sound = babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name)
+        sound = np.roll(np.resize(sound, n), rng.integers(n)).astype(np.float64)
+        out += sound * np.sqrt(power / (np.mean(sound ** 2) + 1e-12))
+    return (out / np.sqrt(np.mean(out ** 2))).astype(np.float32)
 
 
 def count(events: list[dict]) -> dict:

@@ -165,6 +165,22 @@ def build_parser() -> argparse.ArgumentParser:
                       help="synthesise every line with Piper instead of estimating from the text")
     pace.add_argument("--json", type=Path, help="write the figures here")
 
+    table = bench_commands.add_parser(
+        "table", help="simulated players play every scripted game live through a Wyoming satellite: "
+                      "clean, in a party's noise, with a quiet player")
+    table.add_argument("--quick", action="store_true",
+                       help="the shortest script in each condition (under 10 minutes)")
+    table.add_argument("--cases", help="comma-separated scripts (tests/scripts/cases.yaml) or games (default: all)")
+    table.add_argument("--conditions", help="comma-separated: clean, party, quiet (default: all three)")
+    table.add_argument("--voices", default="held-apart",
+                       help="held-apart (default: voices no tuning used), tuning, or comma-separated voices "
+                            "(piper-SPEED, espeak-VOICE)")
+    table.add_argument("--tries", type=int, default=6, help="times a player says a line before giving up (default 6)")
+    table.add_argument("--settings", type=Path, help="a settings file for the host (default: the shipped settings)")
+    table.add_argument("--keep", type=Path, help="keep every game's event log, terminal and satellite log here")
+    table.add_argument("--json", type=Path, help="write every game's figures and transcript here")
+    table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
+
     models = commands.add_parser("models", help="downloadable speech models")
     model_commands = models.add_subparsers(dest="model_command", metavar="ACTION", required=True)
     fetch = model_commands.add_parser("fetch", help="download, verify (SHA-256) and unpack models")
@@ -627,6 +643,20 @@ def run_bench(args: argparse.Namespace) -> int:
         if not 1 <= args.voices <= 12:
             raise UserError("--voices takes 1 to 12")
         return chatter_bench.command(args.minutes, games, args.json, args.voices)
+    if args.bench_command == "table":
+        from . import table_bench
+        if not 1 <= args.tries <= 20:
+            raise UserError("--tries takes 1 to 20")
+        if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
+            raise UserError(f"--keep {args.keep}: the folder is not empty")
+        split = lambda text: [part.strip() for part in text.split(",") if part.strip()] if text else None  # noqa: E731
+        try:
+            if args.from_json:
+                return table_bench.reprint(args.from_json)
+            return table_bench.command(args.quick, split(args.cases), split(args.conditions), args.voices,
+                                       args.tries, args.json, args.settings, args.keep)
+        except table_bench.TableBenchError as error:
+            raise UserError(str(error)) from error
     if args.bench_command == "wake":
         from . import wake_bench
         from .synthetic_speech import FixtureError

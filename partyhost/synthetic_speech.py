@@ -45,6 +45,7 @@ CHATTER = [  # out-of-grammar talk around a table: must never become a move
     "let me just check my messages quickly",
 ]
 ESPEAK_VOICES = ("en-us", "en-gb", "en-us+m3", "en-us+f2", "en-gb-x-rp+f4", "en-029")
+ESPEAK_WPM = 160                    # espeak-ng's words a minute for every voice
 
 
 class FixtureError(RuntimeError):
@@ -74,15 +75,16 @@ class Voices:
                                "(scripts/ci-system-deps) or choose only Piper voices.")
         return names
 
-    def speak(self, voice: str, text: str) -> np.ndarray:
-        """16 kHz float32 speech of `text`."""
+    def speak(self, voice: str, text: str, rate: float = 1.0) -> np.ndarray:
+        """16 kHz float32 speech of `text`; `rate` below 1 says it more slowly than the
+        voice's own speed (a line said again)."""
         if voice.startswith("piper-"):
-            self.piper.rate = float(voice.split("-", 1)[1])
+            self.piper.rate = float(voice.split("-", 1)[1]) * rate
             audio = np.concatenate(list(self.piper.synthesize(text)))
             return soxr.resample(audio, self.piper.sample_rate, SAMPLE_RATE).astype(np.float32)
         with tempfile.NamedTemporaryFile(suffix=".wav") as out:
             name = voice.split("-", 1)[1]
-            subprocess.run([self.espeak, "-v", name, "-s", "160", "-w", out.name, text],
+            subprocess.run([self.espeak, "-v", name, "-s", str(round(ESPEAK_WPM * rate)), "-w", out.name, text],
                            check=True, capture_output=True)
             audio, rate = soundfile.read(out.name, dtype="float32")
         return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32)

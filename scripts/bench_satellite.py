@@ -32,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from voice.mixing import padded  # noqa: E402
+from voice.mixing import padded, speech_end  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 
 PROMPT = "zero-to-100/choose_card"
@@ -46,14 +46,6 @@ class _Prompt:
     name: str
     slots: dict
     timeout: float | None = None
-
-
-def speech_end(audio: np.ndarray) -> int:
-    """Index just after the last sample within 40 dB of the loudest 10 ms."""
-    win = SAMPLE_RATE // 100
-    n = len(audio) // win
-    e = 10 * np.log10(np.mean(audio[:n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
-    return int(np.nonzero(e > e.max() - 40)[0][-1] + 1) * win
 
 
 class DirectMic:
@@ -121,7 +113,7 @@ def main() -> None:
                         help="the satellite's --mic-command-samples-per-chunk (its default: 1024)")
     args = parser.parse_args()
 
-    from satellite import RunningSatellite
+    from satellite import SATELLITE_VENV, RunningSatellite
     from partyhost.synthetic_speech import Voices
     from partyhost.config import Settings
     from partyhost.voiceio import reader_for
@@ -130,7 +122,7 @@ def main() -> None:
     from voice.remote.satellite import SatelliteSource
     from voice.remote.satellite_link import SatelliteLink
 
-    program = REPO / ".pytest_cache" / "d" / "wyoming-satellite-1.0.0" / "bin" / "python"
+    program = SATELLITE_VENV / "bin" / "python"
     if not program.exists():
         sys.exit(f"no wyoming-satellite venv at {program}: run tests/test_satellite.py once")
     voices = Voices(noise_scale=0.0)

@@ -146,6 +146,13 @@ def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = 
     return session, mouth, journal.accepted_actions(session_id)
 
 
+def outcomes(events: list[dict]) -> list[dict]:
+    """What a game did, from its event log: every score, reveal and the end (not how
+    each move was worded), so a spoken game compares with its typed one."""
+    return [{k: v for k, v in e.items() if k not in ("seq", "t")} for e in events
+            if e["type"] in ("score", "reveal", "game_over")]
+
+
 def play_script(case: ScriptCase, folder: Path) -> Transcript:
     """Play a case through the real Session and matcher, with nothing printed."""
     game = get_game(case.game)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from voice.audio_in import WavSource, read_wav_16k
+from voice.attention import REPLY_MAX_S
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.endpoint import EndpointConfig, Endpointer
 from voice.turns import listen_for_turn
@@ -267,8 +268,8 @@ def noises(shared_audio):
 
 
 # minimum hit rate, minimum share of hits within tolerance, most false utterances (per
-# scene); measured (speech-commands, fsdd): hits 100/100 %, 95/98 %, 95/97 %, 92/89 %;
-# within tolerance 87/100 %, 80/100 %, 74/82 %, 58/75 %; false utterances 0 everywhere
+# scene); measured (speech-commands, fsdd): hits 100/100 %, 95/98 %, 95/97 %, 92/90 %;
+# within tolerance 87/100 %, 80/100 %, 75/86 %, 65/85 %; false utterances 0 everywhere
 EXPECTED = {
     None: (0.97, 0.84, 1),
     "pink_noise": (0.92, 0.77, 1),
@@ -290,6 +291,38 @@ def test_finds_real_utterances_in_silence_and_noise(corpora, noises, corpus, noi
     assert result.false <= max_false
 
 
+def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
+    """People's digits over a party's noise 10 dB below them, without a break: chatter of
+    other people (Speech Commands speakers, none of the digits' own), a kitchen and
+    music. Measured from the floor alone, the chatter counted as speech: 57 % of the
+    replies were found, 28 % of those with their end, and 30 stretches ran on past
+    4 s (not a reply). Measured 95 % / 79 % / none."""
+    from partyhost.chatter_bench import party_noise
+    signal, truth = scene(corpora["fsdd"], party_noise(120, corpora=("speech-commands",)))
+    found = list(Endpointer().utterances(frames_of(signal)))
+    result = score(found, truth)
+    print(f"\nfsdd over a party's noise at 10 dB SNR: {result}")
+    assert result.hit_rate >= 0.9
+    assert result.in_tolerance >= 0.7 * result.hits
+    assert result.false <= 2
+    assert max(u.end - u.start for u in found) <= REPLY_MAX_S
+
+
+def test_chatter_alone_is_not_cut_into_replies():
+    """Five people talking among themselves, nobody louder than the rest for long: what
+    the endpointer finds in it is table talk too long for a reply (ignored unread), not
+    reply-length pieces the recogniser would read against the prompt. Through the front
+    end, as live. (Ended where the chatter falls back, but without asking that a reply
+    stand out of it, these two minutes gave 13 reply-length pieces; now 1.)"""
+    from partyhost.chatter_bench import babble
+    from voice.frontend import FrontEnd
+    minutes = 2.0
+    chatter = babble(minutes * 60, seed=7)
+    found = list(Endpointer().utterances(FrontEnd().frames(frames_of(chatter))))
+    replies = [(round(u.start, 2), round(u.end, 2)) for u in found if u.end - u.start <= REPLY_MAX_S]
+    assert len(replies) / minutes <= 1.0, replies
+
+
 @pytest.mark.parametrize("noise, most_per_minute", [("pink_noise", 0.0), ("running_tap", 0.0),
                                                     ("doing_the_dishes", 1.0)])
 def test_background_noise_alone_gives_almost_nothing(noises, noise, most_per_minute):
@@ -301,9 +334,13 @@ def test_background_noise_alone_gives_almost_nothing(noises, noise, most_per_min
 
 def test_music_is_bounded_and_mostly_refused(noises):
     """Music is voiced and loud: the rules take parts of it for speech; the neural
-    check refuses nearly all of them, and nothing is longer than the maximum."""
+    check refuses most of them, and nothing is longer than the maximum. (Ended where
+    the music falls back below what it reaches, the parts are short: 10 in these 25 s,
+    1 of them kept, 0.3 s; measured from the floor alone they were 5 long ones, none
+    kept.)"""
     audio = noises["music"]
     rules_only = list(Endpointer(RULES).utterances(frames_of(audio)))
     confirmed = list(Endpointer().utterances(frames_of(audio)))
     assert rules_only and all(u.end - u.start <= RULES.max_ms / 1000 + 1e-6 for u in rules_only)
-    assert len(confirmed) <= 1 < len(rules_only)
+    assert len(confirmed) <= 3 and 4 * len(confirmed) <= len(rules_only)
+    assert all(u.end - u.start < 1.0 for u in confirmed)

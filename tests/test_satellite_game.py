@@ -19,35 +19,22 @@ import json
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from voice.mixing import padded
 from recordings import partyhost
-from replay import load_cases, play_script
-from satellite import satellite, satellite_program_path  # noqa: F401 (fixtures)
-from test_voice_games import outcomes
+from replay import load_cases, outcomes, play_script
+from satellite import HostSpeech, count, events, satellite, satellite_program_path  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
 CASE = next(case for case in load_cases() if case.script == "zero-to-100-basic.txt")
 LOSE_AT_LINE = 7
 """The satellite is killed while the host waits for this line (0-based)."""
-QUIET_S = 1.0
-"""The host is taken to have finished once its speaker got nothing new for this long
-(the satellite sink streams at most 0.3 s ahead of playing)."""
 SETTINGS = 'rival_margin = 0.0\nvoice = "{tts}"\n'
 """A recording cannot answer "Did you mean ...?". The remote voice speaks at the normal
 rate (a Wyoming voice has no speed; another rate would be the local Piper's)."""
-
-
-def events(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def count(path: Path, kind: str) -> int:
-    return sum(e["type"] == kind for e in events(path))
 
 
 def wait_until(condition, what: str, run: subprocess.Popen, timeout: float = 120.0,
@@ -62,23 +49,6 @@ def wait_until(condition, what: str, run: subprocess.Popen, timeout: float = 120
             return False
         time.sleep(0.05)
     return True
-
-
-class HostSpeech:
-    """Whether the host has finished what it began saying: every sound it logged (say or
-    sound event) has reached the satellite's speaker, and nothing new for QUIET_S."""
-
-    def __init__(self, log: Path, satellite) -> None:
-        self.log, self.played = log, satellite.played
-        self.sounds, self.mark = 0, -1
-
-    def quiet(self) -> bool:
-        size = self.played.stat().st_size if self.played.exists() else 0
-        sounds = count(self.log, "say") + count(self.log, "sound")
-        if sounds != self.sounds:
-            self.sounds, self.mark = sounds, size      # wait for this sound to be played
-            return False
-        return size > self.mark and time.time() - self.played.stat().st_mtime > QUIET_S
 
 
 def test_a_whole_game_through_a_satellite_and_a_voice_server_with_the_satellite_lost_and_back(

@@ -19,7 +19,7 @@ import soundfile
 
 from voice.mixing import padded
 from speech_fixtures import build_session_wav
-from replay import load_cases, play_script
+from replay import load_cases, outcomes, play_script
 from voice.audio_types import SAMPLE_RATE
 
 from recordings import partyhost, play_recording
@@ -33,12 +33,6 @@ CASES = {case.script: case for case in load_cases()}
 # "and you", "reroll" as "we roll", which asks "Did you mean ...?" that a recording
 # cannot answer); they are measured, not asserted, until recognition improves.
 VOICE_GAMES = ["zero-to-100-basic.txt", "centurion-pvp-table.txt"]
-
-
-def outcomes(events: list[dict]) -> list[dict]:
-    """What the game did: every score, reveal and the end (not how each move was worded)."""
-    return [{k: v for k, v in e.items() if k not in ("seq", "t")} for e in events
-            if e["type"] in ("score", "reveal", "game_over")]
 
 
 @pytest.mark.parametrize("script", VOICE_GAMES)

@@ -1,9 +1,12 @@
 """Endpointing: where utterances start and end in a stream of frames.
 
 A frame counts as speech when webrtcvad says so AND its energy in the speech band
-stands clearly above an adaptive noise floor. webrtcvad alone calls nearly every
-frame of a running tap, pink noise or music "speech"; the floor (which follows
-steady background sound while nobody speaks) is what makes a party's hum not count.
+stands clearly above an adaptive noise floor and above what the background of the
+last seconds reaches. webrtcvad alone calls nearly every frame of a running tap,
+pink noise or music "speech"; the floor (which follows steady background sound
+while nobody speaks) is what makes a party's hum not count, and the bed's reach
+(NoiseBed) what makes its chatter and clatter not count; a candidate whose loud part
+does not stand out of that bed is a burst of it and is dropped.
 Speech starts after a few such frames, ends after a stretch of silence, and is cut
 at a maximum length.
 
@@ -16,6 +19,7 @@ check at 0.5 removed 54 of 57 false candidates and lost 1 of 1,772 real ones.
 """
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 from collections import deque
@@ -53,6 +57,12 @@ class EndpointConfig:
     confirm_speech_prob: float | None = 0.5   # Silero peak probability to keep a candidate; None: off
     floor_rise_s: float = 1.5       # time constant of the floor rising to louder background
     floor_fall_s: float = 0.15      # ... and falling to quieter background
+    bed_window_s: float = 4.0       # background remembered for how high an unsteady bed reaches
+    bed_start_percentile: float = 95.0     # speech starts above this share of that background ...
+    bed_continue_percentile: float = 98.0  # ... and goes on above this share (one frame, not 4 of 6)
+    bed_over_floor_db: float = 20.0 # the most a bed reaches over the floor (a room gone quiet is quiet)
+    stand_percentile: float = 90.0  # an utterance's loud part (this share of its frames under it) ...
+    stand_over_bed_db: float = 3.0  # ... stands this far over what the bed reaches to start, or it is the bed
 
 
 class BandLevel:
@@ -110,6 +120,40 @@ def default_speech_check() -> SpeechCheck | None:
         return None
 
 
+class NoiseBed:
+    """How high the background reaches: percentiles of the levels of the last few
+    seconds' frames that were not speech.
+
+    The floor (NoiseFloor) follows the quiet moments of the background, which is what
+    a steady hum or a quiet room needs. Chatter, clatter and music around a table are
+    not steady: their frames swing well above their quiet moments, so measured from
+    the floor alone a party's noise counted as speech, a reply's end never came and
+    replies ran on to the length limit (docs/recognition.md, "A reply's end over a
+    party's noise"). Speech must also stand above what this bed reaches. A frame
+    joins it only once it can no longer start speech, so a reply's own first frames
+    never raise the bar for the next one.
+    """
+
+    MIN_FRAMES = 10                 # fewer remembered frames say nothing yet
+
+    def __init__(self, window_s: float):
+        self.levels: deque[float] = deque(maxlen=max(self.MIN_FRAMES, round(window_s / FRAME_SECONDS)))
+        self._sorted: list[float] = []      # the same levels in order: a percentile is one look-up
+
+    def add(self, level_db: float) -> None:
+        if len(self.levels) == self.levels.maxlen:
+            del self._sorted[bisect.bisect_left(self._sorted, self.levels[0])]
+        self.levels.append(level_db)
+        bisect.insort(self._sorted, level_db)
+
+    def reach(self, percentile: float) -> float:
+        """The level under which this share of the remembered background stayed (-inf:
+        too little known yet)."""
+        if len(self._sorted) < self.MIN_FRAMES:
+            return -math.inf
+        return self._sorted[round(percentile / 100 * (len(self._sorted) - 1))]
+
+
 class NoiseFloor:
     """The background level in dBFS: follows quieter sound fast and louder sound slowly."""
 
@@ -154,8 +198,10 @@ class Endpointer:
         if speech_check is None and c.confirm_speech_prob is not None:
             self.speech_check = default_speech_check()
         self.unconfirmed = 0            # candidates dropped by the speech check
+        self.in_bed = 0                 # ... and as part of the bed (NoiseBed)
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
         self.floor = NoiseFloor(c.floor_rise_s, c.floor_fall_s, c.min_level_dbfs)
+        self.bed = NoiseBed(c.bed_window_s)
         self.level_db = BandLevel(*c.band_hz)
         self._recent: deque[tuple[Frame, float, bool]] = deque(
             maxlen=max(c.start_window, _frames(c.pre_roll_ms) + c.start_window))
@@ -188,7 +234,7 @@ class Endpointer:
         at the end."""
         speech, c = self._speech, self.config
         if (speech is None or speech.silent_run < _frames(c.tail_ms)
-                or speech.speech_frames * FRAME_MS < c.min_speech_ms):
+                or speech.speech_frames * FRAME_MS < c.min_speech_ms or not self._stands_out(speech)):
             return None
         if speech.ahead is None:
             speech.ahead = self._cut(speech)
@@ -229,20 +275,30 @@ class Endpointer:
 
     # -- states
 
-    def _is_speech(self, frame: Frame, level: float, snr_db: float) -> bool:
+    def _is_speech(self, frame: Frame, level: float, starting: bool) -> bool:
+        """Voiced, and standing above both the floor (further to start speech than to
+        keep it going) and what the bed reaches (at a higher share of it to keep going,
+        where one frame is enough, than to start, where 4 of 6 are needed). The bed
+        counts for at most `bed_over_floor_db` over the floor: a room that has just
+        fallen quiet is heard as quiet, not as the noise of the last seconds."""
         c = self.config
         assert self.floor.level is not None
-        if level < c.min_level_dbfs or level < self.floor.level + snr_db:
+        snr_db, percentile = ((c.start_snr_db, c.bed_start_percentile) if starting
+                              else (c.continue_snr_db, c.bed_continue_percentile))
+        needed = max(self.floor.level + snr_db, self._bed_reach(percentile))
+        if level < c.min_level_dbfs or level < needed:
             return False
         pcm = (np.clip(frame.samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
         return self.vad.is_speech(pcm, SAMPLE_RATE)
 
     def _idle(self, frame: Frame, level: float) -> Utterance | None:
         c = self.config
-        voiced = self._is_speech(frame, level, c.start_snr_db)
+        voiced = self._is_speech(frame, level, starting=True)
         self._recent.append((frame, level, voiced))
         window = list(self._recent)[-c.start_window:]
         if sum(v for _, _, v in window) < c.start_frames:
+            if len(self._recent) > c.start_window:    # a frame that can no longer start speech
+                self.bed.add(self._recent[-c.start_window - 1][1])
             self.floor.update(level)
             return None
         first = next(i for i, (_, _, v) in enumerate(window) if v)
@@ -263,7 +319,7 @@ class Endpointer:
         assert speech is not None
         speech.frames.append(frame)
         speech.levels.append(level)
-        if self._is_speech(frame, level, c.continue_snr_db):
+        if self._is_speech(frame, level, starting=False):
             speech.speech_frames += 1
             speech.silent_run = 0
             speech.last_speech_end = frame.t + FRAME_SECONDS
@@ -278,12 +334,31 @@ class Endpointer:
             # a sound this long is likely background that arrived: let the floor catch up
             self.floor.raise_to(float(np.percentile(speech.levels, 30)))
             speech.last_speech_end = frame.t + FRAME_SECONDS
-            return self._finish(speech)
+            return self._finish(speech, cut=True)
         return None
 
-    def _finish(self, speech: _Speech) -> Utterance | None:
+    def _bed_reach(self, percentile: float) -> float:
+        """What the bed reaches, counted as at most `bed_over_floor_db` over the floor."""
+        assert self.floor.level is not None
+        return min(self.bed.reach(percentile), self.floor.level + self.config.bed_over_floor_db)
+
+    def _stands_out(self, speech: _Speech) -> bool:
+        """A voice over the bed is louder than the bed: a candidate whose loud part does
+        not stand clear of what the bed reaches is a burst of the bed itself (one voice
+        of the chatter louder for a moment), not someone speaking to the host."""
+        c = self.config
+        spoken = speech.levels[:max(1, round((speech.last_speech_end - speech.start) / FRAME_SECONDS))]
+        loud = float(np.percentile(spoken, c.stand_percentile))
+        return loud >= self._bed_reach(c.bed_start_percentile) + c.stand_over_bed_db
+
+    def _finish(self, speech: _Speech, cut: bool = False) -> Utterance | None:
+        """The utterance, unless it is too short, part of the bed (not checked for one
+        `cut` at the length limit: the ears take that as table talk) or not speech."""
         c = self.config
         if speech.speech_frames * FRAME_MS < c.min_speech_ms:
+            return None
+        if not cut and not self._stands_out(speech):
+            self.in_bed += 1
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)

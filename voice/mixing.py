@@ -33,6 +33,25 @@ def padded(audio: np.ndarray, rng: np.random.Generator | None = None,
     return out.astype(np.float32)
 
 
+def speech_level_dbfs(speech: np.ndarray, measure: str = LOUD_SAMPLES) -> float:
+    """The speech's level as `measure` defines it, in dB below full scale."""
+    return 10 * float(np.log10(_power(speech.astype(np.float64), measure) + 1e-20))
+
+
+def at_level(speech: np.ndarray, dbfs: float, measure: str = LOUD_SAMPLES) -> np.ndarray:
+    """The speech brought to `dbfs` (its level as `measure` defines it)."""
+    return (speech * 10 ** ((dbfs - speech_level_dbfs(speech, measure)) / 20)).astype(np.float32)
+
+
+def speech_end(audio: np.ndarray) -> int:
+    """Index just after the last sample within 40 dB of the loudest 10 ms (the end of
+    the speech, not of the silence a synthesiser leaves after it)."""
+    win = SAMPLE_RATE // 100
+    n = len(audio) // win
+    e = 10 * np.log10(np.mean(audio[:n * win].astype(np.float64).reshape(n, win) ** 2, axis=1) + 1e-12)
+    return int(np.nonzero(e > e.max() - 40)[0][-1] + 1) * win
+
+
 def random_start(noise: np.ndarray, length: int, rng: random.Random) -> int:
     """Where a stretch of `length` samples may begin in `noise`, chosen by `rng`."""
     return rng.randrange(max(1, len(noise) - length))

@@ -1,0 +1,152 @@
+"""`partyhost bench table`: the simulated table (partyhost/table_player.py) against a
+scripted host, and one short game played live through the real wyoming-satellite."""
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from partyhost.table_bench import play_case, speaker_for
+from partyhost.table_player import Table, typed_lines
+from replay import load_cases
+from satellite import satellite_program_path  # noqa: F401 (fixture)
+
+SHORT = replace(next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
+                rules={"highest_first": True, "pool": 1}, winners=("Ana",))
+"""Centurion against the host with a pool of one counter: over after the script's first
+five lines (a refused card, two cards, "score", a card), about two minutes live."""
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+@pytest.mark.model
+def test_a_short_game_played_live_through_a_satellite_ends_as_typed(satellite_program_path, voices, tmp_path):
+    result = play_case(SHORT, "clean", ("piper-1",), voices, satellite_program_path, tmp_path / "game", None)
+    transcript = [(line.text, line.reactions, line.heard) for line in result.record.lines]
+    assert result.completed, (result.record.error, transcript)
+    assert result.typed_lines == 5 and [line.done for line in result.record.lines] == [True] * 5
+    assert not any(line.wrong_moves for line in result.record.lines), transcript
+
+
+# ---------------------------------------------------------------- the players' rules
+
+class ScriptedHost:
+    """A host that answers what the table says from a plan, writing its event log and
+    "playing" each sentence on a fake satellite speaker (a file that grows)."""
+
+    def __init__(self, folder: Path, plan: list[tuple[str, list[dict]]], opening: list[dict]):
+        self.log, self.played = folder / "events.jsonl", folder / "played.raw"
+        self.plan, self.said, self.returncode = list(plan), [], None
+        self.heard: queue.Queue[str] = queue.Queue()
+        self.opening = opening
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    # the satellite's side
+    def say(self, audio: np.ndarray, timeout: float = 0) -> float:
+        self.heard.put(SAID[audio.tobytes()])
+        return time.monotonic()
+
+    # the host process's side
+    def poll(self) -> int | None:
+        return self.returncode
+
+    def _run(self) -> None:
+        self._write(self.opening)
+        for expected, events in self.plan:
+            text = self.heard.get(timeout=30)
+            self.said.append(text)
+            assert text == expected, (text, expected)
+            self._write(events)
+        self.returncode = 0
+
+    def _write(self, events: list[dict]) -> None:
+        with open(self.log, "a") as log:
+            for event in events:
+                log.write(json.dumps(event) + "\n")
+        time.sleep(0.1)                     # then the speaker plays it
+        with open(self.played, "ab") as speaker:
+            speaker.write(b"\0\0" * sum(e["type"] in ("say", "sound") for e in events) * 100)
+
+
+SAID: dict[bytes, str] = {}
+
+
+def speech(speaker: str, text: str, again: bool = False) -> np.ndarray:
+    """A stand-in for speaking: a distinct sound for each text, remembered."""
+    audio = np.full(800, 0.01 + 0.001 * len(SAID), np.float32)
+    SAID[audio.tobytes()] = text
+    return audio
+
+
+def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_it_again(tmp_path):
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    assert line.text == "card two with plus twenty" and line.move
+    wrong = {"intent": "choose_card", "card": 1}
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
+    host = ScriptedHost(tmp_path, [
+        (line.text, [{"type": "heard", "text": "one with plus twenty"},
+                     {"type": "say", "text": "Did you mean: one with plus twenty?"}]),
+        ("no", [{"type": "say", "text": "Okay, let's try again."}, ask, question]),
+        (line.text, [{"type": "intent", "intent": wrong}, {"type": "say", "text": "Team Ana plays card 1."},
+                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name}]),
+        ("undo", [{"type": "undo", "action": wrong}, {"type": "intent", "intent": {"intent": "undo"}},
+                  {"type": "say", "text": "Undone."}, ask, question]),
+        (line.text, [{"type": "heard", "text": "card two with plus twenty"},
+                     {"type": "say", "text": "Did you mean: card two with plus twenty?"}]),
+        ("yes", [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Team Ana plays card 2."},
+                 {"type": "game_over", "scores": {}, "winners": []}]),
+    ], opening=[ask, question])
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "no", line.text, "undo", line.text, "yes"]
+    assert record.done and record.tries == 3 and record.undos == 1
+    assert record.asked == ["one with plus twenty", "card two with plus twenty"]
+    assert record.wrong_moves == [wrong]
+    assert record.reactions == ["answered", "wrong move", "done"]
+
+
+def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
+    """The satellite's microphone (tests/satellite_mic.py) plays a room's recording
+    without a break: a line is added over it, and it loops."""
+    from array import array
+
+    from satellite_mic import Room, over
+    recording = tmp_path / "room.raw"
+    recording.write_bytes(array("h", range(1, 11)).tobytes())
+    room = Room(4, recording)
+    assert list(room.next(4)) == [1, 2, 3, 4]
+    line = array("h", [100, 32767]).tobytes()
+    assert list(array("h", over(room.next(4), line))) == [105, 32767, 7, 8]   # added, kept in range
+    assert list(room.next(4)) == [9, 10, 1, 2]
+    assert len(Room(4, None).next(4)) == 4                                    # the faint floor
+
+
+def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_path):
+    from partyhost.table_bench import CaseResult, _as_json, figures, from_json, summary_rows
+    from partyhost.table_player import GameRecord, LineRecord
+    events = [{"type": "say", "text": "Welcome."}, {"type": "prompt"}, {"type": "say", "text": "Ana?"},
+              {"type": "say", "text": "Did you mean: card one?"}, {"type": "say", "text": "Ben?"}]
+    lines = [LineRecord(0, "card two", "Ana", tries=1, done=True, seconds=3.0),
+             LineRecord(1, "card one", "Ben", tries=3, asked=["card three"], done=True, seconds=9.0,
+                        wrong_moves=[{"intent": "choose_card", "card": 3}], undos=1),
+             LineRecord(2, "lower", "Ana", tries=6, done=False)]
+    result = CaseResult("x.txt", "zero-to-100", "basic", "party", {"Ana": "piper-1"}, False,
+                        GameRecord(lines, events, stalled_at=2), 15, 60.0)
+    f = figures([result])
+    assert (f.moves, f.lines, f.right_first, f.asked) == (2, 3, 1, 1)
+    assert f.repeats_per_move == round((0 + 2 + 5) / 3, 2) and f.wrong_per_100 == round(100 / 3, 2)
+    assert (f.p50_s, f.p95_s) == (3.0, 9.0) and f.host_lines_per_move == 1.0      # 3 sentences from the prompt on
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps([_as_json(result)]))
+    [again] = from_json(saved)
+    assert figures([again]) == f and summary_rows([again]) == summary_rows([result])
