@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -40,7 +41,9 @@ from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
 from voice.mixing import speech_end
 
-from .pace import TESTS  # noqa: F401  (puts tests/ on the path: the scripts and the satellite live there)
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+if str(TESTS) not in sys.path:          # the scripts and the satellite live with the tests
+    sys.path.insert(0, str(TESTS))
 from replay import SILENCE, ScriptCase, play_script  # noqa: E402
 from satellite import EventFollower, HostSpeech, RunningSatellite  # noqa: E402
 
