@@ -59,7 +59,7 @@ starts as the command sets it up (players, mode) and stops at the end of the inp
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
     'scripts/run play keep-it-100 --players "Ana,Ben,Cy" --input text --output text':
-        ("HOST: Welcome to Keep It 100!", "HOST: Ana, you're the Slider.", "HOST: The game is saved."),
+        ("HOST: Keep It 100!", "HOST: Ana, you're the Slider", "HOST: The game is saved."),
     'scripts/run play centurion --mode vs-host --players "Ana"':
         ("HOST: Centurion! First to 21 points wins.", "HOST: The game is saved."),
     'scripts/run play zero-to-100 --players "Ana,Ben,Cy,Dan" --input text --output text':

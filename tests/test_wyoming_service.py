@@ -185,6 +185,10 @@ def reply_to(question: str) -> str:
         return placing(question)
     if "lower, right or higher" in question:
         return "higher"
+    if "Say ready when every number is written down" in question:
+        return "ready"
+    if "the number you wrote" in question:
+        return "forty two"
     if "Which game shall we play" in question:
         return "let's play keep it 100"
     if "How many players" in question:
@@ -233,7 +237,7 @@ def test_fifty_rounds_of_five_clients_then_kill_9_lose_no_narrated_move(tmp_path
                 question = say(port, reply_to(question))       # a game ended: the menu, one voice at a time
             move = reply_to(question)
             answers = at_once(port, ("score", move, "whose turn", "score", "whose turn"))
-            if not answers[1].startswith("Sorry"):
+            if not answers[1].startswith(("Sorry", "Did you mean")):
                 narrated += 1
             assert journaled_moves(tmp_path) == narrated, answers
             question = say(port, "")
@@ -289,17 +293,22 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
             answer = say(port, "no")
         assert answer.endswith("Keep cool!"), answer
         played = moves(tmp_path)
-        in_time = say(port, "pillow")                  # at once: a clue, the next player's turn
+        clues = iter(("pillow", "lantern", "teapot", "blanket"))
+        clue_word = next(clues)
+        in_time = say(port, clue_word)                  # at once: a clue, the next player's turn
+        while in_time.startswith("Careful"):           # the deal gave the player a word of its root
+            clue_word = next(clues)
+            in_time = say(port, clue_word)
         assert in_time.endswith("your turn.") and not in_time.startswith("Time was up")
         assert moves(tmp_path) == played + 1
         time.sleep(5.5)                                 # 3 s of turn after about 1 s of "..., your turn."
-        late = say(port, "blanket")
+        late = say(port, next(clues))
         assert late.startswith("Time was up before that.") and late.endswith("your turn."), late
         assert moves(tmp_path) == played + 2            # the turn ended as silence would end it
         journal = Journal(tmp_path / "partyhost.sqlite3")
         clue, timeout = journal.accepted_actions(journal.sessions()[0].id)[-2:]
-        said = clue.get("text") or clue.get("word")    # "word" when the deal put pillow in play
-        assert (clue["intent"], said, timeout["intent"]) == ("word", "pillow", "timeout")
+        said = clue.get("text") or clue.get("word")    # "word" when the deal put the clue in play
+        assert (clue["intent"], said, timeout["intent"]) == ("word", clue_word, "timeout")
     finally:
         table.stop()
 
@@ -425,13 +434,22 @@ def test_a_player_is_served_while_300_idle_connections_are_held(tmp_path):
     assert len(errors.splitlines()) < 20, errors[-3000:]
 
 
+def trickle(sock: socket.socket) -> None:
+    """A byte every half second until the server closes the connection."""
+    try:
+        for _ in range(40):
+            time.sleep(0.5)
+            sock.send(b"t")
+    except OSError:
+        pass
+
+
 def test_idle_and_slow_connections_are_closed(tmp_path):
     table = Service(tmp_path, "--no-zeroconf")
     try:
         [idle] = held_open(table.port, 1)
         [slow] = held_open(table.port, 1, first=b'{"type": "transcript", "da')
-        sender = threading.Thread(target=lambda: [(time.sleep(0.5), slow.send(b"t")) for _ in range(40)],
-                                  daemon=True)
+        sender = threading.Thread(target=trickle, args=(slow,), daemon=True)
         sender.start()                                 # a byte every half second, never a whole event
         assert closed_by_server(idle, 20) and closed_by_server(slow, 20)
         assert "Which game shall we play" in answer_within(table.port, "hello", 20)

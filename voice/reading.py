@@ -90,8 +90,9 @@ def settled(free: Reading) -> bool:
 
 def decodable(table: PromptGraph) -> bool:
     """Prompts whose replies are all paths of their grammar. Not Keep Cool's turns,
-    where any word is a clue (a fallback) and words in play are checked otherwise."""
-    return table.fallback is None and not table.exact
+    where any word is a clue (a fallback) and words in play are checked otherwise, and
+    not the commands after a wake word (voice/wake.py), which are no one graph."""
+    return isinstance(table, PromptGraph) and table.fallback is None and not table.exact
 
 
 def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
