@@ -74,10 +74,11 @@ def takes() -> list[np.ndarray]:
     return out
 
 
-def babble(seconds: float, seed: int = 19, voices: int = VOICES) -> np.ndarray:
-    """`voices` people talking at once for `seconds`, over a quiet room."""
+def babble(seconds: float, seed: int = 19, voices: int = VOICES, pool: list[np.ndarray] | None = None) -> np.ndarray:
+    """`voices` people talking at once for `seconds`, over a quiet room (`pool`: `takes()`,
+    when already read)."""
     rng = np.random.default_rng(seed)
-    pool = takes()
+    pool = pool if pool is not None else takes()
     n = int(seconds * SAMPLE_RATE)
     mix = rng.standard_normal(n) * 10 ** (ROOM_DBFS / 20)
     for _ in range(voices):
