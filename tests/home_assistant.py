@@ -1,14 +1,17 @@
 """The real Home Assistant core, as the client of `partyhost serve`, for tests/test_home_assistant.py.
 
-Home Assistant 2025.4.4 (the last release that runs on Python 3.13.0, which pyenv has
-on these machines; later ones ask for 3.13.2) cannot share partyhost's venv (Python
-3.11, and its own pins), so it lives in a venv of its own, built once with pyenv's
-Python 3.13 and kept in pytest's cache folder (.pytest_cache/d/home-assistant-*,
-which git ignores), as tests/satellite.py keeps wyoming-satellite's. A fresh CI
-machine builds it on first use from PyPI. It holds Home Assistant and the one
-requirement its `wyoming` integration would install at run time (wyoming 1.5.4, its
-manifest's pin); everything else the `conversation` and `wyoming` integrations need
-comes with Home Assistant's own dependencies.
+Home Assistant 2025.4.4 is the last release that runs on Python 3.13.0, which pyenv has
+on these machines (2025.5 to 2026.2 ask for 3.13.2, later ones for 3.14.2). It cannot
+share partyhost's venv (Python 3.11, and its own pins), so it lives in a venv of its
+own, built with pyenv's 3.13. Building it takes about 10 minutes on a busy 2-core
+machine (about 110 packages, 600 MB, mostly downloads): too much for every CI run in a
+fresh clone, so unlike wyoming-satellite's small venv (tests/satellite.py, in
+.pytest_cache) it is kept in the user's cache folder (~/.cache/partyhost-tests/, or
+$XDG_CACHE_HOME's), where every clone on the machine finds it; a new machine builds it
+on first use from PyPI. It holds Home Assistant and the one requirement its `wyoming`
+integration would install at run time (wyoming 1.5.4, its manifest's pin); everything
+else the `conversation` and `wyoming` integrations need comes with Home Assistant's own
+dependencies.
 
 tests/home_assistant_agent.py runs in that venv: Home Assistant's core with those
 integrations, driven one JSON line at a time.
@@ -19,7 +22,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from queue import Empty, Queue
@@ -44,9 +46,11 @@ def python_313() -> Path | None:
     return found[0] if found else Path(on_path) if on_path else None
 
 
-def home_assistant_program(cache: pytest.Cache) -> Path:
+def home_assistant_program() -> Path:
     """The Python of a cached venv holding Home Assistant, built if not there yet."""
-    venv = cache.mkdir(f"home-assistant-{HOME_ASSISTANT_VERSION}")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "partyhost-tests"
+    venv = cache / f"home-assistant-{HOME_ASSISTANT_VERSION}"
+    venv.mkdir(parents=True, exist_ok=True)
     program = venv / "bin" / "python"
     done = venv / ".installed"
     if done.exists():
@@ -120,8 +124,8 @@ class RunningHomeAssistant:
 
 
 @pytest.fixture(scope="session")
-def home_assistant_program_path(request) -> Path:
-    return home_assistant_program(request.config.cache)
+def home_assistant_program_path() -> Path:
+    return home_assistant_program()
 
 
 @pytest.fixture
