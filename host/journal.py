@@ -246,12 +246,7 @@ class Journal:
 def _open(path: Path) -> sqlite3.Connection:
     """A checked connection: readable pages, the tables a journal needs; owner-only file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:   # seat tokens live here: 600, not 644. Only a new file is opened here: closing a
-        # descriptor of a file this process already has open in SQLite would drop its locks
-        # (POSIX), and another process could then delete the WAL under it (test_journal_sharing.py).
-        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))   # seat tokens live here: 600, not 644
     db = sqlite3.connect(path, isolation_level=None)
     db.text_factory = _text         # a flipped byte in a row spoils that row, not every query
     try:
