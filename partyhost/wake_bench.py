@@ -194,6 +194,10 @@ class FalseWakes:
 SEGMENT_S = 600.0
 """Each stretch of chatter and noise is a new random mix this long."""
 
+SENTENCE_VOICES = ("piper-0.85", "piper-1.2", "espeak-en-gb", "espeak-en-us+m3", "espeak-en-us+f2",
+                   "espeak-en-029", "espeak-en-gb-scotland", "espeak-en-us+Annie")
+"""Who says the chatter sentences of the false-wake mixes (none of them says the word)."""
+
 
 @dataclass
 class MixParts:
@@ -209,11 +213,6 @@ class MixParts:
         said = [voices.speak(voice, sentence) for voice in voices.names_given(DESIGN_VOICES + SENTENCE_VOICES)
                 for sentence in CHATTER]
         return cls(takes(), [load_noise(name) for name in NOISES], said)
-
-
-SENTENCE_VOICES = ("piper-0.85", "piper-1.2", "espeak-en-gb", "espeak-en-us+m3", "espeak-en-us+f2",
-                   "espeak-en-029", "espeak-en-gb-scotland", "espeak-en-us+Annie")
-"""Who says the chatter sentences of the false-wake mixes (none of them says the word)."""
 
 
 def _rms_dbfs(audio: np.ndarray) -> float:
@@ -242,6 +241,7 @@ def chatter_and_noise(parts: MixParts, seed: int, seconds: float = SEGMENT_S) ->
 
 
 _PARTS: MixParts | None = None
+"""A worker process's parts, set once by the pool's initializer (not sent with every job)."""
 
 
 def _keep_parts(parts: MixParts) -> None:
@@ -342,7 +342,7 @@ def command(wake_word: str, hours: float = 10.0, jobs: int = 1, quick: bool = Fa
     print(f"wake word: {wake_word}")
     cpu = idle_cpu(wake_word, 10.0 if quick else 60.0)
     print("idle CPU, share of one core: " + ", ".join(f"{k} {v:.2%}" for k, v in cpu.items()))
-    families = {name: voices_[:1] for name, voices_ in FAMILIES.items()} if quick else FAMILIES
+    families = {family: names[:1] for family, names in FAMILIES.items()} if quick else FAMILIES
     rates = detection(voices, wake_word, families)
     for (look, family, condition), rate in sorted(rates.items()):
         if condition == "all":

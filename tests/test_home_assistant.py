@@ -55,9 +55,13 @@ class Table:
 
 
 def journal_rows(data) -> list[tuple]:
-    """Every record, for a failure message (a move narrated but not journaled is the open
-    defect of tests/test_wyoming_service.py's five-at-once test)."""
-    return Journal(data / "partyhost.sqlite3").db.execute("SELECT seq, kind, action FROM actions").fetchall()
+    """Every record, for a failure message (a move narrated but not read back from the
+    journal was this test's first failure; issue 29's journal fix on main cured it)."""
+    journal = Journal(data / "partyhost.sqlite3")
+    try:
+        return journal.db.execute("SELECT seq, kind, action FROM actions").fetchall()
+    finally:
+        journal.close()
 
 
 def serve(data, port: int) -> Service:
