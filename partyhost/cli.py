@@ -591,9 +591,11 @@ def run_bench(args: argparse.Namespace) -> int:
         word = args.wake_word or settings.wake_word
         if word == OFF:
             raise UserError('the wake word is off in the settings: name one with --wake-word')
+        if not 0 < args.hours <= 1000 or args.jobs < 1:
+            raise UserError("--hours takes a number of hours above 0 (at most 1000), --jobs a number of processes from 1")
         try:
             apply_overrides(settings, {"wake_word": word}, source="--wake-word")
-            return wake_bench.command(word, args.hours, max(1, args.jobs), args.quick, not args.no_commands)
+            return wake_bench.command(word, args.hours, args.jobs, args.quick, not args.no_commands)
         except (ConfigError, FixtureError) as error:
             raise UserError(str(error)) from error
     if args.bench_command == "keep-cool":
