@@ -90,6 +90,14 @@ def test_a_bad_wake_word_in_the_settings_file_is_refused_before_anything_starts(
     assert not (tmp_path / "data" / "partyhost.sqlite3").exists()
 
 
+def test_the_wake_bench_refuses_hours_and_jobs_out_of_range():
+    for bad in (["--hours", "0"], ["--hours", "nan"], ["--hours", "inf"], ["--jobs", "0"]):
+        result = subprocess.run([sys.executable, "-m", "partyhost", "bench", "wake", *bad], cwd=REPO,
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2 and "--hours takes a number of hours" in result.stderr, (bad, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
 # ---- the detector ---------------------------------------------------------------
 
 def test_command_start_is_the_pause_after_the_word():
