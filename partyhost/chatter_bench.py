@@ -79,12 +79,13 @@ def takes(corpora: tuple[str, ...] = CORPORA) -> list[np.ndarray]:
     return out
 
 
-def babble(seconds: float, seed: int = 19, voices: int = VOICES,
-           corpora: tuple[str, ...] = CORPORA) -> np.ndarray:
+def babble(seconds: float, seed: int = 19, voices: int = VOICES, corpora: tuple[str, ...] = CORPORA,
+           pool: list[np.ndarray] | None = None) -> np.ndarray:
     """`voices` people talking at once for `seconds`, over a quiet room (`corpora`: whose
-    recordings, so a test can keep the babble's speakers apart from its speech)."""
+    recordings, so a test can keep the babble's speakers apart from its speech; `pool`:
+    their takes, when already read)."""
     rng = np.random.default_rng(seed)
-    pool = takes(corpora)
+    pool = pool if pool is not None else takes(corpora)
     n = int(seconds * SAMPLE_RATE)
     mix = rng.standard_normal(n) * 10 ** (ROOM_DBFS / 20)
     for _ in range(voices):

@@ -155,8 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     wake = bench_commands.add_parser(
         "wake", help="the wake word: detection, false wakes per hour, Keep Cool commands, idle CPU")
     wake.add_argument("--wake-word", help="which of the engine's words (default: the settings')")
-    wake.add_argument("--minutes", type=float, default=45.0,
-                      help="minutes of table chatter for the false wakes (default 45)")
+    wake.add_argument("--hours", type=float, default=10.0,
+                      help="hours of chatter and noise for the false wakes (default 10; 30 bounds 0.1 per hour)")
+    wake.add_argument("--jobs", type=int, default=1, help="processes for the false wakes (default 1)")
+    wake.add_argument("--no-commands", action="store_true", help="leave out the Keep Cool commands (slow)")
     wake.add_argument("--quick", action="store_true", help="a few voices and minutes, no commands (a smoke test)")
 
     pace = bench_commands.add_parser(
@@ -664,9 +666,11 @@ def run_bench(args: argparse.Namespace) -> int:
         word = args.wake_word or settings.wake_word
         if word == OFF:
             raise UserError('the wake word is off in the settings: name one with --wake-word')
+        if not 0 < args.hours <= 1000 or args.jobs < 1:
+            raise UserError("--hours takes a number of hours above 0 (at most 1000), --jobs a number of processes from 1")
         try:
             apply_overrides(settings, {"wake_word": word}, source="--wake-word")
-            return wake_bench.command(word, args.minutes, args.quick)
+            return wake_bench.command(word, args.hours, args.jobs, args.quick, not args.no_commands)
         except (ConfigError, FixtureError) as error:
             raise UserError(str(error)) from error
     if args.bench_command == "keep-cool":

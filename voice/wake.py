@@ -7,6 +7,13 @@ and aarch64, and it reads 16 kHz frames 10 ms at a time for well under 1 % of on
 core. Chosen over `pyopen-wakeword`, whose models also ship but cost about fifty
 times the CPU (docs/smart-speaker.md, "Wake word").
 
+The shipped models were trained on Piper-made speech and miss many voices unlike it,
+higher voices above all (espeak-ng's women's voices woke the model in under half of
+the clips). So the detector takes a second look at the same frames lowered by three
+semitones (and so 19 % slower: resampled, soxr's stream), with a second copy of the
+model, and fires when either look does: about half a per cent of a core more. The
+figures, held-apart voices and false wakes are in docs/smart-speaker.md, "Wake word".
+
 It runs on the frames the ears already read (after the front end's gain), so it
 needs no second microphone stream: `WakeWatch` passes every frame on unchanged and
 remembers when the word was heard, on the session clock. The ears then take an
@@ -36,6 +43,10 @@ CUT_SEARCH_S = 0.3
 """The word ends a little before the detector fires (measured 0.1-0.2 s later):
 the command starts at the quietest 10 ms in this stretch before the fire."""
 STEP = SAMPLE_RATE // 100           # the detector's 10 ms step
+LOWERED_SEMITONES = 3.0
+"""The second look's shift, chosen on tuning voices only (nine of partyhost/wake_bench.py's
+TUNING_VOICES, 90 clips; the model alone 63 %): at 2 semitones 79 %, at 3 84 %, at 4 70 %,
+and a third look at 2 added nothing."""
 
 
 class WakeWordError(Exception):
@@ -69,37 +80,61 @@ def shipped_wake_words() -> dict[str, WakeWord]:
     return words
 
 
-class WakeDetector:
-    """One wake word's detector: float frames in, True on the frame where it fires."""
+class _Look:
+    """One copy of the model over one version of the audio: as it comes, or lowered."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, semitones: float):
+        from pymicro_wakeword import MicroWakeWord, MicroWakeWordFeatures, Model
+        self.model = MicroWakeWord.from_builtin(Model(name))
+        self.features = MicroWakeWordFeatures()
+        self.lowering = None
+        if semitones:
+            import soxr
+            # Played back at 16 kHz, audio resampled to a higher rate sounds lower and slower.
+            self.lowering = soxr.ResampleStream(SAMPLE_RATE, SAMPLE_RATE * 2 ** (semitones / 12), 1,
+                                                dtype="float32")
+
+    def fired_after(self, samples: np.ndarray, cutoff: float) -> float | None:
+        """Seconds into this frame at which the model's probability passed `cutoff`, or None.
+        A lowered look's steps do not line up with the frame's: it answers the frame's end."""
+        if self.lowering is not None:
+            samples = self.lowering.resample_chunk(samples)
+        pcm = (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+        fired = None
+        for step, features in enumerate(self.features.process_streaming(pcm)):
+            probability = self.model.process_streaming_prob(features)
+            if probability is not None and probability > cutoff and fired is None:
+                fired = FRAME_MS / 1000 if self.lowering is not None else \
+                    min(FRAME_MS / 1000, (step + 1) * STEP / SAMPLE_RATE)
+        return fired
+
+
+class WakeDetector:
+    """One wake word's detector: float frames in, the time it fires out."""
+
+    def __init__(self, name: str, lowered_semitones: float = LOWERED_SEMITONES):
+        """`lowered_semitones` 0: the model's one look alone (as shipped, for comparison)."""
         word = shipped_wake_words().get(name)
         if word is None:
             known = ", ".join(shipped_wake_words()) or "none: install pymicro-wakeword"
             raise WakeWordError(f"wake word {name!r} is not one the engine ships ({known}), "
                                 f"or {OFF!r}")
         try:
-            from pymicro_wakeword import MicroWakeWord, MicroWakeWordFeatures, Model
-            self._model = MicroWakeWord.from_builtin(Model(name))
-            self._features = MicroWakeWordFeatures()
+            self._looks = [_Look(name, 0.0)] + ([_Look(name, lowered_semitones)] if lowered_semitones else [])
         except (ImportError, OSError, ValueError) as error:
             raise WakeWordError(f"the wake word engine could not start ({error}); "
                                 "reinstall partyhost's dependencies, or set wake_word = \"off\"") from error
         self.word = word
-        self.cutoff = float(self._model.probability_cutoff)
+        self.cutoff = float(self._looks[0].model.probability_cutoff)
         self._last_fire: float | None = None
 
     def push(self, frame: Frame) -> float | None:
         """The time the word was heard if it fires in this frame (end of its 10 ms step),
         else None."""
-        pcm = (np.clip(frame.samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
-        fired = None
-        for step, features in enumerate(self._features.process_streaming(pcm)):
-            probability = self._model.process_streaming_prob(features)
-            if probability is not None and probability > self.cutoff and fired is None:
-                fired = frame.t + min(FRAME_MS / 1000, (step + 1) * STEP / SAMPLE_RATE)
-        if fired is None:
+        after = [a for a in (look.fired_after(frame.samples, self.cutoff) for look in self._looks) if a is not None]
+        if not after:
             return None
+        fired = frame.t + min(after)
         if self._last_fire is not None and fired - self._last_fire < REFRACTORY_S:
             self._last_fire = fired
             return None
@@ -107,7 +142,8 @@ class WakeDetector:
         return fired
 
     def close(self) -> None:
-        self._model.close()
+        for look in self._looks:
+            look.model.close()
 
 
 class WakeWatch:
