@@ -11,6 +11,9 @@ transcript. A player
 - waits for the prompt and for the host to fall silent, then says the line;
 - answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
   matcher reads X at the typed game's prompt, as it read the typed line), else no;
+- answers the host's narrowed questions (host/narrowing.py) as a person who knows
+  what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
+  else" when none listed does, and "Card 2?" with yes or no;
 - says the line again, a little more slowly, when the host asked again, refused it
   for another reason than the typed game did, or said nothing for PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
@@ -34,7 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from host.engine import Prompt
+from host.engine import Choice, Narrow, Prompt
 from host.games import get_game, option
 from host.session import COMMON_INTENTS
 from voice.audio_types import SAMPLE_RATE
@@ -59,6 +62,10 @@ UNDO_PHRASES = ("undo", "host, undo")
 """How a player asks to undo: the first the prompt takes as undo (at a Keep Cool turn,
 where any word is a clue, a command follows the wake word)."""
 YES, NO = "yes", "no"
+SOMETHING_ELSE = "something else"
+QUESTIONS_PER_SAYING = 12
+"""Most questions answered about one saying of a line (the host asks each narrowed
+question once, so this only stops a host that loops)."""
 NOT_UNDERSTOOD = "not understood"
 
 
@@ -149,6 +156,51 @@ def _read(path: Path) -> list[dict]:
     return [json.loads(text) for text in path.read_text().splitlines()] if path.exists() else []
 
 
+def narrowed_answer(line: Line, question: str) -> str | None:
+    """What the line's speaker answers to one of the host's narrowed questions about
+    the line's prompt, or None when `question` is none of them. They know what they
+    meant (the move the typed game took); a line the typed game refused or did not
+    take fits no choice, so it gets "no" and "something else" until the host gives up
+    narrowing and the line is said again."""
+    narrow = line.prompt.narrow
+    if narrow is None:
+        return None
+    asked = question.strip().lower()
+    for part in _parts(narrow):
+        listed = part.question.rstrip("?").strip().lower()
+        if ":" in asked and asked.split(":")[0].endswith(listed):
+            offered = asked.split(":", 1)[1]
+            fitting = [c.label for c in part.choices
+                       if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)]
+            return fitting[0] if fitting else SOMETHING_ELSE if SOMETHING_ELSE in offered else NO
+        for choice in part.choices:
+            alone = choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
+            if asked == alone.lower():
+                return YES if _fits(choice, line.move) else NO
+    return None
+
+
+def _parts(narrow: Narrow) -> list[Narrow]:
+    """Every part of a narrowed question, the first first (the card, then its power card)."""
+    parts, queue = [], [narrow]
+    while queue:
+        part = queue.pop(0)
+        if all(part is not seen for seen in parts):
+            parts.append(part)
+            queue += [c.then for c in part.choices if c.then is not None]
+    return parts
+
+
+def _fits(choice: Choice, move: dict[str, Any] | None) -> bool:
+    """Whether choosing it leads to `move`: what it settles agrees with the move (a list
+    the move leaves out is empty), and some later choice does too."""
+    if move is None:
+        return False
+    agrees = all(move.get(key, [] if isinstance(value, list) else None) == value
+                 for key, value in choice.intent.items())
+    return agrees and (choice.then is None or any(_fits(c, move) for c in choice.then.choices))
+
+
 @dataclass(frozen=True)
 class Reaction:
     """What the host did with something said, once it fell silent."""
@@ -227,11 +279,17 @@ class Table:
         return len(self.log.update())
 
     def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
-        """The host's reaction to a line, after answering its "Did you mean ...?" questions."""
+        """The host's reaction to a line, after answering its "Did you mean ...?" and
+        narrowed questions."""
         reaction, answer = self._reaction(mark, spoken_end, line.silent), ""
-        while reaction.kind == "asked":
+        for _ in range(QUESTIONS_PER_SAYING):
+            if reaction.kind == "asked":
+                answer = YES if self._means(line, reaction.text, answer) else NO
+            elif reaction.kind == "answered" and narrowed_answer(line, reaction.text) is not None:
+                answer = narrowed_answer(line, reaction.text)
+            else:
+                break
             result.asked.append(reaction.text)
-            answer = YES if self._means(line, reaction.text, answer) else NO
             reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer))
         return reaction
 

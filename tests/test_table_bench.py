@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from partyhost.table_bench import play_case, speaker_for
-from partyhost.table_player import Table, typed_lines
+from partyhost.table_player import Table, narrowed_answer, typed_lines
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
@@ -113,6 +113,33 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     assert record.asked == ["one with plus twenty", "card two with plus twenty"]
     assert record.wrong_moves == [wrong]
     assert record.reactions == ["answered", "wrong move", "done"]
+
+
+def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_meant(tmp_path):
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    line = lines[2]                                   # card two with plus twenty
+    assert narrowed_answer(line, "Team Ana, which card: 1, 2 or 3?") == "2"
+    assert narrowed_answer(line, "Card 1?") == "no" and narrowed_answer(line, "Card 2?") == "yes"
+    assert narrowed_answer(line, "Power card: none, plus 20 or minus 20?") == "plus 20"
+    assert narrowed_answer(line, "No power card?") == "no"
+    assert narrowed_answer(line, "Team Ana, which question is closest to 50?") is None
+    refused = lines[1]                                # the fifty card, no side: the typed game refused it
+    assert not refused.move and narrowed_answer(refused, "Team Ana, which card: 1, 2 or 3?") == "no"
+
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    host = ScriptedHost(tmp_path, [
+        (line.text, [{"type": "narrowing"}, {"type": "say", "text": "Team Ana, which card: 1, 2 or 3?"}]),
+        ("2", [{"type": "say", "text": "Power card: none, plus 20 or minus 20?"}]),
+        ("plus 20", [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
+                     {"type": "game_over", "scores": {}, "winners": []}]),
+    ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "2", "plus 20"]
+    assert record.done and record.tries == 1
+    assert record.asked == ["Team Ana, which card: 1, 2 or 3?", "Power card: none, plus 20 or minus 20?"]
 
 
 def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
