@@ -13,7 +13,8 @@ transcript. A player
   matcher reads X at the typed game's prompt, as it read the typed line), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
   what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
-  else" when none listed does, and "Card 2?" with yes or no;
+  else" when none listed does, and "Card 2?" with yes or no; a line no choice
+  leads to (a command, a move the rules refuse) is said again whole instead;
 - says the line again, a little more slowly, when the host asked again, refused it
   for another reason than the typed game did, or said nothing for PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
@@ -159,12 +160,13 @@ def _read(path: Path) -> list[dict]:
 def narrowed_answer(line: Line, question: str) -> str | None:
     """What the line's speaker answers to one of the host's narrowed questions about
     the line's prompt, or None when `question` is none of them. They know what they
-    meant (the move the typed game took); a line the typed game refused or did not
-    take fits no choice, so it gets "no" and "something else" until the host gives up
-    narrowing and the line is said again."""
+    meant (the move the typed game took) and answer the question asked. A line whose
+    goal no choice leads to (a command, a move the rules refuse) is said again whole:
+    a full answer to the first prompt counts at every step."""
     narrow = line.prompt.narrow
     if narrow is None:
         return None
+    reachable = any(_fits(choice, line.move) for choice in narrow.choices)
     asked = question.strip().lower()
     for part in _parts(narrow):
         listed = part.question.rstrip("?").strip().lower()
@@ -172,11 +174,12 @@ def narrowed_answer(line: Line, question: str) -> str | None:
             offered = asked.split(":", 1)[1]
             fitting = [c.label for c in part.choices
                        if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)]
-            return fitting[0] if fitting else SOMETHING_ELSE if SOMETHING_ELSE in offered else NO
+            return (line.text if not reachable else fitting[0] if fitting
+                    else SOMETHING_ELSE if SOMETHING_ELSE in offered else NO)
         for choice in part.choices:
             alone = choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
             if asked == alone.lower():
-                return YES if _fits(choice, line.move) else NO
+                return line.text if not reachable else YES if _fits(choice, line.move) else NO
     return None
 
 
@@ -266,8 +269,8 @@ class Table:
             result.reactions.append(verdict)
             if verdict == "done":
                 result.done = True
-                if reaction.kind != "decided":      # nothing taken, as typed: the host listens on
-                    return self._last_prompt()
+                if reaction.kind != "decided" or self._narrowing(reaction.at):
+                    return self._last_prompt()      # nothing taken, or a command: the same question is open
                 after = self._wait_for_prompt(reaction.at + 1, ANSWER_S, settle=False)
                 result.seconds = None if line.silent else round(self.log.seen[after - 1] - first_end, 2)
                 return reaction.at + 1
@@ -296,6 +299,14 @@ class Table:
     def _undo_phrase(self, prompt_name: str) -> str:
         return next((phrase for phrase in UNDO_PHRASES
                      if self.matcher.match(prompt_name, phrase, {}).intent == UNDONE), UNDO_PHRASES[0])
+
+    def _narrowing(self, decided: int) -> bool:
+        """A command answered among the host's narrowed questions, which it then asks
+        again without a new prompt (the words a person hears say so too)."""
+        event = self.log.events[decided]
+        last = self._last_prompt()
+        return (event["type"] == "intent" and event["intent"].get("intent") in self.info
+                and self.log.first(("narrowing",), last) is not None)
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")

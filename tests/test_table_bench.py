@@ -125,7 +125,9 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
     assert narrowed_answer(line, "No power card?") == "no"
     assert narrowed_answer(line, "Team Ana, which question is closest to 50?") is None
     refused = lines[1]                                # the fifty card, no side: the typed game refused it
-    assert not refused.move and narrowed_answer(refused, "Team Ana, which card: 1, 2 or 3?") == "no"
+    assert not refused.move
+    assert narrowed_answer(refused, "Team Ana, which card: 1, 2 or 3?") == refused.text
+    assert narrowed_answer(refused, "Card 2?") == refused.text
 
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     host = ScriptedHost(tmp_path, [
