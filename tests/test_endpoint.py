@@ -308,7 +308,7 @@ def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
     assert max(u.end - u.start for u in found) <= REPLY_MAX_S
 
 
-def test_chatter_alone_is_not_cut_into_replies():
+def test_chatter_alone_is_not_cut_into_replies(shared_audio):
     """Five people talking among themselves, nobody louder than the rest for long: what
     the endpointer finds in it is table talk too long for a reply (ignored unread), not
     reply-length pieces the recogniser would read against the prompt. Through the front
