@@ -180,7 +180,8 @@ def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], vo
     if not record.error and host.returncode not in (0, None) and record.stalled_at is None:
         record.error = f"the host exited with {host.returncode}"
     if record.error:
-        record.error += ": " + (work / "host.log").read_text()[-600:]
+        said = [line for line in (work / "host.log").read_text().splitlines() if line.strip()]
+        record.error += "; the host's last lines: " + " | ".join(said[-4:])
     mode = f"{case.mode} teams" if case.teams else case.mode
     return CaseResult(case.script, case.game, mode, condition, speakers, completed, record,
                       len(lines), round(time.monotonic() - started, 1))
