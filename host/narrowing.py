@@ -146,7 +146,7 @@ class Narrowing:
     def _yes_no(self, choice: Choice, part: Narrow, asked: list[Choice] | None = None) -> Choice | dict[str, Any] | str | bool:
         """Ask about one choice; False: not this one. A "no" to a choice picked from a
         list goes on with the others of that list, one at a time (`asked`)."""
-        question = choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
+        question = question_alone(choice)
         reply = self.ask(self._prompt(YES_NO_PROMPT, question, list(part.choices), [c.label for c in part.choices]))
         if reply.outcome:
             return reply.outcome
@@ -179,6 +179,11 @@ class Narrowing:
         slots = {**self.prompt.slots, "choice": [(c.label, i) for i, c in enumerate(choices)]}
         return Prompt(PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots,
                       choices=tuple(labels))
+
+
+def question_alone(choice: Choice) -> str:
+    """The yes-or-no question about one choice: its own, or its label asked ("Lower?")."""
+    return choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
 
 
 def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Prompt, str], Any]) -> int | None:

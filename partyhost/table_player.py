@@ -4,9 +4,10 @@ asks, and take what it does with them as patient people would.
 What the players know of the host is what a person at the table knows: its words and
 cues (the event log's `say` and `sound` lines, read as they are written, while the
 audio itself goes to the satellite's speaker) and what its narration tells of a move
-it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines). They
-never read what the ears heard (`heard`, `ignored`): that is only kept for the
-transcript. A player
+it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines), and
+that it has begun narrowing its question (`narrowing`: its narrowed questions carry no
+`prompt` line of their own). They never read what the ears heard (`heard`,
+`ignored`): that is only kept for the transcript. A player
 
 - waits for the prompt and for the host to fall silent, then says the line;
 - answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
@@ -40,6 +41,7 @@ import numpy as np
 
 from host.engine import Choice, Narrow, Prompt
 from host.games import get_game, option
+from host.narrowing import SOMETHING_ELSE, question_alone
 from host.session import COMMON_INTENTS
 from voice.audio_types import SAMPLE_RATE
 from voice.matcher import Matcher
@@ -63,7 +65,6 @@ UNDO_PHRASES = ("undo", "host, undo")
 """How a player asks to undo: the first the prompt takes as undo (at a Keep Cool turn,
 where any word is a clue, a command follows the wake word)."""
 YES, NO = "yes", "no"
-SOMETHING_ELSE = "something else"
 QUESTIONS_PER_SAYING = 12
 """Most questions answered about one saying of a line (the host asks each narrowed
 question once, so this only stops a host that loops)."""
@@ -177,8 +178,7 @@ def narrowed_answer(line: Line, question: str) -> str | None:
             return (line.text if not reachable else fitting[0] if fitting
                     else SOMETHING_ELSE if SOMETHING_ELSE in offered else NO)
         for choice in part.choices:
-            alone = choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
-            if asked == alone.lower():
+            if asked == question_alone(choice).lower():
                 return line.text if not reachable else YES if _fits(choice, line.move) else NO
     return None
 
