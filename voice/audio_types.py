@@ -16,6 +16,12 @@ FRAME_MS = 30
 FRAME_SAMPLES = SAMPLE_RATE * FRAME_MS // 1000
 
 
+def pcm16(audio: np.ndarray) -> bytes:
+    """float32 in [-1, 1] as 16-bit little-endian PCM (clipped, truncated toward zero): what
+    webrtcvad, the wake word engine, PocketSphinx and the Wyoming protocol read."""
+    return (np.clip(np.asarray(audio, dtype=np.float32), -1.0, 1.0) * 32767).astype("<i2").tobytes()
+
+
 @dataclass(frozen=True)
 class Frame:
     samples: np.ndarray   # float32, FRAME_SAMPLES long

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 import webrtcvad
 
-from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
+from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance, pcm16
 
 FRAME_SECONDS = FRAME_MS / 1000
 log = logging.getLogger(__name__)
@@ -288,7 +288,7 @@ class Endpointer:
         needed = max(self.floor.level + snr_db, self._bed_reach(percentile))
         if level < c.min_level_dbfs or level < needed:
             return False
-        pcm = (np.clip(frame.samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+        pcm = pcm16(frame.samples)
         return self.vad.is_speech(pcm, SAMPLE_RATE)
 
     def _idle(self, frame: Frame, level: float) -> Utterance | None:

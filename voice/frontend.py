@@ -22,7 +22,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame
+from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame, pcm16
 
 CHUNK = SAMPLE_RATE // 100          # the processors take 10 ms at a time
 LEVEL_HISTORY_S = 30.0              # longer than any utterance (the endpointer cuts at 6 s)
@@ -134,7 +134,7 @@ class FrontEnd:
             samples = self._room_gain(samples)
         if self._processor is None:
             return frame if samples is frame.samples else Frame(samples, frame.t)
-        pcm = (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+        pcm = pcm16(samples)
         out = b"".join(self._processor.Process10ms(pcm[i:i + 2 * CHUNK]).audio
                        for i in range(0, 2 * FRAME_SAMPLES, 2 * CHUNK))
         return Frame(np.frombuffer(out, dtype="<i2").astype(np.float32) / 32768.0, frame.t)

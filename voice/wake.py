@@ -31,7 +31,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .audio_types import FRAME_MS, SAMPLE_RATE, Frame
+from .audio_types import FRAME_MS, SAMPLE_RATE, Frame, pcm16
 from .grammar import COMMON_PROMPT
 from .matcher import Match, Matcher, PromptGraph
 
@@ -99,7 +99,7 @@ class _Look:
         A lowered look's steps do not line up with the frame's: it answers the frame's end."""
         if self.lowering is not None:
             samples = self.lowering.resample_chunk(samples)
-        pcm = (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+        pcm = pcm16(samples)
         fired = None
         for step, features in enumerate(self.features.process_streaming(pcm)):
             probability = self.model.process_streaming_prob(features)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio_types import Hypothesis
+from ..audio_types import Hypothesis, pcm16
 from ..pronounce import extra_words, sphinx_entries, spoken
 from ..vocabulary import EXTRA_PRONUNCIATIONS, pronunciations
 from . import CompiledCache, ModelMissingError, calibrate
@@ -140,7 +140,7 @@ class SphinxRecognizer:
     # ---- recognition --------------------------------------------------------
 
     def recognize(self, audio: np.ndarray, grammar: SphinxGrammar) -> list[Hypothesis]:
-        pcm = (np.clip(np.asarray(audio, dtype=np.float32), -1, 1) * 32767).astype(np.int16).tobytes()
+        pcm = pcm16(audio)
         with self._lock:
             text = self._decode(pcm, grammar.search)
             if not text:
@@ -191,7 +191,7 @@ class SphinxRecognizer:
         self._teach(phrase.split())
         if not all(self._decoder.lookup_word(w) for w in phrase.split()):
             return None
-        pcm = (np.clip(np.asarray(audio, dtype=np.float32), -1, 1) * 32767).astype(np.int16).tobytes()
+        pcm = pcm16(audio)
         with self._lock:
             frames, score, _ = self._aligned_score(pcm, phrase)
         return score / frames if frames >= self.settings.min_speech_frames else None

@@ -34,7 +34,7 @@ from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
 from ..asr import CompiledCache
 from ..asr.whisper import HALLUCINATIONS, collapse_repeats
-from ..audio_types import SAMPLE_RATE, Hypothesis, Recognizer
+from ..audio_types import SAMPLE_RATE, Hypothesis, Recognizer, pcm16
 from ..normalize import normalize
 from .address import WyomingAddress
 from .link import FAILURES, Connection, Link, Role, exchange, next_event
@@ -63,11 +63,6 @@ class RemotePrompt:
     known: frozenset[str]
     terms: tuple[str, ...]
     max_words: int
-
-
-def pcm16(audio: np.ndarray) -> bytes:
-    """float32 in [-1, 1] as 16-bit little-endian PCM, the Wyoming audio format."""
-    return (np.clip(np.asarray(audio, dtype=np.float32), -1.0, 1.0) * 32767).astype("<i2").tobytes()
 
 
 def transcribe(address: WyomingAddress, audio: np.ndarray, terms: tuple[str, ...]) -> str:
