@@ -7,6 +7,7 @@ telling ones), in the order the question says them, so "the almond one" picks th
 card by a word the player just heard, and "the second one" by its place. "read card
 2" gives the full question.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,8 @@ READ_HAND = ("titles", "first", "full", "off")
 """How a hand is read as its turn starts (rule read_hand of the question games):
 by titles, in full the first time then by titles, in full every time, or not at all."""
 
-COMMON = frozenset("""
+COMMON = frozenset(
+    """
 a about above across after again against all almost also always am among an and any are
 around as at average be because been before being below between both but by can could
 did do does doing during each either enough ever every for from get gets got had has have
@@ -34,7 +36,8 @@ with within without would year years yes you your typical typically total whole 
 people adults americans share rounded nearest according survey surveyed asked answered
 american america united states union european worldwide world standard counting aged
 country countries used use make made poll concerned actually become lived full typical
-""".split())
+""".split()
+)
 """Words too common in questions to tell cards apart (function words, and the deck's
 most frequent ones: "American" is in one question in five)."""
 
@@ -51,8 +54,7 @@ def _title_words(text: str) -> list[str]:
     found: list[str] = []
     for word in re.findall(r"[A-Za-z][A-Za-z'-]*", text):
         clean = word.removesuffix("'s").strip("'-")
-        if len(clean) >= 3 and clean.lower() not in COMMON and clean.lower() not in (
-                w.lower() for w in found):
+        if len(clean) >= 3 and clean.lower() not in COMMON and clean.lower() not in (w.lower() for w in found):
             found.append(clean)
     return found
 
@@ -62,8 +64,12 @@ def titles_text(texts: list[str], words: int = HAND_TITLE_WORDS) -> str:
     "Card 1:" before each title took a third of the time a hand took to hear). Each
     title is made of words the hand's other cards do not have, where it can be."""
     seen = [{w.lower() for w in _title_words(text)} for text in texts]
-    return join_names([card_title(text, words, frozenset().union(*(seen[:i] + seen[i + 1:])))
-                       for i, text in enumerate(texts)]) + "."
+    return (
+        join_names(
+            [card_title(text, words, frozenset().union(*(seen[:i] + seen[i + 1 :]))) for i, text in enumerate(texts)]
+        )
+        + "."
+    )
 
 
 def read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:

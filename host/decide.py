@@ -3,6 +3,7 @@
 The session follows it live, and the benchmarks count with it, so a figure always
 means what a player would have met.
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol

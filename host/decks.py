@@ -10,15 +10,17 @@ Four kinds of deck exist:
 - 1%'s bid and reward decks (one YAML file: decks/one-percent.yaml);
 - Centurion's 52-card pack (one YAML file: decks/cards.yaml).
 """
+
 from __future__ import annotations
 
 import csv
 import functools
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any
 
 import yaml
 
@@ -100,8 +102,8 @@ class BidDeck:
 class RewardDeck:
     """1%'s reward cards: how many of each kind (the defaults of the count rules)."""
 
-    winning_numbers: tuple[int, ...]   # die faces 1-9 that have winning number cards
-    winning_copies: int                # cards of each of those numbers
+    winning_numbers: tuple[int, ...]  # die faces 1-9 that have winning number cards
+    winning_copies: int  # cards of each of those numbers
     steal: int
     draw_two: int
     reroll: int
@@ -136,10 +138,10 @@ class Suit:
 class Pack(_Shared):
     """Centurion's 52-card pack, as read from decks/cards.yaml."""
 
-    ranks: tuple[Rank, ...]            # by face value, ace first
-    suits: tuple[Suit, ...]            # in file order: the order of a suit_values list
+    ranks: tuple[Rank, ...]  # by face value, ace first
+    suits: tuple[Suit, ...]  # in file order: the order of a suit_values list
     jokers_allowed: tuple[int, ...]
-    jokers: int                        # how many when the players do not say
+    jokers: int  # how many when the players do not say
 
     @property
     def suit_names(self) -> tuple[str, ...]:
@@ -175,8 +177,22 @@ class Decks:
 # What a valid deck contains
 
 QUESTION_FIELDS = ("id", "text", "answer", "year", "source", "category", "games")
-CATEGORIES = ("food", "home", "work", "money", "tech", "travel", "health", "sport",
-              "animals", "nature", "history", "culture", "survey", "quantity")
+CATEGORIES = (
+    "food",
+    "home",
+    "work",
+    "money",
+    "tech",
+    "travel",
+    "health",
+    "sport",
+    "animals",
+    "nature",
+    "history",
+    "culture",
+    "survey",
+    "quantity",
+)
 ANSWER_MIN, ANSWER_MAX = 0, 100
 YEAR_MIN, YEAR_MAX = 1000, 2100
 GAME_SEPARATOR = ";"
@@ -186,9 +202,9 @@ FACES = ("red", "blue")
 LINES_PER_FACE = 10
 
 BID_REWARD_KEYS = ("bid_deck", "reward_deck")
-WINNING_NUMBERS = range(1, 10)   # die faces a winning number card can name (0 always wins)
+WINNING_NUMBERS = range(1, 10)  # die faces a winning number card can name (0 always wins)
 PACK_KEYS = ("ranks", "suits", "jokers")
-RANK_VALUES = range(1, 14)       # ace 1 to king 13: the numbers the grammar gives a rank
+RANK_VALUES = range(1, 14)  # ace 1 to king 13: the numbers the grammar gives a rank
 PACK_SUITS = ("clubs", "diamonds", "hearts", "spades")  # the suit names players say
 JOKER_COUNTS = (0, 2, 4)
 
@@ -198,7 +214,7 @@ BID_REWARD_FILE = "one-percent.yaml"
 PACK_FILE = "cards.yaml"
 SOUND_WORDS_FILE = "onomatopoeia.txt"
 
-PathLike = Union[str, Path]
+PathLike = str | Path
 
 _ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 # Letters of any alphabet, parts joined by one space, hyphen or apostrophe.
@@ -224,6 +240,7 @@ class _Row:
 # ---------------------------------------------------------------------------
 # Public loaders
 
+
 def default_deck_dir() -> Path:
     """The shipped decks/ folder, installed with partyhost as package data."""
     return SHIPPED_DECKS
@@ -239,10 +256,14 @@ def load_words(path: PathLike) -> tuple[WordCard, ...]:
     return tuple(card for _, card in _cards_with_rows(Path(path)))
 
 
-def load_decks(question_paths: Iterable[PathLike] | PathLike,
-               word_paths: Iterable[PathLike] | PathLike,
-               used_questions: Iterable[str] = frozenset(),
-               *, bid_reward: PathLike | None = None, pack: PathLike | None = None) -> Decks:
+def load_decks(
+    question_paths: Iterable[PathLike] | PathLike,
+    word_paths: Iterable[PathLike] | PathLike,
+    used_questions: Iterable[str] = frozenset(),
+    *,
+    bid_reward: PathLike | None = None,
+    pack: PathLike | None = None,
+) -> Decks:
     """All the given files as one Decks; ids and card numbers unique across files too.
 
     `bid_reward` (1%) and `pack` (Centurion) are one file each, loaded only when given.
@@ -252,8 +273,7 @@ def load_decks(question_paths: Iterable[PathLike] | PathLike,
     for path in _as_paths(question_paths):
         for row, question in _questions_with_rows(path):
             if question.id in first_seen:
-                raise row.fail(f"duplicate id '{question.id}' (already in "
-                               f"{first_seen[question.id]})")
+                raise row.fail(f"duplicate id '{question.id}' (already in {first_seen[question.id]})")
             first_seen[question.id] = row.where
             questions.append(question)
 
@@ -262,14 +282,20 @@ def load_decks(question_paths: Iterable[PathLike] | PathLike,
     for path in _as_paths(word_paths):
         for row, card in _cards_with_rows(path):
             if card.id in card_seen:
-                raise row.fail(f"duplicate card {card.id} (already in {card_seen[card.id]}); "
-                               "number the cards of each file differently")
+                raise row.fail(
+                    f"duplicate card {card.id} (already in {card_seen[card.id]}); "
+                    "number the cards of each file differently"
+                )
             card_seen[card.id] = row.where
             cards.append(card)
 
-    return Decks(tuple(questions), tuple(cards), frozenset(used_questions),
-                 bid_reward=None if bid_reward is None else load_bid_reward_decks(bid_reward),
-                 pack=None if pack is None else load_pack(pack))
+    return Decks(
+        tuple(questions),
+        tuple(cards),
+        frozenset(used_questions),
+        bid_reward=None if bid_reward is None else load_bid_reward_decks(bid_reward),
+        pack=None if pack is None else load_pack(pack),
+    )
 
 
 def question_games() -> tuple[str, ...]:
@@ -277,15 +303,19 @@ def question_games() -> tuple[str, ...]:
     return dealing("questions")
 
 
-def load_game_decks(deck: DeckEntry, given: Iterable[PathLike] = (),
-                    used_questions: Iterable[str] = frozenset()) -> Decks:
+def load_game_decks(
+    deck: DeckEntry, given: Iterable[PathLike] = (), used_questions: Iterable[str] = frozenset()
+) -> Decks:
     """Only the deck one game deals from (a broken word deck must not stop Centurion):
     the files given, else its shipped file."""
     paths = list(given) or ([default_deck_dir() / deck.file] if deck.file else [])
-    return load_decks(paths if deck.kind == "questions" else [], paths if deck.kind == "words" else [],
-                      used_questions,
-                      bid_reward=paths[0] if deck.kind == "bid_reward" else None,
-                      pack=paths[0] if deck.kind == "pack" else None)
+    return load_decks(
+        paths if deck.kind == "questions" else [],
+        paths if deck.kind == "words" else [],
+        used_questions,
+        bid_reward=paths[0] if deck.kind == "bid_reward" else None,
+        pack=paths[0] if deck.kind == "pack" else None,
+    )
 
 
 def load_default_decks(used_questions: Iterable[str] = frozenset()) -> Decks:
@@ -297,25 +327,23 @@ def load_default_decks(used_questions: Iterable[str] = frozenset()) -> Decks:
 def load_bid_reward_decks(path: PathLike) -> BidRewardDecks:
     """1%'s bid and reward decks from one YAML file, or DeckError on its first problem."""
     top = _yaml_document(Path(path)).mapping(BID_REWARD_KEYS)
-    return BidRewardDecks(bid=_bid_deck(top["bid_deck"]),
-                          reward=_reward_deck(top["reward_deck"]))
+    return BidRewardDecks(bid=_bid_deck(top["bid_deck"]), reward=_reward_deck(top["reward_deck"]))
 
 
 def load_pack(path: PathLike) -> Pack:
     """Centurion's pack from one YAML file, or DeckError on its first problem."""
     top = _yaml_document(Path(path)).mapping(PACK_KEYS)
     allowed, default = _jokers(top["jokers"])
-    return Pack(ranks=_ranks(top["ranks"]), suits=_suits(top["suits"]),
-                jokers_allowed=allowed, jokers=default)
+    return Pack(ranks=_ranks(top["ranks"]), suits=_suits(top["suits"]), jokers_allowed=allowed, jokers=default)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_bid_reward_decks() -> BidRewardDecks:
     """The shipped decks/one-percent.yaml, read once: for callers whose Decks lack it."""
     return load_bid_reward_decks(default_deck_dir() / BID_REWARD_FILE)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sound_words() -> frozenset[str]:
     """The shipped decks/onomatopoeia.txt: words that imitate a sound, which Keep Cool
     forbids as clues; written without hyphens or spaces ("bowwow"), as sound_key does."""
@@ -324,11 +352,11 @@ def sound_words() -> frozenset[str]:
 
 
 def sound_key(text: str) -> str:
-    """"bow-wow", "bow wow" and "bowwow" alike: how a sound word is looked up."""
+    """ "bow-wow", "bow wow" and "bowwow" alike: how a sound word is looked up."""
     return re.sub(r"[\s-]+", "", text.strip().lower())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_pack() -> Pack:
     """The shipped decks/cards.yaml, read once: for callers whose Decks lack it."""
     return load_pack(default_deck_dir() / PACK_FILE)
@@ -344,6 +372,7 @@ def _as_paths(paths: Iterable[PathLike] | PathLike) -> list[Path]:
 # ---------------------------------------------------------------------------
 # Questions
 
+
 def _questions_with_rows(path: Path) -> list[tuple[_Row, Question]]:
     """Parse and check a question file; ids must be unique within it."""
     rows = _read_question_rows(path)
@@ -354,8 +383,7 @@ def _questions_with_rows(path: Path) -> list[tuple[_Row, Question]]:
     for row in rows:
         question = _question_from_row(row)
         if question.id in first_line:
-            raise row.fail(f"duplicate id '{question.id}' (first used on line "
-                           f"{first_line[question.id]})")
+            raise row.fail(f"duplicate id '{question.id}' (first used on line {first_line[question.id]})")
         first_line[question.id] = row.line
         result.append((row, question))
     return result
@@ -367,16 +395,14 @@ def _read_question_rows(path: Path) -> list[_Row]:
         return _read_csv_rows(path, QUESTION_FIELDS)
     if suffix in (".yaml", ".yml"):
         return _read_yaml_rows(path)
-    raise DeckError(f"{path}: unknown question deck format '{path.suffix}'; "
-                    "use a .csv or .yaml file")
+    raise DeckError(f"{path}: unknown question deck format '{path.suffix}'; use a .csv or .yaml file")
 
 
 def _question_from_row(row: _Row) -> Question:
     _check_field_names(row, QUESTION_FIELDS)
     question_id = _text_field(row, "id")
     if not _ID_PATTERN.fullmatch(question_id):
-        raise row.fail(f"id '{question_id}' must be letters, digits, '-', '_' or '.' "
-                       "without spaces")
+        raise row.fail(f"id '{question_id}' must be letters, digits, '-', '_' or '.' without spaces")
     category = _text_field(row, "category")
     if category not in CATEGORIES:
         raise row.fail(f"unknown category '{category}'; use one of {', '.join(CATEGORIES)}")
@@ -410,6 +436,7 @@ def _games_field(row: _Row) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------
 # Keep Cool word cards
 
+
 @dataclass
 class _CardDraft:
     """A card being assembled from its rows: words by face and line."""
@@ -430,8 +457,7 @@ def _cards_with_rows(path: Path) -> list[tuple[_Row, WordCard]]:
     drafts: dict[int, _CardDraft] = {}
     for row in rows:
         _add_word_row(drafts, row)
-    return [(draft.first_row, _finish_card(draft)) for draft in
-            sorted(drafts.values(), key=lambda d: d.card_id)]
+    return [(draft.first_row, _finish_card(draft)) for draft in sorted(drafts.values(), key=lambda d: d.card_id)]
 
 
 def _add_word_row(drafts: dict[int, _CardDraft], row: _Row) -> None:
@@ -445,18 +471,15 @@ def _add_word_row(drafts: dict[int, _CardDraft], row: _Row) -> None:
     if word != word.lower():
         raise row.fail(f"word '{word}' must be lowercase")
     if not _WORD_PATTERN.fullmatch(word):
-        raise row.fail(f"word '{word}' must be letters only (one space or hyphen "
-                       "may join two parts)")
+        raise row.fail(f"word '{word}' must be letters only (one space or hyphen may join two parts)")
 
     draft = drafts.setdefault(card_id, _CardDraft(card_id, row))
     if (face, line) in draft.words:
         _, first = draft.words[(face, line)]
-        raise row.fail(f"card {card_id} has two words for {face} line {line} "
-                       f"(first on line {first})")
+        raise row.fail(f"card {card_id} has two words for {face} line {line} (first on line {first})")
     for other_word, first in draft.words.values():
         if other_word == word:
-            raise row.fail(f"word '{word}' appears twice on card {card_id} "
-                           f"(first on line {first})")
+            raise row.fail(f"word '{word}' appears twice on card {card_id} (first on line {first})")
     draft.words[(face, line)] = (word, row.line)
 
 
@@ -468,13 +491,15 @@ def _finish_card(draft: _CardDraft) -> WordCard:
             listed = ", ".join(str(n) for n in missing)
             raise draft.first_row.fail(
                 f"card {draft.card_id} is missing {face} line{'s' if len(missing) > 1 else ''}"
-                f" {listed} (each face needs lines 1 to {LINES_PER_FACE})")
+                f" {listed} (each face needs lines 1 to {LINES_PER_FACE})"
+            )
         faces[face] = tuple(draft.words[(face, n)][0] for n in range(1, LINES_PER_FACE + 1))
     return WordCard(draft.card_id, red=faces["red"], blue=faces["blue"])
 
 
 # ---------------------------------------------------------------------------
 # 1%'s bid and reward decks
+
 
 def _bid_deck(node: _YamlNode) -> BidDeck:
     keys = node.mapping(("families", "values", "copies"))
@@ -491,7 +516,7 @@ def _families(node: _YamlNode) -> tuple[Family, ...]:
     if not items:
         raise node.fail("needs at least one family")
     families: list[Family] = []
-    named: dict[str, tuple[str, int]] = {}   # word said -> (family, its line)
+    named: dict[str, tuple[str, int]] = {}  # word said -> (family, its line)
     for item in items:
         keys = item.mapping(("name", "plural"))
         name, plural = _word(keys["name"]), _word(keys["plural"])
@@ -499,8 +524,10 @@ def _families(node: _YamlNode) -> tuple[Family, ...]:
             raise keys["name"].fail(f"duplicate family '{name}' (first on line {named[name][1]})")
         for word, where in ((name, keys["name"]), (plural, keys["plural"])):
             if word in named and named[word][0] != name:
-                raise where.fail(f"'{word}' already names the family '{named[word][0]}' "
-                                 f"(line {named[word][1]}); each family needs its own words")
+                raise where.fail(
+                    f"'{word}' already names the family '{named[word][0]}' "
+                    f"(line {named[word][1]}); each family needs its own words"
+                )
             named[word] = (name, item.line)
         families.append(Family(name, plural))
     return tuple(families)
@@ -518,8 +545,7 @@ def _reward_deck(node: _YamlNode) -> RewardDeck:
     keys = node.mapping(("winning_numbers", "steal", "draw_two", "reroll"))
     winning = keys["winning_numbers"].mapping(("numbers", "copies"))
     return RewardDeck(
-        winning_numbers=_distinct_numbers(winning["numbers"], WINNING_NUMBERS.start,
-                                          WINNING_NUMBERS.stop - 1),
+        winning_numbers=_distinct_numbers(winning["numbers"], WINNING_NUMBERS.start, WINNING_NUMBERS.stop - 1),
         winning_copies=winning["copies"].whole(0),
         steal=keys["steal"].whole(0),
         draw_two=keys["draw_two"].whole(0),
@@ -530,26 +556,30 @@ def _reward_deck(node: _YamlNode) -> RewardDeck:
 # ---------------------------------------------------------------------------
 # Centurion's pack
 
+
 def _ranks(node: _YamlNode) -> tuple[Rank, ...]:
     """The 13 ranks, face values ace 1 to king 13 each once, sorted by value."""
-    ranks: dict[int, tuple[Rank, int]] = {}   # face value -> (rank, its line)
+    ranks: dict[int, tuple[Rank, int]] = {}  # face value -> (rank, its line)
     names: dict[str, int] = {}
     for item in node.items():
         keys = item.mapping(("name", "spoken", "value"))
-        rank = Rank(name=keys["name"].text(), spoken=keys["spoken"].text(),
-                    value=keys["value"].whole(RANK_VALUES.start, RANK_VALUES.stop - 1))
+        rank = Rank(
+            name=keys["name"].text(),
+            spoken=keys["spoken"].text(),
+            value=keys["value"].whole(RANK_VALUES.start, RANK_VALUES.stop - 1),
+        )
         if rank.name in names:
-            raise keys["name"].fail(f"duplicate rank '{rank.name}' (first on line "
-                                    f"{names[rank.name]})")
+            raise keys["name"].fail(f"duplicate rank '{rank.name}' (first on line {names[rank.name]})")
         if rank.value in ranks:
-            raise keys["value"].fail(f"face value {rank.value} appears twice (first on line "
-                                     f"{ranks[rank.value][1]})")
+            raise keys["value"].fail(f"face value {rank.value} appears twice (first on line {ranks[rank.value][1]})")
         names[rank.name] = item.line
         ranks[rank.value] = (rank, item.line)
     missing = [str(v) for v in RANK_VALUES if v not in ranks]
     if missing:
-        raise node.fail(f"no rank with face value {', '.join(missing)}; the pack needs "
-                        "each face value from 1 (ace) to 13 (king) once")
+        raise node.fail(
+            f"no rank with face value {', '.join(missing)}; the pack needs "
+            "each face value from 1 (ace) to 13 (king) once"
+        )
     return tuple(ranks[v][0] for v in RANK_VALUES)
 
 
@@ -561,16 +591,17 @@ def _suits(node: _YamlNode) -> tuple[Suit, ...]:
         keys = item.mapping(("name", "value"))
         name = keys["name"].text()
         if name not in PACK_SUITS:
-            raise keys["name"].fail(f"unknown suit '{name}'; the suits are "
-                                    f"{', '.join(PACK_SUITS)}")
+            raise keys["name"].fail(f"unknown suit '{name}'; the suits are {', '.join(PACK_SUITS)}")
         if name in lines:
             raise keys["name"].fail(f"duplicate suit '{name}' (first on line {lines[name]})")
         lines[name] = item.line
         suits.append(Suit(name, keys["value"].whole(1)))
     missing = [name for name in PACK_SUITS if name not in lines]
     if missing:
-        raise node.fail(f"missing suit{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
-                        f"the pack needs {', '.join(PACK_SUITS)}")
+        raise node.fail(
+            f"missing suit{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
+            f"the pack needs {', '.join(PACK_SUITS)}"
+        )
     return tuple(suits)
 
 
@@ -585,8 +616,7 @@ def _jokers(node: _YamlNode) -> tuple[tuple[int, ...], int]:
             raise item.fail(f"{count} jokers is not a choice; use {_or_list(JOKER_COUNTS)}")
     default = keys["default"].whole(0)
     if default not in allowed:
-        raise keys["default"].fail(f"{default} is not one of the allowed counts "
-                                   f"({_or_list(allowed)})")
+        raise keys["default"].fail(f"{default} is not one of the allowed counts ({_or_list(allowed)})")
     return allowed, default
 
 
@@ -609,6 +639,7 @@ def _or_list(numbers: Iterable[int]) -> str:
 
 # ---------------------------------------------------------------------------
 # Field checks shared by both kinds of deck
+
 
 def _check_field_names(row: _Row, allowed: tuple[str, ...]) -> None:
     unknown = [name for name in row.fields if name not in allowed]
@@ -661,6 +692,7 @@ def _whole_number_field(row: _Row, name: str, low: int, high: int) -> int:
 # ---------------------------------------------------------------------------
 # Reading files
 
+
 def _read_text(path: Path) -> str:
     """The file as text; a byte-order mark (as spreadsheets write) is dropped; a regular file of
     at most DECK_BYTES only (host/files.py)."""
@@ -677,8 +709,7 @@ def _read_csv_rows(path: Path, required: tuple[str, ...]) -> list[_Row]:
     try:
         header = [name.strip() for name in next(reader, [])]
         if not any(header):
-            raise DeckError(f"{path}:1: empty file; the first line must be the header "
-                            f"{','.join(required)}")
+            raise DeckError(f"{path}:1: empty file; the first line must be the header {','.join(required)}")
         _check_header(path, header, required)
         rows = []
         start = reader.line_num + 1
@@ -698,18 +729,20 @@ def _check_header(path: Path, header: list[str], required: tuple[str, ...]) -> N
         raise DeckError(f"{path}:1: column '{repeated[0]}' appears twice in the header")
     missing = [name for name in required if name not in header]
     if missing:
-        raise DeckError(f"{path}:1: missing column{'s' if len(missing) > 1 else ''} "
-                        f"{', '.join(missing)}; the header must be {','.join(required)}")
+        raise DeckError(
+            f"{path}:1: missing column{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)}; the header must be {','.join(required)}"
+        )
     unknown = [name for name in header if name not in required]
     if unknown:
-        raise DeckError(f"{path}:1: unknown column '{unknown[0]}'; the header must be "
-                        f"{','.join(required)}")
+        raise DeckError(f"{path}:1: unknown column '{unknown[0]}'; the header must be {','.join(required)}")
 
 
 def _row_from_cells(path: Path, line: int, header: list[str], cells: list[str]) -> _Row:
     if len(cells) > len(header):
-        raise DeckError(f"{path}:{line}: {len(cells)} fields but the header has "
-                        f"{len(header)} (quote text that contains commas)")
+        raise DeckError(
+            f"{path}:{line}: {len(cells)} fields but the header has {len(header)} (quote text that contains commas)"
+        )
     if len(cells) < len(header):
         raise DeckError(f"{path}:{line}: missing field '{header[len(cells)]}'")
     return _Row(path, line, dict(zip(header, cells)))
@@ -720,24 +753,25 @@ def _read_yaml_rows(path: Path) -> list[_Row]:
 
     text = _read_text(path)
     root = _compose_yaml(path, text)
-    data = yaml.safe_load(text)          # the same text just composed without error
+    data = yaml.safe_load(text)  # the same text just composed without error
     if root is None:
         raise DeckError(f"{path}:1: no questions in the file")
     if not isinstance(data, list):
-        raise DeckError(f"{path}:{root.start_mark.line + 1}: expected a list of questions "
-                        "(each item starting with '- ')")
+        raise DeckError(
+            f"{path}:{root.start_mark.line + 1}: expected a list of questions (each item starting with '- ')"
+        )
     rows = []
     for node, item in zip(root.value, data):
         line = node.start_mark.line + 1
         if not isinstance(item, dict):
-            raise DeckError(f"{path}:{line}: each question must be a mapping of "
-                            "field: value")
+            raise DeckError(f"{path}:{line}: each question must be a mapping of field: value")
         rows.append(_Row(path, line, {str(key): value for key, value in item.items()}))
     return rows
 
 
 # ---------------------------------------------------------------------------
 # YAML documents checked key by key (the 1% decks and the pack)
+
 
 @dataclass(frozen=True)
 class _YamlNode:
@@ -746,7 +780,7 @@ class _YamlNode:
 
     path: Path
     key: str
-    node: Any   # a yaml.Node: its .id is "scalar", "sequence" or "mapping"
+    node: Any  # a yaml.Node: its .id is "scalar", "sequence" or "mapping"
 
     @property
     def line(self) -> int:
@@ -781,8 +815,7 @@ class _YamlNode:
         """The items of a list, keyed from 1 as people count: families[1], families[2]."""
         if self.node.id != "sequence":
             raise self.fail("must be a list ([a, b] or one '- ' item a line)")
-        return [_YamlNode(self.path, f"{self.key}[{i}]", item)
-                for i, item in enumerate(self.node.value, start=1)]
+        return [_YamlNode(self.path, f"{self.key}[{i}]", item) for i, item in enumerate(self.node.value, start=1)]
 
     def scalar(self) -> Any:
         """A single value, typed as YAML reads it (7 is a number, '7' text)."""

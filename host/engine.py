@@ -6,6 +6,7 @@ intent, and narrates the events that come back. Because `apply` is pure and the
 random generator lives inside the state, replaying the journal of accepted actions
 from `setup` rebuilds the exact same game, which is how undo and resume work.
 """
+
 from __future__ import annotations
 
 import copy
@@ -14,16 +15,42 @@ import random
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict, Union
+from typing import Any, Protocol, TypedDict
 
-Intent = TypedDict("Intent", {
-    "intent": str,      # always present: the intent's name (docs/specs/intents.md)
-    "value": int, "values": Any, "card": int, "line": int, "after": int, "before": int,
-    "end": str, "guess": str, "amount": int, "powers": list, "face": str, "word": "str | None",
-    "owner": str, "seconds": int, "on": bool, "count": int, "family": str, "game": str,
-    "name": str, "rank": int, "suit": str, "joker": bool, "double": Any, "target": Any,
-    "from": Any, "team": int, "index": int,
-}, total=False)
+Intent = TypedDict(
+    "Intent",
+    {
+        "intent": str,  # always present: the intent's name (docs/specs/intents.md)
+        "value": int,
+        "values": Any,
+        "card": int,
+        "line": int,
+        "after": int,
+        "before": int,
+        "end": str,
+        "guess": str,
+        "amount": int,
+        "powers": list,
+        "face": str,
+        "word": "str | None",
+        "owner": str,
+        "seconds": int,
+        "on": bool,
+        "count": int,
+        "family": str,
+        "game": str,
+        "name": str,
+        "rank": int,
+        "suit": str,
+        "joker": bool,
+        "double": Any,
+        "target": Any,
+        "from": Any,
+        "team": int,
+        "index": int,
+    },
+    total=False,
+)
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
 each intent uses the few docs/specs/intents.md gives it. A TypedDict, so the journal's
@@ -37,23 +64,23 @@ class Action(Intent, total=False):
 
 
 class SayEvent(TypedDict):
-    type: str           # "say": spoken to everyone
+    type: str  # "say": spoken to everyone
     text: str
 
 
 class PrivateEvent(TypedDict):
-    type: str           # "private": only `player` may know it
+    type: str  # "private": only `player` may know it
     player: str
     text: str
 
 
 class SoundEvent(TypedDict):
-    type: str           # "sound": a cue by name
+    type: str  # "sound": a cue by name
     name: str
 
 
 class ScoreEvent(TypedDict):
-    type: str           # "score"
+    type: str  # "score"
     player: str
     delta: int
     total: int
@@ -61,25 +88,25 @@ class ScoreEvent(TypedDict):
 
 
 class GameOverEvent(TypedDict):
-    type: str           # "game_over": once, last
+    type: str  # "game_over": once, last
     scores: dict[str, int]
     winners: list[str]
 
 
 class RevealEvent(TypedDict, total=False):
-    type: str           # "reveal": a hidden value becomes known
+    type: str  # "reveal": a hidden value becomes known
     player: str
     card: Any
     value: Any
-    by_owner: bool      # its holder showed it by playing it: see crosses_reveal
+    by_owner: bool  # its holder showed it by playing it: see crosses_reveal
 
 
 class QuestionsUsedEvent(TypedDict):
-    type: str           # "questions_used": so a group gets new questions next time
+    type: str  # "questions_used": so a group gets new questions next time
     ids: list[str]
 
 
-Event = Union[SayEvent, PrivateEvent, SoundEvent, ScoreEvent, GameOverEvent, RevealEvent, QuestionsUsedEvent]
+Event = SayEvent | PrivateEvent | SoundEvent | ScoreEvent | GameOverEvent | RevealEvent | QuestionsUsedEvent
 """What an engine emits (docs/specs/events.md). The session adds seq and t, and writes
 the prompt/heard/intent/rejected events itself."""
 
@@ -113,7 +140,7 @@ class Choice:
     label: str
     intent: dict[str, Any]
     named: str = ""
-    then: "Narrow | None" = None
+    then: Narrow | None = None
 
 
 @dataclass(frozen=True)
@@ -142,8 +169,9 @@ NARROW_LIST_MAX = 7
 """The most choices the host reads out in one question."""
 
 
-def narrow_numbers(question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]],
-                   named: Callable[[int], str] = str) -> Narrow:
+def narrow_numbers(
+    question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]], named: Callable[[int], str] = str
+) -> Narrow:
     """A number among `values` as a Narrow: the values themselves (read a few at a
     time), or, beyond three lists' worth, their tens first ("20 to 29"), then the
     number. `choose(n)` is the move (or part) for n; `named(n)` the yes or no
@@ -158,9 +186,13 @@ def narrow_numbers(question: str, values: Sequence[int], choose: Callable[[int],
     tens: dict[int, list[int]] = {}
     for value in values:
         tens.setdefault(value // 10, []).append(value)
-    return Narrow(question, tuple(
-        Choice(f"{group[0]} to {group[-1]}", {}, then=part(group)) if len(group) > 1 else part(group).choices[0]
-        for group in tens.values()))
+    return Narrow(
+        question,
+        tuple(
+            Choice(f"{group[0]} to {group[-1]}", {}, then=part(group)) if len(group) > 1 else part(group).choices[0]
+            for group in tens.values()
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -276,32 +308,32 @@ class Game(Protocol):
 
     ID: str
     TITLE: str
-    MODES: tuple[str, ...]          # first is the default
-    DEALS: tuple[str, ...]          # subset of ("host", "table"); first is default
+    MODES: tuple[str, ...]  # first is the default
+    DEALS: tuple[str, ...]  # subset of ("host", "table"); first is default
     MIN_PLAYERS: int
     MAX_PLAYERS: int
     RULE_DEFAULTS: dict[str, Any]
-    RULES_SUMMARY: str              # spoken by "rules", in our own words
+    RULES_SUMMARY: str  # spoken by "rules", in our own words
 
     def setup(self, options: GameOptions, decks: Any) -> tuple[Any, list[Event]]: ...
-    def prompt(self, state: Any) -> Prompt | None: ...   # None once the game is over
+    def prompt(self, state: Any) -> Prompt | None: ...  # None once the game is over
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
-    def scores(self, state: Any) -> str: ...            # spoken on "score"
+    def scores(self, state: Any) -> str: ...  # spoken on "score"
 
     def grammar_slots(self, prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
         """The live slot lists of a prompt from its context alone (Prompt.slots):
         the accuracy benchmark rebuilds a live prompt's grammar from a manifest line."""
         ...
 
-    ORDER: int                      # where it comes in menus and lists
-    DECK: DeckEntry                 # the deck it deals from
-    UNCLEAR: dict[str, dict[str, Any]]   # prompt name -> intent for speech not understood
-    INFO_INTENTS: Collection[str]   # intents that only tell (read my cards): not journalled
-    SOLO_MODE: str                  # the mode one person plays against the host ("": none)
+    ORDER: int  # where it comes in menus and lists
+    DECK: DeckEntry  # the deck it deals from
+    UNCLEAR: dict[str, dict[str, Any]]  # prompt name -> intent for speech not understood
+    INFO_INTENTS: Collection[str]  # intents that only tell (read my cards): not journalled
+    SOLO_MODE: str  # the mode one person plays against the host ("": none)
     hand_view: Callable[[Any, str], HandView | None] | None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
-    HELP: dict[str, str]            # prompt name -> what "help" says of the commands there
+    HELP: dict[str, str]  # prompt name -> what "help" says of the commands there
     table_text: Callable[[Any], str] | None
     """Everything face up on a real table, in full, for "read the table" (cards played,
     lines, other teams' cards, the last reveal); None: the scores stand in."""
@@ -334,8 +366,8 @@ class CardView:
     button for a screen reader ("Play the queen of hearts").
     """
 
-    label: str                      # "piano", "queen of hearts", "clover 4"
-    detail: str = ""                # "card 1", "worth 36"
+    label: str  # "piano", "queen of hearts", "clover 4"
+    detail: str = ""  # "card 1", "worth 36"
     play: dict[str, Any] | None = None
     play_label: str = ""
 
@@ -345,9 +377,9 @@ class NumberEntry:
     """A number typed on the player's own page, sent as `intent` with `slot` = the number:
     a tiebreak guess no one else hears before the host reveals them all together."""
 
-    label: str                      # "Your tiebreak number"
-    intent: dict[str, Any]          # {"intent": "number"}
-    slot: str                       # "value"
+    label: str  # "Your tiebreak number"
+    intent: dict[str, Any]  # {"intent": "number"}
+    slot: str  # "value"
     low: int = 0
     high: int = 100
 
@@ -415,8 +447,9 @@ def crosses_reveal(events: list[Event]) -> bool:
     misheard card can still be taken back. So does any "private" event: a card just
     drawn or dealt, told to its new holder.
     """
-    return any(event["type"] == "private" or event["type"] == "reveal" and not event.get("by_owner")
-               for event in events)
+    return any(
+        event["type"] == "private" or event["type"] == "reveal" and not event.get("by_owner") for event in events
+    )
 
 
 def join_names(names: list[str] | tuple[str, ...], conjunction: str = "and") -> str:
@@ -445,8 +478,9 @@ def merge_rules(title: str, defaults: Mapping[str, Any], given: Mapping[str, Any
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         noun = "rule" if len(unknown) == 1 else "rules"
-        raise RuleError(f"{title} has no {noun} called {join_names(unknown)}. "
-                        f"Its rules are: {join_names(list(defaults))}.")
+        raise RuleError(
+            f"{title} has no {noun} called {join_names(unknown)}. Its rules are: {join_names(list(defaults))}."
+        )
     rules = copy.deepcopy(dict(defaults))
     for key, value in given.items():
         kind = next((k for k in RULE_TYPES if isinstance(defaults[key], k)), None)

@@ -5,13 +5,15 @@ a log that cannot be written (a full disk, a removed USB stick) is said once, an
 game goes on without it. A path that is not a regular file (a folder, /dev/full, a FIFO)
 is refused when the log is opened, before anything is written.
 """
+
 from __future__ import annotations
 
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from .files import FileProblem, check_writable, kind_of, not_a
 
@@ -37,7 +39,7 @@ class EventLog:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
         except OSError as error:
             raise FileProblem(f"{path}: cannot write the event log here ({error.strerror or error})") from None
-        kind = kind_of(os.fstat(fd).st_mode)       # what was opened, should the path have changed since
+        kind = kind_of(os.fstat(fd).st_mode)  # what was opened, should the path have changed since
         if kind is not None:
             os.close(fd)
             raise not_a(path, kind, "event log")
@@ -54,8 +56,10 @@ class EventLog:
             self.file.flush()
             os.fsync(self.file.fileno())
         except OSError as error:
-            self.warn(f"cannot write the event log {self.path} ({error.strerror or error}); "
-                      "the game goes on without it (every move is still saved)")
+            self.warn(
+                f"cannot write the event log {self.path} ({error.strerror or error}); "
+                "the game goes on without it (every move is still saved)"
+            )
             self._drop()
         return line
 
@@ -68,7 +72,7 @@ class EventLog:
             try:
                 file.close()
             except OSError:
-                pass             # the buffered rest cannot be written either: said already
+                pass  # the buffered rest cannot be written either: said already
 
 
 def _count_lines(path: Path) -> int:

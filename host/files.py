@@ -7,6 +7,7 @@ anything is read or saved. A regular file is read up to a limit of its kind, so 
 huge one is refused instead of filling the memory. Files are opened non-blocking,
 so a FIFO swapped in after the check cannot block either.
 """
+
 from __future__ import annotations
 
 import os
@@ -98,7 +99,7 @@ def read_text(path: Path, what: str, limit: int) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
+        line = data[: error.start].count(b"\n") + 1
         raise FileProblem(f"{path}:{line}: not UTF-8 text; save the {what} as UTF-8") from None
 
 

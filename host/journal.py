@@ -28,6 +28,7 @@ A write that the disk refuses (full, an I/O error, read-only, locked by another
 program) raises JournalUnwritable, one line that says why: nothing is accepted
 that is not on disk.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,10 +37,11 @@ import re
 import sqlite3
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from . import wal_check
 from .files import DECK_BYTES, check_regular, read_bytes
@@ -148,20 +150,24 @@ class Journal:
         try:
             self.db, wal_loss = _open(path)
         except sqlite3.OperationalError:
-            raise                 # locked, busy, unreadable: not damage, never a reason to move it
+            raise  # locked, busy, unreadable: not damage, never a reason to move it
         except (sqlite3.DatabaseError, UnicodeDecodeError, JournalDamaged) as error:
             self.kept = _move_aside(path)
-            self.notice = (f"the saved games in {path} are damaged ({_reason(error)}); the file is kept "
-                           f"as {self.kept.name} and a new one is started")
+            self.notice = (
+                f"the saved games in {path} are damaged ({_reason(error)}); the file is kept "
+                f"as {self.kept.name} and a new one is started"
+            )
             self.db, wal_loss = _open(path)
         if wal_loss is not None:
             self.notice = self._wal_loss_notice(wal_loss)
 
     def _wal_loss_notice(self, loss: wal_check.Loss) -> str:
         latest = next((r.id for r in self.sessions() if r.status == "playing"), None)
-        return (f"the saved games in {self.path} lost their latest changes: {loss.describe()}"
-                + (f"; game {latest} (the latest) may be missing its last moves" if latest else "")
-                + (f"; the log as it was is kept as {loss.kept.name} for a rescue" if loss.kept else ""))
+        return (
+            f"the saved games in {self.path} lost their latest changes: {loss.describe()}"
+            + (f"; game {latest} (the latest) may be missing its last moves" if latest else "")
+            + (f"; the log as it was is kept as {loss.kept.name} for a rescue" if loss.kept else "")
+        )
 
     def close(self) -> None:
         self.db.close()
@@ -178,8 +184,10 @@ class Journal:
         session_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         now = time.time()
         with self._saving():
-            self.db.execute("INSERT INTO sessions VALUES (?, ?, ?, 'playing', ?, ?)",
-                            (session_id, game, json.dumps(setup), now, now))
+            self.db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, 'playing', ?, ?)",
+                (session_id, game, json.dumps(setup), now, now),
+            )
         return session_id
 
     def update_setup(self, session_id: str, setup: dict[str, Any]) -> None:
@@ -190,22 +198,27 @@ class Journal:
         """Commit one record; returns only once it is on disk."""
         with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id = ?",
-                                     (session_id,)).fetchone()
-            self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                            (session_id, seq, kind, json.dumps(action) if action else None, t))
+            (seq,) = self.db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE session_id = ?", (session_id,)
+            ).fetchone()
+            self.db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                (session_id, seq, kind, json.dumps(action) if action else None, t),
+            )
             self.db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
 
     def set_status(self, session_id: str, status: str) -> None:
         with self._saving():
-            self.db.execute("UPDATE sessions SET status = ?, updated = ? WHERE id = ?",
-                            (status, time.time(), session_id))
+            self.db.execute(
+                "UPDATE sessions SET status = ?, updated = ? WHERE id = ?", (status, time.time(), session_id)
+            )
 
     def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
         """The actions in force: journal order, each undo removing the latest one."""
         actions: list[dict[str, Any]] = []
         for seq, kind, action in self.db.execute(
-                "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)):
+            "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
+        ):
             if kind == "undo":
                 if actions:
                     actions.pop()
@@ -216,8 +229,7 @@ class Journal:
         return actions
 
     def last_time(self, session_id: str) -> float:
-        (t,) = self.db.execute("SELECT COALESCE(MAX(t), 0) FROM actions WHERE session_id = ?",
-                               (session_id,)).fetchone()
+        (t,) = self.db.execute("SELECT COALESCE(MAX(t), 0) FROM actions WHERE session_id = ?", (session_id,)).fetchone()
         return float(t)
 
     def get(self, session_id: str) -> SessionRecord | None:
@@ -228,9 +240,11 @@ class Journal:
         return self._records("", ())
 
     def _records(self, where: str, params: tuple) -> list[SessionRecord]:
-        query = ("SELECT s.id, s.game, s.setup, s.status, s.created, s.updated, "
-                 "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.kind = 'action') "
-                 f"FROM sessions s {where} ORDER BY s.updated DESC")
+        query = (
+            "SELECT s.id, s.game, s.setup, s.status, s.created, s.updated, "
+            "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.kind = 'action') "
+            f"FROM sessions s {where} ORDER BY s.updated DESC"
+        )
         return [_record(r) for r in self.db.execute(query, params)]
 
     def delete(self, session_id: str) -> None:
@@ -258,8 +272,10 @@ class Journal:
         """{path as it was: (sha256, content)} of the files pinned when the game began."""
         pinned = {}
         for name, digest, content in self.db.execute(
-                "SELECT i.name, i.sha256, c.content FROM inputs i LEFT JOIN input_copies c ON c.sha256 = i.sha256 "
-                "WHERE i.session_id = ?", (session_id,)):
+            "SELECT i.name, i.sha256, c.content FROM inputs i LEFT JOIN input_copies c ON c.sha256 = i.sha256 "
+            "WHERE i.session_id = ?",
+            (session_id,),
+        ):
             content = bytes(content) if isinstance(content, (bytes, memoryview)) else b""
             if hashlib.sha256(content).hexdigest() != digest:
                 raise SessionDamaged(f"game {session_id}: the saved copy of {name} is damaged")
@@ -271,21 +287,27 @@ class Journal:
     def seat_tokens(self, session_id: str) -> tuple[str | None, dict[str, tuple[str, bool]]]:
         """The session's join code and {player: (token, claimed)}; (None, {}) when none."""
         row = self.db.execute("SELECT code FROM join_codes WHERE session_id = ?", (session_id,)).fetchone()
-        seats = {player: (token, bool(claimed)) for player, token, claimed in self.db.execute(
-            "SELECT player, token, claimed FROM seat_tokens WHERE session_id = ?", (session_id,))}
+        seats = {
+            player: (token, bool(claimed))
+            for player, token, claimed in self.db.execute(
+                "SELECT player, token, claimed FROM seat_tokens WHERE session_id = ?", (session_id,)
+            )
+        }
         return (row[0] if row else None), seats
 
     def save_seat_tokens(self, session_id: str, code: str, tokens: dict[str, str]) -> None:
         with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("INSERT OR REPLACE INTO join_codes VALUES (?, ?)", (session_id, code))
-            self.db.executemany("INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?, 0)",
-                                [(session_id, p, t) for p, t in tokens.items()])
+            self.db.executemany(
+                "INSERT OR IGNORE INTO seat_tokens VALUES (?, ?, ?, 0)", [(session_id, p, t) for p, t in tokens.items()]
+            )
 
     def claim_seat(self, session_id: str, player: str) -> None:
         with self._saving():
-            self.db.execute("UPDATE seat_tokens SET claimed = 1 WHERE session_id = ? AND player = ?",
-                            (session_id, player))
+            self.db.execute(
+                "UPDATE seat_tokens SET claimed = 1 WHERE session_id = ? AND player = ?", (session_id, player)
+            )
 
     def drop_seat_tokens(self, session_id: str) -> None:
         """The game is over (or gone): its phone links die with it."""
@@ -300,11 +322,11 @@ class Journal:
 
     def mark_questions_used(self, group: str, ids: list[str]) -> None:
         with self._saving(), self.db:
-            self.db.executemany("INSERT OR IGNORE INTO used_questions VALUES (?, ?)",
-                                [(group, i) for i in ids])
+            self.db.executemany("INSERT OR IGNORE INTO used_questions VALUES (?, ?)", [(group, i) for i in ids])
 
 
 # ---- opening, and telling damage apart -------------------------------------------
+
 
 def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
     """A checked connection (readable pages, the tables a journal needs; owner-only file), and
@@ -318,9 +340,9 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
     pending = wal_check.before_open(path) if first else None
     # SQLite alone opens the database (never os.open/close here: module docstring)
     db = sqlite3.connect(path, isolation_level=None)
-    db.text_factory = _text         # a flipped byte in a row spoils that row, not every query
+    db.text_factory = _text  # a flipped byte in a row spoils that row, not every query
     try:
-        _owner_only(path)           # seat tokens live here: 600, and SQLite gives its -wal and -shm the same
+        _owner_only(path)  # seat tokens live here: 600, and SQLite gives its -wal and -shm the same
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         (verdict,) = db.execute("PRAGMA quick_check(1)").fetchone()
@@ -329,9 +351,8 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = [t for t in REQUIRED_TABLES if t not in tables]
         if tables and missing:
-            raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} "
-                                 "missing")
-        if SCHEMA_TABLES - tables:     # only then: a full disk may still be read
+            raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} missing")
+        if SCHEMA_TABLES - tables:  # only then: a full disk may still be read
             db.executescript(SCHEMA)
         loss = None
         if pending is not None:
@@ -362,14 +383,19 @@ def _reason(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
-UNWRITABLE = {"SQLITE_FULL": "the disk is full", "SQLITE_READONLY": "the file is read-only",
-              "SQLITE_BUSY": "another program keeps it locked", "SQLITE_LOCKED": "another program keeps it locked",
-              "SQLITE_IOERR": "the disk reported an error", "SQLITE_CANTOPEN": "the file cannot be opened"}
+UNWRITABLE = {
+    "SQLITE_FULL": "the disk is full",
+    "SQLITE_READONLY": "the file is read-only",
+    "SQLITE_BUSY": "another program keeps it locked",
+    "SQLITE_LOCKED": "another program keeps it locked",
+    "SQLITE_IOERR": "the disk reported an error",
+    "SQLITE_CANTOPEN": "the file cannot be opened",
+}
 """SQLite's refusals of a write, by primary result code, in a player's words."""
 
 
 def _unwritable_reason(error: sqlite3.Error) -> str:
-    name = getattr(error, "sqlite_errorname", "")          # Python 3.11+; the message before that
+    name = getattr(error, "sqlite_errorname", "")  # Python 3.11+; the message before that
     primary = next((code for code in UNWRITABLE if name == code or name.startswith(code + "_")), None)
     if primary is None and "disk is full" in str(error):
         primary = "SQLITE_FULL"
@@ -405,8 +431,9 @@ def _record(row: tuple) -> SessionRecord:
         setup, problem = {}, f"its setup is not readable ({_reason(error)})"
     if problem is None and status not in ("playing", "over"):
         problem = f"its status {status!r} is unknown"
-    return SessionRecord(str(session_id), str(game), setup, str(status), _number(created), _number(updated),
-                         int(actions), problem)
+    return SessionRecord(
+        str(session_id), str(game), setup, str(status), _number(created), _number(updated), int(actions), problem
+    )
 
 
 def _number(value: Any) -> float:

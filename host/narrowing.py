@@ -14,10 +14,12 @@ one short question at a time, each said once:
 A full answer to the first prompt counts at any step. When every choice got a "no"
 the session offers the other ways to answer (the phone page) and listens again.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .engine import NARROW_LIST_MAX, PROMPT_UNION, Choice, Narrow, Prompt, join_names
 
@@ -89,7 +91,7 @@ class Narrowing:
             if step is None or isinstance(step, str):
                 return step
             if isinstance(step, dict):
-                return step                               # a full answer to the prompt
+                return step  # a full answer to the prompt
             taken = {**taken, **step.intent}
             part, likeliest = step.then, None
         return taken
@@ -99,8 +101,7 @@ class Narrowing:
     def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> Choice | dict[str, Any] | str | None:
         """One part of the move (`taken`: what earlier parts settled): a choice, a full
         move, how the session ends, or None when no choice was taken."""
-        left = [c for c in part.choices
-                if c.then is not None or not self.trouble.was_refused({**taken, **c.intent})]
+        left = [c for c in part.choices if c.then is not None or not self.trouble.was_refused({**taken, **c.intent})]
         if likeliest is not None and 0 <= likeliest < len(part.choices) and part.choices[likeliest] in left:
             first = part.choices[likeliest]
             answer = self._yes_no(first, part)
@@ -110,7 +111,7 @@ class Narrowing:
         while left:
             breath, rest = left[:NARROW_LIST_MAX], left[NARROW_LIST_MAX:]
             if rest and len(breath) == NARROW_LIST_MAX:
-                breath, rest = left[:NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1:]
+                breath, rest = left[: NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1 :]
             answer = self._from_list(part, breath, more=bool(rest))
             if answer is not False:
                 return answer
@@ -143,7 +144,9 @@ class Narrowing:
                 return answer
         return False
 
-    def _yes_no(self, choice: Choice, part: Narrow, asked: list[Choice] | None = None) -> Choice | dict[str, Any] | str | bool:
+    def _yes_no(
+        self, choice: Choice, part: Narrow, asked: list[Choice] | None = None
+    ) -> Choice | dict[str, Any] | str | bool:
         """Ask about one choice; False: not this one. A "no" to a choice picked from a
         list goes on with the others of that list, one at a time (`asked`)."""
         question = question_alone(choice)
@@ -177,8 +180,9 @@ class Narrowing:
         """The question as a prompt: its own answers, or any answer to the first prompt."""
         names = [kind] + ([CHOICE_PROMPT] if kind != CHOICE_PROMPT else []) + [self.prompt.name]
         slots = {**self.prompt.slots, "choice": [(c.label, i) for i, c in enumerate(choices)]}
-        return Prompt(PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots,
-                      choices=tuple(labels))
+        return Prompt(
+            PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
+        )
 
 
 def question_alone(choice: Choice) -> str:
@@ -201,7 +205,7 @@ def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Pro
 
 
 def _list_question(player: str | None, question: str, labels: list[str]) -> str:
-    """"Which card?" with one, two, three -> "Ana, which card: one, two or three?"."""
+    """ "Which card?" with one, two, three -> "Ana, which card: one, two or three?"."""
     asked = question.rstrip("?").strip()
     if player and not asked.startswith(player):
         asked = f"{player}, {asked[:1].lower()}{asked[1:]}"

@@ -5,23 +5,38 @@ interfaces: Ears (something that hears a reply to a prompt) and Mouth (something
 that speaks, plays cues and tells a player a secret). Text, microphones, WAV files
 and speakers all plug in there, so the loop is the same for typed and spoken play.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from .decide import ACT, ASK_AGAIN, ASK_FIRST, decide
-from .engine import (PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError,
-                     crosses_reveal, join_names)
+from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, crosses_reveal, join_names
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
 from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
 
-COMMON_INTENTS = {"repeat", "help", "what_can_i_say", "score", "whose_turn", "undo", "pause",
-                  "resume", "rules", "slower", "faster", "louder", "quieter", "quit", "read_table"}
-YES_NO_PROMPT = "common/yes_no"
+COMMON_INTENTS = {
+    "repeat",
+    "help",
+    "what_can_i_say",
+    "score",
+    "whose_turn",
+    "undo",
+    "pause",
+    "resume",
+    "rules",
+    "slower",
+    "faster",
+    "louder",
+    "quieter",
+    "quit",
+    "read_table",
+}
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SORRY = "Sorry?"
@@ -33,12 +48,12 @@ _MOVED_ON = "moved on"
 CANNOT_TELL = "I'm sorry, I can't tell."
 """When every narrowed choice got a "no"; the other ways to answer follow, then TRY_AGAIN."""
 TRY_AGAIN = "Say it once more, a little slower."
-GENERAL_HELP = ("At any time you can say: repeat, what can I say, score, whose turn, read the table, "
-                "undo, rules, pause, slower, faster, louder, quieter, or quit.")
-UNDO_REFUSED = ("That can't be undone: it showed something that was hidden, and whoever moves "
-                "again would now know it.")
-UNDO_ASK = ("That move showed something that was hidden. Take it back anyway? "
-            "Only if everyone agrees: yes or no?")
+GENERAL_HELP = (
+    "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
+    "undo, rules, pause, slower, faster, louder, quieter, or quit."
+)
+UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
+UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
 
 
 class Ears(Protocol):
@@ -81,9 +96,19 @@ class SessionInfo:
 class Session:
     """One game being played: state rebuilt from the journal, then the live loop."""
 
-    def __init__(self, game: Game, options: GameOptions, decks: Any, journal: Journal,
-                 info: SessionInfo, log: EventLog, ears: Ears, mouth: Mouth,
-                 understand: Understand, clock: Callable[[], float]):
+    def __init__(
+        self,
+        game: Game,
+        options: GameOptions,
+        decks: Any,
+        journal: Journal,
+        info: SessionInfo,
+        log: EventLog,
+        ears: Ears,
+        mouth: Mouth,
+        understand: Understand,
+        clock: Callable[[], float],
+    ):
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
         self.ears, self.mouth, self.understand, self.clock = ears, mouth, understand, clock
@@ -114,10 +139,18 @@ class Session:
         state, events = self.game.setup(self.options, self.decks)
         self.state = state
         self._changed()
-        self.log.write({"type": "game_start", "game": self.game.ID, "mode": self.options.mode,
-                        "deal": self.options.deal, "players": list(self.options.players),
-                        "teams": [list(t) for t in self.options.teams] or None,
-                        "seed": self.options.seed, "session": self.info.id})
+        self.log.write(
+            {
+                "type": "game_start",
+                "game": self.game.ID,
+                "mode": self.options.mode,
+                "deal": self.options.deal,
+                "players": list(self.options.players),
+                "teams": [list(t) for t in self.options.teams] or None,
+                "seed": self.options.seed,
+                "session": self.info.id,
+            }
+        )
         self._narrate(events)
 
     def restore(self, actions: list[Action]) -> None:
@@ -150,9 +183,9 @@ class Session:
                 return "over"
             self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
             if prompt.player:
-                self.log.write({"type": "sound", "name": "your_turn"})   # the turn change, timed
+                self.log.write({"type": "sound", "name": "your_turn"})  # the turn change, timed
                 self.mouth.sound("your_turn")
-            if prompt.text:                    # Keep Cool's turns are a cue alone
+            if prompt.text:  # Keep Cool's turns are a cue alone
                 self._say(prompt.text, remember=False)
             outcome = self._one_reply(prompt)
             if outcome is not None:
@@ -171,35 +204,52 @@ class Session:
         heard = self._hear_addressed(prompt)
         if heard is None:
             return "eof"
-        for name, at in heard.cues:            # played live by the ears (the last seconds' ticks)
+        for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
             self.log.write({"type": "sound", "name": name, "at": round(at, 3), "live": True})
         if heard.timed_out:
-            self.log.write({"type": "heard", "player": prompt.player, "text": "", "timeout": True,
-                            **_timing(heard, prompt)})
+            self.log.write(
+                {"type": "heard", "player": prompt.player, "text": "", "timeout": True, **_timing(heard, prompt)}
+            )
             self._accept(prompt, {"intent": "timeout"})
             return None
         if heard.missed_start:
             self._missed_start(prompt, heard)
-            return _LISTEN_AGAIN                # asked again by saying so; the prompt is not re-read
+            return _LISTEN_AGAIN  # asked again by saying so; the prompt is not re-read
         if heard.intent is not None:
             # Decided on the player's own page: no matching, no "did you mean?".
-            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                            "source": heard.source or "decided"})
+            self.log.write(
+                {"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source or "decided"}
+            )
             if heard.intent.get("intent") in COMMON_INTENTS:
                 return self._common(prompt, heard.intent["intent"])
             self._accept(prompt, dict(heard.intent))
             return None
         if heard.unclear and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
-            self.log.write({"type": "heard", "player": prompt.player, "text": "", "unclear": True,
-                            "confidence": round(heard.confidence or 0.0, 3), **_timing(heard, prompt)})
+            self.log.write(
+                {
+                    "type": "heard",
+                    "player": prompt.player,
+                    "text": "",
+                    "unclear": True,
+                    "confidence": round(heard.confidence or 0.0, 3),
+                    **_timing(heard, prompt),
+                }
+            )
             self._accept(prompt, dict(prompt.unclear))
             return None
         understanding = self.understand(prompt, heard.text)
         confidence = heard.confidence if heard.confidence is not None else understanding.score / 100
-        self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                        "confidence": round(confidence, 3), **({"unsure": True} if heard.unsure else {}),
-                        **_timing(heard, prompt)})
+        self.log.write(
+            {
+                "type": "heard",
+                "player": prompt.player,
+                "text": heard.text,
+                "confidence": round(confidence, 3),
+                **({"unsure": True} if heard.unsure else {}),
+                **_timing(heard, prompt),
+            }
+        )
         intent = understanding.intent
         verdict = decide(understanding, heard.unsure)
         trouble = self._trouble_at(prompt)
@@ -211,8 +261,8 @@ class Session:
         elif verdict == ASK_AGAIN and trouble.miss(heard.text):
             return self._narrow(prompt)
         if verdict == ASK_AGAIN and heard.start is not None and not getattr(understanding, "unavailable", ""):
-            self._reject(prompt, "not understood", SORRY)   # spoken, and plausibly a reply
-            return _LISTEN_AGAIN                            # the prompt is not re-read
+            self._reject(prompt, "not understood", SORRY)  # spoken, and plausibly a reply
+            return _LISTEN_AGAIN  # the prompt is not re-read
         if verdict == ASK_AGAIN:
             self._not_understood(prompt, understanding)
             return None
@@ -233,7 +283,7 @@ class Session:
         wait = self.remind_after if prompt.timeout is None else None
         due = self.clock() + wait if wait else None
         if wait and self._reminders is not None and self._reminders[0] == prompt:
-            _, wait, due = self._reminders        # the same question again: its schedule goes on
+            _, wait, due = self._reminders  # the same question again: its schedule goes on
         while True:
             self._reminders = (prompt, wait, due) if wait else None
             asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
@@ -245,10 +295,17 @@ class Session:
                 continue
             if heard is None or not heard.ignored:
                 if heard is not None and not heard.missed_start:
-                    self._reminders = None      # a reply, even a refused one, starts the wait anew
+                    self._reminders = None  # a reply, even a refused one, starts the wait anew
                 return heard
-            self.log.write({"type": "ignored", "player": prompt.player, "reason": heard.ignored,
-                            "text": heard.text, **_timing(heard, prompt)})
+            self.log.write(
+                {
+                    "type": "ignored",
+                    "player": prompt.player,
+                    "reason": heard.ignored,
+                    "text": heard.text,
+                    **_timing(heard, prompt),
+                }
+            )
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""
@@ -261,8 +318,15 @@ class Session:
     def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
         """Speech whose beginning the ears lost (said over the host, or cut): never a move.
         The host says so, which asks for it again."""
-        self.log.write({"type": "ignored", "player": prompt.player, "reason": "missed start",
-                        "detail": heard.missed_start, **_timing(heard, prompt)})
+        self.log.write(
+            {
+                "type": "ignored",
+                "player": prompt.player,
+                "reason": "missed start",
+                "detail": heard.missed_start,
+                **_timing(heard, prompt),
+            }
+        )
         self._say(MISSED_START, remember=False)
 
     def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
@@ -368,8 +432,7 @@ class Session:
         self.state = before
         self._changed()
         self.log.write({"type": "undo", "action": undone})
-        self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.",
-                  remember=False)
+        self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.", remember=False)
 
     def _pause(self) -> str | None:
         self._say("Paused. Say resume when you are ready.", remember=False)
@@ -401,8 +464,7 @@ class Session:
         A move found is applied; when every choice got a "no", the other ways to answer
         are offered and the host listens again, narrowing anew at the next miss."""
         trouble = self._trouble_at(prompt)
-        self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name,
-                        "misses": trouble.misses})
+        self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
         likeliest = likeliest_choice(prompt, trouble.heard, self.understand)
         found = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask)).run(likeliest)
         if isinstance(found, dict):
@@ -414,8 +476,7 @@ class Session:
             return found
         trouble.misses = 0
         self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
-        self._say(" ".join(part for part in (CANNOT_TELL, self.other_ways(prompt), TRY_AGAIN) if part),
-                  remember=False)
+        self._say(" ".join(part for part in (CANNOT_TELL, self.other_ways(prompt), TRY_AGAIN) if part), remember=False)
         return _LISTEN_AGAIN
 
     def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
@@ -432,17 +493,30 @@ class Session:
                 continue
             if heard.timed_out:
                 return Reply()
-            if heard.intent is not None:           # a button on the player's page
-                self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                                "source": heard.source or "decided", "narrowed": ask.text})
+            if heard.intent is not None:  # a button on the player's page
+                self.log.write(
+                    {
+                        "type": "heard",
+                        "player": prompt.player,
+                        "text": heard.text,
+                        "source": heard.source or "decided",
+                        "narrowed": ask.text,
+                    }
+                )
                 reply = Reply(dict(heard.intent), True, heard.text)
             else:
                 understanding = self.understand(ask, heard.text)
-                self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                                "narrowed": ask.text, **({"unsure": True} if heard.unsure else {}),
-                                **_timing(heard, ask)})
-                reply = Reply(understanding.intent, decide(understanding, heard.unsure) == ACT,
-                              understanding.phrase)
+                self.log.write(
+                    {
+                        "type": "heard",
+                        "player": prompt.player,
+                        "text": heard.text,
+                        "narrowed": ask.text,
+                        **({"unsure": True} if heard.unsure else {}),
+                        **_timing(heard, ask),
+                    }
+                )
+                reply = Reply(understanding.intent, decide(understanding, heard.unsure) == ACT, understanding.phrase)
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:
                 return reply
@@ -462,7 +536,9 @@ class Session:
         else:
             self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
 
-    def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | str | None | object:
+    def _did_you_mean(
+        self, prompt: Prompt, phrase: str, intent: dict[str, Any]
+    ) -> dict[str, Any] | str | None | object:
         """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
         acted on unasked at this prompt again), and a corrected answer to the prompt is
         taken (asked about in its turn if it is unsure itself); a common command still
@@ -471,8 +547,14 @@ class Session:
         the narrowed questions found (_narrow)."""
         for _ in range(CORRECTIONS):
             question = f"Did you mean: {phrase}?"
-            ask = Prompt(f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}", prompt.player, question, prompt.context,
-                         prompt.slots, choices=("yes", "no"))
+            ask = Prompt(
+                f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
+                prompt.player,
+                question,
+                prompt.context,
+                prompt.slots,
+                choices=("yes", "no"),
+            )
             self._say(question, remember=False)
             heard = self._hear_addressed(ask)
             if heard is None:
@@ -480,8 +562,15 @@ class Session:
             if heard.timed_out or heard.missed_start or (heard.unclear and not heard.text):
                 break
             understanding = self.understand(ask, heard.text)
-            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text,
-                            "confirming": phrase, **({"unsure": True} if heard.unsure else {})})
+            self.log.write(
+                {
+                    "type": "heard",
+                    "player": prompt.player,
+                    "text": heard.text,
+                    "confirming": phrase,
+                    **({"unsure": True} if heard.unsure else {}),
+                }
+            )
             answer = understanding.intent
             if answer is None:
                 if getattr(understanding, "unavailable", ""):
@@ -523,7 +612,7 @@ class Session:
 
 
 def _question(text: str) -> str:
-    """"You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand); the
+    """ "You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand); the
     last question when advice follows it ("Which is closest to 50? Add power cards if you
     like."), else the last sentence."""
     sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
@@ -538,9 +627,11 @@ def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:
     deadline is when a timed prompt's clock ran out (listening_from + timeout), so the
     log shows a word said across the buzzer, and how close to schedule the buzzer was.
     """
-    timing: dict[str, Any] = {key: round(value, 3) for key, value in
-              (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
-              if value is not None}
+    timing: dict[str, Any] = {
+        key: round(value, 3)
+        for key, value in (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
+        if value is not None
+    }
     if heard.listening_from is not None and prompt.timeout:
         timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
     if heard.input_level:

@@ -7,6 +7,7 @@ by kill -9: a lock left behind is stale by construction and the next process sim
 takes it. The file holds the holder's PID, so a refusal can name who holds it; the PID
 is only a courtesy, so a disk too full to write it does not stop the game.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -19,8 +20,9 @@ class SessionBusy(Exception):
 
     def __init__(self, session_id: str, pid: int | None):
         who = f"process {pid}" if pid else "another process"
-        super().__init__(f"game {session_id} is already being played by {who}; "
-                         f"stop that one first (or wait for it to end)")
+        super().__init__(
+            f"game {session_id} is already being played by {who}; stop that one first (or wait for it to end)"
+        )
         self.session_id, self.pid = session_id, pid
 
 
@@ -38,14 +40,15 @@ class SessionLock:
         """The PID written by a process that died holding the lock (taken over), if any."""
         self._fd: int | None = None
 
-    def acquire(self) -> "SessionLock":
+    def acquire(self) -> SessionLock:
         while True:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK, 0o600)
             except OSError as error:
-                raise LockUnavailable(f"cannot make the lock file {self.path} of game {self.session_id}: "
-                                      f"{error.strerror or error}") from None
+                raise LockUnavailable(
+                    f"cannot make the lock file {self.path} of game {self.session_id}: {error.strerror or error}"
+                ) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -68,7 +71,7 @@ class SessionLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         except OSError:
-            pass                    # a full disk: held all the same, only unnamed in a refusal
+            pass  # a full disk: held all the same, only unnamed in a refusal
         self._fd = fd
         return self
 
@@ -79,10 +82,10 @@ class SessionLock:
             self.path.unlink()
         except FileNotFoundError:
             pass
-        os.close(self._fd)          # closing drops the flock
+        os.close(self._fd)  # closing drops the flock
         self._fd = None
 
-    def __enter__(self) -> "SessionLock":
+    def __enter__(self) -> SessionLock:
         return self.acquire()
 
     def __exit__(self, *exc: object) -> None:

@@ -13,6 +13,7 @@ host/journal.py on POSIX locks): `first_open` says when that is. Only the -wal i
 read while connected; SQLite keeps no locks on it. Layout of the index header:
 https://www.sqlite.org/walformat.html (native byte order; two copies, then nBackfill).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -23,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-_HEADER = struct.Struct("=IIIBBHII8s8s8s")      # iVersion .. aCksum: one 48-byte copy
+_HEADER = struct.Struct("=IIIBBHII8s8s8s")  # iVersion .. aCksum: one 48-byte copy
 _VERSION = 3007000
 _WAL_HEADER = 32
 _FRAME_HEADER = 24
@@ -64,8 +65,8 @@ class Loss:
     wal: Path
     lost: int
     pending: int
-    how: str                   # "missing" | "short" | "damaged"
-    kept: Path | None          # a copy of the log as it was found
+    how: str  # "missing" | "short" | "damaged"
+    kept: Path | None  # a copy of the log as it was found
 
     def describe(self) -> str:
         pages = f"{self.lost} of the {self.pending} pages saved since the last checkpoint"
@@ -123,9 +124,9 @@ def after_open(db: sqlite3.Connection, path: Path, index: Index) -> Loss | None:
     try:
         _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     except sqlite3.OperationalError:
-        return None             # a full disk: the checkpoint cannot run, and the check waits for the next open
+        return None  # a full disk: the checkpoint cannot run, and the check waits for the next open
     if frames >= index.frames or wal_salt(wal) != index.salt:
-        return None             # all there, or a live process has started a new log since
+        return None  # all there, or a live process has started a new log since
     lost = min(index.pending, index.frames - max(frames, 0))
     return Loss(wal, lost, index.pending, "damaged", _keep(wal))
 

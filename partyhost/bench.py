@@ -6,15 +6,17 @@ against the prompt's grammar (built from the manifest's context), the ears weigh
 the readings, the matcher turns the best one into an intent. Timings are for
 recognition and matching only (the audio is already loaded), as the spec asks.
 """
+
 from __future__ import annotations
 
 import json
 import resource
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -43,17 +45,18 @@ class BenchPrompt:
 class Understood:
     """One recording as a game would take it."""
 
-    intent: dict[str, Any] | None     # None: rejected, the host would ask again
-    ms: float                         # recognition and matching
-    text: str                         # the reading chosen
-    asked: bool = False               # the host would ask "Did you mean ...?" before acting
+    intent: dict[str, Any] | None  # None: rejected, the host would ask again
+    ms: float  # recognition and matching
+    text: str  # the reading chosen
+    asked: bool = False  # the host would ask "Did you mean ...?" before acting
 
 
 def frames_of(audio: np.ndarray) -> list[Frame]:
     """A loaded recording as the 30 ms frames a microphone would give."""
     count = len(audio) // FRAME_SAMPLES
-    return [Frame(audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES], i * FRAME_SAMPLES / SAMPLE_RATE)
-            for i in range(count)]
+    return [
+        Frame(audio[i * FRAME_SAMPLES : (i + 1) * FRAME_SAMPLES], i * FRAME_SAMPLES / SAMPLE_RATE) for i in range(count)
+    ]
 
 
 def first_utterance(audio: np.ndarray) -> Utterance | None:
@@ -82,8 +85,7 @@ def percentile(values: list[float], q: float) -> float:
 class Listener:
     """Endpointer + recogniser + matcher for single recordings."""
 
-    def __init__(self, reader: Reader, matcher: Matcher, grammar_slots_for=grammar_slots,
-                 unclear_for=unclear_intent):
+    def __init__(self, reader: Reader, matcher: Matcher, grammar_slots_for=grammar_slots, unclear_for=unclear_intent):
         """`reader`: the recogniser, second listener and check lines, as the live ears
         have them (partyhost/voiceio.py reader_for)."""
         self.reader, self.matcher = reader, matcher
@@ -96,17 +98,22 @@ class Listener:
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
         reading = self.reader.read(self.matcher, prompt, utterance)
-        if reading.rejected:        # as a live game: some prompts act on speech not understood
+        if reading.rejected:  # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
-        else:                       # what the session decides (host.decide)
+        else:  # what the session decides (host.decide)
             match = self.matcher.match(prompt.name, reading.text, prompt.slots)
             intent, asked = match.intent, decide(match, reading.unsure) == ASK_FIRST
         return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 
-def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = None,
-                 progress: bool = True, limit: int | None = None,
-                 only: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+def run_accuracy(
+    manifest: Path,
+    listener: Listener,
+    json_out: Path | None = None,
+    progress: bool = True,
+    limit: int | None = None,
+    only: Callable[[dict[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
     """`limit`: only the manifest's first lines; `only`: only the lines it accepts."""
     lines = [line for line in manifest_lines(manifest)[:limit] if only is None or only(line)]
     items, times = [], []
@@ -117,10 +124,20 @@ def run_accuracy(manifest: Path, listener: Listener, json_out: Path | None = Non
         negative = is_negative(line)
         correct = expected_matches(line["expect"], heard.intent) or (negative and heard.intent is None)
         times.append(heard.ms)
-        items.append({"id": line["id"], "condition": line.get("condition", ""), "prompt": prompt,
-                      "expect": line["expect"], "got": heard.intent, "heard": heard.text,
-                      "asked": heard.asked, "correct": correct, "negative": negative,
-                      "ms": round(heard.ms, 1)})
+        items.append(
+            {
+                "id": line["id"],
+                "condition": line.get("condition", ""),
+                "prompt": prompt,
+                "expect": line["expect"],
+                "got": heard.intent,
+                "heard": heard.text,
+                "asked": heard.asked,
+                "correct": correct,
+                "negative": negative,
+                "ms": round(heard.ms, 1),
+            }
+        )
         if progress and number % 50 == 0:
             done = sum(i["correct"] for i in items)
             print(f"  {number}/{len(lines)}  accuracy so far {done / number:.3f}", flush=True)
@@ -151,12 +168,20 @@ def summarise(items: list[dict]) -> dict[str, Any]:
     negatives = [i for i in items if i["negative"]]
     false_accepts = sum(1 for i in negatives if not i["correct"])
     times = [i["ms"] for i in items if i["ms"] > 0]
-    by = lambda key: {name: _rate([i for i in items if i[key] == name])  # noqa: E731
-                      for name in sorted({i[key] for i in items})}
-    return {"n": len(items), "accuracy": _rate(items)["accuracy"], "false_accepts": false_accepts,
-            "negatives": len(negatives), "p50_ms": round(percentile(times, 50)),
-            "p95_ms": round(percentile(times, 95)), "by_prompt": by("prompt"),
-            "by_condition": by("condition")}
+
+    def by(key: str) -> dict[str, Any]:
+        return {name: _rate([i for i in items if i[key] == name]) for name in sorted({i[key] for i in items})}
+
+    return {
+        "n": len(items),
+        "accuracy": _rate(items)["accuracy"],
+        "false_accepts": false_accepts,
+        "negatives": len(negatives),
+        "p50_ms": round(percentile(times, 50)),
+        "p95_ms": round(percentile(times, 95)),
+        "by_prompt": by("prompt"),
+        "by_condition": by("condition"),
+    }
 
 
 def _rate(items: list[dict]) -> dict[str, Any]:
@@ -167,20 +192,28 @@ def _rate(items: list[dict]) -> dict[str, Any]:
     n = len(items)
     share = lambda count: round(count / n, 3) if n else 0.0  # noqa: E731
     wrong = [i for i in items if not i["correct"] and i["got"] is not None]
-    return {"n": n, "accuracy": share(sum(i["correct"] for i in items)),
-            "acted_wrongly": share(len(wrong)),
-            "unasked": share(sum(not i.get("asked") for i in wrong)),
-            "asked": share(sum(bool(i.get("asked")) for i in items))}
+    return {
+        "n": n,
+        "accuracy": share(sum(i["correct"] for i in items)),
+        "acted_wrongly": share(len(wrong)),
+        "unasked": share(sum(not i.get("asked") for i in wrong)),
+        "asked": share(sum(bool(i.get("asked")) for i in items)),
+    }
 
 
 def format_summary(summary: dict[str, Any]) -> str:
     def table(title: str, rates: dict[str, Any]) -> list[str]:
         return [f"{title:<34} {'n':>4}  accuracy  acted wrongly  unasked  asked first"] + [
             f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}     {v['acted_wrongly']:.3f}          "
-            f"{v['unasked']:.3f}    {v['asked']:.3f}" for name, v in rates.items()]
+            f"{v['unasked']:.3f}    {v['asked']:.3f}"
+            for name, v in rates.items()
+        ]
+
     rows = table("prompt", summary["by_prompt"]) + [""] + table("condition", summary["by_condition"])
-    rows.append(f"accuracy={summary['accuracy']:.3f} false_accepts={summary['false_accepts']} "
-                f"n={summary['n']} p50_ms={summary['p50_ms']} p95_ms={summary['p95_ms']}")
+    rows.append(
+        f"accuracy={summary['accuracy']:.3f} false_accepts={summary['false_accepts']} "
+        f"n={summary['n']} p50_ms={summary['p50_ms']} p95_ms={summary['p95_ms']}"
+    )
     return "\n".join(rows)
 
 
@@ -192,9 +225,13 @@ def peak_rss_mb() -> float:
 
 FIXTURE_MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "voice" / "manifest.jsonl"
 LATENCY_SENTENCES = [
-    "Ana, where does it go?", "Ben, lower, right, or higher?", "Queen of hearts, 36. Count 88.",
-    "Cy bids 12 clovers. Raise it, or say that's false.", "Team Ana, which question is closest to 50?",
-    "The answer is 42. Correct! Ana scores 20 points.", "Round 2. Dee starts, and we go the other way.",
+    "Ana, where does it go?",
+    "Ben, lower, right, or higher?",
+    "Queen of hearts, 36. Count 88.",
+    "Cy bids 12 clovers. Raise it, or say that's false.",
+    "Team Ana, which question is closest to 50?",
+    "The answer is 42. Correct! Ana scores 20 points.",
+    "Round 2. Dee starts, and we go the other way.",
     "Sorry, I didn't catch that. You can say, for example: lower, or higher.",
 ]
 
@@ -206,8 +243,7 @@ def make_listener(settings: Settings, grammar: Path | None = None, whisper_model
     if grammar is None:
         return Listener(reader, Matcher())
     matcher = Matcher(common=False, grammar_file=grammar)
-    return Listener(reader, matcher, grammar_slots_for=lambda prompt, context: {},
-                    unclear_for=lambda prompt: None)
+    return Listener(reader, matcher, grammar_slots_for=lambda prompt, context: {}, unclear_for=lambda prompt: None)
 
 
 def accuracy_command(manifest: Path, settings: Settings, grammar: Path | None, json_out: Path | None) -> int:
@@ -223,30 +259,42 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
     other_games = run_accuracy(manifest, listener, progress=False, only=lambda line: line.get("game") != "keep-cool")
     peak_other_games = peak_rss_mb()
     if listener.reader.second is not None:
-        listener.reader.second.get()       # loaded before timing, and counted in the memory a Keep Cool game needs
+        listener.reader.second.get()  # loaded before timing, and counted in the memory a Keep Cool game needs
     keep_cool = run_accuracy(manifest, listener, progress=False, only=lambda line: line.get("game") == "keep-cool")
     result = {"items": other_games["items"] + keep_cool["items"]}
     times = [i["ms"] for i in result["items"] if i["ms"] > 0]
     if paced:
         for name, values in paced_latency(manifest, listener).items():
-            print(f"paced_{name}_p50_ms={percentile(values, 50):.0f} p95_ms={percentile(values, 95):.0f} "
-                  f"(n={len(values)}; from the frame that confirms the end to the reading)")
+            print(
+                f"paced_{name}_p50_ms={percentile(values, 50):.0f} p95_ms={percentile(values, 95):.0f} "
+                f"(n={len(values)}; from the frame that confirms the end to the reading)"
+            )
     first, rtf = tts_latency()
     idle = idle_cpu_share()
-    print(f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
-          f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})")
+    print(
+        f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
+        f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})"
+    )
     others = [i["ms"] for i in result["items"] if i["ms"] > 0 and i["prompt"] != "keep-cool/word"]
-    print(f"other_prompts_p50_ms={percentile(others, 50):.0f} p95_ms={percentile(others, 95):.0f} "
-          f"(every prompt but a Keep Cool turn: read freely and decoded inside the grammar; n={len(others)})")
+    print(
+        f"other_prompts_p50_ms={percentile(others, 50):.0f} p95_ms={percentile(others, 95):.0f} "
+        f"(every prompt but a Keep Cool turn: read freely and decoded inside the grammar; n={len(others)})"
+    )
     checked = [i["ms"] for i in result["items"] if i["ms"] > 0 and i["prompt"] == "keep-cool/word"]
-    if checked:     # a Keep Cool turn: the word check and the second listener come on top
-        print(f"keep_cool_turn_p50_ms={percentile(checked, 50):.0f} p95_ms={percentile(checked, 95):.0f} "
-              f"(n={len(checked)})")
-    print(f"tts_first_audio_p50_ms={percentile(first, 50):.0f} p95_ms={percentile(first, 95):.0f} "
-          f"rtf={statistics.median(rtf):.3f}")
+    if checked:  # a Keep Cool turn: the word check and the second listener come on top
+        print(
+            f"keep_cool_turn_p50_ms={percentile(checked, 50):.0f} p95_ms={percentile(checked, 95):.0f} "
+            f"(n={len(checked)})"
+        )
+    print(
+        f"tts_first_audio_p50_ms={percentile(first, 50):.0f} p95_ms={percentile(first, 95):.0f} "
+        f"rtf={statistics.median(rtf):.3f}"
+    )
     print(f"idle_listening_cpu_share={idle:.4f} (of one core, front end and endpointer on room noise)")
-    print(f"peak_rss_mb={peak_rss_mb():.0f} (with Keep Cool's second listener; "
-          f"{peak_other_games:.0f} before it, as in a game of the other four)")
+    print(
+        f"peak_rss_mb={peak_rss_mb():.0f} (with Keep Cool's second listener; "
+        f"{peak_other_games:.0f} before it, as in a game of the other four)"
+    )
     return 0
 
 
@@ -281,21 +329,35 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
     turn), in turn with and without reading ahead (voice/ears.py). Milliseconds."""
     from voice.ears import VoiceEars
     from voice.endpoint import default_speech_check
-    chosen = [line for number, line in enumerate(manifest_lines(manifest))
-              if number % every == 0 or line.get("prompt") == "word"]
+
+    chosen = [
+        line
+        for number, line in enumerate(manifest_lines(manifest))
+        if number % every == 0 or line.get("prompt") == "word"
+    ]
     speech_check = default_speech_check()
-    times: dict[str, list[float]] = {"read_ahead": [], "after_end": [], "read_ahead_keep_cool": [],
-                                     "after_end_keep_cool": []}
+    times: dict[str, list[float]] = {
+        "read_ahead": [],
+        "after_end": [],
+        "read_ahead_keep_cool": [],
+        "after_end_keep_cool": [],
+    }
     for line in chosen:
         name = prompt_name(line)
         prompt = BenchPrompt(name, listener.slots_for(name, line.get("context") or {}))
         audio = np.concatenate([read_wav_16k(manifest.parent / line["wav"]), np.zeros(SAMPLE_RATE, np.float32)])
         for mode in ("read_ahead", "after_end"):
             source = PacedRecording(audio)
-            ears = VoiceEars(source, Endpointer(speech_check=speech_check), listener.reader, listener.matcher,
-                             busy_until=lambda: 0.0, read_ahead=mode == "read_ahead")
+            ears = VoiceEars(
+                source,
+                Endpointer(speech_check=speech_check),
+                listener.reader,
+                listener.matcher,
+                busy_until=lambda: 0.0,
+                read_ahead=mode == "read_ahead",
+            )
             if ears.hear(prompt) is None:
-                continue                # no speech found: nothing to time
+                continue  # no speech found: nothing to time
             ms = (time.perf_counter() - source.last_given) * 1000
             times[mode].append(ms)
             if name == "keep-cool/word":
@@ -305,6 +367,7 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
 
 def tts_latency() -> tuple[list[float], list[float]]:
     from voice.tts import PiperTTS
+
     tts = PiperTTS()
     first, rtf = [], []
     for sentence in LATENCY_SENTENCES * 2:
@@ -323,6 +386,7 @@ def idle_cpu_share(seconds: float = 20.0) -> float:
     """CPU time the front end (gain, as shipped) and the endpointer spend per second of
     quiet room sound (no speech)."""
     from voice.frontend import FrontEnd
+
     rng = np.random.default_rng(1)
     audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
     endpointer, front = Endpointer(), FrontEnd()

@@ -16,6 +16,7 @@ case of each game, and the event log is counted:
 
 The issue's target: 0 moves, and 6 host utterances or fewer in 20 minutes.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,10 +36,10 @@ from voice.audio_types import SAMPLE_RATE
 from .synthetic_speech import SHARED_AUDIO as AUDIO
 
 REPO = Path(__file__).resolve().parents[1]
-TUNE_SPEAKERS = {"jackson", "439c84f4"}     # scripts/measure_asr.py: used for tuning, so left out
+TUNE_SPEAKERS = {"jackson", "439c84f4"}  # scripts/measure_asr.py: used for tuning, so left out
 VOICES = 5
 ROOM_DBFS = -70.0
-VOICE_DBFS = (-34.0, -26.0)                 # each voice's speech level (RMS while it speaks)
+VOICE_DBFS = (-34.0, -26.0)  # each voice's speech level (RMS while it speaks)
 
 
 class ChatterError(Exception):
@@ -47,6 +48,7 @@ class ChatterError(Exception):
 
 def _read(path: Path) -> np.ndarray:
     import soxr
+
     audio, rate = soundfile.read(path, dtype="float32", always_2d=True)
     audio = audio.mean(axis=1)
     return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32) if rate != SAMPLE_RATE else audio
@@ -63,7 +65,8 @@ def takes(corpora: tuple[str, ...] = CORPORA) -> list[np.ndarray]:
     """Every take of these corpora by a speaker tuning did not use, trimmed to its
     speech, at unit RMS."""
     paths = (sorted((AUDIO / "fsdd").glob("*.wav")) if "fsdd" in corpora else []) + (
-        sorted((AUDIO / "speech-commands").glob("*/*.wav")) if "speech-commands" in corpora else [])
+        sorted((AUDIO / "speech-commands").glob("*/*.wav")) if "speech-commands" in corpora else []
+    )
     if not paths:
         raise ChatterError(f"no recordings in {AUDIO}: the babble is made from ../shared/audio")
     out = []
@@ -74,13 +77,18 @@ def takes(corpora: tuple[str, ...] = CORPORA) -> list[np.ndarray]:
         loud = np.flatnonzero(np.abs(audio) > 0.1 * np.max(np.abs(audio)))
         if len(loud) == 0:
             continue
-        audio = audio[max(0, loud[0] - 800):loud[-1] + 800]
-        out.append(audio / (np.sqrt(np.mean(audio ** 2)) + 1e-9))
+        audio = audio[max(0, loud[0] - 800) : loud[-1] + 800]
+        out.append(audio / (np.sqrt(np.mean(audio**2)) + 1e-9))
     return out
 
 
-def babble(seconds: float, seed: int = 19, voices: int = VOICES, corpora: tuple[str, ...] = CORPORA,
-           pool: list[np.ndarray] | None = None) -> np.ndarray:
+def babble(
+    seconds: float,
+    seed: int = 19,
+    voices: int = VOICES,
+    corpora: tuple[str, ...] = CORPORA,
+    pool: list[np.ndarray] | None = None,
+) -> np.ndarray:
     """`voices` people talking at once for `seconds`, over a quiet room (`corpora`: whose
     recordings, so a test can keep the babble's speakers apart from its speech; `pool`:
     their takes, when already read)."""
@@ -94,7 +102,7 @@ def babble(seconds: float, seed: int = 19, voices: int = VOICES, corpora: tuple[
         while at < n:
             take = pool[rng.integers(len(pool))] * level
             end = min(n, at + len(take))
-            mix[at:end] += take[:end - at]
+            mix[at:end] += take[: end - at]
             at = end + int(rng.uniform(0.05, 0.35) * SAMPLE_RATE)
     return np.clip(mix, -1, 1).astype(np.float32)
 
@@ -107,14 +115,15 @@ def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPO
     """`seconds` of a party's noise (PARTY) at unit RMS: the chatter above and the
     kitchen and music of ../shared/audio/noise, each looped from a random point."""
     from .synthetic_speech import load_noise
+
     rng = np.random.default_rng(seed)
     n = int(seconds * SAMPLE_RATE)
     out = np.zeros(n)
     for name, power in PARTY:
         sound = babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name)
         sound = np.roll(np.resize(sound, n), rng.integers(n)).astype(np.float64)
-        out += sound * np.sqrt(power / (np.mean(sound ** 2) + 1e-12))
-    return (out / np.sqrt(np.mean(out ** 2))).astype(np.float32)
+        out += sound * np.sqrt(power / (np.mean(sound**2) + 1e-12))
+    return (out / np.sqrt(np.mean(out**2))).astype(np.float32)
 
 
 def count(events: list[dict]) -> dict:
@@ -123,29 +132,49 @@ def count(events: list[dict]) -> dict:
     later = events[first:]
     asked_once = next((i for i, e in enumerate(later) if e["type"] == "say"), None)
     said = [e["text"] for i, e in enumerate(later) if e["type"] == "say" and i != asked_once]
-    moves = [e["intent"] for e in later if e["type"] == "intent"
-             and e["intent"].get("intent") != "timeout"]
-    return {"moves": len(moves), "move_intents": moves, "host_utterances": len(said), "said": said,
-            "timeouts": sum(e["type"] == "intent" and e["intent"].get("intent") == "timeout" for e in later),
-            "ignored": dict(Counter(e["reason"] for e in later if e["type"] == "ignored")),
-            "heard": sum(e["type"] == "heard" for e in later)}
+    moves = [e["intent"] for e in later if e["type"] == "intent" and e["intent"].get("intent") != "timeout"]
+    return {
+        "moves": len(moves),
+        "move_intents": moves,
+        "host_utterances": len(said),
+        "said": said,
+        "timeouts": sum(e["type"] == "intent" and e["intent"].get("intent") == "timeout" for e in later),
+        "ignored": dict(Counter(e["reason"] for e in later if e["type"] == "ignored")),
+        "heard": sum(e["type"] == "heard" for e in later),
+    }
 
 
 def play(arguments: list[str], recording: Path, work: Path) -> list[dict]:
     """The event log of `partyhost ARGUMENTS` with `recording` as its microphone."""
     events = work / "events.jsonl"
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"),
-           "PARTYHOST_CONFIG": str(work / "config.toml")}
-    run = subprocess.run([sys.executable, "-m", "partyhost", *arguments, "--input", str(recording),
-                          "--output", "text", "--events", str(events)],
-                         cwd=REPO, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            *arguments,
+            "--input",
+            str(recording),
+            "--output",
+            "text",
+            "--events",
+            str(events),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     if run.returncode != 0:
         raise RuntimeError(f"partyhost {' '.join(arguments)} failed: {run.stderr[-2000:]}")
     return [json.loads(line) for line in events.read_text().splitlines()]
 
 
-def command(minutes: float = 20.0, games: list[str] | None = None, json_out: Path | None = None,
-            voices: int = VOICES) -> int:
+def command(
+    minutes: float = 20.0, games: list[str] | None = None, json_out: Path | None = None, voices: int = VOICES
+) -> int:
     try:
         audio = babble(minutes * 60, voices=voices)
     except ChatterError as error:
@@ -159,8 +188,10 @@ def command(minutes: float = 20.0, games: list[str] | None = None, json_out: Pat
     with tempfile.TemporaryDirectory() as folder:
         recording = Path(folder) / "babble.wav"
         soundfile.write(recording, audio, SAMPLE_RATE, subtype="PCM_16")
-        print(f"# {minutes:g} minutes of {voices}-voice babble (people's recordings, tuning speakers "
-              f"left out), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(
+            f"# {minutes:g} minutes of {voices}-voice babble (people's recordings, tuning speakers "
+            f"left out), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
         print("| game | moves | host utterances | timeouts | heard | ignored (by reason) | run s |")
         print("|---|---|---|---|---|---|---|")
         for game in chosen:
@@ -171,8 +202,11 @@ def command(minutes: float = 20.0, games: list[str] | None = None, json_out: Pat
             result["seconds"] = round(time.monotonic() - started, 1)
             results[game] = result
             ignored = ", ".join(f"{k} {v}" for k, v in sorted(result["ignored"].items())) or "-"
-            print(f"| {game} | {result['moves']} | {result['host_utterances']} | {result['timeouts']} | "
-                  f"{result['heard']} | {ignored} | {result['seconds']} |", flush=True)
+            print(
+                f"| {game} | {result['moves']} | {result['host_utterances']} | {result['timeouts']} | "
+                f"{result['heard']} | {ignored} | {result['seconds']} |",
+                flush=True,
+            )
     if json_out:
         json_out.write_text(json.dumps(results, indent=1))
     return 0
@@ -183,4 +217,5 @@ def _load_cases() -> list:
     (their catalogue lives with the tests: tests/replay.py)."""
     sys.path.insert(0, str(REPO / "tests"))
     from replay import load_cases
+
     return load_cases()

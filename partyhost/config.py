@@ -10,6 +10,7 @@ is read only if it is a regular file of at most a megabyte, and a value may nest
 VALUE_DEPTH deep and hold only VALUE_CHARS characters (VALUE_ITEMS in a list): a rule
 is a number, a word or a short list, and anything vaster is a mistake or an attack.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,47 +41,47 @@ class ConfigError(Exception):
 
 @dataclass
 class Settings:
-    input: str = "mic"                 # mic | text | path to a WAV file | wyoming://HOST:PORT (a satellite)
-    output: str = "speaker"            # speaker | text | path to a WAV file | wyoming://HOST:PORT
-    input_device: str | None = None    # name or index (see: partyhost devices)
+    input: str = "mic"  # mic | text | path to a WAV file | wyoming://HOST:PORT (a satellite)
+    output: str = "speaker"  # speaker | text | path to a WAV file | wyoming://HOST:PORT
+    input_device: str | None = None  # name or index (see: partyhost devices)
     output_device: str | None = None
-    backend: str | None = None         # recogniser; None = the measured default; wyoming://HOST:PORT: a
-                                       # Wyoming ASR server, local fallback (docs/smart-speaker.md). Also read as `recogniser`
-    voice: str | None = None           # None: the local Piper voice; wyoming://HOST:PORT: a Wyoming TTS server
-    whisper_model: str | None = None   # a fetched Whisper model (partyhost models list); None: shipped tiny.en
-                                       # (`partyhost bench latency --choose` sets it)
-    accept_score: float = 86.0         # matcher score (0-100) to act at once
-    confirm_score: float = 72.0        # from here up to accept_score: "did you mean ...?"
-    speech_rate: float = 1.0           # 0.5 (slow) to 2 (fast); players step it from 0.7 to 1.4
-    volume: float = 0.75               # 0 to 1
-    endpoint_silence_ms: int = 500     # silence that ends an utterance
-    word_check_line: float = -3.0      # Keep Cool: a word in play this much less likely than a rival
-                                       # reading is a clue (voice.wordcheck.CHECK_LINE, tested); -100: no check
-    number_check_line: float = -8.0    # a number said alone this much less likely than a rival reading
-                                       # is asked again (voice.wordcheck.NUMBER_LINE, tested); -100: no check
-    rival_margin: float = 0.1          # a reading of another intent this close: "did you mean ...?" first
-                                       # (voice.reading.RIVAL_MARGIN, tested); 0: never asked for this
-    second_opinion: bool = True        # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
-    grammar_decoding: bool = True      # Whisper also decodes inside each prompt's grammar (voice/grammar_decode.py);
-                                       # false: the free reading alone, a little faster on a slow machine
+    backend: str | None = None  # recogniser; None = the measured default; wyoming://HOST:PORT: a
+    # Wyoming ASR server, local fallback (docs/smart-speaker.md). Also read as `recogniser`
+    voice: str | None = None  # None: the local Piper voice; wyoming://HOST:PORT: a Wyoming TTS server
+    whisper_model: str | None = None  # a fetched Whisper model (partyhost models list); None: shipped tiny.en
+    # (`partyhost bench latency --choose` sets it)
+    accept_score: float = 86.0  # matcher score (0-100) to act at once
+    confirm_score: float = 72.0  # from here up to accept_score: "did you mean ...?"
+    speech_rate: float = 1.0  # 0.5 (slow) to 2 (fast); players step it from 0.7 to 1.4
+    volume: float = 0.75  # 0 to 1
+    endpoint_silence_ms: int = 500  # silence that ends an utterance
+    word_check_line: float = -3.0  # Keep Cool: a word in play this much less likely than a rival
+    # reading is a clue (voice.wordcheck.CHECK_LINE, tested); -100: no check
+    number_check_line: float = -8.0  # a number said alone this much less likely than a rival reading
+    # is asked again (voice.wordcheck.NUMBER_LINE, tested); -100: no check
+    rival_margin: float = 0.1  # a reading of another intent this close: "did you mean ...?" first
+    # (voice.reading.RIVAL_MARGIN, tested); 0: never asked for this
+    second_opinion: bool = True  # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
+    grammar_decoding: bool = True  # Whisper also decodes inside each prompt's grammar (voice/grammar_decode.py);
+    # false: the free reading alone, a little faster on a slow machine
     max_utterance_s: float = 6.0
-    agc: bool = True                   # gain for quiet voices before the endpointer (voice/frontend.py)
-    noise_suppression: int = 0         # WebRTC noise suppression 0 (off, measured best) .. 4
-    reply_max_s: float = 4.0           # longer speech is table talk, not a reply (voice/attention.py); 0: no limit
-    remind_after_s: float = 45.0       # silence before a brief reminder at an untimed prompt, then doubling; 0: never
-    show_private: bool = True          # print secret cards on the terminal
-    echo_text: bool = True             # also print what the host says
-    models_dir: str | None = None      # where downloaded models live
-    wake_word: str = "okay_nabu"       # said before a command at any moment, and wakes a box at rest; "off": none
-                                       # (the engine's words: voice.wake.shipped_wake_words)
-    phones: bool = False               # secret hands on players' phones (host-deal games with secret cards)
-    phones_port: int = 8080            # the phone pages' port (0: any free port)
-    phones_bind: str | None = None     # address to serve on; None: this machine's LAN address; "0.0.0.0": all
-    serve_bind: str | None = None      # partyhost serve: address to listen on; None: this machine's LAN address
-    serve_port: int = 10800            # partyhost serve: its Wyoming port (0: any free port)
-    serve_zeroconf: bool = True        # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
-    undo_after_reveal: bool = False    # "undo" may take back a move that showed something hidden
-                                       # (a card, a roll), once the table agrees (docs/rules.md)
+    agc: bool = True  # gain for quiet voices before the endpointer (voice/frontend.py)
+    noise_suppression: int = 0  # WebRTC noise suppression 0 (off, measured best) .. 4
+    reply_max_s: float = 4.0  # longer speech is table talk, not a reply (voice/attention.py); 0: no limit
+    remind_after_s: float = 45.0  # silence before a brief reminder at an untimed prompt, then doubling; 0: never
+    show_private: bool = True  # print secret cards on the terminal
+    echo_text: bool = True  # also print what the host says
+    models_dir: str | None = None  # where downloaded models live
+    wake_word: str = "okay_nabu"  # said before a command at any moment, and wakes a box at rest; "off": none
+    # (the engine's words: voice.wake.shipped_wake_words)
+    phones: bool = False  # secret hands on players' phones (host-deal games with secret cards)
+    phones_port: int = 8080  # the phone pages' port (0: any free port)
+    phones_bind: str | None = None  # address to serve on; None: this machine's LAN address; "0.0.0.0": all
+    serve_bind: str | None = None  # partyhost serve: address to listen on; None: this machine's LAN address
+    serve_port: int = 10800  # partyhost serve: its Wyoming port (0: any free port)
+    serve_zeroconf: bool = True  # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
+    undo_after_reveal: bool = False  # "undo" may take back a move that showed something hidden
+    # (a card, a roll), once the table agrees (docs/rules.md)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 
@@ -107,11 +108,11 @@ LIMITS = {
     "number_check_line": Limit(-100, 100),
     "rival_margin": Limit(0, 1),
     "max_utterance_s": Limit(1, 60),
-    "phones_port": Limit(0, 65535, whole=True),     # 0: any free port
-    "serve_port": Limit(0, 65535, whole=True),      # 0: any free port
+    "phones_port": Limit(0, 65535, whole=True),  # 0: any free port
+    "serve_port": Limit(0, 65535, whole=True),  # 0: any free port
     "noise_suppression": Limit(0, 4, whole=True),
-    "reply_max_s": Limit(0, 60),                      # 0: no limit
-    "remind_after_s": Limit(0, 3600),                 # 0: never
+    "reply_max_s": Limit(0, 60),  # 0: no limit
+    "remind_after_s": Limit(0, 3600),  # 0: never
 }
 
 
@@ -132,8 +133,7 @@ ALIASES = {"recogniser": "backend"}
 
 def settings_path() -> Path:
     """$PARTYHOST_CONFIG, else config.toml in the platform config folder."""
-    return Path(os.environ.get("PARTYHOST_CONFIG") or
-                Path(platformdirs.user_config_dir("partyhost")) / "config.toml")
+    return Path(os.environ.get("PARTYHOST_CONFIG") or Path(platformdirs.user_config_dir("partyhost")) / "config.toml")
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -148,7 +148,7 @@ def load_settings(path: Path | None = None) -> Settings:
         raise ConfigError(str(problem)) from None
     except RecursionError:
         raise ConfigError(f"{path}: a value nests too deeply (at most {VALUE_DEPTH} levels)") from None
-    except (OSError, ValueError) as error:         # TOMLDecodeError, and a number too long to read
+    except (OSError, ValueError) as error:  # TOMLDecodeError, and a number too long to read
         raise ConfigError(f"{path}: {error}") from None
     return apply_overrides(settings, data, source=str(path))
 
@@ -190,8 +190,10 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
         changes[key] = _checked(key, value, getattr(settings, key), source)
     settings = dataclasses.replace(settings, **changes)
     if settings.confirm_score > settings.accept_score:
-        raise ConfigError(f"{source}: confirm_score ({settings.confirm_score:g}) must not be above "
-                          f"accept_score ({settings.accept_score:g})")
+        raise ConfigError(
+            f"{source}: confirm_score ({settings.confirm_score:g}) must not be above "
+            f"accept_score ({settings.accept_score:g})"
+        )
     return settings
 
 
@@ -220,8 +222,10 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         return value
     if key == "voice":
         if not isinstance(value, str) or not is_wyoming(value):
-            raise ConfigError(f"{source}: voice must be wyoming://HOST:PORT (a Wyoming TTS server), "
-                              f"or left out for the local Piper voice, not {value!r}")
+            raise ConfigError(
+                f"{source}: voice must be wyoming://HOST:PORT (a Wyoming TTS server), "
+                f"or left out for the local Piper voice, not {value!r}"
+            )
         try:
             parse_address(value)
         except AddressError as error:
@@ -261,14 +265,16 @@ def _io_choice(kind: str, value: Any, source: str) -> str:
             except FileProblem as problem:
                 raise ConfigError(f"{source}: {name}: {problem}") from None
         return value
-    raise ConfigError(f"{source}: {name} takes {', '.join(allowed)}, a .wav file or a satellite's "
-                      f"wyoming://HOST:PORT, not {value!r}")
+    raise ConfigError(
+        f"{source}: {name} takes {', '.join(allowed)}, a .wav file or a satellite's wyoming://HOST:PORT, not {value!r}"
+    )
 
 
 def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
     """Every game's rules, whichever game is played (`relaxed = "maybe"` is refused before a
     game of Centurion too), as far as they can be checked without a table."""
     from host.engine import RuleError, merge_rules
+
     game = get_game(game_id)
     check = option(game, "check_rules") or (lambda given: merge_rules(game.TITLE, game.RULE_DEFAULTS, given))
     try:
@@ -280,6 +286,7 @@ def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
 def _wake_word(value: Any, source: str) -> str:
     """One of the wake words the engine ships, or "off"."""
     from voice.wake import OFF, shipped_wake_words
+
     words = shipped_wake_words()
     if isinstance(value, str) and (value == OFF or value in words):
         return value

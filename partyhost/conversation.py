@@ -15,13 +15,15 @@ Two rules follow from "the assistant speaks only when spoken to":
   (by the measured speaking rate) spoken; words that arrive after it ran out end the turn
   as silence would, and the answer says time was up.
 """
+
 from __future__ import annotations
 
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TextIO
+from typing import TextIO
 
 from host.engine import Heard, Prompt
 
@@ -32,8 +34,7 @@ MENU_PROMPT = "common/menu"
 LONGEST_REPLY = 500
 """Characters; a transcript longer than this is not a reply to a game's question."""
 TIME_UP = "Time was up before that."
-ADJUST_ELSEWHERE = ("Your assistant speaks for me, so its speed and volume are set on that speaker, "
-                    "not by me.")
+ADJUST_ELSEWHERE = "Your assistant speaks for me, so its speed and volume are set on that speaker, not by me."
 
 
 @dataclass(frozen=True)
@@ -56,15 +57,20 @@ class Conversation:
     service holds a lock), so two clients cannot interleave replies in one game.
     """
 
-    def __init__(self, out: TextIO | None = None, show_private: bool = True,
-                 clock: Callable[[], float] = time.monotonic, speech_seconds: Callable[[str], float] = estimated_seconds):
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        show_private: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        speech_seconds: Callable[[str], float] = estimated_seconds,
+    ):
         self.terminal = TextMouth(out if out is not None else sys.stdout, show_private=show_private)
         self.clock, self.speech_seconds = clock, speech_seconds
         self._lock = threading.Condition()
-        self._said: list[str] = []          # said since the last answer: nobody has heard it yet
+        self._said: list[str] = []  # said since the last answer: nobody has heard it yet
         self._waiting: Prompt | None = None  # the prompt the session waits on for a reply
-        self._reply: str | None = None       # a transcript handed over, not yet taken by hear()
-        self._deadline: tuple[Prompt, float] | None = None   # a timed prompt and when its time runs out
+        self._reply: str | None = None  # a transcript handed over, not yet taken by hear()
+        self._deadline: tuple[Prompt, float] | None = None  # a timed prompt and when its time runs out
         self._late = False
         self._closed = False
 
@@ -73,7 +79,7 @@ class Conversation:
     def hear(self, prompt: Prompt) -> Heard | None:
         """Wait for the next transcript; None once the service closes."""
         with self._lock:
-            if not self._said:                 # a Keep Cool turn is a cue alone: name whose it is
+            if not self._said:  # a Keep Cool turn is a cue alone: name whose it is
                 self._said.append(f"{prompt.player}, your turn." if prompt.player else prompt.text)
             if self._deadline is not None and self._deadline[0] != prompt:
                 self._deadline = None
@@ -122,7 +128,7 @@ class Conversation:
             if self._closed:
                 raise HostStopped("the host is stopping")
             if self._said and self._waiting.name != MENU_PROMPT:
-                return self._answer(taken=False)      # unheard: the player hears it first
+                return self._answer(taken=False)  # unheard: the player hears it first
             self._said.clear()
             self._reply, self._waiting, self._late = text, None, False
             self._lock.notify_all()
@@ -136,8 +142,10 @@ class Conversation:
             if self._waiting is None:
                 raise HostStopped("the host is not ready for a reply yet")
             if not self._said:
-                self._said.append(self._waiting.text or (f"{self._waiting.player}, your turn."
-                                                         if self._waiting.player else "Say that again?"))
+                self._said.append(
+                    self._waiting.text
+                    or (f"{self._waiting.player}, your turn." if self._waiting.player else "Say that again?")
+                )
             return self._answer(taken=False)
 
     def _answer(self, taken: bool) -> Answer:

@@ -26,21 +26,37 @@ Run:  partyhost decks check                 (the shipped decks)
       partyhost decks stats                 (counts, answer histogram, difficulty table)
 Exit status: 0 fine, 1 problems found, 2 a file could not be loaded.
 """
+
 from __future__ import annotations
 
 import argparse
-from collections import Counter
 import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from rapidfuzz import fuzz, process, utils
 
 from host.decks import (
-    ANSWER_MAX, ANSWER_MIN, CATEGORIES, FACES, LINES_PER_FACE, QUESTIONS_FILE,
-    WORDS_FILE, BID_REWARD_FILE, PACK_FILE, DeckError, Decks, Question, WordCard,
-    default_deck_dir, load_bid_reward_decks, load_decks, load_pack, question_games,
+    ANSWER_MAX,
+    ANSWER_MIN,
+    BID_REWARD_FILE,
+    CATEGORIES,
+    FACES,
+    LINES_PER_FACE,
+    PACK_FILE,
+    QUESTIONS_FILE,
+    WORDS_FILE,
+    DeckError,
+    Decks,
+    Question,
+    WordCard,
+    default_deck_dir,
+    load_bid_reward_decks,
+    load_decks,
+    load_pack,
+    question_games,
 )
 from host.games import get_game, option
 from voice import vocabulary
@@ -83,6 +99,7 @@ class Report:
 # ---------------------------------------------------------------------------
 # Questions
 
+
 def speakability_problems(text: str) -> list[str]:
     """Why a question text would be read badly aloud (empty when it reads well)."""
     problems = []
@@ -99,8 +116,7 @@ def speakability_problems(text: str) -> list[str]:
     if _BARE_US.search(text):
         problems.append("'US' is read as 'us' (write 'United States' or 'American')")
     if len(text) > MAX_TEXT_LENGTH:
-        problems.append(f"{len(text)} characters, too long to read aloud "
-                        f"(at most {MAX_TEXT_LENGTH})")
+        problems.append(f"{len(text)} characters, too long to read aloud (at most {MAX_TEXT_LENGTH})")
     if not text.rstrip().endswith("?"):
         problems.append("does not end with a question mark")
     return problems
@@ -153,8 +169,7 @@ def _field_problems(q: Question) -> list[str]:
     return problems
 
 
-def near_duplicates(questions: Sequence[Question],
-                    threshold: int = NEAR_DUPLICATE_SCORE) -> list[str]:
+def near_duplicates(questions: Sequence[Question], threshold: int = NEAR_DUPLICATE_SCORE) -> list[str]:
     """Pairs of questions whose texts are almost the same words."""
     texts = [q.text for q in questions]
     if len(texts) < 2:
@@ -162,11 +177,18 @@ def near_duplicates(questions: Sequence[Question],
     found = []
     for i, text in enumerate(texts):
         # process.extract, not cdist: cdist needs numpy, which the project does not depend on
-        for _, score, j in process.extract(text, texts[i + 1:], scorer=fuzz.token_sort_ratio,
-                                           processor=utils.default_process,
-                                           score_cutoff=threshold, limit=None):
-            found.append(f"questions {questions[i].id} and {questions[i + 1 + j].id} are nearly "
-                         f"the same (similarity {score:.0f})")
+        for _, score, j in process.extract(
+            text,
+            texts[i + 1 :],
+            scorer=fuzz.token_sort_ratio,
+            processor=utils.default_process,
+            score_cutoff=threshold,
+            limit=None,
+        ):
+            found.append(
+                f"questions {questions[i].id} and {questions[i + 1 + j].id} are nearly "
+                f"the same (similarity {score:.0f})"
+            )
     return found
 
 
@@ -184,16 +206,16 @@ def answer_histogram(questions: Iterable[Question]) -> dict[str, int]:
     return counts
 
 
-def spread_warnings(questions: Sequence[Question],
-                    max_share: float = MAX_SHARE_PER_TENTH) -> list[str]:
+def spread_warnings(questions: Sequence[Question], max_share: float = MAX_SHARE_PER_TENTH) -> list[str]:
     """Tenths holding more than max_share of the answers (guessing gets too easy)."""
     total = len(questions)
     if not total:
         return []
-    return [f"{count} of {total} answers ({count / total:.0%}) are in {label}; "
-            f"keep each tenth under {max_share:.0%}"
-            for label, count in answer_histogram(questions).items()
-            if count / total > max_share]
+    return [
+        f"{count} of {total} answers ({count / total:.0%}) are in {label}; keep each tenth under {max_share:.0%}"
+        for label, count in answer_histogram(questions).items()
+        if count / total > max_share
+    ]
 
 
 def game_count_warnings(questions: Sequence[Question]) -> list[str]:
@@ -202,13 +224,13 @@ def game_count_warnings(questions: Sequence[Question]) -> list[str]:
         minimum = option(get_game(game), "DECK").min_cards
         count = sum(game in q.games for q in questions)
         if count < minimum:
-            warnings.append(f"only {count} questions for {game}; a full game can need "
-                            f"{minimum}")
+            warnings.append(f"only {count} questions for {game}; a full game can need {minimum}")
     return warnings
 
 
 # ---------------------------------------------------------------------------
 # Keep Cool words
+
 
 def light_stem(word: str) -> str:
     """The word without one light suffix, keeping 3 letters ("flies" -> "fli" -> "fly")."""
@@ -223,8 +245,7 @@ def light_stem(word: str) -> str:
 def share_root(a: str, b: str) -> bool:
     """Too close for one card: one word inside the other ("butter", "butterfly"), the
     same first 5 letters ("teacher", "teaching"), or the same stem ("baker", "bakes")."""
-    return (a in b or b in a or a[:SHARED_PREFIX] == b[:SHARED_PREFIX]
-            or light_stem(a) == light_stem(b))
+    return a in b or b in a or a[:SHARED_PREFIX] == b[:SHARED_PREFIX] or light_stem(a) == light_stem(b)
 
 
 def check_words(cards: Sequence[WordCard]) -> list[str]:
@@ -236,20 +257,18 @@ def check_words(cards: Sequence[WordCard]) -> list[str]:
         for face in FACES:
             count = len(getattr(card, face))
             if count != LINES_PER_FACE:
-                errors.append(f"card {card.id}: the {face} face has {count} words; each face "
-                              f"needs {LINES_PER_FACE}")
+                errors.append(f"card {card.id}: the {face} face has {count} words; each face needs {LINES_PER_FACE}")
         words = list(card.red) + list(card.blue)
         for word in words:
             if not (word.isascii() and word.isalpha() and word.islower()):
                 errors.append(f"card {card.id}: '{word}' must be lowercase letters a-z")
             if len(word) < MIN_WORD_LETTERS:
-                errors.append(f"card {card.id}: '{word}' is shorter than "
-                              f"{MIN_WORD_LETTERS} letters")
+                errors.append(f"card {card.id}: '{word}' is shorter than {MIN_WORD_LETTERS} letters")
             if word in first_card and first_card[word] != card.id:
                 errors.append(f"card {card.id}: '{word}' is also on card {first_card[word]}")
             first_card.setdefault(word, card.id)
         for i, word in enumerate(words):
-            for other in words[i + 1:]:
+            for other in words[i + 1 :]:
                 if share_root(word, other):
                     errors.append(f"card {card.id}: '{word}' and '{other}' share a root")
     return errors
@@ -279,8 +298,7 @@ def _number_list(numbers: list[int], shown: int = 10) -> str:
     return listed + (f" and {len(numbers) - shown} more" if len(numbers) > shown else "")
 
 
-def words_in_play_together(cards: Sequence[WordCard]
-                           ) -> dict[tuple[str, int], list[tuple[str, int]]]:
+def words_in_play_together(cards: Sequence[WordCard]) -> dict[tuple[str, int], list[tuple[str, int]]]:
     """(face, line) -> [(word, card)]: a game uses one face and line for every card."""
     groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
     for card in cards:
@@ -290,8 +308,9 @@ def words_in_play_together(cards: Sequence[WordCard]
     return groups
 
 
-def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
-                 max_distance: int = CONFUSABLE_PHONES) -> list[str]:
+def check_speech(
+    cards: Sequence[WordCard], dictionary: vocabulary.Dictionary, max_distance: int = CONFUSABLE_PHONES
+) -> list[str]:
     """Errors for words the recognizer cannot hear, and for words of one face and line
     that sound alike (homophones, or one phone apart: "candle" / "handle")."""
     errors = []
@@ -300,16 +319,18 @@ def check_speech(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
         for word in vocabulary.missing_words(card.red + card.blue, dictionary):
             if word not in seen_missing:
                 seen_missing.add(word)
-                errors.append(f"card {card.id}: '{word}' is not in the pronouncing dictionary "
-                              "(choose another word, or add it to grammars/pronunciations.dict)")
-    for (face, line), entries in sorted(words_in_play_together(cards).items(),
-                                        key=lambda item: (FACES.index(item[0][0]), item[0][1])):
+                errors.append(
+                    f"card {card.id}: '{word}' is not in the pronouncing dictionary "
+                    "(choose another word, or add it to grammars/pronunciations.dict)"
+                )
+    for (face, line), entries in sorted(
+        words_in_play_together(cards).items(), key=lambda item: (FACES.index(item[0][0]), item[0][1])
+    ):
         card_of = {}
         for word, card_id in entries:
             card_of.setdefault(word, card_id)
         for a, b in vocabulary.confusable_pairs([w for w, _ in entries], max_distance, dictionary):
-            errors.append(f"{face} line {line}: '{a}' (card {card_of[a]}) and '{b}' "
-                          f"(card {card_of[b]}) sound alike")
+            errors.append(f"{face} line {line}: '{a}' (card {card_of[a]}) and '{b}' (card {card_of[b]}) sound alike")
     return errors
 
 
@@ -326,27 +347,36 @@ spoken, or a word that means another thing, or nothing, in another country."""
 def unfit_words(path: Path | None = None) -> dict[str, str]:
     """decks/unfit-words.txt: word -> why it is left out (comment lines skipped)."""
     path = path or default_deck_dir() / UNFIT_WORDS_FILE
-    pairs = [line.split("\t", 1) for line in path.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
+    pairs = [
+        line.split("\t", 1)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return {word.strip(): reason.strip() for word, reason in pairs}
 
 
 def check_unfit(cards: Sequence[WordCard]) -> list[str]:
     """Errors for words of decks/unfit-words.txt (slurs, regional words) in a full deck."""
     unfit = unfit_words()
-    return [f"card {card.id}: '{word}' is left out of a full deck: {unfit[word]}"
-            for card in cards for word in card.red + card.blue if word in unfit]
+    return [
+        f"card {card.id}: '{word}' is left out of a full deck: {unfit[word]}"
+        for card in cards
+        for word in card.red + card.blue
+        if word in unfit
+    ]
 
 
 def frequent_words(path: Path | None = None) -> list[str]:
     """The shipped list of the most frequent English words (comment lines skipped)."""
     path = path or default_deck_dir() / FREQUENT_WORDS_FILE
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
+    return [
+        line.strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
 
 
-def homophones(words: Iterable[str], others: Iterable[str],
-               dictionary: vocabulary.Dictionary) -> list[tuple[str, str]]:
+def homophones(words: Iterable[str], others: Iterable[str], dictionary: vocabulary.Dictionary) -> list[tuple[str, str]]:
     """(word, other) pairs spelt differently that share a pronunciation: at a Keep Cool
     turn nobody can tell them apart by ear ("flour" / "flower", "sari" / "sorry")."""
     said_as: dict[tuple[str, ...], list[str]] = {}
@@ -356,20 +386,24 @@ def homophones(words: Iterable[str], others: Iterable[str],
     pairs: list[tuple[str, str]] = []
     for word in dict.fromkeys(words):
         for phones in vocabulary.pronunciations(word, dictionary):
-            pairs += [(word, other) for other in said_as.get(phones, ())
-                      if other != word and (word, other) not in pairs]
+            pairs += [
+                (word, other) for other in said_as.get(phones, ()) if other != word and (word, other) not in pairs
+            ]
     return pairs
 
 
-def check_homophones(cards: Sequence[WordCard], dictionary: vocabulary.Dictionary,
-                     frequent: Sequence[str]) -> list[str]:
+def check_homophones(
+    cards: Sequence[WordCard], dictionary: vocabulary.Dictionary, frequent: Sequence[str]
+) -> list[str]:
     """Errors for deck words that sound exactly like another deck word anywhere in the
     deck, or like one of the most frequent English words (a stray "sorry" is "sari")."""
     deck = [word for card in cards for word in card.red + card.blue]
-    errors = [f"'{a}' and '{b}' sound the same (both in the deck)"
-              for a, b in homophones(deck, deck, dictionary) if a < b]
-    errors += [f"'{word}' sounds like the common word '{other}'"
-               for word, other in homophones(deck, frequent, dictionary)]
+    errors = [
+        f"'{a}' and '{b}' sound the same (both in the deck)" for a, b in homophones(deck, deck, dictionary) if a < b
+    ]
+    errors += [
+        f"'{word}' sounds like the common word '{other}'" for word, other in homophones(deck, frequent, dictionary)
+    ]
     return errors
 
 
@@ -380,16 +414,20 @@ def check_question_words(questions: Sequence[Question], dictionary: vocabulary.D
     for q in questions:
         words = normalize(q.text, strip_fillers=False).split()
         for word in vocabulary.missing_words(words, dictionary):
-            errors.append(f"question {q.id}: '{word}' is not in the pronouncing dictionary "
-                          "(reword it, or add it to grammars/pronunciations.dict)")
+            errors.append(
+                f"question {q.id}: '{word}' is not in the pronouncing dictionary "
+                "(reword it, or add it to grammars/pronunciations.dict)"
+            )
     return errors
 
 
 # ---------------------------------------------------------------------------
 # Putting it together
 
-def validate(questions: Sequence[Question], cards: Sequence[WordCard],
-             full_deck: bool = False, speech: bool = True) -> Report:
+
+def validate(
+    questions: Sequence[Question], cards: Sequence[WordCard], full_deck: bool = False, speech: bool = True
+) -> Report:
     """Every check; `full_deck` also requires a complete 120-card word deck, `speech`
     the pronouncing-dictionary checks (a warning says when they cannot run)."""
     report = Report(histogram=answer_histogram(questions))
@@ -432,15 +470,29 @@ def format_report(report: Report, question_count: int, card_count: int) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--questions", action="append", default=[], metavar="FILE",
-                        help="question deck (CSV or YAML); repeatable (default: the shipped decks)")
-    parser.add_argument("--words", action="append", default=[], metavar="FILE",
-                        help="Keep Cool word deck (CSV); repeatable")
-    parser.add_argument("--full", action="store_true",
-                        help=f"the word deck must be complete: {FULL_DECK_CARDS} cards, "
-                             f"{FULL_DECK_WORDS} different words (always on for the shipped deck)")
-    parser.add_argument("--card-deck", action="append", default=[], metavar="FILE",
-                        help="1%% bid/reward deck or Centurion pack (YAML); repeatable")
+    parser.add_argument(
+        "--questions",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="question deck (CSV or YAML); repeatable (default: the shipped decks)",
+    )
+    parser.add_argument(
+        "--words", action="append", default=[], metavar="FILE", help="Keep Cool word deck (CSV); repeatable"
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=f"the word deck must be complete: {FULL_DECK_CARDS} cards, "
+        f"{FULL_DECK_WORDS} different words (always on for the shipped deck)",
+    )
+    parser.add_argument(
+        "--card-deck",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="1%% bid/reward deck or Centurion pack (YAML); repeatable",
+    )
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
 
@@ -453,7 +505,7 @@ def _load(args: argparse.Namespace) -> tuple[Decks, bool] | None:
         card_paths = [default_deck_dir() / BID_REWARD_FILE, default_deck_dir() / PACK_FILE]
         full_deck = True
     try:
-        for path in card_paths:   # a YAML card deck is either kind: the loaders tell them apart
+        for path in card_paths:  # a YAML card deck is either kind: the loaders tell them apart
             _load_card_deck(Path(path))
         return load_decks(question_paths, word_paths), full_deck
     except DeckError as error:

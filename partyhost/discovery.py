@@ -6,6 +6,7 @@ to Describe itself. The wyoming package's own helper pins an old zeroconf and ca
 withdraw its announcement, so the zeroconf package is used directly: announced at start,
 withdrawn (a goodbye packet) at stop, so no stale entry lingers on the network.
 """
+
 from __future__ import annotations
 
 import socket
@@ -35,11 +36,14 @@ class Advertiser:
 
     def __init__(self, announcement: Announcement, interfaces: list[str] | None = None):
         self.announcement = announcement
-        self._zeroconf = AsyncZeroconf(interfaces=interfaces or [announcement.address],
-                                       ip_version=IPVersion.V4Only)
-        self._info = AsyncServiceInfo(SERVICE_TYPE, announcement.instance, port=announcement.port,
-                                      addresses=[socket.inet_aton(announcement.address)],
-                                      server=f"{announcement.name}.local.")
+        self._zeroconf = AsyncZeroconf(interfaces=interfaces or [announcement.address], ip_version=IPVersion.V4Only)
+        self._info = AsyncServiceInfo(
+            SERVICE_TYPE,
+            announcement.instance,
+            port=announcement.port,
+            addresses=[socket.inet_aton(announcement.address)],
+            server=f"{announcement.name}.local.",
+        )
 
     async def announce(self) -> None:
         await self._zeroconf.async_register_service(self._info, allow_name_change=True)

@@ -5,6 +5,7 @@ grammar a game will use, and turns whatever it raises into `FILE:LINE: reason`.
 The line comes from the error where YAML gives one, from the template hassil
 quotes, or from the top-level key whose value has the wrong shape.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,16 @@ import yaml
 
 from voice.grammar import GRAMMAR_DIR, GrammarError, load_grammar
 
-MAPPING_KEYS = ("prompts", "intents", "lists", "expansion_rules", "fallbacks", "min_scores",
-                "exact_intents", "command_prefixes")
+MAPPING_KEYS = (
+    "prompts",
+    "intents",
+    "lists",
+    "expansion_rules",
+    "fallbacks",
+    "min_scores",
+    "exact_intents",
+    "command_prefixes",
+)
 SEQUENCE_KEYS = ("list_slots",)
 
 
@@ -31,12 +40,12 @@ def check_grammars(names: list[str], directory: Path = GRAMMAR_DIR) -> None:
             load_grammar(name, directory)
         except GrammarError as error:
             raise GrammarProblem(_located(path, _without_path(str(error), path))) from error
-        except Exception as error:   # grammar files are user-editable: any failure is theirs to fix
+        except Exception as error:  # grammar files are user-editable: any failure is theirs to fix
             raise GrammarProblem(_located(path, f"{type(error).__name__}: {error}")) from error
 
 
 def _without_path(message: str, path: Path) -> str:
-    return message[len(f"{path}: "):] if message.startswith(f"{path}: ") else message
+    return message[len(f"{path}: ") :] if message.startswith(f"{path}: ") else message
 
 
 def _located(path: Path, reason: str) -> str:

@@ -5,6 +5,7 @@ as said and with one word dropped or swapped for another of the grammar's words:
 matcher's work on a reading a recogniser could give. Times are CPU seconds of this
 process (the matcher alone, no audio), as percentiles.
 """
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,10 @@ class Timing:
     match_ms: list[float]
 
     def row(self) -> str:
-        return (f"{self.name:34} load {self.load_ms:7.1f} ms  arcs {self.arcs:6}  "
-                f"match p50 {percentile(self.match_ms, 50):5.2f} ms  p95 {percentile(self.match_ms, 95):5.2f} ms")
+        return (
+            f"{self.name:34} load {self.load_ms:7.1f} ms  arcs {self.arcs:6}  "
+            f"match p50 {percentile(self.match_ms, 50):5.2f} ms  p95 {percentile(self.match_ms, 95):5.2f} ms"
+        )
 
 
 def random_path(graph: WordGraph, rng: random.Random) -> list[str]:
@@ -91,7 +94,7 @@ def game_prompts() -> list[tuple[str, dict]]:
 
 def command(count: int = 200, seed: int = 1) -> int:
     rng = random.Random(seed)
-    sound_of("warm")                 # the pronouncing dictionary loads once per process, not per grammar
+    sound_of("warm")  # the pronouncing dictionary loads once per process, not per grammar
     started = time.process_time()
     Grammar.load(EXAMPLE)
     coffee_matcher = Matcher(common=False, grammar_file=EXAMPLE)
@@ -103,13 +106,15 @@ def command(count: int = 200, seed: int = 1) -> int:
         timing = time_prompt(Matcher(), prompt, live, max(20, count // 4), rng)
         game_times += timing.match_ms
         print(timing.row())
-    tracemalloc.start()              # a second pass for memory: tracing slows everything it sees
+    tracemalloc.start()  # a second pass for memory: tracing slows everything it sees
     matcher = Matcher()
     for prompt, live in game_prompts():
         matcher.table(prompt, live)
     Matcher(common=False, grammar_file=EXAMPLE).table("coffee_maker/order")
-    memory = tracemalloc.get_traced_memory()[1] / 2 ** 20
+    memory = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    print(f"coffee_load_ms={coffee.load_ms:.0f} coffee_match_p95_ms={percentile(coffee.match_ms, 95):.2f} "
-          f"game_match_p95_ms={percentile(game_times, 95):.2f} all_grammars_peak_mb={memory:.1f}")
+    print(
+        f"coffee_load_ms={coffee.load_ms:.0f} coffee_match_p95_ms={percentile(coffee.match_ms, 95):.2f} "
+        f"game_match_p95_ms={percentile(game_times, 95):.2f} all_grammars_peak_mb={memory:.1f}"
+    )
     return 0

@@ -5,6 +5,7 @@ common/menu, common/number and common/yes_no, and returns a choice; the command
 line then starts that game exactly as `partyhost play` would. With a wake word and a
 microphone, the box rests first: it says how to wake it and listens only for the word.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,19 +30,34 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
     if not sleep_until_woken(ears, mouth):
         return None
     titles = [get_game(g).TITLE for g in game_ids()]
-    mouth.say("Hello! I'm your party host. Which game shall we play? "
-              f"{join_names(titles, 'or')}.")
-    game_id = _ask(ears, mouth, matcher, Prompt("common/menu", None, "Which game shall we play?",
-                   choices=("let's play keep cool", "centurion")), "choose_game", "game")
+    mouth.say(f"Hello! I'm your party host. Which game shall we play? {join_names(titles, 'or')}.")
+    game_id = _ask(
+        ears,
+        mouth,
+        matcher,
+        Prompt("common/menu", None, "Which game shall we play?", choices=("let's play keep cool", "centurion")),
+        "choose_game",
+        "game",
+    )
     if game_id is None:
         return None
     game = get_game(game_id)
     low, high = game.MIN_PLAYERS, game.MAX_PLAYERS
     count = None
     while count is None:
-        count = _ask(ears, mouth, matcher, Prompt("common/number", None,
-                     f"{game.TITLE}. How many players? From {low} to {high}.", choices=(str(low), str(high))),
-                     "number", "value")
+        count = _ask(
+            ears,
+            mouth,
+            matcher,
+            Prompt(
+                "common/number",
+                None,
+                f"{game.TITLE}. How many players? From {low} to {high}.",
+                choices=(str(low), str(high)),
+            ),
+            "number",
+            "value",
+        )
         if count is None:
             return None
         if not low <= count <= high:
@@ -50,9 +66,10 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
     players = tuple(f"Player {n}" for n in range(1, count + 1))
     solo_mode = option(game, "SOLO_MODE")
     mode = solo_mode if solo_mode and count == 1 else game.MODES[0]
-    mouth.say(f"Great: {game.TITLE} for {count}. " + (
-        "You play against me." if mode == solo_mode else
-        f"Going round the table, you are {join_names(players)}."))
+    mouth.say(
+        f"Great: {game.TITLE} for {count}. "
+        + ("You play against me." if mode == solo_mode else f"Going round the table, you are {join_names(players)}.")
+    )
     return MenuChoice(game_id, players, mode)
 
 
@@ -78,7 +95,10 @@ def _ask(ears: Ears, mouth: Mouth, matcher: Matcher, prompt: Prompt, intent_name
             return intent[field]
         if intent and intent["intent"] == "quit":
             return None
-        mouth.say("Sorry, I didn't catch that. You can say, for example: "
-                  + join_names([f'"{c}"' for c in prompt.choices], "or") + ".")
+        mouth.say(
+            "Sorry, I didn't catch that. You can say, for example: "
+            + join_names([f'"{c}"' for c in prompt.choices], "or")
+            + "."
+        )
     mouth.say("Let's try again later. Goodbye!")
     return None

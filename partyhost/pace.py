@@ -15,6 +15,7 @@ Seconds of speech come from the text at the voice's measured speaking rate
 (SYLLABLES_PER_SECOND and PAUSE_SECONDS, measured with `--piper`), or, with
 `--piper`, from Piper itself, every distinct line synthesised once.
 """
+
 from __future__ import annotations
 
 import json
@@ -87,7 +88,8 @@ TABLES = (
     Table("one-percent", "basic", 4),
     # Count to 100: two players, seven cards each, to 21 points. Against the host, one
     # person's wait between cards holds the host's own card too.
-    Table("centurion", "pvp", 2), Table("centurion", "vs-host", 1, rulebook=False),
+    Table("centurion", "pvp", 2),
+    Table("centurion", "vs-host", 1, rulebook=False),
 )
 
 
@@ -145,6 +147,7 @@ def piper_seconds() -> Callable[[str], float]:
         if text not in known:
             known[text] = sum(len(piece) for piece in tts.synthesize(text)) / tts.sample_rate
         return known[text]
+
     return seconds
 
 
@@ -171,15 +174,25 @@ class TableEars:
 def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
     """Play one game at `table` with the random table of players; its outcome and event log."""
     game = get_game(table.game)
-    options = GameOptions(players=NAMES[:table.players], mode=table.mode, deal=table.deal, seed=seed,
-                          rules=dict(table.rules))
+    options = GameOptions(
+        players=NAMES[: table.players], mode=table.mode, deal=table.deal, seed=seed, rules=dict(table.rules)
+    )
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
-    session = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
-                      SessionInfo(session_id, f"pace-{seed}"), log, TableEars(seed), QuietMouth(),
-                      lambda prompt, text: None, clock=lambda: 0.0)
+    session = Session(
+        game,
+        options,
+        load_game_decks(option(game, "DECK"), []),
+        journal,
+        SessionInfo(session_id, f"pace-{seed}"),
+        log,
+        TableEars(seed),
+        QuietMouth(),
+        lambda prompt, text: None,
+        clock=lambda: 0.0,
+    )
     session.start()
     outcome = session.run()
     log.close()
@@ -187,8 +200,7 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
     return outcome, [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
 
 
-def case_speech(name: str, game_id: str, mode: str, events: list[dict],
-                seconds: Callable[[str], float]) -> CaseSpeech:
+def case_speech(name: str, game_id: str, mode: str, events: list[dict], seconds: Callable[[str], float]) -> CaseSpeech:
     """Cut one game's event log at its prompts and add up the speech of each cut."""
     info = set(option(get_game(game_id), "INFO_INTENTS")) | COMMON_INTENTS
     result = CaseSpeech(name, game_id, mode)
@@ -200,17 +212,17 @@ def case_speech(name: str, game_id: str, mode: str, events: list[dict],
             after_prompt = True
             continue
         if kind == "say":
-            if after_prompt and prompts == 0:      # before the first prompt: not its question
+            if after_prompt and prompts == 0:  # before the first prompt: not its question
                 _close(result, prompts, spoken, requested)
                 prompts, spoken, requested = 1, 0.0, False
             spoken += seconds(event["text"])
-            if after_prompt:                       # the question itself closes the cut
+            if after_prompt:  # the question itself closes the cut
                 _close(result, prompts, spoken, requested)
                 prompts, spoken, requested = prompts + 1, 0.0, False
             after_prompt = False
             continue
         if kind in ("heard", "intent", "rejected") and after_prompt:
-            _close(result, prompts, spoken, requested)    # a prompt without words (a cue)
+            _close(result, prompts, spoken, requested)  # a prompt without words (a cue)
             prompts, spoken, requested = prompts + 1, 0.0, False
         if kind == "intent" and event["intent"].get("intent") in info or kind == "rejected":
             requested = True
@@ -230,8 +242,9 @@ def _close(result: CaseSpeech, index: int, spoken: float, requested: bool) -> No
         result.turns.append(spoken)
 
 
-def measure(use_piper: bool = False, tables: tuple[Table, ...] = TABLES,
-            seeds: tuple[int, ...] = SEEDS) -> list[CaseSpeech]:
+def measure(
+    use_piper: bool = False, tables: tuple[Table, ...] = TABLES, seeds: tuple[int, ...] = SEEDS
+) -> list[CaseSpeech]:
     """Play every table with every seed and measure its host speech."""
     seconds = piper_seconds() if use_piper else estimated_seconds
     results = []
@@ -249,21 +262,38 @@ def summary(results: list[CaseSpeech]) -> list[dict]:
     """One row per game and mode (its tables and seeds pooled)."""
     rows: dict[tuple[str, str], dict] = {}
     for result in results:
-        row = rows.setdefault((result.game, result.mode), {
-            "game": result.game, "mode": result.mode, "first": [], "turns": [], "requested": [],
-            "finished": 0, "rulebook": result.rulebook})
+        row = rows.setdefault(
+            (result.game, result.mode),
+            {
+                "game": result.game,
+                "mode": result.mode,
+                "first": [],
+                "turns": [],
+                "requested": [],
+                "finished": 0,
+                "rulebook": result.rulebook,
+            },
+        )
         row["first"].append(result.first)
         row["turns"] += result.turns
         row["requested"] += result.requested
         row["finished"] += result.finished
-    return [{"game": row["game"], "mode": row["mode"], "rulebook": row["rulebook"],
-             "games": len(row["first"]), "finished": row["finished"],
-             "first_s": max(row["first"]),
-             "turn_mean_s": statistics.fmean(row["turns"]) if row["turns"] else 0.0,
-             "turn_p95_s": percentile(row["turns"], 95), "turns": len(row["turns"]),
-             "requested_mean_s": statistics.fmean(row["requested"]) if row["requested"] else 0.0,
-             "requested": len(row["requested"])}
-            for row in rows.values()]
+    return [
+        {
+            "game": row["game"],
+            "mode": row["mode"],
+            "rulebook": row["rulebook"],
+            "games": len(row["first"]),
+            "finished": row["finished"],
+            "first_s": max(row["first"]),
+            "turn_mean_s": statistics.fmean(row["turns"]) if row["turns"] else 0.0,
+            "turn_p95_s": percentile(row["turns"], 95),
+            "turns": len(row["turns"]),
+            "requested_mean_s": statistics.fmean(row["requested"]) if row["requested"] else 0.0,
+            "requested": len(row["requested"]),
+        }
+        for row in rows.values()
+    ]
 
 
 def meets_targets(row: dict) -> bool:
@@ -278,16 +308,25 @@ def _verdict(row: dict) -> str:
 
 def command(use_piper: bool = False, json_path: Path | None = None) -> int:
     rows = summary(measure(use_piper))
-    how = "synthesised with Piper" if use_piper else (
-        f"estimated at {SYLLABLES_PER_SECOND} syllables a second, {PAUSE_SECONDS} s a pause")
-    print(f"Seconds of host speech at the rulebooks' sizes, {how}; "
-          f"targets: first <= {TARGET_FIRST_S:g} s, turn mean <= {TARGET_TURN_S:g} s.")
-    print(f"{'game':<13}{'mode':<11}{'games':>6}{'first':>7}{'turn mean':>11}{'p95':>7}{'turns':>7}"
-          f"{'asked for':>11}  target")
+    how = (
+        "synthesised with Piper"
+        if use_piper
+        else (f"estimated at {SYLLABLES_PER_SECOND} syllables a second, {PAUSE_SECONDS} s a pause")
+    )
+    print(
+        f"Seconds of host speech at the rulebooks' sizes, {how}; "
+        f"targets: first <= {TARGET_FIRST_S:g} s, turn mean <= {TARGET_TURN_S:g} s."
+    )
+    print(
+        f"{'game':<13}{'mode':<11}{'games':>6}{'first':>7}{'turn mean':>11}{'p95':>7}{'turns':>7}"
+        f"{'asked for':>11}  target"
+    )
     for row in rows:
-        print(f"{row['game']:<13}{row['mode']:<11}{row['finished']:>3}/{row['games']:<2}{row['first_s']:>7.1f}"
-              f"{row['turn_mean_s']:>11.1f}{row['turn_p95_s']:>7.1f}{row['turns']:>7}"
-              f"{row['requested_mean_s']:>8.1f} x{row['requested']}  {_verdict(row)}")
+        print(
+            f"{row['game']:<13}{row['mode']:<11}{row['finished']:>3}/{row['games']:<2}{row['first_s']:>7.1f}"
+            f"{row['turn_mean_s']:>11.1f}{row['turn_p95_s']:>7.1f}{row['turns']:>7}"
+            f"{row['requested_mean_s']:>8.1f} x{row['requested']}  {_verdict(row)}"
+        )
     if json_path:
         json_path.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0

@@ -14,6 +14,7 @@ grammar's version is pinned too; a different one only changes how new replies ar
 understood (the journal holds moves, not words), so the game goes on and the note
 says so.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,8 +28,7 @@ from typing import Any
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
 from host.files import DECK_BYTES, read_bytes
-from host.games import option
-from host.games import GAME_IDS, game_ids, get_game
+from host.games import GAME_IDS, game_ids, get_game, option
 from host.journal import Journal, SessionDamaged, SessionRecord
 from voice.grammar import GRAMMAR_DIR
 
@@ -60,6 +60,7 @@ class SavedGame:
 
 # ---- decks --------------------------------------------------------------------
 
+
 def deck_files(game: Any, setup: dict[str, Any]) -> dict[str, list[Path]]:
     """The files each kind of deck of this game comes from: the ones given, else the
     shipped one its registry entry names (host.engine.DeckEntry)."""
@@ -83,9 +84,13 @@ def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: fro
     """Only the decks this game deals from: a broken word deck must not stop centurion."""
     cards = files["cards"][0] if files["cards"] else None
     try:
-        return load_decks(files["questions"], files["words"], used_questions,
-                          bid_reward=cards if option(game, "DECK").kind == "bid_reward" else None,
-                          pack=cards if option(game, "DECK").kind == "pack" else None)
+        return load_decks(
+            files["questions"],
+            files["words"],
+            used_questions,
+            bid_reward=cards if option(game, "DECK").kind == "bid_reward" else None,
+            pack=cards if option(game, "DECK").kind == "pack" else None,
+        )
     except DeckError as error:
         raise SetupError(f"bad deck: {error}") from error
     except OSError as error:
@@ -102,14 +107,16 @@ def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOpt
     if not isinstance(pinned, dict):
         return options, []
     now = rule_defaults(game)
-    changed = sorted(key for key, value in pinned.items()
-                     if key in now and now[key] != value and key not in options.rules)
+    changed = sorted(
+        key for key, value in pinned.items() if key in now and now[key] != value and key not in options.rules
+    )
     if not changed:
         return options, []
     rules = {**options.rules, **{key: pinned[key] for key in changed}}
     return dataclasses.replace(options, rules=rules), [
         f"the default rules changed since this game began ({', '.join(changed)}); "
-        "it goes on with the ones it began with"]
+        "it goes on with the ones it began with"
+    ]
 
 
 def grammar_version(game_id: str) -> str:
@@ -121,8 +128,9 @@ def grammar_version(game_id: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def _pinned_decks(journal: Journal, record: SessionRecord, files: dict[str, list[Path]],
-                  scratch: Path) -> tuple[dict[str, list[Path]], list[str]]:
+def _pinned_decks(
+    journal: Journal, record: SessionRecord, files: dict[str, list[Path]], scratch: Path
+) -> tuple[dict[str, list[Path]], list[str]]:
     """The deck files to load: each changed or missing one replaced by its journaled copy."""
     pinned = journal.pinned_inputs(record.id)
     notes: list[str] = []
@@ -130,13 +138,13 @@ def _pinned_decks(journal: Journal, record: SessionRecord, files: dict[str, list
     for kind, paths in files.items():
         chosen[kind] = []
         for i, path in enumerate(paths):
-            if str(path) not in pinned:          # a game saved before inputs were pinned
+            if str(path) not in pinned:  # a game saved before inputs were pinned
                 chosen[kind].append(path)
                 continue
             digest, content = pinned[str(path)]
             try:
                 now = hashlib.sha256(read_bytes(path, "deck file", DECK_BYTES)).hexdigest()
-            except OSError:                  # gone, or no longer a file (a FileProblem): the copy is used
+            except OSError:  # gone, or no longer a file (a FileProblem): the copy is used
                 now = None
             if now == digest:
                 chosen[kind].append(path)
@@ -145,16 +153,25 @@ def _pinned_decks(journal: Journal, record: SessionRecord, files: dict[str, list
             copy.parent.mkdir(parents=True)
             copy.write_bytes(content)
             chosen[kind].append(copy)
-            notes.append(f"{path} {'changed' if now else 'is gone'} since this game began; "
-                         "it goes on with the copy saved when it began")
+            notes.append(
+                f"{path} {'changed' if now else 'is gone'} since this game began; "
+                "it goes on with the copy saved when it began"
+            )
     return chosen, notes
 
 
 # ---- setup ----------------------------------------------------------------------
 
+
 def options_to_json(options: GameOptions) -> dict[str, Any]:
-    return {"players": list(options.players), "teams": [list(t) for t in options.teams],
-            "mode": options.mode, "deal": options.deal, "seed": options.seed, "rules": options.rules}
+    return {
+        "players": list(options.players),
+        "teams": [list(t) for t in options.teams],
+        "mode": options.mode,
+        "deal": options.deal,
+        "seed": options.seed,
+        "rules": options.rules,
+    }
 
 
 def options_from_json(data: Any) -> GameOptions:
@@ -163,14 +180,22 @@ def options_from_json(data: Any) -> GameOptions:
         raise Unresumable("its options are missing")
     players, teams = data.get("players"), data.get("teams", [])
     _need(isinstance(players, list) and players and all(isinstance(p, str) for p in players), "players")
-    _need(isinstance(teams, list) and all(isinstance(t, list) and all(isinstance(p, str) for p in t)
-                                          for t in teams), "teams")
+    _need(
+        isinstance(teams, list) and all(isinstance(t, list) and all(isinstance(p, str) for p in t) for t in teams),
+        "teams",
+    )
     _need(isinstance(data.get("mode"), str), "mode")
     _need(isinstance(data.get("deal"), str), "deal")
     _need(isinstance(data.get("seed"), int) and not isinstance(data.get("seed"), bool), "seed")
     _need(isinstance(data.get("rules", {}), dict), "rules")
-    return GameOptions(players=tuple(players), teams=tuple(tuple(t) for t in teams), mode=data["mode"],
-                       deal=data["deal"], seed=data["seed"], rules=data.get("rules", {}))
+    return GameOptions(
+        players=tuple(players),
+        teams=tuple(tuple(t) for t in teams),
+        mode=data["mode"],
+        deal=data["deal"],
+        seed=data["seed"],
+        rules=data.get("rules", {}),
+    )
 
 
 def _need(ok: bool, name: str) -> None:
@@ -187,8 +212,11 @@ def quick_problem(record: SessionRecord) -> str | None:
     try:
         options_from_json(record.setup.get("options"))
         for key in ("question_decks", "word_decks", "used_questions"):
-            _need(isinstance(record.setup.get(key, []), list)
-                  and all(isinstance(v, str) for v in record.setup.get(key, [])), key)
+            _need(
+                isinstance(record.setup.get(key, []), list)
+                and all(isinstance(v, str) for v in record.setup.get(key, [])),
+                key,
+            )
         _need(isinstance(record.setup.get("card_deck"), (str, type(None))), "card_deck")
         _need(isinstance(record.setup.get("group", ""), str), "group")
         _need(isinstance(record.setup.get("events", ""), str), "events path")
@@ -204,8 +232,7 @@ def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
         raise Unresumable(problem)
     game = get_game(record.game)
     setup = record.setup
-    options, notes = _pinned_rules(game, options_from_json(setup["options"]),
-                                   _pins(setup).get("rule_defaults"))
+    options, notes = _pinned_rules(game, options_from_json(setup["options"]), _pins(setup).get("rule_defaults"))
     try:
         files = deck_files(game, setup)
         with tempfile.TemporaryDirectory(prefix="partyhost-pinned-") as scratch:
@@ -217,8 +244,10 @@ def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
     notes += deck_notes
     pinned_grammar = _pins(setup).get("grammar")
     if pinned_grammar and pinned_grammar != grammar_version(game.ID):
-        notes.append("the grammar changed since this game began; the moves made stand, "
-                     "and new replies are understood with the new grammar")
+        notes.append(
+            "the grammar changed since this game began; the moves made stand, "
+            "and new replies are understood with the new grammar"
+        )
     _replay(game, options, decks, actions)
     return SavedGame(record, game, options, decks, actions, notes)
 
@@ -238,8 +267,11 @@ def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[st
         try:
             state, _ = game.apply(state, action)
         except RuleError as error:
-            raise Unresumable(f"move {n} ({action.get('intent')} by {action.get('player') or 'the table'}) "
-                              f"is refused by the rules: {error.reason}") from error
-        except Exception as error:   # journal data is untrusted: any failure is that move's fault
-            raise Unresumable(f"move {n} ({action.get('intent')}) cannot be replayed "
-                              f"({type(error).__name__}: {error})") from error
+            raise Unresumable(
+                f"move {n} ({action.get('intent')} by {action.get('player') or 'the table'}) "
+                f"is refused by the rules: {error.reason}"
+            ) from error
+        except Exception as error:  # journal data is untrusted: any failure is that move's fault
+            raise Unresumable(
+                f"move {n} ({action.get('intent')}) cannot be replayed ({type(error).__name__}: {error})"
+            ) from error

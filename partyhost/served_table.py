@@ -7,12 +7,13 @@ that cannot start is explained to the players; nothing starts again until someon
 so a broken setting cannot spin the loop. A disk that refuses to save pauses the table:
 the players hear why, and the next words they say try the unfinished game again.
 """
+
 from __future__ import annotations
 
 import sys
 import time
 import traceback
-from typing import Callable
+from collections.abc import Callable
 
 from host.engine import Prompt
 from host.journal import JournalUnwritable
@@ -28,11 +29,17 @@ def opener_for(conversation: Conversation) -> Opener:
 
     def opener(settings: Settings, t0: float) -> GameIO:
         return GameIO(ears=conversation, mouth=conversation, clock=lambda: t0 + time.monotonic() - started)
+
     return opener
 
 
-def play_games(conversation: Conversation, resume: Callable[[Opener], object], play: Callable[[Opener], object],
-               refusals: tuple[type[BaseException], ...], not_resumed: tuple[type[BaseException], ...]) -> None:
+def play_games(
+    conversation: Conversation,
+    resume: Callable[[Opener], object],
+    play: Callable[[Opener], object],
+    refusals: tuple[type[BaseException], ...],
+    not_resumed: tuple[type[BaseException], ...],
+) -> None:
     """Resume (errors in `not_resumed`: none to resume, or open elsewhere), then play until closed.
 
     `refusals` are the errors a user can fix, told in their own words; any other error is
@@ -53,8 +60,11 @@ def play_games(conversation: Conversation, resume: Callable[[Opener], object], p
         except JournalUnwritable as error:
             print(f"partyhost: {error}", file=sys.stderr)
             unfinished = True
-            _wait_after(conversation, ("" if error.told else f"Sorry, I cannot save games now: {error.short}. ")
-                        + "When there is room on the disk again, say anything and we go on.")
+            _wait_after(
+                conversation,
+                ("" if error.told else f"Sorry, I cannot save games now: {error.short}. ")
+                + "When there is room on the disk again, say anything and we go on.",
+            )
         except refusals as error:
             print(f"partyhost: {error}", file=sys.stderr)
             _wait_after(conversation, f"Sorry, I could not start that game: {error}")

@@ -6,14 +6,15 @@ are built with them too. Voices: Piper's joe voice at several speeds (the host's
 voice, so the easiest), and espeak-ng voices when installed (other speakers, accents
 and synthesiser: held-apart data). Noise comes from ../shared/audio/noise.
 """
+
 from __future__ import annotations
 
 import random
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 import soundfile
@@ -45,7 +46,7 @@ CHATTER = [  # out-of-grammar talk around a table: must never become a move
     "let me just check my messages quickly",
 ]
 ESPEAK_VOICES = ("en-us", "en-gb", "en-us+m3", "en-us+f2", "en-gb-x-rp+f4", "en-029")
-ESPEAK_WPM = 160                    # espeak-ng's words a minute for every voice
+ESPEAK_WPM = 160  # espeak-ng's words a minute for every voice
 
 
 class FixtureError(RuntimeError):
@@ -58,21 +59,25 @@ class Voices:
     def __init__(self, noise_scale: float | None = None):
         """noise_scale 0: Piper says each text the same way on every run (see PiperTTS)."""
         from voice.tts import PiperTTS
+
         self.piper = PiperTTS(warm_up=False, noise_scale=noise_scale)
         self.espeak = shutil.which("espeak-ng")
 
     def names(self, speeds: Iterable[float], espeak: bool) -> list[str]:
         """The voices to speak with: Piper at each speed, and espeak-ng's if asked for."""
-        return self.names_given([f"piper-{speed:g}" for speed in speeds] +
-                                [f"espeak-{v}" for v in ESPEAK_VOICES if espeak])
+        return self.names_given(
+            [f"piper-{speed:g}" for speed in speeds] + [f"espeak-{v}" for v in ESPEAK_VOICES if espeak]
+        )
 
     def names_given(self, names: Iterable[str]) -> list[str]:
         """`names` as they are; an espeak-ng voice without espeak-ng installed is an
         error, not a smaller set (held-apart voices would go missing unnoticed)."""
         names = list(names)
         if not self.espeak and any(name.startswith("espeak-") for name in names):
-            raise FixtureError("espeak-ng is not installed, so its voices cannot speak: install it "
-                               "(scripts/ci-system-deps) or choose only Piper voices.")
+            raise FixtureError(
+                "espeak-ng is not installed, so its voices cannot speak: install it "
+                "(scripts/ci-system-deps) or choose only Piper voices."
+            )
         return names
 
     def speak(self, voice: str, text: str, rate: float = 1.0) -> np.ndarray:
@@ -84,8 +89,11 @@ class Voices:
             return soxr.resample(audio, self.piper.sample_rate, SAMPLE_RATE).astype(np.float32)
         with tempfile.NamedTemporaryFile(suffix=".wav") as out:
             name = voice.split("-", 1)[1]
-            subprocess.run([self.espeak, "-v", name, "-s", str(round(ESPEAK_WPM * rate)), "-w", out.name, text],
-                           check=True, capture_output=True)
+            subprocess.run(
+                [self.espeak, "-v", name, "-s", str(round(ESPEAK_WPM * rate)), "-w", out.name, text],
+                check=True,
+                capture_output=True,
+            )
             audio, rate = soundfile.read(out.name, dtype="float32")
         return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32)
 

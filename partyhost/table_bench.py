@@ -27,6 +27,7 @@ mean" questions, repeats per move, wrong moves taken per 100 moves, seconds per 
 (the end of the player's first saying of a line to the host's next question, p50 and
 p95) and host lines per move (its sentences from the first question on).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -46,6 +47,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
+from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
+from wyoming_servers import stop as stop_process  # noqa: E402
 
 from voice.mixing import at_level
 
@@ -53,9 +57,6 @@ from .bench import percentile
 from .chatter_bench import ChatterError, party_noise
 from .synthetic_speech import FixtureError, Voices
 from .table_player import GameRecord, LineRecord, Table, typed_lines
-from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
-from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
-from wyoming_servers import stop as stop_process  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CONDITIONS = ("clean", "party", "quiet")
@@ -87,7 +88,7 @@ class CaseResult:
 
     script: str
     game: str
-    mode: str                 # and "teams" when the players play in teams
+    mode: str  # and "teams" when the players play in teams
     condition: str
     voices: dict[str, str]
     completed: bool
@@ -140,21 +141,31 @@ def speaker_for(case: ScriptCase):
     def speaker(player: str | None) -> str:
         named = [name for name in case.players if player and (name == player or name in player.split())]
         return named[0] if named else next(turns)
+
     return speaker
 
 
-def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], voices: Voices,
-              program: Path, work: Path, settings: Path | None, tries: int = TRIES,
-              stop: threading.Event | None = None) -> CaseResult:
+def play_case(
+    case: ScriptCase,
+    condition: str,
+    voice_table: tuple[str, ...],
+    voices: Voices,
+    program: Path,
+    work: Path,
+    settings: Path | None,
+    tries: int = TRIES,
+    stop: threading.Event | None = None,
+) -> CaseResult:
     """Play one case live through a fresh satellite and host; everything is stopped after."""
     started = time.monotonic()
     work.mkdir(parents=True)
     speakers = {name: voice_table[i % len(voice_table)] for i, name in enumerate(case.players)}
-    levels = {name: QUIET_DBFS if condition == "quiet" and i == 0 else VOICE_DBFS
-              for i, name in enumerate(case.players)}
+    levels = {
+        name: QUIET_DBFS if condition == "quiet" and i == 0 else VOICE_DBFS for i, name in enumerate(case.players)
+    }
     lines, typed_log = typed_lines(case, work / "typed", speaker_for(case))
     speech = Speech(voices, speakers, levels)
-    for line in lines:                       # made before the game, so it does not slow the host
+    for line in lines:  # made before the game, so it does not slow the host
         if not line.silent:
             speech(line.speaker, line.text)
     room = _party_room(work / "room.raw") if condition == "party" else None
@@ -164,10 +175,25 @@ def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], vo
         shutil.copy(settings, work / "config.toml")
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
     with open(work / "host.log", "w") as terminal:
-        host = subprocess.Popen([sys.executable, "-m", "partyhost", *case.cli_arguments(),
-                                 "--input", satellite.address, "--output", satellite.address,
-                                 "--events", str(log)], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                                stdout=terminal, stderr=subprocess.STDOUT)
+        host = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "partyhost",
+                *case.cli_arguments(),
+                "--input",
+                satellite.address,
+                "--output",
+                satellite.address,
+                "--events",
+                str(log),
+            ],
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=terminal,
+            stderr=subprocess.STDOUT,
+        )
         try:
             record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
         finally:
@@ -175,16 +201,29 @@ def play_case(case: ScriptCase, condition: str, voice_table: tuple[str, ...], vo
             satellite.kill()
     typed = [json.loads(text) for text in typed_log.read_text().splitlines()]
     over = [e for e in record.events if e["type"] == "game_over"]
-    completed = (record.stalled_at is None and bool(over) and over[-1]["winners"] == list(case.winners)
-                 and outcomes(record.events) == outcomes(typed))
+    completed = (
+        record.stalled_at is None
+        and bool(over)
+        and over[-1]["winners"] == list(case.winners)
+        and outcomes(record.events) == outcomes(typed)
+    )
     if not record.error and host.returncode not in (0, None) and record.stalled_at is None:
         record.error = f"the host exited with {host.returncode}"
     if record.error:
         said = [line for line in (work / "host.log").read_text().splitlines() if line.strip()]
         record.error += "; the host's last lines: " + " | ".join(said[-4:])
     mode = f"{case.mode} teams" if case.teams else case.mode
-    return CaseResult(case.script, case.game, mode, condition, speakers, completed, record,
-                      len(lines), round(time.monotonic() - started, 1))
+    return CaseResult(
+        case.script,
+        case.game,
+        mode,
+        condition,
+        speakers,
+        completed,
+        record,
+        len(lines),
+        round(time.monotonic() - started, 1),
+    )
 
 
 def _party_room(path: Path) -> Path:
@@ -196,6 +235,7 @@ def _party_room(path: Path) -> Path:
 
 # ---- figures ---------------------------------------------------------------------
 
+
 def figures(results: list[CaseResult]) -> Figures:
     lines = [line for r in results for line in r.record.lines]
     moves = [line for line in lines if line.done]
@@ -203,13 +243,18 @@ def figures(results: list[CaseResult]) -> Figures:
     seconds = [line.seconds for line in moves if line.seconds is not None]
     said = sum(_host_lines(r.record.events) for r in results)
     return Figures(
-        games=len(results), completed=sum(r.completed for r in results), lines=len(lines), moves=len(moves),
+        games=len(results),
+        completed=sum(r.completed for r in results),
+        lines=len(lines),
+        moves=len(moves),
         right_first=sum(line.tries == 1 and not line.asked and not line.wrong_moves for line in moves),
         asked=sum(len(line.asked) for line in lines),
         repeats_per_move=_ratio(sum(line.tries - 1 for line in spoken), len(spoken)),
         wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) for line in lines), len(lines)),
-        p50_s=round(percentile(seconds, 50), 1), p95_s=round(percentile(seconds, 95), 1),
-        host_lines_per_move=_ratio(said, len(lines)))
+        p50_s=round(percentile(seconds, 50), 1),
+        p95_s=round(percentile(seconds, 95), 1),
+        host_lines_per_move=_ratio(said, len(lines)),
+    )
 
 
 def _ratio(count: float, n: int) -> float:
@@ -221,32 +266,46 @@ def _host_lines(events: list[dict]) -> int:
     return sum(e["type"] == "say" for e in events[first:])
 
 
-HEADER = ("| game | script | condition | completed | moves | right first time | asked | repeats/move | "
-          "wrong/100 | s/move p50 | p95 | host lines/move |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+HEADER = (
+    "| game | script | condition | completed | moves | right first time | asked | repeats/move | "
+    "wrong/100 | s/move p50 | p95 | host lines/move |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
 
 
 def row(result: CaseResult) -> str:
     f = figures([result])
-    done = "yes" if result.completed else f"no (line {result.record.stalled_at + 1})" if (
-        result.record.stalled_at is not None) else "no"
-    return (f"| {result.game} {result.mode} | {result.script} | {result.condition} | {done} | "
-            f"{f.moves}/{result.typed_lines} | {f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | "
-            f"{f.wrong_per_100:.1f} | {f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |")
+    done = (
+        "yes"
+        if result.completed
+        else f"no (line {result.record.stalled_at + 1})"
+        if (result.record.stalled_at is not None)
+        else "no"
+    )
+    return (
+        f"| {result.game} {result.mode} | {result.script} | {result.condition} | {done} | "
+        f"{f.moves}/{result.typed_lines} | {f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | "
+        f"{f.wrong_per_100:.1f} | {f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |"
+    )
 
 
 def summary_rows(results: list[CaseResult]) -> list[str]:
     """Per game and condition (its scripts pooled), then per condition."""
-    out = ["| game | condition | games completed | moves | right first time | asked | repeats/move | "
-           "wrong/100 | s/move p50 | p95 | host lines/move |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| game | condition | games completed | moves | right first time | asked | repeats/move | "
+        "wrong/100 | s/move p50 | p95 | host lines/move |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     games = list(dict.fromkeys(r.game for r in results))
     for game in [*games, "all"]:
         for condition in CONDITIONS:
             chosen = [r for r in results if r.condition == condition and game in (r.game, "all")]
             if chosen:
                 f = figures(chosen)
-                out.append(f"| {game} | {condition} | {f.completed}/{f.games} | {f.moves}/{f.lines} | "
-                           f"{f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | {f.wrong_per_100:.1f} | "
-                           f"{f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |")
+                out.append(
+                    f"| {game} | {condition} | {f.completed}/{f.games} | {f.moves}/{f.lines} | "
+                    f"{f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | {f.wrong_per_100:.1f} | "
+                    f"{f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |"
+                )
     return out
 
 
@@ -277,6 +336,7 @@ def reprint(path: Path) -> int:
 
 # ---- the command -------------------------------------------------------------------
 
+
 def choose_cases(quick: bool, names: list[str] | None) -> list[ScriptCase]:
     cases = load_cases()
     if quick and not names:
@@ -284,18 +344,26 @@ def choose_cases(quick: bool, names: list[str] | None) -> list[ScriptCase]:
     if not names:
         return cases
     chosen = [c for c in cases if c.script in names or c.game in names]
-    if quick:       # one case of each name
+    if quick:  # one case of each name
         chosen = [c for i, c in enumerate(chosen) if c.script not in {d.script for d in chosen[:i]}]
     unknown = set(names) - {c.script for c in chosen} - {c.game for c in chosen}
     if unknown:
-        raise TableBenchError(f"no scripted case called {', '.join(sorted(unknown))}: name a script of "
-                              "tests/scripts/cases.yaml or a game")
+        raise TableBenchError(
+            f"no scripted case called {', '.join(sorted(unknown))}: name a script of tests/scripts/cases.yaml or a game"
+        )
     return chosen
 
 
-def command(quick: bool = False, cases: list[str] | None = None, conditions: list[str] | None = None,
-            voices: str = "held-apart", tries: int = TRIES, json_out: Path | None = None,
-            settings: Path | None = None, keep: Path | None = None) -> int:
+def command(
+    quick: bool = False,
+    cases: list[str] | None = None,
+    conditions: list[str] | None = None,
+    voices: str = "held-apart",
+    tries: int = TRIES,
+    json_out: Path | None = None,
+    settings: Path | None = None,
+    keep: Path | None = None,
+) -> int:
     """Play the chosen cases in the chosen conditions and print the table. `keep`: a
     folder to keep every game's event log, host terminal and satellite log in."""
     conditions = conditions or list(CONDITIONS)
@@ -315,9 +383,12 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
     except (FixtureError, SatelliteUnavailable) as error:
         raise TableBenchError(str(error)) from error
     held = {HELD_APART: "held apart from tuning", TUNING: "the tuning table, not held apart"}.get(table, "as given")
-    print(f"# partyhost bench table{' --quick' if quick else ''}, {date.today().isoformat()}: "
-          f"{len(chosen)} cases x {len(conditions)} conditions; voices ({held}): {', '.join(table)}; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    print(
+        f"# partyhost bench table{' --quick' if quick else ''}, {date.today().isoformat()}: "
+        f"{len(chosen)} cases x {len(conditions)} conditions; voices ({held}): {', '.join(table)}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        flush=True,
+    )
     print(HEADER, flush=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
@@ -329,13 +400,16 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
         condition, number, case = job
         name = f"{condition}-{number:02d}-{case.script.removesuffix('.txt')}"
         result = play_case(case, condition, table, speaking, program, folder / name, settings, tries, stop)
-        with writing:                   # a long run's results so far survive an interruption
-            print(row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
-                  flush=True)
+        with writing:  # a long run's results so far survive an interruption
+            print(
+                row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
+                flush=True,
+            )
             done.append(result)
             if json_out:
                 json_out.write_text(json.dumps([_as_json(r) for r in done], indent=1), encoding="utf-8")
         return result
+
     stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
     signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
@@ -344,7 +418,7 @@ def command(quick: bool = False, cases: list[str] | None = None, conditions: lis
     except ChatterError as error:
         raise TableBenchError(str(error)) from error
     finally:
-        stop.set()                      # an interrupted run stops every game now
+        stop.set()  # an interrupted run stops every game now
         pool.shutdown(wait=True, cancel_futures=True)
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)

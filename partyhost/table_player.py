@@ -26,6 +26,7 @@ Each scripted line's goal is what the typed game did with it (tests/replay.py): 
 same move, the same refusal, or (for a line the typed game did not understand)
 nothing taken. "..." is a player keeping silent until the turn's time runs out.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,9 +34,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +50,7 @@ from voice.matcher import Matcher
 from voice.mixing import speech_end
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
-if str(TESTS) not in sys.path:          # the scripts and the satellite live with the tests
+if str(TESTS) not in sys.path:  # the scripts and the satellite live with the tests
     sys.path.insert(0, str(TESTS))
 from replay import SILENCE, ScriptCase, play_script  # noqa: E402
 from satellite import EventFollower, HostSpeech, RunningSatellite  # noqa: E402
@@ -79,9 +81,9 @@ class Line:
     text: str
     speaker: str
     prompt: Prompt
-    meaning: dict[str, Any] | None    # the matcher's reading of the typed line
-    move: dict[str, Any] | None = None    # the intent the typed game took
-    refusal: str = ""                     # or the reason it refused it with
+    meaning: dict[str, Any] | None  # the matcher's reading of the typed line
+    move: dict[str, Any] | None = None  # the intent the typed game took
+    refusal: str = ""  # or the reason it refused it with
 
     @property
     def silent(self) -> bool:
@@ -96,13 +98,13 @@ class LineRecord:
     text: str
     speaker: str
     tries: int = 0
-    asked: list[str] = field(default_factory=list)        # "Did you mean" phrases
+    asked: list[str] = field(default_factory=list)  # "Did you mean" phrases
     wrong_moves: list[dict] = field(default_factory=list)
-    undos: int = 0                                        # "undo" said
-    reactions: list[str] = field(default_factory=list)    # what each try met
-    heard: list[str] = field(default_factory=list)        # what the ears read (transcript only)
+    undos: int = 0  # "undo" said
+    reactions: list[str] = field(default_factory=list)  # what each try met
+    heard: list[str] = field(default_factory=list)  # what the ears read (transcript only)
     done: bool = False
-    seconds: float | None = None      # end of its first saying to the next prompt
+    seconds: float | None = None  # end of its first saying to the next prompt
 
 
 @dataclass
@@ -124,7 +126,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     heard_at = [i for i, e in enumerate(events) if e["type"] == "heard"]
     lines = []
     for index, (exchange, at) in enumerate(zip(transcript.exchanges, heard_at)):
-        after = events[at + 1:heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
+        after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
         decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
         line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
         if decided is not None and decided["type"] == "intent":
@@ -137,6 +139,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
 
 def _with(line: Line, **changes: Any) -> Line:
     from dataclasses import replace
+
     return replace(line, **changes)
 
 
@@ -155,6 +158,7 @@ def _heard(event: dict) -> str:
 
 def _read(path: Path) -> list[dict]:
     import json
+
     return [json.loads(text) for text in path.read_text().splitlines()] if path.exists() else []
 
 
@@ -173,10 +177,20 @@ def narrowed_answer(line: Line, question: str) -> str | None:
         listed = part.question.rstrip("?").strip().lower()
         if ":" in asked and asked.split(":")[0].endswith(listed):
             offered = asked.split(":", 1)[1]
-            fitting = [c.label for c in part.choices
-                       if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)]
-            return (line.text if not reachable else fitting[0] if fitting
-                    else SOMETHING_ELSE if SOMETHING_ELSE in offered else NO)
+            fitting = [
+                c.label
+                for c in part.choices
+                if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)
+            ]
+            return (
+                line.text
+                if not reachable
+                else fitting[0]
+                if fitting
+                else SOMETHING_ELSE
+                if SOMETHING_ELSE in offered
+                else NO
+            )
         for choice in part.choices:
             if asked == question_alone(choice).lower():
                 return line.text if not reachable else YES if _fits(choice, line.move) else NO
@@ -199,8 +213,9 @@ def _fits(choice: Choice, move: dict[str, Any] | None) -> bool:
     the move leaves out is empty), and some later choice does too."""
     if move is None:
         return False
-    agrees = all(move.get(key, [] if isinstance(value, list) else None) == value
-                 for key, value in choice.intent.items())
+    agrees = all(
+        move.get(key, [] if isinstance(value, list) else None) == value for key, value in choice.intent.items()
+    )
     return agrees and (choice.then is None or any(_fits(c, move) for c in choice.then.choices))
 
 
@@ -208,17 +223,26 @@ def _fits(choice: Choice, move: dict[str, Any] | None) -> bool:
 class Reaction:
     """What the host did with something said, once it fell silent."""
 
-    kind: str                 # "decided", "asked", "answered", "silence", "over"
-    at: int                   # index of the event it was read from (or the mark)
+    kind: str  # "decided", "asked", "answered", "silence", "over"
+    at: int  # index of the event it was read from (or the mark)
     text: str = ""
 
 
 class Table:
     """The players of one live game, speaking into a satellite's microphone."""
 
-    def __init__(self, game_id: str, satellite: RunningSatellite, log: Path, host: subprocess.Popen,
-                 speech: Callable[[str, str, bool], np.ndarray], tries: int = 6,
-                 stop: threading.Event | None = None, quiet_s: float = 1.0, patience_s: float = PATIENCE_S):
+    def __init__(
+        self,
+        game_id: str,
+        satellite: RunningSatellite,
+        log: Path,
+        host: subprocess.Popen,
+        speech: Callable[[str, str, bool], np.ndarray],
+        tries: int = 6,
+        stop: threading.Event | None = None,
+        quiet_s: float = 1.0,
+        patience_s: float = PATIENCE_S,
+    ):
         """`speech(speaker, text, again)`: 16 kHz audio of that player saying it (`again`:
         said once more, more slowly). `stop`: set, the table leaves at once. `quiet_s`:
         the host's speaker has played nothing new this long: it has fallen silent."""
@@ -244,7 +268,7 @@ class Table:
                 if not result.done:
                     record.stalled_at = line.index
                     break
-            if record.stalled_at is None:      # the host says the end, then closes
+            if record.stalled_at is None:  # the host says the end, then closes
                 self._wait(lambda: self.host.poll() is not None, ANSWER_S, "the host to close after the game")
         except GameAborted as error:
             record.error = str(error)
@@ -270,7 +294,7 @@ class Table:
             if verdict == "done":
                 result.done = True
                 if reaction.kind != "decided" or self._narrowing(reaction.at):
-                    return self._last_prompt()      # nothing taken, or a command: the same question is open
+                    return self._last_prompt()  # nothing taken, or a command: the same question is open
                 after = self._wait_for_prompt(reaction.at + 1, ANSWER_S, settle=False)
                 result.seconds = None if line.silent else round(self.log.seen[after - 1] - first_end, 2)
                 return reaction.at + 1
@@ -297,16 +321,21 @@ class Table:
         return reaction
 
     def _undo_phrase(self, prompt_name: str) -> str:
-        return next((phrase for phrase in UNDO_PHRASES
-                     if self.matcher.match(prompt_name, phrase, {}).intent == UNDONE), UNDO_PHRASES[0])
+        return next(
+            (phrase for phrase in UNDO_PHRASES if self.matcher.match(prompt_name, phrase, {}).intent == UNDONE),
+            UNDO_PHRASES[0],
+        )
 
     def _narrowing(self, decided: int) -> bool:
         """A command answered among the host's narrowed questions, which it then asks
         again without a new prompt (the words a person hears say so too)."""
         event = self.log.events[decided]
         last = self._last_prompt()
-        return (event["type"] == "intent" and event["intent"].get("intent") in self.info
-                and self.log.first(("narrowing",), last) is not None)
+        return (
+            event["type"] == "intent"
+            and event["intent"].get("intent") in self.info
+            and self.log.first(("narrowing",), last) is not None
+        )
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
@@ -371,7 +400,7 @@ class Table:
         return self.log.first(("say", "prompt", "game_over"), decided + 1) is not None
 
     def _verdict(self, line: Line, reaction: Reaction) -> str:
-        """"done" when the host did what the typed game did; "wrong move" when it took
+        """ "done" when the host did what the typed game did; "wrong move" when it took
         another move; otherwise what it did instead (the line is said again)."""
         if reaction.kind == "over":
             return "game over"
@@ -405,8 +434,10 @@ class Table:
     def _wait_for_prompt(self, mark: int, timeout: float, settle: bool = True) -> int:
         """Wait for the host's next question (a prompt event at or after `mark`) and,
         with `settle`, for it to fall silent; the index just after that prompt."""
+
         def asked() -> bool:
             return self.log.first(("prompt", "game_over"), mark) is not None
+
         self._wait(asked, timeout, "the host's question")
         at = self.log.first(("prompt", "game_over"), mark)
         if settle:

@@ -10,6 +10,7 @@ As by voice, a command typed after "host" or the wake word ("host, score", "okay
 nabu, score") works at any prompt (TypedCommands); at a Keep Cool turn, where any
 word is a clue, a command typed without it is asked about before it counts as one.
 """
+
 from __future__ import annotations
 
 import select
@@ -22,8 +23,10 @@ from voice.normalize import normalize
 from voice.wake import OFF, Commands, shipped_wake_words
 
 SILENCE = "..."
-NEEDS_ADDRESS = ('(During a turn any word is a clue. For the command, type "host, {line}"; '
-                 'to give "{line}" as your clue, type it again.)')
+NEEDS_ADDRESS = (
+    '(During a turn any word is a clue. For the command, type "host, {line}"; '
+    'to give "{line}" as your clue, type it again.)'
+)
 
 
 class TypedCommands:
@@ -43,7 +46,7 @@ class TypedCommands:
     def command(self, prompt: Prompt, line: str) -> dict[str, Any] | None:
         """The command a line addresses to the host ("host, score"), or None."""
         said = normalize(line, strip_fillers=False)
-        rest = next((said[len(a):].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
+        rest = next((said[len(a) :].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
         return self._read(prompt, rest) if rest else None
 
     def needs_address(self, prompt: Prompt, line: str) -> bool:
@@ -62,22 +65,21 @@ class TypedCommands:
 
 
 class TextEars:
-    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None,
-                 commands: TypedCommands | None = None):
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None, commands: TypedCommands | None = None):
         self.stream = sys.stdin if stream is None else stream
         self.out = sys.stdout if out is None else out
         self.commands = commands
-        self._asked: tuple[Prompt, str] | None = None   # a bare command asked about at this prompt
+        self._asked: tuple[Prompt, str] | None = None  # a bare command asked about at this prompt
         if hasattr(self.stream, "reconfigure") and getattr(self.stream, "errors", None) != "replace":
-            self.stream.reconfigure(errors="replace")   # before its first read (the menu's ears)
+            self.stream.reconfigure(errors="replace")  # before its first read (the menu's ears)
         self.interactive = self.stream.isatty()
         self.edited = self.interactive and self.stream is sys.stdin and self.out is sys.stdout
         if self.edited:
             try:
                 import readline  # noqa: F401  (importing it gives input() line editing)
-            except ImportError:   # pragma: no cover - Python built without it
+            except ImportError:  # pragma: no cover - Python built without it
                 pass
-        self._timed: tuple[Prompt, float] | None = None   # the last timed prompt and its deadline
+        self._timed: tuple[Prompt, float] | None = None  # the last timed prompt and its deadline
 
     def hear(self, prompt: Prompt) -> Heard | None:
         who = prompt.player or "table"

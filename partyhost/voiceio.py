@@ -21,12 +21,14 @@ servers, with the local parts behind them (voice/remote/, docs/smart-speaker.md)
 With a file as input the clock follows the file and jumps over the host's own
 speech, so a run is deterministic and faster than real time.
 """
+
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from host.session import Ears, Mouth
 from voice.matcher import Matcher
@@ -89,8 +91,10 @@ class DeviceReport:
     mouth does not depend on the part that was lost (a satellite as the ears, a local
     speaker as the mouth)."""
 
-    SPOKEN = {"lost": "I can't hear the table: the satellite is gone. The game waits until it is back.",
-              "recovered": "I can hear the table again. Go on."}
+    SPOKEN = {
+        "lost": "I can't hear the table: the satellite is gone. The game waits until it is back.",
+        "recovered": "I can hear the table again. Go on.",
+    }
 
     def __init__(self) -> None:
         self.mouth: Mouth | None = None
@@ -109,8 +113,7 @@ def _speaks_apart(settings: Settings) -> bool:
     """Whether the mouth can still speak when a satellite used as the ears is lost."""
     if not is_wyoming(settings.input) or settings.output == "text":
         return False
-    return not (is_wyoming(settings.output)
-                and parse_address(settings.output) == parse_address(settings.input))
+    return not (is_wyoming(settings.output) and parse_address(settings.output) == parse_address(settings.input))
 
 
 class _Satellites:
@@ -122,10 +125,11 @@ class _Satellites:
 
     def link(self, value: str):
         from voice.remote.satellite_link import SatelliteLink
+
         address = parse_address(value)
         if address not in self.links:
             self.links[address] = SatelliteLink(address)
-            self.closers.insert(0, self.links[address].close)     # closed last
+            self.closers.insert(0, self.links[address].close)  # closed last
         return self.links[address]
 
 
@@ -135,9 +139,11 @@ def _open_source(settings: Settings, offset: float, satellites: _Satellites, pro
         return None, lambda: offset + time.monotonic() - started
     from voice.audio_in import AudioFileError, MicSource, WavSource
     from voice.devices import AudioDeviceError
+
     try:
         if is_wyoming(settings.input):
             from voice.remote.satellite import SatelliteSource
+
             source = SatelliteSource(satellites.link(settings.input), on_problem=problems)
             source.open()
         elif settings.input == "mic":
@@ -155,42 +161,54 @@ def _notices(settings: Settings) -> Any:
     if not (is_wyoming(settings.backend) or is_wyoming(settings.voice)):
         return None
     from voice.remote.notices import Notices
+
     return Notices()
 
 
 def _say_notices(notices: Any, mouth: Mouth) -> Callable[[], None]:
     """Speak what remote servers told since the last prompt (they were printed already)."""
+
     def say() -> None:
         for text in notices.take():
             mouth.say(text)
+
     return say
 
 
 def _speaker(settings: Settings, notices: Any) -> Any:
     """The local Piper voice, or a Wyoming voice server with it behind (settings.voice)."""
     from voice.tts import PiperTTS
+
     local = PiperTTS()
     if not settings.voice:
         return local
     from voice.remote.tts import WyomingVoice
+
     voice = WyomingVoice(parse_address(settings.voice), local, notices)
     voice.check()
     return voice
 
 
-def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
-                satellites: _Satellites, problems: DeviceReport, notices: Any = None) -> Mouth:
+def _open_mouth(
+    settings: Settings,
+    clock: Callable[[], float],
+    closers: list,
+    satellites: _Satellites,
+    problems: DeviceReport,
+    notices: Any = None,
+) -> Mouth:
     if settings.output == "text":
         return TextMouth(show_private=settings.show_private)
     from voice.audio_out import SpeakerSink, WavSink
     from voice.devices import AudioDeviceError
     from voice.mouth import AudioMouth
     from voice.tts import TTSUnavailable
+
     try:
         if is_wyoming(settings.output):
             from voice.remote.satellite import SatelliteSink
-            sink = SatelliteSink(satellites.link(settings.output), clock=clock,
-                                 on_problem=problems.terminal_only)
+
+            sink = SatelliteSink(satellites.link(settings.output), clock=clock, on_problem=problems.terminal_only)
         elif settings.output == "speaker":
             sink = SpeakerSink(settings.output_device, clock=clock)
         else:
@@ -198,9 +216,16 @@ def _open_mouth(settings: Settings, clock: Callable[[], float], closers: list,
         tts = _speaker(settings, notices)
     except (AudioDeviceError, TTSUnavailable, OSError) as error:
         raise IOChoiceError(str(error)) from error
-    closers.append(sink.close)          # a file's header, the sound still queued, a satellite's AudioStop
-    mouth = AudioMouth(tts, sink, clock, rate=settings.speech_rate, volume=settings.volume,
-                       show_private=settings.show_private, echo=settings.echo_text)
+    closers.append(sink.close)  # a file's header, the sound still queued, a satellite's AudioStop
+    mouth = AudioMouth(
+        tts,
+        sink,
+        clock,
+        rate=settings.speech_rate,
+        volume=settings.volume,
+        show_private=settings.show_private,
+        echo=settings.echo_text,
+    )
     closers.append(mouth.close)
     return mouth
 
@@ -213,44 +238,65 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
     from voice.asr import ModelMissingError
     from voice.asr.select import make_recognizer
     from voice.pipeline import Reader
+
     try:
-        recognizer = make_recognizer(settings.backend, settings.models_dir,
-                                     whisper_model or settings.whisper_model, notices)
-    except (ModelMissingError, ValueError) as error:      # ValueError: a malformed wyoming:// address
+        recognizer = make_recognizer(
+            settings.backend, settings.models_dir, whisper_model or settings.whisper_model, notices
+        )
+    except (ModelMissingError, ValueError) as error:  # ValueError: a malformed wyoming:// address
         raise IOChoiceError(str(error)) from error
     if hasattr(recognizer, "check"):
-        recognizer.check()          # a remote server that does not answer is told, and the local one used
+        recognizer.check()  # a remote server that does not answer is told, and the local one used
     second = None
     if settings.second_opinion:
         from voice.asr.moonshine import Preloaded
+
         second = Preloaded(models_dir=settings.models_dir)
-    return Reader(recognizer, second, word_check_line=settings.word_check_line,
-                  number_check_line=settings.number_check_line, rival_margin=settings.rival_margin,
-                  in_grammar=settings.grammar_decoding)
+    return Reader(
+        recognizer,
+        second,
+        word_check_line=settings.word_check_line,
+        number_check_line=settings.number_check_line,
+        rival_margin=settings.rival_margin,
+        in_grammar=settings.grammar_decoding,
+    )
 
 
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
     from voice.ears import VoiceEars
     from voice.endpoint import EndpointConfig, Endpointer
     from voice.turns import TICK_GAIN
+
     reader = reader_for(settings, notices=notices)
-    endpointer = Endpointer(EndpointConfig(end_silence_ms=settings.endpoint_silence_ms,
-                                           max_ms=int(settings.max_utterance_s * 1000)))
+    endpointer = Endpointer(
+        EndpointConfig(end_silence_ms=settings.endpoint_silence_ms, max_ms=int(settings.max_utterance_s * 1000))
+    )
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
     if isinstance(mouth, TextMouth):
         play_cue = mouth.sound
     else:
+
         def play_cue(name: str) -> None:
-            mouth.sound(name, gain=TICK_GAIN)     # ticks: quiet, and the ears keep listening
-    return VoiceEars(source, endpointer, reader, matcher, busy_until, play_cue=play_cue,
-                     front_end=front_end(settings), reply_max_s=settings.reply_max_s,
-                     wake=wake_watch(settings),
-                     before_listening=_say_notices(notices, mouth) if notices is not None else None)
+            mouth.sound(name, gain=TICK_GAIN)  # ticks: quiet, and the ears keep listening
+
+    return VoiceEars(
+        source,
+        endpointer,
+        reader,
+        matcher,
+        busy_until,
+        play_cue=play_cue,
+        front_end=front_end(settings),
+        reply_max_s=settings.reply_max_s,
+        wake=wake_watch(settings),
+        before_listening=_say_notices(notices, mouth) if notices is not None else None,
+    )
 
 
 def wake_watch(settings: Settings) -> Any:
     """The wake word's watch over the microphone, or None when the setting is "off"."""
     from voice.wake import OFF, WakeDetector, WakeWatch, WakeWordError
+
     if settings.wake_word == OFF:
         return None
     try:
@@ -263,6 +309,7 @@ def front_end(settings: Settings) -> Any:
     """The gain (and suppression) before the endpointer as the settings ask; with both off
     it passes frames unchanged and still measures each utterance's input level."""
     from voice.frontend import FrontEnd, FrontEndConfig
+
     if not 0 <= settings.noise_suppression <= 4:
         raise IOChoiceError(f"noise_suppression must be 0 (off) to 4, not {settings.noise_suppression}")
     return FrontEnd(FrontEndConfig(agc=settings.agc, noise_suppression=settings.noise_suppression))

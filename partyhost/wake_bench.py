@@ -23,6 +23,7 @@ ears themselves (voice/ears.py: endpointer, recogniser, matcher).
 The people's recordings (../shared/audio) never say a wake word, so detection on
 people cannot be measured from them; they serve the false-wake figure.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,9 +31,10 @@ import subprocess
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from math import exp, factorial
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import soundfile
@@ -45,35 +47,89 @@ from .synthetic_speech import CHATTER, ESPEAK_VOICES, NOISES, Voices, load_noise
 
 DESIGN_VOICES = ("piper-1", "espeak-en-us")
 """Listened to while voice/wake.py was written (where the word ends, where to cut)."""
-TUNING_VOICES = ("piper-0.9", "piper-1.1", "espeak-en-us+m1", "espeak-en-us+m5", "espeak-en-us+f1",
-                 "espeak-en-us+f4", "espeak-en-us+f5", "espeak-en-gb+f1", "espeak-en-gb+f2", "espeak-en-gb+f3",
-                 "espeak-en-gb+m6", "espeak-en-gb-x-gbclan")
+TUNING_VOICES = (
+    "piper-0.9",
+    "piper-1.1",
+    "espeak-en-us+m1",
+    "espeak-en-us+m5",
+    "espeak-en-us+f1",
+    "espeak-en-us+f4",
+    "espeak-en-us+f5",
+    "espeak-en-gb+f1",
+    "espeak-en-gb+f2",
+    "espeak-en-gb+f3",
+    "espeak-en-gb+m6",
+    "espeak-en-gb-x-gbclan",
+)
 """Measured while the detector's second look was chosen (voice/wake.py): in no figure."""
 FAMILIES = {
     "Piper, speeds 0.8-1.25": tuple(f"piper-{speed:g}" for speed in (0.8, 0.85, 0.95, 1.05, 1.15, 1.2, 1.25)),
-    "Piper, 2 semitones up or down": tuple(f"piper-{speed:g}@{cents:+d}" for speed in (0.8, 1.0, 1.25)
-                                          for cents in (200, -200)),
-    "espeak-ng, men's voices": ("espeak-en-gb", "espeak-en-us+m3", "espeak-en-029", "espeak-en-gb-scotland",
-                                "espeak-en-us-nyc", "espeak-en-us+m2", "espeak-en-gb+m4", "espeak-en-us+m7",
-                                "espeak-en-gb-x-rp", "espeak-en-us+Andy", "espeak-en-gb+Edward",
-                                "espeak-en-us+Mike"),
-    "espeak-ng, women's voices": ("espeak-en-us+f2", "espeak-en-gb-x-rp+f4", "espeak-en-gb+f5", "espeak-en-us+f3",
-                                  "espeak-en-us+Annie", "espeak-en-gb+Linda", "espeak-en-us+Alicia",
-                                  "espeak-en-gb+Belinda", "espeak-en-us+grandma", "espeak-en-gb+Steph"),
+    "Piper, 2 semitones up or down": tuple(
+        f"piper-{speed:g}@{cents:+d}" for speed in (0.8, 1.0, 1.25) for cents in (200, -200)
+    ),
+    "espeak-ng, men's voices": (
+        "espeak-en-gb",
+        "espeak-en-us+m3",
+        "espeak-en-029",
+        "espeak-en-gb-scotland",
+        "espeak-en-us-nyc",
+        "espeak-en-us+m2",
+        "espeak-en-gb+m4",
+        "espeak-en-us+m7",
+        "espeak-en-gb-x-rp",
+        "espeak-en-us+Andy",
+        "espeak-en-gb+Edward",
+        "espeak-en-us+Mike",
+    ),
+    "espeak-ng, women's voices": (
+        "espeak-en-us+f2",
+        "espeak-en-gb-x-rp+f4",
+        "espeak-en-gb+f5",
+        "espeak-en-us+f3",
+        "espeak-en-us+Annie",
+        "espeak-en-gb+Linda",
+        "espeak-en-us+Alicia",
+        "espeak-en-gb+Belinda",
+        "espeak-en-us+grandma",
+        "espeak-en-gb+Steph",
+    ),
 }
 """The held-apart voices, by family: the detection figures are theirs alone. "NAME@CENTS" is
 NAME's speech moved that many cents in pitch (sox), its speed unchanged."""
 HELD_VOICES = tuple(voice for family in FAMILIES.values() for voice in family)
-COMMANDS = {"scores": "score", "repeat that": "repeat", "help": "help", "relaxed mode": "relaxed",
-            "pause": "pause", "whose turn is it": "whose_turn", "undo": "undo",
-            "what can I say": "what_can_i_say"}
+COMMANDS = {
+    "scores": "score",
+    "repeat that": "repeat",
+    "help": "help",
+    "relaxed mode": "relaxed",
+    "pause": "pause",
+    "whose turn is it": "whose_turn",
+    "undo": "undo",
+    "what can I say": "what_can_i_say",
+}
 """Commands at a Keep Cool turn, after the prefix ("host, scores"), and the intent each means."""
 COMMAND_TABLES = [
-    {"words": ["kettle", "candle", "pencil", "apple", "bread", "island", "mirror", "lemon"],
-     "roster": ["Ana", "Ben", "Cy"]},
-    {"words": ["tiger", "window", "river", "pillow", "mouse", "glove", "rocket", "needle", "forest",
-               "guitar", "engine", "coffee"],
-     "roster": ["Ana", "Ben", "Cy", "Dee"]},
+    {
+        "words": ["kettle", "candle", "pencil", "apple", "bread", "island", "mirror", "lemon"],
+        "roster": ["Ana", "Ben", "Cy"],
+    },
+    {
+        "words": [
+            "tiger",
+            "window",
+            "river",
+            "pillow",
+            "mouse",
+            "glove",
+            "rocket",
+            "needle",
+            "forest",
+            "guitar",
+            "engine",
+            "coffee",
+        ],
+        "roster": ["Ana", "Ben", "Cy", "Dee"],
+    },
 ]
 """Two tables of words in play (the recogniser's prompt is full of them)."""
 COMMAND_VOICES = ["piper-0.85", "piper-1", "piper-1.2"] + [f"espeak-{v}" for v in ESPEAK_VOICES]
@@ -106,7 +162,7 @@ class ClipSource:
     def frames(self) -> Iterator[Frame]:
         for i in range(len(self.audio) // FRAME_SAMPLES):
             self._t = i * FRAME_SAMPLES / SAMPLE_RATE
-            yield Frame(self.audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES], self._t)
+            yield Frame(self.audio[i * FRAME_SAMPLES : (i + 1) * FRAME_SAMPLES], self._t)
 
     def now(self) -> float:
         return self._t
@@ -136,6 +192,7 @@ def wakes_in(audio: np.ndarray, wake_word: str, lowered_semitones: float = LOWER
     (`lowered_semitones` 0: the model's one look alone)."""
     from voice.frontend import FrontEnd
     from voice.wake import WakeDetector
+
     front, detector = FrontEnd(), WakeDetector(wake_word, lowered_semitones)
     times = []
     for frame in ClipSource(audio).frames():
@@ -146,23 +203,30 @@ def wakes_in(audio: np.ndarray, wake_word: str, lowered_semitones: float = LOWER
     return times
 
 
-def detection(voices: Voices, wake_word: str, families: dict[str, tuple[str, ...]] = FAMILIES,
-              looks: dict[str, float] | None = None, seed: int = 5) -> dict[tuple[str, str, str], Rate]:
+def detection(
+    voices: Voices,
+    wake_word: str,
+    families: dict[str, tuple[str, ...]] = FAMILIES,
+    looks: dict[str, float] | None = None,
+    seed: int = 5,
+) -> dict[tuple[str, str, str], Rate]:
     """Clips in which the word was heard, by (detector, family, condition): conditions are
     clean, each noise, and "all"; detectors are `looks` (name: lowered semitones)."""
     from voice.wake import shipped_wake_words
+
     looks = looks or {"as shipped (two looks)": LOWERED_SEMITONES, "one look (the model alone)": 0.0}
     phrase = shipped_wake_words()[wake_word].phrase
     noises, rng = {name: load_noise(name) for name in NOISES}, random.Random(seed)
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for family, names in families.items():
-        voices.names_given(name.partition("@")[0] for name in names)   # no espeak-ng: said, not skipped
+        voices.names_given(name.partition("@")[0] for name in names)  # no espeak-ng: said, not skipped
         for voice in names:
             for after in DETECTION_AFTER:
                 speech = speak(voices, voice, f"{phrase}, {after}" if after else phrase)
                 for condition in ("clean", *NOISES):
-                    audio = padded(speech if condition == "clean" else
-                                   mix_at_snr(speech, noises[condition], SNR_DB, rng))
+                    audio = padded(
+                        speech if condition == "clean" else mix_at_snr(speech, noises[condition], SNR_DB, rng)
+                    )
                     for look, semitones in looks.items():
                         heard = bool(wakes_in(audio, wake_word, semitones))
                         for key in ((look, family, condition), (look, family, "all")):
@@ -185,9 +249,11 @@ class FalseWakes:
     @property
     def upper_95(self) -> float:
         """The rate's one-sided 95 % upper bound (Poisson, exact: 3.0 / hours with none heard)."""
+
         def at_most_k(rate: float) -> float:
             mean = rate * self.hours
-            return sum(exp(-mean) * mean ** i / factorial(i) for i in range(self.wakes + 1))
+            return sum(exp(-mean) * mean**i / factorial(i) for i in range(self.wakes + 1))
+
         low, high = 0.0, (self.wakes + 10) * 10 / self.hours
         for _ in range(60):
             low, high = ((low + high) / 2, high) if at_most_k((low + high) / 2) > 0.05 else (low, (low + high) / 2)
@@ -197,8 +263,16 @@ class FalseWakes:
 SEGMENT_S = 600.0
 """Each stretch of chatter and noise is a new random mix this long."""
 
-SENTENCE_VOICES = ("piper-0.85", "piper-1.2", "espeak-en-gb", "espeak-en-us+m3", "espeak-en-us+f2",
-                   "espeak-en-029", "espeak-en-gb-scotland", "espeak-en-us+Annie")
+SENTENCE_VOICES = (
+    "piper-0.85",
+    "piper-1.2",
+    "espeak-en-gb",
+    "espeak-en-us+m3",
+    "espeak-en-us+f2",
+    "espeak-en-029",
+    "espeak-en-gb-scotland",
+    "espeak-en-us+Annie",
+)
 """Who says the chatter sentences of the false-wake mixes (none of them says the word)."""
 
 
@@ -211,10 +285,14 @@ class MixParts:
     sentences: list[np.ndarray]
 
     @classmethod
-    def load(cls, voices: Voices) -> "MixParts":
+    def load(cls, voices: Voices) -> MixParts:
         from .chatter_bench import takes
-        said = [voices.speak(voice, sentence) for voice in voices.names_given(DESIGN_VOICES + SENTENCE_VOICES)
-                for sentence in CHATTER]
+
+        said = [
+            voices.speak(voice, sentence)
+            for voice in voices.names_given(DESIGN_VOICES + SENTENCE_VOICES)
+            for sentence in CHATTER
+        ]
         return cls(takes(), [load_noise(name) for name in NOISES], said)
 
 
@@ -228,6 +306,7 @@ def chatter_and_noise(parts: MixParts, seed: int, seconds: float = SEGMENT_S) ->
     -50 to -25 dBFS, synthetic chatter sentences every 2-20 s at -32 to -20 dBFS, and the
     whole raised or lowered by -10 to +6 dB (near and far microphones)."""
     from .chatter_bench import babble
+
     rng = np.random.default_rng(seed)
     audio = babble(seconds, seed=seed, voices=int(rng.integers(1, 6)), pool=parts.takes).astype(np.float64)
     noise = parts.noises[int(rng.integers(len(parts.noises)))]
@@ -237,7 +316,7 @@ def chatter_and_noise(parts: MixParts, seed: int, seconds: float = SEGMENT_S) ->
     while at < len(audio):
         sentence = parts.sentences[int(rng.integers(len(parts.sentences)))]
         end = min(len(audio), at + len(sentence))
-        audio[at:end] += sentence[:end - at] * 10 ** ((rng.uniform(-32, -20) - _rms_dbfs(sentence)) / 20)
+        audio[at:end] += sentence[: end - at] * 10 ** ((rng.uniform(-32, -20) - _rms_dbfs(sentence)) / 20)
         at = end + int(rng.uniform(2, 20) * SAMPLE_RATE)
     audio *= 10 ** (rng.uniform(-10, 6) / 20)
     return np.clip(audio, -1, 1).astype(np.float32)
@@ -258,11 +337,18 @@ def _wakes_in_stretch(job: tuple[str, int, float]) -> tuple[int, float, int]:
     return seed, len(audio) / SAMPLE_RATE, len(wakes_in(audio, wake_word))
 
 
-def false_wakes(voices: Voices, wake_word: str, hours: float, jobs: int = 1, first_seed: int = 1000,
-                progress: Callable[[int, float, int], None] | None = None) -> FalseWakes:
+def false_wakes(
+    voices: Voices,
+    wake_word: str,
+    hours: float,
+    jobs: int = 1,
+    first_seed: int = 1000,
+    progress: Callable[[int, float, int], None] | None = None,
+) -> FalseWakes:
     """Wakes in `hours` of chatter and noise, ten-minute mixes with seeds from `first_seed`,
     `jobs` at a time (processes); `progress(seed, seconds, wakes)` after each."""
     from multiprocessing import get_context
+
     parts = MixParts.load(voices)
     stretches = max(1, round(hours * 3600 / SEGMENT_S))
     seconds = min(SEGMENT_S, hours * 3600)
@@ -276,8 +362,9 @@ def false_wakes(voices: Voices, wake_word: str, hours: float, jobs: int = 1, fir
     return FalseWakes(wakes, heard / 3600)
 
 
-def commands(voices: Voices, wake_word: str | None, understand: Callable[..., Any] | None = None,
-             seed: int = 3) -> dict[tuple[str, str], Rate]:
+def commands(
+    voices: Voices, wake_word: str | None, understand: Callable[..., Any] | None = None, seed: int = 3
+) -> dict[tuple[str, str], Rate]:
     """Commands understood at a Keep Cool turn (keep-cool/word) through the ears, by
     condition and voice group ("held" or "design"); `wake_word` None: said after "host"."""
     from host.games import grammar_slots
@@ -286,10 +373,12 @@ def commands(voices: Voices, wake_word: str | None, understand: Callable[..., An
     from voice.frontend import FrontEnd
     from voice.matcher import Matcher
     from voice.wake import WakeDetector, WakeWatch, shipped_wake_words
+
     from .bench import BenchPrompt
     from .config import Settings
     from .voiceio import reader_for
-    reader, matcher = reader_for(Settings()), Matcher()     # as a live game reads, checks and all
+
+    reader, matcher = reader_for(Settings()), Matcher()  # as a live game reads, checks and all
     prefix = shipped_wake_words()[wake_word].phrase if wake_word else "host"
     music, rng = load_noise("music"), random.Random(seed)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -302,8 +391,15 @@ def commands(voices: Voices, wake_word: str | None, understand: Callable[..., An
                 for table in COMMAND_TABLES:
                     prompt = BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", table), 8.0)
                     wake = WakeWatch(WakeDetector(wake_word)) if wake_word else None
-                    ears = VoiceEars(ClipSource(padded(audio)), Endpointer(), reader, matcher,
-                                     busy_until=lambda: 0.0, front_end=FrontEnd(), wake=wake)
+                    ears = VoiceEars(
+                        ClipSource(padded(audio)),
+                        Endpointer(),
+                        reader,
+                        matcher,
+                        busy_until=lambda: 0.0,
+                        front_end=FrontEnd(),
+                        wake=wake,
+                    )
                     heard = ears.hear(prompt)
                     if heard is not None and heard.intent is None and heard.text and not heard.ignored:
                         got = matcher.match(prompt.name, heard.text, prompt.slots).intent
@@ -322,6 +418,7 @@ def idle_cpu(wake_word: str, seconds: float = 60.0) -> dict[str, float]:
     from voice.endpoint import Endpointer
     from voice.frontend import FrontEnd
     from voice.wake import WakeDetector
+
     rng = np.random.default_rng(1)
     audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
     frames = list(ClipSource(audio).frames())
@@ -354,11 +451,19 @@ def command(wake_word: str, hours: float = 10.0, jobs: int = 1, quick: bool = Fa
     for look in sorted({key[0] for key in rates}):
         total = [rate for (lk, _, condition), rate in rates.items() if lk == look and condition == "all"]
         print(f"detection, {look}, every held-apart voice: {Rate(sum(r.hits for r in total), sum(r.n for r in total))}")
-    found = false_wakes(voices, wake_word, 2 / 60 if quick else hours, jobs,
-                        progress=lambda seed, seconds, wakes: print(f"  mix {seed}: {wakes} wakes in "
-                                                                     f"{seconds / 60:.0f} min", flush=True))
-    print(f"false wakes: {found.wakes} in {found.hours:.2f} h of chatter and noise = {found.per_hour:.3f}/h "
-          f"(95 % upper bound {found.upper_95:.3f}/h)")
+    found = false_wakes(
+        voices,
+        wake_word,
+        2 / 60 if quick else hours,
+        jobs,
+        progress=lambda seed, seconds, wakes: print(
+            f"  mix {seed}: {wakes} wakes in {seconds / 60:.0f} min", flush=True
+        ),
+    )
+    print(
+        f"false wakes: {found.wakes} in {found.hours:.2f} h of chatter and noise = {found.per_hour:.3f}/h "
+        f"(95 % upper bound {found.upper_95:.3f}/h)"
+    )
     if commands_too and not quick:
         for prefix in (wake_word, None):
             said = prefix or "host"

@@ -22,6 +22,7 @@ one address and TOTAL_CONNECTIONS in all are kept (fewer if the process may open
 files). A newcomer beyond a cap closes the connection idle longest, so a player is
 served however many idle connections someone holds.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,9 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from wyoming.asr import Transcript
 from wyoming.event import Event, async_write_event
@@ -65,13 +67,28 @@ LOG_EVERY_S = 10.0
 def describe() -> Info:
     """What Home Assistant is told: one installed handle program, English, no home control."""
     attribution = Attribution(name="partyhost", url="")
-    model = HandleModel(name="party-games", attribution=attribution, installed=True,
-                        description="Keep It 100, Keep Cool, Zero to 100, 1 %, Centurion",
-                        version=__version__, languages=LANGUAGES)
-    return Info(handle=[HandleProgram(name=PROGRAM, attribution=attribution, installed=True,
-                                      description="partyhost: an offline host for party games",
-                                      version=__version__, models=[model],
-                                      supports_handled_streaming=False, supports_home_control=False)])
+    model = HandleModel(
+        name="party-games",
+        attribution=attribution,
+        installed=True,
+        description="Keep It 100, Keep Cool, Zero to 100, 1 %, Centurion",
+        version=__version__,
+        languages=LANGUAGES,
+    )
+    return Info(
+        handle=[
+            HandleProgram(
+                name=PROGRAM,
+                attribution=attribution,
+                installed=True,
+                description="partyhost: an offline host for party games",
+                version=__version__,
+                models=[model],
+                supports_handled_streaming=False,
+                supports_home_control=False,
+            )
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -119,9 +136,9 @@ class Gate:
 
     def __init__(self, per_address: int, total: int):
         self.per_address, self.total = per_address, total
-        self.open: dict["TableHandler", str] = {}
+        self.open: dict[TableHandler, str] = {}
 
-    def admit(self, newcomer: "TableHandler") -> bool:
+    def admit(self, newcomer: TableHandler) -> bool:
         for cap, of_address in ((self.per_address, newcomer.address), (self.total, None)):
             crowd = [h for h, address in self.open.items() if of_address in (None, address)]
             if len(crowd) >= cap:
@@ -132,7 +149,7 @@ class Gate:
         self.open[newcomer] = newcomer.address
         return True
 
-    def leave(self, handler: "TableHandler") -> None:
+    def leave(self, handler: TableHandler) -> None:
         self.open.pop(handler, None)
 
     def close_all(self) -> None:
@@ -143,8 +160,9 @@ class Gate:
 class TableHandler:
     """One connection from Home Assistant (or any Wyoming client)."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: "Table",
-                 gate: Gate, quiet: Quiet):
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: Table, gate: Gate, quiet: Quiet
+    ):
         self.reader, self.writer, self.table, self.gate, self.quiet = reader, writer, table, gate, quiet
         peer = writer.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
@@ -158,8 +176,9 @@ class TableHandler:
         """Events until the peer closes; a slow, silent, malformed or oversized one ends only this
         connection (module docstring)."""
         if not self.gate.admit(self):
-            self.quiet.warning("full", f"turned away a connection from {self.address}: every connection "
-                                       "is busy with a request")
+            self.quiet.warning(
+                "full", f"turned away a connection from {self.address}: every connection is busy with a request"
+            )
             self.close()
             return
         try:
@@ -172,15 +191,16 @@ class TableHandler:
         except BadEvent as error:
             self.quiet.warning("malformed", f"dropped a connection from {self.address} that sent {error}")
         except asyncio.TimeoutError:
-            self.quiet.warning("slow", f"closed a connection from {self.address}: no whole event in "
-                                       f"{EVENT_TIMEOUT_S:g} s")
+            self.quiet.warning(
+                "slow", f"closed a connection from {self.address}: no whole event in {EVENT_TIMEOUT_S:g} s"
+            )
         except OSError:
-            pass                                  # the peer went away (a reset, a broken pipe): nothing to tell
+            pass  # the peer went away (a reset, a broken pipe): nothing to tell
         finally:
             self.gate.leave(self)
             self.close()
 
-    def close(self) -> "TableHandler":
+    def close(self) -> TableHandler:
         self.writer.close()
         self.reader.feed_eof()
         return self
@@ -204,6 +224,7 @@ def total_connections(limit: int = TOTAL_CONNECTIONS) -> int:
     """TOTAL_CONNECTIONS, or fewer so that the process keeps files to spare under its limit."""
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         in_use = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 32
     except (ImportError, OSError, ValueError):
@@ -219,8 +240,7 @@ class Table:
     def __init__(self, conversation: Conversation, play_games: Callable[[Conversation], None]):
         self.conversation = conversation
         self._turn = asyncio.Lock()
-        self._thread = threading.Thread(target=play_games, args=(conversation,), name="partyhost game",
-                                        daemon=True)
+        self._thread = threading.Thread(target=play_games, args=(conversation,), name="partyhost game", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -248,8 +268,9 @@ class Table:
             self._thread.join(wait)
 
 
-async def serve(table: Table, bind: str, port: int, stop: asyncio.Event,
-                on_ready: Callable[[int], Awaitable[None]]) -> None:
+async def serve(
+    table: Table, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
+) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
     gate, quiet = Gate(PER_ADDRESS, total_connections()), Quiet()
     loop = asyncio.get_running_loop()
@@ -257,6 +278,7 @@ async def serve(table: Table, bind: str, port: int, stop: asyncio.Event,
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await TableHandler(reader, writer, table, gate, quiet).run()
+
     server = await asyncio.start_server(connected, bind, port, backlog=BACKLOG)
     table.start()
     try:
@@ -282,8 +304,9 @@ class ServiceError(Exception):
     """The service cannot start (the port is taken, the address is not this machine's)."""
 
 
-def run_service(table: Table, bind: str, port: int, announce_as: str | None,
-                ready: Callable[[int, str | None], None]) -> None:
+def run_service(
+    table: Table, bind: str, port: int, announce_as: str | None, ready: Callable[[int, str | None], None]
+) -> None:
     """Serve until SIGINT or SIGTERM; announced by zeroconf as `announce_as` unless None.
 
     `ready` gets the port and the address announced (None when not announced, or when
@@ -303,11 +326,12 @@ def run_service(table: Table, bind: str, port: int, announce_as: str | None,
             address = None
             if announce_as is not None:
                 from .discovery import Advertiser, Announcement
+
                 address = announced_address(bind)
                 try:
                     advertiser = Advertiser(Announcement(announce_as, address, chosen))
                     await advertiser.announce()
-                except Exception as error:   # zeroconf's errors are many; none may stop the game
+                except Exception as error:  # zeroconf's errors are many; none may stop the game
                     _LOGGER.warning("could not announce the service on the network: %s", error)
                     advertiser, address = None, None
             ready(chosen, address)
@@ -329,4 +353,5 @@ def announced_address(bind: str) -> str:
     if bind not in ("0.0.0.0", "", "::"):
         return bind
     from .phones.service import LOOPBACK, lan_address
+
     return lan_address() or LOOPBACK

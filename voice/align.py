@@ -14,6 +14,7 @@ familiar 0-100: 100 x (1 - cost / (letters heard + letters of the path)).
 The search relaxes one level of graph states at a time across every column, so
 the work is a few numpy operations per level, not per arc.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,9 +30,18 @@ from .phonetic import sound_of
 ANY_WORD_COST = 1.0
 """What a word costs standing in for a misheard command prefix ("post" for "host")."""
 INF = 1e9
-TEEN_TY = {f"{stem}teen": f"{tens}" for stem, tens in (("thir", "thirty"), ("four", "forty"), ("fif", "fifty"),
-                                                    ("six", "sixty"), ("seven", "seventy"), ("eigh", "eighty"),
-                                                    ("nine", "ninety"))}
+TEEN_TY = {
+    f"{stem}teen": f"{tens}"
+    for stem, tens in (
+        ("thir", "thirty"),
+        ("four", "forty"),
+        ("fif", "fifty"),
+        ("six", "sixty"),
+        ("seven", "seventy"),
+        ("eigh", "eighty"),
+        ("nine", "ninety"),
+    )
+}
 """The one slip between number words a recogniser makes, by sound: "seventeen nine" is
 no number, so it may be "seventy nine" (at a cost: asked about, not snapped silently)."""
 
@@ -145,7 +155,7 @@ class Alignment:
                 if abs(cost[s, j] + self.delete[arc] - here) < close:
                     found = (s, j, arc, (j, j))
                     break
-            if found is None:       # rounding: take the cheapest way in
+            if found is None:  # rounding: take the cheapest way in
                 raise RuntimeError("alignment trace lost its way")
             state, j, arc, span = found
             here = cost[state, j]
@@ -185,13 +195,17 @@ def _substitution(graph: WordGraph, heard: list[str]) -> tuple[np.ndarray, np.nd
     if not heard or not words:
         return np.zeros((len(words), len(heard))), np.zeros((len(words), max(0, len(heard) - 1)))
     pairs = [heard[i] + heard[i + 1] for i in range(len(heard) - 1)]
-    return (_cost(words, heard, [sound_of(h) for h in heard], graph),
-            _cost(words, pairs, [_joined_sound(heard[i], heard[i + 1]) for i in range(len(pairs))], graph,
-                  extra=1.0) if pairs else np.zeros((len(words), 0)))
+    return (
+        _cost(words, heard, [sound_of(h) for h in heard], graph),
+        _cost(words, pairs, [_joined_sound(heard[i], heard[i + 1]) for i in range(len(pairs))], graph, extra=1.0)
+        if pairs
+        else np.zeros((len(words), 0)),
+    )
 
 
-def _cost(words: list[str], said: list[str], said_sounds: list[str | None], graph: WordGraph,
-          extra: float = 0.0) -> np.ndarray:
+def _cost(
+    words: list[str], said: list[str], said_sounds: list[str | None], graph: WordGraph, extra: float = 0.0
+) -> np.ndarray:
     spelled = cdist(words, said, scorer=fuzz.ratio, dtype=np.float64)
     said_codes = [s if s and len(s) >= MIN_SOUND else "" for s in said_sounds]
     if any(said_codes):

@@ -20,6 +20,7 @@ was plainly not a reply:
 What is left and still unreliable was plausibly meant for the host: close to the
 prompt's grammar and of reply length; only then does the host say "Sorry?".
 """
+
 from __future__ import annotations
 
 import re
@@ -69,8 +70,11 @@ def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) ->
 def amid_talk(utterance: Any, talk_until: float | None, host_quiet_since: float) -> bool:
     """Speech begun just after a stretch too long for a reply (which ended at
     `talk_until`), well after the host last spoke: table talk going on, not a reply."""
-    return (talk_until is not None and utterance.start - talk_until < AMID_TALK_S
-            and utterance.start - host_quiet_since > REPLY_WINDOW_S)
+    return (
+        talk_until is not None
+        and utterance.start - talk_until < AMID_TALK_S
+        and utterance.start - host_quiet_since > REPLY_WINDOW_S
+    )
 
 
 def syllables(text: str) -> int:

@@ -4,6 +4,7 @@ Both give 16 kHz mono float32 frames of 30 ms stamped with session-clock times
 (audio_types). A file's clock is its position, so a run from a file is
 deterministic and as fast as the CPU; a microphone's clock is monotonic real time.
 """
+
 from __future__ import annotations
 
 import logging
@@ -12,8 +13,8 @@ import queue
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import soundfile
@@ -56,14 +57,14 @@ class _Framer:
         data = np.concatenate([self.pending, samples.astype(np.float32, copy=False)])
         whole = len(data) // FRAME_SAMPLES * FRAME_SAMPLES
         self.pending = data[whole:]
-        return [data[i:i + FRAME_SAMPLES] for i in range(0, whole, FRAME_SAMPLES)]
+        return [data[i : i + FRAME_SAMPLES] for i in range(0, whole, FRAME_SAMPLES)]
 
     def flush(self) -> list[np.ndarray]:
         """The last partial frame padded with zeros, if any."""
         if not len(self.pending):
             return []
         last = np.zeros(FRAME_SAMPLES, dtype=np.float32)
-        last[:len(self.pending)] = self.pending
+        last[: len(self.pending)] = self.pending
         self.pending = np.zeros(0, dtype=np.float32)
         return [last]
 
@@ -83,12 +84,15 @@ class WavSource:
         self.channels = self._file.channels
         self.duration = self._file.frames / self.rate
         self._block = max(1, int(block_s * self.rate))
-        self._resampler = (None if self.rate == SAMPLE_RATE else
-                           soxr.ResampleStream(self.rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ"))
+        self._resampler = (
+            None
+            if self.rate == SAMPLE_RATE
+            else soxr.ResampleStream(self.rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ")
+        )
         self._framer = _Framer()
-        self._ready: deque[np.ndarray] = deque()   # decoded frames not yet handed out
-        self._decoded = 0                     # index of the frame at the head of _ready
-        self._next = 0                        # index of the next frame to hand out
+        self._ready: deque[np.ndarray] = deque()  # decoded frames not yet handed out
+        self._decoded = 0  # index of the frame at the head of _ready
+        self._next = 0  # index of the next frame to hand out
         self._tail_left = math.ceil(tail_s / FRAME_SECONDS)
         self._file_done = False
 
@@ -113,7 +117,7 @@ class WavSource:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "WavSource":
+    def __enter__(self) -> WavSource:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -172,16 +176,20 @@ def _open_wav(path: Path) -> soundfile.SoundFile:
     try:
         f = soundfile.SoundFile(path)
     except (soundfile.LibsndfileError, RuntimeError, OSError) as error:
-        raise AudioFileError(f"Cannot read {str(path)!r} as audio: {error}. "
-                             "Give a WAV file (PCM 8/16/24/32-bit or float).") from error
+        raise AudioFileError(
+            f"Cannot read {str(path)!r} as audio: {error}. Give a WAV file (PCM 8/16/24/32-bit or float)."
+        ) from error
     if f.format not in WAV_FORMATS:
         f.close()
-        raise AudioFileError(f"{str(path)!r} is a {f.format_info} file, not a WAV. "
-                             f"Convert it first, e.g. `sox {path.name} -r 16000 -c 1 out.wav`.")
+        raise AudioFileError(
+            f"{str(path)!r} is a {f.format_info} file, not a WAV. "
+            f"Convert it first, e.g. `sox {path.name} -r 16000 -c 1 out.wav`."
+        )
     return f
 
 
 # ---------------------------------------------------------------------------- microphone
+
 
 class MonotonicClock:
     """Session time for live input: seconds since the clock was made."""
@@ -207,11 +215,19 @@ class MicSource:
     (and prompt deadlines) moving, and the device is reopened every `retry_s`.
     """
 
-    def __init__(self, device: int | str | None = None, rate: int | None = None, *,
-                 clock: Callable[[], float] | None = None,
-                 on_problem: Callable[[DeviceProblem], None] = _log_problem,
-                 retry_s: float = 1.0, stall_s: float = 2.0, block_ms: int = 30,
-                 max_queue_s: float = 120.0, wait_for_device: bool = False):
+    def __init__(
+        self,
+        device: int | str | None = None,
+        rate: int | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        on_problem: Callable[[DeviceProblem], None] = _log_problem,
+        retry_s: float = 1.0,
+        stall_s: float = 2.0,
+        block_ms: int = 30,
+        max_queue_s: float = 120.0,
+        wait_for_device: bool = False,
+    ):
         self.device, self.rate = device, rate
         self.clock = clock or MonotonicClock()
         self.on_problem = on_problem
@@ -221,8 +237,8 @@ class MicSource:
         self.resync_s = RESYNC_S
         self.device_name = ""
         self.device_rate = 0
-        self.overflows = 0            # blocks PortAudio reported lost, since creation
-        self.dropped = 0              # blocks dropped because nobody consumed them
+        self.overflows = 0  # blocks PortAudio reported lost, since creation
+        self.dropped = 0  # blocks dropped because nobody consumed them
         self._reported_overflows = 0
         self._last_report = -OVERFLOW_REPORT_S
         self._stream = None
@@ -232,8 +248,8 @@ class MicSource:
         self._last_block_at = 0.0
         self._resampler: soxr.ResampleStream | None = None
         self._framer = _Framer()
-        self._expected_t: float | None = None    # session time the next block should start at
-        self._out_t = 0.0                        # start time of the next frame out
+        self._expected_t: float | None = None  # session time the next block should start at
+        self._out_t = 0.0  # start time of the next frame out
         self._after_silence = False
         self._skip_to = 0.0
         self._closed = threading.Event()
@@ -275,7 +291,7 @@ class MicSource:
         self._closed.set()
         self._stop_stream()
 
-    def __enter__(self) -> "MicSource":
+    def __enter__(self) -> MicSource:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -293,9 +309,16 @@ class MicSource:
         errors = []
         for channels in dict.fromkeys((1, min(2, dev.inputs))):
             try:
-                stream = sd.InputStream(device=dev.index, samplerate=rate, channels=channels,
-                                        dtype="float32", blocksize=blocksize, latency="low",
-                                        callback=self._callback, finished_callback=self._failed.set)
+                stream = sd.InputStream(
+                    device=dev.index,
+                    samplerate=rate,
+                    channels=channels,
+                    dtype="float32",
+                    blocksize=blocksize,
+                    latency="low",
+                    callback=self._callback,
+                    finished_callback=self._failed.set,
+                )
                 break
             except sd.PortAudioError as error:
                 errors.append(error)
@@ -303,7 +326,8 @@ class MicSource:
             raise AudioDeviceError(
                 f"Cannot open the microphone {dev.name!r} at {rate} Hz: {errors[-1]}. "
                 "Check that no other program holds it exclusively, try another device "
-                "(`partyhost devices`), or give a rate the device supports.")
+                "(`partyhost devices`), or give a rate the device supports."
+            )
         self._prepare(dev.name, rate)
         try:
             stream.start()
@@ -316,8 +340,9 @@ class MicSource:
         """Fresh per-stream state: block timing, resampler, framer."""
         self._queue_max = max(1, int(self.max_queue_s * 1000 / self.block_ms))
         self._next_block_t = None
-        self._resampler = (None if rate == SAMPLE_RATE else
-                           soxr.ResampleStream(rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ"))
+        self._resampler = (
+            None if rate == SAMPLE_RATE else soxr.ResampleStream(rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ")
+        )
         self._framer = _Framer()
         self._expected_t = None
         self.device_name, self.device_rate = name, rate
@@ -335,7 +360,7 @@ class MicSource:
         duration = frames / self.device_rate
         start = arrived - duration
         if self._next_block_t is None or abs(start - self._next_block_t) > self.resync_s:
-            self._next_block_t = start          # audio was lost, or the clocks drifted apart
+            self._next_block_t = start  # audio was lost, or the clocks drifted apart
         t = self._next_block_t
         self._next_block_t = t + duration
         self._last_block_at = time.monotonic()
@@ -351,15 +376,17 @@ class MicSource:
         stream = self._stream
         if stream is None:
             return True
-        return (self._failed.is_set() or not stream.active
-                or time.monotonic() - self._last_block_at > self.stall_s)
+        return self._failed.is_set() or not stream.active or time.monotonic() - self._last_block_at > self.stall_s
 
     def _drop_stream(self, why: str) -> None:
         name = self.device_name or "microphone"
         self._stop_stream()
-        self.on_problem(DeviceProblem("lost", f"The microphone {name!r} {why}; "
-                                           f"trying again every {self.retry_s:g} s. "
-                                           "Check its cable or USB plug."))
+        self.on_problem(
+            DeviceProblem(
+                "lost",
+                f"The microphone {name!r} {why}; trying again every {self.retry_s:g} s. Check its cable or USB plug.",
+            )
+        )
 
     def _open_first(self) -> None:
         try:
@@ -406,21 +433,25 @@ class MicSource:
         if lost > self._reported_overflows and time.monotonic() - self._last_report >= OVERFLOW_REPORT_S:
             self._reported_overflows = lost
             self._last_report = time.monotonic()
-            self.on_problem(DeviceProblem("overflow", f"Microphone audio was lost ({lost} blocks so "
-                                                   "far): the computer is too busy to keep up."))
+            self.on_problem(
+                DeviceProblem(
+                    "overflow",
+                    f"Microphone audio was lost ({lost} blocks so far): the computer is too busy to keep up.",
+                )
+            )
 
     # -- blocks to frames
 
     def _frames_of(self, t: float, block: np.ndarray) -> Iterator[Frame]:
         end = t + len(block) / self.device_rate
         if end <= self._skip_to:
-            self._expected_t = None          # a gap: restart resampling and framing
+            self._expected_t = None  # a gap: restart resampling and framing
             return
         if self._expected_t is None or abs(t - self._expected_t) > 0.05:
             if self._resampler is not None:
                 self._resampler.clear()
             self._framer = _Framer()
-            if self._after_silence:       # silence stood in for the device until now
+            if self._after_silence:  # silence stood in for the device until now
                 yield from self._silence_until(t)
                 self._after_silence = False
                 t = max(t, self._out_t)

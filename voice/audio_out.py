@@ -4,6 +4,7 @@ Both take float audio at any rate and a session time to start at, and return whe
 the audio ends on the session clock, so the loop can skip the microphone audio
 captured meanwhile (the host never hears itself).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -12,8 +13,8 @@ import threading
 import time
 import wave
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import soxr
@@ -65,13 +66,17 @@ class SpeakerSink:
     LATENCY_S = 0.2
     """The device's buffer: enough that a busy machine never lets it run dry mid-sentence."""
 
-    def __init__(self, device: int | str | None = None, *,
-                 clock: Callable[[], float] | None = None,
-                 on_problem: Callable[[DeviceProblem], None] = _log_problem):
+    def __init__(
+        self,
+        device: int | str | None = None,
+        *,
+        clock: Callable[[], float] | None = None,
+        on_problem: Callable[[DeviceProblem], None] = _log_problem,
+    ):
         self.device = device
         self.clock = clock or MonotonicClock()
         self.on_problem = on_problem
-        self.device_name = find_device(device, "output").name   # a clear error now, not mid-game
+        self.device_name = find_device(device, "output").name  # a clear error now, not mid-game
         self._stream = None
         self._rate = 0
         self._queue: deque[np.ndarray] = deque()
@@ -88,7 +93,7 @@ class SpeakerSink:
             return max(at, self.clock()) + len(samples) / rate
         data = resampled(samples, rate, self._rate)
         soonest = max(self._heard_until, self.clock() + stream.latency)
-        if at - soonest > 1.0:                 # far ahead: wait rather than queue seconds of silence
+        if at - soonest > 1.0:  # far ahead: wait rather than queue seconds of silence
             time.sleep(at - soonest - 0.5)
             soonest = max(self._heard_until, self.clock() + stream.latency)
         lead = np.zeros(max(0, int(round((at - soonest) * self._rate))), np.float32)
@@ -120,13 +125,19 @@ class SpeakerSink:
         except sd.PortAudioError:
             self._rate = int(dev.default_rate)
         try:
-            stream = sd.OutputStream(device=dev.index, samplerate=self._rate, channels=1, dtype="float32",
-                                     latency=self.LATENCY_S, callback=self._fill)
+            stream = sd.OutputStream(
+                device=dev.index,
+                samplerate=self._rate,
+                channels=1,
+                dtype="float32",
+                latency=self.LATENCY_S,
+                callback=self._fill,
+            )
             stream.start()
         except sd.PortAudioError as error:
             raise AudioDeviceError(f"cannot play on {dev.name!r}: {error}") from error
         self._stream, self._heard_until = stream, float("-inf")
-        atexit.register(self._drop)     # a stream left open must not play into a closing interpreter
+        atexit.register(self._drop)  # a stream left open must not play into a closing interpreter
         return stream
 
     def _fill(self, out: np.ndarray, frames: int, time_info: object, status: object) -> None:
@@ -136,7 +147,7 @@ class SpeakerSink:
             while done < frames and self._queue:
                 piece = self._queue[0]
                 take = min(frames - done, len(piece))
-                out[done:done + take, 0] = piece[:take]
+                out[done : done + take, 0] = piece[:take]
                 done += take
                 if take == len(piece):
                     self._queue.popleft()
@@ -187,14 +198,14 @@ class WavSink:
     def close(self) -> None:
         self._wav.close()
 
-    def __enter__(self) -> "WavSink":
+    def __enter__(self) -> WavSink:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _pad_to(self, sample: int) -> None:
-        chunk = self.rate   # a second at a time: long gaps need no big buffers
+        chunk = self.rate  # a second at a time: long gaps need no big buffers
         while self._written < sample:
             n = min(chunk, sample - self._written)
             self._wav.writeframes(bytes(2 * n))

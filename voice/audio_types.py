@@ -4,10 +4,12 @@ Everything inside the loop is 16 kHz mono float32 in [-1, 1], cut into 30 ms
 frames (webrtcvad accepts 10, 20 or 30 ms). Each frame carries its start time on
 the session clock, so a file input gives the same timeline on every run.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -24,18 +26,18 @@ def pcm16(audio: np.ndarray) -> bytes:
 
 @dataclass(frozen=True)
 class Frame:
-    samples: np.ndarray   # float32, FRAME_SAMPLES long
-    t: float              # start, seconds on the session clock
+    samples: np.ndarray  # float32, FRAME_SAMPLES long
+    t: float  # start, seconds on the session clock
 
 
 @dataclass(frozen=True)
 class Utterance:
     """A stretch of speech found by the endpointer."""
 
-    audio: np.ndarray     # float32 16 kHz mono, with a little lead-in and tail
-    start: float          # session clock
-    end: float            # session clock: when speech stopped (not when silence was confirmed)
-    lead_s: float | None = None   # audio kept before `start` (None: not known); 0 means no lead-in
+    audio: np.ndarray  # float32 16 kHz mono, with a little lead-in and tail
+    start: float  # session clock
+    end: float  # session clock: when speech stopped (not when silence was confirmed)
+    lead_s: float | None = None  # audio kept before `start` (None: not known); 0 means no lead-in
 
 
 class AudioSource(Protocol):
@@ -67,7 +69,7 @@ class Hypothesis:
     """One reading of an utterance by a recognizer."""
 
     text: str
-    confidence: float     # 0..1, the backend's own measure (documented per backend)
+    confidence: float  # 0..1, the backend's own measure (documented per backend)
     details: dict[str, Any] | None = None
 
 

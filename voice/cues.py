@@ -6,10 +6,11 @@ a harsh buzz for Keep Cool's time-out, a rattle for dice, a snare roll before a
 reveal, a fanfare for game over, a dry tick for the last seconds, a sparkle when a
 card is won. Cues are rendered once per (name, rate) and cached, read-only.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
@@ -29,8 +30,15 @@ def _t(duration: float, rate: int) -> np.ndarray:
     return np.arange(int(round(duration * rate))) / rate
 
 
-def _tone(freq: float, duration: float, rate: int, partials: tuple[float, ...] = (1.0,),
-          decay: float = 0.0, attack: float = 0.005, release: float = 0.03) -> np.ndarray:
+def _tone(
+    freq: float,
+    duration: float,
+    rate: int,
+    partials: tuple[float, ...] = (1.0,),
+    decay: float = 0.0,
+    attack: float = 0.005,
+    release: float = 0.03,
+) -> np.ndarray:
     """A note: harmonics with relative amplitudes `partials`, a quick attack, exponential
     decay, and a release to zero (a note cut off mid-swing clicks)."""
     t = _t(duration, rate)
@@ -46,12 +54,13 @@ def _place(parts: list[tuple[float, np.ndarray]], duration: float, rate: int) ->
     for start, audio in parts:
         i = int(round(start * rate))
         n = min(len(audio), len(out) - i)
-        out[i:i + n] += audio[:n]
+        out[i : i + n] += audio[:n]
     return out
 
 
-def _noise_burst(duration: float, rate: int, rng: np.random.Generator, low: float, high: float,
-                 decay: float) -> np.ndarray:
+def _noise_burst(
+    duration: float, rate: int, rng: np.random.Generator, low: float, high: float, decay: float
+) -> np.ndarray:
     """Band-limited noise with a sharp attack: the body of clicks, rattles and snares."""
     n = int(round(duration * rate))
     spectrum = np.fft.rfft(rng.standard_normal(n))
@@ -64,8 +73,9 @@ def _noise_burst(duration: float, rate: int, rng: np.random.Generator, low: floa
 def your_turn(rate: int) -> np.ndarray:
     """Two soft rising bell notes (E5, A5)."""
     bell = (1.0, 0.35, 0.12)
-    return _place([(0.0, _tone(659.3, 0.22, rate, bell, decay=9)),
-                   (0.14, _tone(880.0, 0.32, rate, bell, decay=7))], 0.46, rate)
+    return _place(
+        [(0.0, _tone(659.3, 0.22, rate, bell, decay=9)), (0.14, _tone(880.0, 0.32, rate, bell, decay=7))], 0.46, rate
+    )
 
 
 def correct(rate: int) -> np.ndarray:
@@ -78,8 +88,9 @@ def correct(rate: int) -> np.ndarray:
 def wrong(rate: int) -> np.ndarray:
     """Two falling low notes with a hollow, square-ish timbre."""
     square = (1.0, 0.0, 0.33, 0.0, 0.2, 0.0, 0.14)
-    return _place([(0.0, _tone(311.1, 0.22, rate, square, decay=4)),
-                   (0.2, _tone(233.1, 0.4, rate, square, decay=4))], 0.6, rate)
+    return _place(
+        [(0.0, _tone(311.1, 0.22, rate, square, decay=4)), (0.2, _tone(233.1, 0.4, rate, square, decay=4))], 0.6, rate
+    )
 
 
 def buzzer(rate: int) -> np.ndarray:
@@ -94,8 +105,10 @@ def dice(rate: int) -> np.ndarray:
     """A rattle: dice knocking together, then settling (clicks that thin out)."""
     rng = np.random.default_rng(6)
     starts = np.cumsum(rng.uniform(0.015, 0.04, 18) * np.linspace(1.0, 2.2, 18))
-    parts = [(s, _noise_burst(0.03, rate, rng, 1800, 6000, decay=180) * rng.uniform(0.4, 1.0)
-              * (1.1 - s / starts[-1] * 0.6)) for s in starts]
+    parts = [
+        (s, _noise_burst(0.03, rate, rng, 1800, 6000, decay=180) * rng.uniform(0.4, 1.0) * (1.1 - s / starts[-1] * 0.6))
+        for s in starts
+    ]
     return _place(parts, starts[-1] + 0.06, rate)
 
 
@@ -103,8 +116,7 @@ def drumroll(rate: int) -> np.ndarray:
     """A snare roll rising in loudness for 1.3 s, ending on a crash."""
     rng = np.random.default_rng(1)
     hits = np.arange(0.0, 1.3, 1 / 22)
-    parts = [(s, _noise_burst(0.05, rate, rng, 300, 7000, decay=60) * (0.25 + 0.6 * s / 1.3))
-             for s in hits]
+    parts = [(s, _noise_burst(0.05, rate, rng, 300, 7000, decay=60) * (0.25 + 0.6 * s / 1.3)) for s in hits]
     parts.append((1.3, _noise_burst(0.25, rate, rng, 2000, 10000, decay=14)))
     return _place(parts, 1.55, rate)
 
@@ -112,11 +124,13 @@ def drumroll(rate: int) -> np.ndarray:
 def game_over(rate: int) -> np.ndarray:
     """A short fanfare: G4 C5 E5, then a held G5 over C5."""
     brass = (1.0, 0.6, 0.4, 0.25, 0.15)
-    parts = [(0.0, _tone(392.0, 0.18, rate, brass, decay=3)),
-             (0.16, _tone(523.3, 0.18, rate, brass, decay=3)),
-             (0.32, _tone(659.3, 0.18, rate, brass, decay=3)),
-             (0.48, _tone(784.0, 0.8, rate, brass, decay=2.5)),
-             (0.48, 0.6 * _tone(523.3, 0.8, rate, brass, decay=2.5))]
+    parts = [
+        (0.0, _tone(392.0, 0.18, rate, brass, decay=3)),
+        (0.16, _tone(523.3, 0.18, rate, brass, decay=3)),
+        (0.32, _tone(659.3, 0.18, rate, brass, decay=3)),
+        (0.48, _tone(784.0, 0.8, rate, brass, decay=2.5)),
+        (0.48, 0.6 * _tone(523.3, 0.8, rate, brass, decay=2.5)),
+    ]
     return _place(parts, 1.3, rate)
 
 
@@ -135,8 +149,15 @@ def win_card(rate: int) -> np.ndarray:
 
 
 GENERATORS: dict[str, Callable[[int], np.ndarray]] = {
-    "your_turn": your_turn, "correct": correct, "wrong": wrong, "buzzer": buzzer, "dice": dice,
-    "drumroll": drumroll, "game_over": game_over, "tick": tick, "win_card": win_card,
+    "your_turn": your_turn,
+    "correct": correct,
+    "wrong": wrong,
+    "buzzer": buzzer,
+    "dice": dice,
+    "drumroll": drumroll,
+    "game_over": game_over,
+    "tick": tick,
+    "win_card": win_card,
 }
 NAMES = tuple(GENERATORS)
 
@@ -146,10 +167,10 @@ def _finish(audio: np.ndarray, rate: int) -> np.ndarray:
     fade = min(len(audio) // 2, int(FADE_S * rate))
     ramp = np.linspace(0.0, 1.0, fade)
     audio[:fade] *= ramp
-    audio[len(audio) - fade:] *= ramp[::-1]
+    audio[len(audio) - fade :] *= ramp[::-1]
     audio = audio - np.mean(audio)
     audio *= PEAK / np.max(np.abs(audio))
-    rms = float(np.sqrt(np.mean(audio ** 2)))
+    rms = float(np.sqrt(np.mean(audio**2)))
     if rms > MAX_RMS:
         audio *= MAX_RMS / rms
     return audio.astype(np.float32)

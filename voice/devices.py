@@ -4,6 +4,7 @@ Everything that touches sounddevice goes through `sounddevice_module()`, so a
 machine without PortAudio gets one clear sentence saying what to install instead
 of an OSError from deep inside an import.
 """
+
 from __future__ import annotations
 
 import threading
@@ -17,7 +18,8 @@ _PORTAUDIO_MISSING = (
     "PortAudio is not installed, so no microphone or speaker can be used. "
     "Install it (Debian/Ubuntu/Raspberry Pi OS: sudo apt-get install libportaudio2 "
     "libasound2-plugins; macOS: brew install portaudio), or use --input FILE.wav / "
-    "--output FILE.wav|text.")
+    "--output FILE.wav|text."
+)
 
 _rescan_lock = threading.Lock()
 
@@ -38,7 +40,7 @@ class DeviceNotFound(AudioDeviceError):
 class DeviceProblem:
     """Something the user may need to hear about a device mid-game; never fatal."""
 
-    kind: str        # "overflow" | "lost" | "recovered"
+    kind: str  # "overflow" | "lost" | "recovered"
     message: str
 
 
@@ -57,8 +59,10 @@ class Device:
 
     def describe(self) -> str:
         marks = "".join(m for m, on in ((">", self.is_default_input), ("<", self.is_default_output)) if on)
-        return (f"{marks:>2} {self.index:3d}  {self.name} ({self.hostapi}; "
-                f"{self.inputs} in, {self.outputs} out, {self.default_rate} Hz)")
+        return (
+            f"{marks:>2} {self.index:3d}  {self.name} ({self.hostapi}; "
+            f"{self.inputs} in, {self.outputs} out, {self.default_rate} Hz)"
+        )
 
 
 def sounddevice_module() -> ModuleType:
@@ -77,7 +81,7 @@ def close_stream(stream: Any) -> None:
     try:
         stream.abort()
         stream.close()
-    except Exception:          # the device may be gone already
+    except Exception:  # the device may be gone already
         pass
 
 
@@ -99,11 +103,19 @@ def list_devices() -> list[Device]:
     sd = sounddevice_module()
     apis = [api["name"] for api in sd.query_hostapis()]
     default_in, default_out = _defaults(sd)
-    return [Device(index=i, name=d["name"], hostapi=apis[d["hostapi"]],
-                   inputs=d["max_input_channels"], outputs=d["max_output_channels"],
-                   default_rate=int(d["default_samplerate"]),
-                   is_default_input=i == default_in, is_default_output=i == default_out)
-            for i, d in enumerate(sd.query_devices())]
+    return [
+        Device(
+            index=i,
+            name=d["name"],
+            hostapi=apis[d["hostapi"]],
+            inputs=d["max_input_channels"],
+            outputs=d["max_output_channels"],
+            default_rate=int(d["default_samplerate"]),
+            is_default_input=i == default_in,
+            is_default_output=i == default_out,
+        )
+        for i, d in enumerate(sd.query_devices())
+    ]
 
 
 def find_device(name_or_index: int | str | None, kind: Kind) -> Device:
@@ -133,8 +145,9 @@ def find_device(name_or_index: int | str | None, kind: Kind) -> Device:
         return partial[0]
     if partial:
         names = ", ".join(repr(d.name) for d in partial)
-        raise DeviceNotFound(f"{name_or_index!r} matches several {_noun(kind)}s: {names}. "
-                             "Give more of the name, or the index.")
+        raise DeviceNotFound(
+            f"{name_or_index!r} matches several {_noun(kind)}s: {names}. Give more of the name, or the index."
+        )
     raise DeviceNotFound(_not_found(f"No {_noun(kind)} is called {name_or_index!r}", kind, devices))
 
 
@@ -142,9 +155,11 @@ def _defaults(sd: ModuleType) -> tuple[int, int]:
     default = sd.default.device
     try:
         return int(default[0]), int(default[1])
-    except (TypeError, ValueError):   # a name was set as default: resolve it
-        return (sd.query_devices(kind="input")["index"] if default[0] is not None else -1,
-                sd.query_devices(kind="output")["index"] if default[1] is not None else -1)
+    except (TypeError, ValueError):  # a name was set as default: resolve it
+        return (
+            sd.query_devices(kind="input")["index"] if default[0] is not None else -1,
+            sd.query_devices(kind="output")["index"] if default[1] is not None else -1,
+        )
 
 
 def _channels(device: Device, kind: Kind) -> int:
@@ -159,9 +174,13 @@ def _not_found(problem: str, kind: Kind, devices: list[Device]) -> str:
     flag = "--input-device" if kind == "input" else "--output-device"
     if devices:
         listing = "; ".join(f"{d.index}: {d.name}" for d in devices)
-        return (f"{problem}. {_noun(kind).capitalize()}s found: {listing}. "
-                f"Choose one with {flag} NAME|INDEX (`partyhost devices` lists them).")
+        return (
+            f"{problem}. {_noun(kind).capitalize()}s found: {listing}. "
+            f"Choose one with {flag} NAME|INDEX (`partyhost devices` lists them)."
+        )
     fallback = "--input FILE.wav" if kind == "input" else "--output FILE.wav or --output text"
-    return (f"{problem}: no {_noun(kind)} is connected. Plug one in (a USB speakerphone "
-            f"works for both), check that the sound server runs (`pactl info`), "
-            f"or use {fallback}.")
+    return (
+        f"{problem}: no {_noun(kind)} is connected. Plug one in (a USB speakerphone "
+        f"works for both), check that the sound server runs (`pactl info`), "
+        f"or use {fallback}."
+    )

@@ -10,12 +10,14 @@ With a wake word (voice/wake.py), an utterance in which it was heard is said to 
 host whatever the prompt: what follows the word is read as what may follow the
 prompt's command prefix ("host, score"), or as a common command where it has none.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -52,12 +54,21 @@ class Interrupted(Exception):
 class VoiceEars:
     """host.session.Ears for a microphone or a WAV file."""
 
-    def __init__(self, source: AudioSource, endpointer: Any, reader: Reader,
-                 matcher: Matcher, busy_until: Callable[[], float],
-                 on_reading: Callable[[Reading], None] | None = None,
-                 play_cue: Callable[[str], None] | None = None, read_ahead: bool = True,
-                 front_end: Any = None, reply_max_s: float = REPLY_MAX_S, wake: WakeWatch | None = None,
-                 before_listening: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        source: AudioSource,
+        endpointer: Any,
+        reader: Reader,
+        matcher: Matcher,
+        busy_until: Callable[[], float],
+        on_reading: Callable[[Reading], None] | None = None,
+        play_cue: Callable[[str], None] | None = None,
+        read_ahead: bool = True,
+        front_end: Any = None,
+        reply_max_s: float = REPLY_MAX_S,
+        wake: WakeWatch | None = None,
+        before_listening: Callable[[], None] | None = None,
+    ):
         """`reader`: the recogniser, second listener and check lines (voice/pipeline.py);
         its second listener starts loading at the first prompt of a game that has exact prompts.
         `play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
@@ -79,9 +90,9 @@ class VoiceEars:
         self.front_end = front_end
         self.reply_max_s = reply_max_s
         self.before_listening = before_listening
-        self._long_until: float | None = None   # end of the last stretch too long for a reply
+        self._long_until: float | None = None  # end of the last stretch too long for a reply
         self.wake = wake
-        self._armed_until: float | None = None   # the wake word said alone: a command may follow until then
+        self._armed_until: float | None = None  # the wake word said alone: a command may follow until then
         frames = source.frames() if front_end is None else front_end.frames(source.frames())
         if wake is not None:
             frames = wake.frames(frames)
@@ -92,7 +103,7 @@ class VoiceEars:
         if self.before_listening is not None:
             self.before_listening()
         if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
-            self.reader.second.start()     # loads while the game is set up, and only for such a game
+            self.reader.second.start()  # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still
         # speaks (both are cached), not after the player has finished.
         if self.reader.recognizer is not None:
@@ -105,24 +116,36 @@ class VoiceEars:
         listening_from = max(listening_from, self.source.next_frame_t())
         read = partial(self.read, prompt)
         ahead = self._ahead
-        turn = listen_for_turn(self.endpointer, self._frames, listening_from, prompt.timeout,
-                               getattr(prompt, "warning", None), self.play_cue,
-                               read_ahead=partial(self._read_ahead, read) if ahead else None)
+        turn = listen_for_turn(
+            self.endpointer,
+            self._frames,
+            listening_from,
+            prompt.timeout,
+            getattr(prompt, "warning", None),
+            self.play_cue,
+            read_ahead=partial(self._read_ahead, read) if ahead else None,
+        )
         cues = tuple(turn.cues)
         if turn.timed_out:
             return Heard(timed_out=True, listening_from=listening_from, cues=cues)
         if turn.utterance is None:
-            return None                                 # the input has ended
+            return None  # the input has ended
         utterance = turn.utterance
-        heard = partial(Heard, listening_from=listening_from, start=utterance.start, end=utterance.end,
-                        cues=cues, input_level=self.input_level(utterance))
+        heard = partial(
+            Heard,
+            listening_from=listening_from,
+            start=utterance.start,
+            end=utterance.end,
+            cues=cues,
+            input_level=self.input_level(utterance),
+        )
         if self.wake is not None:
             command = self._wake_command(prompt, utterance, heard)
             if command is not None:
                 return command
         if self._table_talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
-            self._long_until = utterance.end            # not worth reading
+            self._long_until = utterance.end  # not worth reading
             return heard(ignored=reason, unclear=True)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
@@ -150,9 +173,13 @@ class VoiceEars:
         ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
         if missed and not ignored:
             return heard(unclear=True, missed_start=missed)
-        return heard(text="" if reading.rejected and not ignored else reading.text,
-                     confidence=reading.confidence, unclear=reading.rejected or bool(missed),
-                     unsure=reading.unsure, ignored=ignored)
+        return heard(
+            text="" if reading.rejected and not ignored else reading.text,
+            confidence=reading.confidence,
+            unclear=reading.rejected or bool(missed),
+            unsure=reading.unsure,
+            ignored=ignored,
+        )
 
     def _read_ahead(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         """Begin reading an utterance early, unless it is table talk that will not be read,
@@ -184,21 +211,27 @@ class VoiceEars:
         if _speech_seconds(rest, utterance.audio) < COMMAND_MIN_S:
             self._armed_until = utterance.end + ARMED_S
             if self.play_cue:
-                self.play_cue("tick")              # heard: say the command now
+                self.play_cue("tick")  # heard: say the command now
             return heard(ignored=WAKE_ALONE)
-        command = Utterance(rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE),
-                            end=utterance.end, lead_s=0.0)
+        command = Utterance(
+            rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE), end=utterance.end, lead_s=0.0
+        )
         commands = Commands(self.matcher, prompt.name, prompt.slots)
-        read = partial(read_utterance, self.reader.recognizer, commands, prompt,
-                       min_confidence=self.reader.min_confidence, rival_margin=self.reader.rival_margin)
+        read = partial(
+            read_utterance,
+            self.reader.recognizer,
+            commands,
+            prompt,
+            min_confidence=self.reader.min_confidence,
+            rival_margin=self.reader.rival_margin,
+        )
         reading = self._ahead.run(read, command) if self._ahead else read(command)
         if self.on_reading:
             self.on_reading(reading)
         match = commands.match(reading.text) if not reading.rejected and reading.text else None
         if match is None or match.intent is None or match.needs_confirmation:
             return heard(text=reading.text, ignored=WAKE_UNCLEAR)
-        return heard(text=reading.text, confidence=reading.confidence, intent=dict(match.intent),
-                     source="wake word")
+        return heard(text=reading.text, confidence=reading.confidence, intent=dict(match.intent), source="wake word")
 
     def _table_talk(self, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
@@ -210,8 +243,11 @@ class VoiceEars:
 
     def _continues_long(self, utterance: Utterance) -> bool:
         """Speech going straight on from a stretch cut at the endpointer's length limit."""
-        return (self._long_until is not None and utterance.start - self._long_until < CONTINUES_S
-                and (utterance.lead_s or 0.0) < CONTINUES_S)
+        return (
+            self._long_until is not None
+            and utterance.start - self._long_until < CONTINUES_S
+            and (utterance.lead_s or 0.0) < CONTINUES_S
+        )
 
     def input_level(self, utterance: Utterance) -> dict[str, float] | None:
         """The utterance's peak and RMS level as it came in, before any gain (for the log)."""

@@ -17,14 +17,15 @@ faster-whisper): a candidate whose peak speech probability stays below
 (silence, pink noise, tap, dishes, music at 10 dB SNR, and the noises alone) that
 check at 0.5 removed 54 of 57 false candidates and lost 1 of 1,772 real ones.
 """
+
 from __future__ import annotations
 
 import bisect
 import logging
 import math
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
 
 import numpy as np
 import webrtcvad
@@ -42,25 +43,25 @@ SpeechCheck = Callable[[np.ndarray], float]
 class EndpointConfig:
     """Endpointer settings; the defaults suit commands said across a table."""
 
-    vad_aggressiveness: int = 2     # webrtcvad 0 (lenient) .. 3 (strict)
-    start_frames: int = 4           # speech frames among the last `start_window` to start
+    vad_aggressiveness: int = 2  # webrtcvad 0 (lenient) .. 3 (strict)
+    start_frames: int = 4  # speech frames among the last `start_window` to start
     start_window: int = 6
-    start_snr_db: float = 7.0       # a frame's energy above the noise floor to start speech
-    continue_snr_db: float = 3.5    # ... and to keep it going (hysteresis)
-    min_level_dbfs: float = -55.0   # quieter frames are never speech (digital silence, hiss)
-    band_hz: tuple[float, float] = (200.0, 3500.0)   # where energy is compared with the floor
-    end_silence_ms: int = 500       # non-speech that ends an utterance
-    max_ms: int = 6000              # longer speech is cut here
-    pre_roll_ms: int = 300          # lead-in kept before the first speech frame (noise hides onsets)
-    tail_ms: int = 240              # silence kept after the last speech frame
-    min_speech_ms: int = 120        # utterances with less speech are clicks and knocks
-    confirm_speech_prob: float | None = 0.5   # Silero peak probability to keep a candidate; None: off
-    floor_rise_s: float = 1.5       # time constant of the floor rising to louder background
-    floor_fall_s: float = 0.15      # ... and falling to quieter background
-    bed_window_s: float = 4.0       # background remembered for how high an unsteady bed reaches
-    bed_start_percentile: float = 95.0     # speech starts above this share of that background ...
+    start_snr_db: float = 7.0  # a frame's energy above the noise floor to start speech
+    continue_snr_db: float = 3.5  # ... and to keep it going (hysteresis)
+    min_level_dbfs: float = -55.0  # quieter frames are never speech (digital silence, hiss)
+    band_hz: tuple[float, float] = (200.0, 3500.0)  # where energy is compared with the floor
+    end_silence_ms: int = 500  # non-speech that ends an utterance
+    max_ms: int = 6000  # longer speech is cut here
+    pre_roll_ms: int = 300  # lead-in kept before the first speech frame (noise hides onsets)
+    tail_ms: int = 240  # silence kept after the last speech frame
+    min_speech_ms: int = 120  # utterances with less speech are clicks and knocks
+    confirm_speech_prob: float | None = 0.5  # Silero peak probability to keep a candidate; None: off
+    floor_rise_s: float = 1.5  # time constant of the floor rising to louder background
+    floor_fall_s: float = 0.15  # ... and falling to quieter background
+    bed_window_s: float = 4.0  # background remembered for how high an unsteady bed reaches
+    bed_start_percentile: float = 95.0  # speech starts above this share of that background ...
     bed_continue_percentile: float = 98.0  # ... and goes on above this share (one frame, not 4 of 6)
-    bed_over_floor_db: float = 20.0 # the most a bed reaches over the floor (a room gone quiet is quiet)
+    bed_over_floor_db: float = 20.0  # the most a bed reaches over the floor (a room gone quiet is quiet)
     stand_percentile: float = 90.0  # an utterance's loud part (this share of its frames under it) ...
     stand_over_bed_db: float = 3.0  # ... stands this far over what the bed reaches to start, or it is the bed
 
@@ -78,7 +79,7 @@ class BandLevel:
         self.window = np.hanning(n)
         freqs = np.fft.rfftfreq(self.n_fft, 1 / SAMPLE_RATE)
         self.band = (freqs >= low_hz) & (freqs < high_hz)
-        self.scale = 2.0 / (self.n_fft * float(np.sum(self.window ** 2)))
+        self.scale = 2.0 / (self.n_fft * float(np.sum(self.window**2)))
 
     def __call__(self, samples: np.ndarray) -> float:
         spectrum = np.fft.rfft(samples * self.window, self.n_fft)
@@ -101,12 +102,13 @@ class SileroCheck:
 
     def __init__(self) -> None:
         from faster_whisper.vad import get_vad_model
+
         self.model = get_vad_model()
 
     def __call__(self, audio: np.ndarray) -> float:
-        n = (len(audio) // self.CHUNK + 1) * self.CHUNK      # whole chunks, a little silence after
+        n = (len(audio) // self.CHUNK + 1) * self.CHUNK  # whole chunks, a little silence after
         padded = np.zeros(n, dtype=np.float32)
-        padded[:len(audio)] = audio
+        padded[: len(audio)] = audio
         hiss = np.random.default_rng(0).standard_normal(n) * 10 ** (self.DITHER_DBFS / 20)
         return float(np.max(self.model(padded + hiss.astype(np.float32))))
 
@@ -134,11 +136,11 @@ class NoiseBed:
     never raise the bar for the next one.
     """
 
-    MIN_FRAMES = 10                 # fewer remembered frames say nothing yet
+    MIN_FRAMES = 10  # fewer remembered frames say nothing yet
 
     def __init__(self, window_s: float):
         self.levels: deque[float] = deque(maxlen=max(self.MIN_FRAMES, round(window_s / FRAME_SECONDS)))
-        self._sorted: list[float] = []      # the same levels in order: a percentile is one look-up
+        self._sorted: list[float] = []  # the same levels in order: a percentile is one look-up
 
     def add(self, level_db: float) -> None:
         if len(self.levels) == self.levels.maxlen:
@@ -160,7 +162,7 @@ class NoiseFloor:
     def __init__(self, rise_s: float, fall_s: float, lowest_db: float):
         self.rise = 1.0 - math.exp(-FRAME_SECONDS / rise_s)
         self.fall = 1.0 - math.exp(-FRAME_SECONDS / fall_s)
-        self.lowest = lowest_db          # digital silence would otherwise sink it to -120
+        self.lowest = lowest_db  # digital silence would otherwise sink it to -120
         self.level: float | None = None
 
     def update(self, level_db: float) -> None:
@@ -179,8 +181,8 @@ class NoiseFloor:
 class _Speech:
     """An utterance being collected."""
 
-    start: float                    # first speech frame
-    frames: list[Frame]             # pre-roll and everything since
+    start: float  # first speech frame
+    frames: list[Frame]  # pre-roll and everything since
     levels: list[float]
     last_speech_end: float
     speech_frames: int
@@ -197,14 +199,15 @@ class Endpointer:
         self.speech_check = speech_check
         if speech_check is None and c.confirm_speech_prob is not None:
             self.speech_check = default_speech_check()
-        self.unconfirmed = 0            # candidates dropped by the speech check
-        self.in_bed = 0                 # ... and as part of the bed (NoiseBed)
+        self.unconfirmed = 0  # candidates dropped by the speech check
+        self.in_bed = 0  # ... and as part of the bed (NoiseBed)
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
         self.floor = NoiseFloor(c.floor_rise_s, c.floor_fall_s, c.min_level_dbfs)
         self.bed = NoiseBed(c.bed_window_s)
         self.level_db = BandLevel(*c.band_hz)
         self._recent: deque[tuple[Frame, float, bool]] = deque(
-            maxlen=max(c.start_window, _frames(c.pre_roll_ms) + c.start_window))
+            maxlen=max(c.start_window, _frames(c.pre_roll_ms) + c.start_window)
+        )
         self._speech: _Speech | None = None
         self._last_t: float | None = None
 
@@ -222,7 +225,7 @@ class Endpointer:
         """
         if self._speech is not None:
             return self._speech.start
-        window = list(self._recent)[-self.config.start_window:]
+        window = list(self._recent)[-self.config.start_window :]
         return next((frame.t for frame, _, voiced in window if voiced), None)
 
     def pending(self) -> Utterance | None:
@@ -233,8 +236,12 @@ class Endpointer:
         speech goes on or too little of it was heard; the speech check still decides
         at the end."""
         speech, c = self._speech, self.config
-        if (speech is None or speech.silent_run < _frames(c.tail_ms)
-                or speech.speech_frames * FRAME_MS < c.min_speech_ms or not self._stands_out(speech)):
+        if (
+            speech is None
+            or speech.silent_run < _frames(c.tail_ms)
+            or speech.speech_frames * FRAME_MS < c.min_speech_ms
+            or not self._stands_out(speech)
+        ):
             return None
         if speech.ahead is None:
             speech.ahead = self._cut(speech)
@@ -249,11 +256,11 @@ class Endpointer:
     def push(self, frame: Frame) -> Utterance | None:
         """Take one frame; return an utterance when this frame completes one."""
         if self._last_t is not None and frame.t - self._last_t > 1.5 * FRAME_SECONDS:
-            self.reset()               # a jump in time (the host spoke): no audio spans it
+            self.reset()  # a jump in time (the host spoke): no audio spans it
         self._last_t = frame.t
         level = self.level_db(frame.samples)
         if self.floor.level is None:
-            self.floor.update(level)   # the first frame is taken for background
+            self.floor.update(level)  # the first frame is taken for background
         if self._speech is None:
             return self._idle(frame, level)
         return self._speaking(frame, level)
@@ -283,8 +290,9 @@ class Endpointer:
         fallen quiet is heard as quiet, not as the noise of the last seconds."""
         c = self.config
         assert self.floor.level is not None
-        snr_db, percentile = ((c.start_snr_db, c.bed_start_percentile) if starting
-                              else (c.continue_snr_db, c.bed_continue_percentile))
+        snr_db, percentile = (
+            (c.start_snr_db, c.bed_start_percentile) if starting else (c.continue_snr_db, c.bed_continue_percentile)
+        )
         needed = max(self.floor.level + snr_db, self._bed_reach(percentile))
         if level < c.min_level_dbfs or level < needed:
             return False
@@ -295,22 +303,25 @@ class Endpointer:
         c = self.config
         voiced = self._is_speech(frame, level, starting=True)
         self._recent.append((frame, level, voiced))
-        window = list(self._recent)[-c.start_window:]
+        window = list(self._recent)[-c.start_window :]
         if sum(v for _, _, v in window) < c.start_frames:
-            if len(self._recent) > c.start_window:    # a frame that can no longer start speech
+            if len(self._recent) > c.start_window:  # a frame that can no longer start speech
                 self.bed.add(self._recent[-c.start_window - 1][1])
             self.floor.update(level)
             return None
         first = next(i for i, (_, _, v) in enumerate(window) if v)
         start_i = len(self._recent) - len(window) + first
         recent = list(self._recent)
-        lead = recent[max(0, start_i - _frames(c.pre_roll_ms)):]
+        lead = recent[max(0, start_i - _frames(c.pre_roll_ms)) :]
         last_voiced = max(i for i, (_, _, v) in enumerate(recent) if v)
-        self._speech = _Speech(start=recent[start_i][0].t, frames=[f for f, _, _ in lead],
-                               levels=[lv for _, lv, _ in recent[start_i:]],
-                               last_speech_end=recent[last_voiced][0].t + FRAME_SECONDS,
-                               speech_frames=sum(v for _, _, v in window),
-                               silent_run=len(recent) - 1 - last_voiced)
+        self._speech = _Speech(
+            start=recent[start_i][0].t,
+            frames=[f for f, _, _ in lead],
+            levels=[lv for _, lv, _ in recent[start_i:]],
+            last_speech_end=recent[last_voiced][0].t + FRAME_SECONDS,
+            speech_frames=sum(v for _, _, v in window),
+            silent_run=len(recent) - 1 - last_voiced,
+        )
         self._recent.clear()
         return None
 
@@ -347,7 +358,7 @@ class Endpointer:
         not stand clear of what the bed reaches is a burst of the bed itself (one voice
         of the chatter louder for a moment), not someone speaking to the host."""
         c = self.config
-        spoken = speech.levels[:max(1, round((speech.last_speech_end - speech.start) / FRAME_SECONDS))]
+        spoken = speech.levels[: max(1, round((speech.last_speech_end - speech.start) / FRAME_SECONDS))]
         loud = float(np.percentile(spoken, c.stand_percentile))
         return loud >= self._bed_reach(c.bed_start_percentile) + c.stand_over_bed_db
 
@@ -362,8 +373,11 @@ class Endpointer:
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
-        if (self.speech_check is not None and c.confirm_speech_prob is not None
-                and self.speech_check(utterance.audio) < c.confirm_speech_prob):
+        if (
+            self.speech_check is not None
+            and c.confirm_speech_prob is not None
+            and self.speech_check(utterance.audio) < c.confirm_speech_prob
+        ):
             self.unconfirmed += 1
             return None
         return utterance
@@ -373,5 +387,9 @@ class Endpointer:
         keep_until = speech.last_speech_end + self.config.tail_ms / 1000
         frames = [f for f in speech.frames if f.t < keep_until - 1e-9]
         audio = np.concatenate([f.samples for f in frames]).astype(np.float32, copy=False)
-        return Utterance(audio=audio, start=speech.start, end=speech.last_speech_end,
-                         lead_s=round(max(0.0, speech.start - frames[0].t), 3))
+        return Utterance(
+            audio=audio,
+            start=speech.start,
+            end=speech.last_speech_end,
+            lead_s=round(max(0.0, speech.start - frames[0].t), 3),
+        )

@@ -13,19 +13,20 @@ gain alone could not span the range (docs/recognition.md, "Hearing every player"
 The front end also remembers the level of each frame as it came in (before any
 gain), so the ears can log how loud each utterance really was (`input_level`).
 """
+
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 import numpy as np
 
 from .audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame, pcm16
 
-CHUNK = SAMPLE_RATE // 100          # the processors take 10 ms at a time
-LEVEL_HISTORY_S = 30.0              # longer than any utterance (the endpointer cuts at 6 s)
+CHUNK = SAMPLE_RATE // 100  # the processors take 10 ms at a time
+LEVEL_HISTORY_S = 30.0  # longer than any utterance (the endpointer cuts at 6 s)
 SILENT_DBFS = -120.0
 
 
@@ -79,10 +80,17 @@ class RoomGain:
     rise is ramped across the frame, so it makes no click.
     """
 
-    SPEECH_OVER_FLOOR_DB = 6.0         # frames this far above the background hold the gain
+    SPEECH_OVER_FLOOR_DB = 6.0  # frames this far above the background hold the gain
 
-    def __init__(self, floor_target_dbfs: float, max_gain_db: float, limit_dbfs: float = -1.0,
-                 slew_db_s: float = 3.0, rise_s: float = 2.0, fall_s: float = 0.3):
+    def __init__(
+        self,
+        floor_target_dbfs: float,
+        max_gain_db: float,
+        limit_dbfs: float = -1.0,
+        slew_db_s: float = 3.0,
+        rise_s: float = 2.0,
+        fall_s: float = 0.3,
+    ):
         self.target, self.max_gain, self.limit_db = floor_target_dbfs, max_gain_db, limit_dbfs
         self.step = slew_db_s * FRAME_MS / 1000
         self.rise = 1.0 - math.exp(-FRAME_MS / 1000 / rise_s)
@@ -93,7 +101,7 @@ class RoomGain:
 
     def __call__(self, samples: np.ndarray) -> np.ndarray:
         level = dbfs(float(np.sqrt(np.mean(samples.astype(np.float64) ** 2))))
-        level = max(level, -100.0)                        # digital silence
+        level = max(level, -100.0)  # digital silence
         if self.floor is None:
             self.floor = level
         quiet = level < self.floor + self.SPEECH_OVER_FLOOR_DB
@@ -104,10 +112,10 @@ class RoomGain:
         elif quiet:
             self.gain_db += max(-self.step, min(self.step, wanted - self.gain_db))
         peak_db = dbfs(float(np.max(np.abs(samples), initial=0.0)))
-        self.gain_db = min(self.gain_db, self.limit_db - peak_db)     # a loud voice: down at once
+        self.gain_db = min(self.gain_db, self.limit_db - peak_db)  # a loud voice: down at once
         before, self._last_gain = self._last_gain, 10 ** (self.gain_db / 20)
         if before is None or self._last_gain <= before:
-            return np.clip(samples * self._last_gain, -1.0, 1.0).astype(np.float32)   # down: at once
+            return np.clip(samples * self._last_gain, -1.0, 1.0).astype(np.float32)  # down: at once
         ramp = np.linspace(before, self._last_gain, len(samples), dtype=np.float32)  # up: no click
         return np.clip(samples * ramp, -1.0, 1.0).astype(np.float32)
 
@@ -120,23 +128,26 @@ class FrontEnd:
         self._processor = None
         if c.uses_webrtc:
             from webrtc_noise_gain import AudioProcessor
-            self._processor = AudioProcessor(c.target_dbfs if c.agc and c.webrtc_agc else 0,
-                                             c.noise_suppression)
+
+            self._processor = AudioProcessor(c.target_dbfs if c.agc and c.webrtc_agc else 0, c.noise_suppression)
         self._room_gain = RoomGain(c.floor_target_dbfs, c.max_gain_db, c.limit_dbfs) if c.agc else None
-        self._levels: deque[tuple[float, float, float]] = deque(   # (t, peak, mean square)
-            maxlen=int(LEVEL_HISTORY_S * 1000 / FRAME_MS))
+        self._levels: deque[tuple[float, float, float]] = deque(  # (t, peak, mean square)
+            maxlen=int(LEVEL_HISTORY_S * 1000 / FRAME_MS)
+        )
 
     def process(self, frame: Frame) -> Frame:
         samples = frame.samples
-        self._levels.append((frame.t, float(np.max(np.abs(samples), initial=0.0)),
-                             float(np.mean(samples.astype(np.float64) ** 2))))
+        self._levels.append(
+            (frame.t, float(np.max(np.abs(samples), initial=0.0)), float(np.mean(samples.astype(np.float64) ** 2)))
+        )
         if self._room_gain is not None:
             samples = self._room_gain(samples)
         if self._processor is None:
             return frame if samples is frame.samples else Frame(samples, frame.t)
         pcm = pcm16(samples)
-        out = b"".join(self._processor.Process10ms(pcm[i:i + 2 * CHUNK]).audio
-                       for i in range(0, 2 * FRAME_SAMPLES, 2 * CHUNK))
+        out = b"".join(
+            self._processor.Process10ms(pcm[i : i + 2 * CHUNK]).audio for i in range(0, 2 * FRAME_SAMPLES, 2 * CHUNK)
+        )
         return Frame(np.frombuffer(out, dtype="<i2").astype(np.float32) / 32768.0, frame.t)
 
     def frames(self, frames: Iterable[Frame]) -> Iterator[Frame]:
@@ -145,8 +156,7 @@ class FrontEnd:
 
     def input_level(self, start: float, end: float) -> InputLevel | None:
         """The level that came in between start and end (session times), if still remembered."""
-        inside = [(peak, square) for t, peak, square in self._levels
-                  if start - 1e-6 <= t < end]
+        inside = [(peak, square) for t, peak, square in self._levels if start - 1e-6 <= t < end]
         if not inside:
             return None
         peak = max(p for p, _ in inside)

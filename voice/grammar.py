@@ -4,10 +4,11 @@ A grammar file (grammars/*.yaml, format in docs/grammar.md) names prompts, the
 intents each prompt accepts, sentence templates and slot lists. hassil parses the
 templates; voice/graph.py compiles a prompt's templates into a word graph.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,13 @@ import yaml
 from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence
 from hassil.intents import Intents
 
+from grammars import FOLDER as GRAMMAR_DIR  # noqa: E402  (package data: grammars/__init__.py)
+
 from .graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from .normalize import normalize
 
-from grammars import FOLDER as GRAMMAR_DIR  # noqa: E402  (package data: grammars/__init__.py)
 COMMON_PROMPT = "common/any"
 """The prompt whose intents (repeat, help, undo ...) are added to every prompt."""
-
 
 
 class GrammarError(Exception):
@@ -47,7 +48,7 @@ class Grammar:
     ("There is no card {said}. Your cards are {choices}.")."""
 
     @classmethod
-    def load(cls, path: Path) -> "Grammar":
+    def load(cls, path: Path) -> Grammar:
         path = Path(path)
         if not path.is_file():
             raise GrammarError(f"{path}: grammar file not found")
@@ -56,7 +57,7 @@ class Grammar:
             data.setdefault("language", "en")
             data.setdefault("intents", {})
             intents = Intents.from_dict(data)
-            for intent in intents.intents.values():   # hassil parses templates lazily
+            for intent in intents.intents.values():  # hassil parses templates lazily
                 for block in intent.data:
                     _ = block.sentences
         except Exception as error:  # yaml and hassil raise many kinds
@@ -66,14 +67,19 @@ class Grammar:
             for name in names:
                 if name not in intents.intents:
                     raise GrammarError(f"{path}: prompt {prompt} names unknown intent {name!r}")
-        return cls(path=path, prompts=prompts, intents=intents,
-                   list_slots=frozenset(data.get("list_slots") or ()),
-                   fallbacks=dict(data.get("fallbacks") or {}),
-                   min_scores=dict(data.get("min_scores") or {}),
-                   exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
-                   command_prefixes={k: normalize(str(v), strip_fillers=False)
-                                     for k, v in (data.get("command_prefixes") or {}).items()},
-                   unavailable={str(k): str(v) for k, v in (data.get("unavailable") or {}).items()})
+        return cls(
+            path=path,
+            prompts=prompts,
+            intents=intents,
+            list_slots=frozenset(data.get("list_slots") or ()),
+            fallbacks=dict(data.get("fallbacks") or {}),
+            min_scores=dict(data.get("min_scores") or {}),
+            exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
+            command_prefixes={
+                k: normalize(str(v), strip_fillers=False) for k, v in (data.get("command_prefixes") or {}).items()
+            },
+            unavailable={str(k): str(v) for k, v in (data.get("unavailable") or {}).items()},
+        )
 
     def sentences(self, prompt: str, prefix: str | None = None, first_order: int = 0) -> list[Sentence]:
         """Every template of every intent the prompt accepts, in grammar order (earlier
@@ -96,7 +102,7 @@ class Grammar:
             return compile_graph(self.sentences(prompt), live, str(self.path))
         except GrammarError:
             raise
-        except Exception as error:     # an unknown list or rule, a loop
+        except Exception as error:  # an unknown list or rule, a loop
             raise GrammarError(f"{self.path}: prompt {prompt}: {error}") from error
 
     @cached_property
@@ -107,7 +113,7 @@ class Grammar:
         for prompt in self.prompts:
             try:
                 found.update(self.graph(prompt).words)
-            except GrammarError:            # a prompt that needs live lists to compile
+            except GrammarError:  # a prompt that needs live lists to compile
                 continue
         return frozenset(found)
 
@@ -122,7 +128,7 @@ class Grammar:
         return set()
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_grammar(name: str, directory: Path = GRAMMAR_DIR) -> Grammar:
     """The grammar file grammars/NAME.yaml, parsed once per process."""
     path = directory / f"{name}.yaml"

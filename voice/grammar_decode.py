@@ -19,11 +19,13 @@ number; fillers ("um", "please") may come between words; punctuation may follow 
 word. voice/normalize.py maps all of these back to the graph's spelling, so the
 two sides agree.
 """
+
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -44,7 +46,11 @@ without it the likeliest path of an order is often its first half."""
 PUNCTUATION = (",", ".", "?", "!")
 WRITTEN_AS = {
     **{number_words(value): [str(value)] for value in [*range(20), *range(20, 100, 10)]},
-    "plus": ["+"], "minus": ["-"], "percent": ["%"], "ok": ["OK", "Okay"], "okay": ["OK", "Okay"],
+    "plus": ["+"],
+    "minus": ["-"],
+    "percent": ["%"],
+    "ok": ["OK", "Okay"],
+    "okay": ["OK", "Okay"],
     "alright": ["all right", "All right"],
 }
 """Other ways Whisper writes a graph word (besides as spelled and capitalised)."""
@@ -65,7 +71,7 @@ class Vocabulary(Protocol):
 
     def text(self, token: int) -> str: ...
 
-    end: int                    # end of text
+    end: int  # end of text
     punctuation: tuple[int, ...]
 
 
@@ -88,11 +94,11 @@ Meaning = tuple["IntentTag | SaidValue", ...]
 class Unit:
     """One written word of the graph (or a whole number), from a position."""
 
-    written: str               # as the decoder writes it, with its leading space
-    to: int                    # the graph state after it
-    says: Meaning              # the tags passed on the way to it and its own value
-    words: tuple[str, ...]     # the graph's words it stands for (none for a filler)
-    glues: bool = False        # the next unit is written against it ("+" before "20")
+    written: str  # as the decoder writes it, with its leading space
+    to: int  # the graph state after it
+    says: Meaning  # the tags passed on the way to it and its own value
+    words: tuple[str, ...]  # the graph's words it stands for (none for a filler)
+    glues: bool = False  # the next unit is written against it ("+" before "20")
 
 
 @dataclass(frozen=True)
@@ -100,10 +106,10 @@ class Thread:
     """One position in the graph that a hypothesis's text can be at."""
 
     state: int
-    partial: str               # written so far of a unit not yet complete ("" at a boundary)
+    partial: str  # written so far of a unit not yet complete ("" at a boundary)
     glued: bool
     says: Meaning
-    words: tuple[str, ...]     # the graph's words of the path so far
+    words: tuple[str, ...]  # the graph's words of the path so far
     after_filler: bool = False  # one filler at a time: "I think, I think, ..." is no reply
 
 
@@ -115,7 +121,7 @@ class DecodedPath:
 
     score: float
     log_prob: float
-    length: int                # tokens written, the end included
+    length: int  # tokens written, the end included
     regret: float
     text: str
     readings: frozenset[tuple[Meaning, tuple[str, ...]]]
@@ -158,23 +164,34 @@ class TokenGraph:
             if step is None:
                 continue
             completed, goes_on = step
-            out.update(Thread(unit.to, "", unit.glues, thread.says + unit.says, thread.words + unit.words,
-                              not unit.words) for unit in completed)
+            out.update(
+                Thread(unit.to, "", unit.glues, thread.says + unit.says, thread.words + unit.words, not unit.words)
+                for unit in completed
+            )
             if goes_on:
-                out.add(Thread(thread.state, thread.partial + written, thread.glued, thread.says, thread.words,
-                               thread.after_filler))
+                out.add(
+                    Thread(
+                        thread.state,
+                        thread.partial + written,
+                        thread.glued,
+                        thread.says,
+                        thread.words,
+                        thread.after_filler,
+                    )
+                )
         return frozenset(out)
 
     # ---- what may be written from a position ----
 
-    def _tokens_after(self, state: int, glued: bool, partial: str,
-                      after_filler: bool) -> dict[int, tuple[tuple[Unit, ...], bool]]:
+    def _tokens_after(
+        self, state: int, glued: bool, partial: str, after_filler: bool
+    ) -> dict[int, tuple[tuple[Unit, ...], bool]]:
         units, written, _ = self._units_at(state, glued, fillers=not after_filler)
         lo = bisect.bisect_left(written, partial)
         hi = bisect.bisect_left(written, partial + "\U0010ffff")
         found: dict[int, tuple[tuple[Unit, ...], bool]] = {}
         for i in range(lo, hi):
-            rest = written[i][len(partial):]
+            rest = written[i][len(partial) :]
             for size in range(1, len(rest) + 1):
                 token = self.vocabulary.token(rest[:size])
                 if token is None:
@@ -221,8 +238,10 @@ class TokenGraph:
                     stack.append((to, says + _said(tag)))
                 else:
                     word = g.words[g.word[arc]]
-                    units += [Unit(text, to, says + _said(tag), (word,), text.strip() in GLUE)
-                              for text in _written(word, glued)]
+                    units += [
+                        Unit(text, to, says + _said(tag), (word,), text.strip() in GLUE)
+                        for text in _written(word, glued)
+                    ]
         return units, final
 
     def _number_units(self, tag: NumberTag, inside: int, says: Meaning, glued: bool) -> list[Unit]:
@@ -232,9 +251,17 @@ class TokenGraph:
         if not tag.allowed:
             return []
         values = sorted(set(int(v) for v in tag.allowed) | set(NUMBERS_SAID_ANYWAY))
-        return [Unit(text, exit_, says + (SaidValue(tag.slot, tag.list_name, value, value in tag.allowed),),
-                     tuple(number_words(value).split()))
-                for exit_ in self._number_exits(inside) for value in values for text in _written_number(value, glued)]
+        return [
+            Unit(
+                text,
+                exit_,
+                says + (SaidValue(tag.slot, tag.list_name, value, value in tag.allowed),),
+                tuple(number_words(value).split()),
+            )
+            for exit_ in self._number_exits(inside)
+            for value in values
+            for text in _written_number(value, glued)
+        ]
 
     def _number_exits(self, inside: int) -> list[int]:
         """The states after a number slot's end (its CloseTag arcs), from inside it."""
@@ -280,6 +307,7 @@ def _written_number(value: int, glued: bool) -> list[str]:
 
 # ---- the search ---------------------------------------------------------------
 
+
 class StepDecoder(Protocol):
     """A decoder asked one step at a time (voice/asr/whisper_steps.WhisperSteps)."""
 
@@ -304,8 +332,14 @@ class SearchSettings:
     length_bonus: float = LENGTH_BONUS
 
 
-def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, first: int,
-           settings: SearchSettings = SearchSettings()) -> list[DecodedPath]:
+def decode(
+    decoder: StepDecoder,
+    cross: Any,
+    cache: Any,
+    graph: TokenGraph,
+    first: int,
+    settings: SearchSettings = SearchSettings(),
+) -> list[DecodedPath]:
     """Complete paths, most likely first. `cache` holds the decoder's state after the
     start sequence but its last token, `first` (one row, repeated as the beam grows)."""
     vocabulary = graph.vocabulary
@@ -314,13 +348,21 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
     for _ in range(settings.max_tokens):
         log_probs, cache = decoder.step(np.array([[h.tokens[-1]] for h in beam]), cache, cross)
         best_free = log_probs.max(axis=1)
-        options: list[tuple[float, int, int, bool]] = []     # (log-prob, hypothesis, token, punctuation)
+        options: list[tuple[float, int, int, bool]] = []  # (log-prob, hypothesis, token, punctuation)
         for row, hypothesis in enumerate(beam):
             scores = log_probs[row]
             at_boundary = any(t.partial == "" for t in hypothesis.threads)
             if any(graph.ends(t) for t in hypothesis.threads):
-                done.append(_complete(hypothesis, float(scores[vocabulary.end]), float(best_free[row]),
-                                      vocabulary, graph, settings.length_bonus))
+                done.append(
+                    _complete(
+                        hypothesis,
+                        float(scores[vocabulary.end]),
+                        float(best_free[row]),
+                        vocabulary,
+                        graph,
+                        settings.length_bonus,
+                    )
+                )
             if at_boundary and not hypothesis.after_punctuation and len(hypothesis.tokens) > 1:
                 options += [(hypothesis.log_prob + float(scores[t]), row, t, True) for t in vocabulary.punctuation]
             allowed: set[int] = set()
@@ -328,7 +370,7 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
                 allowed.update(graph.next_tokens(thread))
             options += [(hypothesis.log_prob + float(scores[t]), row, t, False) for t in allowed]
         options.sort(key=lambda option: -option[0])
-        bonus = settings.length_bonus * len(beam[0].tokens)      # the same for every hypothesis of a step
+        bonus = settings.length_bonus * len(beam[0].tokens)  # the same for every hypothesis of a step
         floor = max((path.score for path in done), default=-np.inf) - settings.give_up_below_best - bonus
         grown: list[_Hypothesis] = []
         seen: set[frozenset[Thread]] = set()
@@ -340,7 +382,7 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
                 threads = frozenset(t for t in parent.threads if t.partial == "" and not t.glued)
             else:
                 threads = graph.advance(parent.threads, token)
-            if not threads or threads in seen:      # one text per position: "shot," and "shot" alike
+            if not threads or threads in seen:  # one text per position: "shot," and "shot" alike
                 continue
             seen.add(threads)
             regret = parent.regret + float(best_free[row]) - float(log_probs[row, token])
@@ -355,10 +397,17 @@ def decode(decoder: StepDecoder, cross: Any, cache: Any, graph: TokenGraph, firs
     return done
 
 
-def _complete(h: _Hypothesis, end: float, best_free: float, vocabulary: Vocabulary,
-              graph: TokenGraph, length_bonus: float) -> DecodedPath:
+def _complete(
+    h: _Hypothesis, end: float, best_free: float, vocabulary: Vocabulary, graph: TokenGraph, length_bonus: float
+) -> DecodedPath:
     readings = frozenset((t.says, t.words) for t in h.threads if graph.ends(t))
     text = "".join(vocabulary.text(t) for t in h.tokens[1:])
     log_prob = h.log_prob + end
-    return DecodedPath(log_prob + length_bonus * len(h.tokens), log_prob, len(h.tokens), h.regret + best_free - end,
-                       text.strip(), readings)
+    return DecodedPath(
+        log_prob + length_bonus * len(h.tokens),
+        log_prob,
+        len(h.tokens),
+        h.regret + best_free - end,
+        text.strip(),
+        readings,
+    )

@@ -11,6 +11,7 @@ large as its graph, not as the number of its phrases.
 
 voice/align.py aligns heard words to the graph.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,8 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from hassil.expression import (Alternative, Expression, ListReference, Permutation,
-                               RuleReference, Sequence, TextChunk)
+from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence, TextChunk
 from hassil.fst import EPS, SPACE, Fst, ListReferenceNode, expression_to_fst
 from hassil.intents import IntentData, Intents, RangeSlotList, TextSlotList
 
@@ -45,6 +45,7 @@ class GraphError(Exception):
 
 
 # ---- what a path says (arc tags) --------------------------------------------
+
 
 @dataclass(frozen=True)
 class IntentTag:
@@ -93,7 +94,7 @@ class SlotChoices:
     exits: tuple[int, ...]  # the states where the slot's words may end (more than one once merged)
 
 
-@dataclass(eq=False)   # compared by identity: a compiled graph is cached by the object (voice/asr/whisper.py)
+@dataclass(eq=False)  # compared by identity: a compiled graph is cached by the object (voice/asr/whisper.py)
 class WordGraph:
     """An acyclic graph: arc i goes src[i] -> dst[i], saying words[word[i]] (-1: nothing)."""
 
@@ -101,17 +102,17 @@ class WordGraph:
     src: np.ndarray
     dst: np.ndarray
     word: np.ndarray
-    weight: np.ndarray                  # SLOT_WORD_WEIGHT on slot words, else 1
-    exact: np.ndarray                   # said only as written (or as it sounds)
-    any_word: np.ndarray                # stands for any one word (a misheard command prefix)
-    extra: np.ndarray                   # a fixed cost of taking the arc (tie-breaks, other numbers)
-    tags: list[Tag | None]              # per arc
+    weight: np.ndarray  # SLOT_WORD_WEIGHT on slot words, else 1
+    exact: np.ndarray  # said only as written (or as it sounds)
+    any_word: np.ndarray  # stands for any one word (a misheard command prefix)
+    extra: np.ndarray  # a fixed cost of taking the arc (tie-breaks, other numbers)
+    tags: list[Tag | None]  # per arc
     start: int
     finals: np.ndarray
     n_states: int
-    choices: dict[int, SlotChoices]     # arc of a NumberTag/ValueTag's slot entry -> its choices
+    choices: dict[int, SlotChoices]  # arc of a NumberTag/ValueTag's slot entry -> its choices
     final_intent: dict[int, IntentTag]  # final state -> the sentence it ends
-    unmerged: tuple | None = None       # the arcs before shared parts were merged (for plain())
+    unmerged: tuple | None = None  # the arcs before shared parts were merged (for plain())
     levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
     incoming: list[list[int]] = field(default_factory=list)
 
@@ -162,17 +163,29 @@ class WordGraph:
             is_word = self.word[arcs] >= 0 if len(arcs) else np.zeros(0, bool)
             self.levels.append((np.array(by_level[lv], dtype=np.int64), arcs[~is_word], arcs[is_word]))
 
-    def plain(self) -> "WordGraph":
+    def plain(self) -> WordGraph:
         """The graph as compiled, before merging: paths come out of it in grammar order."""
         if self.unmerged is None:
             return self
         if not hasattr(self, "_plain"):
             arcs, choices, finals, final_intent, n_states = self.unmerged
             src, dst, word, weight, exact, any_word, extra, tags = zip(*arcs)
-            self._plain = WordGraph(self.words, np.array(src, np.int64), np.array(dst, np.int64),
-                                    np.array(word, np.int64), np.array(weight, float), np.array(exact, bool),
-                                    np.array(any_word, bool), np.array(extra, float), list(tags), 0,
-                                    np.array(sorted(set(finals)), np.int64), n_states, choices, final_intent)
+            self._plain = WordGraph(
+                self.words,
+                np.array(src, np.int64),
+                np.array(dst, np.int64),
+                np.array(word, np.int64),
+                np.array(weight, float),
+                np.array(exact, bool),
+                np.array(any_word, bool),
+                np.array(extra, float),
+                list(tags),
+                0,
+                np.array(sorted(set(finals)), np.int64),
+                n_states,
+                choices,
+                final_intent,
+            )
         return self._plain
 
     @property
@@ -227,11 +240,13 @@ class WordGraph:
 
         chosen: list[list[int]] = []
         covered: set[int] = set()
-        for arc in out[self.start]:                 # one short path of each sentence's intent
+        for arc in out[self.start]:  # one short path of each sentence's intent
             if isinstance(self.tags[arc], IntentTag) and ahead[int(self.src[arc])] == 0:
                 path = through(arc)
-                if not any(isinstance(self.tags[p[0]], IntentTag) and self.tags[p[0]].name ==
-                           self.tags[arc].name for p in chosen):
+                if not any(
+                    isinstance(self.tags[p[0]], IntentTag) and self.tags[p[0]].name == self.tags[arc].name
+                    for p in chosen
+                ):
                     chosen.append(path)
                     covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
         for arc in range(self.size):
@@ -240,7 +255,7 @@ class WordGraph:
                 path = through(arc)
                 chosen.append(path)
                 covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
-        chosen.append(self._longest_path(out, order, finals))     # a recogniser's output cap needs it
+        chosen.append(self._longest_path(out, order, finals))  # a recogniser's output cap needs it
         return [(p, [self.words[self.word[a]] for a in p if self.word[a] >= 0]) for p in chosen]
 
     def _longest_path(self, out: list[list[int]], order: list[int], finals: set[int]) -> list[int]:
@@ -263,16 +278,17 @@ class WordGraph:
 
 # ---- building ------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Sentence:
     """One template of one intent's data block, with what its intent tag says."""
 
     expression: Expression
     data: IntentData
-    intents: Intents                # the file's lists and rules
+    intents: Intents  # the file's lists and rules
     tag: IntentTag
     exact: bool = False
-    prefix: str | None = None       # a word said first (the common commands' prefix)
+    prefix: str | None = None  # a word said first (the common commands' prefix)
 
 
 class _Builder:
@@ -294,15 +310,22 @@ class _Builder:
         self.n_states += 1
         return self.n_states - 1
 
-    def arc(self, src: int, dst: int, word: str | None = None, weight: float = 1.0,
-            exact: bool = False, any_word: bool = False, extra: float = 0.0,
-            tag: Tag | None = None) -> int:
+    def arc(
+        self,
+        src: int,
+        dst: int,
+        word: str | None = None,
+        weight: float = 1.0,
+        exact: bool = False,
+        any_word: bool = False,
+        extra: float = 0.0,
+        tag: Tag | None = None,
+    ) -> int:
         wid = -1 if word is None else self.words.setdefault(word, len(self.words))
         self.arcs.append((src, dst, wid, weight, exact, any_word, extra, tag))
         return len(self.arcs) - 1
 
-    def words_arc(self, src: int, dst: int, text: str, weight: float, exact: bool,
-                  tag: Tag | None = None) -> None:
+    def words_arc(self, src: int, dst: int, text: str, weight: float, exact: bool, tag: Tag | None = None) -> None:
         """src -> dst saying `text`'s normalised words (none: an empty arc)."""
         words = _words_of(text)
         if tag is not None or not words:
@@ -332,8 +355,9 @@ class _Builder:
             entry = after
         self._splice(fst, entry, None, 1.0, sentence.exact, refs, sentence.data)
 
-    def _placeholders(self, expr: Expression, data: IntentData, refs: list[ListReference],
-                      rules: tuple[str, ...]) -> Expression:
+    def _placeholders(
+        self, expr: Expression, data: IntentData, refs: list[ListReference], rules: tuple[str, ...]
+    ) -> Expression:
         """The template with each {list} replaced by a one-word placeholder and each
         <rule> by its body, so hassil.fst sees only words."""
         if isinstance(expr, ListReference):
@@ -342,23 +366,35 @@ class _Builder:
         if isinstance(expr, RuleReference):
             if expr.rule_name in rules:
                 raise GraphError(f"{self.path}: rule <{expr.rule_name}> refers to itself")
-            body = data.expansion_rules.get(expr.rule_name) or \
-                self.intents.expansion_rules.get(expr.rule_name)
+            body = data.expansion_rules.get(expr.rule_name) or self.intents.expansion_rules.get(expr.rule_name)
             if body is None:
                 raise GraphError(f"{self.path}: unknown rule <{expr.rule_name}>")
             return self._placeholders(body.expression, data, refs, rules + (expr.rule_name,))
         if isinstance(expr, Alternative):
-            return Alternative([self._placeholders(i, data, refs, rules) for i in expr.items],
-                               is_optional=expr.is_optional)
+            return Alternative(
+                [self._placeholders(i, data, refs, rules) for i in expr.items], is_optional=expr.is_optional
+            )
         if isinstance(expr, Permutation):
-            return Alternative([Sequence([self._placeholders(i, data, refs, rules) for i in order])
-                                for order in itertools.permutations(expr.items)])
+            return Alternative(
+                [
+                    Sequence([self._placeholders(i, data, refs, rules) for i in order])
+                    for order in itertools.permutations(expr.items)
+                ]
+            )
         if isinstance(expr, Sequence):
             return Sequence([self._placeholders(i, data, refs, rules) for i in expr.items])
         return expr
 
-    def _splice(self, fst: Fst, entry: int, exit_: int | None, weight: float, exact: bool,
-                refs: list[ListReference] = (), data: IntentData | None = None) -> None:
+    def _splice(
+        self,
+        fst: Fst,
+        entry: int,
+        exit_: int | None,
+        weight: float,
+        exact: bool,
+        refs: list[ListReference] = (),
+        data: IntentData | None = None,
+    ) -> None:
         """Copy hassil's word graph in from `entry`; its final states lead to `exit_`
         (None: they are final states of the prompt)."""
         mapped = {fst.start: entry}
@@ -390,20 +426,34 @@ class _Builder:
 
     # -- slots --
 
-    def _slot(self, src: int, dst: int, ref: ListReference, data: IntentData | None, exact: bool,
-              glued: tuple[str, str] = ("", "")) -> None:
+    def _slot(
+        self,
+        src: int,
+        dst: int,
+        ref: ListReference,
+        data: IntentData | None,
+        exact: bool,
+        glued: tuple[str, str] = ("", ""),
+    ) -> None:
         """`glued`: letters written onto each value ("{player}'s")."""
         name, slot = ref.list_name, ref.slot_name
         if glued != ("", ""):
             values = self.live.get(name)
             if values is None:
                 file_list = (data.slot_lists.get(name) if data else None) or self.intents.slot_lists.get(name)
-                if not isinstance(file_list, TextSlotList) or \
-                        any(_plain_text(v.text_in) is None for v in file_list.values):
+                if not isinstance(file_list, TextSlotList) or any(
+                    _plain_text(v.text_in) is None for v in file_list.values
+                ):
                     raise GraphError(f"{self.path}: only a list of plain words can be glued to letters: {{{name}}}")
                 values = [(_plain_text(v.text_in), v.value_out) for v in file_list.values]
-            self._values(src, dst, slot, name, [(normalize(glued[0] + str(t) + glued[1], strip_fillers=False), v, None)
-                                                for t, v in values], exact)
+            self._values(
+                src,
+                dst,
+                slot,
+                name,
+                [(normalize(glued[0] + str(t) + glued[1], strip_fillers=False), v, None) for t, v in values],
+                exact,
+            )
             return
         file_list = (data.slot_lists.get(name) if data else None) or self.intents.slot_lists.get(name)
         if name in self.live:
@@ -416,8 +466,14 @@ class _Builder:
             return
         if isinstance(file_list, RangeSlotList):
             allowed = frozenset(file_list.get_numbers())
-            self._number(src, dst, slot, name, allowed,
-                         [(number_words(int(n)), n) for n in sorted(allowed) if float(n).is_integer()])
+            self._number(
+                src,
+                dst,
+                slot,
+                name,
+                allowed,
+                [(number_words(int(n)), n) for n in sorted(allowed) if float(n).is_integer()],
+            )
         elif isinstance(file_list, TextSlotList):
             values = [(None, v.value_out, v.text_in) for v in file_list.values]
             plain = [(_plain_text(e), v) for _, v, e in values]
@@ -429,23 +485,38 @@ class _Builder:
         else:
             raise GraphError(f"{self.path}: no list named {{{name}}}")
 
-    def _number(self, src: int, dst: int, slot: str, name: str, allowed: frozenset | None,
-                values: list[tuple[str, Any]], extra: float = 0.0) -> None:
+    def _number(
+        self,
+        src: int,
+        dst: int,
+        slot: str,
+        name: str,
+        allowed: frozenset | None,
+        values: list[tuple[str, Any]],
+        extra: float = 0.0,
+    ) -> None:
         inside, out = self.state(), self.state()
         entry = self.arc(src, inside, extra=extra, tag=NumberTag(slot, name, allowed))
         self.choices[entry] = SlotChoices(name, tuple(values), (dst,))
         _number_words_graph(self, inside, out)
         self.arc(out, dst, tag=CloseTag())
 
-    def _values(self, src: int, dst: int, slot: str, name: str,
-                values: list[tuple[str | None, Any, Expression | None]], exact: bool) -> None:
+    def _values(
+        self,
+        src: int,
+        dst: int,
+        slot: str,
+        name: str,
+        values: list[tuple[str | None, Any, Expression | None]],
+        exact: bool,
+    ) -> None:
         hub = self.state()
         said: list[tuple[str, Any]] = []
         entry = self.arc(src, hub)
         for text, value, expression in values:
             if expression is not None:
                 key = id(expression)
-                if key not in self._value_fsts:      # each list value is compiled once
+                if key not in self._value_fsts:  # each list value is compiled once
                     fst = _word_fst(expression, None, self.intents)
                     texts = [] if fst is None else [normalize(t, strip_fillers=False) for t in _fst_strings(fst)]
                     self._value_fsts[key] = (expression, fst, texts)
@@ -472,16 +543,27 @@ class _Builder:
         if not self.arcs:
             raise GraphError(f"{self.path}: the prompt has no sentence")
         plain = (list(self.arcs), dict(self.choices), list(self.finals), dict(self.final_intent), self.n_states)
-        self._merge(backward=True)      # shared endings ("... with {milk} and {sugar}")
-        self._merge(backward=False)     # shared beginnings ("[can i get|...] [a|an] ...")
+        self._merge(backward=True)  # shared endings ("... with {milk} and {sugar}")
+        self._merge(backward=False)  # shared beginnings ("[can i get|...] [a|an] ...")
         self._renumber()
         src, dst, word, weight, exact, any_word, extra, tags = zip(*self.arcs)
-        return WordGraph(list(self.words), np.array(src, np.int64), np.array(dst, np.int64),
-                         np.array(word, np.int64), np.array(weight, float), np.array(exact, bool),
-                         np.array(any_word, bool), np.array(extra, float), list(tags), 0,
-                         np.array(sorted(set(self.finals)), np.int64), self.n_states, self.choices,
-                         self.final_intent, unmerged=plain)
-
+        return WordGraph(
+            list(self.words),
+            np.array(src, np.int64),
+            np.array(dst, np.int64),
+            np.array(word, np.int64),
+            np.array(weight, float),
+            np.array(exact, bool),
+            np.array(any_word, bool),
+            np.array(extra, float),
+            list(tags),
+            0,
+            np.array(sorted(set(self.finals)), np.int64),
+            self.n_states,
+            self.choices,
+            self.final_intent,
+            unmerged=plain,
+        )
 
     def _merge(self, backward: bool) -> None:
         """Merge states that lead to (or come from) the same words with the same tags:
@@ -521,7 +603,6 @@ class _Builder:
         self.finals = sorted({cls[f] for f in self.finals})
         self.final_intent = {cls[f]: tag for f, tag in self.final_intent.items()}
 
-
     def _renumber(self) -> None:
         """States numbered 0.. in order of first use, the start first; unused ones dropped."""
         number: dict[int, int] = {0: 0}
@@ -529,8 +610,10 @@ class _Builder:
             number.setdefault(a, len(number))
             number.setdefault(b, len(number))
         self.arcs = [(number[a], number[b], *rest) for a, b, *rest in self.arcs]
-        self.choices = {i: SlotChoices(c.list_name, c.values, tuple(number[e] for e in c.exits if e in number))
-                        for i, c in self.choices.items()}
+        self.choices = {
+            i: SlotChoices(c.list_name, c.values, tuple(number[e] for e in c.exits if e in number))
+            for i, c in self.choices.items()
+        }
         self.finals = [number[f] for f in self.finals if f in number]
         self.final_intent = {number[f]: tag for f, tag in self.final_intent.items() if f in number}
         self.n_states = len(number)
@@ -557,8 +640,7 @@ def _topological(n: int, arcs: list, indegree: list[int]) -> list[int]:
     return order
 
 
-def compile_graph(sentences: list[Sentence], live: LiveLists | None = None,
-                  path: str = "grammar") -> WordGraph:
+def compile_graph(sentences: list[Sentence], live: LiveLists | None = None, path: str = "grammar") -> WordGraph:
     """The word graph of these sentences, with the live lists in place of the file's."""
     builder = _Builder(live or {}, path)
     for sentence in sentences:
@@ -568,13 +650,13 @@ def compile_graph(sentences: list[Sentence], live: LiveLists | None = None,
 
 # ---- hassil.fst, at the word level ------------------------------------------------
 
+
 def _word_fst(expression: Expression, data: IntentData | None, intents: Intents) -> Fst | None:
     """hassil's graph of one template, with its spaces folded into whole-word arcs."""
     fst = Fst()
     first = fst.next_edge(fst.start, EPS, "sentence")
     body = fst.next_edge(first, SPACE, SPACE)
-    end = expression_to_fst(expression, body, fst, data or IntentData([], {}), intents,
-                            ListReferenceNode())
+    end = expression_to_fst(expression, body, fst, data or IntentData([], {}), intents, ListReferenceNode())
     if end is None:
         return None
     final = fst.next_state()

@@ -7,6 +7,7 @@ to ask "Did you mean ...?" first, or to refuse, so nonsense never turns into a m
 A clear value that is not available now ("card nine" of six) is answered with what
 is possible, never swapped for the nearest one that is.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -15,13 +16,23 @@ from typing import Any
 
 import numpy as np
 
-from .align import INF, Alignment, Path
-from .graph import (SLOT_WORD_WEIGHT, CloseTag, IntentTag, LiveLists, NumberTag, SlotChoices, ValueTag,
-                    WordGraph, compile_graph, number_value)
 from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
 
+from .align import INF, Alignment, Path
 from .grammar import COMMON_PROMPT, Grammar, load_grammar
 from .grammar_decode import Meaning, SaidValue
+from .graph import (
+    SLOT_WORD_WEIGHT,
+    CloseTag,
+    IntentTag,
+    LiveLists,
+    NumberTag,
+    SlotChoices,
+    ValueTag,
+    WordGraph,
+    compile_graph,
+    number_value,
+)
 from .normalize import normalize, number_words
 
 ACCEPT_SCORE = 86.0
@@ -51,7 +62,7 @@ class Match:
     score: float
     phrase: str = ""
     accept: float = ACCEPT_SCORE
-    rival: "Match | None" = None
+    rival: Match | None = None
     """The best path naming another move (another intent, or other slot values)."""
     rival_gap: float = float("inf")
     """How many letters more the rival's path costs."""
@@ -79,7 +90,7 @@ class PromptGraph:
     exact: frozenset[str] = frozenset()
     prefix: str | None = None
     unavailable: dict[str, str] = field(default_factory=dict)
-    own: int = 0                      # intents of order below this are the prompt's own
+    own: int = 0  # intents of order below this are the prompt's own
     live: LiveLists = field(default_factory=dict)
     game_words: frozenset[str] = frozenset()
     """Words of the game's own prompts that no common command uses: heard as said,
@@ -107,7 +118,7 @@ class PromptGraph:
                 return found
             if best.score >= self.accept or self.fallback is None:
                 rival = self._rival(alignment, best, found) if best.cost > 1e-3 else None  # said exactly: no doubt
-                if rival is not None and rival[1] < 0:      # a value that takes in a word left unused
+                if rival is not None and rival[1] < 0:  # a value that takes in a word left unused
                     return replace(rival[0], rival=found, rival_gap=-rival[1])
                 return replace(found, rival=rival[0], rival_gap=rival[1]) if rival else found
         if self.fallback is not None:
@@ -152,15 +163,18 @@ class PromptGraph:
         if self._intent_tag(path).order < self.own or not self.game_words:
             return False
         g = self.graph
-        return any(s.heard[1] - s.heard[0] == 1 and heard[s.heard[0]] in self.game_words
-                   and heard[s.heard[0]] != g.words[g.word[s.arc]] for s in path.steps
-                   if g.word[s.arc] >= 0 and not g.any_word[s.arc])
+        return any(
+            s.heard[1] - s.heard[0] == 1
+            and heard[s.heard[0]] in self.game_words
+            and heard[s.heard[0]] != g.words[g.word[s.arc]]
+            for s in path.steps
+            if g.word[s.arc] >= 0 and not g.any_word[s.arc]
+        )
 
     def _guessed_prefix(self, path: Path, heard: list[str]) -> bool:
         """The path takes another word for the command prefix."""
         g = self.graph
-        return any(g.any_word[s.arc] and heard[s.heard[0]:s.heard[1]] != [g.words[g.word[s.arc]]]
-                   for s in path.steps)
+        return any(g.any_word[s.arc] and heard[s.heard[0] : s.heard[1]] != [g.words[g.word[s.arc]]] for s in path.steps)
 
     def _intent_tag(self, path: Path) -> IntentTag:
         return next(self.graph.tags[s.arc] for s in path.steps if isinstance(self.graph.tags[s.arc], IntentTag))
@@ -184,8 +198,14 @@ class PromptGraph:
                     if number.allowed is not None and value not in number.allowed:
                         if not _heard_as_said(number_steps, number_words_said, heard_words):
                             return Match(heard, None, path.score, accept=self.accept)
-                        return Match(heard, None, path.score, " ".join(path.words), self.accept,
-                                     unavailable=self._unavailable(number.list_name, value, step.arc, path))
+                        return Match(
+                            heard,
+                            None,
+                            path.score,
+                            " ".join(path.words),
+                            self.accept,
+                            unavailable=self._unavailable(number.list_name, value, step.arc, path),
+                        )
                     self._fill(intent, number.slot, value, tag)
                     number = None
                 elif g.word[step.arc] >= 0:
@@ -215,10 +235,17 @@ class PromptGraph:
             if not isinstance(item, SaidValue):
                 continue
             if not item.available:
-                choices = next((c for c in self.graph.choices.values() if c.list_name == item.list_name and c.values),
-                               None)
-                return Match(phrase, None, 100.0, phrase, self.accept,
-                             unavailable=self._unavailable_text(item.list_name, item.value, choices))
+                choices = next(
+                    (c for c in self.graph.choices.values() if c.list_name == item.list_name and c.values), None
+                )
+                return Match(
+                    phrase,
+                    None,
+                    100.0,
+                    phrase,
+                    self.accept,
+                    unavailable=self._unavailable_text(item.list_name, item.value, choices),
+                )
             self._fill(intent, item.slot, item.value, tag)
         return Match(phrase, intent, 100.0, phrase, self.accept)
 
@@ -226,15 +253,18 @@ class PromptGraph:
         return self._unavailable_text(list_name, value, self._choices_before(close_arc, path))
 
     def _unavailable_text(self, list_name: str, value: int, choices: SlotChoices | None) -> str:
-        """"There is no card nine. Your cards are one to six.": the grammar's sentence
+        """ "There is no card nine. Your cards are one to six.": the grammar's sentence
         for this list, or a plain one."""
         said = number_words(value)
         values = list(choices.values) if choices else []
         template = self.unavailable.get(list_name)
         if template is None:
             template = "{said} is not possible here." + (" You can say {or_choices}." if values else "")
-        text = template.format(said=said, choices=_say_choices(values, "and") or "none",
-                               or_choices=_say_choices(values, "or") or "nothing else")
+        text = template.format(
+            said=said,
+            choices=_say_choices(values, "and") or "none",
+            or_choices=_say_choices(values, "or") or "nothing else",
+        )
         return text[:1].upper() + text[1:]
 
     def _choices_before(self, close_arc: int, path: Path) -> SlotChoices | None:
@@ -249,7 +279,7 @@ class PromptGraph:
         choices = self.graph.choices[entry]
         if choices.values:
             return choices
-        for arc, other in self.graph.choices.items():     # a number word beside a list: the list's words
+        for other in self.graph.choices.values():  # a number word beside a list: the list's words
             if other.list_name == choices.list_name and other.values:
                 return other
         return None
@@ -262,8 +292,13 @@ class PromptGraph:
             return None
         candidates: list[tuple[float, tuple[str, ...], dict[str, Any]]] = []
         best_tag = self._intent_tag(best)
-        others = np.array([s for s, tag in self.graph.final_intent.items()
-                           if tag.name != best_tag.name and tag.name not in self.exact])
+        others = np.array(
+            [
+                s
+                for s, tag in self.graph.final_intent.items()
+                if tag.name != best_tag.name and tag.name not in self.exact
+            ]
+        )
         if len(others):
             other = alignment.best(others)
             if other is not None:
@@ -275,8 +310,10 @@ class PromptGraph:
         if not candidates:
             return None
         cost, words, intent = min(candidates, key=lambda c: c[0])
-        return (Match(found.text, intent, alignment.score(cost, words), " ".join(words), self.accept),
-                float(cost - best.cost))
+        return (
+            Match(found.text, intent, alignment.score(cost, words), " ".join(words), self.accept),
+            float(cost - best.cost),
+        )
 
     def _slot_rivals(self, alignment: Alignment, best: Path, intent: dict[str, Any]):
         """For each slot on the best path, the same path with the slot's next best value."""
@@ -288,13 +325,13 @@ class PromptGraph:
             end = next((k for k in range(i, len(steps)) if int(g.dst[steps[k].arc]) in choices.exits), None)
             if end is None:
                 continue
-            inside = steps[i:end + 1]
+            inside = steps[i : end + 1]
             span = _with_loose_words((inside[0].heard[0], inside[-1].heard[1]), steps, alignment)
             said_words = tuple(g.words[g.word[s.arc]] for s in inside if g.word[s.arc] >= 0)
             here = _local_cost(alignment, said_words, span)
             slot, value = _slot_on(g, inside)
             before = tuple(g.words[g.word[s.arc]] for s in steps[:i] if g.word[s.arc] >= 0)
-            after = tuple(g.words[g.word[s.arc]] for s in steps[end + 1:] if g.word[s.arc] >= 0)
+            after = tuple(g.words[g.word[s.arc]] for s in steps[end + 1 :] if g.word[s.arc] >= 0)
             best_alt = None
             for text, other_value in choices.values:
                 if other_value == value or slot is None:
@@ -304,7 +341,7 @@ class PromptGraph:
                 # best path left unused ("skin milk", "phone milk") is the better reading
                 cost = best.cost - here + _local_cost(alignment, alt_words, span)
                 if len(alt_words) == span[1] - span[0]:
-                    cost -= TIE_LETTERS         # word for word: it wins a tie
+                    cost -= TIE_LETTERS  # word for word: it wins a tie
                 if best_alt is None or cost < best_alt[0]:
                     best_alt = (cost, alt_words, other_value)
             if best_alt is not None:
@@ -328,8 +365,11 @@ class PromptGraph:
         """Intents said after the command prefix ("host, score", "host, relaxed mode"):
         what the wake word may stand before (voice/ears.py). None without a prefix."""
         prefix = f"{self.prefix} " if self.prefix else None
-        return frozenset(intent["intent"] for text, intent in self.examples
-                         if intent is not None and prefix and text.startswith(prefix))
+        return frozenset(
+            intent["intent"]
+            for text, intent in self.examples
+            if intent is not None and prefix and text.startswith(prefix)
+        )
 
     @cached_property
     def texts(self) -> list[str]:
@@ -338,7 +378,7 @@ class PromptGraph:
         for text, intent in self.examples:
             if intent is not None:
                 by_text.setdefault(text, intent)
-        if len(by_text) < len({t for t, _ in self.examples}):     # covering paths: as they are
+        if len(by_text) < len({t for t, _ in self.examples}):  # covering paths: as they are
             return list(dict.fromkeys(t for t, _ in self.examples))
         own = sum(1 for intent in by_text.values() if self._order(intent) < self.own)
         ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
@@ -366,8 +406,11 @@ def _with_loose_words(span: tuple[int, int], steps, alignment: Alignment) -> tup
     when the path does not say that word as heard (it drops it, or folds it into a
     neighbour): "phone" of "phone milk" may belong to the value ("whole milk")."""
     g, heard = alignment.graph, alignment.heard
-    said = {s.heard[0] for s in steps
-            if s.heard[1] - s.heard[0] == 1 and g.word[s.arc] >= 0 and g.words[g.word[s.arc]] == heard[s.heard[0]]}
+    said = {
+        s.heard[0]
+        for s in steps
+        if s.heard[1] - s.heard[0] == 1 and g.word[s.arc] >= 0 and g.words[g.word[s.arc]] == heard[s.heard[0]]
+    }
     start, end = span
     if start > 0 and start - 1 not in said:
         start -= 1
@@ -410,10 +453,14 @@ def _local_cost(alignment: Alignment, words: tuple[str, ...], span: tuple[int, i
 
 
 def _say_choices(values: list[tuple[str, Any]], last: str) -> str:
-    """"one to six", or "five, twenty and thirty five": what may be said instead."""
+    """ "one to six", or "five, twenty and thirty five": what may be said instead."""
     numbers = [v for _, v in values if isinstance(v, int) and not isinstance(v, bool)]
-    if len(numbers) == len(values) and numbers and sorted(numbers) == list(range(min(numbers), max(numbers) + 1)) \
-            and len(numbers) > 2:
+    if (
+        len(numbers) == len(values)
+        and numbers
+        and sorted(numbers) == list(range(min(numbers), max(numbers) + 1))
+        and len(numbers) > 2
+    ):
         return f"{number_words(min(numbers))} to {number_words(max(numbers))}"
     texts = list(dict.fromkeys(t for t, _ in values))
     if len(texts) > 12:
@@ -460,7 +507,7 @@ def _entry_slot(g: WordGraph, entry: int, out: list[list[int]]) -> str:
     tag = g.tags[entry]
     if isinstance(tag, NumberTag):
         return tag.slot
-    for arc in out[int(g.dst[entry])]:       # a value list: the hub's arcs carry the slot
+    for arc in out[int(g.dst[entry])]:  # a value list: the hub's arcs carry the slot
         if isinstance(g.tags[arc], ValueTag):
             return g.tags[arc].slot
     return ""
@@ -479,13 +526,13 @@ def phrase_count(g: WordGraph, out: list[list[int]] | None = None) -> int:
         for state in states.tolist():
             for arc in out[state]:
                 choices = g.choices.get(arc)
-                ways[state] += len(choices.values) * sum(ways[e] for e in choices.exits) if choices \
-                    else ways[int(g.dst[arc])]
+                ways[state] += (
+                    len(choices.values) * sum(ways[e] for e in choices.exits) if choices else ways[int(g.dst[arc])]
+                )
     return ways[g.start]
 
 
-def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
-                 prefix: str | None = None) -> list[str]:
+def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, prefix: str | None = None) -> list[str]:
     """Phrases in the order a recogniser's prompt of limited length should read them.
 
     1. One phrase of each of the prompt's own intents (the first `own` phrases are
@@ -507,8 +554,11 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists,
             lead.setdefault(by_text[text]["intent"], text)
     chosen = list(lead.values())
     said = " ".join(chosen)
-    queues = [[normalize(t, strip_fillers=False) for t, _ in values] for values in live.values()
-              if not any(_is_number(v) for _, v in values)]
+    queues = [
+        [normalize(t, strip_fillers=False) for t, _ in values]
+        for values in live.values()
+        if not any(_is_number(v) for _, v in values)
+    ]
     while any(queues):
         for queue in queues:
             while queue and _mentions(said, queue[0]):
@@ -536,13 +586,19 @@ def _mentions(text: str, value: str) -> bool:
 class Matcher:
     """Builds (and caches) the word graph of each prompt from grammars/."""
 
-    def __init__(self, grammar_dir=None, accept: float = ACCEPT_SCORE, confirm: float = CONFIRM_SCORE,
-                 common: bool = True, grammar_file=None):
+    def __init__(
+        self,
+        grammar_dir=None,
+        accept: float = ACCEPT_SCORE,
+        confirm: float = CONFIRM_SCORE,
+        common: bool = True,
+        grammar_file=None,
+    ):
         """`grammar_file`: one grammar file that serves every prompt (a benchmark's
         --grammar); it must exist, and is loaded as it is, whatever its name."""
         self._grammar_dir = grammar_dir
         self._only = Grammar.load(grammar_file) if grammar_file is not None else None
-        self.common = common      # add the common commands (repeat, undo ...) to every prompt
+        self.common = common  # add the common commands (repeat, undo ...) to every prompt
         self.accept, self.confirm = accept, confirm
         self._cache: dict[tuple, PromptGraph] = {}
 
@@ -568,15 +624,22 @@ class Matcher:
             sentences += self.grammar(name.split("/", 1)[0]).sentences(name, first_order=len(sentences))
         own = max((s.tag.order for s in sentences), default=-1) + 1
         if self.common and COMMON_PROMPT not in names:
-            sentences += self.grammar("common").sentences(COMMON_PROMPT, owner.command_prefixes.get(names[-1]),
-                                                          first_order=own)
+            sentences += self.grammar("common").sentences(
+                COMMON_PROMPT, owner.command_prefixes.get(names[-1]), first_order=own
+            )
         graph = compile_graph(sentences, live, prompt)
-        return PromptGraph(graph, owner.fallbacks.get(names[-1]),
-                           self.accept if owner.min_scores.get(names[-1]) is None else owner.min_scores[names[-1]],
-                           min(self.confirm, owner.min_scores.get(names[-1], self.accept)),
-                           frozenset(owner.exact_intents.get(names[-1], ())), owner.command_prefixes.get(names[-1]),
-                           {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable}, own, live,
-                           owner.words - self.grammar("common").words if self.common else frozenset())
+        return PromptGraph(
+            graph,
+            owner.fallbacks.get(names[-1]),
+            self.accept if owner.min_scores.get(names[-1]) is None else owner.min_scores[names[-1]],
+            min(self.confirm, owner.min_scores.get(names[-1], self.accept)),
+            frozenset(owner.exact_intents.get(names[-1], ())),
+            owner.command_prefixes.get(names[-1]),
+            {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable},
+            own,
+            live,
+            owner.words - self.grammar("common").words if self.common else frozenset(),
+        )
 
     def has_exact_prompts(self, prompt: str) -> bool:
         """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""
@@ -587,5 +650,4 @@ class Matcher:
 
 
 def _freeze(live: LiveLists) -> tuple:
-    return tuple(sorted((name, tuple((t, repr(v)) for t, v in values))
-                        for name, values in live.items()))
+    return tuple(sorted((name, tuple((t, repr(v)) for t, v in values)) for name, values in live.items()))

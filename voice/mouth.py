@@ -7,11 +7,13 @@ While one sentence plays, the next is synthesised in a worker thread, so long
 texts flow without gaps even when the sink blocks until a sound has played.
 Secrets (`private`) never reach the speaker.
 """
+
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterator, Protocol, TextIO
+from typing import Protocol, TextIO
 
 import numpy as np
 
@@ -48,11 +50,20 @@ class AudioMouth:
     follow the volume too. `close()` stops the synthesis worker.
     """
 
-    def __init__(self, tts: Speaker, sink: AudioSink, clock: Callable[[], float], *,
-                 rate: float = 1.0, volume: float = 0.75,
-                 on_private: Callable[[str, str], None] | None = None,
-                 show_private: bool = True, echo: bool = False, out: TextIO | None = None,
-                 pause_s: float = PAUSE_S):
+    def __init__(
+        self,
+        tts: Speaker,
+        sink: AudioSink,
+        clock: Callable[[], float],
+        *,
+        rate: float = 1.0,
+        volume: float = 0.75,
+        on_private: Callable[[str, str], None] | None = None,
+        show_private: bool = True,
+        echo: bool = False,
+        out: TextIO | None = None,
+        pause_s: float = PAUSE_S,
+    ):
         self.tts, self.sink, self.clock = tts, sink, clock
         self.on_private, self.show_private = on_private, show_private
         self.echo, self.out, self.pause_s = echo, out, pause_s
@@ -145,7 +156,7 @@ class AudioMouth:
         self.tts.volume = VOLUME_STEPS[self.volume_step]
 
     def _print(self, line: str) -> None:
-        out = self.out or sys.stdout        # looked up now: the terminal may have been replaced since
+        out = self.out or sys.stdout  # looked up now: the terminal may have been replaced since
         out.write(line + "\n")
         out.flush()
 

@@ -3,12 +3,15 @@
 Both sides of a match go through `normalize`, so "12 Clovers!", "twelve clovers"
 and "um, twelve clovers" all become "twelve clovers".
 """
+
 from __future__ import annotations
 
 import re
 
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen"
+).split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 NUMBER_WORDS = frozenset(_ONES + _TENS[2:] + ["hundred", "thousand"])
 """Every word that number_words() writes (not "minus")."""
@@ -19,10 +22,35 @@ and a run of thousands of digits must neither overflow int() nor recurse per dig
 # Hesitations and hedges that carry no meaning for a command. Longest first, so
 # "i think that" goes before "i think".
 FILLERS = sorted(
-    ["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm", "ah", "oh", "okay so", "so",
-     "like", "please", "i think", "i guess", "let's say", "lets say",
-     "how about", "maybe", "actually", "hey host", "ok", "okay"],
-    key=len, reverse=True)
+    [
+        "um",
+        "umm",
+        "uh",
+        "uhh",
+        "er",
+        "erm",
+        "hmm",
+        "mm",
+        "ah",
+        "oh",
+        "okay so",
+        "so",
+        "like",
+        "please",
+        "i think",
+        "i guess",
+        "let's say",
+        "lets say",
+        "how about",
+        "maybe",
+        "actually",
+        "hey host",
+        "ok",
+        "okay",
+    ],
+    key=len,
+    reverse=True,
+)
 _FILLER_RE = re.compile(r"\b(?:" + "|".join(re.escape(f) for f in FILLERS) + r")\b")
 
 
@@ -31,7 +59,7 @@ def number_words(n: int) -> str:
     beyond that, digit by digit."""
     if n < 0:
         return "minus " + number_words(-n)
-    if n >= 10 ** MAX_SPELLED_DIGITS:
+    if n >= 10**MAX_SPELLED_DIGITS:
         return digit_words(str(n))
     if n < 20:
         return _ONES[n]
@@ -45,8 +73,15 @@ def number_words(n: int) -> str:
     return number_words(thousands) + " thousand" + ("" if rest == 0 else " " + number_words(rest))
 
 
-_ORDINAL_ENDINGS = {"one": "first", "two": "second", "three": "third", "five": "fifth",
-                    "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
+_ORDINAL_ENDINGS = {
+    "one": "first",
+    "two": "second",
+    "three": "third",
+    "five": "fifth",
+    "eight": "eighth",
+    "nine": "ninth",
+    "twelve": "twelfth",
+}
 
 
 def ordinal_words(n: int) -> str:
@@ -87,14 +122,14 @@ def normalize(text: str, strip_fillers: bool = True, hyphens: bool = False) -> s
     """Lowercase words separated by single spaces; digits spelled; fillers dropped.
     `hyphens`: a hyphen between two letters stays ("wolf-dog": one word typed)."""
     text = text.lower().replace("’", "'")
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)          # 1,000 -> 1000
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
     text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + _spoken_ordinal(m[1]) + " ", text)
-    text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)        # +50 -> plus 50
+    text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)  # +50 -> plus 50
     text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
     text = re.sub(r"\d+", _digits_to_words, text)
-    text = re.sub(r"[^a-z'\- ]+" if hyphens else r"[^a-z' ]+", " ", text)   # hyphens, punctuation
-    text = re.sub(r"(?<![a-z])-|-(?![a-z])", " ", text)      # a hyphen kept only inside a word
-    text = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", text)      # quotes, not apostrophes
+    text = re.sub(r"[^a-z'\- ]+" if hyphens else r"[^a-z' ]+", " ", text)  # hyphens, punctuation
+    text = re.sub(r"(?<![a-z])-|-(?![a-z])", " ", text)  # a hyphen kept only inside a word
+    text = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", text)  # quotes, not apostrophes
     if strip_fillers:
         text = _FILLER_RE.sub(" ", text)
     return " ".join(text.split())

@@ -11,6 +11,7 @@ its tail, even when they fall in a quiet stretch between two words. A lead-in of
 chatter or steady noise is as loud as the tail after it, so it is not taken for a
 lost start.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,8 +33,8 @@ CLIPPED_AT_FRONT = "clipped at the front"
 
 def _frame_db(audio: np.ndarray) -> np.ndarray:
     n = len(audio) // FRAME_SAMPLES
-    frames = audio[:n * FRAME_SAMPLES].astype(np.float64).reshape(n, FRAME_SAMPLES)
-    return 10.0 * np.log10(np.mean(frames ** 2, axis=1) + 1e-12)
+    frames = audio[: n * FRAME_SAMPLES].astype(np.float64).reshape(n, FRAME_SAMPLES)
+    return 10.0 * np.log10(np.mean(frames**2, axis=1) + 1e-12)
 
 
 def missed_start(utterance: Utterance, listening_from: float | None = None) -> str:

@@ -5,14 +5,16 @@ A recogniser's slips are slips of sound, not of spelling: "and you" for "undo",
 (AH N D Y UW / AH N D UW) they are one phone apart. Turning each phone into one
 character lets rapidfuzz compare pronunciations as quickly as it compares text.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
 
 from . import vocabulary
 
-_PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH "
-           "T TH UH UW V W Y Z ZH").split()
+_PHONES = (
+    "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH"
+).split()
 _CODE = {phone: chr(ord("A") + i) if i < 26 else chr(ord("a") + i - 26) for i, phone in enumerate(_PHONES)}
 
 
@@ -21,7 +23,7 @@ def _dictionary() -> vocabulary.Dictionary | None:
     try:
         return vocabulary.load_dictionary()
     except vocabulary.VocabularyError:
-        return None          # no dictionary: matching falls back to spelling only
+        return None  # no dictionary: matching falls back to spelling only
 
 
 @lru_cache(maxsize=100_000)

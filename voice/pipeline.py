@@ -5,6 +5,7 @@ a word in play or of a number said alone (voice/wordcheck.py); then, at Keep Coo
 turns, the second listener (voice/second_opinion.py). The ears and every benchmark
 read through here, so there is one way to read.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,10 +18,18 @@ from .second_opinion import SecondOpinion, review
 from .wordcheck import CHECK_LINE, NUMBER_LINE, check_exact, check_number, word_in_play
 
 
-def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, utterance: Utterance,
-                 min_confidence: float = 0.5, line: float = CHECK_LINE, second: Any = None,
-                 number_line: float = NUMBER_LINE, rival_margin: float = RIVAL_MARGIN,
-                 in_grammar: bool = True) -> Reading:
+def read_checked(
+    recognizer: Recognizer,
+    matcher: Matcher,
+    prompt: PromptLike,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    line: float = CHECK_LINE,
+    second: Any = None,
+    number_line: float = NUMBER_LINE,
+    rival_margin: float = RIVAL_MARGIN,
+    in_grammar: bool = True,
+) -> Reading:
     """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
     the module docstring; at other prompts the number check, at `number_line`), then
     the second listener's opinion if there is one. `second`: a
@@ -29,7 +38,7 @@ def read_checked(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike, u
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar)
     table = matcher.table(prompt.name, prompt.slots)
     if reading.posterior is not None:
-        return reading                      # decoded inside the grammar: its regret is the check
+        return reading  # decoded inside the grammar: its regret is the check
     if not table.exact:
         return check_number(reading, recognizer, table, number_line)
     checked = check_exact(reading, recognizer, table, line)
@@ -57,6 +66,15 @@ class Reader:
     """Decode inside the prompt's grammar where the recogniser can (voice/grammar_decode.py)."""
 
     def read(self, matcher: Matcher, prompt: PromptLike, utterance: Utterance) -> Reading:
-        return read_checked(self.recognizer, matcher, prompt, utterance, self.min_confidence,
-                            self.word_check_line, self.second, self.number_check_line, self.rival_margin,
-                            self.in_grammar)
+        return read_checked(
+            self.recognizer,
+            matcher,
+            prompt,
+            utterance,
+            self.min_confidence,
+            self.word_check_line,
+            self.second,
+            self.number_check_line,
+            self.rival_margin,
+            self.in_grammar,
+        )

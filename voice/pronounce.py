@@ -11,11 +11,12 @@ Typed-only words: normalising "2nd" gives "two nd", so a grammar that accepts th
 typed "2nd" has a phrase nobody says. Those suffix tokens are listed apart instead
 of being given invented pronunciations; the recognisers leave such phrases out.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from .grammar import GRAMMAR_DIR, Grammar, LiveLists, load_grammar
 from .matcher import Matcher
@@ -32,7 +33,7 @@ class Coverage:
     words: list[str]
     missing: list[str] = field(default_factory=list)
     typed_only: list[str] = field(default_factory=list)
-    where: dict[str, str] = field(default_factory=dict)   # missing word -> an example phrase
+    where: dict[str, str] = field(default_factory=dict)  # missing word -> an example phrase
 
     @property
     def ok(self) -> bool:
@@ -41,8 +42,10 @@ class Coverage:
     def describe(self) -> str:
         if self.ok:
             return f"all {len(self.words)} words have a pronunciation"
-        lines = [f"{len(self.missing)} of {len(self.words)} words have no pronunciation "
-                 f"(add them to grammars/pronunciations.dict):"]
+        lines = [
+            f"{len(self.missing)} of {len(self.words)} words have no pronunciation "
+            f"(add them to grammars/pronunciations.dict):"
+        ]
         lines += [f"  {word}   e.g. in {self.where.get(word, '?')!r}" for word in self.missing]
         return "\n".join(lines)
 
@@ -64,12 +67,10 @@ def check_phrases(phrases: Iterable[str], dictionary: Dictionary | None = None) 
             else:
                 first_seen.setdefault(word, phrase)
     missing = [word for word in first_seen if not pronunciations(word, known)]
-    return Coverage(list(first_seen), missing, list(typed),
-                    {word: first_seen[word] for word in missing})
+    return Coverage(list(first_seen), missing, list(typed), {word: first_seen[word] for word in missing})
 
 
-def grammar_phrases(grammar_dir: Path = GRAMMAR_DIR,
-                    live: dict[str, LiveLists] | None = None) -> dict[str, list[str]]:
+def grammar_phrases(grammar_dir: Path = GRAMMAR_DIR, live: dict[str, LiveLists] | None = None) -> dict[str, list[str]]:
     """prompt name -> every phrase text, for every prompt of every grammar file.
 
     `live` gives live lists per prompt (the game supplies them at run time).
@@ -79,12 +80,15 @@ def grammar_phrases(grammar_dir: Path = GRAMMAR_DIR,
     for path in sorted(grammar_dir.glob("*.yaml")):
         grammar: Grammar = load_grammar(path.stem, grammar_dir)
         for prompt in grammar.prompts:
-            result[prompt] = [text for text, _ in Matcher(grammar_dir, common=False).table(prompt, live.get(prompt)).examples]
+            result[prompt] = [
+                text for text, _ in Matcher(grammar_dir, common=False).table(prompt, live.get(prompt)).examples
+            ]
     return result
 
 
-def sphinx_entries(words: Iterable[str], bundled: set[str],
-                   dictionary: Dictionary | None = None) -> list[tuple[str, str]]:
+def sphinx_entries(
+    words: Iterable[str], bundled: set[str], dictionary: Dictionary | None = None
+) -> list[tuple[str, str]]:
     """(word, "P H O N E S") for words PocketSphinx's own dictionary lacks but we can say.
 
     `bundled` is the set of words the decoder already knows; the pronunciation comes
@@ -106,5 +110,4 @@ def extra_words(dictionary_path: Path) -> list[str]:
 
     if not dictionary_path.is_file():
         return []
-    return list(parse_dictionary(dictionary_path.read_text(encoding="utf-8"),
-                                 str(dictionary_path)))
+    return list(parse_dictionary(dictionary_path.read_text(encoding="utf-8"), str(dictionary_path)))

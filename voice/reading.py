@@ -3,11 +3,13 @@
 The bottom of the reading pipeline (voice/pipeline.py is its front door): the
 checks and the second listener build on a Reading, and nothing here imports them.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from .audio_types import Hypothesis, Recognizer, Utterance
 from .grammar_decode import DecodedPath
@@ -47,13 +49,13 @@ class PromptLike(Protocol):
 class Reading:
     """What the ears made of one utterance."""
 
-    text: str               # the chosen hypothesis ("" when rejected)
-    confidence: float       # 0..1: recogniser confidence x match quality
+    text: str  # the chosen hypothesis ("" when rejected)
+    confidence: float  # 0..1: recogniser confidence x match quality
     rejected: bool
     utterance: Utterance
     hypotheses: tuple[Hypothesis, ...]
-    rival: str = ""         # a reading naming something else, nearly as good: ask before acting
-    match: Match | None = None   # the matcher's verdict on the chosen text (None: nothing matched)
+    rival: str = ""  # a reading naming something else, nearly as good: ask before acting
+    match: Match | None = None  # the matcher's verdict on the chosen text (None: nothing matched)
     posterior: float | None = None
     """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
 
@@ -63,14 +65,20 @@ class Reading:
         return bool(self.rival) and not self.rejected
 
 
-def read_utterance(recognizer: Recognizer, matcher: Matcher, prompt: PromptLike,
-                   utterance: Utterance, min_confidence: float = 0.5,
-                   rival_margin: float = RIVAL_MARGIN, in_grammar: bool = True) -> Reading:
+def read_utterance(
+    recognizer: Recognizer,
+    matcher: Matcher,
+    prompt: PromptLike,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    rival_margin: float = RIVAL_MARGIN,
+    in_grammar: bool = True,
+) -> Reading:
     """The recogniser's n-best for the prompt, each matched, then weighed by weigh();
     where the recogniser can decode inside the prompt's grammar (and `in_grammar`),
     that decides (judge)."""
     table = matcher.table(prompt.name, prompt.slots)
-    grammar = recognizer.compile(table.texts)        # backends cache by phrase set
+    grammar = recognizer.compile(table.texts)  # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
     free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
@@ -84,8 +92,13 @@ def settled(free: Reading) -> bool:
     """The free reading alone would be acted on: a phrase of the grammar said as it is,
     with no rival close. Decoding it as well changed the outcome of 1 in 500 such
     replies on the tuning sets (docs/recognition.md), so the time is saved."""
-    return not free.rejected and not free.unsure and free.match is not None and free.match.intent is not None \
+    return (
+        not free.rejected
+        and not free.unsure
+        and free.match is not None
+        and free.match.intent is not None
         and not free.match.needs_confirmation
+    )
 
 
 def decodable(table: PromptGraph) -> bool:
@@ -108,21 +121,44 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     weighed: on short replies the matcher's sound-alike reading of the free text
     ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
     decoded = _decoded(paths, table)
-    note = Hypothesis("", 0.0, {"decoded": [p.text for p in paths[:3]], "score": [round(p.score, 2) for p in paths[:3]],
-                                **({"posterior": round(decoded.posterior, 3), "regret_per_word":
-                                    round(decoded.regret_per_word, 2)} if decoded else {})})
+    note = Hypothesis(
+        "",
+        0.0,
+        {
+            "decoded": [p.text for p in paths[:3]],
+            "score": [round(p.score, 2) for p in paths[:3]],
+            **(
+                {"posterior": round(decoded.posterior, 3), "regret_per_word": round(decoded.regret_per_word, 2)}
+                if decoded
+                else {}
+            ),
+        },
+    )
     free = replace(free, hypotheses=free.hypotheses + (note,))
     if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
-    agrees = decoded.posterior >= AGREE_POSTERIOR and not free.rejected and free.match is not None \
-        and decoded.match.intent is not None and free.match.intent == decoded.match.intent
+    agrees = (
+        decoded.posterior >= AGREE_POSTERIOR
+        and not free.rejected
+        and free.match is not None
+        and decoded.match.intent is not None
+        and free.match.intent == decoded.match.intent
+    )
     if not agrees and not _may_overrule(decoded, free):
         return free
-    return Reading(decoded.match.phrase, decoded.posterior, False, free.utterance, free.hypotheses, "",
-                   decoded.match, decoded.posterior)
+    return Reading(
+        decoded.match.phrase,
+        decoded.posterior,
+        False,
+        free.utterance,
+        free.hypotheses,
+        "",
+        decoded.match,
+        decoded.posterior,
+    )
 
 
-def _may_overrule(decoded: "_Decoded", free: Reading) -> bool:
+def _may_overrule(decoded: _Decoded, free: Reading) -> bool:
     """The decoded reading may stand against the free one: it is sure, a reply of
     several words (where averaged confidence fails), and it explains about as many
     words as the free reading heard (a path that ends early has lost the order's tail,
@@ -141,7 +177,7 @@ class _Decoded:
 
 def _decoded(paths: list[DecodedPath], table: PromptGraph) -> _Decoded | None:
     """The likeliest move the decoded paths name, its posterior among them, and its regret per word."""
-    moves: dict[str, tuple[float, Match, DecodedPath]] = {}     # the best path of each move
+    moves: dict[str, tuple[float, Match, DecodedPath]] = {}  # the best path of each move
     for path in paths:
         # one text the graph reads two ways is read as the text matcher reads it: grammar order
         match = min((table.said(meaning, words) for meaning, words in path.readings), key=table.order_of)
@@ -158,26 +194,32 @@ def _move_key(match: Match) -> str:
     return repr(sorted(match.intent.items())) if match.intent is not None else f"unavailable: {match.unavailable}"
 
 
-def weigh(hypotheses: tuple[Hypothesis, ...], matches: Sequence[Match], exact: bool,
-          utterance: Utterance, min_confidence: float = 0.5, rival_margin: float = RIVAL_MARGIN) -> Reading:
+def weigh(
+    hypotheses: tuple[Hypothesis, ...],
+    matches: Sequence[Match],
+    exact: bool,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    rival_margin: float = RIVAL_MARGIN,
+) -> Reading:
     """The best hypothesis by match score (`matches[i]` is hypothesis i's), weighed by
     the recogniser's confidence, with its rival when one naming something else comes
     within `rival_margin` (not at `exact` prompts: a Keep Cool turn cannot stop to ask,
     and its words are checked in voice/wordcheck.py). Pure, so a benchmark weighs
     stored n-best lists exactly as the ears do."""
-    readings: list[tuple[float, str, Match]] = []   # (quality, text, match), in n-best order
+    readings: list[tuple[float, str, Match]] = []  # (quality, text, match), in n-best order
     for hypothesis, match in zip(hypotheses, matches):
         if match.intent is not None:
             readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match))
-            if match.unsure:                # the same words sit between two moves
+            if match.unsure:  # the same words sit between two moves
                 rival_match = match.rival
-                readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase,
-                                 rival_match))
+                readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase, rival_match))
     if not readings:
         return Reading("", 0.0, True, utterance, hypotheses)
     best, text, chosen = max(readings, key=lambda r: r[0])
     rivals = [r for r in readings if r[2].intent != chosen.intent]
     rival = max(rivals, key=lambda r: r[0]) if rivals and not exact else None
     close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
-    return Reading(text if best > 0 else "", best, best < min_confidence, utterance, hypotheses,
-                   rival[1] if close else "", chosen)
+    return Reading(
+        text if best > 0 else "", best, best < min_confidence, utterance, hypotheses, rival[1] if close else "", chosen
+    )

@@ -22,6 +22,7 @@ Whisper's readings of the same audio a second time:
 The lines were tuned on the benchmark's tuning set, hard pairs and voices of its
 own (docs/keep-cool-live.md); its reported figures are for held-apart voices.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from .asr.moonshine import Judgement
-from .reading import Reading
 from .normalize import normalize, without_article
+from .reading import Reading
 from .vocabulary import pronunciations
 from .wordcheck import note, taken_as, written
 
@@ -55,16 +56,15 @@ class Opinion:
     """What the second listener said of one utterance (None: not asked, or no rival)."""
 
     veto_margin: float | None = None
-    rival: str = ""                     # the reading that beat the word, when vetoed
-    rescued: str | None = None          # the phrase of the word in play it would rescue
-    seconded: bool = False              # ... which a steered Whisper reading named too (benchmark records)
-    likeliest: str | None = None        # failing that, the phrase of the word in play it finds likeliest,
-    likeliest_score: float | None = None    # its log-likelihood
-    likeliest_margin: float | None = None   # and its lead over Whisper's likeliest other reading
+    rival: str = ""  # the reading that beat the word, when vetoed
+    rescued: str | None = None  # the phrase of the word in play it would rescue
+    seconded: bool = False  # ... which a steered Whisper reading named too (benchmark records)
+    likeliest: str | None = None  # failing that, the phrase of the word in play it finds likeliest,
+    likeliest_score: float | None = None  # its log-likelihood
+    likeliest_margin: float | None = None  # and its lead over Whisper's likeliest other reading
 
 
-def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
-            rescue: bool = True) -> str | None:
+def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE, rescue: bool = True) -> str | None:
     """The verdict: "kept", "vetoed", "rescued", "likeliest" (rescued by its lead), or
     None (nothing in play was said)."""
     if whisper_took:
@@ -74,9 +74,13 @@ def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE,
         return None
     if opinion.rescued is not None:
         return "rescued"
-    if (opinion.likeliest is not None and opinion.likeliest_score is not None
-            and opinion.likeliest_margin is not None
-            and opinion.likeliest_score >= RESCUE_FLOOR and opinion.likeliest_margin > RESCUE_LINE):
+    if (
+        opinion.likeliest is not None
+        and opinion.likeliest_score is not None
+        and opinion.likeliest_margin is not None
+        and opinion.likeliest_score >= RESCUE_FLOOR
+        and opinion.likeliest_margin > RESCUE_LINE
+    ):
         return "likeliest"
     return None
 
@@ -92,15 +96,19 @@ class SecondOpinion:
     def veto(self, phrase: str) -> Opinion:
         """Moonshine on `phrase` (a word in play Whisper took) against Whisper's other readings."""
         intent = self.table.lookup(phrase)
-        rivals = [text for text in self._whisper_readings()
-                  if self._intent_of(text) != intent and not _homophone(text, phrase)]
+        rivals = [
+            text
+            for text in self._whisper_readings()
+            if self._intent_of(text) != intent and not _homophone(text, phrase)
+        ]
         if not rivals:
             return Opinion()
         forms = _forms(phrase)
         likelihood = [judged.likelihood for judged in self.scorer.judge(self.audio, forms + rivals)]
-        best = int(np.argmax(likelihood[len(forms):]))
-        return Opinion(veto_margin=round(max(likelihood[:len(forms)]) - likelihood[len(forms) + best], 3),
-                       rival=rivals[best])
+        best = int(np.argmax(likelihood[len(forms) :]))
+        return Opinion(
+            veto_margin=round(max(likelihood[: len(forms)]) - likelihood[len(forms) + best], 3), rival=rivals[best]
+        )
 
     def rescue(self) -> Opinion:
         """A word in play that Moonshine would have written itself (bare, with its
@@ -118,15 +126,18 @@ class SecondOpinion:
         texts = list(dict.fromkeys([*forms, *named_by_readings, *rivals]))
         judged = dict(zip(texts, self.scorer.judge(self.audio, texts)))
         for text in [f for f, key in forms.items() if key in asked] + named_by_readings:
-            if judged[text].first_choice:     # greedy decoding writes one text at most
+            if judged[text].first_choice:  # greedy decoding writes one text at most
                 key = self._key(self._intent_of(text))
                 return Opinion(rescued=asked[key], seconded=key in named)
-        if not rivals or not forms:     # no other reading to beat, or no word in play (the table deal)
+        if not rivals or not forms:  # no other reading to beat, or no word in play (the table deal)
             return Opinion()
         likeliest = max(forms, key=lambda form: judged[form].likelihood)
         score = judged[likeliest].likelihood
-        return Opinion(likeliest=self._words_in_play[forms[likeliest]], likeliest_score=round(score, 3),
-                       likeliest_margin=round(score - max(judged[t].likelihood for t in rivals), 3))
+        return Opinion(
+            likeliest=self._words_in_play[forms[likeliest]],
+            likeliest_score=round(score, 3),
+            likeliest_margin=round(score - max(judged[t].likelihood for t in rivals), 3),
+        )
 
     def may_rescue(self, reading: Reading) -> bool:
         """Only speech taken for a clue (or not understood) may be a missed word in play;
@@ -182,8 +193,9 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     hypotheses = reading.hypotheses + (found,)
     if said in ("rescued", "likeliest"):
         phrase = opinion.rescued if said == "rescued" else opinion.likeliest
-        return replace(reading, text=phrase, rejected=False, hypotheses=hypotheses,
-                       confidence=max(reading.confidence, 0.5))
+        return replace(
+            reading, text=phrase, rejected=False, hypotheses=hypotheses, confidence=max(reading.confidence, 0.5)
+        )
     return replace(reading, hypotheses=hypotheses)
 
 
@@ -193,13 +205,13 @@ def _forms(phrase: str) -> list[str]:
 
 
 def _plain(text: str) -> str:
-    """" a kettle." -> "A kettle": as Moonshine writes it, the final stop left to the scorer."""
+    """ " a kettle." -> "A kettle": as Moonshine writes it, the final stop left to the scorer."""
     said = (text or "").strip().rstrip(".,?!;:").strip()
     return said[:1].upper() + said[1:]
 
 
 def _first_sentence(text: str) -> str:
-    """"Mouse. Mouse." or "Mouse mouse mouse" (Whisper looping on a short clip): "Mouse"."""
+    """ "Mouse. Mouse." or "Mouse mouse mouse" (Whisper looping on a short clip): "Mouse"."""
     first = re.split(r"[.?!]\s", (text or "").strip() + " ")[0].split()
     return first[0] if first and len({w.lower().strip(",") for w in first}) == 1 else " ".join(first)
 
@@ -208,4 +220,3 @@ def _homophone(text: str, phrase: str) -> bool:
     """One word that is said exactly as the word in play (CMUdict): no rival of it."""
     said, word = (without_article(normalize(t).split()) for t in (text, phrase))
     return len(said) == len(word) == 1 and bool(set(pronunciations(said[0])) & set(pronunciations(word[0])))
-

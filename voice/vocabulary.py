@@ -15,13 +15,14 @@ ignored, so the comparison is the same for either dictionary style.
 Nothing here knows about games: callers decide which words can be in play
 together and ask about those.
 """
+
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from rapidfuzz.distance import Levenshtein
 
@@ -38,7 +39,7 @@ Dictionary = Mapping[str, tuple[Phones, ...]]
 """A word (lowercase) -> its pronunciations, each a tuple of phones without stress."""
 
 _ALTERNATE = re.compile(r"\(\d+\)$")  # "read(2)" is the second way of saying "read"
-_DIGITS = "0123456789"                 # stress marks: "AH0" -> "AH"
+_DIGITS = "0123456789"  # stress marks: "AH0" -> "AH"
 
 
 class VocabularyError(RuntimeError):
@@ -51,15 +52,16 @@ def pocketsphinx_dictionary_path() -> Path:
         import pocketsphinx
     except ImportError:
         raise VocabularyError(
-            "pocketsphinx is not installed, so the pronouncing dictionary is missing: "
-            "pip install 'pocketsphinx>=5'") from None
+            "pocketsphinx is not installed, so the pronouncing dictionary is missing: pip install 'pocketsphinx>=5'"
+        ) from None
     get_model_path = getattr(pocketsphinx, "get_model_path", None)
-    model_dir = (Path(get_model_path()) if get_model_path
-                 else Path(pocketsphinx.__file__).resolve().parent / "model")
+    model_dir = Path(get_model_path()) if get_model_path else Path(pocketsphinx.__file__).resolve().parent / "model"
     path = model_dir.joinpath(*POCKETSPHINX_DICTIONARY)
     if not path.is_file():
-        raise VocabularyError(f"pocketsphinx is installed but its dictionary {path} is "
-                              "missing; reinstall it: pip install --force-reinstall pocketsphinx")
+        raise VocabularyError(
+            f"pocketsphinx is installed but its dictionary {path} is "
+            "missing; reinstall it: pip install --force-reinstall pocketsphinx"
+        )
     return path
 
 
@@ -94,8 +96,7 @@ def load_dictionary(extra: Path | None = EXTRA_PRONUNCIATIONS) -> Dictionary:
 def _load(base: Path, extra: Path | None) -> Dictionary:
     entries = dict(_parse_file(base))
     if extra is not None and extra.is_file():
-        for word, variants in parse_dictionary(extra.read_text(encoding="utf-8"),
-                                               str(extra)).items():
+        for word, variants in parse_dictionary(extra.read_text(encoding="utf-8"), str(extra)).items():
             known = list(entries.get(word, ()))
             entries[word] = tuple(known + [v for v in variants if v not in known])
     return entries
@@ -136,8 +137,7 @@ def phone_distance(a: Phones, b: Phones) -> int:
     return Levenshtein.distance(a, b)
 
 
-def sounds_alike(a: str, b: str, max_distance: int = 1,
-                 dictionary: Dictionary | None = None) -> bool:
+def sounds_alike(a: str, b: str, max_distance: int = 1, dictionary: Dictionary | None = None) -> bool:
     """True when some pronunciation of a is within max_distance phones of one of b.
 
     The same word (in any case) is not compared with itself; a word without a
@@ -150,8 +150,9 @@ def sounds_alike(a: str, b: str, max_distance: int = 1,
     return any(_within(x, y, max_distance) for x in variants_a for y in variants_b)
 
 
-def confusable_pairs(words: Iterable[str], max_distance: int = 1,
-                     dictionary: Dictionary | None = None) -> list[tuple[str, str]]:
+def confusable_pairs(
+    words: Iterable[str], max_distance: int = 1, dictionary: Dictionary | None = None
+) -> list[tuple[str, str]]:
     """Pairs of different words that sound within max_distance phones of each other.
 
     Each pair is (earlier word, later word) in the order given. Words without a
@@ -159,8 +160,7 @@ def confusable_pairs(words: Iterable[str], max_distance: int = 1,
     """
     known = load_dictionary() if dictionary is None else dictionary
     spoken = [word for word in dict.fromkeys(words) if word.lower() in known]
-    return [(a, b) for a, b in itertools.combinations(spoken, 2)
-            if sounds_alike(a, b, max_distance, known)]
+    return [(a, b) for a, b in itertools.combinations(spoken, 2) if sounds_alike(a, b, max_distance, known)]
 
 
 def _within(a: Phones, b: Phones, max_distance: int) -> bool:

@@ -20,14 +20,15 @@ remembers when the word was heard, on the session clock. The ears then take an
 utterance in which it fired as said to the host, and read only what follows the
 word (`command_start`).
 """
+
 from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -42,7 +43,7 @@ fires this close together are one wake."""
 CUT_SEARCH_S = 0.3
 """The word ends a little before the detector fires (measured 0.1-0.2 s later):
 the command starts at the quietest 10 ms in this stretch before the fire."""
-STEP = SAMPLE_RATE // 100           # the detector's 10 ms step
+STEP = SAMPLE_RATE // 100  # the detector's 10 ms step
 LOWERED_SEMITONES = 3.0
 """The second look's shift, chosen on tuning voices only (nine of partyhost/wake_bench.py's
 TUNING_VOICES, 90 clips; the model alone 63 %): at 2 semitones 79 %, at 3 84 %, at 4 70 %,
@@ -57,8 +58,8 @@ class WakeWordError(Exception):
 class WakeWord:
     """A wake word the engine ships: its setting name and how it is said."""
 
-    name: str           # "okay_nabu": the setting's value and the model's file name
-    phrase: str         # "Okay Nabu": what players say, and what the host tells them to
+    name: str  # "okay_nabu": the setting's value and the model's file name
+    phrase: str  # "Okay Nabu": what players say, and what the host tells them to
 
 
 @lru_cache(maxsize=1)
@@ -85,14 +86,15 @@ class _Look:
 
     def __init__(self, name: str, semitones: float):
         from pymicro_wakeword import MicroWakeWord, MicroWakeWordFeatures, Model
+
         self.model = MicroWakeWord.from_builtin(Model(name))
         self.features = MicroWakeWordFeatures()
         self.lowering = None
         if semitones:
             import soxr
+
             # Played back at 16 kHz, audio resampled to a higher rate sounds lower and slower.
-            self.lowering = soxr.ResampleStream(SAMPLE_RATE, SAMPLE_RATE * 2 ** (semitones / 12), 1,
-                                                dtype="float32")
+            self.lowering = soxr.ResampleStream(SAMPLE_RATE, SAMPLE_RATE * 2 ** (semitones / 12), 1, dtype="float32")
 
     def fired_after(self, samples: np.ndarray, cutoff: float) -> float | None:
         """Seconds into this frame at which the model's probability passed `cutoff`, or None.
@@ -104,8 +106,11 @@ class _Look:
         for step, features in enumerate(self.features.process_streaming(pcm)):
             probability = self.model.process_streaming_prob(features)
             if probability is not None and probability > cutoff and fired is None:
-                fired = FRAME_MS / 1000 if self.lowering is not None else \
-                    min(FRAME_MS / 1000, (step + 1) * STEP / SAMPLE_RATE)
+                fired = (
+                    FRAME_MS / 1000
+                    if self.lowering is not None
+                    else min(FRAME_MS / 1000, (step + 1) * STEP / SAMPLE_RATE)
+                )
         return fired
 
 
@@ -117,13 +122,14 @@ class WakeDetector:
         word = shipped_wake_words().get(name)
         if word is None:
             known = ", ".join(shipped_wake_words()) or "none: install pymicro-wakeword"
-            raise WakeWordError(f"wake word {name!r} is not one the engine ships ({known}), "
-                                f"or {OFF!r}")
+            raise WakeWordError(f"wake word {name!r} is not one the engine ships ({known}), or {OFF!r}")
         try:
             self._looks = [_Look(name, 0.0)] + ([_Look(name, lowered_semitones)] if lowered_semitones else [])
         except (ImportError, OSError, ValueError) as error:
-            raise WakeWordError(f"the wake word engine could not start ({error}); "
-                                "reinstall partyhost's dependencies, or set wake_word = \"off\"") from error
+            raise WakeWordError(
+                f"the wake word engine could not start ({error}); "
+                'reinstall partyhost\'s dependencies, or set wake_word = "off"'
+            ) from error
         self.word = word
         self.cutoff = float(self._looks[0].model.probability_cutoff)
         self._last_fire: float | None = None
@@ -197,7 +203,7 @@ def command_start(audio: np.ndarray, audio_start: float, fired: float) -> int:
     begin = max(0, end - int(CUT_SEARCH_S * SAMPLE_RATE))
     if end - begin < STEP:
         return end
-    steps = audio[begin:begin + (end - begin) // STEP * STEP].reshape(-1, STEP)
+    steps = audio[begin : begin + (end - begin) // STEP * STEP].reshape(-1, STEP)
     quietest = int(np.argmin(np.mean(steps.astype(np.float64) ** 2, axis=1)))
     return begin + quietest * STEP
 
@@ -215,7 +221,7 @@ class Commands:
         self.common: PromptGraph | None = None if self.prefix else matcher.table(COMMON_PROMPT)
         self.exact: frozenset[str] = frozenset()
 
-    def table(self, name: str = "", slots: dict | None = None) -> "Commands":
+    def table(self, name: str = "", slots: dict | None = None) -> Commands:
         return self
 
     @cached_property
@@ -225,8 +231,11 @@ class Commands:
         if self.common is not None:
             return self.common.texts
         lead = f"{self.prefix} "
-        said = [(text[len(lead):], intent) for text, intent in self.prompt.examples
-                if intent is not None and text.startswith(lead)]
+        said = [
+            (text[len(lead) :], intent)
+            for text, intent in self.prompt.examples
+            if intent is not None and text.startswith(lead)
+        ]
         first: dict[str, str] = {}
         for text, intent in said:
             first.setdefault(intent["intent"], text)

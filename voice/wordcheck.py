@@ -22,14 +22,15 @@ check a second listener, if there is one, judges the word again
 CHECK_LINE was tuned with Piper at speed 1.0, clean and at 10 dB party noise
 (docs/keep-cool-live.md); the figures reported are for held-apart voices.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
 from .audio_types import Hypothesis, Recognizer
-from .reading import Reading
 from .normalize import NUMBER_WORDS, normalize, without_article
+from .reading import Reading
 
 CHECK_LINE = -3.0
 """Log-likelihood of the word minus that of the likeliest other reading: below it, a clue."""
@@ -43,8 +44,11 @@ def word_in_play(table: Any, reading: Reading) -> str | None:
     if reading.rejected or not table.exact:
         return None
     match = table.match(reading.text)
-    if match.intent is None or match.intent.get("intent") not in table.exact \
-            or table.lookup(match.phrase) != match.intent:     # a clue (the fallback)
+    if (
+        match.intent is None
+        or match.intent.get("intent") not in table.exact
+        or table.lookup(match.phrase) != match.intent
+    ):  # a clue (the fallback)
         return None
     return match.phrase
 
@@ -77,8 +81,7 @@ def check_number(reading: Reading, recognizer: Recognizer, table: Any, line: flo
     return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
 
 
-def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str,
-           intent: dict) -> Hypothesis | None:
+def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str, intent: dict) -> Hypothesis | None:
     """The phrase of `intent` (bare and with "a") against every reading that names
     something else, all scored without the prompt; a note with the ratio, or None when
     there is no rival (or the backend cannot score)."""
@@ -86,16 +89,20 @@ def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str,
     if score_texts is None:
         return None
     forms = written(phrase)
-    steered = [t for t in dict.fromkeys(
-        _tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses)
-        if t and t not in forms and not _names(table, t, intent)]
+    steered = [
+        t
+        for t in dict.fromkeys(
+            _tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses
+        )
+        if t and t not in forms and not _names(table, t, intent)
+    ]
     scores, unsteered = score_texts(reading.utterance.audio, forms + steered, 3)
-    rivals = list(zip(steered, scores[len(forms):]))
+    rivals = list(zip(steered, scores[len(forms) :]))
     rivals += [(t, s) for t, s in unsteered if not _names(table, t, intent)]
     if not rivals:
         return None
     other, other_score = max(rivals, key=lambda rival: rival[1])
-    ratio = max(scores[:len(forms)]) - other_score
+    ratio = max(scores[: len(forms)]) - other_score
     return note({"word_check": round(ratio, 3), "other": other.strip(), "rivals": [t for t, _ in rivals]})
 
 
@@ -119,6 +126,7 @@ def written(phrase: str) -> list[str]:
 def _tidy(text: str) -> str:
     """A reading said once ("Kettle. Kettle." -> " Kettle."), ending as Whisper ends a reply."""
     from .asr.whisper import collapse_repeats
+
     text = collapse_repeats(text or "").strip()
     if not text:
         return ""

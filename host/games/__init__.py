@@ -3,6 +3,7 @@
 A game is its module here, its grammar (grammars/ID.yaml) and its deck entry (the
 module's DECK): nothing else names a game, so adding one means adding those three.
 """
+
 from __future__ import annotations
 
 import functools
@@ -14,7 +15,7 @@ from typing import Any
 from host.engine import GAME_DEFAULTS
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _registry() -> dict[str, ModuleType]:
     """Game id -> module, in each game's ORDER (menus, --help, error messages)."""
     found = []

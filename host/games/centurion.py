@@ -68,6 +68,7 @@ Rules choices
   called Host). It sees only its own hand and the played cards: it makes a stop
   whenever it can, otherwise it avoids counts the other player could stop on.
 """
+
 from __future__ import annotations
 
 import copy
@@ -106,7 +107,7 @@ TITLE = "Centurion"
 ORDER = 5
 DECK = DeckEntry("pack", PACK_FILE)
 MODES = ("pvp", "vs-host")
-SOLO_MODE = "vs-host"   # one person plays against the host
+SOLO_MODE = "vs-host"  # one person plays against the host
 DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
@@ -115,14 +116,14 @@ RULE_DEFAULTS: dict[str, Any] = {
     # The game's defaults for these two are the pack file's (these are the shipped
     # decks/cards.yaml's, for docs/rules.md).
     "suit_values": {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4},
-    "jokers": 0,                  # jokers in the pack: a count the file allows
-    "target": 21,                 # points to win (when no pool is used)
-    "pool": 0,                    # 0: play to target; N: a pool of N counters
-    "highest_first": False,       # first card of each hand must be its highest
-    "joker_at_multiple": False,   # a joker may be laid on a stop to steal it
-    "replenish": False,           # top hands up to seven from the stock
-    "stock_out": "end",           # with replenish: "end" (the rulebook) or "reshuffle"
-    "read_hand": "first",         # vs-host: the person's cards read at "first" | "full" | "off"
+    "jokers": 0,  # jokers in the pack: a count the file allows
+    "target": 21,  # points to win (when no pool is used)
+    "pool": 0,  # 0: play to target; N: a pool of N counters
+    "highest_first": False,  # first card of each hand must be its highest
+    "joker_at_multiple": False,  # a joker may be laid on a stop to steal it
+    "replenish": False,  # top hands up to seven from the stock
+    "stock_out": "end",  # with replenish: "end" (the rulebook) or "reshuffle"
+    "read_hand": "first",  # vs-host: the person's cards read at "first" | "full" | "off"
 }
 INFO_INTENTS = frozenset({"read_cards"})
 """Intents that only tell something: the session does not journal them."""
@@ -140,9 +141,9 @@ RULES_SUMMARY = (
 
 HAND_SIZE = 7
 STOP = 100
-NEAR = 80                         # from this count on the host says how far to 100
+NEAR = 80  # from this count on the host says how far to 100
 COMPUTER_NAMES = ("Host", "Robo")
-JOKER_KEEP_BONUS = 0.15           # how much the host prefers to keep a joker for stealing
+JOKER_KEEP_BONUS = 0.15  # how much the host prefers to keep a joker for stealing
 MULTIPLIER_WORDS = {2: "doubled", 3: "trebled", 4: "quadrupled"}
 
 
@@ -211,29 +212,29 @@ def deal_points(cards_played: int, count: int) -> int:
 class State:
     """The whole game; `apply` works on a deep copy of it."""
 
-    players: tuple[str, str]          # seat 0 and seat 1
-    computer: str | None              # the seat name played by the host (vs-host)
+    players: tuple[str, str]  # seat 0 and seat 1
+    computer: str | None  # the seat name played by the host (vs-host)
     mode: str
-    deal: str                         # "host" or "table"
+    deal: str  # "host" or "table"
     rules: dict[str, Any]
     rng: random.Random
-    pack: Pack                        # the pack file: rank names, suits, jokers allowed
+    pack: Pack  # the pack file: rank names, suits, jokers allowed
     dealer: int = 0
     deal_number: int = 0
     hands: list[list[Card]] = field(default_factory=lambda: [[], []])  # host deal only
-    cards_left: list[int] = field(default_factory=lambda: [0, 0])       # both deals
-    stock: list[Card] = field(default_factory=list)                   # host deal only
-    stock_size: int = 0                                               # both deals
-    played: list[tuple[int, Card]] = field(default_factory=list)      # this deal
-    out_of_play: list[Card] = field(default_factory=list)             # replenish only
+    cards_left: list[int] = field(default_factory=lambda: [0, 0])  # both deals
+    stock: list[Card] = field(default_factory=list)  # host deal only
+    stock_size: int = 0  # both deals
+    played: list[tuple[int, Card]] = field(default_factory=list)  # this deal
+    out_of_play: list[Card] = field(default_factory=list)  # replenish only
     count: int = 0
     turn: int = 0
     played_first: list[bool] = field(default_factory=lambda: [False, False])
     multiplier: int = 1
-    points: list[int] = field(default_factory=lambda: [0, 0])         # points or counters
+    points: list[int] = field(default_factory=lambda: [0, 0])  # points or counters
     pool_left: int = 0
-    phase: str = "play"               # "play", "steal" (joker offer) or "over"
-    maker: int | None = None          # seat holding the stop while a joker is offered
+    phase: str = "play"  # "play", "steal" (joker offer) or "over"
+    maker: int | None = None  # seat holding the stop while a joker is offered
     winners: list[str] = field(default_factory=list)
 
     @property
@@ -345,8 +346,17 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     pack = _pack_of(decks)
     rules = check_rules(dict(options.rules), pack)
     rng = new_rng(options.seed)
-    s = State(players=players, computer=computer, mode=mode, deal=deal, rules=rules,
-              rng=rng, pack=pack, dealer=rng.randrange(2), pool_left=rules["pool"])
+    s = State(
+        players=players,
+        computer=computer,
+        mode=mode,
+        deal=deal,
+        rules=rules,
+        rng=rng,
+        pack=pack,
+        dealer=rng.randrange(2),
+        pool_left=rules["pool"],
+    )
     events = [say(_opening_line(s))]
     _start_deal(s, events, fresh_pack=True)
     _let_computer_move(s, events)
@@ -406,7 +416,7 @@ def _deal_fresh(s: State) -> None:
     s.hands = [[], []]
     for i in range(2 * HAND_SIZE):
         s.hands[(leader + i) % 2].append(pack[i])
-    s.stock = pack[2 * HAND_SIZE:]
+    s.stock = pack[2 * HAND_SIZE :]
 
 
 def _top_up(s: State) -> list[int]:
@@ -416,8 +426,8 @@ def _top_up(s: State) -> list[int]:
     for seat in (leader, s.other(leader)):
         draws[seat] = HAND_SIZE - s.cards_left[seat]
         if s.deal == "host":
-            s.hands[seat].extend(s.stock[:draws[seat]])
-            s.stock = s.stock[draws[seat]:]
+            s.hands[seat].extend(s.stock[: draws[seat]])
+            s.stock = s.stock[draws[seat] :]
         s.cards_left[seat] = HAND_SIZE
         s.stock_size -= draws[seat]
     return draws
@@ -433,8 +443,11 @@ def _hands_dealt(s: State) -> list[Event]:
     so the move that ended the last deal cannot be taken back (host.engine.crosses_reveal)."""
     if s.deal != "host":
         return []
-    return [{"type": "reveal", "player": name, "card": "hand", "value": _hand_text(s, seat)}
-            for seat, name in enumerate(s.players) if name != s.computer]
+    return [
+        {"type": "reveal", "player": name, "card": "hand", "value": _hand_text(s, seat)}
+        for seat, name in enumerate(s.players)
+        if name != s.computer
+    ]
 
 
 def _hand_notes(s: State) -> list[Event]:
@@ -443,12 +456,15 @@ def _hand_notes(s: State) -> list[Event]:
     is off: typed play then shows it once, not twice."""
     if s.deal != "host" or s.mode == "vs-host" and s.rules["read_hand"] != "off":
         return []
-    return [private(name, "Your cards: " + _hand_text(s, seat) + ".")
-            for seat, name in enumerate(s.players) if name != s.computer]
+    return [
+        private(name, "Your cards: " + _hand_text(s, seat) + ".")
+        for seat, name in enumerate(s.players)
+        if name != s.computer
+    ]
 
 
 def _read_cards(s: State, name: str | None) -> list[Event]:
-    """"read my cards": aloud in vs-host (nobody else listens), privately in pvp."""
+    """ "read my cards": aloud in vs-host (nobody else listens), privately in pvp."""
     if name is None or s.deal != "host" or name == s.computer:
         raise RuleError("Your cards are in your hand.")
     text = f"Your cards: {_hand_text(s, s.players.index(name))}."
@@ -478,21 +494,26 @@ def prompt(state: State) -> Prompt | None:
     if not s.played:
         text = f"{name}, you lead."
     else:
-        text = f"{name}, your card."             # the count ends the card line just said
+        text = f"{name}, your card."  # the count ends the card line just said
     if s.rules["highest_first"] and not s.played_first[s.turn]:
         text += " Play your highest card."
     how = s.rules["read_hand"]
-    if name != s.computer and s.mode == "vs-host" and (
-            how == "full" or how == "first" and not s.played_first[s.turn]):
-        text += " You hold " + _hand_text(s, s.turn, values=how == "full") + "."    # values: on request
-    if s.mode == "vs-host" and s.deal == "host":     # nobody else listens: use the hand
+    if name != s.computer and s.mode == "vs-host" and (how == "full" or how == "first" and not s.played_first[s.turn]):
+        text += " You hold " + _hand_text(s, s.turn, values=how == "full") + "."  # values: on request
+    if s.mode == "vs-host" and s.deal == "host":  # nobody else listens: use the hand
         choices = sorted({s.name(c) for c in legal_cards(s, s.turn)})[:3] + ["read my cards"]
     else:
         choices = ["queen of hearts", "seven of clubs"] + (["joker"] if s.rules["jokers"] else [])
     context = {"count": s.count}
-    return Prompt(name=f"{ID}/play_card", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/play_card", context), choices=tuple(choices),
-                  narrow=_cards_narrow(s))
+    return Prompt(
+        name=f"{ID}/play_card",
+        player=name,
+        text=text,
+        context=context,
+        slots=grammar_slots(f"{ID}/play_card", context),
+        choices=tuple(choices),
+        narrow=_cards_narrow(s),
+    )
 
 
 def _cards_narrow(s: State) -> Narrow:
@@ -506,8 +527,13 @@ def _cards_narrow(s: State) -> Narrow:
     for rank in s.pack.ranks:
         suits = [suit for suit in s.pack.suit_names if Card(rank.value, suit) not in seen]
         if suits:
-            ranks.append(Choice(s.pack.spoken(rank.value), {"intent": "play_card", "rank": rank.value},
-                                then=Narrow("Which suit?", tuple(Choice(suit, {"suit": suit}) for suit in suits))))
+            ranks.append(
+                Choice(
+                    s.pack.spoken(rank.value),
+                    {"intent": "play_card", "rank": rank.value},
+                    then=Narrow("Which suit?", tuple(Choice(suit, {"suit": suit}) for suit in suits)),
+                )
+            )
     if s.rules["jokers"] and _jokers_unplayed(s) > 0:
         ranks.append(Choice("joker", _card_intent(JOKER), "A joker?"))
     return Narrow("Which card?", tuple(ranks))
@@ -523,14 +549,22 @@ def _steal_prompt(s: State) -> Prompt:
     seat = s.other(s.maker)
     name = s.players[seat]
     maker = s.players[s.maker]
-    text = (f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, "
-            "or say pass.")
+    text = f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, or say pass."
     context = {"count": s.count, "maker": maker}
     joker = s.hands[seat].count(JOKER) if s.deal == "host" else _jokers_unplayed(s)
-    return Prompt(name=f"{ID}/joker_steal", player=name, text=text, context=context,
-                  slots=grammar_slots(f"{ID}/joker_steal", context), choices=("joker", "pass"),
-                  narrow=Narrow("Joker or pass?", ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
-                                + (Choice("pass", {"intent": "pass"}, "Do you pass?"),)))
+    return Prompt(
+        name=f"{ID}/joker_steal",
+        player=name,
+        text=text,
+        context=context,
+        slots=grammar_slots(f"{ID}/joker_steal", context),
+        choices=("joker", "pass"),
+        narrow=Narrow(
+            "Joker or pass?",
+            ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
+            + (Choice("pass", {"intent": "pass"}, "Do you pass?"),),
+        ),
+    )
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -578,8 +612,7 @@ def _card_from(s: State, action: Action) -> Card:
     if isinstance(rank, str) and rank.isdigit():
         rank = int(rank)
     ranks = [r.value for r in s.pack.ranks]
-    if not isinstance(rank, int) or isinstance(rank, bool) or rank not in ranks \
-            or suit not in s.pack.suit_names:
+    if not isinstance(rank, int) or isinstance(rank, bool) or rank not in ranks or suit not in s.pack.suit_names:
         raise RuleError("Name the card you play, like queen of hearts.")
     return Card(rank, suit)
 
@@ -599,8 +632,7 @@ def _check_playable(s: State, seat: int, card: Card) -> None:
         raise RuleError("We're playing without jokers.")
     if s.deal == "host":
         if card not in s.hands[seat]:
-            raise RuleError(f"You don't hold the {s.name(card)}." if not card.is_joker
-                            else "You don't hold a joker.")
+            raise RuleError(f"You don't hold the {s.name(card)}." if not card.is_joker else "You don't hold a joker.")
         if card not in legal_cards(s, seat):
             raise RuleError("Your first card this deal must be your highest-valued card.")
         return
@@ -635,8 +667,13 @@ def _shown(s: State, seat: int, card: Card) -> Event:
     nothing its player did not know (a misheard card can be undone); the host's card was
     hidden from the person, so a move it answered stays (host.engine.crosses_reveal)."""
     name = s.players[seat]
-    return {"type": "reveal", "player": name, "card": s.name(card), "value": s.value(card),
-            "by_owner": name != s.computer}
+    return {
+        "type": "reveal",
+        "player": name,
+        "card": s.name(card),
+        "value": s.value(card),
+        "by_owner": name != s.computer,
+    }
 
 
 def _card_line(s: State, seat: int, card: Card, value: int) -> str:
@@ -645,9 +682,13 @@ def _card_line(s: State, seat: int, card: Card, value: int) -> str:
     if s.players[seat] == s.computer:
         said = f"I play the {s.name(card)}, {value}." if not card.is_joker else "I play a joker, 0."
     said = said[0].upper() + said[1:]
-    if s.players[seat] != s.computer and s.computer is not None and s.cards_left[s.other(seat)] \
-            and not is_stop(s.count):
-        return said                              # the host plays next, and its line gives the count
+    if (
+        s.players[seat] != s.computer
+        and s.computer is not None
+        and s.cards_left[s.other(seat)]
+        and not is_stop(s.count)
+    ):
+        return said  # the host plays next, and its line gives the count
     line = f"{said} Count {s.count}."
     if is_stop(s.count):
         return line
@@ -682,7 +723,7 @@ def _joker_may_answer(s: State, seat: int) -> bool:
         return False
     if s.deal == "host" and s.mode == "vs-host":
         return JOKER in s.hands[seat]
-    if s.deal == "host":      # ask unless the maker can see every unplayed joker
+    if s.deal == "host":  # ask unless the maker can see every unplayed joker
         maker_holds = s.hands[s.other(seat)].count(JOKER)
         return _jokers_unplayed(s) - maker_holds > 0
     return _jokers_unplayed(s) > 0
@@ -742,8 +783,12 @@ def _finish_deal(s: State, maker: int | None, events: list[Event]) -> None:
     if maker is None:
         s.multiplier += 1
         events.append(sound("wrong"))
-        events.append(say(f"All cards are down at {s.count}, no stop. Nobody scores; "
-                          f"the next deal is {_multiplier_word(s.multiplier)}."))
+        events.append(
+            say(
+                f"All cards are down at {s.count}, no stop. Nobody scores; "
+                f"the next deal is {_multiplier_word(s.multiplier)}."
+            )
+        )
     else:
         _score_deal(s, maker, events)
         s.multiplier = 1
@@ -772,7 +817,7 @@ def _score_deal(s: State, maker: int, events: list[Event]) -> None:
     points = base * s.multiplier
     name = s.players[maker]
     tens_over = (s.count - STOP) // 10
-    how = "" if not tens_over else f" {cards} cards minus {tens_over}:"    # plain: a point a card
+    how = "" if not tens_over else f" {cards} cards minus {tens_over}:"  # plain: a point a card
     if s.multiplier > 1:
         how = f" {cards} cards{' minus ' + str(tens_over) if tens_over else ''}, {_multiplier_word(s.multiplier)}:"
     events.append(sound("win_card"))
@@ -831,10 +876,14 @@ def table_text(state: State) -> str:
     the stock; the score."""
     s = state
     played = [f"{s.players[seat]}, {s.name(card)} {s.value(card)}" for seat, card in s.played]
-    parts = [f"Deal {s.deal_number}. "
-             + (f"Played: {'; '.join(played)}. Count {s.count}." if played else "No card played yet.")]
-    parts.append(f"Cards in hand: {s.players[0]} {s.cards_left[0]}, {s.players[1]} {s.cards_left[1]}; "
-                 f"{s.stock_size} in the stock.")
+    parts = [
+        f"Deal {s.deal_number}. "
+        + (f"Played: {'; '.join(played)}. Count {s.count}." if played else "No card played yet.")
+    ]
+    parts.append(
+        f"Cards in hand: {s.players[0]} {s.cards_left[0]}, {s.players[1]} {s.cards_left[1]}; "
+        f"{s.stock_size} in the stock."
+    )
     return " ".join(parts + [scores(s)])
 
 
@@ -842,11 +891,9 @@ def scores(state: State) -> str:
     """The match score, the goal, and where the current deal stands."""
     s = state
     if s.rules["pool"]:
-        text = (f"Counters: {s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; "
-                f"{s.pool_left} left in the pool.")
+        text = f"Counters: {s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; {s.pool_left} left in the pool."
     else:
-        text = (f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; "
-                f"first to {s.rules['target']}.")
+        text = f"{s.players[0]} {s.points[0]}, {s.players[1]} {s.points[1]}; first to {s.rules['target']}."
     if s.phase == "over":
         return text + " Game over."
     text += f" Count {s.count}."
@@ -932,15 +979,16 @@ def choose_card(s: State, seat: int) -> Card:
         chance = _my_next_chance(count, my_values, unseen, gaps, their_hand)
         worth = -risk + (1 - risk) * chance * 0.8
         if value == 0 and s.rules["joker_at_multiple"]:
-            worth -= JOKER_KEEP_BONUS        # a joker in hand may steal a stop later
+            worth -= JOKER_KEEP_BONUS  # a joker in hand may steal a stop later
         return (worth, value)
 
     best = max(by_value, key=merit)
     return by_value[best]
 
 
-def _my_next_chance(count: int, my_values: set[int], unseen: Counter[int],
-                    their_gaps: set[int], their_hand: int) -> float:
+def _my_next_chance(
+    count: int, my_values: set[int], unseen: Counter[int], their_gaps: set[int], their_hand: int
+) -> float:
     """Chance I can stop next turn, if the other player plays a random non-stopping card."""
     if not my_values:
         return 0.0
@@ -973,10 +1021,15 @@ def hand_view(state: State, player: str) -> HandView | None:
     hand = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
     my_turn = s.phase == "play" and s.turn == seat
     playable = set(legal_cards(s, seat)) if my_turn else set()
-    cards = tuple(CardView(label=s.name(c), detail=f"worth {s.value(c)}",
-                           play=_play_intent(c) if c in playable else None,
-                           play_label=f"Play the {s.name(c)}" if c in playable else "")
-                  for c in hand)
+    cards = tuple(
+        CardView(
+            label=s.name(c),
+            detail=f"worth {s.value(c)}",
+            play=_play_intent(c) if c in playable else None,
+            play_label=f"Play the {s.name(c)}" if c in playable else "",
+        )
+        for c in hand
+    )
     facts = [f"Count {s.count}.", _standing(s)]
     actions: tuple[tuple[str, dict[str, Any]], ...] = ()
     if s.phase == "over":
@@ -985,11 +1038,13 @@ def hand_view(state: State, player: str) -> HandView | None:
         facts.insert(0, "Your turn: play a card.")
     elif s.phase == "steal" and s.other(s.maker) == seat:
         facts.insert(0, f"{s.players[s.maker]} made {s.count}: lay a joker on it, or pass.")
-        actions = ((("Lay a joker on it", {"intent": "play_card", "joker": True}),)
-                   if JOKER in s.hands[seat] else ()) + (("Pass", {"intent": "pass"}),)
+        actions = (
+            (("Lay a joker on it", {"intent": "play_card", "joker": True}),) if JOKER in s.hands[seat] else ()
+        ) + (("Pass", {"intent": "pass"}),)
     spoken = f"Your cards: {_hand_text(s, seat)}. Count {s.count}."
-    return HandView(heading=f"Your {_plural(len(hand), 'card')}", cards=cards, spoken=spoken,
-                    facts=tuple(facts), actions=actions)
+    return HandView(
+        heading=f"Your {_plural(len(hand), 'card')}", cards=cards, spoken=spoken, facts=tuple(facts), actions=actions
+    )
 
 
 def _play_intent(card: Card) -> dict[str, Any]:

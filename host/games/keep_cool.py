@@ -103,6 +103,7 @@ swap (allow the one-card exchange), first_player (a name), several_words
 can be changed by voice: "host, relaxed mode", "host, timer on", "host, timer
 twelve seconds" (3 to 60); the turn goes on.
 """
+
 from __future__ import annotations
 
 import random
@@ -153,7 +154,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "rounds_to_win": 2,
     "swap": True,
     "first_player": None,
-    "several_words": "refuse",    # "refuse": "one word", the turn goes on; "clue": take it
+    "several_words": "refuse",  # "refuse": "one word", the turn goes on; "clue": take it
 }
 RULES_SUMMARY = (
     "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
@@ -232,9 +233,7 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         draw_pile = list(getattr(decks, "words", ()) or ())
         needed = HAND_SIZE * len(players)
         if len(draw_pile) < needed:
-            raise RuleError(
-                f"The word deck has {len(draw_pile)} cards; {len(players)} players need at least {needed}."
-            )
+            raise RuleError(f"The word deck has {len(draw_pile)} cards; {len(players)} players need at least {needed}.")
         rng.shuffle(draw_pile)
     first = rules["first_player"] or players[0]
     state = KeepCoolState(
@@ -364,8 +363,12 @@ def _start_round(s: KeepCoolState, events: list[Event]) -> None:
     """Deal fresh hands, announce the order of play, then swaps or play."""
     s.won, s.spoken, s.last_speaker = [], [], None
     order = play_order(s, s.starter)
-    events.append(say(f"Round {s.round_number}. Order of play: {join_names(order)}. "
-                      "Make the next player guess your words, and guess the words of the player before you."))
+    events.append(
+        say(
+            f"Round {s.round_number}. Order of play: {join_names(order)}. "
+            "Make the next player guess your words, and guess the words of the player before you."
+        )
+    )
     if s.deal == "host":
         for player in order:
             s.hands[player] = [_draw(s, events) for _ in range(HAND_SIZE)]
@@ -382,8 +385,7 @@ def _start_round(s: KeepCoolState, events: list[Event]) -> None:
 
 def _hand_text(s: KeepCoolState, player: str, opening: str) -> str:
     words = ", ".join(f"{i} {w}" for i, w in enumerate(_hand_words(s, player), start=1))
-    return (f"{opening}: {words}. {next_player(s, player)} guesses your words; "
-            f"you guess {previous_player(s, player)}'s.")
+    return f"{opening}: {words}. {next_player(s, player)} guesses your words; you guess {previous_player(s, player)}'s."
 
 
 def _start_play(s: KeepCoolState, events: list[Event]) -> None:
@@ -400,43 +402,68 @@ def prompt(state: KeepCoolState) -> Prompt | None:
     if s.phase == "over":
         return None
     if s.phase == "face":
-        return Prompt("keep-cool/setup", s.starter,
-                      f"{s.starter}, which side of the cards do we use: red or blue?",
-                      context={"step": "face"}, choices=("red", "blue"),
-                      narrow=Narrow("Which side?", tuple(Choice(face, {"intent": "face", "face": face})
-                                                         for face in FACES)))
+        return Prompt(
+            "keep-cool/setup",
+            s.starter,
+            f"{s.starter}, which side of the cards do we use: red or blue?",
+            context={"step": "face"},
+            choices=("red", "blue"),
+            narrow=Narrow("Which side?", tuple(Choice(face, {"intent": "face", "face": face}) for face in FACES)),
+        )
     if s.phase == "line":
-        return Prompt("keep-cool/setup", s.starter,
-                      f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
-                      context={"step": "line"}, choices=("line 3", "5"),
-                      narrow=narrow_numbers("Which line?", LINES, lambda n: {"intent": "line", "line": n},
-                                            lambda n: f"Line {n}"))
+        return Prompt(
+            "keep-cool/setup",
+            s.starter,
+            f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
+            context={"step": "line"},
+            choices=("line 3", "5"),
+            narrow=narrow_numbers("Which line?", LINES, lambda n: {"intent": "line", "line": n}, lambda n: f"Line {n}"),
+        )
     if s.phase == "swap":
         player = s.swap_queue[0]
-        return Prompt("keep-cool/setup", player,
-                      f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
-                      context={"step": "swap", "cards": len(s.hands[player])},
-                      choices=("card 2", "swap the first one", "no"),
-                      narrow=Narrow("Swap which card?", (Choice("none", {"intent": "no"}, "Keep them all?"),) + tuple(
-                          Choice(str(n), {"intent": "reject_card", "card": n}, f"Swap card {n}?")
-                          for n in range(1, len(s.hands[player]) + 1))))
+        return Prompt(
+            "keep-cool/setup",
+            player,
+            f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
+            context={"step": "swap", "cards": len(s.hands[player])},
+            choices=("card 2", "swap the first one", "no"),
+            narrow=Narrow(
+                "Swap which card?",
+                (Choice("none", {"intent": "no"}, "Keep them all?"),)
+                + tuple(
+                    Choice(str(n), {"intent": "reject_card", "card": n}, f"Swap card {n}?")
+                    for n in range(1, len(s.hands[player]) + 1)
+                ),
+            ),
+        )
     if s.phase == "claim":
         assert s.claim is not None
         owner = s.claim["owner"]
         context = {"words": _hand_words(s, owner)}
-        return Prompt("keep-cool/claim", owner, f"{owner}, which of your words was it?",
-                      context=context, slots=grammar_slots("keep-cool/claim", context),
-                      choices=tuple(context["words"][:2]) + ("no",),
-                      narrow=Narrow("Which word?", tuple(Choice(word, {"intent": "word", "word": word})
-                                                         for word in context["words"])
-                                    + (Choice("none", {"intent": "no"}, "None of them?"),)))
+        return Prompt(
+            "keep-cool/claim",
+            owner,
+            f"{owner}, which of your words was it?",
+            context=context,
+            slots=grammar_slots("keep-cool/claim", context),
+            choices=tuple(context["words"][:2]) + ("no",),
+            narrow=Narrow(
+                "Which word?",
+                tuple(Choice(word, {"intent": "word", "word": word}) for word in context["words"])
+                + (Choice("none", {"intent": "no"}, "None of them?"),),
+            ),
+        )
     if s.phase == "ready":
         swap = " Each of you may swap one." if s.rules["swap"] else ""
-        return Prompt("keep-cool/setup", s.starter,
-                      f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} "
-                      f"{s.starter}, say ready when everyone is set.",
-                      context={"step": "ready"}, choices=("ready", "we're ready"),
-                      narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}, "Are you ready?"),)))
+        return Prompt(
+            "keep-cool/setup",
+            s.starter,
+            f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} "
+            f"{s.starter}, say ready when everyone is set.",
+            context={"step": "ready"},
+            choices=("ready", "we're ready"),
+            narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}, "Are you ready?"),)),
+        )
     return _word_prompt(s)
 
 
@@ -462,10 +489,13 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
     )
 
 
-HELP = {"keep-cool/word": (
-    "During a turn any word you say is a clue, so say host before a command: host, score. "
-    "Host, repeat, whose turn, read the table, undo, pause, rules, relaxed mode and quit work the "
-    "same way, and so does the wake word in place of host.")}
+HELP = {
+    "keep-cool/word": (
+        "During a turn any word you say is a clue, so say host before a command: host, score. "
+        "Host, repeat, whose turn, read the table, undo, pause, rules, relaxed mode and quit work the "
+        "same way, and so does the wake word in place of host."
+    )
+}
 """What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 
@@ -488,7 +518,7 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     keep-cool/word: {"words": [...], "roster": [player names]} gives the words
     in play and the names for "Ana got it"; setup has no live lists.
     """
-    if prompt == "keep-cool/claim":   # {"words": the claiming owner's words}
+    if prompt == "keep-cool/claim":  # {"words": the claiming owner's words}
         return {"word": [(w, w) for w in context.get("words") or []]}
     if prompt != "keep-cool/word":
         return {}
@@ -691,7 +721,7 @@ def _time_out(s: KeepCoolState, events: list[Event]) -> None:
 
 
 def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event]) -> None:
-    """"host, relaxed mode" / "host, timer on" / "host, twelve seconds": the same turn goes on."""
+    """ "host, relaxed mode" / "host, timer on" / "host, twelve seconds": the same turn goes on."""
     if intent == "relaxed":
         s.rules["relaxed"] = bool(action.get("on", True))
         if s.rules["relaxed"]:
@@ -847,8 +877,9 @@ def _end_round(s: KeepCoolState, emptied: list[str], speaker: str, events: list[
     points = round_points(s)
     best = max(points.values())
     round_winners = [p for p in s.players if points[p] == best]
-    events.append(say(f"{join_names(emptied)} has no cards left: round {s.round_number} is over. "
-                      f"Points: {_listing(points)}."))
+    events.append(
+        say(f"{join_names(emptied)} has no cards left: round {s.round_number} is over. Points: {_listing(points)}.")
+    )
     for player in round_winners:
         s.round_wins[player] += 1
         events.append(score(player, 1, s.round_wins[player], f"won round {s.round_number}"))
@@ -896,15 +927,16 @@ def table_text(state: KeepCoolState) -> str:
     s = state
     parts = []
     if s.phase in ("play", "claim"):
-        parts.append(f"Round {s.round_number}. Order of play: {join_names(play_order(s, s.starter))}. "
-                     f"It is {s.turn}'s turn.")
+        parts.append(
+            f"Round {s.round_number}. Order of play: {join_names(play_order(s, s.starter))}. It is {s.turn}'s turn."
+        )
         won = [_won_text(won) for won in s.won]
         parts.append(f"Cards won: {'; '.join(won)}." if won else "No card won yet this round.")
     return " ".join(parts + [scores(s)])
 
 
 def _won_text(won: WonCard) -> str:
-    """"castle, between Ana and Cy" or "castle, taken by Ana from Cy" ("a card" in table deal)."""
+    """ "castle, between Ana and Cy" or "castle, taken by Ana from Cy" ("a card" in table deal)."""
     word = won.word or "a card"
     if won.attack:
         return f"{word}, taken by {won.winner} from {won.owner}"
@@ -938,22 +970,43 @@ def hand_view(state: KeepCoolState, player: str) -> HandView | None:
     hand = [card for card in s.hands.get(player, []) if card is not None]
     swapping = s.phase == "swap" and bool(s.swap_queue) and s.swap_queue[0] == player
     claiming = s.phase == "claim" and s.claim is not None and s.claim["owner"] == player
-    cards = tuple(CardView(label=_word(s, card), detail=f"card {i}",
-                           play=({"intent": "reject_card", "card": i} if swapping else
-                                 {"intent": "word", "word": _word(s, card)} if claiming else None),
-                           play_label=(f"Swap card {i}, {_word(s, card)}" if swapping else
-                                       f"It was {_word(s, card)}" if claiming else ""))
-                  for i, card in enumerate(hand, start=1))
+    cards = tuple(
+        CardView(
+            label=_word(s, card),
+            detail=f"card {i}",
+            play=(
+                {"intent": "reject_card", "card": i}
+                if swapping
+                else {"intent": "word", "word": _word(s, card)}
+                if claiming
+                else None
+            ),
+            play_label=(
+                f"Swap card {i}, {_word(s, card)}" if swapping else f"It was {_word(s, card)}" if claiming else ""
+            ),
+        )
+        for i, card in enumerate(hand, start=1)
+    )
     facts = _hand_facts(s, player, swapping)
-    actions = ((("Keep all four", {"intent": "no"}),) if swapping else
-               (("None of them", {"intent": "no"}),) if claiming else ())
+    actions = (
+        (("Keep all four", {"intent": "no"}),)
+        if swapping
+        else (("None of them", {"intent": "no"}),)
+        if claiming
+        else ()
+    )
     if hand:
         spoken = _hand_text(s, player, "Your words")
     else:
         spoken = "You hold no words right now."
-    return HandView(heading=f"Your {len(hand)} word{'' if len(hand) == 1 else 's'}", cards=cards,
-                    spoken=spoken, facts=tuple(facts), actions=actions,
-                    markable=s.phase == "play" and bool(hand))
+    return HandView(
+        heading=f"Your {len(hand)} word{'' if len(hand) == 1 else 's'}",
+        cards=cards,
+        spoken=spoken,
+        facts=tuple(facts),
+        actions=actions,
+        markable=s.phase == "play" and bool(hand),
+    )
 
 
 def _hand_facts(s: KeepCoolState, player: str, swapping: bool) -> list[str]:
@@ -975,6 +1028,5 @@ def _hand_facts(s: KeepCoolState, player: str, swapping: bool) -> list[str]:
         elif player in (won.winner, won.owner):
             partner = won.owner if won.winner == player else won.winner
             facts.append(f"Won with {partner}: {word}.")
-    facts.append(f"Round {s.round_number}; round wins: "
-                 + ", ".join(f"{p} {s.round_wins[p]}" for p in s.players) + ".")
+    facts.append(f"Round {s.round_number}; round wins: " + ", ".join(f"{p} {s.round_wins[p]}" for p in s.players) + ".")
     return facts

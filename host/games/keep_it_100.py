@@ -55,6 +55,7 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     no card at all is left does the team lose. Off: the team loses as soon as
     no fresh card is left. The score is lives left times `life_points`.
 """
+
 from __future__ import annotations
 
 import re
@@ -104,18 +105,18 @@ INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 
 RULE_DEFAULTS: dict[str, Any] = {
     "starters": [5, 20, 35, 50, 65, 80, 95],
-    "hand_size": 0,               # 0: by player count, as in the rulebook table
+    "hand_size": 0,  # 0: by player count, as in the rulebook table
     "slider_points": 20,
     "predictor_points": 10,
     "bet_step": 10,
-    "read_hand": "titles",        # titles | first (in full the first time) | full | off
-    "first_slider": "",           # "": the first name on the roster
+    "read_hand": "titles",  # titles | first (in full the first time) | full | off
+    "first_slider": "",  # "": the first name on the roster
     "challenge_deck": 14,
     "challenge_lives": 5,
     "challenge_target": 10,
     "life_points": 20,
-    "challenge_play_leftover": True,   # false: lose once no fresh card is left (before 2026-12)
-    "tiebreak_entry": "say",      # "say": numbers said in turn; "phone": typed on each phone
+    "challenge_play_leftover": True,  # false: lose once no fresh card is left (before 2026-12)
+    "tiebreak_entry": "say",  # "say": numbers said in turn; "phone": typed on each phone
 }
 
 RULES_SUMMARY = (
@@ -139,13 +140,23 @@ GUESS_WORDS = {"lower": "lower", "correct": "right", "higher": "higher"}
 
 # Phases of play: what the host waits for. WRITE: a tiebreak by voice, while the tied
 # players write their numbers down (the table says "ready"); TIEBREAK: collecting them.
-CHOOSE, PLACE, PREDICT, BET, WRITE, TIEBREAK, OVER = (
-    "choose", "place", "predict", "bet", "write", "tiebreak", "over")
-EXPECTED_INTENT = {CHOOSE: "choose_card", PLACE: "place", PREDICT: "predict",
-                   BET: "bet", WRITE: "ready", TIEBREAK: "number"}
-WHAT_NOW = {CHOOSE: "pick a card", PLACE: "say where the card goes",
-            PREDICT: "say lower, right, or higher", BET: "bet or say no bet",
-            WRITE: "say ready once every number is written down", TIEBREAK: "say a number"}
+CHOOSE, PLACE, PREDICT, BET, WRITE, TIEBREAK, OVER = ("choose", "place", "predict", "bet", "write", "tiebreak", "over")
+EXPECTED_INTENT = {
+    CHOOSE: "choose_card",
+    PLACE: "place",
+    PREDICT: "predict",
+    BET: "bet",
+    WRITE: "ready",
+    TIEBREAK: "number",
+}
+WHAT_NOW = {
+    CHOOSE: "pick a card",
+    PLACE: "say where the card goes",
+    PREDICT: "say lower, right, or higher",
+    BET: "bet or say no bet",
+    WRITE: "say ready once every number is written down",
+    TIEBREAK: "say a number",
+}
 
 
 # ---------------------------------------------------------------- values
@@ -203,7 +214,7 @@ class State:
     rules: dict[str, Any]
     rng: Random
     lines: list[list[int]]
-    deck: list[Question]                 # unused questions (tiebreaks draw here)
+    deck: list[Question]  # unused questions (tiebreaks draw here)
     hands: dict[str, list[Question]]
     points: dict[str, int]
     slider_seat: int
@@ -231,10 +242,18 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     starters = list(rules["starters"])
     rng.shuffle(starters)
     first = players.index(rules["first_slider"]) if rules["first_slider"] else 0
-    state = State(mode=mode, players=players, rules=rules, rng=rng, lines=[],
-                  deck=questions, hands={p: [] for p in players},
-                  points={p: 0 for p in players}, slider_seat=first,
-                  turn=Turn(slider=players[first]))
+    state = State(
+        mode=mode,
+        players=players,
+        rules=rules,
+        rng=rng,
+        lines=[],
+        deck=questions,
+        hands={p: [] for p in players},
+        points={p: 0 for p in players},
+        slider_seat=first,
+        turn=Turn(slider=players[first]),
+    )
     events = [say(f"{TITLE}!")]
     if mode == "challenge":
         _setup_challenge(state, starters, events)
@@ -304,8 +323,7 @@ def _setup_competitive(state: State, starters: list[int], events: list[Event]) -
     count = len(state.players)
     size = state.rules["hand_size"] or HAND_SIZE_BY_PLAYERS[count]
     if len(state.deck) < size * count:
-        raise RuleError(f"The deck has {len(state.deck)} questions; "
-                        f"{count} players need {size * count}.")
+        raise RuleError(f"The deck has {len(state.deck)} questions; {count} players need {size * count}.")
     state.lines = [sorted(starters[0:2]), sorted(starters[2:4])]
     for player in state.players:
         state.hands[player] = [state.deck.pop(0) for _ in range(size)]
@@ -322,9 +340,13 @@ def _setup_challenge(state: State, starters: list[int], events: list[Event]) -> 
     deck = [state.deck.pop(0) for _ in range(size)]
     state.lines = [[starters[0]]]
     state.challenge = Challenge(deck=deck, lives=state.rules["challenge_lives"])
-    events.append(say(f"The Challenge: place {state.rules['challenge_target']} cards "
-                      f"before you lose {state.challenge.lives} lives. "
-                      f"{_lines_text(state.lines)}"))
+    events.append(
+        say(
+            f"The Challenge: place {state.rules['challenge_target']} cards "
+            f"before you lose {state.challenge.lives} lives. "
+            f"{_lines_text(state.lines)}"
+        )
+    )
 
 
 # ---------------------------------------------------------------- prompts
@@ -343,10 +365,13 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == BET:
         return _bet_prompt(state)
     if state.phase == WRITE:
-        return Prompt(name=f"{ID}/tiebreak_ready", player=None,
-                      text="Say ready when every number is written down.",
-                      choices=("ready", "read the question"),
-                      narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}),)))
+        return Prompt(
+            name=f"{ID}/tiebreak_ready",
+            player=None,
+            text="Say ready when every number is written down.",
+            choices=("ready", "read the question"),
+            narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}),)),
+        )
     return _tiebreak_prompt(state)
 
 
@@ -362,14 +387,19 @@ def _choose_prompt(state: State) -> Prompt:
         text = f"{slider}: {join_names([card_title(q.text, HAND_TITLE_WORDS) for q in hand], 'or')}?"
     elif state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
-    elif state.turns_played == 0:          # the first turn says how; later ones ask
-        text = (f"{slider}, pick a card by number or by a word from it, "
-                f"or say read card 2 to hear one in full.")
+    elif state.turns_played == 0:  # the first turn says how; later ones ask
+        text = f"{slider}, pick a card by number or by a word from it, or say read card 2 to hear one in full."
     else:
         text = f"{slider}, which card?"
-    return Prompt(name=name, player=slider, text=text, context=context, slots=slots,
-                  choices=("card 1", example, "read card 2", "read my cards"),
-                  narrow=_cards_narrow(len(hand)))
+    return Prompt(
+        name=name,
+        player=slider,
+        text=text,
+        context=context,
+        slots=slots,
+        choices=("card 1", example, "read card 2", "read my cards"),
+        narrow=_cards_narrow(len(hand)),
+    )
 
 
 def _place_prompt(state: State) -> Prompt:
@@ -383,11 +413,15 @@ def _place_prompt(state: State) -> Prompt:
     name = f"{ID}/place"
     context = {"lines": [list(values) for values in state.lines]}
     return Prompt(
-        name=name, player=slider,
+        name=name,
+        player=slider,
         text=(f"{slider}, where does it go? " if state.turns_played == 0 else f"{slider}, where? ")
         + _lines_text(state.lines),
-        context=context, slots=grammar_slots(name, context),
-        choices=tuple(examples[:4]), narrow=_spots_narrow(state.lines))
+        context=context,
+        slots=grammar_slots(name, context),
+        choices=tuple(examples[:4]),
+        narrow=_spots_narrow(state.lines),
+    )
 
 
 def _predict_prompt(state: State) -> Prompt:
@@ -395,13 +429,15 @@ def _predict_prompt(state: State) -> Prompt:
     allowed = _allowed_guesses(state.turn.spot)
     words = [GUESS_WORDS[g] for g in allowed]
     asked = f"{player}: {join_names(words, 'or')}?"
-    if state.turn.predictions:          # the choices were just asked of the one before
+    if state.turn.predictions:  # the choices were just asked of the one before
         asked = f"{player}, and you?"
-    return Prompt(                      # the spot was just said: "Ana slides it ..."
-        name=f"{ID}/predict", player=player, text=asked,
+    return Prompt(  # the spot was just said: "Ana slides it ..."
+        name=f"{ID}/predict",
+        player=player,
+        text=asked,
         choices=tuple(words),
-        narrow=Narrow("Your guess?", tuple(Choice(GUESS_WORDS[g], {"intent": "predict", "guess": g})
-                                           for g in allowed)))
+        narrow=Narrow("Your guess?", tuple(Choice(GUESS_WORDS[g], {"intent": "predict", "guess": g}) for g in allowed)),
+    )
 
 
 def _bet_prompt(state: State) -> Prompt:
@@ -412,13 +448,24 @@ def _bet_prompt(state: State) -> Prompt:
     name = f"{ID}/bet"
     context = {"max": most, "step": step}
     return Prompt(
-        name=name, player=player,
+        name=name,
+        player=player,
         text=f"{player}, bet up to {most}, or no bet?",
-        context=context, slots=grammar_slots(name, context),
+        context=context,
+        slots=grammar_slots(name, context),
         choices=("no bet", f"bet {min(all_in, step)}", "all in"),
-        narrow=Narrow("Your bet?", tuple(
-            Choice(f"{amount}" if amount else "no bet", {"intent": "bet", "amount": amount},
-                   f"Bet {amount}?" if amount else "No bet?") for amount in range(0, all_in + 1, step))))
+        narrow=Narrow(
+            "Your bet?",
+            tuple(
+                Choice(
+                    f"{amount}" if amount else "no bet",
+                    {"intent": "bet", "amount": amount},
+                    f"Bet {amount}?" if amount else "No bet?",
+                )
+                for amount in range(0, all_in + 1, step)
+            ),
+        ),
+    )
 
 
 def _all_in(most: int, step: int) -> int:
@@ -439,30 +486,42 @@ def _tiebreak_prompt(state: State) -> Prompt:
         text = f"{player}, enter your number on your phone."
     else:
         text = f"{player}, the number you wrote?"
-    return Prompt(name=f"{ID}/tiebreak", player=player, text=text, choices=("42", "seventy five"),
-                  narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}))
+    return Prompt(
+        name=f"{ID}/tiebreak",
+        player=player,
+        text=text,
+        choices=("42", "seventy five"),
+        narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}),
+    )
 
 
 def _cards_narrow(count: int) -> Narrow:
     """Which card of a hand, by its number."""
-    return Narrow("Which card?", tuple(Choice(str(n), {"intent": "choose_card", "card": n}, f"Card {n}?")
-                                       for n in range(1, count + 1)))
+    return Narrow(
+        "Which card?",
+        tuple(Choice(str(n), {"intent": "choose_card", "card": n}, f"Card {n}?") for n in range(1, count + 1)),
+    )
 
 
 def _spots_narrow(lines: list[list[int]]) -> Narrow:
     """Every spot of the lines, the line first when there are two."""
+
     def spots(index: int) -> Narrow:
         values = lines[index]
-        return Narrow("Where?", tuple(Choice(_gap_words(spot), _gap_intent(spot, len(values)))
-                                      for spot in _gaps(index, values)))
+        return Narrow(
+            "Where?", tuple(Choice(_gap_words(spot), _gap_intent(spot, len(values))) for spot in _gaps(index, values))
+        )
+
     if len(lines) == 1:
         return spots(0)
-    return Narrow("Which line?", tuple(Choice(LINE_NAMES[i], {}, f"Line {LINE_NAMES[i]}?", then=spots(i))
-                                       for i in range(len(lines))))
+    return Narrow(
+        "Which line?",
+        tuple(Choice(LINE_NAMES[i], {}, f"Line {LINE_NAMES[i]}?", then=spots(i)) for i in range(len(lines))),
+    )
 
 
 def _gap_words(spot: Spot) -> str:
-    """"between 20 and 50", "below 20", "above 95": a gap by its neighbours."""
+    """ "between 20 and 50", "below 20", "above 95": a gap by its neighbours."""
     if spot.low is None and spot.high is None:
         return "into the empty line"
     if spot.low is None:
@@ -495,9 +554,11 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     """
     if prompt == f"{ID}/choose_card":
         hand = [str(text) for text in context.get("hand") or []]
-        return {"card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
-                "card_ordinal": _ordinals(len(hand)),
-                "card_word": telling_words(hand)}
+        return {
+            "card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
+            "card_ordinal": _ordinals(len(hand)),
+            "card_word": telling_words(hand),
+        }
     if prompt == f"{ID}/place":
         numbers = sorted({int(value) for values in context.get("lines") or [] for value in values})
         return {"table_number": [(str(n), n) for n in numbers]}
@@ -505,8 +566,10 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
         most = int(context.get("max") or 0)
         step = int(context.get("step") or RULE_DEFAULTS["bet_step"])
         all_in = _all_in(most, step)
-        return {"bet_amount": [(str(n), n) for n in _sayable_bets(most, step)],
-                "bet_all": [("all in", all_in), ("everything", all_in)]}
+        return {
+            "bet_amount": [(str(n), n) for n in _sayable_bets(most, step)],
+            "bet_all": [("all in", all_in), ("everything", all_in)],
+        }
     return {}
 
 
@@ -548,7 +611,7 @@ def _choose_card(s: State, action: Action, events: list[Event]) -> None:
 def _place(s: State, action: Action, events: list[Event]) -> None:
     spot = find_spot(s.lines, action)
     s.turn.spot = spot
-    if s.mode == "challenge":           # the reveal follows at once: it says where it went
+    if s.mode == "challenge":  # the reveal follows at once: it says where it went
         _reveal(s, events)
     else:
         events.append(say(f"{s.turn.slider} slides it {_spot_text(s, spot)}."))
@@ -563,8 +626,10 @@ def _predict(s: State, action: Action, events: list[Event]) -> None:
         raise RuleError("Say lower, right, or higher.")
     if guess not in allowed:
         end = "start" if guess == "lower" else "end"
-        raise RuleError(f"That spot is the {end} of the line, so it can't be {guess}. "
-                        f"Say {join_names([GUESS_WORDS[g] for g in allowed], 'or')}.")
+        raise RuleError(
+            f"That spot is the {end} of the line, so it can't be {guess}. "
+            f"Say {join_names([GUESS_WORDS[g] for g in allowed], 'or')}."
+        )
     s.turn.predictions[player] = guess
     events.append(say(f"{player} says {GUESS_WORDS[guess]}."))
     if _next_predictor(s) is None:
@@ -604,16 +669,24 @@ def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
         raise RuleError("Say a number from 0 to 100.")
     tiebreak.guesses[player] = value
     if s.rules["tiebreak_entry"] == "say":
-        events += [{"type": "reveal", "player": player, "card": "tiebreak number", "value": value},
-                   say(f"{player}: {value}.")]
+        events += [
+            {"type": "reveal", "player": player, "card": "tiebreak number", "value": value},
+            say(f"{player}: {value}."),
+        ]
     elif len(tiebreak.guesses) < len(tiebreak.players):
         events.append(say(f"Got it, {player}."))
     if len(tiebreak.guesses) == len(tiebreak.players):
         _settle_tiebreak(s, events)
 
 
-HANDLERS = {CHOOSE: _choose_card, PLACE: _place, PREDICT: _predict, BET: _bet,
-            WRITE: _numbers_written, TIEBREAK: _tiebreak_guess}
+HANDLERS = {
+    CHOOSE: _choose_card,
+    PLACE: _place,
+    PREDICT: _predict,
+    BET: _bet,
+    WRITE: _numbers_written,
+    TIEBREAK: _tiebreak_guess,
+}
 
 
 # ---------------------------------------------------------------- turns
@@ -631,7 +704,7 @@ def _start_turn(s: State, events: list[Event]) -> None:
     else:
         hand = s.hands[slider]
     if len(hand) > 1 and not (s.mode == "challenge" and s.rules["read_hand"] == "titles"):
-        named = _turn_hand_text(s, hand)          # (the Challenge's two: in its prompt)
+        named = _turn_hand_text(s, hand)  # (the Challenge's two: in its prompt)
         opening = slider if s.mode == "challenge" else f"{slider}, you're the Slider"
         events.append(say(f"{opening}:{named}" if named else f"{opening}."))
     if len(hand) == 1:
@@ -686,19 +759,18 @@ def _reveal(s: State, events: list[Event]) -> None:
     """Turn the card over, score, keep or discard it, and move on."""
     card, spot = s.turn.card, s.turn.spot
     truth = true_direction(spot, card.answer)
-    events += [sound(REVEAL_CUE),
-               {"type": "reveal", "player": s.turn.slider, "card": card.text,
-                "value": card.answer},
-               questions_used([card])]
+    events += [
+        sound(REVEAL_CUE),
+        {"type": "reveal", "player": s.turn.slider, "card": card.text, "value": card.answer},
+        questions_used([card]),
+    ]
     where = f" {_spot_text(s, spot)}" if s.mode == "challenge" else ""
     if truth == "correct":
         s.lines[spot.line].insert(spot.index, card.answer)
-        events += [say(f"{card.answer}!"), sound("correct"),
-                   say(f"Right spot{where}!")]
+        events += [say(f"{card.answer}!"), sound("correct"), say(f"Right spot{where}!")]
     else:
         s.discards.append(card)
-        events += [say(f"{card.answer}!"), sound("wrong"),
-                   say(f"Wrong spot: it belonged {truth}.")]
+        events += [say(f"{card.answer}!"), sound("wrong"), say(f"Wrong spot: it belonged {truth}.")]
     if s.mode == "challenge":
         _score_challenge_turn(s, truth == "correct", events)
     else:
@@ -770,8 +842,9 @@ def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
         _finish_challenge(s, won=False, events=events)
     else:
         lives = challenge.lives
-        events.append(say(f"{challenge.placed} placed." if right else
-                          f"{lives} {'life' if lives == 1 else 'lives'} left."))
+        events.append(
+            say(f"{challenge.placed} placed." if right else f"{lives} {'life' if lives == 1 else 'lives'} left.")
+        )
         _advance_slider(s)
         _start_turn(s, events)
 
@@ -783,8 +856,10 @@ def _finish_challenge(s: State, won: bool, events: list[Event]) -> None:
     s.winners = list(s.players) if won else []
     s.phase = OVER
     if won:
-        text = (f"You did it: {s.challenge.placed} cards placed with {lives} "
-                f"{'life' if lives == 1 else 'lives'} left. You kept it {team_score}!")
+        text = (
+            f"You did it: {s.challenge.placed} cards placed with {lives} "
+            f"{'life' if lives == 1 else 'lives'} left. You kept it {team_score}!"
+        )
     else:
         text = f"The challenge is lost, with {s.challenge.placed} cards placed."
     events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
@@ -808,8 +883,7 @@ def _finish(s: State, events: list[Event]) -> None:
 def _start_tiebreak(s: State, tied: list[str], round_number: int, events: list[Event]) -> None:
     """Draw a fresh question for the tied players, or let them share the win."""
     if not s.deck:
-        _declare(s, tied, f"No fresh question is left, so {join_names(tied)} share the win!",
-                 events)
+        _declare(s, tied, f"No fresh question is left, so {join_names(tied)} share the win!", events)
         return
     shift = (round_number - 1) % len(tied)
     order = tied[shift:] + tied[:shift]
@@ -820,22 +894,22 @@ def _start_tiebreak(s: State, tied: list[str], round_number: int, events: list[E
         how = "each enter a number from 0 to 100 on your phone, where no one else sees it."
     else:
         s.phase = WRITE
-        how = ("each write down a number from 0 to 100 and keep it hidden. "
-               "When all are written, I will ask for them.")
-    events.append(say(f"Tiebreak! Closest number wins. {_question_text(question)} "
-                      f"{join_names(order)}, {how}"))
+        how = "each write down a number from 0 to 100 and keep it hidden. When all are written, I will ask for them."
+    events.append(say(f"Tiebreak! Closest number wins. {_question_text(question)} {join_names(order)}, {how}"))
 
 
 def _settle_tiebreak(s: State, events: list[Event]) -> None:
     tiebreak = s.tiebreak
     answer = tiebreak.question.answer
-    events += [sound(REVEAL_CUE),
-               {"type": "reveal", "card": tiebreak.question.text, "value": answer},
-               questions_used([tiebreak.question]),
-               say(f"The answer is {answer}.")]
+    events += [
+        sound(REVEAL_CUE),
+        {"type": "reveal", "card": tiebreak.question.text, "value": answer},
+        questions_used([tiebreak.question]),
+        say(f"The answer is {answer}."),
+    ]
     distance = {p: abs(g - answer) for p, g in tiebreak.guesses.items()}
     off = ", ".join(f"{p} {distance[p]} off" for p in tiebreak.players)
-    if s.rules["tiebreak_entry"] == "phone":        # by voice they were heard as they came in
+    if s.rules["tiebreak_entry"] == "phone":  # by voice they were heard as they came in
         said = join_names([f"{p} {tiebreak.guesses[p]}" for p in tiebreak.players])
         events.append({"type": "reveal", "card": "tiebreak numbers", "value": dict(tiebreak.guesses)})
         off = f"You said: {said}. {off}"
@@ -875,8 +949,10 @@ def scores(state: State) -> str:
     """Points from most to fewest; in the challenge, cards placed and lives left."""
     if state.mode == "challenge":
         challenge = state.challenge
-        return (f"{challenge.placed} of {state.rules['challenge_target']} cards placed, "
-                f"{challenge.lives} {'life' if challenge.lives == 1 else 'lives'} left.")
+        return (
+            f"{challenge.placed} of {state.rules['challenge_target']} cards placed, "
+            f"{challenge.lives} {'life' if challenge.lives == 1 else 'lives'} left."
+        )
     ranked = sorted(state.players, key=lambda p: -state.points[p])
     return join_names([f"{p} {state.points[p]}" for p in ranked]) + "."
 
@@ -900,9 +976,12 @@ def find_spot(lines: list[list[int]], action: Action) -> Spot:
     if line is not None and line not in range(1, len(lines) + 1):
         raise RuleError(f"There {'is only one line' if len(lines) == 1 else 'are two lines'}.")
     searched = [line - 1] if line is not None else list(range(len(lines)))
-    spots = [spot for index in searched
-             for spot in _gaps(index, lines[index])
-             if _spot_matches(spot, len(lines[index]), after, before, end)]
+    spots = [
+        spot
+        for index in searched
+        for spot in _gaps(index, lines[index])
+        if _spot_matches(spot, len(lines[index]), after, before, end)
+    ]
     if len(spots) == 1:
         return spots[0]
     if len(spots) > 1:
@@ -924,8 +1003,7 @@ def _gaps(line_index: int, values: list[int]) -> list[Spot]:
     return gaps
 
 
-def _spot_matches(spot: Spot, length: int, after: int | None, before: int | None,
-                  end: str | None) -> bool:
+def _spot_matches(spot: Spot, length: int, after: int | None, before: int | None, end: str | None) -> bool:
     if end == "low" and spot.index != 0:
         return False
     if end == "high" and spot.index != length:
@@ -935,8 +1013,7 @@ def _spot_matches(spot: Spot, length: int, after: int | None, before: int | None
     return before is None or spot.high == before
 
 
-def _no_spot_reason(lines: list[list[int]], searched: list[int], after: int | None,
-                    before: int | None) -> str:
+def _no_spot_reason(lines: list[list[int]], searched: list[int], after: int | None, before: int | None) -> str:
     on_table = {value for index in searched for value in lines[index]}
     where = f"line {LINE_NAMES[searched[0]]}" if len(searched) == 1 else "the table"
     for number in (after, before):
@@ -967,15 +1044,14 @@ def true_direction(spot: Spot, answer: int) -> str:
 
 def _allowed_guesses(spot: Spot) -> list[str]:
     """At an end of a line the card can't be further out than the spot."""
-    return [g for g in GUESSES
-            if not (g == "lower" and spot.low is None)
-            and not (g == "higher" and spot.high is None)]
+    return [g for g in GUESSES if not (g == "lower" and spot.low is None) and not (g == "higher" and spot.high is None)]
 
 
 # ---------------------------------------------------------------- words
 
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about after all also am an and any are as at be been before being but by can card
 could did do does doing done don't during each ever every for from get got had has
 have having how i if in into is it its just least like many more most much never no
@@ -985,7 +1061,8 @@ time times to too up very was were what when where whether which while who whom 
 will with would yes you your
 again cards choose eighth fifth first fourth hand last number pick play read second
 seventh sixth take third
-""".split())
+""".split()
+)
 
 
 def card_words(hand: list[Question], per_card: int = 6) -> list[tuple[str, int]]:
@@ -1005,10 +1082,9 @@ def telling_words(texts: list[str], per_card: int = 6) -> list[tuple[str, int]]:
         distinct = [word for word in words if cards_with[word] == 1]
         distinct = sorted(distinct, key=len, reverse=True)[:per_card]
         found += [(word, number) for word in words if word in distinct]
-    for number, text in enumerate(texts, 1):    # two telling words side by side: "olive oil"
+    for number, text in enumerate(texts, 1):  # two telling words side by side: "olive oil"
         said = [w.removesuffix("'s") for w in re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower())]
-        found += [(f"{a} {b}", number) for a, b in zip(said, said[1:])
-                  if (a, number) in found and (b, number) in found]
+        found += [(f"{a} {b}", number) for a, b in zip(said, said[1:]) if (a, number) in found and (b, number) in found]
     return found
 
 
@@ -1064,7 +1140,7 @@ def _turn_hand_text(s: State, hand: list[Question]) -> str:
 
 
 def _read_one_card(state: State, action: Action) -> str:
-    """"read card 3": one card of the hand in full, nothing changed."""
+    """ "read card 3": one card of the hand in full, nothing changed."""
     hand = _current_hand(state)
     number = whole_number(action.get("card"))
     if number is None or not 1 <= number <= len(hand):
@@ -1080,8 +1156,7 @@ def _read_hand(state: State) -> list[Event]:
 def _lines_text(lines: list[list[int]]) -> str:
     if len(lines) == 1:
         return "The line: " + ", ".join(map(str, lines[0])) + "."
-    return " ".join(f"Line {LINE_NAMES[i]}: {', '.join(map(str, values))}."
-                    for i, values in enumerate(lines))
+    return " ".join(f"Line {LINE_NAMES[i]}: {', '.join(map(str, values))}." for i, values in enumerate(lines))
 
 
 def _line_name(s: State, index: int) -> str:
@@ -1129,18 +1204,30 @@ def hand_view(state: State, player: str) -> HandView | None:
     if tiebreak is not None and player in tiebreak.players:
         facts = (f"Tiebreak: {_question_text(tiebreak.question)}",)
         if player in tiebreak.guesses:
-            return HandView(heading="Tiebreak", cards=(), spoken="Your number is in.",
-                            facts=facts + (f"Your number: {tiebreak.guesses[player]}.",))
-        asked = prompt(s).player == player    # the page answers only the player asked now
-        return HandView(heading="Tiebreak", cards=(), spoken=facts[0], facts=facts,
-                        number=NumberEntry("Your tiebreak number", {"intent": "number"}, "value")
-                        if asked else None)
+            return HandView(
+                heading="Tiebreak",
+                cards=(),
+                spoken="Your number is in.",
+                facts=facts + (f"Your number: {tiebreak.guesses[player]}.",),
+            )
+        asked = prompt(s).player == player  # the page answers only the player asked now
+        return HandView(
+            heading="Tiebreak",
+            cards=(),
+            spoken=facts[0],
+            facts=facts,
+            number=NumberEntry("Your tiebreak number", {"intent": "number"}, "value") if asked else None,
+        )
     hand = s.hands.get(player, []) if s.mode != "challenge" else []
     choosing = s.phase == CHOOSE and s.turn.slider == player
-    cards = tuple(CardView(label=f"Card {i}: {card_title(q.text)}", detail=q.text,
-                           play={"intent": "choose_card", "card": i} if choosing else None,
-                           play_label=f"Play card {i}: {q.text}")
-                  for i, q in enumerate(hand, 1))
+    cards = tuple(
+        CardView(
+            label=f"Card {i}: {card_title(q.text)}",
+            detail=q.text,
+            play={"intent": "choose_card", "card": i} if choosing else None,
+            play_label=f"Play card {i}: {q.text}",
+        )
+        for i, q in enumerate(hand, 1)
+    )
     spoken = "Your cards. " + _hand_text(hand) if hand else "You hold no cards."
-    return HandView(heading="Your question cards", cards=cards, spoken=spoken,
-                    facts=(_lines_text(s.lines),))
+    return HandView(heading="Your question cards", cards=cards, spoken=spoken, facts=(_lines_text(s.lines),))

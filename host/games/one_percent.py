@@ -82,6 +82,7 @@ Rules choices (where the rulebook is silent or players might disagree)
 - With table dice, the dice intent may carry one value only for a reroll (the new
   die), and {"values": [n], "double": true} ("double zero") means [n, n].
 """
+
 from __future__ import annotations
 
 import random
@@ -89,9 +90,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
-from host.engine import (Action, CardView, Choice, DeckEntry, Event, GameOptions, HandView, Narrow, Prompt, RuleError,
-                         evolve, game_over, join_names, merge_rules, narrow_numbers, new_rng, private, say, score,
-                         sound)
+from host.engine import (
+    Action,
+    CardView,
+    Choice,
+    DeckEntry,
+    Event,
+    GameOptions,
+    HandView,
+    Narrow,
+    Prompt,
+    RuleError,
+    evolve,
+    game_over,
+    join_names,
+    merge_rules,
+    narrow_numbers,
+    new_rng,
+    private,
+    say,
+    score,
+    sound,
+)
 
 ID = "one-percent"
 TITLE = "1%"
@@ -102,14 +122,14 @@ DEALS = ("host", "table")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 RULE_DEFAULTS: dict[str, Any] = {
-    "dice": "host",            # "host": the host rolls; "table": players say their dice
-    "rewards": 3,              # rewards earned by the last player in play
-    "max_cards": 8,            # reward cards a player may own
-    "duplicates": "warn",      # "warn" or "refuse" a second copy of a winning number
-    "hand_size": 3,            # bid cards dealt to each player in play
+    "dice": "host",  # "host": the host rolls; "table": players say their dice
+    "rewards": 3,  # rewards earned by the last player in play
+    "max_cards": 8,  # reward cards a player may own
+    "duplicates": "warn",  # "warn" or "refuse" a second copy of a winning number
+    "hand_size": 3,  # bid cards dealt to each player in play
     # Reward deck counts: the game's defaults are the deck file's counts (these are
     # the shipped decks/one-percent.yaml's, for docs/rules.md).
-    "winning_copies": 3,       # copies of each winning number in the reward deck
+    "winning_copies": 3,  # copies of each winning number in the reward deck
     "steal_cards": 3,
     "draw_two_cards": 2,
     "reroll_cards": 2,
@@ -132,17 +152,16 @@ BONUS_NAMES = {"steal": "steal", "draw_two": "draw two", "reroll": "reroll"}
 ROW_SIZE = 3
 DIE_FACES = range(10)
 
-INT_RULES = ("rewards", "max_cards", "hand_size", "winning_copies", "steal_cards",
-             "draw_two_cards", "reroll_cards")
+INT_RULES = ("rewards", "max_cards", "hand_size", "winning_copies", "steal_cards", "draw_two_cards", "reroll_cards")
 CHOICE_RULES = {"dice": ("host", "table"), "duplicates": ("warn", "refuse")}
 
 # Phases: what the host is waiting for.
-SETUP_ROLL = "setup_roll"   # table dice: players say their setup roll
+SETUP_ROLL = "setup_roll"  # table dice: players say their setup roll
 BID = "bid"
 VOTE = "vote"
-TOTAL = "total"             # table deal: players say their total of the family
+TOTAL = "total"  # table deal: players say their total of the family
 REWARD = "reward"
-DICE = "dice"               # table dice: a reward roll or a reroll is awaited
+DICE = "dice"  # table dice: a reward roll or a reroll is awaited
 OVER = "over"
 
 RewardCard = Any
@@ -150,6 +169,7 @@ RewardCard = Any
 
 
 # --------------------------------------------------------------------------- values
+
 
 @dataclass(frozen=True)
 class BidCard:
@@ -172,8 +192,8 @@ class Challenge:
     challenger: str
     believers: list[str]
     doubters: list[str]
-    voters: list[str]                       # still to vote, in order
-    reporters: list[str] = field(default_factory=list)   # table deal: still to say a total
+    voters: list[str]  # still to vote, in order
+    reporters: list[str] = field(default_factory=list)  # table deal: still to say a total
     totals: dict[str, int] = field(default_factory=dict)
 
 
@@ -183,7 +203,7 @@ class RewardTurn:
 
     player: str
     left: int
-    reroll_die: int | None = None   # index of the losing die when a reroll is allowed
+    reroll_die: int | None = None  # index of the losing die when a reroll is allowed
     dice: tuple[int, int] | None = None
 
 
@@ -191,7 +211,7 @@ class RewardTurn:
 class DiceWait:
     """Table dice: what the dice the player is about to say are for."""
 
-    purpose: str     # "reward" or "reroll"
+    purpose: str  # "reward" or "reroll"
     player: str
 
 
@@ -201,7 +221,7 @@ class State:
     deal: str
     rules: dict[str, Any]
     rng: random.Random
-    cards: BidRewardDecks              # the deck file's composition
+    cards: BidRewardDecks  # the deck file's composition
     phase: str = BID
     round: int = 1
     bid_deck: list[BidCard] = field(default_factory=list)
@@ -231,6 +251,7 @@ class State:
 
 
 # --------------------------------------------------------------------------- words
+
 
 def family_words(s: State, family: str, count: int) -> str:
     """'1 shark', '9 clovers', '4 lightning': the deck file says each family's plural."""
@@ -274,6 +295,7 @@ def is_are(names: list[str]) -> str:
 
 # --------------------------------------------------------------------------- setup
 
+
 def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
     cards = _deck_data(decks)
@@ -301,8 +323,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
 def _checked_players(options: GameOptions) -> tuple[str, ...]:
     players = tuple(options.players)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"1% needs {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                        f"not {len(players)}.")
+        raise RuleError(f"1% needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.")
     if any(not p for p in players) or len(set(players)) != len(players):
         raise RuleError("Every player needs a different name.")
     return players
@@ -343,14 +364,12 @@ def check_rules(given: dict[str, Any], cards: BidRewardDecks | None = None) -> d
 
 def _bid_deck(bid: BidDeck) -> list[BidCard]:
     """Every family's card of every value, `copies` times, in file order (then shuffled)."""
-    return [BidCard(family.name, value) for family in bid.families for value in bid.values
-            for _ in range(bid.copies)]
+    return [BidCard(family.name, value) for family in bid.families for value in bid.values for _ in range(bid.copies)]
 
 
 def _reward_deck(rules: dict[str, Any], reward: RewardDeck) -> list[RewardCard]:
     """The file's winning numbers and bonus kinds, in the counts the rules settled on."""
-    deck: list[RewardCard] = [n for n in reward.winning_numbers
-                              for _ in range(rules["winning_copies"])]
+    deck: list[RewardCard] = [n for n in reward.winning_numbers for _ in range(rules["winning_copies"])]
     for bonus in BONUSES:
         deck += [bonus] * rules[f"{bonus}_cards"]
     return deck
@@ -358,10 +377,17 @@ def _reward_deck(rules: dict[str, Any], reward: RewardDeck) -> list[RewardCard]:
 
 # --------------------------------------------------------------------------- prompts
 
+
 def prompt(state: State) -> Prompt | None:
     """What the host asks now; None once someone has won."""
-    asks = {SETUP_ROLL: _setup_roll_prompt, BID: _bid_prompt, VOTE: _vote_prompt,
-            TOTAL: _total_prompt, REWARD: _reward_prompt, DICE: _dice_prompt}
+    asks = {
+        SETUP_ROLL: _setup_roll_prompt,
+        BID: _bid_prompt,
+        VOTE: _vote_prompt,
+        TOTAL: _total_prompt,
+        REWARD: _reward_prompt,
+        DICE: _dice_prompt,
+    }
     ask = asks.get(state.phase)
     return ask(state) if ask else None
 
@@ -375,14 +401,17 @@ def _bid_prompt(s: State) -> Prompt:
         last = None
     else:
         bid = s.last_bid
-        text = (f"{player}, {bid.bidder} bids {bid_words(s, bid)}. "
-                f"Raise it, or say that's false.")
+        text = f"{player}, {bid.bidder} bids {bid_words(s, bid)}. Raise it, or say that's false."
         middle = families[len(families) // 2]
-        choices = (f"{bid.count + 1} {family_plural(s, bid.family)}",
-                   f"{bid.count + 2} {middle.plural}", "that's false")
+        choices = (
+            f"{bid.count + 1} {family_plural(s, bid.family)}",
+            f"{bid.count + 2} {middle.plural}",
+            "that's false",
+        )
         last = {"count": bid.count, "family": bid.family}
-    return Prompt(name="one-percent/bid", player=player, text=text,
-                  context={"last": last}, choices=choices, narrow=_bid_narrow(s))
+    return Prompt(
+        name="one-percent/bid", player=player, text=text, context={"last": last}, choices=choices, narrow=_bid_narrow(s)
+    )
 
 
 BID_COUNTS_OFFERED = 6
@@ -393,36 +422,61 @@ def _bid_narrow(s: State) -> Narrow:
     """A number, then a family; after a bid, first whether to raise or call it false."""
     families = Narrow("Which family?", tuple(Choice(f.plural, {"family": f.name}) for f in s.cards.bid.families))
     low = s.last_bid.count + 1 if s.last_bid else 1
-    counts = Narrow("How many?", tuple(Choice(str(n), {"intent": "bid", "count": n}, then=families)
-                                       for n in range(low, low + BID_COUNTS_OFFERED)))
+    counts = Narrow(
+        "How many?",
+        tuple(
+            Choice(str(n), {"intent": "bid", "count": n}, then=families) for n in range(low, low + BID_COUNTS_OFFERED)
+        ),
+    )
     if s.last_bid is None:
         return counts
-    return Narrow("Raise, or that's false?", (Choice("raise", {}, "Do you raise?", then=counts),
-                                              Choice("that's false", {"intent": "challenge"}, "Is it false?")))
+    return Narrow(
+        "Raise, or that's false?",
+        (
+            Choice("raise", {}, "Do you raise?", then=counts),
+            Choice("that's false", {"intent": "challenge"}, "Is it false?"),
+        ),
+    )
 
 
 def _vote_prompt(s: State) -> Prompt:
     c = s.challenge
     voter = c.voters[0]
-    text = (f"{voter}, {c.challenger} says {bid_words(s, c.bid)} from {c.bid.bidder} is false. "
-            f"Do you agree with the bid, or disagree?")
-    return Prompt(name="one-percent/vote", player=voter, text=text,
-                  context={"last": {"count": c.bid.count, "family": c.bid.family}},
-                  choices=("agree", "disagree"),
-                  narrow=Narrow("Your vote?", (Choice("agree", {"intent": "agree"}, "Do you agree?"),
-                                               Choice("disagree", {"intent": "disagree"}, "Do you disagree?"))))
+    text = (
+        f"{voter}, {c.challenger} says {bid_words(s, c.bid)} from {c.bid.bidder} is false. "
+        f"Do you agree with the bid, or disagree?"
+    )
+    return Prompt(
+        name="one-percent/vote",
+        player=voter,
+        text=text,
+        context={"last": {"count": c.bid.count, "family": c.bid.family}},
+        choices=("agree", "disagree"),
+        narrow=Narrow(
+            "Your vote?",
+            (
+                Choice("agree", {"intent": "agree"}, "Do you agree?"),
+                Choice("disagree", {"intent": "disagree"}, "Do you disagree?"),
+            ),
+        ),
+    )
 
 
 def _total_prompt(s: State) -> Prompt:
     c = s.challenge
     player = c.reporters[0]
     family = c.bid.family
-    text = (f"{player}, show your cards: how many {family_plural(s, family)} "
-            "do you have in total?")
-    return Prompt(name="one-percent/total", player=player, text=text,
-                  context={"family": family}, choices=("4", "none"),
-                  narrow=narrow_numbers("How many?", range(_largest_hand_total(s) + 1),
-                                        lambda n: {"intent": "number", "value": n}))
+    text = f"{player}, show your cards: how many {family_plural(s, family)} do you have in total?"
+    return Prompt(
+        name="one-percent/total",
+        player=player,
+        text=text,
+        context={"family": family},
+        choices=("4", "none"),
+        narrow=narrow_numbers(
+            "How many?", range(_largest_hand_total(s) + 1), lambda n: {"intent": "number", "value": n}
+        ),
+    )
 
 
 def _reward_prompt(s: State) -> Prompt:
@@ -430,8 +484,11 @@ def _reward_prompt(s: State) -> Prompt:
     player = r.player
     opponents = [p for p in s.players if p != player]
     if r.left > 0:
-        offer = (f"On offer: {cards_words(s.reward_row)}. Roll the dice or take a card."
-                 if s.reward_row else "No cards on offer: say roll.")
+        offer = (
+            f"On offer: {cards_words(s.reward_row)}. Roll the dice or take a card."
+            if s.reward_row
+            else "No cards on offer: say roll."
+        )
         text = f"{player}, {plural(r.left, 'reward')} to choose. {offer}"
         usable = _usable_bonuses(s)
         if usable:
@@ -443,8 +500,15 @@ def _reward_prompt(s: State) -> Prompt:
         choices = [f"use {BONUS_NAMES[b]}" for b in usable] + ["done"]
     name = "one-percent/reward"
     context = {"revealed": list(s.reward_row), "opponents": opponents}
-    return Prompt(name=name, player=player, text=text, context=context,
-                  slots=grammar_slots(name, context), choices=tuple(choices[:4]), narrow=_reward_narrow(s))
+    return Prompt(
+        name=name,
+        player=player,
+        text=text,
+        context=context,
+        slots=grammar_slots(name, context),
+        choices=tuple(choices[:4]),
+        narrow=_reward_narrow(s),
+    )
 
 
 def _reward_narrow(s: State) -> Narrow:
@@ -459,8 +523,10 @@ def _reward_narrow(s: State) -> Narrow:
             refused = _is_duplicate(s, r.player, card) and s.rules["duplicates"] == "refuse"
             if room and not refused:
                 choices.append(Choice(card_words(card), {"intent": "take", "card": card}, f"Take {card_name(card)}?"))
-    choices += [Choice(BONUS_NAMES[b], {"intent": "use", "card": b}, f"Use your {BONUS_NAMES[b]} card?")
-                for b in _usable_bonuses(s)]
+    choices += [
+        Choice(BONUS_NAMES[b], {"intent": "use", "card": b}, f"Use your {BONUS_NAMES[b]} card?")
+        for b in _usable_bonuses(s)
+    ]
     if r.left == 0:
         choices.append(Choice("done", {"intent": "done"}, "Are you done?"))
     return Narrow("Which reward?", tuple(choices))
@@ -486,9 +552,14 @@ def _or_words(bonuses: list[str]) -> str:
 
 def _setup_roll_prompt(s: State) -> Prompt:
     player = s.setup_queue[0]
-    return Prompt(name="one-percent/dice", player=player,
-                  text=f"{player}, roll both dice to see who starts. What do they show?",
-                  context={"purpose": "setup"}, choices=("7 and 3", "double 0"), narrow=_dice_narrow(2))
+    return Prompt(
+        name="one-percent/dice",
+        player=player,
+        text=f"{player}, roll both dice to see who starts. What do they show?",
+        context={"purpose": "setup"},
+        choices=("7 and 3", "double 0"),
+        narrow=_dice_narrow(2),
+    )
 
 
 def _dice_prompt(s: State) -> Prompt:
@@ -500,23 +571,38 @@ def _dice_prompt(s: State) -> Prompt:
     else:
         text = f"{wait.player}, roll both dice. What do they show?"
         choices = ("7 and 3", "double 0")
-    return Prompt(name="one-percent/dice", player=wait.player, text=text,
-                  context={"purpose": wait.purpose}, choices=choices,
-                  narrow=_dice_narrow(1 if wait.purpose == "reroll" else 2))
+    return Prompt(
+        name="one-percent/dice",
+        player=wait.player,
+        text=text,
+        context={"purpose": wait.purpose},
+        choices=choices,
+        narrow=_dice_narrow(1 if wait.purpose == "reroll" else 2),
+    )
 
 
 def _dice_narrow(dice: int) -> Narrow:
     """One die's face, then the other's."""
+
     def faces(shown: list[int]) -> Narrow:
         question = "The other die?" if shown else ("Which number?" if dice == 1 else "The first die?")
-        return Narrow(question, tuple(
-            Choice(str(face), {"intent": "dice", "values": shown + [face]},
-                   then=faces(shown + [face]) if len(shown) + 1 < dice else None)
-            for face in DIE_FACES))
+        return Narrow(
+            question,
+            tuple(
+                Choice(
+                    str(face),
+                    {"intent": "dice", "values": shown + [face]},
+                    then=faces(shown + [face]) if len(shown) + 1 < dice else None,
+                )
+                for face in DIE_FACES
+            ),
+        )
+
     return faces([])
 
 
 # --------------------------------------------------------------------------- apply
+
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One player's spoken action; invalid ones raise RuleError and change nothing."""
@@ -529,8 +615,14 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if action.get("intent") in INFO_INTENTS:
         return state, _inform(state, action["intent"], current.player)
     s = evolve(state)
-    handlers = {SETUP_ROLL: _on_setup_roll, BID: _on_bid_phase, VOTE: _on_vote,
-                TOTAL: _on_total, REWARD: _on_reward, DICE: _on_dice}
+    handlers = {
+        SETUP_ROLL: _on_setup_roll,
+        BID: _on_bid_phase,
+        VOTE: _on_vote,
+        TOTAL: _on_total,
+        REWARD: _on_reward,
+        DICE: _on_dice,
+    }
     events = handlers[s.phase](s, action)
     return s, events
 
@@ -543,11 +635,14 @@ def _inform(s: State, intent: str, player: str) -> list[Event]:
         if player not in s.hands:
             raise RuleError(f"{player} holds no bid cards right now.")
         return [private(player, f"Your cards: {hand_words(s.hands[player])}.")]
-    offer = (f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row
-             else "No reward cards on offer.")
+    offer = f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row else "No reward cards on offer."
     wins = sorted(_winning_numbers(s, player))
-    return [say(f"{offer} {player} holds {cards_words(s.owned[player])}; "
-                f"winning numbers: {join_names([str(n) for n in wins])}.")]
+    return [
+        say(
+            f"{offer} {player} holds {cards_words(s.owned[player])}; "
+            f"winning numbers: {join_names([str(n) for n in wins])}."
+        )
+    ]
 
 
 HINTS = {
@@ -569,6 +664,7 @@ def _intent(s: State, action: Action, *allowed: str) -> str:
 
 
 # --- the setup roll
+
 
 def _start_setup_roll(s: State) -> list[Event]:
     s.setup_queue = list(s.players)
@@ -599,14 +695,14 @@ def _record_setup_roll(s: State, dice: tuple[int, int]) -> list[Event]:
     lowest = min(s.setup_totals.values())
     tied = [p for p in s.players if s.setup_totals.get(p) == lowest]
     if len(tied) == 1:
-        return events + [say(f"{tied[0]} has the lowest roll and starts.")] + \
-            _start_bid_phase(s, tied[0])
+        return events + [say(f"{tied[0]} has the lowest roll and starts.")] + _start_bid_phase(s, tied[0])
     s.setup_queue = tied
     s.setup_totals = {}
     return events + [say(f"{join_names(tied)} tie on {lowest}: roll again.")]
 
 
 # --- the bid phase
+
 
 def _on_bid_phase(s: State, action: Action) -> list[Event]:
     if _intent(s, action, "bid", "challenge") == "challenge":
@@ -632,10 +728,10 @@ def _challenge(s: State, challenger: str) -> list[Event]:
     if bid is None:
         raise RuleError("There is no bid to call false yet: open with a number and a family.")
     voters = [p for p in _seat_order_after(s, challenger) if p != bid.bidder]
-    s.challenge = Challenge(bid=bid, challenger=challenger, believers=[bid.bidder],
-                            doubters=[challenger], voters=voters)
-    events = [sound("buzzer"),
-              say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(s, bid)}.")]
+    s.challenge = Challenge(
+        bid=bid, challenger=challenger, believers=[bid.bidder], doubters=[challenger], voters=voters
+    )
+    events = [sound("buzzer"), say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(s, bid)}.")]
     if voters:
         s.phase = VOTE
         return events
@@ -664,8 +760,7 @@ def _reveal(s: State) -> list[Event]:
     for player in s.in_play:
         total = sum(card.value for card in s.hands[player] if card.family == c.bid.family)
         c.totals[player] = total
-        events.append({"type": "reveal", "player": player, "card": hand_words(s.hands[player]),
-                       "value": total})
+        events.append({"type": "reveal", "player": player, "card": hand_words(s.hands[player]), "value": total})
         events.append(say(f"{player}: {family_words(s, c.bid.family, total)}."))
     return events + _settle(s)
 
@@ -688,7 +783,7 @@ def _on_total(s: State, action: Action) -> list[Event]:
 def _largest_hand_total(s: State) -> int:
     bid = s.cards.bid
     values = sorted([v for v in bid.values for _ in range(bid.copies)], reverse=True)
-    return sum(values[:s.rules["hand_size"]])
+    return sum(values[: s.rules["hand_size"]])
 
 
 def _settle(s: State) -> list[Event]:
@@ -699,9 +794,13 @@ def _settle(s: State) -> list[Event]:
     verdict = "the bid holds" if holds else "the bid was false"
     losers = [p for p in s.players if p in (c.doubters if holds else c.believers)]
     s.in_play = [p for p in s.in_play if p not in losers]
-    events = [sound("correct"),
-              say(f"{family_words(s, c.bid.family, found)} in all: {verdict}! "
-                  f"{join_names(losers)} {is_are(losers)} out of play.")]
+    events = [
+        sound("correct"),
+        say(
+            f"{family_words(s, c.bid.family, found)} in all: {verdict}! "
+            f"{join_names(losers)} {is_are(losers)} out of play."
+        ),
+    ]
     opener = c.bid.bidder if holds else c.challenger
     s.challenge = None
     s.last_bid = None
@@ -711,8 +810,7 @@ def _settle(s: State) -> list[Event]:
     if s.host_deal:
         events.append(say(f"{join_names(s.in_play)}: new cards for you."))
     else:
-        events.append(say(f"{join_names(s.in_play)}: discard your cards and draw "
-                          f"{s.rules['hand_size']} new ones."))
+        events.append(say(f"{join_names(s.in_play)}: discard your cards and draw {s.rules['hand_size']} new ones."))
     events += _deal_hands(s)
     return events + _start_bid_phase(s, _first_in_play_from(s, opener))
 
@@ -725,6 +823,7 @@ def _start_bid_phase(s: State, opener: str) -> list[Event]:
 
 
 # --- cards and seats
+
 
 def _deal_hands(s: State) -> list[Event]:
     """Host deal: a new hand for each player in play, each told privately."""
@@ -765,7 +864,7 @@ def _seat_order_after(s: State, player: str) -> list[str]:
 def _others_after(s: State, player: str) -> list[str]:
     """Every other player, in or out of play, in seat order after `player`."""
     i = s.players.index(player)
-    return list(s.players[i + 1:] + s.players[:i])
+    return list(s.players[i + 1 :] + s.players[:i])
 
 
 def _next_in_play(s: State, player: str) -> str:
@@ -781,13 +880,15 @@ def _first_in_play_from(s: State, player: str) -> str:
 
 # --- the reward phase
 
+
 def _start_reward_phase(s: State, player: str) -> list[Event]:
     s.phase = REWARD
     s.turn = player
     s.reward = RewardTurn(player=player, left=s.rules["rewards"])
-    events = [sound("win_card"),
-              say(f"{player} is the last one in play and earns "
-                  f"{plural(s.rules['rewards'], 'reward')}!")]
+    events = [
+        sound("win_card"),
+        say(f"{player} is the last one in play and earns {plural(s.rules['rewards'], 'reward')}!"),
+    ]
     wins = _winning_numbers(s, player)
     if len(wins) > 1:
         numbers = join_names([str(n) for n in sorted(wins)])
@@ -799,9 +900,8 @@ def _on_reward(s: State, action: Action) -> list[Event]:
     intent = _intent(s, action, "roll", "take", "use", "discard", "done")
     r = s.reward
     if intent != "use" or action.get("card") != "reroll":
-        r.reroll_die = None           # a reroll must come straight after its roll
-    handlers = {"roll": _roll_reward, "take": _take, "use": _use, "discard": _discard,
-                "done": _done}
+        r.reroll_die = None  # a reroll must come straight after its roll
+    handlers = {"roll": _roll_reward, "take": _take, "use": _use, "discard": _discard, "done": _done}
     events = handlers[intent](s, action)
     if s.phase == REWARD:
         events += _end_round_if_finished(s)
@@ -826,8 +926,7 @@ def _take(s: State, action: Action) -> list[Event]:
     if r.left < 1:
         raise RuleError("Your rewards are spent: use a bonus card or say done.")
     if card not in s.reward_row:
-        raise RuleError(f"There is no {card_words(card)} on offer. "
-                        f"On offer: {cards_words(s.reward_row)}.")
+        raise RuleError(f"There is no {card_words(card)} on offer. On offer: {cards_words(s.reward_row)}.")
     _check_room(s, r.player, 1)
     warning = _duplicate_check(s, r.player, card)
     r.left -= 1
@@ -861,14 +960,12 @@ def _use_steal(s: State, action: Action) -> list[Event]:
     if target is None:
         target = _best_card_to_steal(s, thief, s.owned[victim])
     elif target not in s.owned[victim]:
-        raise RuleError(f"{victim} has no {card_words(target)}. "
-                        f"{victim} holds {cards_words(s.owned[victim])}.")
+        raise RuleError(f"{victim} has no {card_words(target)}. {victim} holds {cards_words(s.owned[victim])}.")
     warning = _duplicate_check(s, thief, target)
     _spend_bonus(s, thief, "steal")
     s.owned[victim].remove(target)
     s.owned[thief].append(target)
-    return [sound("win_card"), say(f"{thief} steals {card_name(target)} from {victim}!")] \
-        + warning
+    return [sound("win_card"), say(f"{thief} steals {card_name(target)} from {victim}!")] + warning
 
 
 def _steal_victim(s: State, thief: str, named: str | None, target: RewardCard | None) -> str:
@@ -876,8 +973,7 @@ def _steal_victim(s: State, thief: str, named: str | None, target: RewardCard | 
     opponents = _others_after(s, thief)
     if named is not None:
         if named not in opponents:
-            raise RuleError("Steal from one of your opponents: "
-                            f"{join_names(opponents)}.")
+            raise RuleError(f"Steal from one of your opponents: {join_names(opponents)}.")
         if not s.owned[named]:
             raise RuleError(f"{named} has no reward cards to steal.")
         return named
@@ -889,6 +985,7 @@ def _steal_victim(s: State, thief: str, named: str | None, target: RewardCard | 
 
     def gain(p: str) -> int:
         return len({c for c in s.owned[p] if isinstance(c, int)} - mine)
+
     return max(holders, key=lambda p: (gain(p), -holders.index(p)))
 
 
@@ -912,9 +1009,11 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
     _spend_bonus(s, player, "draw_two")
     drawn = [s.reward_deck.pop() for _ in range(drawn_count)]
     drawn_words = join_names([card_name(c) for c in drawn])
-    events = [sound("win_card"), {"type": "reveal", "player": player, "card": "reward deck",
-                                  "value": [card_name(c) for c in drawn]},
-              say(f"{player} draws {drawn_words}.")]
+    events = [
+        sound("win_card"),
+        {"type": "reveal", "player": player, "card": "reward deck", "value": [card_name(c) for c in drawn]},
+        say(f"{player} draws {drawn_words}."),
+    ]
     for card in drawn:
         if _is_duplicate(s, player, card) and s.rules["duplicates"] == "refuse":
             s.reward_discard.append(card)
@@ -928,8 +1027,7 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
 def _use_reroll(s: State, action: Action) -> list[Event]:
     r = s.reward
     if r.reroll_die is None:
-        raise RuleError("A reroll is only for straight after a roll with exactly one "
-                        "winning die.")
+        raise RuleError("A reroll is only for straight after a roll with exactly one winning die.")
     _spend_bonus(s, r.player, "reroll")
     if not s.host_dice:
         s.phase = DICE
@@ -942,8 +1040,7 @@ def _discard(s: State, action: Action) -> list[Event]:
     player = s.reward.player
     card = _reward_card(action.get("card"))
     if card not in s.owned[player]:
-        raise RuleError(f"You have no {card_words(card)}. You hold "
-                        f"{cards_words(s.owned[player])}.")
+        raise RuleError(f"You have no {card_words(card)}. You hold {cards_words(s.owned[player])}.")
     s.owned[player].remove(card)
     s.reward_discard.append(card)
     return [say(f"{player} discards {card_name(card)}.")]
@@ -952,8 +1049,7 @@ def _discard(s: State, action: Action) -> list[Event]:
 def _done(s: State, action: Action) -> list[Event]:
     left = s.reward.left
     if left > 0:
-        raise RuleError(f"You still have {plural(left, 'reward')} to choose: "
-                        "roll or take a card.")
+        raise RuleError(f"You still have {plural(left, 'reward')} to choose: roll or take a card.")
     return _end_round(s)
 
 
@@ -971,8 +1067,7 @@ def _usable_bonuses(s: State) -> list[str]:
     usable = []
     if "steal" in mine and any(s.owned[p] for p in s.players if p != r.player):
         usable.append("steal")
-    if "draw_two" in mine and s.reward_deck and \
-            len(mine) - 1 + min(2, len(s.reward_deck)) <= s.rules["max_cards"]:
+    if "draw_two" in mine and s.reward_deck and len(mine) - 1 + min(2, len(s.reward_deck)) <= s.rules["max_cards"]:
         usable.append("draw_two")
     if "reroll" in mine and r.reroll_die is not None:
         usable.append("reroll")
@@ -982,8 +1077,9 @@ def _usable_bonuses(s: State) -> list[str]:
 def _check_room(s: State, player: str, extra: int) -> None:
     limit = s.rules["max_cards"]
     if len(s.owned[player]) + extra > limit:
-        raise RuleError(f"You may hold {limit} reward cards at most: use or discard one "
-                        "first, for example: discard the 4.")
+        raise RuleError(
+            f"You may hold {limit} reward cards at most: use or discard one first, for example: discard the 4."
+        )
 
 
 def _is_duplicate(s: State, player: str, card: RewardCard) -> bool:
@@ -1010,6 +1106,7 @@ def _reward_card(value: Any) -> RewardCard:
 
 
 # --- dice
+
 
 def _on_dice(s: State, action: Action) -> list[Event]:
     _intent(s, action, "dice")
@@ -1115,11 +1212,16 @@ def _win(s: State, player: str, how: str) -> list[Event]:
     s.turn = None
     s.setup_queue = []
     final = {p: int(p == player) for p in s.players}
-    return [sound("game_over"), say(f"{player} wins the game with {how}!"),
-            score(player, 1, 1, how), game_over(final, [player])]
+    return [
+        sound("game_over"),
+        say(f"{player} wins the game with {how}!"),
+        score(player, 1, 1, how),
+        game_over(final, [player]),
+    ]
 
 
 # --- the end of a round
+
 
 def _end_round(s: State) -> list[Event]:
     """Nobody won: refill the row, everyone back in, the reward player opens."""
@@ -1134,8 +1236,7 @@ def _end_round(s: State) -> list[Event]:
     s.rng.shuffle(s.bid_deck)
     events += _refill_row(s)
     if not s.host_deal:
-        events.append(say(f"Shuffle all the bid cards and deal {s.rules['hand_size']} "
-                          "to everyone."))
+        events.append(say(f"Shuffle all the bid cards and deal {s.rules['hand_size']} to everyone."))
     events += _deal_hands(s)
     events.append(say(f"Round {s.round}: {opener} opens the bidding."))
     return events + _start_bid_phase(s, opener)
@@ -1152,6 +1253,7 @@ def _refill_row(s: State) -> list[Event]:
 
 # --------------------------------------------------------------------------- scores
 
+
 def table_text(state: State) -> str:
     """What lies face up ("read the table"): the bid standing (and a challenge's sides),
     the reward cards on offer, the last roll, and who is in and holds which reward cards."""
@@ -1159,13 +1261,16 @@ def table_text(state: State) -> str:
     parts = []
     if s.challenge is not None:
         c = s.challenge
-        parts.append(f"{c.challenger} says {c.bid.bidder}'s {bid_words(s, c.bid)} is false. "
-                     f"With the bid: {join_names(c.believers) or 'nobody yet'}; "
-                     f"against it: {join_names(c.doubters) or 'nobody yet'}.")
+        parts.append(
+            f"{c.challenger} says {c.bid.bidder}'s {bid_words(s, c.bid)} is false. "
+            f"With the bid: {join_names(c.believers) or 'nobody yet'}; "
+            f"against it: {join_names(c.doubters) or 'nobody yet'}."
+        )
     elif s.last_bid is not None:
         parts.append(f"The bid: {bid_words(s, s.last_bid)}, by {s.last_bid.bidder}.")
-    parts.append(f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row
-                 else "No reward cards on offer.")
+    parts.append(
+        f"Reward cards on offer: {cards_words(s.reward_row)}." if s.reward_row else "No reward cards on offer."
+    )
     if s.reward is not None and s.reward.dice is not None:
         parts.append(f"{s.reward.player}'s last roll: {s.reward.dice[0]} and {s.reward.dice[1]}.")
     return " ".join(parts + [scores(s)])
@@ -1181,8 +1286,7 @@ def scores(state: State) -> str:
     holdings = []
     for player in s.players:
         cards = s.owned[player]
-        holdings.append(f"{player} holds {cards_words(cards)}." if cards
-                        else f"{player} has no reward cards.")
+        holdings.append(f"{player} holds {cards_words(cards)}." if cards else f"{player} has no reward cards.")
     return " ".join([head] + holdings)
 
 
@@ -1212,6 +1316,7 @@ def _whole_number(value: Any) -> int | None:
 
 # --------------------------------------------------------------------------- the phone page
 
+
 def hand_view(state: State, player: str) -> HandView | None:
     """`player`'s own bid cards and reward cards for their phone page (host deal only).
 
@@ -1222,8 +1327,7 @@ def hand_view(state: State, player: str) -> HandView | None:
     if not s.host_deal or player not in s.players:
         return None
     hand = s.hands.get(player, [])
-    cards = tuple(CardView(label=f"{c.family} {c.value}", detail=f"card {i}")
-                  for i, c in enumerate(hand, start=1))
+    cards = tuple(CardView(label=f"{c.family} {c.value}", detail=f"card {i}") for i, c in enumerate(hand, start=1))
     facts: list[str] = []
     if s.phase == OVER:
         facts.append("The game is over.")
@@ -1237,5 +1341,4 @@ def hand_view(state: State, player: str) -> HandView | None:
     if wins:
         facts.append(f"Your winning numbers: {join_names([str(n) for n in wins])}.")
     spoken = f"Your cards: {hand_words(hand)}." if hand else "You hold no bid cards now."
-    return HandView(heading=f"Your {plural(len(hand), 'bid card')}", cards=cards,
-                    spoken=spoken, facts=tuple(facts))
+    return HandView(heading=f"Your {plural(len(hand), 'bid card')}", cards=cards, spoken=spoken, facts=tuple(facts))

@@ -69,6 +69,7 @@ Rules choices
   after every round since 2026-12); score events carry the change of each round;
   game_over lists cards left and the winning team names.
 """
+
 from __future__ import annotations
 
 import random
@@ -80,8 +81,25 @@ from typing import Any
 from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
 from ..decks import QUESTIONS_FILE, Decks, Question
-from ..engine import (Action, Choice, DeckEntry, Event, GameOptions, Narrow, Prompt, RuleError, evolve, game_over,
-                      join_names, merge_rules, narrow_numbers, new_rng, say, score, sound)
+from ..engine import (
+    Action,
+    Choice,
+    DeckEntry,
+    Event,
+    GameOptions,
+    Narrow,
+    Prompt,
+    RuleError,
+    evolve,
+    game_over,
+    join_names,
+    merge_rules,
+    narrow_numbers,
+    new_rng,
+    say,
+    score,
+    sound,
+)
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"
@@ -96,17 +114,17 @@ INFO_INTENTS = ("read_cards", "read_card")
 """Intents that only inform: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {
-    "teams": 3,                 # 2 or 3 teams when options.teams is empty
-    "team_names": "player",     # "player": Team Ana; "number": Team 1
-    "hand_size": 6,             # question cards per team at the start (2..10)
-    "start_target": 50,         # the starting card
-    "shuffle": False,           # deck order, as the rulebook advises
-    "spot_on_margin": 5,        # Spot On is right within this distance
-    "tie_draw": "tied",         # "tied": only the tied furthest teams draw; "all"
-    "tie_target": "first",      # "first" tied card in reveal order, or "random"
-    "spot_on_discard": "ask",   # "ask" the team which card, or "random"
-    "rotate_first": True,       # the first team to pick moves on each round
-    "read_hand": "titles",      # a team's questions as its turn starts: titles | first | full | off
+    "teams": 3,  # 2 or 3 teams when options.teams is empty
+    "team_names": "player",  # "player": Team Ana; "number": Team 1
+    "hand_size": 6,  # question cards per team at the start (2..10)
+    "start_target": 50,  # the starting card
+    "shuffle": False,  # deck order, as the rulebook advises
+    "spot_on_margin": 5,  # Spot On is right within this distance
+    "tie_draw": "tied",  # "tied": only the tied furthest teams draw; "all"
+    "tie_target": "first",  # "first" tied card in reveal order, or "random"
+    "spot_on_discard": "ask",  # "ask" the team which card, or "random"
+    "rotate_first": True,  # the first team to pick moves on each round
+    "read_hand": "titles",  # a team's questions as its turn starts: titles | first | full | off
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -132,15 +150,19 @@ RULES_SUMMARY = (
 POWER_CARDS = ("50", "20", "spot_on")
 """The three power cards every team starts with, as named in prompt contexts."""
 
-PLAYED_POWERS = {"+50": ("50", 50), "-50": ("50", -50),
-                 "+20": ("20", 20), "-20": ("20", -20),
-                 "spot_on": ("spot_on", 0)}
+PLAYED_POWERS = {
+    "+50": ("50", 50),
+    "-50": ("50", -50),
+    "+20": ("20", 20),
+    "-20": ("20", -20),
+    "spot_on": ("spot_on", 0),
+}
 """What a team may say it plays -> (the power card it spends, the shift it adds)."""
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth",
-            "sixth", "seventh", "eighth", "ninth", "tenth")
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
-_NOT_DISTINCTIVE = set("""
+_NOT_DISTINCTIVE = set(
+    """
     about above after again also always among another average before being below
     between both could does doing during each ever every from have having here how
     into just know many more most much never number often only other over percent
@@ -153,11 +175,13 @@ _NOT_DISTINCTIVE = set("""
     zero one two three four five six seven eight nine ten eleven twelve thirteen
     fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
     sixty seventy eighty ninety hundred thousand million billion
-""".split())
+""".split()
+)
 """Words too common (or too number-like) to tell one question from another."""
 
 
 # ---- values ---------------------------------------------------------------
+
 
 @dataclass
 class Team:
@@ -174,7 +198,7 @@ class Play:
     """The question a team slid forward this round and the powers it added."""
 
     card: Question
-    powers: list[str]   # "+50" "-50" "+20" "-20" "spot_on", in that card order
+    powers: list[str]  # "+50" "-50" "+20" "-20" "spot_on", in that card order
 
     @property
     def result(self) -> int:
@@ -188,24 +212,25 @@ class State:
 
     rules: dict[str, Any]
     teams: list[Team]
-    deck: list[Question]             # the draw pile, top first
+    deck: list[Question]  # the draw pile, top first
     rng: random.Random = field(compare=False)
     target: int = 50
     round: int = 0
-    order: list[int] = field(default_factory=list)   # team indices: pick/reveal order
+    order: list[int] = field(default_factory=list)  # team indices: pick/reveal order
     plays: dict[int, Play] = field(default_factory=dict)
-    phase: str = "choose"            # choose | discard | tiebreak | over
+    phase: str = "choose"  # choose | discard | tiebreak | over
     to_discard: list[int] = field(default_factory=list)  # teams owed a Spot On discard
     cards_at_round_start: list[int] = field(default_factory=list)
-    tied: list[int] = field(default_factory=list)        # teams in the tiebreak
+    tied: list[int] = field(default_factory=list)  # teams in the tiebreak
     guesses: dict[int, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
     heard_hand: list[int] = field(default_factory=list)  # teams read their hand in full
     revealed: list[tuple[int, Play]] = field(default_factory=list)  # the last reveal, in its order
-    named: list[str] = field(default_factory=list)       # questions (ids) named to their team
+    named: list[str] = field(default_factory=list)  # questions (ids) named to their team
 
 
 # ---- setup ----------------------------------------------------------------
+
 
 def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Form the teams, deal the questions in deck order and open round 1."""
@@ -217,8 +242,10 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     hand_size = rules["hand_size"]
     needed = hand_size * len(memberships)
     if len(deck) < needed:
-        raise RuleError(f"Zero to 100 needs {needed} question cards for {len(memberships)} "
-                        f"teams, but the deck has only {len(deck)}.")
+        raise RuleError(
+            f"Zero to 100 needs {needed} question cards for {len(memberships)} "
+            f"teams, but the deck has only {len(deck)}."
+        )
     teams = []
     for number, members in enumerate(memberships, start=1):
         name = f"Team {members[0]}" if rules["team_names"] == "player" else f"Team {number}"
@@ -236,8 +263,7 @@ def check_rules(given: dict[str, Any]) -> dict[str, Any]:
         if isinstance(rules[key], str):
             rules[key] = rules[key].lower()
         if rules[key] not in allowed:
-            shown = (f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4
-                     else " or ".join(map(str, allowed)))
+            shown = f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4 else " or ".join(map(str, allowed))
             raise RuleError(f"The rule {key} must be {shown}, not {rules[key]}.")
     return rules
 
@@ -300,6 +326,7 @@ def _line_up(s: State) -> str:
 
 # ---- prompts --------------------------------------------------------------
 
+
 def prompt(state: State) -> Prompt | None:
     """Ask the team whose move it is: pick a question, throw one away, or guess."""
     if state.phase == "choose":
@@ -307,32 +334,45 @@ def prompt(state: State) -> Prompt | None:
         name = "zero-to-100/choose_card"
         context = {"hand": [q.text for q in team.hand], "powers": list(team.powers), "teams": _members(state)}
         return Prompt(
-            name=name, player=team.name,
-            text=(f"{team.name}, which question is closest to {state.target}?"
-                  + (" Add power cards if you like." if team.powers else ""))
-            if state.round == 1 and not state.plays      # the game's first pick says how
-            else f"{team.name}, your pick?",      # the round's opening named the target
-            context=context, slots=grammar_slots(name, context),
-            choices=_choose_examples(team), narrow=_cards_narrow(team, "choose_card"))
+            name=name,
+            player=team.name,
+            text=(
+                f"{team.name}, which question is closest to {state.target}?"
+                + (" Add power cards if you like." if team.powers else "")
+            )
+            if state.round == 1 and not state.plays  # the game's first pick says how
+            else f"{team.name}, your pick?",  # the round's opening named the target
+            context=context,
+            slots=grammar_slots(name, context),
+            choices=_choose_examples(team),
+            narrow=_cards_narrow(team, "choose_card"),
+        )
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
         name = "zero-to-100/discard"
         context = {"hand": [q.text for q in team.hand], "teams": _members(state)}
         return Prompt(
-            name=name, player=team.name,
+            name=name,
+            player=team.name,
             text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
-            context=context, slots=grammar_slots(name, context),
-            choices=("card 1", "the second one", "read our cards"), narrow=_cards_narrow(team, "discard"))
+            context=context,
+            slots=grammar_slots(name, context),
+            choices=("card 1", "the second one", "read our cards"),
+            narrow=_cards_narrow(team, "discard"),
+        )
     if state.phase == "tiebreak":
         team = state.teams[state.tied[len(state.guesses)]]
         question = team.hand[0].text
         context = {"question": question, "teams": _members(state)}
         return Prompt(
-            name="zero-to-100/tiebreak", player=team.name,
-            text=f"{team.name}, your last question: {_sentence(question)} "
-                 "What is its answer, from 0 to 100?",
-            context=context, slots=grammar_slots("zero-to-100/tiebreak", context), choices=("42", "it's 75"),
-            narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}))
+            name="zero-to-100/tiebreak",
+            player=team.name,
+            text=f"{team.name}, your last question: {_sentence(question)} What is its answer, from 0 to 100?",
+            context=context,
+            slots=grammar_slots("zero-to-100/tiebreak", context),
+            choices=("42", "it's 75"),
+            narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}),
+        )
     return None
 
 
@@ -346,10 +386,18 @@ def _cards_narrow(team: Team, intent: str) -> Narrow:
     powers = None
     if intent == "choose_card" and team.powers:
         played = [p for p in PLAYED_POWERS if PLAYED_POWERS[p][0] in team.powers]
-        powers = Narrow("Power card?", (Choice("none", {"powers": []}, "No power card?"),) + tuple(
-            Choice(_played_power_name(p), {"powers": [p]}) for p in played))
-    return Narrow("Which card?", tuple(Choice(str(n), {"intent": intent, "card": n}, f"Card {n}?", then=powers)
-                                       for n in range(1, len(team.hand) + 1)))
+        powers = Narrow(
+            "Power card?",
+            (Choice("none", {"powers": []}, "No power card?"),)
+            + tuple(Choice(_played_power_name(p), {"powers": [p]}) for p in played),
+        )
+    return Narrow(
+        "Which card?",
+        tuple(
+            Choice(str(n), {"intent": intent, "card": n}, f"Card {n}?", then=powers)
+            for n in range(1, len(team.hand) + 1)
+        ),
+    )
 
 
 def _choosing_team(s: State) -> int:
@@ -366,15 +414,19 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     Every prompt's {"teams": [[player, ...], ...]} names the teams for "read team
     Ben's cards": a member's name or the team's number gives it (1-based).
     """
-    teams = [(str(name), number) for number, members in enumerate(context.get("teams") or [], start=1)
-             for name in members] + [(str(n), n) for n in range(1, len(context.get("teams") or []) + 1)]
+    teams = [
+        (str(name), number) for number, members in enumerate(context.get("teams") or [], start=1) for name in members
+    ] + [(str(n), n) for n in range(1, len(context.get("teams") or []) + 1)]
     if prompt not in ("zero-to-100/choose_card", "zero-to-100/discard"):
         return {"team": teams} if teams else {}
     hand = [str(text) for text in context.get("hand") or []]
     numbers = range(1, len(hand) + 1)
-    return {"card": [(str(n), n) for n in numbers],
-            "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
-            "card_word": _card_words(hand), "team": teams}
+    return {
+        "card": [(str(n), n) for n in numbers],
+        "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
+        "card_word": _card_words(hand),
+        "team": teams,
+    }
 
 
 def _card_words(hand: list[str]) -> list[tuple[str, int]]:
@@ -409,6 +461,7 @@ def _choose_examples(team: Team) -> tuple[str, ...]:
 
 
 # ---- actions --------------------------------------------------------------
+
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
@@ -469,8 +522,7 @@ def _card_index(action: Action, team: Team) -> int:
 def _choose_card(s: State, action: Action) -> list[Event]:
     team_index = _choosing_team(s)
     team = s.teams[team_index]
-    _check_intent(action, "choose_card",
-                  "Pick a question: say card and its number, and any power cards.")
+    _check_intent(action, "choose_card", "Pick a question: say card and its number, and any power cards.")
     _check_speaker(team, action)
     index = _card_index(action, team)
     powers = _checked_powers(action.get("powers") or [], team)
@@ -488,8 +540,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
 def _checked_powers(said: Any, team: Team) -> list[str]:
     """The played powers, checked against the team's cards, in 50, 20, Spot On order."""
     if not isinstance(said, (list, tuple)):
-        raise RuleError("Say which power cards you play: "
-                        "plus or minus 50, plus or minus 20, or Spot On.")
+        raise RuleError("Say which power cards you play: plus or minus 50, plus or minus 20, or Spot On.")
     spent = []
     for power in said:
         if power in ("50", "20"):
@@ -498,8 +549,7 @@ def _checked_powers(said: Any, team: Team) -> list[str]:
             raise RuleError("The power cards are plus or minus 50, plus or minus 20, and Spot On.")
         card = PLAYED_POWERS[power][0]
         if card in spent:
-            raise RuleError(f"You have only one {_power_card_name(card)} card: "
-                            "play one side of it.")
+            raise RuleError(f"You have only one {_power_card_name(card)} card: play one side of it.")
         if card not in team.powers:
             raise RuleError(f"{team.name} has already used its {_power_card_name(card)} card.")
         spent.append(card)
@@ -533,6 +583,7 @@ def _guess_answer(s: State, action: Action) -> list[Event]:
 
 
 # ---- the round ------------------------------------------------------------
+
 
 def _start_round(s: State) -> list[Event]:
     """A new round: who picks first, and the target."""
@@ -592,8 +643,7 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
             s.to_discard.append(team_index)
-            events += [sound("correct"),
-                       say(f"Spot On! {team.name} will throw away one more question.")]
+            events += [sound("correct"), say(f"Spot On! {team.name} will throw away one more question.")]
         else:
             events += [sound("wrong"), say("Spot On missed.")]
     return events
@@ -614,13 +664,17 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
         drawn = s.deck[0] if s.deck else None
         events = [say(f"{names[0]} is furthest and draws" + (f": {card_title(drawn.text)}." if drawn else "."))]
         if drawn is not None:
-            s.named.append(drawn.id)             # named now, not again at the team's turn
+            s.named.append(drawn.id)  # named now, not again at the team's turn
     else:
         drawers = tied if s.rules["tie_draw"] == "tied" else list(s.order)
         who_draws = "They each" if drawers == tied else "Every team"
-        events = [say(f"Tie for furthest, {furthest} away: {join_names(names)}. "
-                      f"{who_draws} draw a question. The new target is {s.target}, "
-                      f"from {s.teams[target_team].name}.")]
+        events = [
+            say(
+                f"Tie for furthest, {furthest} away: {join_names(names)}. "
+                f"{who_draws} draw a question. The new target is {s.target}, "
+                f"from {s.teams[target_team].name}."
+            )
+        ]
     for team_index in drawers:
         team = s.teams[team_index]
         if s.deck:
@@ -656,12 +710,14 @@ def _end_round(s: State) -> list[Event]:
     last_card = [i for i in s.order if len(s.teams[i].hand) == 1]
     if empty:
         names = _team_names(s, empty)
-        line = (f"{names} has no questions left: Supreme Victory!" if len(empty) == 1 else
-                f"{names} have no questions left: they share a Supreme Victory!")
+        line = (
+            f"{names} has no questions left: Supreme Victory!"
+            if len(empty) == 1
+            else f"{names} have no questions left: they share a Supreme Victory!"
+        )
         return events + _finish(s, empty, line)
     if len(last_card) == 1:
-        return events + _finish(s, last_card,
-                                f"{_team_names(s, last_card)} is down to one question and wins!")
+        return events + _finish(s, last_card, f"{_team_names(s, last_card)} is down to one question and wins!")
     if last_card:
         return events + _start_tiebreak(s, last_card)
     return events + _start_round(s)
@@ -671,8 +727,12 @@ def _start_tiebreak(s: State, teams: list[int]) -> list[Event]:
     s.phase = "tiebreak"
     s.tied = teams
     s.guesses = {}
-    return [say(f"{_team_names(s, teams)} are down to one question each! Tiebreak: "
-                "each team guesses the answer on its last card, and the closest wins.")]
+    return [
+        say(
+            f"{_team_names(s, teams)} are down to one question each! Tiebreak: "
+            "each team guesses the answer on its last card, and the closest wins."
+        )
+    ]
 
 
 def _settle_tiebreak(s: State) -> list[Event]:
@@ -682,9 +742,13 @@ def _settle_tiebreak(s: State) -> list[Event]:
         team = s.teams[team_index]
         card = team.hand[0]
         misses[team_index] = abs(card.answer - s.guesses[team_index])
-        events += [{"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
-                   say(f"{team.name}: {_sentence(card.text)} The answer is {card.answer}. "
-                       f"You said {s.guesses[team_index]}, {misses[team_index]} off.")]
+        events += [
+            {"type": "reveal", "player": team.name, "card": card.id, "value": card.answer},
+            say(
+                f"{team.name}: {_sentence(card.text)} The answer is {card.answer}. "
+                f"You said {s.guesses[team_index]}, {misses[team_index]} off."
+            ),
+        ]
     events.append({"type": "questions_used", "ids": [s.teams[i].hand[0].id for i in s.tied]})
     best = min(misses.values())
     closest = [i for i in s.tied if misses[i] == best]
@@ -701,6 +765,7 @@ def _finish(s: State, winners: list[int], announcement: str) -> list[Event]:
 
 
 # ---- words ----------------------------------------------------------------
+
 
 def scores(state: State) -> str:
     """Cards left per team (fewer is better), and the target or the winners."""
@@ -732,17 +797,20 @@ def table_text(state: State) -> str:
     s = state
     parts = [f"Round {s.round}, target {s.target}." if s.phase != "over" else scores(s), _line_up(s)]
     parts += [_hand_sentence(team, own=False) for team in s.teams if team.hand]
-    if s.phase == "choose":          # picked this round, face up, their answers still hidden
-        parts += [f"{s.teams[i].name} has played: {_sentence(s.plays[i].card.text)}"
-                  + (f" With {_powers_played(s.plays[i].powers)}." if s.plays[i].powers else "")
-                  for i in s.order if i in s.plays]
+    if s.phase == "choose":  # picked this round, face up, their answers still hidden
+        parts += [
+            f"{s.teams[i].name} has played: {_sentence(s.plays[i].card.text)}"
+            + (f" With {_powers_played(s.plays[i].powers)}." if s.plays[i].powers else "")
+            for i in s.order
+            if i in s.plays
+        ]
     if s.revealed:
         parts.append("The last reveal. " + " ".join(_revealed_text(s.teams[i], play) for i, play in s.revealed))
     return " ".join(parts)
 
 
 def _powers_played(powers: list[str]) -> str:
-    """"plus 50 and Spot On"."""
+    """ "plus 50 and Spot On"."""
     return join_names([_played_power_name(p) for p in powers])
 
 
@@ -753,7 +821,7 @@ def _revealed_text(team: Team, play: Play) -> str:
 
 
 def _read_one_card(s: State, action: Action) -> list[Event]:
-    """"read card 2": one of the asked team's questions in full, nothing changed."""
+    """ "read card 2": one of the asked team's questions in full, nothing changed."""
     if s.phase not in ("choose", "discard"):
         return _read_cards(s)
     team = s.teams[_choosing_team(s) if s.phase == "choose" else s.to_discard[0]]

@@ -8,12 +8,14 @@ and the hub turns that into the intent only while that version is still current.
 Accepted button presses go into `inbox`, the queue PhoneEars reads beside the
 microphone or keyboard, so they reach the game by the same path as speech.
 """
+
 from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from host.engine import HandView
 
@@ -57,8 +59,7 @@ def page_json(view: HandView | None) -> tuple[dict[str, Any] | None, list[tuple[
         if card.play is not None:
             action = len(intents)
             intents.append((card.play_label or card.label, dict(card.play)))
-        cards.append({"label": card.label, "detail": card.detail, "action": action,
-                      "action_label": card.play_label})
+        cards.append({"label": card.label, "detail": card.detail, "action": action, "action_label": card.play_label})
     actions = []
     for label, intent in view.actions:
         actions.append({"label": label, "action": len(intents)})
@@ -92,8 +93,7 @@ def _with_number(intent: dict[str, Any], value: Any) -> dict[str, Any]:
 class PhoneHub:
     """The pages of one game's seats."""
 
-    def __init__(self, title: str, players: list[str],
-                 hand_view: Callable[[Any, str], HandView | None]):
+    def __init__(self, title: str, players: list[str], hand_view: Callable[[Any, str], HandView | None]):
         self.title, self.players, self.hand_view = title, list(players), hand_view
         self.pages = {p: SeatPage() for p in players}
         self.inbox: queue.Queue = queue.Queue()
@@ -146,8 +146,14 @@ class PhoneHub:
             view = dict(page.view) if page.view else None
             if view is not None:
                 view["cards"] = [{**c, "marked": c["label"] in page.marks} for c in view["cards"]]
-            return {"player": player, "game": self.title, "version": page.version, "view": view,
-                    "messages": list(page.messages), "over": page.over}
+            return {
+                "player": player,
+                "game": self.title,
+                "version": page.version,
+                "view": view,
+                "messages": list(page.messages),
+                "over": page.over,
+            }
 
     def press(self, player: str, version: int, action: int, value: Any = None) -> str:
         """Queue button `action` of page `version` for the session (with the typed `value`
@@ -192,6 +198,7 @@ class PhoneHub:
             with self._lock:
                 if callback in self._listeners[player]:
                     self._listeners[player].remove(callback)
+
         return stop
 
     def _notify(self, player: str) -> None:

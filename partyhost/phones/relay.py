@@ -14,6 +14,7 @@ How the wait is shared depends on the wrapped ears:
   prompt the page already answered goes to the next prompt, as a late answer
   would; a timer that ran out for such a prompt is dropped.
 """
+
 from __future__ import annotations
 
 import threading
@@ -44,7 +45,7 @@ class PhoneMouth:
     def adjust(self, change: str) -> str:
         return self.inner.adjust(change)
 
-    def __getattr__(self, name: str) -> Any:      # busy_until, close ... of the wrapped mouth
+    def __getattr__(self, name: str) -> Any:  # busy_until, close ... of the wrapped mouth
         return getattr(self.inner, name)
 
 
@@ -96,8 +97,7 @@ class PhoneEars:
 
     def _hear_threaded(self, prompt: Prompt) -> Heard | None:
         if self._listening is None:
-            self._listening = threading.Thread(target=self._listen, args=(prompt,),
-                                               name="phone-ears", daemon=True)
+            self._listening = threading.Thread(target=self._listen, args=(prompt,), name="phone-ears", daemon=True)
             self._listening.start()
         while True:
             item = self.hub.inbox.get()
@@ -109,8 +109,7 @@ class PhoneEars:
             self._listening = None
             if item.heard is not None and item.heard.timed_out and item.prompt is not prompt:
                 # The timer of a prompt the page answered: not an answer to this one.
-                self._listening = threading.Thread(target=self._listen, args=(prompt,),
-                                                   name="phone-ears", daemon=True)
+                self._listening = threading.Thread(target=self._listen, args=(prompt,), name="phone-ears", daemon=True)
                 self._listening.start()
                 continue
             return item.heard

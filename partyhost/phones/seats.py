@@ -11,6 +11,7 @@ FREE_WRONG_CODES wrong codes each further one makes that address wait twice as l
 as the last (1 s, 2 s, 4 s ... at most MAX_WAIT_S), so trying all 10,000 codes takes
 days, while a player who mistyped can still join once the wait is over.
 """
+
 from __future__ import annotations
 
 import hmac
@@ -18,8 +19,8 @@ import math
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 CODE_DIGITS = 4
 FREE_WRONG_CODES = 5
@@ -49,9 +50,9 @@ class SeatBook:
     """The seats of one game. Thread-safe: the web server and the session both use it."""
 
     code: str
-    tokens: dict[str, str]                           # player -> token
+    tokens: dict[str, str]  # player -> token
     claimed: set[str] = field(default_factory=set)
-    on_claim: Callable[[str], None] | None = None    # persists a claim (the journal)
+    on_claim: Callable[[str], None] | None = None  # persists a claim (the journal)
     clock: Callable[[], float] = time.monotonic
     _wrong: dict[str, int] = field(default_factory=dict)
     _wait_until: dict[str, float] = field(default_factory=dict)
@@ -84,8 +85,9 @@ class SeatBook:
         with self._lock:
             wait = self.wait_s(address)
             if wait > 0:
-                raise SeatRefused(429, "Too many wrong join codes from this phone. "
-                                       f"Try again in {math.ceil(wait)} seconds.")
+                raise SeatRefused(
+                    429, f"Too many wrong join codes from this phone. Try again in {math.ceil(wait)} seconds."
+                )
             if not hmac.compare_digest(code.strip().encode(), self.code.encode()):
                 wrong = self._wrong[address] = self._wrong.get(address, 0) + 1
                 if wrong >= FREE_WRONG_CODES:
@@ -97,8 +99,9 @@ class SeatBook:
             if player not in self.tokens:
                 raise SeatRefused(404, "Choose one of the seats listed.")
             if player in self.claimed:
-                raise SeatRefused(409, f"{player}'s seat is already taken. "
-                                       "If that is you, open the link you got on your phone again.")
+                raise SeatRefused(
+                    409, f"{player}'s seat is already taken. If that is you, open the link you got on your phone again."
+                )
             self.claimed.add(player)
         if self.on_claim is not None:
             self.on_claim(player)

@@ -21,6 +21,7 @@ and at most one short log line, never a traceback. A connection that has not sen
 complete request within REQUEST_TIMEOUT_S is closed, and so is a body that takes
 longer; responses name no server software or version.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -64,16 +65,18 @@ def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
     _one_line_logs()
     app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
     app[HUB], app[SEATS], app[SOCKETS], app[BUSY] = hub, seats, set(), set()
-    app.add_routes([
-        web.get("/", join_page),
-        web.post("/join", join),
-        web.get("/seat/{player}", hand_page),
-        web.get("/api/seat/{player}", seat_json),
-        web.post("/api/seat/{player}/press", press),
-        web.post("/api/seat/{player}/mark", mark),
-        web.get("/ws/{player}", socket),
-        web.static("/static", STATIC, show_index=False),
-    ])
+    app.add_routes(
+        [
+            web.get("/", join_page),
+            web.post("/join", join),
+            web.get("/seat/{player}", hand_page),
+            web.get("/api/seat/{player}", seat_json),
+            web.post("/api/seat/{player}/press", press),
+            web.post("/api/seat/{player}/mark", mark),
+            web.get("/ws/{player}", socket),
+            web.static("/static", STATIC, show_index=False),
+        ]
+    )
     app.on_shutdown.append(_close_sockets)
     app.on_response_prepare.append(_no_banner)
     return app
@@ -85,18 +88,18 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     busy.add(request.protocol)
     try:
         response = await handler(request)
-    except web.HTTPException as error:      # refusals and redirects get them too
+    except web.HTTPException as error:  # refusals and redirects get them too
         error.headers.update(HEADERS)
         raise
     except asyncio.TimeoutError:
         LOG.warning("request from %s: body not sent within %g s", request.remote, REQUEST_TIMEOUT_S)
-        raise web.HTTPRequestTimeout(text="Too slow.", headers=HEADERS)
+        raise web.HTTPRequestTimeout(text="Too slow.", headers=HEADERS) from None
     except HOSTILE as error:
         LOG.warning("bad request from %s to %s: %s", request.remote, request.path, _short(error))
-        raise web.HTTPBadRequest(text="Bad request.", headers=HEADERS)
-    except Exception as error:               # a bug of ours: still one line, not a traceback
+        raise web.HTTPBadRequest(text="Bad request.", headers=HEADERS) from None
+    except Exception as error:  # a bug of ours: still one line, not a traceback
         LOG.error("failed request from %s to %s: %s", request.remote, request.path, _short(error))
-        raise web.HTTPInternalServerError(text="Sorry, something went wrong.", headers=HEADERS)
+        raise web.HTTPInternalServerError(text="Sorry, something went wrong.", headers=HEADERS) from None
     finally:
         busy.discard(request.protocol)
     response.headers.update(HEADERS)
@@ -153,6 +156,7 @@ async def close_idle_connections(runner: web.BaseRunner, app: web.Application) -
 
 # ---- joining -----------------------------------------------------------------
 
+
 async def join_page(request: web.Request) -> web.Response:
     return _join_response(request, code=request.query.get("code", ""), error="", status=200)
 
@@ -166,8 +170,9 @@ async def join(request: web.Request) -> web.Response:
     except SeatRefused as refused:
         if refused.status in (403, 429):
             LOG.warning("join refused (%s) from %s", refused.reason, request.remote)
-        return _join_response(request, code=code if refused.status != 403 else "",
-                              error=refused.reason, status=refused.status)
+        return _join_response(
+            request, code=code if refused.status != 403 else "", error=refused.reason, status=refused.status
+        )
     raise web.HTTPSeeOther(f"/seat/{quote(player, safe='')}#{token}")
 
 
@@ -179,16 +184,21 @@ def _join_response(request: web.Request, code: str, error: str, status: int) -> 
         name = html.escape(player)
         choices.append(
             f'<li><input type="radio" name="seat" id="seat-{i}" value="{name}"'
-            f'{" disabled" if taken else ""} required>'
-            f'<label for="seat-{i}">{name}{" (taken)" if taken else ""}</label></li>')
+            f"{' disabled' if taken else ''} required>"
+            f'<label for="seat-{i}">{name}{" (taken)" if taken else ""}</label></li>'
+        )
     page = Template((STATIC / "join.html").read_text(encoding="utf-8")).substitute(
-        game=html.escape(hub.title), seats="\n".join(choices), code=html.escape(code),
+        game=html.escape(hub.title),
+        seats="\n".join(choices),
+        code=html.escape(code),
         error=(f'<p id="error" class="error" role="alert">{html.escape(error)}</p>' if error else ""),
-        described=' aria-describedby="error"' if error else "")
+        described=' aria-describedby="error"' if error else "",
+    )
     return web.Response(text=page, content_type="text/html", status=status)
 
 
 # ---- one seat's page ---------------------------------------------------------
+
 
 async def hand_page(request: web.Request) -> web.Response:
     player = request.match_info["player"]
@@ -201,8 +211,7 @@ def _check(request: web.Request, player: str, token: str | None) -> None:
     """403 (and a warning in the log) unless `token` is the token of `player`'s seat."""
     holder = request.app[SEATS].player_for(token)
     if holder is None or holder != player:
-        who = f"{holder}'s page" if holder else ("a request without a token" if not token
-                                                 else "an unknown token")
+        who = f"{holder}'s page" if holder else ("a request without a token" if not token else "an unknown token")
         LOG.warning("refused: %s asked for %s's cards (from %s)", who, player, request.remote)
         raise web.HTTPForbidden(text="These are not your cards.")
 
@@ -216,8 +225,8 @@ async def seat_json(request: web.Request) -> web.Response:
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
         data = await asyncio.wait_for(request.json(), REQUEST_TIMEOUT_S)
-    except (ValueError, RecursionError):          # also JSON nested past Python's recursion limit
-        raise web.HTTPBadRequest(text="Send JSON.")
+    except (ValueError, RecursionError):  # also JSON nested past Python's recursion limit
+        raise web.HTTPBadRequest(text="Send JSON.") from None
     if not isinstance(data, dict):
         raise web.HTTPBadRequest(text="Send a JSON object.")
     return data
@@ -276,7 +285,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     def wake() -> None:
         try:
             loop.call_soon_threadsafe(changed.set)
-        except RuntimeError:      # the server is stopping
+        except RuntimeError:  # the server is stopping
             pass
 
     stop = hub.listen(player, wake)

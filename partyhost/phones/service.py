@@ -6,6 +6,7 @@ by default (that of the interface with the default route, found without sending
 anything), 127.0.0.1 when there is none (and the host says phones cannot join),
 and all interfaces only when the settings ask for "0.0.0.0".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -37,10 +38,12 @@ PROBE = "198.51.100.1"
 """An address of TEST-NET-2 (RFC 5737), in use nowhere: the kernel reaches it, like any
 outside address, through the interface with the default route. Connecting a UDP socket
 to it only chooses that route; nothing is sent."""
-NO_NETWORK = ("no network address that other devices can reach was found (no default route, and "
-              "the host name gives only a loopback address): phones cannot join and Home Assistant "
-              "cannot connect, so it listens on 127.0.0.1, this machine only. Connect it to the "
-              "network, or set phones_bind or serve_bind in the settings")
+NO_NETWORK = (
+    "no network address that other devices can reach was found (no default route, and "
+    "the host name gives only a loopback address): phones cannot join and Home Assistant "
+    "cannot connect, so it listens on 127.0.0.1, this machine only. Connect it to the "
+    "network, or set phones_bind or serve_bind in the settings"
+)
 NO_NETWORK_SPOKEN = "I found no network that phones could reach me on, so they cannot join."
 
 
@@ -56,7 +59,7 @@ def lan_address() -> str | None:
         if not ipaddress.ip_address(routed).is_loopback and not ipaddress.ip_address(routed).is_unspecified:
             return routed
     except OSError:
-        pass                                # no default route: try the host name
+        pass  # no default route: try the host name
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
@@ -94,12 +97,15 @@ class JoinAddress:
         """Short and sayable; the code digit by digit. Never a seat's token."""
         digits = " ".join(self.code)
         where = "this computer" if self.host in ("0.0.0.0", "::") else self.host
-        return (f"Your secret cards are on your phones. Join at {where} port {self.port}, "
-                f"with the code {digits}, and choose your seat.")
+        return (
+            f"Your secret cards are on your phones. Join at {where} port {self.port}, "
+            f"with the code {digits}, and choose your seat."
+        )
 
     def qr_text(self) -> str:
         """The join link as a QR code drawn with text characters, for the terminal."""
         import qrcode
+
         code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
         code.add_data(self.url)
         code.make(fit=True)
@@ -131,8 +137,9 @@ class PhoneService:
         if not self._ready.wait(START_TIMEOUT_S):
             raise PhoneServerError("the phone server did not start in time")
         if self._error is not None:
-            raise PhoneServerError(f"cannot serve phones on {self.bind} port {self.requested_port}: "
-                                   f"{self._error}") from self._error
+            raise PhoneServerError(
+                f"cannot serve phones on {self.bind} port {self.requested_port}: {self._error}"
+            ) from self._error
         return self.address
 
     def _run(self) -> None:
@@ -141,7 +148,7 @@ class PhoneService:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._open())
-        except Exception as error:   # whatever stops it listening is reported by start()
+        except Exception as error:  # whatever stops it listening is reported by start()
             self._error = error
             self._ready.set()
             loop.close()
@@ -159,8 +166,9 @@ class PhoneService:
         app = make_app(self.hub, self.seats)
         # lingering_time: after an answer to a body never finished (408), read what still
         # comes for 1 s at most (aiohttp's default, 10 s more, would let a slow body linger).
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0,
-                                     keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0)
+        self._runner = web.AppRunner(
+            app, access_log=None, shutdown_timeout=2.0, keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bind, self.requested_port)
         await site.start()

@@ -6,6 +6,7 @@ join code are kept in the session's journal while the game lasts, so after a hos
 restart every phone's link opens the same seat again; they are dropped when the
 game is over, and with them every link.
 """
+
 from __future__ import annotations
 
 import time
@@ -47,8 +48,9 @@ def load_or_make_seats(journal: Journal, session_id: str, players: list[str]) ->
     """The saved seats of this session (a restart), else new ones, saved at once."""
     code, saved = journal.seat_tokens(session_id)
     if code is not None and set(saved) == set(players):
-        return SeatBook(code=code, tokens={p: saved[p][0] for p in players},
-                        claimed={p for p in players if saved[p][1]})
+        return SeatBook(
+            code=code, tokens={p: saved[p][0] for p in players}, claimed={p for p in players if saved[p][1]}
+        )
     seats = SeatBook.fresh(players)
     journal.drop_seat_tokens(session_id)
     journal.save_seat_tokens(session_id, seats.code, seats.tokens)
@@ -65,8 +67,9 @@ class PhoneTable:
     address: JoinAddress
 
     @classmethod
-    def open(cls, game: Any, options: GameOptions, decks: Any, journal: Journal, session_id: str,
-             bind: str, port: int) -> PhoneTable:
+    def open(
+        cls, game: Any, options: GameOptions, decks: Any, journal: Journal, session_id: str, bind: str, port: int
+    ) -> PhoneTable:
         """Seats and a running server; raises service.PhoneServerError if it cannot listen."""
         players = seat_players(game, options, decks)
         seats = load_or_make_seats(journal, session_id, players)
@@ -91,12 +94,14 @@ class PhoneTable:
         session.mouth = PhoneMouth(session.mouth, self.hub)
         session.ears = PhoneEars(session.ears, self.hub)
         session.watchers.append(self.hub.update)
-        session.other_ways = lambda prompt: PHONE_WAY if page_can_move(session.game, session.state, prompt.player) else ""
+        session.other_ways = lambda prompt: (
+            PHONE_WAY if page_can_move(session.game, session.state, prompt.player) else ""
+        )
 
     def close(self, outcome: str) -> None:
         """Stop serving; when the game is over its seat tokens die with it."""
         if outcome == "over":
             self.hub.end()
             self.journal.drop_seat_tokens(self.session_id)
-            time.sleep(0.2)            # let the pages hear "game over" before the server goes
+            time.sleep(0.2)  # let the pages hear "game over" before the server goes
         self.service.stop()

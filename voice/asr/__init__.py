@@ -9,11 +9,14 @@ Confidence convention shared by every backend: 0..1, and 0.5 is the backend's ow
 tuned acceptance line. voice.ears multiplies it by the matcher's score / 100 and
 acts only from 0.5, so a reading just above the line still needs an exact match.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
+
 
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
@@ -25,8 +28,8 @@ def default_models_dirs() -> list[Path]:
     import platformdirs
 
     import models  # the folder of models/manifest.json (package data)
-    return [Path(platformdirs.user_data_dir("partyhost")) / "models",
-            models.FOLDER]
+
+    return [Path(platformdirs.user_data_dir("partyhost")) / "models", models.FOLDER]
 
 
 T = TypeVar("T")
@@ -39,8 +42,9 @@ class CompiledCache(Generic[T]):
     long, so each distinct phrase set is compiled once.
     """
 
-    def __init__(self, build: Callable[[tuple[str, ...]], T], size: int = 64,
-                 on_evict: Callable[[T], None] | None = None):
+    def __init__(
+        self, build: Callable[[tuple[str, ...]], T], size: int = 64, on_evict: Callable[[T], None] | None = None
+    ):
         self._build, self._size, self._on_evict = build, size, on_evict
         self._items: OrderedDict[Hashable, T] = OrderedDict()
         self.builds = 0
@@ -67,7 +71,7 @@ def calibrate(raw: float, line: float, span: float) -> float:
     """
     import math
 
-    z = (raw - line) / span * 2.2      # raw = line +- span  ->  0.9 / 0.1
+    z = (raw - line) / span * 2.2  # raw = line +- span  ->  0.9 / 0.1
     return 1.0 / (1.0 + math.exp(-z))
 
 

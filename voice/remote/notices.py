@@ -6,6 +6,7 @@ once, and its spoken form waits here until the host may speak: the ears say it
 before they next listen (voice/ears.py `before_listening`), so it never talks
 over a sentence and the ears skip it as the host's own voice.
 """
+
 from __future__ import annotations
 
 import sys

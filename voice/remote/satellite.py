@@ -14,12 +14,13 @@ go out between one AudioStart and one AudioStop: wyoming-satellite starts its
 player (--snd-command) afresh after every AudioStop, which left a gap of up to
 2 s after every sentence; the stop is sent once the host has fallen silent.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import soxr
@@ -95,11 +96,24 @@ def pcm_block(chunk: AudioChunk) -> np.ndarray:
 class SatelliteSource(MicSource):
     """The satellite's microphone as an AudioSource (16 kHz 30 ms frames on the session clock)."""
 
-    def __init__(self, link: SatelliteLink, *, clock: PausingClock | None = None,
-                 on_problem: Callable[[DeviceProblem], None] = _log_problem,
-                 retry_s: float = 1.0, stall_s: float = 2.0, wait_for_device: bool = False):
-        super().__init__(clock=clock or PausingClock(), on_problem=on_problem, retry_s=retry_s,
-                         stall_s=stall_s, block_ms=64, wait_for_device=wait_for_device)
+    def __init__(
+        self,
+        link: SatelliteLink,
+        *,
+        clock: PausingClock | None = None,
+        on_problem: Callable[[DeviceProblem], None] = _log_problem,
+        retry_s: float = 1.0,
+        stall_s: float = 2.0,
+        wait_for_device: bool = False,
+    ):
+        super().__init__(
+            clock=clock or PausingClock(),
+            on_problem=on_problem,
+            retry_s=retry_s,
+            stall_s=stall_s,
+            block_ms=64,
+            wait_for_device=wait_for_device,
+        )
         self.link = link
         self.resync_s = RESYNC_S
         self._first_chunk = threading.Event()
@@ -117,8 +131,10 @@ class SatelliteSource(MicSource):
             raise AudioDeviceError(str(error)) from error
         if not self._first_chunk.wait(self.stall_s):
             self.link.drop()
-            raise AudioDeviceError(f"The satellite {self.link.name} sends no microphone audio: "
-                                   "check its --mic-command (e.g. arecord -r 16000 -c 1 -f S16_LE -t raw).")
+            raise AudioDeviceError(
+                f"The satellite {self.link.name} sends no microphone audio: "
+                "check its --mic-command (e.g. arecord -r 16000 -c 1 -f S16_LE -t raw)."
+            )
         if self._bad_format:
             self.link.drop()
             raise AudioDeviceError(f"The satellite {self.link.name} sends {self._bad_format}")
@@ -136,7 +152,7 @@ class SatelliteSource(MicSource):
             self._first_chunk.set()
             return
         if self._stream is None:
-            self._chunk_rate = chunk.rate       # the first chunk tells the format
+            self._chunk_rate = chunk.rate  # the first chunk tells the format
             self._first_chunk.set()
             return
         if chunk.rate != self.device_rate:
@@ -146,19 +162,22 @@ class SatelliteSource(MicSource):
     def _stop_stream(self) -> None:
         if self._stream is not None:
             self._stream = None
-            self.link.drop()          # a stalled stream gets a fresh connection
+            self.link.drop()  # a stalled stream gets a fresh connection
 
     def _lost(self) -> bool:
-        return (self._stream is None or not self.link.connected
-                or time.monotonic() - self._last_block_at > self.stall_s)
+        return self._stream is None or not self.link.connected or time.monotonic() - self._last_block_at > self.stall_s
 
     def _drop_stream(self, why: str) -> None:
         if isinstance(self.clock, PausingClock):
-            self.clock.pause()             # the game waits while nobody can be heard
+            self.clock.pause()  # the game waits while nobody can be heard
         why = "stopped sending microphone audio" if self.link.connected else "went away"
         self._stop_stream()
-        self.on_problem(DeviceProblem("lost", f"The satellite {self.link.name} {why}; the game "
-                                              f"waits for it, trying again every {self.retry_s:g} s."))
+        self.on_problem(
+            DeviceProblem(
+                "lost",
+                f"The satellite {self.link.name} {why}; the game waits for it, trying again every {self.retry_s:g} s.",
+            )
+        )
 
     def _reopen(self) -> None:
         self._start_stream()
@@ -174,9 +193,16 @@ class SatelliteSink:
     whole when it is back: the game waits rather than talk to nobody.
     """
 
-    def __init__(self, link: SatelliteLink, *, clock: Callable[[], float],
-                 on_problem: Callable[[DeviceProblem], None] = _log_problem,
-                 retry_s: float = 1.0, lead_s: float = PLAY_LEAD_S, lag_s: float = PLAY_LAG_S):
+    def __init__(
+        self,
+        link: SatelliteLink,
+        *,
+        clock: Callable[[], float],
+        on_problem: Callable[[DeviceProblem], None] = _log_problem,
+        retry_s: float = 1.0,
+        lead_s: float = PLAY_LEAD_S,
+        lag_s: float = PLAY_LAG_S,
+    ):
         self.link, self.clock, self.on_problem = link, clock, on_problem
         self.retry_s, self.lead_s, self.lag_s = retry_s, lead_s, lag_s
         self._lost = False
@@ -185,7 +211,7 @@ class SatelliteSink:
         self._stop_timer: threading.Timer | None = None
         self._stop_lock = threading.Lock()
         try:
-            link.ensure_connected()          # a clear error now, not mid-game
+            link.ensure_connected()  # a clear error now, not mid-game
         except SatelliteUnavailable as error:
             raise AudioDeviceError(str(error)) from error
 
@@ -204,7 +230,7 @@ class SatelliteSink:
                 self._stream(pcm, rate, begun)
             except SatelliteUnavailable as error:
                 self._report_lost(str(error))
-                continue                      # played again from its start once the link is back
+                continue  # played again from its start once the link is back
             break
         left = begun + duration - time.monotonic()
         if left > 0:
@@ -225,14 +251,14 @@ class SatelliteSink:
         a little ahead of real time (the AudioStop follows once the host falls silent)."""
         step = max(2, int(rate * PLAY_CHUNK_S) * 2)
         if self._open != (self.link.generation, rate):
-            self._stop()                              # another rate: a stream of its own
+            self._stop()  # another rate: a stream of its own
             self.link.send([AudioStart(rate=rate, width=2, channels=1).event()])
             self._open = (self.link.generation, rate)
         for offset in range(0, len(pcm), step):
             due = begun + offset / 2 / rate - self.lead_s
             if (ahead := due - time.monotonic()) > 0:
                 time.sleep(ahead)
-            self.link.send([AudioChunk(rate=rate, width=2, channels=1, audio=pcm[offset:offset + step]).event()])
+            self.link.send([AudioChunk(rate=rate, width=2, channels=1, audio=pcm[offset : offset + step]).event()])
 
     def _keep_open(self) -> None:
         """Another sound follows: the AudioStop planned after the last one is not sent."""
@@ -249,7 +275,7 @@ class SatelliteSink:
                 try:
                     self.link.send([AudioStop().event()])
                 except SatelliteUnavailable:
-                    pass                              # gone: the next sound starts afresh
+                    pass  # gone: the next sound starts afresh
 
     def _wait_for_link(self) -> None:
         while True:
@@ -267,5 +293,10 @@ class SatelliteSink:
     def _report_lost(self, why: str) -> None:
         if not self._lost:
             self._lost = True
-            self.on_problem(DeviceProblem("lost", f"The host's voice cannot reach the satellite: {why}; "
-                                                  f"the game waits for it, trying again every {self.retry_s:g} s."))
+            self.on_problem(
+                DeviceProblem(
+                    "lost",
+                    f"The host's voice cannot reach the satellite: {why}; "
+                    f"the game waits for it, trying again every {self.retry_s:g} s.",
+                )
+            )

@@ -12,12 +12,13 @@ satellite?); RunSatellite starts the microphone stream (AudioChunk events,
 sent to it are played through its --snd-command. The connection runs on an
 asyncio loop in its own thread; callers block on it with short timeouts.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from wyoming.audio import AudioChunk
 from wyoming.client import AsyncTcpClient
@@ -51,15 +52,14 @@ class SatelliteLink:
     def __init__(self, address: WyomingAddress, timeout_s: float = CONNECT_TIMEOUT_S):
         self.address = address
         self.timeout_s = timeout_s
-        self.name = str(address)          # the satellite's own name once it has told us
+        self.name = str(address)  # the satellite's own name once it has told us
         self.on_audio: Callable[[AudioChunk], None] | None = None
-        self.generation = 0               # counts connections: a change means it was lost meanwhile
+        self.generation = 0  # counts connections: a change means it was lost meanwhile
         self._client: AsyncTcpClient | None = None
         self._streaming = False
         self._lock = threading.RLock()
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name=f"satellite {address}")
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name=f"satellite {address}")
         self._thread.start()
 
     @property
@@ -111,7 +111,7 @@ class SatelliteLink:
             future.result(timeout)
         except SatelliteUnavailable:
             raise
-        except Exception as error:   # any failure of the network or the peer, in plain words
+        except Exception as error:  # any failure of the network or the peer, in plain words
             future.cancel()
             if not quiet:
                 raise SatelliteUnavailable(f"cannot use the satellite {self.name}: {reason(error, REFUSED)}") from error
@@ -127,11 +127,13 @@ class SatelliteLink:
             raise
         if info.satellite is None:
             await client.disconnect()
-            offers = [kind for kind in ("asr", "tts", "wake", "handle", "intent", "mic", "snd")
-                      if getattr(info, kind, None)]
+            offers = [
+                kind for kind in ("asr", "tts", "wake", "handle", "intent", "mic", "snd") if getattr(info, kind, None)
+            ]
             raise SatelliteUnavailable(
                 f"{self.address} is not a satellite (it offers {', '.join(offers) or 'nothing'}); "
-                "give the address of a wyoming-satellite, usually port 10700")
+                "give the address of a wyoming-satellite, usually port 10700"
+            )
         self.name = f"{info.satellite.name!r} at {self.address}" if info.satellite.name else str(self.address)
         self._client, self._streaming = client, False
         self.generation += 1

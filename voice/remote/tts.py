@@ -12,10 +12,11 @@ local Piper voice speaks, at that rate: a player who asks for "slower" gets it.
 When the server cannot be reached or fails, the local voice speaks the rest, and
 the table is told once (voice/remote/link.py).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 import numpy as np
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
@@ -26,9 +27,13 @@ from .address import WyomingAddress
 from .link import FAILURES, Connection, Link, Role, ServerError, exchange, next_event
 from .notices import Notices
 
-TTS_ROLE = Role("tts", "voice server",
-                gone="My voice server is not answering, so I'm speaking with my own voice for now.",
-                back="My voice server is back.", instead="the local Piper voice speaks")
+TTS_ROLE = Role(
+    "tts",
+    "voice server",
+    gone="My voice server is not answering, so I'm speaking with my own voice for now.",
+    back="My voice server is back.",
+    instead="the local Piper voice speaks",
+)
 ANSWER_TIMEOUT_S = 4.0
 SECONDS_PER_CHARACTER = 0.08
 """A piece's whole answer may take ANSWER_TIMEOUT_S plus this per character (about
@@ -109,7 +114,7 @@ class WyomingVoice:
                 try:
                     audio = self._piece(piece) if len(piece) <= CACHE_MAX_CHARS else self._fetch(piece)
                 except FAILURES as error:
-                    self.link.went_wrong(error)   # this piece is spoken locally all the same
+                    self.link.went_wrong(error)  # this piece is spoken locally all the same
                 else:
                     self.link.answered()
             if audio is None:
@@ -122,6 +127,7 @@ class WyomingVoice:
         audio, rate = synthesize_remote(self.address, piece)
         if rate != self.sample_rate and len(audio):
             import soxr
+
             audio = soxr.resample(audio, rate, self.sample_rate).astype(np.float32)
         peak = float(np.max(np.abs(audio))) if len(audio) else 0.0
         audio = audio / peak if peak > 0 else audio

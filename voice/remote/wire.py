@@ -8,12 +8,14 @@ that says what was wrong; the caller drops the connection (a server) or treats t
 as failed (a client). Events are written with the wyoming package's own writer.
 `walk` is the same bounded walk for settings (partyhost/config.py).
 """
+
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from wyoming.event import Event
 
