@@ -70,7 +70,7 @@ class Mouth(Protocol):
 
 
 class Understanding(Protocol):
-    """What the matcher made of a reply (voice.matcher.Match fits this)."""
+    """What the matcher made of a reply (voice.understanding.matcher.Match fits this)."""
 
     intent: dict[str, Any] | None
     score: float

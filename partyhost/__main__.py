@@ -14,7 +14,7 @@ def run() -> int:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # scripts/run: ignored while Python started
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        from .cli import main
+        from partyhost.cli import main
 
         return main()
     except (KeyboardInterrupt, RuntimeError) as error:  # while importing, or between main's handlers

@@ -28,13 +28,8 @@ from host.games import game_ids, get_game, option
 from host.journal import Journal, JournalUnwritable
 from host.session import Session, SessionInfo
 from host.sessionlock import LockUnavailable, SessionBusy, SessionLock
-from voice.asr.select import BACKENDS
-from voice.grammar import GrammarError
-from voice.matcher import Matcher
-from voice.remote.address import is_wyoming
-
-from . import __version__, deckcheck
-from .config import (
+from partyhost import __version__, deckcheck
+from partyhost.config import (
     COMMAND_LINE,
     VALUE_CHARS,
     ConfigError,
@@ -44,8 +39,8 @@ from .config import (
     load_settings,
     settings_path,
 )
-from .grammarcheck import GrammarProblem, check_grammars
-from .saved import (
+from partyhost.grammarcheck import GrammarProblem, check_grammars
+from partyhost.saved import (
     SavedGame,
     SetupError,
     Unresumable,
@@ -57,7 +52,11 @@ from .saved import (
     quick_problem,
     rule_defaults,
 )
-from .voiceio import GameIO, IOChoiceError, Opener, open_io
+from partyhost.voiceio import GameIO, IOChoiceError, Opener, open_io
+from voice.recognizers import BACKENDS
+from voice.remote.address import is_wyoming
+from voice.understanding.grammar import GrammarError
+from voice.understanding.matcher import Matcher
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -646,7 +645,7 @@ def _explained(game, reason: str, options: GameOptions, named: bool) -> str:
 
 
 def _menu(settings: Settings, opener: Opener | None = None):
-    from .menu import run_menu
+    from partyhost.menu import run_menu
 
     matcher, io = _open_io(settings, 0.0, opener)
     try:
@@ -670,8 +669,8 @@ def _phones(settings: Settings, game, options: GameOptions, decks, journal: Jour
     """The phone pages of this game when asked for and useful; None otherwise."""
     if not settings.phones:
         return None
-    from .phones.service import PhoneServerError, bind_address, log_to_stderr
-    from .phones.table import PhoneTable, has_secret_hands
+    from partyhost.phones.service import PhoneServerError, bind_address, log_to_stderr
+    from partyhost.phones.table import PhoneTable, has_secret_hands
 
     if not has_secret_hands(game, options):
         print(
@@ -723,7 +722,7 @@ def _run_session(
         session.remind_after = io.remind_after
         session.undo_after_reveal = settings.undo_after_reveal
         if phones is not None:
-            from .phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
+            from partyhost.phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
 
             phones.attach(session)
             show_join(phones.address)
@@ -760,8 +759,8 @@ def serve(args: argparse.Namespace) -> int:
     """Games played through Home Assistant's Assist devices (partyhost/wyoming_service.py)."""
     import socket
 
-    from .conversation import Conversation
-    from .wyoming_service import ServiceError, Table, run_service
+    from partyhost.conversation import Conversation
+    from partyhost.wyoming_service import ServiceError, Table, run_service
 
     try:
         settings = apply_overrides(
@@ -772,7 +771,7 @@ def serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         raise UserError(str(error)) from error
     _journal(args)  # a journal that cannot open is refused now
-    from .phones.service import bind_address
+    from partyhost.phones.service import bind_address
 
     bind = bind_address(settings.serve_bind)
     conversation = Conversation(show_private=settings.show_private)
@@ -801,7 +800,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def _serve_games(args: argparse.Namespace, conversation) -> None:
     """The table's games as `partyhost resume` and `partyhost play` run them (served_table.py)."""
-    from .served_table import play_games
+    from partyhost.served_table import play_games
 
     parser = build_parser()
 
@@ -829,19 +828,19 @@ def _serve_games(args: argparse.Namespace, conversation) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from . import bench
+    from partyhost.bench import manifest as bench
 
     settings = load_settings(settings_path())
     if args.bench_command == "pace":
-        from . import pace
+        from partyhost.bench import pace
 
         return pace.command(args.piper, args.json)
     if args.bench_command == "matcher":
-        from . import matcher_bench
+        from partyhost.bench import matcher as matcher_bench
 
         return matcher_bench.command(args.count)
     if args.bench_command == "chatter":
-        from . import chatter_bench
+        from partyhost.bench import chatter as chatter_bench
 
         games = [g.strip() for g in args.games.split(",")] if args.games else None
         unknown = set(games or ()) - set(game_ids())
@@ -851,7 +850,7 @@ def run_bench(args: argparse.Namespace) -> int:
             raise UserError("--voices takes 1 to 12")
         return chatter_bench.command(args.minutes, games, args.json, args.voices)
     if args.bench_command == "table":
-        from . import table_bench
+        from partyhost.bench import table as table_bench
 
         if not 1 <= args.tries <= 20:
             raise UserError("--tries takes 1 to 20")
@@ -874,10 +873,9 @@ def run_bench(args: argparse.Namespace) -> int:
         except table_bench.TableBenchError as error:
             raise UserError(str(error)) from error
     if args.bench_command == "wake":
-        from voice.wake import OFF
-
-        from . import wake_bench
-        from .synthetic_speech import FixtureError
+        from partyhost.bench import wake as wake_bench
+        from partyhost.bench.synthetic_speech import FixtureError
+        from voice.listening.wake import OFF
 
         word = args.wake_word or settings.wake_word
         if word == OFF:
@@ -892,8 +890,8 @@ def run_bench(args: argparse.Namespace) -> int:
         except (ConfigError, FixtureError) as error:
             raise UserError(str(error)) from error
     if args.bench_command == "keep-cool":
-        from . import keep_cool_bench
-        from .synthetic_speech import FixtureError
+        from partyhost.bench import keep_cool as keep_cool_bench
+        from partyhost.bench.synthetic_speech import FixtureError
 
         try:
             return keep_cool_bench.command(
@@ -913,7 +911,7 @@ def run_bench(args: argparse.Namespace) -> int:
             raise UserError(str(error)) from error
     backend = args.backend or settings.backend
     if backend:
-        from voice.asr.select import check_backend_name
+        from voice.recognizers import check_backend_name
 
         try:
             check_backend_name(backend)
@@ -925,8 +923,8 @@ def run_bench(args: argparse.Namespace) -> int:
             raise UserError(f"no manifest at {args.manifest}")
         return bench.accuracy_command(args.manifest, settings, args.grammar, args.json)
     if args.choose:
-        from .model_choice import choose_command
-        from .models import default_models_dir
+        from partyhost.model_choice import choose_command
+        from partyhost.models import default_models_dir
 
         folder = Path(settings.models_dir or default_models_dir())
         return choose_command(folder, args.manifest or bench.FIXTURE_MANIFEST)
@@ -934,13 +932,13 @@ def run_bench(args: argparse.Namespace) -> int:
 
 
 def manage_models(args: argparse.Namespace) -> int:
-    from .models import ModelFetchError, default_models_dir, fetch, load_manifest, provided_by_package
+    from partyhost.models import ModelFetchError, default_models_dir, fetch, load_manifest, provided_by_package
 
     try:
         folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
         entries = load_manifest()
         if args.model_command == "list":
-            from .model_choice import model_lines
+            from partyhost.model_choice import model_lines
 
             print("\n".join(model_lines(entries, folder)))
             return 0

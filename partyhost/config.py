@@ -25,7 +25,7 @@ import platformdirs
 
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import GAME_IDS, get_game, option
-from voice.asr.select import check_backend_name
+from voice.recognizers import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
 from voice.remote.wire import walk
 
@@ -56,24 +56,26 @@ class Settings:
     volume: float = 0.75  # 0 to 1
     endpoint_silence_ms: int = 500  # silence that ends an utterance
     word_check_line: float = -3.0  # Keep Cool: a word in play this much less likely than a rival
-    # reading is a clue (voice.wordcheck.CHECK_LINE, tested); -100: no check
+    # reading is a clue (voice.listening.wordcheck.CHECK_LINE, tested); -100: no check
     number_check_line: float = -8.0  # a number said alone this much less likely than a rival reading
-    # is asked again (voice.wordcheck.NUMBER_LINE, tested); -100: no check
+    # is asked again (voice.listening.wordcheck.NUMBER_LINE, tested); -100: no check
     rival_margin: float = 0.1  # a reading of another intent this close: "did you mean ...?" first
-    # (voice.reading.RIVAL_MARGIN, tested); 0: never asked for this
-    second_opinion: bool = True  # Keep Cool: Moonshine re-judges each word in play (voice/second_opinion.py)
-    grammar_decoding: bool = True  # Whisper also decodes inside each prompt's grammar (voice/grammar_decode.py);
+    # (voice.listening.reading.RIVAL_MARGIN, tested); 0: never asked for this
+    second_opinion: bool = True  # Keep Cool: Moonshine re-judges each word in play (voice/listening/second_opinion.py)
+    grammar_decoding: bool = (
+        True  # Whisper also decodes inside each prompt's grammar (voice/understanding/grammar_decode.py);
+    )
     # false: the free reading alone, a little faster on a slow machine
     max_utterance_s: float = 6.0
-    agc: bool = True  # gain for quiet voices before the endpointer (voice/frontend.py)
+    agc: bool = True  # gain for quiet voices before the endpointer (voice/listening/frontend.py)
     noise_suppression: int = 0  # WebRTC noise suppression 0 (off, measured best) .. 4
-    reply_max_s: float = 4.0  # longer speech is table talk, not a reply (voice/attention.py); 0: no limit
+    reply_max_s: float = 4.0  # longer speech is table talk, not a reply (voice/listening/attention.py); 0: no limit
     remind_after_s: float = 45.0  # silence before a brief reminder at an untimed prompt, then doubling; 0: never
     show_private: bool = True  # print secret cards on the terminal
     echo_text: bool = True  # also print what the host says
     models_dir: str | None = None  # where downloaded models live
     wake_word: str = "okay_nabu"  # said before a command at any moment, and wakes a box at rest; "off": none
-    # (the engine's words: voice.wake.shipped_wake_words)
+    # (the engine's words: voice.listening.wake.shipped_wake_words)
     phones: bool = False  # secret hands on players' phones (host-deal games with secret cards)
     phones_port: int = 8080  # the phone pages' port (0: any free port)
     phones_bind: str | None = None  # address to serve on; None: this machine's LAN address; "0.0.0.0": all
@@ -285,7 +287,7 @@ def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
 
 def _wake_word(value: Any, source: str) -> str:
     """One of the wake words the engine ships, or "off"."""
-    from voice.wake import OFF, shipped_wake_words
+    from voice.listening.wake import OFF, shipped_wake_words
 
     words = shipped_wake_words()
     if isinstance(value, str) and (value == OFF or value in words):

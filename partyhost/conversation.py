@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from host.engine import Heard, Prompt
-
-from .pace import estimated_seconds
-from .textio import TextMouth, printable
+from partyhost.bench.pace import estimated_seconds
+from partyhost.textio import TextMouth, printable
 
 MENU_PROMPT = "common/menu"
 LONGEST_REPLY = 500

@@ -11,7 +11,7 @@ content checks that make a deck good to play by voice:
   the other, the same first 5 letters, or the same stem once a light suffix such
   as -s, -er, -ing is cut off), every word in the speech recognizer's pronouncing
   dictionary, no two words of one face and line (the words that can be in
-  play together) within one phone of each other (voice/vocabulary.py), no two
+  play together) within one phone of each other (voice/understanding/vocabulary.py), no two
   words of the whole deck that sound exactly the same, and no word that sounds
   exactly like one of the 10,000 most frequent English words (decks/frequent-words.txt);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
@@ -59,8 +59,8 @@ from host.decks import (
     question_games,
 )
 from host.games import get_game, option
-from voice import vocabulary
-from voice.normalize import normalize
+from voice.understanding import vocabulary
+from voice.understanding.normalize import normalize
 
 NEAR_DUPLICATE_SCORE = 90
 MAX_SHARE_PER_TENTH = 0.15

@@ -1,6 +1,6 @@
 """Grammars checked before a game is saved: a broken one is one line with its file and line.
 
-voice.grammar loads and parses the files; this only calls it up front, for every
+voice.understanding.grammar loads and parses the files; this only calls it up front, for every
 grammar a game will use, and turns whatever it raises into `FILE:LINE: reason`.
 The line comes from the error where YAML gives one, from the template hassil
 quotes, or from the top-level key whose value has the wrong shape.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from voice.grammar import GRAMMAR_DIR, GrammarError, load_grammar
+from voice.understanding.grammar import GRAMMAR_DIR, GrammarError, load_grammar
 
 MAPPING_KEYS = (
     "prompts",

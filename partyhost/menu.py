@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from host.engine import Prompt, join_names
 from host.games import game_ids, get_game, option
 from host.session import Ears, Mouth
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 ATTEMPTS = 4
 
@@ -74,7 +74,7 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
 
 
 def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
-    """A box at rest: ears with a wake word (voice/wake.py) wait for it, after saying
+    """A box at rest: ears with a wake word (voice/listening/wake.py) wait for it, after saying
     so aloud and on the terminal; other ears (typed, or wake_word = "off") go on at once.
     False if the input ended first."""
     wake = getattr(ears, "wake", None)

@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .models import ModelEntry, folder_mb, installed, load_manifest
+from partyhost.models import ModelEntry, folder_mb, installed, load_manifest
 
 BUDGET_MS = 400.0
 SHIPPED = "whisper-tiny.en (shipped)"
@@ -67,8 +67,8 @@ def rss_mb() -> float:
 
 def measure(candidate: Candidate, models_dir: Path, manifest: Path, limit: int | None = None) -> Measured:
     """End of speech to intent over `manifest`'s recordings (the first `limit`)."""
-    from .bench import make_listener, percentile, run_accuracy
-    from .config import Settings
+    from partyhost.bench.manifest import make_listener, percentile, run_accuracy
+    from partyhost.config import Settings
 
     before = rss_mb()
     listener = make_listener(
@@ -113,7 +113,7 @@ def choose_command(
     limit: int | None = None,
     settings_file: Path | None = None,
 ) -> int:
-    from .config import save_setting
+    from partyhost.config import save_setting
 
     found = candidates(models_dir)
     if not found:
@@ -142,7 +142,7 @@ def choose_command(
 def model_lines(entries: list[ModelEntry], models_dir: Path) -> list[str]:
     """`partyhost models list`: each model, what it needs (disk, memory) and how fast it
     was here (from the last `bench latency --choose`), and whether it is installed."""
-    from .models import provided_by_package
+    from partyhost.models import provided_by_package
 
     figures = load_measured(models_dir)
     lines = []

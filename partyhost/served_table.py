@@ -17,10 +17,9 @@ from collections.abc import Callable
 
 from host.engine import Prompt
 from host.journal import JournalUnwritable
-
-from .config import Settings
-from .conversation import MENU_PROMPT, Conversation
-from .voiceio import GameIO, Opener
+from partyhost.config import Settings
+from partyhost.conversation import MENU_PROMPT, Conversation
+from partyhost.voiceio import GameIO, Opener
 
 
 def opener_for(conversation: Conversation) -> Opener:

@@ -19,8 +19,8 @@ import time
 from typing import Any, TextIO
 
 from host.engine import Heard, Prompt
-from voice.normalize import normalize
-from voice.wake import OFF, Commands, shipped_wake_words
+from voice.listening.wake import OFF, Commands, shipped_wake_words
+from voice.understanding.normalize import normalize
 
 SILENCE = "..."
 NEEDS_ADDRESS = (
@@ -31,7 +31,7 @@ NEEDS_ADDRESS = (
 
 class TypedCommands:
     """What typed play makes of "host, ..." and "<wake word>, ...": the command after the
-    address, read as the voice's ears read it after the wake word (voice.wake.Commands:
+    address, read as the voice's ears read it after the wake word (voice.listening.wake.Commands:
     the prompt's commands said after its prefix, or the common commands)."""
 
     def __init__(self, matcher: Any, wake_word: str = OFF):

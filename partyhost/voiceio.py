@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.session import Ears, Mouth
-from voice.matcher import Matcher
+from partyhost.config import Settings
+from partyhost.textio import TextEars, TextMouth, TypedCommands
 from voice.remote.address import is_wyoming, parse_address
-
-from .config import Settings
-from .textio import TextEars, TextMouth, TypedCommands
+from voice.understanding.matcher import Matcher
 
 
 class IOChoiceError(Exception):
@@ -137,8 +136,8 @@ def _open_source(settings: Settings, offset: float, satellites: _Satellites, pro
     if settings.input == "text":
         started = time.monotonic()
         return None, lambda: offset + time.monotonic() - started
-    from voice.audio_in import AudioFileError, MicSource, WavSource
     from voice.devices import AudioDeviceError
+    from voice.listening.audio_in import AudioFileError, MicSource, WavSource
 
     try:
         if is_wyoming(settings.input):
@@ -177,7 +176,7 @@ def _say_notices(notices: Any, mouth: Mouth) -> Callable[[], None]:
 
 def _speaker(settings: Settings, notices: Any) -> Any:
     """The local Piper voice, or a Wyoming voice server with it behind (settings.voice)."""
-    from voice.tts import PiperTTS
+    from voice.speaking.tts import PiperTTS
 
     local = PiperTTS()
     if not settings.voice:
@@ -199,10 +198,10 @@ def _open_mouth(
 ) -> Mouth:
     if settings.output == "text":
         return TextMouth(show_private=settings.show_private)
-    from voice.audio_out import SpeakerSink, WavSink
     from voice.devices import AudioDeviceError
-    from voice.mouth import AudioMouth
-    from voice.tts import TTSUnavailable
+    from voice.speaking.audio_out import SpeakerSink, WavSink
+    from voice.speaking.mouth import AudioMouth
+    from voice.speaking.tts import TTSUnavailable
 
     try:
         if is_wyoming(settings.output):
@@ -232,12 +231,12 @@ def _open_mouth(
 
 def reader_for(settings: Settings, whisper_model: str | None = None, notices: Any = None) -> Any:
     """The recogniser, the second listener and the check lines the settings ask for: one
-    voice.pipeline.Reader for live ears and for the benchmarks alike. `whisper_model`
+    voice.listening.pipeline.Reader for live ears and for the benchmarks alike. `whisper_model`
     stands in for the settings' (a benchmark's candidate); `notices` hears a remote
     recogniser's news (voice/remote/notices.py)."""
     from voice.asr import ModelMissingError
-    from voice.asr.select import make_recognizer
-    from voice.pipeline import Reader
+    from voice.listening.pipeline import Reader
+    from voice.recognizers import make_recognizer
 
     try:
         recognizer = make_recognizer(
@@ -263,9 +262,9 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
 
 
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
-    from voice.ears import VoiceEars
-    from voice.endpoint import EndpointConfig, Endpointer
-    from voice.turns import TICK_GAIN
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import EndpointConfig, Endpointer
+    from voice.listening.turns import TICK_GAIN
 
     reader = reader_for(settings, notices=notices)
     endpointer = Endpointer(
@@ -295,7 +294,7 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth,
 
 def wake_watch(settings: Settings) -> Any:
     """The wake word's watch over the microphone, or None when the setting is "off"."""
-    from voice.wake import OFF, WakeDetector, WakeWatch, WakeWordError
+    from voice.listening.wake import OFF, WakeDetector, WakeWatch, WakeWordError
 
     if settings.wake_word == OFF:
         return None
@@ -308,7 +307,7 @@ def wake_watch(settings: Settings) -> Any:
 def front_end(settings: Settings) -> Any:
     """The gain (and suppression) before the endpointer as the settings ask; with both off
     it passes frames unchanged and still measures each utterance's input level."""
-    from voice.frontend import FrontEnd, FrontEndConfig
+    from voice.listening.frontend import FrontEnd, FrontEndConfig
 
     if not 0 <= settings.noise_suppression <= 4:
         raise IOChoiceError(f"noise_suppression must be 0 (off) to 4, not {settings.noise_suppression}")

@@ -42,10 +42,9 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
 
+from partyhost import __version__
+from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
 from voice.remote.wire import BadEvent, EventLimits, read_event
-
-from . import __version__
-from .conversation import LONGEST_REPLY, Conversation, HostStopped
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -325,7 +324,7 @@ def run_service(
             nonlocal advertiser
             address = None
             if announce_as is not None:
-                from .discovery import Advertiser, Announcement
+                from partyhost.discovery import Advertiser, Announcement
 
                 address = announced_address(bind)
                 try:
@@ -352,6 +351,6 @@ def announced_address(bind: str) -> str:
     """The IPv4 address to announce: the bound one, or this machine's LAN address for 0.0.0.0."""
     if bind not in ("0.0.0.0", "", "::"):
         return bind
-    from .phones.service import LOOPBACK, lan_address
+    from partyhost.phones.service import LOOPBACK, lan_address
 
     return lan_address() or LOOPBACK

@@ -25,11 +25,11 @@ import soundfile
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from partyhost.bench import make_listener, run_accuracy  # noqa: E402
+from partyhost.bench.manifest import make_listener, run_accuracy  # noqa: E402
 from partyhost.config import Settings  # noqa: E402
-from voice.audio_in import read_wav_16k  # noqa: E402
-from voice import mixing  # noqa: E402
-from voice.normalize import normalize  # noqa: E402
+from voice.listening.audio_in import read_wav_16k  # noqa: E402
+from voice.speaking import mixing  # noqa: E402
+from voice.understanding.normalize import normalize  # noqa: E402
 
 PEER = ROOT.parent / "shared" / "peers" / "picovoice"
 GRAMMAR = ROOT / "docs" / "examples" / "coffee_maker.yaml"

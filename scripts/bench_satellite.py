@@ -32,7 +32,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from voice.mixing import padded, speech_end  # noqa: E402
+from voice.speaking.mixing import padded, speech_end  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 
 PROMPT = "zero-to-100/choose_card"
@@ -76,8 +76,8 @@ class DirectMic:
 def measure(frames, now, say, started, replies, reader, matcher) -> list[tuple[float, float, bool]]:
     """(end of speech -> endpointed, -> intent, understood) for each reply that was
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
-    from voice.endpoint import Endpointer
-    from voice.turns import listen_for_turn
+    from voice.listening.endpoint import Endpointer
+    from voice.listening.turns import listen_for_turn
     prompt = _Prompt(PROMPT, {})
     results = []
     endpointer = Endpointer()
@@ -114,10 +114,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from satellite import SATELLITE_VENV, RunningSatellite
-    from partyhost.synthetic_speech import Voices
+    from partyhost.bench.synthetic_speech import Voices
     from partyhost.config import Settings
     from partyhost.voiceio import reader_for
-    from voice.matcher import Matcher
+    from voice.understanding.matcher import Matcher
     from voice.remote.address import parse_address
     from voice.remote.satellite import SatelliteSource
     from voice.remote.satellite_link import SatelliteLink

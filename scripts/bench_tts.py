@@ -22,8 +22,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from voice.mouth import AudioMouth  # noqa: E402
-from voice.tts import PiperTTS  # noqa: E402
+from voice.speaking.mouth import AudioMouth  # noqa: E402
+from voice.speaking.tts import PiperTTS  # noqa: E402
 
 LINES = [
     "Ana, where does it go? Line one: 20, 50. Line two: 35, 95.",

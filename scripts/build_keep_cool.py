@@ -21,7 +21,7 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
 4. fill the lines in rank order, 240 words a line (120 cards x red and blue), the
    most familiar words on line 1. Each word goes to the face of the line holding
    fewer words, or to the other face when it would sound like a word already there
-   (same pronunciation or one phone apart, voice/vocabulary.py); a word that sounds
+   (same pronunciation or one phone apart, voice/understanding/vocabulary.py); a word that sounds
    like a word on both faces moves to the next line (it is tried first there), and
    is dropped only after line 10. Each face of a line is then dealt over the 120
    cards (a matching, shuffled with a fixed seed) so that no card holds two words of
@@ -52,7 +52,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from host.decks import WordCard  # noqa: E402
-from voice import vocabulary  # noqa: E402
+from voice.understanding import vocabulary  # noqa: E402
 
 CARDS = 120
 FACES = ("red", "blue")

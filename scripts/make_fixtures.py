@@ -15,7 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]   # the fixtures are test support, in tests/
 
-from partyhost.synthetic_speech import FixtureError  # noqa: E402
+from partyhost.bench.synthetic_speech import FixtureError  # noqa: E402
 from speech_fixtures import build  # noqa: E402
 
 

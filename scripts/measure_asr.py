@@ -10,9 +10,9 @@ What it does (docs/recognition.md records a run and the decision drawn from it):
   the common commands: about 600 phrases), yes/no against common/yes_no;
 - negatives: 1.5 s cuts of the noise and music files, and out-of-grammar words
   (go, stop, off, on, up, down, left, right) against both prompts;
-- each utterance goes through backend.recognize and voice.matcher exactly as
-  voice.ears does (quality = confidence x match score / 100, act from 0.5); the
-  system "whisper and its number check" then applies voice.wordcheck.check_number
+- each utterance goes through backend.recognize and voice.understanding.matcher exactly as
+  voice.listening.ears does (quality = confidence x match score / 100, act from 0.5); the
+  system "whisper and its number check" then applies voice.listening.wordcheck.check_number
   as the ears do after every reading (the others show the recogniser alone);
 - thresholds are tuned on SOME speakers (fsdd jackson, speech-commands 439c84f4, the
   first half of each noise file) and reported on the OTHERS (held apart): a tuned
@@ -21,7 +21,7 @@ What it does (docs/recognition.md records a run and the decision drawn from it):
   sum of the parts (run one after the other);
 - a game asks "Did you mean ...?" before acting when the match score is below the
   matcher's accept score (86) or when a reading of another intent comes within
-  voice.reading.RIVAL_MARGIN; the summary shows, in brackets, the wrong intents and
+  voice.listening.reading.RIVAL_MARGIN; the summary shows, in brackets, the wrong intents and
   other words acted on without asking.
 Latency is recognition + matching per utterance, audio already in memory.
 """
@@ -45,12 +45,12 @@ from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import SAMPLE_RATE  # noqa: E402
 from host.decide import ASK_FIRST  # noqa: E402
 from host.decide import decide as decide_reply  # noqa: E402
-from voice import mixing  # noqa: E402
-from voice.audio_in import read_wav_16k  # noqa: E402
+from voice.speaking import mixing  # noqa: E402
+from voice.listening.audio_in import read_wav_16k  # noqa: E402
 from voice.audio_types import Hypothesis, Utterance  # noqa: E402
-from voice.matcher import Matcher, PromptGraph  # noqa: E402
-from voice.mixing import padded  # noqa: E402
-from voice.reading import Reading, decodable, judge, weigh  # noqa: E402
+from voice.understanding.matcher import Matcher, PromptGraph  # noqa: E402
+from voice.speaking.mixing import padded  # noqa: E402
+from voice.listening.reading import Reading, decodable, judge, weigh  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
 DIGITS = "zero one two three four five six seven eight nine".split()
@@ -78,13 +78,13 @@ class Item:
 
 def endpointed(audio: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A short lead-in (0.2 s) and tail (0.3 s) over a quiet room's floor, close to what
-    the endpointer hands over (voice/endpoint.py keeps 0.3 s and 0.24 s): the recogniser
+    the endpointer hands over (voice/listening/endpoint.py keeps 0.3 s and 0.24 s): the recogniser
     is measured without the endpointer, and as every earlier run had it."""
     return padded(audio, rng, lead_s=0.2, tail_s=0.3)
 
 
 def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, offset: int) -> np.ndarray:
-    """SNR over the speech's loud frames (voice/mixing.py); the noise from `offset`."""
+    """SNR over the speech's loud frames (voice/speaking/mixing.py); the noise from `offset`."""
     start = offset % max(1, len(noise) - len(speech))
     return np.clip(mixing.mix(speech, noise, snr_db, start=start, measure=mixing.LOUD_FRAMES), -1, 1)
 
@@ -143,7 +143,7 @@ def build_items(quick: bool = False) -> list[Item]:
 # ---- running the backends ---------------------------------------------------------
 
 def make_backend(name: str) -> Any:
-    from voice.asr.select import make_recognizer
+    from voice.recognizers import make_recognizer
     return make_recognizer(name, None)
 
 
@@ -212,10 +212,10 @@ def run_alignment(items: list[Item], whisper_rows: dict, tables: dict, cache: Pa
 
 def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache: Path | None,
                      log: Callable[[str], None], tag: str = "") -> dict[str, dict]:
-    """voice.wordcheck.check_number on Whisper's reading, as voice.ears does after
+    """voice.listening.wordcheck.check_number on Whisper's reading, as voice.listening.ears does after
     every reading: a number said alone is scored against its rivals without the
     prompt, and not acted on when far less likely ("vetoed"; its time in "ms")."""
-    from voice.wordcheck import check_number
+    from voice.listening.wordcheck import check_number
 
     def compute(todo: list[Item]) -> Iterator[dict]:
         recognizer = make_backend("whisper")
@@ -232,8 +232,8 @@ def run_number_check(items: list[Item], whisper_rows: dict, tables: dict, cache:
 
 
 def run_decoding(items: list[Item], tables: dict, log: Callable[[str], None]) -> dict[str, tuple]:
-    """Whisper's decoding inside each prompt's grammar (voice/grammar_decode.py), as
-    voice.reading.read_utterance runs it beside the free reading: the paths, and the
+    """Whisper's decoding inside each prompt's grammar (voice/understanding/grammar_decode.py), as
+    voice.listening.reading.read_utterance runs it beside the free reading: the paths, and the
     time. Kept in memory (paths hold the grammar's tags), not cached."""
     recognizer = make_backend("whisper")
     done: dict[str, tuple] = {}
@@ -265,7 +265,7 @@ class Decision:
     quality: float
     ms: float
     asked: bool = False            # a game would ask "Did you mean ...?" before acting (host.decide)
-    reading: Reading | None = None  # as voice.reading.weigh made it
+    reading: Reading | None = None  # as voice.listening.reading.weigh made it
 
 
 def annotate(rows: dict, items: list[Item], tables: dict) -> None:
@@ -291,7 +291,7 @@ def rescore(hyp: dict, line: float | None, span: float) -> float:
 
 
 def decide(row: dict, line: float | None, span: float) -> Decision:
-    """voice.reading.weigh on the stored n-best (confidences at `line`), then host.decide."""
+    """voice.listening.reading.weigh on the stored n-best (confidences at `line`), then host.decide."""
     hypotheses = tuple(Hypothesis(h["text"], rescore(h, line, span), h["details"]) for h in row["hyps"])
     reading = weigh(hypotheses, row["matches"], False, row["utterance"])
     intent = None if reading.rejected else reading.match.intent
@@ -356,7 +356,7 @@ def verified(rows_a: dict, rows_b: dict, line_a: float, span_a: float, sure: flo
 
 
 def number_checked(rows_w: dict, checks: dict) -> Rule:
-    """Whisper at its shipped line, then the number check, as voice.ears decides."""
+    """Whisper at its shipped line, then the number check, as voice.listening.ears decides."""
     def rule(item: Item) -> Decision:
         w = decide(rows_w[item.id], None, SPANS["whisper"])
         check = checks[item.id]
@@ -366,8 +366,8 @@ def number_checked(rows_w: dict, checks: dict) -> Rule:
 
 def decoded_and_checked(rows_w: dict, checks: dict, decoded: dict, tables: dict) -> Rule:
     """What the host does now: the free reading weighed, then judged with the decoding
-    inside the grammar (voice.reading.judge); the number check only where the free
-    reading stands (voice.pipeline.read_checked)."""
+    inside the grammar (voice.listening.reading.judge); the number check only where the free
+    reading stands (voice.listening.pipeline.read_checked)."""
     def rule(item: Item) -> Decision:
         row = rows_w[item.id]
         free = decide(row, None, SPANS["whisper"]).reading
@@ -526,12 +526,12 @@ def build_systems(items: list[Item], rows: dict, align: dict | None,
         systems["whisper, decoded inside the grammar too (what the host does)"] = (
             decoded_and_checked(rows["whisper"], checks, decoded, tables),
             "The free reading and the decoding inside the grammar weighed together "
-            "(voice/reading.py judge); the number check where the free reading stands.")
+            "(voice/listening/reading.py judge); the number check where the free reading stands.")
     if checks is not None:
         systems["whisper and its number check (before the decoding)"] = (
             number_checked(rows["whisper"], checks),
             "Whisper at its shipped line; a number said alone is then not acted on when "
-            "the unprompted model finds another reading far likelier (voice/wordcheck.py).")
+            "the unprompted model finds another reading far likelier (voice/listening/wordcheck.py).")
     tuned: dict[str, float] = {}
     for name, backend_rows in rows.items():
         span = SPANS[name]

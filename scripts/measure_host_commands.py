@@ -7,10 +7,10 @@ At keep-cool/word the common commands need the prefix "host" (a bare "score" is 
 clue), and the recogniser's prompt is full of the words in play, so the prefix word
 is often misheard. Eight commands, said by Piper at three speeds and six espeak-ng
 voices, clean and with music at 10 dB SNR, at two tables of words in play, each read
-exactly as the benchmarks read a clip (partyhost.bench.Listener). A command heard
+exactly as the benchmarks read a clip (partyhost.bench.manifest.Listener). A command heard
 as a clue counts as missed. The game-phrase fixture sets have no such items, which
 is why this exists (docs/keep-cool-live.md records a run). The same commands after
-the wake word: `partyhost bench wake` (partyhost/wake_bench.py).
+the wake word: `partyhost bench wake` (partyhost/bench/wake.py).
 """
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from partyhost.bench import make_listener
+from partyhost.bench.manifest import make_listener
 from partyhost.config import Settings
-from partyhost.synthetic_speech import Voices, load_noise, mix_at_snr
-from partyhost.wake_bench import COMMAND_TABLES as TABLES, COMMAND_VOICES as VOICES, COMMANDS as SAID
-from voice.mixing import padded
+from partyhost.bench.synthetic_speech import Voices, load_noise, mix_at_snr
+from partyhost.bench.wake import COMMAND_TABLES as TABLES, COMMAND_VOICES as VOICES, COMMANDS as SAID
+from voice.speaking.mixing import padded
 
 COMMANDS = {f"host, {said}": intent for said, intent in SAID.items()}
 

@@ -7,10 +7,10 @@ Unlike scripts/measure_asr.py (which hands the recogniser utterances already cut
 each recording here is set in a stream of room sound (the second half of the shared
 pink noise, at -70 dBFS RMS: a quiet room through a laptop microphone, or the
 shared noises at --snr dB below the speech), and goes through the front end
-(voice/frontend.py), the endpointer (voice/endpoint.py) and the ears' reading
-(voice.pipeline.read_checked, as voice/ears.py reads), so a voice the endpointer
+(voice/listening/frontend.py), the endpointer (voice/listening/endpoint.py) and the ears' reading
+(voice.listening.pipeline.read_checked, as voice/listening/ears.py reads), so a voice the endpointer
 never finds counts as wrong, and so does one the ears would take as cut at the
-start (voice/onset.py: they ask again). Held-apart speakers are used (those that
+start (voice/listening/onset.py: they ask again). Held-apart speakers are used (those that
 scripts/measure_asr.py does not tune on), with the second half of each noise; with
 --tune, the tuning speakers and the first half instead, to choose a front end on.
 Levels: "own" leaves the recording as it is; a number scales its peak to that many
@@ -35,11 +35,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import measure_asr as asr  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
-from voice.endpoint import Endpointer, SileroCheck  # noqa: E402
-from voice.frontend import FrontEnd, FrontEndConfig  # noqa: E402
-from voice.matcher import Matcher  # noqa: E402
-from voice.onset import missed_start  # noqa: E402
-from voice.pipeline import read_checked  # noqa: E402
+from voice.listening.endpoint import Endpointer, SileroCheck  # noqa: E402
+from voice.listening.frontend import FrontEnd, FrontEndConfig  # noqa: E402
+from voice.understanding.matcher import Matcher  # noqa: E402
+from voice.listening.onset import missed_start  # noqa: E402
+from voice.listening.pipeline import read_checked  # noqa: E402
 
 ROOM_DBFS = -70.0
 LEAD_S, TAIL_S = 1.5, 1.2

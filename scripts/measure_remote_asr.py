@@ -3,7 +3,7 @@
 Starts the real wyoming-faster-whisper (PyPI) on 127.0.0.1 with the shipped tiny.en,
 or uses --server wyoming://HOST:PORT, and reads the same committed recordings through
 both, interleaved (one remote, one local, per item), with the ears' own reading
-path (partyhost.bench.Listener: read_checked and the matcher). Reports p50 and p95
+path (partyhost.bench.manifest.Listener: read_checked and the matcher). Reports p50 and p95
 of each, the accuracy of each, and the link's own overhead per request: the
 round trip seen by the host minus the time the server itself spent (its debug log,
 "Completed request in ..."), which is what the protocol and the connection add.
@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from partyhost.bench import FIXTURE_MANIFEST, Listener, expected_matches, is_negative, manifest_lines, percentile, prompt_name  # noqa: E402
-from voice.audio_in import read_wav_16k  # noqa: E402
-from voice.asr.select import make_recognizer  # noqa: E402
-from voice.matcher import Matcher  # noqa: E402
-from voice.pipeline import Reader  # noqa: E402
+from partyhost.bench.manifest import FIXTURE_MANIFEST, Listener, expected_matches, is_negative, manifest_lines, percentile, prompt_name  # noqa: E402
+from voice.listening.audio_in import read_wav_16k  # noqa: E402
+from voice.recognizers import make_recognizer  # noqa: E402
+from voice.understanding.matcher import Matcher  # noqa: E402
+from voice.listening.pipeline import Reader  # noqa: E402
 from voice.remote import asr as remote_asr  # noqa: E402
 
 COMPLETED = re.compile(r"Completed request in ([0-9.e-]+) second")

@@ -396,7 +396,7 @@ def stalled_servers(work: Path) -> dict:
     from voice.remote.asr import WyomingRecognizer
     from voice.remote.notices import Notices
     from voice.remote.tts import WyomingVoice
-    from voice.tts import PiperTTS
+    from voice.speaking.tts import PiperTTS
     import io
     found = {}
     server = StallingServer("asr")

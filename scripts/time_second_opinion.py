@@ -5,8 +5,8 @@
 
 `partyhost bench keep-cool` asks the second listener both of its questions about
 every word (so that any line can be summarised afterwards), so its times are not a
-live turn's. This times the live reading function itself (voice.pipeline.read_checked,
-as voice.ears calls it) on the benchmark's words and clues, each clip read twice in
+live turn's. This times the live reading function itself (voice.listening.pipeline.read_checked,
+as voice.listening.ears calls it) on the benchmark's words and clues, each clip read twice in
 turn: by Whisper and its check alone, and with Moonshine's veto or rescue on top.
 Both start from a cold encoder cache every time. Run it on an otherwise idle machine
 (docs/keep-cool-live.md records a run).
@@ -24,14 +24,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.games import grammar_slots
-from partyhost.bench import BenchPrompt, first_utterance, percentile
-from partyhost.synthetic_speech import Voices
-from voice.mixing import padded  # noqa: E402
-from partyhost.keep_cool_bench import PROMPT, ROSTER, build_set
+from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
+from partyhost.bench.synthetic_speech import Voices
+from voice.speaking.mixing import padded  # noqa: E402
+from partyhost.bench.keep_cool import PROMPT, ROSTER, build_set
 from voice.asr.moonshine import MoonshineScorer, Preloaded
-from voice.asr.select import make_recognizer
-from voice.matcher import Matcher
-from voice.pipeline import read_checked
+from voice.recognizers import make_recognizer
+from voice.understanding.matcher import Matcher
+from voice.listening.pipeline import read_checked
 
 
 def main() -> int:

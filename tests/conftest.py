@@ -153,7 +153,7 @@ def pulse_null_sink():
 @pytest.fixture(scope="session")
 def voices():
     """Speech synthesis for tests: the host's Piper voice and espeak-ng voices."""
-    from partyhost.synthetic_speech import Voices
+    from partyhost.bench.synthetic_speech import Voices
     return Voices(noise_scale=0.0)   # the same audio on every run: no flaky reads
 
 
@@ -174,10 +174,10 @@ class _PromptName:
 
 def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = None):
     """The intent the live ears would act on for this audio at this prompt (with these
-    live lists), or None: the same reading function as voice.ears (confidence x match
+    live lists), or None: the same reading function as voice.listening.ears (confidence x match
     score >= 0.5)."""
     from voice.audio_types import SAMPLE_RATE, Utterance
-    from voice.reading import read_utterance
+    from voice.listening.reading import read_utterance
     reading = read_utterance(recognizer, matcher, _PromptName(prompt, slots or {}),
                              Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent

@@ -25,8 +25,8 @@ from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.saved import deck_files, load_game_decks
 from partyhost.textio import TextEars, TextMouth
-from voice.grammar import GRAMMAR_DIR
-from voice.matcher import Matcher
+from voice.understanding.grammar import GRAMMAR_DIR
+from voice.understanding.matcher import Matcher
 
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 HUGE = ["1e309", "-1e309", "nan", "NaN", "inf", "-inf", "+50", "\u221220", "1,000,000,000", "0x1F", "007",

@@ -23,7 +23,7 @@ from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.phones.table import PhoneTable
 from partyhost.textio import TextMouth
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -20,7 +20,7 @@ from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.textio import QuietMouth
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_FILE = REPO / "tests" / "scripts" / "cases.yaml"

@@ -6,7 +6,7 @@ Sources of utterances:
 - sample phrases of the prompts no script reaches (menu, numbers, yes/no, names);
 - negatives that must be rejected: table chatter, kitchen noise, music, silence.
 
-Voices and noise come from partyhost.synthetic_speech (the benchmarks speak with
+Voices and noise come from partyhost.bench.synthetic_speech (the benchmarks speak with
 them too): noise is mixed at chosen signal-to-noise ratios.
 
 The manifest follows docs/specs/manifest.md, with a "condition" field
@@ -27,12 +27,12 @@ import soundfile
 import soxr
 
 from host.games import game_ids, grammar_slots, unclear_intent
-from partyhost.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
-from voice.mixing import padded
+from partyhost.bench.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
+from voice.speaking.mixing import padded
 from replay import load_cases, play_script
 from voice.audio_types import SAMPLE_RATE
-from voice.grammar import load_grammar
-from voice.matcher import Matcher
+from voice.understanding.grammar import load_grammar
+from voice.understanding.matcher import Matcher
 
 GRAMMARS = ("common", *game_ids())
 
@@ -234,15 +234,15 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     seconds of a timed turn, or across its buzzer). The host's voice is mixed in
     quietly, as echo, which the ears must ignore because the host is speaking then.
     """
-    from voice.ears import AFTER_SPEECH_GUARD_S
+    from voice.listening.ears import AFTER_SPEECH_GUARD_S
     from host.engine import Heard
     from host.eventlog import EventLog
     from host.games import get_game
     from host.journal import Journal
     from host.session import Session, SessionInfo
-    from voice.audio_out import WavSink
-    from voice.mouth import AudioMouth
-    from voice.tts import PiperTTS
+    from voice.speaking.audio_out import WavSink
+    from voice.speaking.mouth import AudioMouth
+    from voice.speaking.tts import PiperTTS
 
     voices = voices or Voices()
     host_voice = PiperTTS(warm_up=False,           # its own instance: "slower" must not touch the players'

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from voice.normalize import normalize
-from voice.pronounce import (TYPED_ONLY, check_phrases, grammar_phrases, sphinx_entries,
+from voice.understanding.normalize import normalize
+from voice.understanding.pronounce import (TYPED_ONLY, check_phrases, grammar_phrases, sphinx_entries,
                              spoken)
-from voice.vocabulary import parse_dictionary
+from voice.understanding.vocabulary import parse_dictionary
 
 pytestmark = pytest.mark.model
 

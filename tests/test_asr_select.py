@@ -1,10 +1,10 @@
-"""voice/asr/select.py: what can run here, the measured default, clear errors."""
+"""voice/recognizers.py: what can run here, the measured default, clear errors."""
 from __future__ import annotations
 
 import pytest
 
 from voice.asr import CompiledCache, calibrate
-from voice.asr.select import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
+from voice.recognizers import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
                               make_recognizer)
 
 pytestmark = pytest.mark.model

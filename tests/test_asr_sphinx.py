@@ -13,7 +13,7 @@ import pytest
 from conftest import understood
 from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -98,7 +98,7 @@ def test_clean_speech_is_recognised_with_a_real_confidence(sphinx, matcher, say)
 
 
 def test_real_human_speech(sphinx, matcher, shared_audio):
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     audio = np.concatenate([LEAD, read_wav_16k(
         shared_audio / "speech-commands/yes/439c84f4_nohash_1.wav"), TAIL])
     assert understood(sphinx, matcher, "common/yes_no", audio) == {"intent": "yes"}
@@ -112,7 +112,7 @@ def test_real_human_speech(sphinx, matcher, shared_audio):
 @pytest.mark.parametrize("name, start", [("running_tap", 40.0), ("music", 3.0),
                                          ("doing_the_dishes", 70.0), ("pink_noise", 50.0)])
 def test_noise_is_not_acted_on(sphinx, matcher, shared_audio, name, start):
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     audio = read_wav_16k(shared_audio / "noise" / f"{name}.wav")
     cut = audio[int(start * SAMPLE_RATE):int((start + 1.5) * SAMPLE_RATE)]
     assert understood(sphinx, matcher, "common/number", cut) is None
@@ -126,7 +126,7 @@ def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     the time: docs/recognition.md measures about one in five still getting through, which
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
-    from partyhost.synthetic_speech import Voices
+    from partyhost.bench.synthetic_speech import Voices
     voices, grammar = Voices(), sphinx.compile(["yes", "no"])
     rejected = [word for word in OTHER_WORDS
                 if all(h.confidence < 0.5 for h in sphinx.recognize(

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from voice.asr import ModelMissingError
-from voice.asr.select import backend_status, make_recognizer
+from voice.recognizers import backend_status, make_recognizer
 from voice.asr.vosk import (UNKNOWN, VoskRecognizer, VoskSettings, english_model_path,
                             single_phrase)
 from voice.audio_types import SAMPLE_RATE
@@ -51,7 +51,7 @@ def espeak_korean(text: str, tmp_path: Path) -> np.ndarray:
         unavailable("espeak-ng is not installed (scripts/ci-system-deps installs it)")
     wav = tmp_path / "ko.wav"
     subprocess.run(["espeak-ng", "-v", "ko", "-w", str(wav), text], check=True, timeout=30)
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     return np.concatenate([np.zeros(3200, np.float32), read_wav_16k(wav),
                            np.zeros(4800, np.float32)])
 
@@ -99,7 +99,7 @@ def test_korean_speech_is_recognised(vosk_ko, tmp_path, word):
 
 
 def test_english_speech_gives_a_grammar_phrase_or_nothing(vosk_ko, shared_audio):
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     grammar = vosk_ko.compile(KOREAN)
     for name in ("speech-commands/seven/6a27a9bf_nohash_0.wav", "fsdd/2_jackson_0.wav"):
         for hypothesis in vosk_ko.recognize(read_wav_16k(shared_audio / name), grammar):

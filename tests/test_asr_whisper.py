@@ -10,11 +10,12 @@ import pytest
 
 from conftest import understood
 from voice.asr import ModelMissingError
-from voice.asr.whisper import (HALLUCINATIONS, MAX_PROMPT_TOKENS, WhisperPrompt,
+from voice.asr.text_guards import HALLUCINATIONS
+from voice.asr.whisper import (MAX_PROMPT_TOKENS, WhisperPrompt,
                                WhisperRecognizer, WhisperSettings, collapse_repeats,
                                prompt_text, rejection_reason)
 from voice.audio_types import SAMPLE_RATE
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -32,12 +33,12 @@ def matcher() -> Matcher:
 
 
 def recording(shared_audio, name: str) -> np.ndarray:
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     return np.concatenate([LEAD, read_wav_16k(shared_audio / name), TAIL])
 
 
 def noise(shared_audio, name: str, start_s: float, seconds: float = 1.5) -> np.ndarray:
-    from voice.audio_in import read_wav_16k
+    from voice.listening.audio_in import read_wav_16k
     audio = read_wav_16k(shared_audio / "noise" / f"{name}.wav")
     return audio[int(start_s * SAMPLE_RATE):int((start_s + seconds) * SAMPLE_RATE)]
 

@@ -1,4 +1,4 @@
-"""Quiet in chatter (voice/attention.py, host/session.py): speech not said to the host is
+"""Quiet in chatter (voice/listening/attention.py, host/session.py): speech not said to the host is
 logged and not answered; "Sorry?" only for a plausible reply; a silent player gets a
 brief reminder at growing intervals."""
 from __future__ import annotations
@@ -8,11 +8,11 @@ from test_session import ScriptEars, events, make_session
 
 from host.engine import Heard
 from host.session import SORRY
-from voice.pipeline import Reader
-from voice.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
+from voice.listening.pipeline import Reader
+from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.audio_types import Hypothesis, Utterance
-from voice.reading import Reading
-from voice.matcher import Matcher
+from voice.listening.reading import Reading
+from voice.understanding.matcher import Matcher
 
 NUMBER = Matcher().table("common/number")
 
@@ -129,8 +129,8 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     from test_endpoint import RULES, silence, voiced
     from test_read_ahead import Recording
     from dataclasses import replace as changed
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
     audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
     recogniser = Reads("seven")
     ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(),
@@ -146,8 +146,8 @@ def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of
     from test_endpoint import RULES, silence, voiced
     from test_read_ahead import Recording
     from dataclasses import replace as changed
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
 
     def heard(host_quiet_since: float, pause: float):
         audio = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(pause), voiced(0.5, level=0.1),
@@ -164,7 +164,7 @@ def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of
 
 
 def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
-    from voice.ears import VoiceEars
+    from voice.listening.ears import VoiceEars
     ears = VoiceEars.__new__(VoiceEars)
     ears.matcher, ears.reply_max_s = Matcher(), 4.0
     made = lambda **kw: Heard(**kw)    # noqa: E731

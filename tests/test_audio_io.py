@@ -14,8 +14,8 @@ import soxr
 
 from conftest import unavailable
 from voice import devices
-from voice.audio_in import AudioFileError, MicSource, WavSource, read_wav_16k
-from voice.audio_out import WavSink, as_float32
+from voice.listening.audio_in import AudioFileError, MicSource, WavSource, read_wav_16k
+from voice.speaking.audio_out import WavSink, as_float32
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE
 from voice.devices import Device, DeviceNotFound, PortAudioMissing
 
@@ -306,7 +306,7 @@ def test_mic_missing_device_message(monkeypatch):
     def nothing(name, kind):
         raise DeviceNotFound("There is no default microphone: no microphone is connected. Plug one in")
 
-    monkeypatch.setattr("voice.audio_in.find_device", nothing)
-    monkeypatch.setattr("voice.audio_in.sounddevice_module", lambda: types.SimpleNamespace())
+    monkeypatch.setattr("voice.listening.audio_in.find_device", nothing)
+    monkeypatch.setattr("voice.listening.audio_in.sounddevice_module", lambda: types.SimpleNamespace())
     with pytest.raises(DeviceNotFound, match="Plug one in"):
         next(MicSource().frames())

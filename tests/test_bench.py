@@ -19,7 +19,7 @@ LAST_LINE = re.compile(r"^accuracy=(\d\.\d{3}) false_accepts=(\d+) n=(\d+) p50_m
 
 
 def test_the_fixtures_cover_every_prompt_of_every_game():
-    from voice.grammar import load_grammar
+    from voice.understanding.grammar import load_grammar
     lines = [json.loads(line) for line in MANIFEST.read_text().splitlines()]
     said = {f"{line['game']}/{line['prompt']}" for line in lines}
     every = {p for g in ("keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion", "common")
@@ -48,7 +48,7 @@ def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
     """At a Keep Cool turn speech not understood is a clue (as live); chatter that
     becomes a hit claim is still a false accept."""
     from host.games import unclear_intent
-    from partyhost.bench import is_negative, summarise
+    from partyhost.bench.manifest import is_negative, summarise
 
     clue = unclear_intent("keep-cool/word")
     assert clue == {"intent": "word", "word": None} and unclear_intent("common/number") is None
@@ -64,8 +64,8 @@ def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
 
 def test_bench_grammar_loads_exactly_the_file_named(tmp_path):
     """--grammar FILE is that file, whatever the manifest's game is called; a missing one is an error."""
-    from voice.grammar import GrammarError
-    from voice.matcher import Matcher
+    from voice.understanding.grammar import GrammarError
+    from voice.understanding.matcher import Matcher
 
     grammar = tmp_path / "any-name.yaml"
     grammar.write_text("language: en\nprompts:\n  shop/order: [buy]\nintents:\n  buy:\n"
@@ -90,7 +90,7 @@ def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
 def test_the_summary_tells_a_wrong_move_from_a_question_again():
     """Both are misses; only a move other than the one expected is "acted wrongly", and
     "unasked" when the host would make it without "Did you mean ...?" first."""
-    from partyhost.bench import format_summary, summarise
+    from partyhost.bench.manifest import format_summary, summarise
 
     def item(got, correct, negative=False, asked=False):
         return {"prompt": "common/number", "condition": "clean", "got": got, "correct": correct,

@@ -60,10 +60,10 @@ def test_rendered_settings_read_back_the_same(tmp_path):
 def test_tuned_defaults_are_the_tuned_values():
     """A setting that repeats a tuned constant (a TOML default must be a plain value)
     must follow it when it is re-tuned."""
-    from voice.endpoint import EndpointConfig
-    from voice.matcher import ACCEPT_SCORE, CONFIRM_SCORE
-    from voice.reading import RIVAL_MARGIN
-    from voice.wordcheck import CHECK_LINE, NUMBER_LINE
+    from voice.listening.endpoint import EndpointConfig
+    from voice.understanding.matcher import ACCEPT_SCORE, CONFIRM_SCORE
+    from voice.listening.reading import RIVAL_MARGIN
+    from voice.listening.wordcheck import CHECK_LINE, NUMBER_LINE
     settings, endpoint = Settings(), EndpointConfig()
     assert (settings.word_check_line, settings.number_check_line) == (CHECK_LINE, NUMBER_LINE)
     assert settings.rival_margin == RIVAL_MARGIN

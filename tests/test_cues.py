@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.cues import MAX_RMS, NAMES, PEAK, UnknownCue, cue
+from voice.speaking.cues import MAX_RMS, NAMES, PEAK, UnknownCue, cue
 
 RATE = 22_050
 REPO = Path(__file__).resolve().parents[1]

@@ -512,7 +512,7 @@ def test_speech_check_flags_words_missing_from_the_dictionary():
 
 @needs_pocketsphinx
 def test_speech_check_with_the_real_dictionary():
-    from voice.vocabulary import load_dictionary
+    from voice.understanding.vocabulary import load_dictionary
     card = WordCard(1, ("candle", "flour", "tiger", "apple", "river", "cloud", "stone", "lemon",
                         "chair", "piano"),
                     ("window", "zebra", "violin", "ocean", "bridge", "horse", "grape", "mouse",
@@ -567,7 +567,7 @@ def test_validator_command_refuses_a_shipped_deck_missing_a_card(shipped, tmp_pa
 
 
 def test_validator_warns_when_speech_checks_cannot_run(monkeypatch):
-    from voice import vocabulary
+    from voice.understanding import vocabulary
 
     def no_dictionary(*args, **kwargs):
         raise vocabulary.VocabularyError("pocketsphinx is not installed")
@@ -639,7 +639,7 @@ def test_rebuilding_gives_the_shipped_file_byte_for_byte(tmp_path):
 
 @needs_pocketsphinx
 def test_question_words_must_be_pronounceable(tmp_path):
-    from voice import vocabulary
+    from voice.understanding import vocabulary
     dictionary = vocabulary.load_dictionary()
     fine = Question("q1", "How many of the panda's cubs eat sudoku?", 5, 2020, "S", "animals", ("zero-to-100",))
     odd = Question("q2", "How many zorblaxes does a flumph own?", 5, 2020, "S", "animals", ("zero-to-100",))
@@ -951,7 +951,7 @@ def test_shipped_keep_it_100_cards_say_a_year_only_where_they_have_one(shipped):
 
 @needs_pocketsphinx
 def test_homophones_in_the_deck_and_with_frequent_words_are_refused():
-    from voice.vocabulary import load_dictionary
+    from voice.understanding.vocabulary import load_dictionary
     deck = full_deck(2)
     dictionary = dict(fake_dictionary(deck))
     dictionary.update(load_dictionary())
@@ -971,7 +971,7 @@ def test_no_word_of_the_whole_deck_sounds_like_one_of_the_10000_most_frequent_en
     card. Straight from wordfreq and the CMU dictionary pocketsphinx ships, over all
     2,400 words (not the list the builder wrote)."""
     wordfreq = pytest.importorskip("wordfreq", reason="wordfreq is in the test extra: pip install -e .[test]")
-    from voice.vocabulary import load_dictionary, pronunciations
+    from voice.understanding.vocabulary import load_dictionary, pronunciations
     dictionary = load_dictionary()
     said_as: dict[tuple[str, ...], set[str]] = {}
     for word in wordfreq.top_n_list("en", 10000):
@@ -1002,7 +1002,7 @@ def test_the_shipped_word_deck_holds_no_slur_and_no_word_of_one_country(shipped)
 
 @needs_pocketsphinx
 def test_shipped_word_deck_has_no_homophones(shipped):
-    from voice.vocabulary import load_dictionary
+    from voice.understanding.vocabulary import load_dictionary
     frequent = validator.frequent_words()
     assert len(frequent) > 9000 and {"sorry", "not", "would", "which", "we'll", "tied"} <= set(frequent)
     assert validator.check_homophones(shipped.words, load_dictionary(), frequent) == []

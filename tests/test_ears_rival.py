@@ -1,4 +1,4 @@
-"""An unsure reading (voice/ears.py, RIVAL_MARGIN): when the recogniser's n-best names
+"""An unsure reading (voice/listening/ears.py, RIVAL_MARGIN): when the recogniser's n-best names
 something else nearly as well, the host asks before acting instead of guessing."""
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from test_read_ahead import Recording
 
 from host.engine import Prompt as HostPrompt
 from host.games import grammar_slots
-from voice.pipeline import Reader
-from voice.audio_in import read_wav_16k
+from voice.listening.pipeline import Reader
+from voice.listening.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis, Utterance
-from voice.ears import VoiceEars
-from voice.reading import RIVAL_MARGIN, read_utterance
-from voice.endpoint import Endpointer
-from voice.matcher import Matcher
+from voice.listening.ears import VoiceEars
+from voice.listening.reading import RIVAL_MARGIN, read_utterance
+from voice.listening.endpoint import Endpointer
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -79,8 +79,8 @@ def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure)
 def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
     """The real recogniser: a committed recording of "pass" at the joker question, which
     tiny.en's beam reads "yes" first and "pass" close behind."""
-    from partyhost.bench import first_utterance
-    from voice.asr.select import make_recognizer
+    from partyhost.bench.manifest import first_utterance
+    from voice.recognizers import make_recognizer
     audio = read_wav_16k(FIXTURES / "wav" / "centurion-joker_steal-d91fb2cf4d.wav")
     # The gap between the two is 0.08 on one machine and 0.11 on another (CTranslate2's
     # arithmetic differs between CPUs), astride RIVAL_MARGIN; a margin of 0.2 tests the

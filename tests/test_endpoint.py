@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.audio_in import WavSource, read_wav_16k
-from voice.attention import REPLY_MAX_S
+from voice.listening.audio_in import WavSource, read_wav_16k
+from voice.listening.attention import REPLY_MAX_S
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
-from voice.endpoint import EndpointConfig, Endpointer
-from voice.turns import listen_for_turn
+from voice.listening.endpoint import EndpointConfig, Endpointer
+from voice.listening.turns import listen_for_turn
 
 pytestmark = [pytest.mark.audio, pytest.mark.model]
 
@@ -297,7 +297,7 @@ def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
     music. Measured from the floor alone, the chatter counted as speech: 57 % of the
     replies were found, 28 % of those with their end, and 30 stretches ran on past
     4 s (not a reply). Measured 95 % / 79 % / none."""
-    from partyhost.chatter_bench import party_noise
+    from partyhost.bench.chatter import party_noise
     signal, truth = scene(corpora["fsdd"], party_noise(120, corpora=("speech-commands",)))
     found = list(Endpointer().utterances(frames_of(signal)))
     result = score(found, truth)
@@ -314,8 +314,8 @@ def test_chatter_alone_is_not_cut_into_replies(shared_audio):
     reply-length pieces the recogniser would read against the prompt. Through the front
     end, as live. (Ended where the chatter falls back, but without asking that a reply
     stand out of it, these two minutes gave 13 reply-length pieces; now 1.)"""
-    from partyhost.chatter_bench import babble
-    from voice.frontend import FrontEnd
+    from partyhost.bench.chatter import babble
+    from voice.listening.frontend import FrontEnd
     minutes = 2.0
     chatter = babble(minutes * 60, seed=7)
     found = list(Endpointer().utterances(FrontEnd().frames(frames_of(chatter))))

@@ -1,4 +1,4 @@
-"""The front end before the endpointer (voice/frontend.py): a quiet voice is found, a
+"""The front end before the endpointer (voice/listening/frontend.py): a quiet voice is found, a
 rising gain never starts speech on room sound, a loud voice is not clipped, and each
 utterance's input level is the level that came in."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ from test_endpoint import RULES, frames_of, silence, voiced
 
 from partyhost.config import Settings
 from partyhost.voiceio import front_end
-from voice.endpoint import Endpointer
-from voice.frontend import FrontEnd, FrontEndConfig
+from voice.listening.endpoint import Endpointer
+from voice.listening.frontend import FrontEnd, FrontEndConfig
 
 
 def room(seconds: float, dbfs: float, seed: int = 0) -> np.ndarray:

@@ -12,7 +12,7 @@ import pytest
 
 from fuzz_input import configurations, fuzz_lines, run_fuzz
 from host.games import GAME_IDS
-from voice.normalize import normalize, number_words
+from voice.understanding.normalize import normalize, number_words
 
 REPO = Path(__file__).resolve().parents[1]
 SEED, LINES = 20261203, 10_000

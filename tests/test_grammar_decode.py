@@ -1,4 +1,4 @@
-"""Decoding inside the prompt's grammar (voice/grammar_decode.py).
+"""Decoding inside the prompt's grammar (voice/understanding/grammar_decode.py).
 
 The search is checked here against a tiny fake decoder whose "audio" is a text: it
 gives each next token of that text a high log-probability and every other token a
@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.grammar_decode import SaidValue, TokenGraph, decode
-from voice.graph import IntentTag
-from voice.matcher import Matcher
+from voice.understanding.grammar_decode import SaidValue, TokenGraph, decode
+from voice.understanding.graph import IntentTag
+from voice.understanding.matcher import Matcher
 
 COFFEE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "coffee_maker.yaml"
 TOKENS = ["<end>", ",", ".", "?", " Card", " card", " two", " Two", " 2", " with", " +", "20", " twenty",

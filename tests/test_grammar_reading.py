@@ -1,5 +1,5 @@
 """The reading pipeline with decoding inside the grammar, on real speech and the real
-Whisper model (voice/reading.py judge, voice/grammar_decode.py).
+Whisper model (voice/listening/reading.py judge, voice/understanding/grammar_decode.py).
 
 The recordings in tests/fixtures/decoding/ are espeak-ng voices (generated here: no
 licence beyond the project's) saying coffee orders of docs/examples/coffee_maker.yaml,
@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from host.decide import ACT, decide
-from partyhost.bench import BenchPrompt, first_utterance
+from partyhost.bench.manifest import BenchPrompt, first_utterance
 from partyhost.config import Settings
 from partyhost.voiceio import reader_for
-from voice.audio_in import read_wav_16k
+from voice.listening.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis
-from voice.matcher import Matcher
-from voice.reading import judge, weigh
+from voice.understanding.matcher import Matcher
+from voice.listening.reading import judge, weigh
 
 pytestmark = pytest.mark.model
 
@@ -91,9 +91,9 @@ def test_table_talk_is_not_a_path_of_the_grammar(reader):
     """Chatter read at game prompts (the committed negatives): the decoder, held to the
     grammar, pays far more regret per word than the line, so it has no say, and the
     reply is not acted on."""
-    from partyhost.bench import manifest_lines
+    from partyhost.bench.manifest import manifest_lines
     from host.games import grammar_slots
-    from voice.reading import REGRET_PER_WORD, judge
+    from voice.listening.reading import REGRET_PER_WORD, judge
     manifest = HERE / "fixtures" / "voice" / "manifest.jsonl"
     chatter = [line for line in manifest_lines(manifest) if line.get("source") == "chatter"
                and line["game"] not in ("keep-cool",)][:6]

@@ -17,7 +17,7 @@ import pytest
 
 from host.games import grammar_slots
 from replay import load_cases, play_script
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 pytestmark = pytest.mark.slow
 

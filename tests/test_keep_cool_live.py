@@ -17,7 +17,7 @@ from host.eventlog import EventLog
 from host.games import keep_cool as kc
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 from fakes import RecordingMouth
 

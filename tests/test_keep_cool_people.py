@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from voice.pipeline import Reader
-from partyhost.bench import Listener
-from voice.mixing import padded
+from voice.listening.pipeline import Reader
+from partyhost.bench.manifest import Listener
+from voice.speaking.mixing import padded
 from voice.asr.moonshine import Preloaded
-from voice.asr.select import make_recognizer
-from voice.audio_in import read_wav_16k
-from voice.matcher import Matcher
+from voice.recognizers import make_recognizer
+from voice.listening.audio_in import read_wav_16k
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 

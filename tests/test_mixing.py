@@ -1,10 +1,10 @@
-"""voice/mixing.py: one mix, three SNR measures, each holding the ratio it promises."""
+"""voice/speaking/mixing.py: one mix, three SNR measures, each holding the ratio it promises."""
 import random
 
 import numpy as np
 import pytest
 
-from voice import mixing
+from voice.speaking import mixing
 
 
 def _speech_with_pauses() -> np.ndarray:

@@ -57,9 +57,9 @@ def test_an_entry_without_a_known_checksum_is_refused_before_any_download(tmp_pa
 
 
 def test_fetched_files_are_checked_loaded_and_read(server, tmp_path):  # noqa: F811
-    from voice.asr.select import make_recognizer
-    from voice.audio_in import read_wav_16k
-    from voice.matcher import Matcher
+    from voice.recognizers import make_recognizer
+    from voice.listening.audio_in import read_wav_16k
+    from voice.understanding.matcher import Matcher
     entry = served_entry(server)
     models = tmp_path / "models"
     folder = fetch(entry, models, progress=False)

@@ -12,9 +12,9 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from voice.cues import UnknownCue, cue
-from voice.mouth import PAUSE_S, RATE_STEPS, VOLUME_STEPS, AudioMouth
-from voice.tts import PiperTTS
+from voice.speaking.cues import UnknownCue, cue
+from voice.speaking.mouth import PAUSE_S, RATE_STEPS, VOLUME_STEPS, AudioMouth
+from voice.speaking.tts import PiperTTS
 
 pytestmark = [pytest.mark.audio, pytest.mark.model]
 
@@ -254,7 +254,7 @@ def test_real_speech_and_cues_into_a_wav_file_on_one_timeline(piper, tmp_path):
     """The project's WavSink: the file ends where busy_until says the host falls silent."""
     import wave
 
-    from voice.audio_out import WavSink
+    from voice.speaking.audio_out import WavSink
 
     clock = Clock(1.0)                                  # the host starts 1 s into the session
     with WavSink(tmp_path / "host.wav") as sink:

@@ -18,7 +18,7 @@ from host.journal import Journal
 from host.narrowing import Trouble
 from host.session import Session, SessionInfo
 from replay import ScriptCase, load_cases, play_script
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 from fakes import RecordingMouth
 

@@ -1,4 +1,4 @@
-"""A reply whose start the host did not hear is never a move (voice/onset.py): said over
+"""A reply whose start the host did not hear is never a move (voice/listening/onset.py): said over
 the host's own speech, or cut at the front by the endpointer. The host says it missed
 the start, asks again, and the event log says why."""
 from __future__ import annotations
@@ -10,13 +10,13 @@ from test_endpoint import RULES, frames_of, silence, voiced
 from test_session import events, make_session
 
 from host.session import MISSED_START
-from voice.pipeline import Reader
-from voice.audio_in import WavSource
+from voice.listening.pipeline import Reader
+from voice.listening.audio_in import WavSource
 from voice.audio_types import SAMPLE_RATE, Utterance
-from voice.ears import VoiceEars
-from voice.endpoint import Endpointer
-from voice.matcher import Matcher
-from voice.onset import BEGAN_BEFORE_LISTENING, CLIPPED_AT_FRONT, OPENED_WITHIN_S, missed_start
+from voice.listening.ears import VoiceEars
+from voice.listening.endpoint import Endpointer
+from voice.understanding.matcher import Matcher
+from voice.listening.onset import BEGAN_BEFORE_LISTENING, CLIPPED_AT_FRONT, OPENED_WITHIN_S, missed_start
 
 
 class Prompt:
@@ -93,7 +93,7 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
     """A whole session on a recording: Ana begins "I will add four" 0.4 s before the host
     falls silent (what is left, "...add four", would read as four), then says "three"
     after it. Only three is played; the real recogniser reads the second."""
-    from voice.asr.select import make_recognizer
+    from voice.recognizers import make_recognizer
     four, three = say("I will add four"), say("three")
     t_four = 1.0 + 3200 / SAMPLE_RATE          # where the speech of "four" begins
     stops = [t_four + 0.4]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partyhost import pace
+from partyhost.bench import pace
 
 
 def say(text):

@@ -15,7 +15,7 @@ import pytest
 from host.engine import GameOptions, Heard, Prompt
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
-from voice.pipeline import Reader
+from voice.listening.pipeline import Reader
 from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
 from partyhost.phones.seats import FREE_WRONG_CODES, MAX_WAIT_S, SeatBook, SeatRefused
@@ -422,9 +422,9 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
     import numpy as np
 
     from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
-    from voice.matcher import Matcher
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
+    from voice.understanding.matcher import Matcher
 
     class QuietRoom:
         """A live-like source: one silent frame every frame period, for ever."""

@@ -19,12 +19,12 @@ import soundfile
 import soxr
 
 from conftest import unavailable
-from voice.audio_in import MicSource
-from voice.audio_out import SpeakerSink
+from voice.listening.audio_in import MicSource
+from voice.speaking.audio_out import SpeakerSink
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError, PortAudioMissing, find_device, rescan
-from voice.endpoint import Endpointer
-from voice.turns import listen_for_turn
+from voice.listening.endpoint import Endpointer
+from voice.listening.turns import listen_for_turn
 
 pytestmark = pytest.mark.audio
 

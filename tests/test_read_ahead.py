@@ -1,4 +1,4 @@
-"""The ears read an utterance while its end is still being confirmed (voice/ears.py,
+"""The ears read an utterance while its end is still being confirmed (voice/listening/ears.py,
 _ReadAhead): the same reading, sooner, and never of audio that turned out longer."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
 from host.engine import Prompt
-from voice.pipeline import Reader
+from voice.listening.pipeline import Reader
 from voice.audio_types import Hypothesis
-from voice.ears import VoiceEars
-from voice.endpoint import Endpointer
-from voice.matcher import Matcher
+from voice.listening.ears import VoiceEars
+from voice.listening.endpoint import Endpointer
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -84,10 +84,10 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
     from pathlib import Path
 
     from host.games import grammar_slots
-    from partyhost.bench import BenchPrompt
+    from partyhost.bench.manifest import BenchPrompt
     from voice.asr.moonshine import Preloaded
-    from voice.asr.select import make_recognizer
-    from voice.audio_in import WavSource
+    from voice.recognizers import make_recognizer
+    from voice.listening.audio_in import WavSource
 
     fixtures = Path(__file__).parent / "fixtures" / "voice"
     lines = [json.loads(line) for line in (fixtures / "manifest.jsonl").read_text().splitlines()]
@@ -109,7 +109,7 @@ def test_the_paced_benchmark_times_each_clip_both_ways(tmp_path):
     import shutil
     from pathlib import Path
 
-    from partyhost.bench import Listener, paced_latency
+    from partyhost.bench.manifest import Listener, paced_latency
 
     fixtures = Path(__file__).parent / "fixtures" / "voice"
     line = next(json.loads(text) for text in (fixtures / "manifest.jsonl").read_text().splitlines()

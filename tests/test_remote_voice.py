@@ -17,7 +17,7 @@ from partyhost.config import ConfigError, Settings, apply_overrides
 from voice.remote.address import WyomingAddress
 from voice.remote.asr import REMOTE_CONFIDENCE, RemotePrompt, WyomingRecognizer, judge
 from voice.remote.link import Link, Role
-from voice.pipeline import Reader
+from voice.listening.pipeline import Reader
 from voice.remote.notices import Notices
 
 from wyoming_servers import asr_command, free_port, running, stop
@@ -224,10 +224,10 @@ ITEMS = ["common/yes_no-94-piper-1/clean", "common/yes_no-96-piper-1/clean",
 def test_recordings_read_by_the_server_as_by_the_local_recogniser(asr_server):
     """The same recordings through wyoming-faster-whisper and the local whisper backend:
     the server's readings are its own (details: its transcript), and understood alike."""
-    from partyhost.bench import Listener, prompt_name
-    from voice.audio_in import read_wav_16k
-    from voice.asr.select import make_recognizer
-    from voice.matcher import Matcher
+    from partyhost.bench.manifest import Listener, prompt_name
+    from voice.listening.audio_in import read_wav_16k
+    from voice.recognizers import make_recognizer
+    from voice.understanding.matcher import Matcher
 
     address, _ = asr_server
     notices = Notices(io.StringIO())
@@ -257,12 +257,12 @@ def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told
     before the ears listen again; the server comes back and is announced once."""
     import soundfile
 
-    from partyhost.bench import BenchPrompt
-    from voice.asr.select import make_recognizer
-    from voice.audio_in import WavSource, read_wav_16k
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
-    from voice.matcher import Matcher
+    from partyhost.bench.manifest import BenchPrompt
+    from voice.recognizers import make_recognizer
+    from voice.listening.audio_in import WavSource, read_wav_16k
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
+    from voice.understanding.matcher import Matcher
 
     port = free_port()
     command = asr_command(port, tmp_path)
@@ -309,8 +309,8 @@ def test_unreachable_recogniser_at_start_is_told_and_the_local_one_listens(tmp_p
     """open_io with a wyoming:// recogniser nobody listens at: a clear printed reason, no
     error, local readings, and the notice spoken (echoed) at the first prompt."""
     from partyhost.voiceio import open_io
-    from voice.matcher import Matcher
-    from partyhost.bench import BenchPrompt
+    from voice.understanding.matcher import Matcher
+    from partyhost.bench.manifest import BenchPrompt
 
     address = f"wyoming://127.0.0.1:{free_port()}"
     source = tmp_path / "silence.wav"
@@ -347,7 +347,7 @@ def pulse_device(pulse_null_sink):
 
 @pytest.fixture(scope="module")
 def local_voice():
-    from voice.tts import PiperTTS
+    from voice.speaking.tts import PiperTTS
     return PiperTTS()
 
 
@@ -356,10 +356,10 @@ def local_voice():
 def test_the_voice_server_speaks_and_is_played(tts_server, local_voice, pulse_device):
     """Sentences from wyoming-piper, played through the PulseAudio null sink by the mouth;
     as long as the local voice says them, and at the mouth's volume."""
-    from voice.audio_out import SpeakerSink
-    from voice.mouth import AudioMouth
+    from voice.speaking.audio_out import SpeakerSink
+    from voice.speaking.mouth import AudioMouth
     from voice.remote.tts import WyomingVoice
-    from voice.tts import HEADROOM
+    from voice.speaking.tts import HEADROOM
 
     address, _ = tts_server
     notices = Notices(io.StringIO())

@@ -20,11 +20,11 @@ from satellite import SND_RATE, free_port, satellite, satellite_program_path  # 
 from test_pulse_device import listen, similarity, speech_span
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError
-from voice.endpoint import Endpointer
+from voice.listening.endpoint import Endpointer
 from voice.remote.address import parse_address
 from voice.remote.satellite import PausingClock, SatelliteSink, SatelliteSource
 from voice.remote.satellite_link import SatelliteLink
-from voice.turns import listen_for_turn
+from voice.listening.turns import listen_for_turn
 
 
 def test_input_and_output_take_a_satellite_address():
@@ -115,9 +115,9 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     start was taken for lost ("Sorry, I missed the start of that")."""
     import numpy as np
     from test_attention import NumberPrompt, Reads
-    from voice.ears import AFTER_SPEECH_GUARD_S, VoiceEars
-    from voice.matcher import Matcher
-    from voice.pipeline import Reader
+    from voice.listening.ears import AFTER_SPEECH_GUARD_S, VoiceEars
+    from voice.understanding.matcher import Matcher
+    from voice.listening.pipeline import Reader
     source = SatelliteSource(link)
     source.open()
     host_silent = source.now()

@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from voice.mixing import padded
+from voice.speaking.mixing import padded
 from recordings import partyhost
 from replay import load_cases, outcomes, play_script
 from satellite import HostSpeech, count, events, satellite, satellite_program_path  # noqa: F401 (fixtures)

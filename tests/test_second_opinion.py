@@ -1,4 +1,4 @@
-"""The second listener's veto and rescue at a Keep Cool turn (voice/second_opinion.py),
+"""The second listener's veto and rescue at a Keep Cool turn (voice/listening/second_opinion.py),
 with stand-ins whose likelihoods the test sets; the real Moonshine is in
 tests/test_asr_moonshine.py."""
 from __future__ import annotations
@@ -11,11 +11,11 @@ from host.games import grammar_slots
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
-from voice.matcher import Matcher
-from voice.normalize import normalize
-from voice.pipeline import Reader
-from voice.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
-from voice.pipeline import read_checked
+from voice.understanding.matcher import Matcher
+from voice.understanding.normalize import normalize
+from voice.listening.pipeline import Reader
+from voice.listening.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
+from voice.listening.pipeline import read_checked
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -192,8 +192,8 @@ def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
 
 def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
     from host.engine import Prompt as HostPrompt
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
 
     class EndedInput:      # a recording that has run out: every hear() returns at once
         def frames(self):

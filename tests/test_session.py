@@ -11,7 +11,7 @@ from host.eventlog import EventLog
 from host.journal import Journal
 from host.engine import Heard
 from host.session import Session, SessionInfo
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 from fakes import RecordingMouth
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from host.games import game_ids
-from voice.grammar import load_grammar
+from voice.understanding.grammar import load_grammar
 
 REPO = Path(__file__).resolve().parents[1]
 SPECS = REPO / "docs" / "specs"

@@ -1,4 +1,4 @@
-"""`partyhost bench table`: the simulated table (partyhost/table_player.py) against a
+"""`partyhost bench table`: the simulated table (partyhost/bench/table_player.py) against a
 scripted host, and one short game played live through the real wyoming-satellite."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from partyhost.table_bench import play_case, speaker_for
-from partyhost.table_player import Table, narrowed_answer, typed_lines
+from partyhost.bench.table import play_case, speaker_for
+from partyhost.bench.table_player import Table, narrowed_answer, typed_lines
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
@@ -161,8 +161,8 @@ def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
 
 
 def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_path):
-    from partyhost.table_bench import CaseResult, _as_json, figures, from_json, summary_rows
-    from partyhost.table_player import GameRecord, LineRecord
+    from partyhost.bench.table import CaseResult, _as_json, figures, from_json, summary_rows
+    from partyhost.bench.table_player import GameRecord, LineRecord
     events = [{"type": "say", "text": "Welcome."}, {"type": "prompt"}, {"type": "say", "text": "Ana?"},
               {"type": "say", "text": "Did you mean: card one?"}, {"type": "say", "text": "Ben?"}]
     lines = [LineRecord(0, "card two", "Ana", tries=1, done=True, seconds=3.0),

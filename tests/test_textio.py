@@ -11,7 +11,7 @@ from pathlib import Path
 
 from host.engine import Prompt
 from partyhost.textio import TextEars, TypedCommands
-from voice.matcher import Matcher
+from voice.understanding.matcher import Matcher
 
 TURN = Prompt("keep-cool/word", "Ana", "", timeout=8.0)
 

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from voice.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, \
+from voice.speaking.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, \
     speech_pieces, speech_text
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]

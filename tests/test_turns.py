@@ -1,4 +1,4 @@
-"""The clock of a timed turn (voice/turns.py), on the session clock of synthetic frames.
+"""The clock of a timed turn (voice/listening/turns.py), on the session clock of synthetic frames.
 
 A stand-in endpointer hears speech exactly where the test puts it: it sees an
 onset at the first voiced frame, confirms the utterance START_FRAMES frames later
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from voice.audio_types import FRAME_SAMPLES, Frame, Utterance
-from voice.turns import listen_for_turn, tick_times
+from voice.listening.turns import listen_for_turn, tick_times
 
 FRAME_S = 0.03
 START_FRAMES = 4

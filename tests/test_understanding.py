@@ -12,8 +12,8 @@ import pytest
 
 from host.engine import Heard
 from host.games import grammar_slots
-from voice.grammar import Grammar
-from voice.matcher import Matcher, phrase_count
+from voice.understanding.grammar import Grammar
+from voice.understanding.matcher import Matcher, phrase_count
 
 from test_session import ScriptEars, make_session
 

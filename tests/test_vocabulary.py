@@ -1,4 +1,4 @@
-"""voice/vocabulary.py: the pronouncing dictionary and which words sound alike.
+"""voice/understanding/vocabulary.py: the pronouncing dictionary and which words sound alike.
 
 Tests that read PocketSphinx's dictionary skip when pocketsphinx is not installed
 (it is a project dependency); the rest run on small dictionaries written here.
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from voice import vocabulary
-from voice.vocabulary import (VocabularyError, confusable_pairs, load_dictionary, missing_words,
+from voice.understanding import vocabulary
+from voice.understanding.vocabulary import (VocabularyError, confusable_pairs, load_dictionary, missing_words,
                               parse_dictionary, sounds_alike)
 
 pytestmark = pytest.mark.model
@@ -145,7 +145,7 @@ def test_the_shipped_pronunciations_file_parses():
 
 
 def test_vocabulary_knows_no_game_rules():
-    code = ("import sys, voice.vocabulary; "
+    code = ("import sys, voice.understanding.vocabulary; "
             "print(sorted(m for m in sys.modules if m == 'host' or m.startswith('host.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          check=True).stdout

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import soundfile
 
-from voice.mixing import padded
+from voice.speaking.mixing import padded
 from speech_fixtures import build_session_wav
 from replay import load_cases, outcomes, play_script
 from voice.audio_types import SAMPLE_RATE

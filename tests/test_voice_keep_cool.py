@@ -7,7 +7,7 @@ each of the host's cues, with the host's own voice mixed in as echo:
   Ana "song" (a clue) / Ben "lemon" (Cy's word, but Cy has not spoken: nothing) /
   Cy "tree" / Ana "forest" (Cy's: a hit) / Ben "a guitar" (Ana's: a hit; with the
   article players add: Moonshine reads Piper's bare "guitar" as "Itar" and its
-  veto (voice/second_opinion.py) then drops the hit, a miss the benchmark counts) /
+  veto (voice/listening/second_opinion.py) then drops the hit, a miss the benchmark counts) /
   Cy silent for the whole 8 seconds (ticks, the buzzer) / Ana "candlestick"
   (her own "candle": refused) then "engine" begun 7.6 s into her turn, across
   the buzzer (Cy's: still Ana's hit) / Ben "needle" (Cy's: an attack) /
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from partyhost.synthetic_speech import Voices
+from partyhost.bench.synthetic_speech import Voices
 from speech_fixtures import build_session_wav
 from replay import ScriptCase
 

@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from voice.grammar import Grammar, GrammarError, load_grammar
-from voice.matcher import Matcher
-from voice.normalize import normalize, number_words
+from voice.understanding.grammar import Grammar, GrammarError, load_grammar
+from voice.understanding.matcher import Matcher
+from voice.understanding.normalize import normalize, number_words
 
 
 @pytest.mark.parametrize("n, words", [(0, "zero"), (7, "seven"), (13, "thirteen"), (40, "forty"),

@@ -1,9 +1,9 @@
-"""The wake word (voice/wake.py): the real microWakeWord engine on synthesised speech,
+"""The wake word (voice/listening/wake.py): the real microWakeWord engine on synthesised speech,
 the ears taking "<wake word>, score" at a Keep Cool turn as a command and not as a
 clue, the spoken menu resting until the word, and the setting checked.
 
 Voices here: Piper's (the host's) and espeak-ng's en-gb; the benchmark's detection
-figure uses other voices only (partyhost/wake_bench.py HELD_VOICES).
+figure uses other voices only (partyhost/bench/wake.py HELD_VOICES).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import soundfile
 
 from partyhost.config import ConfigError, Settings, apply_overrides
 from voice.audio_types import SAMPLE_RATE
-from voice.wake import OFF, command_start, shipped_wake_words
+from voice.listening.wake import OFF, command_start, shipped_wake_words
 
 REPO = Path(__file__).resolve().parents[1]
 WORDS = ("okay_nabu", "hey_jarvis", "hey_mycroft", "alexa")
@@ -30,26 +30,26 @@ def silence(seconds: float) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def voices():
-    from partyhost.synthetic_speech import Voices
+    from partyhost.bench.synthetic_speech import Voices
     return Voices(noise_scale=0.0)
 
 
 def keep_cool_turn():
     from host.games import grammar_slots
-    from partyhost.bench import BenchPrompt
+    from partyhost.bench.manifest import BenchPrompt
     live = grammar_slots("keep-cool/word", {"words": ["kettle", "candle", "pencil", "lemon"],
                                             "roster": ["Ana", "Ben", "Cy"]})
     return BenchPrompt("keep-cool/word", live, 8.0)
 
 
 def ears_for(audio: np.ndarray, wake_word: str, recognizer, cues: list | None = None):
-    from partyhost.wake_bench import ClipSource
-    from voice.ears import VoiceEars
-    from voice.endpoint import Endpointer
-    from voice.frontend import FrontEnd
-    from voice.matcher import Matcher
-    from voice.pipeline import Reader
-    from voice.wake import WakeDetector, WakeWatch
+    from partyhost.bench.wake import ClipSource
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
+    from voice.listening.frontend import FrontEnd
+    from voice.understanding.matcher import Matcher
+    from voice.listening.pipeline import Reader
+    from voice.listening.wake import WakeDetector, WakeWatch
     wake = None if wake_word == OFF else WakeWatch(WakeDetector(wake_word))
     return VoiceEars(ClipSource(audio), Endpointer(), Reader(recognizer), Matcher(), busy_until=lambda: 0.0,
                      front_end=FrontEnd(), wake=wake, play_cue=None if cues is None else cues.append)
@@ -57,7 +57,7 @@ def ears_for(audio: np.ndarray, wake_word: str, recognizer, cues: list | None = 
 
 @pytest.fixture(scope="module")
 def recognizer():
-    from voice.asr.select import make_recognizer
+    from voice.recognizers import make_recognizer
     return make_recognizer()
 
 
@@ -111,8 +111,8 @@ def test_command_start_is_the_pause_after_the_word():
 @pytest.mark.audio
 @pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])
 def test_the_detector_hears_the_word_and_not_other_speech(voices, voice):
-    from voice.mixing import padded
-    from partyhost.wake_bench import wakes_in
+    from voice.speaking.mixing import padded
+    from partyhost.bench.wake import wakes_in
     for said in ("okay nabu", "okay nabu, what's the score"):
         audio = padded(voices.speak(voice, said))
         heard = wakes_in(audio, "okay_nabu")
@@ -128,8 +128,8 @@ def test_the_detector_hears_the_word_and_not_other_speech(voices, voice):
 def test_the_lowered_look_hears_a_high_voice_the_model_alone_misses(voices):
     """espeak-ng's en-us+f4 (a tuning voice, in no figure) never woke the shipped model;
     three semitones lower it does, once, while or just after it was said."""
-    from voice.mixing import padded
-    from partyhost.wake_bench import wakes_in
+    from voice.speaking.mixing import padded
+    from partyhost.bench.wake import wakes_in
     high = padded(voices.speak("espeak-en-us+f4", "okay nabu"))
     assert wakes_in(high, "okay_nabu", lowered_semitones=0.0) == []
     [heard] = wakes_in(high, "okay_nabu")
@@ -139,7 +139,7 @@ def test_the_lowered_look_hears_a_high_voice_the_model_alone_misses(voices):
 
 
 def test_the_false_wake_bound_is_poissons():
-    from partyhost.wake_bench import FalseWakes
+    from partyhost.bench.wake import FalseWakes
     assert FalseWakes(0, 30.0).upper_95 == pytest.approx(-np.log(0.05) / 30, rel=1e-6)   # 0.0999 / h
     assert FalseWakes(0, 29.0).upper_95 > 0.1 > FalseWakes(0, 30.0).upper_95
     assert FalseWakes(3, 10.0).upper_95 == pytest.approx(0.77537, rel=1e-4)   # chi-square(0.95, 8) / 2 / 10
@@ -148,9 +148,9 @@ def test_the_false_wake_bound_is_poissons():
 
 @pytest.mark.audio
 def test_the_chatter_and_noise_mixes_are_random_but_repeatable(shared_audio, voices):
-    from partyhost.wake_bench import MixParts, chatter_and_noise
-    from partyhost.chatter_bench import takes
-    from partyhost.synthetic_speech import NOISES, load_noise
+    from partyhost.bench.wake import MixParts, chatter_and_noise
+    from partyhost.bench.chatter import takes
+    from partyhost.bench.synthetic_speech import NOISES, load_noise
     parts = MixParts(takes(), [load_noise(name) for name in NOISES],
                      [voices.speak("piper-1", "where did I leave my phone this time")])
     first, again, other = (chatter_and_noise(parts, seed, seconds=30.0) for seed in (1, 1, 2))
@@ -163,7 +163,7 @@ def test_the_chatter_and_noise_mixes_are_random_but_repeatable(shared_audio, voi
 @pytest.mark.audio
 @pytest.mark.model
 def test_at_a_keep_cool_turn_the_wake_word_makes_a_command_not_a_clue(voices, recognizer):
-    from voice.mixing import padded
+    from voice.speaking.mixing import padded
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu, scores")), silence(1.0)])
     heard = ears_for(audio, "okay_nabu", recognizer).hear(keep_cool_turn())
     assert heard.intent == {"intent": "score"} and heard.source == "wake word", heard
@@ -177,8 +177,8 @@ def test_at_a_keep_cool_turn_the_wake_word_makes_a_command_not_a_clue(voices, re
 @pytest.mark.audio
 @pytest.mark.model
 def test_with_the_wake_word_off_or_unsaid_the_ears_hear_as_before(voices, recognizer):
-    from voice.mixing import padded
-    from voice.matcher import Matcher
+    from voice.speaking.mixing import padded
+    from voice.understanding.matcher import Matcher
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu, scores")), silence(1.0)])
     heard = ears_for(audio, OFF, recognizer).hear(keep_cool_turn())
     assert heard.intent is None and heard.source == ""      # no wake path: the session reads the text
@@ -194,8 +194,8 @@ def test_with_the_wake_word_off_or_unsaid_the_ears_hear_as_before(voices, recogn
 @pytest.mark.audio
 @pytest.mark.model
 def test_the_word_said_alone_waits_for_the_command_and_a_clue_is_never_taken(voices, recognizer):
-    from voice.mixing import padded
-    from voice.ears import WAKE_ALONE, WAKE_UNCLEAR
+    from voice.speaking.mixing import padded
+    from voice.listening.ears import WAKE_ALONE, WAKE_UNCLEAR
     cues: list[str] = []
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu")), silence(0.8),
                             padded(voices.speak("piper-1", "pause")), silence(1.0),
@@ -230,7 +230,7 @@ def _menu_run(tmp_path: Path, audio: np.ndarray, wake_word: str) -> subprocess.C
 @pytest.mark.audio
 @pytest.mark.model
 def test_the_box_at_rest_opens_the_menu_only_after_the_wake_word(tmp_path, voices):
-    from voice.mixing import padded
+    from voice.speaking.mixing import padded
     say = lambda text: padded(voices.speak("piper-1", text))  # noqa: E731
     talk = [say("let's play centurion"), silence(1.0), say("who finished the last of the orange juice"),
             silence(1.0)]

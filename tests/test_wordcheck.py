@@ -1,4 +1,4 @@
-"""The second look before a word in play is taken as said (voice/wordcheck.py), with a
+"""The second look before a word in play is taken as said (voice/listening/wordcheck.py), with a
 stand-in recogniser whose likelihoods the test sets."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
-from voice.matcher import Matcher
-from voice.pipeline import read_checked
+from voice.understanding.matcher import Matcher
+from voice.listening.pipeline import read_checked
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 

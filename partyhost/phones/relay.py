@@ -6,7 +6,7 @@ prompt with whichever comes first: what the wrapped ears hear, or a button the
 prompted player pressed on their page (a Heard with the intent already decided).
 
 How the wait is shared depends on the wrapped ears:
-- ears with an `interrupt` hook (voice.ears.VoiceEars): they listen in this thread
+- ears with an `interrupt` hook (voice.listening.ears.VoiceEars): they listen in this thread
   and stop between utterances as soon as a button press is waiting, so the host
   never keeps a microphone open while it speaks;
 - any other ears (typed lines): they wait in a helper thread that puts what it
@@ -22,7 +22,7 @@ from typing import Any
 
 from host.engine import PROMPT_UNION, Heard, Prompt
 from host.narrowing import CHOICE_PROMPT
-from voice.ears import Interrupted
+from voice.listening.ears import Interrupted
 
 from .hub import PageAction, PhoneHub
 

@@ -839,7 +839,7 @@ def test_the_host_beats_a_random_player_at_least_70_percent_of_games():
 
 
 def test_grammar_covers_every_prompt_and_the_usual_phrasings():
-    from voice.matcher import Matcher
+    from voice.understanding.matcher import Matcher
 
     matcher = Matcher()
     heard = {

@@ -716,7 +716,7 @@ def test_a_clue_of_two_words_is_refused_and_the_turn_stays():
 def test_a_typed_hyphenated_compound_is_one_word_as_in_spoken_play(typed):
     """Rulebook: "compound words, which count as one word (examples: wolf-dog,
     grandmother)". Typed, the matcher keeps the hyphen, so "One word." is not said."""
-    from voice.matcher import Matcher
+    from voice.understanding.matcher import Matcher
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
     prompt = kc.prompt(state)
     intent = Matcher().match(prompt.name, typed, prompt.slots).intent

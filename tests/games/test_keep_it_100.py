@@ -815,13 +815,13 @@ def test_scores_summary():
 
 def heard(state, text):
     """What the matcher makes of `text` at the current prompt (None if refused)."""
-    from voice.matcher import Matcher
+    from voice.understanding.matcher import Matcher
     prompt = k100.prompt(state)
     return Matcher().match(prompt.name, text, prompt.slots).intent
 
 
 def test_grammar_covers_every_prompt_the_engine_asks():
-    from voice.grammar import load_grammar
+    from voice.understanding.grammar import load_grammar
     grammar = load_grammar("keep-it-100")
     for name in ("choose_card", "place", "predict", "bet", "tiebreak_ready", "tiebreak"):
         assert f"keep-it-100/{name}" in grammar.prompts

@@ -935,7 +935,7 @@ def test_grammar_covers_every_prompt_the_engine_asks():
     ("dice", "double zero", {"intent": "dice", "values": [0], "double": True}),
 ])
 def test_grammar_understands_natural_phrasings(prompt, heard, expected):
-    matcher = pytest.importorskip("voice.matcher")
+    matcher = pytest.importorskip("voice.understanding.matcher")
     live = {"player": [("Ana", "Ana"), ("Ben", "Ben")]} if prompt == "reward" else None
     match = matcher.Matcher().match(f"one-percent/{prompt}", heard, live)
     assert match.intent is not None

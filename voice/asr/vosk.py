@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..audio_types import SAMPLE_RATE, Hypothesis
-from . import CompiledCache, ModelMissingError, calibrate, default_models_dirs
+from voice.asr import CompiledCache, ModelMissingError, calibrate, default_models_dirs
+from voice.audio_types import SAMPLE_RATE, Hypothesis
 
 log = logging.getLogger(__name__)
 

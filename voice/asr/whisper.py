@@ -19,7 +19,6 @@ and a party:
 from __future__ import annotations
 
 import math
-import re
 import threading
 import weakref
 from dataclasses import dataclass
@@ -27,31 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio_types import SAMPLE_RATE, Hypothesis
-from ..grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
-from ..graph import WordGraph
-from ..normalize import NUMBER_WORDS, normalize
-from . import CompiledCache, ModelMissingError, calibrate, unique_words
-from .whisper_steps import WhisperSteps, WhisperVocabulary
+from voice.asr import CompiledCache, ModelMissingError, calibrate, unique_words
+from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
+from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
+from voice.audio_types import SAMPLE_RATE, Hypothesis
+from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
+from voice.understanding.graph import WordGraph
+from voice.understanding.normalize import NUMBER_WORDS, normalize
 
-HALLUCINATIONS = frozenset(
-    {
-        "you",
-        "thank you",
-        "thank you very much",
-        "thanks",
-        "thanks for watching",
-        "thank you for watching",
-        "bye",
-        "bye bye",
-        "music",
-        "applause",
-        "laughter",
-        "subtitles by the amara org community",
-        "i'm sorry",
-        "the end",
-    }
-)
 """What Whisper says on noise, music and babble; refused unless a phrase of the prompt."""
 
 MAX_PROMPT_TOKENS = 223
@@ -223,7 +205,7 @@ class WhisperRecognizer:
         frames = samples // extractor.hop_length
         return np.ascontiguousarray(extractor(padded, padding=0)[:, :frames])
 
-    # ---- decoding inside a prompt's grammar (voice/grammar_decode.py) ----
+    # ---- decoding inside a prompt's grammar (voice/understanding/grammar_decode.py) ----
 
     def decode_in_grammar(
         self,
@@ -261,7 +243,7 @@ class WhisperRecognizer:
                 )
             return self._decoder
 
-    # ---- forced scoring (Keep Cool's check of a word in play, voice/wordcheck.py) ----
+    # ---- forced scoring (Keep Cool's check of a word in play, voice/listening/wordcheck.py) ----
 
     def score_texts(
         self, audio: np.ndarray, texts: list[str], unprompted: int = 3
@@ -317,20 +299,6 @@ class WhisperRecognizer:
         tokens = set(tok.non_speech_tokens)
         tokens.update([tok.transcribe, tok.translate, tok.sot, tok.sot_prev, tok.sot_lm, tok.no_speech])
         return sorted(tokens)
-
-
-def collapse_repeats(text: str) -> str:
-    """ "Seven. Seven. Seven" -> "Seven.": Whisper loops on a short clip; say it once."""
-    chunks = [c.strip() for c in re.split(r"(?<=[.,?!;])\s+", text.strip()) if c.strip()]
-    kept: list[str] = []
-    for i, chunk in enumerate(chunks):
-        said = normalize(chunk, strip_fillers=False)
-        before = normalize(kept[-1], strip_fillers=False) if kept else None
-        last = i == len(chunks) - 1  # may be cut off by max_new_tokens
-        if before is not None and (said == before or (last and before.startswith(said))):
-            continue
-        kept.append(chunk)
-    return " ".join(kept)
 
 
 def rejection_reason(

@@ -2,7 +2,7 @@
 
 CTranslate2 runs Whisper fast but only whole decodes: it gives no way to ask "which
 tokens may come next?" between steps, which decoding inside a prompt's grammar
-needs (voice/grammar_decode.py). So the decoder of the very weights CTranslate2
+needs (voice/understanding/grammar_decode.py). So the decoder of the very weights CTranslate2
 loads (its model.bin, float16) is rebuilt once as an ONNX graph with a key/value
 cache, its matrices quantised to int8 by onnxruntime's own tool, and kept in the
 cache folder; the encoder stays in CTranslate2, whose output it reads. One step for

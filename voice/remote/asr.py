@@ -15,7 +15,7 @@ rival path (two moves the words sit between). The guards are Whisper's habits on
 noise, the same as the local whisper backend's: its stock phrases ("thank you")
 and text far longer than any phrase of the prompt, which get confidence 0.
 There is no forced scoring, so the check of a word in play or a number said alone
-(voice/wordcheck.py) is left out while the server reads; readings made by the
+(voice/listening/wordcheck.py) is left out while the server reads; readings made by the
 local fallback keep it.
 
 When the server cannot be reached, refuses, or does not answer in time, the
@@ -34,13 +34,13 @@ import numpy as np
 from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
-from ..asr import CompiledCache
-from ..asr.whisper import HALLUCINATIONS, collapse_repeats
-from ..audio_types import SAMPLE_RATE, Hypothesis, Recognizer, pcm16
-from ..normalize import normalize
-from .address import WyomingAddress
-from .link import FAILURES, Connection, Link, Role, exchange, next_event
-from .notices import Notices
+from voice.asr import CompiledCache
+from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
+from voice.audio_types import SAMPLE_RATE, Hypothesis, Recognizer, pcm16
+from voice.remote.address import WyomingAddress
+from voice.remote.link import FAILURES, Connection, Link, Role, exchange, next_event
+from voice.remote.notices import Notices
+from voice.understanding.normalize import normalize
 
 ASR_ROLE = Role(
     "asr",
@@ -169,7 +169,7 @@ class WyomingRecognizer:
 
     @property
     def score_texts(self) -> Callable[..., Any]:
-        """The local recogniser's forced scoring, for a reading it made (voice/wordcheck.py
+        """The local recogniser's forced scoring, for a reading it made (voice/listening/wordcheck.py
         asks right after recognize, on the same thread); none for the server's."""
         scorer = getattr(self._local, "score_texts", None) if self._last_local else None
         if scorer is None:

@@ -24,9 +24,9 @@ from wyoming.error import Error
 from wyoming.event import Event, async_write_event
 from wyoming.info import Describe, Info
 
-from .address import WyomingAddress, reason
-from .notices import Notice, Notices
-from .wire import EventLimits, read_event
+from voice.remote.address import WyomingAddress, reason
+from voice.remote.notices import Notice, Notices
+from voice.remote.wire import EventLimits, read_event
 
 CONNECT_TIMEOUT_S = 1.5
 """A server on the home network answers a connection at once; one that does not is off."""

@@ -3,7 +3,7 @@
 A remote recogniser or voice notices a server gone (or back) in the middle of a
 reading or a sentence, on whatever thread that runs. The notice is printed at
 once, and its spoken form waits here until the host may speak: the ears say it
-before they next listen (voice/ears.py `before_listening`), so it never talks
+before they next listen (voice/listening/ears.py `before_listening`), so it never talks
 over a sentence and the ears skip it as the host's own voice.
 """
 

@@ -1,6 +1,6 @@
 """A Wyoming satellite as the table's microphone (SatelliteSource) and speaker (SatelliteSink).
 
-The source is voice.audio_in.MicSource with the satellite's AudioChunk stream in
+The source is voice.listening.audio_in.MicSource with the satellite's AudioChunk stream in
 place of PortAudio's callback: the same block timing, resampling to 16 kHz,
 framing, skip_until and reconnection. Unlike a local microphone, whose silence
 keeps the clock running, a lost satellite stops the session clock
@@ -26,11 +26,10 @@ import numpy as np
 import soxr
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
-from voice.audio_in import MicSource
-from voice.audio_out import as_float32
 from voice.devices import AudioDeviceError, DeviceProblem
-
-from .satellite_link import SatelliteLink, SatelliteUnavailable
+from voice.listening.audio_in import MicSource
+from voice.remote.satellite_link import SatelliteLink, SatelliteUnavailable
+from voice.speaking.audio_out import as_float32
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from wyoming.event import Event
 from wyoming.info import Describe, Info
 from wyoming.satellite import RunSatellite
 
-from .address import WyomingAddress, reason
+from voice.remote.address import WyomingAddress, reason
 
 log = logging.getLogger(__name__)
 

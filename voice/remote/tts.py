@@ -1,8 +1,8 @@
 """The `wyoming://HOST:PORT` voice: the host's sentences synthesised by a Wyoming TTS server.
 
-It is the mouth's Speaker (voice/mouth.py), as the local voice.tts.PiperTTS is, and
+It is the mouth's Speaker (voice/speaking/mouth.py), as the local voice.speaking.tts.PiperTTS is, and
 keeps what the mouth relies on from it: the text cut into the same pieces
-(voice.tts.speech_pieces: a long first sentence at its first clause, so speaking
+(voice.speaking.tts.speech_pieces: a long first sentence at its first clause, so speaking
 starts soon), each piece yielded as soon as it is there, short pieces cached
 (names and stock phrases recur all game), audio at one `sample_rate` (the local
 voice's; the server's is resampled to it), peak-normalised and scaled by `volume`.
@@ -22,10 +22,10 @@ import numpy as np
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.tts import Synthesize
 
-from ..tts import CACHE_MAX_CHARS, CACHE_PIECES, HEADROOM, PiperTTS, speech_pieces
-from .address import WyomingAddress
-from .link import FAILURES, Connection, Link, Role, ServerError, exchange, next_event
-from .notices import Notices
+from voice.remote.address import WyomingAddress
+from voice.remote.link import FAILURES, Connection, Link, Role, ServerError, exchange, next_event
+from voice.remote.notices import Notices
+from voice.speaking.tts import CACHE_MAX_CHARS, CACHE_PIECES, HEADROOM, PiperTTS, speech_pieces
 
 TTS_ROLE = Role(
     "tts",
@@ -73,7 +73,7 @@ def _samples(data: bytes, width: int, channels: int) -> np.ndarray:
 
 
 class WyomingVoice:
-    """voice.mouth.Speaker over a Wyoming TTS server, with the local Piper voice behind it."""
+    """voice.speaking.mouth.Speaker over a Wyoming TTS server, with the local Piper voice behind it."""
 
     def __init__(self, address: WyomingAddress, local: PiperTTS, notices: Notices | None = None):
         self.address, self.local_voice = address, local

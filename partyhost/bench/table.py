@@ -1,0 +1,436 @@
+"""`partyhost bench table`: a simulated table plays every scripted game to its end with
+the host, live, through a real Wyoming satellite; clean, in a party's noise, and with
+one quiet player.
+
+Each case of tests/scripts/cases.yaml is played as a user would run it: `partyhost
+play ... --input wyoming://... --output wyoming://...` against wyoming-satellite 1.0.0
+on 127.0.0.1 (the same venv and microphone the tests use, tests/satellite.py), with
+the shipped settings (or `--settings FILE`). The host's speech is real Piper audio
+played on the satellite's speaker; the players (partyhost/bench/table_player.py) speak into
+its microphone in their own voices, and know what the host said from its event log
+(`--events`), not by transcribing the speaker. A player's line is said at VOICE_DBFS
+(its loud samples, voice/speaking/mixing.py), one voice per player:
+
+- clean: a faint room floor;
+- party: a party's continuous noise (chatter of people's recordings, a kitchen and
+  music: chatter_bench.party_noise) PARTY_SNR_DB below the voices, looped under
+  everything, the host's turns included;
+- quiet: the first player speaks at QUIET_DBFS (the others as usual), in a clean room.
+
+The figures are for the held-apart table (HELD_APART): voices no tuning anywhere in
+the project used (an accent and variants espeak-ng has that no bench speaks with,
+Piper at speeds no bench uses). `--voices tuning` plays the table to tune with.
+
+Per case and condition: completed as the typed game (every score, reveal and the end
+the same), moves (script lines the host took as typed), right first time, "Did you
+mean" questions, repeats per move, wrong moves taken per 100 moves, seconds per move
+(the end of the player's first saying of a line to the host's next question, p50 and
+p95) and host lines per move (its sentences from the first question on).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
+from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
+from wyoming_servers import stop as stop_process  # noqa: E402
+
+from partyhost.bench.chatter import ChatterError, party_noise
+from partyhost.bench.manifest import percentile
+from partyhost.bench.synthetic_speech import FixtureError, Voices
+from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
+from voice.speaking.mixing import at_level
+
+REPO = Path(__file__).resolve().parents[1]
+CONDITIONS = ("clean", "party", "quiet")
+VOICE_DBFS = -23.0
+"""A player across the table, as a laptop's microphone hears one (speech level)."""
+QUIET_DBFS = -35.0
+"""The quiet player."""
+PARTY_SNR_DB = 10.0
+ROOM_LOOP_S = 180.0
+"""The party's noise is this long, played in a loop."""
+HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.95", "espeak-en-us+f4", "piper-1.35", "espeak-en-029+m5")
+TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en-gb-scotland")
+VOICE_TABLES = {"held-apart": HELD_APART, "tuning": TUNING}
+AGAIN_RATE = 0.9
+"""A line said again is said this much more slowly, as people do."""
+QUICK_CASES = ("zero-to-100-basic.txt",)
+"""--quick: the shortest script (15 lines), in every condition, the conditions played at
+the same time (three hosts on the machine at once: its timings are not the full run's)."""
+TRIES = 6
+
+
+class TableBenchError(Exception):
+    """The bench cannot run as asked; the message says why."""
+
+
+@dataclass
+class CaseResult:
+    """One case played in one condition."""
+
+    script: str
+    game: str
+    mode: str  # and "teams" when the players play in teams
+    condition: str
+    voices: dict[str, str]
+    completed: bool
+    record: GameRecord
+    typed_lines: int
+    run_s: float
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the table reports for a set of games."""
+
+    games: int
+    completed: int
+    lines: int
+    moves: int
+    right_first: int
+    asked: int
+    repeats_per_move: float
+    wrong_per_100: float
+    p50_s: float
+    p95_s: float
+    host_lines_per_move: float
+
+
+class Speech:
+    """What each player says, in their voice and at their level, made once (one
+    synthesiser shared by the tables playing at the same time, one line at a time)."""
+
+    _speaking = threading.Lock()
+
+    def __init__(self, voices: Voices, speakers: dict[str, str], levels: dict[str, float]):
+        self.voices, self.speakers, self.levels = voices, speakers, levels
+        self._made: dict[tuple[str, str, bool], np.ndarray] = {}
+
+    def __call__(self, speaker: str, text: str, again: bool = False) -> np.ndarray:
+        key = (speaker, text, again)
+        if key not in self._made:
+            with self._speaking:
+                audio = self.voices.speak(self.speakers[speaker], text, AGAIN_RATE if again else 1.0)
+            self._made[key] = at_level(audio, self.levels[speaker])
+        return self._made[key]
+
+
+def speaker_for(case: ScriptCase):
+    """Who says a line: the prompt's player (a team's named member), or, where anyone
+    may answer, the players in turn."""
+    turns = itertools.cycle(case.players)
+
+    def speaker(player: str | None) -> str:
+        named = [name for name in case.players if player and (name == player or name in player.split())]
+        return named[0] if named else next(turns)
+
+    return speaker
+
+
+def play_case(
+    case: ScriptCase,
+    condition: str,
+    voice_table: tuple[str, ...],
+    voices: Voices,
+    program: Path,
+    work: Path,
+    settings: Path | None,
+    tries: int = TRIES,
+    stop: threading.Event | None = None,
+) -> CaseResult:
+    """Play one case live through a fresh satellite and host; everything is stopped after."""
+    started = time.monotonic()
+    work.mkdir(parents=True)
+    speakers = {name: voice_table[i % len(voice_table)] for i, name in enumerate(case.players)}
+    levels = {
+        name: QUIET_DBFS if condition == "quiet" and i == 0 else VOICE_DBFS for i, name in enumerate(case.players)
+    }
+    lines, typed_log = typed_lines(case, work / "typed", speaker_for(case))
+    speech = Speech(voices, speakers, levels)
+    for line in lines:  # made before the game, so it does not slow the host
+        if not line.silent:
+            speech(line.speaker, line.text)
+    room = _party_room(work / "room.raw") if condition == "party" else None
+    satellite = RunningSatellite(program, work / "satellite", room=room).start()
+    log = work / "events.jsonl"
+    if settings is not None:
+        shutil.copy(settings, work / "config.toml")
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
+    with open(work / "host.log", "w") as terminal:
+        host = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "partyhost",
+                *case.cli_arguments(),
+                "--input",
+                satellite.address,
+                "--output",
+                satellite.address,
+                "--events",
+                str(log),
+            ],
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=terminal,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
+        finally:
+            stop_process(host)
+            satellite.kill()
+    typed = [json.loads(text) for text in typed_log.read_text().splitlines()]
+    over = [e for e in record.events if e["type"] == "game_over"]
+    completed = (
+        record.stalled_at is None
+        and bool(over)
+        and over[-1]["winners"] == list(case.winners)
+        and outcomes(record.events) == outcomes(typed)
+    )
+    if not record.error and host.returncode not in (0, None) and record.stalled_at is None:
+        record.error = f"the host exited with {host.returncode}"
+    if record.error:
+        said = [line for line in (work / "host.log").read_text().splitlines() if line.strip()]
+        record.error += "; the host's last lines: " + " | ".join(said[-4:])
+    mode = f"{case.mode} teams" if case.teams else case.mode
+    return CaseResult(
+        case.script,
+        case.game,
+        mode,
+        condition,
+        speakers,
+        completed,
+        record,
+        len(lines),
+        round(time.monotonic() - started, 1),
+    )
+
+
+def _party_room(path: Path) -> Path:
+    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room."""
+    noise = party_noise(ROOM_LOOP_S) * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
+    path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
+    return path
+
+
+# ---- figures ---------------------------------------------------------------------
+
+
+def figures(results: list[CaseResult]) -> Figures:
+    lines = [line for r in results for line in r.record.lines]
+    moves = [line for line in lines if line.done]
+    spoken = [line for line in lines if line.text != "..." and line.tries]
+    seconds = [line.seconds for line in moves if line.seconds is not None]
+    said = sum(_host_lines(r.record.events) for r in results)
+    return Figures(
+        games=len(results),
+        completed=sum(r.completed for r in results),
+        lines=len(lines),
+        moves=len(moves),
+        right_first=sum(line.tries == 1 and not line.asked and not line.wrong_moves for line in moves),
+        asked=sum(len(line.asked) for line in lines),
+        repeats_per_move=_ratio(sum(line.tries - 1 for line in spoken), len(spoken)),
+        wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) for line in lines), len(lines)),
+        p50_s=round(percentile(seconds, 50), 1),
+        p95_s=round(percentile(seconds, 95), 1),
+        host_lines_per_move=_ratio(said, len(lines)),
+    )
+
+
+def _ratio(count: float, n: int) -> float:
+    return round(count / n, 2) if n else 0.0
+
+
+def _host_lines(events: list[dict]) -> int:
+    first = next((i for i, e in enumerate(events) if e["type"] == "prompt"), len(events))
+    return sum(e["type"] == "say" for e in events[first:])
+
+
+HEADER = (
+    "| game | script | condition | completed | moves | right first time | asked | repeats/move | "
+    "wrong/100 | s/move p50 | p95 | host lines/move |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def row(result: CaseResult) -> str:
+    f = figures([result])
+    done = (
+        "yes"
+        if result.completed
+        else f"no (line {result.record.stalled_at + 1})"
+        if (result.record.stalled_at is not None)
+        else "no"
+    )
+    return (
+        f"| {result.game} {result.mode} | {result.script} | {result.condition} | {done} | "
+        f"{f.moves}/{result.typed_lines} | {f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | "
+        f"{f.wrong_per_100:.1f} | {f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |"
+    )
+
+
+def summary_rows(results: list[CaseResult]) -> list[str]:
+    """Per game and condition (its scripts pooled), then per condition."""
+    out = [
+        "| game | condition | games completed | moves | right first time | asked | repeats/move | "
+        "wrong/100 | s/move p50 | p95 | host lines/move |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    games = list(dict.fromkeys(r.game for r in results))
+    for game in [*games, "all"]:
+        for condition in CONDITIONS:
+            chosen = [r for r in results if r.condition == condition and game in (r.game, "all")]
+            if chosen:
+                f = figures(chosen)
+                out.append(
+                    f"| {game} | {condition} | {f.completed}/{f.games} | {f.moves}/{f.lines} | "
+                    f"{f.right_first} | {f.asked} | {f.repeats_per_move:.2f} | {f.wrong_per_100:.1f} | "
+                    f"{f.p50_s:.1f} | {f.p95_s:.1f} | {f.host_lines_per_move:.2f} |"
+                )
+    return out
+
+
+def from_json(path: Path) -> list[CaseResult]:
+    """The results a run wrote with --json."""
+    results = []
+    for entry in json.loads(path.read_text(encoding="utf-8")):
+        record = entry["record"]
+        lines = [LineRecord(**line) for line in record.pop("lines")]
+        fields = {k: v for k, v in entry.items() if k in CaseResult.__dataclass_fields__}
+        results.append(CaseResult(**{**fields, "record": GameRecord(lines=lines, **record)}))
+    return results
+
+
+def reprint(path: Path) -> int:
+    """The tables of an earlier --json run, with the summaries of this version."""
+    try:
+        results = from_json(path)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise TableBenchError(f"cannot read {path} as a bench table --json file: {error}") from error
+    print(HEADER)
+    for result in results:
+        print(row(result))
+    print()
+    print("\n".join(summary_rows(results)))
+    return 0
+
+
+# ---- the command -------------------------------------------------------------------
+
+
+def choose_cases(quick: bool, names: list[str] | None) -> list[ScriptCase]:
+    cases = load_cases()
+    if quick and not names:
+        names = list(QUICK_CASES)
+    if not names:
+        return cases
+    chosen = [c for c in cases if c.script in names or c.game in names]
+    if quick:  # one case of each name
+        chosen = [c for i, c in enumerate(chosen) if c.script not in {d.script for d in chosen[:i]}]
+    unknown = set(names) - {c.script for c in chosen} - {c.game for c in chosen}
+    if unknown:
+        raise TableBenchError(
+            f"no scripted case called {', '.join(sorted(unknown))}: name a script of tests/scripts/cases.yaml or a game"
+        )
+    return chosen
+
+
+def command(
+    quick: bool = False,
+    cases: list[str] | None = None,
+    conditions: list[str] | None = None,
+    voices: str = "held-apart",
+    tries: int = TRIES,
+    json_out: Path | None = None,
+    settings: Path | None = None,
+    keep: Path | None = None,
+) -> int:
+    """Play the chosen cases in the chosen conditions and print the table. `keep`: a
+    folder to keep every game's event log, host terminal and satellite log in."""
+    conditions = conditions or list(CONDITIONS)
+    bad = set(conditions) - set(CONDITIONS)
+    if bad:
+        raise TableBenchError(f"no condition {', '.join(sorted(bad))}: choose from {', '.join(CONDITIONS)}")
+    table = VOICE_TABLES.get(voices) or tuple(v.strip() for v in voices.split(",") if v.strip())
+    if settings is not None and not settings.is_file():
+        raise TableBenchError(f"no settings file at {settings}")
+    chosen = choose_cases(quick, cases)
+    try:
+        speaking = Voices()
+        speaking.names_given(table)
+        if not (SATELLITE_VENV / "bin" / "wyoming-satellite").exists():
+            print(f"Installing wyoming-satellite into {SATELLITE_VENV} (once) ...", flush=True)
+        program = satellite_venv()
+    except (FixtureError, SatelliteUnavailable) as error:
+        raise TableBenchError(str(error)) from error
+    held = {HELD_APART: "held apart from tuning", TUNING: "the tuning table, not held apart"}.get(table, "as given")
+    print(
+        f"# partyhost bench table{' --quick' if quick else ''}, {date.today().isoformat()}: "
+        f"{len(chosen)} cases x {len(conditions)} conditions; voices ({held}): {', '.join(table)}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        flush=True,
+    )
+    print(HEADER, flush=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
+    jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
+
+    done: list[CaseResult] = []
+    writing = threading.Lock()
+
+    def play(job: tuple[str, int, ScriptCase]) -> CaseResult:
+        condition, number, case = job
+        name = f"{condition}-{number:02d}-{case.script.removesuffix('.txt')}"
+        result = play_case(case, condition, table, speaking, program, folder / name, settings, tries, stop)
+        with writing:  # a long run's results so far survive an interruption
+            print(
+                row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
+                flush=True,
+            )
+            done.append(result)
+            if json_out:
+                json_out.write_text(json.dumps([_as_json(r) for r in done], indent=1), encoding="utf-8")
+        return result
+
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
+    signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
+    try:
+        results = list(pool.map(play, jobs))
+    except ChatterError as error:
+        raise TableBenchError(str(error)) from error
+    finally:
+        stop.set()  # an interrupted run stops every game now
+        pool.shutdown(wait=True, cancel_futures=True)
+        if keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
+    print()
+    print("\n".join(summary_rows(results)))
+    return 0
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _as_json(result: CaseResult) -> dict[str, Any]:
+    out = asdict(result)
+    out["figures"] = asdict(figures([result]))
+    return out

@@ -1,0 +1,459 @@
+"""A simulated table at a live game: the players say their scripted lines when the host
+asks, and take what it does with them as patient people would.
+
+What the players know of the host is what a person at the table knows: its words and
+cues (the event log's `say` and `sound` lines, read as they are written, while the
+audio itself goes to the satellite's speaker) and what its narration tells of a move
+it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines), and
+that it has begun narrowing its question (`narrowing`: its narrowed questions carry no
+`prompt` line of their own). They never read what the ears heard (`heard`,
+`ignored`): that is only kept for the transcript. A player
+
+- waits for the prompt and for the host to fall silent, then says the line;
+- answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
+  matcher reads X at the typed game's prompt, as it read the typed line), else no;
+- answers the host's narrowed questions (host/narrowing.py) as a person who knows
+  what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
+  else" when none listed does, and "Card 2?" with yes or no; a line no choice
+  leads to (a command, a move the rules refuse) is said again whole instead;
+- says the line again, a little more slowly, when the host asked again, refused it
+  for another reason than the typed game did, or said nothing for PATIENCE_S;
+- says "undo" (until it is undone) and then the line again when the host took another
+  move;
+- gives up after `tries` tries of a line, which ends the game there.
+
+Each scripted line's goal is what the typed game did with it (tests/replay.py): the
+same move, the same refusal, or (for a line the typed game did not understand)
+nothing taken. "..." is a player keeping silent until the turn's time runs out.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from host.engine import Choice, Narrow, Prompt
+from host.games import get_game, option
+from host.narrowing import SOMETHING_ELSE, question_alone
+from host.session import COMMON_INTENTS
+from voice.audio_types import SAMPLE_RATE
+from voice.speaking.mixing import speech_end
+from voice.understanding.matcher import Matcher
+
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+if str(TESTS) not in sys.path:  # the scripts and the satellite live with the tests
+    sys.path.insert(0, str(TESTS))
+from replay import SILENCE, ScriptCase, play_script  # noqa: E402
+from satellite import EventFollower, HostSpeech, RunningSatellite  # noqa: E402
+
+PATIENCE_S = 4.0
+"""The host said nothing this long after the end of a line (and is silent): say it again."""
+START_S = 240.0
+"""Longest wait for the first question (models load; a busy machine is slow)."""
+ANSWER_S = 90.0
+"""Longest wait for the host to answer a line and fall silent."""
+DID_YOU_MEAN = re.compile(r"^did you mean:?\s*(?P<phrase>.+?)\??$", re.IGNORECASE)
+UNDONE = {"intent": "undo"}
+UNDO_PHRASES = ("undo", "host, undo")
+"""How a player asks to undo: the first the prompt takes as undo (at a Keep Cool turn,
+where any word is a clue, a command follows the wake word)."""
+YES, NO = "yes", "no"
+QUESTIONS_PER_SAYING = 12
+"""Most questions answered about one saying of a line (the host asks each narrowed
+question once, so this only stops a host that loops)."""
+NOT_UNDERSTOOD = "not understood"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One scripted line: who says it, what it means, and what the typed game did with it."""
+
+    index: int
+    text: str
+    speaker: str
+    prompt: Prompt
+    meaning: dict[str, Any] | None  # the matcher's reading of the typed line
+    move: dict[str, Any] | None = None  # the intent the typed game took
+    refusal: str = ""  # or the reason it refused it with
+
+    @property
+    def silent(self) -> bool:
+        return self.text == SILENCE
+
+
+@dataclass
+class LineRecord:
+    """How one line went at the live table."""
+
+    index: int
+    text: str
+    speaker: str
+    tries: int = 0
+    asked: list[str] = field(default_factory=list)  # "Did you mean" phrases
+    wrong_moves: list[dict] = field(default_factory=list)
+    undos: int = 0  # "undo" said
+    reactions: list[str] = field(default_factory=list)  # what each try met
+    heard: list[str] = field(default_factory=list)  # what the ears read (transcript only)
+    done: bool = False
+    seconds: float | None = None  # end of its first saying to the next prompt
+
+
+@dataclass
+class GameRecord:
+    lines: list[LineRecord] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+    stalled_at: int | None = None
+    error: str = ""
+
+
+class GameAborted(Exception):
+    """The host ended or stopped answering; the message says how."""
+
+
+def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | None], str]) -> tuple[list[Line], Path]:
+    """The case's lines with what the typed game did with each, and its event log."""
+    transcript = play_script(case, folder)
+    events = _read(transcript.events)
+    heard_at = [i for i, e in enumerate(events) if e["type"] == "heard"]
+    lines = []
+    for index, (exchange, at) in enumerate(zip(transcript.exchanges, heard_at)):
+        after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
+        decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
+        line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
+        if decided is not None and decided["type"] == "intent":
+            line = _with(line, move=decided["intent"])
+        elif decided is not None:
+            line = _with(line, refusal=decided["reason"])
+        lines.append(line)
+    return lines, transcript.events
+
+
+def _with(line: Line, **changes: Any) -> Line:
+    from dataclasses import replace
+
+    return replace(line, **changes)
+
+
+def same_move(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same move, however it was worded: an intent's "text" is the words heard
+    (a Keep Cool clue that names no word in play), not part of the move."""
+    return {k: v for k, v in a.items() if k != "text"} == {k: v for k, v in b.items() if k != "text"}
+
+
+def _heard(event: dict) -> str:
+    """What the ears read, for the transcript: the text, or why it was not taken."""
+    if event["type"] == "heard":
+        return event.get("text", "") + (" (unsure)" if event.get("unsure") else "")
+    return f"[{event.get('reason', '')}] {event.get('text', '')}".strip()
+
+
+def _read(path: Path) -> list[dict]:
+    import json
+
+    return [json.loads(text) for text in path.read_text().splitlines()] if path.exists() else []
+
+
+def narrowed_answer(line: Line, question: str) -> str | None:
+    """What the line's speaker answers to one of the host's narrowed questions about
+    the line's prompt, or None when `question` is none of them. They know what they
+    meant (the move the typed game took) and answer the question asked. A line whose
+    goal no choice leads to (a command, a move the rules refuse) is said again whole:
+    a full answer to the first prompt counts at every step."""
+    narrow = line.prompt.narrow
+    if narrow is None:
+        return None
+    reachable = any(_fits(choice, line.move) for choice in narrow.choices)
+    asked = question.strip().lower()
+    for part in _parts(narrow):
+        listed = part.question.rstrip("?").strip().lower()
+        if ":" in asked and asked.split(":")[0].endswith(listed):
+            offered = asked.split(":", 1)[1]
+            fitting = [
+                c.label
+                for c in part.choices
+                if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)
+            ]
+            return (
+                line.text
+                if not reachable
+                else fitting[0]
+                if fitting
+                else SOMETHING_ELSE
+                if SOMETHING_ELSE in offered
+                else NO
+            )
+        for choice in part.choices:
+            if asked == question_alone(choice).lower():
+                return line.text if not reachable else YES if _fits(choice, line.move) else NO
+    return None
+
+
+def _parts(narrow: Narrow) -> list[Narrow]:
+    """Every part of a narrowed question, the first first (the card, then its power card)."""
+    parts, queue = [], [narrow]
+    while queue:
+        part = queue.pop(0)
+        if all(part is not seen for seen in parts):
+            parts.append(part)
+            queue += [c.then for c in part.choices if c.then is not None]
+    return parts
+
+
+def _fits(choice: Choice, move: dict[str, Any] | None) -> bool:
+    """Whether choosing it leads to `move`: what it settles agrees with the move (a list
+    the move leaves out is empty), and some later choice does too."""
+    if move is None:
+        return False
+    agrees = all(
+        move.get(key, [] if isinstance(value, list) else None) == value for key, value in choice.intent.items()
+    )
+    return agrees and (choice.then is None or any(_fits(c, move) for c in choice.then.choices))
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """What the host did with something said, once it fell silent."""
+
+    kind: str  # "decided", "asked", "answered", "silence", "over"
+    at: int  # index of the event it was read from (or the mark)
+    text: str = ""
+
+
+class Table:
+    """The players of one live game, speaking into a satellite's microphone."""
+
+    def __init__(
+        self,
+        game_id: str,
+        satellite: RunningSatellite,
+        log: Path,
+        host: subprocess.Popen,
+        speech: Callable[[str, str, bool], np.ndarray],
+        tries: int = 6,
+        stop: threading.Event | None = None,
+        quiet_s: float = 1.0,
+        patience_s: float = PATIENCE_S,
+    ):
+        """`speech(speaker, text, again)`: 16 kHz audio of that player saying it (`again`:
+        said once more, more slowly). `stop`: set, the table leaves at once. `quiet_s`:
+        the host's speaker has played nothing new this long: it has fallen silent."""
+        self.satellite, self.host, self.speech, self.tries = satellite, host, speech, tries
+        self.stop = stop or threading.Event()
+        self.patience_s = patience_s
+        self.log = EventFollower(log)
+        self.silence = HostSpeech(log, satellite, quiet_s)
+        self.matcher = Matcher()
+        self.info = set(option(get_game(game_id), "INFO_INTENTS")) | COMMON_INTENTS
+
+    # ---- a whole game --------------------------------------------------------
+
+    def play(self, lines: list[Line]) -> GameRecord:
+        record = GameRecord()
+        mark = 0
+        try:
+            for line in lines:
+                result = LineRecord(line.index, line.text, line.speaker)
+                record.lines.append(result)
+                mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S)
+                mark = self._play_line(line, result, mark)
+                if not result.done:
+                    record.stalled_at = line.index
+                    break
+            if record.stalled_at is None:  # the host says the end, then closes
+                self._wait(lambda: self.host.poll() is not None, ANSWER_S, "the host to close after the game")
+        except GameAborted as error:
+            record.error = str(error)
+            record.stalled_at = record.lines[-1].index if record.lines else 0
+        record.events = list(self.log.update())
+        return record
+
+    def _play_line(self, line: Line, result: LineRecord, mark: int) -> int:
+        """Say the line until the host does with it what the typed game did; the index
+        of the event from which the next question is looked for."""
+        first_end: float | None = None
+        while result.tries < self.tries and not result.done:
+            if result.tries:
+                self._wait(self.silence.quiet, ANSWER_S, "the host to fall silent")
+            result.tries += 1
+            said_from = len(self.log.update())
+            end = time.monotonic() if line.silent else self._say(line.speaker, line.text, again=result.tries > 1)
+            first_end = first_end or end
+            reaction = self._answered(line, said_from, end, result)
+            result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
+            verdict = self._verdict(line, reaction)
+            result.reactions.append(verdict)
+            if verdict == "done":
+                result.done = True
+                if reaction.kind != "decided" or self._narrowing(reaction.at):
+                    return self._last_prompt()  # nothing taken, or a command: the same question is open
+                after = self._wait_for_prompt(reaction.at + 1, ANSWER_S, settle=False)
+                result.seconds = None if line.silent else round(self.log.seen[after - 1] - first_end, 2)
+                return reaction.at + 1
+            if reaction.kind == "over":
+                break
+            if verdict == "wrong move":
+                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
+                self._wait_for_prompt(self._undo(line, result, reaction.at + 1), ANSWER_S)
+        return len(self.log.update())
+
+    def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
+        """The host's reaction to a line, after answering its "Did you mean ...?" and
+        narrowed questions."""
+        reaction, answer = self._reaction(mark, spoken_end, line.silent), ""
+        for _ in range(QUESTIONS_PER_SAYING):
+            if reaction.kind == "asked":
+                answer = YES if self._means(line, reaction.text, answer) else NO
+            elif reaction.kind == "answered" and narrowed_answer(line, reaction.text) is not None:
+                answer = narrowed_answer(line, reaction.text)
+            else:
+                break
+            result.asked.append(reaction.text)
+            reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer))
+        return reaction
+
+    def _undo_phrase(self, prompt_name: str) -> str:
+        return next(
+            (phrase for phrase in UNDO_PHRASES if self.matcher.match(prompt_name, phrase, {}).intent == UNDONE),
+            UNDO_PHRASES[0],
+        )
+
+    def _narrowing(self, decided: int) -> bool:
+        """A command answered among the host's narrowed questions, which it then asks
+        again without a new prompt (the words a person hears say so too)."""
+        event = self.log.events[decided]
+        last = self._last_prompt()
+        return (
+            event["type"] == "intent"
+            and event["intent"].get("intent") in self.info
+            and self.log.first(("narrowing",), last) is not None
+        )
+
+    def _last_prompt(self) -> int:
+        return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
+
+    def _undo(self, line: Line, result: LineRecord, mark: int) -> int:
+        """Say "undo" until the wrong move is taken back (a move taken for the undo
+        itself is undone in turn); the index from which the question that follows is
+        looked for."""
+        pending = 1
+        while pending and result.undos < 3 * self.tries:
+            mark = self._wait_for_prompt(mark, ANSWER_S)
+            undo = self._undo_phrase(self.log.events[mark - 1].get("prompt", line.prompt.name))
+            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="")
+            result.undos += 1
+            said_from = len(self.log.update())
+            spoken_end = self._say(line.speaker, undo, again=result.undos > 1)
+            reaction = self._answered(undo_line, said_from, spoken_end, result)
+            verdict = self._verdict(undo_line, reaction)
+            if reaction.kind == "over":
+                raise GameAborted("the game ended on a wrong move")
+            if verdict == "done":
+                pending -= 1
+            elif verdict == "wrong move":
+                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
+                pending += 1
+            mark = reaction.at + 1 if verdict in ("done", "wrong move") else self._last_prompt()
+        if pending:
+            raise GameAborted(f"the wrong move at line {line.index + 1} could not be undone")
+        return mark
+
+    # ---- what the host did ---------------------------------------------------
+
+    def _reaction(self, mark: int, spoken_end: float, silent: bool = False) -> Reaction:
+        """What the host did with what was said (from event `mark` on), once it is silent;
+        `silent`: nothing was said, and only a decision counts (the turn's time running out)."""
+        deadline = spoken_end + ANSWER_S
+        while True:
+            self._alive()
+            new = self.log.since(mark)
+            over = self.log.first(("game_over",), mark)
+            decided = self.log.first(("intent", "rejected"), mark)
+            said = [e["text"] for e in new if e["type"] == "say"]
+            if over is not None and decided is None:
+                return Reaction("over", over)
+            if decided is not None:
+                if self._settled(decided) and self.silence.quiet():
+                    return Reaction("decided", decided)
+            elif said and self.silence.quiet():
+                asked = DID_YOU_MEAN.match(said[-1].strip())
+                if asked:
+                    return Reaction("asked", mark, asked["phrase"])
+                if not silent:
+                    return Reaction("answered", mark, said[-1])
+            elif not silent and self.silence.quiet() and time.monotonic() > spoken_end + self.patience_s:
+                return Reaction("silence", mark)
+            if time.monotonic() > deadline:
+                raise GameAborted(f"the host did not answer within {ANSWER_S:g} s")
+            time.sleep(0.05)
+
+    def _settled(self, decided: int) -> bool:
+        """The host has gone on after deciding: it spoke, asked again or ended."""
+        return self.log.first(("say", "prompt", "game_over"), decided + 1) is not None
+
+    def _verdict(self, line: Line, reaction: Reaction) -> str:
+        """ "done" when the host did what the typed game did; "wrong move" when it took
+        another move; otherwise what it did instead (the line is said again)."""
+        if reaction.kind == "over":
+            return "game over"
+        if reaction.kind != "decided":
+            nothing_taken = line.refusal == NOT_UNDERSTOOD
+            return "done" if nothing_taken and reaction.kind in ("answered", "silence") else reaction.kind
+        event = self.log.events[reaction.at]
+        if event["type"] == "rejected":
+            return "done" if line.refusal and event["reason"] == line.refusal else f"refused: {event['reason']}"
+        intent = event["intent"]
+        if line.move is not None and same_move(intent, line.move):
+            return "done"
+        return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
+
+    def _means(self, line: Line, phrase: str, answered: str = "") -> bool:
+        """Does the host's reading mean what the player said? A yes or no asked about
+        is a reading of the player's own answer (`answered`)."""
+        if answered and phrase.strip().lower() in (YES, NO):
+            return phrase.strip().lower() == answered
+        match = self.matcher.match(line.prompt.name, phrase, line.prompt.slots)
+        return match.intent is not None and line.meaning is not None and same_move(match.intent, line.meaning)
+
+    # ---- speaking and waiting ------------------------------------------------
+
+    def _say(self, speaker: str, text: str, again: bool = False) -> float:
+        """Speak into the satellite's microphone; when the speech ended (time.monotonic)."""
+        audio = self.speech(speaker, text, again)
+        started = self.satellite.say(audio, timeout=ANSWER_S)
+        return started + speech_end(audio) / SAMPLE_RATE
+
+    def _wait_for_prompt(self, mark: int, timeout: float, settle: bool = True) -> int:
+        """Wait for the host's next question (a prompt event at or after `mark`) and,
+        with `settle`, for it to fall silent; the index just after that prompt."""
+
+        def asked() -> bool:
+            return self.log.first(("prompt", "game_over"), mark) is not None
+
+        self._wait(asked, timeout, "the host's question")
+        at = self.log.first(("prompt", "game_over"), mark)
+        if settle:
+            self._wait(self.silence.quiet, timeout, "the host to fall silent")
+        return at + 1
+
+    def _wait(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self._alive()
+            if time.monotonic() > deadline:
+                raise GameAborted(f"timed out waiting for {what}")
+            time.sleep(0.05)
+
+    def _alive(self) -> None:
+        if self.stop.is_set():
+            raise GameAborted("stopped")
+        if self.host.poll() is not None and self.log.first(("game_over",), 0) is None:
+            raise GameAborted(f"the host ended (exit {self.host.returncode}) before the game did")

@@ -1,0 +1,82 @@
+"""Was it said to the host? Speech at a party table is mostly not.
+
+A real table talks all evening. A host that answers every stretch of chatter with
+"Sorry, I didn't catch that" is unbearable (99 times in twenty minutes of babble
+before this module), so the ears hand over, as ignored with a reason, speech that
+was plainly not a reply:
+
+- a reading that is empty or a single letter (a cough, a laugh, a clatter);
+- speech longer than a reply (several voices over one another run on; a reply to a
+  prompt is a few words: "card six with spot on" takes under two seconds);
+- a reading the ears do not trust that is also far from anything the prompt accepts:
+  no hypothesis comes within the matcher's confirm score (Match.score, 0-100) of a
+  phrase of the prompt;
+- a reading with more words than the sound could hold ("take the survey one" from
+  a tenth of a second): a recogniser primed with the prompt's phrases writes them
+  out of a clatter, so even a sure reading of it is not a reply;
+- speech begun amid table talk long after the host last spoke (voice/listening/ears.py, with
+  `amid_talk`): what runs on from a stretch too long for a reply is more of it.
+
+What is left and still unreliable was plausibly meant for the host: close to the
+prompt's grammar and of reply length; only then does the host say "Sorry?".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from voice.understanding.normalize import normalize
+
+REPLY_MAX_S = 4.0
+"""Speech longer than this is not a reply (config reply_max_s)."""
+SYLLABLES_PER_S = 10.0
+SYLLABLES_SLACK = 2
+"""The most syllables a reply holds: this many a second of speech (fast speech is 6
+to 8) and a few more for soft first and last sounds the endpointer leaves out."""
+AMID_TALK_S = 1.0
+"""Speech beginning this soon after a stretch too long for a reply ended ..."""
+REPLY_WINDOW_S = 6.0
+"""... and this long after the host fell silent is more of the table's talk."""
+EMPTY = "empty reading"
+TOO_LONG = "longer than a reply"
+FAR = "far from the prompt"
+TOO_MANY_WORDS = "more words than speech"
+AMID_TALK = "amid table talk"
+
+
+def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
+    """Longer than any reply (reply_max_s 0: no limit)."""
+    return bool(reply_max_s) and utterance.end - utterance.start > reply_max_s
+
+
+def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) -> str:
+    """Why `reading` (voice.listening.reading.Reading) was not meant for the host, or "" if it may
+    have been. `table`: the prompt's voice.understanding.matcher.PromptGraph."""
+    if too_long(reading.utterance, reply_max_s):
+        return TOO_LONG
+    texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]
+    if not any(len(text.replace(" ", "")) > 1 for text in texts):
+        return EMPTY
+    speech_s = reading.utterance.end - reading.utterance.start
+    if syllables(reading.text) > SYLLABLES_PER_S * speech_s + SYLLABLES_SLACK:
+        return TOO_MANY_WORDS
+    if not reading.rejected:
+        return ""
+    closest = max((table.match(h.text).score for h in reading.hypotheses), default=0.0)
+    return FAR if closest < table.confirm else ""
+
+
+def amid_talk(utterance: Any, talk_until: float | None, host_quiet_since: float) -> bool:
+    """Speech begun just after a stretch too long for a reply (which ended at
+    `talk_until`), well after the host last spoke: table talk going on, not a reply."""
+    return (
+        talk_until is not None
+        and utterance.start - talk_until < AMID_TALK_S
+        and utterance.start - host_quiet_since > REPLY_WINDOW_S
+    )
+
+
+def syllables(text: str) -> int:
+    """About how many syllables `text` takes to say: its vowel groups, one at least a word."""
+    return sum(max(1, len(re.findall(r"[aeiouy]+", word))) for word in normalize(text).split())

@@ -1,0 +1,320 @@
+"""Listening for one reply: audio source -> endpointer -> recogniser -> best phrase.
+
+The ears know the prompt only by its grammar (name and live lists), never its rules.
+They drop everything heard while the host was making sound (half-duplex), wait for
+one utterance (or for the prompt's timer), let the recogniser read it against the
+prompt's phrases (beginning while its end is still being confirmed), and hand the
+session the reading that the matcher likes best.
+Unreliable readings are handed over as rejected, so noise never becomes a move.
+With a wake word (voice/listening/wake.py), an utterance in which it was heard is said to the
+host whatever the prompt: what follows the word is read as what may follow the
+prompt's command prefix ("host, score"), or as a common command where it has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from host.engine import Heard  # the contract where host and voice meet; no rules in it
+from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
+from voice.listening.attention import AMID_TALK, REPLY_MAX_S, TOO_LONG, amid_talk, ignore_reason, too_long
+from voice.listening.onset import missed_start
+from voice.listening.pipeline import Reader
+from voice.listening.reading import PromptLike, Reading, read_utterance
+from voice.listening.turns import listen_for_turn
+from voice.listening.wake import STEP, Commands, WakeWatch, command_start
+from voice.understanding.matcher import Matcher
+
+AFTER_SPEECH_GUARD_S = 0.15
+"""Room echo and the device's own latency after the host stops speaking."""
+CONTINUES_S = 0.1
+"""Speech found this soon after a too-long stretch, with no lead-in, is more of it."""
+WAKE_BEFORE_S, WAKE_AFTER_S = 0.5, 0.6
+"""A wake heard this long before an utterance's start, or after its end (the detector
+fires after the word, and the end is confirmed 0.5 s later), belongs to it."""
+ARMED_S = 5.0
+"""The wake word said alone: an utterance starting this soon after it is the command."""
+COMMAND_MIN_S = 0.15
+"""Less speech than this after the wake word: the word was said alone."""
+WAKE_ALONE = "wake word alone: listening for a command"
+WAKE_UNCLEAR = "wake word, but no command understood"
+
+
+class Interrupted(Exception):
+    """hear() gave up waiting because `VoiceEars.interrupt` said an answer came another way."""
+
+
+class VoiceEars:
+    """host.session.Ears for a microphone or a WAV file."""
+
+    def __init__(
+        self,
+        source: AudioSource,
+        endpointer: Any,
+        reader: Reader,
+        matcher: Matcher,
+        busy_until: Callable[[], float],
+        on_reading: Callable[[Reading], None] | None = None,
+        play_cue: Callable[[str], None] | None = None,
+        read_ahead: bool = True,
+        front_end: Any = None,
+        reply_max_s: float = REPLY_MAX_S,
+        wake: WakeWatch | None = None,
+        before_listening: Callable[[], None] | None = None,
+    ):
+        """`reader`: the recogniser, second listener and check lines (voice/listening/pipeline.py);
+        its second listener starts loading at the first prompt of a game that has exact prompts.
+        `play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
+        `read_ahead`: read an utterance while its end is still being confirmed
+        (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
+        `front_end`: a voice.listening.frontend.FrontEnd every frame passes before the endpointer
+        (gain for quiet voices), or None; it also gives each utterance's input level.
+        `reply_max_s`: speech longer than this is not a reply (voice/listening/attention.py; 0: no limit).
+        `wake`: the wake word's watch over the same frames (after the front end), or None (off).
+        `before_listening()`: called at each hear() before the ears start listening, when
+        the host may still speak (a remote server's notice, voice/remote/notices.py)."""
+        self.source, self.endpointer, self.reader = source, endpointer, reader
+        self.matcher, self.busy_until = matcher, busy_until
+        self.on_reading = on_reading
+        self.play_cue = play_cue
+        self.interrupt: Callable[[], bool] | None = None
+        """Checked at every frame while nobody speaks: True stops hear() with Interrupted
+        (an answer arrived by another way, e.g. a button on a phone page)."""
+        self.front_end = front_end
+        self.reply_max_s = reply_max_s
+        self.before_listening = before_listening
+        self._long_until: float | None = None  # end of the last stretch too long for a reply
+        self.wake = wake
+        self._armed_until: float | None = None  # the wake word said alone: a command may follow until then
+        frames = source.frames() if front_end is None else front_end.frames(source.frames())
+        if wake is not None:
+            frames = wake.frames(frames)
+        self._frames = _Interruptible(frames, self)
+        self._ahead = _ReadAhead() if read_ahead else None
+
+    def hear(self, prompt: PromptLike):
+        if self.before_listening is not None:
+            self.before_listening()
+        if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
+            self.reader.second.start()  # loads while the game is set up, and only for such a game
+        # The prompt's graph and the recogniser's steering, built while the host still
+        # speaks (both are cached), not after the player has finished.
+        if self.reader.recognizer is not None:
+            self.reader.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
+        listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
+        self.source.skip_until(listening_from)
+        # From the first audio still to come: a microphone keeps what it caught while the
+        # prompt's grammar was being made ready, so the ears open when the host fell
+        # silent, not when they got round to listening (a reply begun meanwhile is whole).
+        listening_from = max(listening_from, self.source.next_frame_t())
+        read = partial(self.read, prompt)
+        ahead = self._ahead
+        turn = listen_for_turn(
+            self.endpointer,
+            self._frames,
+            listening_from,
+            prompt.timeout,
+            getattr(prompt, "warning", None),
+            self.play_cue,
+            read_ahead=partial(self._read_ahead, read) if ahead else None,
+        )
+        cues = tuple(turn.cues)
+        if turn.timed_out:
+            return Heard(timed_out=True, listening_from=listening_from, cues=cues)
+        if turn.utterance is None:
+            return None  # the input has ended
+        utterance = turn.utterance
+        heard = partial(
+            Heard,
+            listening_from=listening_from,
+            start=utterance.start,
+            end=utterance.end,
+            cues=cues,
+            input_level=self.input_level(utterance),
+        )
+        if self.wake is not None:
+            command = self._wake_command(prompt, utterance, heard)
+            if command is not None:
+                return command
+        if self._table_talk(utterance):
+            reason = TOO_LONG if self._long(utterance) else AMID_TALK
+            self._long_until = utterance.end  # not worth reading
+            return heard(ignored=reason, unclear=True)
+        reading = ahead.result(read, utterance) if ahead else read(utterance)
+        if self.on_reading:
+            self.on_reading(reading)
+        return self._attend(prompt, reading, missed_start(utterance, listening_from), heard)
+
+    def sleep_until_wake(self) -> bool:
+        """Read the microphone, answering nothing, until the wake word is heard (a box at
+        rest); False if the input ends first. Without a wake word: at once, True."""
+        if self.wake is None:
+            return True
+        self.source.skip_until(self.busy_until() + AFTER_SPEECH_GUARD_S)
+        self.wake.forget()
+        for _ in self._frames:
+            if self.wake.take(float("-inf"), float("inf")) is not None:
+                if hasattr(self.endpointer, "reset"):
+                    self.endpointer.reset()
+                return True
+        return False
+
+    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, heard: Callable[..., Heard]) -> Heard:
+        """The reading as the host should take it: ignored (not said to the host), a reply
+        whose start was lost (never a move: the host asks again), or a reply."""
+        table = self.matcher.table(prompt.name, prompt.slots)
+        ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
+        if missed and not ignored:
+            return heard(unclear=True, missed_start=missed)
+        return heard(
+            text="" if reading.rejected and not ignored else reading.text,
+            confidence=reading.confidence,
+            unclear=reading.rejected or bool(missed),
+            unsure=reading.unsure,
+            ignored=ignored,
+        )
+
+    def _read_ahead(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
+        """Begin reading an utterance early, unless it is table talk that will not be read,
+        or a command after the wake word (read otherwise)."""
+        if not self._table_talk(utterance) and not self._woken(utterance):
+            self._ahead.begin(read, utterance)
+
+    def _woken(self, utterance: Utterance) -> bool:
+        if self.wake is None:
+            return False
+        armed = self._armed_until is not None and utterance.start <= self._armed_until
+        return armed or self.wake.peek(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
+
+    def _wake_command(self, prompt: PromptLike, utterance: Utterance, heard: Callable[..., Heard]) -> Heard | None:
+        """The utterance as a command after the wake word, or None if the word was not
+        heard in it (nor said alone just before). What follows the word is read as if
+        it followed the prompt's command prefix ("host"), or, at a prompt without one,
+        against the common commands. A command is handed over decided, like a phone's
+        button; one not understood is ignored, never taken as the prompt's reply (at a
+        Keep Cool turn any speech is a clue)."""
+        armed = self._armed_until is not None and utterance.start <= self._armed_until
+        self._armed_until = None
+        fired = self.wake.take(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
+        if fired is None and not armed:
+            return None
+        audio_start = utterance.start - (utterance.lead_s or 0.0)
+        cut = command_start(utterance.audio, audio_start, fired) if fired is not None else 0
+        rest = utterance.audio[cut:]
+        if _speech_seconds(rest, utterance.audio) < COMMAND_MIN_S:
+            self._armed_until = utterance.end + ARMED_S
+            if self.play_cue:
+                self.play_cue("tick")  # heard: say the command now
+            return heard(ignored=WAKE_ALONE)
+        command = Utterance(
+            rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE), end=utterance.end, lead_s=0.0
+        )
+        commands = Commands(self.matcher, prompt.name, prompt.slots)
+        read = partial(
+            read_utterance,
+            self.reader.recognizer,
+            commands,
+            prompt,
+            min_confidence=self.reader.min_confidence,
+            rival_margin=self.reader.rival_margin,
+        )
+        reading = self._ahead.run(read, command) if self._ahead else read(command)
+        if self.on_reading:
+            self.on_reading(reading)
+        match = commands.match(reading.text) if not reading.rejected and reading.text else None
+        if match is None or match.intent is None or match.needs_confirmation:
+            return heard(text=reading.text, ignored=WAKE_UNCLEAR)
+        return heard(text=reading.text, confidence=reading.confidence, intent=dict(match.intent), source="wake word")
+
+    def _table_talk(self, utterance: Utterance) -> bool:
+        """Longer than a reply, running straight on from such a stretch, or begun just
+        after one long after the host last spoke."""
+        return self._long(utterance) or amid_talk(utterance, self._long_until, self.busy_until())
+
+    def _long(self, utterance: Utterance) -> bool:
+        return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
+
+    def _continues_long(self, utterance: Utterance) -> bool:
+        """Speech going straight on from a stretch cut at the endpointer's length limit."""
+        return (
+            self._long_until is not None
+            and utterance.start - self._long_until < CONTINUES_S
+            and (utterance.lead_s or 0.0) < CONTINUES_S
+        )
+
+    def input_level(self, utterance: Utterance) -> dict[str, float] | None:
+        """The utterance's peak and RMS level as it came in, before any gain (for the log)."""
+        level = self.front_end.input_level(utterance.start, utterance.end) if self.front_end else None
+        return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
+
+    def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
+        return self.reader.read(self.matcher, prompt, utterance)
+
+
+class _ReadAhead:
+    """Reads an utterance in the rest of its endpoint silence (Endpointer.pending:
+    its audio is complete 0.24 s after the speech, the end is confirmed at 0.5 s),
+    so the reading is ready, or nearly, when the end is. If speech resumes, that
+    reading is dropped and the longer utterance is read. Every read runs on one
+    worker thread, one at a time: a recogniser is never asked from two threads."""
+
+    def __init__(self) -> None:
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="read-ahead")
+        self._utterance: Utterance | None = None
+        self._reading: Future[Reading] | None = None
+
+    def begin(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
+        if utterance is not self._utterance:
+            self._utterance, self._reading = utterance, self._worker.submit(read, utterance)
+
+    def run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
+        """Read on the worker (never beside a read begun ahead), dropping that one."""
+        self._utterance = self._reading = None
+        return self._worker.submit(read, utterance).result()
+
+    def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
+        """The reading of this utterance: the one begun ahead, if it was this one."""
+        begun = self._reading if utterance is self._utterance else None
+        self._utterance = self._reading = None
+        return (begun or self._worker.submit(read, utterance)).result()
+
+
+class _Interruptible:
+    """The source's frames, which stop with Interrupted when the ears are told to.
+
+    Only between utterances: a player already speaking is heard to the end. The
+    frame generator itself stays untouched, so the next hear() carries on with it.
+    """
+
+    def __init__(self, frames: Any, ears: VoiceEars):
+        self.frames, self.ears = frames, ears
+
+    def __iter__(self) -> _Interruptible:
+        return self
+
+    def __next__(self) -> Any:
+        check = self.ears.interrupt
+        if check is not None and not getattr(self.ears.endpointer, "in_speech", False) and check():
+            if hasattr(self.ears.endpointer, "reset"):
+                self.ears.endpointer.reset()
+            raise Interrupted()
+        return next(self.frames)
+
+
+def _speech_seconds(part: np.ndarray, whole: np.ndarray) -> float:
+    """How long `part` is within 20 dB of the loudest 10 ms of `whole` (speech, not the
+    silence after a word)."""
+    loudest = _step_levels(whole).max(initial=0.0)
+    return float(np.sum(_step_levels(part) >= 0.1 * loudest)) * STEP / SAMPLE_RATE if loudest > 0 else 0.0
+
+
+def _step_levels(audio: np.ndarray) -> np.ndarray:
+    """RMS of each 10 ms of `audio`."""
+    n = len(audio) // STEP * STEP
+    return np.sqrt(np.mean(audio[:n].astype(np.float64).reshape(-1, STEP) ** 2, axis=1))

@@ -1,0 +1,225 @@
+"""One reading of one utterance: the recogniser's n-best weighed by the matcher.
+
+The bottom of the reading pipeline (voice/listening/pipeline.py is its front door): the
+checks and the second listener build on a Reading, and nothing here imports them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from voice.audio_types import Hypothesis, Recognizer, Utterance
+from voice.understanding.grammar_decode import DecodedPath
+from voice.understanding.matcher import Match, Matcher, PromptGraph
+
+RIVAL_MARGIN = 0.1
+"""A reading that beats the best reading naming something else by less than this (in
+quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
+before acting. Whisper's n-best often holds both "yes" and "pass" for one word;
+tuned on Piper's voice, measured on held-apart voices and people (docs/recognition.md)."""
+
+
+ACT_POSTERIOR = 0.9
+"""Decoded inside the grammar: a move at least this likely among the decoded paths is
+acted on even where the free reading names another (see judge)."""
+OVERRULE_MIN_WORDS = 2
+"""A single word is read better by the matcher's sound-alike reading of the free text
+than by a decoder held to the grammar's spellings ("and you" is "undo")."""
+OVERRULE_SHORTER_BY = 2
+"""The free reading heard more words than this beyond the decoded path's: the path
+may have ended early."""
+AGREE_POSTERIOR = 0.7
+"""A move the free reading names too is acted on from this posterior."""
+REGRET_PER_WORD = 1.5
+"""Nats per word the grammar had to pull the decoder from its own choices: more, and
+the reply was not a path of the grammar (table talk, another word); the decoded
+reading has no say. Tuned on the tuning voices (docs/recognition.md)."""
+
+
+class PromptLike(Protocol):
+    name: str
+    slots: dict
+    timeout: float | None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the ears made of one utterance."""
+
+    text: str  # the chosen hypothesis ("" when rejected)
+    confidence: float  # 0..1: recogniser confidence x match quality
+    rejected: bool
+    utterance: Utterance
+    hypotheses: tuple[Hypothesis, ...]
+    rival: str = ""  # a reading naming something else, nearly as good: ask before acting
+    match: Match | None = None  # the matcher's verdict on the chosen text (None: nothing matched)
+    posterior: float | None = None
+    """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
+
+    @property
+    def unsure(self) -> bool:
+        """Taken, but with a rival close behind: the host asks before acting on it."""
+        return bool(self.rival) and not self.rejected
+
+
+def read_utterance(
+    recognizer: Recognizer,
+    matcher: Matcher,
+    prompt: PromptLike,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    rival_margin: float = RIVAL_MARGIN,
+    in_grammar: bool = True,
+) -> Reading:
+    """The recogniser's n-best for the prompt, each matched, then weighed by weigh();
+    where the recogniser can decode inside the prompt's grammar (and `in_grammar`),
+    that decides (judge)."""
+    table = matcher.table(prompt.name, prompt.slots)
+    grammar = recognizer.compile(table.texts)  # backends cache by phrase set
+    hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
+    matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
+    free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
+    decode_in_grammar = getattr(recognizer, "decode_in_grammar", None)
+    if decode_in_grammar is None or not in_grammar or not decodable(table) or settled(free):
+        return free
+    return judge(decode_in_grammar(utterance.audio, table.graph), table, free)
+
+
+def settled(free: Reading) -> bool:
+    """The free reading alone would be acted on: a phrase of the grammar said as it is,
+    with no rival close. Decoding it as well changed the outcome of 1 in 500 such
+    replies on the tuning sets (docs/recognition.md), so the time is saved."""
+    return (
+        not free.rejected
+        and not free.unsure
+        and free.match is not None
+        and free.match.intent is not None
+        and not free.match.needs_confirmation
+    )
+
+
+def decodable(table: PromptGraph) -> bool:
+    """Prompts whose replies are all paths of their grammar. Not Keep Cool's turns,
+    where any word is a clue (a fallback) and words in play are checked otherwise, and
+    not the commands after a wake word (voice/listening/wake.py), which are no one graph."""
+    return isinstance(table, PromptGraph) and table.fallback is None and not table.exact
+
+
+def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
+    """The free reading and the reading decoded inside the grammar, weighed together.
+
+    The decoded reading is the likeliest move among the decoded paths, with its
+    posterior among the moves they name and its regret per word (how hard the
+    grammar had to pull the decoder: a reply outside the grammar costs much). It is
+    trusted when its regret is low: where it names the move the free reading names,
+    that move is acted on from AGREE_POSTERIOR, however unsure the free reading was
+    alone (one differing word in a long order barely moves its averaged confidence);
+    where it names another move, it is acted on from ACT_POSTERIOR (_may_overrule). Otherwise the free reading stands as
+    weighed: on short replies the matcher's sound-alike reading of the free text
+    ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
+    decoded = _decoded(paths, table)
+    note = Hypothesis(
+        "",
+        0.0,
+        {
+            "decoded": [p.text for p in paths[:3]],
+            "score": [round(p.score, 2) for p in paths[:3]],
+            **(
+                {"posterior": round(decoded.posterior, 3), "regret_per_word": round(decoded.regret_per_word, 2)}
+                if decoded
+                else {}
+            ),
+        },
+    )
+    free = replace(free, hypotheses=free.hypotheses + (note,))
+    if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
+        return free
+    agrees = (
+        decoded.posterior >= AGREE_POSTERIOR
+        and not free.rejected
+        and free.match is not None
+        and decoded.match.intent is not None
+        and free.match.intent == decoded.match.intent
+    )
+    if not agrees and not _may_overrule(decoded, free):
+        return free
+    return Reading(
+        decoded.match.phrase,
+        decoded.posterior,
+        False,
+        free.utterance,
+        free.hypotheses,
+        "",
+        decoded.match,
+        decoded.posterior,
+    )
+
+
+def _may_overrule(decoded: _Decoded, free: Reading) -> bool:
+    """The decoded reading may stand against the free one: it is sure, a reply of
+    several words (where averaged confidence fails), and it explains about as many
+    words as the free reading heard (a path that ends early has lost the order's tail,
+    which the endpointer may also have cut)."""
+    words = len(decoded.match.phrase.split())
+    heard = next((len(h.text.split()) for h in free.hypotheses if h.text), 0)
+    return decoded.posterior >= ACT_POSTERIOR and words >= OVERRULE_MIN_WORDS and heard <= words + OVERRULE_SHORTER_BY
+
+
+@dataclass(frozen=True)
+class _Decoded:
+    match: Match
+    posterior: float
+    regret_per_word: float
+
+
+def _decoded(paths: list[DecodedPath], table: PromptGraph) -> _Decoded | None:
+    """The likeliest move the decoded paths name, its posterior among them, and its regret per word."""
+    moves: dict[str, tuple[float, Match, DecodedPath]] = {}  # the best path of each move
+    for path in paths:
+        # one text the graph reads two ways is read as the text matcher reads it: grammar order
+        match = min((table.said(meaning, words) for meaning, words in path.readings), key=table.order_of)
+        moves.setdefault(_move_key(match), (path.score, match, path))
+    if not moves:
+        return None
+    ranked = sorted(moves.values(), key=lambda move: -move[0])
+    best_score, best, path = ranked[0]
+    posterior = 1.0 / sum(math.exp(score - best_score) for score, _, _ in ranked)
+    return _Decoded(best, posterior, path.regret / max(1, len(best.phrase.split())))
+
+
+def _move_key(match: Match) -> str:
+    return repr(sorted(match.intent.items())) if match.intent is not None else f"unavailable: {match.unavailable}"
+
+
+def weigh(
+    hypotheses: tuple[Hypothesis, ...],
+    matches: Sequence[Match],
+    exact: bool,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    rival_margin: float = RIVAL_MARGIN,
+) -> Reading:
+    """The best hypothesis by match score (`matches[i]` is hypothesis i's), weighed by
+    the recogniser's confidence, with its rival when one naming something else comes
+    within `rival_margin` (not at `exact` prompts: a Keep Cool turn cannot stop to ask,
+    and its words are checked in voice/listening/wordcheck.py). Pure, so a benchmark weighs
+    stored n-best lists exactly as the ears do."""
+    readings: list[tuple[float, str, Match]] = []  # (quality, text, match), in n-best order
+    for hypothesis, match in zip(hypotheses, matches):
+        if match.intent is not None:
+            readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match))
+            if match.unsure:  # the same words sit between two moves
+                rival_match = match.rival
+                readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase, rival_match))
+    if not readings:
+        return Reading("", 0.0, True, utterance, hypotheses)
+    best, text, chosen = max(readings, key=lambda r: r[0])
+    rivals = [r for r in readings if r[2].intent != chosen.intent]
+    rival = max(rivals, key=lambda r: r[0]) if rivals and not exact else None
+    close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
+    return Reading(
+        text if best > 0 else "", best, best < min_confidence, utterance, hypotheses, rival[1] if close else "", chosen
+    )

@@ -1,0 +1,652 @@
+"""From heard or typed text to an Intent, by aligning its words to the prompt's word graph.
+
+The recogniser (or the keyboard) gives text; the current prompt gives a word graph
+of what makes sense now (voice/understanding/graph.py). The cheapest path through it
+(voice/understanding/align.py) names the intent and fills its slots; its score says whether to act,
+to ask "Did you mean ...?" first, or to refuse, so nonsense never turns into a move.
+A clear value that is not available now ("card nine" of six) is answered with what
+is possible, never swapped for the nearest one that is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
+from voice.understanding.align import INF, Alignment, Path
+from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
+from voice.understanding.grammar_decode import Meaning, SaidValue
+from voice.understanding.graph import (
+    SLOT_WORD_WEIGHT,
+    CloseTag,
+    IntentTag,
+    LiveLists,
+    NumberTag,
+    SlotChoices,
+    ValueTag,
+    WordGraph,
+    compile_graph,
+    number_value,
+)
+from voice.understanding.normalize import normalize, number_words
+
+ACCEPT_SCORE = 86.0
+"""At or above: act on it. Typos and recognizer slips ("twelve clover") land here."""
+CONFIRM_SCORE = 72.0
+"""At or above (but below ACCEPT_SCORE): ask "did you mean ...?" before acting."""
+RIVAL_LETTERS = 2.0
+"""A path naming another move that costs less than this many letters more than the
+best: the words sit between two moves ("card fine" of five and nine); ask first."""
+TIE_LETTERS = 1e-3
+"""Between two slot values that cost the same, the one said word for word wins."""
+ADDRESSED_SCORE = 88.0
+"""How well a command must match when its prefix word was misheard ("post pause"):
+above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
+MAX_HEARD_WORDS = 40
+"""Longer replies are not read: nothing a prompt accepts is that long."""
+EXAMPLE_LIMIT = 20_000
+"""A prompt with more paths than this gives recognisers covering examples, not every one."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """The matcher's verdict: intent is None when the text was refused."""
+
+    text: str
+    intent: dict[str, Any] | None
+    score: float
+    phrase: str = ""
+    accept: float = ACCEPT_SCORE
+    rival: Match | None = None
+    """The best path naming another move (another intent, or other slot values)."""
+    rival_gap: float = float("inf")
+    """How many letters more the rival's path costs."""
+    unavailable: str = ""
+    """What to say when the words clearly name something not possible now."""
+
+    @property
+    def unsure(self) -> bool:
+        """Another move scored nearly as well: ask before acting."""
+        return self.intent is not None and self.rival is not None and self.rival_gap < RIVAL_LETTERS
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.intent is not None and (self.score < self.accept or self.unsure)
+
+
+@dataclass
+class PromptGraph:
+    """One prompt's word graph (its own intents and the common commands), ready to match."""
+
+    graph: WordGraph
+    fallback: dict[str, Any] | None = None
+    accept: float = ACCEPT_SCORE
+    confirm: float = CONFIRM_SCORE
+    exact: frozenset[str] = frozenset()
+    prefix: str | None = None
+    unavailable: dict[str, str] = field(default_factory=dict)
+    own: int = 0  # intents of order below this are the prompt's own
+    live: LiveLists = field(default_factory=dict)
+    game_words: frozenset[str] = frozenset()
+    """Words of the game's own prompts that no common command uses: heard as said,
+    never as a slip for a command ("lower" is not "slower")."""
+    _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+    # ---- matching ----
+
+    def match(self, heard: str) -> Match:
+        text = normalize(heard)
+        words = text.split()
+        if not words and self.fallback is None:
+            return Match(heard, None, 0.0, accept=self.accept)
+        if len(words) > MAX_HEARD_WORDS:
+            return Match(heard, None, 0.0, accept=self.accept)
+        alignment = Alignment(self.graph, words)
+        best = self._best(alignment)
+        if best is not None and best.score < ADDRESSED_SCORE and self._guessed_prefix(best, words):
+            best = None
+        if best is not None and self._game_word_for_command(best, words):
+            best = None
+        if best is not None and best.score >= self.confirm:
+            found = self._read(best, heard, words)
+            if found.unavailable:
+                return found
+            if best.score >= self.accept or self.fallback is None:
+                rival = self._rival(alignment, best, found) if best.cost > 1e-3 else None  # said exactly: no doubt
+                if rival is not None and rival[1] < 0:  # a value that takes in a word left unused
+                    return replace(rival[0], rival=found, rival_gap=-rival[1])
+                return replace(found, rival=rival[0], rival_gap=rival[1]) if rival else found
+        if self.fallback is not None:
+            # The fallback is for words outside the grammar (a Keep Cool clue), so
+            # keep every word said: "like" or "maybe" may be the clue itself; and a
+            # typed compound whole ("wolf-dog" is one word, as the rulebook says).
+            said = normalize(heard, strip_fillers=False, hyphens=True)
+            if said and len(said.split()) <= 3:
+                return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept)
+        return Match(heard, None, best.score if best else 0.0, accept=self.accept)
+
+    def lookup(self, text: str) -> dict[str, Any] | None:
+        """The intent `text` says exactly (every word as in the grammar), or None."""
+        if text not in self._lookups:
+            self._lookups[text] = self._lookup(text)
+        found = self._lookups[text]
+        return dict(found) if found is not None else None
+
+    def _lookup(self, text: str) -> dict[str, Any] | None:
+        words = normalize(text).split()
+        if not words or len(words) > MAX_HEARD_WORDS:
+            return None
+        best = self._best(Alignment(self.graph, words), exact_only=True)
+        if best is None or best.cost > 1e-3:
+            return None
+        found = self._read(best, text, words)
+        return found.intent if not found.unavailable else None
+
+    def _best(self, alignment: Alignment, exact_only: bool = False) -> Path | None:
+        """The cheapest path; a path through an exact intent only when said exactly."""
+        best = alignment.best()
+        if best is None or exact_only or not self.exact or best.cost < 1e-3:
+            return best
+        if self._intent_tag(best).name not in self.exact:
+            return best
+        others = np.array([s for s, tag in self.graph.final_intent.items() if tag.name not in self.exact])
+        return alignment.best(others) if len(others) else None
+
+    def _game_word_for_command(self, path: Path, heard: list[str]) -> bool:
+        """A common command reached by taking one of the game's own words for another
+        ("lower" for "slower" at a Keep It 100 prompt): the player said the game word."""
+        if self._intent_tag(path).order < self.own or not self.game_words:
+            return False
+        g = self.graph
+        return any(
+            s.heard[1] - s.heard[0] == 1
+            and heard[s.heard[0]] in self.game_words
+            and heard[s.heard[0]] != g.words[g.word[s.arc]]
+            for s in path.steps
+            if g.word[s.arc] >= 0 and not g.any_word[s.arc]
+        )
+
+    def _guessed_prefix(self, path: Path, heard: list[str]) -> bool:
+        """The path takes another word for the command prefix."""
+        g = self.graph
+        return any(g.any_word[s.arc] and heard[s.heard[0] : s.heard[1]] != [g.words[g.word[s.arc]]] for s in path.steps)
+
+    def _intent_tag(self, path: Path) -> IntentTag:
+        return next(self.graph.tags[s.arc] for s in path.steps if isinstance(self.graph.tags[s.arc], IntentTag))
+
+    def _read(self, path: Path, heard: str, heard_words: list[str]) -> Match:
+        """The intent a path says, or what to answer when a value it names is not available."""
+        g = self.graph
+        tag = self._intent_tag(path)
+        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
+        intent.update({name: [] for name in tag.lists})
+        number: NumberTag | None = None
+        number_words_said: list[str] = []
+        number_steps: list = []
+        for step in path.steps:
+            arc_tag = g.tags[step.arc]
+            if number is not None:
+                if isinstance(arc_tag, CloseTag):
+                    value = number_value(number_words_said)
+                    if value is None:
+                        return Match(heard, None, path.score, accept=self.accept)
+                    if number.allowed is not None and value not in number.allowed:
+                        if not _heard_as_said(number_steps, number_words_said, heard_words):
+                            return Match(heard, None, path.score, accept=self.accept)
+                        return Match(
+                            heard,
+                            None,
+                            path.score,
+                            " ".join(path.words),
+                            self.accept,
+                            unavailable=self._unavailable(number.list_name, value, step.arc, path),
+                        )
+                    self._fill(intent, number.slot, value, tag)
+                    number = None
+                elif g.word[step.arc] >= 0:
+                    number_words_said.append(g.words[g.word[step.arc]])
+                    number_steps.append(step)
+            elif isinstance(arc_tag, NumberTag):
+                number, number_words_said, number_steps = arc_tag, [], []
+            elif isinstance(arc_tag, ValueTag):
+                self._fill(intent, arc_tag.slot, arc_tag.value, tag)
+        return Match(heard, intent, path.score, " ".join(path.words), self.accept)
+
+    @staticmethod
+    def _fill(intent: dict[str, Any], slot: str, value: Any, tag: IntentTag) -> None:
+        if slot in tag.lists:
+            intent[slot].append(value)
+        else:
+            intent[slot] = value
+
+    def said(self, meaning: Meaning, words: tuple[str, ...]) -> Match:
+        """The verdict on a path the decoder chose inside the grammar
+        (voice/understanding/grammar_decode.py): its intent, or what to answer when a number it
+        names is not available now. Said as the graph says it: score 100."""
+        tag = next(item for item in meaning if isinstance(item, IntentTag))
+        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed), **{name: [] for name in tag.lists}}
+        phrase = " ".join(words)
+        for item in meaning:
+            if not isinstance(item, SaidValue):
+                continue
+            if not item.available:
+                choices = next(
+                    (c for c in self.graph.choices.values() if c.list_name == item.list_name and c.values), None
+                )
+                return Match(
+                    phrase,
+                    None,
+                    100.0,
+                    phrase,
+                    self.accept,
+                    unavailable=self._unavailable_text(item.list_name, item.value, choices),
+                )
+            self._fill(intent, item.slot, item.value, tag)
+        return Match(phrase, intent, 100.0, phrase, self.accept)
+
+    def _unavailable(self, list_name: str, value: int, close_arc: int, path: Path) -> str:
+        return self._unavailable_text(list_name, value, self._choices_before(close_arc, path))
+
+    def _unavailable_text(self, list_name: str, value: int, choices: SlotChoices | None) -> str:
+        """ "There is no card nine. Your cards are one to six.": the grammar's sentence
+        for this list, or a plain one."""
+        said = number_words(value)
+        values = list(choices.values) if choices else []
+        template = self.unavailable.get(list_name)
+        if template is None:
+            template = "{said} is not possible here." + (" You can say {or_choices}." if values else "")
+        text = template.format(
+            said=said,
+            choices=_say_choices(values, "and") or "none",
+            or_choices=_say_choices(values, "or") or "nothing else",
+        )
+        return text[:1].upper() + text[1:]
+
+    def _choices_before(self, close_arc: int, path: Path) -> SlotChoices | None:
+        entry = None
+        for step in path.steps:
+            if step.arc == close_arc:
+                break
+            if step.arc in self.graph.choices:
+                entry = step.arc
+        if entry is None:
+            return None
+        choices = self.graph.choices[entry]
+        if choices.values:
+            return choices
+        for other in self.graph.choices.values():  # a number word beside a list: the list's words
+            if other.list_name == choices.list_name and other.values:
+                return other
+        return None
+
+    # ---- the rival ----
+
+    def _rival(self, alignment: Alignment, best: Path, found: Match) -> tuple[Match, float] | None:
+        """The best path naming another move: another intent, or one slot filled otherwise."""
+        if found.intent is None:
+            return None
+        candidates: list[tuple[float, tuple[str, ...], dict[str, Any]]] = []
+        best_tag = self._intent_tag(best)
+        others = np.array(
+            [
+                s
+                for s, tag in self.graph.final_intent.items()
+                if tag.name != best_tag.name and tag.name not in self.exact
+            ]
+        )
+        if len(others):
+            other = alignment.best(others)
+            if other is not None:
+                read = self._read(other, found.text, alignment.heard)
+                if read.intent is not None:
+                    candidates.append((other.cost, other.words, read.intent))
+        candidates += self._slot_rivals(alignment, best, found.intent)
+        candidates = [c for c in candidates if c[1] != best.words and c[0] < INF / 2]
+        if not candidates:
+            return None
+        cost, words, intent = min(candidates, key=lambda c: c[0])
+        return (
+            Match(found.text, intent, alignment.score(cost, words), " ".join(words), self.accept),
+            float(cost - best.cost),
+        )
+
+    def _slot_rivals(self, alignment: Alignment, best: Path, intent: dict[str, Any]):
+        """For each slot on the best path, the same path with the slot's next best value."""
+        g, steps = self.graph, best.steps
+        for i, step in enumerate(steps):
+            choices = g.choices.get(step.arc)
+            if choices is None or not choices.values:
+                continue
+            end = next((k for k in range(i, len(steps)) if int(g.dst[steps[k].arc]) in choices.exits), None)
+            if end is None:
+                continue
+            inside = steps[i : end + 1]
+            span = _with_loose_words((inside[0].heard[0], inside[-1].heard[1]), steps, alignment)
+            said_words = tuple(g.words[g.word[s.arc]] for s in inside if g.word[s.arc] >= 0)
+            here = _local_cost(alignment, said_words, span)
+            slot, value = _slot_on(g, inside)
+            before = tuple(g.words[g.word[s.arc]] for s in steps[:i] if g.word[s.arc] >= 0)
+            after = tuple(g.words[g.word[s.arc]] for s in steps[end + 1 :] if g.word[s.arc] >= 0)
+            best_alt = None
+            for text, other_value in choices.values:
+                if other_value == value or slot is None:
+                    continue
+                alt_words = tuple(text.split())
+                # may cost no more than the best path: a value that takes in a word the
+                # best path left unused ("skin milk", "phone milk") is the better reading
+                cost = best.cost - here + _local_cost(alignment, alt_words, span)
+                if len(alt_words) == span[1] - span[0]:
+                    cost -= TIE_LETTERS  # word for word: it wins a tie
+                if best_alt is None or cost < best_alt[0]:
+                    best_alt = (cost, alt_words, other_value)
+            if best_alt is not None:
+                rival_intent = dict(intent)
+                if isinstance(rival_intent.get(slot), list):
+                    rival_intent[slot] = [best_alt[2] if v == value else v for v in rival_intent[slot]]
+                else:
+                    rival_intent[slot] = best_alt[2]
+                yield best_alt[0], before + best_alt[1] + after, rival_intent
+
+    # ---- what recognisers are told ----
+
+    @cached_property
+    def examples(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """Phrases of the prompt with their intents, in grammar order: every one when
+        there are at most EXAMPLE_LIMIT, else short paths covering every word."""
+        return _examples(self)
+
+    @cached_property
+    def addressed_intents(self) -> frozenset[str]:
+        """Intents said after the command prefix ("host, score", "host, relaxed mode"):
+        what the wake word may stand before (voice/listening/ears.py). None without a prefix."""
+        prefix = f"{self.prefix} " if self.prefix else None
+        return frozenset(
+            intent["intent"]
+            for text, intent in self.examples
+            if intent is not None and prefix and text.startswith(prefix)
+        )
+
+    @cached_property
+    def texts(self) -> list[str]:
+        """The examples in the order a recogniser's prompt of limited length should read them."""
+        by_text: dict[str, dict[str, Any]] = {}
+        for text, intent in self.examples:
+            if intent is not None:
+                by_text.setdefault(text, intent)
+        if len(by_text) < len({t for t, _ in self.examples}):  # covering paths: as they are
+            return list(dict.fromkeys(t for t, _ in self.examples))
+        own = sum(1 for intent in by_text.values() if self._order(intent) < self.own)
+        ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
+        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix)
+
+    def _order(self, intent: dict[str, Any]) -> int:
+        return self._intent_order.get(intent["intent"], 0)
+
+    def order_of(self, match: Match) -> int:
+        """Where a verdict's intent stands in the grammar (the prompt's own intents
+        first); an answer that a value is not available before any."""
+        return self._order(match.intent) if match.intent is not None else -1
+
+    @cached_property
+    def _intent_order(self) -> dict[str, int]:
+        order: dict[str, int] = {}
+        for tag in self.graph.tags:
+            if isinstance(tag, IntentTag):
+                order.setdefault(tag.name, tag.order)
+        return order
+
+
+def _with_loose_words(span: tuple[int, int], steps, alignment: Alignment) -> tuple[int, int]:
+    """A slot's heard span widened by the heard word just before and just after it
+    when the path does not say that word as heard (it drops it, or folds it into a
+    neighbour): "phone" of "phone milk" may belong to the value ("whole milk")."""
+    g, heard = alignment.graph, alignment.heard
+    said = {
+        s.heard[0]
+        for s in steps
+        if s.heard[1] - s.heard[0] == 1 and g.word[s.arc] >= 0 and g.words[g.word[s.arc]] == heard[s.heard[0]]
+    }
+    start, end = span
+    if start > 0 and start - 1 not in said:
+        start -= 1
+    if end < len(heard) and end not in said:
+        end += 1
+    return start, end
+
+
+def _heard_as_said(steps: list, said: list[str], heard: list[str]) -> bool:
+    """The number's words are exactly the words heard there: a clear value."""
+    if not steps:
+        return False
+    start, end = steps[0].heard[0], steps[-1].heard[1]
+    return heard[start:end] == said
+
+
+def _slot_on(g: WordGraph, steps) -> tuple[str | None, Any]:
+    tag = next((g.tags[s.arc] for s in steps if isinstance(g.tags[s.arc], (ValueTag, NumberTag))), None)
+    if isinstance(tag, ValueTag):
+        return tag.slot, tag.value
+    if isinstance(tag, NumberTag):
+        return tag.slot, number_value([g.words[g.word[s.arc]] for s in steps if g.word[s.arc] >= 0])
+    return None, None
+
+
+def _local_cost(alignment: Alignment, words: tuple[str, ...], span: tuple[int, int]) -> float:
+    """Edit distance between these slot words and the heard words of `span`."""
+    index = alignment.graph_word_index
+    heard = range(span[0], span[1])
+    prev = [sum(alignment.insert[h] for h in heard[:k]) for k in range(len(heard) + 1)]
+    for word in words:
+        w = index.get(word)
+        delete = (len(word) + 1) * SLOT_WORD_WEIGHT
+        row = [prev[0] + delete]
+        for k, h in enumerate(heard):
+            sub = alignment.sub[w, h] * SLOT_WORD_WEIGHT if w is not None else (len(word) + len(alignment.heard[h]))
+            row.append(min(prev[k] + sub, prev[k + 1] + delete, row[k] + alignment.insert[h]))
+        prev = row
+    return prev[-1]
+
+
+def _say_choices(values: list[tuple[str, Any]], last: str) -> str:
+    """ "one to six", or "five, twenty and thirty five": what may be said instead."""
+    numbers = [v for _, v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if (
+        len(numbers) == len(values)
+        and numbers
+        and sorted(numbers) == list(range(min(numbers), max(numbers) + 1))
+        and len(numbers) > 2
+    ):
+        return f"{number_words(min(numbers))} to {number_words(max(numbers))}"
+    texts = list(dict.fromkeys(t for t, _ in values))
+    if len(texts) > 12:
+        texts = texts[:12] + ["others"]
+    if not texts:
+        return ""
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + f" {last} " + texts[-1]
+
+
+def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
+    g = prompt.graph.plain()
+    out: list[list[int]] = [[] for _ in range(g.n_states)]
+    for arc, s in enumerate(g.src.tolist()):
+        out[s].append(arc)
+    if phrase_count(g, out) > EXAMPLE_LIMIT:
+        return [(" ".join(words), None) for _, words in prompt.graph.covering_paths()]
+    finals = set(g.finals.tolist())
+    result: list[tuple[str, dict[str, Any] | None]] = []
+
+    def walk(state: int, words: list[str], tag: IntentTag | None, slots: list[tuple[str, Any]]) -> None:
+        if state in finals and tag is not None:
+            intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
+            intent.update({name: [] for name in tag.lists})
+            for slot, value in slots:
+                PromptGraph._fill(intent, slot, value, tag)
+            result.append((" ".join(words), intent))
+        for arc in out[state]:
+            arc_tag = g.tags[arc]
+            choices = g.choices.get(arc)
+            if choices is not None:
+                slot = _entry_slot(g, arc, out)
+                for text, value in choices.values:
+                    for exit_ in choices.exits:
+                        walk(exit_, words + text.split(), tag, slots + [(slot, value)])
+                continue
+            word = [g.words[g.word[arc]]] if g.word[arc] >= 0 else []
+            walk(int(g.dst[arc]), words + word, arc_tag if isinstance(arc_tag, IntentTag) else tag, slots)
+
+    walk(g.start, [], None, [])
+    return result
+
+
+def _entry_slot(g: WordGraph, entry: int, out: list[list[int]]) -> str:
+    tag = g.tags[entry]
+    if isinstance(tag, NumberTag):
+        return tag.slot
+    for arc in out[int(g.dst[entry])]:  # a value list: the hub's arcs carry the slot
+        if isinstance(g.tags[arc], ValueTag):
+            return g.tags[arc].slot
+    return ""
+
+
+def phrase_count(g: WordGraph, out: list[list[int]] | None = None) -> int:
+    """How many phrases the graph says: paths, a slot counting once per choice."""
+    if out is None:
+        out = [[] for _ in range(g.n_states)]
+        for arc, s in enumerate(g.src.tolist()):
+            out[s].append(arc)
+    ways = [0] * g.n_states
+    for state in g.finals.tolist():
+        ways[state] = 1
+    for states, _, _ in reversed(g.levels):
+        for state in states.tolist():
+            for arc in out[state]:
+                choices = g.choices.get(arc)
+                ways[state] += (
+                    len(choices.values) * sum(ways[e] for e in choices.exits) if choices else ways[int(g.dst[arc])]
+                )
+    return ways[g.start]
+
+
+def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, prefix: str | None = None) -> list[str]:
+    """Phrases in the order a recogniser's prompt of limited length should read them.
+
+    1. One phrase of each of the prompt's own intents (the first `own` phrases are
+       the prompt's; the common commands follow), so "that's false" is among them,
+       not only a hundred numbers. Intents addressed with the prompt's command
+       prefix ("host, timer ten seconds") are asides and wait for step 3.
+    2. Every value of the live lists of names and words (the words in play, the
+       players' names), taking the lists in turn: these are the words most likely
+       said now, and without turns a long list (24 words and plurals) would leave
+       no room for a short one ("Ben got it" was read "then got it"). Lists whose
+       values are numbers are left to step 3, in grammar order: bets, and cards
+       named by number or by a word of theirs (the value is the card's number).
+    3. The rest in grammar order.
+    """
+    texts = list(by_text)
+    lead: dict[str, str] = {}
+    for text in texts[:own]:
+        if not (prefix and text.startswith(prefix + " ")):
+            lead.setdefault(by_text[text]["intent"], text)
+    chosen = list(lead.values())
+    said = " ".join(chosen)
+    queues = [
+        [normalize(t, strip_fillers=False) for t, _ in values]
+        for values in live.values()
+        if not any(_is_number(v) for _, v in values)
+    ]
+    while any(queues):
+        for queue in queues:
+            while queue and _mentions(said, queue[0]):
+                queue.pop(0)
+            if not queue:
+                continue
+            value = queue.pop(0)
+            found = next((t for t in texts[:own] if _mentions(t, value) and t not in chosen), None)
+            if found:
+                chosen.append(found)
+                said += " " + found
+    taken = set(chosen)
+    return chosen + [text for text in texts if text not in taken]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _mentions(text: str, value: str) -> bool:
+    """`value` appears in `text` as whole words."""
+    return bool(value) and f" {value} " in f" {text} "
+
+
+class Matcher:
+    """Builds (and caches) the word graph of each prompt from grammars/."""
+
+    def __init__(
+        self,
+        grammar_dir=None,
+        accept: float = ACCEPT_SCORE,
+        confirm: float = CONFIRM_SCORE,
+        common: bool = True,
+        grammar_file=None,
+    ):
+        """`grammar_file`: one grammar file that serves every prompt (a benchmark's
+        --grammar); it must exist, and is loaded as it is, whatever its name."""
+        self._grammar_dir = grammar_dir
+        self._only = Grammar.load(grammar_file) if grammar_file is not None else None
+        self.common = common  # add the common commands (repeat, undo ...) to every prompt
+        self.accept, self.confirm = accept, confirm
+        self._cache: dict[tuple, PromptGraph] = {}
+
+    def grammar(self, name: str) -> Grammar:
+        if self._only is not None and name != "common":
+            return self._only
+        return load_grammar(name) if self._grammar_dir is None else load_grammar(name, self._grammar_dir)
+
+    def table(self, prompt: str, live: LiveLists | None = None) -> PromptGraph:
+        """The graph of `prompt` ("game/name", or several joined by UNION) plus the common commands."""
+        key = (prompt, _freeze(live or {}))
+        if key not in self._cache:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[key] = self._build(prompt, live or {})
+        return self._cache[key]
+
+    def _build(self, prompt: str, live: LiveLists) -> PromptGraph:
+        names = prompt.split(UNION)
+        owner = self.grammar(names[-1].split("/", 1)[0])
+        sentences = []
+        for name in names:
+            sentences += self.grammar(name.split("/", 1)[0]).sentences(name, first_order=len(sentences))
+        own = max((s.tag.order for s in sentences), default=-1) + 1
+        if self.common and COMMON_PROMPT not in names:
+            sentences += self.grammar("common").sentences(
+                COMMON_PROMPT, owner.command_prefixes.get(names[-1]), first_order=own
+            )
+        graph = compile_graph(sentences, live, prompt)
+        return PromptGraph(
+            graph,
+            owner.fallbacks.get(names[-1]),
+            self.accept if owner.min_scores.get(names[-1]) is None else owner.min_scores[names[-1]],
+            min(self.confirm, owner.min_scores.get(names[-1], self.accept)),
+            frozenset(owner.exact_intents.get(names[-1], ())),
+            owner.command_prefixes.get(names[-1]),
+            {**(self.grammar("common").unavailable if self.common else {}), **owner.unavailable},
+            own,
+            live,
+            owner.words - self.grammar("common").words if self.common else frozenset(),
+        )
+
+    def has_exact_prompts(self, prompt: str) -> bool:
+        """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""
+        return bool(self.grammar(prompt.split(UNION)[-1].split("/", 1)[0]).exact_intents)
+
+    def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
+        return self.table(prompt, live).match(heard)
+
+
+def _freeze(live: LiveLists) -> tuple:
+    return tuple(sorted((name, tuple((t, repr(v)) for t, v in values)) for name, values in live.items()))
