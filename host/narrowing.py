@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import NARROW_LIST_MAX, PROMPT_UNION, Choice, Narrow, Prompt, join_names
+from .contract import PROMPT_UNION, Choice, Narrow, Prompt
+from .engine import NARROW_LIST_MAX, join_names
 
 NARROW_AFTER = 2
 """Misses at one prompt before the host narrows its question."""

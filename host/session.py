@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from .contract import PROMPT_UNION, Heard, Prompt
 from .decide import ACT, ASK_AGAIN, ASK_FIRST, decide
-from .engine import PROMPT_UNION, Action, Event, Game, GameOptions, Heard, Prompt, RuleError, crosses_reveal, join_names
+from .engine import Action, Event, Game, GameOptions, RuleError, crosses_reveal, join_names
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal

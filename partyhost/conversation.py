@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.engine import Heard, Prompt
+from host.contract import Heard, Prompt
 from partyhost.bench.pace import estimated_seconds
 from partyhost.textio import TextMouth, printable
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from host.engine import Prompt, join_names
+from host.contract import Prompt
+from host.engine import join_names
 from host.games import game_ids, get_game, option
 from host.session import Ears, Mouth
 from voice.understanding.matcher import Matcher

@@ -15,7 +15,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from host.engine import Prompt
+from host.contract import Prompt
 from host.journal import JournalUnwritable
 from partyhost.config import Settings
 from partyhost.conversation import MENU_PROMPT, Conversation

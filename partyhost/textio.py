@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from host.engine import Heard, Prompt
+from host.contract import Heard, Prompt
 from voice.listening.wake import OFF, Commands, shipped_wake_words
 from voice.understanding.normalize import normalize
 

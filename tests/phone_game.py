@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Iterator
 
 from host.decks import load_decks
-from host.engine import GameOptions, Heard, Prompt
+from host.contract import Heard, Prompt
+from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal

@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 
 from host.decks import Decks, load_game_decks
-from host.engine import GameOptions, Heard, Prompt
+from host.contract import Heard, Prompt
+from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal

@@ -235,7 +235,7 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     quietly, as echo, which the ears must ignore because the host is speaking then.
     """
     from voice.listening.ears import AFTER_SPEECH_GUARD_S
-    from host.engine import Heard
+    from host.contract import Heard
     from host.eventlog import EventLog
     from host.games import get_game
     from host.journal import Journal

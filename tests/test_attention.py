@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from test_session import ScriptEars, events, make_session
 
-from host.engine import Heard
+from host.contract import Heard
 from host.session import SORRY
 from voice.listening.pipeline import Reader
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
@@ -100,7 +100,7 @@ def test_a_silent_player_is_reminded_briefly_at_doubling_intervals(tmp_path):
 
 
 def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
-    from host.engine import Prompt
+    from host.contract import Prompt
     session, mouth, _, _ = make_session(tmp_path, [])
     session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
     session._remind(Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like."))

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from host.engine import Prompt
+from host.contract import Prompt
 from partyhost.conversation import ADJUST_ELSEWHERE, TIME_UP, Conversation, HostStopped
 
 ASK = Prompt("keep-it-100/pick", "Ana", "Ana, pick a card.")

@@ -9,7 +9,7 @@ import pytest
 from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
 
-from host.engine import Prompt as HostPrompt
+from host.contract import Prompt as HostPrompt
 from host.games import grammar_slots
 from voice.listening.pipeline import Reader
 from voice.listening.audio_in import read_wav_16k

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from host.decks import Decks, WordCard
-from host.engine import GameOptions, Heard
+from host.contract import Heard
+from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import keep_cool as kc
 from host.journal import Journal

@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from host.engine import Heard, RuleError
+from host.contract import Heard
+from host.engine import RuleError
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
@@ -142,7 +143,7 @@ def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path
 
 
 def test_a_long_list_is_read_a_few_at_a_time():
-    from host.engine import Choice, Narrow, Prompt
+    from host.contract import Choice, Narrow, Prompt
     from host.narrowing import Narrowing, Reply
     narrow = Narrow("Which number?", tuple(Choice(str(n), {"intent": "number", "value": n}) for n in range(12)))
     prompt = Prompt("common/number", "Ana", "Ana, your number?", narrow=narrow)
@@ -158,7 +159,7 @@ def test_a_long_list_is_read_a_few_at_a_time():
 
 
 def test_a_refusal_covers_the_same_move_named_more_fully():
-    from host.engine import Prompt
+    from host.contract import Prompt
     trouble = Trouble(Prompt("keep-it-100/place", "Ana", "Where?"))
     trouble.refuse({"intent": "place", "before": 50, "player": "Ana"})
     assert trouble.was_refused({"intent": "place", "line": 1, "after": 20, "before": 50})

@@ -12,7 +12,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from host.engine import GameOptions, Heard, Prompt
+from host.contract import Heard, Prompt
+from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
 from voice.listening.pipeline import Reader

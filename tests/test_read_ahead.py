@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
-from host.engine import Prompt
+from host.contract import Prompt
 from voice.listening.pipeline import Reader
 from voice.audio_types import Hypothesis
 from voice.listening.ears import VoiceEars

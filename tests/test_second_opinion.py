@@ -191,7 +191,7 @@ def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
 
 
 def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
-    from host.engine import Prompt as HostPrompt
+    from host.contract import Prompt as HostPrompt
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
 

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from host.engine import GameOptions, Prompt, RuleError, evolve, new_rng, say, sound
+from host.contract import Prompt
+from host.engine import GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.engine import Heard
+from host.contract import Heard
 from host.session import Session, SessionInfo
 from voice.understanding.matcher import Matcher
 

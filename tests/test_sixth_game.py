@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from host.decks import QUESTIONS_FILE, Question
-from host.engine import (DeckEntry, GameOptions, Prompt, RuleError, evolve, game_over, merge_rules,
-                         new_rng, say)
+from host.contract import Prompt
+from host.engine import DeckEntry, GameOptions, RuleError, evolve, game_over, merge_rules, new_rng, say
 
 ID = "closest-guess"
 TITLE = "Closest Guess"

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from host.engine import Prompt
+from host.contract import Prompt
 from partyhost.textio import TextEars, TypedCommands
 from voice.understanding.matcher import Matcher
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from host.engine import Heard
+from host.contract import Heard
 from host.games import grammar_slots
 from voice.understanding.grammar import Grammar
 from voice.understanding.matcher import Matcher, phrase_count

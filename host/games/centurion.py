@@ -78,17 +78,15 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from host.contract import Choice, Narrow, Prompt
 from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
     Action,
     CardView,
-    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
-    Narrow,
-    Prompt,
     RuleError,
     convert_rule,
     evolve,

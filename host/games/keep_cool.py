@@ -111,17 +111,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.contract import Choice, Narrow, Prompt
 from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
     Action,
     CardView,
-    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
-    Narrow,
-    Prompt,
     RuleError,
     convert_rule,
     evolve,

@@ -65,18 +65,16 @@ from random import Random
 from typing import Any
 
 from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_title, read_hand_rule, titles_text
+from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
     CardView,
-    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
-    Narrow,
     NumberEntry,
-    Prompt,
     RuleError,
     convert_rule,
     evolve,

@@ -89,17 +89,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.contract import Choice, Narrow, Prompt
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
     CardView,
-    Choice,
     DeckEntry,
     Event,
     GameOptions,
     HandView,
-    Narrow,
-    Prompt,
     RuleError,
     evolve,
     game_over,

@@ -80,15 +80,13 @@ from typing import Any
 
 from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
 
+from ..contract import Choice, Narrow, Prompt
 from ..decks import QUESTIONS_FILE, Decks, Question
 from ..engine import (
     Action,
-    Choice,
     DeckEntry,
     Event,
     GameOptions,
-    Narrow,
-    Prompt,
     RuleError,
     evolve,
     game_over,

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host.contract import Heard, Prompt
 from host.decks import load_game_decks
-from host.engine import GameOptions, Heard, Prompt
+from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from host.engine import Choice, Narrow, Prompt
+from host.contract import Choice, Narrow, Prompt
 from host.games import get_game, option
 from host.narrowing import SOMETHING_ELSE, question_alone
 from host.session import COMMON_INTENTS

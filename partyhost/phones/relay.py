@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from host.engine import PROMPT_UNION, Heard, Prompt
+from host.contract import PROMPT_UNION, Heard, Prompt
 from host.narrowing import CHOICE_PROMPT
 from voice.listening.ears import Interrupted
 

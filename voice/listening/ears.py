@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from host.engine import Heard  # the contract where host and voice meet; no rules in it
+from host.contract import Heard  # where host and voice meet; no rules in it
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import AMID_TALK, REPLY_MAX_S, TOO_LONG, amid_talk, ignore_reason, too_long
 from voice.listening.onset import missed_start

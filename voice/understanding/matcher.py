@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from host.engine import PROMPT_UNION as UNION  # the contract where host and voice meet
+from host.contract import PROMPT_UNION as UNION  # the contract where host and voice meet
 from voice.understanding.align import INF, Alignment, Path
 from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
 from voice.understanding.grammar_decode import Meaning, SaidValue
