@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -22,14 +23,18 @@ class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 
 
+def shipped_models_dir() -> Path:
+    """The models/ folder, installed with partyhost as the package data voice.asr.models
+    (no top-level `models` name in site-packages): manifest.json, and any model put there by hand."""
+    return Path(str(resources.files("voice.asr.models")))
+
+
 def default_models_dirs() -> list[Path]:
     """Where `partyhost models fetch` puts models by default (the platform data folder),
     then the models/ folder installed with partyhost (a model put there by hand)."""
     import platformdirs
 
-    import models  # the folder of models/manifest.json (package data)
-
-    return [Path(platformdirs.user_data_dir("partyhost")) / "models", models.FOLDER]
+    return [Path(platformdirs.user_data_dir("partyhost")) / "models", shipped_models_dir()]
 
 
 T = TypeVar("T")
