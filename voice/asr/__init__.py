@@ -18,6 +18,23 @@ from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
 
+__all__ = [
+    "CompiledCache",
+    "ModelMissingError",
+    "calibrate",
+    "default_models_dirs",
+    "shipped_models_dir",
+    "unique_words",
+    # the backends and their parts, imported when used (voice.recognizers chooses one)
+    "moonshine",
+    "ort_format",
+    "sphinx",
+    "text_guards",
+    "vosk",
+    "whisper",
+    "whisper_steps",
+]
+
 
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
