@@ -42,7 +42,8 @@ def test_all_names_what_the_package_offers(name):
     offered = package.__all__
     assert len(offered) == len(set(offered)), f"{name}.__all__ names something twice"
     for entry in offered:   # a name defined here, or a module or subpackage of this package
-        assert hasattr(package, entry) or importlib.util.find_spec(f"{name}.{entry}"), f"{name}.{entry}"
+        assert hasattr(package, entry) or importlib.util.find_spec(f"{name}.{entry}"), (
+            f"{name}.__all__ names {entry!r}, which is neither defined there nor a module of it")
     if name not in FOUND_BY_REGISTRY:
         public = {info.name for info in pkgutil.iter_modules(package.__path__)
                   if not info.name.startswith("_") and f"{name}.{info.name}" not in DATA_PACKAGES}
