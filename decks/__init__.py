@@ -1,10 +1,3 @@
-"""The shipped decks (questions, Keep Cool words, 1% and Centurion cards), installed
-with partyhost as package data.
-
-FOLDER is where they are, found through importlib.resources so an installed
-wheel finds its own copy, wherever it is installed.
-"""
-from importlib import resources
-from pathlib import Path
-
-FOLDER = Path(str(resources.files(__name__)))
+"""The shipped decks (questions, Keep Cool words, 1% and Centurion cards, word lists):
+installed as host.deck_files (package data, see pyproject.toml's [tool.setuptools.package-dir]),
+found by host.decks.default_deck_dir."""

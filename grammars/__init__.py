@@ -1,9 +1,2 @@
-"""The grammar files, installed with partyhost as package data.
-
-FOLDER is where they are, found through importlib.resources so an installed
-wheel finds its own copy, wherever it is installed.
-"""
-from importlib import resources
-from pathlib import Path
-
-FOLDER = Path(str(resources.files(__name__)))
+"""The grammar files: installed as voice.understanding.grammars (package data, see
+pyproject.toml's [tool.setuptools.package-dir]), found by voice/understanding/grammar_folder.py."""

@@ -1,1 +1,31 @@
-"""Game rules, sessions and persistence: everything but audio."""
+"""Game rules, sessions and persistence: everything but audio.
+
+The names of host.contract, where host/ and voice/ meet, are offered here too; importing
+this package imports nothing else (voice/ imports host.contract, which runs this file).
+"""
+
+from host.contract import PROMPT_UNION, Choice, Intent, Narrow, PartyhostError, Prompt
+
+__all__ = [
+    # from host.contract
+    "PROMPT_UNION",
+    "Choice",
+    "Intent",
+    "Narrow",
+    "PartyhostError",
+    "Prompt",
+    # the subpackage and modules, imported when used
+    "cardtitle",
+    "contract",
+    "decide",
+    "decks",
+    "engine",
+    "eventlog",
+    "files",
+    "games",
+    "journal",
+    "narrowing",
+    "session",
+    "sessionlock",
+    "wal_check",
+]

@@ -19,12 +19,12 @@ import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from decks import FOLDER as SHIPPED_DECKS  # package data: decks/__init__.py
 from host.engine import DeckEntry
 from host.files import DECK_BYTES, FileProblem, read_text
 from host.games import dealing
@@ -242,8 +242,9 @@ class _Row:
 
 
 def default_deck_dir() -> Path:
-    """The shipped decks/ folder, installed with partyhost as package data."""
-    return SHIPPED_DECKS
+    """The shipped decks/ folder, installed with partyhost as the package data
+    host.deck_files (no top-level `decks` name in site-packages)."""
+    return Path(str(resources.files("host.deck_files")))
 
 
 def load_questions(path: PathLike) -> tuple[Question, ...]:

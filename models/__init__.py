@@ -1,10 +1,4 @@
-"""The list of downloadable speech models (manifest.json), installed with partyhost
-as package data. The models themselves are fetched into the platform data folder.
-
-FOLDER and MANIFEST are found through importlib.resources so an installed wheel finds its own copy.
-"""
-from importlib import resources
-from pathlib import Path
-
-FOLDER = Path(str(resources.files(__name__)))
-MANIFEST = FOLDER / "manifest.json"
+"""The list of downloadable speech models (manifest.json), and a place for a model put
+here by hand: installed as voice.asr.models (package data, see pyproject.toml's
+[tool.setuptools.package-dir]), found by voice.asr.shipped_models_dir. Fetched models go
+to the platform data folder."""

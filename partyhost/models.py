@@ -27,10 +27,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from models import MANIFEST  # package data: models/__init__.py
-from voice.asr import default_models_dirs
+from voice.asr import default_models_dirs, shipped_models_dir
 
 CHUNK = 1 << 16
+MANIFEST = shipped_models_dir() / "manifest.json"
+"""The list of downloadable models, installed with partyhost (models/manifest.json)."""
 
 
 class ModelFetchError(Exception):

@@ -5,7 +5,6 @@ import dataclasses
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from host.journal import Journal
 from partyhost.cli import main
 from partyhost.config import LIMITS, Settings
+from source_copy import FILES, PARTYHOST
 
 REPO = Path(__file__).resolve().parents[1]
 PLAY = ["play", "centurion", "--players", "Ana,Ben", "--input", "text", "--output", "text"]
@@ -115,6 +115,8 @@ def program(tmp_path_factory) -> Path:
     copy = tmp_path_factory.mktemp("program")
     for name in ("host", "voice", "partyhost", "grammars", "decks"):
         shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in FILES:
+        shutil.copy2(REPO / name, copy / name)
     return copy
 
 
@@ -126,7 +128,7 @@ def test_a_broken_grammar_names_file_and_line_before_a_session_is_saved(program,
     grammar.write_text(original.replace(old, new, 1))
     try:
         env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
-        result = subprocess.run([sys.executable, "-m", "partyhost", *PLAY], cwd=program, env=env, input="",
+        result = subprocess.run([*PARTYHOST, *PLAY], cwd=program, env=env, input="",
                                 capture_output=True, text=True, timeout=120)
     finally:
         grammar.write_text(original)

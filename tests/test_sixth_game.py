@@ -11,10 +11,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from source_copy import FILES, PARTYHOST
 
 pytestmark = pytest.mark.slow   # a copy of the project and four runs of the command line
 
@@ -115,6 +116,8 @@ def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
     for package in PACKAGES:
         shutil.copytree(REPO / package, copy / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.onnx", "vosk-model*"))
+    for name in FILES:
+        shutil.copy2(REPO / name, copy / name)
     before = digests(copy)
     (copy / "host" / "games" / "closest_guess.py").write_text(TOY_MODULE, encoding="utf-8")
     (copy / "grammars" / "closest-guess.yaml").write_text(TOY_GRAMMAR, encoding="utf-8")
@@ -128,7 +131,7 @@ def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
            "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml"), "PYTHONPATH": str(copy)}
 
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=copy, env=env, input=stdin,
+        return subprocess.run([*PARTYHOST, *args], cwd=copy, env=env, input=stdin,
                               capture_output=True, text=True, timeout=120)
 
     listed = run("play", "--help")

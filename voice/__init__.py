@@ -1,1 +1,13 @@
 """Listening and understanding: everything between sound and an Intent. No game rules."""
+
+# the subpackages and modules: importing this package imports none of them
+__all__ = [
+    "asr",
+    "audio_types",
+    "devices",
+    "listening",
+    "recognizers",
+    "remote",
+    "speaking",
+    "understanding",
+]

@@ -14,6 +14,13 @@ from typing import Any
 
 from host.engine import GAME_DEFAULTS
 
+__all__ = ["GAME_IDS", "dealing", "game_ids", "get_game", "grammar_slots", "option", "unclear_intent"]
+"""The registry's functions. The game modules are not listed: a game is found by its ID
+(get_game), so adding one edits nothing here."""
+
+GAME_IDS: tuple[str, ...]
+"""Every game's id (game_ids()), found when first asked for: see __getattr__ below."""
+
 
 @functools.cache
 def _registry() -> dict[str, ModuleType]:

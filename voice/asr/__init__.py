@@ -14,12 +14,36 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
+
+__all__ = [
+    "CompiledCache",
+    "ModelMissingError",
+    "calibrate",
+    "default_models_dirs",
+    "shipped_models_dir",
+    "unique_words",
+    # the backends and their parts, imported when used (voice.recognizers chooses one)
+    "moonshine",
+    "ort_format",
+    "sphinx",
+    "text_guards",
+    "vosk",
+    "whisper",
+    "whisper_steps",
+]
 
 
 class ModelMissingError(RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
+
+
+def shipped_models_dir() -> Path:
+    """The models/ folder, installed with partyhost as the package data voice.asr.models
+    (no top-level `models` name in site-packages): manifest.json, and any model put there by hand."""
+    return Path(str(resources.files("voice.asr.models")))
 
 
 def default_models_dirs() -> list[Path]:
@@ -27,9 +51,7 @@ def default_models_dirs() -> list[Path]:
     then the models/ folder installed with partyhost (a model put there by hand)."""
     import platformdirs
 
-    import models  # the folder of models/manifest.json (package data)
-
-    return [Path(platformdirs.user_data_dir("partyhost")) / "models", models.FOLDER]
+    return [Path(platformdirs.user_data_dir("partyhost")) / "models", shipped_models_dir()]
 
 
 T = TypeVar("T")

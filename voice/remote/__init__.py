@@ -5,3 +5,15 @@ package): satellites stream a microphone and play sound, servers recognise speec
 or synthesise it. An address written `wyoming://HOST:PORT` in a setting or flag
 picks the remote part; everything else stays local.
 """
+
+# the subpackages and modules: importing this package imports none of them
+__all__ = [
+    "address",
+    "asr",
+    "link",
+    "notices",
+    "satellite",
+    "satellite_link",
+    "tts",
+    "wire",
+]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from grammars import FOLDER as GRAMMAR_DIR  # package data: grammars/__init__.py
+from voice.understanding.grammar_folder import GRAMMAR_DIR
 
 EXTRA_PRONUNCIATIONS = GRAMMAR_DIR / "pronunciations.dict"
 """Pronunciations this project adds to PocketSphinx's dictionary (optional file)."""
