@@ -247,7 +247,7 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         draw_pile=draw_pile,
         round_wins={p: 0 for p in players},
     )
-    events = [say(f"Keep Cool, {_mode_name(mode)}, for {join_names(players)}.")]
+    events: list[Event] = [say(f"Keep Cool, {_mode_name(mode)}, for {join_names(players)}.")]
     _continue_setup(state, events)
     return state, events
 
@@ -466,7 +466,7 @@ def prompt(state: KeepCoolState) -> Prompt | None:
 
 
 def _word_prompt(s: KeepCoolState) -> Prompt:
-    choices = ("any single word", "a hint or a guess", "host, score")
+    choices: tuple[str, ...] = ("any single word", "a hint or a guess", "host, score")
     if s.deal == "table":
         choices += (f"{previous_player(s, s.turn)} got it",)
     name = "keep-cool/word"
