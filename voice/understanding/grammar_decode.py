@@ -137,8 +137,9 @@ class TokenGraph:
         for arc, source in enumerate(graph.src.tolist()):
             self._out[source].append(arc)
         self._finals = set(graph.finals.tolist())
-        self._units: dict[tuple[int, bool], tuple[list[Unit], list[str], bool]] = {}
-        self._next: dict[tuple[int, bool, str], dict[int, tuple[tuple[Unit, ...], bool]]] = {}
+        self._units: dict[tuple[int, bool, bool], tuple[list[Unit], list[str], bool]] = {}  # state, glued, fillers
+        # state, glued, partial, after_filler
+        self._next: dict[tuple[int, bool, str, bool], dict[int, tuple[tuple[Unit, ...], bool]]] = {}
 
     @property
     def start(self) -> Thread:
