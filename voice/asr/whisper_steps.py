@@ -18,6 +18,7 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -74,19 +75,27 @@ def read_decoder(model_bin: Path) -> dict[str, np.ndarray]:
 
 
 class _Graph:
-    """A small helper to write an ONNX graph: node() names its outputs itself."""
+    """A small helper to write an ONNX graph: a node's outputs are named for it unless given."""
 
     def __init__(self) -> None:
         self.nodes: list = []
         self.weights: list = []
         self._count = 0
 
-    def node(self, op: str, inputs: list[str], outputs: int | list[str] = 1, **attrs) -> str | list[str]:
+    def node(self, op: str, inputs: list[str], output: str | None = None, **attrs: Any) -> str:
+        """A node of one output (named `output`, or after `op`): that output's name."""
+        (name,) = self._add(op, inputs, [output or self._name(op)], attrs)
+        return name
+
+    def split(self, op: str, inputs: list[str], count: int, **attrs: Any) -> list[str]:
+        """A node of `count` outputs (Split): their names."""
+        return self._add(op, inputs, [self._name(op) for _ in range(count)], attrs)
+
+    def _add(self, op: str, inputs: list[str], names: list[str], attrs: dict[str, Any]) -> list[str]:
         from onnx import helper
 
-        names = outputs if isinstance(outputs, list) else [self._name(op) for _ in range(outputs)]
         self.nodes.append(helper.make_node(op, inputs, names, **attrs))
-        return names[0] if len(names) == 1 else names
+        return names
 
     def weight(self, name: str, value: np.ndarray) -> str:
         from onnx import numpy_helper
@@ -181,15 +190,15 @@ def build_step_graph(w: dict[str, np.ndarray]):
         helper.make_tensor_value_info("offset", TensorProto.INT64, [1]),
     ]
     outputs = [helper.make_tensor_value_info("log_probs", TensorProto.FLOAT, ["B", table.shape[0]])]
-    cache_shape = ["B", shape.heads, "P", shape.head_size]
+    cache_shape: list[str | int] = ["B", shape.heads, "P", shape.head_size]
     for layer in range(shape.layers):
         name = f"{LAYERS_PREFIX}{layer}"
         h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
-        q, k, v = g.node(
+        q, k, v = g.split(
             "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
         )
-        k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], [f"present_k_{layer}"], axis=2)
-        v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], [f"present_v_{layer}"], axis=2)
+        k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], f"present_k_{layer}", axis=2)
+        v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], f"present_v_{layer}", axis=2)
         attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
         x = g.node("Add", [x, _linear(g, attended, w, f"{name}/self_attention/linear_1")])
         h = _norm(g, x, w, f"{name}/attention/layer_norm")
@@ -214,7 +223,7 @@ def build_step_graph(w: dict[str, np.ndarray]):
     logits = g.node(
         "MatMul", [g.node("Squeeze", [last, g.const([1])]), g.weight("projection", table.astype(np.float32).T)]
     )
-    g.node("LogSoftmax", [logits], ["log_probs"], axis=-1)
+    g.node("LogSoftmax", [logits], "log_probs", axis=-1)
     return helper.make_model(
         helper.make_graph(g.nodes, "whisper_decoder_step", inputs, outputs, g.weights),
         opset_imports=[helper.make_opsetid("", 17)],
@@ -231,9 +240,9 @@ def build_cross_graph(w: dict[str, np.ndarray]):
     outputs = []
     for layer in range(shape.layers):
         kv = _linear(g, "encoded", w, f"{LAYERS_PREFIX}{layer}/attention/linear_1")
-        k, v = g.node("Split", [kv, g.const([shape.width] * 2)], 2, axis=-1)
+        k, v = g.split("Split", [kv, g.const([shape.width] * 2)], 2, axis=-1)
         for kind, value in (("k", k), ("v", v)):
-            g.node("Identity", [_heads(g, value, shape)], [f"cross_{kind}_{layer}"])
+            g.node("Identity", [_heads(g, value, shape)], f"cross_{kind}_{layer}")
             outputs.append(
                 helper.make_tensor_value_info(
                     f"cross_{kind}_{layer}", TensorProto.FLOAT, [1, shape.heads, "T", shape.head_size]
