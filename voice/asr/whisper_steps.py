@@ -170,6 +170,28 @@ def _causal_mask(g: _Graph, tokens: str, offset: str) -> str:
     return g.node("Where", [later, g.const(-1e9, np.float32), g.const(0.0, np.float32)])
 
 
+def _decoder_layer(g: _Graph, x: str, w: dict[str, np.ndarray], layer: int, shape: Shape, mask: str) -> str:
+    """One decoder layer on x [B, S, width]: self-attention over the cache and the new
+    tokens (reading past_*, writing present_*), cross-attention, feed-forward."""
+    name = f"{LAYERS_PREFIX}{layer}"
+    h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
+    q, k, v = g.split(
+        "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
+    )
+    k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], f"present_k_{layer}", axis=2)
+    v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], f"present_v_{layer}", axis=2)
+    attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
+    x = g.node("Add", [x, _linear(g, attended, w, f"{name}/self_attention/linear_1")])
+    h = _norm(g, x, w, f"{name}/attention/layer_norm")
+    q = _heads(g, _linear(g, h, w, f"{name}/attention/linear_0"), shape)
+    attended = _attend(g, q, f"cross_k_{layer}", f"cross_v_{layer}", shape, None)
+    x = g.node("Add", [x, _linear(g, attended, w, f"{name}/attention/linear_2")])
+    h = _linear(g, _norm(g, x, w, f"{name}/ffn/layer_norm"), w, f"{name}/ffn/linear_0")
+    erf = g.node("Erf", [g.node("Mul", [h, g.const(1 / math.sqrt(2), np.float32)])])
+    gelu = g.node("Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]), g.node("Add", [erf, g.const(1.0, np.float32)])])
+    return g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
+
+
 def build_step_graph(w: dict[str, np.ndarray]):
     """tokens [B, S] after `offset` cached positions -> the log-probabilities of the next
     token after the last of them [B, vocab], and the caches grown by S."""
@@ -192,25 +214,7 @@ def build_step_graph(w: dict[str, np.ndarray]):
     outputs = [helper.make_tensor_value_info("log_probs", TensorProto.FLOAT, ["B", table.shape[0]])]
     cache_shape: list[str | int] = ["B", shape.heads, "P", shape.head_size]
     for layer in range(shape.layers):
-        name = f"{LAYERS_PREFIX}{layer}"
-        h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
-        q, k, v = g.split(
-            "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
-        )
-        k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], f"present_k_{layer}", axis=2)
-        v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], f"present_v_{layer}", axis=2)
-        attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
-        x = g.node("Add", [x, _linear(g, attended, w, f"{name}/self_attention/linear_1")])
-        h = _norm(g, x, w, f"{name}/attention/layer_norm")
-        q = _heads(g, _linear(g, h, w, f"{name}/attention/linear_0"), shape)
-        attended = _attend(g, q, f"cross_k_{layer}", f"cross_v_{layer}", shape, None)
-        x = g.node("Add", [x, _linear(g, attended, w, f"{name}/attention/linear_2")])
-        h = _linear(g, _norm(g, x, w, f"{name}/ffn/layer_norm"), w, f"{name}/ffn/linear_0")
-        erf = g.node("Erf", [g.node("Mul", [h, g.const(1 / math.sqrt(2), np.float32)])])
-        gelu = g.node(
-            "Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]), g.node("Add", [erf, g.const(1.0, np.float32)])]
-        )
-        x = g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
+        x = _decoder_layer(g, x, w, layer, shape, mask)
         for kind in "kv":
             inputs.append(helper.make_tensor_value_info(f"past_{kind}_{layer}", TensorProto.FLOAT, cache_shape))
             inputs.append(
