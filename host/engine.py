@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from host.contract import Choice, Intent, Narrow, Prompt
 
@@ -254,6 +254,18 @@ class HandView:
 def evolve(state: Any) -> Any:
     """A private copy of a state for `apply` to change, keeping the input untouched."""
     return copy.deepcopy(state)
+
+
+T = TypeVar("T")
+
+
+def required(value: T | None, what: str) -> T:
+    """A part of a game's state that its phase promises is set (the challenge while
+    votes are taken, the reward turn while rewards are chosen). Missing, it is a bug
+    of the engine, not a player's mistake: so no RuleError, nothing to say to them."""
+    if value is None:
+        raise RuntimeError(f"the game has no {what} in this phase")
+    return value
 
 
 def new_rng(seed: int) -> random.Random:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -326,7 +326,7 @@ def check_speech(
     for (face, line), entries in sorted(
         words_in_play_together(cards).items(), key=lambda item: (FACES.index(item[0][0]), item[0][1])
     ):
-        card_of = {}
+        card_of: dict[str, int] = {}
         for word, card_id in entries:
             card_of.setdefault(word, card_id)
         for a, b in vocabulary.confusable_pairs([w for w, _ in entries], max_distance, dictionary):
@@ -560,6 +560,7 @@ def format_stats(decks: Decks) -> str:
 
 def difficulty_table(cards: Sequence[WordCard]) -> str:
     """Per line: how many words, their length, examples, and (with wordfreq) Zipf frequency."""
+    zipf_frequency: Callable[[str, str], float] | None
     try:
         from wordfreq import zipf_frequency  # build-time tool, optional here
     except ImportError:

@@ -95,6 +95,7 @@ from host.engine import (
     merge_rules,
     new_rng,
     private,
+    required,
     say,
     score,
     sound,
@@ -174,7 +175,7 @@ def card_value(card: Card, suit_values: dict[str, int]) -> int:
     """Face value times suit value; a joker is worth nothing."""
     if card.is_joker:
         return 0
-    return card.rank * suit_values[card.suit]
+    return card.rank * suit_values[required(card.suit, "suit")]
 
 
 def card_name(card: Card, pack: Pack) -> str:
@@ -244,6 +245,11 @@ class State:
 
     def name(self, card: Card) -> str:
         return card_name(card, self.pack)
+
+    @property
+    def stop_maker(self) -> int:
+        """The seat holding the stop while a joker is offered: set throughout phase "steal"."""
+        return required(self.maker, "stop maker")
 
     def other(self, seat: int) -> int:
         return 1 - seat
@@ -355,7 +361,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
         dealer=rng.randrange(2),
         pool_left=rules["pool"],
     )
-    events = [say(_opening_line(s))]
+    events: list[Event] = [say(_opening_line(s))]
     _start_deal(s, events, fresh_pack=True)
     _let_computer_move(s, events)
     return s, events
@@ -544,9 +550,9 @@ def _card_intent(card: Card) -> dict[str, Any]:
 
 
 def _steal_prompt(s: State) -> Prompt:
-    seat = s.other(s.maker)
+    seat = s.other(s.stop_maker)
     name = s.players[seat]
-    maker = s.players[s.maker]
+    maker = s.players[s.stop_maker]
     text = f"{name}, {maker} made {s.count}. Lay a joker on it to take the deal, or say pass."
     context = {"count": s.count, "maker": maker}
     joker = s.hands[seat].count(JOKER) if s.deal == "host" else _jokers_unplayed(s)
@@ -730,7 +736,7 @@ def _joker_may_answer(s: State, seat: int) -> bool:
 def _answer_joker_offer(s: State, action: Action, events: list[Event]) -> None:
     """Joker: it takes the stop over (and the maker may answer it). Pass: score the stop."""
     intent = action.get("intent")
-    seat = s.other(s.maker)
+    seat = s.other(s.stop_maker)
     if intent in ("pass", "no"):
         events.append(say(f"{s.players[seat]} lets it stand."))
         _finish_deal(s, s.maker, events)
@@ -907,7 +913,7 @@ def _let_computer_move(s: State, events: list[Event]) -> None:
     """Make the host's moves until a person must answer or the game is over."""
     while s.computer is not None and s.phase != "over":
         if s.phase == "steal":
-            seat = s.other(s.maker)
+            seat = s.other(s.stop_maker)
             if s.players[seat] != s.computer:
                 return
             if JOKER in s.hands[seat]:
@@ -1034,8 +1040,8 @@ def hand_view(state: State, player: str) -> HandView | None:
         facts.insert(0, "The game is over.")
     elif my_turn:
         facts.insert(0, "Your turn: play a card.")
-    elif s.phase == "steal" and s.other(s.maker) == seat:
-        facts.insert(0, f"{s.players[s.maker]} made {s.count}: lay a joker on it, or pass.")
+    elif s.phase == "steal" and s.other(s.stop_maker) == seat:
+        facts.insert(0, f"{s.players[s.stop_maker]} made {s.count}: lay a joker on it, or pass.")
         actions = (
             (("Lay a joker on it", {"intent": "play_card", "joker": True}),) if JOKER in s.hands[seat] else ()
         ) + (("Pass", {"intent": "pass"}),)

@@ -247,7 +247,7 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         draw_pile=draw_pile,
         round_wins={p: 0 for p in players},
     )
-    events = [say(f"Keep Cool, {_mode_name(mode)}, for {join_names(players)}.")]
+    events: list[Event] = [say(f"Keep Cool, {_mode_name(mode)}, for {join_names(players)}.")]
     _continue_setup(state, events)
     return state, events
 
@@ -396,77 +396,92 @@ def _start_play(s: KeepCoolState, events: list[Event]) -> None:
 
 def prompt(state: KeepCoolState) -> Prompt | None:
     """The question of the moment: setup choices, or whose word it is."""
-    s = state
-    if s.phase == "over":
+    if state.phase == "over":
         return None
-    if s.phase == "face":
-        return Prompt(
-            "keep-cool/setup",
-            s.starter,
-            f"{s.starter}, which side of the cards do we use: red or blue?",
-            context={"step": "face"},
-            choices=("red", "blue"),
-            narrow=Narrow("Which side?", tuple(Choice(face, {"intent": "face", "face": face}) for face in FACES)),
-        )
-    if s.phase == "line":
-        return Prompt(
-            "keep-cool/setup",
-            s.starter,
-            f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
-            context={"step": "line"},
-            choices=("line 3", "5"),
-            narrow=narrow_numbers("Which line?", LINES, lambda n: {"intent": "line", "line": n}, lambda n: f"Line {n}"),
-        )
-    if s.phase == "swap":
-        player = s.swap_queue[0]
-        return Prompt(
-            "keep-cool/setup",
-            player,
-            f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
-            context={"step": "swap", "cards": len(s.hands[player])},
-            choices=("card 2", "swap the first one", "no"),
-            narrow=Narrow(
-                "Swap which card?",
-                (Choice("none", {"intent": "no"}, "Keep them all?"),)
-                + tuple(
-                    Choice(str(n), {"intent": "reject_card", "card": n}, f"Swap card {n}?")
-                    for n in range(1, len(s.hands[player]) + 1)
-                ),
+    asks = {
+        "face": _face_prompt,
+        "line": _line_prompt,
+        "swap": _swap_prompt,
+        "claim": _claim_prompt,
+        "ready": _ready_prompt,
+    }
+    return asks.get(state.phase, _word_prompt)(state)
+
+
+def _face_prompt(s: KeepCoolState) -> Prompt:
+    return Prompt(
+        "keep-cool/setup",
+        s.starter,
+        f"{s.starter}, which side of the cards do we use: red or blue?",
+        context={"step": "face"},
+        choices=("red", "blue"),
+        narrow=Narrow("Which side?", tuple(Choice(face, {"intent": "face", "face": face}) for face in FACES)),
+    )
+
+
+def _line_prompt(s: KeepCoolState) -> Prompt:
+    return Prompt(
+        "keep-cool/setup",
+        s.starter,
+        f"{s.starter}, which line, from 1 to 10? Lines 8 to 10 are the hard ones.",
+        context={"step": "line"},
+        choices=("line 3", "5"),
+        narrow=narrow_numbers("Which line?", LINES, lambda n: {"intent": "line", "line": n}, lambda n: f"Line {n}"),
+    )
+
+
+def _swap_prompt(s: KeepCoolState) -> Prompt:
+    player = s.swap_queue[0]
+    return Prompt(
+        "keep-cool/setup",
+        player,
+        f"{player}, do you swap a card? Say its number, 1 to 4, or no.",
+        context={"step": "swap", "cards": len(s.hands[player])},
+        choices=("card 2", "swap the first one", "no"),
+        narrow=Narrow(
+            "Swap which card?",
+            (Choice("none", {"intent": "no"}, "Keep them all?"),)
+            + tuple(
+                Choice(str(n), {"intent": "reject_card", "card": n}, f"Swap card {n}?")
+                for n in range(1, len(s.hands[player]) + 1)
             ),
-        )
-    if s.phase == "claim":
-        assert s.claim is not None
-        owner = s.claim["owner"]
-        context = {"words": _hand_words(s, owner)}
-        return Prompt(
-            "keep-cool/claim",
-            owner,
-            f"{owner}, which of your words was it?",
-            context=context,
-            slots=grammar_slots("keep-cool/claim", context),
-            choices=tuple(context["words"][:2]) + ("no",),
-            narrow=Narrow(
-                "Which word?",
-                tuple(Choice(word, {"intent": "word", "word": word}) for word in context["words"])
-                + (Choice("none", {"intent": "no"}, "None of them?"),),
-            ),
-        )
-    if s.phase == "ready":
-        swap = " Each of you may swap one." if s.rules["swap"] else ""
-        return Prompt(
-            "keep-cool/setup",
-            s.starter,
-            f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} "
-            f"{s.starter}, say ready when everyone is set.",
-            context={"step": "ready"},
-            choices=("ready", "we're ready"),
-            narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}, "Are you ready?"),)),
-        )
-    return _word_prompt(s)
+        ),
+    )
+
+
+def _claim_prompt(s: KeepCoolState) -> Prompt:
+    assert s.claim is not None
+    owner = s.claim["owner"]
+    context = {"words": _hand_words(s, owner)}
+    return Prompt(
+        "keep-cool/claim",
+        owner,
+        f"{owner}, which of your words was it?",
+        context=context,
+        slots=grammar_slots("keep-cool/claim", context),
+        choices=tuple(context["words"][:2]) + ("no",),
+        narrow=Narrow(
+            "Which word?",
+            tuple(Choice(word, {"intent": "word", "word": word}) for word in context["words"])
+            + (Choice("none", {"intent": "no"}, "None of them?"),),
+        ),
+    )
+
+
+def _ready_prompt(s: KeepCoolState) -> Prompt:
+    swap = " Each of you may swap one." if s.rules["swap"] else ""
+    return Prompt(
+        "keep-cool/setup",
+        s.starter,
+        f"Deal 4 cards to everyone: {s.face} side, line {s.line}.{swap} {s.starter}, say ready when everyone is set.",
+        context={"step": "ready"},
+        choices=("ready", "we're ready"),
+        narrow=Narrow("Ready?", (Choice("ready", {"intent": "ready"}, "Are you ready?"),)),
+    )
 
 
 def _word_prompt(s: KeepCoolState) -> Prompt:
-    choices = ("any single word", "a hint or a guess", "host, score")
+    choices: tuple[str, ...] = ("any single word", "a hint or a guess", "host, score")
     if s.deal == "table":
         choices += (f"{previous_player(s, s.turn)} got it",)
     name = "keep-cool/word"

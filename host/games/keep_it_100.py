@@ -84,6 +84,7 @@ from host.engine import (
     narrow_numbers,
     new_rng,
     private,
+    required,
     say,
     score,
     sound,
@@ -252,7 +253,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
         slider_seat=first,
         turn=Turn(slider=players[first]),
     )
-    events = [say(f"{TITLE}!")]
+    events: list[Event] = [say(f"{TITLE}!")]
     if mode == "challenge":
         _setup_challenge(state, starters, events)
     else:
@@ -424,7 +425,7 @@ def _place_prompt(state: State) -> Prompt:
 
 def _predict_prompt(state: State) -> Prompt:
     player = _next_predictor(state)
-    allowed = _allowed_guesses(state.turn.spot)
+    allowed = _allowed_guesses(required(state.turn.spot, "spot"))
     words = [GUESS_WORDS[g] for g in allowed]
     asked = f"{player}: {join_names(words, 'or')}?"
     if state.turn.predictions:  # the choices were just asked of the one before
@@ -439,7 +440,7 @@ def _predict_prompt(state: State) -> Prompt:
 
 
 def _bet_prompt(state: State) -> Prompt:
-    player = _next_bettor(state)
+    player = required(_next_bettor(state), "bettor")
     most = state.points[player]
     step = state.rules["bet_step"]
     all_in = _all_in(most, step)
@@ -478,7 +479,7 @@ def _sayable_bets(most: int, step: int) -> list[int]:
 
 
 def _tiebreak_prompt(state: State) -> Prompt:
-    tiebreak = state.tiebreak
+    tiebreak = _tiebreak(state)
     player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
     if state.rules["tiebreak_entry"] == "phone":
         text = f"{player}, enter your number on your phone."
@@ -578,7 +579,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Check the action against the rules and return the next state and its events."""
     if state.phase == OVER:
         raise RuleError("The game is over.")
-    asked = prompt(state).player
+    asked = required(prompt(state), "prompt").player
     speaker = action.get("player")
     if speaker is not None and speaker != asked:
         raise RuleError(f"It's {asked}'s turn to answer.")
@@ -588,7 +589,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if intent == "read_card" and state.phase == CHOOSE:
         return state, [say(_read_one_card(state, action))]
     if intent == "read_question" and state.phase != CHOOSE:
-        card = state.tiebreak.question if state.phase in (WRITE, TIEBREAK) else state.turn.card
+        if state.phase in (WRITE, TIEBREAK):
+            card = _tiebreak(state).question
+        else:
+            card = required(state.turn.card, "card being played")
         return state, [say(_question_text(card))]
     if intent != EXPECTED_INTENT[state.phase]:
         raise RuleError(f"Now {asked or 'the table'} should {WHAT_NOW[state.phase]}.")
@@ -617,9 +621,9 @@ def _place(s: State, action: Action, events: list[Event]) -> None:
 
 
 def _predict(s: State, action: Action, events: list[Event]) -> None:
-    player = _next_predictor(s)
+    player = required(_next_predictor(s), "predictor")
     guess = action.get("guess")
-    allowed = _allowed_guesses(s.turn.spot)
+    allowed = _allowed_guesses(required(s.turn.spot, "spot"))
     if guess not in GUESSES:
         raise RuleError("Say lower, right, or higher.")
     if guess not in allowed:
@@ -635,7 +639,7 @@ def _predict(s: State, action: Action, events: list[Event]) -> None:
 
 
 def _bet(s: State, action: Action, events: list[Event]) -> None:
-    player = _next_bettor(s)
+    player = required(_next_bettor(s), "bettor")
     amount = whole_number(action.get("amount"))
     most = s.points[player]
     step = s.rules["bet_step"]
@@ -660,7 +664,7 @@ def _numbers_written(s: State, action: Action, events: list[Event]) -> None:
 def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
     """A tied player's number: typed on their phone (hidden until all are in), or read out
     from what they wrote down (said aloud, so known from now on)."""
-    tiebreak = s.tiebreak
+    tiebreak = _tiebreak(s)
     player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
     value = whole_number(action.get("value"))
     if value is None or not 0 <= value <= 100:
@@ -698,7 +702,7 @@ def _start_turn(s: State, events: list[Event]) -> None:
     if s.mode == "challenge":
         if not _offer_challenge_cards(s, events):
             return
-        hand = s.challenge.offer
+        hand = _challenge(s).offer
     else:
         hand = s.hands[slider]
     if len(hand) > 1 and not (s.mode == "challenge" and s.rules["read_hand"] == "titles"):
@@ -712,7 +716,7 @@ def _start_turn(s: State, events: list[Event]) -> None:
 
 def _offer_challenge_cards(s: State, events: list[Event]) -> bool:
     """Put the passed-on card and fresh draws on offer; False if the team ran out."""
-    challenge = s.challenge
+    challenge = _challenge(s)
     offer = [challenge.leftover] if challenge.leftover else []
     needed = 2 - len(offer)
     if len(challenge.deck) < needed:
@@ -731,10 +735,11 @@ def _offer_challenge_cards(s: State, events: list[Event]) -> bool:
 def _take_card(s: State, index: int, events: list[Event]) -> None:
     """Move the chosen card out of the hand (passing the other on) and read it."""
     if s.mode == "challenge":
-        offer = s.challenge.offer
+        challenge = _challenge(s)
+        offer = challenge.offer
         card = offer.pop(index)
-        s.challenge.leftover = offer[0] if offer else None
-        s.challenge.offer = []
+        challenge.leftover = offer[0] if offer else None
+        challenge.offer = []
     else:
         card = s.hands[s.turn.slider].pop(index)
     s.turn.card = card
@@ -755,7 +760,7 @@ def _after_predictions(s: State, events: list[Event]) -> None:
 
 def _reveal(s: State, events: list[Event]) -> None:
     """Turn the card over, score, keep or discard it, and move on."""
-    card, spot = s.turn.card, s.turn.spot
+    card, spot = required(s.turn.card, "card being played"), required(s.turn.spot, "spot")
     truth = true_direction(spot, card.answer)
     events += [
         sound(REVEAL_CUE),
@@ -827,7 +832,7 @@ def _advance_slider(s: State) -> None:
 
 def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
     """Count a placed card or lose a life; then win, lose, or hand over."""
-    challenge = s.challenge
+    challenge = _challenge(s)
     if right:
         challenge.placed += 1
     else:
@@ -848,18 +853,19 @@ def _score_challenge_turn(s: State, right: bool, events: list[Event]) -> None:
 
 
 def _finish_challenge(s: State, won: bool, events: list[Event]) -> None:
-    lives = s.challenge.lives
+    challenge = _challenge(s)
+    lives = challenge.lives
     team_score = lives * s.rules["life_points"] if won else 0
     s.points = {p: team_score for p in s.players}
     s.winners = list(s.players) if won else []
     s.phase = OVER
     if won:
         text = (
-            f"You did it: {s.challenge.placed} cards placed with {lives} "
+            f"You did it: {challenge.placed} cards placed with {lives} "
             f"{'life' if lives == 1 else 'lives'} left. You kept it {team_score}!"
         )
     else:
-        text = f"The challenge is lost, with {s.challenge.placed} cards placed."
+        text = f"The challenge is lost, with {challenge.placed} cards placed."
     events += [sound("game_over"), say(text), game_over(dict(s.points), s.winners)]
 
 
@@ -897,7 +903,7 @@ def _start_tiebreak(s: State, tied: list[str], round_number: int, events: list[E
 
 
 def _settle_tiebreak(s: State, events: list[Event]) -> None:
-    tiebreak = s.tiebreak
+    tiebreak = _tiebreak(s)
     answer = tiebreak.question.answer
     events += [
         sound(REVEAL_CUE),
@@ -939,14 +945,15 @@ def table_text(state: State) -> str:
         parts += [f"{p} says {GUESS_WORDS[g]}." for p, g in s.turn.predictions.items()]
         parts += [f"{p} bets {amount}." for p, amount in s.turn.bets.items() if amount]
     if s.phase in (WRITE, TIEBREAK):
-        parts.append(f"Tiebreak for {join_names(s.tiebreak.players)}: {_question_text(s.tiebreak.question)}")
+        tiebreak = _tiebreak(s)
+        parts.append(f"Tiebreak for {join_names(tiebreak.players)}: {_question_text(tiebreak.question)}")
     return " ".join(parts + [f"Scores: {scores(s)}"])
 
 
 def scores(state: State) -> str:
     """Points from most to fewest; in the challenge, cards placed and lives left."""
     if state.mode == "challenge":
-        challenge = state.challenge
+        challenge = _challenge(state)
         return (
             f"{challenge.placed} of {state.rules['challenge_target']} cards placed, "
             f"{challenge.lives} {'life' if challenge.lives == 1 else 'lives'} left."
@@ -1169,9 +1176,19 @@ def _spot_text(s: State, spot: Spot) -> str:
 # ---------------------------------------------------------------- who is next
 
 
+def _challenge(state: State) -> Challenge:
+    """The challenge mode's shared deck and lives: set by its setup."""
+    return required(state.challenge, "challenge")
+
+
+def _tiebreak(state: State) -> Tiebreak:
+    """The tiebreak under way: set from its start (phases WRITE and TIEBREAK) to the game's end."""
+    return required(state.tiebreak, "tiebreak")
+
+
 def _current_hand(state: State) -> list[Question]:
     if state.mode == "challenge":
-        return state.challenge.offer
+        return _challenge(state).offer
     return state.hands[state.turn.slider]
 
 
@@ -1208,7 +1225,7 @@ def hand_view(state: State, player: str) -> HandView | None:
                 spoken="Your number is in.",
                 facts=facts + (f"Your number: {tiebreak.guesses[player]}.",),
             )
-        asked = prompt(s).player == player  # the page answers only the player asked now
+        asked = required(prompt(s), "tiebreak prompt").player == player  # the page answers only the player asked now
         return HandView(
             heading="Tiebreak",
             cards=(),

@@ -106,6 +106,7 @@ from host.engine import (
     narrow_numbers,
     new_rng,
     private,
+    required,
     say,
     score,
     sound,
@@ -204,6 +205,10 @@ class RewardTurn:
     reroll_die: int | None = None  # index of the losing die when a reroll is allowed
     dice: tuple[int, int] | None = None
 
+    def kept_die(self) -> int:
+        """The die a reroll keeps: the winning one of the last roll."""
+        return required(self.dice, "roll")[1 - required(self.reroll_die, "die to reroll")]
+
 
 @dataclass
 class DiceWait:
@@ -246,6 +251,16 @@ class State:
     @property
     def host_deal(self) -> bool:
         return self.deal == "host"
+
+
+def _reward_turn(s: State) -> RewardTurn:
+    """The reward phase under way: set from a bid phase's last player in to the round's end."""
+    return required(s.reward, "reward turn")
+
+
+def _turn(s: State) -> str:
+    """Whose bid it is: set throughout the bid phase."""
+    return required(s.turn, "bidder")
 
 
 # --------------------------------------------------------------------------- words
@@ -311,7 +326,7 @@ def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
     s.rng.shuffle(s.reward_deck)
     s.owned = {p: [] for p in players}
     s.in_play = list(players)
-    events = [say("Welcome to 1%! Bluff well.")]
+    events: list[Event] = [say("Welcome to 1%! Bluff well.")]
     events += _refill_row(s)
     events += _deal_hands(s)
     events += _start_setup_roll(s)
@@ -438,7 +453,7 @@ def _bid_narrow(s: State) -> Narrow:
 
 
 def _vote_prompt(s: State) -> Prompt:
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     voter = c.voters[0]
     text = (
         f"{voter}, {c.challenger} says {bid_words(s, c.bid)} from {c.bid.bidder} is false. "
@@ -461,7 +476,7 @@ def _vote_prompt(s: State) -> Prompt:
 
 
 def _total_prompt(s: State) -> Prompt:
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     player = c.reporters[0]
     family = c.bid.family
     text = f"{player}, show your cards: how many {family_plural(s, family)} do you have in total?"
@@ -478,7 +493,7 @@ def _total_prompt(s: State) -> Prompt:
 
 
 def _reward_prompt(s: State) -> Prompt:
-    r = s.reward
+    r = _reward_turn(s)
     player = r.player
     opponents = [p for p in s.players if p != player]
     if r.left > 0:
@@ -512,7 +527,7 @@ def _reward_prompt(s: State) -> Prompt:
 def _reward_narrow(s: State) -> Narrow:
     """The rewards allowed now: a roll or a card from the row while rewards are left, the
     bonuses that can be used, and done once they are spent."""
-    r = s.reward
+    r = _reward_turn(s)
     choices = []
     if r.left > 0:
         choices.append(Choice("roll", {"intent": "roll"}, "Roll the dice?"))
@@ -561,9 +576,9 @@ def _setup_roll_prompt(s: State) -> Prompt:
 
 
 def _dice_prompt(s: State) -> Prompt:
-    wait = s.dice_wait
+    wait = required(s.dice_wait, "dice awaited")
     if wait.purpose == "reroll":
-        kept = s.reward.dice[1 - s.reward.reroll_die]
+        kept = _reward_turn(s).kept_die()
         text = f"{wait.player}, keep the {kept} and roll the other die. What does it show?"
         choices: tuple[str, ...] = ("4",)
     else:
@@ -611,7 +626,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn to answer.")
     if action.get("intent") in INFO_INTENTS:
-        return state, _inform(state, action["intent"], current.player)
+        return state, _inform(state, action["intent"], required(current.player, "player to answer"))
     s = evolve(state)
     handlers = {
         SETUP_ROLL: _on_setup_roll,
@@ -670,7 +685,7 @@ def _start_setup_roll(s: State) -> list[Event]:
     if not s.host_dice:
         s.phase = SETUP_ROLL
         return [say("Everyone rolls both dice: the lowest total starts.")]
-    events = [say("Lowest roll starts.")]
+    events: list[Event] = [say("Lowest roll starts.")]
     while s.setup_queue and s.phase != OVER:
         events += _record_setup_roll(s, _roll_two(s))
     return events
@@ -704,7 +719,7 @@ def _record_setup_roll(s: State, dice: tuple[int, int]) -> list[Event]:
 
 def _on_bid_phase(s: State, action: Action) -> list[Event]:
     if _intent(s, action, "bid", "challenge") == "challenge":
-        return _challenge(s, s.turn)
+        return _challenge(s, _turn(s))
     return _bid(s, action)
 
 
@@ -716,8 +731,9 @@ def _bid(s: State, action: Action) -> list[Event]:
     last = s.last_bid
     if last is not None and count <= last.count:
         raise RuleError(f"You must beat {bid_words(s, last)}: say {last.count + 1} or more.")
-    s.last_bid = Bid(count, family, s.turn)
-    s.turn = _next_in_play(s, s.turn)
+    bidder = _turn(s)
+    s.last_bid = Bid(count, family, bidder)
+    s.turn = _next_in_play(s, bidder)
     return []
 
 
@@ -729,7 +745,10 @@ def _challenge(s: State, challenger: str) -> list[Event]:
     s.challenge = Challenge(
         bid=bid, challenger=challenger, believers=[bid.bidder], doubters=[challenger], voters=voters
     )
-    events = [sound("buzzer"), say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(s, bid)}.")]
+    events: list[Event] = [
+        sound("buzzer"),
+        say(f"{challenger} says that's false! {bid.bidder} bid {bid_words(s, bid)}."),
+    ]
     if voters:
         s.phase = VOTE
         return events
@@ -738,10 +757,10 @@ def _challenge(s: State, challenger: str) -> list[Event]:
 
 def _on_vote(s: State, action: Action) -> list[Event]:
     intent = _intent(s, action, "agree", "disagree")
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     voter = c.voters.pop(0)
     (c.believers if intent == "agree" else c.doubters).append(voter)
-    events = [say(f"{voter} {'agrees' if intent == 'agree' else 'disagrees'}.")]
+    events: list[Event] = [say(f"{voter} {'agrees' if intent == 'agree' else 'disagrees'}.")]
     if c.voters:
         return events
     return events + _reveal(s)
@@ -749,12 +768,12 @@ def _on_vote(s: State, action: Action) -> list[Event]:
 
 def _reveal(s: State) -> list[Event]:
     """Count the named family: from the hands (host deal) or ask each player (table)."""
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     if not s.host_deal:
         s.phase = TOTAL
         c.reporters = _seat_order_from(s, c.bid.bidder)
         return [say("Everyone, reveal your cards!")]
-    events = [say("Cards on the table!")]
+    events: list[Event] = [say("Cards on the table!")]
     for player in s.in_play:
         total = sum(card.value for card in s.hands[player] if card.family == c.bid.family)
         c.totals[player] = total
@@ -769,10 +788,10 @@ def _on_total(s: State, action: Action) -> list[Event]:
     most = _largest_hand_total(s)
     if total is None or not 0 <= total <= most:
         raise RuleError(f"A hand of {s.rules['hand_size']} holds 0 to {most} of a family.")
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     player = c.reporters.pop(0)
     c.totals[player] = total
-    events = [{"type": "reveal", "player": player, "value": total}]
+    events: list[Event] = [{"type": "reveal", "player": player, "value": total}]
     if c.reporters:
         return events
     return events + _settle(s)
@@ -786,13 +805,13 @@ def _largest_hand_total(s: State) -> int:
 
 def _settle(s: State) -> list[Event]:
     """Who was right? The wrong side is out; the next phase or the rewards follow."""
-    c = s.challenge
+    c = required(s.challenge, "challenge")
     found = sum(c.totals.values())
     holds = found >= c.bid.count
     verdict = "the bid holds" if holds else "the bid was false"
     losers = [p for p in s.players if p in (c.doubters if holds else c.believers)]
     s.in_play = [p for p in s.in_play if p not in losers]
-    events = [
+    events: list[Event] = [
         sound("correct"),
         say(
             f"{family_words(s, c.bid.family, found)} in all: {verdict}! "
@@ -883,7 +902,7 @@ def _start_reward_phase(s: State, player: str) -> list[Event]:
     s.phase = REWARD
     s.turn = player
     s.reward = RewardTurn(player=player, left=s.rules["rewards"])
-    events = [
+    events: list[Event] = [
         sound("win_card"),
         say(f"{player} is the last one in play and earns {plural(s.rules['rewards'], 'reward')}!"),
     ]
@@ -896,7 +915,7 @@ def _start_reward_phase(s: State, player: str) -> list[Event]:
 
 def _on_reward(s: State, action: Action) -> list[Event]:
     intent = _intent(s, action, "roll", "take", "use", "discard", "done")
-    r = s.reward
+    r = _reward_turn(s)
     if intent != "use" or action.get("card") != "reroll":
         r.reroll_die = None  # a reroll must come straight after its roll
     handlers = {"roll": _roll_reward, "take": _take, "use": _use, "discard": _discard, "done": _done}
@@ -907,7 +926,7 @@ def _on_reward(s: State, action: Action) -> list[Event]:
 
 
 def _roll_reward(s: State, action: Action) -> list[Event]:
-    r = s.reward
+    r = _reward_turn(s)
     if r.left < 1:
         raise RuleError("Your rewards are spent: use a bonus card or say done.")
     r.left -= 1
@@ -919,7 +938,7 @@ def _roll_reward(s: State, action: Action) -> list[Event]:
 
 
 def _take(s: State, action: Action) -> list[Event]:
-    r = s.reward
+    r = _reward_turn(s)
     card = _reward_card(action.get("card"))
     if r.left < 1:
         raise RuleError("Your rewards are spent: use a bonus card or say done.")
@@ -930,13 +949,13 @@ def _take(s: State, action: Action) -> list[Event]:
     r.left -= 1
     s.reward_row.remove(card)
     s.owned[r.player].append(card)
-    events = [sound("win_card"), say(f"{r.player} takes {card_name(card)}.")]
+    events: list[Event] = [sound("win_card"), say(f"{r.player} takes {card_name(card)}.")]
     return events + warning
 
 
 def _use(s: State, action: Action) -> list[Event]:
     card = _reward_card(action.get("card"))
-    player = s.reward.player
+    player = _reward_turn(s).player
     if card not in BONUSES:
         raise RuleError("Only bonus cards are used: steal, draw two or reroll.")
     if card not in s.owned[player]:
@@ -951,7 +970,7 @@ def _spend_bonus(s: State, player: str, bonus: str) -> None:
 
 
 def _use_steal(s: State, action: Action) -> list[Event]:
-    thief = s.reward.player
+    thief = _reward_turn(s).player
     target = action.get("target")
     target = None if target is None else _reward_card(target)
     victim = _steal_victim(s, thief, action.get("from"), target)
@@ -963,7 +982,7 @@ def _use_steal(s: State, action: Action) -> list[Event]:
     _spend_bonus(s, thief, "steal")
     s.owned[victim].remove(target)
     s.owned[thief].append(target)
-    return [sound("win_card"), say(f"{thief} steals {card_name(target)} from {victim}!")] + warning
+    return [sound("win_card"), say(f"{thief} steals {card_name(target)} from {victim}!"), *warning]
 
 
 def _steal_victim(s: State, thief: str, named: str | None, target: RewardCard | None) -> str:
@@ -999,7 +1018,7 @@ def _best_card_to_steal(s: State, thief: str, cards: list[RewardCard]) -> Reward
 
 
 def _use_draw_two(s: State, action: Action) -> list[Event]:
-    player = s.reward.player
+    player = _reward_turn(s).player
     if not s.reward_deck:
         raise RuleError("The reward deck is empty: nothing to draw.")
     drawn_count = min(2, len(s.reward_deck))
@@ -1007,7 +1026,7 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
     _spend_bonus(s, player, "draw_two")
     drawn = [s.reward_deck.pop() for _ in range(drawn_count)]
     drawn_words = join_names([card_name(c) for c in drawn])
-    events = [
+    events: list[Event] = [
         sound("win_card"),
         {"type": "reveal", "player": player, "card": "reward deck", "value": [card_name(c) for c in drawn]},
         say(f"{player} draws {drawn_words}."),
@@ -1023,7 +1042,7 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
 
 
 def _use_reroll(s: State, action: Action) -> list[Event]:
-    r = s.reward
+    r = _reward_turn(s)
     if r.reroll_die is None:
         raise RuleError("A reroll is only for straight after a roll with exactly one winning die.")
     _spend_bonus(s, r.player, "reroll")
@@ -1035,7 +1054,7 @@ def _use_reroll(s: State, action: Action) -> list[Event]:
 
 
 def _discard(s: State, action: Action) -> list[Event]:
-    player = s.reward.player
+    player = _reward_turn(s).player
     card = _reward_card(action.get("card"))
     if card not in s.owned[player]:
         raise RuleError(f"You have no {card_words(card)}. You hold {cards_words(s.owned[player])}.")
@@ -1045,7 +1064,7 @@ def _discard(s: State, action: Action) -> list[Event]:
 
 
 def _done(s: State, action: Action) -> list[Event]:
-    left = s.reward.left
+    left = _reward_turn(s).left
     if left > 0:
         raise RuleError(f"You still have {plural(left, 'reward')} to choose: roll or take a card.")
     return _end_round(s)
@@ -1053,14 +1072,14 @@ def _done(s: State, action: Action) -> list[Event]:
 
 def _end_round_if_finished(s: State) -> list[Event]:
     """Rewards spent and no bonus worth offering: the round ends by itself."""
-    if s.reward.left == 0 and not _usable_bonuses(s):
+    if _reward_turn(s).left == 0 and not _usable_bonuses(s):
         return _end_round(s)
     return []
 
 
 def _usable_bonuses(s: State) -> list[str]:
     """The bonuses the reward player could use right now."""
-    r = s.reward
+    r = _reward_turn(s)
     mine = s.owned[r.player]
     usable = []
     if "steal" in mine and any(s.owned[p] for p in s.players if p != r.player):
@@ -1108,7 +1127,7 @@ def _reward_card(value: Any) -> RewardCard:
 
 def _on_dice(s: State, action: Action) -> list[Event]:
     _intent(s, action, "dice")
-    wait = s.dice_wait
+    wait = required(s.dice_wait, "dice awaited")
     s.dice_wait = None
     s.phase = REWARD
     if wait.purpose == "reroll":
@@ -1130,7 +1149,7 @@ def _two_dice(action: Action) -> tuple[int, int]:
 def _rerolled_die(s: State, action: Action) -> int:
     """The new die: said alone, or with the kept die ("3 and 8" keeping the 3)."""
     values = _dice_values(action)
-    kept = s.reward.dice[1 - s.reward.reroll_die]
+    kept = _reward_turn(s).kept_die()
     if len(values) == 1:
         return values[0]
     if len(values) == 2 and kept in values:
@@ -1144,8 +1163,9 @@ def _dice_values(action: Action) -> list[int]:
     raw = action.get("values")
     if not isinstance(raw, (list, tuple)):
         raise RuleError("Say what the dice show, like 7 and 3.")
-    values = [_whole_number(v) for v in raw]
-    if any(v is None or v not in DIE_FACES for v in values):
+    said = [_whole_number(v) for v in raw]
+    values = [v for v in said if v is not None and v in DIE_FACES]
+    if len(values) != len(said):
         raise RuleError("Each die shows a number from 0 to 9.")
     if action.get("double") and len(values) == 1:
         values = values * 2
@@ -1157,7 +1177,7 @@ def _roll_two(s: State) -> tuple[int, int]:
 
 
 def _dice_events(player: str, dice: tuple[int, int], rolled_by_host: bool) -> list[Event]:
-    events = [sound("dice")] if rolled_by_host else []
+    events: list[Event] = [sound("dice")] if rolled_by_host else []
     return events + [_rolled(player, list(dice)), say(f"{player}: {dice[0]} and {dice[1]}.")]
 
 
@@ -1174,23 +1194,24 @@ def _winning_numbers(s: State, player: str) -> set[int]:
 
 def _judge_roll(s: State, dice: tuple[int, int]) -> list[Event]:
     """A reward roll: both dice winning wins the game; one lets a reroll card help."""
-    r = s.reward
+    r = _reward_turn(s)
     events = _dice_events(r.player, dice, s.host_dice)
     return events + _judge(s, dice)
 
 
 def _judge_reroll(s: State, new_value: int) -> list[Event]:
-    r = s.reward
-    dice = list(r.dice)
-    old = dice[r.reroll_die]
-    dice[r.reroll_die] = new_value
-    events = [sound("dice")] if s.host_dice else []
+    r = _reward_turn(s)
+    dice = list(required(r.dice, "roll"))
+    rerolled = required(r.reroll_die, "die to reroll")
+    old = dice[rerolled]
+    dice[rerolled] = new_value
+    events: list[Event] = [sound("dice")] if s.host_dice else []
     events += [_rolled(r.player, [new_value]), say(f"{r.player} rerolls the {old}: {new_value}.")]
     return events + _judge(s, (dice[0], dice[1]))
 
 
 def _judge(s: State, dice: tuple[int, int]) -> list[Event]:
-    r = s.reward
+    r = _reward_turn(s)
     wins = _winning_numbers(s, r.player)
     winning = [d in wins for d in dice]
     r.dice = dice
@@ -1223,8 +1244,8 @@ def _win(s: State, player: str, how: str) -> list[Event]:
 
 def _end_round(s: State) -> list[Event]:
     """Nobody won: refill the row, everyone back in, the reward player opens."""
-    opener = s.reward.player
-    events = [say(f"No winning roll this time. Round {s.round} is over: everyone is back in.")]
+    opener = _reward_turn(s).player
+    events: list[Event] = [say(f"No winning roll this time. Round {s.round} is over: everyone is back in.")]
     s.reward = None
     s.round += 1
     s.in_play = list(s.players)
@@ -1245,7 +1266,9 @@ def _refill_row(s: State) -> list[Event]:
     s.reward_row += added
     if not s.reward_row:
         return [say("The reward cards are all gone: from now on, rewards are dice rolls.")]
-    shown = [{"type": "reveal", "card": "reward deck", "value": [card_name(c) for c in added]}] if added else []
+    shown: list[Event] = (
+        [{"type": "reveal", "card": "reward deck", "value": [card_name(c) for c in added]}] if added else []
+    )
     return shown + [say(f"Reward cards on offer: {cards_words(s.reward_row)}.")]
 
 

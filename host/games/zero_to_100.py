@@ -529,7 +529,7 @@ def _choose_card(s: State, action: Action) -> list[Event]:
         team.powers.remove(PLAYED_POWERS[power][0])
     s.plays[team_index] = Play(card, powers)
     with_powers = f", with {_powers_played(powers)}" if powers else ""
-    events = [say(f"Card {index + 1}{with_powers}.")]
+    events: list[Event] = [say(f"Card {index + 1}{with_powers}.")]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
     return events + _reveal_round(s)
@@ -561,7 +561,7 @@ def _discard_card(s: State, action: Action) -> list[Event]:
     index = _card_index(action, team)
     card = team.hand.pop(index)
     s.to_discard.pop(0)
-    events = [say(f"{team.name} throws away card {index + 1}: {_sentence(card.text)}")]
+    events: list[Event] = [say(f"{team.name} throws away card {index + 1}: {_sentence(card.text)}")]
     return events + _spot_on_discards(s)
 
 
@@ -574,7 +574,7 @@ def _guess_answer(s: State, action: Action) -> list[Event]:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
         raise RuleError("Say a number from 0 to 100.")
     s.guesses[team_index] = value
-    events = [say(f"{team.name} says {value}.")]
+    events: list[Event] = [say(f"{team.name} says {value}.")]
     if len(s.guesses) < len(s.tied):
         return events
     return events + _settle_tiebreak(s)
@@ -617,7 +617,7 @@ def _start_turn(s: State) -> list[Event]:
 def _reveal_round(s: State) -> list[Event]:
     """All teams have picked: reveal in order, then the furthest team's card moves."""
     s.revealed = [(i, s.plays[i]) for i in s.order]
-    events = [sound("drumroll")]
+    events: list[Event] = [sound("drumroll")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
     for team_index in s.order:
         events += _reveal_play(s, team_index, distances[team_index])
@@ -657,6 +657,7 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
         target_team = s.rng.choice(tied)
     s.target = s.plays[target_team].card.answer
     names = [s.teams[i].name for i in tied]
+    events: list[Event]
     if len(tied) == 1:
         drawers = tied
         drawn = s.deck[0] if s.deck else None

@@ -56,7 +56,7 @@ HEADERS = {
 }
 HUB: web.AppKey[PhoneHub] = web.AppKey("hub", PhoneHub)
 SEATS: web.AppKey[SeatBook] = web.AppKey("seats", SeatBook)
-SOCKETS: web.AppKey[set] = web.AppKey("sockets", set)
+SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
 BUSY: web.AppKey[set] = web.AppKey("busy", set)
 """The connections (protocols) with a request being handled now: not idle, whatever their age."""
 
@@ -200,7 +200,7 @@ def _join_response(request: web.Request, code: str, error: str, status: int) -> 
 # ---- one seat's page ---------------------------------------------------------
 
 
-async def hand_page(request: web.Request) -> web.Response:
+async def hand_page(request: web.Request) -> web.StreamResponse:
     player = request.match_info["player"]
     if player not in request.app[SEATS].tokens:
         raise web.HTTPNotFound(text="No such seat in this game.")
@@ -236,30 +236,34 @@ async def press(request: web.Request) -> web.Response:
     player = request.match_info["player"]
     _check(request, player, request.headers.get("X-Seat-Token"))
     data = await _body(request)
-    return _press(request.app[HUB], player, data.get("version"), data.get("action"), data.get("value"))
+    reply, status = _press(request.app[HUB], player, data.get("version"), data.get("action"), data.get("value"))
+    return web.json_response(reply, status=status)
 
 
 async def mark(request: web.Request) -> web.Response:
     player = request.match_info["player"]
     _check(request, player, request.headers.get("X-Seat-Token"))
     data = await _body(request)
-    return _mark(request.app[HUB], player, data.get("label"), data.get("on"))
+    reply, status = _mark(request.app[HUB], player, data.get("label"), data.get("on"))
+    return web.json_response(reply, status=status)
 
 
-def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = None) -> web.Response:
+def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = None) -> tuple[dict[str, Any], int]:
+    """A button pressed: the reply, and its HTTP status (409: refused), for a request or a socket."""
     try:
         label = hub.press(player, version, action, value)
     except PageRefused as refused:
-        return web.json_response({"ok": False, "reason": str(refused)}, status=409)
-    return web.json_response({"ok": True, "sent": label})
+        return {"ok": False, "reason": str(refused)}, 409
+    return {"ok": True, "sent": label}, 200
 
 
-def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> web.Response:
+def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> tuple[dict[str, Any], int]:
+    """A word marked: the reply, and its HTTP status (409: refused), for a request or a socket."""
     try:
         hub.mark(player, str(label), bool(on))
     except PageRefused as refused:
-        return web.json_response({"ok": False, "reason": str(refused)}, status=409)
-    return web.json_response({"ok": True})
+        return {"ok": False, "reason": str(refused)}, 409
+    return {"ok": True}, 200
 
 
 async def socket(request: web.Request) -> web.WebSocketResponse:
@@ -321,12 +325,12 @@ def _socket_request(hub: PhoneHub, player: str, text: str) -> dict[str, Any] | N
     if not isinstance(data, dict):
         return {"ok": False, "reason": "Send a JSON object."}
     if "press" in data:
-        response = _press(hub, player, data.get("version"), data.get("press"), data.get("value"))
+        reply, _ = _press(hub, player, data.get("version"), data.get("press"), data.get("value"))
     elif "mark" in data:
-        response = _mark(hub, player, data.get("mark"), data.get("on", True))
+        reply, _ = _mark(hub, player, data.get("mark"), data.get("on", True))
     else:
         return None
-    return {"reply": json.loads(response.text)}
+    return {"reply": reply}
 
 
 def _json_field(message: Any, key: str) -> Any:
@@ -340,5 +344,6 @@ def _json_field(message: Any, key: str) -> Any:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    for ws in list(app[SOCKETS]):
+    sockets = app[SOCKETS]
+    for ws in list(sockets):  # a copy: each socket's handler takes it out as it closes
         await ws.close(code=1001, message=b"host stopped")

@@ -121,7 +121,6 @@ class PhoneService:
         self.hub, self.seats, self.bind, self.requested_port = hub, seats, bind, port
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
         self._watch: asyncio.Task | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -147,7 +146,7 @@ class PhoneService:
         self._loop = loop
         asyncio.set_event_loop(loop)
         try:
-            loop.run_until_complete(self._open())
+            runner = loop.run_until_complete(self._open())
         except Exception as error:  # whatever stops it listening is reported by start()
             self._error = error
             self._ready.set()
@@ -159,21 +158,23 @@ class PhoneService:
         finally:
             if self._watch is not None:
                 self._watch.cancel()
-            loop.run_until_complete(self._runner.cleanup())
+            loop.run_until_complete(runner.cleanup())
             loop.close()
 
-    async def _open(self) -> None:
+    async def _open(self) -> web.AppRunner:
+        """Listen; the runner, which the thread cleans up when it stops."""
         app = make_app(self.hub, self.seats)
         # lingering_time: after an answer to a body never finished (408), read what still
         # comes for 1 s at most (aiohttp's default, 10 s more, would let a slow body linger).
-        self._runner = web.AppRunner(
+        runner = web.AppRunner(
             app, access_log=None, shutdown_timeout=2.0, keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0
         )
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.requested_port)
+        await runner.setup()
+        site = web.TCPSite(runner, self.bind, self.requested_port)
         await site.start()
-        self.port = self._runner.addresses[0][1]
-        self._watch = asyncio.get_running_loop().create_task(close_idle_connections(self._runner, app))
+        self.port = runner.addresses[0][1]
+        self._watch = asyncio.get_running_loop().create_task(close_idle_connections(runner, app))
+        return runner
 
     def stop(self) -> None:
         """Close every page's connection and the server; safe to call twice."""

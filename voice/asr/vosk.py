@@ -110,7 +110,8 @@ class VoskRecognizer:
 
     def _build(self, phrases: tuple[str, ...]) -> VoskGrammar:
         known: dict[str, bool] = {}
-        kept, dropped = [], []
+        kept: list[str] = []
+        dropped: list[str] = []
         for phrase in dict.fromkeys(phrases):
             words = phrase.split()
             for word in words:

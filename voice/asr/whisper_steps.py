@@ -18,6 +18,7 @@ import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -74,19 +75,27 @@ def read_decoder(model_bin: Path) -> dict[str, np.ndarray]:
 
 
 class _Graph:
-    """A small helper to write an ONNX graph: node() names its outputs itself."""
+    """A small helper to write an ONNX graph: a node's outputs are named for it unless given."""
 
     def __init__(self) -> None:
         self.nodes: list = []
         self.weights: list = []
         self._count = 0
 
-    def node(self, op: str, inputs: list[str], outputs: int | list[str] = 1, **attrs) -> str | list[str]:
+    def node(self, op: str, inputs: list[str], output: str | None = None, **attrs: Any) -> str:
+        """A node of one output (named `output`, or after `op`): that output's name."""
+        (name,) = self._add(op, inputs, [output or self._name(op)], attrs)
+        return name
+
+    def split(self, op: str, inputs: list[str], count: int, **attrs: Any) -> list[str]:
+        """A node of `count` outputs (Split): their names."""
+        return self._add(op, inputs, [self._name(op) for _ in range(count)], attrs)
+
+    def _add(self, op: str, inputs: list[str], names: list[str], attrs: dict[str, Any]) -> list[str]:
         from onnx import helper
 
-        names = outputs if isinstance(outputs, list) else [self._name(op) for _ in range(outputs)]
         self.nodes.append(helper.make_node(op, inputs, names, **attrs))
-        return names[0] if len(names) == 1 else names
+        return names
 
     def weight(self, name: str, value: np.ndarray) -> str:
         from onnx import numpy_helper
@@ -161,6 +170,28 @@ def _causal_mask(g: _Graph, tokens: str, offset: str) -> str:
     return g.node("Where", [later, g.const(-1e9, np.float32), g.const(0.0, np.float32)])
 
 
+def _decoder_layer(g: _Graph, x: str, w: dict[str, np.ndarray], layer: int, shape: Shape, mask: str) -> str:
+    """One decoder layer on x [B, S, width]: self-attention over the cache and the new
+    tokens (reading past_*, writing present_*), cross-attention, feed-forward."""
+    name = f"{LAYERS_PREFIX}{layer}"
+    h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
+    q, k, v = g.split(
+        "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
+    )
+    k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], f"present_k_{layer}", axis=2)
+    v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], f"present_v_{layer}", axis=2)
+    attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
+    x = g.node("Add", [x, _linear(g, attended, w, f"{name}/self_attention/linear_1")])
+    h = _norm(g, x, w, f"{name}/attention/layer_norm")
+    q = _heads(g, _linear(g, h, w, f"{name}/attention/linear_0"), shape)
+    attended = _attend(g, q, f"cross_k_{layer}", f"cross_v_{layer}", shape, None)
+    x = g.node("Add", [x, _linear(g, attended, w, f"{name}/attention/linear_2")])
+    h = _linear(g, _norm(g, x, w, f"{name}/ffn/layer_norm"), w, f"{name}/ffn/linear_0")
+    erf = g.node("Erf", [g.node("Mul", [h, g.const(1 / math.sqrt(2), np.float32)])])
+    gelu = g.node("Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]), g.node("Add", [erf, g.const(1.0, np.float32)])])
+    return g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
+
+
 def build_step_graph(w: dict[str, np.ndarray]):
     """tokens [B, S] after `offset` cached positions -> the log-probabilities of the next
     token after the last of them [B, vocab], and the caches grown by S."""
@@ -181,27 +212,9 @@ def build_step_graph(w: dict[str, np.ndarray]):
         helper.make_tensor_value_info("offset", TensorProto.INT64, [1]),
     ]
     outputs = [helper.make_tensor_value_info("log_probs", TensorProto.FLOAT, ["B", table.shape[0]])]
-    cache_shape = ["B", shape.heads, "P", shape.head_size]
+    cache_shape: list[str | int] = ["B", shape.heads, "P", shape.head_size]
     for layer in range(shape.layers):
-        name = f"{LAYERS_PREFIX}{layer}"
-        h = _norm(g, x, w, f"{name}/self_attention/layer_norm")
-        q, k, v = g.node(
-            "Split", [_linear(g, h, w, f"{name}/self_attention/linear_0"), g.const([shape.width] * 3)], 3, axis=-1
-        )
-        k = g.node("Concat", [f"past_k_{layer}", _heads(g, k, shape)], [f"present_k_{layer}"], axis=2)
-        v = g.node("Concat", [f"past_v_{layer}", _heads(g, v, shape)], [f"present_v_{layer}"], axis=2)
-        attended = _attend(g, _heads(g, q, shape), k, v, shape, mask)
-        x = g.node("Add", [x, _linear(g, attended, w, f"{name}/self_attention/linear_1")])
-        h = _norm(g, x, w, f"{name}/attention/layer_norm")
-        q = _heads(g, _linear(g, h, w, f"{name}/attention/linear_0"), shape)
-        attended = _attend(g, q, f"cross_k_{layer}", f"cross_v_{layer}", shape, None)
-        x = g.node("Add", [x, _linear(g, attended, w, f"{name}/attention/linear_2")])
-        h = _linear(g, _norm(g, x, w, f"{name}/ffn/layer_norm"), w, f"{name}/ffn/linear_0")
-        erf = g.node("Erf", [g.node("Mul", [h, g.const(1 / math.sqrt(2), np.float32)])])
-        gelu = g.node(
-            "Mul", [g.node("Mul", [h, g.const(0.5, np.float32)]), g.node("Add", [erf, g.const(1.0, np.float32)])]
-        )
-        x = g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
+        x = _decoder_layer(g, x, w, layer, shape, mask)
         for kind in "kv":
             inputs.append(helper.make_tensor_value_info(f"past_{kind}_{layer}", TensorProto.FLOAT, cache_shape))
             inputs.append(
@@ -214,7 +227,7 @@ def build_step_graph(w: dict[str, np.ndarray]):
     logits = g.node(
         "MatMul", [g.node("Squeeze", [last, g.const([1])]), g.weight("projection", table.astype(np.float32).T)]
     )
-    g.node("LogSoftmax", [logits], ["log_probs"], axis=-1)
+    g.node("LogSoftmax", [logits], "log_probs", axis=-1)
     return helper.make_model(
         helper.make_graph(g.nodes, "whisper_decoder_step", inputs, outputs, g.weights),
         opset_imports=[helper.make_opsetid("", 17)],
@@ -231,9 +244,9 @@ def build_cross_graph(w: dict[str, np.ndarray]):
     outputs = []
     for layer in range(shape.layers):
         kv = _linear(g, "encoded", w, f"{LAYERS_PREFIX}{layer}/attention/linear_1")
-        k, v = g.node("Split", [kv, g.const([shape.width] * 2)], 2, axis=-1)
+        k, v = g.split("Split", [kv, g.const([shape.width] * 2)], 2, axis=-1)
         for kind, value in (("k", k), ("v", v)):
-            g.node("Identity", [_heads(g, value, shape)], [f"cross_{kind}_{layer}"])
+            g.node("Identity", [_heads(g, value, shape)], f"cross_{kind}_{layer}")
             outputs.append(
                 helper.make_tensor_value_info(
                     f"cross_{kind}_{layer}", TensorProto.FLOAT, [1, shape.heads, "T", shape.head_size]

@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import soundfile
@@ -241,7 +242,7 @@ class MicSource:
         self.dropped = 0  # blocks dropped because nobody consumed them
         self._reported_overflows = 0
         self._last_report = -OVERFLOW_REPORT_S
-        self._stream = None
+        self._stream: Any = None  # a sounddevice InputStream (it ships no types), or a subclass's own source
         self._queue: queue.Queue[tuple[float, np.ndarray]] = queue.Queue()
         self._queue_max = 1
         self._next_block_t: float | None = None

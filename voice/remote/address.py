@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from typing import TypeGuard
 from urllib.parse import urlsplit
 
 SCHEME = "wyoming"
@@ -35,9 +36,9 @@ class WyomingAddress:
         return f"{host}:{self.port}"
 
 
-def is_wyoming(value: str | None) -> bool:
+def is_wyoming(value: str | None) -> TypeGuard[str]:
     """Whether a setting names a Wyoming service rather than a local part."""
-    return bool(value) and value.lower().startswith(f"{SCHEME}://")
+    return value is not None and value.lower().startswith(f"{SCHEME}://")
 
 
 def parse_address(value: str) -> WyomingAddress:

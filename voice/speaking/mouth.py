@@ -25,8 +25,6 @@ VOLUME_STEPS = (0.25, 0.5, 0.75, 1.0)
 PAUSE_S = 0.1
 """Silence between two sounds that follow each other directly (a cue, then a prompt)."""
 
-_END = object()
-
 
 class Speaker(Protocol):
     """What the mouth needs from a TTS engine (voice.speaking.tts.PiperTTS)."""
@@ -144,9 +142,9 @@ class AudioMouth:
 
     def _one_ahead(self, pieces: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
         """The pieces in order, each next one computed in the worker while this one plays."""
-        pending = self._worker.submit(next, pieces, _END)
-        while (piece := pending.result()) is not _END:
-            pending = self._worker.submit(next, pieces, _END)
+        pending = self._worker.submit(next, pieces, None)  # None: no more (a piece is never None)
+        while (piece := pending.result()) is not None:
+            pending = self._worker.submit(next, pieces, None)
             yield piece
 
     # ---- settings and text ----------------------------------------------

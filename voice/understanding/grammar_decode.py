@@ -137,8 +137,9 @@ class TokenGraph:
         for arc, source in enumerate(graph.src.tolist()):
             self._out[source].append(arc)
         self._finals = set(graph.finals.tolist())
-        self._units: dict[tuple[int, bool], tuple[list[Unit], list[str], bool]] = {}
-        self._next: dict[tuple[int, bool, str], dict[int, tuple[tuple[Unit, ...], bool]]] = {}
+        self._units: dict[tuple[int, bool, bool], tuple[list[Unit], list[str], bool]] = {}  # state, glued, fillers
+        # state, glued, partial, after_filler
+        self._next: dict[tuple[int, bool, str, bool], dict[int, tuple[tuple[Unit, ...], bool]]] = {}
 
     @property
     def start(self) -> Thread:
@@ -342,51 +343,15 @@ def decode(
 ) -> list[DecodedPath]:
     """Complete paths, most likely first. `cache` holds the decoder's state after the
     start sequence but its last token, `first` (one row, repeated as the beam grows)."""
-    vocabulary = graph.vocabulary
     beam = [_Hypothesis(0.0, 0.0, (first,), frozenset({graph.start}), 0)]
     done: list[DecodedPath] = []
     for _ in range(settings.max_tokens):
         log_probs, cache = decoder.step(np.array([[h.tokens[-1]] for h in beam]), cache, cross)
         best_free = log_probs.max(axis=1)
-        options: list[tuple[float, int, int, bool]] = []  # (log-prob, hypothesis, token, punctuation)
-        for row, hypothesis in enumerate(beam):
-            scores = log_probs[row]
-            at_boundary = any(t.partial == "" for t in hypothesis.threads)
-            if any(graph.ends(t) for t in hypothesis.threads):
-                done.append(
-                    _complete(
-                        hypothesis,
-                        float(scores[vocabulary.end]),
-                        float(best_free[row]),
-                        vocabulary,
-                        graph,
-                        settings.length_bonus,
-                    )
-                )
-            if at_boundary and not hypothesis.after_punctuation and len(hypothesis.tokens) > 1:
-                options += [(hypothesis.log_prob + float(scores[t]), row, t, True) for t in vocabulary.punctuation]
-            allowed: set[int] = set()
-            for thread in hypothesis.threads:
-                allowed.update(graph.next_tokens(thread))
-            options += [(hypothesis.log_prob + float(scores[t]), row, t, False) for t in allowed]
-        options.sort(key=lambda option: -option[0])
+        options = _next_options(beam, log_probs, best_free, graph, settings.length_bonus, done)
         bonus = settings.length_bonus * len(beam[0].tokens)  # the same for every hypothesis of a step
         floor = max((path.score for path in done), default=-np.inf) - settings.give_up_below_best - bonus
-        grown: list[_Hypothesis] = []
-        seen: set[frozenset[Thread]] = set()
-        for log_prob, row, token, punctuation in options:
-            if log_prob < floor or len(grown) >= settings.beam:
-                break
-            parent = beam[row]
-            if punctuation:
-                threads = frozenset(t for t in parent.threads if t.partial == "" and not t.glued)
-            else:
-                threads = graph.advance(parent.threads, token)
-            if not threads or threads in seen:  # one text per position: "shot," and "shot" alike
-                continue
-            seen.add(threads)
-            regret = parent.regret + float(best_free[row]) - float(log_probs[row, token])
-            grown.append(_Hypothesis(log_prob, regret, parent.tokens + (token,), threads, row, punctuation))
+        grown = _grown(beam, options, floor, settings.beam, log_probs, best_free, graph)
         if not grown:
             break
         cache = cache.rows(np.array([h.row for h in grown]))
@@ -395,6 +360,69 @@ def decode(
         beam = grown
     done.sort(key=lambda path: -path.score)
     return done
+
+
+_Option = tuple[float, int, int, bool]
+"""A way to grow the beam: (log-prob, hypothesis row, token, whether it is punctuation)."""
+
+
+def _next_options(
+    beam: list[_Hypothesis],
+    log_probs: np.ndarray,
+    best_free: np.ndarray,
+    graph: TokenGraph,
+    length_bonus: float,
+    done: list[DecodedPath],
+) -> list[_Option]:
+    """Every token the grammar allows after each hypothesis, best first; a hypothesis
+    the text may end at also goes, ended, into `done`."""
+    vocabulary = graph.vocabulary
+    options: list[_Option] = []
+    for row, hypothesis in enumerate(beam):
+        scores = log_probs[row]
+        at_boundary = any(t.partial == "" for t in hypothesis.threads)
+        if any(graph.ends(t) for t in hypothesis.threads):
+            done.append(
+                _complete(
+                    hypothesis, float(scores[vocabulary.end]), float(best_free[row]), vocabulary, graph, length_bonus
+                )
+            )
+        if at_boundary and not hypothesis.after_punctuation and len(hypothesis.tokens) > 1:
+            options += [(hypothesis.log_prob + float(scores[t]), row, t, True) for t in vocabulary.punctuation]
+        allowed: set[int] = set()
+        for thread in hypothesis.threads:
+            allowed.update(graph.next_tokens(thread))
+        options += [(hypothesis.log_prob + float(scores[t]), row, t, False) for t in allowed]
+    options.sort(key=lambda option: -option[0])
+    return options
+
+
+def _grown(
+    beam: list[_Hypothesis],
+    options: list[_Option],
+    floor: float,
+    width: int,
+    log_probs: np.ndarray,
+    best_free: np.ndarray,
+    graph: TokenGraph,
+) -> list[_Hypothesis]:
+    """The next beam: the best options above `floor`, at most `width`, one per text."""
+    grown: list[_Hypothesis] = []
+    seen: set[frozenset[Thread]] = set()
+    for log_prob, row, token, punctuation in options:
+        if log_prob < floor or len(grown) >= width:
+            break
+        parent = beam[row]
+        if punctuation:
+            threads = frozenset(t for t in parent.threads if t.partial == "" and not t.glued)
+        else:
+            threads = graph.advance(parent.threads, token)
+        if not threads or threads in seen:  # one text per position: "shot," and "shot" alike
+            continue
+        seen.add(threads)
+        regret = parent.regret + float(best_free[row]) - float(log_probs[row, token])
+        grown.append(_Hypothesis(log_prob, regret, parent.tokens + (token,), threads, row, punctuation))
+    return grown
 
 
 def _complete(

@@ -14,7 +14,9 @@ voice/understanding/align.py aligns heard words to the graph.
 
 from __future__ import annotations
 
+import collections.abc
 import itertools
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -82,6 +84,8 @@ class CloseTag:
 
 
 Tag = IntentTag | ValueTag | NumberTag | CloseTag
+Arc = tuple[int, int, int, float, bool, bool, float, "Tag | None"]
+"""What _Builder keeps of an arc: src, dst, word id (-1: none), weight, exact, any_word, extra, tag."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,17 @@ class SlotChoices:
     list_name: str
     values: tuple[tuple[str, Any], ...]
     exits: tuple[int, ...]  # the states where the slot's words may end (more than one once merged)
+
+
+@dataclass
+class _Shortest:
+    """Per state: the fewest words from the start (ahead) and on to a final (behind),
+    with the arc that way comes in by (ahead_arc) or goes on by (behind_arc); -1: none."""
+
+    ahead: list[float]
+    ahead_arc: list[int]
+    behind: list[float]
+    behind_arc: list[int]
 
 
 @dataclass(eq=False)  # compared by identity: a compiled graph is cached by the object (voice/asr/whisper.py)
@@ -195,68 +210,68 @@ class WordGraph:
     def covering_paths(self) -> list[tuple[list[int], list[str]]]:
         """Short paths that together say every word of the graph, one of each intent first:
         examples of a graph too large to list (a recogniser's prompt)."""
-        n = self.n_states
-        inf = float("inf")
-        out: list[list[int]] = [[] for _ in range(n)]
+        out: list[list[int]] = [[] for _ in range(self.n_states)]
         for arc, s in enumerate(self.src.tolist()):
             out[s].append(arc)
         finals = set(self.finals.tolist())
         order = [s for states, _, _ in self.levels for s in states.tolist()]
-        # shortest number of words from the start (forward) and to a final (backward)
-        ahead = [inf] * n
-        ahead_arc = [-1] * n
-        ahead[self.start] = 0
+        shortest = self._shortest(out, order, finals)
+        chosen: list[list[int]] = []
+        covered: set[int] = set()
+
+        def take(path: list[int]) -> None:
+            chosen.append(path)
+            covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
+
+        intents_taken: set[str] = set()
+        for arc in out[self.start]:  # one short path of each sentence's intent
+            tag = self.tags[arc]
+            if isinstance(tag, IntentTag) and shortest.ahead[int(self.src[arc])] == 0 and tag.name not in intents_taken:
+                intents_taken.add(tag.name)
+                take(self._path_through(arc, shortest, finals))
+        for arc in range(self.size):
+            w = int(self.word[arc])
+            if w >= 0 and w not in covered and shortest.ahead[int(self.src[arc])] < math.inf:
+                take(self._path_through(arc, shortest, finals))
+        chosen.append(self._longest_path(out, order, finals))  # a recogniser's output cap needs it
+        return [(p, [self.words[self.word[a]] for a in p if self.word[a] >= 0]) for p in chosen]
+
+    def _shortest(self, out: list[list[int]], order: list[int], finals: set[int]) -> _Shortest:
+        """The fewest words from the start to each state, and from each state to a final."""
+        n = self.n_states
+        found = _Shortest([math.inf] * n, [-1] * n, [math.inf] * n, [-1] * n)
+        found.ahead[self.start] = 0
         for state in order:
             for arc in out[state]:
                 d = int(self.dst[arc])
-                cost = ahead[state] + (1 if self.word[arc] >= 0 else 0)
-                if cost < ahead[d]:
-                    ahead[d], ahead_arc[d] = cost, arc
-        behind = [inf] * n
-        behind_arc = [-1] * n
+                cost = found.ahead[state] + (1 if self.word[arc] >= 0 else 0)
+                if cost < found.ahead[d]:
+                    found.ahead[d], found.ahead_arc[d] = cost, arc
         for state in reversed(order):
             if state in finals:
-                behind[state] = 0
+                found.behind[state] = 0
             for arc in out[state]:
                 d = int(self.dst[arc])
-                cost = behind[d] + (1 if self.word[arc] >= 0 else 0)
-                if cost < behind[state]:
-                    behind[state], behind_arc[state] = cost, arc
+                cost = found.behind[d] + (1 if self.word[arc] >= 0 else 0)
+                if cost < found.behind[state]:
+                    found.behind[state], found.behind_arc[state] = cost, arc
+        return found
 
-        def through(arc: int) -> list[int]:
-            head: list[int] = []
-            state = int(self.src[arc])
-            while ahead_arc[state] >= 0:
-                head.append(ahead_arc[state])
-                state = int(self.src[ahead_arc[state]])
-            tail: list[int] = []
-            state = int(self.dst[arc])
-            while state not in finals or (behind[state] > 0 and behind_arc[state] >= 0):
-                if behind_arc[state] < 0:
-                    break
-                tail.append(behind_arc[state])
-                state = int(self.dst[behind_arc[state]])
-            return head[::-1] + [arc] + tail
-
-        chosen: list[list[int]] = []
-        covered: set[int] = set()
-        for arc in out[self.start]:  # one short path of each sentence's intent
-            if isinstance(self.tags[arc], IntentTag) and ahead[int(self.src[arc])] == 0:
-                path = through(arc)
-                if not any(
-                    isinstance(self.tags[p[0]], IntentTag) and self.tags[p[0]].name == self.tags[arc].name
-                    for p in chosen
-                ):
-                    chosen.append(path)
-                    covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
-        for arc in range(self.size):
-            w = int(self.word[arc])
-            if w >= 0 and w not in covered and ahead[int(self.src[arc])] < inf:
-                path = through(arc)
-                chosen.append(path)
-                covered.update(int(self.word[a]) for a in path if self.word[a] >= 0)
-        chosen.append(self._longest_path(out, order, finals))  # a recogniser's output cap needs it
-        return [(p, [self.words[self.word[a]] for a in p if self.word[a] >= 0]) for p in chosen]
+    def _path_through(self, arc: int, shortest: _Shortest, finals: set[int]) -> list[int]:
+        """The shortest way from the start to a final that takes `arc`."""
+        head: list[int] = []
+        state = int(self.src[arc])
+        while shortest.ahead_arc[state] >= 0:
+            head.append(shortest.ahead_arc[state])
+            state = int(self.src[shortest.ahead_arc[state]])
+        tail: list[int] = []
+        state = int(self.dst[arc])
+        while state not in finals or (shortest.behind[state] > 0 and shortest.behind_arc[state] >= 0):
+            if shortest.behind_arc[state] < 0:
+                break
+            tail.append(shortest.behind_arc[state])
+            state = int(self.dst[shortest.behind_arc[state]])
+        return head[::-1] + [arc] + tail
 
     def _longest_path(self, out: list[list[int]], order: list[int], finals: set[int]) -> list[int]:
         """The path that says the most words."""
@@ -298,7 +313,7 @@ class _Builder:
         self.live, self.path = live, path
         self.intents: Intents = None  # type: ignore[assignment]  # set per sentence
         self.words: dict[str, int] = {}
-        self.arcs: list[tuple[int, int, int, float, bool, bool, float, Tag | None]] = []
+        self.arcs: list[Arc] = []
         self.n_states = 1
         self.finals: list[int] = []
         self.choices: dict[int, SlotChoices] = {}
@@ -392,7 +407,7 @@ class _Builder:
         exit_: int | None,
         weight: float,
         exact: bool,
-        refs: list[ListReference] = (),
+        refs: collections.abc.Sequence[ListReference] = (),
         data: IntentData | None = None,
     ) -> None:
         """Copy hassil's word graph in from `entry`; its final states lead to `exit_`
@@ -419,6 +434,7 @@ class _Builder:
                     self.words_arc(a, b, label, weight, exact)
         for s in fst.final_states:
             if exit_ is None:
+                assert self._tag is not None, "set by sentence(), which alone splices with no exit"
                 self.finals.append(state_of(s))
                 self.final_intent[state_of(s)] = self._tag
             else:
@@ -438,24 +454,13 @@ class _Builder:
         """`glued`: letters written onto each value ("{player}'s")."""
         name, slot = ref.list_name, ref.slot_name
         if glued != ("", ""):
-            values = self.live.get(name)
-            if values is None:
-                file_list = (data.slot_lists.get(name) if data else None) or self.intents.slot_lists.get(name)
-                if not isinstance(file_list, TextSlotList) or any(
-                    _plain_text(v.text_in) is None for v in file_list.values
-                ):
-                    raise GraphError(f"{self.path}: only a list of plain words can be glued to letters: {{{name}}}")
-                values = [(_plain_text(v.text_in), v.value_out) for v in file_list.values]
-            self._values(
-                src,
-                dst,
-                slot,
-                name,
-                [(normalize(glued[0] + str(t) + glued[1], strip_fillers=False), v, None) for t, v in values],
-                exact,
-            )
+            said = [
+                (normalize(glued[0] + str(t) + glued[1], strip_fillers=False), v, None)
+                for t, v in self._plain_values(name, data)
+            ]
+            self._values(src, dst, slot, name, said, exact)
             return
-        file_list = (data.slot_lists.get(name) if data else None) or self.intents.slot_lists.get(name)
+        file_list = self._file_list(name, data)
         if name in self.live:
             values = [(normalize(str(text), strip_fillers=False), value) for text, value in self.live[name]]
             numbers = _as_numbers(values)
@@ -475,15 +480,36 @@ class _Builder:
                 [(number_words(int(n)), n) for n in sorted(allowed) if float(n).is_integer()],
             )
         elif isinstance(file_list, TextSlotList):
-            values = [(None, v.value_out, v.text_in) for v in file_list.values]
-            plain = [(_plain_text(e), v) for _, v, e in values]
-            numbers = _as_numbers(plain) if all(t is not None for t, _ in plain) else None
+            entries = [(None, v.value_out, v.text_in) for v in file_list.values]
+            texts = [_plain_text(e) for _, _, e in entries]
+            plain = [(text, v) for text, (_, v, _) in zip(texts, entries) if text is not None]
+            numbers = _as_numbers(plain) if len(plain) == len(entries) else None
             if numbers is not None and plain:
                 self._number(src, dst, slot, name, frozenset(numbers), plain)
             else:
-                self._values(src, dst, slot, name, values, exact)
+                self._values(src, dst, slot, name, entries, exact)
         else:
             raise GraphError(f"{self.path}: no list named {{{name}}}")
+
+    def _file_list(self, name: str, data: IntentData | None) -> Any:
+        """The grammar file's list of this name: the intent's own, else the file's (None: no such list)."""
+        return (data.slot_lists.get(name) if data else None) or self.intents.slot_lists.get(name)
+
+    def _plain_values(self, name: str, data: IntentData | None) -> list[tuple[str, Any]]:
+        """A list's (words, value) pairs for letters glued onto them: the live list's, or the
+        file's when each of its values is plain words."""
+        values = self.live.get(name)
+        if values is not None:
+            return values
+        file_list = self._file_list(name, data)
+        not_plain = GraphError(f"{self.path}: only a list of plain words can be glued to letters: {{{name}}}")
+        if not isinstance(file_list, TextSlotList):
+            raise not_plain
+        texts = [_plain_text(v.text_in) for v in file_list.values]
+        plain = [(text, v.value_out) for text, v in zip(texts, file_list.values) if text is not None]
+        if len(plain) != len(texts):
+            raise not_plain
+        return plain
 
     def _number(
         self,
@@ -507,7 +533,7 @@ class _Builder:
         dst: int,
         slot: str,
         name: str,
-        values: list[tuple[str | None, Any, Expression | None]],
+        values: collections.abc.Sequence[tuple[str | None, Any, Expression | None]],
         exact: bool,
     ) -> None:
         hub = self.state()
@@ -584,9 +610,11 @@ class _Builder:
             far = [(self.arcs[i][2:], cls[self.arcs[i][1] if backward else self.arcs[i][0]]) for i in links[state]]
             key = (state == 0, state in finals, self.final_intent.get(state), frozenset(far))
             cls[state] = seen.setdefault(key, state)
-        arcs, index, moved = [], {}, {}
-        for i, (a, b, *rest) in enumerate(self.arcs):
-            arc = (cls[a], cls[b], *rest)
+        arcs: list[Arc] = []
+        index: dict[Arc, int] = {}
+        moved: dict[int, int] = {}
+        for i, old in enumerate(self.arcs):
+            arc = (cls[old[0]], cls[old[1]], *old[2:])
             if arc not in index:
                 index[arc] = len(arcs)
                 arcs.append(arc)
@@ -609,7 +637,7 @@ class _Builder:
         for a, b, *_ in self.arcs:
             number.setdefault(a, len(number))
             number.setdefault(b, len(number))
-        self.arcs = [(number[a], number[b], *rest) for a, b, *rest in self.arcs]
+        self.arcs = [(number[arc[0]], number[arc[1]], *arc[2:]) for arc in self.arcs]
         self.choices = {
             i: SlotChoices(c.list_name, c.values, tuple(number[e] for e in c.exits if e in number))
             for i, c in self.choices.items()
@@ -675,8 +703,10 @@ def _plain_text(expression: Expression | None) -> str | None:
     """The text of a value that is a plain chunk of words ("three"), else None."""
     if isinstance(expression, TextChunk):
         return normalize(expression.text, strip_fillers=False)
-    if isinstance(expression, Sequence) and all(isinstance(i, TextChunk) for i in expression.items):
-        return normalize("".join(i.text for i in expression.items), strip_fillers=False)
+    if isinstance(expression, Sequence):
+        chunks = [i for i in expression.items if isinstance(i, TextChunk)]
+        if len(chunks) == len(expression.items):
+            return normalize("".join(c.text for c in chunks), strip_fillers=False)
     return None
 
 

@@ -26,6 +26,7 @@ from voice.understanding.graph import (
     IntentTag,
     LiveLists,
     NumberTag,
+    Sentence,
     SlotChoices,
     ValueTag,
     WordGraph,
@@ -176,7 +177,7 @@ class PromptGraph:
         return any(g.any_word[s.arc] and heard[s.heard[0] : s.heard[1]] != [g.words[g.word[s.arc]]] for s in path.steps)
 
     def _intent_tag(self, path: Path) -> IntentTag:
-        return next(self.graph.tags[s.arc] for s in path.steps if isinstance(self.graph.tags[s.arc], IntentTag))
+        return next(tag for tag in (self.graph.tags[s.arc] for s in path.steps) if isinstance(tag, IntentTag))
 
     def _read(self, path: Path, heard: str, heard_words: list[str]) -> Match:
         """The intent a path says, or what to answer when a value it names is not available."""
@@ -329,11 +330,13 @@ class PromptGraph:
             said_words = tuple(g.words[g.word[s.arc]] for s in inside if g.word[s.arc] >= 0)
             here = _local_cost(alignment, said_words, span)
             slot, value = _slot_on(g, inside)
+            if slot is None:
+                continue
             before = tuple(g.words[g.word[s.arc]] for s in steps[:i] if g.word[s.arc] >= 0)
             after = tuple(g.words[g.word[s.arc]] for s in steps[end + 1 :] if g.word[s.arc] >= 0)
             best_alt = None
             for text, other_value in choices.values:
-                if other_value == value or slot is None:
+                if other_value == value:
                     continue
                 alt_words = tuple(text.split())
                 # may cost no more than the best path: a value that takes in a word the
@@ -507,8 +510,9 @@ def _entry_slot(g: WordGraph, entry: int, out: list[list[int]]) -> str:
     if isinstance(tag, NumberTag):
         return tag.slot
     for arc in out[int(g.dst[entry])]:  # a value list: the hub's arcs carry the slot
-        if isinstance(g.tags[arc], ValueTag):
-            return g.tags[arc].slot
+        value_tag = g.tags[arc]
+        if isinstance(value_tag, ValueTag):
+            return value_tag.slot
     return ""
 
 
@@ -618,7 +622,7 @@ class Matcher:
     def _build(self, prompt: str, live: LiveLists) -> PromptGraph:
         names = prompt.split(UNION)
         owner = self.grammar(names[-1].split("/", 1)[0])
-        sentences = []
+        sentences: list[Sentence] = []
         for name in names:
             sentences += self.grammar(name.split("/", 1)[0]).sentences(name, first_order=len(sentences))
         own = max((s.tag.order for s in sentences), default=-1) + 1

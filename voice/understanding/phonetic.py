@@ -33,7 +33,7 @@ def sound_of(text: str) -> str | None:
     dictionary = _dictionary()
     if dictionary is None or not text:
         return None
-    codes = []
+    codes: list[str] = []
     for word in text.split():
         variants = vocabulary.pronunciations(word, dictionary)
         if not variants:
