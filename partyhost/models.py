@@ -27,13 +27,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from host.contract import PartyhostError
 from models import MANIFEST  # package data: models/__init__.py
 from voice.asr import default_models_dirs
 
 CHUNK = 1 << 16
 
 
-class ModelFetchError(Exception):
+class ModelFetchError(PartyhostError):
     """A download that failed or did not match; the message says what to do."""
 
 

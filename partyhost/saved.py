@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
 from host.files import DECK_BYTES, read_bytes
@@ -37,11 +38,11 @@ CARD_DECK_KINDS = ("bid_reward", "pack")
 """The games dealt from a YAML card file (--card-deck), and their shipped file."""
 
 
-class Unresumable(Exception):
+class Unresumable(PartyhostError):
     """A saved game that cannot be played on; the message is the reason, for the player."""
 
 
-class SetupError(Exception):
+class SetupError(PartyhostError):
     """Options or deck files that cannot start a game (said before anything is saved)."""
 
 

@@ -17,8 +17,10 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from host.contract import PartyhostError
 
-class ModelMissingError(RuntimeError):
+
+class ModelMissingError(PartyhostError, RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 
 

@@ -7,10 +7,12 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from host.contract import PartyhostError
+
 SCHEME = "wyoming"
 
 
-class AddressError(ValueError):
+class AddressError(PartyhostError, ValueError):
     """A wyoming:// address that cannot be used; the message says how to write one."""
 
 

@@ -17,6 +17,7 @@ from hassil.expression import Alternative, Expression, ListReference, Permutatio
 from hassil.intents import Intents
 
 from grammars import FOLDER as GRAMMAR_DIR  # noqa: E402  (package data: grammars/__init__.py)
+from host.contract import PartyhostError
 from voice.understanding.graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from voice.understanding.normalize import normalize
 
@@ -24,7 +25,7 @@ COMMON_PROMPT = "common/any"
 """The prompt whose intents (repeat, help, undo ...) are added to every prompt."""
 
 
-class GrammarError(Exception):
+class GrammarError(PartyhostError):
     """A grammar file that cannot be used; says which file and what is wrong."""
 
 
