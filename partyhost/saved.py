@@ -179,8 +179,9 @@ def options_from_json(data: Any) -> GameOptions:
     """GameOptions from a journaled setup; Unresumable naming the first field that is wrong."""
     if not isinstance(data, dict):
         raise Unresumable("its options are missing")
-    players, teams = data.get("players"), data.get("teams", [])
-    _need(isinstance(players, list) and players and all(isinstance(p, str) for p in players), "players")
+    players: Any = data.get("players")
+    teams: Any = data.get("teams", [])
+    _need(isinstance(players, list) and bool(players) and all(isinstance(p, str) for p in players), "players")
     _need(
         isinstance(teams, list) and all(isinstance(t, list) and all(isinstance(p, str) for p in t) for t in teams),
         "teams",

@@ -24,16 +24,16 @@ import platformdirs
 from host.contract import PartyhostError
 from host.decks import Decks
 from host.engine import GameOptions, RuleError
-from host.eventlog import EventLog
 from host.files import FileProblem, check_writable
 from host.games import game_ids, get_game
-from host.journal import Journal, JournalUnwritable, SessionRecord
-from host.session import Session, SessionInfo
+from host.journal import Journal, SessionRecord
+from host.session import SessionInfo
 from host.sessionlock import SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from partyhost.game_setup import GameSetup, IOChoice, explained, game_options
 from partyhost.grammarcheck import check_grammars
+from partyhost.menu import MenuChoice
 from partyhost.saved import (
     SavedGame,
     Unresumable,
@@ -45,6 +45,7 @@ from partyhost.saved import (
     quick_problem,
     rule_defaults,
 )
+from partyhost.sitting import GameEnd, Sitting, play_sitting
 from partyhost.voiceio import GameIO, IOChoiceError, open_io
 from voice.remote.address import is_wyoming
 from voice.understanding.matcher import Matcher
@@ -82,23 +83,6 @@ class Place:
 
 
 @dataclass(frozen=True)
-class GameEnd:
-    """How a game left the table: over, or stopped with every accepted move saved."""
-
-    session_id: str
-    outcome: str
-    interrupted: bool = False
-    """Stopped by Ctrl-C (saved as at the end of the input)."""
-
-    @property
-    def saved_line(self) -> str | None:
-        """What the host says at the terminal when the game can be continued."""
-        if self.outcome != "eof":
-            return None
-        return f"HOST: The game is saved. To continue: partyhost resume {self.session_id}"
-
-
-@dataclass(frozen=True)
 class SavedEntry:
     """One saved game and why it cannot be resumed (None: it can)."""
 
@@ -129,43 +113,6 @@ class _NewGame:
     files: dict[str, list[Path]]
     setup: dict[str, Any]
     """As journaled: options, decks, the group's used questions, input and output, pins."""
-
-
-@dataclass
-class Sitting:
-    """One game at the table: what its session is built from, and what to close after."""
-
-    game: Any
-    options: GameOptions
-    decks: Decks
-    journal: Journal
-    info: SessionInfo
-    settings: Settings
-    matcher: Matcher
-    io: GameIO
-    events: Path
-    replay: list[dict[str, Any]] | None = None
-    """The journaled moves of a resumed game; None for a new one."""
-    phones: Any = None
-
-
-def build_session(sitting: Sitting, log: EventLog) -> Session:
-    """The one place a Session is made: the game, its journal and log, the ears and mouth."""
-    session = Session(
-        sitting.game,
-        sitting.options,
-        sitting.decks,
-        sitting.journal,
-        sitting.info,
-        log,
-        sitting.io.ears,
-        sitting.io.mouth,
-        lambda prompt, text: sitting.matcher.match(prompt.name, text, prompt.slots),
-        sitting.io.clock,
-    )
-    session.remind_after = sitting.io.remind_after
-    session.undo_after_reveal = sitting.settings.undo_after_reveal
-    return session
 
 
 def _stderr_note(text: str) -> None:
@@ -204,12 +151,15 @@ class Table:
         settings = self._settings(choice)
         check_grammars(list(game_ids()) if setup.game is None else [setup.game])
         with contextlib.closing(self.open_journal()) as journal:
-            if setup.game is None:
-                chosen = self._menu(setup, settings, choice)
-                if chosen is None:
+            game_id = setup.game
+            if game_id is None:
+                picked = self._menu(settings, choice)
+                if picked is None:
                     return None
-                setup = chosen
-            new = _new_game(journal, setup, settings)
+                game_id = picked.game
+                players = tuple(name.strip() for name in picked.players if name.strip())
+                setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
+            new = _new_game(journal, game_id, setup, settings)
             events = _events_arg(choice)  # so is an event log that cannot be written
             matcher, io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
             return self._start(journal, new, settings, matcher, io, events)
@@ -234,7 +184,7 @@ class Table:
                     saved.game, saved.options, saved.decks, journal, info, settings, matcher, io, events, saved.actions
                 )
                 sitting.phones = self._phones_or_close(sitting)
-                return self._run(sitting)
+                return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
         """The settings file, then (on resume) the game's own input and output, then the choice."""
@@ -246,19 +196,15 @@ class Table:
         except ConfigError as error:  # a UserError, so partyhost serve goes on to the menu
             raise UserError(str(error)) from error
 
-    def _menu(self, setup: GameSetup, settings: Settings, choice: IOChoice) -> GameSetup | None:
-        """The setup with the game, players and mode the spoken menu chose."""
+    def _menu(self, settings: Settings, choice: IOChoice) -> MenuChoice | None:
+        """The game, players and mode the spoken menu chose; None when it was left."""
         from partyhost.menu import run_menu
 
         matcher, io = _open_io(settings, 0.0, choice)
         try:
-            picked = run_menu(io.ears, io.mouth, matcher)
+            return run_menu(io.ears, io.mouth, matcher)
         finally:
             io.close()
-        if picked is None:
-            return None
-        players = tuple(name.strip() for name in picked.players if name.strip())
-        return dataclasses.replace(setup, game=picked.game, players=players, mode=picked.mode)
 
     def _start(
         self, journal: Journal, new: _NewGame, settings: Settings, matcher: Matcher, io: GameIO, events: Path | None
@@ -281,7 +227,7 @@ class Table:
             except UserError:
                 journal.delete(session_id)  # nothing was played: leave no half-started game behind
                 raise
-            return self._run(sitting)
+            return play_sitting(sitting)
         finally:
             lock.release()
 
@@ -352,33 +298,6 @@ class Table:
         except PhoneServerError as error:
             raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
 
-    def _run(self, sitting: Sitting) -> GameEnd:
-        """Start (or replay and continue) the game; close its phones, event log, ears and mouth after."""
-        log = EventLog(sitting.events, sitting.io.clock)
-        outcome, interrupted = "eof", False
-        try:
-            session = build_session(sitting, log)
-            if sitting.phones is not None:
-                _announce_phones(sitting, session, log)
-            if sitting.replay is None:
-                session.start()
-            else:
-                session.restore(sitting.replay)
-            try:
-                outcome = session.run()
-            except KeyboardInterrupt:  # Ctrl-C: like Ctrl-D, every accepted move is journaled already
-                interrupted = True
-            except JournalUnwritable as error:  # the move was not taken; the players hear why the game stops
-                sitting.io.mouth.say(error.spoken)
-                error.told = True
-                raise
-        finally:
-            if sitting.phones is not None:
-                sitting.phones.close(outcome)
-            log.close()
-            sitting.io.close()
-        return GameEnd(sitting.info.id, outcome, interrupted)
-
     # ---- saved games --------------------------------------------------------
 
     def saved_games(self, replay: bool = False) -> SavedGames:
@@ -418,12 +337,12 @@ class Table:
                     yield record
 
 
-def _new_game(journal: Journal, setup: GameSetup, settings: Settings) -> _NewGame:
+def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
     """The game's options and decks, checked by its rules before anything is saved."""
-    game = get_game(setup.game)
+    game = get_game(game_id)
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
-    record = {
+    record: dict[str, Any] = {
         "options": options_to_json(options),
         "question_decks": [str(Path(p).resolve()) for p in setup.question_decks],
         "word_decks": [str(Path(p).resolve()) for p in setup.word_decks],
@@ -480,16 +399,3 @@ def _io_to_keep(settings: Settings) -> dict[str, str]:
     if settings.output in ("text", "speaker") or is_wyoming(settings.output):
         keep["output"] = settings.output
     return keep
-
-
-def _announce_phones(sitting: Sitting, session: Session, log: EventLog) -> None:
-    """Attach the phone pages to the session; show and say where players join."""
-    from partyhost.phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
-
-    phones = sitting.phones
-    phones.attach(session)
-    show_join(phones.address)
-    unreachable = not sitting.settings.phones_bind and phones.address.host == LOOPBACK
-    for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:
-        log.write({"type": "say", "text": text})
-        session.mouth.say(text)
