@@ -151,7 +151,11 @@ def _with_command(argv: list[str]) -> list[str]:
 
 
 def _table(args: argparse.Namespace) -> Table:
-    return Table(Place.chosen(args.data_dir))
+    return Table(Place.chosen(args.data_dir), tell=_note)
+
+
+def _note(text: str) -> None:
+    print(f"partyhost: {text}", file=sys.stderr)
 
 
 def play(args: argparse.Namespace) -> int:

@@ -11,12 +11,14 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.engine import GameOptions
 from host.games import option
 from partyhost.config import Settings
-from partyhost.voiceio import Opener
+
+if TYPE_CHECKING:
+    from partyhost.voiceio import Opener
 
 
 @dataclass(frozen=True)

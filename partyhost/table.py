@@ -2,9 +2,10 @@
 
 The command line, `partyhost serve` and the tests call a Table; it owns what a game holds
 open while it is played (the journal, the session lock, the event log, the ears and mouth,
-the phone pages) and closes each when the game ends. What the players should know on the
-way (a damaged journal set aside, a stale lock taken over) goes to `tell`, one line each;
-what stops a game is an error (UserError and the other PartyhostErrors), never a print.
+the phone pages) and closes each when the game ends (the game itself: partyhost/sitting.py).
+What the players should know on the way (a damaged journal set aside, a stale lock taken
+over) goes to `tell`, one line each; what stops a game is an error (UserError and the
+other PartyhostErrors), never a print.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import dataclasses
 import os
 import sqlite3
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,14 +115,10 @@ class _NewGame:
     """As journaled: options, decks, the group's used questions, input and output, pins."""
 
 
-def _stderr_note(text: str) -> None:
-    print(f"partyhost: {text}", file=sys.stderr)
-
-
 class Table:
     """Games in one data folder: play, resume, list and delete them."""
 
-    def __init__(self, place: Place, tell: Callable[[str], None] = _stderr_note):
+    def __init__(self, place: Place, tell: Callable[[str], None]):
         self.place = place
         self.tell = tell
         """Gets each thing the players should know on the way, one line without a prefix."""
@@ -183,7 +179,8 @@ class Table:
                 sitting = Sitting(
                     saved.game, saved.options, saved.decks, journal, info, settings, matcher, io, events, saved.actions
                 )
-                sitting.phones = self._phones_or_close(sitting)
+                with _closed_on_failure(io):
+                    sitting.phones = self._phones(sitting)
                 return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
@@ -210,23 +207,21 @@ class Table:
         self, journal: Journal, new: _NewGame, settings: Settings, matcher: Matcher, io: GameIO, events: Path | None
     ) -> GameEnd:
         """Save the new game, take its lock and play it."""
-        try:
+        with _closed_on_failure(io):
             session_id = journal.create(new.game.ID, new.setup)
             lock = SessionLock(self.place.locks, session_id).acquire()
-        except BaseException:
-            io.close()
-            raise
         try:
-            journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
-            events_path = events or self.place.event_log(session_id)
-            journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
-            info = SessionInfo(session_id, new.setup["group"])
-            sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, matcher, io, events_path)
-            try:
-                sitting.phones = self._phones_or_close(sitting)
-            except UserError:
-                journal.delete(session_id)  # nothing was played: leave no half-started game behind
-                raise
+            with _closed_on_failure(io):
+                journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
+                events_path = events or self.place.event_log(session_id)
+                journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
+                info = SessionInfo(session_id, new.setup["group"])
+                sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, matcher, io, events_path)
+                try:
+                    sitting.phones = self._phones(sitting)
+                except UserError:
+                    journal.delete(session_id)  # nothing was played: leave no half-started game behind
+                    raise
             return play_sitting(sitting)
         finally:
             lock.release()
@@ -266,14 +261,6 @@ class Table:
             self.tell(f"{problem}; this game's event log is written to {default} instead")
             return default
         return Path(saved)
-
-    def _phones_or_close(self, sitting: Sitting) -> Any:
-        """The game's phone pages (see _phones); the ears and mouth are closed when they cannot start."""
-        try:
-            return self._phones(sitting)
-        except BaseException:
-            sitting.io.close()
-            raise
 
     def _phones(self, sitting: Sitting) -> Any:
         """The phone pages of this game when asked for and useful; None otherwise."""
@@ -360,6 +347,16 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
         named = bool(setup.players or setup.teams)
         raise UserError(explained(game, error.reason, options, named)) from error
     return _NewGame(game, options, decks, files, record)
+
+
+@contextlib.contextmanager
+def _closed_on_failure(io: GameIO) -> Iterator[None]:
+    """The ears and mouth closed when what follows their opening fails (the game never starts)."""
+    try:
+        yield
+    except BaseException:
+        io.close()
+        raise
 
 
 def _events_arg(choice: IOChoice) -> Path | None:
