@@ -25,12 +25,13 @@ from typing import Any
 
 import yaml
 
+from host.contract import PartyhostError
 from host.engine import DeckEntry
 from host.files import DECK_BYTES, FileProblem, read_text
 from host.games import dealing
 
 
-class DeckError(Exception):
+class DeckError(PartyhostError):
     """A deck file that cannot be used; the message names file, line and problem."""
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict, TypeVar
 
-from host.contract import Choice, Intent, Narrow, Prompt
+from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
 
 
 class Action(Intent, total=False):
@@ -74,7 +74,7 @@ Event = SayEvent | PrivateEvent | SoundEvent | ScoreEvent | GameOverEvent | Reve
 the prompt/heard/intent/rejected events itself."""
 
 
-class RuleError(Exception):
+class RuleError(PartyhostError):
     """An action the rules do not allow. `reason` is spoken to the players."""
 
     def __init__(self, reason: str):

@@ -14,13 +14,15 @@ import os
 import stat
 from pathlib import Path
 
+from host.contract import PartyhostError
+
 SETTINGS_BYTES = 1 << 20
 """A settings file is a page of TOML; a megabyte is far more than any can need."""
 DECK_BYTES = 16 << 20
 """The shipped question deck is 0.1 MB for about a thousand cards."""
 
 
-class FileProblem(OSError):
+class FileProblem(PartyhostError, OSError):
     """A named file that cannot be used: one line naming it and why."""
 
 

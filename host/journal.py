@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.contract import PartyhostError
+
 from . import wal_check
 from .files import DECK_BYTES, check_regular, read_bytes
 
@@ -107,7 +109,7 @@ class SessionDamaged(Exception):
     """One session's rows cannot be read; the message says which and why."""
 
 
-class JournalUnwritable(Exception):
+class JournalUnwritable(PartyhostError):
     """The disk refused a write (full, an I/O error, read-only, locked): nothing was saved."""
 
     def __init__(self, path: Path, error: sqlite3.Error):

@@ -14,8 +14,10 @@ import fcntl
 import os
 from pathlib import Path
 
+from host.contract import PartyhostError
 
-class SessionBusy(Exception):
+
+class SessionBusy(PartyhostError):
     """Another live process holds this session's lock."""
 
     def __init__(self, session_id: str, pid: int | None):
@@ -26,7 +28,7 @@ class SessionBusy(Exception):
         self.session_id, self.pid = session_id, pid
 
 
-class LockUnavailable(Exception):
+class LockUnavailable(PartyhostError):
     """The lock file cannot be made (a full disk, a folder that is not one, no permission)."""
 
 

@@ -14,6 +14,7 @@ is a number, a word or a short list, and anything vaster is a mistake or an atta
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import sys
@@ -23,6 +24,7 @@ from typing import Any
 
 import platformdirs
 
+from host.contract import PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import GAME_IDS, get_game, option
 from voice.recognizers import check_backend_name
@@ -35,7 +37,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
-class ConfigError(Exception):
+class ConfigError(PartyhostError):
     """A settings file that cannot be used; the message names the file and the key."""
 
 
@@ -166,6 +168,27 @@ def check_value_size(value: Any, where: str) -> None:
                 raise ConfigError(f"{where}: the value has {len(item)} entries; at most {VALUE_ITEMS}")
         elif isinstance(item, (str, int, float)) and not isinstance(item, bool) and len(_as_text(item)) > VALUE_CHARS:
             raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
+
+
+def rule_values(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs (--rules); values read as JSON where they parse (12, true, [1,2]), else
+    text; bounded in length and nesting as the settings file's are."""
+    rules: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or len(key) > 100:
+            raise ConfigError(f"--rules takes KEY=VALUE, got {pair[:100]!r}{'...' if len(pair) > 100 else ''}")
+        where = f"--rules {key.strip()}"
+        if len(value) > VALUE_CHARS:
+            raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
+        try:
+            rules[key.strip()] = json.loads(value)
+        except RecursionError:
+            raise ConfigError(f"{where}: the value nests too deeply") from None
+        except ValueError:  # not JSON (or a number too long for Python to read): text
+            rules[key.strip()] = value
+        check_value_size(rules[key.strip()], where)
+    return rules
 
 
 def _as_text(item: str | int | float) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from host.contract import PartyhostError
 from voice.understanding.grammar import GRAMMAR_DIR, GrammarError, load_grammar
 
 MAPPING_KEYS = (
@@ -28,7 +29,7 @@ MAPPING_KEYS = (
 SEQUENCE_KEYS = ("list_slots",)
 
 
-class GrammarProblem(Exception):
+class GrammarProblem(PartyhostError):
     """A grammar file that cannot be used: 'FILE:LINE: reason'."""
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from host.contract import PartyhostError
 from voice.asr import default_models_dirs, shipped_models_dir
 
 CHUNK = 1 << 16
@@ -34,7 +35,7 @@ MANIFEST = shipped_models_dir() / "manifest.json"
 """The list of downloadable models, installed with partyhost (models/manifest.json)."""
 
 
-class ModelFetchError(Exception):
+class ModelFetchError(PartyhostError):
     """A download that failed or did not match; the message says what to do."""
 
 

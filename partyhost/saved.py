@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import GameOptions, RuleError
 from host.files import DECK_BYTES, read_bytes
@@ -37,11 +38,11 @@ CARD_DECK_KINDS = ("bid_reward", "pack")
 """The games dealt from a YAML card file (--card-deck), and their shipped file."""
 
 
-class Unresumable(Exception):
+class Unresumable(PartyhostError):
     """A saved game that cannot be played on; the message is the reason, for the player."""
 
 
-class SetupError(Exception):
+class SetupError(PartyhostError):
     """Options or deck files that cannot start a game (said before anything is saved)."""
 
 
@@ -178,8 +179,9 @@ def options_from_json(data: Any) -> GameOptions:
     """GameOptions from a journaled setup; Unresumable naming the first field that is wrong."""
     if not isinstance(data, dict):
         raise Unresumable("its options are missing")
-    players, teams = data.get("players"), data.get("teams", [])
-    _need(isinstance(players, list) and players and all(isinstance(p, str) for p in players), "players")
+    players: Any = data.get("players")
+    teams: Any = data.get("teams", [])
+    _need(isinstance(players, list) and bool(players) and all(isinstance(p, str) for p in players), "players")
     _need(
         isinstance(teams, list) and all(isinstance(t, list) and all(isinstance(p, str) for p in t) for t in teams),
         "teams",

@@ -1,7 +1,7 @@
 """The games of a served table, one after another, until the service stops.
 
-`partyhost serve` plays exactly as `partyhost resume` and `partyhost play` do (the
-command line passes them in, with the conversation as their ears and mouth): first the
+`partyhost serve` plays exactly as `partyhost resume` and `partyhost play` do (the same
+Table, partyhost/table.py, with the conversation as its ears and mouth): first the
 unfinished game, if any, then the spoken menu and a new game, again and again. A game
 that cannot start is explained to the players; nothing starts again until someone speaks,
 so a broken setting cannot spin the loop. A disk that refuses to save pauses the table:
@@ -10,16 +10,23 @@ the players hear why, and the next words they say try the unfinished game again.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 import traceback
 from collections.abc import Callable
 
-from host.contract import Prompt
+from host.contract import PartyhostError, Prompt
 from host.journal import JournalUnwritable
+from host.sessionlock import SessionBusy
 from partyhost.config import Settings
 from partyhost.conversation import MENU_PROMPT, Conversation
+from partyhost.game_setup import SPOKEN, GameSetup
+from partyhost.table import GameEnd, Table, UserError
 from partyhost.voiceio import GameIO, Opener
+
+NOT_RESUMED = (UserError, SessionBusy)
+"""What a resume at the start of serving may meet: no game to resume, or one open elsewhere."""
 
 
 def opener_for(conversation: Conversation) -> Opener:
@@ -32,30 +39,44 @@ def opener_for(conversation: Conversation) -> Opener:
     return opener
 
 
-def play_games(
-    conversation: Conversation,
-    resume: Callable[[Opener], object],
-    play: Callable[[Opener], object],
-    refusals: tuple[type[BaseException], ...],
-    not_resumed: tuple[type[BaseException], ...],
-) -> None:
-    """Resume (errors in `not_resumed`: none to resume, or open elsewhere), then play until closed.
+Ready = Callable[[str, int, str, str | None], None]
+"""Told when the service listens: the address, the port, the name and where it was announced (None: not)."""
 
-    `refusals` are the errors a user can fix, told in their own words; any other error is
-    a bug: its traceback goes to the terminal, the players hear that the game is saved.
+
+def serve(table: Table, settings: Settings, ready: Ready) -> None:
+    """Games through Home Assistant's Assist devices until SIGINT or SIGTERM (partyhost/wyoming_service.py)."""
+    import socket
+
+    from partyhost.phones.service import bind_address
+    from partyhost.wyoming_service import ServedTable, run_service
+
+    table.check()  # a journal that cannot open is refused now
+    bind = bind_address(settings.serve_bind)
+    conversation = Conversation(show_private=settings.show_private)
+    served = ServedTable(conversation, lambda talk: play_games(talk, table))
+    name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
+    announce_as = name if settings.serve_zeroconf else None
+    run_service(served, bind, settings.serve_port, announce_as, lambda port, at: ready(bind, port, name, at))
+
+
+def play_games(conversation: Conversation, table: Table) -> None:
+    """Resume the unfinished game (unless NOT_RESUMED), then play until the conversation closes.
+
+    A PartyhostError is told in its own words; any other error is a bug: its traceback
+    goes to the terminal, the players hear that the game is saved.
     """
-    opener = opener_for(conversation)
+    choice = dataclasses.replace(SPOKEN, opener=opener_for(conversation))
     unfinished = True
     while not conversation.closed:
         try:
             if unfinished:
                 unfinished = False
                 try:
-                    resume(opener)
+                    _told(table.resume(None, choice))
                     continue
-                except not_resumed as reason:
+                except NOT_RESUMED as reason:
                     print(f"partyhost: {reason}; starting the menu", file=sys.stderr)
-            play(opener)
+            _told(table.play(GameSetup(), choice))
         except JournalUnwritable as error:
             print(f"partyhost: {error}", file=sys.stderr)
             unfinished = True
@@ -64,12 +85,18 @@ def play_games(
                 ("" if error.told else f"Sorry, I cannot save games now: {error.short}. ")
                 + "When there is room on the disk again, say anything and we go on.",
             )
-        except refusals as error:
+        except PartyhostError as error:
             print(f"partyhost: {error}", file=sys.stderr)
             _wait_after(conversation, f"Sorry, I could not start that game: {error}")
         except Exception:
             traceback.print_exc()
             _wait_after(conversation, "Sorry, something went wrong. Your game is saved.")
+
+
+def _told(end: GameEnd | None) -> None:
+    """The host's last line at the terminal, as `partyhost play` prints it."""
+    if end is not None and end.saved_line:
+        print(end.saved_line)
 
 
 def _wait_after(conversation: Conversation, apology: str) -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.contract import PartyhostError
 from host.session import Ears, Mouth
 from partyhost.config import Settings
 from partyhost.textio import TextEars, TextMouth, TypedCommands
@@ -37,7 +38,7 @@ from voice.remote.address import is_wyoming, parse_address
 from voice.understanding.matcher import Matcher
 
 
-class IOChoiceError(Exception):
+class IOChoiceError(PartyhostError):
     """An input or output that cannot be opened; the message says what to do."""
 
 

@@ -8,9 +8,9 @@ is what a game Session needs from its ears and mouth (partyhost/conversation.py)
 
 One game is played at a time (one table), whoever's device the words come from: a lock
 makes transcripts take turns, so two devices at once cannot interleave in one game.
-The game's thread is given by the caller (the command line starts or resumes games
-exactly as `partyhost play` / `resume` do), so saving, the journal and the session
-lock work as in typed play.
+The game's thread is given by the caller (partyhost/served_table.py starts or resumes
+games with the same Table as `partyhost play` / `resume`), so saving, the journal and
+the session lock work as in typed play.
 
 The port is open to the network, so every connection is held to what Home Assistant
 does (one short connection per request): an event must arrive whole within
@@ -42,6 +42,7 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
 
+from host.contract import PartyhostError
 from partyhost import __version__
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
 from voice.remote.wire import BadEvent, EventLimits, read_event
@@ -160,7 +161,7 @@ class TableHandler:
     """One connection from Home Assistant (or any Wyoming client)."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: Table, gate: Gate, quiet: Quiet
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: ServedTable, gate: Gate, quiet: Quiet
     ):
         self.reader, self.writer, self.table, self.gate, self.quiet = reader, writer, table, gate, quiet
         peer = writer.get_extra_info("peername")
@@ -233,7 +234,7 @@ def total_connections(limit: int = TOTAL_CONNECTIONS) -> int:
     return max(4, min(limit, soft - in_use - BACKLOG - 16))
 
 
-class Table:
+class ServedTable:
     """The one game table behind the service: its conversation and its thread."""
 
     def __init__(self, conversation: Conversation, play_games: Callable[[Conversation], None]):
@@ -268,7 +269,7 @@ class Table:
 
 
 async def serve(
-    table: Table, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
+    table: ServedTable, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
 ) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
     gate, quiet = Gate(PER_ADDRESS, total_connections()), Quiet()
@@ -299,12 +300,12 @@ def _loop_problem(loop: asyncio.AbstractEventLoop, context: dict[str, Any], quie
     loop.default_exception_handler(context)
 
 
-class ServiceError(Exception):
+class ServiceError(PartyhostError):
     """The service cannot start (the port is taken, the address is not this machine's)."""
 
 
 def run_service(
-    table: Table, bind: str, port: int, announce_as: str | None, ready: Callable[[int, str | None], None]
+    table: ServedTable, bind: str, port: int, announce_as: str | None, ready: Callable[[int, str | None], None]
 ) -> None:
     """Serve until SIGINT or SIGTERM; announced by zeroconf as `announce_as` unless None.
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal
 
+from host.contract import PartyhostError
+
 Kind = Literal["input", "output"]
 
 _PORTAUDIO_MISSING = (
@@ -24,7 +26,7 @@ _PORTAUDIO_MISSING = (
 _rescan_lock = threading.Lock()
 
 
-class AudioDeviceError(RuntimeError):
+class AudioDeviceError(PartyhostError, RuntimeError):
     """A sound device (or PortAudio itself) is missing or unusable; the message says what to do."""
 
 

@@ -5,6 +5,7 @@ as the live ears."""
 # the subpackages and modules: importing this package imports none of them
 __all__ = [
     "chatter",
+    "commands",
     "keep_cool",
     "manifest",
     "matcher",

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
+from host.contract import PartyhostError
 from partyhost.bench.synthetic_speech import SHARED_AUDIO as AUDIO
 from voice.audio_types import SAMPLE_RATE
 
@@ -41,7 +42,7 @@ ROOM_DBFS = -70.0
 VOICE_DBFS = (-34.0, -26.0)  # each voice's speech level (RMS while it speaks)
 
 
-class ChatterError(Exception):
+class ChatterError(PartyhostError):
     """The recordings the babble is made from are missing; the message says where."""
 
 

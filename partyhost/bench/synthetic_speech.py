@@ -20,6 +20,7 @@ import numpy as np
 import soundfile
 import soxr
 
+from host.contract import PartyhostError
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import LOUD_SAMPLES, mix, random_start
 
@@ -49,7 +50,7 @@ ESPEAK_VOICES = ("en-us", "en-gb", "en-us+m3", "en-us+f2", "en-gb-x-rp+f4", "en-
 ESPEAK_WPM = 160  # espeak-ng's words a minute for every voice
 
 
-class FixtureError(RuntimeError):
+class FixtureError(PartyhostError, RuntimeError):
     """A fixture set that cannot be built as asked (said, not a traceback)."""
 
 

@@ -51,6 +51,7 @@ from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on
 from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
 from wyoming_servers import stop as stop_process  # noqa: E402
 
+from host.contract import PartyhostError
 from partyhost.bench.chatter import ChatterError, party_noise
 from partyhost.bench.manifest import percentile
 from partyhost.bench.synthetic_speech import FixtureError, Voices
@@ -77,7 +78,7 @@ the same time (three hosts on the machine at once: its timings are not the full 
 TRIES = 6
 
 
-class TableBenchError(Exception):
+class TableBenchError(PartyhostError):
     """The bench cannot run as asked; the message says why."""
 
 

@@ -21,6 +21,8 @@ from typing import TextIO
 
 from aiohttp import web
 
+from host.contract import PartyhostError
+
 from .hub import PhoneHub
 from .seats import SeatBook
 from .server import REQUEST_TIMEOUT_S, close_idle_connections, make_app
@@ -29,7 +31,7 @@ LOG = logging.getLogger("partyhost.phones")
 START_TIMEOUT_S = 10.0
 
 
-class PhoneServerError(Exception):
+class PhoneServerError(PartyhostError):
     """The phone server could not start (port taken, address not on this machine)."""
 
 

@@ -3,7 +3,7 @@
 Three real backends read an utterance against the phrases of the current prompt:
 `whisper` (faster-whisper tiny.en, biased by a prompt), `pocketsphinx` (a finite-
 state grammar with a garbage loop) and `vosk` (a Kaldi grammar with [unk]).
-`select.make_recognizer` builds the measured default (docs/recognition.md).
+`voice.recognizers.make_recognizer` builds the measured default (docs/recognition.md).
 
 Confidence convention shared by every backend: 0..1, and 0.5 is the backend's own
 tuned acceptance line. voice.listening.ears multiplies it by the matcher's score / 100 and
@@ -17,6 +17,8 @@ from collections.abc import Callable, Hashable
 from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
+
+from host.contract import PartyhostError
 
 __all__ = [
     "CompiledCache",
@@ -36,7 +38,8 @@ __all__ = [
 ]
 
 
-class ModelMissingError(RuntimeError):
+
+class ModelMissingError(PartyhostError, RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 
 

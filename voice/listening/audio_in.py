@@ -21,6 +21,7 @@ import numpy as np
 import soundfile
 import soxr
 
+from host.contract import PartyhostError
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.devices import AudioDeviceError, DeviceProblem, close_stream, find_device, rescan, sounddevice_module
 
@@ -34,7 +35,7 @@ OVERFLOW_REPORT_S = 10.0
 WAV_FORMATS = {"WAV", "WAVEX", "RF64"}
 
 
-class AudioFileError(ValueError):
+class AudioFileError(PartyhostError, ValueError):
     """A WAV input that is missing, unreadable or not a WAV; the message names the file."""
 
 

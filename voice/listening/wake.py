@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from host.contract import PartyhostError
 from voice.audio_types import FRAME_MS, SAMPLE_RATE, Frame, pcm16
 from voice.understanding.grammar import COMMON_PROMPT
 from voice.understanding.matcher import Match, Matcher, PromptGraph
@@ -50,7 +51,7 @@ TUNING_VOICES, 90 clips; the model alone 63 %): at 2 semitones 79 %, at 3 84 %, 
 and a third look at 2 added nothing."""
 
 
-class WakeWordError(Exception):
+class WakeWordError(PartyhostError):
     """The wake word engine or model cannot be loaded; the message says what to do."""
 
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from typing import TypeGuard
 from urllib.parse import urlsplit
 
+from host.contract import PartyhostError
+
 SCHEME = "wyoming"
 
 
-class AddressError(ValueError):
+class AddressError(PartyhostError, ValueError):
     """A wyoming:// address that cannot be used; the message says how to write one."""
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from host.contract import PartyhostError
+
 MIN_RATE, MAX_RATE = 0.5, 2.0
 HEADROOM = 0.89
 """Peak level at full volume (-1 dBFS): room for resampling overshoot in the sink."""
@@ -37,7 +39,7 @@ CACHE_PIECES = 256
 CACHE_MAX_CHARS = 48
 
 
-class TTSUnavailable(RuntimeError):
+class TTSUnavailable(PartyhostError, RuntimeError):
     """Piper or its voice is not installed: the message says what to install."""
 
 

@@ -16,6 +16,7 @@ import yaml
 from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence
 from hassil.intents import Intents
 
+from host.contract import PartyhostError
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 from voice.understanding.graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from voice.understanding.normalize import normalize
@@ -24,7 +25,7 @@ COMMON_PROMPT = "common/any"
 """The prompt whose intents (repeat, help, undo ...) are added to every prompt."""
 
 
-class GrammarError(Exception):
+class GrammarError(PartyhostError):
     """A grammar file that cannot be used; says which file and what is wrong."""
 
 

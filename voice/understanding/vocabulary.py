@@ -26,6 +26,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
+from host.contract import PartyhostError
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 
 EXTRA_PRONUNCIATIONS = GRAMMAR_DIR / "pronunciations.dict"
@@ -42,7 +43,7 @@ _ALTERNATE = re.compile(r"\(\d+\)$")  # "read(2)" is the second way of saying "r
 _DIGITS = "0123456789"  # stress marks: "AH0" -> "AH"
 
 
-class VocabularyError(RuntimeError):
+class VocabularyError(PartyhostError, RuntimeError):
     """The pronouncing dictionary cannot be loaded; the message says what to do."""
 
 

@@ -1,0 +1,113 @@
+"""One game at the table: its session built from the game, the journal, the event log, the ears
+and mouth and the phone pages, played, and each of them closed when it ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from host.decks import Decks
+from host.engine import GameOptions
+from host.eventlog import EventLog
+from host.journal import Journal, JournalUnwritable
+from host.session import Session, SessionInfo
+from partyhost.config import Settings
+from partyhost.voiceio import GameIO
+from voice.understanding.matcher import Matcher
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """How a game left the table: over, or stopped with every accepted move saved."""
+
+    session_id: str
+    outcome: str
+    interrupted: bool = False
+    """Stopped by Ctrl-C (saved as at the end of the input)."""
+
+    @property
+    def saved_line(self) -> str | None:
+        """What the host says at the terminal when the game can be continued."""
+        if self.outcome != "eof":
+            return None
+        return f"HOST: The game is saved. To continue: partyhost resume {self.session_id}"
+
+
+@dataclass
+class Sitting:
+    """One game at the table: what its session is built from, and what to close after."""
+
+    game: Any
+    options: GameOptions
+    decks: Decks
+    journal: Journal
+    info: SessionInfo
+    settings: Settings
+    matcher: Matcher
+    io: GameIO
+    events: Path
+    replay: list[Any] | None = None
+    """The journaled moves of a resumed game; None for a new one."""
+    phones: Any = None
+
+
+def build_session(sitting: Sitting, log: EventLog) -> Session:
+    """The one place a Session is made: the game, its journal and log, the ears and mouth."""
+    session = Session(
+        sitting.game,
+        sitting.options,
+        sitting.decks,
+        sitting.journal,
+        sitting.info,
+        log,
+        sitting.io.ears,
+        sitting.io.mouth,
+        lambda prompt, text: sitting.matcher.match(prompt.name, text, prompt.slots),  # type: ignore[arg-type, return-value]
+        sitting.io.clock,
+    )
+    session.remind_after = sitting.io.remind_after
+    session.undo_after_reveal = sitting.settings.undo_after_reveal
+    return session
+
+
+def play_sitting(sitting: Sitting) -> GameEnd:
+    """Start (or replay and continue) the game; close its phones, event log, ears and mouth after."""
+    log = EventLog(sitting.events, sitting.io.clock)
+    outcome, interrupted = "eof", False
+    try:
+        session = build_session(sitting, log)
+        if sitting.phones is not None:
+            _announce_phones(sitting, session, log)
+        if sitting.replay is None:
+            session.start()
+        else:
+            session.restore(sitting.replay)
+        try:
+            outcome = session.run()
+        except KeyboardInterrupt:  # Ctrl-C: like Ctrl-D, every accepted move is journaled already
+            interrupted = True
+        except JournalUnwritable as error:  # the move was not taken; the players hear why the game stops
+            sitting.io.mouth.say(error.spoken)
+            error.told = True
+            raise
+    finally:
+        if sitting.phones is not None:
+            sitting.phones.close(outcome)
+        log.close()
+        sitting.io.close()
+    return GameEnd(sitting.info.id, outcome, interrupted)
+
+
+def _announce_phones(sitting: Sitting, session: Session, log: EventLog) -> None:
+    """Attach the phone pages to the session; show and say where players join."""
+    from partyhost.phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
+
+    phones = sitting.phones
+    phones.attach(session)
+    show_join(phones.address)
+    unreachable = not sitting.settings.phones_bind and phones.address.host == LOOPBACK
+    for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:
+        log.write({"type": "say", "text": text})
+        session.mouth.say(text)

@@ -1,0 +1,398 @@
+"""The application: games started, resumed, listed and deleted in one data folder.
+
+The command line, `partyhost serve` and the tests call a Table; it owns what a game holds
+open while it is played (the journal, the session lock, the event log, the ears and mouth,
+the phone pages) and closes each when the game ends (the game itself: partyhost/sitting.py).
+What the players should know on the way (a damaged journal set aside, a stale lock taken
+over) goes to `tell`, one line each; what stops a game is an error (UserError and the
+other PartyhostErrors), never a print.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from host.contract import PartyhostError
+from host.decks import Decks
+from host.engine import GameOptions, RuleError
+from host.files import FileProblem, check_writable
+from host.games import game_ids, get_game
+from host.journal import Journal, SessionRecord
+from host.session import SessionInfo
+from host.sessionlock import SessionLock
+from partyhost import __version__
+from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
+from partyhost.game_setup import GameSetup, IOChoice, explained, game_options
+from partyhost.grammarcheck import check_grammars
+from partyhost.menu import MenuChoice
+from partyhost.saved import (
+    SavedGame,
+    Unresumable,
+    deck_files,
+    grammar_version,
+    load_game_decks,
+    open_saved,
+    options_to_json,
+    quick_problem,
+    rule_defaults,
+)
+from partyhost.sitting import GameEnd, Sitting, play_sitting
+from partyhost.voiceio import GameIO, IOChoiceError, open_io
+from voice.remote.address import is_wyoming
+from voice.understanding.matcher import Matcher
+
+
+class UserError(PartyhostError):
+    """Something the user can fix; told as one clear line, never a traceback."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """The data folder: the journal of saved games, their locks and their event logs."""
+
+    folder: Path
+
+    @classmethod
+    def chosen(cls, folder: str | None = None) -> Place:
+        """The folder given, else $PARTYHOST_DATA_DIR, else the platform's data folder."""
+        return cls(Path(folder or os.environ.get("PARTYHOST_DATA_DIR") or platformdirs.user_data_dir("partyhost")))
+
+    @property
+    def journal(self) -> Path:
+        return self.folder / "partyhost.sqlite3"
+
+    @property
+    def locks(self) -> Path:
+        return self.folder / "locks"
+
+    @property
+    def events(self) -> Path:
+        return self.folder / "events"
+
+    def event_log(self, session_id: str) -> Path:
+        return self.events / f"{session_id}.jsonl"
+
+
+@dataclass(frozen=True)
+class SavedEntry:
+    """One saved game and why it cannot be resumed (None: it can)."""
+
+    record: SessionRecord
+    problem: str | None
+
+
+@dataclass(frozen=True)
+class SavedGames:
+    """The saved games of a journal; a journal found damaged and set aside counts as one damage."""
+
+    journal: Path
+    entries: list[SavedEntry]
+    journal_damaged: bool
+
+    @property
+    def damaged(self) -> int:
+        return int(self.journal_damaged) + sum(entry.problem is not None for entry in self.entries)
+
+
+@dataclass(frozen=True)
+class _NewGame:
+    """A new game checked against its rules and decks, ready to be saved."""
+
+    game: Any
+    options: GameOptions
+    decks: Decks
+    files: dict[str, list[Path]]
+    setup: dict[str, Any]
+    """As journaled: options, decks, the group's used questions, input and output, pins."""
+
+
+class Table:
+    """Games in one data folder: play, resume, list and delete them."""
+
+    def __init__(self, place: Place, tell: Callable[[str], None]):
+        self.place = place
+        self.tell = tell
+        """Gets each thing the players should know on the way, one line without a prefix."""
+
+    # ---- the journal --------------------------------------------------------
+
+    def open_journal(self) -> Journal:
+        """The journal of saved games; a damaged one is set aside, and the user told."""
+        path = self.place.journal
+        try:
+            journal = Journal(path)
+        except (sqlite3.OperationalError, OSError) as error:
+            raise UserError(f"cannot open the saved games in {path}: {error}") from error
+        if journal.notice:
+            self.tell(journal.notice)
+        return journal
+
+    def check(self) -> None:
+        """Refuse now a journal that cannot open (partyhost serve, before it listens)."""
+        self.open_journal().close()
+
+    # ---- play and resume ----------------------------------------------------
+
+    def play(self, setup: GameSetup, choice: IOChoice) -> GameEnd | None:
+        """A new game; None when the spoken menu was left without choosing one."""
+        settings = self._settings(choice)
+        check_grammars(list(game_ids()) if setup.game is None else [setup.game])
+        with contextlib.closing(self.open_journal()) as journal:
+            game_id = setup.game
+            if game_id is None:
+                picked = self._menu(settings, choice)
+                if picked is None:
+                    return None
+                game_id = picked.game
+                players = tuple(name.strip() for name in picked.players if name.strip())
+                setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
+            new = _new_game(journal, game_id, setup, settings)
+            events = _events_arg(choice)  # so is an event log that cannot be written
+            matcher, io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
+            return self._start(journal, new, settings, matcher, io, events)
+
+    def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
+        """A saved game (the latest unfinished one when None), replayed and continued."""
+        with contextlib.closing(self.open_journal()) as journal:
+            record = self._resumable(journal, session_id)
+            session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
+            settings = self._settings(choice, session_io)
+            with SessionLock(self.place.locks, record.id) as lock:
+                if lock.stale_pid:
+                    self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
+                saved = _open_saved(journal, record)
+                check_grammars([saved.game.ID])
+                for note in saved.notes:
+                    self.tell(note)
+                events = _events_arg(choice) or self._saved_events(record)
+                matcher, io = _open_io(settings, journal.last_time(record.id), choice)
+                info = SessionInfo(record.id, record.setup.get("group", ""))
+                sitting = Sitting(
+                    saved.game, saved.options, saved.decks, journal, info, settings, matcher, io, events, saved.actions
+                )
+                with _closed_on_failure(io):
+                    sitting.phones = self._phones(sitting)
+                return play_sitting(sitting)
+
+    def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
+        """The settings file, then (on resume) the game's own input and output, then the choice."""
+        try:
+            settings = load_settings(settings_path())
+            if session_io:
+                settings = apply_overrides(settings, session_io, source="the saved game")
+            return apply_overrides(settings, choice.overrides(), source=COMMAND_LINE)
+        except ConfigError as error:  # a UserError, so partyhost serve goes on to the menu
+            raise UserError(str(error)) from error
+
+    def _menu(self, settings: Settings, choice: IOChoice) -> MenuChoice | None:
+        """The game, players and mode the spoken menu chose; None when it was left."""
+        from partyhost.menu import run_menu
+
+        matcher, io = _open_io(settings, 0.0, choice)
+        try:
+            return run_menu(io.ears, io.mouth, matcher)
+        finally:
+            io.close()
+
+    def _start(
+        self, journal: Journal, new: _NewGame, settings: Settings, matcher: Matcher, io: GameIO, events: Path | None
+    ) -> GameEnd:
+        """Save the new game, take its lock and play it."""
+        with _closed_on_failure(io):
+            session_id = journal.create(new.game.ID, new.setup)
+            lock = SessionLock(self.place.locks, session_id).acquire()
+        try:
+            with _closed_on_failure(io):
+                journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
+                events_path = events or self.place.event_log(session_id)
+                journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
+                info = SessionInfo(session_id, new.setup["group"])
+                sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, matcher, io, events_path)
+                try:
+                    sitting.phones = self._phones(sitting)
+                except UserError:
+                    journal.delete(session_id)  # nothing was played: leave no half-started game behind
+                    raise
+            return play_sitting(sitting)
+        finally:
+            lock.release()
+
+    def _resumable(self, journal: Journal, session_id: str | None) -> SessionRecord:
+        record = journal.get(session_id) if session_id else self._latest_resumable(journal)
+        if record is None:
+            raise UserError(
+                f"no saved game {session_id!r}"
+                if session_id
+                else "there is no unfinished game to resume; start one with: partyhost play GAME"
+            )
+        if record.status == "over":
+            raise UserError(f"game {record.id} is already over; start a new one with: partyhost play {record.game}")
+        return record
+
+    def _latest_resumable(self, journal: Journal) -> SessionRecord | None:
+        """The most recent unfinished game that can be resumed; the damaged ones are named and skipped."""
+        for record in journal.sessions():
+            if record.status != "playing":
+                continue
+            problem = quick_problem(record)
+            if problem is None:
+                return record
+            self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
+        return None
+
+    def _saved_events(self, record: SessionRecord) -> Path:
+        """The game's own event log; the data folder's when that one cannot be written (said once)."""
+        default = self.place.event_log(record.id)
+        saved = record.setup.get("events")
+        if not isinstance(saved, str) or not saved:
+            return default
+        try:
+            check_writable(Path(saved), "event log")
+        except FileProblem as problem:
+            self.tell(f"{problem}; this game's event log is written to {default} instead")
+            return default
+        return Path(saved)
+
+    def _phones(self, sitting: Sitting) -> Any:
+        """The phone pages of this game when asked for and useful; None otherwise."""
+        if not sitting.settings.phones:
+            return None
+        from partyhost.phones.service import PhoneServerError, bind_address, log_to_stderr
+        from partyhost.phones.table import PhoneTable, has_secret_hands
+
+        game, options = sitting.game, sitting.options
+        if not has_secret_hands(game, options):
+            self.tell(
+                f"phones are for host-deal games with secret cards; {game.TITLE} with "
+                f"{options.deal} deal has none, so no phone page is started"
+            )
+            return None
+        log_to_stderr()
+        bind = bind_address(sitting.settings.phones_bind)
+        try:
+            return PhoneTable.open(
+                game, options, sitting.decks, sitting.journal, sitting.info.id, bind, sitting.settings.phones_port
+            )
+        except PhoneServerError as error:
+            raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
+
+    # ---- saved games --------------------------------------------------------
+
+    def saved_games(self, replay: bool = False) -> SavedGames:
+        """Every saved game and its problem; with `replay`, unfinished ones are replayed to find it."""
+        with contextlib.closing(self.open_journal()) as journal:
+            entries = []
+            for record in journal.sessions():
+                problem = quick_problem(record)
+                if problem is None and replay and record.status == "playing":
+                    try:
+                        open_saved(journal, record)
+                    except Unresumable as reason:
+                        problem = str(reason)
+                entries.append(SavedEntry(record, problem))
+            return SavedGames(journal.path, entries, journal.notice is not None)
+
+    def delete(self, session_ids: list[str], prune: bool = False) -> Iterator[SessionRecord]:
+        """Delete these games (and with `prune` every game with no move) with their event log when
+        it is in the data folder, yielding each as it goes; all or none while one is being played."""
+        with contextlib.closing(self.open_journal()) as journal:
+            records = {record.id: record for record in journal.sessions()}
+            unknown = [session_id for session_id in session_ids if session_id not in records]
+            if unknown:
+                raise UserError(f"there is no saved game {unknown[0]!r}; see: partyhost sessions")
+            pruned = [r.id for r in records.values() if prune and not r.actions]
+            chosen = list(dict.fromkeys(session_ids + pruned))
+            events_folder = self.place.events.resolve()
+            with contextlib.ExitStack() as locks:  # all or none: a game being played stops it first
+                for session_id in chosen:
+                    locks.enter_context(SessionLock(self.place.locks, session_id))
+                for session_id in chosen:
+                    record = records[session_id]
+                    journal.delete(session_id)
+                    events = Path(str(record.setup.get("events") or events_folder / f"{session_id}.jsonl")).resolve()
+                    if events.parent == events_folder:
+                        events.unlink(missing_ok=True)
+                    yield record
+
+
+def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
+    """The game's options and decks, checked by its rules before anything is saved."""
+    game = get_game(game_id)
+    options = game_options(game, setup, settings)
+    group = ",".join(sorted(name.lower() for name in options.players))
+    record: dict[str, Any] = {
+        "options": options_to_json(options),
+        "question_decks": [str(Path(p).resolve()) for p in setup.question_decks],
+        "word_decks": [str(Path(p).resolve()) for p in setup.word_decks],
+        "card_deck": str(Path(setup.card_deck).resolve()) if setup.card_deck else None,
+        "used_questions": sorted(journal.used_questions(group)),
+        "group": group,
+        "io": _io_to_keep(settings),
+        "pins": {"grammar": grammar_version(game.ID), "rule_defaults": rule_defaults(game), "partyhost": __version__},
+    }
+    files = deck_files(game, record)
+    decks = load_game_decks(game, files, frozenset(record["used_questions"]))
+    try:
+        game.setup(options, decks)  # refuse bad options before anything is saved
+    except RuleError as error:
+        named = bool(setup.players or setup.teams)
+        raise UserError(explained(game, error.reason, options, named)) from error
+    return _NewGame(game, options, decks, files, record)
+
+
+@contextlib.contextmanager
+def _closed_on_failure(io: GameIO) -> Iterator[None]:
+    """The ears and mouth closed when what follows their opening fails (the game never starts)."""
+    try:
+        yield
+    except BaseException:
+        io.close()
+        raise
+
+
+def _events_arg(choice: IOChoice) -> Path | None:
+    """The event log asked for, checked: a folder, a device or a FIFO is refused in one line."""
+    if not choice.events:
+        return None
+    path = Path(choice.events).resolve()
+    check_writable(path, "event log")
+    return path
+
+
+def _open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
+    try:
+        return open_saved(journal, record)
+    except Unresumable as reason:
+        raise UserError(f"game {record.id} cannot be resumed: {reason}") from reason
+
+
+def _open_io(settings: Settings, t0: float, choice: IOChoice) -> tuple[Matcher, GameIO]:
+    """The ears and mouth of the settings (or the choice's opener), and the matcher they use."""
+    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+    if choice.opener is not None:
+        return matcher, choice.opener(settings, t0)
+    try:
+        return matcher, open_io(settings, matcher, clock_offset=t0)
+    except IOChoiceError as error:
+        hint = "; to type your replies instead, add --input text" if settings.input == "mic" else ""
+        raise UserError(f"{error}{hint}") from error
+
+
+def _io_to_keep(settings: Settings) -> dict[str, str]:
+    """The input and output a game was played with, for its resume; a recording is not replayed
+    (a satellite is live, like the microphone)."""
+    keep = {}
+    if settings.input in ("text", "mic") or is_wyoming(settings.input):
+        keep["input"] = settings.input
+    if settings.output in ("text", "speaker") or is_wyoming(settings.output):
+        keep["output"] = settings.output
+    return keep

@@ -1,0 +1,107 @@
+"""The application layer (partyhost/table.py) called directly, as the command line and `serve` call it:
+a game started from a setup, resumed, listed and deleted; every journal it opens is closed again."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from host.contract import PartyhostError
+from host.journal import Journal
+from partyhost.game_setup import GameSetup, IOChoice
+from partyhost.table import Place, Table, UserError
+from partyhost.textio import TextEars, TextMouth
+from partyhost.voiceio import GameIO
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARTYHOST_CONFIG", str(tmp_path / "no-config.toml"))
+    notes: list[str] = []
+    table = Table(Place(tmp_path / "data"), tell=notes.append)
+    table.notes = notes  # type: ignore[attr-defined]
+    return table
+
+
+@pytest.fixture
+def open_journals(monkeypatch):
+    """The journals opened and not closed yet."""
+    opened: list[Journal] = []
+    original_init, original_close = Journal.__init__, Journal.close
+
+    def init(self, path):
+        original_init(self, path)
+        opened.append(self)
+
+    def close(self):
+        opened.remove(self)
+        original_close(self)
+
+    monkeypatch.setattr(Journal, "__init__", init)
+    monkeypatch.setattr(Journal, "close", close)
+    return opened
+
+
+def typed(lines: str, out: io.StringIO) -> IOChoice:
+    """Typed play whose replies are `lines`, and whose host speaks into `out`."""
+    started = time.monotonic()
+
+    def opener(settings, t0):
+        return GameIO(TextEars(io.StringIO(lines), out), TextMouth(out), lambda: t0 + time.monotonic() - started)
+
+    return IOChoice(input="text", output="text", opener=opener)
+
+
+def test_a_game_is_played_resumed_listed_and_deleted(table, open_journals):
+    out = io.StringIO()
+    setup = GameSetup(game="keep-it-100", players=("Ana", "Ben", "Cy"), seed=7)
+    end = table.play(setup, typed("", out))
+    assert end is not None and end.outcome == "eof" and not end.interrupted
+    assert end.saved_line == f"HOST: The game is saved. To continue: partyhost resume {end.session_id}"
+    assert "HOST: Keep It 100!" in out.getvalue()
+    assert open_journals == []
+
+    again = io.StringIO()
+    assert table.resume(None, typed("", again)).session_id == end.session_id
+    assert "Welcome back" in again.getvalue()
+
+    saved = table.saved_games(replay=True)
+    assert [(e.record.id, e.problem) for e in saved.entries] == [(end.session_id, None)]
+    assert saved.damaged == 0
+    assert [record.id for record in table.delete([], prune=True)] == [end.session_id]
+    assert table.saved_games().entries == []
+    assert open_journals == []
+    assert (table.place.folder / "partyhost.sqlite3").is_file()
+
+
+def test_a_refusal_names_the_flag_that_fixes_it(table, open_journals):
+    with pytest.raises(UserError, match="one player: --mode vs-host"):
+        table.play(GameSetup(game="centurion", players=("Ana",)), typed("", io.StringIO()))
+    assert table.saved_games().entries == [] and open_journals == []
+
+
+def test_nothing_to_resume_is_a_user_error(table):
+    with pytest.raises(UserError, match="there is no unfinished game to resume"):
+        table.resume(None, typed("", io.StringIO()))
+
+
+def test_errors_a_player_is_told_about_share_one_base():
+    from host.decks import DeckError
+    from host.engine import RuleError
+    from host.files import FileProblem
+    from host.journal import JournalUnwritable
+    from host.sessionlock import LockUnavailable, SessionBusy
+    from partyhost.config import ConfigError
+    from partyhost.grammarcheck import GrammarProblem
+    from partyhost.saved import SetupError, Unresumable
+    from partyhost.voiceio import IOChoiceError
+    from voice.listening.audio_in import AudioFileError
+    from voice.remote.address import AddressError
+    from voice.understanding.grammar import GrammarError
+
+    told = (DeckError, RuleError, FileProblem, JournalUnwritable, LockUnavailable, SessionBusy, ConfigError)
+    told += (GrammarProblem, SetupError, Unresumable, IOChoiceError, AudioFileError, AddressError, GrammarError)
+    assert all(issubclass(error, PartyhostError) for error in told)
+    assert issubclass(FileProblem, OSError) and issubclass(AudioFileError, ValueError)  # still caught as before
