@@ -104,3 +104,56 @@ def test_the_summary_tells_a_wrong_move_from_a_question_again():
                                                      "unasked": 0.125, "asked": 0.25}
     header = format_summary(summary).splitlines()[0]
     assert "acted wrongly" in header and "unasked" in header and "asked first" in header
+
+
+def quiet_manifest(folder: Path, count: int = 6, peak_dbfs: float = -40.0) -> Path:
+    """Some clean fixtures of moves, each scaled to `peak_dbfs` (a soft voice at the far
+    end of the table), as a manifest of their own."""
+    import numpy as np
+    import soundfile
+
+    from partyhost.bench.manifest import is_negative, manifest_lines
+    from voice.listening.audio_in import read_wav_16k
+
+    lines = [line for line in manifest_lines(MANIFEST) if not is_negative(line) and "clean" in line["condition"]]
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = []
+    for line in lines[:: len(lines) // count][:count]:
+        audio = read_wav_16k(MANIFEST.parent / line["wav"])
+        quiet = audio / np.max(np.abs(audio)) * 10 ** (peak_dbfs / 20)
+        name = Path(line["wav"]).name
+        soundfile.write(folder / name, quiet, 16000, subtype="PCM_16")
+        chosen.append(json.dumps({**line, "wav": name}))
+    manifest = folder / "manifest.jsonl"
+    manifest.write_text("\n".join(chosen) + "\n", encoding="utf-8")
+    return manifest
+
+
+def test_the_bench_finds_a_quiet_voice_through_the_front_end_as_the_live_ears_do(tmp_path):
+    """A recording at -40 dBFS peak: the endpointer alone hears nothing in it; the bench
+    hears it, as the live ears do, because the front end's gain comes first (and hears
+    nothing either with the gain set off)."""
+    from partyhost.bench.manifest import first_utterance, frames_of, manifest_lines
+    from partyhost.config import Settings
+    from voice.listening.audio_in import read_wav_16k
+    from voice.listening.endpoint import Endpointer
+
+    manifest = quiet_manifest(tmp_path)
+    for line in manifest_lines(manifest):
+        audio = read_wav_16k(manifest.parent / line["wav"])
+        assert list(Endpointer().utterances(frames_of(audio))) == []
+        assert first_utterance(audio) is not None
+        assert first_utterance(audio, Settings(agc=False)) is None
+
+
+def test_bench_accuracy_reads_a_quiet_speaker_as_the_live_ears_do(tmp_path):
+    """`bench accuracy` on quiet recordings gets the moves the live path gets (it read
+    4.5 % of a quiet speaker's replies right without the front end, 99 % through it)."""
+    from partyhost.bench.manifest import make_listener, run_accuracy
+    from partyhost.config import Settings
+
+    manifest = quiet_manifest(tmp_path)
+    heard = run_accuracy(manifest, make_listener(Settings()), progress=False)
+    assert heard["summary"]["accuracy"] == 1.0, [(i["id"], i["heard"]) for i in heard["items"]]
+    unaided = run_accuracy(manifest, make_listener(Settings(agc=False)), progress=False)
+    assert unaided["summary"]["accuracy"] == 0.0
