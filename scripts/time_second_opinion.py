@@ -43,7 +43,8 @@ def main() -> int:
     moonshine = Preloaded(MoonshineScorer)
     voices = Voices(noise_scale=0.0)
     bench = build_set(args.tables, 6)
-    alone, both = [], []
+    alone: list[float] = []
+    both: list[float] = []
     for voice in args.voices.split(","):
         for item in bench.items:
             utterance = first_utterance(padded(voices.speak(voice, item.text)), chain.settings)

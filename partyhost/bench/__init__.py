@@ -1,3 +1,4 @@
 """Measurement, apart from the product: `partyhost bench ...` and the scripts in
 scripts/ use these. Every bench hears through the same front end, endpointer and reader
-as the live ears."""
+as the live ears (partyhost/listening_chain.py), and imports nothing of tests/: the
+scripted games and recordings it measures with are found by path (places.py)."""
