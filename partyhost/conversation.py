@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from host.contract import Heard, Prompt
-from partyhost.bench.pace import estimated_seconds
+from partyhost.speech_time import estimated_seconds
 from partyhost.textio import TextMouth, printable
 
 MENU_PROMPT = "common/menu"

@@ -30,16 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.contract import PartyhostError
 from host.session import Ears, Mouth
 from partyhost.config import Settings
+from partyhost.listening_chain import IOChoiceError, listening_chain
 from partyhost.textio import TextEars, TextMouth, TypedCommands
 from voice.remote.address import is_wyoming, parse_address
 from voice.understanding.matcher import Matcher
-
-
-class IOChoiceError(PartyhostError):
-    """An input or output that cannot be opened; the message says what to do."""
 
 
 @dataclass
@@ -230,47 +226,11 @@ def _open_mouth(
     return mouth
 
 
-def reader_for(settings: Settings, whisper_model: str | None = None, notices: Any = None) -> Any:
-    """The recogniser, the second listener and the check lines the settings ask for: one
-    voice.listening.pipeline.Reader for live ears and for the benchmarks alike. `whisper_model`
-    stands in for the settings' (a benchmark's candidate); `notices` hears a remote
-    recogniser's news (voice/remote/notices.py)."""
-    from voice.asr import ModelMissingError
-    from voice.listening.pipeline import Reader
-    from voice.recognizers import make_recognizer
-
-    try:
-        recognizer = make_recognizer(
-            settings.backend, settings.models_dir, whisper_model or settings.whisper_model, notices
-        )
-    except (ModelMissingError, ValueError) as error:  # ValueError: a malformed wyoming:// address
-        raise IOChoiceError(str(error)) from error
-    if hasattr(recognizer, "check"):
-        recognizer.check()  # a remote server that does not answer is told, and the local one used
-    second = None
-    if settings.second_opinion:
-        from voice.asr.moonshine import Preloaded
-
-        second = Preloaded(models_dir=settings.models_dir)
-    return Reader(
-        recognizer,
-        second,
-        word_check_line=settings.word_check_line,
-        number_check_line=settings.number_check_line,
-        rival_margin=settings.rival_margin,
-        in_grammar=settings.grammar_decoding,
-    )
-
-
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
     from voice.listening.ears import VoiceEars
-    from voice.listening.endpoint import EndpointConfig, Endpointer
     from voice.listening.turns import TICK_GAIN
 
-    reader = reader_for(settings, notices=notices)
-    endpointer = Endpointer(
-        EndpointConfig(end_silence_ms=settings.endpoint_silence_ms, max_ms=int(settings.max_utterance_s * 1000))
-    )
+    chain = listening_chain(settings, notices=notices)
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
     if isinstance(mouth, TextMouth):
         play_cue = mouth.sound
@@ -281,35 +241,13 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth,
 
     return VoiceEars(
         source,
-        endpointer,
-        reader,
+        chain.endpointer(),
+        chain.reader,
         matcher,
         busy_until,
         play_cue=play_cue,
-        front_end=front_end(settings),
+        front_end=chain.front_end(),
         reply_max_s=settings.reply_max_s,
-        wake=wake_watch(settings),
+        wake=chain.wake(),
         before_listening=_say_notices(notices, mouth) if notices is not None else None,
     )
-
-
-def wake_watch(settings: Settings) -> Any:
-    """The wake word's watch over the microphone, or None when the setting is "off"."""
-    from voice.listening.wake import OFF, WakeDetector, WakeWatch, WakeWordError
-
-    if settings.wake_word == OFF:
-        return None
-    try:
-        return WakeWatch(WakeDetector(settings.wake_word))
-    except WakeWordError as error:
-        raise IOChoiceError(str(error)) from error
-
-
-def front_end(settings: Settings) -> Any:
-    """The gain (and suppression) before the endpointer as the settings ask; with both off
-    it passes frames unchanged and still measures each utterance's input level."""
-    from voice.listening.frontend import FrontEnd, FrontEndConfig
-
-    if not 0 <= settings.noise_suppression <= 4:
-        raise IOChoiceError(f"noise_suppression must be 0 (off) to 4, not {settings.noise_suppression}")
-    return FrontEnd(FrontEndConfig(agc=settings.agc, noise_suppression=settings.noise_suppression))

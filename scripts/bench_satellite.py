@@ -5,16 +5,17 @@ The same replies (Piper's voice, game commands of one prompt) reach the ears two
 
 - local: 30 ms frames handed to the endpointer as they are "captured", at real-time
   pace in this process (a sound card with no transport delay at all: the floor);
-- satellite: spoken into wyoming-satellite 1.0.0's --mic-command (tests/satellite_mic.py,
+- satellite: spoken into wyoming-satellite 1.0.0's --mic-command (partyhost/bench/satellite_mic.py,
   a paced raw stream like arecord's, 1024-sample chunks), over TCP on 127.0.0.1 to
   voice/remote/satellite.SatelliteSource.
 
-For each reply, "end of speech" is the moment its last speech sample was captured
+Both paths hear as the live ears do (partyhost/listening_chain.py: front end, endpointer,
+reader). For each reply, "end of speech" is the moment its last speech sample was captured
 (the microphone program logs when each line starts). Measured: end of speech ->
 utterance endpointed, and -> intent (recognised and matched: the same recogniser
 for both). The satellite's overhead is the difference. Run:
     .venv/bin/python scripts/bench_satellite.py [--rounds 2]
-It needs the satellite's venv that tests/satellite.py builds (run tests/test_satellite.py once).
+It needs the satellite's venv that partyhost/bench/live_satellite.py builds (run tests/test_satellite.py once).
 """
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path[:0] = [str(REPO)]
 
-from voice.speaking.mixing import padded, speech_end  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
+from voice.speaking.mixing import padded, speech_end  # noqa: E402
 
 PROMPT = "zero-to-100/choose_card"
 REPLIES = ["card one", "card two", "card three", "the bowling one", "card two with plus twenty",
@@ -73,14 +74,13 @@ class DirectMic:
         return time.monotonic()
 
 
-def measure(frames, now, say, started, replies, reader, matcher) -> list[tuple[float, float, bool]]:
+def measure(frames, now, say, started, replies, chain, matcher) -> list[tuple[float, float, bool]]:
     """(end of speech -> endpointed, -> intent, understood) for each reply that was
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
-    from voice.listening.endpoint import Endpointer
     from voice.listening.turns import listen_for_turn
     prompt = _Prompt(PROMPT, {})
     results = []
-    endpointer = Endpointer()
+    frames, endpointer, reader = chain.front_end().frames(frames), chain.endpointer(), chain.reader
     for text, audio in replies:
         before = len(started())
         say(audio)
@@ -113,14 +113,14 @@ def main() -> None:
                         help="the satellite's --mic-command-samples-per-chunk (its default: 1024)")
     args = parser.parse_args()
 
-    from satellite import SATELLITE_VENV, RunningSatellite
+    from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite
     from partyhost.bench.synthetic_speech import Voices
     from partyhost.config import Settings
-    from partyhost.voiceio import reader_for
-    from voice.understanding.matcher import Matcher
+    from partyhost.listening_chain import listening_chain
     from voice.remote.address import parse_address
     from voice.remote.satellite import SatelliteSource
     from voice.remote.satellite_link import SatelliteLink
+    from voice.understanding.matcher import Matcher
 
     program = SATELLITE_VENV / "bin" / "python"
     if not program.exists():
@@ -128,10 +128,10 @@ def main() -> None:
     voices = Voices(noise_scale=0.0)
     replies = [(text, padded(voices.speak(voice, text))) for _ in range(args.rounds)
                for voice in VOICES for text in REPLIES]
-    reader, matcher = reader_for(Settings()), Matcher()      # as a live game reads
+    chain, matcher = listening_chain(Settings()), Matcher()      # as a live game hears
 
     direct = DirectMic()
-    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, reader, matcher)
+    local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, chain, matcher)
 
     work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
     running = RunningSatellite(program, work, mic_chunk=args.chunk).start()
@@ -144,13 +144,17 @@ def main() -> None:
             return [float(p.read_text()) for p in sorted(running.mailbox.glob("*.start"))]
 
         remote = measure(source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at,
-                         replies, reader, matcher)
+                         replies, chain, matcher)
     finally:
         source.close()
         link.close()
         running.kill()
         shutil.rmtree(work, ignore_errors=True)
 
+    report(args, replies, local, remote)
+
+
+def report(args: argparse.Namespace, replies: list, local: list, remote: list) -> None:
     print(f"satellite microphone chunks of {args.chunk} samples")
     print(f"{len(replies)} replies per path ({args.rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
     for name, rows in (("local", local), ("satellite", remote)):
@@ -160,14 +164,15 @@ def main() -> None:
     print("the satellite path minus the local one, the same reply paired "
           "(replies endpointed on both paths):")
     for label, i in (("endpointed", 0), ("intent", 1)):
-        paired = [r[i] - l[i] for l, r in zip(local, remote)] if len(local) == len(remote) == len(replies) else []
+        both = len(local) == len(remote) == len(replies)
+        paired = [there[i] - here[i] for here, there in zip(local, remote)] if both else []
         if paired:
             print(f"  to {label:10s}: {percentiles(paired)}")
     for label, i in (("endpointed", 0), ("intent", 1)):
         ep_l, ep_r = np.array([r[i] for r in local]), np.array([r[i] for r in remote])
-        print(f"satellite overhead to {label:10s}: p50 {1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50)):+.0f} ms"
-              f"  p95 {1000 * (np.percentile(ep_r, 95) - np.percentile(ep_l, 95)):+.0f} ms")
-
+        p50 = 1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50))
+        p95 = 1000 * (np.percentile(ep_r, 95) - np.percentile(ep_l, 95))
+        print(f"satellite overhead to {label:10s}: p50 {p50:+.0f} ms  p95 {p95:+.0f} ms")
 
 if __name__ == "__main__":
     main()

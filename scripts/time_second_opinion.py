@@ -5,9 +5,9 @@
 
 `partyhost bench keep-cool` asks the second listener both of its questions about
 every word (so that any line can be summarised afterwards), so its times are not a
-live turn's. This times the live reading function itself (voice.listening.pipeline.read_checked,
-as voice.listening.ears calls it) on the benchmark's words and clues, each clip read twice in
-turn: by Whisper and its check alone, and with Moonshine's veto or rescue on top.
+live turn's. This times the live reading itself (the live ears' listening chain,
+partyhost/listening_chain.py: front end, endpointer and reader) on the benchmark's words
+and clues, each clip read twice in turn: by Whisper and its check alone, and with Moonshine's veto or rescue on top.
 Both start from a cold encoder cache every time. Run it on an otherwise idle machine
 (docs/keep-cool-live.md records a run).
 """
@@ -24,14 +24,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.games import grammar_slots
+from partyhost.bench.keep_cool import PROMPT, ROSTER, build_set
 from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
 from partyhost.bench.synthetic_speech import Voices
-from voice.speaking.mixing import padded  # noqa: E402
-from partyhost.bench.keep_cool import PROMPT, ROSTER, build_set
+from partyhost.config import Settings
+from partyhost.listening_chain import listening_chain
 from voice.asr.moonshine import MoonshineScorer, Preloaded
-from voice.recognizers import make_recognizer
+from voice.speaking.mixing import padded  # noqa: E402
 from voice.understanding.matcher import Matcher
-from voice.listening.pipeline import read_checked
 
 
 def main() -> int:
@@ -39,14 +39,15 @@ def main() -> int:
     parser.add_argument("--voices", default="piper-1.25,espeak-en-gb")
     parser.add_argument("--tables", type=int, default=6)
     args = parser.parse_args()
-    whisper, matcher = make_recognizer(None, None), Matcher()
+    chain, matcher = listening_chain(Settings()), Matcher()
     moonshine = Preloaded(MoonshineScorer)
     voices = Voices(noise_scale=0.0)
     bench = build_set(args.tables, 6)
-    alone, both = [], []
+    alone: list[float] = []
+    both: list[float] = []
     for voice in args.voices.split(","):
         for item in bench.items:
-            utterance = first_utterance(padded(voices.speak(voice, item.text)))
+            utterance = first_utterance(padded(voices.speak(voice, item.text)), chain.settings)
             if utterance is None:
                 continue
             slots = grammar_slots(PROMPT, {"words": bench.tables[item.table], "roster": ROSTER})
@@ -55,7 +56,7 @@ def main() -> int:
                 # a new utterance for both: the recognisers keep the last encoding
                 clip = np.concatenate([utterance.audio, np.zeros(1, np.float32)]) if second else utterance.audio
                 started = time.perf_counter()
-                read_checked(whisper, matcher, prompt, replace(utterance, audio=clip), second=second)
+                replace(chain.reader, second=second).read(matcher, prompt, replace(utterance, audio=clip))
                 times.append((time.perf_counter() - started) * 1000)
     added = [b - a for a, b in zip(alone, both)]
     print(f"words={len(alone)} whisper_alone_p50_ms={percentile(alone, 50):.0f} p95_ms={percentile(alone, 95):.0f}")

@@ -11,13 +11,17 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
+def slow(test):
+    """Real recordings and the real recogniser."""
+    return pytest.mark.slow(pytest.mark.model(pytest.mark.audio(test)))
+
 
 REPO = Path(__file__).resolve().parents[1]
 MANIFEST = REPO / "tests" / "fixtures" / "voice" / "manifest.jsonl"
 LAST_LINE = re.compile(r"^accuracy=(\d\.\d{3}) false_accepts=(\d+) n=(\d+) p50_ms=(\d+) p95_ms=(\d+)$")
 
 
+@slow
 def test_the_fixtures_cover_every_prompt_of_every_game():
     from voice.understanding.grammar import load_grammar
     lines = [json.loads(line) for line in MANIFEST.read_text().splitlines()]
@@ -28,6 +32,7 @@ def test_the_fixtures_cover_every_prompt_of_every_game():
     assert sum(line["expect"] == {"intent": "none"} for line in lines) >= 20   # chatter, noise, music
 
 
+@slow
 def test_bench_accuracy_on_the_fixtures(tmp_path):
     out = tmp_path / "result.json"
     env = {**os.environ, "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
@@ -44,6 +49,7 @@ def test_bench_accuracy_on_the_fixtures(tmp_path):
     assert accuracy >= 0.9                         # measured 0.929 when these were recorded
 
 
+@slow
 def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
     """At a Keep Cool turn speech not understood is a clue (as live); chatter that
     becomes a hit claim is still a false accept."""
@@ -62,6 +68,7 @@ def test_keep_cool_chatter_is_a_clue_and_anything_else_a_false_accept():
     assert not is_negative({"expect": clue, "source": "chatter"})     # only the field says so
 
 
+@slow
 def test_bench_grammar_loads_exactly_the_file_named(tmp_path):
     """--grammar FILE is that file, whatever the manifest's game is called; a missing one is an error."""
     from voice.understanding.grammar import GrammarError
@@ -76,6 +83,7 @@ def test_bench_grammar_loads_exactly_the_file_named(tmp_path):
         Matcher(common=False, grammar_file=tmp_path / "missing.yaml")
 
 
+@slow
 def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
     """Asked for espeak-ng's held-apart voices where espeak-ng is missing, the fixture
     builder says so and writes nothing, rather than a set with those voices left out."""
@@ -87,6 +95,7 @@ def test_make_fixtures_refuses_espeak_voices_it_cannot_find(tmp_path):
     assert not (tmp_path / "set" / "manifest.jsonl").exists()
 
 
+@slow
 def test_the_summary_tells_a_wrong_move_from_a_question_again():
     """Both are misses; only a move other than the one expected is "acted wrongly", and
     "unasked" when the host would make it without "Did you mean ...?" first."""
@@ -104,3 +113,77 @@ def test_the_summary_tells_a_wrong_move_from_a_question_again():
                                                      "unasked": 0.125, "asked": 0.25}
     header = format_summary(summary).splitlines()[0]
     assert "acted wrongly" in header and "unasked" in header and "asked first" in header
+
+
+def quiet_manifest(folder: Path, count: int = 6, peak_dbfs: float = -40.0) -> Path:
+    """Some clean fixtures of moves, each scaled to `peak_dbfs` (a soft voice at the far
+    end of the table), as a manifest of their own."""
+    import numpy as np
+    import soundfile
+
+    from partyhost.bench.manifest import is_negative, manifest_lines
+    from voice.listening.audio_in import read_wav_16k
+
+    lines = [line for line in manifest_lines(MANIFEST) if not is_negative(line) and "clean" in line["condition"]]
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = []
+    for line in lines[:: len(lines) // count][:count]:
+        audio = read_wav_16k(MANIFEST.parent / line["wav"])
+        quiet = audio / np.max(np.abs(audio)) * 10 ** (peak_dbfs / 20)
+        name = Path(line["wav"]).name
+        soundfile.write(folder / name, quiet, 16000, subtype="PCM_16")
+        chosen.append(json.dumps({**line, "wav": name}))
+    manifest = folder / "manifest.jsonl"
+    manifest.write_text("\n".join(chosen) + "\n", encoding="utf-8")
+    return manifest
+
+
+@slow
+def test_the_bench_finds_a_quiet_voice_through_the_front_end_as_the_live_ears_do(tmp_path):
+    """A recording at -40 dBFS peak: the endpointer alone hears nothing in it; the bench
+    hears it, as the live ears do, because the front end's gain comes first (and hears
+    nothing either with the gain set off)."""
+    from partyhost.bench.manifest import first_utterance, frames_of, manifest_lines
+    from partyhost.config import Settings
+    from voice.listening.audio_in import read_wav_16k
+    from voice.listening.endpoint import Endpointer
+
+    manifest = quiet_manifest(tmp_path)
+    for line in manifest_lines(manifest):
+        audio = read_wav_16k(manifest.parent / line["wav"])
+        assert list(Endpointer().utterances(frames_of(audio))) == []
+        assert first_utterance(audio) is not None
+        assert first_utterance(audio, Settings(agc=False)) is None
+
+
+@slow
+def test_bench_accuracy_reads_a_quiet_speaker_as_the_live_ears_do(tmp_path):
+    """`bench accuracy` on quiet recordings gets the moves the live path gets (it read
+    4.5 % of a quiet speaker's replies right without the front end, 99 % through it)."""
+    from partyhost.bench.manifest import make_listener, run_accuracy
+    from partyhost.config import Settings
+
+    manifest = quiet_manifest(tmp_path)
+    heard = run_accuracy(manifest, make_listener(Settings()), progress=False)
+    assert heard["summary"]["accuracy"] == 1.0, [(i["id"], i["heard"]) for i in heard["items"]]
+    unaided = run_accuracy(manifest, make_listener(Settings(agc=False)), progress=False)
+    assert unaided["summary"]["accuracy"] == 0.0
+
+
+BENCH = REPO / "partyhost" / "bench"
+TEST_MODULES = {p.stem for p in (REPO / "tests").glob("*.py")}
+
+
+def test_the_benches_stand_apart_from_the_tests_and_the_product_from_the_benches():
+    """A bench imports nothing of tests/ (it finds the scripts and recordings there by
+    path: partyhost/bench/places.py) and touches no import path; the product imports no
+    bench but where it runs one (the command line, and the model choice it measures)."""
+    from test_layers import imported_modules, project_imports
+
+    for path in BENCH.glob("*.py"):
+        assert not {m.split(".")[0] for m in imported_modules(path)} & TEST_MODULES, path.name
+        assert "sys.path" not in path.read_text(encoding="utf-8"), path.name
+    runs_benches = {"cli.py", "model_choice.py"}
+    for path in (REPO / "partyhost").rglob("*.py"):
+        if BENCH not in path.parents and path.name not in runs_benches:
+            assert not any(m.startswith("partyhost.bench") for m in project_imports(path)), path.name

@@ -7,7 +7,7 @@ import numpy as np
 from test_endpoint import RULES, frames_of, silence, voiced
 
 from partyhost.config import Settings
-from partyhost.voiceio import front_end
+from partyhost.listening_chain import front_end
 from voice.listening.endpoint import Endpointer
 from voice.listening.frontend import FrontEnd, FrontEndConfig
 

@@ -16,7 +16,7 @@ import pytest
 from host.decide import ACT, decide
 from partyhost.bench.manifest import BenchPrompt, first_utterance
 from partyhost.config import Settings
-from partyhost.voiceio import reader_for
+from partyhost.listening_chain import reader_for
 from voice.listening.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis
 from voice.understanding.matcher import Matcher

@@ -34,7 +34,13 @@ def heard(listener, shared_audio, recording: str, words: list[str]) -> str | Non
     return intent["word"]
 
 
-@pytest.mark.parametrize("recording", ["go/2f813234_nohash_1.wav", "go/37e8db82_nohash_1.wav"])
+MISSED_THROUGH_THE_GAIN = pytest.mark.xfail(
+    strict=True, reason="through the live front end (its gain, which the bench once left out) the speech check "
+    "doubts this speaker's short 'go' (Silero 0.41 < 0.5): the live ears hear nothing")
+
+
+@pytest.mark.parametrize("recording", ["go/2f813234_nohash_1.wav",
+                                       pytest.param("go/37e8db82_nohash_1.wav", marks=MISSED_THROUGH_THE_GAIN)])
 def test_a_word_in_play_is_a_hit_and_the_same_word_beside_its_neighbour_is_a_clue(listener, shared_audio,
                                                                                    recording):
     assert heard(listener, shared_audio, recording, GO_IN_PLAY) == "go"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from partyhost import speech_time
 from partyhost.bench import pace
 
 
@@ -29,11 +30,11 @@ def test_a_log_is_cut_at_each_prompt_and_requests_are_counted_apart():
 
 
 def test_the_estimate_counts_syllables_numbers_and_pauses():
-    short, long = pace.estimated_seconds("Ana, which card?"), pace.estimated_seconds(
+    short, long = speech_time.estimated_seconds("Ana, which card?"), speech_time.estimated_seconds(
         "Ana, which card? Line one: 20, 50. Line two: 35, 95.")
     assert 0.5 < short < long
-    assert pace.syllables("seventy") == pace.syllables("70") == 3
-    assert pace.syllables("card") == 1
+    assert speech_time.syllables("seventy") == speech_time.syllables("70") == 3
+    assert speech_time.syllables("card") == 1
 
 
 def test_summary_pools_a_game_and_mode():

@@ -145,11 +145,11 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
 
 
 def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
-    """The satellite's microphone (tests/satellite_mic.py) plays a room's recording
+    """The satellite's microphone (partyhost/bench/satellite_mic.py) plays a room's recording
     without a break: a line is added over it, and it loops."""
     from array import array
 
-    from satellite_mic import Room, over
+    from partyhost.bench.satellite_mic import Room, over
     recording = tmp_path / "room.raw"
     recording.write_bytes(array("h", range(1, 11)).tobytes())
     room = Room(4, recording)

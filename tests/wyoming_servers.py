@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from partyhost.bench.live_satellite import stop
 from voice.remote.address import WyomingAddress
 from voice.remote.link import FAILURES, describe
 
@@ -71,12 +72,3 @@ def wait_until_up(server: subprocess.Popen, address: WyomingAddress, log: Path) 
             time.sleep(0.3)
     raise RuntimeError(f"the server did not answer within {START_TIMEOUT_S:g} s: {log.read_text()[-2000:]}")
 
-
-def stop(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()

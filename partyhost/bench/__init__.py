@@ -1,15 +1,20 @@
 """Measurement, apart from the product: `partyhost bench ...` and the scripts in
 scripts/ use these. Every bench hears through the same front end, endpointer and reader
-as the live ears."""
+as the live ears (partyhost/listening_chain.py), and imports nothing of tests/: the
+scripted games and recordings it measures with are found by path (places.py)."""
 
 # the subpackages and modules: importing this package imports none of them
 __all__ = [
     "chatter",
     "commands",
     "keep_cool",
+    "live_satellite",
     "manifest",
     "matcher",
     "pace",
+    "places",
+    "satellite_mic",
+    "scripted",
     "synthetic_speech",
     "table",
     "table_player",

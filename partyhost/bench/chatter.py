@@ -32,10 +32,11 @@ import numpy as np
 import soundfile
 
 from host.contract import PartyhostError
+from partyhost.bench.places import CHECKOUT
+from partyhost.bench.scripted import ScriptCase, load_cases
 from partyhost.bench.synthetic_speech import SHARED_AUDIO as AUDIO
 from voice.audio_types import SAMPLE_RATE
 
-REPO = Path(__file__).resolve().parents[1]
 TUNE_SPEAKERS = {"jackson", "439c84f4"}  # scripts/measure_asr.py: used for tuning, so left out
 VOICES = 5
 ROOM_DBFS = -70.0
@@ -161,7 +162,7 @@ def play(arguments: list[str], recording: Path, work: Path) -> list[dict]:
             "--events",
             str(events),
         ],
-        cwd=REPO,
+        cwd=CHECKOUT,
         env=env,
         capture_output=True,
         text=True,
@@ -180,8 +181,8 @@ def command(
     except ChatterError as error:
         print(error, file=sys.stderr)
         return 2
-    cases = {}
-    for case in _load_cases():
+    cases: dict[str, ScriptCase] = {}
+    for case in load_cases():
         cases.setdefault(case.game, case)
     chosen = games or list(cases)
     results = {}
@@ -210,12 +211,3 @@ def command(
     if json_out:
         json_out.write_text(json.dumps(results, indent=1))
     return 0
-
-
-def _load_cases() -> list:
-    """The typed game scripts, whose first case of each game the babble is played into
-    (their catalogue lives with the tests: tests/replay.py)."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from replay import load_cases
-
-    return load_cases()

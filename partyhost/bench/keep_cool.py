@@ -45,9 +45,10 @@ from host.decks import default_deck_dir, load_decks
 from host.games import grammar_slots
 from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
 from partyhost.bench.synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr
+from partyhost.config import Settings
+from partyhost.listening_chain import ListeningChain, listening_chain
 from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
-from voice.listening.pipeline import read_checked
 from voice.listening.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
 from voice.listening.wordcheck import CHECK_LINE, word_in_play
 from voice.speaking.mixing import padded
@@ -172,7 +173,7 @@ def build_set(
         bench.tables.append(words)
         bench.items += [Item(number, w, w) for w in words]
         bench.items += [Item(number, clue, None, hard=True) for _, clue in pairs]
-        clues = []
+        clues: list[str] = []
         while len(clues) < clues_per_table:
             word = pool.pop()
             if not _close_to_any(word, set(words)):
@@ -233,16 +234,18 @@ class Decision:
     likeliest: str | None = None  # ... or else the one it finds likeliest (Opinion.likeliest)
 
 
-def decide(recognizer: Any, matcher: Matcher, words: list[str], audio: np.ndarray, second: Any = None) -> Decision:
+def decide(
+    chain: ListeningChain, matcher: Matcher, words: list[str], audio: np.ndarray, second: Any = None
+) -> Decision:
     """What the live loop reads from this word at a table with these words in play.
     The word check and the second opinion run but do not veto: `word_at` applies
     their lines afterwards, so one run gives the figures at every line."""
-    utterance = first_utterance(audio)
+    utterance = first_utterance(audio, chain.settings)
     if utterance is None:
         return Decision(None, "", 0.0, 0.0)  # nothing heard: the turn runs on
     prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
-    reading = read_checked(recognizer, matcher, prompt, utterance, line=-math.inf)
+    reading = replace(chain.reader, word_check_line=-math.inf, second=None).read(matcher, prompt, utterance)
     table = matcher.table(PROMPT, prompt.slots)
     phrase = word_in_play(table, reading)
     word, opinion, rescued = _word(matcher, prompt, phrase), None, None
@@ -315,13 +318,14 @@ def run(
     noisy: bool = True,
     tables: int = 6,
     clues_per_table: int = 18,
-    recognizer: Any = None,
+    chain: ListeningChain | None = None,
     progress: bool = True,
     seed: int = 5,
     pairs: list[tuple[str, str]] = HARD_PAIRS,
     second: Any = None,
 ) -> list[dict[str, Any]]:
-    """Every item of the set by every voice; `second`: the second listener (None: none)."""
+    """Every item of the set by every voice; `chain`: how a game hears (None: as shipped);
+    `second`: the second listener (None: none)."""
     # Piper without its random variation: every run hears the same clips, so two
     # runs (two settings) compare word for word. With it, the same code moved by
     # up to 8 points on the tuning voice between runs.
@@ -335,14 +339,18 @@ def run(
         len(names) * len(bench.items),
         voices if noisy else None,
         random.Random(seed),
-        recognizer,
+        chain,
         second,
         progress,
     )
 
 
 def run_real(
-    noisy: bool = True, tables: int = 6, recognizer: Any = None, progress: bool = True, second: Any = None
+    noisy: bool = True,
+    tables: int = 6,
+    chain: ListeningChain | None = None,
+    progress: bool = True,
+    second: Any = None,
 ) -> list[dict[str, Any]]:
     """The same, for people's recordings (real_set); each result's voice is "people"."""
     from voice.listening.audio_in import read_wav_16k
@@ -350,7 +358,7 @@ def run_real(
     table_words, items = real_set(tables)
     said = (("people", item, read_wav_16k(path)) for _, path, item in items)
     voices = Voices(noise_scale=0.0) if noisy else None  # the party's babble
-    results = _read_all(said, table_words, len(items), voices, random.Random(7), recognizer, second, progress)
+    results = _read_all(said, table_words, len(items), voices, random.Random(7), chain, second, progress)
     per_item = 2 if noisy else 1
     for number, result in enumerate(results):
         result.update(set="real", recording=items[number // per_item][1].name)
@@ -363,15 +371,13 @@ def _read_all(
     total: int,
     noise_voices: Voices | None,
     rng: random.Random,
-    recognizer: Any,
+    chain: ListeningChain | None,
     second: Any,
     progress: bool,
 ) -> list[dict[str, Any]]:
     """Each (voice, item, speech) read as a live turn at its table, clean and, given the
     voices to make the babble from, in party noise."""
-    from voice.recognizers import make_recognizer
-
-    recognizer = recognizer or make_recognizer(None, None)
+    chain = chain or listening_chain(Settings())
     matcher = Matcher()
     noise = party_noise(noise_voices) if noise_voices is not None else None
     total *= 1 if noise is None else 2
@@ -381,7 +387,7 @@ def _read_all(
         if noise is not None:
             conditions.append((f"party@{PARTY_SNR_DB:g}dB", mix_at_snr(speech, noise, PARTY_SNR_DB, rng)))
         for condition, audio in conditions:
-            decision = decide(recognizer, matcher, tables[item.table], padded(audio), second)
+            decision = decide(chain, matcher, tables[item.table], padded(audio), second)
             result = {
                 "voice": voice,
                 "condition": condition,
@@ -441,7 +447,7 @@ def summarise(
             }
         )
     order = {"tuning set": 0, "tune (piper-1)": 0, "people": 1, "held-apart": 1}
-    rows.sort(key=lambda row: (order.get(row["group"], 2), row["group"], row["condition"]))
+    rows.sort(key=lambda row: (order.get(str(row["group"]), 2), str(row["group"]), str(row["condition"])))
     return rows
 
 
@@ -483,32 +489,17 @@ def command(
     veto_line: float | None = None,
     rescue: bool = True,
     real: bool = False,
+    settings: Settings | None = None,
 ) -> int:
+    """`settings`: how the game hears (None: as shipped)."""
     if real and from_json is None and not REAL_WORDS.is_dir():
         print(f"{REAL_WORDS} is missing: --real needs the shared recordings of people.")
         return 2
     if from_json is not None:
         results = json.loads(from_json.read_text(encoding="utf-8"))["items"]
     else:
-        second = Preloaded().get() if second_opinion else None  # None when Moonshine is missing
-        tables = 2 if quick else 6
-        if real:
-            results = run_real(noisy=not clean_only, tables=tables, second=second)
-        else:
-            default_voices = TUNING_VOICES if tuning else TUNE_VOICES + REPORT_VOICES
-            names = voices.split(",") if voices else list(default_voices)
-            results = run(
-                names,
-                noisy=not clean_only,
-                tables=tables,
-                clues_per_table=6 if quick or tuning else 18,
-                seed=TUNING_SEED if tuning else 5,
-                pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
-                second=second,
-            )
-        if tuning:
-            for result in results:
-                result["set"] = "tuning"
+        chain = listening_chain(settings or Settings())
+        results = _measured(chain, voices, quick, clean_only, tuning, second_opinion, real)
     rows = summarise(
         results,
         min_word_confidence,
@@ -526,3 +517,36 @@ def command(
             f"n_words={row['true_matches']['n']} n_clues={row['false_matches']['n']}"
         )
     return 0
+
+
+def _measured(
+    chain: ListeningChain,
+    voices: str | None,
+    quick: bool,
+    clean_only: bool,
+    tuning: bool,
+    second_opinion: bool,
+    real: bool,
+) -> list[dict[str, Any]]:
+    """The run `command` asks for: people's recordings, or synthetic voices (the tuning set's or the report's)."""
+    preloaded = chain.reader.second if chain.reader.second is not None else Preloaded()
+    second = preloaded.get() if second_opinion else None  # None when Moonshine is missing
+    tables = 2 if quick else 6
+    if real:
+        results = run_real(noisy=not clean_only, tables=tables, chain=chain, second=second)
+    else:
+        default_voices = TUNING_VOICES if tuning else TUNE_VOICES + REPORT_VOICES
+        results = run(
+            voices.split(",") if voices else list(default_voices),
+            noisy=not clean_only,
+            tables=tables,
+            clues_per_table=6 if quick or tuning else 18,
+            seed=TUNING_SEED if tuning else 5,
+            pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
+            chain=chain,
+            second=second,
+        )
+    if tuning:
+        for result in results:
+            result["set"] = "tuning"
+    return results

@@ -1,9 +1,10 @@
 """Benchmarks: `partyhost bench accuracy` (shared/specs/manifest.md) and `bench latency`.
 
 Accuracy runs each manifest utterance exactly as a live game would hear it at that
-prompt: the endpointer finds the speech in the file, the recogniser reads it
-against the prompt's grammar (built from the manifest's context), the ears weigh
-the readings, the matcher turns the best one into an intent. Timings are for
+prompt, through the live ears' own listening (partyhost/listening_chain.py): the front
+end lifts a quiet voice, the endpointer finds the speech in the file, the recogniser
+reads it against the prompt's grammar (built from the manifest's context), the ears
+weigh the readings, the matcher turns the best one into an intent. Timings are for
 recognition and matching only (the audio is already loaded), as the spec asks.
 """
 
@@ -22,16 +23,16 @@ import numpy as np
 
 from host.decide import ASK_FIRST, decide
 from host.games import grammar_slots, unclear_intent
+from partyhost.bench.places import TESTS
 from partyhost.config import Settings
-from partyhost.voiceio import reader_for
+from partyhost.listening_chain import ListeningChain, endpointer_for, front_end, listening_chain
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.listening.audio_in import read_wav_16k
-from voice.listening.endpoint import Endpointer
 from voice.listening.pipeline import Reader
 from voice.understanding.matcher import Matcher
 
 
-@dataclass(frozen=True)
+@dataclass
 class BenchPrompt:
     """What the ears need of a prompt: its grammar name and live lists."""
 
@@ -58,11 +59,13 @@ def frames_of(audio: np.ndarray) -> list[Frame]:
     ]
 
 
-def first_utterance(audio: np.ndarray) -> Utterance | None:
-    """The first stretch of speech the endpointer finds in a recording, as a game would hear it."""
-    endpointer = Endpointer()
+def first_utterance(audio: np.ndarray, settings: Settings | None = None) -> Utterance | None:
+    """The first stretch of speech a game with these settings (None: the shipped ones)
+    hears in a recording: its front end (the gain a quiet voice needs), then its endpointer."""
+    settings = settings or Settings()
+    front, endpointer = front_end(settings), endpointer_for(settings)
     for frame in frames_of(audio):
-        utterance = endpointer.push(frame)
+        utterance = endpointer.push(front.process(frame))
         if utterance is not None:
             return utterance
     return endpointer.flush()
@@ -82,16 +85,30 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Listener:
-    """Endpointer + recogniser + matcher for single recordings."""
+    """The live ears' listening (front end, endpointer, reader) and the matcher, for
+    single recordings."""
 
-    def __init__(self, reader: Reader, matcher: Matcher, grammar_slots_for=grammar_slots, unclear_for=unclear_intent):
+    def __init__(
+        self,
+        reader: Reader,
+        matcher: Matcher,
+        grammar_slots_for: Callable[[str, dict], dict] = grammar_slots,
+        unclear_for: Callable[[str], dict[str, Any] | None] = unclear_intent,
+        settings: Settings | None = None,
+    ):
         """`reader`: the recogniser, second listener and check lines, as the live ears
-        have them (partyhost/voiceio.py reader_for)."""
-        self.reader, self.matcher = reader, matcher
+        have them (partyhost/listening_chain.py reader_for); `settings`: whose front end and
+        endpointer hear each recording (None: the shipped ones)."""
+        self.chain = ListeningChain(settings or Settings(), reader)
+        self.matcher = matcher
         self.slots_for, self.unclear_for = grammar_slots_for, unclear_for
 
+    @property
+    def reader(self) -> Reader:
+        return self.chain.reader
+
     def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> Understood:
-        utterance = first_utterance(audio)
+        utterance = first_utterance(audio, self.chain.settings)
         if utterance is None:
             return Understood(None, 0.0, "")
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
@@ -222,7 +239,7 @@ def peak_rss_mb() -> float:
 
 # ---- the commands ------------------------------------------------------------------
 
-FIXTURE_MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "voice" / "manifest.jsonl"
+FIXTURE_MANIFEST = TESTS / "fixtures" / "voice" / "manifest.jsonl"
 LATENCY_SENTENCES = [
     "Ana, where does it go?",
     "Ben, lower, right, or higher?",
@@ -238,11 +255,16 @@ LATENCY_SENTENCES = [
 def make_listener(settings: Settings, grammar: Path | None = None, whisper_model: str | None = None) -> Listener:
     """A listener reading as a live game with these settings would; with `grammar`,
     every prompt is that file's (a benchmark's own grammar), with no game context."""
-    reader = reader_for(settings, whisper_model)
+    reader = listening_chain(settings, whisper_model).reader
     if grammar is None:
-        return Listener(reader, Matcher())
-    matcher = Matcher(common=False, grammar_file=grammar)
-    return Listener(reader, matcher, grammar_slots_for=lambda prompt, context: {}, unclear_for=lambda prompt: None)
+        return Listener(reader, Matcher(), settings=settings)
+    return Listener(
+        reader,
+        Matcher(common=False, grammar_file=grammar),
+        grammar_slots_for=lambda prompt, context: {},
+        unclear_for=lambda prompt: None,
+        settings=settings,
+    )
 
 
 def accuracy_command(manifest: Path, settings: Settings, grammar: Path | None, json_out: Path | None) -> int:
@@ -269,7 +291,7 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
                 f"(n={len(values)}; from the frame that confirms the end to the reading)"
             )
     first, rtf = tts_latency()
-    idle = idle_cpu_share()
+    idle = idle_cpu_share(settings=settings)
     print(
         f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
         f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})"
@@ -327,14 +349,12 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
     played in real time into the ears (every `every`-th clip and every Keep Cool
     turn), in turn with and without reading ahead (voice/listening/ears.py). Milliseconds."""
     from voice.listening.ears import VoiceEars
-    from voice.listening.endpoint import default_speech_check
 
     chosen = [
         line
         for number, line in enumerate(manifest_lines(manifest))
         if number % every == 0 or line.get("prompt") == "word"
     ]
-    speech_check = default_speech_check()
     times: dict[str, list[float]] = {
         "read_ahead": [],
         "after_end": [],
@@ -349,11 +369,13 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
             source = PacedRecording(audio)
             ears = VoiceEars(
                 source,
-                Endpointer(speech_check=speech_check),
+                listener.chain.endpointer(),
                 listener.reader,
                 listener.matcher,
                 busy_until=lambda: 0.0,
                 read_ahead=mode == "read_ahead",
+                front_end=listener.chain.front_end(),
+                reply_max_s=listener.chain.settings.reply_max_s,
             )
             if ears.hear(prompt) is None:
                 continue  # no speech found: nothing to time
@@ -381,14 +403,13 @@ def tts_latency() -> tuple[list[float], list[float]]:
     return first, rtf
 
 
-def idle_cpu_share(seconds: float = 20.0) -> float:
-    """CPU time the front end (gain, as shipped) and the endpointer spend per second of
-    quiet room sound (no speech)."""
-    from voice.listening.frontend import FrontEnd
-
+def idle_cpu_share(seconds: float = 20.0, settings: Settings | None = None) -> float:
+    """CPU time the front end (gain, as the settings ask; None: as shipped) and the
+    endpointer spend per second of quiet room sound (no speech)."""
+    settings = settings or Settings()
     rng = np.random.default_rng(1)
     audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
-    endpointer, front = Endpointer(), FrontEnd()
+    endpointer, front = endpointer_for(settings), front_end(settings)
     started = time.process_time()
     for frame in frames_of(audio):
         endpointer.push(front.process(frame))

@@ -11,16 +11,16 @@ player may answer. The first figure is what the host says before the first promp
 are the turns. Cuts that answer a request (score, repeat, rules, "read my cards" ...)
 or a refused reply are counted apart: the players asked for them.
 
-Seconds of speech come from the text at the voice's measured speaking rate
-(SYLLABLES_PER_SECOND and PAUSE_SECONDS, measured with `--piper`), or, with
-`--piper`, from Piper itself, every distinct line synthesised once.
+Seconds of speech come from the text at the voice's measured speaking rate (the
+host's own estimate, partyhost/speech_time.py: SYLLABLES_PER_SECOND and PAUSE_SECONDS,
+measured with `--piper`), or, with `--piper`, from Piper itself, every distinct line
+synthesised once.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
 import statistics
 import tempfile
 from collections.abc import Callable
@@ -36,13 +36,9 @@ from host.games import get_game, option
 from host.journal import Journal
 from host.session import COMMON_INTENTS, Session, SessionInfo
 from partyhost.bench.manifest import percentile
+from partyhost.speech_time import PAUSE_SECONDS, SYLLABLES_PER_SECOND, estimated_seconds
 from partyhost.textio import QuietMouth
 
-SYLLABLES_PER_SECOND = 6.1
-"""The shipped Piper voice at rate 1.0: a least-squares fit of Piper's own durations
-for 400 of the scripts' host lines (2026-12-03, docs/rules.md)."""
-PAUSE_SECONDS = 0.45
-"""Silence Piper leaves at a sentence end or a clause break (same fit)."""
 TARGET_FIRST_S, TARGET_TURN_S = 15.0, 8.0
 """Host speech before the first prompt, and per turn on average (issue 33)."""
 SEEDS = (1, 2, 3)
@@ -52,8 +48,6 @@ CLUE_SHARE = 0.7
 """At a prompt where any speech is a move (a Keep Cool turn), how often the table gives
 a clue rather than one of the words in play."""
 
-_PAUSE = re.compile(r"[.!?;:,](?=\s|$)")
-_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+")
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")
 
 
@@ -105,35 +99,6 @@ class CaseSpeech:
     requested: list[float] = field(default_factory=list)
     finished: bool = True
     rulebook: bool = True
-
-
-def syllables(text: str) -> int:
-    """Syllables Piper will say for `text`: numbers as words, vowels by the dictionary."""
-    from voice.understanding.normalize import number_words
-    from voice.understanding.vocabulary import load_dictionary, pronunciations
-
-    dictionary = load_dictionary()
-    count = 0
-    for word in _WORD.findall(text.lower()):
-        if word.isdigit():
-            words = number_words(int(word)).split() if len(word) <= 4 else list(word)
-        else:
-            words = [word]
-        for each in words:
-            variants = pronunciations(each, dictionary) if not each.isdigit() else ()
-            if variants:
-                count += sum(1 for phone in variants[0] if phone[-1:].isdigit() or phone in _VOWELS)
-            else:
-                count += max(1, len(re.findall(r"[aeiouy]+", each)))
-    return count
-
-
-_VOWELS = frozenset("AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW".split())
-
-
-def estimated_seconds(text: str) -> float:
-    """Seconds of speech for `text` at the measured rate: syllables plus pauses."""
-    return syllables(text) / SYLLABLES_PER_SECOND + len(_PAUSE.findall(text)) * PAUSE_SECONDS
 
 
 def piper_seconds() -> Callable[[str], float]:

@@ -14,18 +14,16 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
 import numpy as np
 import soundfile
 import soxr
 
 from host.contract import PartyhostError
+from partyhost.bench.places import SHARED_AUDIO
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import LOUD_SAMPLES, mix, random_start
 
-SHARED_AUDIO = Path(__file__).resolve().parents[2] / "shared" / "audio"
-"""Recordings beside the project checkout (people's speech, noise): lab data, not shipped."""
 NOISES = ("doing_the_dishes", "running_tap", "pink_noise", "music")
 
 CHATTER = [  # out-of-grammar talk around a table: must never become a move
@@ -91,7 +89,7 @@ class Voices:
         with tempfile.NamedTemporaryFile(suffix=".wav") as out:
             name = voice.split("-", 1)[1]
             subprocess.run(
-                [self.espeak, "-v", name, "-s", str(round(ESPEAK_WPM * rate)), "-w", out.name, text],
+                [self.espeak or "espeak-ng", "-v", name, "-s", str(round(ESPEAK_WPM * rate)), "-w", out.name, text],
                 check=True,
                 capture_output=True,
             )

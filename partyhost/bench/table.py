@@ -4,7 +4,7 @@ one quiet player.
 
 Each case of tests/scripts/cases.yaml is played as a user would run it: `partyhost
 play ... --input wyoming://... --output wyoming://...` against wyoming-satellite 1.0.0
-on 127.0.0.1 (the same venv and microphone the tests use, tests/satellite.py), with
+on 127.0.0.1 (the same venv and microphone the tests use, partyhost/bench/live_satellite.py), with
 the shipped settings (or `--settings FILE`). The host's speech is real Piper audio
 played on the satellite's speaker; the players (partyhost/bench/table_player.py) speak into
 its microphone in their own voices, and know what the host said from its event log
@@ -41,24 +41,24 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from replay import ScriptCase, load_cases, outcomes  # noqa: E402  (tests/ is on the path: table_player)
-from satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv  # noqa: E402
-from wyoming_servers import stop as stop_process  # noqa: E402
 
 from host.contract import PartyhostError
 from partyhost.bench.chatter import ChatterError, party_noise
+from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv
+from partyhost.bench.live_satellite import stop as stop_process
 from partyhost.bench.manifest import percentile
+from partyhost.bench.places import CHECKOUT
+from partyhost.bench.scripted import ScriptCase, load_cases, outcomes
 from partyhost.bench.synthetic_speech import FixtureError, Voices
 from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
 from voice.speaking.mixing import at_level
 
-REPO = Path(__file__).resolve().parents[1]
 CONDITIONS = ("clean", "party", "quiet")
 VOICE_DBFS = -23.0
 """A player across the table, as a laptop's microphone hears one (speech level)."""
@@ -69,7 +69,7 @@ ROOM_LOOP_S = 180.0
 """The party's noise is this long, played in a loop."""
 HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.95", "espeak-en-us+f4", "piper-1.35", "espeak-en-029+m5")
 TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en-gb-scotland")
-VOICE_TABLES = {"held-apart": HELD_APART, "tuning": TUNING}
+VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
 AGAIN_RATE = 0.9
 """A line said again is said this much more slowly, as people do."""
 QUICK_CASES = ("zero-to-100-basic.txt",)
@@ -171,59 +171,58 @@ def play_case(
     room = _party_room(work / "room.raw") if condition == "party" else None
     satellite = RunningSatellite(program, work / "satellite", room=room).start()
     log = work / "events.jsonl"
-    if settings is not None:
-        shutil.copy(settings, work / "config.toml")
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
     with open(work / "host.log", "w") as terminal:
-        host = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "partyhost",
-                *case.cli_arguments(),
-                "--input",
-                satellite.address,
-                "--output",
-                satellite.address,
-                "--events",
-                str(log),
-            ],
-            cwd=REPO,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=terminal,
-            stderr=subprocess.STDOUT,
-        )
+        host = _start_host(case, satellite.address, log, work, settings, terminal)
         try:
             record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
         finally:
             stop_process(host)
             satellite.kill()
     typed = [json.loads(text) for text in typed_log.read_text().splitlines()]
+    _note_host_failure(record, host, work / "host.log")
+    mode = f"{case.mode} teams" if case.teams else case.mode
+    completed = _completed_as_typed(record, case, typed)
+    run_s = round(time.monotonic() - started, 1)
+    return CaseResult(case.script, case.game, mode, condition, speakers, completed, record, len(lines), run_s)
+
+
+def _start_host(
+    case: ScriptCase, address: str, log: Path, work: Path, settings: Path | None, terminal: Any
+) -> subprocess.Popen:
+    """`partyhost play` for the case, as a user runs it, with the satellite as its
+    microphone and speaker; its own data folder and settings (`settings` copied, or none)."""
+    if settings is not None:
+        shutil.copy(settings, work / "config.toml")
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
+    arguments = [*case.cli_arguments(), "--input", address, "--output", address, "--events", str(log)]
+    return subprocess.Popen(
+        [sys.executable, "-m", "partyhost", *arguments],
+        cwd=CHECKOUT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _completed_as_typed(record: GameRecord, case: ScriptCase, typed: list[dict]) -> bool:
+    """The live game ended as the typed one: the same winners, every score and reveal the same."""
     over = [e for e in record.events if e["type"] == "game_over"]
-    completed = (
+    return (
         record.stalled_at is None
         and bool(over)
         and over[-1]["winners"] == list(case.winners)
         and outcomes(record.events) == outcomes(typed)
     )
+
+
+def _note_host_failure(record: GameRecord, host: subprocess.Popen, terminal: Path) -> None:
+    """A host that failed, and the last lines of its terminal, in the record's error."""
     if not record.error and host.returncode not in (0, None) and record.stalled_at is None:
         record.error = f"the host exited with {host.returncode}"
     if record.error:
-        said = [line for line in (work / "host.log").read_text().splitlines() if line.strip()]
+        said = [line for line in terminal.read_text().splitlines() if line.strip()]
         record.error += "; the host's last lines: " + " | ".join(said[-4:])
-    mode = f"{case.mode} teams" if case.teams else case.mode
-    return CaseResult(
-        case.script,
-        case.game,
-        mode,
-        condition,
-        speakers,
-        completed,
-        record,
-        len(lines),
-        round(time.monotonic() - started, 1),
-    )
 
 
 def _party_room(path: Path) -> Path:
@@ -370,61 +369,95 @@ def command(
     bad = set(conditions) - set(CONDITIONS)
     if bad:
         raise TableBenchError(f"no condition {', '.join(sorted(bad))}: choose from {', '.join(CONDITIONS)}")
-    table = VOICE_TABLES.get(voices) or tuple(v.strip() for v in voices.split(",") if v.strip())
+    table: tuple[str, ...] = VOICE_TABLES.get(voices) or tuple(v.strip() for v in voices.split(",") if v.strip())
     if settings is not None and not settings.is_file():
         raise TableBenchError(f"no settings file at {settings}")
     chosen = choose_cases(quick, cases)
-    try:
-        speaking = Voices()
-        speaking.names_given(table)
-        if not (SATELLITE_VENV / "bin" / "wyoming-satellite").exists():
-            print(f"Installing wyoming-satellite into {SATELLITE_VENV} (once) ...", flush=True)
-        program = satellite_venv()
-    except (FixtureError, SatelliteUnavailable) as error:
-        raise TableBenchError(str(error)) from error
-    held = {HELD_APART: "held apart from tuning", TUNING: "the tuning table, not held apart"}.get(table, "as given")
-    print(
-        f"# partyhost bench table{' --quick' if quick else ''}, {date.today().isoformat()}: "
-        f"{len(chosen)} cases x {len(conditions)} conditions; voices ({held}): {', '.join(table)}; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
-        flush=True,
-    )
-    print(HEADER, flush=True)
+    speaking, program = _voices_and_satellite(table)
+    _print_heading(quick, chosen, conditions, table)
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
+    run = _Run(table, speaking, program, folder, settings, tries, json_out)
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
-
-    done: list[CaseResult] = []
-    writing = threading.Lock()
-
-    def play(job: tuple[str, int, ScriptCase]) -> CaseResult:
-        condition, number, case = job
-        name = f"{condition}-{number:02d}-{case.script.removesuffix('.txt')}"
-        result = play_case(case, condition, table, speaking, program, folder / name, settings, tries, stop)
-        with writing:  # a long run's results so far survive an interruption
-            print(
-                row(result) + (f"\n  ({result.record.error.splitlines()[0]})" if result.record.error else ""),
-                flush=True,
-            )
-            done.append(result)
-            if json_out:
-                json_out.write_text(json.dumps([_as_json(r) for r in done], indent=1), encoding="utf-8")
-        return result
-
-    stop = threading.Event()
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
     signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
     try:
-        results = list(pool.map(play, jobs))
+        results = list(pool.map(run.play, jobs))
     except ChatterError as error:
         raise TableBenchError(str(error)) from error
     finally:
-        stop.set()  # an interrupted run stops every game now
+        run.stop.set()  # an interrupted run stops every game now
         pool.shutdown(wait=True, cancel_futures=True)
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)
     print()
     print("\n".join(summary_rows(results)))
     return 0
+
+
+def _voices_and_satellite(table: tuple[str, ...]) -> tuple[Voices, Path]:
+    """The players' voices (each one checked) and the satellite's program (installed once)."""
+    try:
+        speaking = Voices()
+        speaking.names_given(table)
+        if not (SATELLITE_VENV / "bin" / "wyoming-satellite").exists():
+            print(f"Installing wyoming-satellite into {SATELLITE_VENV} (once) ...", flush=True)
+        return speaking, satellite_venv()
+    except (FixtureError, SatelliteUnavailable) as error:
+        raise TableBenchError(str(error)) from error
+
+
+def _print_heading(quick: bool, chosen: list[ScriptCase], conditions: list[str], table: tuple[str, ...]) -> None:
+    held_as: dict[tuple[str, ...], str] = {
+        HELD_APART: "held apart from tuning",
+        TUNING: "the tuning table, not held apart",
+    }
+    print(
+        f"# partyhost bench table{' --quick' if quick else ''}, {date.today().isoformat()}: "
+        f"{len(chosen)} cases x {len(conditions)} conditions; voices ({held_as.get(table, 'as given')}): "
+        f"{', '.join(table)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        flush=True,
+    )
+    print(HEADER, flush=True)
+
+
+@dataclass
+class _Run:
+    """One run of the bench: how its games are played, and the results so far."""
+
+    table: tuple[str, ...]
+    voices: Voices
+    program: Path
+    folder: Path
+    settings: Path | None
+    tries: int
+    json_out: Path | None
+    stop: threading.Event = field(default_factory=threading.Event)
+    done: list[CaseResult] = field(default_factory=list)
+    writing: threading.Lock = field(default_factory=threading.Lock)
+
+    def play(self, job: tuple[str, int, ScriptCase]) -> CaseResult:
+        """Play one case in one condition, print its row and keep it (a long run's
+        results so far survive an interruption)."""
+        condition, number, case = job
+        name = f"{condition}-{number:02d}-{case.script.removesuffix('.txt')}"
+        result = play_case(
+            case,
+            condition,
+            self.table,
+            self.voices,
+            self.program,
+            self.folder / name,
+            self.settings,
+            self.tries,
+            self.stop,
+        )
+        error = result.record.error
+        with self.writing:
+            print(row(result) + (f"\n  ({error.splitlines()[0]})" if error else ""), flush=True)
+            self.done.append(result)
+            if self.json_out:
+                self.json_out.write_text(json.dumps([_as_json(r) for r in self.done], indent=1), encoding="utf-8")
+        return result
 
 
 def _terminated(signum: int, frame: Any) -> None:

@@ -22,7 +22,7 @@ that it has begun narrowing its question (`narrowing`: its narrowed questions ca
   move;
 - gives up after `tries` tries of a line, which ends the game there.
 
-Each scripted line's goal is what the typed game did with it (tests/replay.py): the
+Each scripted line's goal is what the typed game did with it (partyhost/bench/scripted.py): the
 same move, the same refusal, or (for a line the typed game did not understand)
 nothing taken. "..." is a player keeping silent until the turn's time runs out.
 """
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -45,15 +44,11 @@ from host.contract import Choice, Narrow, Prompt
 from host.games import get_game, option
 from host.narrowing import SOMETHING_ELSE, question_alone
 from host.session import COMMON_INTENTS
+from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSatellite
+from partyhost.bench.scripted import SILENCE, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import speech_end
 from voice.understanding.matcher import Matcher
-
-TESTS = Path(__file__).resolve().parent.parent / "tests"
-if str(TESTS) not in sys.path:  # the scripts and the satellite live with the tests
-    sys.path.insert(0, str(TESTS))
-from replay import SILENCE, ScriptCase, play_script  # noqa: E402
-from satellite import EventFollower, HostSpeech, RunningSatellite  # noqa: E402
 
 PATIENCE_S = 4.0
 """The host said nothing this long after the end of a line (and is silent): say it again."""
@@ -199,7 +194,8 @@ def narrowed_answer(line: Line, question: str) -> str | None:
 
 def _parts(narrow: Narrow) -> list[Narrow]:
     """Every part of a narrowed question, the first first (the card, then its power card)."""
-    parts, queue = [], [narrow]
+    parts: list[Narrow] = []
+    queue = [narrow]
     while queue:
         part = queue.pop(0)
         if all(part is not seen for seen in parts):
@@ -440,6 +436,7 @@ class Table:
 
         self._wait(asked, timeout, "the host's question")
         at = self.log.first(("prompt", "game_over"), mark)
+        assert at is not None  # asked() held
         if settle:
             self._wait(self.silence.quiet, timeout, "the host to fall silent")
         return at + 1

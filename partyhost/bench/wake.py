@@ -1,8 +1,9 @@
 """`partyhost bench wake`: how well the wake word works, measured as a game hears it.
 
-Every clip goes through the chain of a live game: frames of 30 ms, the front end
-(voice/listening/frontend.py), the wake word's watch (voice/listening/wake.py) and, for commands, the
-ears themselves (voice/listening/ears.py: endpointer, recogniser, matcher).
+Every clip goes through the chain of a live game, built as the live ears build it
+(partyhost/listening_chain.py): frames of 30 ms, the front end (voice/listening/frontend.py),
+the wake word's watch (voice/listening/wake.py) and, for commands, the ears themselves
+(voice/listening/ears.py: endpointer, recogniser, matcher).
 
 - detection, by voice family: the wake word said alone and before a command by
   held-apart synthetic voices (FAMILIES: Piper at speeds 0.8-1.25 and two semitones
@@ -32,7 +33,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import exp, factorial
 from typing import Any
 
@@ -40,6 +41,8 @@ import numpy as np
 import soundfile
 
 from partyhost.bench.synthetic_speech import CHATTER, ESPEAK_VOICES, NOISES, Voices, load_noise, mix_at_snr
+from partyhost.config import Settings
+from partyhost.listening_chain import endpointer_for, front_end, listening_chain, wake_watch
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.listening.wake import LOWERED_SEMITONES
 from voice.speaking.mixing import padded
@@ -186,13 +189,14 @@ def speak(voices: Voices, voice: str, text: str) -> np.ndarray:
         return soundfile.read(shifted, dtype="float32")[0]
 
 
-def wakes_in(audio: np.ndarray, wake_word: str, lowered_semitones: float = LOWERED_SEMITONES) -> list[float]:
-    """When the wake word was heard in `audio`, through the live chain's front end
-    (`lowered_semitones` 0: the model's one look alone)."""
-    from voice.listening.frontend import FrontEnd
+def wakes_in(
+    audio: np.ndarray, wake_word: str, lowered_semitones: float = LOWERED_SEMITONES, settings: Settings | None = None
+) -> list[float]:
+    """When the wake word was heard in `audio`, through the front end of a game with these
+    settings (None: as shipped); `lowered_semitones` 0: the model's one look alone."""
     from voice.listening.wake import WakeDetector
 
-    front, detector = FrontEnd(), WakeDetector(wake_word, lowered_semitones)
+    front, detector = front_end(settings or Settings()), WakeDetector(wake_word, lowered_semitones)
     times = []
     for frame in ClipSource(audio).frames():
         fired = detector.push(front.process(frame))
@@ -208,9 +212,11 @@ def detection(
     families: dict[str, tuple[str, ...]] = FAMILIES,
     looks: dict[str, float] | None = None,
     seed: int = 5,
+    settings: Settings | None = None,
 ) -> dict[tuple[str, str, str], Rate]:
     """Clips in which the word was heard, by (detector, family, condition): conditions are
-    clean, each noise, and "all"; detectors are `looks` (name: lowered semitones)."""
+    clean, each noise, and "all"; detectors are `looks` (name: lowered semitones);
+    `settings`: the game's whose front end hears them (None: as shipped)."""
     from voice.listening.wake import shipped_wake_words
 
     looks = looks or {"as shipped (two looks)": LOWERED_SEMITONES, "one look (the model alone)": 0.0}
@@ -227,7 +233,7 @@ def detection(
                         speech if condition == "clean" else mix_at_snr(speech, noises[condition], SNR_DB, rng)
                     )
                     for look, semitones in looks.items():
-                        heard = bool(wakes_in(audio, wake_word, semitones))
+                        heard = bool(wakes_in(audio, wake_word, semitones, settings))
                         for key in ((look, family, condition), (look, family, "all")):
                             counts[key][0] += heard
                             counts[key][1] += 1
@@ -330,10 +336,11 @@ def _keep_parts(parts: MixParts) -> None:
     _PARTS = parts
 
 
-def _wakes_in_stretch(job: tuple[str, int, float]) -> tuple[int, float, int]:
-    wake_word, seed, seconds = job
+def _wakes_in_stretch(job: tuple[str, int, float, Settings]) -> tuple[int, float, int]:
+    wake_word, seed, seconds, settings = job
+    assert _PARTS is not None, "the pool's initializer gives every worker the parts"
     audio = chatter_and_noise(_PARTS, seed, seconds)
-    return seed, len(audio) / SAMPLE_RATE, len(wakes_in(audio, wake_word))
+    return seed, len(audio) / SAMPLE_RATE, len(wakes_in(audio, wake_word, settings=settings))
 
 
 def false_wakes(
@@ -343,15 +350,17 @@ def false_wakes(
     jobs: int = 1,
     first_seed: int = 1000,
     progress: Callable[[int, float, int], None] | None = None,
+    settings: Settings | None = None,
 ) -> FalseWakes:
     """Wakes in `hours` of chatter and noise, ten-minute mixes with seeds from `first_seed`,
-    `jobs` at a time (processes); `progress(seed, seconds, wakes)` after each."""
+    `jobs` at a time (processes); `progress(seed, seconds, wakes)` after each; `settings`:
+    the game's whose front end hears them (None: as shipped)."""
     from multiprocessing import get_context
 
     parts = MixParts.load(voices)
     stretches = max(1, round(hours * 3600 / SEGMENT_S))
     seconds = min(SEGMENT_S, hours * 3600)
-    work = [(wake_word, first_seed + i, seconds) for i in range(stretches)]
+    work = [(wake_word, first_seed + i, seconds, settings or Settings()) for i in range(stretches)]
     wakes, heard = 0, 0.0
     with get_context("fork").Pool(jobs, initializer=_keep_parts, initargs=(parts,)) as pool:
         for seed, length, found in pool.imap_unordered(_wakes_in_stretch, work):
@@ -362,21 +371,23 @@ def false_wakes(
 
 
 def commands(
-    voices: Voices, wake_word: str | None, understand: Callable[..., Any] | None = None, seed: int = 3
+    voices: Voices,
+    wake_word: str | None,
+    understand: Callable[..., Any] | None = None,
+    seed: int = 3,
+    settings: Settings | None = None,
 ) -> dict[tuple[str, str], Rate]:
-    """Commands understood at a Keep Cool turn (keep-cool/word) through the ears, by
-    condition and voice group ("held" or "design"); `wake_word` None: said after "host"."""
+    """Commands understood at a Keep Cool turn (keep-cool/word) through the ears of a game
+    with these settings (None: as shipped), by condition and voice group ("held" or
+    "design"); `wake_word` None: said after "host"."""
     from host.games import grammar_slots
     from partyhost.bench.manifest import BenchPrompt
-    from partyhost.config import Settings
-    from partyhost.voiceio import reader_for
     from voice.listening.ears import VoiceEars
-    from voice.listening.endpoint import Endpointer
-    from voice.listening.frontend import FrontEnd
-    from voice.listening.wake import WakeDetector, WakeWatch, shipped_wake_words
+    from voice.listening.wake import OFF, shipped_wake_words
     from voice.understanding.matcher import Matcher
 
-    reader, matcher = reader_for(Settings()), Matcher()  # as a live game reads, checks and all
+    chain, matcher = listening_chain(settings or Settings()), Matcher()  # as a live game hears, checks and all
+    waking = replace(chain.settings, wake_word=wake_word or OFF)
     prefix = shipped_wake_words()[wake_word].phrase if wake_word else "host"
     music, rng = load_noise("music"), random.Random(seed)
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -388,15 +399,15 @@ def commands(
                 audio = clean if condition == "clean" else mix_at_snr(clean, music, SNR_DB, rng)
                 for table in COMMAND_TABLES:
                     prompt = BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", table), 8.0)
-                    wake = WakeWatch(WakeDetector(wake_word)) if wake_word else None
                     ears = VoiceEars(
                         ClipSource(padded(audio)),
-                        Endpointer(),
-                        reader,
+                        chain.endpointer(),
+                        chain.reader,
                         matcher,
                         busy_until=lambda: 0.0,
-                        front_end=FrontEnd(),
-                        wake=wake,
+                        front_end=chain.front_end(),
+                        reply_max_s=chain.settings.reply_max_s,
+                        wake=wake_watch(waking),
                     )
                     heard = ears.hear(prompt)
                     if heard is not None and heard.intent is None and heard.text and not heard.ignored:
@@ -410,19 +421,18 @@ def commands(
     return {key: Rate(*c) for key, c in counts.items()}
 
 
-def idle_cpu(wake_word: str, seconds: float = 60.0) -> dict[str, float]:
-    """Share of one core for a quiet room: the front end and endpointer alone, and with
-    the wake word's detector as well."""
-    from voice.listening.endpoint import Endpointer
-    from voice.listening.frontend import FrontEnd
+def idle_cpu(wake_word: str, seconds: float = 60.0, settings: Settings | None = None) -> dict[str, float]:
+    """Share of one core for a quiet room: the front end and endpointer of a game with
+    these settings (None: as shipped) alone, and with the wake word's detector as well."""
     from voice.listening.wake import WakeDetector
 
+    settings = settings or Settings()
     rng = np.random.default_rng(1)
     audio = (rng.standard_normal(int(seconds * SAMPLE_RATE)) * 0.003).astype(np.float32)
     frames = list(ClipSource(audio).frames())
     shares = {}
     for name, detector in (("front end + endpointer", None), ("with the wake word", WakeDetector(wake_word))):
-        front, endpointer = FrontEnd(), Endpointer()
+        front, endpointer = front_end(settings), endpointer_for(settings)
         started = time.process_time()
         for frame in frames:
             frame = front.process(frame)
@@ -434,14 +444,22 @@ def idle_cpu(wake_word: str, seconds: float = 60.0) -> dict[str, float]:
     return shares
 
 
-def command(wake_word: str, hours: float = 10.0, jobs: int = 1, quick: bool = False, commands_too: bool = True) -> int:
-    """Print every figure (`quick`: a few voices and minutes, to try the bench)."""
+def command(
+    wake_word: str,
+    hours: float = 10.0,
+    jobs: int = 1,
+    quick: bool = False,
+    commands_too: bool = True,
+    settings: Settings | None = None,
+) -> int:
+    """Print every figure (`quick`: a few voices and minutes, to try the bench), heard as
+    a game with these settings hears (None: as shipped)."""
     voices = Voices(noise_scale=0.0)
     print(f"wake word: {wake_word}")
-    cpu = idle_cpu(wake_word, 10.0 if quick else 60.0)
+    cpu = idle_cpu(wake_word, 10.0 if quick else 60.0, settings)
     print("idle CPU, share of one core: " + ", ".join(f"{k} {v:.2%}" for k, v in cpu.items()))
     families = {family: names[:1] for family, names in FAMILIES.items()} if quick else FAMILIES
-    rates = detection(voices, wake_word, families)
+    rates = detection(voices, wake_word, families, settings=settings)
     for (look, family, condition), rate in sorted(rates.items()):
         if condition == "all":
             clean_and_noisy = ", ".join(f"{c} {rates[(look, family, c)].share:.0%}" for c in ("clean", *NOISES))
@@ -457,6 +475,7 @@ def command(wake_word: str, hours: float = 10.0, jobs: int = 1, quick: bool = Fa
         progress=lambda seed, seconds, wakes: print(
             f"  mix {seed}: {wakes} wakes in {seconds / 60:.0f} min", flush=True
         ),
+        settings=settings,
     )
     print(
         f"false wakes: {found.wakes} in {found.hours:.2f} h of chatter and noise = {found.per_hour:.3f}/h "
@@ -465,6 +484,6 @@ def command(wake_word: str, hours: float = 10.0, jobs: int = 1, quick: bool = Fa
     if commands_too and not quick:
         for prefix in (wake_word, None):
             said = prefix or "host"
-            for (condition, group), rate in sorted(commands(voices, prefix).items()):
+            for (condition, group), rate in sorted(commands(voices, prefix, settings=settings).items()):
                 print(f"commands at a Keep Cool turn after {said!r}: {condition:<12} {group:<7} {rate}")
     return 0

@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 
-
 class ModelMissingError(PartyhostError, RuntimeError):
     """A recogniser's model is not installed; the message says what to do."""
 

@@ -52,7 +52,7 @@ def read_checked(
 class Reader:
     """What reads an utterance besides the prompt: the recogniser, the second listener
     and the lines of the checks. partyhost builds one from the settings in one place
-    (partyhost/voiceio.py reader_for), for the ears and the benchmarks alike."""
+    (partyhost/listening_chain.py reader_for), for the ears and the benchmarks alike."""
 
     recognizer: Recognizer
     second: Any = None

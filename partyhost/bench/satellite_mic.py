@@ -11,6 +11,7 @@ library: it runs under any python3.
 
     satellite_mic.py MAILBOX [SAMPLES_PER_CHUNK [ROOM.raw]]
 """
+
 import os
 import random
 import sys
@@ -37,9 +38,9 @@ class Room:
         self.at = 0
 
     def next(self, n: int) -> array:
-        out = self.samples[self.at:self.at + n]
+        out = self.samples[self.at : self.at + n]
         while len(out) < n:
-            out += self.samples[:n - len(out)]
+            out += self.samples[: n - len(out)]
         self.at = (self.at + n) % len(self.samples)
         return out
 
@@ -51,7 +52,7 @@ def over(room: array, line: bytes) -> bytes:
     if sys.byteorder == "big":
         spoken.byteswap()
     mixed = array("h", (max(-32768, min(32767, a + b)) for a, b in zip(room, spoken)))
-    mixed += room[len(spoken):]
+    mixed += room[len(spoken) :]
     if sys.byteorder == "big":
         mixed.byteswap()
     return mixed.tobytes()
@@ -59,7 +60,7 @@ def over(room: array, line: bytes) -> bytes:
 
 def main() -> None:
     mailbox = Path(sys.argv[1])
-    chunk = int(sys.argv[2]) if len(sys.argv) > 2 else 1024    # samples, as the satellite reads them
+    chunk = int(sys.argv[2]) if len(sys.argv) > 2 else 1024  # samples, as the satellite reads them
     room = Room(chunk, Path(sys.argv[3]) if len(sys.argv) > 3 else None)
     seconds = chunk / RATE
     if not mailbox.is_dir():
@@ -77,8 +78,8 @@ def main() -> None:
             if waiting:
                 current = waiting[0]
                 pending = current.read_bytes()
-                current.with_suffix(".start").write_text(repr(due))   # when its first sample is heard
-        piece, pending = pending[:2 * chunk], pending[2 * chunk:]
+                current.with_suffix(".start").write_text(repr(due))  # when its first sample is heard
+        piece, pending = pending[: 2 * chunk], pending[2 * chunk :]
         piece = over(room.next(chunk), piece)
         due += seconds
         if (ahead := due - time.monotonic()) > 0:

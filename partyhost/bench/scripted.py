@@ -1,0 +1,167 @@
+"""Typed whole-game scripts played in-process, with every exchange remembered.
+
+tests/scripts/cases.yaml lists each script and its game options. Playing one here
+gives the prompts asked, the line answered to each and what the host made of it:
+`partyhost bench table` plays each case live and holds the live game to the typed
+one; the grammar tests check the prompts, and scripts/make_fixtures.py speaks the
+lines to build the recorded-audio fixtures with their expected intents. The scripts
+live with the tests; the bench finds them by path (partyhost/bench/places.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from host.contract import Heard, Prompt
+from host.decks import Decks, load_game_decks
+from host.engine import GameOptions
+from host.eventlog import EventLog
+from host.games import get_game, option
+from host.journal import Journal
+from host.session import Session, SessionInfo
+from partyhost.bench.places import CHECKOUT as REPO
+from partyhost.bench.places import TESTS
+from partyhost.textio import QuietMouth
+from voice.understanding.matcher import Matcher
+
+CASES_FILE = TESTS / "scripts" / "cases.yaml"
+SILENCE = "..."
+
+
+@dataclass(frozen=True)
+class ScriptCase:
+    """One script and the options it is played with."""
+
+    script: str
+    game: str
+    players: tuple[str, ...]
+    seed: int
+    mode: str = ""
+    deal: str = ""
+    rules: dict[str, Any] = field(default_factory=dict)
+    teams: tuple[tuple[str, ...], ...] = ()
+    questions: str | None = None
+    words: str | None = None
+    winners: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return CASES_FILE.parent / self.script
+
+    def lines(self) -> list[str]:
+        return [line.strip() for line in self.path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    def options(self) -> GameOptions:
+        game = get_game(self.game)
+        return GameOptions(
+            players=self.players,
+            teams=self.teams,
+            mode=self.mode or game.MODES[0],
+            deal=self.deal or game.DEALS[0],
+            seed=self.seed,
+            rules=dict(self.rules),
+        )
+
+    def decks(self) -> Decks:
+        given = [REPO / path for path in (self.questions, self.words) if path]
+        return load_game_decks(option(get_game(self.game), "DECK"), given)
+
+    def cli_arguments(self) -> list[str]:
+        """`partyhost play` arguments that play this case (stdin: the script)."""
+        args = ["play", self.game, "--players", ",".join(self.players), "--seed", str(self.seed)]
+        args += ["--mode", self.mode] if self.mode else []
+        args += ["--deal", self.deal] if self.deal else []
+        args += ["--teams", ";".join(",".join(team) for team in self.teams)] if self.teams else []
+        for key, value in self.rules.items():
+            args += [
+                "--rules",
+                f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}",
+            ]
+        args += ["--deck", str(REPO / self.questions)] if self.questions else []
+        args += ["--word-deck", str(REPO / self.words)] if self.words else []
+        return args
+
+
+def load_cases(path: Path = CASES_FILE) -> list[ScriptCase]:
+    cases = []
+    for entry in yaml.safe_load(path.read_text(encoding="utf-8")):
+        entry["players"] = tuple(entry["players"])
+        entry["teams"] = tuple(tuple(team) for team in entry.get("teams", ()))
+        entry["winners"] = tuple(entry.get("winners", ()))
+        cases.append(ScriptCase(**entry))
+    return cases
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One prompt, the line said to it, and the intent it produced (None if refused)."""
+
+    prompt: Prompt
+    line: str
+    intent: dict[str, Any] | None
+
+
+@dataclass
+class Transcript:
+    outcome: str  # "over", "quit" or "eof"
+    exchanges: list[Exchange]
+    unused_lines: list[str]
+    events: Path
+
+
+class _ScriptEars:
+    def __init__(self, lines: list[str], matcher: Matcher):
+        self.lines, self.matcher = list(lines), matcher
+        self.exchanges: list[Exchange] = []
+
+    def hear(self, prompt: Prompt) -> Heard | None:
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        if line == SILENCE:
+            self.exchanges.append(Exchange(prompt, line, {"intent": "timeout"} if prompt.timeout else None))
+            return Heard(timed_out=True) if prompt.timeout else Heard(text="")
+        self.exchanges.append(Exchange(prompt, line, self.matcher.match(prompt.name, line, prompt.slots).intent))
+        return Heard(text=line)
+
+
+def outcomes(events: list[dict]) -> list[dict]:
+    """What a game did, from its event log: every score, reveal and the end (not how
+    each move was worded), so a spoken game compares with its typed one."""
+    return [
+        {k: v for k, v in e.items() if k not in ("seq", "t")}
+        for e in events
+        if e["type"] in ("score", "reveal", "game_over")
+    ]
+
+
+def play_script(case: ScriptCase, folder: Path) -> Transcript:
+    """Play a case through the real Session and matcher, with nothing printed."""
+    game = get_game(case.game)
+    matcher = Matcher()
+    ears = _ScriptEars(case.lines(), matcher)
+    folder.mkdir(parents=True, exist_ok=True)
+    journal = Journal(folder / "db.sqlite3")
+    session_id = journal.create(game.ID, {"options": {}})
+    log = EventLog(folder / "events.jsonl", lambda: 0.0)
+    session = Session(
+        game,
+        case.options(),
+        case.decks(),
+        journal,
+        SessionInfo(session_id, "group"),
+        log,
+        ears,
+        QuietMouth(),
+        lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
+        clock=lambda: 0.0,
+    )
+    session.start()
+    outcome = session.run()
+    log.close()
+    journal.close()
+    return Transcript(outcome, ears.exchanges, ears.lines, folder / "events.jsonl")
