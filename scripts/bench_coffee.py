@@ -69,7 +69,7 @@ def holds_every_value(heard: str, expect: dict) -> bool:
 
 
 TUNING_HALF = 62
-"""The first 62 recordings (by name) tuned the decoding's lines (docs/recognition.md);
+"""The first 62 recordings (by name) tuned the decoding's lines (docs/lab/recognition.md);
 the rest are held apart, as are the benchmark's 495 recordings not in ../shared."""
 
 

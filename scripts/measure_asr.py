@@ -3,7 +3,7 @@
 
     scripts/measure_asr.py [--backends whisper,pocketsphinx] [--cache DIR] [--quick]
 
-What it does (docs/recognition.md records a run and the decision drawn from it):
+What it does (docs/lab/recognition.md records a run and the decision drawn from it):
 - positives: ../shared/audio/fsdd digits (3 speakers) and speech-commands zero..nine
   and yes/no (5 speakers each), clean and mixed with ../shared/audio/noise at 20, 10
   and 5 dB SNR; digits are read against the real prompt common/number (0..100 plus

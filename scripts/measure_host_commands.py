@@ -9,7 +9,7 @@ is often misheard. Eight commands, said by Piper at three speeds and six espeak-
 voices, clean and with music at 10 dB SNR, at two tables of words in play, each read
 exactly as the benchmarks read a clip (partyhost.bench.manifest.Listener). A command heard
 as a clue counts as missed. The game-phrase fixture sets have no such items, which
-is why this exists (docs/keep-cool-live.md records a run). The same commands after
+is why this exists (docs/lab/keep-cool-live.md records a run). The same commands after
 the wake word: `partyhost bench wake` (partyhost/bench/wake.py).
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ live turn's. This times the live reading itself (the live ears' listening chain,
 partyhost/listening_chain.py: front end, endpointer and reader) on the benchmark's words
 and clues, each clip read twice in turn: by Whisper and its check alone, and with Moonshine's veto or rescue on top.
 Both start from a cold encoder cache every time. Run it on an otherwise idle machine
-(docs/keep-cool-live.md records a run).
+(docs/lab/keep-cool-live.md records a run).
 """
 from __future__ import annotations
 

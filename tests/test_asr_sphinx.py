@@ -123,7 +123,7 @@ OTHER_WORDS = ["banana", "umbrella", "window", "kitchen", "elephant", "guitar", 
 
 def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     """Forced onto a small grammar, other words end off the grammar or score low, most of
-    the time: docs/recognition.md measures about one in five still getting through, which
+    the time: docs/lab/recognition.md measures about one in five still getting through, which
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
     from partyhost.bench.synthetic_speech import Voices

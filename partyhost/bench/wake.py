@@ -135,7 +135,7 @@ COMMAND_TABLES = [
 ]
 """Two tables of words in play (the recogniser's prompt is full of them)."""
 COMMAND_VOICES = ["piper-0.85", "piper-1", "piper-1.2"] + [f"espeak-{v}" for v in ESPEAK_VOICES]
-"""The voices "host, ..." was measured with (docs/keep-cool-live.md)."""
+"""The voices "host, ..." was measured with (docs/lab/keep-cool-live.md)."""
 DETECTION_AFTER = ("", "what's the score", "pause")
 SNR_DB = 10.0
 

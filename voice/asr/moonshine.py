@@ -1,7 +1,7 @@
 """Moonshine base-en as a second listener: how likely each of a few texts is as
 what was said, and which of them it would have written itself.
 
-Alone it reads single words worse than Whisper tiny.en (docs/recognition.md), but
+Alone it reads single words worse than Whisper tiny.en (docs/lab/recognition.md), but
 it is a different model trained on different data, so where tiny.en is fooled by
 its prompt ("kettle" for "cattle") Moonshine often is not. voice/listening/second_opinion.py
 uses it that way at a Keep Cool turn. The weights come from the moonshine-cpp

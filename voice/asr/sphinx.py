@@ -16,7 +16,7 @@ so each reading gets a real confidence from two unconstrained looks at the audio
 
 raw = agreement + 0.01 x fit (the weight that separated speech from negatives best
 on the tune speakers; details["raw"]); the acceptance line was tuned on held-apart
-speakers (docs/recognition.md). A decode that ends off the grammar's final state
+speakers (docs/lab/recognition.md). A decode that ends off the grammar's final state
 (the decoder's best partial path) or only in silence is rejected outright.
 """
 
@@ -43,7 +43,7 @@ NOT_SPEECH = {"SIL", "+NSN+", "+SPN+", "+BREATH+", "+COUGH+", "+NOISE+", "+SMACK
 
 @dataclass(frozen=True)
 class SphinxSettings:
-    """Rejection parameters (defaults: tuned, docs/recognition.md)."""
+    """Rejection parameters (defaults: tuned, docs/lab/recognition.md)."""
 
     accept_line: float = -0.08  # raw (agreement + fit_weight x fit) at confidence 0.5
     accept_span: float = 0.2

@@ -7,7 +7,7 @@ and a party:
 
 - the encoder sees only the utterance (plus a short pad), not Whisper's fixed
   30-second window: CTranslate2 accepts shorter inputs, and encoding 3 s instead of
-  30 s is about ten times faster (docs/recognition.md has the measurement);
+  30 s is about ten times faster (docs/lab/recognition.md has the measurement);
 - decoding uses a small beam (5), temperature 0 only (a fallback at higher
   temperature is how Whisper invents sentences), with few new tokens;
 - hallucination guards: Whisper's own silence rule (no_speech_prob high and
@@ -42,9 +42,9 @@ MAX_PROMPT_TOKENS = 223
 
 @dataclass(frozen=True)
 class WhisperSettings:
-    """Decoding and rejection parameters (defaults: tuned, docs/recognition.md)."""
+    """Decoding and rejection parameters (defaults: tuned, docs/lab/recognition.md)."""
 
-    beam_size: int = 5  # tuned: +1 % over 2 for ~25 ms (docs/recognition.md)
+    beam_size: int = 5  # tuned: +1 % over 2 for ~25 ms (docs/lab/recognition.md)
     max_new_tokens: int = 12  # at least; more when the grammar's phrases are longer
     prompt_tokens: int = 60  # of MAX_PROMPT_TOKENS: longer prompts hurt (measured)
     number_tokens: int = 20  # more, for numbers said alone (see prompt_text)
@@ -326,7 +326,7 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, numbe
     A 0-100 prompt spends its budget on "Zero. One. ... Fifty." and stops: "sixty"
     is then read "sixteen", "ninety eight" "nineteen". Listing the missing tens costs
     13-18 tokens, spent only where numbers said alone are a reply; a longer budget
-    for every prompt steered cards and Keep Cool words wrong (docs/recognition.md).
+    for every prompt steered cards and Keep Cool words wrong (docs/lab/recognition.md).
     """
     chosen: list[str] = []
     covered: set[str] = set()

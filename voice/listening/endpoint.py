@@ -130,7 +130,7 @@ class NoiseBed:
     a steady hum or a quiet room needs. Chatter, clatter and music around a table are
     not steady: their frames swing well above their quiet moments, so measured from
     the floor alone a party's noise counted as speech, a reply's end never came and
-    replies ran on to the length limit (docs/recognition.md, "A reply's end over a
+    replies ran on to the length limit (docs/lab/recognition.md, "A reply's end over a
     party's noise"). Speech must also stand above what this bed reaches. A frame
     joins it only once it can no longer start speech, so a reply's own first frames
     never raise the bar for the next one.

@@ -8,7 +8,7 @@ the room (RoomGain: up to 30 dB, so a quiet room and the voices in it come up
 together), then WebRTC's audio processing (the `webrtc-noise-gain` package, as Home
 Assistant's voice satellites use it: a high-pass, about 7 dB more gain, and noise
 suppression when asked). Chosen by measurement among four PyPI front ends, whose own
-gain alone could not span the range (docs/recognition.md, "Hearing every player").
+gain alone could not span the range (docs/lab/recognition.md, "Hearing every player").
 
 The front end also remembers the level of each frame as it came in (before any
 gain), so the ears can log how loud each utterance really was (`input_level`).
