@@ -649,7 +649,7 @@ def _menu(settings: Settings, opener: Opener | None = None):
 
     matcher, io = _open_io(settings, 0.0, opener)
     try:
-        return run_menu(io.ears, io.mouth, matcher)
+        return run_menu(io.ears, io.mouth)
     finally:
         io.close()
 
@@ -716,7 +716,6 @@ def _run_session(
             log,
             io.ears,
             io.mouth,
-            lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
             io.clock,
         )
         session.remind_after = io.remind_after
@@ -774,7 +773,10 @@ def serve(args: argparse.Namespace) -> int:
     from partyhost.phones.service import bind_address
 
     bind = bind_address(settings.serve_bind)
-    conversation = Conversation(show_private=settings.show_private)
+    from voice.understanding.understand import TextUnderstanding
+
+    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+    conversation = Conversation(show_private=settings.show_private, understanding=TextUnderstanding(matcher))
     table = Table(conversation, lambda talk: _serve_games(args, talk))
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
 

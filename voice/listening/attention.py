@@ -52,7 +52,8 @@ def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
 
 def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) -> str:
     """Why `reading` (voice.listening.reading.Reading) was not meant for the host, or "" if it may
-    have been. `table`: the prompt's voice.understanding.matcher.PromptGraph."""
+    have been. `table`: the prompt's voice.understanding.matcher.PromptGraph (its confirm
+    score; the hypotheses were matched when read: Reading.closest)."""
     if too_long(reading.utterance, reply_max_s):
         return TOO_LONG
     texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]
@@ -63,8 +64,7 @@ def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) ->
         return TOO_MANY_WORDS
     if not reading.rejected:
         return ""
-    closest = max((table.match(h.text).score for h in reading.hypotheses), default=0.0)
-    return FAR if closest < table.confirm else ""
+    return FAR if reading.closest < table.confirm else ""
 
 
 def amid_talk(utterance: Any, talk_until: float | None, host_quiet_since: float) -> bool:

@@ -144,7 +144,7 @@ class SecondOpinion:
         a command or a claim is no word at all."""
         if reading.rejected:
             return True
-        found = self.table.match(reading.text).intent
+        found = reading.match.intent if reading.match is not None else None
         fallback = self.table.fallback or {}
         return found is not None and found.get("intent") == fallback.get("intent")
 
@@ -194,7 +194,12 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     if said in ("rescued", "likeliest"):
         phrase = opinion.rescued if said == "rescued" else opinion.likeliest
         return replace(
-            reading, text=phrase, rejected=False, hypotheses=hypotheses, confidence=max(reading.confidence, 0.5)
+            reading,
+            text=phrase,
+            match=second.table.match(phrase),
+            rejected=False,
+            hypotheses=hypotheses,
+            confidence=max(reading.confidence, 0.5),
         )
     return replace(reading, hypotheses=hypotheses)
 

@@ -40,10 +40,11 @@ likeliest other reading is not acted on: the ears ask again."""
 
 
 def word_in_play(table: Any, reading: Reading) -> str | None:
-    """The phrase of the exact intent (a word in play) the reading holds, if any."""
-    if reading.rejected or not table.exact:
+    """The phrase of the exact intent (a word in play) the reading holds, if any (from
+    the reading's own match: nothing is matched again)."""
+    match = reading.match
+    if reading.rejected or not table.exact or match is None:
         return None
-    match = table.match(reading.text)
     if (
         match.intent is None
         or match.intent.get("intent") not in table.exact
@@ -72,7 +73,7 @@ def check_number(reading: Reading, recognizer: Recognizer, table: Any, line: flo
     right ones of 992. Other replies are left as they are: a one-word command is
     often written otherwise unprompted ("And you." for "undo"), and longer replies
     were not measured."""
-    match = table.match(reading.text) if not reading.rejected else None
+    match = reading.match if not reading.rejected else None
     if match is None or match.intent is None or match.phrase not in NUMBER_WORDS:
         return reading
     found = _check(reading, recognizer, table, match.phrase, match.intent)
@@ -108,12 +109,13 @@ def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str, in
 
 def taken_as(reading: Reading, table: Any, other: str, found: Hypothesis) -> Reading:
     """The reading as the likelier `other` reading: a clue; or, when `other` is another
-    word in play, itself unchecked, too close to call (no hit for either)."""
+    word in play, itself unchecked, too close to call (no hit for either). The new text
+    is matched (once), so the reading's match stays the match of its text."""
     said = normalize(other, strip_fillers=False)
     rival = table.lookup(said)
     if rival is not None and rival.get("intent") in table.exact:
         return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
-    return replace(reading, text=said, hypotheses=reading.hypotheses + (found,))
+    return replace(reading, text=said, match=table.match(said), hypotheses=reading.hypotheses + (found,))
 
 
 def written(phrase: str) -> list[str]:
