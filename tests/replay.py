@@ -14,14 +14,16 @@ from typing import Any
 import yaml
 
 from host.decks import Decks, load_game_decks
-from host.contract import Heard, Prompt
+from host.contract import Prompt, Understood
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.textio import QuietMouth
+from understood import TIMED_OUT, Understands
 from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_FILE = REPO / "tests" / "scripts" / "cases.yaml"
@@ -102,28 +104,29 @@ class Transcript:
     events: Path
 
 
-class _ScriptEars:
+class _ScriptEars(Understands):
     def __init__(self, lines: list[str], matcher: Matcher):
-        self.lines, self.matcher = list(lines), matcher
+        self.lines, self.understand = list(lines), TextUnderstanding(matcher)
         self.exchanges: list[Exchange] = []
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         if not self.lines:
             return None
         line = self.lines.pop(0)
         if line == SILENCE:
             self.exchanges.append(Exchange(prompt, line, {"intent": "timeout"} if prompt.timeout else None))
-            return Heard(timed_out=True) if prompt.timeout else Heard(text="")
-        self.exchanges.append(Exchange(prompt, line, self.matcher.match(prompt.name, line, prompt.slots).intent))
-        return Heard(text=line)
+            return TIMED_OUT if prompt.timeout else self.understand(prompt, "")
+        heard = self.understand(prompt, line)
+        self.exchanges.append(Exchange(prompt, line, heard.intent))
+        return heard
 
 
-class _Lines:
+class _Lines(Understands):
     def __init__(self, lines: list[str]):
         self.lines = list(lines)
 
-    def hear(self, prompt: Prompt) -> Heard | None:
-        return Heard(text=self.lines.pop(0)) if self.lines else None
+    def hear(self, prompt: Prompt) -> Understood | None:
+        return self.understand(prompt, self.lines.pop(0)) if self.lines else None
 
 
 def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = None,
@@ -136,11 +139,10 @@ def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = 
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
-    matcher, mouth = Matcher(), RecordingMouth()
+    mouth = RecordingMouth()
     decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
     session = Session(game, GameOptions(**options), decks, journal, SessionInfo(session_id, "g"),
-                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth,
-                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), lambda: 0.0)
+                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth, lambda: 0.0)
     session.undo_after_reveal = undo_after_reveal
     session.start()
     session.run()
@@ -164,8 +166,7 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     session = Session(game, case.options(), case.decks(), journal, SessionInfo(session_id, "group"),
-                      log, ears, QuietMouth(),
-                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), clock=lambda: 0.0)
+                      log, ears, QuietMouth(), clock=lambda: 0.0)
     session.start()
     outcome = session.run()
     log.close()
