@@ -151,7 +151,8 @@ class Verdict(Enum):
 class Matched(Protocol):
     """What decide needs of a matcher's verdict (voice.understanding.matcher.Match fits)."""
 
-    intent: dict[str, Any] | None
+    @property
+    def intent(self) -> dict[str, Any] | None: ...
 
     @property
     def needs_confirmation(self) -> bool: ...

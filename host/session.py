@@ -522,30 +522,11 @@ class Session:
         session ends ("eof", "quit"); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
         for _ in range(CORRECTIONS):
-            question = f"Did you mean: {phrase}?"
-            ask = Prompt(
-                f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
-                prompt.player,
-                question,
-                prompt.context,
-                prompt.slots,
-                choices=("yes", "no"),
-            )
-            self._say(question, remember=False)
-            heard = self._hear_addressed(ask)
+            heard = self._ask_did_you_mean(prompt, phrase)
             if heard is None:
                 return "eof"
             if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break
-            self.log.write(
-                {
-                    "type": "heard",
-                    "player": prompt.player,
-                    "text": heard.text,
-                    "confirming": phrase,
-                    **({"unsure": True} if heard.rival else {}),
-                }
-            )
             answer = heard.intent
             if answer is None:
                 if heard.unavailable:
@@ -569,6 +550,25 @@ class Session:
             return self._narrow(prompt)
         self._say("Okay, let's try again.")
         return None
+
+    def _ask_did_you_mean(self, prompt: Prompt, phrase: str) -> Understood | None:
+        """Say "Did you mean: <phrase>?" and hear the answer: yes or no, or a corrected
+        answer to the prompt (the question's prompt accepts both); logged when it has words."""
+        question = f"Did you mean: {phrase}?"
+        ask = Prompt(
+            f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
+            prompt.player,
+            question,
+            prompt.context,
+            prompt.slots,
+            choices=("yes", "no"),
+        )
+        self._say(question, remember=False)
+        heard = self._hear_addressed(ask)
+        if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
+            said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": phrase}
+            self.log.write({**said, **({"unsure": True} if heard.rival else {})})
+        return heard
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask yes or no; anything else counts as no, so nothing happens by accident."""

@@ -40,9 +40,16 @@ reading has no say. Tuned on the tuning voices (docs/recognition.md)."""
 
 
 class PromptLike(Protocol):
-    name: str
-    slots: dict
-    timeout: float | None
+    """What the ears need of a prompt (host.contract.Prompt fits): its grammar and timer."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def slots(self) -> dict: ...
+
+    @property
+    def timeout(self) -> float | None: ...
 
 
 @dataclass(frozen=True)

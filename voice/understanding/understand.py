@@ -13,8 +13,13 @@ from voice.understanding.matcher import Match, Matcher
 
 
 class PromptLike(Protocol):
-    name: str
-    slots: dict
+    """What understanding needs of a prompt: its grammar's name and live lists."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def slots(self) -> dict: ...
 
 
 def understood(match: Match, source: Source, text: str, rival: str = "", **timing: Any) -> Understood:
