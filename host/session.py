@@ -1,8 +1,9 @@
 """The session loop: ask, understand, apply, journal, narrate; and the common commands.
 
 It knows games only through host.engine.Game and players only through two small
-interfaces: Ears (something that hears a reply to a prompt) and Mouth (something
-that speaks, plays cues and tells a player a secret). Text, microphones, WAV files
+interfaces: Ears (something that hears a reply to a prompt and hands it over
+understood, host.contract.Understood) and Mouth (something that speaks, plays cues
+and tells a player a secret); it never matches words itself. Text, microphones, WAV files
 and speakers all plug in there, so the loop is the same for typed and spoken play.
 """
 

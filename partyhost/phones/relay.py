@@ -12,7 +12,8 @@ How the wait is shared depends on the wrapped ears:
 - any other ears (typed lines): they wait in a helper thread that puts what it
   hears in the hub's inbox, the same queue the pages feed. A line typed for a
   prompt the page already answered goes to the next prompt, as a late answer
-  would; a timer that ran out for such a prompt is dropped.
+  would (understood again against it); a timer that ran out for such a prompt is
+  dropped.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ class PhoneEars:
                 self._listening = threading.Thread(target=self._listen, args=(prompt,), name="phone-ears", daemon=True)
                 self._listening.start()
                 continue
+            if item.heard is not None and item.heard.outcome is Outcome.REPLY and item.prompt is not prompt:
+                return self.inner.reread(prompt, item.heard.text)  # a late line answers the prompt asked now
             return item.heard
 
     def _listen(self, prompt: Prompt) -> None:
