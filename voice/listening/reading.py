@@ -230,8 +230,8 @@ def weigh(
     for hypothesis, match in zip(hypotheses, matches):
         if match.intent is not None:
             readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match))
-            if match.unsure:  # the same words sit between two moves
-                rival_match = match.rival
+            rival_match = match.rival
+            if match.unsure and rival_match is not None:  # the same words sit between two moves
                 readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase, rival_match))
     closest = max((match.score for match in matches), default=0.0)
     if not readings:
