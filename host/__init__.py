@@ -4,7 +4,19 @@ The names of host.contract, where host/ and voice/ meet, are offered here too; i
 this package imports nothing else (voice/ imports host.contract, which runs this file).
 """
 
-from host.contract import PROMPT_UNION, Choice, Intent, Narrow, PartyhostError, Prompt
+from host.contract import (
+    PROMPT_UNION,
+    Choice,
+    Intent,
+    Narrow,
+    Outcome,
+    PartyhostError,
+    Prompt,
+    Source,
+    Understood,
+    Verdict,
+    decide,
+)
 
 __all__ = [
     # from host.contract
@@ -12,12 +24,16 @@ __all__ = [
     "Choice",
     "Intent",
     "Narrow",
+    "Outcome",
     "PartyhostError",
     "Prompt",
+    "Source",
+    "Understood",
+    "Verdict",
+    "decide",
     # the subpackage and modules, imported when used
     "cardtitle",
     "contract",
-    "decide",
     "decks",
     "engine",
     "eventlog",

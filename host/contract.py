@@ -1,6 +1,7 @@
 """Where host/ and voice/ meet: what the host asks (Prompt, with its Narrow of choices),
-what a player meant (Intent), what the ears heard (Heard), and the one base of the errors
-a player is told about (PartyhostError).
+what a player meant (Intent), a reply as the ears understood it (Understood, with the
+one rule for acting on it: decide), and the one base of the errors a player is told
+about (PartyhostError).
 
 It imports nothing of the project, so both halves and the application above them
 depend on it and on nothing of each other.
@@ -9,7 +10,8 @@ depend on it and on nothing of each other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from enum import Enum
+from typing import Any, Protocol, TypedDict
 
 
 class PartyhostError(Exception):
@@ -136,38 +138,100 @@ class Prompt:
     narrow: Narrow | None = None
 
 
-@dataclass(frozen=True)
-class Heard:
-    """One reply to a prompt: what was said or typed, or that the prompt's time ran out.
+class Verdict(Enum):
+    """What the host does with a reply: the one rule (decide) the session follows live and
+    the benchmarks count with, so a figure always means what a player would have met."""
 
-    This and Prompt are where host/ and voice/ meet: ears of any kind produce it.
+    ACT = "act"
+    ASK_FIRST = "ask first"
+    """ "Did you mean ...?" before acting."""
+    ASK_AGAIN = "ask again"
+
+
+class Matched(Protocol):
+    """What decide needs of a matcher's verdict (voice.understanding.matcher.Match fits)."""
+
+    @property
+    def intent(self) -> dict[str, Any] | None: ...
+
+    @property
+    def needs_confirmation(self) -> bool: ...
+
+
+def decide(match: Matched, unsure: bool = False) -> Verdict:
+    """ASK_AGAIN when nothing was understood; ASK_FIRST for a middling match, or when the
+    ears heard another move nearly as well (`unsure`); else ACT."""
+    if match.intent is None:
+        return Verdict.ASK_AGAIN
+    if match.needs_confirmation or unsure:
+        return Verdict.ASK_FIRST
+    return Verdict.ACT
+
+
+class Outcome(Enum):
+    """What became of one wait for a reply."""
+
+    REPLY = "reply"
+    """Words said or typed in reply, understood or not: the verdict says what to do."""
+    DECIDED = "decided"
+    """A move settled where it was made (a phone page's button, a command after the wake
+    word or "host,"): acted on as it is, never asked about."""
+    TIMED_OUT = "timed out"
+    UNCLEAR = "unclear"
+    """Speech was heard but no reading of it was reliable (text is "")."""
+    MISSED_START = "missed start"
+    """The speech's beginning was not heard (`reason` says why): never acted on, asked again."""
+    IGNORED = "ignored"
+    """Speech plainly not said to the host (`reason` says why): logged, never answered."""
+
+
+class Source(Enum):
+    """Where a reply came from (the event log names it for decided ones)."""
+
+    VOICE = "voice"
+    TYPED = "typed"
+    PHONE = "phone"
+    WAKE = "wake word"
+    TABLE = "table"
+    """A benchmark's stand-in table of players choosing moves (partyhost/bench/pace.py)."""
+
+
+@dataclass(frozen=True)
+class Understood:
+    """One reply to a prompt as the host takes it: every kind of ears hands over this,
+    understood once (the session never matches words itself).
+
+    text: what was said or typed (the chosen reading; for IGNORED what was read).
+    intent: what it means (None: nothing understood); phrase: the grammar's words for
+    it (asked back in "Did you mean ...?"); score: the match score (0-100); confidence:
+    recogniser confidence x match quality (typed: the score / 100; None when no words).
+    rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
+    unavailable: what to say when the words clearly name something not possible now.
+    reason: why an IGNORED reply was not for the host, or why a start was missed.
     Spoken replies also say when, on the session clock (typed ones leave it None):
-    listening_from (when the ears began to listen: a timed prompt's clock starts
-    there), start and end of the speech, and the cues the ears played while
-    listening (the last seconds' ticks), as (name, time). unclear: speech was heard
-    but no reading was reliable (text is then "").
+    listening_from (a timed prompt's clock starts there), start and end of the speech,
+    the cues the ears played while listening as (name, time), and how loud the speech
+    arrived before any gain (input_level: peak_dbfs, rms_dbfs).
     """
 
+    outcome: Outcome
+    source: Source = Source.TYPED
     text: str = ""
-    timed_out: bool = False
+    intent: dict[str, Any] | None = None
+    phrase: str = ""
+    score: float = 0.0
     confidence: float | None = None
-    unclear: bool = False
-    unsure: bool = False
-    """The ears heard something else nearly as well: the host asks before acting."""
+    rival: str = ""
+    verdict: Verdict = Verdict.ASK_AGAIN
+    unavailable: str = ""
+    reason: str = ""
     listening_from: float | None = None
     start: float | None = None
     end: float | None = None
     cues: tuple[tuple[str, float], ...] = ()
-    intent: dict[str, Any] | None = None
-    """Already decided, so nothing needs matching: a button on the player's own phone
-    page. The session applies it like a spoken one (journal, narration, undo)."""
-    source: str = ""
-    """Where it came from when not the usual ears ("phone"), for the event log."""
-    missed_start: str = ""
-    """Why the speech's beginning was not heard ("began before listening", "clipped at
-    the front"); such a reply is never acted on: the host asks again."""
-    ignored: str = ""
-    """Speech plainly not said to the host, and why ("longer than a reply", "far from the
-    prompt", "empty reading"); text is what was read. Logged, never answered."""
     input_level: dict[str, float] | None = None
-    """How loud the speech arrived before any gain (peak_dbfs, rms_dbfs), for the event log."""
+
+    @property
+    def spoken(self) -> bool:
+        """Said aloud (it has a time): a reply not understood is plausibly one, asked "Sorry?"."""
+        return self.start is not None

@@ -1,8 +1,9 @@
 """The session loop: ask, understand, apply, journal, narrate; and the common commands.
 
 It knows games only through host.engine.Game and players only through two small
-interfaces: Ears (something that hears a reply to a prompt) and Mouth (something
-that speaks, plays cues and tells a player a secret). Text, microphones, WAV files
+interfaces: Ears (something that hears a reply to a prompt and hands it over
+understood, host.contract.Understood) and Mouth (something that speaks, plays cues
+and tells a player a secret); it never matches words itself. Text, microphones, WAV files
 and speakers all plug in there, so the loop is the same for typed and spoken play.
 """
 
@@ -13,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .contract import PROMPT_UNION, Heard, Prompt
-from .decide import ACT, ASK_AGAIN, ASK_FIRST, decide
+from .contract import PROMPT_UNION, Outcome, Prompt, Understood, Verdict
 from .engine import Action, Event, Game, GameOptions, RuleError, crosses_reveal, join_names
 from .eventlog import EventLog
 from .games import option
@@ -58,8 +58,14 @@ UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Onl
 
 
 class Ears(Protocol):
-    def hear(self, prompt: Prompt) -> Heard | None:
-        """The next reply to `prompt`; None when the input has ended for good."""
+    """Something that hears replies and understands them: the session never matches words."""
+
+    def hear(self, prompt: Prompt) -> Understood | None:
+        """The next reply to `prompt`, understood; None when the input has ended for good."""
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        """Words heard before, understood against another prompt (a narrowed question's
+        choices: which one the missed replies sound like)."""
 
 
 class Mouth(Protocol):
@@ -68,22 +74,6 @@ class Mouth(Protocol):
     def private(self, player: str, text: str) -> None: ...
     def adjust(self, change: str) -> str:
         """Apply "slower" | "faster" | "louder" | "quieter"; return what to say about it."""
-
-
-class Understanding(Protocol):
-    """What the matcher made of a reply (voice.understanding.matcher.Match fits this)."""
-
-    intent: dict[str, Any] | None
-    score: float
-    phrase: str
-    unavailable: str
-    """What to say when the words clearly name something not possible now ("" if not)."""
-
-    @property
-    def needs_confirmation(self) -> bool: ...
-
-
-Understand = Callable[[Prompt, str], Understanding]
 
 
 @dataclass
@@ -107,12 +97,11 @@ class Session:
         log: EventLog,
         ears: Ears,
         mouth: Mouth,
-        understand: Understand,
         clock: Callable[[], float],
     ):
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
-        self.ears, self.mouth, self.understand, self.clock = ears, mouth, understand, clock
+        self.ears, self.mouth, self.clock = ears, mouth, clock
         self.info_intents: set[str] = set(option(game, "INFO_INTENTS"))
         self.last_spoken: list[str] = []
         self.state: Any = None
@@ -207,25 +196,20 @@ class Session:
             return "eof"
         for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
             self.log.write({"type": "sound", "name": name, "at": round(at, 3), "live": True})
-        if heard.timed_out:
+        if heard.outcome is Outcome.TIMED_OUT:
             self.log.write(
                 {"type": "heard", "player": prompt.player, "text": "", "timeout": True, **_timing(heard, prompt)}
             )
             self._accept(prompt, {"intent": "timeout"})
             return None
-        if heard.missed_start:
+        if heard.outcome is Outcome.MISSED_START:
             self._missed_start(prompt, heard)
             return _LISTEN_AGAIN  # asked again by saying so; the prompt is not re-read
-        if heard.intent is not None:
-            # Decided on the player's own page: no matching, no "did you mean?".
-            self.log.write(
-                {"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source or "decided"}
-            )
-            if heard.intent.get("intent") in COMMON_INTENTS:
-                return self._common(prompt, heard.intent["intent"])
-            self._accept(prompt, dict(heard.intent))
-            return None
-        if heard.unclear and prompt.unclear is not None:
+        if heard.outcome is Outcome.DECIDED and heard.intent is not None:
+            # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
+            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source.value})
+            return self._act(prompt, dict(heard.intent))
+        if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             self.log.write(
                 {
@@ -239,45 +223,52 @@ class Session:
             )
             self._accept(prompt, dict(prompt.unclear))
             return None
-        understanding = self.understand(prompt, heard.text)
-        confidence = heard.confidence if heard.confidence is not None else understanding.score / 100
+        return self._take_understood(prompt, heard)
+
+    def _take_understood(self, prompt: Prompt, heard: Understood) -> str | None | object:
+        """A reply with its verdict: acted on, asked about first, or asked again (narrowed
+        after the second miss at this prompt, or "Sorry?" when it was spoken)."""
+        confidence = heard.confidence if heard.confidence is not None else heard.score / 100
         self.log.write(
             {
                 "type": "heard",
                 "player": prompt.player,
                 "text": heard.text,
                 "confidence": round(confidence, 3),
-                **({"unsure": True} if heard.unsure else {}),
+                **({"unsure": True} if heard.rival else {}),
                 **_timing(heard, prompt),
             }
         )
-        intent = understanding.intent
-        verdict = decide(understanding, heard.unsure)
+        intent, verdict = heard.intent, heard.verdict
         trouble = self._trouble_at(prompt)
-        if verdict != ASK_AGAIN and intent["intent"] not in COMMON_INTENTS and trouble.was_refused(intent):
+        if intent is None or verdict is Verdict.ASK_AGAIN:
+            if trouble.miss(heard.text):
+                return self._narrow(prompt)
+            if heard.spoken and not heard.unavailable:
+                self._reject(prompt, "not understood", SORRY)  # spoken, and plausibly a reply
+                return _LISTEN_AGAIN  # the prompt is not re-read
+            self._not_understood(prompt, heard)
+            return None
+        if intent["intent"] not in COMMON_INTENTS and trouble.was_refused(intent):
             # The reading the player already said "no" to: asked about again, or narrowed.
             if trouble.miss(heard.text):
                 return self._narrow(prompt)
-            verdict = ASK_FIRST
-        elif verdict == ASK_AGAIN and trouble.miss(heard.text):
-            return self._narrow(prompt)
-        if verdict == ASK_AGAIN and heard.start is not None and not getattr(understanding, "unavailable", ""):
-            self._reject(prompt, "not understood", SORRY)  # spoken, and plausibly a reply
-            return _LISTEN_AGAIN  # the prompt is not re-read
-        if verdict == ASK_AGAIN:
-            self._not_understood(prompt, understanding)
-            return None
-        if verdict != ACT:
-            settled = self._did_you_mean(prompt, understanding.phrase, intent)
+            verdict = Verdict.ASK_FIRST
+        if verdict is Verdict.ASK_FIRST:
+            settled = self._did_you_mean(prompt, heard.phrase, intent)
             if not isinstance(settled, dict):
                 return settled
             intent = settled
+        return self._act(prompt, intent)
+
+    def _act(self, prompt: Prompt, intent: dict[str, Any]) -> str | None:
+        """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
             return self._common(prompt, intent["intent"])
         self._accept(prompt, intent)
         return None
 
-    def _hear_addressed(self, prompt: Prompt) -> Heard | None:
+    def _hear_addressed(self, prompt: Prompt) -> Understood | None:
         """The next reply meant for the host. Speech the ears found not said to it is
         logged with the reason and not answered; after `remind_after` seconds with no
         reply to an untimed prompt, a brief reminder, then at doubling intervals."""
@@ -289,20 +280,20 @@ class Session:
             self._reminders = (prompt, wait, due) if wait else None
             asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
             heard = self.ears.hear(asked)
-            if heard is not None and due is not None and heard.timed_out:
+            if heard is not None and due is not None and heard.outcome is Outcome.TIMED_OUT:
                 self._remind(prompt)
                 wait *= 2
                 due = self.clock() + wait
                 continue
-            if heard is None or not heard.ignored:
-                if heard is not None and not heard.missed_start:
+            if heard is None or heard.outcome is not Outcome.IGNORED:
+                if heard is not None and heard.outcome is not Outcome.MISSED_START:
                     self._reminders = None  # a reply, even a refused one, starts the wait anew
                 return heard
             self.log.write(
                 {
                     "type": "ignored",
                     "player": prompt.player,
-                    "reason": heard.ignored,
+                    "reason": heard.reason,
                     "text": heard.text,
                     **_timing(heard, prompt),
                 }
@@ -316,7 +307,7 @@ class Session:
         self.log.write({"type": "reminder", "player": prompt.player})
         self._say(question, remember=False)
 
-    def _missed_start(self, prompt: Prompt, heard: Heard) -> None:
+    def _missed_start(self, prompt: Prompt, heard: Understood) -> None:
         """Speech whose beginning the ears lost (said over the host, or cut): never a move.
         The host says so, which asks for it again."""
         self.log.write(
@@ -324,7 +315,7 @@ class Session:
                 "type": "ignored",
                 "player": prompt.player,
                 "reason": "missed start",
-                "detail": heard.missed_start,
+                "detail": heard.reason,
                 **_timing(heard, prompt),
             }
         )
@@ -442,9 +433,9 @@ class Session:
             heard = self.ears.hear(pause_prompt)
             if heard is None:
                 return "eof"
-            if heard.timed_out:
+            if heard.outcome is Outcome.TIMED_OUT:
                 continue
-            intent = self.understand(pause_prompt, heard.text).intent
+            intent = heard.intent
             if intent and intent["intent"] == "resume":
                 self._say("Let's go on.", remember=False)
                 return None
@@ -466,7 +457,7 @@ class Session:
         are offered and the host listens again, narrowing anew at the next miss."""
         trouble = self._trouble_at(prompt)
         self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
-        likeliest = likeliest_choice(prompt, trouble.heard, self.understand)
+        likeliest = likeliest_choice(prompt, trouble.heard, self.ears.reread)
         found = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask)).run(likeliest)
         if isinstance(found, dict):
             self._accept(prompt, found)
@@ -489,35 +480,12 @@ class Session:
             heard = self._hear_addressed(ask)
             if heard is None:
                 return Reply(outcome="eof")
-            if heard.missed_start:
+            if heard.outcome is Outcome.MISSED_START:
                 self._missed_start(ask, heard)
                 continue
-            if heard.timed_out:
+            if heard.outcome is Outcome.TIMED_OUT:
                 return Reply()
-            if heard.intent is not None:  # a button on the player's page
-                self.log.write(
-                    {
-                        "type": "heard",
-                        "player": prompt.player,
-                        "text": heard.text,
-                        "source": heard.source or "decided",
-                        "narrowed": ask.text,
-                    }
-                )
-                reply = Reply(dict(heard.intent), True, heard.text)
-            else:
-                understanding = self.understand(ask, heard.text)
-                self.log.write(
-                    {
-                        "type": "heard",
-                        "player": prompt.player,
-                        "text": heard.text,
-                        "narrowed": ask.text,
-                        **({"unsure": True} if heard.unsure else {}),
-                        **_timing(heard, ask),
-                    }
-                )
-                reply = Reply(understanding.intent, decide(understanding, heard.unsure) == ACT, understanding.phrase)
+            reply = self._narrowed_reply(prompt, ask, heard)
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:
                 return reply
@@ -529,11 +497,19 @@ class Session:
                     return Reply(outcome=_MOVED_ON)
             self._say(ask.text, remember=False)
 
-    def _not_understood(self, prompt: Prompt, understanding: Understanding) -> None:
+    def _narrowed_reply(self, prompt: Prompt, ask: Prompt, heard: Understood) -> Reply:
+        """The answer to a narrowed question, logged: a button on the player's page is sure."""
+        if heard.outcome is Outcome.DECIDED:
+            said: dict[str, Any] = {"source": heard.source.value, "narrowed": ask.text}
+        else:
+            said = {"narrowed": ask.text, **({"unsure": True} if heard.rival else {}), **_timing(heard, ask)}
+        self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
+        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase)
+
+    def _not_understood(self, prompt: Prompt, heard: Understood) -> None:
         """A clear value that is not possible now is answered as such; anything else is "sorry?"."""
-        unavailable = getattr(understanding, "unavailable", "")
-        if unavailable:
-            self._reject(prompt, "not available", unavailable)
+        if heard.unavailable:
+            self._reject(prompt, "not available", heard.unavailable)
         else:
             self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
 
@@ -547,35 +523,15 @@ class Session:
         session ends ("eof", "quit"); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
         for _ in range(CORRECTIONS):
-            question = f"Did you mean: {phrase}?"
-            ask = Prompt(
-                f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
-                prompt.player,
-                question,
-                prompt.context,
-                prompt.slots,
-                choices=("yes", "no"),
-            )
-            self._say(question, remember=False)
-            heard = self._hear_addressed(ask)
+            heard = self._ask_did_you_mean(prompt, phrase)
             if heard is None:
                 return "eof"
-            if heard.timed_out or heard.missed_start or (heard.unclear and not heard.text):
+            if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break
-            understanding = self.understand(ask, heard.text)
-            self.log.write(
-                {
-                    "type": "heard",
-                    "player": prompt.player,
-                    "text": heard.text,
-                    "confirming": phrase,
-                    **({"unsure": True} if heard.unsure else {}),
-                }
-            )
-            answer = understanding.intent
+            answer = heard.intent
             if answer is None:
-                if getattr(understanding, "unavailable", ""):
-                    self._not_understood(prompt, understanding)
+                if heard.unavailable:
+                    self._not_understood(prompt, heard)
                     return None
                 break
             if answer["intent"] == "yes":
@@ -588,22 +544,41 @@ class Session:
                 if outcome is not None:
                     return outcome
                 continue
-            if decide(understanding, heard.unsure) == ACT:
+            if heard.verdict is Verdict.ACT:
                 return answer
-            phrase, intent = understanding.phrase, answer
+            phrase, intent = heard.phrase, answer
         if self._trouble_at(prompt).miss():
             return self._narrow(prompt)
         self._say("Okay, let's try again.")
         return None
+
+    def _ask_did_you_mean(self, prompt: Prompt, phrase: str) -> Understood | None:
+        """Say "Did you mean: <phrase>?" and hear the answer: yes or no, or a corrected
+        answer to the prompt (the question's prompt accepts both); logged when it has words."""
+        question = f"Did you mean: {phrase}?"
+        ask = Prompt(
+            f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
+            prompt.player,
+            question,
+            prompt.context,
+            prompt.slots,
+            choices=("yes", "no"),
+        )
+        self._say(question, remember=False)
+        heard = self._hear_addressed(ask)
+        if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
+            said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": phrase}
+            self.log.write({**said, **({"unsure": True} if heard.rival else {})})
+        return heard
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask yes or no; anything else counts as no, so nothing happens by accident."""
         ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
         self._say(question, remember=False)
         heard = self.ears.hear(ask)
-        if heard is None or heard.timed_out:
+        if heard is None or heard.outcome is Outcome.TIMED_OUT:
             return False
-        intent = self.understand(ask, heard.text).intent
+        intent = heard.intent
         return bool(intent and intent["intent"] == "yes")
 
     def _options_sentence(self, prompt: Prompt) -> str:
@@ -621,7 +596,7 @@ def _question(text: str) -> str:
     return (questions or sentences or [text])[-1]
 
 
-def _timing(heard: Heard, prompt: Prompt) -> dict[str, Any]:
+def _timing(heard: Understood, prompt: Prompt) -> dict[str, Any]:
     """When a spoken reply was listened for and said, and how loud it came in, for the
     event log (typed: nothing).
 

@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.contract import Heard, Prompt
+from host.contract import Outcome, Prompt, Source, Understood
 from partyhost.speech_time import estimated_seconds
 from partyhost.textio import TextMouth, printable
+from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
 
 MENU_PROMPT = "common/menu"
 LONGEST_REPLY = 500
@@ -62,7 +64,10 @@ class Conversation:
         show_private: bool = True,
         clock: Callable[[], float] = time.monotonic,
         speech_seconds: Callable[[str], float] = estimated_seconds,
+        understanding: TextUnderstanding | None = None,
     ):
+        """`understanding`: how each transcript is understood (None: a Matcher with the default scores)."""
+        self.understand = understanding if understanding is not None else TextUnderstanding(Matcher())
         self.terminal = TextMouth(out if out is not None else sys.stdout, show_private=show_private)
         self.clock, self.speech_seconds = clock, speech_seconds
         self._lock = threading.Condition()
@@ -75,8 +80,8 @@ class Conversation:
 
     # ---- the session's side: Ears and Mouth ----------------------------
 
-    def hear(self, prompt: Prompt) -> Heard | None:
-        """Wait for the next transcript; None once the service closes."""
+    def hear(self, prompt: Prompt) -> Understood | None:
+        """Wait for the next transcript, understood; None once the service closes."""
         with self._lock:
             if not self._said:  # a Keep Cool turn is a cue alone: name whose it is
                 self._said.append(f"{prompt.player}, your turn." if prompt.player else prompt.text)
@@ -93,9 +98,12 @@ class Conversation:
             if prompt.timeout and self._deadline is not None and self.clock() > self._deadline[1]:
                 self._deadline, self._late = None, True
                 self.terminal.out.write(f"(time was up) {printable(text)}\n")
-                return Heard(timed_out=True)
+                return Understood(Outcome.TIMED_OUT, Source.VOICE)
             self.terminal.out.write(f"{prompt.player or 'table'}> {printable(text)}\n")
-            return Heard(text=text)
+        return self.understand(prompt, text, Source.VOICE)
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        return self.understand(prompt, text, Source.VOICE)
 
     def say(self, text: str) -> None:
         with self._lock:

@@ -1,7 +1,7 @@
 """The spoken menu: which game, how many players. For a box with no keyboard.
 
-It uses the same ears, mouth and matcher as a game, at the shared prompts
-common/menu, common/number and common/yes_no, and returns a choice; the command
+It uses the same ears and mouth as a game (the ears understand each reply), at the
+shared prompts common/menu, common/number and common/yes_no, and returns a choice; the command
 line then starts that game exactly as `partyhost play` would. With a wake word and a
 microphone, the box rests first: it says how to wake it and listens only for the word.
 """
@@ -14,7 +14,6 @@ from host.contract import Prompt
 from host.engine import join_names
 from host.games import game_ids, get_game, option
 from host.session import Ears, Mouth
-from voice.understanding.matcher import Matcher
 
 ATTEMPTS = 4
 
@@ -26,7 +25,7 @@ class MenuChoice:
     mode: str
 
 
-def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
+def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
     """Ask until answered; None when the players quit or the input ends."""
     if not sleep_until_woken(ears, mouth):
         return None
@@ -35,7 +34,6 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
     game_id = _ask(
         ears,
         mouth,
-        matcher,
         Prompt("common/menu", None, "Which game shall we play?", choices=("let's play keep cool", "centurion")),
         "choose_game",
         "game",
@@ -49,7 +47,6 @@ def run_menu(ears: Ears, mouth: Mouth, matcher: Matcher) -> MenuChoice | None:
         count = _ask(
             ears,
             mouth,
-            matcher,
             Prompt(
                 "common/number",
                 None,
@@ -85,13 +82,13 @@ def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
     return ears.sleep_until_wake()
 
 
-def _ask(ears: Ears, mouth: Mouth, matcher: Matcher, prompt: Prompt, intent_name: str, field: str):
+def _ask(ears: Ears, mouth: Mouth, prompt: Prompt, intent_name: str, field: str):
     for _ in range(ATTEMPTS):
         mouth.say(prompt.text)
         heard = ears.hear(prompt)
         if heard is None:
             return None
-        intent = matcher.match(prompt.name, heard.text, prompt.slots).intent if heard.text else None
+        intent = heard.intent
         if intent and intent["intent"] == intent_name:
             return intent[field]
         if intent and intent["intent"] == "quit":

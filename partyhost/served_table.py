@@ -24,6 +24,8 @@ from partyhost.conversation import MENU_PROMPT, Conversation
 from partyhost.game_setup import SPOKEN, GameSetup
 from partyhost.table import GameEnd, Table, UserError
 from partyhost.voiceio import GameIO, Opener
+from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
 
 NOT_RESUMED = (UserError, SessionBusy)
 """What a resume at the start of serving may meet: no game to resume, or one open elsewhere."""
@@ -52,7 +54,8 @@ def serve(table: Table, settings: Settings, ready: Ready) -> None:
 
     table.check()  # a journal that cannot open is refused now
     bind = bind_address(settings.serve_bind)
-    conversation = Conversation(show_private=settings.show_private)
+    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+    conversation = Conversation(show_private=settings.show_private, understanding=TextUnderstanding(matcher))
     served = ServedTable(conversation, lambda talk: play_games(talk, table))
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
     announce_as = name if settings.serve_zeroconf else None

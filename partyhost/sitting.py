@@ -15,7 +15,6 @@ from host.journal import Journal, JournalUnwritable
 from host.session import Session, SessionInfo
 from partyhost.config import Settings
 from partyhost.voiceio import GameIO
-from voice.understanding.matcher import Matcher
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,6 @@ class Sitting:
     journal: Journal
     info: SessionInfo
     settings: Settings
-    matcher: Matcher
     io: GameIO
     events: Path
     replay: list[Any] | None = None
@@ -64,7 +62,6 @@ def build_session(sitting: Sitting, log: EventLog) -> Session:
         log,
         sitting.io.ears,
         sitting.io.mouth,
-        lambda prompt, text: sitting.matcher.match(prompt.name, text, prompt.slots),  # type: ignore[arg-type, return-value]
         sitting.io.clock,
     )
     session.remind_after = sitting.io.remind_after

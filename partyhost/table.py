@@ -157,8 +157,8 @@ class Table:
                 setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
             new = _new_game(journal, game_id, setup, settings)
             events = _events_arg(choice)  # so is an event log that cannot be written
-            matcher, io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
-            return self._start(journal, new, settings, matcher, io, events)
+            io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
+            return self._start(journal, new, settings, io, events)
 
     def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
         """A saved game (the latest unfinished one when None), replayed and continued."""
@@ -174,10 +174,10 @@ class Table:
                 for note in saved.notes:
                     self.tell(note)
                 events = _events_arg(choice) or self._saved_events(record)
-                matcher, io = _open_io(settings, journal.last_time(record.id), choice)
+                io = _open_io(settings, journal.last_time(record.id), choice)
                 info = SessionInfo(record.id, record.setup.get("group", ""))
                 sitting = Sitting(
-                    saved.game, saved.options, saved.decks, journal, info, settings, matcher, io, events, saved.actions
+                    saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
                 )
                 with _closed_on_failure(io):
                     sitting.phones = self._phones(sitting)
@@ -197,15 +197,13 @@ class Table:
         """The game, players and mode the spoken menu chose; None when it was left."""
         from partyhost.menu import run_menu
 
-        matcher, io = _open_io(settings, 0.0, choice)
+        io = _open_io(settings, 0.0, choice)
         try:
-            return run_menu(io.ears, io.mouth, matcher)
+            return run_menu(io.ears, io.mouth)
         finally:
             io.close()
 
-    def _start(
-        self, journal: Journal, new: _NewGame, settings: Settings, matcher: Matcher, io: GameIO, events: Path | None
-    ) -> GameEnd:
+    def _start(self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None) -> GameEnd:
         """Save the new game, take its lock and play it."""
         with _closed_on_failure(io):
             session_id = journal.create(new.game.ID, new.setup)
@@ -216,7 +214,7 @@ class Table:
                 events_path = events or self.place.event_log(session_id)
                 journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
                 info = SessionInfo(session_id, new.setup["group"])
-                sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, matcher, io, events_path)
+                sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
                     sitting.phones = self._phones(sitting)
                 except UserError:
@@ -375,13 +373,13 @@ def _open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
         raise UserError(f"game {record.id} cannot be resumed: {reason}") from reason
 
 
-def _open_io(settings: Settings, t0: float, choice: IOChoice) -> tuple[Matcher, GameIO]:
-    """The ears and mouth of the settings (or the choice's opener), and the matcher they use."""
-    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
+def _open_io(settings: Settings, t0: float, choice: IOChoice) -> GameIO:
+    """The ears and mouth of the settings (or the choice's opener), understanding with the settings' scores."""
     if choice.opener is not None:
-        return matcher, choice.opener(settings, t0)
+        return choice.opener(settings, t0)
+    matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
     try:
-        return matcher, open_io(settings, matcher, clock_offset=t0)
+        return open_io(settings, matcher, clock_offset=t0)
     except IOChoiceError as error:
         hint = "; to type your replies instead, add --input text" if settings.input == "mic" else ""
         raise UserError(f"{error}{hint}") from error

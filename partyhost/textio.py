@@ -6,9 +6,11 @@ timed prompts also time out for real, and lines are edited with readline (arrows
 history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
 become U+FFFD and control characters are not echoed: any line is just a reply.
 
-As by voice, a command typed after "host" or the wake word ("host, score", "okay
-nabu, score") works at any prompt (TypedCommands); at a Keep Cool turn, where any
-word is a clue, a command typed without it is asked about before it counts as one.
+Each line is understood here, matched once with the text understanding (no audio
+module is imported for typed play). As by voice, a command typed after "host" or the
+wake word ("host, score", "okay nabu, score") works at any prompt (TypedCommands); at
+a Keep Cool turn, where any word is a clue, a command typed without it is asked about
+before it counts as one.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ import sys
 import time
 from typing import Any, TextIO
 
-from host.contract import Heard, Prompt
-from voice.listening.wake import OFF, Commands, shipped_wake_words
+from host.contract import Outcome, Prompt, Source, Understood
+from voice.understanding.commands import Commands
+from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
+from voice.understanding.understand import TextUnderstanding, decided
+from voice.wake_words import OFF, shipped_wake_words
 
 SILENCE = "..."
 NEEDS_ADDRESS = (
@@ -31,10 +36,10 @@ NEEDS_ADDRESS = (
 
 class TypedCommands:
     """What typed play makes of "host, ..." and "<wake word>, ...": the command after the
-    address, read as the voice's ears read it after the wake word (voice.listening.wake.Commands:
+    address, read as the voice's ears read it after the wake word (voice.understanding.commands:
     the prompt's commands said after its prefix, or the common commands)."""
 
-    def __init__(self, matcher: Any, wake_word: str = OFF):
+    def __init__(self, matcher: Matcher, wake_word: str = OFF):
         self.matcher = matcher
         phrases = ["host"]
         word = shipped_wake_words().get(wake_word) if wake_word != OFF else None
@@ -49,26 +54,31 @@ class TypedCommands:
         rest = next((said[len(a) :].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
         return self._read(prompt, rest) if rest else None
 
-    def needs_address(self, prompt: Prompt, line: str) -> bool:
+    def needs_address(self, prompt: Prompt, line: str, understood: dict[str, Any] | None) -> bool:
         """A command typed exactly but bare, at a prompt where commands need an address (a
-        Keep Cool turn: "score" there is a clue); never a word in play (a guess)."""
+        Keep Cool turn: "score" there is a clue); never a word in play (a guess).
+        `understood`: what the line means at the prompt."""
         table = self.matcher.table(prompt.name, prompt.slots)
         command = table.lookup(f"{table.prefix} {line}") if table.prefix else None
         if command is None or command["intent"] not in table.addressed_intents:
             return False
-        understood = self.matcher.match(prompt.name, line, prompt.slots).intent
         return understood is None or understood.get("word") is None
 
     def _read(self, prompt: Prompt, text: str) -> dict[str, Any] | None:
-        found = Commands(self.matcher, prompt.name, prompt.slots).match(text)
-        return dict(found.intent) if found.intent is not None and not found.needs_confirmation else None
+        found = Commands(self.matcher, prompt.name, prompt.slots).command(text)
+        return dict(found.intent) if found is not None and found.intent is not None else None
 
 
 class TextEars:
+    """host.session.Ears for typed lines: each understood against its prompt."""
+
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None, commands: TypedCommands | None = None):
+        """`commands`: what "host, ..." means, and the matcher every line is understood
+        with (None: a plain Matcher, and no addressed commands)."""
         self.stream = sys.stdin if stream is None else stream
         self.out = sys.stdout if out is None else out
         self.commands = commands
+        self.understand = TextUnderstanding(commands.matcher if commands is not None else Matcher())
         self._asked: tuple[Prompt, str] | None = None  # a bare command asked about at this prompt
         if hasattr(self.stream, "reconfigure") and getattr(self.stream, "errors", None) != "replace":
             self.stream.reconfigure(errors="replace")  # before its first read (the menu's ears)
@@ -81,7 +91,7 @@ class TextEars:
                 pass
         self._timed: tuple[Prompt, float] | None = None  # the last timed prompt and its deadline
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         who = prompt.player or "table"
         if self.interactive:
             if prompt.timeout:
@@ -90,7 +100,7 @@ class TextEars:
                 if not select.select([self.stream], [], [], self._time_left(prompt))[0]:
                     self._timed = None
                     self.out.write("(time is up)\n")
-                    return Heard(timed_out=True)
+                    return Understood(Outcome.TIMED_OUT)
             line = self._typed("" if prompt.timeout else f"{who}> ")
         else:
             line = self.stream.readline()
@@ -100,23 +110,27 @@ class TextEars:
         if not self.interactive:
             self.out.write(f"{who}> {printable(line)}\n")
         if line == SILENCE:
-            return Heard(timed_out=True) if prompt.timeout else Heard(text="")
+            return Understood(Outcome.TIMED_OUT) if prompt.timeout else self.understand(prompt, "")
         return self._read(prompt, line)
 
-    def _read(self, prompt: Prompt, line: str) -> Heard:
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        return self.understand(prompt, text)
+
+    def _read(self, prompt: Prompt, line: str) -> Understood:
         """A command after an address is decided here, like a phone's button; a bare one at a
         Keep Cool turn is asked about once (the turn goes on), and taken as a clue if typed again."""
         if self.commands is None:
-            return Heard(text=line)
+            return self.understand(prompt, line)
         command = self.commands.command(prompt, line)
         if command is not None:
-            return Heard(text=line, intent=command, source="typed command")
-        if self._asked != (prompt, line.lower()) and self.commands.needs_address(prompt, line):
+            return decided(command, Source.TYPED, line)
+        understood = self.understand(prompt, line)
+        if self._asked != (prompt, line.lower()) and self.commands.needs_address(prompt, line, understood.intent):
             self._asked = (prompt, line.lower())
             self.out.write(NEEDS_ADDRESS.format(line=printable(line.lower())) + "\n")
-            return Heard(text=line, ignored="a command without its address")
+            return Understood(Outcome.IGNORED, text=line, reason="a command without its address")
         self._asked = None
-        return Heard(text=line)
+        return understood
 
     def _typed(self, prompt: str) -> str:
         """One line from the keyboard, "" at its end (Ctrl-D)."""

@@ -43,14 +43,14 @@ sys.path.insert(0, str(ROOT))
 
 from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import SAMPLE_RATE  # noqa: E402
-from host.decide import ASK_FIRST  # noqa: E402
-from host.decide import decide as decide_reply  # noqa: E402
+from host.contract import Verdict  # noqa: E402
+from host.contract import decide as decide_reply  # noqa: E402
 from voice.speaking import mixing  # noqa: E402
 from voice.listening.audio_in import read_wav_16k  # noqa: E402
 from voice.audio_types import Hypothesis, Utterance  # noqa: E402
 from voice.understanding.matcher import Matcher, PromptGraph  # noqa: E402
 from voice.speaking.mixing import padded  # noqa: E402
-from voice.listening.reading import Reading, decodable, judge, weigh  # noqa: E402
+from voice.listening.reading import Reading, judge, weigh  # noqa: E402
 
 AUDIO = ROOT.parent / "shared" / "audio"
 DIGITS = "zero one two three four five six seven eight nine".split()
@@ -240,7 +240,7 @@ def run_decoding(items: list[Item], tables: dict, log: Callable[[str], None]) ->
     for n, item in enumerate(items, 1):
         table = tables[item.prompt]
         start = time.perf_counter()
-        paths = recognizer.decode_in_grammar(item.audio, table.graph) if decodable(table) else []
+        paths = recognizer.decode_in_grammar(item.audio, table.graph) if table.decodable() else []
         done[item.id] = (paths, (time.perf_counter() - start) * 1000)
         if n % 200 == 0:
             log(f"  decoding: {n}/{len(items)}")
@@ -264,7 +264,7 @@ class Decision:
     intent: dict | None
     quality: float
     ms: float
-    asked: bool = False            # a game would ask "Did you mean ...?" before acting (host.decide)
+    asked: bool = False            # a game would ask "Did you mean ...?" before acting (host.contract.decide)
     reading: Reading | None = None  # as voice.listening.reading.weigh made it
 
 
@@ -291,11 +291,11 @@ def rescore(hyp: dict, line: float | None, span: float) -> float:
 
 
 def decide(row: dict, line: float | None, span: float) -> Decision:
-    """voice.listening.reading.weigh on the stored n-best (confidences at `line`), then host.decide."""
+    """voice.listening.reading.weigh on the stored n-best (confidences at `line`), then host.contract.decide."""
     hypotheses = tuple(Hypothesis(h["text"], rescore(h, line, span), h["details"]) for h in row["hyps"])
     reading = weigh(hypotheses, row["matches"], False, row["utterance"])
     intent = None if reading.rejected else reading.match.intent
-    asked = intent is not None and decide_reply(reading.match, reading.unsure) == ASK_FIRST
+    asked = intent is not None and decide_reply(reading.match, reading.unsure) is Verdict.ASK_FIRST
     return Decision(intent, reading.confidence, row["ms"] + row["match_ms"], asked, reading)
 
 
@@ -376,7 +376,7 @@ def decoded_and_checked(rows_w: dict, checks: dict, decoded: dict, tables: dict)
         check = checks[item.id]
         vetoed = reading.posterior is None and check["vetoed"]
         intent = None if reading.rejected or vetoed or reading.match is None else reading.match.intent
-        asked = intent is not None and decide_reply(reading.match, reading.unsure) == ASK_FIRST
+        asked = intent is not None and decide_reply(reading.match, reading.unsure) is Verdict.ASK_FIRST
         return Decision(intent, reading.confidence, row["ms"] + row["match_ms"] + decode_ms + check["ms"],
                         asked, reading)
     return rule

@@ -27,6 +27,7 @@ from partyhost.saved import deck_files, load_game_decks
 from partyhost.textio import TextEars, TextMouth
 from voice.understanding.grammar import GRAMMAR_DIR
 from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
 
 NAMES = ("Ana", "Ben", "Cy", "Dee")
 HUGE = ["1e309", "-1e309", "nan", "NaN", "inf", "-inf", "+50", "\u221220", "1,000,000,000", "0x1F", "007",
@@ -107,18 +108,26 @@ class FuzzResult:
 
 
 class TimedEars(TextEars):
-    """The typed ears, timing each reply's handling (from one line read to the next)."""
+    """The typed ears, timing each reply's handling (from one line read, understanding
+    it included, to the next)."""
 
-    def __init__(self, stream, out, result: FuzzResult):
+    def __init__(self, stream, out, result: FuzzResult, matcher: Matcher):
         super().__init__(stream, out)
+        self.understand = TextUnderstanding(matcher)
         self.result, self.last, self.line = result, None, ""
+
+    def _read(self, prompt, line):
+        self.last = time.monotonic()  # read: its handling starts with understanding it
+        return super()._read(prompt, line)
 
     def hear(self, prompt):
         now = time.monotonic()
         if self.last is not None:
             self.result.slowest_s = max(self.result.slowest_s, now - self.last)
+        self.last = None
         heard = super().hear(prompt)
-        self.last = time.monotonic()
+        if self.last is None:
+            self.last = time.monotonic()
         if heard is not None:
             self.result.lines += 1
             self.line = heard.text
@@ -135,16 +144,16 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
     for i, config in enumerate(configs):
         mine = lines[i::len(configs)]
         stream = io.StringIO("".join(line + "\n" for line in mine))
-        ears = TimedEars(stream, io.StringIO(), result)
+        ears = TimedEars(stream, io.StringIO(), result, matcher)
         while stream.tell() < len(stream.getvalue()):
-            outcome = _one_game(config, journal, matcher, ears, folder, result)
+            outcome = _one_game(config, journal, ears, folder, result)
             if outcome == "eof":
                 break
     journal.close()
     return result
 
 
-def _one_game(config: Config, journal: Journal, matcher: Matcher, ears: TimedEars, folder: Path,
+def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path,
               result: FuzzResult) -> str:
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
@@ -152,8 +161,7 @@ def _one_game(config: Config, journal: Journal, matcher: Matcher, ears: TimedEar
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events" / f"{session_id}.jsonl", time.monotonic)
     session = Session(game, options, decks, journal, SessionInfo(session_id, "fuzz"), log, ears,
-                      TextMouth(io.StringIO()),
-                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), time.monotonic)
+                      TextMouth(io.StringIO()), time.monotonic)
     result.games += 1
     try:
         session.start()

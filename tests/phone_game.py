@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from host.decks import load_decks
-from host.contract import Heard, Prompt
+from host.contract import Prompt, Understood
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
@@ -24,6 +24,7 @@ from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.phones.table import PhoneTable
 from partyhost.textio import TextMouth
+from understood import Understands
 from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,18 +36,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class FedEars:
+class FedEars(Understands):
     """Typed ears whose lines come from the test."""
 
     def __init__(self) -> None:
         self.lines: queue.Queue = queue.Queue()
         self.prompts: queue.Queue = queue.Queue()
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         line = self.lines.get()
         if line is None:
             return None
-        return Heard(timed_out=True) if line == "..." else Heard(text=line)
+        return self.understood(prompt, line)
 
 
 class _PromptRecorder:
@@ -55,9 +56,12 @@ class _PromptRecorder:
     def __init__(self, inner, prompts: queue.Queue):
         self.inner, self.prompts = inner, prompts
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         self.prompts.put(prompt)
         return self.inner.hear(prompt)
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        return self.inner.reread(prompt, text)
 
 
 def decks_for(game_id: str):
@@ -109,9 +113,7 @@ class LiveGame:
         log = EventLog(self.events_path, lambda: 0.0)
         self.session = Session(self.game, self.options, self.decks, self.journal,
                                SessionInfo(self.session_id, "group"), log, self.ears,
-                               TextMouth(out=self.spoken),
-                               lambda prompt, text: self.matcher.match(prompt.name, text, prompt.slots),
-                               clock=lambda: 0.0)
+                               TextMouth(out=self.spoken), clock=lambda: 0.0)
         self.table.attach(self.session)
         self.session.ears = _PromptRecorder(self.session.ears, self.ears.prompts)
         self.session.mouth.say(self.table.address.spoken)

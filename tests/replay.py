@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host.contract import Heard, Prompt
+from understood import Understands
+
+from host.contract import Prompt, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -14,17 +16,16 @@ from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.bench.scripted import ScriptCase, load_cases, outcomes, play_script  # noqa: F401 (the tests' too)
-from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-class _Lines:
+class _Lines(Understands):
     def __init__(self, lines: list[str]):
         self.lines = list(lines)
 
-    def hear(self, prompt: Prompt) -> Heard | None:
-        return Heard(text=self.lines.pop(0)) if self.lines else None
+    def hear(self, prompt: Prompt) -> Understood | None:
+        return self.understand(prompt, self.lines.pop(0)) if self.lines else None
 
 
 def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = None,
@@ -37,11 +38,10 @@ def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = 
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
-    matcher, mouth = Matcher(), RecordingMouth()
+    mouth = RecordingMouth()
     decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
     session = Session(game, GameOptions(**options), decks, journal, SessionInfo(session_id, "g"),
-                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth,
-                      lambda prompt, text: matcher.match(prompt.name, text, prompt.slots), lambda: 0.0)
+                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth, lambda: 0.0)
     session.undo_after_reveal = undo_after_reveal
     session.start()
     session.run()

@@ -235,7 +235,8 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     quietly, as echo, which the ears must ignore because the host is speaking then.
     """
     from voice.listening.ears import AFTER_SPEECH_GUARD_S
-    from host.contract import Heard
+    from host.contract import Outcome, Understood
+    from voice.understanding.understand import TextUnderstanding
     from host.eventlog import EventLog
     from host.games import get_game
     from host.journal import Journal
@@ -255,7 +256,13 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
         mouth = AudioMouth(host_voice, sink, clock=lambda: cursor[0], show_private=False)
         lines = case.lines()
 
+        matcher = Matcher()
+        understand = TextUnderstanding(matcher)
+
         class PlayersReplying:
+            def reread(self, prompt, text):
+                return understand(prompt, text)
+
             def hear(self, prompt):
                 if not lines:
                     return None
@@ -267,20 +274,17 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
                     if not prompt.timeout:
                         raise ValueError(f"{case.script}: '...' at an untimed prompt")
                     cursor[0] = listening + prompt.timeout + 0.03
-                    return Heard(timed_out=True)
+                    return Understood(Outcome.TIMED_OUT)
                 audio = voices.speak("piper-1", line)
                 replies.append((start, audio))
                 cursor[0] = start + voiced_until(audio) + ENDPOINT_WAIT_S   # when the live host answers
-                return Heard(text=line)
+                return understand(prompt, line)
 
         journal = Journal(Path(work) / "db.sqlite3")
         session_id = journal.create(case.game, {"options": {}})
-        matcher = Matcher()
         log = EventLog(Path(work) / "events.jsonl", lambda: cursor[0])
         session = Session(get_game(case.game), case.options(), case.decks(), journal,
-                          SessionInfo(session_id, "fixtures"), log, PlayersReplying(), mouth,
-                          lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
-                          lambda: cursor[0])
+                          SessionInfo(session_id, "fixtures"), log, PlayersReplying(), mouth, lambda: cursor[0])
         session.start()
         outcome = session.run()
         mouth.close()

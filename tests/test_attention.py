@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 from test_session import ScriptEars, events, make_session
+from understood import Say
 
-from host.contract import Heard
+from host.contract import Outcome, Source, Understood
 from host.session import SORRY
 from voice.listening.pipeline import Reader
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
@@ -18,9 +19,17 @@ NUMBER = Matcher().table("common/number")
 
 
 def reading(text: str, rejected: bool, seconds: float = 0.8, *others: str) -> Reading:
+    """A reading at common/number, its hypotheses matched as the reader matches them."""
     utterance = Utterance(np.zeros(int(seconds * 16000), np.float32), 1.0, 1.0 + seconds)
     hypotheses = tuple(Hypothesis(t, 0.4 if rejected else 0.9) for t in (text, *others))
-    return Reading(text if not rejected else "", 0.4 if rejected else 0.9, rejected, utterance, hypotheses)
+    matches = [NUMBER.match(h.text) for h in hypotheses]
+    return Reading(text if not rejected else "", 0.4 if rejected else 0.9, rejected, utterance, hypotheses,
+                   match=matches[0], closest=max(m.score for m in matches))
+
+
+def ignored(heard: Understood) -> str:
+    """Why the ears ignored it ("" when they did not)."""
+    return heard.reason if heard.outcome is Outcome.IGNORED else ""
 
 
 def test_plainly_not_a_reply_is_ignored_with_its_reason():
@@ -60,13 +69,14 @@ class SpokenEars(ScriptEars):
         line = self.lines.pop(0)
         if line == "...":
             self.clock[0] += prompt.timeout or 0
-            return Heard(timed_out=True, listening_from=0.0)
+            return Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=0.0)
         self.clock[0] += 2.0
         if line.startswith("~"):
-            return Heard(text="blah", ignored=line[1:], start=1.0, end=2.0, listening_from=0.0)
+            return Understood(Outcome.IGNORED, Source.VOICE, "blah", reason=line[1:], start=1.0, end=2.0,
+                              listening_from=0.0)
         if line == "?":
-            return Heard(text="", unclear=True, start=1.0, end=2.0, listening_from=0.0)
-        return Heard(text=line, start=1.0, end=2.0, listening_from=0.0)
+            return Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0, listening_from=0.0)
+        return self.understood(prompt, Say(line, start=1.0, end=2.0, listening_from=0.0))
 
 
 def test_chatter_is_not_answered_and_the_prompt_is_not_read_again(tmp_path):
@@ -136,7 +146,7 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(),
                      busy_until=lambda: 0.0)
     first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
-    assert first.ignored == TOO_LONG and second.ignored == TOO_LONG
+    assert ignored(first) == TOO_LONG and ignored(second) == TOO_LONG
     assert recogniser.reads == 0 and first.text == second.text == ""
 
 
@@ -158,20 +168,20 @@ def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of
         return ears.hear(NumberPrompt()), ears.hear(NumberPrompt()), recogniser.reads
 
     long, short, reads = heard(host_quiet_since=-10.0, pause=0.6)
-    assert long.ignored == TOO_LONG and short.ignored == AMID_TALK and reads == 0
+    assert ignored(long) == TOO_LONG and ignored(short) == AMID_TALK and reads == 0
     assert heard(host_quiet_since=3.0, pause=0.6)[1].text == "four"      # just asked: may be the reply
     assert heard(host_quiet_since=-10.0, pause=1.6)[1].text == "four"    # after a pause
 
 
 def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
-    from voice.listening.ears import VoiceEars
+    from voice.listening.ears import VoiceEars, _Timing
     ears = VoiceEars.__new__(VoiceEars)
     ears.matcher, ears.reply_max_s = Matcher(), 4.0
-    made = lambda **kw: Heard(**kw)    # noqa: E731
-    far = ears._attend(NumberPrompt(), reading("and then she told me", False), "began before listening", made)
-    near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", made)
-    assert far.ignored == FAR and not far.missed_start
-    assert near.missed_start == "began before listening" and not near.ignored and near.text == ""
+    timing = _Timing(0.0, 1.0, 2.0, (), None)
+    far = ears._attend(NumberPrompt(), reading("and then she told me", False), "began before listening", timing)
+    near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", timing)
+    assert ignored(far) == FAR and far.outcome is not Outcome.MISSED_START
+    assert near.outcome is Outcome.MISSED_START and near.reason == "began before listening" and near.text == ""
 
 
 def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
@@ -188,8 +198,8 @@ def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
             ears.lines.pop(0)
             ears.asked.append(prompt.timeout)
             now[0] += 2.0
-            return Heard(unclear=True, missed_start="began before listening", start=1.0, end=2.0,
-                         listening_from=1.0)
+            return Understood(Outcome.MISSED_START, Source.VOICE, reason="began before listening", start=1.0,
+                              end=2.0, listening_from=1.0)
         return original(prompt)
     session.ears = ears
     ears.hear = hear

@@ -5,11 +5,11 @@ import threading
 
 import pytest
 
-from host.contract import Prompt
+from host.contract import Outcome, Prompt
 from partyhost.conversation import ADJUST_ELSEWHERE, TIME_UP, Conversation, HostStopped
 
-ASK = Prompt("keep-it-100/pick", "Ana", "Ana, pick a card.")
-TURN = Prompt("keep-cool/turn", "Ben", "", timeout=10.0)
+ASK = Prompt("keep-it-100/choose_card", "Ana", "Ana, pick a card.")  # prompts of the grammars: each reply is understood
+TURN = Prompt("keep-cool/word", "Ben", "", timeout=10.0)
 
 
 class Clock:
@@ -75,11 +75,11 @@ def test_a_timed_turn_runs_out_after_its_question_is_spoken():
     talk.exchange("card one", timeout=5)                # delivers Ben's turn: 2 s of speech + 10 s of clock
     clock.now += 11.0
     in_time = talk.exchange("pillow", timeout=5)        # within 12 s: a reply
-    assert heard[1].text == "pillow" and not heard[1].timed_out
+    assert heard[1].text == "pillow" and heard[1].outcome is not Outcome.TIMED_OUT
     assert in_time.text == "Ben, your turn."           # the same turn again: its clock goes on
     clock.now += 1.5
     late = talk.exchange("blanket", timeout=5)          # 12.5 s after delivery: too late
-    assert heard[2].timed_out and heard[2].text == ""
+    assert heard[2].outcome is Outcome.TIMED_OUT and heard[2].text == ""
     assert late.text == f"{TIME_UP} Ana again."
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from host.decide import ACT, decide
+from host.contract import Verdict, decide
 from partyhost.bench.manifest import BenchPrompt, first_utterance
 from partyhost.config import Settings
 from partyhost.listening_chain import reader_for
@@ -48,7 +48,7 @@ def heard(reader, matcher, name: str, prompt=ORDER, in_grammar: bool = True):
 
 
 def acted_on(reading, match) -> bool:
-    return match is not None and match.intent is not None and decide(match, reading.unsure) == ACT
+    return match is not None and match.intent is not None and decide(match, reading.unsure) is Verdict.ACT
 
 
 def test_a_value_the_free_reading_doubts_is_decoded_inside_the_grammar(reader, coffee):

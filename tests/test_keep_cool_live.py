@@ -1,6 +1,6 @@
-"""Keep Cool's live turns in the session loop, with scripted Heard replies (no audio).
+"""Keep Cool's live turns in the session loop, with scripted replies (no audio).
 
-What the voice pipeline hands over is stood in for by Heard objects with session
+What the voice pipeline hands over is stood in for by Understood values with session
 times, so the loop's own decisions are checked exactly: speech it could not read
 is a clue that ends the turn, live ticks are logged where they played, timing
 fields reach the event log, commands need "host" during turns, and the timer
@@ -12,13 +12,13 @@ import json
 from pathlib import Path
 
 from host.decks import Decks, WordCard
-from host.contract import Heard
+from host.contract import Outcome, Source, Understood
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import keep_cool as kc
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from voice.understanding.matcher import Matcher
+from understood import Say, Understands
 
 from fakes import RecordingMouth
 
@@ -30,14 +30,14 @@ def deck() -> Decks:
                              for i, w in enumerate(words)))
 
 
-class Replies:
+class Replies(Understands):
     def __init__(self, replies):
         self.replies = list(replies)
         self.prompts = []
 
     def hear(self, prompt):
         self.prompts.append(prompt)
-        return self.replies.pop(0) if self.replies else None
+        return self.understood(prompt, self.replies.pop(0)) if self.replies else None
 
 
 def play(tmp_path: Path, replies, **rules):
@@ -45,11 +45,9 @@ def play(tmp_path: Path, replies, **rules):
     sid = journal.create("keep-cool", {"options": {}})
     options = GameOptions(players=("Ana", "Ben", "Cy"), seed=7,
                           rules={"face": "red", "line": 1, "swap": False, **rules})
-    matcher = Matcher()
     ears, mouth = Replies(replies), RecordingMouth()
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 0.0)
-    session = Session(kc, options, deck(), journal, SessionInfo(sid, "g"), log, ears, mouth,
-                      lambda p, t: matcher.match(p.name, t, p.slots), clock=lambda: 0.0)
+    session = Session(kc, options, deck(), journal, SessionInfo(sid, "g"), log, ears, mouth, clock=lambda: 0.0)
     session.start()
     session.run()
     log.close()
@@ -58,7 +56,7 @@ def play(tmp_path: Path, replies, **rules):
 
 
 def test_speech_the_host_could_not_read_is_a_clue_and_ends_the_turn(tmp_path):
-    unclear = Heard(text="", confidence=0.2, unclear=True, listening_from=1.0, start=2.0, end=2.5)
+    unclear = Understood(Outcome.UNCLEAR, Source.VOICE, confidence=0.2, listening_from=1.0, start=2.0, end=2.5)
     session, ears, mouth, events = play(tmp_path, [unclear])
     assert session.state.turn == "Ben" and session.state.spoken == ["Ana"]
     assert not [e for e in events if e["type"] == "rejected"]
@@ -68,8 +66,9 @@ def test_speech_the_host_could_not_read_is_a_clue_and_ends_the_turn(tmp_path):
 
 
 def test_live_ticks_are_logged_where_they_played_and_turns_are_quiet(tmp_path):
-    timeout = Heard(timed_out=True, listening_from=1.0, cues=(("tick", 6.0), ("tick", 7.0), ("tick", 8.0)))
-    session, ears, mouth, events = play(tmp_path, [timeout, Heard(text="fruit")])
+    timeout = Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=1.0,
+                         cues=(("tick", 6.0), ("tick", 7.0), ("tick", 8.0)))
+    session, ears, mouth, events = play(tmp_path, [timeout, Say("fruit")])
     ticks = [e for e in events if e["type"] == "sound" and e["name"] == "tick"]
     assert [e["at"] for e in ticks] == [6.0, 7.0, 8.0] and all(e["live"] for e in ticks)
     assert "tick" not in mouth.sounds            # the ears played them; the session only logs
@@ -81,7 +80,7 @@ def test_live_ticks_are_logged_where_they_played_and_turns_are_quiet(tmp_path):
 
 
 def test_commands_need_the_host_prefix_during_turns(tmp_path):
-    session, ears, mouth, events = play(tmp_path, [Heard(text="score"), Heard(text="host, score")])
+    session, ears, mouth, events = play(tmp_path, [Say("score"), Say("host, score")])
     intents = [e["intent"] for e in events if e["type"] == "intent"]
     assert intents[0] == {"intent": "word", "word": None, "text": "score"}   # a clue
     assert intents[1] == {"intent": "score"}
@@ -90,8 +89,8 @@ def test_commands_need_the_host_prefix_during_turns(tmp_path):
 
 
 def test_the_timer_is_changed_by_voice(tmp_path):
-    session, ears, mouth, events = play(tmp_path, [Heard(text="host relaxed mode"), Heard(text="fruit"),
-                                                   Heard(text="host timer twelve seconds")])
+    session, ears, mouth, events = play(tmp_path, [Say("host relaxed mode"), Say("fruit"),
+                                                   Say("host timer twelve seconds")])
     timeouts = [p.timeout for p in ears.prompts if p.name == "keep-cool/word"]
     assert timeouts == [8.0, None, None, 12.0]
     assert session.state.turn == "Ben"

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from host.contract import Heard
+from host.contract import Outcome, Source, Understood
 from host.engine import RuleError
 from host.eventlog import EventLog
 from host.games import get_game
@@ -19,11 +19,11 @@ from host.journal import Journal
 from host.narrowing import Trouble
 from host.session import Session, SessionInfo
 from replay import ScriptCase, load_cases, play_script
-from voice.understanding.matcher import Matcher
+from understood import Say, Understands
 
 from fakes import RecordingMouth
 
-UNCLEAR = Heard(unclear=True, start=1.0, end=2.0)
+UNCLEAR = Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0)
 """Speech the ears could not read at all (what a player the recogniser fails gets)."""
 
 
@@ -56,8 +56,8 @@ def test_every_narrowed_choice_is_a_move_the_rules_allow(case, tmp_path):
 # ---- the session narrows -------------------------------------------------------------
 
 
-class Ears:
-    """Replies in order (a Heard, or text read surely), and every question asked."""
+class Ears(Understands):
+    """Replies in order (an Understood, a Say, or text read surely), and every question asked."""
 
     def __init__(self, replies):
         self.replies = list(replies)
@@ -68,7 +68,7 @@ class Ears:
         if not self.replies:
             return None
         reply = self.replies.pop(0)
-        return reply if isinstance(reply, Heard) else Heard(text=reply, start=1.0, end=2.0)
+        return self.understood(prompt, reply if not isinstance(reply, str) else Say(reply, start=1.0, end=2.0))
 
 
 def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mode=""):
@@ -78,12 +78,11 @@ def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mod
     game = get_game(game_id)
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
-    matcher = Matcher()
     ears, mouth = Ears(replies), RecordingMouth()
     options = GameOptions(players=players, mode=mode or game.MODES[0], seed=4, rules=rules or {})
     session = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
                       SessionInfo(session_id, "g"), EventLog(tmp_path / "events.jsonl", lambda: 0.0),
-                      ears, mouth, lambda p, t: matcher.match(p.name, t, p.slots), clock=lambda: 0.0)
+                      ears, mouth, clock=lambda: 0.0)
     session.start()
     return session, ears, mouth, journal, session_id
 
@@ -105,7 +104,7 @@ def test_a_player_never_understood_still_moves_by_the_narrowed_questions(tmp_pat
 
 
 def test_a_reading_the_player_refused_is_never_acted_on_unasked(tmp_path):
-    unsure = Heard(text="card two", unsure=True, start=1.0, end=2.0)
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     session, ears, mouth, journal, sid = _session(
         tmp_path, "keep-it-100", [unsure, "no", "card two", "three"], rules={"hand_size": 3})
     first = session.game.prompt(session.state)

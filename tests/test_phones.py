@@ -12,7 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from host.contract import Heard, Prompt
+from host.contract import Outcome, Prompt, Source, Understood
 from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
@@ -198,13 +198,14 @@ def test_a_press_answers_the_prompt_only_for_the_player_asked():
     hub.press(waiting, hub.snapshot(waiting)["version"], 0)
     hub.press(turn, hub.snapshot(turn)["version"], 1)
     heard = ears.hear(Prompt("centurion/play_card", turn, "Your card?"))
-    assert heard.source == "phone" and heard.intent == hub.pages[turn].intents[1][1]
+    assert heard.source is Source.PHONE and heard.intent == hub.pages[turn].intents[1][1]
     assert any("not your turn" in m["text"] for m in hub.snapshot(waiting)["messages"])
 
 
 def test_a_press_is_no_answer_to_a_yes_no_question():
     hub, turn = centurion_hub()
-    lines = [Heard(text="no")]
+    no = Understood(Outcome.REPLY, text="no")
+    lines = [no]
 
     class OneLine:
         def hear(self, prompt):
@@ -214,7 +215,7 @@ def test_a_press_is_no_answer_to_a_yes_no_question():
 
     ears = PhoneEars(OneLine(), hub)
     hub.press(turn, hub.snapshot(turn)["version"], 0)
-    assert ears.hear(Prompt("common/yes_no", turn, "Did you mean: queen of hearts?")) == Heard(text="no")
+    assert ears.hear(Prompt("common/yes_no", turn, "Did you mean: queen of hearts?")) == no
     assert any("Answer the host's question first" in m["text"] for m in hub.snapshot(turn)["messages"])
 
 
@@ -230,7 +231,7 @@ def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_i
     ears = PhoneEars(SilentEars(), hub)
     hub.press(turn, hub.snapshot(turn)["version"], 0)
     heard = ears.hear(Prompt("common/yes_no+common/choice+centurion/play_card", turn, "The ace of clubs?"))
-    assert heard.source == "phone" and heard.intent["intent"] == "play_card"
+    assert heard.source is Source.PHONE and heard.intent["intent"] == "play_card"
     state, _ = centurion.setup(CENTURION, None)
     waiting = "Ana" if turn == "Ben" else "Ben"
     assert page_can_move(centurion, state, turn) and not page_can_move(centurion, state, waiting)
@@ -238,7 +239,7 @@ def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_i
 
 def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     hub, turn = centurion_hub()
-    answers = [Heard(timed_out=True), Heard(text="pass")]
+    answers = [Understood(Outcome.TIMED_OUT), Understood(Outcome.REPLY, text="pass")]
 
     class SlowEars:
         def __init__(self):
@@ -253,10 +254,10 @@ def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     ears = PhoneEars(inner, hub)
     hub.press(turn, hub.snapshot(turn)["version"], 0)
     first = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=8))
-    assert first.source == "phone"
+    assert first.source is Source.PHONE
     inner.go.set()                 # the old prompt's timer runs out now, then a line comes
     second = ears.hear(Prompt("centurion/play_card", turn, "?"))
-    assert second == Heard(text="pass")
+    assert second == Understood(Outcome.REPLY, text="pass")
 
 
 def test_join_address_is_sayable_and_never_holds_a_token():
@@ -456,11 +457,11 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
     threading.Timer(0.3, lambda: hub.press(turn, version, 2)).start()
     started = time.monotonic()
     heard = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=3))   # 3 s: fails, not hangs
-    assert heard.source == "phone" and heard.intent == hub.pages[turn].intents[2][1]
+    assert heard.source is Source.PHONE and heard.intent == hub.pages[turn].intents[2][1]
     assert time.monotonic() - started < 2
     frames_before = room.index
     timed = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=0.3))
-    assert timed.timed_out and room.index > frames_before      # the same stream, still read
+    assert timed.outcome is Outcome.TIMED_OUT and room.index > frames_before      # the same stream, still read
 
 
 # ---- through the real command line ---------------------------------------------

@@ -18,6 +18,7 @@ from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_override
 from recordings import partyhost
 from satellite import SND_RATE, free_port, satellite, satellite_program_path  # noqa: F401 (fixtures)
 from test_pulse_device import listen, similarity, speech_span
+from host.contract import Outcome
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError
 from voice.listening.endpoint import Endpointer
@@ -127,7 +128,7 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     heard = ears.hear(NumberPrompt())
     source.close()
     assert heard.listening_from == pytest.approx(host_silent + AFTER_SPEECH_GUARD_S, abs=0.1)
-    assert not heard.missed_start and heard.text == "seven"
+    assert heard.outcome is Outcome.REPLY and heard.text == "seven"
     assert heard.start - heard.listening_from > 1.0
 
 

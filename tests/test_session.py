@@ -10,9 +10,10 @@ from host.contract import Prompt
 from host.engine import GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.contract import Heard
+from host.contract import Source
 from host.session import Session, SessionInfo
-from voice.understanding.matcher import Matcher
+from understood import Say, Understands
+from voice.understanding.understand import decided
 
 from fakes import RecordingMouth
 
@@ -59,27 +60,24 @@ class CountGame:
         return f"The total is {state.total}."
 
 
-class ScriptEars:
+class ScriptEars(Understands):
     def __init__(self, lines):
         self.lines = list(lines)
 
     def hear(self, prompt):
         if not self.lines:
             return None
-        line = self.lines.pop(0)
-        return Heard(timed_out=True) if line == "..." else Heard(text=line)
+        return self.understood(prompt, self.lines.pop(0))
 
 
 def make_session(tmp_path: Path, lines, session_id=None, journal=None):
     journal = journal or Journal(tmp_path / "db.sqlite3")
     options = GameOptions(players=("Ana", "Ben"), seed=3)
     sid = session_id or journal.create("count", {"options": {}})
-    matcher = Matcher()
     mouth = RecordingMouth()
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: 1.5)
     session = Session(CountGame(), options, None, journal, SessionInfo(sid, "g"), log,
-                      ScriptEars(lines), mouth, lambda p, t: matcher.match(p.name, t, p.slots),
-                      clock=lambda: 1.5)
+                      ScriptEars(lines), mouth, clock=lambda: 1.5)
     return session, mouth, journal, sid
 
 
@@ -169,7 +167,7 @@ class DecidedEars(ScriptEars):
 
     def hear(self, prompt):
         if self.lines and isinstance(self.lines[0], dict):
-            return Heard(text="a button", intent=self.lines.pop(0), source="phone")
+            return decided(self.lines.pop(0), Source.PHONE, "a button")
         return super().hear(prompt)
 
 
@@ -193,8 +191,9 @@ class UnsureEars(ScriptEars):
     """Replies marked unsure (the ears heard something else nearly as well), except yes/no."""
 
     def hear(self, prompt):
-        heard = super().hear(prompt)
-        return heard if heard is None or heard.text in ("yes", "no") else Heard(text=heard.text, unsure=True)
+        if self.lines and self.lines[0] not in ("yes", "no"):
+            return self.understood(prompt, Say(self.lines.pop(0), rival="another reading"))
+        return super().hear(prompt)
 
 
 def test_an_unsure_reading_is_confirmed_before_it_is_acted_on(tmp_path):
@@ -217,9 +216,9 @@ class MumblingEars(ScriptEars):
 
     def hear(self, prompt):
         if self.count == 0:
-            return Heard(text="5", start=1.0, end=1.4) if prompt.player == "Ana" else None
+            return self.understood(prompt, Say("5", start=1.0, end=1.4)) if prompt.player == "Ana" else None
         self.count -= 1
-        return Heard(text="zzz blarg", start=1.0, end=1.4)
+        return self.understood(prompt, Say("zzz blarg", start=1.0, end=1.4))
 
 
 def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack(tmp_path):

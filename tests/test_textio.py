@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from host.contract import Prompt
+from host.contract import Outcome, Prompt
 from partyhost.textio import TextEars, TypedCommands
 from voice.understanding.matcher import Matcher
 
@@ -49,20 +49,21 @@ def test_host_and_the_wake_word_address_a_command_at_any_prompt():
     choose = Prompt("keep-it-100/choose_card", "Ana", "", slots={"card_number": [("1", 1)]})
     heard, _ = typed("host, score\nOkay Nabu, score\nok nabu whose turn\nscore\n", choose)
     assert [h.intent for h in heard[:3]] == [{"intent": "score"}, {"intent": "score"}, {"intent": "whose_turn"}]
-    assert heard[3].intent is None and heard[3].text == "score"        # bare, as always, to the matcher
+    assert all(h.outcome is Outcome.DECIDED for h in heard[:3])
+    assert heard[3].outcome is Outcome.REPLY and heard[3].text == "score"   # bare, as always, to the matcher
     heard, _ = typed("hey jarvis, score\n", choose, wake_word="hey_jarvis")
-    assert heard[0].intent == {"intent": "score"}
+    assert heard[0].intent == {"intent": "score"} and heard[0].outcome is Outcome.DECIDED
     heard, _ = typed("okay nabu, score\n", choose, wake_word="off")
-    assert heard[0].intent is None                                     # the wake word is off
+    assert heard[0].outcome is Outcome.REPLY                           # the wake word is off: words to match
 
 
 def test_at_a_keep_cool_turn_a_bare_command_is_asked_about_once_then_a_clue():
     heard, out = typed("score\nscore\nhost, relaxed mode\npillow\ncloud\n", KEEP_COOL_TURN)
-    assert heard[0].ignored and 'type "host, score"' in out and "type it again" in out
-    assert not heard[1].ignored and heard[1].intent is None            # the clue "score"
-    assert heard[2].intent == {"intent": "relaxed", "on": True}
-    assert not heard[3].ignored                                        # a word in play is a guess
-    assert not heard[4].ignored and out.count("(During a turn") == 1    # near "louder", but a clue
+    assert heard[0].outcome is Outcome.IGNORED and 'type "host, score"' in out and "type it again" in out
+    assert heard[1].outcome is Outcome.REPLY and heard[1].intent == {"intent": "word", "word": None, "text": "score"}
+    assert heard[2].intent == {"intent": "relaxed", "on": True} and heard[2].outcome is Outcome.DECIDED
+    assert heard[3].outcome is Outcome.REPLY                           # a word in play is a guess
+    assert heard[4].outcome is Outcome.REPLY and out.count("(During a turn") == 1    # near "louder", but a clue
 
 
 def test_typed_commands_through_the_command_line(tmp_path):

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from host.contract import Heard
 from host.games import grammar_slots
 from voice.understanding.grammar import Grammar
 from voice.understanding.matcher import Matcher, phrase_count
 
 from test_session import ScriptEars, make_session
+from understood import Say
 
 MATCHER = Matcher()
 COFFEE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "coffee_maker.yaml"
@@ -96,11 +96,10 @@ class UnsureFirst(ScriptEars):
         self.first = True
 
     def hear(self, prompt):
-        heard = super().hear(prompt)
-        if heard is not None and self.first:
+        if self.lines and self.first:
             self.first = False
-            return Heard(text=heard.text, unsure=True)
-        return heard
+            return self.understood(prompt, Say(self.lines.pop(0), rival="another move"))
+        return super().hear(prompt)
 
 
 def run(tmp_path, lines):

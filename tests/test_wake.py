@@ -18,6 +18,7 @@ import soundfile
 
 from partyhost.config import ConfigError, Settings, apply_overrides
 from voice.audio_types import SAMPLE_RATE
+from host.contract import Outcome, Source
 from voice.listening.wake import OFF, command_start, shipped_wake_words
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,8 +167,8 @@ def test_at_a_keep_cool_turn_the_wake_word_makes_a_command_not_a_clue(voices, re
     from voice.speaking.mixing import padded
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu, scores")), silence(1.0)])
     heard = ears_for(audio, "okay_nabu", recognizer).hear(keep_cool_turn())
-    assert heard.intent == {"intent": "score"} and heard.source == "wake word", heard
-    assert "nabu" not in heard.text and not heard.ignored
+    assert heard.intent == {"intent": "score"} and heard.source is Source.WAKE, heard
+    assert "nabu" not in heard.text and heard.outcome is Outcome.DECIDED
     # The prompt's own asides after "host" follow the wake word too.
     audio = np.concatenate([padded(voices.speak("espeak-en-gb", "okay nabu, relaxed mode")), silence(1.0)])
     heard = ears_for(audio, "okay_nabu", recognizer).hear(keep_cool_turn())
@@ -178,17 +179,16 @@ def test_at_a_keep_cool_turn_the_wake_word_makes_a_command_not_a_clue(voices, re
 @pytest.mark.model
 def test_with_the_wake_word_off_or_unsaid_the_ears_hear_as_before(voices, recognizer):
     from voice.speaking.mixing import padded
-    from voice.understanding.matcher import Matcher
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu, scores")), silence(1.0)])
     heard = ears_for(audio, OFF, recognizer).hear(keep_cool_turn())
-    assert heard.intent is None and heard.source == ""      # no wake path: the session reads the text
+    assert heard.outcome is not Outcome.DECIDED and heard.source is Source.VOICE   # no wake path: a reply
     # Without the word, the watch changes nothing: "host, scores" and a clue are heard alike.
     for said in ("host, scores", "kettle"):
         audio = np.concatenate([padded(voices.speak("piper-1", said)), silence(1.0)])
         on, off = (ears_for(audio, word, recognizer).hear(keep_cool_turn()) for word in ("okay_nabu", OFF))
-        assert (on.text, on.ignored, on.unclear, on.intent, on.start, on.end) == \
-               (off.text, off.ignored, off.unclear, off.intent, off.start, off.end)
-    assert Matcher().match("keep-cool/word", on.text, keep_cool_turn().slots).intent["intent"] == "word"
+        assert (on.text, on.outcome, on.reason, on.intent, on.start, on.end) == \
+               (off.text, off.outcome, off.reason, off.intent, off.start, off.end)
+    assert on.intent["intent"] == "word"
 
 
 @pytest.mark.audio
@@ -202,13 +202,13 @@ def test_the_word_said_alone_waits_for_the_command_and_a_clue_is_never_taken(voi
                             padded(voices.speak("piper-1", "kettle")), silence(1.0)])
     ears = ears_for(audio, "okay_nabu", recognizer, cues)
     alone, command, clue = ears.hear(keep_cool_turn()), ears.hear(keep_cool_turn()), ears.hear(keep_cool_turn())
-    assert alone.ignored == WAKE_ALONE and cues == ["tick"], alone
-    assert command.intent == {"intent": "pause"} and command.source == "wake word", command
-    assert clue.intent is None and clue.source == "" and clue.text, clue    # armed for one utterance only
+    assert (alone.outcome, alone.reason) == (Outcome.IGNORED, WAKE_ALONE) and cues == ["tick"], alone
+    assert command.intent == {"intent": "pause"} and command.source is Source.WAKE, command
+    assert clue.outcome is Outcome.REPLY and clue.text, clue    # armed for one utterance only
     # After the word, a word in play is neither a move nor a clue: it is ignored.
     audio = np.concatenate([padded(voices.speak("piper-1", "okay nabu, kettle")), silence(1.0)])
     heard = ears_for(audio, "okay_nabu", recognizer).hear(keep_cool_turn())
-    assert heard.ignored == WAKE_UNCLEAR and heard.intent is None, heard
+    assert (heard.outcome, heard.reason) == (Outcome.IGNORED, WAKE_UNCLEAR) and heard.intent is None, heard
 
 
 # ---- the box at rest ------------------------------------------------------------------

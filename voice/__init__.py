@@ -10,4 +10,5 @@ __all__ = [
     "remote",
     "speaking",
     "understanding",
+    "wake_words",
 ]

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from voice.asr import ModelMissingError, default_models_dirs
 from voice.remote.address import is_wyoming, parse_address
 
 if TYPE_CHECKING:  # the command line reads BACKENDS without loading numpy
@@ -62,6 +61,8 @@ def _whisper(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
 
 def whisper_model_path(whisper_model: str | None, models_dir: ModelsDir) -> Path | None:
     """The folder of a fetched Whisper model (None: the shipped one)."""
+    from voice.asr import ModelMissingError, default_models_dirs  # typed play never gets here
+
     if not whisper_model:
         return None
     for folder in [Path(models_dir)] if models_dir else default_models_dirs():
@@ -94,6 +95,7 @@ def _vosk_status(models_dir: ModelsDir) -> tuple[bool, str]:
 
 
 def _vosk(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
+    from voice.asr import ModelMissingError
     from voice.asr.vosk import VoskRecognizer, english_model_path
 
     path = english_model_path(models_dir)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from host.decide import ASK_FIRST, decide
+from host.contract import Verdict, decide
 from host.games import grammar_slots, unclear_intent
 from partyhost.bench.places import TESTS
 from partyhost.config import Settings
@@ -116,9 +116,10 @@ class Listener:
         reading = self.reader.read(self.matcher, prompt, utterance)
         if reading.rejected:  # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
-        else:  # what the session decides (host.decide)
-            match = self.matcher.match(prompt.name, reading.text, prompt.slots)
-            intent, asked = match.intent, decide(match, reading.unsure) == ASK_FIRST
+        else:  # what the session decides (host.contract.decide), on the reading's own match
+            match = reading.match
+            intent = match.intent if match is not None else None
+            asked = match is not None and decide(match, reading.unsure) is Verdict.ASK_FIRST
         return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 

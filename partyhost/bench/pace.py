@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host.contract import Heard, Prompt
+from host.contract import Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -38,6 +38,7 @@ from host.session import COMMON_INTENTS, Session, SessionInfo
 from partyhost.bench.manifest import percentile
 from partyhost.speech_time import PAUSE_SECONDS, SYLLABLES_PER_SECOND, estimated_seconds
 from partyhost.textio import QuietMouth
+from voice.understanding.understand import decided
 
 TARGET_FIRST_S, TARGET_TURN_S = 15.0, 8.0
 """Host speech before the first prompt, and per turn on average (issue 33)."""
@@ -124,16 +125,19 @@ class TableEars:
         self.rng = random.Random(seed)
         self.left = max_moves
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         if self.left <= 0:
             return None
         self.left -= 1
         moves = prompt.narrow.moves() if prompt.narrow is not None else []
         if prompt.unclear is not None and (not moves or self.rng.random() < CLUE_SHARE):
-            return Heard(text="clue", intent=dict(prompt.unclear), source="table")
+            return decided(prompt.unclear, Source.TABLE, "clue")
         if not moves:
             raise ValueError(f"{prompt.name} offers no moves (Prompt.narrow) to play it with")
-        return Heard(text="move", intent=self.rng.choice(moves), source="table")
+        return decided(self.rng.choice(moves), Source.TABLE, "move")
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        raise NotImplementedError("the table chooses moves; it never misses, so nothing is read again")
 
 
 def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
@@ -155,7 +159,6 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
         log,
         TableEars(seed),
         QuietMouth(),
-        lambda prompt, text: None,
         clock=lambda: 0.0,
     )
     session.start()

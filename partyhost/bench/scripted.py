@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from host.contract import Heard, Prompt
+from host.contract import Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -27,6 +27,7 @@ from partyhost.bench.places import CHECKOUT as REPO
 from partyhost.bench.places import TESTS
 from partyhost.textio import QuietMouth
 from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
 
 CASES_FILE = TESTS / "scripts" / "cases.yaml"
 SILENCE = "..."
@@ -114,19 +115,25 @@ class Transcript:
 
 
 class _ScriptEars:
+    """Scripted lines, understood as typed replies are (the text understanding)."""
+
     def __init__(self, lines: list[str], matcher: Matcher):
-        self.lines, self.matcher = list(lines), matcher
+        self.lines, self.understand = list(lines), TextUnderstanding(matcher)
         self.exchanges: list[Exchange] = []
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         if not self.lines:
             return None
         line = self.lines.pop(0)
         if line == SILENCE:
             self.exchanges.append(Exchange(prompt, line, {"intent": "timeout"} if prompt.timeout else None))
-            return Heard(timed_out=True) if prompt.timeout else Heard(text="")
-        self.exchanges.append(Exchange(prompt, line, self.matcher.match(prompt.name, line, prompt.slots).intent))
-        return Heard(text=line)
+            return Understood(Outcome.TIMED_OUT) if prompt.timeout else self.understand(prompt, "")
+        heard = self.understand(prompt, line)
+        self.exchanges.append(Exchange(prompt, line, heard.intent))
+        return heard
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        return self.understand(prompt, text)
 
 
 def outcomes(events: list[dict]) -> list[dict]:
@@ -157,7 +164,6 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
         log,
         ears,
         QuietMouth(),
-        lambda prompt, text: matcher.match(prompt.name, text, prompt.slots),
         clock=lambda: 0.0,
     )
     session.start()

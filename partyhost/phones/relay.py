@@ -3,7 +3,7 @@
 PhoneMouth sends secrets (`private`) to the player's page instead of the terminal
 or the speaker; everything else goes to the mouth it wraps. PhoneEars answers a
 prompt with whichever comes first: what the wrapped ears hear, or a button the
-prompted player pressed on their page (a Heard with the intent already decided).
+prompted player pressed on their page (an Understood already decided, Source.PHONE).
 
 How the wait is shared depends on the wrapped ears:
 - ears with an `interrupt` hook (voice.listening.ears.VoiceEars): they listen in this thread
@@ -12,7 +12,8 @@ How the wait is shared depends on the wrapped ears:
 - any other ears (typed lines): they wait in a helper thread that puts what it
   hears in the hub's inbox, the same queue the pages feed. A line typed for a
   prompt the page already answered goes to the next prompt, as a late answer
-  would; a timer that ran out for such a prompt is dropped.
+  would (understood again against it); a timer that ran out for such a prompt is
+  dropped.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from host.contract import PROMPT_UNION, Heard, Prompt
+from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood
 from host.narrowing import CHOICE_PROMPT
-from voice.listening.ears import Interrupted
+from voice.understanding.understand import decided
 
 from .hub import PageAction, PhoneHub
 
@@ -52,7 +53,7 @@ class PhoneMouth:
 class _EarsSaid:
     """What the wrapped ears heard, for the prompt they were asked."""
 
-    def __init__(self, prompt: Prompt, heard: Heard | None):
+    def __init__(self, prompt: Prompt, heard: Understood | None):
         self.prompt, self.heard = prompt, heard
 
 
@@ -64,14 +65,19 @@ class PhoneEars:
         self._listening: threading.Thread | None = None
         self._interruptible = hasattr(inner, "interrupt")
 
-    def hear(self, prompt: Prompt) -> Heard | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         if self._interruptible:
             return self._hear_interrupting(prompt)
         return self._hear_threaded(prompt)
 
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        return self.inner.reread(prompt, text)
+
     # ---- ears that can be interrupted (the microphone) ----------------------
 
-    def _hear_interrupting(self, prompt: Prompt) -> Heard | None:
+    def _hear_interrupting(self, prompt: Prompt) -> Understood | None:
+        from voice.listening.ears import Interrupted  # these ears are the microphone's: audio is loaded
+
         while True:
             pressed = self._waiting_press(prompt)
             if pressed is not None:
@@ -84,7 +90,7 @@ class PhoneEars:
             finally:
                 self.inner.interrupt = None
 
-    def _waiting_press(self, prompt: Prompt) -> Heard | None:
+    def _waiting_press(self, prompt: Prompt) -> Understood | None:
         while not self.hub.inbox.empty():
             item = self.hub.inbox.get_nowait()
             if isinstance(item, PageAction):
@@ -95,7 +101,7 @@ class PhoneEars:
 
     # ---- any other ears: a helper thread feeding the same queue -------------
 
-    def _hear_threaded(self, prompt: Prompt) -> Heard | None:
+    def _hear_threaded(self, prompt: Prompt) -> Understood | None:
         if self._listening is None:
             self._listening = threading.Thread(target=self._listen, args=(prompt,), name="phone-ears", daemon=True)
             self._listening.start()
@@ -107,11 +113,14 @@ class PhoneEars:
                     return heard
                 continue
             self._listening = None
-            if item.heard is not None and item.heard.timed_out and item.prompt is not prompt:
+            timed_out = item.heard is not None and item.heard.outcome is Outcome.TIMED_OUT
+            if timed_out and item.prompt is not prompt:
                 # The timer of a prompt the page answered: not an answer to this one.
                 self._listening = threading.Thread(target=self._listen, args=(prompt,), name="phone-ears", daemon=True)
                 self._listening.start()
                 continue
+            if item.heard is not None and item.heard.outcome is Outcome.REPLY and item.prompt is not prompt:
+                return self.inner.reread(prompt, item.heard.text)  # a late line answers the prompt asked now
             return item.heard
 
     def _listen(self, prompt: Prompt) -> None:
@@ -119,8 +128,8 @@ class PhoneEars:
 
     # ---- a button press -----------------------------------------------------
 
-    def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Heard | None:
-        """The press as a Heard if it answers this prompt now; else the page is told why not."""
+    def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Understood | None:
+        """The press as a decided reply if it answers this prompt now; else the page is told why not."""
         if prompt.name.startswith("common/") and CHOICE_PROMPT not in prompt.name.split(PROMPT_UNION):
             # A yes/no question or a pause: a card button is no answer to it (it is to a
             # narrowed question, which stands for the game's prompt).
@@ -132,4 +141,4 @@ class PhoneEars:
         if not self.hub.still_current(pressed):
             self.hub.message(pressed.player, "Too late: the game had moved on. Look at your cards again.")
             return None
-        return Heard(text=pressed.label, intent=dict(pressed.intent), source="phone")
+        return decided(pressed.intent, Source.PHONE, pressed.label)

@@ -24,8 +24,10 @@ prompt's grammar and of reply length; only then does the host say "Sorry?".
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from voice.audio_types import Utterance
+from voice.listening.reading import Reading
+from voice.understanding.matcher import PromptGraph
 from voice.understanding.normalize import normalize
 
 REPLY_MAX_S = 4.0
@@ -45,14 +47,15 @@ TOO_MANY_WORDS = "more words than speech"
 AMID_TALK = "amid table talk"
 
 
-def too_long(utterance: Any, reply_max_s: float = REPLY_MAX_S) -> bool:
+def too_long(utterance: Utterance, reply_max_s: float = REPLY_MAX_S) -> bool:
     """Longer than any reply (reply_max_s 0: no limit)."""
     return bool(reply_max_s) and utterance.end - utterance.start > reply_max_s
 
 
-def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) -> str:
+def ignore_reason(reading: Reading, table: PromptGraph, reply_max_s: float = REPLY_MAX_S) -> str:
     """Why `reading` (voice.listening.reading.Reading) was not meant for the host, or "" if it may
-    have been. `table`: the prompt's voice.understanding.matcher.PromptGraph."""
+    have been. `table`: the prompt's voice.understanding.matcher.PromptGraph (its confirm
+    score; the hypotheses were matched when read: Reading.closest)."""
     if too_long(reading.utterance, reply_max_s):
         return TOO_LONG
     texts = [normalize(h.text) for h in reading.hypotheses] + [normalize(reading.text)]
@@ -63,11 +66,10 @@ def ignore_reason(reading: Any, table: Any, reply_max_s: float = REPLY_MAX_S) ->
         return TOO_MANY_WORDS
     if not reading.rejected:
         return ""
-    closest = max((table.match(h.text).score for h in reading.hypotheses), default=0.0)
-    return FAR if closest < table.confirm else ""
+    return FAR if reading.closest < table.confirm else ""
 
 
-def amid_talk(utterance: Any, talk_until: float | None, host_quiet_since: float) -> bool:
+def amid_talk(utterance: Utterance, talk_until: float | None, host_quiet_since: float) -> bool:
     """Speech begun just after a stretch too long for a reply (which ended at
     `talk_until`), well after the host last spoke: table talk going on, not a reply."""
     return (

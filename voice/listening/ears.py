@@ -4,8 +4,10 @@ The ears know the prompt only by its grammar (name and live lists), never its ru
 They drop everything heard while the host was making sound (half-duplex), wait for
 one utterance (or for the prompt's timer), let the recogniser read it against the
 prompt's phrases (beginning while its end is still being confirmed), and hand the
-session the reading that the matcher likes best.
-Unreliable readings are handed over as rejected, so noise never becomes a move.
+session the reading that the matcher likes best, understood: the match the reading
+made is the one the host acts on (voice.understanding.understand), so a reply is
+matched once. Unreliable readings are handed over as unclear, so noise never
+becomes a move.
 With a wake word (voice/listening/wake.py), an utterance in which it was heard is said to the
 host whatever the prompt: what follows the word is read as what may follow the
 prompt's command prefix ("host, score"), or as a common command where it has none.
@@ -15,21 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from host.contract import Heard  # where host and voice meet; no rules in it
+from host.contract import Outcome, Source, Understood  # where host and voice meet; no rules in it
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import AMID_TALK, REPLY_MAX_S, TOO_LONG, amid_talk, ignore_reason, too_long
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
-from voice.listening.reading import PromptLike, Reading, read_utterance
+from voice.listening.reading import PromptLike, Reading, read_table
 from voice.listening.turns import listen_for_turn
-from voice.listening.wake import STEP, Commands, WakeWatch, command_start
+from voice.listening.wake import STEP, WakeWatch, command_start
+from voice.understanding.commands import Commands, sure_command
 from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding, decided, understood
 
 AFTER_SPEECH_GUARD_S = 0.15
 """Room echo and the device's own latency after the host stops speaking."""
@@ -98,7 +102,7 @@ class VoiceEars:
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
 
-    def hear(self, prompt: PromptLike):
+    def hear(self, prompt: PromptLike) -> Understood | None:
         if self.before_listening is not None:
             self.before_listening()
         if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
@@ -126,30 +130,28 @@ class VoiceEars:
         )
         cues = tuple(turn.cues)
         if turn.timed_out:
-            return Heard(timed_out=True, listening_from=listening_from, cues=cues)
+            return Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=listening_from, cues=cues)
         if turn.utterance is None:
             return None  # the input has ended
         utterance = turn.utterance
-        heard = partial(
-            Heard,
-            listening_from=listening_from,
-            start=utterance.start,
-            end=utterance.end,
-            cues=cues,
-            input_level=self.input_level(utterance),
-        )
+        timing = _Timing(listening_from, utterance.start, utterance.end, cues, self.input_level(utterance))
         if self.wake is not None:
-            command = self._wake_command(prompt, utterance, heard)
+            command = self._wake_command(prompt, utterance, timing)
             if command is not None:
                 return command
         if self._table_talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
             self._long_until = utterance.end  # not worth reading
-            return heard(ignored=reason, unclear=True)
+            return timing.made(Outcome.IGNORED, reason=reason)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
-        return self._attend(prompt, reading, missed_start(utterance, listening_from), heard)
+        return self._attend(prompt, reading, missed_start(utterance, listening_from), timing)
+
+    def reread(self, prompt: PromptLike, text: str) -> Understood:
+        """Words already heard, understood against another prompt (a narrowed question's
+        choices): text understanding, no audio read again."""
+        return TextUnderstanding(self.matcher)(prompt, text, Source.VOICE)
 
     def sleep_until_wake(self) -> bool:
         """Read the microphone, answering nothing, until the wake word is heard (a box at
@@ -165,19 +167,20 @@ class VoiceEars:
                 return True
         return False
 
-    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, heard: Callable[..., Heard]) -> Heard:
+    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, timing: _Timing) -> Understood:
         """The reading as the host should take it: ignored (not said to the host), a reply
-        whose start was lost (never a move: the host asks again), or a reply."""
+        whose start was lost (never a move: the host asks again), unclear (no reading
+        reliable), or a reply understood by the match the reading made."""
         table = self.matcher.table(prompt.name, prompt.slots)
         ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
-        if missed and not ignored:
-            return heard(unclear=True, missed_start=missed)
-        return heard(
-            text="" if reading.rejected and not ignored else reading.text,
-            confidence=reading.confidence,
-            unclear=reading.rejected or bool(missed),
-            unsure=reading.unsure,
-            ignored=ignored,
+        if ignored:
+            return timing.made(Outcome.IGNORED, text=reading.text, reason=ignored, confidence=reading.confidence)
+        if missed:
+            return timing.made(Outcome.MISSED_START, reason=missed)
+        if reading.rejected or reading.match is None:
+            return timing.made(Outcome.UNCLEAR, confidence=reading.confidence)
+        return understood(
+            reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
 
     def _read_ahead(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
@@ -192,7 +195,7 @@ class VoiceEars:
         armed = self._armed_until is not None and utterance.start <= self._armed_until
         return armed or self.wake.peek(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
 
-    def _wake_command(self, prompt: PromptLike, utterance: Utterance, heard: Callable[..., Heard]) -> Heard | None:
+    def _wake_command(self, prompt: PromptLike, utterance: Utterance, timing: _Timing) -> Understood | None:
         """The utterance as a command after the wake word, or None if the word was not
         heard in it (nor said alone just before). What follows the word is read as if
         it followed the prompt's command prefix ("host"), or, at a prompt without one,
@@ -211,26 +214,25 @@ class VoiceEars:
             self._armed_until = utterance.end + ARMED_S
             if self.play_cue:
                 self.play_cue("tick")  # heard: say the command now
-            return heard(ignored=WAKE_ALONE)
+            return timing.made(Outcome.IGNORED, reason=WAKE_ALONE)
         command = Utterance(
             rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE), end=utterance.end, lead_s=0.0
         )
         commands = Commands(self.matcher, prompt.name, prompt.slots)
         read = partial(
-            read_utterance,
+            read_table,
             self.reader.recognizer,
             commands,
-            prompt,
             min_confidence=self.reader.min_confidence,
             rival_margin=self.reader.rival_margin,
         )
         reading = self._ahead.run(read, command) if self._ahead else read(command)
         if self.on_reading:
             self.on_reading(reading)
-        match = commands.match(reading.text) if not reading.rejected and reading.text else None
-        if match is None or match.intent is None or match.needs_confirmation:
-            return heard(text=reading.text, ignored=WAKE_UNCLEAR)
-        return heard(text=reading.text, confidence=reading.confidence, intent=dict(match.intent), source="wake word")
+        said = sure_command(reading.match) if not reading.rejected and reading.text else None
+        if said is None or said.intent is None:
+            return timing.made(Outcome.IGNORED, text=reading.text, reason=WAKE_UNCLEAR)
+        return decided(said.intent, Source.WAKE, reading.text, confidence=reading.confidence, **timing.fields())
 
     def _table_talk(self, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
@@ -255,6 +257,23 @@ class VoiceEars:
 
     def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
         return self.reader.read(self.matcher, prompt, utterance)
+
+
+@dataclass(frozen=True)
+class _Timing:
+    """When one utterance was listened for and said, and how loud it came in."""
+
+    listening_from: float
+    start: float
+    end: float
+    cues: tuple[tuple[str, float], ...]
+    input_level: dict[str, float] | None
+
+    def fields(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in ("listening_from", "start", "end", "cues", "input_level")}
+
+    def made(self, outcome: Outcome, **fields: Any) -> Understood:
+        return Understood(outcome, Source.VOICE, **fields, **self.fields())
 
 
 class _ReadAhead:

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
-from voice.understanding.matcher import Match, Matcher, PromptGraph
+from voice.understanding.matcher import Match, Matcher, PromptGraph, PromptTable
 
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
@@ -40,9 +40,16 @@ reading has no say. Tuned on the tuning voices (docs/recognition.md)."""
 
 
 class PromptLike(Protocol):
-    name: str
-    slots: dict
-    timeout: float | None
+    """What the ears need of a prompt (host.contract.Prompt fits): its grammar and timer."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def slots(self) -> dict: ...
+
+    @property
+    def timeout(self) -> float | None: ...
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,12 @@ class Reading:
     utterance: Utterance
     hypotheses: tuple[Hypothesis, ...]
     rival: str = ""  # a reading naming something else, nearly as good: ask before acting
-    match: Match | None = None  # the matcher's verdict on the chosen text (None: nothing matched)
+    match: Match | None = None
+    """The matcher's verdict on the chosen text (None: nothing matched): the host takes
+    it as it is, so a reply is matched once (every check that changes the text matches
+    the new text)."""
+    closest: float = 0.0
+    """The best match score any hypothesis reached (0-100): how near the prompt the speech was."""
     posterior: float | None = None
     """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
 
@@ -74,18 +86,31 @@ def read_utterance(
     rival_margin: float = RIVAL_MARGIN,
     in_grammar: bool = True,
 ) -> Reading:
-    """The recogniser's n-best for the prompt, each matched, then weighed by weigh();
-    where the recogniser can decode inside the prompt's grammar (and `in_grammar`),
-    that decides (judge)."""
+    """read_table with the prompt's own table."""
     table = matcher.table(prompt.name, prompt.slots)
+    return read_table(recognizer, table, utterance, min_confidence, rival_margin, in_grammar)
+
+
+def read_table(
+    recognizer: Recognizer,
+    table: PromptTable,
+    utterance: Utterance,
+    min_confidence: float = 0.5,
+    rival_margin: float = RIVAL_MARGIN,
+    in_grammar: bool = True,
+) -> Reading:
+    """The recogniser's n-best for the table's phrases, each matched once, then weighed
+    by weigh(); where the recogniser can decode inside the table's grammar (and
+    `in_grammar`), that decides (judge)."""
     grammar = recognizer.compile(table.texts)  # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
     free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
     decode_in_grammar = getattr(recognizer, "decode_in_grammar", None)
-    if decode_in_grammar is None or not in_grammar or not decodable(table) or settled(free):
+    graph = table.decodable()
+    if decode_in_grammar is None or not in_grammar or graph is None or settled(free):
         return free
-    return judge(decode_in_grammar(utterance.audio, table.graph), table, free)
+    return judge(decode_in_grammar(utterance.audio, graph.graph), graph, free)
 
 
 def settled(free: Reading) -> bool:
@@ -99,13 +124,6 @@ def settled(free: Reading) -> bool:
         and free.match.intent is not None
         and not free.match.needs_confirmation
     )
-
-
-def decodable(table: PromptGraph) -> bool:
-    """Prompts whose replies are all paths of their grammar. Not Keep Cool's turns,
-    where any word is a clue (a fallback) and words in play are checked otherwise, and
-    not the commands after a wake word (voice/listening/wake.py), which are no one graph."""
-    return isinstance(table, PromptGraph) and table.fallback is None and not table.exact
 
 
 def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
@@ -154,6 +172,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         free.hypotheses,
         "",
         decoded.match,
+        free.closest,
         decoded.posterior,
     )
 
@@ -211,15 +230,23 @@ def weigh(
     for hypothesis, match in zip(hypotheses, matches):
         if match.intent is not None:
             readings.append((hypothesis.confidence * match.score / 100, hypothesis.text, match))
-            if match.unsure:  # the same words sit between two moves
-                rival_match = match.rival
+            rival_match = match.rival
+            if match.unsure and rival_match is not None:  # the same words sit between two moves
                 readings.append((hypothesis.confidence * rival_match.score / 100, rival_match.phrase, rival_match))
+    closest = max((match.score for match in matches), default=0.0)
     if not readings:
-        return Reading("", 0.0, True, utterance, hypotheses)
+        return Reading("", 0.0, True, utterance, hypotheses, closest=closest)
     best, text, chosen = max(readings, key=lambda r: r[0])
     rivals = [r for r in readings if r[2].intent != chosen.intent]
     rival = max(rivals, key=lambda r: r[0]) if rivals and not exact else None
     close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
     return Reading(
-        text if best > 0 else "", best, best < min_confidence, utterance, hypotheses, rival[1] if close else "", chosen
+        text if best > 0 else "",
+        best,
+        best < min_confidence,
+        utterance,
+        hypotheses,
+        rival[1] if close else "",
+        chosen,
+        closest,
     )

@@ -28,13 +28,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from voice.asr.moonshine import Judgement
 from voice.listening.reading import Reading
 from voice.listening.wordcheck import note, taken_as, written
+from voice.understanding.matcher import PromptGraph
 from voice.understanding.normalize import normalize, without_article
 from voice.understanding.vocabulary import pronunciations
 
@@ -88,7 +89,7 @@ def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE, 
 class SecondOpinion:
     """Asks the scorer only what a verdict needs (each question is a decoder call)."""
 
-    def __init__(self, scorer: Scorer, table: Any, reading: Reading):
+    def __init__(self, scorer: Scorer, table: PromptGraph, reading: Reading):
         """`reading`: the ears' reading, with the notes of Whisper's check if it ran."""
         self.scorer, self.table, self.reading = scorer, table, reading
         self.audio = reading.utterance.audio
@@ -144,7 +145,7 @@ class SecondOpinion:
         a command or a claim is no word at all."""
         if reading.rejected:
             return True
-        found = self.table.match(reading.text).intent
+        found = reading.match.intent if reading.match is not None else None
         fallback = self.table.fallback or {}
         return found is not None and found.get("intent") == fallback.get("intent")
 
@@ -191,10 +192,15 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     if said == "vetoed":
         return taken_as(reading, second.table, opinion.rival, found)
     hypotheses = reading.hypotheses + (found,)
-    if said in ("rescued", "likeliest"):
-        phrase = opinion.rescued if said == "rescued" else opinion.likeliest
+    phrase = opinion.rescued if said == "rescued" else opinion.likeliest
+    if said in ("rescued", "likeliest") and phrase is not None:
         return replace(
-            reading, text=phrase, rejected=False, hypotheses=hypotheses, confidence=max(reading.confidence, 0.5)
+            reading,
+            text=phrase,
+            match=second.table.match(phrase),
+            rejected=False,
+            hypotheses=hypotheses,
+            confidence=max(reading.confidence, 0.5),
         )
     return replace(reading, hypotheses=hypotheses)
 

@@ -23,21 +23,15 @@ word (`command_start`).
 
 from __future__ import annotations
 
-import importlib.util
-import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from pathlib import Path
 
 import numpy as np
 
 from host.contract import PartyhostError
 from voice.audio_types import FRAME_MS, SAMPLE_RATE, Frame, pcm16
-from voice.understanding.grammar import COMMON_PROMPT
-from voice.understanding.matcher import Match, Matcher, PromptGraph
+from voice.wake_words import OFF, WakeWord, shipped_wake_words
 
-OFF = "off"
+__all__ = ["OFF", "WakeWord", "shipped_wake_words", "WakeDetector", "WakeWatch", "WakeWordError", "command_start"]
 REFRACTORY_S = 1.0
 """The detector stays above its line for several strides while one word is said:
 fires this close together are one wake."""
@@ -53,33 +47,6 @@ and a third look at 2 added nothing."""
 
 class WakeWordError(PartyhostError):
     """The wake word engine or model cannot be loaded; the message says what to do."""
-
-
-@dataclass(frozen=True)
-class WakeWord:
-    """A wake word the engine ships: its setting name and how it is said."""
-
-    name: str  # "okay_nabu": the setting's value and the model's file name
-    phrase: str  # "Okay Nabu": what players say, and what the host tells them to
-
-
-@lru_cache(maxsize=1)
-def shipped_wake_words() -> dict[str, WakeWord]:
-    """The wake words whose models are in the installed `pymicro-wakeword` wheel, by
-    name (read from its model files, without loading the engine); empty if absent."""
-    spec = importlib.util.find_spec("pymicro_wakeword")
-    if spec is None or not spec.submodule_search_locations:
-        return {}
-    models = Path(list(spec.submodule_search_locations)[0]) / "models"
-    words = {}
-    for config in sorted(models.glob("*.json")):
-        try:
-            phrase = json.loads(config.read_text(encoding="utf-8"))["wake_word"]
-        except (OSError, ValueError, KeyError):
-            continue
-        if (models / f"{config.stem}.tflite").is_file():
-            words[config.stem] = WakeWord(config.stem, str(phrase))
-    return words
 
 
 class _Look:
@@ -207,45 +174,3 @@ def command_start(audio: np.ndarray, audio_start: float, fired: float) -> int:
     steps = audio[begin : begin + (end - begin) // STEP * STEP].reshape(-1, STEP)
     quietest = int(np.argmin(np.mean(steps.astype(np.float64) ** 2, axis=1)))
     return begin + quietest * STEP
-
-
-class Commands:
-    """What may follow the wake word at a prompt, as the reader (voice/listening/reading.py) asks a
-    matcher for it: the prompt's phrases said after its command prefix, without the
-    prefix ("scores", "relaxed mode" at a Keep Cool turn), or the common commands
-    where the prompt has no prefix. Anything else is refused: after the wake word a
-    clue or a move is never taken."""
-
-    def __init__(self, matcher: Matcher, prompt: str, live: dict | None = None):
-        self.prompt = matcher.table(prompt, live)
-        self.prefix = self.prompt.prefix
-        self.common: PromptGraph | None = None if self.prefix else matcher.table(COMMON_PROMPT)
-        self.exact: frozenset[str] = frozenset()
-
-    def table(self, name: str = "", slots: dict | None = None) -> Commands:
-        return self
-
-    @cached_property
-    def texts(self) -> list[str]:
-        """For the recogniser: one phrase of each command first (a prompt of limited
-        length would otherwise be all "set the timer to ..."), then the rest."""
-        if self.common is not None:
-            return self.common.texts
-        lead = f"{self.prefix} "
-        said = [
-            (text[len(lead) :], intent)
-            for text, intent in self.prompt.examples
-            if intent is not None and text.startswith(lead)
-        ]
-        first: dict[str, str] = {}
-        for text, intent in said:
-            first.setdefault(intent["intent"], text)
-        return list(dict.fromkeys([*first.values(), *(text for text, _ in said)]))
-
-    def match(self, heard: str) -> Match:
-        if self.common is not None:
-            return self.common.match(heard)
-        found = self.prompt.match(f"{self.prefix} {heard}")
-        if found.intent is None or found.intent["intent"] not in self.prompt.addressed_intents:
-            return Match(heard, None, 0.0, accept=found.accept)
-        return found

@@ -26,10 +26,10 @@ CHECK_LINE was tuned with Piper at speed 1.0, clean and at 10 dB party noise
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from voice.audio_types import Hypothesis, Recognizer
 from voice.listening.reading import Reading
+from voice.understanding.matcher import PromptGraph
 from voice.understanding.normalize import NUMBER_WORDS, normalize, without_article
 
 CHECK_LINE = -3.0
@@ -39,11 +39,12 @@ NUMBER_LINE = -8.0
 likeliest other reading is not acted on: the ears ask again."""
 
 
-def word_in_play(table: Any, reading: Reading) -> str | None:
-    """The phrase of the exact intent (a word in play) the reading holds, if any."""
-    if reading.rejected or not table.exact:
+def word_in_play(table: PromptGraph, reading: Reading) -> str | None:
+    """The phrase of the exact intent (a word in play) the reading holds, if any (from
+    the reading's own match: nothing is matched again)."""
+    match = reading.match
+    if reading.rejected or not table.exact or match is None:
         return None
-    match = table.match(reading.text)
     if (
         match.intent is None
         or match.intent.get("intent") not in table.exact
@@ -53,18 +54,19 @@ def word_in_play(table: Any, reading: Reading) -> str | None:
     return match.phrase
 
 
-def check_exact(reading: Reading, recognizer: Recognizer, table: Any, line: float = CHECK_LINE) -> Reading:
+def check_exact(reading: Reading, recognizer: Recognizer, table: PromptGraph, line: float = CHECK_LINE) -> Reading:
     """Keep Cool's check of a word in play (the module docstring); `table`: the prompt's."""
     phrase = word_in_play(table, reading)
-    found = _check(reading, recognizer, table, phrase, table.lookup(phrase)) if phrase else None
-    if found is None:
+    intent = table.lookup(phrase) if phrase else None
+    found = _check(reading, recognizer, table, phrase, intent) if phrase and intent is not None else None
+    if found is None or found.details is None:
         return reading
     if found.details["word_check"] >= line:
         return replace(reading, hypotheses=reading.hypotheses + (found,))
     return taken_as(reading, table, found.details["other"], found)
 
 
-def check_number(reading: Reading, recognizer: Recognizer, table: Any, line: float = NUMBER_LINE) -> Reading:
+def check_number(reading: Reading, recognizer: Recognizer, table: PromptGraph, line: float = NUMBER_LINE) -> Reading:
     """The same check for a number said alone at any other prompt, with a looser line:
     tiny.en steered by a number prompt writes "one" for "on" and "sixteen" for a
     "six" it hardly heard. Measured on people's recordings (docs/recognition.md):
@@ -72,16 +74,18 @@ def check_number(reading: Reading, recognizer: Recognizer, table: Any, line: flo
     right ones of 992. Other replies are left as they are: a one-word command is
     often written otherwise unprompted ("And you." for "undo"), and longer replies
     were not measured."""
-    match = table.match(reading.text) if not reading.rejected else None
+    match = reading.match if not reading.rejected else None
     if match is None or match.intent is None or match.phrase not in NUMBER_WORDS:
         return reading
     found = _check(reading, recognizer, table, match.phrase, match.intent)
-    if found is None or found.details["word_check"] >= line:
+    if found is None or found.details is None or found.details["word_check"] >= line:
         return reading
     return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
 
 
-def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str, intent: dict) -> Hypothesis | None:
+def _check(
+    reading: Reading, recognizer: Recognizer, table: PromptGraph, phrase: str, intent: dict
+) -> Hypothesis | None:
     """The phrase of `intent` (bare and with "a") against every reading that names
     something else, all scored without the prompt; a note with the ratio, or None when
     there is no rival (or the backend cannot score)."""
@@ -106,14 +110,15 @@ def _check(reading: Reading, recognizer: Recognizer, table: Any, phrase: str, in
     return note({"word_check": round(ratio, 3), "other": other.strip(), "rivals": [t for t, _ in rivals]})
 
 
-def taken_as(reading: Reading, table: Any, other: str, found: Hypothesis) -> Reading:
+def taken_as(reading: Reading, table: PromptGraph, other: str, found: Hypothesis) -> Reading:
     """The reading as the likelier `other` reading: a clue; or, when `other` is another
-    word in play, itself unchecked, too close to call (no hit for either)."""
+    word in play, itself unchecked, too close to call (no hit for either). The new text
+    is matched (once), so the reading's match stays the match of its text."""
     said = normalize(other, strip_fillers=False)
     rival = table.lookup(said)
     if rival is not None and rival.get("intent") in table.exact:
         return replace(reading, text="", rejected=True, hypotheses=reading.hypotheses + (found,))
-    return replace(reading, text=said, hypotheses=reading.hypotheses + (found,))
+    return replace(reading, text=said, match=table.match(said), hypotheses=reading.hypotheses + (found,))
 
 
 def written(phrase: str) -> list[str]:
@@ -133,7 +138,7 @@ def _tidy(text: str) -> str:
     return " " + (text if text.endswith((".", "?", "!")) else text.rstrip(",;:") + ".")
 
 
-def _names(table: Any, text: str, intent: dict) -> bool:
+def _names(table: PromptGraph, text: str, intent: dict) -> bool:
     """This reading is the checked word itself (in any of its phrases), so no rival."""
     found = table.lookup(text)
     return found is not None and found == intent

@@ -5,6 +5,7 @@ alone."""
 # the subpackages and modules: importing this package imports none of them
 __all__ = [
     "align",
+    "commands",
     "grammar",
     "grammar_decode",
     "grammar_folder",
@@ -13,5 +14,6 @@ __all__ = [
     "normalize",
     "phonetic",
     "pronounce",
+    "understand",
     "vocabulary",
 ]

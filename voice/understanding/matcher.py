@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -79,6 +79,25 @@ class Match:
         return self.intent is not None and (self.score < self.accept or self.unsure)
 
 
+class PromptTable(Protocol):
+    """What the reader (voice/listening/reading.py) needs of a prompt's phrases: a
+    PromptGraph, or the commands after the wake word (voice/understanding/commands.py)."""
+
+    exact: frozenset[str]
+    """Intents matched only when said exactly (Keep Cool's words in play)."""
+
+    @property
+    def texts(self) -> list[str]:
+        """Phrases for the recogniser's steering."""
+        ...
+
+    def match(self, heard: str) -> Match: ...
+
+    def decodable(self) -> PromptGraph | None:
+        """The graph a decoder may read inside, or None."""
+        ...
+
+
 @dataclass
 class PromptGraph:
     """One prompt's word graph (its own intents and the common commands), ready to match."""
@@ -96,6 +115,12 @@ class PromptGraph:
     """Words of the game's own prompts that no common command uses: heard as said,
     never as a slip for a command ("lower" is not "slower")."""
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+    def decodable(self) -> PromptGraph | None:
+        """Itself when every reply is a path of its grammar, so a decoder may read inside
+        it (voice/understanding/grammar_decode.py); None at Keep Cool's turns, where any
+        word is a clue (a fallback) and words in play are checked otherwise."""
+        return self if self.fallback is None and not self.exact else None
 
     # ---- matching ----
 

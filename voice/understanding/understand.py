@@ -1,0 +1,57 @@
+"""A match as the host takes it: one Understood, with its verdict by the contract's rule.
+
+The ears build theirs from the match their reading already made (voice/listening/ears.py);
+typed lines and an assistant's transcripts are matched here, once (TextUnderstanding).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from host.contract import Outcome, Source, Understood, Verdict, decide  # where host and voice meet
+from voice.understanding.matcher import Match, Matcher
+
+
+class PromptLike(Protocol):
+    """What understanding needs of a prompt: its grammar's name and live lists."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def slots(self) -> dict: ...
+
+
+def understood(match: Match, source: Source, text: str, rival: str = "", **timing: Any) -> Understood:
+    """A reply whose words gave `match`: its verdict is decide's, unsure when the ears
+    heard `rival` nearly as well. `timing`: Understood's confidence and timing fields
+    (confidence defaults to the match score / 100, as for typed words)."""
+    timing.setdefault("confidence", match.score / 100)
+    return Understood(
+        Outcome.REPLY,
+        source,
+        text,
+        dict(match.intent) if match.intent is not None else None,
+        match.phrase,
+        match.score,
+        rival=rival,
+        verdict=decide(match, bool(rival)),
+        unavailable=match.unavailable,
+        **timing,
+    )
+
+
+def decided(intent: dict[str, Any], source: Source, text: str, **timing: Any) -> Understood:
+    """A move settled where it was made (a button, a command after an address): acted on."""
+    return Understood(Outcome.DECIDED, source, text, dict(intent), text, 100.0, verdict=Verdict.ACT, **timing)
+
+
+class TextUnderstanding:
+    """Words to Understood against a prompt, matched once: typed lines, an assistant's
+    transcripts, and what the host heard before read against a narrowed question."""
+
+    def __init__(self, matcher: Matcher):
+        self.matcher = matcher
+
+    def __call__(self, prompt: PromptLike, text: str, source: Source = Source.TYPED, **timing: Any) -> Understood:
+        return understood(self.matcher.match(prompt.name, text, prompt.slots), source, text, **timing)
