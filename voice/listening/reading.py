@@ -19,7 +19,7 @@ RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
 quality, confidence x match score / 100) is unsure: the host asks "Did you mean ...?"
 before acting. Whisper's n-best often holds both "yes" and "pass" for one word;
-tuned on Piper's voice, measured on held-apart voices and people (docs/recognition.md)."""
+tuned on Piper's voice, measured on held-apart voices and people (docs/lab/recognition.md)."""
 
 
 ACT_POSTERIOR = 0.9
@@ -36,7 +36,7 @@ AGREE_POSTERIOR = 0.7
 REGRET_PER_WORD = 1.5
 """Nats per word the grammar had to pull the decoder from its own choices: more, and
 the reply was not a path of the grammar (table talk, another word); the decoded
-reading has no say. Tuned on the tuning voices (docs/recognition.md)."""
+reading has no say. Tuned on the tuning voices (docs/lab/recognition.md)."""
 
 
 class PromptLike(Protocol):
@@ -116,7 +116,7 @@ def read_table(
 def settled(free: Reading) -> bool:
     """The free reading alone would be acted on: a phrase of the grammar said as it is,
     with no rival close. Decoding it as well changed the outcome of 1 in 500 such
-    replies on the tuning sets (docs/recognition.md), so the time is saved."""
+    replies on the tuning sets (docs/lab/recognition.md), so the time is saved."""
     return (
         not free.rejected
         and not free.unsure

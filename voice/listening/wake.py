@@ -12,7 +12,7 @@ higher voices above all (espeak-ng's women's voices woke the model in under half
 the clips). So the detector takes a second look at the same frames lowered by three
 semitones (and so 19 % slower: resampled, soxr's stream), with a second copy of the
 model, and fires when either look does: about half a per cent of a core more. The
-figures, held-apart voices and false wakes are in docs/smart-speaker.md, "Wake word".
+figures, held-apart voices and false wakes are in docs/lab/smart-speaker.md, "Wake word".
 
 It runs on the frames the ears already read (after the front end's gain), so it
 needs no second microphone stream: `WakeWatch` passes every frame on unchanged and

@@ -69,7 +69,7 @@ def check_exact(reading: Reading, recognizer: Recognizer, table: PromptGraph, li
 def check_number(reading: Reading, recognizer: Recognizer, table: PromptGraph, line: float = NUMBER_LINE) -> Reading:
     """The same check for a number said alone at any other prompt, with a looser line:
     tiny.en steered by a number prompt writes "one" for "on" and "sixteen" for a
-    "six" it hardly heard. Measured on people's recordings (docs/recognition.md):
+    "six" it hardly heard. Measured on people's recordings (docs/lab/recognition.md):
     it turns about 40 % of the wrong numbers acted on into a question again, for 4
     right ones of 992. Other replies are left as they are: a one-word command is
     often written otherwise unprompted ("And you." for "undo"), and longer replies
