@@ -16,7 +16,7 @@ __all__ = [
     "io_arguments",
     "listening_chain",
     "menu",
-    "model_choice",
+    "model_list",
     "model_commands",
     "models",
     "phones",

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.models_dir or load_settings(settings_path()).models_dir or default_models_dir())
     entries = load_manifest()
     if args.model_command == "list":
-        from partyhost.model_choice import model_lines
+        from partyhost.model_list import model_lines
 
         print("\n".join(model_lines(entries, folder)))
         return 0

@@ -183,7 +183,7 @@ def test_the_benches_stand_apart_from_the_tests_and_the_product_from_the_benches
     for path in BENCH.glob("*.py"):
         assert not {m.split(".")[0] for m in imported_modules(path)} & TEST_MODULES, path.name
         assert "sys.path" not in path.read_text(encoding="utf-8"), path.name
-    runs_benches = {"cli.py", "model_choice.py"}
+    runs_benches = {"cli.py"}
     for path in (REPO / "partyhost").rglob("*.py"):
         if BENCH not in path.parents and path.name not in runs_benches:
             assert not any(m.startswith("partyhost.bench") for m in project_imports(path)), path.name

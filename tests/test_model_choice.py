@@ -12,7 +12,8 @@ import pytest
 from test_models import server  # noqa: F401  (the loopback file server fixture)
 
 from partyhost.config import load_settings
-from partyhost.model_choice import SHIPPED, Measured, candidates, choose, choose_command, model_lines
+from partyhost.bench.model_choice import Measured, choose, choose_command
+from partyhost.model_list import SHIPPED, candidates, model_lines
 from partyhost.models import ModelEntry, ModelFetchError, ModelFile, fetch, installed, load_manifest
 
 FIXTURES = Path(__file__).parent / "fixtures" / "voice"

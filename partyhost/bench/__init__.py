@@ -11,6 +11,7 @@ __all__ = [
     "live_satellite",
     "manifest",
     "matcher",
+    "model_choice",
     "pace",
     "places",
     "satellite_mic",

@@ -270,7 +270,7 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
 
     settings = _recognition_settings(args, settings)
     if args.choose:
-        from partyhost.model_choice import choose_command
+        from partyhost.bench.model_choice import choose_command
         from partyhost.models import default_models_dir
 
         folder = Path(settings.models_dir or default_models_dir())
