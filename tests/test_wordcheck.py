@@ -34,6 +34,9 @@ class FakeWhisper:
     def recognize(self, audio, grammar):
         return [Hypothesis(self.steered, 0.9, {"text": self.steered.capitalize() + "."})]
 
+    def text_scorer(self):
+        return self.score_texts
+
     def score_texts(self, audio, texts, unprompted=3):
         self.scored += texts
         readings = [r for r in self.unsteered[:unprompted] if r not in texts]

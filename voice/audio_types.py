@@ -7,9 +7,9 @@ the session clock, so a file input gives the same timeline on every run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -83,3 +83,18 @@ class Recognizer(Protocol):
 
     def recognize(self, audio: np.ndarray, grammar: Any) -> list[Hypothesis]:
         """n-best readings, best first; [] when nothing was recognised."""
+
+
+TextScores = Callable[[np.ndarray, list[str], int], tuple[list[float], list[tuple[str, float]]]]
+"""Forced scoring: (audio, texts, unprompted) -> the log-likelihood of each text as the
+transcript, and the recogniser's own `unprompted` best readings scored the same way."""
+
+
+@runtime_checkable
+class ScoresTexts(Protocol):
+    """A recognizer that may score given texts against the audio it last read (Whisper, and
+    a remote recogniser whose last reading fell back to the local Whisper). Keep Cool's word
+    check (voice/listening/wordcheck.py) uses it; other backends are left as they read."""
+
+    def text_scorer(self) -> TextScores | None:
+        """The scoring of the last reading's recogniser; None when it cannot score."""

@@ -29,7 +29,7 @@ import numpy as np
 from voice.asr import CompiledCache, ModelMissingError, calibrate, unique_words
 from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
 from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
-from voice.audio_types import SAMPLE_RATE, Hypothesis
+from voice.audio_types import SAMPLE_RATE, Hypothesis, TextScores
 from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
 from voice.understanding.graph import WordGraph
 from voice.understanding.normalize import NUMBER_WORDS, normalize
@@ -244,6 +244,10 @@ class WhisperRecognizer:
             return self._decoder
 
     # ---- forced scoring (Keep Cool's check of a word in play, voice/listening/wordcheck.py) ----
+
+    def text_scorer(self) -> TextScores:
+        """voice.audio_types.ScoresTexts: this recogniser scores texts itself."""
+        return self.score_texts
 
     def score_texts(
         self, audio: np.ndarray, texts: list[str], unprompted: int = 3

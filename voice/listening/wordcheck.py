@@ -16,7 +16,7 @@ looser line (NUMBER_LINE, check_number): steered by a number prompt, tiny.en wri
 "one" for "on" and "sixteen" for a "six" it hardly heard; such a reading is not
 acted on, and the host asks again.
 
-Backends without forced scoring (`score_texts`) are left as they are. After this
+Backends without forced scoring (voice.audio_types.ScoresTexts) are left as they are. After this
 check a second listener, if there is one, judges the word again
 (voice/listening/second_opinion.py).
 CHECK_LINE was tuned with Piper at speed 1.0, clean and at 10 dB party noise
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from voice.audio_types import Hypothesis, Recognizer
+from voice.audio_types import Hypothesis, Recognizer, ScoresTexts
 from voice.listening.reading import Reading
 from voice.understanding.matcher import PromptGraph
 from voice.understanding.normalize import NUMBER_WORDS, normalize, without_article
@@ -89,7 +89,7 @@ def _check(
     """The phrase of `intent` (bare and with "a") against every reading that names
     something else, all scored without the prompt; a note with the ratio, or None when
     there is no rival (or the backend cannot score)."""
-    score_texts = getattr(recognizer, "score_texts", None)
+    score_texts = recognizer.text_scorer() if isinstance(recognizer, ScoresTexts) else None
     if score_texts is None:
         return None
     forms = written(phrase)

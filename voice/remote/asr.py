@@ -36,7 +36,7 @@ from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
 from voice.asr import CompiledCache
 from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
-from voice.audio_types import SAMPLE_RATE, Hypothesis, Recognizer, pcm16
+from voice.audio_types import SAMPLE_RATE, Hypothesis, Recognizer, ScoresTexts, TextScores, pcm16
 from voice.remote.address import WyomingAddress
 from voice.remote.link import FAILURES, Connection, Link, Role, exchange, next_event
 from voice.remote.notices import Notices
@@ -167,11 +167,8 @@ class WyomingRecognizer:
         self._last_local = True
         return local.recognize(audio, local.compile(list(grammar.phrases)))
 
-    @property
-    def score_texts(self) -> Callable[..., Any]:
+    def text_scorer(self) -> TextScores | None:
         """The local recogniser's forced scoring, for a reading it made (voice/listening/wordcheck.py
         asks right after recognize, on the same thread); none for the server's."""
-        scorer = getattr(self._local, "score_texts", None) if self._last_local else None
-        if scorer is None:
-            raise AttributeError("score_texts")
-        return scorer
+        local = self._local if self._last_local else None
+        return local.text_scorer() if isinstance(local, ScoresTexts) else None
