@@ -103,3 +103,12 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
             if isinstance(kind, ast.Constant) and kind.value in shapes:
                 assert set(entries) <= shapes[kind.value], (path.name, kind.value)
     assert {"say", "reveal", "game_over", "questions_used"} <= set(shapes)
+
+
+def test_the_commands_the_session_handles_are_the_common_grammar_s():
+    """host.session.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
+    common/any prompt name the same commands, so neither can gain one the other lacks."""
+    from host.session import COMMON_INTENTS
+
+    common = next(grammar for grammar in GRAMMARS if "common/any" in grammar.prompts)
+    assert set(common.prompts["common/any"]) == COMMON_INTENTS
