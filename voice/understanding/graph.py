@@ -184,23 +184,7 @@ class WordGraph:
             return self
         if not hasattr(self, "_plain"):
             arcs, choices, finals, final_intent, n_states = self.unmerged
-            src, dst, word, weight, exact, any_word, extra, tags = zip(*arcs)
-            self._plain = WordGraph(
-                self.words,
-                np.array(src, np.int64),
-                np.array(dst, np.int64),
-                np.array(word, np.int64),
-                np.array(weight, float),
-                np.array(exact, bool),
-                np.array(any_word, bool),
-                np.array(extra, float),
-                list(tags),
-                0,
-                np.array(sorted(set(finals)), np.int64),
-                n_states,
-                choices,
-                final_intent,
-            )
+            self._plain = _from_arcs(self.words, arcs, finals, n_states, choices, final_intent)
         return self._plain
 
     @property
@@ -304,6 +288,36 @@ class Sentence:
     tag: IntentTag
     exact: bool = False
     prefix: str | None = None  # a word said first (the common commands' prefix)
+
+
+def _from_arcs(
+    words: list[str],
+    arcs: list[Arc],
+    finals: list[int],
+    n_states: int,
+    choices: dict,
+    final_intent: dict,
+    unmerged: tuple | None = None,
+) -> WordGraph:
+    """A WordGraph from the builder's arc tuples, each field an array."""
+    src, dst, word, weight, exact, any_word, extra, tags = zip(*arcs)
+    return WordGraph(
+        words,
+        np.array(src, np.int64),
+        np.array(dst, np.int64),
+        np.array(word, np.int64),
+        np.array(weight, float),
+        np.array(exact, bool),
+        np.array(any_word, bool),
+        np.array(extra, float),
+        list(tags),
+        0,
+        np.array(sorted(set(finals)), np.int64),
+        n_states,
+        choices,
+        final_intent,
+        unmerged=unmerged,
+    )
 
 
 class _Builder:
@@ -572,23 +586,8 @@ class _Builder:
         self._merge(backward=True)  # shared endings ("... with {milk} and {sugar}")
         self._merge(backward=False)  # shared beginnings ("[can i get|...] [a|an] ...")
         self._renumber()
-        src, dst, word, weight, exact, any_word, extra, tags = zip(*self.arcs)
-        return WordGraph(
-            list(self.words),
-            np.array(src, np.int64),
-            np.array(dst, np.int64),
-            np.array(word, np.int64),
-            np.array(weight, float),
-            np.array(exact, bool),
-            np.array(any_word, bool),
-            np.array(extra, float),
-            list(tags),
-            0,
-            np.array(sorted(set(self.finals)), np.int64),
-            self.n_states,
-            self.choices,
-            self.final_intent,
-            unmerged=plain,
+        return _from_arcs(
+            list(self.words), self.arcs, self.finals, self.n_states, self.choices, self.final_intent, unmerged=plain
         )
 
     def _merge(self, backward: bool) -> None:
