@@ -42,7 +42,7 @@ class BenchPrompt:
 
 
 @dataclass(frozen=True)
-class Understood:
+class BenchReading:
     """One recording as a game would take it."""
 
     intent: dict[str, Any] | None  # None: rejected, the host would ask again
@@ -107,10 +107,10 @@ class Listener:
     def reader(self) -> Reader:
         return self.chain.reader
 
-    def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> Understood:
+    def understand(self, prompt_name: str, context: dict, audio: np.ndarray) -> BenchReading:
         utterance = first_utterance(audio, self.chain.settings)
         if utterance is None:
-            return Understood(None, 0.0, "")
+            return BenchReading(None, 0.0, "")
         prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
         reading = self.reader.read(self.matcher, prompt, utterance)
@@ -120,7 +120,7 @@ class Listener:
             match = reading.match
             intent = match.intent if match is not None else None
             asked = match is not None and decide(match, reading.unsure) is Verdict.ASK_FIRST
-        return Understood(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
+        return BenchReading(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 
 def run_accuracy(
