@@ -97,7 +97,7 @@ class TextEars:
             if prompt.timeout:
                 self.out.write(f"{who}> ")
                 self.out.flush()
-                if not select.select([self.stream], [], [], self._time_left(prompt, prompt.timeout))[0]:
+                if not select.select([self.stream], [], [], self._time_left(prompt))[0]:
                     self._timed = None
                     self.out.write("(time is up)\n")
                     return Understood(Outcome.TIMED_OUT)
@@ -144,9 +144,11 @@ class TextEars:
             self.out.write("\n")
             return ""
 
-    def _time_left(self, prompt: Prompt, timeout: float) -> float:
+    def _time_left(self, prompt: Prompt) -> float:
         """The prompt's time, or what is left of it when the same prompt is asked again
         straight away (a refused reply, "host, score"): the turn's clock keeps running."""
+        timeout = prompt.timeout
+        assert timeout is not None, "only a timed prompt has time left"
         now = time.monotonic()
         if self._timed is not None and self._timed[0] == prompt and self._timed[1] > now:
             return self._timed[1] - now
