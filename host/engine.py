@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import Any, Literal, Protocol, TypedDict, TypeVar
 
 from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
 
@@ -27,23 +27,23 @@ class Action(Intent, total=False):
 
 
 class SayEvent(TypedDict):
-    type: str  # "say": spoken to everyone
+    type: Literal["say"]  # spoken to everyone
     text: str
 
 
 class PrivateEvent(TypedDict):
-    type: str  # "private": only `player` may know it
+    type: Literal["private"]  # only `player` may know it
     player: str
     text: str
 
 
 class SoundEvent(TypedDict):
-    type: str  # "sound": a cue by name
+    type: Literal["sound"]  # a cue by name
     name: str
 
 
 class ScoreEvent(TypedDict):
-    type: str  # "score"
+    type: Literal["score"]
     player: str
     delta: int
     total: int
@@ -51,13 +51,13 @@ class ScoreEvent(TypedDict):
 
 
 class GameOverEvent(TypedDict):
-    type: str  # "game_over": once, last
+    type: Literal["game_over"]  # once, last
     scores: dict[str, int]
     winners: list[str]
 
 
 class RevealEvent(TypedDict, total=False):
-    type: str  # "reveal": a hidden value becomes known
+    type: Literal["reveal"]  # a hidden value becomes known
     player: str
     card: Any
     value: Any
@@ -65,7 +65,7 @@ class RevealEvent(TypedDict, total=False):
 
 
 class QuestionsUsedEvent(TypedDict):
-    type: str  # "questions_used": so a group gets new questions next time
+    type: Literal["questions_used"]  # so a group gets new questions next time
     ids: list[str]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -46,7 +46,7 @@ class EventLog:
         self.file: TextIO | None = os.fdopen(fd, "a", encoding="utf-8")
         self.seq = _count_lines(path)
 
-    def write(self, event: dict[str, Any]) -> dict[str, Any]:
+    def write(self, event: Mapping[str, Any]) -> dict[str, Any]:
         self.seq += 1
         line = {"seq": self.seq, "t": round(self.clock(), 3), **event}
         if self.file is None:

@@ -37,7 +37,7 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,7 +196,7 @@ class Journal:
         with self._saving():
             self.db.execute("UPDATE sessions SET setup = ? WHERE id = ?", (json.dumps(setup), session_id))
 
-    def append(self, session_id: str, kind: str, action: dict[str, Any] | None, t: float) -> None:
+    def append(self, session_id: str, kind: str, action: Mapping[str, Any] | None, t: float) -> None:
         """Commit one record; returns only once it is on disk."""
         with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")

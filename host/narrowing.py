@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .contract import PROMPT_UNION, Choice, Narrow, Prompt
 from .engine import NARROW_LIST_MAX, join_names
@@ -86,7 +86,8 @@ class Narrowing:
         """The move (an intent), how the session ends ("eof", "quit"), or None when
         every choice got a "no". `likeliest`: the index of the first part's choice the
         misses point to, if any."""
-        part, taken = self.prompt.narrow, {}
+        part = self.prompt.narrow
+        taken: dict[str, Any] = {}
         while part is not None:
             step = self._part(part, taken, likeliest)
             if step is None or isinstance(step, str):
@@ -113,13 +114,15 @@ class Narrowing:
             breath, rest = left[:NARROW_LIST_MAX], left[NARROW_LIST_MAX:]
             if rest and len(breath) == NARROW_LIST_MAX:
                 breath, rest = left[: NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1 :]
-            answer = self._from_list(part, breath, more=bool(rest))
-            if answer is not False:
-                return answer
+            found = self._from_list(part, breath, more=bool(rest))
+            if found is not False:
+                return found
             left = rest
         return None
 
-    def _from_list(self, part: Narrow, breath: list[Choice], more: bool) -> Choice | dict[str, Any] | str | None | bool:
+    def _from_list(
+        self, part: Narrow, breath: list[Choice], more: bool
+    ) -> Choice | dict[str, Any] | str | None | Literal[False]:
         """Read `breath` out; False: none of these (go on to the rest)."""
         if len(breath) == 1 and not more:
             return self._yes_no(breath[0], part)
@@ -138,7 +141,7 @@ class Narrowing:
             return chosen if reply.sure else self._yes_no(chosen, part, asked=[c for c in breath if c is not chosen])
         return self._one_at_a_time(part, breath)
 
-    def _one_at_a_time(self, part: Narrow, breath: list[Choice]) -> Choice | dict[str, Any] | str | bool:
+    def _one_at_a_time(self, part: Narrow, breath: list[Choice]) -> Choice | dict[str, Any] | str | Literal[False]:
         for choice in breath:
             answer = self._yes_no(choice, part)
             if answer is not False:
@@ -147,7 +150,7 @@ class Narrowing:
 
     def _yes_no(
         self, choice: Choice, part: Narrow, asked: list[Choice] | None = None
-    ) -> Choice | dict[str, Any] | str | bool:
+    ) -> Choice | dict[str, Any] | str | Literal[False]:
         """Ask about one choice; False: not this one. A "no" to a choice picked from a
         list goes on with the others of that list, one at a time (`asked`)."""
         question = question_alone(choice)

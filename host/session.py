@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from enum import Enum
+from typing import Any, Final, Protocol, cast
 
 from .contract import PROMPT_UNION, Outcome, Prompt, Understood, Verdict
 from .engine import Action, Event, Game, GameOptions, RuleError, crosses_reveal, join_names
@@ -42,8 +43,18 @@ CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SORRY = "Sorry?"
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
-_LISTEN_AGAIN = object()
-"""What _take_reply gives when the host listens again for the same prompt."""
+
+
+class _Again(Enum):
+    """What _take_reply gives when the host listens again for the same prompt (its own
+    type, so it can never be mistaken for an outcome string or None)."""
+
+    LISTEN = "listen again"
+
+
+_LISTEN_AGAIN: Final = _Again.LISTEN
+_Taken = str | _Again | None
+"""A reply taken: how the session ends ("eof", "quit", "over"), listen again, or None (go on)."""
 _MOVED_ON = "moved on"
 """A narrowed question's answer that changed the game (undo): its narrowing ends."""
 CANNOT_TELL = "I'm sorry, I can't tell."
@@ -190,7 +201,7 @@ class Session:
             if outcome is not _LISTEN_AGAIN:
                 return outcome
 
-    def _take_reply(self, prompt: Prompt) -> str | None | object:
+    def _take_reply(self, prompt: Prompt) -> _Taken:
         heard = self._hear_addressed(prompt)
         if heard is None:
             return "eof"
@@ -225,7 +236,7 @@ class Session:
             return None
         return self._take_understood(prompt, heard)
 
-    def _take_understood(self, prompt: Prompt, heard: Understood) -> str | None | object:
+    def _take_understood(self, prompt: Prompt, heard: Understood) -> _Taken:
         """A reply with its verdict: acted on, asked about first, or asked again (narrowed
         after the second miss at this prompt, or "Sorry?" when it was spoken)."""
         confidence = heard.confidence if heard.confidence is not None else heard.score / 100
@@ -273,17 +284,17 @@ class Session:
         logged with the reason and not answered; after `remind_after` seconds with no
         reply to an untimed prompt, a brief reminder, then at doubling intervals."""
         wait = self.remind_after if prompt.timeout is None else None
-        due = self.clock() + wait if wait else None
-        if wait and self._reminders is not None and self._reminders[0] == prompt:
-            _, wait, due = self._reminders  # the same question again: its schedule goes on
+        schedule = (wait, self.clock() + wait) if wait else None  # (wait, when the reminder is due)
+        if schedule and self._reminders is not None and self._reminders[0] == prompt:
+            schedule = self._reminders[1:]  # the same question again: its schedule goes on
         while True:
-            self._reminders = (prompt, wait, due) if wait else None
-            asked = prompt if due is None else replace(prompt, timeout=max(0.5, due - self.clock()))
+            self._reminders = (prompt, *schedule) if schedule else None
+            asked = prompt if schedule is None else replace(prompt, timeout=max(0.5, schedule[1] - self.clock()))
             heard = self.ears.hear(asked)
-            if heard is not None and due is not None and heard.outcome is Outcome.TIMED_OUT:
+            if heard is not None and schedule is not None and heard.outcome is Outcome.TIMED_OUT:
                 self._remind(prompt)
-                wait *= 2
-                due = self.clock() + wait
+                wait = schedule[0] * 2
+                schedule = (wait, self.clock() + wait)
                 continue
             if heard is None or heard.outcome is not Outcome.IGNORED:
                 if heard is not None and heard.outcome is not Outcome.MISSED_START:
@@ -322,7 +333,8 @@ class Session:
         self._say(MISSED_START, remember=False)
 
     def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
-        action = {**intent, "player": prompt.player}
+        # The ears build intents from the grammar as plain dicts; their keys are Intent's.
+        action = cast(Action, {**intent, "player": prompt.player})
         try:
             new_state, events = self.game.apply(self.state, action)
         except RuleError as error:
@@ -345,17 +357,16 @@ class Session:
         self._say(spoken, remember=False)
 
     def _narrate(self, events: list[Event]) -> None:
-        for event in events:
-            kind = event["type"]
-            if kind == "say":
+        for event in events:  # tested on event["type"] itself, which narrows the union
+            if event["type"] == "say":
                 self._say(event["text"])
-            elif kind == "sound":
+            elif event["type"] == "sound":
                 self.log.write(event)
                 self.mouth.sound(event["name"])
-            elif kind == "private":
+            elif event["type"] == "private":
                 self.log.write(event)
                 self.mouth.private(event["player"], event["text"])
-            elif kind == "questions_used":
+            elif event["type"] == "questions_used":
                 self.journal.mark_questions_used(self.info.group, list(event["ids"]))
                 self.log.write(event)
             else:
@@ -451,7 +462,7 @@ class Session:
             self._trouble = Trouble(prompt)
         return self._trouble
 
-    def _narrow(self, prompt: Prompt) -> str | None | object:
+    def _narrow(self, prompt: Prompt) -> _Taken:
         """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
         A move found is applied; when every choice got a "no", the other ways to answer
         are offered and the host listens again, narrowing anew at the next miss."""
@@ -513,9 +524,7 @@ class Session:
         else:
             self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
 
-    def _did_you_mean(
-        self, prompt: Prompt, phrase: str, intent: dict[str, Any]
-    ) -> dict[str, Any] | str | None | object:
+    def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | _Taken:
         """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
         acted on unasked at this prompt again), and a corrected answer to the prompt is
         taken (asked about in its turn if it is unsure itself); a common command still

@@ -134,6 +134,7 @@ class Conversation:
                 raise HostStopped("the host is not ready for a reply yet")
             if self._closed:
                 raise HostStopped("the host is stopping")
+            assert self._waiting is not None, "woken and not closed: a prompt is waiting"
             if self._said and self._waiting.name != MENU_PROMPT:
                 return self._answer(taken=False)  # unheard: the player hears it first
             self._said.clear()

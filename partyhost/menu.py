@@ -9,6 +9,7 @@ microphone, the box rests first: it says how to wake it and listens only for the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from host.contract import Prompt
 from host.engine import join_names
@@ -71,6 +72,15 @@ def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
     return MenuChoice(game_id, players, mode)
 
 
+@runtime_checkable
+class SleepsUntilWake(Protocol):
+    """Ears with a wake word: they can wait, hearing nothing else, until it is said."""
+
+    def sleep_until_wake(self) -> bool:
+        """True once the wake word was heard; False if the input ended first."""
+        ...
+
+
 def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
     """A box at rest: ears with a wake word (voice/listening/wake.py) wait for it, after saying
     so aloud and on the terminal; other ears (typed, or wake_word = "off") go on at once.
@@ -78,6 +88,8 @@ def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
     wake = getattr(ears, "wake", None)
     if wake is None:
         return True
+    # Only ears with a wake word have one to sleep until (voice/listening/ears.py VoiceEars).
+    assert isinstance(ears, SleepsUntilWake), "ears with a wake word can sleep until it"
     mouth.say(f"Ready. Say {wake.word.phrase} when you want to play.")
     return ears.sleep_until_wake()
 

@@ -147,11 +147,13 @@ class TextEars:
     def _time_left(self, prompt: Prompt) -> float:
         """The prompt's time, or what is left of it when the same prompt is asked again
         straight away (a refused reply, "host, score"): the turn's clock keeps running."""
+        timeout = prompt.timeout
+        assert timeout is not None, "only a timed prompt has time left"
         now = time.monotonic()
         if self._timed is not None and self._timed[0] == prompt and self._timed[1] > now:
             return self._timed[1] - now
-        self._timed = (prompt, now + prompt.timeout)
-        return prompt.timeout
+        self._timed = (prompt, now + timeout)
+        return timeout
 
 
 def printable(text: str) -> str:

@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.session import Ears, Mouth
 from partyhost.config import Settings
@@ -36,6 +36,11 @@ from partyhost.listening_chain import IOChoiceError, listening_chain
 from partyhost.textio import TextEars, TextMouth, TypedCommands
 from voice.remote.address import is_wyoming, parse_address
 from voice.understanding.matcher import Matcher
+
+if TYPE_CHECKING:  # audio parts are imported only when used (text play stays light)
+    from voice.listening.audio_in import MicSource, WavSource
+    from voice.remote.satellite import SatelliteSink, SatelliteSource
+    from voice.speaking.audio_out import SpeakerSink, WavSink
 
 
 @dataclass
@@ -136,6 +141,7 @@ def _open_source(settings: Settings, offset: float, satellites: _Satellites, pro
     from voice.devices import AudioDeviceError
     from voice.listening.audio_in import AudioFileError, MicSource, WavSource
 
+    source: SatelliteSource | MicSource | WavSource
     try:
         if is_wyoming(settings.input):
             from voice.remote.satellite import SatelliteSource
@@ -200,6 +206,7 @@ def _open_mouth(
     from voice.speaking.mouth import AudioMouth
     from voice.speaking.tts import TTSUnavailable
 
+    sink: SatelliteSink | SpeakerSink | WavSink
     try:
         if is_wyoming(settings.output):
             from voice.remote.satellite import SatelliteSink
@@ -229,15 +236,17 @@ def _open_mouth(
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
     from voice.listening.ears import VoiceEars
     from voice.listening.turns import TICK_GAIN
+    from voice.speaking.mouth import AudioMouth
 
     chain = listening_chain(settings, notices=notices)
     busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
-    if isinstance(mouth, TextMouth):
-        play_cue = mouth.sound
-    else:
+    if isinstance(mouth, AudioMouth):
+        audio_mouth = mouth
 
         def play_cue(name: str) -> None:
-            mouth.sound(name, gain=TICK_GAIN)  # ticks: quiet, and the ears keep listening
+            audio_mouth.sound(name, gain=TICK_GAIN)  # ticks: quiet, and the ears keep listening
+    else:
+        play_cue = mouth.sound  # typed play's mouth: no volume to lower
 
     return VoiceEars(
         source,

@@ -308,8 +308,8 @@ class Table:
         for _ in range(QUESTIONS_PER_SAYING):
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
-            elif reaction.kind == "answered" and narrowed_answer(line, reaction.text) is not None:
-                answer = narrowed_answer(line, reaction.text)
+            elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
+                answer = narrowed
             else:
                 break
             result.asked.append(reaction.text)

@@ -126,7 +126,7 @@ class VoiceEars:
             prompt.timeout,
             getattr(prompt, "warning", None),
             self.play_cue,
-            read_ahead=partial(self._read_ahead, read) if ahead else None,
+            read_ahead=partial(self._read_ahead, ahead, read) if ahead else None,
         )
         cues = tuple(turn.cues)
         if turn.timed_out:
@@ -136,7 +136,7 @@ class VoiceEars:
         utterance = turn.utterance
         timing = _Timing(listening_from, utterance.start, utterance.end, cues, self.input_level(utterance))
         if self.wake is not None:
-            command = self._wake_command(prompt, utterance, timing)
+            command = self._wake_command(self.wake, prompt, utterance, timing)
             if command is not None:
                 return command
         if self._table_talk(utterance):
@@ -183,11 +183,11 @@ class VoiceEars:
             reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
 
-    def _read_ahead(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
+    def _read_ahead(self, ahead: _ReadAhead, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         """Begin reading an utterance early, unless it is table talk that will not be read,
         or a command after the wake word (read otherwise)."""
         if not self._table_talk(utterance) and not self._woken(utterance):
-            self._ahead.begin(read, utterance)
+            ahead.begin(read, utterance)
 
     def _woken(self, utterance: Utterance) -> bool:
         if self.wake is None:
@@ -195,7 +195,9 @@ class VoiceEars:
         armed = self._armed_until is not None and utterance.start <= self._armed_until
         return armed or self.wake.peek(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
 
-    def _wake_command(self, prompt: PromptLike, utterance: Utterance, timing: _Timing) -> Understood | None:
+    def _wake_command(
+        self, wake: WakeWatch, prompt: PromptLike, utterance: Utterance, timing: _Timing
+    ) -> Understood | None:
         """The utterance as a command after the wake word, or None if the word was not
         heard in it (nor said alone just before). What follows the word is read as if
         it followed the prompt's command prefix ("host"), or, at a prompt without one,
@@ -204,7 +206,7 @@ class VoiceEars:
         Keep Cool turn any speech is a clue)."""
         armed = self._armed_until is not None and utterance.start <= self._armed_until
         self._armed_until = None
-        fired = self.wake.take(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
+        fired = wake.take(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
         if fired is None and not armed:
             return None
         audio_start = utterance.start - (utterance.lead_s or 0.0)

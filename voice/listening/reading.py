@@ -240,13 +240,14 @@ def weigh(
     rivals = [r for r in readings if r[2].intent != chosen.intent]
     rival = max(rivals, key=lambda r: r[0]) if rivals and not exact else None
     close = rival is not None and best >= min_confidence and best - rival[0] < rival_margin
+    rival_text = rival[1] if close and rival is not None else ""  # a close rival is never None
     return Reading(
         text if best > 0 else "",
         best,
         best < min_confidence,
         utterance,
         hypotheses,
-        rival[1] if close else "",
+        rival_text,
         chosen,
         closest,
     )

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 
@@ -129,6 +129,7 @@ class SecondOpinion:
         for text in [f for f, key in forms.items() if key in asked] + named_by_readings:
             if judged[text].first_choice:  # greedy decoding writes one text at most
                 key = self._key(self._intent_of(text))
+                assert key is not None, "each text here reads as a word in play"
                 return Opinion(rescued=asked[key], seconded=key in named)
         if not rivals or not forms:  # no other reading to beat, or no word in play (the table deal)
             return Opinion()
@@ -164,8 +165,15 @@ class SecondOpinion:
         intent = self.table.lookup(text)
         return intent if intent is not None and intent.get("intent") in self.table.exact else None
 
+    @overload
+    @staticmethod
+    def _key(intent: dict) -> tuple: ...
+    @overload
+    @staticmethod
+    def _key(intent: dict | None) -> tuple | None: ...
     @staticmethod
     def _key(intent: dict | None) -> tuple | None:
+        """An intent as a dict key (None stays None: no word in play)."""
         return None if intent is None else tuple(sorted(intent.items()))
 
     @cached_property
