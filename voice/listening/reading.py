@@ -9,10 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
+
+import numpy as np
 
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
+from voice.understanding.graph import WordGraph
 from voice.understanding.matcher import Match, Matcher, PromptGraph, PromptTable
 
 RIVAL_MARGIN = 0.1
@@ -37,6 +40,14 @@ REGRET_PER_WORD = 1.5
 """Nats per word the grammar had to pull the decoder from its own choices: more, and
 the reply was not a path of the grammar (table talk, another word); the decoded
 reading has no say. Tuned on the tuning voices (docs/lab/recognition.md)."""
+
+
+@runtime_checkable
+class DecodesInGrammar(Protocol):
+    """A recogniser that can also decode inside a prompt's word graph (Whisper,
+    voice/understanding/grammar_decode.py); others give the free reading alone."""
+
+    def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph) -> list[DecodedPath]: ...
 
 
 class PromptLike(Protocol):
@@ -106,11 +117,10 @@ def read_table(
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
     free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
-    decode_in_grammar = getattr(recognizer, "decode_in_grammar", None)
     graph = table.decodable()
-    if decode_in_grammar is None or not in_grammar or graph is None or settled(free):
+    if not isinstance(recognizer, DecodesInGrammar) or not in_grammar or graph is None or settled(free):
         return free
-    return judge(decode_in_grammar(utterance.audio, graph.graph), graph, free)
+    return judge(recognizer.decode_in_grammar(utterance.audio, graph.graph), graph, free)
 
 
 def settled(free: Reading) -> bool:
