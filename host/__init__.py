@@ -41,7 +41,9 @@ __all__ = [
     "games",
     "journal",
     "narrowing",
+    "rules",
     "session",
     "sessionlock",
+    "views",
     "wal_check",
 ]

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from host.engine import FALSE_WORDS, TRUE_WORDS, join_names
+from host.engine import join_names
+from host.rules import FALSE_WORDS, TRUE_WORDS
 
 TITLE_WORDS = 3
 HAND_TITLE_WORDS = 2

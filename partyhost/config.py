@@ -298,7 +298,8 @@ def _io_choice(kind: str, value: Any, source: str) -> str:
 def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
     """Every game's rules, whichever game is played (`relaxed = "maybe"` is refused before a
     game of Centurion too), as far as they can be checked without a table."""
-    from host.engine import RuleError, merge_rules
+    from host.engine import RuleError
+    from host.rules import merge_rules
 
     game = get_game(game_id)
     check = option(game, "check_rules") or (lambda given: merge_rules(game.TITLE, game.RULE_DEFAULTS, given))

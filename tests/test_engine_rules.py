@@ -1,9 +1,11 @@
-"""merge_rules and convert_rule (host/engine.py): the rule checks every engine shares."""
+"""merge_rules and convert_rule (host/rules.py): the rule checks every engine shares."""
 from __future__ import annotations
 
 import pytest
 
-from host.engine import RuleError, convert_rule, merge_rules
+from host.rules import convert_rule, merge_rules
+
+from host.engine import RuleError
 
 DEFAULTS = {
     "relaxed": False,

@@ -167,7 +167,7 @@ def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
 
 
 def test_a_number_entry_sends_the_typed_number_and_refuses_others():
-    from host.engine import HandView, NumberEntry
+    from host.views import HandView, NumberEntry
     hub = PhoneHub("Keep It 100", ["Ana"], lambda state, player: HandView(
         heading="Tiebreak", cards=(), spoken="", number=NumberEntry("Your number", {"intent": "number"},
                                                                       "value")))

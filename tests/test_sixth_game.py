@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 
 from host.decks import QUESTIONS_FILE, Question
 from host.contract import Prompt
-from host.engine import DeckEntry, GameOptions, RuleError, evolve, game_over, merge_rules, new_rng, say
+from host.rules import merge_rules
+from host.engine import DeckEntry, GameOptions, RuleError, evolve, game_over, new_rng, say
 
 ID = "closest-guess"
 TITLE = "Closest Guess"

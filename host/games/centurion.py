@@ -82,17 +82,13 @@ from host.contract import Choice, Narrow, Prompt
 from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
     Action,
-    CardView,
     DeckEntry,
     Event,
     GameOptions,
-    HandView,
     RuleError,
-    convert_rule,
     evolve,
     game_over,
     join_names,
-    merge_rules,
     new_rng,
     private,
     required,
@@ -100,6 +96,8 @@ from host.engine import (
     score,
     sound,
 )
+from host.rules import convert_rule, merge_rules
+from host.views import CardView, HandView
 
 ID = "centurion"
 TITLE = "Centurion"

@@ -115,17 +115,13 @@ from host.contract import Choice, Narrow, Prompt
 from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
     Action,
-    CardView,
     DeckEntry,
     Event,
     GameOptions,
-    HandView,
     RuleError,
-    convert_rule,
     evolve,
     game_over,
     join_names,
-    merge_rules,
     narrow_numbers,
     new_rng,
     private,
@@ -133,6 +129,8 @@ from host.engine import (
     score,
     sound,
 )
+from host.rules import convert_rule, merge_rules
+from host.views import CardView, HandView
 
 ID = "keep-cool"
 TITLE = "Keep Cool"

@@ -69,18 +69,13 @@ from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     Action,
-    CardView,
     DeckEntry,
     Event,
     GameOptions,
-    HandView,
-    NumberEntry,
     RuleError,
-    convert_rule,
     evolve,
     game_over,
     join_names,
-    merge_rules,
     narrow_numbers,
     new_rng,
     private,
@@ -89,6 +84,8 @@ from host.engine import (
     score,
     sound,
 )
+from host.rules import convert_rule, merge_rules
+from host.views import CardView, HandView, NumberEntry
 
 ID = "keep-it-100"
 TITLE = "Keep It 100"

@@ -93,16 +93,13 @@ from host.contract import Choice, Narrow, Prompt
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
-    CardView,
     DeckEntry,
     Event,
     GameOptions,
-    HandView,
     RuleError,
     evolve,
     game_over,
     join_names,
-    merge_rules,
     narrow_numbers,
     new_rng,
     private,
@@ -111,6 +108,8 @@ from host.engine import (
     score,
     sound,
 )
+from host.rules import merge_rules
+from host.views import CardView, HandView
 
 ID = "one-percent"
 TITLE = "1%"

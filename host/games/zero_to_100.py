@@ -91,13 +91,13 @@ from ..engine import (
     evolve,
     game_over,
     join_names,
-    merge_rules,
     narrow_numbers,
     new_rng,
     say,
     score,
     sound,
 )
+from ..rules import merge_rules
 
 ID = "zero-to-100"
 TITLE = "Zero to 100"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from host.engine import HandView
+from host.views import HandView
 
 MESSAGES_KEPT = 12
 
