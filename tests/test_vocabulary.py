@@ -5,6 +5,7 @@ Tests that read PocketSphinx's dictionary skip when pocketsphinx is not installe
 """
 from __future__ import annotations
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -149,7 +150,7 @@ def test_vocabulary_knows_no_game_rules():
             "print(sorted(m for m in sys.modules if m == 'host' or m.startswith('host.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                          check=True).stdout
-    assert out.strip() == "[]"
+    assert set(ast.literal_eval(out.strip())) <= {"host", "host.contract"}   # PartyhostError, no rules
 
 
 def test_possessives_are_derived_from_their_word():
