@@ -21,6 +21,44 @@ SHARED_AUDIO = REPO.parent / "shared" / "audio"
 NULL_SINK = "partyhost_test"
 
 
+TMPFS = Path("/dev/shm")
+TMPFS_SPARE = 4 << 30
+"""tmp_path goes to RAM when this much is free there: the games fsync every event and
+every move, which costs nothing on tmpfs and a disk wait elsewhere."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):      # xdist's workers inherit both from the controller
+        _temporary_folders_in_ram(config)
+        _bytecode_cached_outside_the_tree()
+
+
+def _temporary_folders_in_ram(config: pytest.Config) -> None:
+    """Temporary folders on tmpfs unless the caller chose a place (--basetemp,
+    PYTEST_DEBUG_TEMPROOT)."""
+    if config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ:
+        return
+    try:
+        free = shutil.disk_usage(TMPFS).free
+    except OSError:
+        return
+    if free >= TMPFS_SPARE and os.access(TMPFS, os.W_OK):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(TMPFS)
+
+
+def _bytecode_cached_outside_the_tree() -> None:
+    """The fast suite starts `python -m partyhost` over a hundred times. With
+    PYTHONDONTWRITEBYTECODE set, each one compiles every module it imports again (a
+    quarter of its start-up); the processes started from here (xdist's workers too)
+    keep their bytecode in one folder of the temporary root instead, leaving the
+    source tree as clean as the setting asks."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    root = Path(os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir())
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = str(root / f"partyhost-pycache-{os.getuid()}")
+
+
 def on_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 

@@ -19,8 +19,6 @@ from host.games import grammar_slots
 from replay import load_cases, play_script
 from voice.understanding.matcher import Matcher
 
-pytestmark = pytest.mark.slow
-
 CASES = load_cases()
 
 
@@ -33,6 +31,7 @@ def as_lists(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow   # whole scripted games, one per case
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.script}-{c.deal or 'default'}-{len(c.teams)}"
                                              for c in CASES])
 def test_every_scripted_prompt_gets_its_slots_back_from_its_context(case, tmp_path):
@@ -45,6 +44,7 @@ def test_every_scripted_prompt_gets_its_slots_back_from_its_context(case, tmp_pa
         assert as_lists(grammar_slots(prompt.name, stored)) == as_lists(prompt.slots), prompt.name
 
 
+@pytest.mark.slow   # all the scripted games again
 def test_every_game_prompt_with_live_lists_was_covered(tmp_path):
     """The scripts reach every prompt that has live lists, so the test above checks them all."""
     seen = set()

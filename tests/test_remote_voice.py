@@ -172,6 +172,7 @@ class LocalEars:
         return [Hypothesis("card one", 0.9, {})]
 
 
+@pytest.mark.slow   # waits out the link's real 5 s deadline twice
 def test_a_recogniser_that_never_finishes_its_answer_gives_way_to_the_local_one_with_one_notice():
     from voice.remote.asr import WyomingRecognizer
     server, local, out = StallingServer("asr"), LocalEars(), io.StringIO()
