@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -51,12 +52,14 @@ def _bytecode_cached_outside_the_tree() -> None:
     PYTHONDONTWRITEBYTECODE set, each one compiles every module it imports again (a
     quarter of its start-up); the processes started from here (xdist's workers too)
     keep their bytecode in one folder of the temporary root instead, leaving the
-    source tree as clean as the setting asks."""
+    source tree as clean as the setting asks. This process does too, from here on: pytest
+    keeps its rewritten test modules there instead of rewriting them at every run."""
     if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
         return
     root = Path(os.environ.get("PYTEST_DEBUG_TEMPROOT") or tempfile.gettempdir())
     del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = str(root / f"partyhost-pycache-{os.getuid()}")
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(root / f"partyhost-pycache-{os.getuid()}")
+    sys.dont_write_bytecode = False
 
 
 def on_ci() -> bool:

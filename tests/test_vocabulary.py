@@ -61,6 +61,44 @@ def test_parse_refuses_a_word_without_phones():
         parse_dictionary("fine F AY N\noops\n", "extra.dict")
 
 
+SORTED_FILE = """\
+candle  K AE1 N D AH0 L
+flour  F L AW1 ER0
+flour(2)  F L AW1 R
+flower  F L AW1 ER0
+read  R EH1 D
+read(2)  R IY1 D
+read(3)  R EH0 D
+reed  R IY1 D
+"""
+
+
+@pytest.mark.parametrize("text", [SORTED_FILE, "reed  R IY1 D\n" + SORTED_FILE, ";;; note\n" + SORTED_FILE],
+                         ids=["sorted, looked up by bisection", "out of order", "with a comment"])
+def test_a_dictionary_file_reads_as_its_whole_parse(tmp_path, text):
+    path = tmp_path / "words.dict"
+    path.write_text(text, encoding="utf-8")
+    added = {"flour": (("F", "L", "AW", "ER"), ("F", "L", "OW", "R")), "kazoo": (("K", "AH", "Z", "UW"),)}
+    read = vocabulary.PronouncingFile(path, added)
+    whole = parse_dictionary(text)
+    whole["flour"] += (("F", "L", "OW", "R"),)
+    whole["kazoo"] = (("K", "AH", "Z", "UW"),)
+    for word in [*whole, "a", "candles", "zebra", "read(2)", ""]:
+        assert read.get(word) == whole.get(word), word
+    assert dict(read) == whole and len(read) == len(whole)
+
+
+@needs_pocketsphinx
+def test_pocketsphinx_dictionary_is_looked_up_without_a_whole_parse():
+    """A process that plays looks words up by bisection; every answer is the whole parse's."""
+    path = vocabulary.pocketsphinx_dictionary_path()
+    read = vocabulary.PronouncingFile(path)
+    whole = parse_dictionary(path.read_text(encoding="utf-8", errors="replace"))
+    for word in list(whole)[::97] + ["read", "undo", "centurion", "qzxv"]:
+        assert read.get(word) == whole.get(word), word
+    assert read._whole is None   # nothing parsed whole so far
+
+
 # ---------------------------------------------------------------------------
 # Sounding alike
 

@@ -18,6 +18,7 @@ together and ask about those.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
 import re
@@ -75,15 +76,24 @@ def parse_dictionary(text: str, source: str = "dictionary") -> dict[str, tuple[P
         stripped = line.strip()
         if not stripped or stripped.startswith((";;;", "#")):
             continue
-        parts = stripped.split()
-        if len(parts) < 2:
-            raise VocabularyError(f"{source}:{number}: '{stripped}' has a word but no phones")
-        word = _ALTERNATE.sub("", parts[0]).lower() if parts[0].endswith(")") else parts[0].lower()
-        phones = tuple(phone.rstrip(_DIGITS).upper() for phone in parts[1:])
+        word, phones = _entry(stripped, source, number)
         variants = entries.setdefault(word, [])
         if phones not in variants:
             variants.append(phones)
     return {word: tuple(variants) for word, variants in entries.items()}
+
+
+def _entry(line: str, source: str, number: int) -> tuple[str, Phones]:
+    """One stripped, non-comment line as (word, phones without stress)."""
+    parts = line.split()
+    if len(parts) < 2:
+        raise VocabularyError(f"{source}:{number}: '{line}' has a word but no phones")
+    return _headword(parts[0]).lower(), tuple(phone.rstrip(_DIGITS).upper() for phone in parts[1:])
+
+
+def _headword(token: str) -> str:
+    """The word a line is about: "read(2)" is a second way of saying "read"."""
+    return _ALTERNATE.sub("", token) if token.endswith(")") else token
 
 
 def load_dictionary(extra: Path | None = EXTRA_PRONUNCIATIONS) -> Dictionary:
@@ -97,18 +107,74 @@ def load_dictionary(extra: Path | None = EXTRA_PRONUNCIATIONS) -> Dictionary:
 
 @lru_cache(maxsize=4)
 def _load(base: Path, extra: Path | None) -> Dictionary:
-    entries = dict(_parse_file(base))
-    if extra is not None and extra.is_file():
-        for word, variants in parse_dictionary(extra.read_text(encoding="utf-8"), str(extra)).items():
-            known = list(entries.get(word, ()))
-            entries[word] = tuple(known + [v for v in variants if v not in known])
-    return entries
+    added = parse_dictionary(extra.read_text(encoding="utf-8"), str(extra)) if extra and extra.is_file() else {}
+    return PronouncingFile(base, added)
 
 
-@lru_cache(maxsize=2)
-def _parse_file(path: Path) -> Dictionary:
-    with _cycle_collector_paused():
-        return parse_dictionary(path.read_text(encoding="utf-8", errors="replace"), str(path))
+class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
+    """A CMU-format dictionary file, plus added pronunciations, read as a mapping.
+
+    A game needs the sounds of a few hundred words, and parsing all 135,000 lines
+    costs half a second in every process that plays. PocketSphinx's file is in
+    sorted order, so a word is found by bisection over its lines; a file that is
+    not sorted (or has comments) is parsed whole instead. Iterating parses it whole.
+    """
+
+    def __init__(self, path: Path, added: Dictionary | None = None) -> None:
+        self._source = str(path)
+        self._lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        self._heads = [_headword(line.split(maxsplit=1)[0]) if line.strip() else "" for line in self._lines]
+        self._added = dict(added or {})
+        self._found: dict[str, tuple[Phones, ...]] = {}
+        self._whole: dict[str, tuple[Phones, ...]] | None = None if self._sorted_words() else self._parse_whole()
+
+    def _sorted_words(self) -> bool:
+        heads = self._heads
+        return (
+            all(heads)
+            and all(a <= b for a, b in zip(heads, heads[1:]))
+            and not any(head.startswith((";;;", "#")) for head in heads)
+            and "".join(heads) == "".join(heads).lower()
+        )
+
+    def _parse_whole(self) -> dict[str, tuple[Phones, ...]]:
+        with _cycle_collector_paused():
+            entries = parse_dictionary("\n".join(self._lines), self._source)
+        for word, variants in self._added.items():
+            known = entries.get(word, ())
+            entries[word] = known + tuple(v for v in variants if v not in known)
+        return entries
+
+    def __getitem__(self, word: str) -> tuple[Phones, ...]:
+        if self._whole is not None:
+            return self._whole[word]
+        if word not in self._found:
+            self._found[word] = self._look_up(word)
+        if not self._found[word]:
+            raise KeyError(word)
+        return self._found[word]
+
+    def _look_up(self, word: str) -> tuple[Phones, ...]:
+        variants: list[Phones] = []
+        number = bisect.bisect_left(self._heads, word)
+        while number < len(self._heads) and self._heads[number] == word:
+            phones = _entry(self._lines[number].strip(), self._source, number + 1)[1]
+            if phones not in variants:
+                variants.append(phones)
+            number += 1
+        variants += [v for v in self._added.get(word, ()) if v not in variants]
+        return tuple(variants)
+
+    def _everything(self) -> dict[str, tuple[Phones, ...]]:
+        if self._whole is None:
+            self._whole = self._parse_whole()
+        return self._whole
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._everything())
+
+    def __len__(self) -> int:
+        return len(self._everything())
 
 
 @contextmanager
