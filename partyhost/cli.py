@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.contract import PartyhostError
 from host.games import game_ids, get_game
@@ -21,7 +21,10 @@ from partyhost.bench import commands as bench_commands
 from partyhost.config import COMMAND_LINE, apply_overrides, load_settings, rule_values, settings_path
 from partyhost.game_setup import GameSetup
 from partyhost.io_arguments import add_io_arguments, io_choice
-from partyhost.table import GameEnd, Place, SavedEntry, Table
+from partyhost.table import Place, SavedEntry, Table
+
+if TYPE_CHECKING:
+    from partyhost.sitting import GameEnd
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130

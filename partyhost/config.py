@@ -29,7 +29,7 @@ from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writabl
 from host.games import GAME_IDS, get_game, option
 from voice.recognizers import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
-from voice.remote.wire import walk
+from voice.remote.nesting import walk
 
 if sys.version_info >= (3, 11):
     import tomllib

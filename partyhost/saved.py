@@ -31,7 +31,7 @@ from host.engine import GameOptions, RuleError
 from host.files import DECK_BYTES, read_bytes
 from host.games import GAME_IDS, game_ids, get_game, option
 from host.journal import Journal, SessionDamaged, SessionRecord
-from voice.understanding.grammar import GRAMMAR_DIR
+from voice.understanding.grammar_folder import GRAMMAR_DIR
 
 CARD_DECK_KINDS = ("bid_reward", "pack")
 """The decks read from a YAML card file (--card-deck): 1%'s bid and reward decks, Centurion's pack."""

@@ -6,6 +6,10 @@ the phone pages) and closes each when the game ends (the game itself: partyhost/
 What the players should know on the way (a damaged journal set aside, a stale lock taken
 over) goes to `tell`, one line each; what stops a game is an error (UserError and the
 other PartyhostErrors), never a print.
+
+Listing, deleting and refusing a bad option need only the journal, the settings and the
+rules. The game's machinery (grammars, understanding, ears and mouth) is imported where a
+game starts, so those answers come at once, even on a Raspberry Pi.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -32,8 +36,6 @@ from host.sessionlock import SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from partyhost.game_setup import GameSetup, IOChoice, explained, game_options
-from partyhost.grammarcheck import check_grammars
-from partyhost.menu import MenuChoice
 from partyhost.saved import (
     SavedGame,
     Unresumable,
@@ -45,10 +47,12 @@ from partyhost.saved import (
     quick_problem,
     rule_defaults,
 )
-from partyhost.sitting import GameEnd, Sitting, play_sitting
-from partyhost.voiceio import GameIO, IOChoiceError, open_io
 from voice.remote.address import is_wyoming
-from voice.understanding.matcher import Matcher
+
+if TYPE_CHECKING:  # the game's machinery is imported where a game starts (see Table's docstring)
+    from partyhost.menu import MenuChoice
+    from partyhost.sitting import GameEnd, Sitting
+    from partyhost.voiceio import GameIO
 
 
 class UserError(PartyhostError):
@@ -145,10 +149,10 @@ class Table:
     def play(self, setup: GameSetup, choice: IOChoice) -> GameEnd | None:
         """A new game; None when the spoken menu was left without choosing one."""
         settings = self._settings(choice)
-        check_grammars(list(game_ids()) if setup.game is None else [setup.game])
         with contextlib.closing(self.open_journal()) as journal:
             game_id = setup.game
             if game_id is None:
+                _check_grammars(list(game_ids()))
                 picked = self._menu(settings, choice)
                 if picked is None:
                     return None
@@ -156,12 +160,15 @@ class Table:
                 players = tuple(name.strip() for name in picked.players if name.strip())
                 setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
             new = _new_game(journal, game_id, setup, settings)
+            _check_grammars([game_id])
             events = _events_arg(choice)  # so is an event log that cannot be written
             io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
             return self._start(journal, new, settings, io, events)
 
     def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
         """A saved game (the latest unfinished one when None), replayed and continued."""
+        from partyhost.sitting import Sitting, play_sitting
+
         with contextlib.closing(self.open_journal()) as journal:
             record = self._resumable(journal, session_id)
             session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
@@ -170,7 +177,7 @@ class Table:
                 if lock.stale_pid:
                     self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
                 saved = _open_saved(journal, record)
-                check_grammars([saved.game.ID])
+                _check_grammars([saved.game.ID])
                 for note in saved.notes:
                     self.tell(note)
                 events = _events_arg(choice) or self._saved_events(record)
@@ -205,6 +212,8 @@ class Table:
 
     def _start(self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None) -> GameEnd:
         """Save the new game, take its lock and play it."""
+        from partyhost.sitting import Sitting, play_sitting
+
         with _closed_on_failure(io):
             session_id = journal.create(new.game.ID, new.setup)
             lock = SessionLock(self.place.locks, session_id).acquire()
@@ -357,6 +366,13 @@ def _closed_on_failure(io: GameIO) -> Iterator[None]:
         raise
 
 
+def _check_grammars(game_ids: list[str]) -> None:
+    """Each game's grammar (and the common one) loaded now, so a broken file is refused before play."""
+    from partyhost.grammarcheck import check_grammars
+
+    check_grammars(game_ids)
+
+
 def _events_arg(choice: IOChoice) -> Path | None:
     """The event log asked for, checked: a folder, a device or a FIFO is refused in one line."""
     if not choice.events:
@@ -377,6 +393,9 @@ def _open_io(settings: Settings, t0: float, choice: IOChoice) -> GameIO:
     """The ears and mouth of the settings (or the choice's opener), understanding with the settings' scores."""
     if choice.opener is not None:
         return choice.opener(settings, t0)
+    from partyhost.voiceio import IOChoiceError, open_io
+    from voice.understanding.matcher import Matcher
+
     matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
     try:
         return open_io(settings, matcher, clock_offset=t0)

@@ -7,7 +7,8 @@ import json
 import pytest
 from wyoming.event import Event, async_write_event
 
-from voice.remote.wire import BadEvent, EventLimits, depth, read_event
+from voice.remote.nesting import depth
+from voice.remote.wire import BadEvent, EventLimits, read_event
 
 LIMITS = EventLimits(header=8 << 10, data=64 << 10, payload=64 << 10, depth=16)
 

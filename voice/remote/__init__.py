@@ -11,6 +11,7 @@ __all__ = [
     "address",
     "asr",
     "link",
+    "nesting",
     "notices",
     "satellite",
     "satellite_link",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import TypeGuard
@@ -61,6 +60,8 @@ def parse_address(value: str) -> WyomingAddress:
 def reason(error: BaseException, refused: str = "nothing is listening there") -> str:
     """Why a Wyoming service could not be used, in a few words for the terminal (never a
     traceback); `refused` says it for a refused connection (with a hint of what to run)."""
+    import asyncio  # here, not at the top: reading an address (a setting) needs no network code
+
     if isinstance(error, ConnectionRefusedError):
         return refused
     if isinstance(error, (asyncio.TimeoutError, FutureTimeout, TimeoutError)):

@@ -6,18 +6,18 @@ brackets end in a RecursionError). A peer is a program on the network, so here e
 part has a ceiling (EventLimits), the JSON a depth, and anything beyond is a BadEvent
 that says what was wrong; the caller drops the connection (a server) or treats the peer
 as failed (a client). Events are written with the wyoming package's own writer.
-`walk` is the same bounded walk for settings (partyhost/config.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from wyoming.event import Event
+
+from voice.remote.nesting import depth
 
 
 @dataclass(frozen=True)
@@ -89,18 +89,3 @@ def _json(raw: bytes, limits: EventLimits, part: str) -> Any:
     if depth(value) > limits.depth:
         raise BadEvent(f"event {part} nested deeper than {limits.depth}")
     return value
-
-
-def walk(value: Any) -> Iterator[tuple[Any, int]]:
-    """Every value inside a JSON-like value with its level (the value itself: 1), without recursion."""
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        yield item, level
-        if isinstance(item, (list, dict)):
-            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
-
-
-def depth(value: Any) -> int:
-    """How deep lists and objects nest in a JSON value (a scalar: 0)."""
-    return max((level for item, level in walk(value) if isinstance(item, (list, dict))), default=0)
