@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from host.contract import PartyhostError
-from host.engine import DeckEntry
+from host.engine import DeckEntry, Unchanging
 from host.files import DECK_BYTES, FileProblem, read_text
 from host.games import dealing
 
@@ -36,7 +36,7 @@ class DeckError(PartyhostError):
 
 
 @dataclass(frozen=True)
-class Question:
+class Question(Unchanging):
     """A question card: read aloud, answered by a whole number from 0 to 100."""
 
     id: str
@@ -49,7 +49,7 @@ class Question:
 
 
 @dataclass(frozen=True)
-class WordCard:
+class WordCard(Unchanging):
     """A Keep Cool card: ten words on each face, line 1 easiest."""
 
     id: int
@@ -58,13 +58,6 @@ class WordCard:
 
     def word(self, face: str, line: int) -> str:
         return (self.red if face == "red" else self.blue)[line - 1]
-
-
-class _Shared:
-    """Deck data never changes, so a deep-copied game state may share it (keeps evolve fast)."""
-
-    def __deepcopy__(self, memo: dict) -> Any:
-        return self
 
 
 @dataclass(frozen=True)
@@ -111,7 +104,7 @@ class RewardDeck:
 
 
 @dataclass(frozen=True)
-class BidRewardDecks(_Shared):
+class BidRewardDecks(Unchanging):
     """Everything 1% deals from, as read from decks/one-percent.yaml."""
 
     bid: BidDeck
@@ -136,7 +129,7 @@ class Suit:
 
 
 @dataclass(frozen=True)
-class Pack(_Shared):
+class Pack(Unchanging):
     """Centurion's 52-card pack, as read from decks/cards.yaml."""
 
     ranks: tuple[Rank, ...]  # by face value, ace first

@@ -71,11 +71,10 @@ Rules choices
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
@@ -86,6 +85,7 @@ from host.engine import (
     Event,
     GameOptions,
     RuleError,
+    Unchanging,
     evolve,
     game_over,
     join_names,
@@ -148,7 +148,7 @@ MULTIPLIER_WORDS = {2: "doubled", 3: "trebled", 4: "quadrupled"}
 
 
 @dataclass(frozen=True, order=True)
-class Card:
+class Card(Unchanging):
     """One playing card: its rank's face value and its suit; rank 0 with no suit is a joker.
 
     How a card is said depends on the pack file: see `card_name`.
@@ -160,10 +160,6 @@ class Card:
     @property
     def is_joker(self) -> bool:
         return self.rank == 0
-
-    def __deepcopy__(self, memo: dict) -> Card:
-        """Cards never change, so a copied state may share them (keeps evolve fast)."""
-        return self
 
 
 JOKER = Card(0, None)
@@ -254,18 +250,6 @@ class State:
 
     def seat_of(self, name: str) -> int:
         return self.players.index(name)
-
-    def __deepcopy__(self, memo: dict) -> State:
-        """Field by field, with the random generator copied through its state (fast)."""
-        clone = copy.copy(self)
-        for f in fields(self):
-            if f.name == "rng":
-                rng = random.Random()
-                rng.setstate(self.rng.getstate())
-                clone.rng = rng
-            else:
-                setattr(clone, f.name, copy.deepcopy(getattr(self, f.name), memo))
-        return clone
 
 
 # ---------------------------------------------------------------- options

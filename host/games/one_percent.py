@@ -97,6 +97,7 @@ from host.engine import (
     Event,
     GameOptions,
     RuleError,
+    Unchanging,
     evolve,
     game_over,
     join_names,
@@ -170,13 +171,13 @@ RewardCard = Any
 
 
 @dataclass(frozen=True)
-class BidCard:
+class BidCard(Unchanging):
     family: str
     value: int
 
 
 @dataclass(frozen=True)
-class Bid:
+class Bid(Unchanging):
     count: int
     family: str
     bidder: str
