@@ -4,13 +4,17 @@ The command line's modules take a moment to import (the grammars, the recogniser
 wrappers); a Ctrl-C while they load is caught here, not shown as a traceback. Before
 this runs, Python is still starting (site, runpy), and a Ctrl-C there is Python's own
 traceback: scripts/run starts partyhost with Ctrl-C ignored, and it is taken back here.
+A Ctrl-C that lands in a clean-up callback (an import lock's, a weak reference's) cannot be
+raised there, and Python would print "Exception ignored" and drop it: it is sent again.
 """
 
 import signal
 import sys
+import threading
 
 
 def run() -> int:
+    sys.unraisablehook = _interrupt_again
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # scripts/run: ignored while Python started
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -22,6 +26,20 @@ def run() -> int:
             raise  # (Python 3.11 wraps a Ctrl-C during a class's creation in a RuntimeError)
         print("\npartyhost: stopped.", file=sys.stderr)
         return 130  # cli.EXIT_INTERRUPTED, which may not be imported yet
+
+
+def _interrupt_again(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A Ctrl-C Python could not raise where it landed, sent again to land in partyhost's code.
+
+    Not from here (it would land in this hook, and be dropped again) but from a timer, once
+    this has returned; to the main thread, so that a read waiting there is interrupted too.
+    """
+    if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+        return
+    again = threading.Timer(0.01, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    again.daemon = True  # a process on its way out is not held back by it
+    again.start()
 
 
 if __name__ == "__main__":

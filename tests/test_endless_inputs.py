@@ -171,3 +171,30 @@ def test_ctrl_c_at_any_moment_of_scripts_run_start_is_never_a_traceback(tmp_path
         said = process.communicate(timeout=60)[1]
         assert "Traceback" not in said and "Exception ignored" not in said, (n, said)
         assert said.strip() in ("", "partyhost: stopped."), (n, said)
+
+
+LANDS_IN_A_CLEAN_UP = """
+import sys, time, weakref
+from partyhost.__main__ import _interrupt_again
+sys.unraisablehook = _interrupt_again
+class ModuleLock: pass
+lock = ModuleLock()
+def clean_up(_):
+    raise KeyboardInterrupt  # where a Ctrl-C lands when it arrives during an import lock's clean-up
+ref = weakref.ref(lock, clean_up)
+try:
+    del lock
+    time.sleep(10)  # what partyhost does next: a Ctrl-C sent again interrupts it
+    print("lost")
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_a_ctrl_c_that_lands_in_a_clean_up_callback_is_not_lost():
+    """Python cannot raise from a weak reference's callback: it prints 'Exception ignored' and drops
+    the Ctrl-C. partyhost raises it again, in its own code (where it ends the game in one line)."""
+    result = subprocess.run([sys.executable, "-c", LANDS_IN_A_CLEAN_UP], cwd=REPO, capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.strip() == "stopped", result.stdout + result.stderr
+    assert "Exception ignored" not in result.stderr and "Traceback" not in result.stderr, result.stderr
