@@ -14,7 +14,8 @@ from pathlib import Path
 import yaml
 
 from host.contract import PartyhostError
-from voice.understanding.grammar import GRAMMAR_DIR, GrammarError, load_grammar
+from voice.understanding.grammar import GrammarError, load_grammar
+from voice.understanding.grammar_folder import GRAMMAR_DIR
 
 MAPPING_KEYS = (
     "prompts",

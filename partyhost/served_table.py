@@ -22,7 +22,8 @@ from host.sessionlock import SessionBusy
 from partyhost.config import Settings
 from partyhost.conversation import MENU_PROMPT, Conversation
 from partyhost.game_setup import SPOKEN, GameSetup
-from partyhost.table import GameEnd, Table, UserError
+from partyhost.sitting import GameEnd
+from partyhost.table import Table, UserError
 from partyhost.voiceio import GameIO, Opener
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding

@@ -393,7 +393,8 @@ def _open_io(settings: Settings, t0: float, choice: IOChoice) -> GameIO:
     """The ears and mouth of the settings (or the choice's opener), understanding with the settings' scores."""
     if choice.opener is not None:
         return choice.opener(settings, t0)
-    from partyhost.voiceio import IOChoiceError, open_io
+    from partyhost.listening_chain import IOChoiceError
+    from partyhost.voiceio import open_io
     from voice.understanding.matcher import Matcher
 
     matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)

@@ -33,8 +33,8 @@ import soundfile
 
 from host.contract import PartyhostError
 from partyhost.bench.places import CHECKOUT
+from partyhost.bench.places import SHARED_AUDIO as AUDIO
 from partyhost.bench.scripted import ScriptCase, load_cases
-from partyhost.bench.synthetic_speech import SHARED_AUDIO as AUDIO
 from voice.audio_types import SAMPLE_RATE
 
 TUNE_SPEAKERS = {"jackson", "439c84f4"}  # scripts/measure_asr.py: used for tuning, so left out

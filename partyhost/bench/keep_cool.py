@@ -44,7 +44,8 @@ import numpy as np
 from host.decks import default_deck_dir, load_decks
 from host.games import grammar_slots
 from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
-from partyhost.bench.synthetic_speech import CHATTER, SHARED_AUDIO, Voices, load_noise, mix_at_snr
+from partyhost.bench.places import SHARED_AUDIO
+from partyhost.bench.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, listening_chain
 from voice.asr.moonshine import Preloaded

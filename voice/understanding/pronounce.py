@@ -18,7 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from voice.understanding.grammar import GRAMMAR_DIR, Grammar, LiveLists, load_grammar
+from voice.understanding.grammar import Grammar, load_grammar
+from voice.understanding.grammar_folder import GRAMMAR_DIR
+from voice.understanding.graph import LiveLists
 from voice.understanding.matcher import Matcher
 from voice.understanding.vocabulary import Dictionary, load_dictionary, pronunciations
 
