@@ -125,7 +125,6 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
         self._lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         self._heads = [_headword(line.split(maxsplit=1)[0]) if line.strip() else "" for line in self._lines]
         self._added = dict(added or {})
-        self._found: dict[str, tuple[Phones, ...]] = {}
         self._whole: dict[str, tuple[Phones, ...]] | None = None if self._sorted_words() else self._parse_whole()
 
     def _sorted_words(self) -> bool:
@@ -148,11 +147,10 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
     def __getitem__(self, word: str) -> tuple[Phones, ...]:
         if self._whole is not None:
             return self._whole[word]
-        if word not in self._found:
-            self._found[word] = self._look_up(word)
-        if not self._found[word]:
+        variants = self._look_up(word)
+        if not variants:
             raise KeyError(word)
-        return self._found[word]
+        return variants
 
     def _look_up(self, word: str) -> tuple[Phones, ...]:
         variants: list[Phones] = []
