@@ -174,9 +174,10 @@ def test_ctrl_c_at_any_moment_of_scripts_run_start_is_never_a_traceback(tmp_path
 
 
 LANDS_IN_A_CLEAN_UP = """
-import sys, time, weakref
+import signal, sys, time, weakref
 from partyhost.__main__ import _interrupt_again
 sys.unraisablehook = _interrupt_again
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as run() does (a background job starts with it ignored)
 class ModuleLock: pass
 lock = ModuleLock()
 def clean_up(_):
