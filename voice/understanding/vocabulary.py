@@ -140,8 +140,7 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
         with _cycle_collector_paused():
             entries = parse_dictionary("\n".join(self._lines), self._source)
         for word, variants in self._added.items():
-            known = entries.get(word, ())
-            entries[word] = known + tuple(v for v in variants if v not in known)
+            entries[word] = _merged(entries.get(word, ()), variants)
         return entries
 
     def __getitem__(self, word: str) -> tuple[Phones, ...]:
@@ -153,15 +152,10 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
         return variants
 
     def _look_up(self, word: str) -> tuple[Phones, ...]:
-        variants: list[Phones] = []
-        number = bisect.bisect_left(self._heads, word)
-        while number < len(self._heads) and self._heads[number] == word:
-            phones = _entry(self._lines[number].strip(), self._source, number + 1)[1]
-            if phones not in variants:
-                variants.append(phones)
-            number += 1
-        variants += [v for v in self._added.get(word, ()) if v not in variants]
-        return tuple(variants)
+        start = bisect.bisect_left(self._heads, word)
+        end = bisect.bisect_right(self._heads, word, lo=start)
+        lines = (_entry(self._lines[number].strip(), self._source, number + 1)[1] for number in range(start, end))
+        return _merged(_merged((), lines), self._added.get(word, ()))
 
     def _everything(self) -> dict[str, tuple[Phones, ...]]:
         if self._whole is None:
@@ -173,6 +167,15 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
 
     def __len__(self) -> int:
         return len(self._everything())
+
+
+def _merged(known: tuple[Phones, ...], more: Iterable[Phones]) -> tuple[Phones, ...]:
+    """`known` and then each pronunciation of `more` that it does not have yet."""
+    variants = list(known)
+    for phones in more:
+        if phones not in variants:
+            variants.append(phones)
+    return tuple(variants)
 
 
 @contextmanager
