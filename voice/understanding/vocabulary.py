@@ -111,6 +111,10 @@ def _load(base: Path, extra: Path | None) -> Dictionary:
     return PronouncingFile(base, added)
 
 
+WORDS_REMEMBERED = 1 << 17
+"""Lookups a PronouncingFile keeps (about as many words as the English dictionary has)."""
+
+
 class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
     """A CMU-format dictionary file, plus added pronunciations, read as a mapping.
 
@@ -125,6 +129,8 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
         self._lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         self._heads = [_headword(line.split(maxsplit=1)[0]) if line.strip() else "" for line in self._lines]
         self._added = dict(added or {})
+        self._found: dict[str, tuple[Phones, ...]] = {}
+        """Words looked up so far: the deck checks ask about each word once per pair it is in."""
         self._whole: dict[str, tuple[Phones, ...]] | None = None if self._sorted_words() else self._parse_whole()
 
     def _sorted_words(self) -> bool:
@@ -146,10 +152,13 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
     def __getitem__(self, word: str) -> tuple[Phones, ...]:
         if self._whole is not None:
             return self._whole[word]
-        variants = self._look_up(word)
-        if not variants:
+        if word not in self._found:
+            if len(self._found) >= WORDS_REMEMBERED:
+                self._found.clear()  # a long served game hears words without end
+            self._found[word] = self._look_up(word)
+        if not self._found[word]:
             raise KeyError(word)
-        return variants
+        return self._found[word]
 
     def _look_up(self, word: str) -> tuple[Phones, ...]:
         start = bisect.bisect_left(self._heads, word)
