@@ -88,6 +88,14 @@ def test_a_dictionary_file_reads_as_its_whole_parse(tmp_path, text):
     assert dict(read) == whole and len(read) == len(whole)
 
 
+def test_a_sorted_file_with_a_line_without_phones_is_refused_when_opened(tmp_path):
+    """As the whole parse refuses it: not later, at some word's lookup in the middle of a game."""
+    path = tmp_path / "words.dict"
+    path.write_text(SORTED_FILE.replace("flower  F L AW1 ER0", "flower"), encoding="utf-8")
+    with pytest.raises(VocabularyError, match=r"words.dict:4: 'flower' has a word but no phones"):
+        vocabulary.PronouncingFile(path)
+
+
 @needs_pocketsphinx
 def test_pocketsphinx_dictionary_is_looked_up_without_a_whole_parse():
     """A process that plays looks words up by bisection; every answer is the whole parse's."""

@@ -121,17 +121,21 @@ class PronouncingFile(Mapping[str, tuple[Phones, ...]]):
     A game needs the sounds of a few hundred words, and parsing all 135,000 lines
     costs half a second in every process that plays. PocketSphinx's file is in
     sorted order, so a word is found by bisection over its lines; a file that is
-    not sorted (or has comments) is parsed whole instead. Iterating parses it whole.
+    not sorted, has comments or blank lines, or a line without phones is parsed whole
+    instead (which refuses that line). Iterating parses it whole.
     """
 
     def __init__(self, path: Path, added: Dictionary | None = None) -> None:
         self._source = str(path)
         self._lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        self._heads = [_headword(line.split(maxsplit=1)[0]) if line.strip() else "" for line in self._lines]
+        self._heads = [_headword(words[0]) if len(words := line.split(maxsplit=1)) == 2 else "" for line in self._lines]
+        """Each line's word; "" for a blank line or one without phones, which only the whole parse takes."""
         self._added = dict(added or {})
         self._found: dict[str, tuple[Phones, ...]] = {}
         """Words looked up so far: the deck checks ask about each word once per pair it is in."""
-        self._whole: dict[str, tuple[Phones, ...]] | None = None if self._sorted_words() else self._parse_whole()
+        self._whole: dict[str, tuple[Phones, ...]] | None = None
+        if not self._sorted_words():
+            self._whole = self._parse_whole()  # which refuses a line without phones, as it always did
 
     def _sorted_words(self) -> bool:
         heads = self._heads
