@@ -10,6 +10,7 @@ from `setup` rebuilds the exact same game, which is how undo and resume work.
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,12 @@ class Action(Intent, total=False):
     """An Intent plus who said it: what the journal keeps and `apply` takes."""
 
     player: str | None
+    seed: int  # a REDRAW's new seed
+
+
+REDRAW = "redraw"
+"""The journal's own move that no game sees: the game's random generator starts again
+from the move's seed (left by an undo that had shown a draw, host/session.py)."""
 
 
 class SayEvent(TypedDict):
@@ -243,6 +250,26 @@ def required(value: T | None, what: str) -> T:
 def new_rng(seed: int) -> random.Random:
     """The one random generator of a game; kept in its state so replays repeat."""
     return GameRandom(seed)
+
+
+def redraw_seed(seed: int, position: int) -> int:
+    """A fresh seed for a redraw, fixed by the game's seed and the journal position of the
+    undo that asked for it: a second undo at the same move draws differently again."""
+    digest = hashlib.sha256(f"{seed}:{position}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def apply_move(game: Game, state: Any, action: Action) -> tuple[Any, list[Event]]:
+    """One journaled move: the game's `apply`, or a REDRAW, which gives the state's
+    generator (`state.rng`, where a game keeps one) a new seed and says nothing. Every
+    replay of a journal goes through here, so it rebuilds the game exactly."""
+    if action.get("intent") != REDRAW:
+        return game.apply(state, action)
+    if not hasattr(state, "rng"):
+        return state, []
+    redrawn = evolve(state)
+    redrawn.rng = new_rng(int(action["seed"]))
+    return redrawn, []
 
 
 def say(text: str) -> SayEvent:

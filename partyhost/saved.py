@@ -23,11 +23,11 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
-from host.engine import GameOptions, RuleError
+from host.engine import Action, GameOptions, RuleError, apply_move
 from host.files import DECK_BYTES, read_bytes
 from host.games import GAME_IDS, game_ids, get_game, option
 from host.journal import Journal, SessionDamaged, SessionRecord
@@ -267,7 +267,7 @@ def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[st
         raise Unresumable(f"its options are refused: {error.reason}") from error
     for n, action in enumerate(actions, 1):
         try:
-            state, _ = game.apply(state, action)
+            state, _ = apply_move(game, state, cast(Action, action))  # checked by the rules as it replays
         except RuleError as error:
             raise Unresumable(
                 f"move {n} ({action.get('intent')} by {action.get('player') or 'the table'}) "
