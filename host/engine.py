@@ -193,6 +193,10 @@ class Game(Protocol):
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
     None: their types only (merge_rules)."""
+    rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None
+    """Rule values a new game takes from the same table's last game of the day, given
+    that game's final scores, the new roster and the rules given (Keep It 100: its
+    lowest scorer is the first Slider); None: the last game changes nothing."""
 
 
 GAME_DEFAULTS: dict[str, Any] = {
@@ -205,6 +209,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "HELP": {},
     "table_text": None,
     "check_rules": None,
+    "rules_after": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""
 

@@ -211,6 +211,26 @@ class Journal:
             self.db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
         return int(seq)
 
+    def set_result(self, session_id: str, scores: Mapping[str, int]) -> None:
+        """A finished game's final scores, kept in its setup ("result"): the same table's
+        next game of the day may depend on them (Keep It 100's first Slider)."""
+        record = self.get(session_id)
+        if record is not None:
+            self.update_setup(session_id, {**record.setup, "result": {"scores": dict(scores)}})
+
+    def last_scores(self, game: str, group: str, since: float) -> dict[str, int] | None:
+        """The final scores of the group's latest finished `game` updated at `since` or
+        later (None: no such game)."""
+        for record in self._records("WHERE s.game = ? AND s.status = 'over' AND s.updated >= ?", (game, since)):
+            result = record.setup.get("result")
+            if (
+                record.setup.get("group") == group
+                and isinstance(result, dict)
+                and isinstance(result.get("scores"), dict)
+            ):
+                return {str(k): int(v) for k, v in result["scores"].items() if isinstance(v, int)}
+        return None
+
     def set_status(self, session_id: str, status: str) -> None:
         with self._saving():
             self.db.execute(

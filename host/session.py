@@ -392,6 +392,9 @@ class Session:
             elif event["type"] == "questions_used":
                 self.journal.mark_questions_used(self.info.group, list(event["ids"]))
                 self.log.write(event)
+            elif event["type"] == "game_over":
+                self.journal.set_result(self.info.id, event["scores"])
+                self.log.write(event)
             else:
                 self.log.write(event)
 

@@ -20,8 +20,13 @@ cards or loses when the lives run out.
 Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - Starter cards: seven values spread over 0-100 (`starters`); any list works.
   - Hand size follows the rulebook table by player count; `hand_size` overrides it.
-  - Seat order is the roster order and the first name starts, unless
-    `first_slider` names someone (the oldest player, or last game's lowest scorer).
+  - Seat order is the roster order. Who starts follows the rulebook: when the same
+    players finished a game earlier the same day, its lowest scorer (the first of
+    them in seat order, on a tie) is the first Slider (`again_first: lowest`,
+    found by the application in its saved games); for the day's first game the
+    host cannot know whose age is closest to 100, so list that player first: the
+    first name starts. `again_first: listed` makes the first name start every
+    game (the behaviour before 2026-12); `first_slider` names someone outright.
   - A spot is named by its neighbours: "after N" means just right of N, "before
     N" just left of N; the line may be left out when the numbers make it unique.
     The extension field "end" ("low" / "high") names the start or end of a line.
@@ -106,7 +111,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "predictor_points": 10,
     "bet_step": 10,
     "read_hand": "titles",  # titles | first (in full the first time) | full | off
-    "first_slider": "",  # "": the first name on the roster
+    "first_slider": "",  # "": the rulebook's (see again_first); a name: that player starts
+    "again_first": "lowest",  # a later game of the day: "lowest" scorer of the last starts; "listed": first name
     "challenge_deck": 14,
     "challenge_lives": 5,
     "challenge_target": 10,
@@ -265,6 +271,8 @@ def check_rules(given: dict[str, Any]) -> dict[str, Any]:
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     if rules["tiebreak_entry"] not in ("say", "phone"):
         raise RuleError("The rule tiebreak_entry must be say or phone.")
+    if rules["again_first"] not in ("lowest", "listed"):
+        raise RuleError("The rule again_first must be lowest or listed.")
     if rules["read_hand"] not in READ_HAND:
         raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
@@ -945,6 +953,17 @@ def table_text(state: State) -> str:
         tiebreak = _tiebreak(s)
         parts.append(f"Tiebreak for {join_names(tiebreak.players)}: {_question_text(tiebreak.question)}")
     return " ".join(parts + [f"Scores: {scores(s)}"])
+
+
+def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """The rulebook's first Slider for a later game of the day: the last game's lowest
+    scorer still at the table, the first of them in seat order on a tie (Game.rules_after)."""
+    if given.get("first_slider") or str(given.get("again_first", RULE_DEFAULTS["again_first"])).lower() != "lowest":
+        return {}
+    scored = [player for player in players if player in last_scores]
+    if not scored:
+        return {}
+    return {"first_slider": min(scored, key=lambda player: last_scores[player])}
 
 
 def scores(state: State) -> str:

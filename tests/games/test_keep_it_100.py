@@ -150,6 +150,19 @@ def test_first_slider_rule():
     assert k100.prompt(state).player == "Cy"
 
 
+def test_a_later_game_of_the_day_starts_with_the_last_games_lowest_scorer():
+    """The rulebook: "If you play again, the player who scored the lowest in the last
+    game goes first"; on a tie, the first of them in seat order."""
+    last = {"Ana": 60, "Ben": 20, "Cy": 40}
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {}) == {"first_slider": "Ben"}
+    assert k100.rules_after({"Ana": 20, "Ben": 20, "Cy": 20}, ("Cy", "Ana", "Ben"), {}) == {"first_slider": "Cy"}
+    assert k100.rules_after(last, ("Ana", "Cy", "Dee"), {}) == {"first_slider": "Cy"}  # Ben has left
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"first_slider": "Ana"}) == {}   # named outright
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"again_first": "listed"}) == {}
+    state, _ = new_game(**k100.rules_after(last, ("Ana", "Ben", "Cy"), {}))
+    assert k100.prompt(state).player == "Ben"
+
+
 @pytest.mark.parametrize("options, reason", [
     (dict(mode="speed"), "no mode"),
     (dict(players=("Ana",)), "2 to 8"),
@@ -160,6 +173,7 @@ def test_first_slider_rule():
     (dict(starters=[10, 20, 30]), "at least 4"),
     (dict(starters=[10, 20, 30, 140]), "between 0 and 100"),
     (dict(first_slider="Zed"), "isn't playing"),
+    (dict(again_first="oldest"), "lowest or listed"),
     (dict(decks=make_deck(10)), "need 18"),
     (dict(mode="challenge", decks=make_deck(10)), "needs 14"),
     (dict(mode="challenge", players=[f"P{i}" for i in range(9)]), "1 to 8"),
