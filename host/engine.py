@@ -24,7 +24,6 @@ class Action(Intent, total=False):
     """An Intent plus who said it: what the journal keeps and `apply` takes."""
 
     player: str | None
-    seed: int  # a REDRAW's new seed
 
 
 REDRAW = "redraw"

@@ -242,7 +242,7 @@ class Session:
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source.value})
-            return self._act(prompt, dict(heard.intent))
+            return self._act(prompt, dict(heard.intent), heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             self.log.write(
@@ -295,11 +295,11 @@ class Session:
             intent = settled
         return self._act(prompt, intent)
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any]) -> str | None:
+    def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> str | None:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
             return self._common(prompt, intent["intent"])
-        self._accept(prompt, intent)
+        self._accept(prompt, intent, seat)
         return None
 
     def _hear_addressed(self, prompt: Prompt) -> Understood | None:
@@ -355,9 +355,11 @@ class Session:
         )
         self._say(MISSED_START, remember=False)
 
-    def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
+    def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> None:
+        """A move by the player asked, or, where anyone of several may answer (player
+        None), by the seat of the phone page it came from."""
         # The ears build intents from the grammar as plain dicts; their keys are Intent's.
-        action = cast(Action, {**intent, "player": prompt.player})
+        action = cast(Action, {**intent, "player": prompt.player or seat or None})
         try:
             new_state, events = self.game.apply(self.state, action)
         except RuleError as error:

@@ -50,6 +50,7 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     number is settled before any is heard. With phones (`tiebreak_entry: phone`,
     set by `partyhost play --phones`) each types it on their own page, which no one
     else sees; the host says only "Got it" and reveals them all with the answer.
+    All of them type at once, in any order.
     By voice (`say`) each tied player writes a number down, the table says
     "ready", and then the host asks each in turn for the number they wrote and
     repeats it. The intro says which of the two to do. Who is asked first rotates
@@ -484,18 +485,27 @@ def _sayable_bets(most: int, step: int) -> list[int]:
 
 
 def _tiebreak_prompt(state: State) -> Prompt:
+    """By voice, each tied player in turn for the number they wrote; with phones, all
+    of them at once (player None: any of `answering` types it on their own page)."""
     tiebreak = _tiebreak(state)
-    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    waiting = [p for p in tiebreak.players if p not in tiebreak.guesses]
+    narrow = narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n})
     if state.rules["tiebreak_entry"] == "phone":
-        text = f"{player}, enter your number on your phone."
-    else:
-        text = f"{player}, the number you wrote?"
+        noun = "your number on your phone" if len(waiting) == 1 else "your numbers on your phones"
+        return Prompt(
+            name=f"{ID}/tiebreak",
+            player=None,
+            text=f"{join_names(waiting)}, enter {noun}.",
+            context={"answering": waiting},
+            choices=("42", "seventy five"),
+            narrow=narrow,
+        )
     return Prompt(
         name=f"{ID}/tiebreak",
-        player=player,
-        text=text,
+        player=waiting[0],
+        text=f"{waiting[0]}, the number you wrote?",
         choices=("42", "seventy five"),
-        narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}),
+        narrow=narrow,
     )
 
 
@@ -586,7 +596,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         raise RuleError("The game is over.")
     asked = required(prompt(state), "prompt").player
     speaker = action.get("player")
-    if speaker is not None and speaker != asked:
+    if speaker is not None and asked is not None and speaker != asked:
         raise RuleError(f"It's {asked}'s turn to answer.")
     intent = action.get("intent")
     if intent == "read_cards" and state.phase == CHOOSE:
@@ -667,10 +677,18 @@ def _numbers_written(s: State, action: Action, events: list[Event]) -> None:
 
 
 def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
-    """A tied player's number: typed on their phone (hidden until all are in), or read out
-    from what they wrote down (said aloud, so known from now on)."""
+    """A tied player's number: typed on their phone (hidden until all are in, in any
+    order: the move names its page's seat), or read out from what they wrote down (said
+    aloud, so known from now on). A number with no seat goes to the first still waiting."""
     tiebreak = _tiebreak(s)
-    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    waiting = [p for p in tiebreak.players if p not in tiebreak.guesses]
+    player = action.get("player") or waiting[0]
+    if player not in waiting:
+        raise RuleError(
+            f"{player}, your number is in already."
+            if player in tiebreak.guesses
+            else f"{player} is not in the tiebreak."
+        )
     value = whole_number(action.get("value"))
     if value is None or not 0 <= value <= 100:
         raise RuleError("Say a number from 0 to 100.")
@@ -1241,7 +1259,7 @@ def hand_view(state: State, player: str) -> HandView | None:
                 spoken="Your number is in.",
                 facts=facts + (f"Your number: {tiebreak.guesses[player]}.",),
             )
-        asked = required(prompt(s), "tiebreak prompt").player == player  # the page answers only the player asked now
+        asked = required(prompt(s), "tiebreak prompt").player in (player, None)  # by phone: all at once
         return HandView(
             heading="Tiebreak",
             cards=(),
