@@ -128,8 +128,8 @@ def test_a_player_takes_back_their_own_move_without_being_asked(tmp_path):
 
 def test_centurion_a_lead_cannot_be_taken_back_once_the_other_player_answered(tmp_path):
     """The issue's run, typed as written: Ana leads, Ben answers with the king of
-    diamonds, and two undos would let Ana lead again knowing Ben's card. Each undo
-    asks Ben, who does not agree (his "undo" is no yes): both cards stay."""
+    diamonds, and two undos would let Ana lead again knowing Ben's card. Ana's undo
+    asks Ben first, and his reply ("undo") is no yes: both cards stay."""
     import os
     import subprocess
     import sys
@@ -142,7 +142,7 @@ def test_centurion_a_lead_cannot_be_taken_back_once_the_other_player_answered(tm
     assert "HOST: King of diamonds, 26. Count 38." in out, out[-1500:]
     assert "Undone." not in out
     assert f"HOST: {undo_consent_question('Ben')}" in out
-    assert out.count(f"HOST: {UNDO_STANDS}") == 1                  # Ben's "undo" answered no; then input ran out
+    assert out.count(f"HOST: {UNDO_STANDS}") == 1                  # the second "undo" was Ben's answer: no
     assert "Ana, you lead." not in out.split("King of diamonds")[1]  # Ana never leads that trick again
 
 
