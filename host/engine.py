@@ -192,6 +192,9 @@ class Game(Protocol):
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
     None: their types only (merge_rules)."""
+    RULES_BEFORE: dict[str, Any]
+    """For a rule key added later: the value that plays as the game did before the key
+    existed, so a game saved then resumes as it began (partyhost/saved.py)."""
     rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None
     """Rule values a new game takes from the same table's last game of the day, given
     that game's final scores, the new roster and the rules given (Keep It 100: its
@@ -208,6 +211,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "HELP": {},
     "table_text": None,
     "check_rules": None,
+    "RULES_BEFORE": {},
     "rules_after": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""

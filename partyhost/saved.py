@@ -104,16 +104,21 @@ def rule_defaults(game: Any) -> dict[str, Any]:
 
 
 def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
-    """The options with each default the game relied on, and an update changed, put back."""
+    """The options with each default the game relied on, and an update changed, put back;
+    a rule added since, with the value that plays as the game did before (RULES_BEFORE)."""
     if not isinstance(pinned, dict):
         return options, []
     now = rule_defaults(game)
-    changed = sorted(
-        key for key, value in pinned.items() if key in now and now[key] != value and key not in options.rules
-    )
+    before = {
+        key: value
+        for key, value in option(game, "RULES_BEFORE").items()
+        if key not in pinned and key not in options.rules  # a rule added since the game began
+    }
+    was = {**pinned, **before}
+    changed = sorted(key for key, value in was.items() if key in now and now[key] != value and key not in options.rules)
     if not changed:
         return options, []
-    rules = {**options.rules, **{key: pinned[key] for key in changed}}
+    rules = {**options.rules, **{key: was[key] for key in changed}}
     return dataclasses.replace(options, rules=rules), [
         f"the default rules changed since this game began ({', '.join(changed)}); "
         "it goes on with the ones it began with"

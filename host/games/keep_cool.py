@@ -159,6 +159,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "several_words": "refuse",  # "refuse": "one word", the turn goes on; "clue": take it
     "clued": "per_card",  # a card wins once a clue of its own was given (the rulebook); "per_player"
 }
+RULES_BEFORE = {"clued": "per_player"}
+"""A game saved before the rule clued existed resumes as it was played."""
 RULES_SUMMARY = (
     "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
     "either a hint for the player who plays after you, or a guess at a word of the "

@@ -122,6 +122,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "tiebreak_entry": "say",  # "say": numbers said in turn; "phone": typed on each phone
 }
 
+RULES_BEFORE = {"again_first": "listed"}
+"""A game saved before the rule again_first existed resumes as it was played."""
 RULES_SUMMARY = (
     "Keep It 100. Every question's answer is a number from 0 to 100: how many people "
     "out of 100 said or did something, or a percentage, of a country, a food or the planet. "

@@ -139,6 +139,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "spot_on_discard": ("ask", "random"),
 }
 
+RULES_BEFORE = {"reveal_question": False}
+"""A game saved before the rule reveal_question existed resumes as it was played."""
 RULES_SUMMARY = (
     "Zero to 100. Each team has a row of questions whose answers run from 0 to 100. "
     "Each round, every team picks the question it thinks is closest to the target, "
