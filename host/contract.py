@@ -49,6 +49,7 @@ Intent = TypedDict(
         "from": Any,
         "team": int,
         "index": int,
+        "seed": int,  # the journal's own redraw (host.engine.REDRAW), which no game sees
     },
     total=False,
 )
@@ -230,6 +231,9 @@ class Understood:
     end: float | None = None
     cues: tuple[tuple[str, float], ...] = ()
     input_level: dict[str, float] | None = None
+    seat: str = ""
+    """The player whose phone page a press came from ("" for anything else): the
+    mover where the prompt awaits any of several players (player None)."""
 
     @property
     def spoken(self) -> bool:

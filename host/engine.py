@@ -10,6 +10,7 @@ from `setup` rebuilds the exact same game, which is how undo and resume work.
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,11 @@ class Action(Intent, total=False):
     """An Intent plus who said it: what the journal keeps and `apply` takes."""
 
     player: str | None
+
+
+REDRAW = "redraw"
+"""The journal's own move that no game sees: the game's random generator starts again
+from the move's seed (left by an undo that had shown a draw, host/session.py)."""
 
 
 class SayEvent(TypedDict):
@@ -186,6 +192,13 @@ class Game(Protocol):
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
     None: their types only (merge_rules)."""
+    RULES_BEFORE: dict[str, Any]
+    """For a rule key added later: the value that plays as the game did before the key
+    existed, so a game saved then resumes as it began (partyhost/saved.py)."""
+    rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None
+    """Rule values a new game takes from the same table's last game of the day, given
+    that game's final scores, the new roster and the rules given (Keep It 100: its
+    lowest scorer is the first Slider); None: the last game changes nothing."""
 
 
 GAME_DEFAULTS: dict[str, Any] = {
@@ -198,6 +211,8 @@ GAME_DEFAULTS: dict[str, Any] = {
     "HELP": {},
     "table_text": None,
     "check_rules": None,
+    "RULES_BEFORE": {},
+    "rules_after": None,
 }
 """What a game that leaves out an optional part of Game gets instead."""
 
@@ -243,6 +258,26 @@ def required(value: T | None, what: str) -> T:
 def new_rng(seed: int) -> random.Random:
     """The one random generator of a game; kept in its state so replays repeat."""
     return GameRandom(seed)
+
+
+def redraw_seed(seed: int, position: int) -> int:
+    """A fresh seed for a redraw, fixed by the game's seed and the journal position of the
+    undo that asked for it: a second undo at the same move draws differently again."""
+    digest = hashlib.sha256(f"{seed}:{position}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def apply_move(game: Game, state: Any, action: Action) -> tuple[Any, list[Event]]:
+    """One journaled move: the game's `apply`, or a REDRAW, which gives the state's
+    generator (`state.rng`, where a game keeps one) a new seed and says nothing. Every
+    replay of a journal goes through here, so it rebuilds the game exactly."""
+    if action.get("intent") != REDRAW:
+        return game.apply(state, action)
+    if not hasattr(state, "rng"):
+        return state, []
+    redrawn = evolve(state)
+    redrawn.rng = new_rng(int(action["seed"]))
+    return redrawn, []
 
 
 def say(text: str) -> SayEvent:

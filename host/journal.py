@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS actions (
     session_id TEXT NOT NULL REFERENCES sessions(id),
     seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,             -- action | undo
+    kind TEXT NOT NULL,             -- action | undo | redraw
     action TEXT,                    -- JSON intent with "player"
     t REAL NOT NULL,
     PRIMARY KEY (session_id, seq)
@@ -95,7 +95,8 @@ CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however 
 SCHEMA_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 REQUIRED_TABLES = ("sessions", "actions")
 """Without these a journal is not one; the others are added when missing (older journals)."""
-ACTION_KINDS = ("action", "undo")
+ACTION_KINDS = ("action", "undo", "redraw")
+"""A redraw is a move no game sees (host.engine.REDRAW): kept apart so it is not counted as one."""
 EMPTY_GRACE_S = 10.0
 """An empty database file younger than this may be one another process is creating right
 now (SQLite writes its first page at once); an older one is an emptied journal."""
@@ -196,8 +197,8 @@ class Journal:
         with self._saving():
             self.db.execute("UPDATE sessions SET setup = ? WHERE id = ?", (json.dumps(setup), session_id))
 
-    def append(self, session_id: str, kind: str, action: Mapping[str, Any] | None, t: float) -> None:
-        """Commit one record; returns only once it is on disk."""
+    def append(self, session_id: str, kind: str, action: Mapping[str, Any] | None, t: float) -> int:
+        """Commit one record; returns its position (seq) only once it is on disk."""
         with self._saving(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             (seq,) = self.db.execute(
@@ -208,6 +209,27 @@ class Journal:
                 (session_id, seq, kind, json.dumps(action) if action else None, t),
             )
             self.db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (time.time(), session_id))
+        return int(seq)
+
+    def set_result(self, session_id: str, scores: Mapping[str, int]) -> None:
+        """A finished game's final scores, kept in its setup ("result"): the same table's
+        next game of the day may depend on them (Keep It 100's first Slider)."""
+        record = self.get(session_id)
+        if record is not None:
+            self.update_setup(session_id, {**record.setup, "result": {"scores": dict(scores)}})
+
+    def last_scores(self, game: str, group: str, since: float) -> dict[str, int] | None:
+        """The final scores of the group's latest finished `game` updated at `since` or
+        later (None: no such game)."""
+        for record in self._records("WHERE s.game = ? AND s.status = 'over' AND s.updated >= ?", (game, since)):
+            result = record.setup.get("result")
+            if (
+                record.setup.get("group") == group
+                and isinstance(result, dict)
+                and isinstance(result.get("scores"), dict)
+            ):
+                return {str(k): int(v) for k, v in result["scores"].items() if isinstance(v, int)}
+        return None
 
     def set_status(self, session_id: str, status: str) -> None:
         with self._saving():
@@ -216,7 +238,8 @@ class Journal:
             )
 
     def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
-        """The actions in force: journal order, each undo removing the latest one."""
+        """The actions in force: journal order, each undo removing the latest one (a
+        redraw counts as one: host.engine.apply_move replays it)."""
         actions: list[dict[str, Any]] = []
         for seq, kind, action in self.db.execute(
             "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
@@ -224,7 +247,7 @@ class Journal:
             if kind == "undo":
                 if actions:
                     actions.pop()
-            elif kind == "action":
+            elif kind in ("action", "redraw"):
                 actions.append(_action(session_id, seq, action))
             else:
                 raise SessionDamaged(f"game {session_id}: record {seq} is of unknown kind {kind!r}")

@@ -16,7 +16,18 @@ from enum import Enum
 from typing import Any, Final, Protocol, cast
 
 from .contract import PROMPT_UNION, Outcome, Prompt, Understood, Verdict
-from .engine import Action, Event, Game, GameOptions, RuleError, crosses_reveal, join_names
+from .engine import (
+    REDRAW,
+    Action,
+    Event,
+    Game,
+    GameOptions,
+    RuleError,
+    apply_move,
+    crosses_reveal,
+    join_names,
+    redraw_seed,
+)
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
@@ -66,6 +77,18 @@ GENERAL_HELP = (
 )
 UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
+UNDO_STANDS = "Okay, it stands."
+UNDO_CONSENT = "That takes back "
+"""How undo_consent_question begins (a simulated table answers it: partyhost/bench/table_player.py)."""
+
+
+def undo_consent_question(owner: str | None) -> str:
+    """What the host asks before taking back a move the awaited player did not make: the
+    move's player answers (the table, for a move the table made). It names no speaker:
+    by voice the host knows only whose turn it is, not who spoke."""
+    if owner is None:
+        return f"{UNDO_CONSENT}the table's last move. Does everyone agree? Yes or no?"
+    return f"{UNDO_CONSENT}{owner}'s last move. {owner}, do you agree? Yes or no?"
 
 
 class Ears(Protocol):
@@ -170,7 +193,7 @@ class Session:
     def _replay(self, actions: list[Action]) -> Any:
         state, _ = self.game.setup(self.options, self.decks)
         for action in actions:
-            state, _ = self.game.apply(state, action)
+            state, _ = apply_move(self.game, state, action)
         return state
 
     # ---- the loop -------------------------------------------------------
@@ -219,7 +242,7 @@ class Session:
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source.value})
-            return self._act(prompt, dict(heard.intent))
+            return self._act(prompt, dict(heard.intent), heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             self.log.write(
@@ -272,11 +295,11 @@ class Session:
             intent = settled
         return self._act(prompt, intent)
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any]) -> str | None:
+    def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> str | None:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
             return self._common(prompt, intent["intent"])
-        self._accept(prompt, intent)
+        self._accept(prompt, intent, seat)
         return None
 
     def _hear_addressed(self, prompt: Prompt) -> Understood | None:
@@ -332,9 +355,11 @@ class Session:
         )
         self._say(MISSED_START, remember=False)
 
-    def _accept(self, prompt: Prompt, intent: dict[str, Any]) -> None:
+    def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> None:
+        """A move by the player asked, or, where anyone of several may answer (player
+        None), by the seat of the phone page it came from."""
         # The ears build intents from the grammar as plain dicts; their keys are Intent's.
-        action = cast(Action, {**intent, "player": prompt.player})
+        action = cast(Action, {**intent, "player": prompt.player or seat or None})
         try:
             new_state, events = self.game.apply(self.state, action)
         except RuleError as error:
@@ -368,6 +393,9 @@ class Session:
                 self.mouth.private(event["player"], event["text"])
             elif event["type"] == "questions_used":
                 self.journal.mark_questions_used(self.info.group, list(event["ids"]))
+                self.log.write(event)
+            elif event["type"] == "game_over":
+                self.journal.set_result(self.info.id, event["scores"])
                 self.log.write(event)
             else:
                 self.log.write(event)
@@ -415,24 +443,45 @@ class Session:
         return None
 
     def _undo(self, prompt: Prompt) -> None:
-        """Take back the last accepted move, unless it showed something hidden (a card's
-        value, a roll, the host's card, a tiebreak number): then only with the table's consent,
-        where the settings allow it at all."""
-        if not self.actions:
+        """Take back the last move (docs/rules.md, "In every game"). Its own player may;
+        anyone else needs that player's yes (the table's, for a table move), so an undo
+        cannot take back what another player did after seeing it. A move that showed
+        something hidden (a card's value, a roll, the host's card, a tiebreak number) is
+        refused, or taken back with the table's consent where the settings allow it, and
+        then the game's randomness is drawn afresh, so the same roll does not come again."""
+        moves = [n for n, action in enumerate(self.actions) if action.get("intent") != REDRAW]
+        if not moves:
             self._say("There is nothing to undo yet.", remember=False)
             return
-        before = self._replay(self.actions[:-1])
-        _, events = self.game.apply(before, self.actions[-1])
-        if crosses_reveal(events):
+        last = moves[-1]
+        undone = self.actions[last]
+        before = self._replay(self.actions[:last])
+        _, events = apply_move(self.game, before, undone)
+        revealed = crosses_reveal(events)
+        if revealed:
             if not self.undo_after_reveal:
                 self._reject(prompt, "undo after a reveal", UNDO_REFUSED)
                 return
-            if not self._confirm(replace(prompt, player=None), UNDO_ASK):
-                self._say("Okay, it stands.", remember=False)
-                return
-        self.journal.append(self.info.id, "undo", None, self.clock())
-        undone = self.actions.pop()
+            agreed = self._confirm(replace(prompt, player=None), UNDO_ASK)
+        else:
+            owner = undone.get("player")
+            agreed = owner == prompt.player or self._confirm(
+                replace(prompt, player=owner), undo_consent_question(owner)
+            )
+        if not agreed:
+            self._say(UNDO_STANDS, remember=False)
+            return
+        dropped = self.actions[last:]  # the move, and any redraw after it
+        for _ in dropped:
+            position = self.journal.append(self.info.id, "undo", None, self.clock())
+        del self.actions[last:]
         self.state = before
+        if revealed or len(dropped) > 1:
+            # What was drawn after the move has been seen: the next draw must not repeat it.
+            redraw: Action = {"intent": REDRAW, "seed": redraw_seed(self.options.seed, position)}
+            self.journal.append(self.info.id, "redraw", redraw, self.clock())
+            self.actions.append(redraw)
+            self.state, _ = apply_move(self.game, self.state, redraw)
         self._changed()
         self.log.write({"type": "undo", "action": undone})
         self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.", remember=False)

@@ -13,9 +13,11 @@ content checks that make a deck good to play by voice:
   dictionary, no two words of one face and line (the words that can be in
   play together) within one phone of each other (voice/understanding/vocabulary.py), no two
   words of the whole deck that sound exactly the same, and no word that sounds
-  exactly like one of the 10,000 most frequent English words (decks/frequent-words.txt);
+  exactly like an English word at Zipf 2.5 or above, names included (wordfreq:
+  decks/frequent-words.txt);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
-  120, 2,400 different words, none of decks/unfit-words.txt (slurs, regional words).
+  120, 2,400 different words, none of decks/unfit-words.txt (slurs, regional words),
+  and none of decks/hard-words.txt above line 8 (words a casual player may not know).
 Warnings (not errors unless --strict): answers bunched in one tenth (over 15
 percent of the deck), too few questions for a game, speech checks skipped because
 pocketsphinx (which holds the dictionary) is not installed.
@@ -335,7 +337,8 @@ def check_speech(
 
 
 FREQUENT_WORDS_FILE = "frequent-words.txt"
-"""The 10,000 most frequent English words (wordfreq 3.1.1), one a line, written by
+"""The English words at Zipf 2.5 or above (wordfreq 3.1.1, names included) that sound
+like another word of the pronouncing dictionary, one a line, written by
 scripts/build_keep_cool.py: a deck word must not sound exactly like one of them."""
 
 
@@ -345,7 +348,8 @@ spoken, or a word that means another thing, or nothing, in another country."""
 
 
 def unfit_words(path: Path | None = None) -> dict[str, str]:
-    """decks/unfit-words.txt: word -> why it is left out (comment lines skipped)."""
+    """decks/unfit-words.txt: word -> why it is left out (comment lines skipped); the
+    format of decks/hard-words.txt too."""
     path = path or default_deck_dir() / UNFIT_WORDS_FILE
     pairs = [
         line.split("\t", 1)
@@ -363,6 +367,31 @@ def check_unfit(cards: Sequence[WordCard]) -> list[str]:
         for card in cards
         for word in card.red + card.blue
         if word in unfit
+    ]
+
+
+HARD_WORDS_FILE = "hard-words.txt"
+"""Words a casual player may not know, though wordfreq ranks them as familiar (a place,
+a name or another sense lifts them: "mesa", "myrtle", "tote"), each with its reason: in a
+full deck they go on line FIRST_HARD_LINE or later, the lines the rulebook calls harder."""
+FIRST_HARD_LINE = 8
+
+
+def hard_words(path: Path | None = None) -> dict[str, str]:
+    """decks/hard-words.txt: word -> why a casual player may not know it."""
+    return unfit_words(path or default_deck_dir() / HARD_WORDS_FILE)
+
+
+def check_hard_words(cards: Sequence[WordCard]) -> list[str]:
+    """Errors for words of decks/hard-words.txt above line FIRST_HARD_LINE in a full deck."""
+    hard = hard_words()
+    return [
+        f"card {card.id}: '{word}' is on {face} line {line}; a word a casual player may not know "
+        f"({hard[word]}) goes on line {FIRST_HARD_LINE} or later"
+        for card in cards
+        for face, words in (("red", card.red), ("blue", card.blue))
+        for line, word in enumerate(words, 1)
+        if word in hard and line < FIRST_HARD_LINE
     ]
 
 
@@ -434,7 +463,7 @@ def validate(
     report.errors += check_questions(questions)
     report.errors += check_words(cards)
     if full_deck:
-        report.errors += check_full_deck(cards) + check_unfit(cards)
+        report.errors += check_full_deck(cards) + check_unfit(cards) + check_hard_words(cards)
     if (cards or questions) and speech:
         try:
             dictionary = vocabulary.load_dictionary()

@@ -7,14 +7,16 @@ Values only: nothing here opens a file, a device or the journal (partyhost/table
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.engine import GameOptions
 from host.games import option
+from host.journal import Journal
 from partyhost.config import Settings
 
 if TYPE_CHECKING:
@@ -100,6 +102,20 @@ def input_rules(game: Any, settings: Settings, rules: dict[str, Any]) -> dict[st
     """The given rules, plus the defaults that depend on how players answer."""
     by_input = {**(SPEECH_RULES if settings.input != "text" else {}), **(PHONE_RULES if settings.phones else {})}
     return {**{key: value for key, value in by_input.items() if key in game.RULE_DEFAULTS}, **rules}
+
+
+def after_last_game(game: Any, options: GameOptions, journal: Journal, group: str, now: float) -> GameOptions:
+    """The options with what the same table's last finished game of the day decides
+    (the game's `rules_after`: Keep It 100's first Slider is its lowest scorer); rules
+    given win. The day is the machine's local calendar day."""
+    follow = option(game, "rules_after")
+    if follow is None:
+        return options
+    midnight = datetime.datetime.combine(datetime.date.fromtimestamp(now), datetime.time.min).timestamp()
+    scores = journal.last_scores(game.ID, group, midnight)
+    if scores is None:
+        return options
+    return replace(options, rules={**options.rules, **follow(scores, options.players, options.rules)})
 
 
 def explained(game: Any, reason: str, options: GameOptions, named: bool) -> str:

@@ -23,11 +23,11 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
-from host.engine import GameOptions, RuleError
+from host.engine import Action, GameOptions, RuleError, apply_move
 from host.files import DECK_BYTES, read_bytes
 from host.games import GAME_IDS, game_ids, get_game, option
 from host.journal import Journal, SessionDamaged, SessionRecord
@@ -104,16 +104,21 @@ def rule_defaults(game: Any) -> dict[str, Any]:
 
 
 def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
-    """The options with each default the game relied on, and an update changed, put back."""
+    """The options with each default the game relied on, and an update changed, put back;
+    a rule added since, with the value that plays as the game did before (RULES_BEFORE)."""
     if not isinstance(pinned, dict):
         return options, []
     now = rule_defaults(game)
-    changed = sorted(
-        key for key, value in pinned.items() if key in now and now[key] != value and key not in options.rules
-    )
+    before = {
+        key: value
+        for key, value in option(game, "RULES_BEFORE").items()
+        if key not in pinned and key not in options.rules  # a rule added since the game began
+    }
+    was = {**pinned, **before}
+    changed = sorted(key for key, value in was.items() if key in now and now[key] != value and key not in options.rules)
     if not changed:
         return options, []
-    rules = {**options.rules, **{key: pinned[key] for key in changed}}
+    rules = {**options.rules, **{key: was[key] for key in changed}}
     return dataclasses.replace(options, rules=rules), [
         f"the default rules changed since this game began ({', '.join(changed)}); "
         "it goes on with the ones it began with"
@@ -267,7 +272,7 @@ def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[st
         raise Unresumable(f"its options are refused: {error.reason}") from error
     for n, action in enumerate(actions, 1):
         try:
-            state, _ = game.apply(state, action)
+            state, _ = apply_move(game, state, cast(Action, action))  # checked by the rules as it replays
         except RuleError as error:
             raise Unresumable(
                 f"move {n} ({action.get('intent')} by {action.get('player') or 'the table'}) "

@@ -18,6 +18,7 @@ import contextlib
 import dataclasses
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from host.session import SessionInfo
 from host.sessionlock import SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
-from partyhost.game_setup import GameSetup, IOChoice, explained, game_options
+from partyhost.game_setup import GameSetup, IOChoice, after_last_game, explained, game_options
 from partyhost.saved import (
     SavedGame,
     Unresumable,
@@ -336,6 +337,7 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
     game = get_game(game_id)
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
+    options = after_last_game(game, options, journal, group, time.time())
     record: dict[str, Any] = {
         "options": options_to_json(options),
         "question_decks": [str(Path(p).resolve()) for p in setup.question_decks],

@@ -11,8 +11,9 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
 2. drop the words of decks/unfit-words.txt (slurs, and words of one country); the
    words the speech recognizer cannot hear: those without a pronunciation in
    pocketsphinx's English dictionary or in grammars/pronunciations.dict; and the
-   words that sound exactly like one of the 10,000 most frequent English words
-   ("sari" / "sorry", "tide" / "tied": a stray word at a turn would win the card) or
+   words that sound exactly like an English word at Zipf 2.5 or above, names included
+   ("sari" / "sorry", "wine" / "whine", "cypress" / "Cyprus": a stray word at a turn
+   would win the card) or
    like another candidate (both "flour" and "flower", "colonel" and "kernel": each is
    a fair clue for something, and would win the other): the list of frequent words
    is written beside the deck as frequent-words.txt for `decks check`;
@@ -26,7 +27,9 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
    is dropped only after line 10. Each face of a line is then dealt over the 120
    cards (a matching, shuffled with a fixed seed) so that no card holds two words of
    one root (partyhost/deckcheck.py share_root); a word no card can take is
-   dropped. Moved and dropped words are replaced by the next words of the ranking;
+   dropped. Moved and dropped words are replaced by the next words of the ranking.
+   The words of decks/hard-words.txt (a casual player may not know them, though a
+   name or another sense ranks them high) wait for line 8, the first hard line;
 5. the rarest candidates left over are not used;
 6. check the result with the validator's word, full-deck and speech checks, and
    write it only when it passes.
@@ -403,6 +406,19 @@ lamppost streetlight bollard curb phonebox shelter cashpoint plinth pedestal mem
 gateway battlement rampart parapet watchtower lookout armory stockade palisade foxhole
 outpost garrison encampment camp hideout eyrie husk kernel grain sepal stamen pistil
 frond peel rind zest pith
+
+more (issue 42, replacing words that sound like a word at Zipf 2.5 or above):
+squash fuse scar teddy jeep riverside ottoman backstage seaside abdomen porcelain poultry
+backbone fungus footprint appendix dumpster doorstep fingerprint refinery wolverine torso
+foliage retina fender restroom cookbook parkway ligament plaid limo propeller dashboard
+foundry grinder shoreline sonar cheddar forearm seasoning pelvis cartilage veggie sash
+intestine speedway compost meteorite flannel shawl rosary walkway embankment shellfish
+spleen pancreas showroom supernova cashmere wrinkle atrium kiln gurney lakeside spindle
+basilica silverware airliner seatbelt talisman fawn tailgate cutlery armpit blister chimp
+possum nutcracker pimple haystack scab tabby collarbone wart sunroof jawbone fingertip
+crawfish yoyo riverbed kneecap biplane washcloth tonsil cheekbone camembert carport
+deadbolt camisole jetliner mousepad hubcap bluejay earplug dumptruck luggage livestock
+countryside lobby sanctuary
 """
 
 
@@ -416,10 +432,12 @@ DROP_ROOT = "shares a root with a word on every card that had room"
 DROP_UNUSED = "rarer than the 2,400 words used"
 DROP_REASONS = (DROP_UNFIT, DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT,
                 DROP_UNUSED)
-FREQUENT_COUNT = 10000
-"""Words a player may say in passing at a turn, or as a clue. 3,000 (until 2026-12)
-covered "we'll" (rank 1,378) and "Sunday" (1,286) but left everyday pairs such as "tied"
-/ "tide", "plain" / "plane", "steal" / "steel" and "serial" / "cereal" in the deck."""
+FREQUENT_ZIPF = 2.5
+"""Words a player may say in passing at a turn, or as a clue: every word at this Zipf
+frequency or above (about 51,000; names too, since wordfreq counts them lower-cased:
+"Cyprus" 3.7, "Pilate"). The 10,000 most frequent words (until 2026-12-05, 3,000 before)
+left everyday pairs in the deck: "whine" / "wine", "gait" / "gate", "loot" / "lute",
+"chord" / "cord", "guerrilla" / "gorilla", "Cyprus" / "cypress"."""
 
 
 @dataclass(frozen=True)
@@ -442,6 +460,8 @@ class Deal:
     moved: list[tuple[str, int, int]] = field(default_factory=list)
     """(word, the line its frequency gave it, the line it is on): words moved down
     because they sound like a word on both faces of a line."""
+    held: list[str] = field(default_factory=list)
+    """Words a casual player may not know (decks/hard-words.txt), kept to lines 8-10."""
 
 
 def candidate_words(text: str = CANDIDATES) -> list[str]:
@@ -479,19 +499,37 @@ def rank_by_frequency(words: list[str]) -> list[RankedWord]:
     return sorted(ranked, key=lambda r: (-r.zipf, r.word))
 
 
-def top_words(count: int = FREQUENT_COUNT) -> list[str]:
-    """wordfreq's `count` most frequent English words that are words: no digits or "u.s",
-    no letters or abbreviations without a vowel ("st", "tv", which sound like "street")."""
-    from wordfreq import top_n_list
-    return [word for word in top_n_list("en", count)
-            if re.fullmatch(r"[a-z]+(?:'[a-z]+)?", word) and re.search(r"[aeiouy]", word)]
+def common_words(zipf: float = FREQUENT_ZIPF) -> list[str]:
+    """wordfreq's English words at `zipf` or above, most frequent first, that are words:
+    no digits or "u.s", no letters or abbreviations without a vowel ("st", "tv", which
+    sound like "street")."""
+    from wordfreq import iter_wordlist, zipf_frequency
+    words = []
+    for word in iter_wordlist("en"):
+        if zipf_frequency(word, "en") < zipf:
+            break
+        if re.fullmatch(r"[a-z]+(?:'[a-z]+)?", word) and re.search(r"[aeiouy]", word):
+            words.append(word)
+    return words
+
+
+def with_a_homophone(words: list[str], dictionary: vocabulary.Dictionary) -> list[str]:
+    """The words that share a pronunciation with another word of the dictionary: only
+    they can sound like a deck word (which must be in the dictionary), so only they are
+    written for `decks check` (about 11,000 of the 51,000)."""
+    said_as: dict[tuple[str, ...], int] = {}
+    for word in dictionary:
+        for phones in vocabulary.pronunciations(word, dictionary):
+            said_as[phones] = said_as.get(phones, 0) + 1
+    return [word for word in words
+            if any(said_as.get(phones, 0) > 1 for phones in vocabulary.pronunciations(word, dictionary))]
 
 
 def write_frequent(words: list[str], path: Path) -> None:
-    header = (f"# The {FREQUENT_COUNT} most frequent English words by wordfreq "
-              f"{BUILT_WITH_WORDFREQ} (top_n_list, words only), written by "
-              "scripts/build_keep_cool.py.\n# No Keep Cool word may sound exactly like one "
-              "of them (partyhost decks check).\n")
+    header = (f"# The English words at Zipf {FREQUENT_ZIPF} or above by wordfreq {BUILT_WITH_WORDFREQ} "
+              "(iter_wordlist, words only, names included) that sound like\n# another word of the "
+              "pronouncing dictionary, written by scripts/build_keep_cool.py. No Keep Cool word may "
+              "sound exactly like one\n# of them (partyhost decks check).\n")
     path.write_text(header + "".join(f"{word}\n" for word in words), encoding="utf-8")
 
 
@@ -514,14 +552,18 @@ def wordfreq_version() -> str | None:
 
 
 def deal(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
-         seed: int = SEED) -> Deal:
-    """Fill line 1 to 10 from the ranking (most familiar first); see the module doc."""
+         seed: int = SEED, hard: set[str] | frozenset[str] = frozenset()) -> Deal:
+    """Fill line 1 to 10 from the ranking (most familiar first); see the module doc.
+    Words of `hard` (decks/hard-words.txt) wait for the first hard line."""
     rng = random.Random(seed)
     result = Deal(faces={(card, face): [] for card in range(1, CARDS + 1) for face in FACES},
                   lines=[])
-    pending = deque(ranked)
+    pending = deque(r for r in ranked if r.word not in hard)
+    held = [r for r in ranked if r.word in hard]
     first_line: dict[str, int] = {}
     for line in range(1, LINES + 1):
+        if line == validator.FIRST_HARD_LINE:  # the held words join the ranking in their place
+            pending = deque(sorted([*pending, *held], key=lambda r: (-r.zipf, r.word)))
         chosen: dict[str, list[RankedWord]] = {face: [] for face in FACES}
         no_room: list[RankedWord] = []
         while True:
@@ -547,6 +589,7 @@ def deal(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
             pending.extendleft(reversed(no_room))  # tried first on the next line
     result.moved.sort(key=lambda move: (move[1], move[2], move[0]))
     result.dropped[DROP_UNUSED].extend(r.word for r in pending)
+    result.held = sorted(r.word for r in held)
     return result
 
 
@@ -684,9 +727,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     unfit = validator.unfit_words()
     heard = [word for word in words if word in dictionary and word not in unfit]
-    frequent = top_words()
+    frequent = with_a_homophone(common_words(), dictionary)
     ranked, same_sound = without_homophones(rank_by_frequency(heard), dictionary, frequent)
-    result = deal(ranked, dictionary)
+    result = deal(ranked, dictionary, hard=set(validator.hard_words()))
     result.dropped[DROP_UNFIT] = [word for word in words if word in unfit]
     result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(
         [word for word in words if word not in unfit], dictionary)
@@ -694,6 +737,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cards = as_cards(result.faces)
     errors = (validator.check_words(cards) + validator.check_full_deck(cards) + validator.check_unfit(cards)
+              + validator.check_hard_words(cards)
               + validator.check_speech(cards, dictionary)
               + validator.check_homophones(cards, dictionary, frequent))
     if errors:
@@ -705,6 +749,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         print(drop_report(len(words), result.dropped))
         print(move_report(result.moved))
+        print(f"{len(result.held)} words held to line {validator.FIRST_HARD_LINE} or later "
+              f"(decks/hard-words.txt): {', '.join(result.held)}")
         print(line_report(result.lines, result.moved))
     return 0
 

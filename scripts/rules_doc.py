@@ -32,6 +32,13 @@ questions and power cards, the cards won, the last reveal, the bid and the rewar
 cards, as each game has them; "whose turn" and "score" answer as before.
 
 "undo" takes back the last accepted move, and can be said again to go further back.
+A player takes back only their own move: an "undo" at one player's turn that would
+take back another player's move (or the table's) asks that player (or the table)
+first, and the move stands unless they say yes. Otherwise a player could lead, hear
+the answer, and take both moves back to lead again knowing the other's card, or undo
+someone else's vote. The host cannot tell voices apart: a spoken "undo" counts as said
+by the player whose turn it is (typed, by the player the line is typed for).
+
 It never takes back a move that showed something hidden: a question's answer, a card
 turned over or drawn, a roll of the dice, the host's own card, a tiebreak number said
 aloud. Taking such a move back would let someone play it again knowing what it showed
@@ -40,7 +47,9 @@ so the host refuses and says why. A card a person lays face up by their own choi
 (Centurion between two people) taught them nothing, so that move can still be taken
 back. The rulebooks do not cover mistakes; a table that wants to fix one anyway may
 set `undo_after_reveal = true` in config.toml: the host then asks the table, and takes
-the move back only when it hears yes.
+the move back only when it hears yes. The game's randomness is then drawn afresh (the
+journal records the new seed, so a resumed game replays exactly): a roll taken back
+and rolled again does not repeat the result everyone just heard.
 """
 
 

@@ -966,15 +966,18 @@ def test_homophones_in_the_deck_and_with_frequent_words_are_refused():
 
 
 @needs_pocketsphinx
-def test_no_word_of_the_whole_deck_sounds_like_one_of_the_10000_most_frequent_english_words(shipped):
-    """Said aloud, "tide" is "tied" and "plane" is "plain": a sentence word would win the
-    card. Straight from wordfreq and the CMU dictionary pocketsphinx ships, over all
-    2,400 words (not the list the builder wrote)."""
+def test_no_word_of_the_whole_deck_sounds_like_an_english_word_at_zipf_2_5_or_above(shipped):
+    """Said aloud, "wine" is "whine", "gate" is "gait" and "cypress" is "Cyprus": a word
+    said in passing, or as a clue, would win the card. Straight from wordfreq (names
+    included, lower-cased) and the CMU dictionary pocketsphinx ships, over all 2,400
+    words (not the list the builder wrote)."""
     wordfreq = pytest.importorskip("wordfreq", reason="wordfreq is in the test extra: pip install -e .[test]")
     from voice.understanding.vocabulary import load_dictionary, pronunciations
     dictionary = load_dictionary()
     said_as: dict[tuple[str, ...], set[str]] = {}
-    for word in wordfreq.top_n_list("en", 10000):
+    for word in wordfreq.iter_wordlist("en"):
+        if wordfreq.zipf_frequency(word, "en") < 2.5:
+            break
         if not re.fullmatch(r"[a-z]+(?:'[a-z]+)?", word) or not re.search(r"[aeiouy]", word):
             continue                # "dr", "tv", "u.s": abbreviations of the words they are said as
         for phones in pronunciations(word, dictionary):
@@ -985,6 +988,38 @@ def test_no_word_of_the_whole_deck_sounds_like_one_of_the_10000_most_frequent_en
     assert alike == []
     assert not deck & {"tide", "plane", "steel", "throne", "pole", "cereal", "flower", "road", "aunt",
                        "colonel"}
+    assert not deck & {"horse", "tick", "shoe", "lock", "cypress", "wine", "gate", "vein", "sword", "cord",
+                       "whale", "ceiling", "bridle", "lute", "creek", "grizzly", "gorilla"}
+
+
+@needs_pocketsphinx
+def test_the_deck_check_refuses_a_homophone_of_a_word_at_zipf_2_5_or_above(shipped):
+    """The shipped list the check reads (decks/frequent-words.txt) reaches down to Zipf
+    2.5 and holds names: "gate" is refused for "gait" (Zipf 2.9), "cypress" for
+    "Cyprus" (3.7), both beyond the 10,000 most frequent words."""
+    from voice.understanding.vocabulary import load_dictionary
+    frequent = validator.frequent_words()
+    assert {"gait", "cyprus", "whine", "hoarse", "guerrilla", "loch"} <= set(frequent)
+    card = shipped.words[0]
+    spoiled = [WordCard(card.id, ("gate",) + card.red[1:], ("cypress",) + card.blue[1:])]
+    errors = validator.check_homophones(spoiled, load_dictionary(), frequent)
+    assert "'gate' sounds like the common word 'gait'" in errors
+    assert "'cypress' sounds like the common word 'cyprus'" in errors
+
+
+def test_a_word_a_casual_player_may_not_know_stays_off_lines_1_to_7(shipped):
+    """decks/hard-words.txt ("mesa", "wharf", "myrtle" ...): line 8 or later in a full deck."""
+    hard = validator.hard_words()
+    assert {"mesa", "wharf", "myrtle", "galley", "tote", "impala"} <= set(hard) and all(hard.values())
+    assert validator.check_hard_words(shipped.words) == []
+    lines = {w: line for card in shipped.words for face in (card.red, card.blue)
+             for line, w in enumerate(face, 1)}
+    assert all(lines[w] >= validator.FIRST_HARD_LINE for w in hard if w in lines)
+    card = shipped.words[0]
+    spoiled = [WordCard(card.id, ("mesa",) + card.red[1:], card.blue)]
+    assert validator.check_hard_words(spoiled) == [
+        f"card {card.id}: 'mesa' is on red line 1; a word a casual player may not know "
+        f"({hard['mesa']}) goes on line 8 or later"]
 
 
 def test_the_shipped_word_deck_holds_no_slur_and_no_word_of_one_country(shipped):

@@ -280,3 +280,21 @@ def test_an_empty_journal_is_named_and_set_aside(tmp_path, monkeypatch, capsys):
     assert code == 0 and "No saved games yet." in out
     assert f"the saved games in {db} are damaged (the file is empty: 0 bytes)" in err
     assert "is kept as partyhost.sqlite3.damaged-" in err
+
+
+def test_a_rule_added_since_a_game_began_plays_as_the_game_did_then():
+    """Keep Cool's clued (2026-12-05): a game saved before it existed, whose pinned
+    defaults lack it, resumes with per_player, the rule its moves were accepted under;
+    one begun since keeps the new default."""
+    from host.engine import GameOptions
+    from host.games import keep_cool
+    from partyhost.saved import _pinned_rules, rule_defaults
+    options = GameOptions(players=("Ana", "Ben", "Cy"), rules={"face": "red"})
+    old_pins = {key: value for key, value in rule_defaults(keep_cool).items() if key != "clued"}
+    resumed, notes = _pinned_rules(keep_cool, options, old_pins)
+    assert resumed.rules == {"face": "red", "clued": "per_player"}
+    assert notes == ["the default rules changed since this game began (clued); "
+                     "it goes on with the ones it began with"]
+    assert _pinned_rules(keep_cool, options, rule_defaults(keep_cool)) == (options, [])
+    given = GameOptions(players=("Ana", "Ben", "Cy"), rules={"clued": "per_card"})
+    assert _pinned_rules(keep_cool, given, old_pins) == (given, [])

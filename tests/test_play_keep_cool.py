@@ -33,13 +33,15 @@ DECK = REPO / "tests" / "data" / "keep-cool-test.csv"
 holds a made-up filler word. Seed 7 always deals the same hands from it."""
 
 
-# script, mode, deal, players, winners, how many moves the rules refuse
+# script, mode, deal, players, winners, how many moves the rules refuse. Three scripts
+# keep the rule they were written for, clued=per_player (as in cases.yaml).
 CASES = [
     ("keep-cool-basic-host.txt", "basic", "host", "Ana,Ben,Cy", ["Ana"], 2),
     ("keep-cool-too-cool-host.txt", "too-cool", "host", "Ana,Ben,Cy", ["Ana"], 0),
     ("keep-cool-basic-table.txt", "basic", "table", "Ana,Ben,Cy", ["Ana"], 2),
     ("keep-cool-too-cool-table.txt", "too-cool", "table", "Ana,Ben,Cy,Dee", ["Dee"], 1),
 ]
+PER_PLAYER = {"keep-cool-basic-host.txt", "keep-cool-too-cool-host.txt", "keep-cool-too-cool-table.txt"}
 
 
 @pytest.mark.parametrize("script, mode, deal, players, winners, refused", CASES,
@@ -50,6 +52,7 @@ def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, playe
     command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", players,
                "--seed", "7", "--mode", mode, "--deal", deal, "--word-deck", str(deck),
                "--input", "text", "--output", "text", "--events", str(events_path)]
+    command += ["--rules", "clued=per_player"] if script in PER_PLAYER else []
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with (SCRIPTS / script).open(encoding="utf-8") as stdin:
         result = subprocess.run(command, stdin=stdin, cwd=REPO, env=env, capture_output=True,

@@ -111,7 +111,7 @@ def test_invalid_moves_and_nonsense_change_nothing(tmp_path):
 
 
 def test_undo_reverts_the_last_accepted_action_and_replays_the_dice(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, ["4", "3", "undo", "2"])
+    session, mouth, journal, sid = make_session(tmp_path, ["4", "3", "undo", "yes", "2"])  # Ben agrees
     session.start()
     session.run()
     assert session.state.total == 6
@@ -144,7 +144,7 @@ def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
 
 
 def test_resume_rebuilds_the_exact_state_from_the_journal(tmp_path):
-    session, _, journal, sid = make_session(tmp_path, ["4", "1", "undo", "3"])
+    session, _, journal, sid = make_session(tmp_path, ["4", "1", "undo", "yes", "3"])
     session.start()
     session.run()
     again, mouth, _, _ = make_session(tmp_path, ["3"], session_id=sid, journal=Journal(tmp_path / "db.sqlite3"))
@@ -174,7 +174,7 @@ class DecidedEars(ScriptEars):
 def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     session, mouth, journal, sid = make_session(tmp_path, [])
     session.ears = DecidedEars([{"intent": "number", "value": 4}, {"intent": "number", "value": 9},
-                                {"intent": "undo"}, "2"])
+                                {"intent": "undo"}, "yes", "2"])  # Ana agrees to Ben's undo
     seen = []
     session.watchers.append(lambda state: seen.append(state.total))
     session.start()
@@ -184,7 +184,7 @@ def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 2, "player": "Ana"}]
     assert seen == [0, 4, 0, 2]                                 # start, 4, undo, 2: never the 9
     heard = [e for e in events(tmp_path, sid) if e["type"] == "heard"]
-    assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None]
+    assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None]  # the "yes" is not logged
 
 
 class UnsureEars(ScriptEars):

@@ -14,6 +14,7 @@ import pytest
 
 from partyhost.bench.table import play_case, speaker_for
 from partyhost.bench.table_player import Table, narrowed_answer, typed_lines
+from host.session import undo_consent_question
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
@@ -113,6 +114,40 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     assert record.asked == ["one with plus twenty", "card two with plus twenty"]
     assert record.wrong_moves == [wrong]
     assert record.reactions == ["answered", "wrong move", "done"]
+
+
+def test_a_player_agrees_when_the_undo_of_their_wrong_move_needs_their_yes(tmp_path):
+    """Said at the next team's turn, "undo" asks the move's player first (host/session.py)."""
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    wrong = {"intent": "choose_card", "card": 1}
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
+    host = ScriptedHost(tmp_path, [
+        (line.text, [{"type": "intent", "intent": wrong}, {"type": "say", "text": "Team Ana plays card 1."},
+                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name}]),
+        ("undo", [{"type": "say", "text": undo_consent_question("Team Ana")}]),
+        ("yes", [{"type": "undo", "action": wrong}, {"type": "intent", "intent": {"intent": "undo"}},
+                 {"type": "say", "text": "Undone."}, ask, question]),
+        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Team Ana plays card 2."},
+                     {"type": "game_over", "scores": {}, "winners": []}]),
+    ], opening=[ask, question])
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "undo", "yes", line.text]
+    assert record.done and record.undos == 1 and record.wrong_moves == [wrong]
+
+
+def test_a_scripts_yes_to_an_undo_is_folded_into_its_undo_line(tmp_path):
+    """one-percent-basic-table.txt: Dee's "undo" of Cy's bid, then Cy's "yes" (no prompt
+    of its own): the live player says that yes as part of the undo line."""
+    case = next(c for c in load_cases() if c.script == "one-percent-basic-table.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    texts = [line.text for line in lines]
+    undo = texts.index("undo")
+    assert texts[undo + 1] == "raise it to 4 stars" and lines[undo].move == {"intent": "undo"}
+    assert lines[undo + 1].move == {"intent": "bid", "count": 4, "family": "star"}  # heard and moves aligned
 
 
 def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_meant(tmp_path):

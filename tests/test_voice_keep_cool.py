@@ -34,7 +34,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
 CASE = ScriptCase(script="voice/keep-cool-live.txt", game="keep-cool", players=("Ana", "Ben", "Cy"),
                   seed=7, mode="too-cool", deal="host",
-                  rules={"face": "red", "line": 1, "swap": False, "rounds_to_win": 1},
+                  rules={"face": "red", "line": 1, "swap": False, "rounds_to_win": 1,
+                         "clued": "per_player"},  # the rule the recording was scripted for
                   words="tests/data/keep-cool-test.csv", winners=("Ana",))
 SCHEDULE_S = 0.05
 END_SILENCE_S = 0.5     # the endpointer's closing silence (settings endpoint_silence_ms)

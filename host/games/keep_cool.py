@@ -35,9 +35,15 @@ Rules choices (what the rulebook leaves open)
 ----------------------------------------------
 - The first player listed plays first in round 1 (the rulebook picks the player
   hardest of hearing: list them first, or set rules first_player).
-- "Has given a clue" is read as "has said at least one word this round": the host
-  cannot tell a clue from a missed guess. A timeout is not a clue. Until its owner
-  has spoken, a word that is named wins nothing, silently (for attacks too).
+- A card named before anyone clued it is not revealed and wins nothing, silently
+  (for attacks too), as the rulebook says. The host cannot tell which word a clue
+  was for, nor a clue from a missed guess, so it counts: every word a player said
+  this round that won nothing may be a clue, and each card needs one of its own. A
+  card wins only while its owner has given more such words this round than cards of
+  theirs have been won (`clued: per_card`); a word that turns out to have won a card
+  (a claimed hit) was a guess, not a clue. A timeout is not a clue. `clued:
+  per_player` counts a card as clued once its owner has said any word this round
+  (the behaviour before 2026-12).
 - Root check (host deal only, against the speaker's own four words): refused when
   one word starts with the other ("arm"/"armour", 3 letters or more), when a
   word of 4 letters or more ends a longer compound ("mother"/"grandmother"), when
@@ -99,7 +105,7 @@ Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
 buzzer, 8), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
 relaxed (no timer), say_names (name the player at each turn), rounds_to_win (2),
 swap (allow the one-card exchange), first_player (a name), several_words
-("refuse" or "clue"). During play the timer
+("refuse" or "clue"), clued ("per_card" or "per_player"). During play the timer
 can be changed by voice: "host, relaxed mode", "host, timer on", "host, timer
 twelve seconds" (3 to 60); the turn goes on.
 """
@@ -151,12 +157,15 @@ RULE_DEFAULTS: dict[str, Any] = {
     "swap": True,
     "first_player": None,
     "several_words": "refuse",  # "refuse": "one word", the turn goes on; "clue": take it
+    "clued": "per_card",  # a card wins once a clue of its own was given (the rulebook); "per_player"
 }
+RULES_BEFORE = {"clued": "per_player"}
+"""A game saved before the rule clued existed resumes as it was played."""
 RULES_SUMMARY = (
     "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
     "either a hint for the player who plays after you, or a guess at a word of the "
     "player who played before you. Nobody says which it is. A right guess wins the "
-    "card for both of you, but only once its owner has spoken this round. You may "
+    "card for both of you, but only once its owner has given a clue for it. You may "
     "not say a word with the same root as one of your own. When the time runs out, "
     "the buzzer sounds and the turn passes. The round ends as soon as someone has "
     "no cards left: count the cards on both sides of you; most cards wins the round. "
@@ -204,6 +213,7 @@ class KeepCoolState:
     set_aside: list[Any] = field(default_factory=list)  # rejected this round
     won: list[WonCard] = field(default_factory=list)
     spoken: list[str] = field(default_factory=list)  # said a word this round
+    clues: dict[str, int] = field(default_factory=dict)  # words said this round that won nothing
     last_speaker: str | None = None  # whose word a claimed hit would be (none after a hit)
     claim: dict[str, str] | None = None  # host deal, phase claim: {"speaker", "owner"}
     round_wins: dict[str, int] = field(default_factory=dict)
@@ -280,6 +290,8 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
         raise RuleError("rounds_to_win must be 1 or more.")
     if rules["several_words"] not in ("refuse", "clue"):
         raise RuleError("The rule several_words must be refuse or clue.")
+    if rules["clued"] not in ("per_card", "per_player"):
+        raise RuleError("The rule clued must be per_card or per_player.")
     rules["first_player"] = _optional(rules, "first_player", str)
     if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
@@ -357,7 +369,7 @@ def _draw(s: KeepCoolState, events: list[Event]) -> Any:
 
 def _start_round(s: KeepCoolState, events: list[Event]) -> None:
     """Deal fresh hands, announce the order of play, then swaps or play."""
-    s.won, s.spoken, s.last_speaker = [], [], None
+    s.won, s.spoken, s.clues, s.last_speaker = [], [], {}, None
     order = play_order(s, s.starter)
     events.append(
         say(
@@ -667,6 +679,7 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     s.last_speaker = speaker
     hit = _find_hit(s, speaker, word) if s.deal == "host" and word else None
     if hit is None:
+        s.clues[speaker] = s.clues.get(speaker, 0) + 1  # maybe a clue: the host cannot tell
         s.turn = next_player(s, speaker)  # the session's turn cue says so: no words, no extra sound
         return
     owner, index = hit
@@ -694,14 +707,27 @@ def _find_hit(s: KeepCoolState, speaker: str, word: str) -> tuple[str, int] | No
     guessed = previous_player(s, speaker)
     candidates = [guessed] + play_order(s, speaker)[1:-1]  # the guessed player first
     for owner in candidates:
-        if owner not in s.spoken:
-            continue  # no clue given yet: the card stays hidden, without a word
+        if not _clued(s, owner):
+            continue  # no clue given for it yet: the card stays hidden, without a word
         if owner != guessed and s.mode != "too-cool":
             continue  # the basic game has no attacks
         for index, card in enumerate(s.hands[owner]):
             if _word(s, card) == word:
                 return owner, index
     return None
+
+
+def _clued(s: KeepCoolState, owner: str) -> bool:
+    """Whether a card of `owner`'s may be won now (rule clued): per card, while they
+    have said more words that won nothing this round than cards of theirs were won."""
+    if s.rules["clued"] == "per_player":
+        return owner in s.spoken
+    return s.clues.get(owner, 0) > sum(1 for won in s.won if won.owner == owner)
+
+
+def _was_a_guess(s: KeepCoolState, speaker: str) -> None:
+    """A claimed hit: the word counted as a possible clue when said won a card after all."""
+    s.clues[speaker] = max(0, s.clues.get(speaker, 0) - 1)
 
 
 def _record_win(s: KeepCoolState, won: WonCard, events: list[Event]) -> None:
@@ -769,13 +795,14 @@ def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
         raise RuleError(f"{speaker} cannot win a card of their own.")
     if owner != guessed and s.mode != "too-cool":
         raise RuleError(f"In the basic game {speaker} can only win {guessed}'s words.")
-    if owner not in s.spoken:
-        raise RuleError(f"That doesn't count: {owner} had not given a clue yet.")
+    if not _clued(s, owner):
+        raise RuleError(f"That doesn't count: {owner} had not given a clue for it yet.")
     if s.deal == "host":
         s.phase, s.claim = "claim", {"speaker": speaker, "owner": owner}
         return
     s.hands[owner].pop()
     s.last_speaker = None
+    _was_a_guess(s, speaker)
     _record_win(s, WonCard(None, None, owner, speaker, attack=owner != guessed), events)
     _after_win(s, speaker, events, next_turn=s.turn)
 
@@ -795,6 +822,7 @@ def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Ev
     index = words.index(word)
     card = s.hands[owner].pop(index)
     s.phase, s.claim, s.last_speaker = "play", None, None
+    _was_a_guess(s, speaker)
     guessed = previous_player(s, speaker)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != guessed), events)
     _after_win(s, speaker, events, next_turn=s.turn)

@@ -20,8 +20,13 @@ cards or loses when the lives run out.
 Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - Starter cards: seven values spread over 0-100 (`starters`); any list works.
   - Hand size follows the rulebook table by player count; `hand_size` overrides it.
-  - Seat order is the roster order and the first name starts, unless
-    `first_slider` names someone (the oldest player, or last game's lowest scorer).
+  - Seat order is the roster order. Who starts follows the rulebook: when the same
+    players finished a game earlier the same day, its lowest scorer (the first of
+    them in seat order, on a tie) is the first Slider (`again_first: lowest`,
+    found by the application in its saved games); for the day's first game the
+    host cannot know whose age is closest to 100, so list that player first: the
+    first name starts. `again_first: listed` makes the first name start every
+    game (the behaviour before 2026-12); `first_slider` names someone outright.
   - A spot is named by its neighbours: "after N" means just right of N, "before
     N" just left of N; the line may be left out when the numbers make it unique.
     The extension field "end" ("low" / "high") names the start or end of a line.
@@ -45,6 +50,7 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
     number is settled before any is heard. With phones (`tiebreak_entry: phone`,
     set by `partyhost play --phones`) each types it on their own page, which no one
     else sees; the host says only "Got it" and reveals them all with the answer.
+    All of them type at once, in any order.
     By voice (`say`) each tied player writes a number down, the table says
     "ready", and then the host asks each in turn for the number they wrote and
     repeats it. The intro says which of the two to do. Who is asked first rotates
@@ -106,7 +112,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "predictor_points": 10,
     "bet_step": 10,
     "read_hand": "titles",  # titles | first (in full the first time) | full | off
-    "first_slider": "",  # "": the first name on the roster
+    "first_slider": "",  # "": the rulebook's (see again_first); a name: that player starts
+    "again_first": "lowest",  # a later game of the day: "lowest" scorer of the last starts; "listed": first name
     "challenge_deck": 14,
     "challenge_lives": 5,
     "challenge_target": 10,
@@ -115,6 +122,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "tiebreak_entry": "say",  # "say": numbers said in turn; "phone": typed on each phone
 }
 
+RULES_BEFORE = {"again_first": "listed"}
+"""A game saved before the rule again_first existed resumes as it was played."""
 RULES_SUMMARY = (
     "Keep It 100. Every question's answer is a number from 0 to 100: how many people "
     "out of 100 said or did something, or a percentage, of a country, a food or the planet. "
@@ -265,6 +274,8 @@ def check_rules(given: dict[str, Any]) -> dict[str, Any]:
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
     if rules["tiebreak_entry"] not in ("say", "phone"):
         raise RuleError("The rule tiebreak_entry must be say or phone.")
+    if rules["again_first"] not in ("lowest", "listed"):
+        raise RuleError("The rule again_first must be lowest or listed.")
     if rules["read_hand"] not in READ_HAND:
         raise RuleError(f"The rule read_hand must be one of {', '.join(READ_HAND)}.")
     rules["starters"] = _starters(rules["starters"])
@@ -476,18 +487,27 @@ def _sayable_bets(most: int, step: int) -> list[int]:
 
 
 def _tiebreak_prompt(state: State) -> Prompt:
+    """By voice, each tied player in turn for the number they wrote; with phones, all
+    of them at once (player None: any of `answering` types it on their own page)."""
     tiebreak = _tiebreak(state)
-    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    waiting = [p for p in tiebreak.players if p not in tiebreak.guesses]
+    narrow = narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n})
     if state.rules["tiebreak_entry"] == "phone":
-        text = f"{player}, enter your number on your phone."
-    else:
-        text = f"{player}, the number you wrote?"
+        noun = "your number on your phone" if len(waiting) == 1 else "your numbers on your phones"
+        return Prompt(
+            name=f"{ID}/tiebreak",
+            player=None,
+            text=f"{join_names(waiting)}, enter {noun}.",
+            context={"answering": waiting},
+            choices=("42", "seventy five"),
+            narrow=narrow,
+        )
     return Prompt(
         name=f"{ID}/tiebreak",
-        player=player,
-        text=text,
+        player=waiting[0],
+        text=f"{waiting[0]}, the number you wrote?",
         choices=("42", "seventy five"),
-        narrow=narrow_numbers("Your number?", range(101), lambda n: {"intent": "number", "value": n}),
+        narrow=narrow,
     )
 
 
@@ -578,7 +598,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         raise RuleError("The game is over.")
     asked = required(prompt(state), "prompt").player
     speaker = action.get("player")
-    if speaker is not None and speaker != asked:
+    if speaker is not None and asked is not None and speaker != asked:
         raise RuleError(f"It's {asked}'s turn to answer.")
     intent = action.get("intent")
     if intent == "read_cards" and state.phase == CHOOSE:
@@ -659,10 +679,18 @@ def _numbers_written(s: State, action: Action, events: list[Event]) -> None:
 
 
 def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
-    """A tied player's number: typed on their phone (hidden until all are in), or read out
-    from what they wrote down (said aloud, so known from now on)."""
+    """A tied player's number: typed on their phone (hidden until all are in, in any
+    order: the move names its page's seat), or read out from what they wrote down (said
+    aloud, so known from now on). A number with no seat goes to the first still waiting."""
     tiebreak = _tiebreak(s)
-    player = next(p for p in tiebreak.players if p not in tiebreak.guesses)
+    waiting = [p for p in tiebreak.players if p not in tiebreak.guesses]
+    player = action.get("player") or waiting[0]
+    if player not in waiting:
+        raise RuleError(
+            f"{player}, your number is in already."
+            if player in tiebreak.guesses
+            else f"{player} is not in the tiebreak."
+        )
     value = whole_number(action.get("value"))
     if value is None or not 0 <= value <= 100:
         raise RuleError("Say a number from 0 to 100.")
@@ -947,6 +975,17 @@ def table_text(state: State) -> str:
     return " ".join(parts + [f"Scores: {scores(s)}"])
 
 
+def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """The rulebook's first Slider for a later game of the day: the last game's lowest
+    scorer still at the table, the first of them in seat order on a tie (Game.rules_after)."""
+    if given.get("first_slider") or str(given.get("again_first", RULE_DEFAULTS["again_first"])).lower() != "lowest":
+        return {}
+    scored = [player for player in players if player in last_scores]
+    if not scored:
+        return {}
+    return {"first_slider": min(scored, key=lambda player: last_scores[player])}
+
+
 def scores(state: State) -> str:
     """Points from most to fewest; in the challenge, cards placed and lives left."""
     if state.mode == "challenge":
@@ -1222,7 +1261,7 @@ def hand_view(state: State, player: str) -> HandView | None:
                 spoken="Your number is in.",
                 facts=facts + (f"Your number: {tiebreak.guesses[player]}.",),
             )
-        asked = required(prompt(s), "tiebreak prompt").player == player  # the page answers only the player asked now
+        asked = required(prompt(s), "tiebreak prompt").player in (player, None)  # by phone: all at once
         return HandView(
             heading="Tiebreak",
             cards=(),

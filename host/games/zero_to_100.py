@@ -36,8 +36,10 @@ Rules choices
   in full, "read our cards" all of them, at any time. `first` reads a team's
   questions in full at its first turn; `full` reads them in full every turn (the
   behaviour before 2026-12); `off` names nothing. A pick is repeated back by its
-  number and powers; the reveal (a drumroll) gives each team's answer and powers,
-  the furthest team is named, and the next round says its target. The power cards
+  number and powers; the reveal (a drumroll) reads each team's question aloud, as
+  the rulebook has the teams do, then its answer and powers (`reveal_question:
+  false` gives the answers alone, the behaviour before 2026-12); the furthest team
+  is named, and the next round says its target. The power cards
   are named by "read our cards"; the first round's prompt reminds teams of them.
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every
@@ -49,9 +51,10 @@ Rules choices
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
 - The new target is the printed answer of the furthest card (power cards are
   discarded with it, so they do not change the target).
-- Tie for the furthest: only the tied teams draw (`tie_draw: tied`); `tie_draw:
-  all` makes every team draw. The new target is the tied card revealed first
-  (`tie_target: first`) or one chosen at random (`tie_target: random`).
+- Tie for the furthest: every team draws, as the rulebook says (`tie_draw: all`);
+  `tie_draw: tied` makes only the tied teams draw (the default before 2026-12).
+  The new target is the tied card revealed first (`tie_target: first`) or one
+  chosen at random (`tie_target: random`).
 - Spot On discards come after the draws, in reveal order; the team says which card
   goes (`spot_on_discard: ask`), unless only one card is left (then it goes, which
   is a Supreme Victory), or `spot_on_discard: random` lets the host pick.
@@ -118,11 +121,12 @@ RULE_DEFAULTS: dict[str, Any] = {
     "start_target": 50,  # the starting card
     "shuffle": False,  # deck order, as the rulebook advises
     "spot_on_margin": 5,  # Spot On is right within this distance
-    "tie_draw": "tied",  # "tied": only the tied furthest teams draw; "all"
+    "tie_draw": "all",  # "all": every team draws on a tie for furthest (the rulebook); "tied": only those tied
     "tie_target": "first",  # "first" tied card in reveal order, or "random"
     "spot_on_discard": "ask",  # "ask" the team which card, or "random"
     "rotate_first": True,  # the first team to pick moves on each round
     "read_hand": "titles",  # a team's questions as its turn starts: titles | first | full | off
+    "reveal_question": True,  # the reveal reads each team's question before its answer (the rulebook)
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -135,6 +139,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "spot_on_discard": ("ask", "random"),
 }
 
+RULES_BEFORE = {"reveal_question": False}
+"""A game saved before the rule reveal_question existed resumes as it was played."""
 RULES_SUMMARY = (
     "Zero to 100. Each team has a row of questions whose answers run from 0 to 100. "
     "Each round, every team picks the question it thinks is closest to the target, "
@@ -631,6 +637,8 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     play = s.plays[team_index]
     card = play.card
     events: list[Event] = [{"type": "reveal", "player": team.name, "card": card.id, "value": card.answer}]
+    if s.rules["reveal_question"]:
+        events.append(say(f"{team.name}: {_sentence(card.text)}"))
     value = card.answer
     spoken = [f"{team.name} {value}"]
     for power in play.powers:

@@ -19,7 +19,9 @@ that it has begun narrowing its question (`narrowing`: its narrowed questions ca
 - says the line again, a little more slowly, when the host asked again, refused it
   for another reason than the typed game did, or said nothing for PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
-  move;
+  move, and says yes when the host asks whether the move may be taken back (said at
+  the next player's turn, an undo needs the move's player's yes: the typed script's
+  own "yes" to that question is folded into its "undo" line);
 - gives up after `tries` tries of a line, which ends the game there.
 
 Each scripted line's goal is what the typed game did with it (partyhost/bench/scripted.py): the
@@ -42,10 +44,10 @@ import numpy as np
 
 from host.contract import Choice, Narrow, Prompt
 from host.games import get_game, option
-from host.narrowing import SOMETHING_ELSE, question_alone
-from host.session import COMMON_INTENTS
+from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
+from host.session import COMMON_INTENTS, UNDO_CONSENT
 from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSatellite
-from partyhost.bench.scripted import SILENCE, ScriptCase, play_script
+from partyhost.bench.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import speech_end
 from voice.understanding.matcher import Matcher
@@ -119,8 +121,13 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     transcript = play_script(case, folder)
     events = _read(transcript.events)
     heard_at = [i for i, e in enumerate(events) if e["type"] == "heard"]
+    exchanges = [
+        exchange
+        for before, exchange in zip([None, *transcript.exchanges], transcript.exchanges)
+        if not _undo_consent(before, exchange)
+    ]
     lines = []
-    for index, (exchange, at) in enumerate(zip(transcript.exchanges, heard_at)):
+    for index, (exchange, at) in enumerate(zip(exchanges, heard_at)):
         after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
         decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
         line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
@@ -308,6 +315,8 @@ class Table:
         for _ in range(QUESTIONS_PER_SAYING):
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
+            elif reaction.kind == "answered" and line.move == UNDONE and reaction.text.startswith(UNDO_CONSENT):
+                answer = YES  # the player whose move it is agrees: the scripts' undos are wanted
             elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
                 answer = narrowed
             else:
@@ -454,3 +463,10 @@ class Table:
             raise GameAborted("stopped")
         if self.host.poll() is not None and self.log.first(("game_over",), 0) is None:
             raise GameAborted(f"the host ended (exit {self.host.returncode}) before the game did")
+
+
+def _undo_consent(before: Exchange | None, exchange: Exchange) -> bool:
+    """A yes or no to the host's question whether an undo may take back another's move:
+    asked without a prompt of its own and logged as nothing heard, so the live player
+    gives it as part of the "undo" line (Table._answered)."""
+    return exchange.prompt.name == YES_NO_PROMPT and before is not None and (before.intent or {}) == UNDONE

@@ -3,7 +3,9 @@
 PhoneMouth sends secrets (`private`) to the player's page instead of the terminal
 or the speaker; everything else goes to the mouth it wraps. PhoneEars answers a
 prompt with whichever comes first: what the wrapped ears hear, or a button the
-prompted player pressed on their page (an Understood already decided, Source.PHONE).
+prompted player pressed on their page (an Understood already decided, Source.PHONE;
+where a prompt awaits any of several players, its context's "answering", a press
+from any of their pages, which names its seat).
 
 How the wait is shared depends on the wrapped ears:
 - ears with an `interrupt` hook (voice.listening.ears.VoiceEars): they listen in this thread
@@ -19,6 +21,7 @@ How the wait is shared depends on the wrapped ears:
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood
@@ -135,10 +138,11 @@ class PhoneEars:
             # narrowed question, which stands for the game's prompt).
             self.hub.message(pressed.player, "Answer the host's question first, then choose again.")
             return None
-        if pressed.player != prompt.player:
+        anyone = prompt.player is None and pressed.player in prompt.context.get("answering", ())
+        if pressed.player != prompt.player and not anyone:
             self.hub.message(pressed.player, "It is not your turn to choose; wait for the host to ask you.")
             return None
         if not self.hub.still_current(pressed):
             self.hub.message(pressed.player, "Too late: the game had moved on. Look at your cards again.")
             return None
-        return decided(pressed.intent, Source.PHONE, pressed.label)
+        return replace(decided(pressed.intent, Source.PHONE, pressed.label), seat=pressed.player)

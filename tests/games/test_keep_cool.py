@@ -346,6 +346,40 @@ def test_a_guess_before_its_owner_gave_a_clue_counts_for_nothing_silently():
     assert not [e for e in events if e["type"] == "reveal"]
 
 
+def test_a_card_nobody_clued_yet_is_not_revealed_though_its_owner_spoke():
+    """The rulebook: a word named before a clue for it was given is not revealed. Cy
+    gave one clue, and castle was won with it: wolf has had no clue of its own."""
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), CLUE)   # Ana, Ben, Cy's one clue, castle, Ben
+    state, _ = play(state, TIMEOUT)                                   # Cy says nothing
+    state, events = play(state, word("wolf"))                         # Ana: Cy has not clued again
+    assert [w.word for w in state.won] == ["castle"] and not [e for e in events if e["type"] == "reveal"]
+    assert sounds(events) == [] and says(events) == ""                # silently, as a clue
+    state, _ = play(state, CLUE, CLUE, word("wolf"))                  # Ben, Cy's second clue, Ana again
+    assert [w.word for w in state.won] == ["castle", "wolf"]
+
+
+def test_clued_per_player_counts_every_card_once_its_owner_spoke():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
+                     clued="per_player")
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), CLUE, TIMEOUT, word("wolf"))
+    assert [w.word for w in state.won] == ["castle", "wolf"]
+
+
+def test_table_deal_a_claim_for_a_card_nobody_clued_is_refused():
+    """Cy's one clue wins one card; with no second clue from Cy, the next claim does
+    not count, until Cy clues again."""
+    state = table_game()
+    state, _ = play(state, {"intent": "ready"}, CLUE, CLUE, CLUE, CLUE)   # Ana, Ben, Cy (a clue), Ana
+    state, _ = play(state, {"intent": "hit", "owner": "Cy"})
+    assert len(state.won) == 1
+    state, _ = play(state, CLUE, TIMEOUT, CLUE)                            # Ben, Cy silent, Ana
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "had not given a clue for it")
+    state, _ = play(state, CLUE, CLUE, CLUE)                               # Ben, Cy (a clue), Ana
+    state, _ = play(state, {"intent": "hit", "owner": "Cy"})
+    assert len(state.won) == 2
+
+
 def test_a_timeout_is_not_a_clue():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
     state, _ = play(state, CLUE, CLUE, TIMEOUT, word("castle"))
@@ -772,7 +806,8 @@ def test_the_table_reads_every_card_won_this_round_face_up():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
                      mode="too-cool")
     assert "No card won yet this round." in kc.table_text(state)
-    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), word("wolf"))   # Ana guesses, Ben attacks
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, CLUE, CLUE)  # two rounds of clues: Cy clued two words
+    state, _ = play(state, word("castle"), word("wolf"))   # Ana guesses, Ben attacks
     text = kc.table_text(state)
     assert "Cards won: castle, between Ana and Cy; wolf, taken by Ben from Cy." in text
     assert "It is Cy's turn." in text

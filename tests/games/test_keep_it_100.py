@@ -150,6 +150,19 @@ def test_first_slider_rule():
     assert k100.prompt(state).player == "Cy"
 
 
+def test_a_later_game_of_the_day_starts_with_the_last_games_lowest_scorer():
+    """The rulebook: "If you play again, the player who scored the lowest in the last
+    game goes first"; on a tie, the first of them in seat order."""
+    last = {"Ana": 60, "Ben": 20, "Cy": 40}
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {}) == {"first_slider": "Ben"}
+    assert k100.rules_after({"Ana": 20, "Ben": 20, "Cy": 20}, ("Cy", "Ana", "Ben"), {}) == {"first_slider": "Cy"}
+    assert k100.rules_after(last, ("Ana", "Cy", "Dee"), {}) == {"first_slider": "Cy"}  # Ben has left
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"first_slider": "Ana"}) == {}   # named outright
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"again_first": "listed"}) == {}
+    state, _ = new_game(**k100.rules_after(last, ("Ana", "Ben", "Cy"), {}))
+    assert k100.prompt(state).player == "Ben"
+
+
 @pytest.mark.parametrize("options, reason", [
     (dict(mode="speed"), "no mode"),
     (dict(players=("Ana",)), "2 to 8"),
@@ -160,6 +173,7 @@ def test_first_slider_rule():
     (dict(starters=[10, 20, 30]), "at least 4"),
     (dict(starters=[10, 20, 30, 140]), "between 0 and 100"),
     (dict(first_slider="Zed"), "isn't playing"),
+    (dict(again_first="oldest"), "lowest or listed"),
     (dict(decks=make_deck(10)), "need 18"),
     (dict(mode="challenge", decks=make_deck(10)), "needs 14"),
     (dict(mode="challenge", players=[f"P{i}" for i in range(9)]), "1 to 8"),
@@ -613,23 +627,29 @@ def test_by_voice_every_number_is_written_down_before_any_is_heard():
 
 
 def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
-    """Rulebook: "all tied players shout out the exact number" at once; with phones each
-    enters it privately and the host reveals them together."""
+    """Rulebook: "all tied players shout out the exact number" at once; with phones every
+    tied player's field is open at once, they type in any order, and the host reveals
+    the numbers together."""
     state, events = tied_game(tiebreak_entry="phone")
     assert "each enter a number from 0 to 100 on your phone" in texts(events)
     assert "write" not in texts(events) and "each say" not in texts(events)
     prompt = k100.prompt(state)
-    assert prompt.player == "Ana" and "phone" in prompt.text
+    assert prompt.player is None and prompt.context == {"answering": ["Ana", "Ben"]}
+    assert prompt.text == "Ana and Ben, enter your numbers on your phones."
     ana, ben, cy = (k100.hand_view(state, p) for p in ("Ana", "Ben", "Cy"))
     assert ana.number is not None and ana.number.intent == {"intent": "number"}
-    assert ben.number is None and cy.number is None                  # Ben's field opens next
+    assert ben.number is not None and cy.number is None              # both fields open at once
     assert state.tiebreak.question.text in ana.facts[0]
-    state, events = act(state, "number", value=45)
-    assert "45" not in texts(events)
-    assert k100.hand_view(state, "Ben").number is not None
-    assert "Your number: 45." in k100.hand_view(state, "Ana").facts
-    assert "45" not in " ".join(k100.hand_view(state, "Ben").facts)  # nobody sees another's
-    state, events = act(state, "number", value=30)
+    state, events = k100.apply(state, {"intent": "number", "value": 30, "player": "Ben"})  # Ben first
+    assert "30" not in texts(events) and "Got it, Ben." in texts(events)
+    assert k100.prompt(state).context == {"answering": ["Ana"]}
+    assert "Your number: 30." in k100.hand_view(state, "Ben").facts
+    assert "30" not in " ".join(k100.hand_view(state, "Ana").facts)  # nobody sees another's
+    with pytest.raises(RuleError, match="Ben, your number is in already"):
+        k100.apply(state, {"intent": "number", "value": 50, "player": "Ben"})
+    with pytest.raises(RuleError, match="Cy is not in the tiebreak"):
+        k100.apply(state, {"intent": "number", "value": 50, "player": "Cy"})
+    state, events = k100.apply(state, {"intent": "number", "value": 45, "player": "Ana"})
     assert "You said: Ana 45 and Ben 30." in texts(events)
 
 
@@ -916,3 +936,69 @@ def test_the_spoken_rules_describe_the_questions_as_they_are():
     assert len(about_things) > len(cards) / 3                # 115 of 267 (2026-12)
     assert "said yes" not in k100.RULES_SUMMARY
     assert "number from 0 to 100" in k100.RULES_SUMMARY and "percentage" in k100.RULES_SUMMARY
+
+
+def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path):
+    """The real Session, PhoneEars and page hub: Ben's page answers before Ana's, though
+    the roster names Ana first; each number is journaled as its own seat's move."""
+    import queue
+    from host.eventlog import EventLog
+    from host.journal import Journal
+    from host.session import Session, SessionInfo
+    from partyhost.phones.hub import PhoneHub
+    from partyhost.phones.relay import PhoneEars, PhoneMouth
+
+    class Silent:
+        """Typed ears where nobody types: the pages answer; after 3 s the input ends
+        (a session still waiting for a refused press stops so)."""
+        def __init__(self):
+            self.stop: queue.Queue = queue.Queue()
+
+        def hear(self, prompt):
+            try:
+                return self.stop.get(timeout=3)
+            except queue.Empty:
+                return None
+
+        def reread(self, prompt, text):
+            raise AssertionError("nothing is typed")
+
+    class Mouth:
+        def __init__(self):
+            self.said: list[str] = []
+
+        def say(self, text):
+            self.said.append(text)
+
+        def sound(self, name):
+            pass
+
+        def private(self, player, text):
+            pass
+
+        def adjust(self, change):
+            return ""
+
+    state, _ = tied_game(tiebreak_entry="phone")
+    hub = PhoneHub("Keep It 100", ["Ana", "Ben", "Cy"], k100.hand_view)
+    journal = Journal(tmp_path / "db.sqlite3")
+    sid = journal.create(k100.ID, {"options": {}})
+    mouth, inner = Mouth(), Silent()
+    session = Session(k100, GameOptions(players=("Ana", "Ben", "Cy")), None, journal, SessionInfo(sid, "g"),
+                      EventLog(tmp_path / "events.jsonl", lambda: 0.0), PhoneEars(inner, hub), PhoneMouth(mouth, hub),
+                      lambda: 0.0)
+    session.state = state
+    session.watchers.append(hub.update)
+    hub.update(state)
+
+    def enter(player, value):
+        page = hub.snapshot(player)
+        hub.press(player, page["version"], page["view"]["number"]["action"], value)
+
+    enter("Ben", 30)
+    enter("Ana", 45)
+    assert session.run() == "over", mouth.said
+    assert [(a["player"], a["value"]) for a in journal.accepted_actions(sid)] == [("Ben", 30), ("Ana", 45)]
+    assert "Got it, Ben." in mouth.said and any("You said: Ana 45 and Ben 30." in t for t in mouth.said)
+    inner.stop.put(None)
+    journal.close()

@@ -344,7 +344,7 @@ def test_reveal_in_order_with_answers_and_used_ids():
     assert [(r["player"], r["card"], r["value"]) for r in reveals] == [
         ("Team Ana", "q0", 40), ("Team Ben", "q6", 75), ("Team Cy", "q12", 52)]
     text = said(events)
-    assert "Team Ana 40. Team Ben 75. Team Cy 52." in text
+    assert "Team Ana 40. Team Ben: Question 6? Team Ben 75. Team Cy: Question 12? Team Cy 52." in text
     assert of_type(events, "questions_used") == [
         {"type": "questions_used", "ids": ["q0", "q6", "q12"]}]
 
@@ -386,19 +386,36 @@ def test_a_power_card_can_save_a_team_from_being_furthest():
     assert [len(t.hand) for t in state.teams] == [5, 6, 5]
 
 
-def test_tie_for_furthest_only_tied_teams_draw_by_default():
+def test_tie_for_furthest_every_team_draws_by_default():
+    """The rulebook: on a tie for the furthest question, all teams take a new card."""
     answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
     state, events = play_round(start(answers)[0], 1, 1, 1)
-    assert [len(t.hand) for t in state.teams] == [6, 6, 5]
-    assert state.target == 20                       # the first tied card revealed
-    assert "Tie for furthest, 30 away: Team Ana and Team Ben. They each draw" in said(events)
-
-
-def test_tie_draw_all_makes_every_team_draw():
-    answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
-    state, events = play_round(start(answers, tie_draw="all")[0], 1, 1, 1)
     assert [len(t.hand) for t in state.teams] == [6, 6, 6]
-    assert "Every team draw" in said(events)
+    assert state.target == 20                       # the first tied card revealed
+    assert "Tie for furthest, 30 away: Team Ana and Team Ben. Every team draw" in said(events)
+
+
+def test_tie_draw_tied_makes_only_the_tied_teams_draw():
+    answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
+    state, events = play_round(start(answers, tie_draw="tied")[0], 1, 1, 1)
+    assert [len(t.hand) for t in state.teams] == [6, 6, 5]
+    assert "They each draw" in said(events)
+
+
+def test_the_reveal_reads_each_teams_question_before_its_answer():
+    """The rulebook has each team read its question aloud at the reveal."""
+    answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
+    texts = {0: "How many moons?", 6: "How many legs", 12: "How many days?"}
+    state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=1), decks(answers, texts=texts))
+    state, events = play_round(state, 1, 1, 1)
+    spoken = [e["text"] for e in events if e["type"] == "say"]
+    for question, answer in (("Team Ana: How many moons?", "Team Ana 20."),
+                             ("Team Ben: How many legs.", "Team Ben 80."),
+                             ("Team Cy: How many days?", "Team Cy 50, right on target!")):
+        assert spoken.index(question) + 1 == spoken.index(answer)
+    state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=1, rules={"reveal_question": False}),
+                       decks(answers, texts=texts))
+    assert "How many moons" not in said(play_round(state, 1, 1, 1)[1])
 
 
 def test_tie_target_random_picks_one_tied_card_from_the_seed():
