@@ -181,6 +181,7 @@ class Game(Protocol):
     UNCLEAR: dict[str, dict[str, Any]]  # prompt name -> intent for speech not understood
     INFO_INTENTS: Collection[str]  # intents that only tell (read my cards): not journalled
     SOLO_MODE: str  # the mode one person plays against the host ("": none)
+    TEAMS: bool  # whether players may be seated in teams (options.teams); False: refused
     hand_view: Callable[[Any, str], HandView | None] | None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
@@ -207,6 +208,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "UNCLEAR": {},
     "INFO_INTENTS": (),
     "SOLO_MODE": "",
+    "TEAMS": False,
     "hand_view": None,
     "HELP": {},
     "table_text": None,

@@ -31,7 +31,7 @@ class EventLog:
     """
 
     def __init__(self, path: Path, clock: Callable[[], float], warn: Callable[[str], None] = _warn):
-        check_writable(path, "event log")
+        check_writable(path, "event log", own_folder=True)  # a named log's folder was checked before
         self.path, self.clock, self.warn = path, clock, warn
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

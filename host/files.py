@@ -63,13 +63,19 @@ def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> boo
     return True
 
 
-def check_writable(path: Path, what: str) -> None:
-    """A file that may be created or appended to: absent, or a regular file, in a folder."""
+def check_writable(path: Path, what: str, *, own_folder: bool = False) -> None:
+    """A file that may be created or appended to: absent, or a regular file, in a folder.
+
+    The folder of a file the user names must exist: a typo ("/nonexist/x.wav") is refused,
+    never made into folders at the root. `own_folder`: partyhost's own folder (the data
+    folder's event logs), made when missing."""
     if check_regular(path, what, may_be_missing=True):
         return
     parent = path.parent
     if parent.exists() and not parent.is_dir():
         raise FileProblem(f"{path}: {parent} is not a folder, so the {what} cannot be made there")
+    if not own_folder and not parent.exists():
+        raise FileProblem(f"{path}: there is no folder {parent}, so the {what} cannot be made there")
 
 
 def read_bytes(path: Path, what: str, limit: int) -> bytes:

@@ -13,6 +13,7 @@ __all__ = [
     "discovery",
     "game_setup",
     "grammarcheck",
+    "invoked",
     "io_arguments",
     "listening_chain",
     "menu",

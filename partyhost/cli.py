@@ -165,7 +165,7 @@ def play(args: argparse.Namespace) -> int:
     setup = GameSetup(
         game=args.game,
         players=_names(args.players),
-        teams=tuple(_names(team) for team in args.teams.split(";")) if args.teams else (),
+        teams=_teams(args.teams),
         mode=args.mode,
         deal=args.deal,
         seed=args.seed,
@@ -189,8 +189,31 @@ def _ended(end: GameEnd | None) -> int:
     return 0
 
 
-def _names(text: str | None) -> tuple[str, ...]:
-    return tuple(name.strip() for name in (text or "").split(",") if name.strip())
+class UsageError(PartyhostError):
+    """An argument that cannot mean what it says: refused in one line before anything starts."""
+
+
+def _names(text: str | None, flag: str = "--players") -> tuple[str, ...]:
+    """The names of a comma-separated list; an empty one ("Ana,,Cy", " ") is refused, never
+    dropped: the table would otherwise play with fewer or other players than it named."""
+    if text is None:
+        return ()
+    names = tuple(name.strip() for name in text.split(","))
+    if not any(names):
+        raise UsageError(f'{flag} names nobody; name the players, e.g. {flag} "Ana,Ben,Cy"')
+    if not all(names):
+        raise UsageError(f'{flag} {text!r} has an empty name; separate the names with one comma, e.g. "Ana,Ben,Cy"')
+    return names
+
+
+def _teams(text: str | None) -> tuple[tuple[str, ...], ...]:
+    """Teams separated by ";", each a list of names; an empty team or name is refused."""
+    if text is None:
+        return ()
+    teams = text.split(";")
+    if not all(team.strip() for team in teams):
+        raise UsageError(f'--teams {text!r} has an empty team; separate the teams with one ";", e.g. "Ana,Ben;Cy,Dee"')
+    return tuple(_names(team, "--teams") for team in teams)
 
 
 def rules(args: argparse.Namespace) -> int:
@@ -209,7 +232,7 @@ def sessions(args: argparse.Namespace) -> int:
     if args.delete or args.prune:
         deleted = 0
         for record in table.delete(args.delete, args.prune):
-            print(f"deleted {record.id}  {record.game}, {record.actions} moves")
+            print(f"deleted {record.id}  {record.game}, {_moves(record.actions)}")
             deleted += 1
         if not deleted:
             print("No saved game without moves.")
@@ -232,7 +255,12 @@ def _saved_line(entry: SavedEntry) -> str:
         return f"{r.id}  {r.game[:12]:<12} unresumable: {entry.problem}"
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated))
     players = ", ".join(r.setup["options"]["players"])
-    return f"{r.id}  {r.game:<12} {r.status:<8} {r.actions:>4} moves  {when}  {players}"
+    return f"{r.id}  {r.game:<12} {r.status:<8} {_moves(r.actions, 4)}  {when}  {players}"
+
+
+def _moves(count: int, width: int = 0) -> str:
+    """ "1 move", "12 moves" (the count right-aligned in `width`)."""
+    return f"{count:>{width}} move{'' if count == 1 else 's'}"
 
 
 def devices(args: argparse.Namespace) -> int:

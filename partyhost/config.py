@@ -14,6 +14,7 @@ is a number, a word or a short list, and anything vaster is a mistake or an atta
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import math
 import os
@@ -135,17 +136,22 @@ ALIASES = {"recogniser": "backend"}
 """Other names a settings file may use for a setting (the issue's spelling); `backend` is canonical."""
 
 
+CONFIG_VARIABLE = "PARTYHOST_CONFIG"
+"""The environment variable that names another settings file."""
+
+
 def settings_path() -> Path:
     """$PARTYHOST_CONFIG, else config.toml in the platform config folder."""
-    return Path(os.environ.get("PARTYHOST_CONFIG") or Path(platformdirs.user_config_dir("partyhost")) / "config.toml")
+    return Path(os.environ.get(CONFIG_VARIABLE) or Path(platformdirs.user_config_dir("partyhost")) / "config.toml")
 
 
 def load_settings(path: Path | None = None) -> Settings:
-    """Defaults, overridden by the file if it exists."""
+    """Defaults, overridden by the file if it exists. A file named by $PARTYHOST_CONFIG must
+    exist (a typo there would silently play with the defaults); /dev/null is no settings."""
     path = path or settings_path()
     settings = Settings()
     try:
-        if not path.exists():
+        if _is_null_device(path) or not _settings_file_exists(path):
             return settings
         data = tomllib.loads(read_text(path, "settings file", SETTINGS_BYTES))
     except FileProblem as problem:
@@ -155,6 +161,33 @@ def load_settings(path: Path | None = None) -> Settings:
     except (OSError, ValueError) as error:  # TOMLDecodeError, and a number too long to read
         raise ConfigError(f"{path}: {error}") from None
     return apply_overrides(settings, data, source=str(path))
+
+
+def _settings_file_exists(path: Path) -> bool:
+    """Whether there is a settings file to read; ConfigError for a link that leads nowhere,
+    and for a file $PARTYHOST_CONFIG names that is not there."""
+    try:
+        os.stat(path)
+        return True
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ConfigError(f"{path}: the link leads round in a loop, never to a settings file") from None
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return True  # read_text names the problem (no permission ...)
+    if path.is_symlink():
+        raise ConfigError(f"{path}: the link leads to {os.readlink(path)}, which does not exist") from None
+    named = os.environ.get(CONFIG_VARIABLE)
+    if named and Path(named) == path:
+        raise ConfigError(f"{CONFIG_VARIABLE} names {path}, which does not exist (unset it to play with the defaults)")
+    return False
+
+
+def _is_null_device(path: Path) -> bool:
+    """/dev/null, the usual way to say "no settings": read as an empty file."""
+    try:
+        return os.path.samefile(path, os.devnull)
+    except OSError:
+        return False
 
 
 def check_value_size(value: Any, where: str) -> None:
@@ -338,7 +371,8 @@ def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
     """Set one setting in the settings file, keeping the others it sets (rewritten as
     `render` writes them); returns the file."""
     path = path or settings_path()
-    settings = apply_overrides(load_settings(path), {key: value}, source=str(path))
+    current = load_settings(path) if os.path.lexists(path) else Settings()  # a file to make: no need to exist
+    settings = apply_overrides(current, {key: value}, source=str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render(settings), encoding="utf-8")
     return path

@@ -23,7 +23,7 @@ from partyhost.config import Settings
 from partyhost.conversation import MENU_PROMPT, Conversation
 from partyhost.game_setup import SPOKEN, GameSetup
 from partyhost.sitting import GameEnd
-from partyhost.table import Table, UserError
+from partyhost.table import NothingToResume, Table, UserError
 from partyhost.voiceio import GameIO, Opener
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
@@ -78,6 +78,8 @@ def play_games(conversation: Conversation, table: Table) -> None:
                 try:
                     _told(table.resume(None, choice))
                     continue
+                except NothingToResume:
+                    print("partyhost: no unfinished game to continue; a new one starts from the menu", file=sys.stderr)
                 except NOT_RESUMED as reason:
                     print(f"partyhost: {reason}; starting the menu", file=sys.stderr)
             _told(table.play(GameSetup(), choice))

@@ -14,6 +14,7 @@ from host.eventlog import EventLog
 from host.journal import Journal, JournalUnwritable
 from host.session import Session, SessionInfo
 from partyhost.config import Settings
+from partyhost.invoked import command
 from partyhost.voiceio import GameIO
 
 
@@ -31,7 +32,7 @@ class GameEnd:
         """What the host says at the terminal when the game can be continued."""
         if self.outcome != "eof":
             return None
-        return f"HOST: The game is saved. To continue: partyhost resume {self.session_id}"
+        return f"HOST: The game is saved. To continue: {command()} resume {self.session_id}"
 
 
 @dataclass

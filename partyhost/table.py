@@ -30,13 +30,14 @@ from host.contract import PartyhostError
 from host.decks import Decks
 from host.engine import GameOptions, RuleError
 from host.files import FileProblem, check_writable
-from host.games import game_ids, get_game
+from host.games import game_ids, get_game, option
 from host.journal import Journal, SessionRecord
 from host.session import SessionInfo
 from host.sessionlock import SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from partyhost.game_setup import GameSetup, IOChoice, after_last_game, explained, game_options
+from partyhost.invoked import command
 from partyhost.saved import (
     SavedGame,
     Unresumable,
@@ -58,6 +59,10 @@ if TYPE_CHECKING:  # the game's machinery is imported where a game starts (see T
 
 class UserError(PartyhostError):
     """Something the user can fix; told as one clear line, never a traceback."""
+
+
+class NothingToResume(UserError):
+    """`resume` with no unfinished game: a mistake when asked for, the usual case at `serve`'s start."""
 
 
 @dataclass(frozen=True)
@@ -237,13 +242,13 @@ class Table:
     def _resumable(self, journal: Journal, session_id: str | None) -> SessionRecord:
         record = journal.get(session_id) if session_id else self._latest_resumable(journal)
         if record is None:
-            raise UserError(
+            raise (UserError if session_id else NothingToResume)(
                 f"no saved game {session_id!r}"
                 if session_id
-                else "there is no unfinished game to resume; start one with: partyhost play GAME"
+                else f"there is no unfinished game to resume; start one with: {command()} play GAME"
             )
         if record.status == "over":
-            raise UserError(f"game {record.id} is already over; start a new one with: partyhost play {record.game}")
+            raise UserError(f"game {record.id} is already over; start a new one with: {command()} play {record.game}")
         return record
 
     def _latest_resumable(self, journal: Journal) -> SessionRecord | None:
@@ -316,7 +321,7 @@ class Table:
             records = {record.id: record for record in journal.sessions()}
             unknown = [session_id for session_id in session_ids if session_id not in records]
             if unknown:
-                raise UserError(f"there is no saved game {unknown[0]!r}; see: partyhost sessions")
+                raise UserError(f"there is no saved game {unknown[0]!r}; see: {command()} sessions")
             pruned = [r.id for r in records.values() if prune and not r.actions]
             chosen = list(dict.fromkeys(session_ids + pruned))
             events_folder = self.place.events.resolve()
@@ -335,6 +340,8 @@ class Table:
 def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
     """The game's options and decks, checked by its rules before anything is saved."""
     game = get_game(game_id)
+    if setup.teams and not option(game, "TEAMS"):
+        raise UserError(f"{game.TITLE} is not played in teams; name the players with --players instead of --teams.")
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
     options = after_last_game(game, options, journal, group, time.time())
@@ -403,7 +410,7 @@ def _open_io(settings: Settings, t0: float, choice: IOChoice) -> GameIO:
     try:
         return open_io(settings, matcher, clock_offset=t0)
     except IOChoiceError as error:
-        hint = "; to type your replies instead, add --input text" if settings.input == "mic" else ""
+        hint = " To type your replies instead, add --input text." if settings.input == "mic" else ""
         raise UserError(f"{error}{hint}") from error
 
 

@@ -68,7 +68,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=100)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
-        env = {**os.environ, "PARTYHOST_DATA_DIR": data, "PARTYHOST_CONFIG": str(Path(data) / "none.toml")}
+        env = {**os.environ, "PARTYHOST_DATA_DIR": data, "PARTYHOST_CONFIG": os.devnull}
         service = subprocess.Popen([sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1",
                                     "--port", "0", "--no-zeroconf"], cwd=ROOT, env=env, text=True,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

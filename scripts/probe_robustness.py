@@ -63,13 +63,13 @@ TEXT = ["--input", "text", "--output", "text"]
 
 def cli(args, data: Path, stdin: str = "", config: Path | None = None, **kwargs):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data),
-           "PARTYHOST_CONFIG": str(config or data / "none.toml")}
+           "PARTYHOST_CONFIG": str(config or os.devnull)}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=300, **kwargs)
 
 
 def popen(args, data: Path):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
     return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -377,7 +377,7 @@ def inputs(work: Path) -> dict:
         for _ in range(32):
             process = subprocess.Popen([*launcher, *game], cwd=REPO, text=True,
                                        env={**os.environ, "PARTYHOST_DATA_DIR": str(work / "inputs" / "ctrl-c"),
-                                            "PARTYHOST_CONFIG": "none"},
+                                            "PARTYHOST_CONFIG": os.devnull},
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             time.sleep(chance.uniform(0, 0.3))
             process.send_signal(signal.SIGINT)

@@ -12,11 +12,16 @@ from replay import REPO, ScriptCase
 
 def partyhost(args: list[str], tmp_path: Path, **kwargs) -> subprocess.Popen:
     """`python -m partyhost ARGS` with its own data folder, and tmp_path/config.toml as its
-    settings file (absent unless a test writes it)."""
+    settings file where a test wrote it (else none)."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "config.toml")}
+           "PARTYHOST_CONFIG": _settings_file(tmp_path / "config.toml")}
     return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
                             **kwargs)
+
+
+def _settings_file(path: Path) -> str:
+    """The settings file when a test wrote one, else /dev/null (no settings: a missing file is refused)."""
+    return str(path) if path.exists() else os.devnull
 
 
 def play_recording(case: ScriptCase, recording: Path, tmp_path: Path, settings: str = "") -> list[dict]:

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def run(args, tmp_path, stdin=""):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=120)
 

@@ -33,7 +33,7 @@ def _capped() -> None:
 
 def cli(args, tmp_path: Path, config: str | Path | None = None, stdin: str = "score\n", timeout: float = 60):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(config or tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": str(config or os.devnull)}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=timeout, preexec_fn=_capped)
 
@@ -142,7 +142,7 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(tmp_path):
     open, as a player's terminal does. The command line now loads in less than 0.3 s, so the
     last moments may reach the game's first question, where a Ctrl-C saves the game as Ctrl-D
     does (tests/test_typed_terminal.py): then nothing is said on stderr and it exits 0."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(tmp_path / "none")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     for n in range(12):
         process = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "partyhost", *CENTURION], cwd=REPO,
                                    env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -168,7 +168,7 @@ def test_ctrl_c_at_any_moment_of_scripts_run_start_is_never_a_traceback(tmp_path
     """The documented launcher, from its first instant: Ctrl-C is ignored while Python itself
     starts (scripts/run) and taken back by partyhost's first line, so it is either not seen
     (the game then starts; its input here is empty) or ends it in one line."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(tmp_path / "none")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     for n in range(12):
         process = subprocess.Popen([str(REPO / "scripts" / "run"), *CENTURION], cwd=tmp_path, env=env, text=True,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -28,7 +28,7 @@ CANNOT_SAVE = "HOST: I cannot save the game: the disk is full. So I stop here; e
 
 
 def cli(args, data: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data.parent / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=120)
 
@@ -101,7 +101,7 @@ def test_a_disk_that_fills_mid_game_stops_it_in_one_line_and_loses_nothing(small
 def test_a_full_database_stops_the_game_the_same_way(tmp_path, monkeypatch, capsys):
     data = tmp_path / "data"
     monkeypatch.setenv("PARTYHOST_DATA_DIR", str(data))
-    monkeypatch.setenv("PARTYHOST_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull
     opened = Journal.__init__
 
     def with_few_pages_left(journal, path):

@@ -57,7 +57,7 @@ def test_ten_thousand_fuzzed_lines_give_no_traceback():
 
 
 def test_bytes_that_are_not_utf8_on_the_terminal_are_answered(tmp_path):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": os.devnull}
     result = subprocess.run(
         [sys.executable, "-m", "partyhost", "play", "centurion", "--players", "Ana,Ben", "--seed", "7",
          "--input", "text", "--output", "text"],

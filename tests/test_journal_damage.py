@@ -29,7 +29,7 @@ KEEP_IT_100 = ["play", "keep-it-100", "--players", "Cy,Dee,Eve", "--seed", "3", 
 
 
 def cli(args, data: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
                           capture_output=True, text=True, timeout=120)
 
@@ -108,7 +108,7 @@ def damaged_copy(saved: Path, tmp_path: Path, damage, kind: str):
 
 def run(args, data, monkeypatch, capsys):
     monkeypatch.setenv("PARTYHOST_DATA_DIR", str(data))
-    monkeypatch.setenv("PARTYHOST_CONFIG", str(data / "none.toml"))
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull
     code = main(args)
     out = capsys.readouterr()
     assert "Traceback" not in out.out + out.err

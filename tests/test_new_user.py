@@ -19,7 +19,7 @@ TEXT = ["--input", "text", "--output", "text"]
 
 def run(args, tmp_path, stdin="", cwd=REPO):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=cwd, env=env, input=stdin,
                           capture_output=True, text=True, timeout=120)
 

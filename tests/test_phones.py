@@ -472,7 +472,7 @@ def _play_cli(tmp_path: Path, args: list[str], script: str):
     import sys
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     command = [sys.executable, "-m", "partyhost", "play", *args, "--input", "text", "--output", "text",
                "--events", str(tmp_path / "events.jsonl")]
     with (repo / "tests" / "scripts" / script).open(encoding="utf-8") as stdin:

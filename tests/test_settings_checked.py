@@ -127,7 +127,7 @@ def test_a_broken_grammar_names_file_and_line_before_a_session_is_saved(program,
     assert old in original
     grammar.write_text(original.replace(old, new, 1))
     try:
-        env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+        env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": os.devnull}
         result = subprocess.run([*PARTYHOST, *PLAY], cwd=program, env=env, input="",
                                 capture_output=True, text=True, timeout=120)
     finally:

@@ -129,7 +129,7 @@ def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
     assert {k: after[k] for k in before} == before          # nothing else was edited
 
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "no-config.toml"), "PYTHONPATH": str(copy)}
+           "PARTYHOST_CONFIG": os.devnull, "PYTHONPATH": str(copy)}
 
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
         return subprocess.run([*PARTYHOST, *args], cwd=copy, env=env, input=stdin,

@@ -4,6 +4,7 @@ a game started from a setup, resumed, listed and deleted; every journal it opens
 from __future__ import annotations
 
 import io
+import os
 import time
 
 import pytest
@@ -18,7 +19,7 @@ from partyhost.voiceio import GameIO
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.setenv("PARTYHOST_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull)
     notes: list[str] = []
     table = Table(Place(tmp_path / "data"), tell=notes.append)
     table.notes = notes  # type: ignore[attr-defined]

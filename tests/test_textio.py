@@ -68,7 +68,7 @@ def test_at_a_keep_cool_turn_a_bare_command_is_asked_about_once_then_a_clue():
 
 def test_typed_commands_through_the_command_line(tmp_path):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     play = [sys.executable, "-m", "partyhost", "play", "--input", "text", "--output", "text"]
     result = subprocess.run(play + ["keep-it-100", "--players", "Ana,Ben"], input="host, score\nokay nabu, score\n",
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=120)

@@ -33,7 +33,7 @@ MACHINERY = ("numpy", "hassil", "asyncio", "wyoming", "voice.understanding.gramm
 
 def loaded_modules(args: list[str], tmp_path: Path, stdin: str = "") -> tuple[subprocess.CompletedProcess, list[str]]:
     """partyhost run with `args` in a fresh interpreter, and the modules loaded when it ended."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     result = subprocess.run([sys.executable, "-c", PLAY, *args], input=stdin,
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     line = next(line for line in result.stderr.splitlines() if line.startswith("MODULES "))

@@ -30,7 +30,7 @@ class Terminal:
     """partyhost running on a pseudo-terminal, as when a person types."""
 
     def __init__(self, args, data: Path):
-        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "none.toml"),
+        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull,
                "TERM": "xterm"}
         self.fd, child = pty.openpty()
         self.proc = subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env,

@@ -257,7 +257,7 @@ def test_stopping_saves_the_game_and_the_next_service_resumes_it(tmp_path):
     assert "where does it go" in question
     busy = subprocess.run([sys.executable, "-m", "partyhost", "resume", "--input", "text", "--output", "text"],
                           cwd=REPO, env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path),
-                                         "PARTYHOST_CONFIG": str(tmp_path / "none.toml")},
+                                         "PARTYHOST_CONFIG": os.devnull},
                           input="", capture_output=True, text=True, timeout=60)
     assert busy.returncode == 2 and "partyhost: " in busy.stderr    # one process per game
     assert "Traceback" not in busy.stderr
@@ -338,7 +338,7 @@ def test_a_port_in_use_is_refused_in_one_line(tmp_path):
         result = subprocess.run([sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1",
                                  "--port", str(port), "--no-zeroconf"], cwd=REPO, timeout=60,
                                 env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path),
-                                     "PARTYHOST_CONFIG": str(tmp_path / "none.toml")},
+                                     "PARTYHOST_CONFIG": os.devnull},
                                 capture_output=True, text=True)
     assert result.returncode == 2 and result.stderr.startswith("partyhost: cannot listen on 127.0.0.1:")
     assert "Traceback" not in result.stderr

@@ -146,6 +146,9 @@ MODES = ("basic", "too-cool")
 DEALS = ("host", "table")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+TIMER_SECONDS = (3, 60)
+"""The turn time a table may choose (turn_seconds, or "host, timer twelve seconds"): below 3
+nobody can say a word in time; above 60 the turn drags (relaxed=true turns the timer off)."""
 RULE_DEFAULTS: dict[str, Any] = {
     "face": None,
     "line": None,
@@ -282,8 +285,9 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
     rules["line"] = _optional(rules, "line", int)
     if rules["line"] is not None and rules["line"] not in LINES:
         raise RuleError("The line must be a number from 1 to 10.")
-    if rules["turn_seconds"] < 0:
-        raise RuleError("The turn time cannot be negative.")
+    low, high = TIMER_SECONDS
+    if not low <= rules["turn_seconds"] <= high:
+        raise RuleError(f"The turn time must be from {low} to {high} seconds (relaxed=true: no timer).")
     if rules["warning_seconds"] < 0:
         raise RuleError("The warning time cannot be negative.")
     if rules["rounds_to_win"] < 1:
@@ -768,8 +772,9 @@ def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event
             s.rules["turn_seconds"] = RULE_DEFAULTS["turn_seconds"]
     else:
         seconds = _whole_number(action.get("seconds"))
-        if seconds is None or not 3 <= seconds <= 60:
-            raise RuleError("The timer can be set from 3 to 60 seconds.")
+        low, high = TIMER_SECONDS
+        if seconds is None or not low <= seconds <= high:
+            raise RuleError(f"The timer can be set from {low} to {high} seconds.")
         s.rules["turn_seconds"], s.rules["relaxed"] = float(seconds), False
     events.append(say(f"Timer on: {s.rules['turn_seconds']:g} seconds a turn."))
 

@@ -112,6 +112,7 @@ DEALS = ("host",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 INFO_INTENTS = ("read_cards", "read_card")
+TEAMS = True
 """Intents that only inform: the session does not journal them."""
 
 RULE_DEFAULTS: dict[str, Any] = {

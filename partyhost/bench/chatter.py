@@ -148,7 +148,7 @@ def count(events: list[dict]) -> dict:
 def play(arguments: list[str], recording: Path, work: Path) -> list[dict]:
     """The event log of `partyhost ARGUMENTS` with `recording` as its microphone."""
     events = work / "events.jsonl"
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": os.devnull}
     run = subprocess.run(
         [
             sys.executable,
