@@ -50,6 +50,44 @@ def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, messag
     assert saved_sessions(tmp_path) == []
 
 
+TEXT = ["--input", "text", "--output", "text"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "keep-cool", "--rules", "turn_seconds=0"], "The turn time must be from 3 to 60 seconds"),
+    (["play", "keep-cool", "--rules", "turn_seconds=2"], "The turn time must be from 3 to 60 seconds"),
+    (["play", "keep-cool", "--rules", "turn_seconds=100"], "The turn time must be from 3 to 60 seconds"),
+    (["play", "keep-cool", "--teams", "Ana,Ben;Cy,Dee"], "Keep Cool is not played in teams"),
+    (["play", "keep-cool", "--players", "Ana,,Cy,Dee"], "'Ana,,Cy,Dee' has an empty name"),
+    (["play", "keep-cool", "--players", " "], "--players names nobody"),
+    (["play", "zero-to-100", "--teams", "Ana,Ben;;Cy"], "has an empty team"),
+])
+def test_an_option_that_would_be_taken_otherwise_than_written_is_refused(tmp_path, args, message):
+    """Each of these used to start a game with something other than what was typed (a
+    timer of 0 or 100 seconds, the teams dropped, two players or three stand-ins)."""
+    result = run([*args, *TEXT], tmp_path)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith("partyhost: ") and message in result.stderr
+    assert result.stderr.count("\n") == 1 and saved_sessions(tmp_path) == []
+
+
+@pytest.mark.parametrize("flag, name", [("--output", "x.wav"), ("--events", "e.jsonl")])
+def test_a_file_in_a_folder_that_does_not_exist_is_refused_and_no_folder_made(tmp_path, flag, name):
+    missing = tmp_path / "nonexist"
+    args = ["play", "keep-cool", "--players", "Ana,Ben,Cy", "--input", "text", flag, str(missing / name)]
+    result = run([*args, *(["--output", "text"] if flag != "--output" else [])], tmp_path)
+    assert result.returncode == 2
+    assert f"there is no folder {missing}" in result.stderr and result.stderr.count("\n") == 1
+    assert not missing.exists() and saved_sessions(tmp_path) == []
+
+
+def test_the_turn_time_may_be_anything_from_3_to_60(tmp_path):
+    for seconds in ("3", "60"):
+        result = run(["play", "keep-cool", "--players", "Ana,Ben,Cy", "--rules", f"turn_seconds={seconds}", *TEXT],
+                     tmp_path)
+        assert result.returncode == 0, result.stderr
+
+
 def test_against_the_host_without_players_says_what_to_add(tmp_path):
     result = run(["play", "centurion", "--mode", "vs-host", "--input", "text", "--output", "text"], tmp_path)
     assert result.returncode == 2 and saved_sessions(tmp_path) == []
@@ -108,6 +146,15 @@ def test_rules_and_sessions(tmp_path):
          "--input", "text", "--output", "text"], tmp_path, stdin="score\n")
     listing = run(["sessions"], tmp_path).stdout
     assert "centurion" in listing and "playing" in listing and "Ana" in listing
+
+
+def test_one_move_is_one_move(tmp_path):
+    run(["play", "keep-it-100", "--players", "Ana,Ben", "--seed", "1", *TEXT], tmp_path, stdin="card 1\n")
+    listing = run(["sessions"], tmp_path).stdout
+    assert " 1 move " in listing and "1 moves" not in listing
+    (record,) = saved_sessions(tmp_path)
+    deleted = run(["sessions", "--delete", record.id], tmp_path).stdout
+    assert deleted.strip() == f"deleted {record.id}  keep-it-100, 1 move"
 
 
 def test_decks_stats_reports_counts_histogram_and_difficulty(tmp_path):

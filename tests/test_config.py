@@ -1,12 +1,60 @@
 """Settings from the TOML file: defaults, overrides, and clear refusals."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from partyhost.config import ConfigError, Settings, apply_overrides, load_settings, render
+from partyhost.config import ConfigError, Settings, apply_overrides, load_settings, render, settings_path
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def test_missing_file_gives_defaults(tmp_path):
     assert load_settings(tmp_path / "none.toml") == Settings()
+
+
+def _named(monkeypatch, path):
+    monkeypatch.setenv("PARTYHOST_CONFIG", str(path))
+    return path
+
+
+def test_a_settings_file_named_in_the_environment_must_exist(tmp_path, monkeypatch):
+    path = _named(monkeypatch, tmp_path / "confg.toml")
+    with pytest.raises(ConfigError) as error:
+        load_settings(settings_path())
+    assert str(error.value) == f"PARTYHOST_CONFIG names {path}, which does not exist (unset it to play with the defaults)"
+
+
+def test_a_link_that_leads_nowhere_or_round_in_a_loop_is_named(tmp_path, monkeypatch):
+    dangling = tmp_path / "dangling.toml"
+    dangling.symlink_to(tmp_path / "gone.toml")
+    first, second = tmp_path / "a.toml", tmp_path / "b.toml"
+    first.symlink_to(second)
+    second.symlink_to(first)
+    with pytest.raises(ConfigError) as error:
+        load_settings(_named(monkeypatch, dangling))
+    assert str(error.value) == f"{dangling}: the link leads to {tmp_path / 'gone.toml'}, which does not exist"
+    with pytest.raises(ConfigError) as error:
+        load_settings(_named(monkeypatch, first))
+    assert str(error.value) == f"{first}: the link leads round in a loop, never to a settings file"
+
+
+def test_dev_null_is_no_settings(monkeypatch):
+    assert load_settings(_named(monkeypatch, Path(os.devnull))) == Settings()
+
+
+def test_a_missing_file_named_in_the_environment_is_refused_by_the_command_line(tmp_path):
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(tmp_path / "typo.toml")}
+    result = subprocess.run([sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", "Ana,Ben,Cy",
+                             "--input", "text", "--output", "text"], cwd=REPO, env=env, input="",
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"partyhost: PARTYHOST_CONFIG names {tmp_path / 'typo.toml'}, which does not exist " \
+                            "(unset it to play with the defaults)\n"
+    assert not (tmp_path / "data" / "partyhost.sqlite3").exists()
 
 
 def test_file_values_override_defaults(tmp_path):

@@ -52,7 +52,47 @@ def test_resume_keeps_the_games_own_typed_input_and_output(tmp_path):
 
 def test_a_missing_microphone_suggests_typing(tmp_path):
     result = run(["play", "keep-it-100", "--input", "mic", "--input-device", "no such microphone"], tmp_path)
-    assert result.returncode == 2 and "to type your replies instead, add --input text" in result.stderr
+    assert result.returncode == 2 and "To type your replies instead, add --input text." in result.stderr
+    assert ".;" not in result.stderr and ". To type" in result.stderr
+
+
+def test_scripts_run_names_itself_in_the_commands_partyhost_suggests(tmp_path):
+    """scripts/run (with a stand-in partyhost) tells partyhost how it was called ..."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "run", repo / "scripts" / "run")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "partyhost").write_text('#!/bin/sh\necho "run=$PARTYHOST_RUN"\n')
+    (bin_dir / "partyhost").chmod(0o755)
+    (repo / "scripts" / "setup-env").write_text(f'export PATH="{bin_dir}:$PATH"\n')
+    result = subprocess.run(["scripts/run", "sessions"], cwd=repo, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "run=scripts/run"
+
+
+def test_the_closing_line_names_the_command_that_was_run(tmp_path):
+    """... and the closing line says it: the README teaches scripts/run, and `partyhost` is
+    on the PATH only inside the virtual environment."""
+    args = ["play", "keep-cool", "--players", "Ana,Ben,Cy", *TEXT]
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    for run_as, said in (({"PARTYHOST_RUN": "scripts/run"}, "scripts/run resume "),
+                         ({}, "python -m partyhost resume ")):
+        result = subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO,
+                                env={**{k: v for k, v in env.items() if k != "PARTYHOST_RUN"}, **run_as},
+                                input="", capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[-1].startswith(f"HOST: The game is saved. To continue: {said}")
+
+
+def test_scripts_run_with_no_arguments_does_what_its_header_says():
+    """The header of scripts/run promises the spoken menu, which is what no arguments start."""
+    from partyhost.cli import _with_command, build_parser
+    header = [line for line in (REPO / "scripts" / "run").read_text().splitlines() if line.startswith("#")]
+    assert any("With no arguments it starts the spoken menu" in line for line in header)
+    assert not any("shows the available commands" in line for line in header)
+    args = build_parser().parse_args(_with_command([]))
+    assert args.command == "play" and args.game is None       # the menu asks which game
 
 
 def test_io_flags_alone_start_the_typed_menu(tmp_path):
