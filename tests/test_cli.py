@@ -197,6 +197,28 @@ def test_the_menu_picks_a_game_and_players_when_none_is_given(tmp_path):
     assert "centurion" in listing and "Player 1" in listing
 
 
+@pytest.mark.parametrize("fails_at", ["--user", "enable"])
+def test_install_service_without_a_user_systemd_says_so_and_leaves_no_unit(tmp_path, fails_at):
+    """A stand-in systemctl that cannot reach the user bus (a container, an ssh session), at
+    once or only when enabling: one clear line, exit 1, and no partyhost.service left behind."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "systemctl").write_text(
+        f'#!/bin/sh\ncase "$*" in *{fails_at}*) echo "Failed to connect to bus: No medium found" >&2; exit 1;; esac\n')
+    (bin_dir / "systemctl").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = subprocess.run([str(REPO / "scripts" / "install-service")], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    told = [line for line in result.stderr.splitlines() if line.startswith("install-service: ")]
+    assert len(told) == 1
+    if fails_at == "--user":      # every call: no user bus at all
+        assert "no systemd user service manager" in told[0]
+    else:
+        assert "nothing is installed" in told[0]
+    assert not (tmp_path / "config" / "systemd" / "user" / "partyhost.service").exists()
+
+
 def test_install_service_renders_a_unit_that_starts_the_menu(tmp_path):
     result = subprocess.run([str(REPO / "scripts" / "install-service"), "--print"],
                             capture_output=True, text=True, timeout=30)
