@@ -492,3 +492,24 @@ def test_oversized_or_deeply_nested_events_drop_that_connection_quietly(tmp_path
     assert code == 0 and "Traceback" not in errors
     [line] = [line for line in errors.splitlines() if "connection" in line]    # the rest within 10 s: counted
     assert line == "dropped a connection from 127.0.0.1 that sent an event header longer than 8192 bytes"
+
+
+def test_serving_with_no_saved_game_starts_the_menu_without_sounding_like_an_error(tmp_path, capsys):
+    """No unfinished game is the usual start of `serve`: it says so plainly, and the menu follows."""
+    from partyhost.conversation import Conversation
+    from partyhost.served_table import play_games
+    from partyhost.table import Place, Table
+
+    conversation = Conversation(show_private=False)
+    table = Table(Place(tmp_path / "data"), tell=lambda text: None)
+    started = []
+
+    def play(setup, choice):
+        started.append(setup.game)
+        conversation.close()
+
+    table.play = play  # the menu itself is tested elsewhere
+    play_games(conversation, table)
+    assert started == [None]
+    err = capsys.readouterr().err
+    assert err == "partyhost: no unfinished game to continue; a new one starts from the menu\n"
