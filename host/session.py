@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, Protocol, cast
 
-from .contract import PROMPT_UNION, Outcome, Prompt, Understood, Verdict
+from .contract import PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
 from .engine import (
     REDRAW,
     Action,
@@ -69,8 +69,11 @@ _Taken = str | _Again | None
 _MOVED_ON = "moved on"
 """A narrowed question's answer that changed the game (undo): its narrowing ends."""
 CANNOT_TELL = "I'm sorry, I can't tell."
-"""When every narrowed choice got a "no"; the other ways to answer follow, then TRY_AGAIN."""
+"""When the narrowed questions found no move; the other ways to answer follow, then TRY_AGAIN."""
+NONE_OF_THOSE = "None of those, then."
+"""Said instead of CANNOT_TELL when the last narrowed choice got a plain "no"."""
 TRY_AGAIN = "Say it once more, a little slower."
+"""Spoken play; typed play is told what it may type instead (a typed reply was not misheard)."""
 GENERAL_HELP = (
     "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
     "undo, rules, pause, slower, faster, louder, quieter, or quit."
@@ -152,6 +155,8 @@ class Session:
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
         self._trouble: Trouble | None = None
         """Replies the host could not use at the current prompt (host/narrowing.py)."""
+        self._last_narrowed: Understood | None = None
+        """The last answer to a narrowed question (what the host says if no move came of it)."""
         self.other_ways: Callable[[Prompt], str] = lambda prompt: ""
         """How else the player asked can move now, said when narrowing found no move
         ("You can also choose on your phone page."); "" when there is no other way."""
@@ -528,8 +533,17 @@ class Session:
             return found
         trouble.misses = 0
         self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
-        self._say(" ".join(part for part in (CANNOT_TELL, self.other_ways(prompt), TRY_AGAIN) if part), remember=False)
+        self._say(self._no_choice_taken(prompt), remember=False)
         return _LISTEN_AGAIN
+
+    def _no_choice_taken(self, prompt: Prompt) -> str:
+        """What the host says when narrowing found no move, by the last answer it had: a "no"
+        is taken at its word, and typing is not asked to be slower."""
+        last = self._last_narrowed
+        opening = NONE_OF_THOSE if last is not None and (last.intent or {}).get("intent") == "no" else CANNOT_TELL
+        typed = last is not None and last.source is Source.TYPED
+        again = self._options_sentence(prompt) if typed else TRY_AGAIN
+        return " ".join(part for part in (opening, self.other_ways(prompt), again) if part)
 
     def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
         """Say one narrowed question and understand its answer against `ask`. A common
@@ -545,6 +559,7 @@ class Session:
                 continue
             if heard.outcome is Outcome.TIMED_OUT:
                 return Reply()
+            self._last_narrowed = heard
             reply = self._narrowed_reply(prompt, ask, heard)
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:

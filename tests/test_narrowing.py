@@ -134,7 +134,7 @@ def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)
-    assert said[5:7] == ["Card 3?", "I'm sorry, I can't tell. You can also use your phone page. "
+    assert said[5:7] == ["Card 3?", "None of those, then. You can also use your phone page. "
                                     "Say it once more, a little slower."]
     assert said[7] == "Sorry?"                # listening again, not asking the open question
     assert said.count(first.text) == 1

@@ -611,6 +611,9 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         else:
             card = required(state.turn.card, "card being played")
         return state, [say(_question_text(card))]
+    if intent == "card_again" and state.phase == PLACE:
+        example = _place_prompt(state).choices[0]
+        raise RuleError(f"{asked}, your card is chosen. Now say where it goes, for example: {example}.")
     if intent != EXPECTED_INTENT[state.phase]:
         raise RuleError(f"Now {asked or 'the table'} should {WHAT_NOW[state.phase]}.")
     s = evolve(state)
