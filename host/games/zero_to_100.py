@@ -646,7 +646,7 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
         if power != "spot_on":
             value += PLAYED_POWERS[power][1]
             spoken.append(f"{_played_power_name(power)} makes {value}")
-    events.append(say(", ".join(spoken) + (", right on target!" if distance == 0 else ".")))
+    events.append(say(", ".join(spoken) + (", right on target!" if distance == 0 else f", {distance} away.")))
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
             s.to_discard.append(team_index)
