@@ -189,6 +189,9 @@ class Game(Protocol):
     table_text: Callable[[Any], str] | None
     """Everything face up on a real table, in full, for "read the table" (cards played,
     lines, other teams' cards, the last reveal); None: the scores stand in."""
+    resumed: Callable[[Any], list[Event]] | None
+    """What a resumed game tells again before play goes on: each player's secret cards,
+    privately, as the game's start gave them (Keep Cool's words). None: nothing."""
     check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
@@ -212,6 +215,7 @@ GAME_DEFAULTS: dict[str, Any] = {
     "hand_view": None,
     "HELP": {},
     "table_text": None,
+    "resumed": None,
     "check_rules": None,
     "RULES_BEFORE": {},
     "rules_after": None,

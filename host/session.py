@@ -190,6 +190,9 @@ class Session:
         self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
         self._say(f"Welcome back to {self.game.TITLE}. We were in the middle of the game.")
         self._say(self.game.scores(self.state))
+        remind = option(self.game, "resumed")
+        if remind is not None:
+            self._narrate(remind(self.state))
 
     def _changed(self) -> None:
         for watch in self.watchers:

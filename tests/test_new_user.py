@@ -132,3 +132,17 @@ def test_a_skip_for_something_missing_names_the_test_and_the_reason(tmp_path):
     result = subprocess.run([sys.executable, "-m", "pytest", "-ra", "-p", "no:cacheprovider", "test_needs.py"],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert "SKIPPED [1] test_needs.py:5: no browser here (run scripts/ci-system-deps)" in result.stdout
+
+
+def test_a_resumed_keep_cool_game_gives_each_player_their_words_again(tmp_path):
+    """The words each player was dealt privately, said again after a resume as the round's start said them."""
+    first = run(["play", "keep-cool", "--players", "Ana,Ben,Cy", "--seed", "2", *TEXT], tmp_path, "red\nline three\n")
+    assert first.returncode == 0, first.stderr
+    dealt = [line for line in first.stdout.splitlines() if " only] Your words: " in line]
+    assert [line[:13] for line in dealt] == ["[to Ana only]", "[to Ben only]", "[to Cy only] "]
+    again = run(["resume"], tmp_path, "no\n")
+    assert again.returncode == 0, again.stderr
+    told = [line for line in again.stdout.splitlines() if " only] " in line]
+    assert told[:3] == dealt
+    welcome = again.stdout.splitlines().index("HOST: Welcome back to Keep Cool. We were in the middle of the game.")
+    assert welcome < again.stdout.splitlines().index(dealt[0])

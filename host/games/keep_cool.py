@@ -998,6 +998,18 @@ def scores(state: KeepCoolState) -> str:
     return text
 
 
+# ------------------------------------------------------------------- a resume
+
+
+def resumed(state: KeepCoolState) -> list[Event]:
+    """After a resume each player hears their words again, privately, as the round's start
+    gave them: nobody at a table remembers four words across a break (host deal)."""
+    s = state
+    if s.deal != "host" or s.phase not in ("swap", "play", "claim") or not s.starter:
+        return []
+    return [private(p, _hand_text(s, p, "Your words")) for p in play_order(s, s.starter) if _hand_words(s, p)]
+
+
 # ------------------------------------------------------------------- the phone page
 
 
