@@ -80,11 +80,12 @@ the prompt/heard/intent/rejected events itself."""
 
 
 class RuleError(PartyhostError):
-    """An action the rules do not allow. `reason` is spoken to the players."""
+    """An action the rules do not allow. `reason` is spoken to the players; `aside`, if
+    any, only to the player who moved (it names their own secret cards), after it."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, aside: str = ""):
         super().__init__(reason)
-        self.reason = reason
+        self.reason, self.aside = reason, aside
 
 
 NARROW_LIST_MAX = 7

@@ -26,6 +26,7 @@ from .engine import (
     apply_move,
     crosses_reveal,
     join_names,
+    private,
     redraw_seed,
 )
 from .eventlog import EventLog
@@ -372,6 +373,8 @@ class Session:
             new_state, events = self.game.apply(self.state, action)
         except RuleError as error:
             self._reject(prompt, error.reason, error.reason)
+            if error.aside and prompt.player:
+                self._narrate([private(prompt.player, error.aside)])
             return
         if intent["intent"] not in self.info_intents:
             # Journal first: once it is on disk, a crash while speaking loses nothing.

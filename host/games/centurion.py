@@ -598,9 +598,59 @@ def _card_from(s: State, action: Action) -> Card:
     if isinstance(rank, str) and rank.isdigit():
         rank = int(rank)
     ranks = [r.value for r in s.pack.ranks]
+    if suit is None and isinstance(rank, int) and not isinstance(rank, bool) and rank in ranks:
+        return _card_of_rank(s, rank)
+    if rank is None and suit in s.pack.suit_names:
+        return _card_of_suit(s, suit)
     if not isinstance(rank, int) or isinstance(rank, bool) or rank not in ranks or suit not in s.pack.suit_names:
         raise RuleError("Name the card you play, like queen of hearts.")
     return Card(rank, suit)
+
+
+def _card_of_rank(s: State, rank: int) -> Card:
+    """The card a rank alone ("king") names: the only one it can be, else RuleError asking
+    which. The choices are the player's own cards (host deal) or the suits not yet seen
+    (table deal); in a two-player host deal the hand is secret, so only its holder is told."""
+    named = s.pack.spoken(rank)
+    article = "an" if named[:1] in "aeiou8" else "a"
+    if s.deal == "host":
+        held = {c.suit for c in s.hands[s.turn] if not c.is_joker and c.rank == rank}
+        suits = [suit for suit in s.pack.suit_names if suit in held]
+        if not suits:
+            raise RuleError(f"You don't hold {article} {named}.")
+    else:
+        seen = s.out_of_play + [c for _, c in s.played]
+        suits = [suit for suit in s.pack.suit_names if Card(rank, suit) not in seen]
+        if not suits:
+            raise RuleError(f"Every {named} has been played already. Which card is it?")
+    if len(suits) == 1:
+        return Card(rank, suits[0])
+    question = f"Which {named}: {join_names(suits, 'or')}?"
+    if s.deal == "host" and s.mode != "vs-host":
+        raise RuleError(f"Which {named}? Say its suit as well.", aside=question)
+    raise RuleError(question)
+
+
+def _card_of_suit(s: State, suit: str) -> Card:
+    """The card a suit alone names, said after "Which king: diamonds or hearts?": of the
+    player's cards of that suit, the one whose rank they hold in another suit too (the one
+    just asked about), or the only one; else RuleError asking which."""
+    if s.deal != "host":
+        raise RuleError(f"Say the whole card, like the king of {suit}.")
+    hand = [c for c in s.hands[s.turn] if not c.is_joker]
+    held = [c for c in hand if c.suit == suit]
+    if not held:
+        raise RuleError(f"You don't hold any {suit}.")
+    doubled = [c for c in held if sum(other.rank == c.rank for other in hand) > 1]
+    for cards in (held, doubled):
+        if len(cards) == 1:
+            return cards[0]
+    offered = doubled or held
+    ranks = join_names([s.pack.spoken(c.rank) for c in sorted(offered, key=lambda c: c.rank)], "or")
+    question = f"Which of your {suit}: {ranks}?"
+    if s.mode != "vs-host":
+        raise RuleError(f"Which of your {suit}? Say the whole card.", aside=question)
+    raise RuleError(question)
 
 
 def legal_cards(state: State, seat: int) -> list[Card]:

@@ -6,7 +6,8 @@ round there is a target number. Every team, one after another, picks the questio
 it believes is closest to the target, and may add power cards: the 50 card and the
 20 card shift the answer up or down (the team says which sign), and Spot On bets
 that the result lands within 5 of the target. When all teams have picked, the host
-reveals each card, applies the powers and says each distance. The team furthest
+reveals each card and applies the powers (each distance too, with rule
+`say_distances`). The team furthest
 from the target gives its card to the middle, where that card's answer becomes the
 next target, and draws a new question. Every played card and power card is gone
 for good. A right Spot On lets its team throw away one more question. A team with a
@@ -39,7 +40,10 @@ Rules choices
   number and powers; the reveal (a drumroll) reads each team's question aloud, as
   the rulebook has the teams do, then its answer and powers (`reveal_question:
   false` gives the answers alone, the behaviour before 2026-12); the furthest team
-  is named, and the next round says its target. The power cards
+  is named, and the next round says its target. The distances are left out by
+  default: at three teams they cost about 1.1 s of speech a turn, which would take
+  the host past its pace target of 8 s a turn; a table that wants them sets
+  `say_distances: true` ("Team Ana 60, plus 20 makes 80, 5 away."). The power cards
   are named by "read our cards"; the first round's prompt reminds teams of them.
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every
@@ -128,6 +132,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "rotate_first": True,  # the first team to pick moves on each round
     "read_hand": "titles",  # a team's questions as its turn starts: titles | first | full | off
     "reveal_question": True,  # the reveal reads each team's question before its answer (the rulebook)
+    "say_distances": False,  # the reveal says each team's distance from the target
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -646,7 +651,11 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
         if power != "spot_on":
             value += PLAYED_POWERS[power][1]
             spoken.append(f"{_played_power_name(power)} makes {value}")
-    events.append(say(", ".join(spoken) + (", right on target!" if distance == 0 else f", {distance} away.")))
+    if distance == 0:
+        ending = ", right on target!"
+    else:
+        ending = f", {distance} away." if s.rules["say_distances"] else "."
+    events.append(say(", ".join(spoken) + ending))
     if "spot_on" in play.powers:
         if distance <= s.rules["spot_on_margin"]:
             s.to_discard.append(team_index)

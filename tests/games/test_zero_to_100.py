@@ -366,17 +366,24 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
     answers = [90] + [0] * 5 + [20] + [0] * 5 + [60] + FILLER
     state, events = play_round(start(answers)[0], (1, ["+50"]), (1, ["+20"]), (1, ["-20"]))
     text = said(events)
-    assert "Team Ana 90, plus 50 makes 140, 90 away." in text
-    assert "Team Ben 20, plus 20 makes 40, 10 away." in text
-    assert "Team Cy 60, minus 20 makes 40, 10 away." in text
+    assert "Team Ana 90, plus 50 makes 140." in text
+    assert "Team Ben 20, plus 20 makes 40." in text
+    assert "Team Cy 60, minus 20 makes 40." in text
     assert state.target == 90              # the printed answer, not 140
     assert len(state.teams[0].hand) == 6   # Ana was furthest and drew
+
+
+def test_the_reveal_says_each_distance_when_the_table_asks_for_it():
+    answers = [90] + [0] * 5 + [20] + [0] * 5 + [50] + FILLER
+    state, events = play_round(start(answers, say_distances=True)[0], (1, ["+50"]), (1, ["+20"]), 1)
+    assert "Team Ana 90, plus 50 makes 140, 90 away. Team Ben 20, plus 20 makes 40, 10 away. " \
+           "Team Cy 50, right on target!" in said(events)
 
 
 def test_both_shift_cards_add_up():
     answers = [95] + [0] * 5 + [50] + [0] * 5 + [50] + FILLER
     state, events = play_round(start(answers)[0], (1, ["-50", "-20"]), 1, 1)
-    assert "Team Ana 95, minus 50 makes 45, minus 20 makes 25, 25 away." in said(events)
+    assert "Team Ana 95, minus 50 makes 45, minus 20 makes 25." in said(events)
 
 
 def test_a_power_card_can_save_a_team_from_being_furthest():
