@@ -4,9 +4,11 @@ Real games, sessions and understanding; the replies are typed, or spoken (a Say 
 """
 from __future__ import annotations
 
+import pytest
+
 from host.contract import Outcome, Source, Understood
 from host.decks import load_game_decks
-from host.engine import GameOptions
+from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal
@@ -86,3 +88,43 @@ def test_replies_never_understood_while_narrowing_are_still_i_cant_tell(tmp_path
     played, mouth, journal, sid = session(tmp_path, "keep-it-100", replies, rules={"hand_size": 3})
     played.run()
     assert mouth.said[-2:] == ["Card 3?", "I'm sorry, I can't tell. Say it once more, a little slower."]
+
+
+# ---- Centurion: a rank alone ----------------------------------------------------------------
+
+
+def test_a_rank_held_twice_against_the_host_is_asked_about_by_suit_and_a_suit_answers(tmp_path):
+    played, mouth, journal, sid = session(tmp_path, "centurion", ["king", "hearts"], players=("Ana",),
+                                          mode="vs-host", seed=1)
+    held = {played.state.name(card) for card in played.state.hands[0]}
+    assert {"king of hearts", "king of diamonds"} <= held
+    played.run()
+    assert "Which king: diamonds or hearts?" in mouth.said
+    assert "Sorry, I didn't catch that." not in " ".join(mouth.said)
+    (move,) = journal.accepted_actions(sid)[:1]
+    assert move == {"intent": "play_card", "suit": "hearts", "player": "Ana"}
+    assert "king of hearts" not in {played.state.name(card) for card in played.state.hands[0]}
+    assert "king of diamonds" in {played.state.name(card) for card in played.state.hands[0]}
+
+
+def test_in_a_two_player_game_only_the_holder_hears_which_cards_they_hold(tmp_path):
+    played, mouth, journal, sid = session(tmp_path, "centurion", ["queen", "jack"], players=("Ana", "Ben"),
+                                          mode="pvp", seed=5)
+    played.run()
+    asked = mouth.said.index("Which queen? Say its suit as well.")
+    assert mouth.said[asked + 1] == "[Ana] Which queen: clubs or spades?"
+    aloud = [text for text in mouth.said if not text.startswith("[")]
+    assert not any("clubs or spades" in text for text in aloud)
+    assert journal.accepted_actions(sid)[0] == {"intent": "play_card", "rank": 11, "player": "Ana"}  # her one jack
+    assert any(text.startswith("Jack of spades") for text in aloud)
+
+
+def test_at_a_table_deal_a_rank_alone_is_asked_about_among_the_suits_not_yet_seen(tmp_path):
+    game = get_game("centurion")
+    decks = load_game_decks(option(game, "DECK"), [])
+    state, _ = game.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", deal="table", seed=3), decks)
+    player = game.prompt(state).player
+    state, _ = game.apply(state, {"intent": "play_card", "rank": 13, "suit": "spades", "player": player})
+    with pytest.raises(RuleError) as refused:
+        game.apply(state, {"intent": "play_card", "rank": 13, "player": game.prompt(state).player})
+    assert refused.value.reason == "Which king: clubs, diamonds or hearts?" and not refused.value.aside

@@ -45,6 +45,24 @@ def test_the_readme_is_for_players_and_short():
         assert (REPO / tool).is_file() and os.access(REPO / tool, os.X_OK), tool
 
 
+def test_the_readme_says_where_a_piped_scripts_settings_come_from():
+    """A piped script ends as written only with its case's settings, in a new data folder:
+    the README names the file that holds them, and its own piped example agrees with it."""
+    from replay import load_cases
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "tests/scripts/cases.yaml" in text and "--data-dir" in text.split("tests/scripts/cases.yaml")[1][:300]
+    piped = [partyhost_words(c) for c in README_COMMANDS if " < " in c]
+    assert piped
+    for words, stdin in piped:
+        case = next(case for case in load_cases() if f"tests/scripts/{case.script}" == stdin)
+        asked = case.cli_arguments()
+        for flag in ("--players", "--seed", "--mode", "--deal", "--rules"):
+            given = [words[i + 1] for i, word in enumerate(words[:-1]) if word == flag]
+            wanted = [asked[i + 1] for i, word in enumerate(asked[:-1]) if word == flag]
+            assert not given or given == wanted, (flag, given, wanted)
+        assert "--seed" in words
+
+
 @pytest.mark.parametrize("command", [c for c in README_COMMANDS if c.startswith("scripts/run")])
 def test_every_readme_command_is_understood(command):
     from partyhost.cli import build_parser
