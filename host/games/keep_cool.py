@@ -20,8 +20,9 @@ exactly the rulebook's "now make your right-hand neighbour guess".
 Deals
 -----
 - host: the host shuffles the word deck and deals 4 cards to each player; each
-  player hears (privately) the four words of the chosen face and line. The host
-  knows every word in play, so it spots guesses and attacks itself.
+  player hears (privately) the four words of the chosen face and line, and hears
+  them again after a resume (`resumed`). The host knows every word in play, so it
+  spots guesses and attacks itself.
 - table: players hold physical cards and the host is timer and scorer. A word
   said is never known to the host (the intent is always a clue, word null); the
   card's owner declares a hit at the next prompt: "Ben got it", "that's Cy's".
@@ -102,7 +103,7 @@ Score events count round wins (delta 1 per round won); game_over's scores are
 the round wins.
 
 Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
-buzzer, 8), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
+buzzer, 8; 3 to 60, relaxed turns it off), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
 relaxed (no timer), say_names (name the player at each turn), rounds_to_win (2),
 swap (allow the one-card exchange), first_player (a name), several_words
 ("refuse" or "clue"), clued ("per_card" or "per_player"). During play the timer

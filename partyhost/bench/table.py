@@ -193,7 +193,11 @@ def _start_host(
     microphone and speaker; its own data folder and settings (`settings` copied, or none)."""
     if settings is not None:
         shutil.copy(settings, work / "config.toml")
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(work / "data"), "PARTYHOST_CONFIG": str(work / "config.toml") if settings is not None else os.devnull}
+    env = {
+        **os.environ,
+        "PARTYHOST_DATA_DIR": str(work / "data"),
+        "PARTYHOST_CONFIG": str(work / "config.toml") if settings is not None else os.devnull,
+    }
     arguments = [*case.cli_arguments(), "--input", address, "--output", address, "--events", str(log)]
     return subprocess.Popen(
         [sys.executable, "-m", "partyhost", *arguments],

@@ -116,7 +116,10 @@ def sounds(events) -> list[str]:
         (options(colour="green"), "no rule called colour"),
         (options(face="green"), "red or blue"),
         (options(line=11), "1 to 10"),
-        (options(turn_seconds=-1), "negative"),
+        (options(turn_seconds=-1), "from 3 to 60 seconds"),
+        (options(turn_seconds=0), "relaxed=true: no timer"),     # one way to turn it off
+        (options(turn_seconds=2), "from 3 to 60 seconds"),
+        (options(turn_seconds=100), "from 3 to 60 seconds"),
         (options(rounds_to_win=0), "rounds_to_win"),
         (options(relaxed="maybe"), "true or false"),
         (options(first_player="Zed"), "not at the table"),
@@ -295,8 +298,7 @@ def test_the_timer_changes_by_voice_and_the_turn_goes_on():
     assert_refused(state, {"intent": "timer", "seconds": 2}, "3 to 60")
 
 
-@pytest.mark.parametrize("rules, timeout", [({"relaxed": True}, None), ({"turn_seconds": 0}, None),
-                                            ({"turn_seconds": 12}, 12)])
+@pytest.mark.parametrize("rules, timeout", [({"relaxed": True}, None), ({"turn_seconds": 12}, 12)])
 def test_turn_timer_follows_the_rules(rules, timeout):
     state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]}, **rules)
     assert kc.prompt(state).timeout == timeout
