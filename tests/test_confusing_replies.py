@@ -46,12 +46,13 @@ def session(tmp_path, game_id, replies, players=("Ana", "Ben", "Cy"), rules=None
 
 
 def test_a_card_named_once_the_card_is_chosen_is_told_to_place_it(tmp_path):
-    played, mouth, journal, sid = session(tmp_path, "keep-it-100", ["card two", "card 1", "the first one"])
+    played, mouth, journal, sid = session(tmp_path, "keep-it-100", ["card two", "card 1", "the first one", "card 9"])
     played.run()
     where = next(i for i, text in enumerate(mouth.said) if "where does it go?" in text)
     after = mouth.said[where + 1:]
     told = "Ana, your card is chosen. Now say where it goes, for example: "
-    assert [text.startswith(told) for text in after] == [True, False, True, False]
+    assert [text.startswith(told) for text in after] == [True, False, True, False, True, False]
+    assert not any("There is no card" in text for text in after)
     assert not any("Did you mean" in text or "pardon" in text for text in mouth.said)
     assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 2, "player": "Ana"}]
 
