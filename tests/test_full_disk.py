@@ -101,7 +101,7 @@ def test_a_disk_that_fills_mid_game_stops_it_in_one_line_and_loses_nothing(small
 def test_a_full_database_stops_the_game_the_same_way(tmp_path, monkeypatch, capsys):
     data = tmp_path / "data"
     monkeypatch.setenv("PARTYHOST_DATA_DIR", str(data))
-    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull)
     opened = Journal.__init__
 
     def with_few_pages_left(journal, path):

@@ -108,7 +108,7 @@ def damaged_copy(saved: Path, tmp_path: Path, damage, kind: str):
 
 def run(args, data, monkeypatch, capsys):
     monkeypatch.setenv("PARTYHOST_DATA_DIR", str(data))
-    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull)
     code = main(args)
     out = capsys.readouterr()
     assert "Traceback" not in out.out + out.err

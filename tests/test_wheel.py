@@ -85,7 +85,7 @@ def installed(tmp_path_factory) -> Installed:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(PARTYHOST_DATA_DIR=str(tmp_path / "data"), PARTYHOST_CONFIG=os.devnull
+    env.update(PARTYHOST_DATA_DIR=str(tmp_path / "data"), PARTYHOST_CONFIG=os.devnull)
     return Installed(python, site, elsewhere, env)
 
 
