@@ -527,6 +527,7 @@ class Session:
         A move found is applied; when every choice got a "no", the other ways to answer
         are offered and the host listens again, narrowing anew at the next miss."""
         trouble = self._trouble_at(prompt)
+        self._last_narrowed = None
         self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
         likeliest = likeliest_choice(prompt, trouble.heard, self.ears.reread)
         found = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask)).run(likeliest)

@@ -103,7 +103,7 @@ def test_a_rank_held_twice_against_the_host_is_asked_about_by_suit_and_a_suit_an
     assert "Which king: diamonds or hearts?" in mouth.said
     assert "Sorry, I didn't catch that." not in " ".join(mouth.said)
     (move,) = journal.accepted_actions(sid)[:1]
-    assert move == {"intent": "play_card", "suit": "hearts", "player": "Ana"}
+    assert move == {"intent": "suit_alone", "suit": "hearts", "player": "Ana"}
     assert "king of hearts" not in {played.state.name(card) for card in played.state.hands[0]}
     assert "king of diamonds" in {played.state.name(card) for card in played.state.hands[0]}
 
@@ -116,7 +116,7 @@ def test_in_a_two_player_game_only_the_holder_hears_which_cards_they_hold(tmp_pa
     assert mouth.said[asked + 1] == "[Ana] Which queen: clubs or spades?"
     aloud = [text for text in mouth.said if not text.startswith("[")]
     assert not any("clubs or spades" in text for text in aloud)
-    assert journal.accepted_actions(sid)[0] == {"intent": "play_card", "rank": 11, "player": "Ana"}  # her one jack
+    assert journal.accepted_actions(sid)[0] == {"intent": "rank_alone", "rank": 11, "player": "Ana"}  # her one jack
     assert any(text.startswith("Jack of spades") for text in aloud)
 
 
@@ -127,5 +127,5 @@ def test_at_a_table_deal_a_rank_alone_is_asked_about_among_the_suits_not_yet_see
     player = game.prompt(state).player
     state, _ = game.apply(state, {"intent": "play_card", "rank": 13, "suit": "spades", "player": player})
     with pytest.raises(RuleError) as refused:
-        game.apply(state, {"intent": "play_card", "rank": 13, "player": game.prompt(state).player})
+        game.apply(state, {"intent": "rank_alone", "rank": 13, "player": game.prompt(state).player})
     assert refused.value.reason == "Which king: clubs, diamonds or hearts?" and not refused.value.aside

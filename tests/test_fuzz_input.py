@@ -61,7 +61,7 @@ def test_bytes_that_are_not_utf8_on_the_terminal_are_answered(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "partyhost", "play", "centurion", "--players", "Ana,Ben", "--seed", "7",
          "--input", "text", "--output", "text"],
-        cwd=REPO, env=env, input=b"\xff\xfe\x80 ace\n\x1b[2J\x00\nscore\n", capture_output=True, timeout=120)
+        cwd=REPO, env=env, input=b"\xff\xfe\x80 zebra\n\x1b[2J\x00\nscore\n", capture_output=True, timeout=120)
     out, err = result.stdout.decode(), result.stderr.decode()
     assert result.returncode == 0 and "Traceback" not in err
     assert out.count("Sorry, I didn't catch that") == 1 and "HOST: The game is saved" in out

@@ -590,7 +590,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def _card_from(s: State, action: Action) -> Card:
     """The card an intent names; RuleError if it names none."""
-    if action.get("intent") != "play_card":
+    if action.get("intent") not in ("play_card", "rank_alone", "suit_alone"):
         raise RuleError("Name the card you play, like queen of hearts.")
     if action.get("joker"):
         return JOKER
