@@ -103,7 +103,7 @@ def test_every_number_setting_has_limits():
 GRAMMAR_BREAKS = [
     ('"[i] pass"', '"[i pass"', "Unable to find end of optional"),     # hassil: no line of its own
     ("intents:\n", "intents: [\n", "while parsing"),                      # YAML
-    ("prompts:\n  centurion/play_card: [play_card, read_cards]\n  # House rule joker_at_multiple: lay a joker on the "
+    ("prompts:\n  centurion/play_card: [play_card, read_cards, rank_alone, suit_alone]\n  # House rule joker_at_multiple: lay a joker on the "
      "stop just made, or let it stand.\n  centurion/joker_steal: [play_card, pass, \"yes\", \"no\"]\n",
      "prompts: 5\n", "prompts must be a mapping"),                       # once an AttributeError
 ]
