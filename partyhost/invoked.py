@@ -15,17 +15,17 @@ RUN_VARIABLE = "PARTYHOST_RUN"
 
 
 def command() -> str:
-    """The command to suggest: scripts/run as called, `partyhost` where it is on the PATH,
-    else the program's path as given (".venv/bin/partyhost"), or `python -m partyhost`."""
+    """The command to suggest: scripts/run as called, `python -m partyhost` as run, the
+    program's path as given where `partyhost` on the PATH is another (".venv/bin/partyhost"),
+    else `partyhost` (also when partyhost runs inside another program)."""
     named = os.environ.get(RUN_VARIABLE, "").strip()
     if named:
         return named
     program = sys.argv[0] if sys.argv else ""
-    if not program or Path(program).name == "__main__.py":
+    if Path(program).name == "__main__.py" and Path(program).parent.name == "partyhost":
         return "python -m partyhost"
-    on_path = shutil.which("partyhost")
-    if Path(program).name == "partyhost" and (
-        "/" not in program or (on_path is not None and Path(on_path).resolve() == Path(program).resolve())
-    ):
+    if Path(program).name != "partyhost" or "/" not in program:
         return "partyhost"
-    return program
+    on_path = shutil.which("partyhost")
+    same = on_path is not None and Path(on_path).resolve() == Path(program).resolve()
+    return "partyhost" if same else program
