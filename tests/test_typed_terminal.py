@@ -81,7 +81,7 @@ def test_ctrl_c_saves_the_game_like_ctrl_d(tmp_path):
     out = term.read_until("partyhost resume")
     assert term.close() == 0
     assert "Traceback" not in out and "KeyboardInterrupt" not in out
-    assert "HOST: The game is saved. To continue: partyhost resume " in out
+    assert "HOST: The game is saved. To continue: python -m partyhost resume " in out
 
 
 def test_ctrl_c_outside_a_game_stops_without_a_traceback(tmp_path):
