@@ -41,9 +41,8 @@ Rules choices
   the rulebook has the teams do, then its answer and powers (`reveal_question:
   false` gives the answers alone, the behaviour before 2026-12); the furthest team
   is named, and the next round says its target. The distances are left out by
-  default: at three teams they cost about 1.1 s of speech a turn, which would take
-  the host past its pace target of 8 s a turn; a table that wants them sets
-  `say_distances: true` ("Team Ana 60, plus 20 makes 80, 5 away."). The power cards
+  default, for the host's pace (what they cost: the pace section below); a table that
+  wants them sets `say_distances: true` ("Team Ana 60, plus 20 makes 80, 5 away."). The power cards
   are named by "read our cards"; the first round's prompt reminds teams of them.
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every

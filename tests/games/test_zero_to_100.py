@@ -375,7 +375,8 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
 
 def test_the_reveal_says_each_distance_when_the_table_asks_for_it():
     answers = [90] + [0] * 5 + [20] + [0] * 5 + [50] + FILLER
-    state, events = play_round(start(answers, say_distances=True)[0], (1, ["+50"]), (1, ["+20"]), 1)
+    state, events = play_round(start(answers, say_distances=True, reveal_question=False)[0],
+                               (1, ["+50"]), (1, ["+20"]), 1)
     assert "Team Ana 90, plus 50 makes 140, 90 away. Team Ben 20, plus 20 makes 40, 10 away. " \
            "Team Cy 50, right on target!" in said(events)
 
