@@ -13,8 +13,9 @@ content checks that make a deck good to play by voice:
   dictionary, no two words of one face and line (the words that can be in
   play together) within one phone of each other (voice/understanding/vocabulary.py), no two
   words of the whole deck that sound exactly the same, and no word that sounds
-  exactly like an English word at Zipf 2.5 or above, names included (wordfreq:
-  decks/frequent-words.txt);
+  exactly like an English word a player may say (homophone_counts: Zipf 2.5 or above,
+  names included, and common or not far rarer than the deck word; wordfreq:
+  decks/frequent-words.txt; or an everyday word of decks/clue-words.txt);
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
   120, 2,400 different words, none of decks/unfit-words.txt (slurs, regional words),
   and none of decks/hard-words.txt above line 8 (words a casual player may not know).
@@ -34,7 +35,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -337,9 +338,34 @@ def check_speech(
 
 
 FREQUENT_WORDS_FILE = "frequent-words.txt"
-"""The English words at Zipf 2.5 or above (wordfreq 3.1.1, names included) that sound
-like another word of the pronouncing dictionary, one a line, written by
-scripts/build_keep_cool.py: a deck word must not sound exactly like one of them."""
+"""The English words at Zipf HOMOPHONE_ZIPF or above (wordfreq 3.1.1, names included)
+that sound like another word of the pronouncing dictionary, each with its Zipf
+frequency (word, a tab, the figure), written by scripts/build_keep_cool.py."""
+
+HOMOPHONE_ZIPF = 2.5
+"""A word rarer than this is not one a player says in passing or as a clue."""
+COMMON_ZIPF = 3.5
+"""A word this frequent (about 3 per million words) counts whatever the deck word."""
+RARER_BY = 1.5
+"""Below COMMON_ZIPF, a word counts only when at most this much rarer (Zipf is a log10
+scale: 1.5 is about 30 times) than the deck word it sounds like: "gait" (3.09) spoils
+"gate" (4.47), but "Appel" (2.53) is a name nobody says for "apple" (4.76)."""
+
+
+def homophone_counts(word_zipf: float | None, other_zipf: float) -> bool:
+    """Whether a word sounding like a deck word is one a player may say at a turn, and so
+    would win the card. `word_zipf` is the deck word's Zipf frequency, None when below
+    HOMOPHONE_ZIPF (not in decks/frequent-words.txt). The one place of the rule: the deck
+    builder and `decks check` both ask it."""
+    if other_zipf < HOMOPHONE_ZIPF:
+        return False
+    return other_zipf >= COMMON_ZIPF or word_zipf is None or other_zipf >= word_zipf - RARER_BY
+
+
+CLUE_WORDS_FILE = "clue-words.txt"
+"""Everyday English words a player may well say ("hoarse", "wring") that the Zipf rule
+lets through beside a much more frequent deck word ("horse", "ring"): each counts as a
+homophone partner whatever its frequency. Judged by hand, each with its reason."""
 
 
 UNFIT_WORDS_FILE = "unfit-words.txt"
@@ -395,14 +421,21 @@ def check_hard_words(cards: Sequence[WordCard]) -> list[str]:
     ]
 
 
-def frequent_words(path: Path | None = None) -> list[str]:
-    """The shipped list of the most frequent English words (comment lines skipped)."""
+def frequent_words(path: Path | None = None) -> dict[str, float]:
+    """The shipped list of frequent English words that have a homophone: word -> its Zipf
+    frequency (comment lines skipped)."""
     path = path or default_deck_dir() / FREQUENT_WORDS_FILE
-    return [
-        line.strip()
+    pairs = [
+        line.split("\t")
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
+    return {word.strip(): float(zipf) for word, zipf in pairs}
+
+
+def clue_words(path: Path | None = None) -> dict[str, str]:
+    """decks/clue-words.txt: word -> why a player may say it (see CLUE_WORDS_FILE)."""
+    return unfit_words(path or default_deck_dir() / CLUE_WORDS_FILE)
 
 
 def homophones(words: Iterable[str], others: Iterable[str], dictionary: vocabulary.Dictionary) -> list[tuple[str, str]]:
@@ -421,17 +454,37 @@ def homophones(words: Iterable[str], others: Iterable[str], dictionary: vocabula
     return pairs
 
 
+def said_homophones(
+    words: Iterable[str],
+    frequent: Mapping[str, float],
+    dictionary: vocabulary.Dictionary,
+    clue: Iterable[str] = (),
+) -> list[tuple[str, str]]:
+    """(word, other) pairs where `other` is a frequent word a player may say that sounds
+    like `word` (homophone_counts), or one of `clue` (decks/clue-words.txt)."""
+    said = set(clue)
+    return [
+        (word, other)
+        for word, other in homophones(words, [*frequent, *said], dictionary)
+        if other in said or homophone_counts(frequent.get(word), frequent[other])
+    ]
+
+
 def check_homophones(
-    cards: Sequence[WordCard], dictionary: vocabulary.Dictionary, frequent: Sequence[str]
+    cards: Sequence[WordCard],
+    dictionary: vocabulary.Dictionary,
+    frequent: Mapping[str, float],
+    clue: Iterable[str] = (),
 ) -> list[str]:
     """Errors for deck words that sound exactly like another deck word anywhere in the
-    deck, or like one of the most frequent English words (a stray "sorry" is "sari")."""
+    deck, or like a frequent English word a player may say (a stray "sorry" is "sari")."""
     deck = [word for card in cards for word in card.red + card.blue]
     errors = [
         f"'{a}' and '{b}' sound the same (both in the deck)" for a, b in homophones(deck, deck, dictionary) if a < b
     ]
     errors += [
-        f"'{word}' sounds like the common word '{other}'" for word, other in homophones(deck, frequent, dictionary)
+        f"'{word}' sounds like the common word '{other}'"
+        for word, other in said_homophones(deck, frequent, dictionary, clue)
     ]
     return errors
 
@@ -472,7 +525,7 @@ def validate(
         else:
             report.errors += check_speech(cards, dictionary)
             if cards:
-                report.errors += check_homophones(cards, dictionary, frequent_words())
+                report.errors += check_homophones(cards, dictionary, frequent_words(), clue_words())
             report.errors += check_question_words(questions, dictionary)
     if questions:
         report.warnings += spread_warnings(questions)

@@ -11,9 +11,12 @@ pocketsphinx (a project dependency, for its pronouncing dictionary). Steps:
 2. drop the words of decks/unfit-words.txt (slurs, and words of one country); the
    words the speech recognizer cannot hear: those without a pronunciation in
    pocketsphinx's English dictionary or in grammars/pronunciations.dict; and the
-   words that sound exactly like an English word at Zipf 2.5 or above, names included
+   words that sound exactly like an English word a player may say, names included
    ("sari" / "sorry", "wine" / "whine", "cypress" / "Cyprus": a stray word at a turn
-   would win the card) or
+   would win the card): at Zipf 2.5 or above and either common (3.5 or above) or at
+   most 1.5 rarer than the candidate, so "apple" stays beside the name "Appel"
+   (partyhost/deckcheck.py homophone_counts), or an everyday word of
+   decks/clue-words.txt ("hoarse" / "horse"); or
    like another candidate (both "flour" and "flower", "colonel" and "kernel": each is
    a fair clue for something, and would win the other): the list of frequent words
    is written beside the deck as frequent-words.txt for `decks check`;
@@ -432,12 +435,8 @@ DROP_ROOT = "shares a root with a word on every card that had room"
 DROP_UNUSED = "rarer than the 2,400 words used"
 DROP_REASONS = (DROP_UNFIT, DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT,
                 DROP_UNUSED)
-FREQUENT_ZIPF = 2.5
-"""Words a player may say in passing at a turn, or as a clue: every word at this Zipf
-frequency or above (about 51,000; names too, since wordfreq counts them lower-cased:
-"Cyprus" 3.7, "Pilate"). The 10,000 most frequent words (until 2026-12-05, 3,000 before)
-left everyday pairs in the deck: "whine" / "wine", "gait" / "gate", "loot" / "lute",
-"chord" / "cord", "guerrilla" / "gorilla", "Cyprus" / "cypress"."""
+# The homophone rule and its thresholds live in partyhost/deckcheck.py (homophone_counts,
+# HOMOPHONE_ZIPF, COMMON_ZIPF, RARER_BY), which `decks check` uses too.
 
 
 @dataclass(frozen=True)
@@ -499,7 +498,7 @@ def rank_by_frequency(words: list[str]) -> list[RankedWord]:
     return sorted(ranked, key=lambda r: (-r.zipf, r.word))
 
 
-def common_words(zipf: float = FREQUENT_ZIPF) -> list[str]:
+def common_words(zipf: float = validator.HOMOPHONE_ZIPF) -> list[str]:
     """wordfreq's English words at `zipf` or above, most frequent first, that are words:
     no digits or "u.s", no letters or abbreviations without a vowel ("st", "tv", which
     sound like "street")."""
@@ -513,33 +512,39 @@ def common_words(zipf: float = FREQUENT_ZIPF) -> list[str]:
     return words
 
 
-def with_a_homophone(words: list[str], dictionary: vocabulary.Dictionary) -> list[str]:
-    """The words that share a pronunciation with another word of the dictionary: only
-    they can sound like a deck word (which must be in the dictionary), so only they are
-    written for `decks check` (about 11,000 of the 51,000)."""
+def with_a_homophone(words: list[str], dictionary: vocabulary.Dictionary) -> dict[str, float]:
+    """The words that share a pronunciation with another word of the dictionary, each
+    with its Zipf frequency: only they can sound like a deck word (which must be in the
+    dictionary), so only they are written for `decks check` (about 11,000 of the 51,000)."""
+    from wordfreq import zipf_frequency
     said_as: dict[tuple[str, ...], int] = {}
     for word in dictionary:
         for phones in vocabulary.pronunciations(word, dictionary):
             said_as[phones] = said_as.get(phones, 0) + 1
-    return [word for word in words
-            if any(said_as.get(phones, 0) > 1 for phones in vocabulary.pronunciations(word, dictionary))]
+    return {word: zipf_frequency(word, "en") for word in words
+            if any(said_as.get(phones, 0) > 1 for phones in vocabulary.pronunciations(word, dictionary))}
 
 
-def write_frequent(words: list[str], path: Path) -> None:
-    header = (f"# The English words at Zipf {FREQUENT_ZIPF} or above by wordfreq {BUILT_WITH_WORDFREQ} "
+def write_frequent(words: dict[str, float], path: Path) -> None:
+    header = (f"# The English words at Zipf {validator.HOMOPHONE_ZIPF} or above by wordfreq {BUILT_WITH_WORDFREQ} "
               "(iter_wordlist, words only, names included) that sound like\n# another word of the "
-              "pronouncing dictionary, written by scripts/build_keep_cool.py. No Keep Cool word may "
-              "sound exactly like one\n# of them (partyhost decks check).\n")
-    path.write_text(header + "".join(f"{word}\n" for word in words), encoding="utf-8")
+              "pronouncing dictionary, each with its Zipf frequency, written by scripts/build_keep_cool.py.\n"
+              "# No Keep Cool word may sound exactly like one of them that a player may say "
+              "(partyhost decks check:\n# deckcheck.homophone_counts).\n")
+    path.write_text(header + "".join(f"{word}\t{zipf:.2f}\n" for word, zipf in words.items()),
+                    encoding="utf-8")
 
 
 def without_homophones(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
-                       frequent: list[str]) -> tuple[list[RankedWord], list[str]]:
-    """The ranking without words that sound exactly like a frequent word or like another
+                       frequent: dict[str, float], clue: set[str] | frozenset[str] = frozenset()
+                       ) -> tuple[list[RankedWord], list[str]]:
+    """The ranking without words that sound exactly like a frequent word a player may say
+    (deckcheck.homophone_counts, or a word of `clue`, decks/clue-words.txt) or like another
     candidate (both of a pair go: the other is a word players know, so a clue); and the
     words taken out."""
     words = [r.word for r in ranked]
-    alike = {word for word, _ in validator.homophones(words, frequent + words, dictionary)}
+    alike = {word for word, _ in validator.said_homophones(words, frequent, dictionary, clue)}
+    alike |= {word for word, _ in validator.homophones(words, words, dictionary)}
     return [r for r in ranked if r.word not in alike], [r.word for r in ranked if r.word in alike]
 
 
@@ -728,7 +733,8 @@ def main(argv: list[str] | None = None) -> int:
     unfit = validator.unfit_words()
     heard = [word for word in words if word in dictionary and word not in unfit]
     frequent = with_a_homophone(common_words(), dictionary)
-    ranked, same_sound = without_homophones(rank_by_frequency(heard), dictionary, frequent)
+    clue = validator.clue_words()
+    ranked, same_sound = without_homophones(rank_by_frequency(heard), dictionary, frequent, set(clue))
     result = deal(ranked, dictionary, hard=set(validator.hard_words()))
     result.dropped[DROP_UNFIT] = [word for word in words if word in unfit]
     result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(
@@ -739,7 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     errors = (validator.check_words(cards) + validator.check_full_deck(cards) + validator.check_unfit(cards)
               + validator.check_hard_words(cards)
               + validator.check_speech(cards, dictionary)
-              + validator.check_homophones(cards, dictionary, frequent))
+              + validator.check_homophones(cards, dictionary, frequent, clue))
     if errors:
         print("\n".join(["the dealt deck fails the validator:"] + errors), file=sys.stderr)
         return 1
