@@ -31,9 +31,13 @@ REDRAW = "redraw"
 from the move's seed (left by an undo that had shown a draw, host/session.py)."""
 
 
-class SayEvent(TypedDict):
+class _Said(TypedDict):
     type: Literal["say"]  # spoken to everyone
     text: str
+
+
+class SayEvent(_Said, total=False):
+    read_out: bool  # what the rulebook has a player read out (bench pace counts it apart)
 
 
 class PrivateEvent(TypedDict):
@@ -287,8 +291,10 @@ def apply_move(game: Game, state: Any, action: Action) -> tuple[Any, list[Event]
     return redrawn, []
 
 
-def say(text: str) -> SayEvent:
-    return {"type": "say", "text": text}
+def say(text: str, read_out: bool = False) -> SayEvent:
+    """`read_out`: the host reads what the rulebook has a player read aloud (a card's
+    question at Zero to 100's reveal); the words are the game's, not the host's."""
+    return {"type": "say", "text": text, "read_out": True} if read_out else {"type": "say", "text": text}
 
 
 def sound(name: str) -> SoundEvent:

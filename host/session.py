@@ -395,7 +395,7 @@ class Session:
     def _narrate(self, events: list[Event]) -> None:
         for event in events:  # tested on event["type"] itself, which narrows the union
             if event["type"] == "say":
-                self._say(event["text"])
+                self._say(event["text"], read_out=event.get("read_out", False))
             elif event["type"] == "sound":
                 self.log.write(event)
                 self.mouth.sound(event["name"])
@@ -411,8 +411,8 @@ class Session:
             else:
                 self.log.write(event)
 
-    def _say(self, text: str, remember: bool = True) -> None:
-        self.log.write({"type": "say", "text": text})
+    def _say(self, text: str, remember: bool = True, read_out: bool = False) -> None:
+        self.log.write({"type": "say", "text": text, "read_out": True} if read_out else {"type": "say", "text": text})
         self.mouth.say(text)
         if remember:
             self.last_spoken.append(text)

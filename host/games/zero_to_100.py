@@ -643,7 +643,7 @@ def _reveal_play(s: State, team_index: int, distance: int) -> list[Event]:
     card = play.card
     events: list[Event] = [{"type": "reveal", "player": team.name, "card": card.id, "value": card.answer}]
     if s.rules["reveal_question"]:
-        events.append(say(f"{team.name}: {_sentence(card.text)}"))
+        events.append(say(f"{team.name}: {_sentence(card.text)}", read_out=True))
     value = card.answer
     spoken = [f"{team.name} {value}"]
     for power in play.powers:

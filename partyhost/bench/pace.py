@@ -9,7 +9,10 @@ end of one reply up to and including the next question is the wait before that
 player may answer. The first figure is what the host says before the first prompt
 (its question not included; that question opens the first turn); the cuts after it
 are the turns. Cuts that answer a request (score, repeat, rules, "read my cards" ...)
-or a refused reply are counted apart: the players asked for them.
+or a refused reply are counted apart: the players asked for them. So are the words the
+rulebook has a player read aloud (a `say` event marked `read_out`, such as a team's
+question at Zero to 100's reveal): at a table without the host they take that time too,
+so the targets are for the host's own words.
 
 Seconds of speech come from the text at the voice's measured speaking rate (the
 host's own estimate, partyhost/speech_time.py: SYLLABLES_PER_SECOND and PAUSE_SECONDS,
@@ -98,6 +101,7 @@ class CaseSpeech:
     first: float = 0.0
     turns: list[float] = field(default_factory=list)
     requested: list[float] = field(default_factory=list)
+    read_out: float = 0.0  # seconds of what the rulebook has players read aloud, in all
     finished: bool = True
     rulebook: bool = True
 
@@ -179,6 +183,9 @@ def case_speech(name: str, game_id: str, mode: str, events: list[dict], seconds:
         if kind == "prompt":
             after_prompt = True
             continue
+        if kind == "say" and event.get("read_out"):
+            result.read_out += seconds(event["text"])
+            continue
         if kind == "say":
             if after_prompt and prompts == 0:  # before the first prompt: not its question
                 _close(result, prompts, spoken, requested)
@@ -238,6 +245,7 @@ def summary(results: list[CaseSpeech]) -> list[dict]:
                 "first": [],
                 "turns": [],
                 "requested": [],
+                "read_out": 0.0,
                 "finished": 0,
                 "rulebook": result.rulebook,
             },
@@ -245,6 +253,7 @@ def summary(results: list[CaseSpeech]) -> list[dict]:
         row["first"].append(result.first)
         row["turns"] += result.turns
         row["requested"] += result.requested
+        row["read_out"] += result.read_out
         row["finished"] += result.finished
     return [
         {
@@ -259,6 +268,7 @@ def summary(results: list[CaseSpeech]) -> list[dict]:
             "turns": len(row["turns"]),
             "requested_mean_s": statistics.fmean(row["requested"]) if row["requested"] else 0.0,
             "requested": len(row["requested"]),
+            "read_out_per_turn_s": row["read_out"] / len(row["turns"]) if row["turns"] else 0.0,
         }
         for row in rows.values()
     ]
@@ -287,13 +297,13 @@ def command(use_piper: bool = False, json_path: Path | None = None) -> int:
     )
     print(
         f"{'game':<13}{'mode':<11}{'games':>6}{'first':>7}{'turn mean':>11}{'p95':>7}{'turns':>7}"
-        f"{'asked for':>11}  target"
+        f"{'asked for':>11}{'read out':>10}  target"
     )
     for row in rows:
         print(
             f"{row['game']:<13}{row['mode']:<11}{row['finished']:>3}/{row['games']:<2}{row['first_s']:>7.1f}"
             f"{row['turn_mean_s']:>11.1f}{row['turn_p95_s']:>7.1f}{row['turns']:>7}"
-            f"{row['requested_mean_s']:>8.1f} x{row['requested']}  {_verdict(row)}"
+            f"{row['requested_mean_s']:>8.1f} x{row['requested']}{row['read_out_per_turn_s']:>10.1f}  {_verdict(row)}"
         )
     if json_path:
         json_path.write_text(json.dumps(rows, indent=1), encoding="utf-8")
