@@ -4,7 +4,8 @@ Piped input is echoed after the prompt so a transcript reads like a conversation
 A line "..." stands for silence: the prompt's timer runs out. With a real keyboard,
 timed prompts also time out for real, and lines are edited with readline (arrows,
 history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
-become U+FFFD and control characters are not echoed: any line is just a reply.
+become U+FFFD, and every line printed (an echo, the host's words, a player's name) goes
+through host.contract.one_line: any line is just a reply, and none can drive the terminal.
 
 Each line is understood here, matched once with the text understanding (no audio
 module is imported for typed play). As by voice, a command typed after "host" or the
@@ -20,7 +21,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Outcome, Prompt, Source, Understood, one_line
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -92,7 +93,7 @@ class TextEars:
         self._timed: tuple[Prompt, float] | None = None  # the last timed prompt and its deadline
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        who = prompt.player or "table"
+        who = one_line(prompt.player or "table")
         if self.interactive:
             if prompt.timeout:
                 self.out.write(f"{who}> ")
@@ -108,7 +109,7 @@ class TextEars:
             return None
         line = line.strip()
         if not self.interactive:
-            self.out.write(f"{who}> {printable(line)}\n")
+            self.out.write(one_line(f"{who}> {line}") + "\n")
         if line == SILENCE:
             return Understood(Outcome.TIMED_OUT) if prompt.timeout else self.understand(prompt, "")
         return self._read(prompt, line)
@@ -127,7 +128,7 @@ class TextEars:
         understood = self.understand(prompt, line)
         if self._asked != (prompt, line.lower()) and self.commands.needs_address(prompt, line, understood.intent):
             self._asked = (prompt, line.lower())
-            self.out.write(NEEDS_ADDRESS.format(line=printable(line.lower())) + "\n")
+            self.out.write(one_line(NEEDS_ADDRESS.format(line=line.lower())) + "\n")
             return Understood(Outcome.IGNORED, text=line, reason="a command without its address")
         self._asked = None
         return understood
@@ -156,11 +157,6 @@ class TextEars:
         return timeout
 
 
-def printable(text: str) -> str:
-    """The text with control characters shown as "?", so an echo cannot drive the terminal."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
-
-
 class QuietMouth:
     """host.session.Mouth that says nothing: a game played for its event log (benchmarks, replays)."""
 
@@ -183,15 +179,15 @@ class TextMouth:
         self.rate, self.volume = 2, 2
 
     def say(self, text: str) -> None:
-        self.out.write(f"HOST: {text}\n")
+        self.out.write(f"HOST: {one_line(text)}\n")
         self.out.flush()
 
     def sound(self, name: str) -> None:
-        self.out.write(f"[sound: {name}]\n")
+        self.out.write(f"[sound: {one_line(name)}]\n")
 
     def private(self, player: str, text: str) -> None:
         if self.show_private:
-            self.out.write(f"[to {player} only] {text}\n")
+            self.out.write(one_line(f"[to {player} only] {text}") + "\n")
 
     def adjust(self, change: str) -> str:
         if change in ("slower", "faster"):

@@ -42,9 +42,10 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, one_line
 from partyhost import __version__
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
+from partyhost.logs import one_line_logs
 from voice.remote.wire import BadEvent, EventLimits, read_event
 
 _LOGGER = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ def read_transcript(event: Event) -> str | Refusal:
         return Refusal("I got no words to play with.")
     if len(text) > LONGEST_REPLY:
         return Refusal("That was too long to be an answer. Please say it again, shorter.")
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return one_line(text)
 
 
 class Quiet:
@@ -272,6 +273,7 @@ async def serve(
     table: ServedTable, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
 ) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
+    one_line_logs(_LOGGER.name)
     gate, quiet = Gate(PER_ADDRESS, total_connections()), Quiet()
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(lambda loop, context: _loop_problem(loop, context, quiet))

@@ -22,6 +22,7 @@ from typing import TextIO
 from aiohttp import web
 
 from host.contract import PartyhostError
+from partyhost.logs import stderr_handler
 
 from .hub import PhoneHub
 from .seats import SeatBook
@@ -196,7 +197,5 @@ def show_join(address: JoinAddress, out: TextIO = sys.stdout) -> None:
 def log_to_stderr() -> None:
     """Refused requests are warnings: show them on the host's terminal unless logging is set up."""
     if not LOG.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("phones: %(message)s"))
-        LOG.addHandler(handler)
+        LOG.addHandler(stderr_handler("phones: "))
         LOG.setLevel(logging.INFO)
