@@ -29,6 +29,7 @@ import asyncio
 import html
 import json
 import logging
+import time
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -62,12 +63,14 @@ SEATS: web.AppKey[SeatBook] = web.AppKey("seats", SeatBook)
 SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
 BUSY: web.AppKey[set] = web.AppKey("busy", set)
 """The connections (protocols) with a request being handled now: not idle, whatever their age."""
+DONE: web.AppKey[dict] = web.AppKey("done", dict)
+"""When each connection's last request was answered (time.monotonic), for the gate (gate.py)."""
 
 
 def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
     one_line_logs(LOG.name)
     app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
-    app[HUB], app[SEATS], app[SOCKETS], app[BUSY] = hub, seats, set(), set()
+    app[HUB], app[SEATS], app[SOCKETS], app[BUSY], app[DONE] = hub, seats, set(), set(), {}
     app.add_routes(
         [
             web.get("/", join_page),
@@ -105,6 +108,7 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
         raise web.HTTPInternalServerError(text="Sorry, something went wrong.", headers=HEADERS) from None
     finally:
         busy.discard(request.protocol)
+        request.app[DONE][request.protocol] = time.monotonic()
     response.headers.update(HEADERS)
     return response
 
