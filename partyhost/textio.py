@@ -19,6 +19,7 @@ from __future__ import annotations
 import select
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from host.contract import Outcome, Prompt, Source, Understood, one_line
@@ -29,6 +30,9 @@ from voice.understanding.understand import TextUnderstanding, decided
 from voice.wake_words import OFF, shipped_wake_words
 
 SILENCE = "..."
+LONGEST_LINE = 1000
+"""Characters of a typed line that are read; the rest is dropped, and said to be, once."""
+_CHUNK = 1 << 16
 NEEDS_ADDRESS = (
     '(During a turn any word is a clue. For the command, type "host, {line}"; '
     'to give "{line}" as your clue, type it again.)'
@@ -104,7 +108,7 @@ class TextEars:
                     return Understood(Outcome.TIMED_OUT)
             line = self._typed("" if prompt.timeout else f"{who}> ")
         else:
-            line = self.stream.readline()
+            line = self._bounded(self.stream.readline)
         if not line:
             return None
         line = line.strip()
@@ -138,12 +142,24 @@ class TextEars:
         if not self.edited:
             self.out.write(prompt)
             self.out.flush()
-            return self.stream.readline()
+            return self._bounded(self.stream.readline)
         try:
-            return input(prompt) + "\n"
+            return self._bounded(_one_read(input(prompt) + "\n"))
         except EOFError:
             self.out.write("\n")
             return ""
+
+    def _bounded(self, readline: Callable[[int], str]) -> str:
+        """One line of at most LONGEST_LINE characters (and its end): the rest of a longer one is
+        read and dropped a piece at a time, never held whole (a 200 MB line was a MemoryError),
+        and the player is told once."""
+        line = readline(LONGEST_LINE + 1)
+        if len(line) <= LONGEST_LINE or line.endswith("\n"):
+            return line
+        while (rest := readline(_CHUNK)) and not rest.endswith("\n"):
+            pass
+        self.out.write(f"(That line was too long: only its first {LONGEST_LINE} characters were read.)\n")
+        return line[:LONGEST_LINE] + "\n"
 
     def _time_left(self, prompt: Prompt) -> float:
         """The prompt's time, or what is left of it when the same prompt is asked again
@@ -155,6 +171,18 @@ class TextEars:
             return self._timed[1] - now
         self._timed = (prompt, now + timeout)
         return timeout
+
+
+def _one_read(line: str) -> Callable[[int], str]:
+    """A line already read whole (by input()), handed out as readline would hand it out."""
+    at = 0
+
+    def readline(size: int) -> str:
+        nonlocal at
+        piece, at = line[at : at + size], at + size
+        return piece
+
+    return readline
 
 
 class QuietMouth:
