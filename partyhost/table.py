@@ -29,7 +29,7 @@ import platformdirs
 from host.contract import PartyhostError
 from host.decks import Decks
 from host.engine import GameOptions, RuleError
-from host.files import FileProblem, check_writable
+from host.files import FileProblem, check_writable, resolved
 from host.games import game_ids, get_game, option
 from host.journal import Journal, SessionRecord
 from host.session import SessionInfo
@@ -347,9 +347,9 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
     options = after_last_game(game, options, journal, group, time.time())
     record: dict[str, Any] = {
         "options": options_to_json(options),
-        "question_decks": [str(Path(p).resolve()) for p in setup.question_decks],
-        "word_decks": [str(Path(p).resolve()) for p in setup.word_decks],
-        "card_deck": str(Path(setup.card_deck).resolve()) if setup.card_deck else None,
+        "question_decks": [str(resolved(p, "deck file")) for p in setup.question_decks],
+        "word_decks": [str(resolved(p, "deck file")) for p in setup.word_decks],
+        "card_deck": str(resolved(setup.card_deck, "deck file")) if setup.card_deck else None,
         "used_questions": sorted(journal.used_questions(group)),
         "group": group,
         "io": _io_to_keep(settings),
@@ -386,7 +386,7 @@ def _events_arg(choice: IOChoice) -> Path | None:
     """The event log asked for, checked: a folder, a device or a FIFO is refused in one line."""
     if not choice.events:
         return None
-    path = Path(choice.events).resolve()
+    path = resolved(choice.events, "event log")
     check_writable(path, "event log")
     return path
 
