@@ -164,6 +164,18 @@ class Journal:
         if wal_loss is not None:
             self.notice = self._wal_loss_notice(wal_loss)
 
+    @classmethod
+    def read_only(cls, path: Path) -> Journal:
+        """The journal on a medium nothing may write to (a read-only mount), read as it is.
+
+        SQLite's "immutable" mode takes no locks and makes no -shm, which is right only where
+        no process can change the file; rows still only in a -wal left there are not seen."""
+        journal = cls.__new__(cls)
+        journal.path, journal.notice, journal.kept = path, None, None
+        journal.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
+        journal.db.text_factory = _text
+        return journal
+
     def _wal_loss_notice(self, loss: wal_check.Loss) -> str:
         latest = next((r.id for r in self.sessions() if r.status == "playing"), None)
         return (

@@ -91,6 +91,26 @@ class Place:
     def event_log(self, session_id: str) -> Path:
         return self.events / f"{session_id}.jsonl"
 
+    def stored_log(self, path: Path) -> str:
+        """An event log's path as the journal keeps it: relative to the data folder when it is in
+        it, so a copied folder (cp -a) writes and deletes its own logs, not the original's."""
+        try:
+            return str(path.relative_to(self.folder))
+        except ValueError:
+            return str(path)
+
+    def saved_log(self, session_id: str, saved: Any) -> Path:
+        """The event log the journal names for a game: a relative path is in this data folder, and
+        so is a default one saved whole before logs were kept relative (<folder>/events/<id>.jsonl)."""
+        if not isinstance(saved, str) or not saved:
+            return self.event_log(session_id)
+        path = Path(saved)
+        if not path.is_absolute():
+            return self.folder / path
+        if path.name == f"{session_id}.jsonl" and path.parent.name == self.events.name:
+            return self.event_log(session_id)
+        return path
+
 
 @dataclass(frozen=True)
 class SavedEntry:
@@ -135,12 +155,23 @@ class Table:
 
     # ---- the journal --------------------------------------------------------
 
-    def open_journal(self) -> Journal:
-        """The journal of saved games; a damaged one is set aside, and the user told."""
+    def open_journal(self, to_read: bool = False) -> Journal:
+        """The journal of saved games; a damaged one is set aside, and the user told.
+
+        In a data folder that cannot be written (a read-only mount), SQLite cannot make the
+        files it needs beside the journal: with `to_read` (listing, checking) it is read as it
+        is, unchanging; anything else is refused with the reason."""
         path = self.place.journal
         try:
             journal = Journal(path)
         except (sqlite3.OperationalError, OSError) as error:
+            if path.is_file() and not os.access(self.place.folder, os.W_OK):
+                if to_read:
+                    return Journal.read_only(path)
+                raise UserError(
+                    f"the data folder {self.place.folder} is read-only, so no game can be saved or resumed "
+                    "there (partyhost sessions still lists them); choose another with --data-dir"
+                ) from error
             raise UserError(f"cannot open the saved games in {path}: {error}") from error
         if journal.notice:
             self.tell(journal.notice)
@@ -227,7 +258,7 @@ class Table:
             with _closed_on_failure(io):
                 journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
                 events_path = events or self.place.event_log(session_id)
-                journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
+                journal.update_setup(session_id, {**new.setup, "events": self.place.stored_log(events_path)})
                 info = SessionInfo(session_id, new.setup["group"])
                 sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
@@ -265,15 +296,15 @@ class Table:
     def _saved_events(self, record: SessionRecord) -> Path:
         """The game's own event log; the data folder's when that one cannot be written (said once)."""
         default = self.place.event_log(record.id)
-        saved = record.setup.get("events")
-        if not isinstance(saved, str) or not saved:
+        saved = self.place.saved_log(record.id, record.setup.get("events"))
+        if saved == default:
             return default
         try:
-            check_writable(Path(saved), "event log")
+            check_writable(saved, "event log")
         except FileProblem as problem:
             self.tell(f"{problem}; this game's event log is written to {default} instead")
             return default
-        return Path(saved)
+        return saved
 
     def _phones(self, sitting: Sitting) -> Any:
         """The phone pages of this game when asked for and useful; None otherwise."""
@@ -302,7 +333,7 @@ class Table:
 
     def saved_games(self, replay: bool = False) -> SavedGames:
         """Every saved game and its problem; with `replay`, unfinished ones are replayed to find it."""
-        with contextlib.closing(self.open_journal()) as journal:
+        with contextlib.closing(self.open_journal(to_read=True)) as journal:
             entries = []
             for record in journal.sessions():
                 problem = quick_problem(record)
@@ -331,7 +362,7 @@ class Table:
                 for session_id in chosen:
                     record = records[session_id]
                     journal.delete(session_id)
-                    events = Path(str(record.setup.get("events") or events_folder / f"{session_id}.jsonl")).resolve()
+                    events = resolved(self.place.saved_log(session_id, record.setup.get("events")), "event log")
                     if events.parent == events_folder:
                         events.unlink(missing_ok=True)
                     yield record
