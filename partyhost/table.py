@@ -33,7 +33,7 @@ from host.files import FileProblem, check_writable, resolved
 from host.games import game_ids, get_game, option
 from host.journal import Journal, SessionRecord
 from host.session import SessionInfo
-from host.sessionlock import SessionLock
+from host.sessionlock import SessionBusy, SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from partyhost.game_setup import GameSetup, IOChoice, after_last_game, explained, game_options
@@ -206,26 +206,25 @@ class Table:
         """A saved game (the latest unfinished one when None), replayed and continued."""
         from partyhost.sitting import Sitting, play_sitting
 
-        with contextlib.closing(self.open_journal()) as journal:
-            record = self._resumable(journal, session_id)
+        with contextlib.closing(self.open_journal()) as journal, contextlib.ExitStack() as held:
+            record, lock = self._claim(journal, session_id, held)
             session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
             settings = self._settings(choice, session_io)
-            with SessionLock(self.place.locks, record.id) as lock:
-                if lock.stale_pid:
-                    self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
-                saved = _open_saved(journal, record)
-                _check_grammars([saved.game.ID])
-                for note in saved.notes:
-                    self.tell(note)
-                events = _events_arg(choice) or self._saved_events(record)
-                io = _open_io(settings, journal.last_time(record.id), choice)
-                info = SessionInfo(record.id, record.setup.get("group", ""))
-                sitting = Sitting(
-                    saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
-                )
-                with _closed_on_failure(io):
-                    sitting.phones = self._phones(sitting)
-                return play_sitting(sitting)
+            if lock.stale_pid:
+                self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
+            saved = _open_saved(journal, record)
+            _check_grammars([saved.game.ID])
+            for note in saved.notes:
+                self.tell(note)
+            events = _events_arg(choice) or self._saved_events(record)
+            io = _open_io(settings, journal.last_time(record.id), choice)
+            info = SessionInfo(record.id, record.setup.get("group", ""))
+            sitting = Sitting(
+                saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
+            )
+            with _closed_on_failure(io):
+                sitting.phones = self._phones(sitting)
+            return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
         """The settings file, then (on resume) the game's own input and output, then the choice."""
@@ -270,28 +269,59 @@ class Table:
         finally:
             lock.release()
 
-    def _resumable(self, journal: Journal, session_id: str | None) -> SessionRecord:
-        record = journal.get(session_id) if session_id else self._latest_resumable(journal)
-        if record is None:
-            raise (UserError if session_id else NothingToResume)(
-                f"no saved game {session_id!r}"
-                if session_id
-                else f"there is no unfinished game to resume; start one with: {command()} play GAME"
-            )
-        if record.status == "over":
-            raise UserError(f"game {record.id} is already over; start a new one with: {command()} play {record.game}")
-        return record
+    def _claim(
+        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack
+    ) -> tuple[SessionRecord, SessionLock]:
+        """The game to resume, its lock held in `held`: the one named, or else the newest
+        unfinished one no other process is playing.
 
-    def _latest_resumable(self, journal: Journal) -> SessionRecord | None:
-        """The most recent unfinished game that can be resumed; the damaged ones are named and skipped."""
+        Several unfinished games (several `serve` processes on one data folder, each
+        stopped mid-game) are resumed newest first, one per process: a game another process
+        plays is passed over for the next, and the players are told which game this is and
+        how many more wait (docs/robustness.md)."""
+        if session_id:
+            record = journal.get(session_id)
+            if record is None:
+                raise UserError(f"no saved game {session_id!r}")
+            if record.status == "over":
+                raise UserError(
+                    f"game {record.id} is already over; start a new one with: {command()} play {record.game}"
+                )
+            return record, held.enter_context(SessionLock(self.place.locks, record.id))
+        waiting = self._resumable_games(journal)
+        busy: list[SessionBusy] = []
+        for n, record in enumerate(waiting):
+            try:
+                lock = held.enter_context(SessionLock(self.place.locks, record.id))
+            except SessionBusy as playing:
+                busy.append(playing)
+                continue
+            others = len(waiting) - n - 1
+            if busy or others:
+                playing_now = f"{len(busy)} being played elsewhere" if busy else ""
+                more = f"{others} older one{'s' if others != 1 else ''} waiting" if others else ""
+                self.tell(
+                    f"resuming game {record.id} ({record.game}), the newest unfinished game free to play; "
+                    + " and ".join(part for part in (playing_now, more) if part)
+                    + f": see {command()} sessions"
+                )
+            return record, lock
+        if busy:
+            raise busy[0]  # the newest, and the process playing it
+        raise NothingToResume(f"there is no unfinished game to resume; start one with: {command()} play GAME")
+
+    def _resumable_games(self, journal: Journal) -> list[SessionRecord]:
+        """The unfinished games that can be resumed, newest first; the damaged ones are named and skipped."""
+        games = []
         for record in journal.sessions():
             if record.status != "playing":
                 continue
             problem = quick_problem(record)
             if problem is None:
-                return record
-            self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
-        return None
+                games.append(record)
+            else:
+                self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
+        return games
 
     def _saved_events(self, record: SessionRecord) -> Path:
         """The game's own event log; the data folder's when that one cannot be written (said once)."""
