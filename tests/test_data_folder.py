@@ -23,7 +23,7 @@ CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.t
 
 
 def partyhost(args: list[str], data: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data.parent / "none.toml")}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args, *(["--input", "text", "--output", "text"]
                            if args[0] in ("play", "resume") else [])],
                           cwd=REPO, env=env, input=stdin, capture_output=True, text=True, timeout=120)

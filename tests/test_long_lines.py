@@ -49,7 +49,7 @@ def test_a_50_mb_line_in_a_piped_game_costs_no_more_memory_and_the_game_goes_on(
         out.write("a" * 50_000_000 + "\n")
         out.write((REPO / "tests" / "scripts" / "one-percent-basic-host.txt").read_text())
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     game = [sys.executable, "-m", "partyhost", "play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26",
             "--deal", "host", "--input", "text", "--output", "text"]
     result = subprocess.run([sys.executable, "-c", MEASURED, str(script), *game], cwd=REPO, env=env,

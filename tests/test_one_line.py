@@ -27,7 +27,7 @@ DRIVES_A_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066
 
 def _env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-            "PARTYHOST_CONFIG": str(tmp_path / "none.toml"), "PYTHONUNBUFFERED": "1"}
+            "PARTYHOST_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
 
 
 def test_one_line_turns_every_control_into_a_space_and_keeps_words():
@@ -116,4 +116,4 @@ def test_one_line_is_the_only_place_that_judges_what_may_be_printed():
             for node in ast.walk(tree):
                 if isinstance(node, ast.Attribute) and node.attr == "isprintable":
                     judged.append(str(path.relative_to(REPO)))
-    assert judged == ["host/contract.py"]
+    assert set(judged) == {"host/contract.py"}

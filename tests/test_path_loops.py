@@ -22,7 +22,7 @@ def test_a_symlink_loop_is_refused_in_one_line_before_anything_is_saved(tmp_path
     (tmp_path / "a.csv").symlink_to(tmp_path / "b.csv")
     (tmp_path / "b.csv").symlink_to(tmp_path / "a.csv")
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     result = subprocess.run([sys.executable, "-m", "partyhost", "play", game, flag, str(tmp_path / "a.csv"),
                              "--players", "Ana,Ben,Cy", "--input", "text", "--output", "text"],
                             cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)

@@ -71,7 +71,7 @@ def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answeri
     if soft < IDLE + 64:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, IDLE + 256), hard))
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml"), "PYTHONUNBUFFERED": "1"}
+           "PARTYHOST_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "partyhost", "play", "centurion", "--players", "Ana,Ben", "--mode", "pvp",
                "--deal", "host", "--seed", "7", "--phones", "--phones-bind", "127.0.0.1", "--phones-port", "0",
                "--input", "text", "--output", "text"]

@@ -25,7 +25,7 @@ CASES = {case.game: case for case in reversed(load_cases())}
 
 def _run(args: list[str], tmp_path: Path, stdin) -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "none.toml")}
+           "PARTYHOST_CONFIG": os.devnull}
     return subprocess.run([sys.executable, "-m", "partyhost", *args, "--input", "text", "--output", "text"],
                           cwd=REPO, env=env, stdin=stdin, capture_output=True, text=True, timeout=120)
 

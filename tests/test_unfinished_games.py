@@ -52,7 +52,7 @@ def test_resume_takes_the_newest_game_no_other_process_plays_and_says_which(tmp_
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.startswith("HOST: Welcome back to Keep It 100")
     assert resumed.stderr == (f"partyhost: resuming game {middle} (keep-it-100), the newest unfinished game free "
-                              "to play; 1 being played elsewhere and 1 older one waiting: see partyhost sessions\n")
+                              "to play; 1 being played elsewhere and 1 older one waiting: see python -m partyhost sessions\n")
     alone = partyhost(["resume"], data)                 # nobody else: the newest, and the two older ones said
     assert f"resuming game {newest} (keep-it-100)" in alone.stderr and "2 older ones waiting" in alone.stderr
 
