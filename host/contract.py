@@ -1,7 +1,8 @@
 """Where host/ and voice/ meet: what the host asks (Prompt, with its Narrow of choices),
 what a player meant (Intent), a reply as the ears understood it (Understood, with the
 one rule for acting on it: decide), and the one base of the errors a player is told
-about (PartyhostError).
+about (PartyhostError); and `one_line`, the one rule for text that reaches a terminal or a
+log, whichever half it comes from.
 
 It imports nothing of the project, so both halves and the application above them
 depend on it and on nothing of each other.
@@ -16,6 +17,22 @@ from typing import Any, Protocol, TypedDict
 
 class PartyhostError(Exception):
     """An error a player or an integrator is told about in one line, never a traceback."""
+
+
+def one_line(text: str) -> str:
+    """`text` made safe to print or log: one line that cannot drive a terminal.
+
+    Whatever wrote it (a phone's request path, a Wyoming event, a typed line, a player's
+    name), every character that is not printable (escape sequences, newlines, carriage
+    returns, bells, bidirectional overrides) becomes a space, and runs of spaces one, so
+    nobody can forge a line of the host's, clear the screen or retitle the window.
+    """
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+
+
+def printable(text: str) -> bool:
+    """Whether `text` would print as it is: no character one_line would take out."""
+    return text.isprintable()
 
 
 Intent = TypedDict(

@@ -10,6 +10,7 @@ so a FIFO swapped in after the check cannot block either.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -61,6 +62,17 @@ def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> boo
     if kind is not None:
         raise not_a(path, kind, what)
     return True
+
+
+def resolved(path: Path | str, what: str) -> Path:
+    """The absolute path with its links followed; a loop of symbolic links is a FileProblem
+    (Python raises RuntimeError for one before 3.13, OSError after), not a traceback."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError) as error:
+        loop = isinstance(error, RuntimeError) or getattr(error, "errno", None) == errno.ELOOP
+        why = "its symbolic links lead round in a loop" if loop else (getattr(error, "strerror", None) or str(error))
+        raise FileProblem(f"{path}: cannot use this {what} ({why})") from None
 
 
 def check_writable(path: Path, what: str, *, own_folder: bool = False) -> None:

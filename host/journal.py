@@ -164,6 +164,18 @@ class Journal:
         if wal_loss is not None:
             self.notice = self._wal_loss_notice(wal_loss)
 
+    @classmethod
+    def read_only(cls, path: Path) -> Journal:
+        """The journal on a medium nothing may write to (a read-only mount), read as it is.
+
+        SQLite's "immutable" mode takes no locks and makes no -shm, which is right only where
+        no process can change the file; rows still only in a -wal left there are not seen."""
+        journal = cls.__new__(cls)
+        journal.path, journal.notice, journal.kept = path, None, None
+        journal.db = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
+        journal.db.text_factory = _text
+        return journal
+
     def _wal_loss_notice(self, loss: wal_check.Loss) -> str:
         latest = next((r.id for r in self.sessions() if r.status == "playing"), None)
         return (
@@ -357,12 +369,12 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
     """A checked connection (readable pages, the tables a journal needs; owner-only file), and
     the rows the write-ahead log lost, when this process is the first to open it since a crash."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    first = wal_check.first_open(path)
     if check_regular(path, "saved games file", may_be_missing=True):
         info = path.stat()
         if info.st_size == 0 and time.time() - info.st_mtime > EMPTY_GRACE_S:
             raise JournalDamaged("the file is empty: 0 bytes")
-    pending = wal_check.before_open(path) if first else None
+    with wal_check.opening(path) as first:
+        pending = wal_check.before_open(path) if first else None
     # SQLite alone opens the database (never os.open/close here: module docstring)
     db = sqlite3.connect(path, isolation_level=None)
     db.text_factory = _text  # a flipped byte in a row spoils that row, not every query

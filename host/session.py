@@ -184,11 +184,23 @@ class Session:
         self._narrate(events)
 
     def restore(self, actions: list[Action]) -> None:
-        """A resumed game: replay the journal silently, then say where we are."""
+        """A resumed game: replay the journal silently, then say where we are.
+
+        When the last move journaled ended the game, the crash came between saving it and
+        saying it (or while it was said): its ending is said now, winner and scores, as it
+        would have been, rather than scores alone (the secrets it dealt are not repeated)."""
         self.actions = list(actions)
-        self.state = self._replay(self.actions)
+        self.state = self._replay(self.actions[:-1])
+        last: list[Event] = []
+        if self.actions:
+            self.state, last = self.game.apply(self.state, self.actions[-1])
         self._changed()
         self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
+        if self.actions and self.game.prompt(self.state) is None:
+            self._say(f"Welcome back to {self.game.TITLE}. The game is over: the last move saved ended it.")
+            self._narrate([event for event in last if event["type"] != "private"])
+            self._say(self.game.scores(self.state))
+            return
         self._say(f"Welcome back to {self.game.TITLE}. We were in the middle of the game.")
         self._say(self.game.scores(self.state))
         remind = option(self.game, "resumed")

@@ -8,19 +8,33 @@ many frames were committed (mxFrame), how many were already copied (nBackfill) a
 log's salt; so before SQLite rebuilds that index it is read here, and after SQLite has
 read the log its own count of valid frames is compared with it.
 
-The index is read only before this process has a connection to the database (see
-host/journal.py on POSIX locks): `first_open` says when that is. Only the -wal is ever
-read while connected; SQLite keeps no locks on it. Layout of the index header:
-https://www.sqlite.org/walformat.html (native byte order; two copies, then nBackfill).
+The check is for the first process to open the database after a crash; while any other
+process has it open, the index is that process's live one, and reading it as it writes
+gave false alarms (a log restarted between reading the index and the log looked
+damaged: issue 46). So the index and log are read only while this process holds
+SQLite's own "dead man's switch" lock (a write lock on byte 128 of the -shm, which every
+SQLite connection holds a read lock on for as long as it is open): when another process
+holds it, nothing is read and nothing is reported; while this one holds it, no other
+process can open the database (SQLite waits and retries), so what is read is still.
+
+The -shm is locked and read only before this process has a connection to the database
+(see host/journal.py on POSIX locks: closing the descriptor here would drop SQLite's
+locks on the same file), and `opening` keeps this process's other threads from
+connecting meanwhile. Only the -wal is ever read while connected; SQLite keeps no locks
+on it. Layout of the index header: https://www.sqlite.org/walformat.html (native byte
+order; two copies, then nBackfill); the lock bytes are those of SQLite's unix VFS.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import struct
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,18 +43,51 @@ _VERSION = 3007000
 _WAL_HEADER = 32
 _FRAME_HEADER = 24
 
+_DEAD_MANS_SWITCH = 128  # UNIX_SHM_DMS: after the eight WAL locks at 120-127
+
 _opened: set[str] = set()
 _opened_lock = threading.Lock()
 
 
-def first_open(path: Path) -> bool:
-    """True the first time this process opens the database at `path` (then never again)."""
+@contextmanager
+def opening(path: Path) -> Iterator[bool]:
+    """Around checking before a connection: True the first time this process opens the
+    database at `path` (then never again); no other thread of the process passes while
+    the first one checks, so none connects while the -shm is open here."""
     key = str(path.resolve())
     with _opened_lock:
-        if key in _opened:
-            return False
+        first = key not in _opened
         _opened.add(key)
-        return True
+        yield first
+
+
+@contextmanager
+def alone(path: Path) -> Iterator[bool]:
+    """True while no other process has the database open and none can start to (the -shm's
+    dead man's switch held for writing here); False when another process holds it, or the
+    lock cannot be taken (no -shm, a read-only folder, a system without POSIX locks)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: SQLite's locks are not these
+        yield False
+        return
+    try:
+        shm = os.open(f"{path}-shm", os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        yield False
+        return
+    try:
+        try:
+            fcntl.lockf(shm, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _DEAD_MANS_SWITCH)
+        except OSError:
+            yield False  # another process has it open: its index is live, not a crash's
+            return
+        try:
+            yield True
+        finally:
+            fcntl.lockf(shm, fcntl.LOCK_UN, 1, _DEAD_MANS_SWITCH)
+    finally:
+        os.close(shm)
 
 
 @dataclass(frozen=True)
@@ -102,7 +149,13 @@ def wal_salt(wal: Path) -> bytes | None:
 
 def before_open(path: Path) -> tuple[Index, Loss | None] | None:
     """At a first open: the index if frames are pending, and the loss already visible (a missing
-    or short log, or another log in its place); None when there is nothing to check."""
+    or short log, or another log in its place); None when there is nothing to check, or when
+    another process has the database open (module docstring)."""
+    with alone(path) as unused:
+        return _judged(path) if unused else None
+
+
+def _judged(path: Path) -> tuple[Index, Loss | None] | None:
     index = read_index(path)
     if index is None or index.pending <= 0:
         return None

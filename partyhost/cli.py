@@ -14,13 +14,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, one_line, printable
 from host.games import game_ids, get_game
 from partyhost import __version__, deckcheck, model_commands
 from partyhost.bench import commands as bench_commands
 from partyhost.config import COMMAND_LINE, apply_overrides, load_settings, rule_values, settings_path
 from partyhost.game_setup import GameSetup
 from partyhost.io_arguments import add_io_arguments, io_choice
+from partyhost.logs import one_line_logs
 from partyhost.table import Place, SavedEntry, Table
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ def _add_serve(commands: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    one_line_logs()
     try:
         parser = build_parser()
         args = parser.parse_args(_with_command(list(sys.argv[1:] if argv is None else argv)))
@@ -123,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         return RUNS[args.command](args)
     except PartyhostError as error:  # a mistake the user can fix, or a disk that refuses to save
-        print(f"partyhost: {error}", file=sys.stderr)
+        print(f"partyhost: {one_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\npartyhost: stopped.", file=sys.stderr)
@@ -203,6 +205,12 @@ def _names(text: str | None, flag: str = "--players") -> tuple[str, ...]:
         raise UsageError(f'{flag} names nobody; name the players, e.g. {flag} "Ana,Ben,Cy"')
     if not all(names):
         raise UsageError(f'{flag} {text!r} has an empty name; separate the names with one comma, e.g. "Ana,Ben,Cy"')
+    for name in names:
+        if not printable(name):
+            raise UsageError(
+                f'the player name "{one_line(name)}" holds a control character or a line break; '
+                "give names of letters, digits and spaces"
+            )
     return names
 
 

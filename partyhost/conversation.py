@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Outcome, Prompt, Source, Understood, one_line
 from partyhost.speech_time import estimated_seconds
-from partyhost.textio import TextMouth, printable
+from partyhost.textio import TextMouth
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
 
@@ -97,9 +97,9 @@ class Conversation:
             self._waiting = None
             if prompt.timeout and self._deadline is not None and self.clock() > self._deadline[1]:
                 self._deadline, self._late = None, True
-                self.terminal.out.write(f"(time was up) {printable(text)}\n")
+                self.terminal.out.write(one_line(f"(time was up) {text}") + "\n")
                 return Understood(Outcome.TIMED_OUT, Source.VOICE)
-            self.terminal.out.write(f"{prompt.player or 'table'}> {printable(text)}\n")
+            self.terminal.out.write(one_line(f"{prompt.player or 'table'}> {text}") + "\n")
         return self.understand(prompt, text, Source.VOICE)
 
     def reread(self, prompt: Prompt, text: str) -> Understood:

@@ -29,11 +29,11 @@ import platformdirs
 from host.contract import PartyhostError
 from host.decks import Decks
 from host.engine import GameOptions, RuleError
-from host.files import FileProblem, check_writable
+from host.files import FileProblem, check_writable, resolved
 from host.games import game_ids, get_game, option
 from host.journal import Journal, SessionRecord
 from host.session import SessionInfo
-from host.sessionlock import SessionLock
+from host.sessionlock import SessionBusy, SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path
 from partyhost.game_setup import GameSetup, IOChoice, after_last_game, explained, game_options
@@ -91,6 +91,26 @@ class Place:
     def event_log(self, session_id: str) -> Path:
         return self.events / f"{session_id}.jsonl"
 
+    def stored_log(self, path: Path) -> str:
+        """An event log's path as the journal keeps it: relative to the data folder when it is in
+        it, so a copied folder (cp -a) writes and deletes its own logs, not the original's."""
+        try:
+            return str(path.relative_to(self.folder))
+        except ValueError:
+            return str(path)
+
+    def saved_log(self, session_id: str, saved: Any) -> Path:
+        """The event log the journal names for a game: a relative path is in this data folder, and
+        so is a default one saved whole before logs were kept relative (<folder>/events/<id>.jsonl)."""
+        if not isinstance(saved, str) or not saved:
+            return self.event_log(session_id)
+        path = Path(saved)
+        if not path.is_absolute():
+            return self.folder / path
+        if path.name == f"{session_id}.jsonl" and path.parent.name == self.events.name:
+            return self.event_log(session_id)
+        return path
+
 
 @dataclass(frozen=True)
 class SavedEntry:
@@ -135,12 +155,23 @@ class Table:
 
     # ---- the journal --------------------------------------------------------
 
-    def open_journal(self) -> Journal:
-        """The journal of saved games; a damaged one is set aside, and the user told."""
+    def open_journal(self, to_read: bool = False) -> Journal:
+        """The journal of saved games; a damaged one is set aside, and the user told.
+
+        In a data folder that cannot be written (a read-only mount), SQLite cannot make the
+        files it needs beside the journal: with `to_read` (listing, checking) it is read as it
+        is, unchanging; anything else is refused with the reason."""
         path = self.place.journal
         try:
             journal = Journal(path)
         except (sqlite3.OperationalError, OSError) as error:
+            if path.is_file() and not os.access(self.place.folder, os.W_OK):
+                if to_read:
+                    return Journal.read_only(path)
+                raise UserError(
+                    f"the data folder {self.place.folder} is read-only, so no game can be saved or resumed "
+                    "there (partyhost sessions still lists them); choose another with --data-dir"
+                ) from error
             raise UserError(f"cannot open the saved games in {path}: {error}") from error
         if journal.notice:
             self.tell(journal.notice)
@@ -175,26 +206,25 @@ class Table:
         """A saved game (the latest unfinished one when None), replayed and continued."""
         from partyhost.sitting import Sitting, play_sitting
 
-        with contextlib.closing(self.open_journal()) as journal:
-            record = self._resumable(journal, session_id)
+        with contextlib.closing(self.open_journal()) as journal, contextlib.ExitStack() as held:
+            record, lock = self._claim(journal, session_id, held)
             session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
             settings = self._settings(choice, session_io)
-            with SessionLock(self.place.locks, record.id) as lock:
-                if lock.stale_pid:
-                    self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
-                saved = _open_saved(journal, record)
-                _check_grammars([saved.game.ID])
-                for note in saved.notes:
-                    self.tell(note)
-                events = _events_arg(choice) or self._saved_events(record)
-                io = _open_io(settings, journal.last_time(record.id), choice)
-                info = SessionInfo(record.id, record.setup.get("group", ""))
-                sitting = Sitting(
-                    saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
-                )
-                with _closed_on_failure(io):
-                    sitting.phones = self._phones(sitting)
-                return play_sitting(sitting)
+            if lock.stale_pid:
+                self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
+            saved = _open_saved(journal, record)
+            _check_grammars([saved.game.ID])
+            for note in saved.notes:
+                self.tell(note)
+            events = _events_arg(choice) or self._saved_events(record)
+            io = _open_io(settings, journal.last_time(record.id), choice)
+            info = SessionInfo(record.id, record.setup.get("group", ""))
+            sitting = Sitting(
+                saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
+            )
+            with _closed_on_failure(io):
+                sitting.phones = self._phones(sitting)
+            return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
         """The settings file, then (on resume) the game's own input and output, then the choice."""
@@ -227,7 +257,7 @@ class Table:
             with _closed_on_failure(io):
                 journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
                 events_path = events or self.place.event_log(session_id)
-                journal.update_setup(session_id, {**new.setup, "events": str(events_path)})
+                journal.update_setup(session_id, {**new.setup, "events": self.place.stored_log(events_path)})
                 info = SessionInfo(session_id, new.setup["group"])
                 sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
@@ -239,41 +269,72 @@ class Table:
         finally:
             lock.release()
 
-    def _resumable(self, journal: Journal, session_id: str | None) -> SessionRecord:
-        record = journal.get(session_id) if session_id else self._latest_resumable(journal)
-        if record is None:
-            raise (UserError if session_id else NothingToResume)(
-                f"no saved game {session_id!r}"
-                if session_id
-                else f"there is no unfinished game to resume; start one with: {command()} play GAME"
-            )
-        if record.status == "over":
-            raise UserError(f"game {record.id} is already over; start a new one with: {command()} play {record.game}")
-        return record
+    def _claim(
+        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack
+    ) -> tuple[SessionRecord, SessionLock]:
+        """The game to resume, its lock held in `held`: the one named, or else the newest
+        unfinished one no other process is playing.
 
-    def _latest_resumable(self, journal: Journal) -> SessionRecord | None:
-        """The most recent unfinished game that can be resumed; the damaged ones are named and skipped."""
+        Several unfinished games (several `serve` processes on one data folder, each
+        stopped mid-game) are resumed newest first, one per process: a game another process
+        plays is passed over for the next, and the players are told which game this is and
+        how many more wait (docs/robustness.md)."""
+        if session_id:
+            record = journal.get(session_id)
+            if record is None:
+                raise UserError(f"no saved game {session_id!r}")
+            if record.status == "over":
+                raise UserError(
+                    f"game {record.id} is already over; start a new one with: {command()} play {record.game}"
+                )
+            return record, held.enter_context(SessionLock(self.place.locks, record.id))
+        waiting = self._resumable_games(journal)
+        busy: list[SessionBusy] = []
+        for n, record in enumerate(waiting):
+            try:
+                lock = held.enter_context(SessionLock(self.place.locks, record.id))
+            except SessionBusy as playing:
+                busy.append(playing)
+                continue
+            others = len(waiting) - n - 1
+            if busy or others:
+                playing_now = f"{len(busy)} being played elsewhere" if busy else ""
+                more = f"{others} older one{'s' if others != 1 else ''} waiting" if others else ""
+                self.tell(
+                    f"resuming game {record.id} ({record.game}), the newest unfinished game free to play; "
+                    + " and ".join(part for part in (playing_now, more) if part)
+                    + f": see {command()} sessions"
+                )
+            return record, lock
+        if busy:
+            raise busy[0]  # the newest, and the process playing it
+        raise NothingToResume(f"there is no unfinished game to resume; start one with: {command()} play GAME")
+
+    def _resumable_games(self, journal: Journal) -> list[SessionRecord]:
+        """The unfinished games that can be resumed, newest first; the damaged ones are named and skipped."""
+        games = []
         for record in journal.sessions():
             if record.status != "playing":
                 continue
             problem = quick_problem(record)
             if problem is None:
-                return record
-            self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
-        return None
+                games.append(record)
+            else:
+                self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
+        return games
 
     def _saved_events(self, record: SessionRecord) -> Path:
         """The game's own event log; the data folder's when that one cannot be written (said once)."""
         default = self.place.event_log(record.id)
-        saved = record.setup.get("events")
-        if not isinstance(saved, str) or not saved:
+        saved = self.place.saved_log(record.id, record.setup.get("events"))
+        if saved == default:
             return default
         try:
-            check_writable(Path(saved), "event log")
+            check_writable(saved, "event log")
         except FileProblem as problem:
             self.tell(f"{problem}; this game's event log is written to {default} instead")
             return default
-        return Path(saved)
+        return saved
 
     def _phones(self, sitting: Sitting) -> Any:
         """The phone pages of this game when asked for and useful; None otherwise."""
@@ -302,7 +363,7 @@ class Table:
 
     def saved_games(self, replay: bool = False) -> SavedGames:
         """Every saved game and its problem; with `replay`, unfinished ones are replayed to find it."""
-        with contextlib.closing(self.open_journal()) as journal:
+        with contextlib.closing(self.open_journal(to_read=True)) as journal:
             entries = []
             for record in journal.sessions():
                 problem = quick_problem(record)
@@ -331,7 +392,7 @@ class Table:
                 for session_id in chosen:
                     record = records[session_id]
                     journal.delete(session_id)
-                    events = Path(str(record.setup.get("events") or events_folder / f"{session_id}.jsonl")).resolve()
+                    events = resolved(self.place.saved_log(session_id, record.setup.get("events")), "event log")
                     if events.parent == events_folder:
                         events.unlink(missing_ok=True)
                     yield record
@@ -347,9 +408,9 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
     options = after_last_game(game, options, journal, group, time.time())
     record: dict[str, Any] = {
         "options": options_to_json(options),
-        "question_decks": [str(Path(p).resolve()) for p in setup.question_decks],
-        "word_decks": [str(Path(p).resolve()) for p in setup.word_decks],
-        "card_deck": str(Path(setup.card_deck).resolve()) if setup.card_deck else None,
+        "question_decks": [str(resolved(p, "deck file")) for p in setup.question_decks],
+        "word_decks": [str(resolved(p, "deck file")) for p in setup.word_decks],
+        "card_deck": str(resolved(setup.card_deck, "deck file")) if setup.card_deck else None,
         "used_questions": sorted(journal.used_questions(group)),
         "group": group,
         "io": _io_to_keep(settings),
@@ -386,7 +447,7 @@ def _events_arg(choice: IOChoice) -> Path | None:
     """The event log asked for, checked: a folder, a device or a FIFO is refused in one line."""
     if not choice.events:
         return None
-    path = Path(choice.events).resolve()
+    path = resolved(choice.events, "event log")
     check_writable(path, "event log")
     return path
 

@@ -4,7 +4,8 @@ Piped input is echoed after the prompt so a transcript reads like a conversation
 A line "..." stands for silence: the prompt's timer runs out. With a real keyboard,
 timed prompts also time out for real, and lines are edited with readline (arrows,
 history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
-become U+FFFD and control characters are not echoed: any line is just a reply.
+become U+FFFD, and every line printed (an echo, the host's words, a player's name) goes
+through host.contract.one_line: any line is just a reply, and none can drive the terminal.
 
 Each line is understood here, matched once with the text understanding (no audio
 module is imported for typed play). As by voice, a command typed after "host" or the
@@ -18,9 +19,10 @@ from __future__ import annotations
 import select
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Outcome, Prompt, Source, Understood, one_line
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -28,6 +30,9 @@ from voice.understanding.understand import TextUnderstanding, decided
 from voice.wake_words import OFF, shipped_wake_words
 
 SILENCE = "..."
+LONGEST_LINE = 1000
+"""Characters of a typed line that are read; the rest is dropped, and said to be, once."""
+_CHUNK = 1 << 16
 NEEDS_ADDRESS = (
     '(During a turn any word is a clue. For the command, type "host, {line}"; '
     'to give "{line}" as your clue, type it again.)'
@@ -92,7 +97,7 @@ class TextEars:
         self._timed: tuple[Prompt, float] | None = None  # the last timed prompt and its deadline
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        who = prompt.player or "table"
+        who = one_line(prompt.player or "table")
         if self.interactive:
             if prompt.timeout:
                 self.out.write(f"{who}> ")
@@ -103,12 +108,12 @@ class TextEars:
                     return Understood(Outcome.TIMED_OUT)
             line = self._typed("" if prompt.timeout else f"{who}> ")
         else:
-            line = self.stream.readline()
+            line = self._bounded(self.stream.readline)
         if not line:
             return None
         line = line.strip()
         if not self.interactive:
-            self.out.write(f"{who}> {printable(line)}\n")
+            self.out.write(one_line(f"{who}> {line}") + "\n")
         if line == SILENCE:
             return Understood(Outcome.TIMED_OUT) if prompt.timeout else self.understand(prompt, "")
         return self._read(prompt, line)
@@ -127,7 +132,7 @@ class TextEars:
         understood = self.understand(prompt, line)
         if self._asked != (prompt, line.lower()) and self.commands.needs_address(prompt, line, understood.intent):
             self._asked = (prompt, line.lower())
-            self.out.write(NEEDS_ADDRESS.format(line=printable(line.lower())) + "\n")
+            self.out.write(one_line(NEEDS_ADDRESS.format(line=line.lower())) + "\n")
             return Understood(Outcome.IGNORED, text=line, reason="a command without its address")
         self._asked = None
         return understood
@@ -137,12 +142,24 @@ class TextEars:
         if not self.edited:
             self.out.write(prompt)
             self.out.flush()
-            return self.stream.readline()
+            return self._bounded(self.stream.readline)
         try:
-            return input(prompt) + "\n"
+            return self._bounded(_one_read(input(prompt) + "\n"))
         except EOFError:
             self.out.write("\n")
             return ""
+
+    def _bounded(self, readline: Callable[[int], str]) -> str:
+        """One line of at most LONGEST_LINE characters (and its end): the rest of a longer one is
+        read and dropped a piece at a time, never held whole (a 200 MB line was a MemoryError),
+        and the player is told once."""
+        line = readline(LONGEST_LINE + 1)
+        if len(line) <= LONGEST_LINE or line.endswith("\n"):
+            return line
+        while (rest := readline(_CHUNK)) and not rest.endswith("\n"):
+            pass
+        self.out.write(f"(That line was too long: only its first {LONGEST_LINE} characters were read.)\n")
+        return line[:LONGEST_LINE] + "\n"
 
     def _time_left(self, prompt: Prompt) -> float:
         """The prompt's time, or what is left of it when the same prompt is asked again
@@ -156,9 +173,16 @@ class TextEars:
         return timeout
 
 
-def printable(text: str) -> str:
-    """The text with control characters shown as "?", so an echo cannot drive the terminal."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+def _one_read(line: str) -> Callable[[int], str]:
+    """A line already read whole (by input()), handed out as readline would hand it out."""
+    at = 0
+
+    def readline(size: int) -> str:
+        nonlocal at
+        piece, at = line[at : at + size], at + size
+        return piece
+
+    return readline
 
 
 class QuietMouth:
@@ -183,15 +207,15 @@ class TextMouth:
         self.rate, self.volume = 2, 2
 
     def say(self, text: str) -> None:
-        self.out.write(f"HOST: {text}\n")
+        self.out.write(f"HOST: {one_line(text)}\n")
         self.out.flush()
 
     def sound(self, name: str) -> None:
-        self.out.write(f"[sound: {name}]\n")
+        self.out.write(f"[sound: {one_line(name)}]\n")
 
     def private(self, player: str, text: str) -> None:
         if self.show_private:
-            self.out.write(f"[to {player} only] {text}\n")
+            self.out.write(one_line(f"[to {player} only] {text}") + "\n")
 
     def adjust(self, change: str) -> str:
         if change in ("slower", "faster"):

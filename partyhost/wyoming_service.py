@@ -20,18 +20,16 @@ nesting limits (voice/remote/wire.py) and anything else drops that connection wi
 log line (at most one a LOG_EVERY_S per kind); and at most PER_ADDRESS connections from
 one address and TOTAL_CONNECTIONS in all are kept (fewer if the process may open few
 files). A newcomer beyond a cap closes the connection idle longest, so a player is
-served however many idle connections someone holds.
+served however many idle connections someone holds (partyhost/connection_limits.py, the
+rules the phone server follows too).
 """
 
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
-import os
 import threading
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,9 +40,11 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, one_line
 from partyhost import __version__
+from partyhost.connection_limits import BACKLOG, Gate, Quiet, total_connections, watch_the_loop
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
+from partyhost.logs import one_line_logs
 from voice.remote.wire import BadEvent, EventLimits, read_event
 
 _LOGGER = logging.getLogger(__name__)
@@ -60,8 +60,6 @@ TOTAL_CONNECTIONS = 64
 """Connections kept open at once: from one address, and in all (see total_connections)."""
 LIMITS = EventLimits(header=8 << 10, data=64 << 10, payload=64 << 10, depth=16)
 """A transcript is a line of text; an audio chunk (ignored) is a few kilobytes."""
-BACKLOG = 32
-LOG_EVERY_S = 10.0
 
 
 def describe() -> Info:
@@ -105,56 +103,7 @@ def read_transcript(event: Event) -> str | Refusal:
         return Refusal("I got no words to play with.")
     if len(text) > LONGEST_REPLY:
         return Refusal("That was too long to be an answer. Please say it again, shorter.")
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-
-
-class Quiet:
-    """At most one log line per kind every LOG_EVERY_S, saying how many more were left out."""
-
-    def __init__(self, every_s: float = LOG_EVERY_S):
-        self.every_s = every_s
-        self._last: dict[str, float] = {}
-        self._left_out: Counter[str] = Counter()
-
-    def warning(self, kind: str, text: str) -> None:
-        now = time.monotonic()
-        if now - self._last.get(kind, -self.every_s) < self.every_s:
-            self._left_out[kind] += 1
-            return
-        more = self._left_out.pop(kind, 0)
-        self._last[kind] = now
-        _LOGGER.warning("%s%s", text, f" (and {more} more like it)" if more else "")
-
-
-class Gate:
-    """The connections open now: at most `per_address` from one address and `total` in all.
-
-    A newcomer beyond a cap closes the connection that has waited longest without a
-    request in progress (of the same address for the per-address cap); when every one is
-    busy with a request, the newcomer is turned away instead.
-    """
-
-    def __init__(self, per_address: int, total: int):
-        self.per_address, self.total = per_address, total
-        self.open: dict[TableHandler, str] = {}
-
-    def admit(self, newcomer: TableHandler) -> bool:
-        for cap, of_address in ((self.per_address, newcomer.address), (self.total, None)):
-            crowd = [h for h, address in self.open.items() if of_address in (None, address)]
-            if len(crowd) >= cap:
-                idle = [h for h in crowd if not h.busy]
-                if not idle:
-                    return False
-                self.leave(min(idle, key=lambda h: h.idle_since).close())
-        self.open[newcomer] = newcomer.address
-        return True
-
-    def leave(self, handler: TableHandler) -> None:
-        self.open.pop(handler, None)
-
-    def close_all(self) -> None:
-        for handler in list(self.open):
-            self.leave(handler.close())
+    return one_line(text)
 
 
 class TableHandler:
@@ -220,20 +169,6 @@ def _text(value: Any) -> str | None:
     return value[:LONGEST_REPLY] if isinstance(value, str) else None
 
 
-def total_connections(limit: int = TOTAL_CONNECTIONS) -> int:
-    """TOTAL_CONNECTIONS, or fewer so that the process keeps files to spare under its limit."""
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        in_use = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 32
-    except (ImportError, OSError, ValueError):
-        return limit
-    if soft == resource.RLIM_INFINITY:
-        return limit
-    return max(4, min(limit, soft - in_use - BACKLOG - 16))
-
-
 class ServedTable:
     """The one game table behind the service: its conversation and its thread."""
 
@@ -272,9 +207,9 @@ async def serve(
     table: ServedTable, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
 ) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
-    gate, quiet = Gate(PER_ADDRESS, total_connections()), Quiet()
-    loop = asyncio.get_running_loop()
-    loop.set_exception_handler(lambda loop, context: _loop_problem(loop, context, quiet))
+    one_line_logs(_LOGGER.name)
+    gate, quiet = Gate(PER_ADDRESS, total_connections(TOTAL_CONNECTIONS)), Quiet(_LOGGER)
+    watch_the_loop(asyncio.get_running_loop(), quiet)
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await TableHandler(reader, writer, table, gate, quiet).run()
@@ -288,16 +223,6 @@ async def serve(
         server.close()
         gate.close_all()
         await asyncio.to_thread(table.stop)
-
-
-def _loop_problem(loop: asyncio.AbstractEventLoop, context: dict[str, Any], quiet: Quiet) -> None:
-    """Out of file descriptors: asyncio waits a second and accepts again; said once in a while,
-    not once per try (it was 59,396 lines). Anything else as asyncio says it."""
-    error = context.get("exception")
-    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
-        quiet.warning("files", "too many connections for this process's open-file limit; new ones wait")
-        return
-    loop.default_exception_handler(context)
 
 
 class ServiceError(PartyhostError):

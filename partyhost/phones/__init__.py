@@ -2,6 +2,7 @@
 
 # the subpackages and modules: importing this package imports none of them
 __all__ = [
+    "gate",
     "hub",
     "relay",
     "seats",

@@ -17,8 +17,9 @@ never the token.
 
 Anyone on the LAN can reach the server, so a malformed or hostile request (JSON
 nested thousands deep, bytes that are not UTF-8, a broken request line) gets a 4xx
-and at most one short log line, never a traceback. A connection that has not sent a
-complete request within REQUEST_TIMEOUT_S is closed, and so is a body that takes
+and at most one short log line, never a traceback; every log line is one printable
+line (partyhost/logs.py), so a request cannot write its own lines on the host's terminal.
+A connection that has not sent a complete request within REQUEST_TIMEOUT_S is closed, and so is a body that takes
 longer; responses name no server software or version.
 """
 
@@ -28,6 +29,7 @@ import asyncio
 import html
 import json
 import logging
+import time
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -35,6 +37,8 @@ from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
+
+from partyhost.logs import one_line_logs, short_error
 
 from .hub import PageRefused, PhoneHub
 from .seats import SeatBook, SeatRefused
@@ -59,12 +63,14 @@ SEATS: web.AppKey[SeatBook] = web.AppKey("seats", SeatBook)
 SOCKETS: web.AppKey[set[web.WebSocketResponse]] = web.AppKey("sockets", set)
 BUSY: web.AppKey[set] = web.AppKey("busy", set)
 """The connections (protocols) with a request being handled now: not idle, whatever their age."""
+DONE: web.AppKey[dict] = web.AppKey("done", dict)
+"""When each connection's last request was answered (time.monotonic), for the gate (gate.py)."""
 
 
 def make_app(hub: PhoneHub, seats: SeatBook) -> web.Application:
-    _one_line_logs()
+    one_line_logs(LOG.name)
     app = web.Application(middlewares=[_headers], client_max_size=16 * 1024)
-    app[HUB], app[SEATS], app[SOCKETS], app[BUSY] = hub, seats, set(), set()
+    app[HUB], app[SEATS], app[SOCKETS], app[BUSY], app[DONE] = hub, seats, set(), set(), {}
     app.add_routes(
         [
             web.get("/", join_page),
@@ -95,41 +101,20 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
         LOG.warning("request from %s: body not sent within %g s", request.remote, REQUEST_TIMEOUT_S)
         raise web.HTTPRequestTimeout(text="Too slow.", headers=HEADERS) from None
     except HOSTILE as error:
-        LOG.warning("bad request from %s to %s: %s", request.remote, request.path, _short(error))
+        LOG.warning("bad request from %s to %s: %s", request.remote, request.path, short_error(error))
         raise web.HTTPBadRequest(text="Bad request.", headers=HEADERS) from None
     except Exception as error:  # a bug of ours: still one line, not a traceback
-        LOG.error("failed request from %s to %s: %s", request.remote, request.path, _short(error))
+        LOG.error("failed request from %s to %s: %s", request.remote, request.path, short_error(error))
         raise web.HTTPInternalServerError(text="Sorry, something went wrong.", headers=HEADERS) from None
     finally:
         busy.discard(request.protocol)
+        request.app[DONE][request.protocol] = time.monotonic()
     response.headers.update(HEADERS)
     return response
 
 
 async def _no_banner(request: web.Request, response: web.StreamResponse) -> None:
     response.headers["Server"] = SERVER_NAME
-
-
-def _short(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text[:120]}" if text else type(error).__name__
-
-
-class OneLine(logging.Filter):
-    """aiohttp logs a malformed request with its traceback: keep one short line of it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.exc_info[1] is not None:
-            record.msg, record.args = f"{record.getMessage()}: {_short(record.exc_info[1])}", None
-            record.exc_info, record.exc_text = None, None
-        return True
-
-
-def _one_line_logs() -> None:
-    for name in ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", LOG.name):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, OneLine) for f in logger.filters):
-            logger.addFilter(OneLine())
 
 
 async def close_idle_connections(runner: web.BaseRunner, app: web.Application) -> None:

@@ -22,10 +22,13 @@ from typing import TextIO
 from aiohttp import web
 
 from host.contract import PartyhostError
+from partyhost.connection_limits import BACKLOG, watch_the_loop
+from partyhost.logs import stderr_handler
 
+from .gate import PhoneGate
 from .hub import PhoneHub
 from .seats import SeatBook
-from .server import REQUEST_TIMEOUT_S, close_idle_connections, make_app
+from .server import BUSY, DONE, REQUEST_TIMEOUT_S, close_idle_connections, make_app
 
 LOG = logging.getLogger("partyhost.phones")
 START_TIMEOUT_S = 10.0
@@ -124,6 +127,7 @@ class PhoneService:
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watch: asyncio.Task | None = None
+        self._gate: PhoneGate | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -161,6 +165,8 @@ class PhoneService:
             if self._watch is not None:
                 self._watch.cancel()
             loop.run_until_complete(runner.cleanup())
+            if self._gate is not None:
+                self._gate.uninstall()
             loop.close()
 
     async def _open(self) -> web.AppRunner:
@@ -172,7 +178,11 @@ class PhoneService:
             app, access_log=None, shutdown_timeout=2.0, keepalive_timeout=REQUEST_TIMEOUT_S, lingering_time=1.0
         )
         await runner.setup()
-        site = web.TCPSite(runner, self.bind, self.requested_port)
+        assert runner.server is not None, "set up above"
+        self._gate = PhoneGate(app[BUSY], app[DONE], LOG)
+        self._gate.install(runner.server)
+        watch_the_loop(asyncio.get_running_loop(), self._gate.quiet)
+        site = web.TCPSite(runner, self.bind, self.requested_port, backlog=BACKLOG)
         await site.start()
         self.port = runner.addresses[0][1]
         self._watch = asyncio.get_running_loop().create_task(close_idle_connections(runner, app))
@@ -196,7 +206,5 @@ def show_join(address: JoinAddress, out: TextIO = sys.stdout) -> None:
 def log_to_stderr() -> None:
     """Refused requests are warnings: show them on the host's terminal unless logging is set up."""
     if not LOG.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("phones: %(message)s"))
-        LOG.addHandler(handler)
+        LOG.addHandler(stderr_handler("phones: "))
         LOG.setLevel(logging.INFO)

@@ -1,0 +1,148 @@
+"""How a server open to the LAN stays answerable: caps on connections, and quiet logs.
+
+`partyhost serve` (Wyoming) and the phone pages (aiohttp) are held to the same rules,
+kept here once. At most `per_address` connections from one address and `total` in all
+are open; `total` is kept under the process's open-file limit (total_connections), so
+accepting never fails for want of a descriptor. A newcomer beyond a cap closes the
+connection idle longest (of its own address, for the per-address cap), so a player is
+served however many idle connections someone holds; when every one is busy with a
+request, the newcomer is turned away instead. Each kind of trouble is logged at most
+once every LOG_EVERY_S, with a count of the lines left out (one line per accept that
+failed for want of files was 22,296 tracebacks in 5 s: issue 46).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import time
+from collections import Counter
+from typing import Any, Protocol
+
+BACKLOG = 32
+"""Connections the kernel may hold waiting to be accepted (each a descriptor once accepted)."""
+SPARE_FILES = 16
+"""Descriptors kept free beyond those in use at start: logs, the journal, a model file."""
+LOG_EVERY_S = 10.0
+
+
+class Connection(Protocol):
+    """What the gate needs of one open connection."""
+
+    @property
+    def address(self) -> str: ...
+    @property
+    def busy(self) -> bool: ...
+    @property
+    def idle_since(self) -> float: ...
+    def close(self) -> Any: ...
+
+
+class Gate:
+    """The connections open now: at most `per_address` from one address and `total` in all
+    (module docstring)."""
+
+    def __init__(self, per_address: int, total: int):
+        self.per_address, self.total = per_address, total
+        self.open: dict[Connection, str] = {}
+
+    def admit(self, newcomer: Connection) -> bool:
+        for cap, of_address in ((self.per_address, newcomer.address), (self.total, None)):
+            crowd = [c for c, address in self.open.items() if of_address in (None, address)]
+            if len(crowd) >= cap:
+                idle = [c for c in crowd if not c.busy]
+                if not idle:
+                    return False
+                oldest = min(idle, key=lambda c: c.idle_since)
+                oldest.close()
+                self.leave(oldest)
+        self.open[newcomer] = newcomer.address
+        return True
+
+    def leave(self, connection: Connection) -> None:
+        self.open.pop(connection, None)
+
+    def close_all(self) -> None:
+        for connection in list(self.open):
+            connection.close()
+            self.leave(connection)
+
+
+def total_connections(limit: int) -> int:
+    """`limit`, or fewer so that the process keeps files to spare under its open-file limit."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        in_use = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 32
+    except (ImportError, OSError, ValueError):
+        return limit
+    if soft == resource.RLIM_INFINITY:
+        return limit
+    return max(4, min(limit, soft - in_use - BACKLOG - SPARE_FILES))
+
+
+class Quiet:
+    """At most one log line per kind every `every_s`, saying how many more were left out.
+
+    Lines are given to `warning` with their kind; or, as a filter put first on a logger,
+    every record of the logger is held to it, its kind being its logger and its message
+    before the values are put in (records `warning` made pass, already counted)."""
+
+    def __init__(self, logger: logging.Logger, every_s: float = LOG_EVERY_S):
+        self.logger, self.every_s = logger, every_s
+        self._last: dict[str, float] = {}
+        self._left_out: Counter[str] = Counter()
+
+    def warning(self, kind: str, text: str) -> None:
+        more = self._let_through(kind)
+        if more is not None:
+            self.logger.warning("%s%s", text, _more(more), extra={"quiet_kind": kind})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if hasattr(record, "quiet_kind"):
+            return True
+        more = self._let_through(f"{record.name}: {record.msg}")
+        if more is None:
+            return False
+        if more:
+            record.msg, record.args = record.getMessage() + _more(more), None
+        return True
+
+    def quiet(self, *loggers: logging.Logger) -> None:
+        """Hold these loggers to this (until `unquiet`): put first, before anything rewrites a record."""
+        for logger in loggers:
+            logger.filters.insert(0, self)
+
+    def unquiet(self, *loggers: logging.Logger) -> None:
+        for logger in loggers:
+            logger.removeFilter(self)
+
+    def _let_through(self, kind: str) -> int | None:
+        """None when a line of `kind` was let through too recently; else how many were left out."""
+        now = time.monotonic()
+        if now - self._last.get(kind, -self.every_s) < self.every_s:
+            self._left_out[kind] += 1
+            return None
+        self._last[kind] = now
+        return self._left_out.pop(kind, 0)
+
+
+def _more(count: int) -> str:
+    return f" (and {count} more like it)" if count else ""
+
+
+def watch_the_loop(loop: asyncio.AbstractEventLoop, quiet: Quiet) -> None:
+    """Out of file descriptors: asyncio waits a second and accepts again; said once in a while,
+    not once per try (it was 59,396 lines). Anything else as asyncio says it."""
+
+    def problem(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+            quiet.warning("files", "too many connections for this process's open-file limit; new ones wait")
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(problem)
