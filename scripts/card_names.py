@@ -88,7 +88,8 @@ def _full_name(text: str, word: str) -> str:
 def propose(rows: list[dict[str, str]]) -> list[str]:
     """A name for each row (its own when it has one)."""
     rank = {
-        w: i for i, w in enumerate(line.strip() for line in FREQUENT.read_text().splitlines() if not line.startswith("#"))
+        w: i
+        for i, w in enumerate(line.strip() for line in FREQUENT.read_text().splitlines() if not line.startswith("#"))
     }
     dictionary = vocabulary.load_dictionary()
     words_of = [_words(row["text"]) for row in rows]
@@ -101,7 +102,7 @@ def propose(rows: list[dict[str, str]]) -> list[str]:
             continue
         first = words[0] if words else ""
 
-        def everyday(word: str) -> bool:
+        def everyday(word: str, first: str = first) -> bool:
             low = word.lower()
             if len(low) < 3 or low in COMMON or low in NOT_NAMES or not vocabulary.pronunciations(low, dictionary):
                 return False
@@ -118,7 +119,7 @@ def propose(rows: list[dict[str, str]]) -> list[str]:
         ]
         heads = _heads(row["text"])
 
-        def kind(word: str) -> int:
+        def kind(word: str, first: str = first, heads: set[str] = heads) -> int:
             return 0 if word[0].isupper() and word != first else 1 if word in heads else 2
 
         candidates = sorted(topic, key=lambda w: deck_count[w.lower()]) + sorted(

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_title, read_hand_rule, titles_text
+from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
@@ -386,12 +386,12 @@ def _choose_prompt(state: State) -> Prompt:
     hand = _current_hand(state)
     slider = state.turn.slider
     name = f"{ID}/choose_card"
-    context = {"hand": [q.text for q in hand]}
+    context = {"hand": [q.text for q in hand], **names_context(hand)}
     slots = grammar_slots(name, context)
     words = slots["card_word"]
-    example = f"the {words[0][0]} one" if words else "the first one"
+    example = card_name(hand[0]) if hand and hand[0].name else f"the {words[0][0]} one" if words else "the first one"
     if state.mode == "challenge" and state.rules["read_hand"] == "titles":
-        text = f"{slider}: {join_names([card_title(q.text, HAND_TITLE_WORDS) for q in hand], 'or')}?"
+        text = f"{slider}: {join_names([card_name(q, HAND_TITLE_WORDS) for q in hand], 'or')}?"
     elif state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
     elif state.turns_played == 0:  # the first turn says how; later ones ask
@@ -564,7 +564,8 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
 
     The accuracy benchmark knows a recorded prompt only by its name and manifest
     context, so the grammar must not depend on anything else in the game state.
-    Contexts: choose_card {"hand": [question text, ...]}, place {"lines": [[int,
+    Contexts: choose_card {"hand": [question text, ...], "names": [card name, ...]}
+    (names optional), place {"lines": [[int,
     ...], ...]}, bet {"max": int, "step": int} (step defaults to the rule's
     default). Other prompts have no live lists. Lists or tuples are both fine.
     """
@@ -573,7 +574,7 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
         return {
             "card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
             "card_ordinal": _ordinals(len(hand)),
-            "card_word": telling_words(hand),
+            "card_word": with_names(telling_words(hand), [str(n) for n in context.get("names") or []]),
         }
     if prompt == f"{ID}/place":
         numbers = sorted({int(value) for values in context.get("lines") or [] for value in values})
@@ -1180,7 +1181,7 @@ def _turn_hand_text(s: State, hand: list[Question]) -> str:
         return " " + _hand_text(hand)
     # Titles the first time; later, each card by its one telling word, as a reminder
     # ("read my cards" reads them in full).
-    return " " + titles_text([q.text for q in hand], HAND_TITLE_WORDS if not heard else 1)
+    return " " + names_text(hand, HAND_TITLE_WORDS if not heard else 1)
 
 
 def _read_one_card(state: State, action: Action) -> str:
@@ -1276,7 +1277,7 @@ def hand_view(state: State, player: str) -> HandView | None:
     choosing = s.phase == CHOOSE and s.turn.slider == player
     cards = tuple(
         CardView(
-            label=f"Card {i}: {card_title(q.text)}",
+            label=f"Card {i}: {card_name(q)}",
             detail=q.text,
             play={"intent": "choose_card", "card": i} if choosing else None,
             play_label=f"Play card {i}: {q.text}",
