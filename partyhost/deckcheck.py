@@ -46,6 +46,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process, utils
 
+from host.cardtitle import spoken_name
 from host.decks import (
     ANSWER_MAX,
     ANSWER_MIN,
@@ -66,7 +67,6 @@ from host.decks import (
     load_pack,
     question_games,
 )
-from host.cardtitle import spoken_name
 from host.games import get_game, grammar_slots, option
 from voice.understanding import vocabulary
 from voice.understanding.normalize import normalize
