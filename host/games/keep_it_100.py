@@ -33,14 +33,16 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
   - `read_hand`: at the start of each turn the host names the Slider's cards in
-    order by short titles ("almond fat, watermelon water and ..."), two of each
+    order by their names in the deck ("the June one, the President one and the
+    Phileas Fogg one"), which a player says back to pick one; a deck without names
+    gives short titles instead ("almond fat, watermelon water and ..."), two of each
     question's own words, the first time they are the Slider, and by one word each
     after (`titles`, the default); "read card 2" reads one card in full, "read my
     cards" all of them. `first` reads a player's hand in full the first time they
     are the Slider, then one word a card; `full` reads it in full every turn (the
     behaviour before 2026-12); `off` names nothing. At the deal each player is told
     their full cards privately (their phone page, or the terminal). In the
-    Challenge the two cards on offer are named by titles in the question itself.
+    Challenge the two cards on offer are named in the question itself.
   - Bets come after all predictions, Slider first, and only from players with
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.

@@ -31,8 +31,9 @@ Rules choices
 - Turns: teams pick one after another (the physical game is simultaneous); the
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
-  order. At its first turn a team hears its questions by short titles, two of
-  each question's own words (`read_hand: titles`), and after that only a question
+  order. At its first turn a team hears its questions by their names in the deck
+  ("the June one"), which it says back to pick one (a deck without names: short
+  titles, two of each question's own words; `read_hand: titles`), and after that only a question
   it drew (named as the furthest team draws it); "read card 2" reads one question
   in full, "read our cards" all of them, at any time. `first` reads a team's
   questions in full at its first turn; `full` reads them in full every turn (the
