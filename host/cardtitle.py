@@ -1,8 +1,9 @@
 """Short titles for question cards, so the host can name a hand without reading it.
 
 A card with a spoken name in its deck (Question.name, "June") is called by it: "the
-June one", which a player hears once and says back (the grammars take the name as a
-card word, `with_names`). The titles below are for decks without names.
+June one" alone, the bare name in a list of the hand ("June, President and Phileas
+Fogg"), and a player says either back (the grammars take the name as a card word,
+`with_names`). The titles below are for decks without names.
 
 A player holding five questions needs to hear which is which, not all of them in
 full at every turn: "almond fat, watermelon water and ..." in hand order. The title
@@ -69,13 +70,13 @@ def card_name(card: Card, words: int = TITLE_WORDS) -> str:
 
 
 def names_text(cards: Sequence[Card], words: int = HAND_TITLE_WORDS) -> str:
-    """A hand named card by card, in order: "the June one, the President one and the
-    Phileas Fogg one."; cards without a deck name by titles (titles_text)."""
+    """A hand named card by card, in order, by the bare names: "June, President and
+    Phileas Fogg." (a hand of six "the ... one"s took longer than the titles did; the
+    player says back "the June one" or "June", both taken); cards without a deck name
+    by titles (titles_text)."""
     seen = [{w.lower() for w in _title_words(card.text)} for card in cards]
     said = [
-        spoken_name(card.name)
-        if card.name
-        else card_title(card.text, words, frozenset().union(*(seen[:i] + seen[i + 1 :])))
+        card.name if card.name else card_title(card.text, words, frozenset().union(*(seen[:i] + seen[i + 1 :])))
         for i, card in enumerate(cards)
     ]
     return join_names(said) + "."

@@ -33,8 +33,8 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
   - `read_hand`: at the start of each turn the host names the Slider's cards in
-    order by their names in the deck ("the June one, the President one and the
-    Phileas Fogg one"), which a player says back to pick one; a deck without names
+    order by their names in the deck ("June, President and Phileas Fogg"), which a
+    player says back to pick one ("the June one"); a deck without names
     gives short titles instead ("almond fat, watermelon water and ..."), two of each
     question's own words, the first time they are the Slider, and by one word each
     after (`titles`, the default); "read card 2" reads one card in full, "read my
