@@ -1,7 +1,7 @@
 """Keep It 100: slide survey questions into number lines, then guess the hidden answers.
 
 How a turn goes (competitive modes, "basic" and "over100"):
-  1. The Slider picks a question card from their hand (by number or by a word
+  1. The Slider picks a question card from their hand (by number, by its name or by a word
      from the question) and the host reads it aloud.
   2. The Slider names a spot in one of the two lines ("between 42 and 60").
   3. Every other player, in seat order, predicts whether the true answer is
@@ -397,7 +397,8 @@ def _choose_prompt(state: State) -> Prompt:
     elif state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
     elif state.turns_played == 0:  # the first turn says how; later ones ask
-        text = f"{slider}, pick a card by number or by a word from it, or say read card 2 to hear one in full."
+        by = "its name" if all(q.name for q in hand) else "a word from it"
+        text = f"{slider}, pick a card by number or by {by}, or say read card 2 to hear one in full."
     else:
         text = f"{slider}, which card?"
     return Prompt(
