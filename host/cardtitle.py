@@ -1,5 +1,10 @@
 """Short titles for question cards, so the host can name a hand without reading it.
 
+A card with a spoken name in its deck (Question.name, "June") is called by it: "the
+June one" alone, the bare name in a list of the hand ("June, President and Phileas
+Fogg"), and a player says either back (the grammars take the name as a card word,
+`with_names`). The titles below are for decks without names.
+
 A player holding five questions needs to hear which is which, not all of them in
 full at every turn: "almond fat, watermelon water and ..." in hand order. The title
 is a few of the question's own words, the longest ones (long words are the rare,
@@ -11,7 +16,8 @@ card by a word the player just heard, and "the second one" by its place. "read c
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from host.engine import join_names
 from host.rules import FALSE_WORDS, TRUE_WORDS
@@ -41,6 +47,53 @@ country countries used use make made poll concerned actually become lived full t
 )
 """Words too common in questions to tell cards apart (function words, and the deck's
 most frequent ones: "American" is in one question in five)."""
+
+
+class Card(Protocol):
+    """What naming needs of a question card (host.decks.Question fits)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def spoken_name(name: str) -> str:
+    """ "June" -> "the June one": how a card's name is said, and said back."""
+    return f"the {name} one"
+
+
+def card_name(card: Card, words: int = TITLE_WORDS) -> str:
+    """The card as the host names it: by its deck name, else by a title of its words."""
+    return spoken_name(card.name) if card.name else card_title(card.text, words)
+
+
+def names_text(cards: Sequence[Card], words: int = HAND_TITLE_WORDS) -> str:
+    """A hand named card by card, in order, by the bare names: "June, President and
+    Phileas Fogg." (a hand of six "the ... one"s took longer than the titles did; the
+    player says back "the June one" or "June", both taken); cards without a deck name
+    by titles (titles_text)."""
+    seen = [{w.lower() for w in _title_words(card.text)} for card in cards]
+    said = [
+        card.name if card.name else card_title(card.text, words, frozenset().union(*(seen[:i] + seen[i + 1 :])))
+        for i, card in enumerate(cards)
+    ]
+    return join_names(said) + "."
+
+
+def names_context(cards: Sequence[Card]) -> dict[str, list[str]]:
+    """A prompt context's {"names": [...]}, or nothing where the deck has no names."""
+    return {"names": [card.name for card in cards]} if any(card.name for card in cards) else {}
+
+
+def with_names(words: list[tuple[str, int]], names: Sequence[str]) -> list[tuple[str, int]]:
+    """A hand's card words (word -> card number, 1-based) with each card's deck name
+    added, so "the June one" picks it; a word that is another card's name is dropped,
+    so the name alone decides."""
+    named = {" ".join(name.lower().split()): n for n, name in enumerate(names, 1) if name.strip()}
+    kept = [(word, n) for word, n in words if named.get(word.lower(), n) == n]
+    return kept + [(name, n) for name, n in named.items() if (name, n) not in kept]
 
 
 def card_title(text: str, words: int = TITLE_WORDS, shared: frozenset[str] = frozenset()) -> str:

@@ -196,7 +196,7 @@ class Outcome(Enum):
     word or "host,"): acted on as it is, never asked about."""
     TIMED_OUT = "timed out"
     UNCLEAR = "unclear"
-    """Speech was heard but no reading of it was reliable (text is "")."""
+    """Speech was heard but no reading of it was reliable (text is ""): a miss, answered."""
     MISSED_START = "missed start"
     """The speech's beginning was not heard (`reason` says why): never acted on, asked again."""
     IGNORED = "ignored"
@@ -225,7 +225,9 @@ class Understood:
     recogniser confidence x match quality (typed: the score / 100; None when no words).
     rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
     unavailable: what to say when the words clearly name something not possible now.
-    reason: why an IGNORED reply was not for the host, or why a start was missed.
+    reason: why an IGNORED reply was not for the host, why a start was missed, or why
+    the awaited player's reply-length speech was UNCLEAR (read empty, far from the
+    prompt, or more words than its sound).
     Spoken replies also say when, on the session clock (typed ones leave it None):
     listening_from (a timed prompt's clock starts there), start and end of the speech,
     the cues the ears played while listening as (name, time), and how loud the speech

@@ -46,6 +46,9 @@ class Question(Unchanging):
     source: str
     category: str
     games: tuple[str, ...]  # which games it suits, among question_games()
+    name: str = ""
+    """What the card is called aloud, one to three everyday words ("June" for "the June
+    one"; host/cardtitle.py); "" where a deck has none (its title is said instead)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,8 @@ class Decks:
 # What a valid deck contains
 
 QUESTION_FIELDS = ("id", "text", "answer", "year", "source", "category", "games")
+QUESTION_OPTIONAL = ("name",)
+"""Fields a question deck may leave out (partyhost decks check checks the names)."""
 CATEGORIES = (
     "food",
     "home",
@@ -387,14 +392,14 @@ def _questions_with_rows(path: Path) -> list[tuple[_Row, Question]]:
 def _read_question_rows(path: Path) -> list[_Row]:
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return _read_csv_rows(path, QUESTION_FIELDS)
+        return _read_csv_rows(path, QUESTION_FIELDS, QUESTION_OPTIONAL)
     if suffix in (".yaml", ".yml"):
         return _read_yaml_rows(path)
     raise DeckError(f"{path}: unknown question deck format '{path.suffix}'; use a .csv or .yaml file")
 
 
 def _question_from_row(row: _Row) -> Question:
-    _check_field_names(row, QUESTION_FIELDS)
+    _check_field_names(row, QUESTION_FIELDS + QUESTION_OPTIONAL)
     question_id = _text_field(row, "id")
     if not _ID_PATTERN.fullmatch(question_id):
         raise row.fail(f"id '{question_id}' must be letters, digits, '-', '_' or '.' without spaces")
@@ -409,6 +414,7 @@ def _question_from_row(row: _Row) -> Question:
         source=_text_field(row, "source"),
         category=category,
         games=_games_field(row),
+        name=_optional_text(row, "name"),
     )
 
 
@@ -658,6 +664,12 @@ def _text_field(row: _Row, name: str) -> str:
     return text
 
 
+def _optional_text(row: _Row, name: str) -> str:
+    """A text field that may be missing or empty ("")."""
+    value = row.fields.get(name)
+    return " ".join(str(value).split()) if value is not None else ""
+
+
 def _optional_year(row: _Row) -> int | None:
     """The card's year, or None where the field is left empty (a fact with no year)."""
     if "year" not in row.fields:
@@ -697,15 +709,16 @@ def _read_text(path: Path) -> str:
         raise DeckError(str(problem)) from None
 
 
-def _read_csv_rows(path: Path, required: tuple[str, ...]) -> list[_Row]:
-    """The data rows of a CSV file with a header; blank lines are skipped."""
+def _read_csv_rows(path: Path, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> list[_Row]:
+    """The data rows of a CSV file with a header (`required` columns, and any of
+    `optional`); blank lines are skipped."""
     reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
     start = 1  # first line of the record being read; a quoted field may span lines
     try:
         header = [name.strip() for name in next(reader, [])]
         if not any(header):
             raise DeckError(f"{path}:1: empty file; the first line must be the header {','.join(required)}")
-        _check_header(path, header, required)
+        _check_header(path, header, required, optional)
         rows = []
         start = reader.line_num + 1
         for cells in reader:
@@ -718,7 +731,7 @@ def _read_csv_rows(path: Path, required: tuple[str, ...]) -> list[_Row]:
         raise DeckError(f"{path}:{start}: not valid CSV ({error}); check the quotes") from None
 
 
-def _check_header(path: Path, header: list[str], required: tuple[str, ...]) -> None:
+def _check_header(path: Path, header: list[str], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
     repeated = sorted({name for name in header if header.count(name) > 1})
     if repeated:
         raise DeckError(f"{path}:1: column '{repeated[0]}' appears twice in the header")
@@ -728,9 +741,10 @@ def _check_header(path: Path, header: list[str], required: tuple[str, ...]) -> N
             f"{path}:1: missing column{'s' if len(missing) > 1 else ''} "
             f"{', '.join(missing)}; the header must be {','.join(required)}"
         )
-    unknown = [name for name in header if name not in required]
+    unknown = [name for name in header if name not in required + optional]
     if unknown:
-        raise DeckError(f"{path}:1: unknown column '{unknown[0]}'; the header must be {','.join(required)}")
+        also = f" (and may hold {','.join(optional)})" if optional else ""
+        raise DeckError(f"{path}:1: unknown column '{unknown[0]}'; the header must be {','.join(required)}{also}")
 
 
 def _row_from_cells(path: Path, line: int, header: list[str], cells: list[str]) -> _Row:

@@ -291,6 +291,7 @@ class Session:
                 "text": heard.text,
                 "confidence": round(confidence, 3),
                 **({"unsure": True} if heard.rival else {}),
+                **({"reason": heard.reason} if heard.reason else {}),  # why a reading was a miss
                 **_timing(heard, prompt),
             }
         )

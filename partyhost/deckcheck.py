@@ -19,6 +19,11 @@ content checks that make a deck good to play by voice:
 - the shipped word deck, or any deck given with --full: 120 cards numbered 1 to
   120, 2,400 different words, none of decks/unfit-words.txt (slurs, regional words),
   and none of decks/hard-words.txt above line 8 (words a casual player may not know).
+- question names (the spoken "the June one", Question.name): one or two words, every
+  word in the pronouncing dictionary, no number word (it would be heard as a card or
+  a value), no two cards that can be in one hand (a game they share) with one name,
+  and each name understood as its own card by that game's grammar ("the June one"
+  at its choose_card prompt, among every name of the deck);
 Warnings (not errors unless --strict): answers bunched in one tenth (over 15
 percent of the deck), too few questions for a game, speech checks skipped because
 pocketsphinx (which holds the dictionary) is not installed.
@@ -41,6 +46,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process, utils
 
+from host.cardtitle import spoken_name
 from host.decks import (
     ANSWER_MAX,
     ANSWER_MIN,
@@ -61,7 +67,7 @@ from host.decks import (
     load_pack,
     question_games,
 )
-from host.games import get_game, option
+from host.games import get_game, grammar_slots, option
 from voice.understanding import vocabulary
 from voice.understanding.normalize import normalize
 
@@ -503,6 +509,63 @@ def check_question_words(questions: Sequence[Question], dictionary: vocabulary.D
     return errors
 
 
+NAME_WORDS_MAX = 2
+"""A card's name is said as "the NAME one": two or three words, four at most."""
+NUMBER_WORDS = frozenset(
+    """zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    thousand million billion first second third fourth fifth sixth""".split()
+)
+
+
+def check_card_names(questions: Sequence[Question], dictionary: vocabulary.Dictionary | None) -> list[str]:
+    """Errors for question names a player could not hear or say back: too long, a word
+    the recogniser does not know, a number word, the same name on two cards one hand
+    may hold, or a name the game's grammar does not take for its own card. Without
+    `dictionary` (pocketsphinx missing) only length, numbers and duplicates are checked."""
+    errors: list[str] = []
+    named = [q for q in questions if q.name]
+    for q in named:
+        words = normalize(q.name, strip_fillers=False).split()
+        if not words or len(words) > NAME_WORDS_MAX:
+            errors.append(f"question {q.id}: name '{q.name}' must be 1 to {NAME_WORDS_MAX} words")
+        numbers = [w for w in words if w in NUMBER_WORDS or w.isdigit()]
+        if numbers:
+            errors.append(f"question {q.id}: name '{q.name}' holds the number word '{numbers[0]}'")
+        for word in vocabulary.missing_words(words, dictionary) if dictionary is not None else []:
+            errors.append(f"question {q.id}: name '{q.name}': '{word}' is not in the pronouncing dictionary")
+    for game in question_games():
+        deck = [q for q in named if game in q.games]
+        first_with: dict[str, Question] = {}
+        for q in deck:
+            key = " ".join(normalize(q.name, strip_fillers=False).split())
+            if key in first_with:
+                errors.append(
+                    f"questions {first_with[key].id} and {q.id} are both '{spoken_name(q.name)}' "
+                    f"and can be in one {game} hand"
+                )
+            first_with.setdefault(key, q)
+        errors += _names_misheard(game, deck) if dictionary is not None else []
+    return errors
+
+
+def _names_misheard(game: str, deck: Sequence[Question]) -> list[str]:
+    """Names the game's choose_card grammar does not take, said as "the NAME one", for
+    their own card unasked, with every name of the deck in play at once."""
+    from voice.understanding.matcher import Matcher
+
+    if not deck:
+        return []
+    prompt = f"{game}/choose_card"
+    table = Matcher().table(prompt, grammar_slots(prompt, {"hand": [], "names": [q.name for q in deck]}))
+    errors = []
+    for number, q in enumerate(deck, 1):
+        match = table.match(spoken_name(q.name))
+        if match.intent is None or match.intent.get("card") != number or match.needs_confirmation:
+            errors.append(f"question {q.id}: '{spoken_name(q.name)}' is not understood as that card in {game}")
+    return errors
+
+
 # ---------------------------------------------------------------------------
 # Putting it together
 
@@ -522,11 +585,13 @@ def validate(
             dictionary = vocabulary.load_dictionary()
         except vocabulary.VocabularyError as error:
             report.warnings.append(f"speech checks skipped: {error}")
+            report.errors += check_card_names(questions, None)
         else:
             report.errors += check_speech(cards, dictionary)
             if cards:
                 report.errors += check_homophones(cards, dictionary, frequent_words(), clue_words())
             report.errors += check_question_words(questions, dictionary)
+            report.errors += check_card_names(questions, dictionary)
     if questions:
         report.warnings += spread_warnings(questions)
         report.warnings += game_count_warnings(questions)

@@ -3,6 +3,8 @@ logged and not answered; "Sorry?" only for a plausible reply; a silent player ge
 brief reminder at growing intervals."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from test_session import ScriptEars, events, make_session
 from understood import Say
@@ -207,3 +209,70 @@ def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
     session.run()
     assert ears.asked[:4] == [30.0, 60.0, 58.0, 120.0]
     assert [e["reason"] for e in events(tmp_path, sid) if e["type"] == "ignored"] == ["missed start"]
+
+
+# ---- never silent to the awaited player (issue 40) -----------------------------------
+
+FAR_TEXT = "and then she told me the whole story"
+
+
+def _far_ears(audio, host_quiet_since=0.0, text=FAR_TEXT, max_ms=None, confidence=0.3):
+    """VoiceEars over `audio` whose recogniser reads every utterance as `text` (unsure by default)."""
+    from dataclasses import replace as changed
+    from test_endpoint import RULES
+    from test_read_ahead import Recording
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
+    rules = changed(RULES, max_ms=max_ms) if max_ms else RULES
+    return VoiceEars(Recording(audio), Endpointer(rules), Reader(Reads(text, confidence)), Matcher(),
+                     busy_until=lambda: host_quiet_since)
+
+
+def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sorry_then_narrowing(tmp_path):
+    """Two short utterances just after the question, each read far from it: the first
+    gets "Sorry?", the second is the second miss, so the narrowed question follows."""
+    from test_endpoint import silence, voiced
+    from test_narrowing import _session
+    session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3})
+    audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.2), voiced(1.0), silence(1.5)])
+    session.ears = _far_ears(audio)
+    first = session.game.prompt(session.state)
+    assert session.run() == "eof"
+    said = mouth.said[mouth.said.index(first.text):]
+    assert said[:3] == [first.text, SORRY, "Ana, which card: 1, 2 or 3?"]
+    log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    misses = [e for e in log if e["type"] == "heard" and not e.get("narrowed")]
+    assert [e.get("reason") for e in misses] == [FAR, FAR]
+    assert not [e for e in log if e["type"] == "ignored"]
+    assert [e["misses"] for e in log if e["type"] == "narrowing"] == [2]
+    assert journal.accepted_actions(sid) == []
+
+
+def test_empty_and_too_wordy_readings_at_the_awaited_seat_are_misses_too():
+    from test_endpoint import silence, voiced
+    audio = np.concatenate([silence(0.8), voiced(0.3), silence(1.5)])
+    class ChooseCard:
+        name, slots, timeout = "keep-it-100/choose_card", {"card_word": [("survey", 1)]}, None
+    wordy = _far_ears(audio, text="take the survey one", confidence=0.95)      # sure, but 7 syllables in 0.3 s
+    heard = wordy.hear(ChooseCard())
+    assert heard.outcome is Outcome.UNCLEAR and heard.reason == TOO_MANY_WORDS and heard.spoken
+    empty = _far_ears(np.concatenate([silence(0.8), voiced(0.5), silence(1.5)]), text="")
+    heard = empty.hear(NumberPrompt())
+    assert heard.outcome is Outcome.UNCLEAR and heard.reason == EMPTY
+
+
+def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
+    from test_endpoint import silence, voiced
+    audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.5)])
+    late = _far_ears(audio, host_quiet_since=-10.0).hear(NumberPrompt())
+    assert ignored(late) == FAR                          # long after the host fell silent
+
+    class KeepCoolTurn(NumberPrompt):
+        unclear = {"intent": "clue"}
+    clue = _far_ears(audio).hear(KeepCoolTurn())
+    assert ignored(clue) == FAR                          # there any word would end the turn
+
+    talk = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(0.6), voiced(0.8, level=0.1), silence(1.5)])
+    ears = _far_ears(talk, host_quiet_since=2.0, max_ms=8000)
+    assert ignored(ears.hear(NumberPrompt())) == TOO_LONG
+    assert ignored(ears.hear(NumberPrompt())) == FAR     # inside the window, but running on from talk

@@ -1,7 +1,7 @@
 """Keep It 100: slide survey questions into number lines, then guess the hidden answers.
 
 How a turn goes (competitive modes, "basic" and "over100"):
-  1. The Slider picks a question card from their hand (by number or by a word
+  1. The Slider picks a question card from their hand (by number, by its name or by a word
      from the question) and the host reads it aloud.
   2. The Slider names a spot in one of the two lines ("between 42 and 60").
   3. Every other player, in seat order, predicts whether the true answer is
@@ -33,14 +33,16 @@ Rules choices (what the rulebook leaves open; keys are in RULE_DEFAULTS):
   - A card equal to a neighbour is in the right spot.
   - When a Slider has a single card left, the host picks it without asking.
   - `read_hand`: at the start of each turn the host names the Slider's cards in
-    order by short titles ("almond fat, watermelon water and ..."), two of each
+    order by their names in the deck ("June, President and Phileas Fogg"), which a
+    player says back to pick one ("the June one"); a deck without names
+    gives short titles instead ("almond fat, watermelon water and ..."), two of each
     question's own words, the first time they are the Slider, and by one word each
     after (`titles`, the default); "read card 2" reads one card in full, "read my
     cards" all of them. `first` reads a player's hand in full the first time they
     are the Slider, then one word a card; `full` reads it in full every turn (the
     behaviour before 2026-12); `off` names nothing. At the deal each player is told
     their full cards privately (their phone page, or the terminal). In the
-    Challenge the two cards on offer are named by titles in the question itself.
+    Challenge the two cards on offer are named in the question itself.
   - Bets come after all predictions, Slider first, and only from players with
     points; a bet is a multiple of `bet_step` and at most the player's points.
     A bet won pays its amount plus the card points; a bet lost goes to the bank.
@@ -70,7 +72,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_title, read_hand_rule, titles_text
+from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
@@ -386,16 +388,17 @@ def _choose_prompt(state: State) -> Prompt:
     hand = _current_hand(state)
     slider = state.turn.slider
     name = f"{ID}/choose_card"
-    context = {"hand": [q.text for q in hand]}
+    context = {"hand": [q.text for q in hand], **names_context(hand)}
     slots = grammar_slots(name, context)
     words = slots["card_word"]
-    example = f"the {words[0][0]} one" if words else "the first one"
+    example = card_name(hand[0]) if hand and hand[0].name else f"the {words[0][0]} one" if words else "the first one"
     if state.mode == "challenge" and state.rules["read_hand"] == "titles":
-        text = f"{slider}: {join_names([card_title(q.text, HAND_TITLE_WORDS) for q in hand], 'or')}?"
+        text = f"{slider}: {join_names([card_name(q, HAND_TITLE_WORDS) for q in hand], 'or')}?"
     elif state.mode == "challenge":
         text = f"{slider}, card 1 or 2?"
     elif state.turns_played == 0:  # the first turn says how; later ones ask
-        text = f"{slider}, pick a card by number or by a word from it, or say read card 2 to hear one in full."
+        by = "its name" if all(q.name for q in hand) else "a word from it"
+        text = f"{slider}, pick a card by number or by {by}, or say read card 2 to hear one in full."
     else:
         text = f"{slider}, which card?"
     return Prompt(
@@ -564,7 +567,8 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
 
     The accuracy benchmark knows a recorded prompt only by its name and manifest
     context, so the grammar must not depend on anything else in the game state.
-    Contexts: choose_card {"hand": [question text, ...]}, place {"lines": [[int,
+    Contexts: choose_card {"hand": [question text, ...], "names": [card name, ...]}
+    (names optional), place {"lines": [[int,
     ...], ...]}, bet {"max": int, "step": int} (step defaults to the rule's
     default). Other prompts have no live lists. Lists or tuples are both fine.
     """
@@ -573,7 +577,7 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
         return {
             "card_number": [(str(i), i) for i in range(1, len(hand) + 1)],
             "card_ordinal": _ordinals(len(hand)),
-            "card_word": telling_words(hand),
+            "card_word": with_names(telling_words(hand), [str(n) for n in context.get("names") or []]),
         }
     if prompt == f"{ID}/place":
         numbers = sorted({int(value) for values in context.get("lines") or [] for value in values})
@@ -1180,7 +1184,7 @@ def _turn_hand_text(s: State, hand: list[Question]) -> str:
         return " " + _hand_text(hand)
     # Titles the first time; later, each card by its one telling word, as a reminder
     # ("read my cards" reads them in full).
-    return " " + titles_text([q.text for q in hand], HAND_TITLE_WORDS if not heard else 1)
+    return " " + names_text(hand, HAND_TITLE_WORDS if not heard else 1)
 
 
 def _read_one_card(state: State, action: Action) -> str:
@@ -1276,7 +1280,7 @@ def hand_view(state: State, player: str) -> HandView | None:
     choosing = s.phase == CHOOSE and s.turn.slider == player
     cards = tuple(
         CardView(
-            label=f"Card {i}: {card_title(q.text)}",
+            label=f"Card {i}: {card_name(q)}",
             detail=q.text,
             play={"intent": "choose_card", "card": i} if choosing else None,
             play_label=f"Play card {i}: {q.text}",

@@ -31,8 +31,9 @@ Rules choices
 - Turns: teams pick one after another (the physical game is simultaneous); the
   host repeats each pick back but reveals nothing until all have picked. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
-  order. At its first turn a team hears its questions by short titles, two of
-  each question's own words (`read_hand: titles`), and after that only a question
+  order. At its first turn a team hears its questions by their names in the deck
+  ("the June one"), which it says back to pick one (a deck without names: short
+  titles, two of each question's own words; `read_hand: titles`), and after that only a question
   it drew (named as the furthest team draws it); "read card 2" reads one question
   in full, "read our cards" all of them, at any time. `first` reads a team's
   questions in full at its first turn; `full` reads them in full every turn (the
@@ -84,7 +85,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.cardtitle import READ_HAND, card_title, read_hand_rule, titles_text
+from host.cardtitle import READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 
 from ..contract import Choice, Narrow, Prompt
 from ..decks import QUESTIONS_FILE, Decks, Question
@@ -341,7 +342,12 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == "choose":
         team = state.teams[_choosing_team(state)]
         name = "zero-to-100/choose_card"
-        context = {"hand": [q.text for q in team.hand], "powers": list(team.powers), "teams": _members(state)}
+        context = {
+            "hand": [q.text for q in team.hand],
+            **names_context(team.hand),
+            "powers": list(team.powers),
+            "teams": _members(state),
+        }
         return Prompt(
             name=name,
             player=team.name,
@@ -359,7 +365,7 @@ def prompt(state: State) -> Prompt | None:
     if state.phase == "discard":
         team = state.teams[state.to_discard[0]]
         name = "zero-to-100/discard"
-        context = {"hand": [q.text for q in team.hand], "teams": _members(state)}
+        context = {"hand": [q.text for q in team.hand], **names_context(team.hand), "teams": _members(state)}
         return Prompt(
             name=name,
             player=team.name,
@@ -419,7 +425,8 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     The accuracy benchmark knows a recorded prompt only by its name and manifest
     context, so the grammar must not depend on anything else in the game state.
     choose_card and discard need {"hand": [question text, ...]}: card numbers,
-    ordinals and each card's telling words. The powers are a fixed grammar list.
+    ordinals and each card's telling words; {"names": [card name, ...]} adds the
+    cards' deck names ("the June one"). The powers are a fixed grammar list.
     Every prompt's {"teams": [[player, ...], ...]} names the teams for "read team
     Ben's cards": a member's name or the team's number gives it (1-based).
     """
@@ -433,7 +440,7 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     return {
         "card": [(str(n), n) for n in numbers],
         "ordinal": [(ORDINALS[n - 1], n) for n in numbers],
-        "card_word": _card_words(hand),
+        "card_word": with_names(_card_words(hand), [str(n) for n in context.get("names") or []]),
         "team": teams,
     }
 
@@ -622,7 +629,7 @@ def _start_turn(s: State) -> list[Event]:
     if not new:
         return []
     noun = "question" if len(new) == 1 else "questions"
-    return [say(f"{team.name}, new {noun}: {titles_text([q.text for q in new])}")]
+    return [say(f"{team.name}, new {noun}: {names_text(new)}")]
 
 
 def _reveal_round(s: State) -> list[Event]:
@@ -678,7 +685,7 @@ def _move_furthest(s: State, distances: dict[int, int]) -> list[Event]:
     if len(tied) == 1:
         drawers = tied
         drawn = s.deck[0] if s.deck else None
-        events = [say(f"{names[0]} is furthest and draws" + (f": {card_title(drawn.text)}." if drawn else "."))]
+        events = [say(f"{names[0]} is furthest and draws" + (f": {card_name(drawn)}." if drawn else "."))]
         if drawn is not None:
             s.named.append(drawn.id)  # named now, not again at the team's turn
     else:
@@ -802,7 +809,7 @@ def _hand_sentence(team: Team, full: bool = True, own: bool = True) -> str:
     """A team's questions by titles ("Card 1: days month June."), or in full with its powers:
     to the team itself, or (own False) to another team, as they lie face up on a table."""
     if not full:
-        return f"{team.name}'s questions: {titles_text([q.text for q in team.hand])}"
+        return f"{team.name}'s questions: {names_text(team.hand)}"
     cards = " ".join(f"{n}: {_sentence(q.text)}" for n, q in enumerate(team.hand, start=1))
     return f"{team.name}{', your' if own else ':'} questions. {cards} {_powers_sentence(team)}"
 

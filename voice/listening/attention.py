@@ -19,6 +19,14 @@ was plainly not a reply:
 
 What is left and still unreliable was plausibly meant for the host: close to the
 prompt's grammar and of reply length; only then does the host say "Sorry?".
+
+The player the host waits for is never met with silence, though (`awaited`): speech
+of a reply's length, begun inside the answer window (REPLY_WINDOW_S after the host
+fell silent) and not running on from table talk, is a miss even when its reading is
+empty, far from the prompt or too wordy for its sound (MISS_REASONS): the host says
+"Sorry?", and the session's miss count leads on to the narrowed questions. The ears
+cannot tell who spoke, so the answer window stands for the awaited seat: table talk
+is long, amid other talk, or long after the prompt.
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ TOO_LONG = "longer than a reply"
 FAR = "far from the prompt"
 TOO_MANY_WORDS = "more words than speech"
 AMID_TALK = "amid table talk"
+MISS_REASONS = (EMPTY, FAR, TOO_MANY_WORDS)
+"""Reasons that make a reading a miss, not silence, when it is `awaited`."""
 
 
 def too_long(utterance: Utterance, reply_max_s: float = REPLY_MAX_S) -> bool:
@@ -76,6 +86,17 @@ def amid_talk(utterance: Utterance, talk_until: float | None, host_quiet_since: 
         talk_until is not None
         and utterance.start - talk_until < AMID_TALK_S
         and utterance.start - host_quiet_since > REPLY_WINDOW_S
+    )
+
+
+def awaited(utterance: Utterance, talk_until: float | None, host_quiet_since: float, reply_max_s: float) -> bool:
+    """Plausibly the awaited player's reply, whatever its reading: of a reply's length,
+    begun within REPLY_WINDOW_S of the host falling silent (`host_quiet_since`), and not
+    within AMID_TALK_S of the end of a stretch too long for a reply (`talk_until`)."""
+    return (
+        not too_long(utterance, reply_max_s)
+        and utterance.start - host_quiet_since <= REPLY_WINDOW_S
+        and (talk_until is None or utterance.start - talk_until >= AMID_TALK_S)
     )
 
 

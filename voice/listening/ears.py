@@ -25,7 +25,16 @@ import numpy as np
 
 from host.contract import Outcome, Source, Understood  # where host and voice meet; no rules in it
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
-from voice.listening.attention import AMID_TALK, REPLY_MAX_S, TOO_LONG, amid_talk, ignore_reason, too_long
+from voice.listening.attention import (
+    AMID_TALK,
+    MISS_REASONS,
+    REPLY_MAX_S,
+    TOO_LONG,
+    amid_talk,
+    awaited,
+    ignore_reason,
+    too_long,
+)
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
 from voice.listening.reading import PromptLike, Reading, read_table
@@ -170,9 +179,12 @@ class VoiceEars:
     def _attend(self, prompt: PromptLike, reading: Reading, missed: str, timing: _Timing) -> Understood:
         """The reading as the host should take it: ignored (not said to the host), a reply
         whose start was lost (never a move: the host asks again), unclear (no reading
-        reliable), or a reply understood by the match the reading made."""
+        reliable, or one the awaited player said that is no reply: see `_awaited_miss`),
+        or a reply understood by the match the reading made."""
         table = self.matcher.table(prompt.name, prompt.slots)
         ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
+        if ignored and not missed and self._awaited_miss(prompt, reading.utterance, ignored):
+            return timing.made(Outcome.UNCLEAR, reason=ignored, confidence=reading.confidence)
         if ignored:
             return timing.made(Outcome.IGNORED, text=reading.text, reason=ignored, confidence=reading.confidence)
         if missed:
@@ -182,6 +194,15 @@ class VoiceEars:
         return understood(
             reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
+
+    def _awaited_miss(self, prompt: PromptLike, utterance: Utterance, reason: str) -> bool:
+        """A reading set aside as empty, far or too wordy, which the awaited player still
+        plausibly said (attention.awaited): a miss the host answers, never silence. Not
+        at a prompt where any speech is a move (a Keep Cool clue, `unclear`): there a
+        wrong guess costs the turn, and the buzzer ends the wait anyway."""
+        if reason not in MISS_REASONS or getattr(prompt, "unclear", None) is not None:
+            return False
+        return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s)
 
     def _read_ahead(self, ahead: _ReadAhead, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         """Begin reading an utterance early, unless it is table talk that will not be read,
