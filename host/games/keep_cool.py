@@ -130,6 +130,7 @@ from host.engine import (
     game_over,
     join_names,
     narrow_numbers,
+    ORDINALS,
     new_rng,
     private,
     say,
@@ -475,11 +476,7 @@ def _claim_prompt(s: KeepCoolState) -> Prompt:
         context=context,
         slots=grammar_slots("keep-cool/claim", context),
         choices=tuple(context["words"][:2]) + ("no",),
-        narrow=Narrow(
-            "Which word?",
-            tuple(Choice(word, {"intent": "word", "word": word}) for word in context["words"])
-            + (Choice("none", {"intent": "no"}, "None of them?"),),
-        ),
+        narrow=_claim_narrow(context["words"]),
     )
 
 
@@ -527,11 +524,24 @@ HELP = {
 """What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 
-def _words_narrow(s: KeepCoolState) -> Narrow | None:
-    """The words in play the player whose turn it is may say (none near their own)."""
-    own = _hand_words(s, s.turn)
-    words = [w for w in words_in_play(s) if not any(share_root(w, mine) for mine in own)]
-    return Narrow("Which word?", tuple(Choice(w, {"intent": "word", "word": w}) for w in words)) if words else None
+def _claim_narrow(words: list[str]) -> Narrow:
+    """The owner's words by their place in the hand as they last heard it ("1 cart, 2
+    salmon"), never by the words themselves, which the guesser must not hear."""
+    return Narrow(
+        "Which of your words?",
+        tuple(
+            Choice(ORDINALS[i], {"intent": "word", "word": word}, f"Your {ORDINALS[i]} word?")
+            for i, word in enumerate(words[: len(ORDINALS)])
+        )
+        + (Choice("none", {"intent": "no"}, "None of them?"),),
+    )
+
+
+def _words_narrow(s: KeepCoolState) -> Narrow:
+    """What the host can offer at a turn without saying a word in play: to count what
+    it could not read as the clue (as it does with speech it cannot read). A guess is
+    never offered: the words it could name are other players' secrets."""
+    return Narrow("Your clue?", (Choice("clue", dict(UNCLEAR["keep-cool/word"]), "Count that as your clue?"),))
 
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
