@@ -143,6 +143,9 @@ class Narrowing:
             left.remove(first)
         if not left:
             return None
+        if part.said:
+            found = self._from_list(part, left, more=False, plain=plain, said=part.said)
+            return None if found is False else found
         if spoken_span([c.label for c in left]) is not None or len(left) <= NARROW_LIST_MAX:
             found = self._from_list(part, left, more=False, plain=plain)
             return None if found is False else found
@@ -155,12 +158,14 @@ class Narrowing:
                 return found
         return None
 
-    def _from_list(self, part: Narrow, breath: list[Choice], more: bool, plain: bool) -> _Step | Literal[False]:
-        """Ask for one of `breath`; False: none of these (go on to the rest)."""
-        if len(breath) == 1 and not more and plain:
+    def _from_list(
+        self, part: Narrow, breath: list[Choice], more: bool, plain: bool, said: str = ""
+    ) -> _Step | Literal[False]:
+        """Ask for one of `breath` (`said`: in those words); False: none of these (go on to the rest)."""
+        if len(breath) == 1 and not more and plain and not said:
             return self._yes_no(breath[0], part)
         labels = [c.label for c in breath]
-        question = list_question(self.prompt.player, part.question, labels, more)
+        question = said or list_question(self.prompt.player, part.question, labels, more)
         reply = self._ask(CHOICE_PROMPT, question, breath, labels + ([SOMETHING_ELSE] if more else []))
         if reply.outcome:
             return reply.outcome
@@ -188,8 +193,8 @@ class Narrowing:
                 return chosen.intent if isinstance(chosen, Choice) else chosen
             self._unused()
             return False
-        if not plain:
-            raise _Stop
+        if not plain or part.said:
+            raise _Stop  # no yes or no here: it would be heard as an answer, or tell a secret
         for choice in breath:
             answer = self._yes_no(choice, part)
             if answer is not False:

@@ -636,8 +636,9 @@ class Session:
         """Whether `words` (a choice's label) would be heard as "yes": then no yes or no
         is asked where it is an answer ("right" in "lower, right or higher")."""
         if words not in self._yes_words:
-            reading = self.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words).intent
-            self._yes_words[words] = bool(reading and reading.get("intent") == "yes")
+            heard = self.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words)
+            yes = heard.intent is not None and heard.intent.get("intent") == "yes"
+            self._yes_words[words] = yes and heard.verdict is Verdict.ACT  # read surely, not a near sound
         return self._yes_words[words]
 
     def _yes_is_an_answer(self, prompt: Prompt) -> bool:

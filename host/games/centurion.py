@@ -576,9 +576,11 @@ def _steal_prompt(s: State) -> Prompt:
         slots=grammar_slots(f"{ID}/joker_steal", context),
         choices=("joker", "pass"),
         narrow=Narrow(
-            "Joker or pass?",
+            "Your move?",
             ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
             + (Choice("pass", {"intent": "pass"}, "Do you pass?"),),
+            # Between two people the same words whether or not a joker is held.
+            said=f"{name}, joker or pass?" if s.deal == "host" and s.mode == "pvp" else "",
         ),
     )
 

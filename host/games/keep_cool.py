@@ -541,7 +541,8 @@ def _words_narrow(s: KeepCoolState) -> Narrow:
     """What the host can offer at a turn without saying a word in play: to count what
     it could not read as the clue (as it does with speech it cannot read). A guess is
     never offered: the words it could name are other players' secrets."""
-    return Narrow("Your clue?", (Choice("clue", dict(UNCLEAR["keep-cool/word"]), "Count that as your clue?"),))
+    clue = Choice("clue", dict(UNCLEAR["keep-cool/word"]), f"{s.turn}, count that as your clue?")
+    return Narrow("Your clue?", (clue,))
 
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
