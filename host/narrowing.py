@@ -243,7 +243,9 @@ class Narrowing:
         slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
         self.asked.append(text)
         return self.ask(
-            Prompt(PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels))
+            Prompt(
+                PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
+            )
         )
 
 

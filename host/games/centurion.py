@@ -521,9 +521,9 @@ def _cards_narrow(s: State) -> Narrow:
         )
     if s.deal == "host":
         cards = sorted(set(legal_cards(s, s.turn)), key=lambda c: (s.value(c), c))
-        suits = sorted({c.suit for c in cards if not c.is_joker}, key=s.pack.suit_names.index)
+        suits = sorted({c.suit for c in cards if c.suit is not None and not c.is_joker}, key=s.pack.suit_names.index)
 
-        def ranks(suit: str) -> Narrow:
+        def in_suit(suit: str) -> Narrow:
             return Narrow(
                 "Which rank?",
                 tuple(
@@ -535,7 +535,7 @@ def _cards_narrow(s: State) -> Narrow:
 
         return Narrow(
             "Which suit?",
-            tuple(Choice(suit, {}, f"A card of {suit}?", then=ranks(suit)) for suit in suits)
+            tuple(Choice(suit, {}, f"A card of {suit}?", then=in_suit(suit)) for suit in suits)
             + ((Choice("joker", _card_intent(JOKER), "Your joker?"),) if JOKER in cards else ()),
         )
     seen = s.out_of_play + [c for _, c in s.played]

@@ -121,6 +121,7 @@ from typing import Any
 from host.contract import Choice, Narrow, Prompt
 from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
+    ORDINALS,
     Action,
     DeckEntry,
     Event,
@@ -130,7 +131,6 @@ from host.engine import (
     game_over,
     join_names,
     narrow_numbers,
-    ORDINALS,
     new_rng,
     private,
     say,

@@ -177,7 +177,9 @@ def narrowed_answer(line: Line, question: str) -> str | None:
     reachable = any(_fits(choice, line.move) for choice in narrow.choices)
     asked = question.strip().lower()
     if "digit by digit" in asked:
-        numbers = [c.label for part in _parts(narrow) for c in part.choices if c.label.isdigit() and _fits(c, line.move)]
+        numbers = [
+            c.label for part in _parts(narrow) for c in part.choices if c.label.isdigit() and _fits(c, line.move)
+        ]
         return " ".join(numbers[-1]) if reachable and numbers else line.text
     for part in _parts(narrow):
         listed = part.question.rstrip("?").strip().lower()
