@@ -325,3 +325,17 @@ def test_each_narrowed_question_is_logged_as_a_prompt_of_its_own(tmp_path):
         f"{team}, your answer, in tens first: 0, 10, 20 and so on up to 100?", f"{team}, your answer: 50 to 59?"]
     assert logged[0]["narrows"] == "zero-to-100/tiebreak"
     assert logged[0]["prompt"] == CHOICE_PROMPT and "50" in logged[0]["choices"]
+
+
+# ---- never the same words twice in a row ---------------------------------------------
+
+
+def test_the_reading_asked_about_said_again_settles_it_instead_of_the_same_question(tmp_path):
+    from test_session import CountGame
+    unsure = Say("four", rival="five", start=1.0, end=2.0)
+    game = CountGame()
+    session, mouth, journal, sid = _session(tmp_path, game, GameOptions(players=("Ana", "Ben"), seed=3), None,
+                                            Lines([unsure, unsure]))
+    session.run()
+    assert mouth.said.count("Did you mean: four?") == 1
+    assert journal.accepted_actions(sid) == [{"intent": "number", "value": 4, "player": "Ana"}]
