@@ -339,3 +339,35 @@ def test_the_reading_asked_about_said_again_settles_it_instead_of_the_same_quest
     session.run()
     assert mouth.said.count("Did you mean: four?") == 1
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 4, "player": "Ana"}]
+
+
+def test_keep_cool_claim_is_asked_and_answered_by_place_never_by_word(tmp_path):
+    from replay import play_lines
+    lines = ["red", "3", "no", "no", "no", "tree", "lamp", "stone", "Ben got it", "blah", "blah", "third"]
+    session, mouth, actions = play_lines(tmp_path, "keep-cool", lines, players=("Ana", "Ben", "Cy"), seed=5,
+                                         mode="basic", deal="host", rules={"relaxed": True})
+    dealt = next(line for line in mouth.said if line.startswith("[Ben] "))
+    words = re.findall(r"\d+ ([^,.]+)", dealt.split(":", 1)[1].split(".")[0])
+    assert len(words) == 4
+    claimed = mouth.said[mouth.said.index("Ben, which of your words was it?"):]
+    assert "Ben, which of your words: first to fourth or none?" in claimed
+    assert actions[-1] == {"intent": "word", "word": words[2], "player": "Ben"}
+    before_the_win = claimed[: next(i for i, line in enumerate(claimed) if "win that card" in line)]
+    assert [w for w in words if any(w in line.lower() for line in before_the_win)] == []
+
+
+def test_centurion_joker_offer_between_two_people_is_the_same_words_whatever_the_hand(tmp_path):
+    case = next(c for c in load_cases() if c.script == "centurion-pvp-host.txt")
+    assert play_script(case, tmp_path).outcome == "over"
+    game = get_game(case.game)
+    journal = Journal(tmp_path / "db.sqlite3")
+    state, _ = game.setup(case.options(), case.decks())
+    offers = []
+    for action in journal.accepted_actions(journal.sessions()[0].id):
+        prompt = game.prompt(state)
+        if prompt.name == "centurion/joker_steal":
+            held = "joker" in {c.label for c in game.hand_view(state, prompt.player).cards}
+            offers.append(held)
+            assert set(_walked(prompt)) == {f"{prompt.player}, joker or pass?"}
+        state, _ = game.apply(state, action)
+    assert offers

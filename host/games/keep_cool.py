@@ -475,7 +475,7 @@ def _claim_prompt(s: KeepCoolState) -> Prompt:
         f"{owner}, which of your words was it?",
         context=context,
         slots=grammar_slots("keep-cool/claim", context),
-        choices=tuple(context["words"][:2]) + ("no",),
+        choices=("the first one", "the second word", "no"),  # by place: the table hears examples too
         narrow=_claim_narrow(context["words"]),
     )
 
@@ -557,8 +557,10 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     keep-cool/word: {"words": [...], "roster": [player names]} gives the words
     in play and the names for "Ana got it"; setup has no live lists.
     """
-    if prompt == "keep-cool/claim":  # {"words": the claiming owner's words}
-        return {"word": [(w, w) for w in context.get("words") or []]}
+    if prompt == "keep-cool/claim":  # {"words": the claiming owner's words}, or by place ("the first one")
+        words = list(context.get("words") or [])[: len(ORDINALS)]
+        places = [(f"{ORDINALS[i]}{end}", w) for i, w in enumerate(words) for end in ("", " one", " word")]
+        return {"word": [(w, w) for w in words] + places}
     if prompt != "keep-cool/word":
         return {}
     words = context.get("words") or []
