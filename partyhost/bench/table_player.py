@@ -5,8 +5,8 @@ What the players know of the host is what a person at the table knows: its words
 cues (the event log's `say` and `sound` lines, read as they are written, while the
 audio itself goes to the satellite's speaker) and what its narration tells of a move
 it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines), and
-that it has begun narrowing its question (`narrowing`: its narrowed questions carry no
-`prompt` line of their own). They never read what the ears heard (`heard`,
+that it has begun narrowing its question (`narrowing`; each narrowed question's own
+`narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
 
 - waits for the prompt and for the host to fall silent, then says the line;
