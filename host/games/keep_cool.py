@@ -837,7 +837,8 @@ def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Ev
     word = _clean(action.get("word")) if intent == "word" else None
     words = _hand_words(s, owner)
     if word not in words:
-        raise RuleError(f"{owner}, say which of your words it was: {join_names(words, 'or')}; or no.")
+        places = join_names(list(ORDINALS[: len(words)]), "or")  # by place: the table hears this
+        raise RuleError(f"{owner}, say which of your words it was, by its place: {places}; or no.")
     index = words.index(word)
     card = s.hands[owner].pop(index)
     s.phase, s.claim, s.last_speaker = "play", None, None
