@@ -40,6 +40,9 @@ and offers the other ways to answer."""
 CHOICE_PROMPT = "common/choice"
 YES_NO_PROMPT = "common/yes_no"
 SOMETHING_ELSE = "something else"
+SPAN_OTHERS_MAX = NARROW_LIST_MAX + 1
+"""Words said beside a span in one question: a card's rank is "2 to 10, ace, jack,
+queen, king or joker", one question rather than three."""
 DIGITS = "Say it digit by digit, like 4 2."
 """The other words for a number whose span was not understood."""
 
@@ -265,13 +268,13 @@ def list_question(player: str | None, question: str, labels: list[str], more: bo
 
 
 def spoken_span(labels: list[str]) -> str | None:
-    """Labels that are a run of numbers or places, with at most NARROW_LIST_MAX others,
+    """Labels that are a run of numbers or places, with at most SPAN_OTHERS_MAX others,
     said without listing them all: "1 to 6", "0, 10, 20 and so on up to 100", "first to
     fifth or none"; None when they are not (or are too few to be worth it)."""
     run = [label for label in labels if _rank(label) is not None]
     others = [label for label in labels if _rank(label) is None]
     ranks = [r for r in (_rank(label) for label in run) if r is not None]
-    if len(run) <= 3 or len(others) > NARROW_LIST_MAX or ranks != sorted(ranks):
+    if len(run) <= 3 or len(others) > SPAN_OTHERS_MAX or ranks != sorted(ranks):
         return None
     step = ranks[1] - ranks[0]
     if step <= 0 or any(b - a != step for a, b in zip(ranks, ranks[1:])):

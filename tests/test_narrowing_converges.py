@@ -26,7 +26,7 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal
-from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble
+from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble, question_alone
 from host.session import Session, SessionInfo
 from replay import load_cases, play_script
 
@@ -371,3 +371,50 @@ def test_centurion_joker_offer_between_two_people_is_the_same_words_whatever_the
             assert set(_walked(prompt)) == {f"{prompt.player}, joker or pass?"}
         state, _ = game.apply(state, action)
     assert offers
+
+
+@pytest.mark.parametrize("case", load_cases(), ids=lambda c: f"{c.script}-{len(c.players)}")
+def test_every_narrowed_move_is_at_most_three_understood_answers_away(case, tmp_path):
+    """Answering each question with the choice that leads to the move (the player knows
+    what they meant), every move the narrowing offers is reached in three questions."""
+    transcript = play_script(case, tmp_path)
+    assert transcript.outcome == "over"
+    game = get_game(case.game)
+    journal = Journal(tmp_path / "db.sqlite3")
+    state, _ = game.setup(case.options(), case.decks())
+    worst = 0
+    for action in journal.accepted_actions(journal.sessions()[0].id) + [None]:
+        prompt = game.prompt(state)
+        if prompt is not None and prompt.narrow is not None:
+            for move in prompt.narrow.moves():
+                asked = []
+                at = [prompt.narrow]   # the part being asked: the player follows the questions
+
+                def ask(question, move=move, at=at):
+                    asked.append(question.text)
+                    part = at[0]
+                    if question.name.split(PROMPT_UNION)[0] == YES_NO_PROMPT:
+                        about = next(c for c in part.choices if question_alone(c) == question.text)
+                        if not _leads_to(about, move):
+                            return Reply({"intent": "no"}, True)
+                        at[0] = about.then or part
+                        return Reply({"intent": "yes"}, True)
+                    offered = [label for label in question.choices if label != SOMETHING_ELSE]
+                    fitting = [c for c in part.choices if c.label in offered and _leads_to(c, move)]
+                    if not fitting:
+                        return Reply({"intent": "something_else"}, True)
+                    at[0] = fitting[0].then or part
+                    return Reply({"intent": "choice", "index": offered.index(fitting[0].label)}, True)
+                found = Narrowing(prompt, Trouble(prompt), ask).run()
+                assert found == move, (prompt.name, move, asked)
+                worst = max(worst, len(asked))
+                assert len(asked) <= 3, (prompt.name, move, asked)
+        if action is not None:
+            state, _ = game.apply(state, action)
+    assert 0 < worst <= 3
+
+
+def _leads_to(choice: Choice, move: dict) -> bool:
+    """Whether some path through `choice` settles nothing the move does not say."""
+    paths = choice.then.moves(dict(choice.intent)) if choice.then is not None else [dict(choice.intent)]
+    return any(all(move.get(key) == value for key, value in path.items()) for path in paths)
