@@ -200,7 +200,7 @@ def test_a_yes_or_no_is_never_asked_where_a_choice_reads_as_yes():
 def _cli(tmp_path: Path, args: list[str], lines: str) -> tuple[str, list[dict]]:
     events = tmp_path / "events.jsonl"
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(tmp_path / "config.toml")}
+           "PARTYHOST_CONFIG": os.devnull}   # the default settings
     run = subprocess.run([sys.executable, "-m", "partyhost", "play", *args, "--input", "text", "--output", "text",
                           "--hide-private", "--events", str(events)],
                          cwd=REPO, input=lines, capture_output=True, text=True, env=env, timeout=120)
