@@ -112,6 +112,10 @@ class Narrow:
 
     question: str
     choices: tuple[Choice, ...]
+    said: str = ""
+    """The question said as it is, instead of one built from the choices' labels: for a
+    part whose list would tell what a player holds (a joker offered only to its holder),
+    so the same words are said whatever the hand. "": built from the labels."""
 
     def moves(self, taken: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every move a path through it makes (the intents along each path, merged)."""

@@ -92,17 +92,20 @@ class RuleError(PartyhostError):
         self.reason, self.aside = reason, aside
 
 
-NARROW_LIST_MAX = 7
-"""The most choices the host reads out in one question."""
+NARROW_LIST_MAX = 4
+"""The most words the host lists in one narrowed question (numbers and places are said
+as a span instead: "1 to 6")."""
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+"""Places in a hand, for choosing a card by its position without naming it."""
 
 
 def narrow_numbers(
     question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]], named: Callable[[int], str] = str
 ) -> Narrow:
-    """A number among `values` as a Narrow: the values themselves (read a few at a
-    time), or, beyond three lists' worth, their tens first ("20 to 29"), then the
-    number. `choose(n)` is the move (or part) for n; `named(n)` the yes or no
-    question about it, without its question mark."""
+    """A number among `values` as a Narrow: the values themselves (said as a span), or,
+    beyond a dozen, their tens first ("0, 10, 20 and so on up to 100"), then the number
+    (so any number is two answers away). `choose(n)` is the move (or part) for n;
+    `named(n)` the yes or no question about it, without its question mark."""
     values = sorted(values)
 
     def part(numbers: Sequence[int]) -> Narrow:
@@ -112,12 +115,14 @@ def narrow_numbers(
         return part(values)
     tens: dict[int, list[int]] = {}
     for value in values:
-        tens.setdefault(value // 10, []).append(value)
+        tens.setdefault(value // 10 * 10, []).append(value)
     return Narrow(
-        question,
+        f"{question.rstrip('?')}, in tens first?",
         tuple(
-            Choice(f"{group[0]} to {group[-1]}", {}, then=part(group)) if len(group) > 1 else part(group).choices[0]
-            for group in tens.values()
+            Choice(str(ten), {}, f"From {group[0]} to {group[-1]}?", then=part(group))
+            if len(group) > 1
+            else part(group).choices[0]
+            for ten, group in tens.items()
         ),
     )
 

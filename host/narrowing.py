@@ -3,32 +3,48 @@
 A reply the host could not use (not understood, a "no" to "Did you mean ...?", a
 reading the player already refused) is a miss. After the second miss at one prompt
 the host stops asking the open question and asks the game's Prompt.narrow instead,
-one short question at a time, each said once:
+one short question at a time, each decoded against its own few choices and the
+commands only (never the whole first prompt, whose other readings caused the misses):
 
 1. a yes or no about the likeliest reading, when the misses point to one choice;
-2. the choices that remain, read out: "Ana, which card: one, two or three?" (a long
-   list NARROW_LIST_MAX at a time, "something else" leading on to the rest);
-3. if that answer is not understood either, a yes or no about each choice in turn;
-4. a choice that needs more leads to the next part (the card, then the power card).
+2. the choices that remain. Numbers and places are said as a span ("1 to 6", "0, 10,
+   20 and so on up to 100", "first to seventh"); other words are listed, at most
+   NARROW_LIST_MAX at a time, "something else" leading on to the rest;
+3. if that answer is not understood either, other words: a number digit by digit,
+   or a yes or no about each listed choice in turn;
+4. a choice that needs more leads to the next part (the tens, then the number; the
+   suit, then the rank; the card, then the power card).
 
-A full answer to the first prompt counts at any step. When every choice got a "no"
-the session offers the other ways to answer (the phone page) and listens again.
+Built that way every move of every game is reached in at most three questions when
+the answers are understood. A yes or no is never asked where a choice's own words
+read as yes or no ("right" in Keep It 100's "lower, right or higher"): the choices
+are asked instead. After UNUSED_MAX answers the host could not use, or when every
+choice got a "no", the session says so, offers the other ways to answer (the phone
+page) and listens again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .contract import PROMPT_UNION, Choice, Narrow, Prompt
-from .engine import NARROW_LIST_MAX, join_names
+from .engine import NARROW_LIST_MAX, ORDINALS, join_names
 
 NARROW_AFTER = 2
 """Misses at one prompt before the host narrows its question."""
+UNUSED_MAX = 2
+"""Answers to narrowed questions the host could not use before it stops narrowing
+and offers the other ways to answer."""
 CHOICE_PROMPT = "common/choice"
 YES_NO_PROMPT = "common/yes_no"
 SOMETHING_ELSE = "something else"
+SPAN_OTHERS_MAX = NARROW_LIST_MAX + 1
+"""Words said beside a span in one question: a card's rank is "2 to 10, ace, jack,
+queen, king or joker", one question rather than three."""
+DIGITS = "Say it digit by digit, like 4 2."
+"""The other words for a number whose span was not understood."""
 
 
 @dataclass
@@ -63,7 +79,7 @@ class Reply:
 
     outcome: how the session ends ("eof", "quit"), else "". intent: what was
     understood (None: nothing); sure: whether the host may act on it unasked;
-    phrase: the words it matched, for a "Did you mean ...?".
+    phrase: the words it matched.
     """
 
     intent: dict[str, Any] | None = None
@@ -76,122 +92,222 @@ Ask = Callable[[Prompt], Reply]
 """Say a question's text, listen, and understand the answer against the question's prompt."""
 
 
-class Narrowing:
-    """The narrowed questions of one prompt, until a move, an ending, or every choice refused."""
+class _Stop(Exception):
+    """Too many answers the host could not use: the narrowing ends without a move."""
 
-    def __init__(self, prompt: Prompt, trouble: Trouble, ask: Ask):
+
+_Step = Choice | dict[str, Any] | str | None
+"""What a question gave: a choice, a full move (a phone's button), how the session
+ends, or None (not this part: every choice refused)."""
+
+
+class Narrowing:
+    """The narrowed questions of one prompt, until a move, an ending, or no move found.
+
+    `yes_no_word(label)`: whether a choice's words read as yes or no; where one does,
+    no yes-or-no question is asked in its part.
+    """
+
+    def __init__(self, prompt: Prompt, trouble: Trouble, ask: Ask, yes_no_word: Callable[[str], bool] | None = None):
         self.prompt, self.trouble, self.ask = prompt, trouble, ask
+        self.yes_no_word = yes_no_word or (lambda label: False)
+        self.unused = 0
+        self.asked: list[str] = []
+        """Every question said, in order (the tests and the event log count them)."""
 
     def run(self, likeliest: int | None = None) -> dict[str, Any] | str | None:
-        """The move (an intent), how the session ends ("eof", "quit"), or None when
-        every choice got a "no". `likeliest`: the index of the first part's choice the
-        misses point to, if any."""
+        """The move (an intent), how the session ends ("eof", "quit"), or None when no
+        move was found. `likeliest`: the index of the first part's choice the misses
+        point to, if any."""
         part = self.prompt.narrow
         taken: dict[str, Any] = {}
-        while part is not None:
-            step = self._part(part, taken, likeliest)
-            if step is None or isinstance(step, str):
-                return step
-            if isinstance(step, dict):
-                return step  # a full answer to the prompt
-            taken = {**taken, **step.intent}
-            part, likeliest = step.then, None
+        try:
+            while part is not None:
+                step = self._part(part, taken, likeliest)
+                if step is None or isinstance(step, (str, dict)):
+                    return step  # an ending, a full move, or nothing found
+                taken = {**taken, **step.intent}
+                part, likeliest = step.then, None
+        except _Stop:
+            return None
         return taken
 
-    # ---- one part: the likeliest, the list, then one at a time ----------------
+    # ---- one part: the likeliest, the span or the list, then other words ---------
 
-    def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> Choice | dict[str, Any] | str | None:
-        """One part of the move (`taken`: what earlier parts settled): a choice, a full
-        move, how the session ends, or None when no choice was taken."""
+    def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> _Step:
+        """One part of the move (`taken`: what earlier parts settled)."""
         left = [c for c in part.choices if c.then is not None or not self.trouble.was_refused({**taken, **c.intent})]
-        if likeliest is not None and 0 <= likeliest < len(part.choices) and part.choices[likeliest] in left:
+        plain = not any(self.yes_no_word(c.label) for c in part.choices)
+        if plain and likeliest is not None and 0 <= likeliest < len(part.choices) and part.choices[likeliest] in left:
             first = part.choices[likeliest]
             answer = self._yes_no(first, part)
             if answer is not False:
                 return answer
             left.remove(first)
+        if not left:
+            return None
+        if part.said:
+            found = self._from_list(part, left, more=False, plain=plain, said=part.said)
+            return None if found is False else found
+        if spoken_span([c.label for c in left]) is not None or len(left) <= NARROW_LIST_MAX:
+            found = self._from_list(part, left, more=False, plain=plain)
+            return None if found is False else found
         while left:
-            breath, rest = left[:NARROW_LIST_MAX], left[NARROW_LIST_MAX:]
-            if rest and len(breath) == NARROW_LIST_MAX:
-                breath, rest = left[: NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1 :]
-            found = self._from_list(part, breath, more=bool(rest))
+            breath, left = left[: NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1 :]
+            if len(left) == 1:  # the last one would be alone: read it with these
+                breath, left = breath + left, []
+            found = self._from_list(part, breath, more=bool(left), plain=plain)
             if found is not False:
                 return found
-            left = rest
         return None
 
     def _from_list(
-        self, part: Narrow, breath: list[Choice], more: bool
-    ) -> Choice | dict[str, Any] | str | None | Literal[False]:
-        """Read `breath` out; False: none of these (go on to the rest)."""
-        if len(breath) == 1 and not more:
+        self, part: Narrow, breath: list[Choice], more: bool, plain: bool, said: str = ""
+    ) -> _Step | Literal[False]:
+        """Ask for one of `breath` (`said`: in those words); False: none of these (go on to the rest)."""
+        if len(breath) == 1 and not more and plain and not said:
             return self._yes_no(breath[0], part)
-        labels = [c.label for c in breath] + ([SOMETHING_ELSE] if more else [])
-        question = _list_question(self.prompt.player, part.question, labels)
-        reply = self.ask(self._prompt(CHOICE_PROMPT, question, breath, labels))
+        labels = [c.label for c in breath]
+        question = said or list_question(self.prompt.player, part.question, labels, more)
+        reply = self._ask(CHOICE_PROMPT, question, breath, labels + ([SOMETHING_ELSE] if more else []))
         if reply.outcome:
             return reply.outcome
-        kind = (reply.intent or {}).get("intent")
-        if kind == "something_else" and more:
+        if (reply.intent or {}).get("intent") == "something_else" and more:
             return False
         chosen = self._chosen(reply, breath)
-        if isinstance(chosen, dict):
-            return chosen
         if chosen is not None:
-            return chosen if reply.sure else self._yes_no(chosen, part, asked=[c for c in breath if c is not chosen])
-        return self._one_at_a_time(part, breath)
+            return chosen
+        self._unused()
+        return self._other_words(part, breath, plain)
 
-    def _one_at_a_time(self, part: Narrow, breath: list[Choice]) -> Choice | dict[str, Any] | str | Literal[False]:
+    def _other_words(self, part: Narrow, breath: list[Choice], plain: bool) -> _Step | Literal[False]:
+        """The same choices asked with other words after an answer not understood: a
+        number digit by digit, else one yes or no at a time (never where a choice
+        reads as yes or no: then the host stops here)."""
+        numbers = _leaf_numbers(breath)
+        if numbers is not None and any(n >= 10 for n, _ in numbers):
+            choices = [Choice(" ".join(str(n)), move) for n, move in numbers]
+            question = f"{self.prompt.player}, {DIGITS[:1].lower()}{DIGITS[1:]}" if self.prompt.player else DIGITS
+            reply = self._ask(CHOICE_PROMPT, question, choices, [c.label for c in choices])
+            if reply.outcome:
+                return reply.outcome
+            chosen = self._chosen(reply, choices)
+            if chosen is not None:
+                return chosen.intent if isinstance(chosen, Choice) else chosen
+            self._unused()
+            return False
+        if not plain or part.said:
+            raise _Stop  # no yes or no here: it would be heard as an answer, or tell a secret
         for choice in breath:
             answer = self._yes_no(choice, part)
             if answer is not False:
                 return answer
         return False
 
-    def _yes_no(
-        self, choice: Choice, part: Narrow, asked: list[Choice] | None = None
-    ) -> Choice | dict[str, Any] | str | Literal[False]:
-        """Ask about one choice; False: not this one. A "no" to a choice picked from a
-        list goes on with the others of that list, one at a time (`asked`)."""
-        question = question_alone(choice)
-        reply = self.ask(self._prompt(YES_NO_PROMPT, question, list(part.choices), [c.label for c in part.choices]))
+    def _yes_no(self, choice: Choice, part: Narrow) -> _Step | Literal[False]:
+        """Ask about one choice; False: not this one."""
+        reply = self._ask(YES_NO_PROMPT, question_alone(choice), list(part.choices), [c.label for c in part.choices])
         if reply.outcome:
             return reply.outcome
         kind = (reply.intent or {}).get("intent")
         if kind == "yes":
             return choice
-        chosen = self._chosen(reply, list(part.choices)) if kind != "no" else None
-        if isinstance(chosen, dict) or (chosen is not None and reply.sure):
+        if kind == "no":
+            return False
+        chosen = self._chosen(reply, list(part.choices))
+        if chosen is not None:
             return chosen
-        return self._one_at_a_time(part, asked) if asked else False
+        self._unused()
+        return False
 
-    def _chosen(self, reply: Reply, among: list[Choice]) -> Choice | dict[str, Any] | None:
-        """The choice the reply names, a full move of the prompt said surely, or None."""
+    def _unused(self) -> None:
+        self.unused += 1
+        if self.unused >= UNUSED_MAX:
+            raise _Stop
+
+    def _chosen(self, reply: Reply, among: Sequence[Choice]) -> Choice | dict[str, Any] | None:
+        """The choice the reply names, a full move said surely (a phone's button), or None."""
         intent = reply.intent
         if intent is None:
             return None
         if intent.get("intent") == "choice":
             index = intent.get("index")
-            labels = [c.label for c in among]
-            return among[index] if isinstance(index, int) and 0 <= index < len(labels) else None
+            return among[index] if isinstance(index, int) and 0 <= index < len(among) else None
         if intent.get("intent") in ("yes", "no", "something_else"):
             return None
         if reply.sure and not self.trouble.was_refused(intent):
             return dict(intent)
         return None
 
-    def _prompt(self, kind: str, text: str, choices: list[Choice], labels: list[str]) -> Prompt:
-        """The question as a prompt: its own answers, or any answer to the first prompt."""
-        names = [kind] + ([CHOICE_PROMPT] if kind != CHOICE_PROMPT else []) + [self.prompt.name]
-        slots = {**self.prompt.slots, "choice": [(c.label, i) for i, c in enumerate(choices)]}
-        return Prompt(
-            PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
+    def _ask(self, kind: str, text: str, choices: Sequence[Choice], labels: list[str]) -> Reply:
+        """The question as a prompt of its own few answers (and the commands, which every
+        prompt hears), asked once."""
+        names = [kind] + ([CHOICE_PROMPT] if kind != CHOICE_PROMPT else [])
+        slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
+        self.asked.append(text)
+        return self.ask(
+            Prompt(
+                PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
+            )
         )
 
 
 def question_alone(choice: Choice) -> str:
     """The yes-or-no question about one choice: its own, or its label asked ("Lower?")."""
     return choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
+
+
+def list_question(player: str | None, question: str, labels: list[str], more: bool = False) -> str:
+    """ "Which card?" with one, two, three -> "Ana, which card: one, two or three?"; a run
+    of numbers or places is said as a span: "Ana, which card: 1 to 6?"."""
+    asked = question.rstrip("?").strip()
+    if player and not asked.startswith(player):
+        asked = f"{player}, {asked[:1].lower()}{asked[1:]}"
+    said = spoken_span(labels) if not more else None
+    return f"{asked}: {said or join_names(labels + ([SOMETHING_ELSE] if more else []), 'or')}?"
+
+
+def spoken_span(labels: list[str]) -> str | None:
+    """Labels that are a run of numbers or places, with at most SPAN_OTHERS_MAX others,
+    said without listing them all: "1 to 6", "0, 10, 20 and so on up to 100", "first to
+    fifth or none"; None when they are not (or are too few to be worth it)."""
+    run = [label for label in labels if _rank(label) is not None]
+    others = [label for label in labels if _rank(label) is None]
+    ranks = [r for r in (_rank(label) for label in run) if r is not None]
+    if len(run) <= 3 or len(others) > SPAN_OTHERS_MAX or ranks != sorted(ranks):
+        return None
+    step = ranks[1] - ranks[0]
+    if step <= 0 or any(b - a != step for a, b in zip(ranks, ranks[1:])):
+        return None
+    span = f"{run[0]} to {run[-1]}" if step == 1 else f"{run[0]}, {run[1]}, {run[2]} and so on up to {run[-1]}"
+    return join_names([span] + others, "or") if others else span
+
+
+def _rank(label: str) -> int | None:
+    """A label's place in a run: a number's value, a place's order ("third": 3)."""
+    if label.isdigit():
+        return int(label)
+    return ORDINALS.index(label) + 1 if label in ORDINALS else None
+
+
+def _leaf_numbers(choices: list[Choice]) -> list[tuple[int, dict[str, Any]]] | None:
+    """Every number reachable from `choices` with its full move (the tens lead to their
+    numbers), or None when some choice is no number."""
+    found: list[tuple[int, dict[str, Any]]] = []
+
+    def walk(options: Sequence[Choice], taken: dict[str, Any]) -> bool:
+        for choice in options:
+            move = {**taken, **choice.intent}
+            if choice.then is not None:
+                if not walk(choice.then.choices, move):
+                    return False
+            elif choice.label.isdigit():
+                found.append((int(choice.label), move))
+            else:
+                return False
+        return True
+
+    return found if walk(choices, {}) else None
 
 
 def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Prompt, str], Any]) -> int | None:
@@ -206,14 +322,6 @@ def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Pro
         if intent and intent.get("intent") == "choice":
             return intent.get("index")
     return None
-
-
-def _list_question(player: str | None, question: str, labels: list[str]) -> str:
-    """ "Which card?" with one, two, three -> "Ana, which card: one, two or three?"."""
-    asked = question.rstrip("?").strip()
-    if player and not asked.startswith(player):
-        asked = f"{player}, {asked[:1].lower()}{asked[1:]}"
-    return f"{asked}: {join_names(labels, 'or')}?"
 
 
 def _names(intent: dict[str, Any], refused: dict[str, Any]) -> bool:

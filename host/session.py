@@ -158,6 +158,8 @@ class Session:
         """Replies the host could not use at the current prompt (host/narrowing.py)."""
         self._last_narrowed: Understood | None = None
         """The last answer to a narrowed question (what the host says if no move came of it)."""
+        self._yes_words: dict[str, bool] = {}
+        """Words already checked for reading as "yes" (_reads_as_yes)."""
         self.other_ways: Callable[[Prompt], str] = lambda prompt: ""
         """How else the player asked can move now, said when narrowing found no move
         ("You can also choose on your phone page."); "" when there is no other way."""
@@ -305,11 +307,22 @@ class Session:
                 return _LISTEN_AGAIN  # the prompt is not re-read
             self._not_understood(prompt, heard)
             return None
+        if verdict is Verdict.ASK_FIRST and not self._allowed(prompt, intent):
+            # An unsure reading the rules refuse now (a card not held) is never asked
+            # about: a "Did you mean" would name it. It is a miss, as if not understood.
+            if trouble.miss(heard.text):
+                return self._narrow(prompt)
+            self._reject(prompt, "not understood", SORRY if heard.spoken else self._sorry(prompt))
+            return _LISTEN_AGAIN if heard.spoken else None
         if intent["intent"] not in COMMON_INTENTS and trouble.was_refused(intent):
             # The reading the player already said "no" to: asked about again, or narrowed.
             if trouble.miss(heard.text):
                 return self._narrow(prompt)
             verdict = Verdict.ASK_FIRST
+        if verdict is Verdict.ASK_FIRST and self._yes_is_an_answer(prompt):
+            # "Right" would be both a yes and a guess: ask with the choices themselves.
+            trouble.heard.append(heard.text)
+            return self._narrow(prompt)
         if verdict is Verdict.ASK_FIRST:
             settled = self._did_you_mean(prompt, heard.phrase, intent)
             if not isinstance(settled, dict):
@@ -537,13 +550,14 @@ class Session:
 
     def _narrow(self, prompt: Prompt) -> _Taken:
         """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
-        A move found is applied; when every choice got a "no", the other ways to answer
-        are offered and the host listens again, narrowing anew at the next miss."""
+        A move found is applied; when none was found, the other ways to answer are
+        offered and the host listens again, narrowing anew at the next misses."""
         trouble = self._trouble_at(prompt)
         self._last_narrowed = None
         self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
         likeliest = likeliest_choice(prompt, trouble.heard, self.ears.reread)
-        found = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask)).run(likeliest)
+        asking = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask), self._reads_as_yes)
+        found = asking.run(likeliest)
         if isinstance(found, dict):
             self._accept(prompt, found)
             return None
@@ -568,7 +582,17 @@ class Session:
     def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
         """Say one narrowed question and understand its answer against `ask`. A common
         command is carried out and the question said again; one that changes the game
-        (undo) ends the narrowing."""
+        (undo) ends the narrowing. Each question is logged as a prompt of its own."""
+        self.log.write(
+            {
+                "type": "narrowed_prompt",
+                "player": prompt.player,
+                "prompt": ask.name,
+                "narrows": prompt.name,
+                "text": ask.text,
+                "choices": list(ask.choices),
+            }
+        )
         self._say(ask.text, remember=False)
         while True:
             heard = self._hear_addressed(ask)
@@ -606,7 +630,35 @@ class Session:
         if heard.unavailable:
             self._reject(prompt, "not available", heard.unavailable)
         else:
-            self._reject(prompt, "not understood", "Sorry, I didn't catch that. " + self._options_sentence(prompt))
+            self._reject(prompt, "not understood", self._sorry(prompt))
+
+    def _sorry(self, prompt: Prompt) -> str:
+        return "Sorry, I didn't catch that. " + self._options_sentence(prompt)
+
+    def _allowed(self, prompt: Prompt, intent: dict[str, Any]) -> bool:
+        """Whether the rules take the move now (tried on the state, which stays as it is)."""
+        if intent["intent"] in COMMON_INTENTS:
+            return True
+        try:
+            self.game.apply(self.state, cast(Action, {**intent, "player": prompt.player}))
+        except RuleError:
+            return False
+        return True
+
+    def _reads_as_yes(self, words: str) -> bool:
+        """Whether `words` (a choice's label) would be heard as "yes": then no yes or no
+        is asked where it is an answer ("right" in "lower, right or higher")."""
+        if words not in self._yes_words:
+            heard = self.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words)
+            yes = heard.intent is not None and heard.intent.get("intent") == "yes"
+            self._yes_words[words] = yes and heard.verdict is Verdict.ACT  # read surely, not a near sound
+        return self._yes_words[words]
+
+    def _yes_is_an_answer(self, prompt: Prompt) -> bool:
+        """Whether some answer the prompt takes would be heard as "yes" (its narrowed
+        choices and its examples)."""
+        labels = [c.label for c in prompt.narrow.choices] if prompt.narrow is not None else []
+        return any(self._reads_as_yes(words) for words in labels + list(prompt.choices))
 
     def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | _Taken:
         """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
@@ -637,8 +689,10 @@ class Session:
                 if outcome is not None:
                     return outcome
                 continue
-            if heard.verdict is Verdict.ACT:
-                return answer
+            if heard.verdict is Verdict.ACT or answer == intent:
+                return answer  # said surely, or said again as it was asked about
+            if not self._allowed(prompt, answer):
+                break  # never asked about a move the rules refuse now
             phrase, intent = heard.phrase, answer
         if self._trouble_at(prompt).miss():
             return self._narrow(prompt)

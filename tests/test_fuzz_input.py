@@ -65,5 +65,5 @@ def test_bytes_that_are_not_utf8_on_the_terminal_are_answered(tmp_path):
     out, err = result.stdout.decode(), result.stderr.decode()
     assert result.returncode == 0 and "Traceback" not in err
     assert out.count("Sorry, I didn't catch that") == 1 and "HOST: The game is saved" in out
-    assert "HOST: Ana, which card: ace of clubs, 3 of hearts" in out   # the second miss: narrowed
+    assert "HOST: Ana, which card, by its place in your hand: first to seventh?" in out   # narrowed, no card named
     assert "\x1b" not in out and "\x00" not in out         # the echo cannot drive the terminal

@@ -117,13 +117,14 @@ def test_a_reading_the_player_refused_is_never_acted_on_unasked(tmp_path):
 
 def test_a_move_in_parts_is_asked_for_one_part_at_a_time(tmp_path):
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "zero-to-100", ["blah", "blah blah", "two", "minus twenty"],
+        tmp_path, "zero-to-100", ["blah", "blah blah", "two", "something else", "minus twenty"],
         players=("Ana", "Ben", "Cy"))
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "powers": ["-20"],
                                                 "player": "Team Ana"}
-    assert "Team Ana, which card: 1, 2, 3, 4, 5 or 6?" in mouth.said
-    assert "Team Ana, power card: none, plus 50, minus 50, plus 20, minus 20 or Spot On?" in mouth.said
+    said = _after_first_question(mouth, "Team Ana, which card: 1 to 6?")   # numbers: a span, not a list
+    assert said[1:3] == ["Team Ana, power card: none, plus 50, minus 50 or something else?",
+                         "Team Ana, power card: plus 20, minus 20 or Spot On?"]   # at most four words at once
 
 
 def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path):
@@ -144,17 +145,31 @@ def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path
 def test_a_long_list_is_read_a_few_at_a_time():
     from host.contract import Choice, Narrow, Prompt
     from host.narrowing import Narrowing, Reply
-    narrow = Narrow("Which number?", tuple(Choice(str(n), {"intent": "number", "value": n}) for n in range(12)))
-    prompt = Prompt("common/number", "Ana", "Ana, your number?", narrow=narrow)
+    words = ["red", "blue", "green", "gold", "pink", "grey", "black", "white", "brown"]
+    narrow = Narrow("Which colour?", tuple(Choice(w, {"intent": "face", "face": w}) for w in words))
+    prompt = Prompt("common/any", "Ana", "Ana, your colour?", narrow=narrow)
     asked = []
-    answers = iter([Reply({"intent": "something_else"}, True), Reply({"intent": "choice", "index": 2}, True)])
+    answers = iter([Reply({"intent": "something_else"}, True), Reply({"intent": "something_else"}, True),
+                    Reply({"intent": "choice", "index": 1}, True)])
 
     def ask(question):
         asked.append(question.text)
         return next(answers)
-    assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "number", "value": 8}
-    assert asked == ["Ana, which number: 0, 1, 2, 3, 4, 5 or something else?",
-                     "Ana, which number: 6, 7, 8, 9, 10 or 11?"]
+    assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "face", "face": "white"}
+    assert asked == ["Ana, which colour: red, blue, green or something else?",
+                     "Ana, which colour: gold, pink, grey or something else?",
+                     "Ana, which colour: black, white or brown?"]
+
+
+def test_numbers_and_places_are_said_as_a_span_not_listed():
+    from host.engine import ORDINALS
+    from host.narrowing import list_question
+    assert list_question("Ana", "Which card?", [str(n) for n in range(1, 7)]) == "Ana, which card: 1 to 6?"
+    assert list_question("Ana", "Your bet?", ["no bet"] + [str(n) for n in range(10, 90, 10)]) == (
+        "Ana, your bet: 10, 20, 30 and so on up to 80 or no bet?")
+    assert list_question("Ben", "Which of your words?", list(ORDINALS[:4]) + ["none"]) == (
+        "Ben, which of your words: first to fourth or none?")
+    assert list_question(None, "Which?", ["1", "3", "4", "5"]) == "Which: 1, 3, 4 or 5?"   # not a run: listed
 
 
 def test_a_refusal_covers_the_same_move_named_more_fully():

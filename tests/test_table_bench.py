@@ -155,10 +155,16 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
     line = lines[2]                                   # card two with plus twenty
     assert narrowed_answer(line, "Team Ana, which card: 1, 2 or 3?") == "2"
+    assert narrowed_answer(line, "Team Ana, which card: 1 to 6?") == "2"            # a span said
     assert narrowed_answer(line, "Card 1?") == "no" and narrowed_answer(line, "Card 2?") == "yes"
     assert narrowed_answer(line, "Power card: none, plus 20 or minus 20?") == "plus 20"
     assert narrowed_answer(line, "No power card?") == "no"
     assert narrowed_answer(line, "Team Ana, which question is closest to 50?") is None
+    said = next(l for l in lines if l.prompt.name == "zero-to-100/tiebreak" and l.move)
+    value = said.move["value"]
+    assert narrowed_answer(said, "Team Ana, your answer, in tens first: 0, 10, 20 and so on up to 100?") == (
+        str(value // 10 * 10) if value < 100 else "100")
+    assert narrowed_answer(said, "Team Ana, say it digit by digit, like 4 2.") == " ".join(str(value))
     refused = lines[1]                                # the fifty card, no side: the typed game refused it
     assert not refused.move
     assert narrowed_answer(refused, "Team Ana, which card: 1, 2 or 3?") == refused.text

@@ -80,6 +80,7 @@ from typing import Any
 from host.contract import Choice, Narrow, Prompt
 from host.decks import PACK_FILE, Pack, default_pack
 from host.engine import (
+    ORDINALS,
     Action,
     DeckEntry,
     Event,
@@ -503,11 +504,40 @@ def prompt(state: State) -> Prompt | None:
 
 
 def _cards_narrow(s: State) -> Narrow:
-    """Host deal: the cards the player may play. Table deal: any card not yet seen, its
-    rank first, then its suit."""
+    """Host deal against the host: the suit, then the rank, of the cards the player may
+    play (nobody else listens). Host deal between two people: the card by its place in
+    the hand as it is read to its holder ("your third card"), so the other player hears
+    no card. Table deal: any card not yet seen, its rank first, then its suit."""
+    if s.deal == "host" and s.mode == "pvp":
+        hand = sorted(s.hands[s.turn], key=lambda c: (-s.value(c), c))
+        legal = set(legal_cards(s, s.turn))
+        return Narrow(
+            "Which card, by its place in your hand?",
+            tuple(
+                Choice(ORDINALS[i], _card_intent(c), f"Your {ORDINALS[i]} card?")
+                for i, c in enumerate(hand[: len(ORDINALS)])
+                if c in legal
+            ),
+        )
     if s.deal == "host":
         cards = sorted(set(legal_cards(s, s.turn)), key=lambda c: (s.value(c), c))
-        return Narrow("Which card?", tuple(Choice(s.name(c), _card_intent(c), f"The {s.name(c)}?") for c in cards))
+        suits = sorted({c.suit for c in cards if c.suit is not None and not c.is_joker}, key=s.pack.suit_names.index)
+
+        def in_suit(suit: str) -> Narrow:
+            return Narrow(
+                "Which rank?",
+                tuple(
+                    Choice(s.pack.spoken(c.rank), _card_intent(c), f"The {s.name(c)}?")
+                    for c in cards
+                    if not c.is_joker and c.suit == suit
+                ),
+            )
+
+        return Narrow(
+            "Which suit?",
+            tuple(Choice(suit, {}, f"A card of {suit}?", then=in_suit(suit)) for suit in suits)
+            + ((Choice("joker", _card_intent(JOKER), "Your joker?"),) if JOKER in cards else ()),
+        )
     seen = s.out_of_play + [c for _, c in s.played]
     ranks = []
     for rank in s.pack.ranks:
@@ -546,9 +576,11 @@ def _steal_prompt(s: State) -> Prompt:
         slots=grammar_slots(f"{ID}/joker_steal", context),
         choices=("joker", "pass"),
         narrow=Narrow(
-            "Joker or pass?",
+            "Your move?",
             ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
             + (Choice("pass", {"intent": "pass"}, "Do you pass?"),),
+            # Between two people the same words whether or not a joker is held.
+            said=f"{name}, joker or pass?" if s.deal == "host" and s.mode == "pvp" else "",
         ),
     )
 

@@ -121,6 +121,7 @@ from typing import Any
 from host.contract import Choice, Narrow, Prompt
 from host.decks import WORDS_FILE, sound_key, sound_words
 from host.engine import (
+    ORDINALS,
     Action,
     DeckEntry,
     Event,
@@ -474,12 +475,8 @@ def _claim_prompt(s: KeepCoolState) -> Prompt:
         f"{owner}, which of your words was it?",
         context=context,
         slots=grammar_slots("keep-cool/claim", context),
-        choices=tuple(context["words"][:2]) + ("no",),
-        narrow=Narrow(
-            "Which word?",
-            tuple(Choice(word, {"intent": "word", "word": word}) for word in context["words"])
-            + (Choice("none", {"intent": "no"}, "None of them?"),),
-        ),
+        choices=("the first one", "the second word", "no"),  # by place: the table hears examples too
+        narrow=_claim_narrow(context["words"]),
     )
 
 
@@ -527,11 +524,25 @@ HELP = {
 """What "help" says of the commands at a turn (host.engine.Game.HELP): they need the prefix."""
 
 
-def _words_narrow(s: KeepCoolState) -> Narrow | None:
-    """The words in play the player whose turn it is may say (none near their own)."""
-    own = _hand_words(s, s.turn)
-    words = [w for w in words_in_play(s) if not any(share_root(w, mine) for mine in own)]
-    return Narrow("Which word?", tuple(Choice(w, {"intent": "word", "word": w}) for w in words)) if words else None
+def _claim_narrow(words: list[str]) -> Narrow:
+    """The owner's words by their place in the hand as they last heard it ("1 cart, 2
+    salmon"), never by the words themselves, which the guesser must not hear."""
+    return Narrow(
+        "Which of your words?",
+        tuple(
+            Choice(ORDINALS[i], {"intent": "word", "word": word}, f"Your {ORDINALS[i]} word?")
+            for i, word in enumerate(words[: len(ORDINALS)])
+        )
+        + (Choice("none", {"intent": "no"}, "None of them?"),),
+    )
+
+
+def _words_narrow(s: KeepCoolState) -> Narrow:
+    """What the host can offer at a turn without saying a word in play: to count what
+    it could not read as the clue (as it does with speech it cannot read). A guess is
+    never offered: the words it could name are other players' secrets."""
+    clue = Choice("clue", dict(UNCLEAR["keep-cool/word"]), f"{s.turn}, count that as your clue?")
+    return Narrow("Your clue?", (clue,))
 
 
 UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
@@ -546,8 +557,10 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
     keep-cool/word: {"words": [...], "roster": [player names]} gives the words
     in play and the names for "Ana got it"; setup has no live lists.
     """
-    if prompt == "keep-cool/claim":  # {"words": the claiming owner's words}
-        return {"word": [(w, w) for w in context.get("words") or []]}
+    if prompt == "keep-cool/claim":  # {"words": the claiming owner's words}, or by place ("the first one")
+        words = list(context.get("words") or [])[: len(ORDINALS)]
+        places = [(f"{ORDINALS[i]}{end}", w) for i, w in enumerate(words) for end in ("", " one", " word")]
+        return {"word": [(w, w) for w in words] + places}
     if prompt != "keep-cool/word":
         return {}
     words = context.get("words") or []
@@ -824,7 +837,8 @@ def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Ev
     word = _clean(action.get("word")) if intent == "word" else None
     words = _hand_words(s, owner)
     if word not in words:
-        raise RuleError(f"{owner}, say which of your words it was: {join_names(words, 'or')}; or no.")
+        places = join_names(list(ORDINALS[: len(words)]), "or")  # by place: the table hears this
+        raise RuleError(f"{owner}, say which of your words it was, by its place: {places}; or no.")
     index = words.index(word)
     card = s.hands[owner].pop(index)
     s.phase, s.claim, s.last_speaker = "play", None, None

@@ -76,6 +76,7 @@ from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_name, names_context
 from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
+    NARROW_LIST_MAX,
     Action,
     DeckEntry,
     Event,
@@ -527,9 +528,21 @@ def _spots_narrow(lines: list[list[int]]) -> Narrow:
 
     def spots(index: int) -> Narrow:
         values = lines[index]
-        return Narrow(
-            "Where?", tuple(Choice(_gap_words(spot), _gap_intent(spot, len(values))) for spot in _gaps(index, values))
-        )
+        gaps = [Choice(_gap_words(spot), _gap_intent(spot, len(values))) for spot in _gaps(index, values)]
+        if len(gaps) <= NARROW_LIST_MAX:
+            return Narrow("Where?", tuple(gaps))
+        # A long line: a stretch of it first ("below 73"), then the gap, each a short list.
+        spans = _gaps(index, values)
+        size = -(-len(gaps) // NARROW_LIST_MAX)
+        stretches = []
+        for start in range(0, len(gaps), size):
+            inside = gaps[start : start + size]
+            low, high = spans[start].low, spans[start + len(inside) - 1].high
+            stretch = _gap_words(Spot(index, start, low, high))
+            stretches.append(
+                inside[0] if len(inside) == 1 else Choice(stretch, {}, then=Narrow("Where?", tuple(inside)))
+            )
+        return Narrow("Where?", tuple(stretches))
 
     if len(lines) == 1:
         return spots(0)

@@ -432,7 +432,8 @@ BID_COUNTS_OFFERED = 6
 
 
 def _bid_narrow(s: State) -> Narrow:
-    """A number, then a family; after a bid, first whether to raise or call it false."""
+    """A number, then a family; after a bid the numbers and "that's false" in one question
+    (so a raise is two answers, as a first bid is)."""
     families = Narrow("Which family?", tuple(Choice(f.plural, {"family": f.name}) for f in s.cards.bid.families))
     low = s.last_bid.count + 1 if s.last_bid else 1
     counts = Narrow(
@@ -443,13 +444,7 @@ def _bid_narrow(s: State) -> Narrow:
     )
     if s.last_bid is None:
         return counts
-    return Narrow(
-        "Raise, or that's false?",
-        (
-            Choice("raise", {}, "Do you raise?", then=counts),
-            Choice("that's false", {"intent": "challenge"}, "Is it false?"),
-        ),
-    )
+    return Narrow(counts.question, counts.choices + (Choice("that's false", {"intent": "challenge"}, "Is it false?"),))
 
 
 def _vote_prompt(s: State) -> Prompt:
@@ -537,7 +532,7 @@ def _reward_narrow(s: State) -> Narrow:
             if room and not refused:
                 choices.append(Choice(card_words(card), {"intent": "take", "card": card}, f"Take {card_name(card)}?"))
     choices += [
-        Choice(BONUS_NAMES[b], {"intent": "use", "card": b}, f"Use your {BONUS_NAMES[b]} card?")
+        Choice(f"use {BONUS_NAMES[b]}", {"intent": "use", "card": b}, f"Use your {BONUS_NAMES[b]} card?")
         for b in _usable_bonuses(s)
     ]
     if r.left == 0:

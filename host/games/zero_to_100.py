@@ -90,6 +90,7 @@ from host.cardtitle import READ_HAND, card_name, names_context, names_text, read
 from ..contract import Choice, Narrow, Prompt
 from ..decks import QUESTIONS_FILE, Decks, Question
 from ..engine import (
+    ORDINALS,
     Action,
     DeckEntry,
     Event,
@@ -168,8 +169,6 @@ PLAYED_POWERS = {
     "spot_on": ("spot_on", 0),
 }
 """What a team may say it plays -> (the power card it spends, the shift it adds)."""
-
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 _NOT_DISTINCTIVE = set(
     """

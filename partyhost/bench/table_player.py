@@ -5,8 +5,8 @@ What the players know of the host is what a person at the table knows: its words
 cues (the event log's `say` and `sound` lines, read as they are written, while the
 audio itself goes to the satellite's speaker) and what its narration tells of a move
 it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines), and
-that it has begun narrowing its question (`narrowing`: its narrowed questions carry no
-`prompt` line of their own). They never read what the ears heard (`heard`,
+that it has begun narrowing its question (`narrowing`; each narrowed question's own
+`narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
 
 - waits for the prompt and for the host to fall silent, then says the line;
@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from host.contract import Choice, Narrow, Prompt
+from host.engine import ORDINALS
 from host.games import get_game, option
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
 from host.session import COMMON_INTENTS, UNDO_CONSENT
@@ -175,10 +176,18 @@ def narrowed_answer(line: Line, question: str) -> str | None:
         return None
     reachable = any(_fits(choice, line.move) for choice in narrow.choices)
     asked = question.strip().lower()
+    if "digit by digit" in asked:
+        numbers = [
+            c.label for part in _parts(narrow) for c in part.choices if c.label.isdigit() and _fits(c, line.move)
+        ]
+        return " ".join(numbers[-1]) if reachable and numbers else line.text
     for part in _parts(narrow):
         listed = part.question.rstrip("?").strip().lower()
+        if part.said and asked == part.said.lower():
+            fitting = [c.label for c in part.choices if _fits(c, line.move)]
+            return fitting[0] if reachable and fitting else line.text
         if ":" in asked and asked.split(":")[0].endswith(listed):
-            offered = asked.split(":", 1)[1]
+            offered = _spans_listed(asked.split(":", 1)[1])
             fitting = [
                 c.label
                 for c in part.choices
@@ -197,6 +206,25 @@ def narrowed_answer(line: Line, question: str) -> str | None:
             if asked == question_alone(choice).lower():
                 return line.text if not reachable else YES if _fits(choice, line.move) else NO
     return None
+
+
+def _spans_listed(offered: str) -> str:
+    """A narrowed question's choices with its spans written out, so each label can be
+    found in it: "1 to 4" -> "1, 2, 3, 4"; "0, 10, 20 and so on up to 100"; "first to
+    third" (host.narrowing.spoken_span says them that way)."""
+
+    def numbers(match: re.Match[str]) -> str:
+        first, second, last = int(match["a"]), int(match["b"] or int(match["a"]) + 1), int(match["z"])
+        return ", ".join(str(n) for n in range(first, last + 1, max(1, second - first)))
+
+    offered = re.sub(r"(?P<a>\d+), (?P<b>\d+), \d+ and so on up to (?P<z>\d+)", numbers, offered)
+    offered = re.sub(r"(?P<a>\d+)(?P<b>) to (?P<z>\d+)", numbers, offered)
+    places = "|".join(ORDINALS)
+
+    def ordinals(match: re.Match[str]) -> str:
+        return ", ".join(ORDINALS[ORDINALS.index(match["a"]) : ORDINALS.index(match["z"]) + 1])
+
+    return re.sub(rf"(?P<a>{places}) to (?P<z>{places})", ordinals, offered)
 
 
 def _parts(narrow: Narrow) -> list[Narrow]:
