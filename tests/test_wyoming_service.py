@@ -128,7 +128,9 @@ def test_moves_are_played_and_journaled(game):
     assert moves(game.data) == 2, (moves(game.data), answer)
     before = say(port, "score")                     # a common command: answered, nothing played
     assert "Player 1 0 and Player 2 0" in before and moves(game.data) == 2
-    assert "nothing to undo" not in say(port, "undo")
+    asked = say(port, "undo")                       # Player 2 is awaited: Player 1's move needs their yes
+    assert "Player 1, do you agree?" in asked and moves(game.data) == 2
+    assert "Undone" in say(port, "yes")
     assert moves(game.data) == 1                    # undone in the journal, as typed play does
 
 
