@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
+from rapidfuzz import fuzz
 
 from host.contract import PROMPT_UNION as UNION  # the contract where host and voice meet
 from voice.understanding.align import INF, Alignment, Path
@@ -34,6 +35,7 @@ from voice.understanding.graph import (
     number_value,
 )
 from voice.understanding.normalize import normalize, number_words
+from voice.understanding.phonetic import sound_of
 
 ACCEPT_SCORE = 86.0
 """At or above: act on it. Typos and recognizer slips ("twelve clover") land here."""
@@ -47,6 +49,10 @@ TIE_LETTERS = 1e-3
 ADDRESSED_SCORE = 88.0
 """How well a command must match when its prefix word was misheard ("post pause"):
 above ACCEPT_SCORE, as the prefix is a guess ("do that" is not "undo that")."""
+NEAR_SLIP = 80.0
+"""A word of the grammar heard in place of a command's word is a slip of it only this
+close (rapidfuzz ratio, by spelling or by sound): "what" for "what's" (80 by spelling),
+not "down" for "on" (67 by spelling, 40 by sound)."""
 MAX_HEARD_WORDS = 40
 """Longer replies are not read: nothing a prompt accepts is that long."""
 EXAMPLE_LIMIT = 20_000
@@ -68,6 +74,9 @@ class Match:
     """How many letters more the rival's path costs."""
     unavailable: str = ""
     """What to say when the words clearly name something not possible now."""
+    fallback: bool = False
+    """Words outside the grammar taken as the prompt's fallback (a Keep Cool clue):
+    what was heard, not a phrase of the grammar."""
 
     @property
     def unsure(self) -> bool:
@@ -135,7 +144,7 @@ class PromptGraph:
         best = self._best(alignment)
         if best is not None and best.score < ADDRESSED_SCORE and self._guessed_prefix(best, words):
             best = None
-        if best is not None and self._game_word_for_command(best, words):
+        if best is not None and (self._game_word_for_command(best, words) or self._said_for_command(best, words)):
             best = None
         if best is not None and best.score >= self.confirm:
             found = self._read(best, heard, words)
@@ -152,7 +161,7 @@ class PromptGraph:
             # typed compound whole ("wolf-dog" is one word, as the rulebook says).
             said = normalize(heard, strip_fillers=False, hyphens=True)
             if said and len(said.split()) <= 3:
-                return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept)
+                return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept, fallback=True)
         return Match(heard, None, best.score if best else 0.0, accept=self.accept)
 
     def lookup(self, text: str) -> dict[str, Any] | None:
@@ -192,6 +201,24 @@ class PromptGraph:
             s.heard[1] - s.heard[0] == 1
             and heard[s.heard[0]] in self.game_words
             and heard[s.heard[0]] != g.words[g.word[s.arc]]
+            for s in path.steps
+            if g.word[s.arc] >= 0 and not g.any_word[s.arc]
+        )
+
+    def _said_for_command(self, path: Path, heard: list[str]) -> bool:
+        """A common command reached by taking a word the prompt knows for another of the
+        command's words ("let's go down" for "let's go on" where "slow down" is said too):
+        a command needs its own words, and a word of the grammar heard is that word, not a
+        slip for another. Slips that are no word of the grammar ("paws"), near slips
+        ("who's", "what" for "what's"), and one word heard as two ("and do") still stand
+        for a command."""
+        if self._intent_tag(path).order < self.own:
+            return False
+        g = self.graph
+        return any(
+            s.heard[1] - s.heard[0] == 1
+            and heard[s.heard[0]] in g.word_index
+            and not _near_slip(heard[s.heard[0]], g.words[g.word[s.arc]])
             for s in path.steps
             if g.word[s.arc] >= 0 and not g.any_word[s.arc]
         )
@@ -426,6 +453,16 @@ class PromptGraph:
             if isinstance(tag, IntentTag):
                 order.setdefault(tag.name, tag.order)
         return order
+
+
+def _near_slip(heard: str, word: str) -> bool:
+    """The same word, or one so close by spelling or by sound that it is a slip of it
+    ("who's" for "whose", "what" for "what's"), not another word ("down" for "on")."""
+    if heard == word:
+        return True
+    heard_sound, word_sound = sound_of(heard), sound_of(word)
+    by_sound = fuzz.ratio(heard_sound, word_sound) if heard_sound and word_sound else 0.0
+    return max(fuzz.ratio(heard, word), by_sound) >= NEAR_SLIP
 
 
 def _with_loose_words(span: tuple[int, int], steps, alignment: Alignment) -> tuple[int, int]:
