@@ -205,6 +205,13 @@ class Outcome(Enum):
     """The speech's beginning was not heard (`reason` says why): never acted on, asked again."""
     IGNORED = "ignored"
     """Speech plainly not said to the host (`reason` says why): logged, never answered."""
+    WOKEN = "woken"
+    """The wake word said alone: the host answers at once ("Yes?") and listens for what
+    follows, never silently."""
+    MISHEARD = "misheard"
+    """Speech where any speech is a move, read as something a player is unlikely to have
+    said (a Keep Cool clue of two words, a non-word or a player's name; `reason` says
+    which): never a move; the host asks "Again?" and listens on, its clock still running."""
 
 
 class Source(Enum):

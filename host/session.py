@@ -54,6 +54,12 @@ COMMON_INTENTS = {
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SORRY = "Sorry?"
+YES = "Yes?"
+"""The answer to the wake word said alone: the host is listening for what follows."""
+AGAIN = "Again?"
+"""The answer to a Keep Cool clue likely misheard: said inside the turn's clock."""
+AGAIN_MIN_S = 1.0
+"""A timed prompt asked again has at least this long left for the reply."""
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 
 
@@ -345,14 +351,22 @@ class Session:
         schedule = (wait, self.clock() + wait) if wait else None  # (wait, when the reminder is due)
         if schedule and self._reminders is not None and self._reminders[0] == prompt:
             schedule = self._reminders[1:]  # the same question again: its schedule goes on
+        runs_until: float | None = None  # a timed prompt's clock, running on while the host answers
         while True:
             self._reminders = (prompt, *schedule) if schedule else None
             asked = prompt if schedule is None else replace(prompt, timeout=max(0.5, schedule[1] - self.clock()))
+            if runs_until is not None:
+                asked = replace(prompt, timeout=max(AGAIN_MIN_S, runs_until - self.clock()))
             heard = self.ears.hear(asked)
             if heard is not None and schedule is not None and heard.outcome is Outcome.TIMED_OUT:
                 self._remind(prompt)
                 wait = schedule[0] * 2
                 schedule = (wait, self.clock() + wait)
+                continue
+            if heard is not None and heard.outcome in (Outcome.WOKEN, Outcome.MISHEARD):
+                self._answer_at_once(prompt, heard)
+                if prompt.timeout is not None and heard.listening_from is not None and runs_until is None:
+                    runs_until = heard.listening_from + prompt.timeout
                 continue
             if heard is None or heard.outcome is not Outcome.IGNORED:
                 if heard is not None and heard.outcome is not Outcome.MISSED_START:
@@ -367,6 +381,21 @@ class Session:
                     **_timing(heard, prompt),
                 }
             )
+
+    def _answer_at_once(self, prompt: Prompt, heard: Understood) -> None:
+        """The wake word said alone gets "Yes?", a Keep Cool clue likely misheard "Again?":
+        short, so a timed turn keeps most of its clock, and never silence."""
+        woken = heard.outcome is Outcome.WOKEN
+        self.log.write(
+            {
+                "type": "woken" if woken else "misheard",
+                "player": prompt.player,
+                "text": heard.text,
+                **({"reason": heard.reason} if heard.reason else {}),
+                **_timing(heard, prompt),
+            }
+        )
+        self._say(YES if woken else AGAIN, remember=False)
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""

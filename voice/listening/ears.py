@@ -40,6 +40,7 @@ from voice.listening.pipeline import Reader
 from voice.listening.reading import PromptLike, Reading, read_table
 from voice.listening.turns import listen_for_turn
 from voice.listening.wake import STEP, WakeWatch, command_start
+from voice.understanding.clues import clue_doubt
 from voice.understanding.commands import Commands, sure_command
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding, decided, understood
@@ -56,6 +57,7 @@ ARMED_S = 5.0
 COMMAND_MIN_S = 0.15
 """Less speech than this after the wake word: the word was said alone."""
 WAKE_ALONE = "wake word alone: listening for a command"
+"""Why the ears answered WOKEN (the host says "Yes?" and listens)."""
 WAKE_UNCLEAR = "wake word, but no command understood"
 
 
@@ -191,6 +193,9 @@ class VoiceEars:
             return timing.made(Outcome.MISSED_START, reason=missed)
         if reading.rejected or reading.match is None:
             return timing.made(Outcome.UNCLEAR, confidence=reading.confidence)
+        doubt = clue_doubt(reading.match.phrase, _live_words(table)) if reading.match.fallback else ""
+        if doubt:  # where any speech is a move, a reading nobody is likely to have said is asked again
+            return timing.made(Outcome.MISHEARD, text=reading.text, reason=doubt, confidence=reading.confidence)
         return understood(
             reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
@@ -223,8 +228,12 @@ class VoiceEars:
         heard in it (nor said alone just before). What follows the word is read as if
         it followed the prompt's command prefix ("host"), or, at a prompt without one,
         against the common commands. A command is handed over decided, like a phone's
-        button; one not understood is ignored, never taken as the prompt's reply (at a
-        Keep Cool turn any speech is a clue)."""
+        button. A detection never swallows a line: where no command follows it, the
+        whole utterance is read as a reply to the prompt (the detector also fires on
+        words that are no wake word, "undo" among them), and what reads as a sure reply
+        or command is that (_as_reply). Otherwise the word said alone is WOKEN (the host
+        answers, then listens) and anything else ignored, never taken as the prompt's
+        reply where any speech is a move (at a Keep Cool turn any speech is a clue)."""
         armed = self._armed_until is not None and utterance.start <= self._armed_until
         self._armed_until = None
         fired = wake.take(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
@@ -233,29 +242,53 @@ class VoiceEars:
         audio_start = utterance.start - (utterance.lead_s or 0.0)
         cut = command_start(utterance.audio, audio_start, fired) if fired is not None else 0
         rest = utterance.audio[cut:]
-        if _speech_seconds(rest, utterance.audio) < COMMAND_MIN_S:
+        alone = _speech_seconds(rest, utterance.audio) < COMMAND_MIN_S
+        text = ""
+        if not alone:
+            command = Utterance(
+                rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE), end=utterance.end, lead_s=0.0
+            )
+            commands = Commands(self.matcher, prompt.name, prompt.slots)
+            read = partial(
+                read_table,
+                self.reader.recognizer,
+                commands,
+                min_confidence=self.reader.min_confidence,
+                rival_margin=self.reader.rival_margin,
+            )
+            reading = self._run(read, command)
+            if self.on_reading:
+                self.on_reading(reading)
+            said = sure_command(reading.match) if not reading.rejected and reading.text else None
+            if said is not None and said.intent is not None:
+                return decided(said.intent, Source.WAKE, reading.text, confidence=reading.confidence, **timing.fields())
+            text = reading.text
+        reply = self._as_reply(prompt, utterance, timing)
+        if reply is not None:
+            return reply
+        if alone:
             self._armed_until = utterance.end + ARMED_S
-            if self.play_cue:
-                self.play_cue("tick")  # heard: say the command now
-            return timing.made(Outcome.IGNORED, reason=WAKE_ALONE)
-        command = Utterance(
-            rest, start=max(utterance.start, audio_start + cut / SAMPLE_RATE), end=utterance.end, lead_s=0.0
-        )
-        commands = Commands(self.matcher, prompt.name, prompt.slots)
-        read = partial(
-            read_table,
-            self.reader.recognizer,
-            commands,
-            min_confidence=self.reader.min_confidence,
-            rival_margin=self.reader.rival_margin,
-        )
-        reading = self._ahead.run(read, command) if self._ahead else read(command)
+            return timing.made(Outcome.WOKEN, reason=WAKE_ALONE)
+        return timing.made(Outcome.IGNORED, text=text, reason=WAKE_UNCLEAR)
+
+    def _as_reply(self, prompt: PromptLike, utterance: Utterance, timing: _Timing) -> Understood | None:
+        """The whole utterance read against the prompt, as if no wake word had been heard,
+        when it reads as a move or command the host would act on unasked; else None.
+        Never where any speech is a move (a clue is no reading to trust a wake word over)."""
+        if self.matcher.table(prompt.name, prompt.slots).fallback is not None:
+            return None
+        reading = self._run(partial(self.read, prompt), utterance)
         if self.on_reading:
             self.on_reading(reading)
-        said = sure_command(reading.match) if not reading.rejected and reading.text else None
-        if said is None or said.intent is None:
-            return timing.made(Outcome.IGNORED, text=reading.text, reason=WAKE_UNCLEAR)
-        return decided(said.intent, Source.WAKE, reading.text, confidence=reading.confidence, **timing.fields())
+        sure = not reading.rejected and not reading.unsure and reading.match is not None
+        if not sure or reading.match is None or reading.match.intent is None or reading.match.needs_confirmation:
+            return None
+        return understood(
+            reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
+        )
+
+    def _run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
+        return self._ahead.run(read, utterance) if self._ahead else read(utterance)
 
     def _table_talk(self, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
@@ -347,6 +380,11 @@ class _Interruptible:
                 self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
+
+
+def _live_words(table: Any) -> list[str]:
+    """Every value the prompt's live lists say (Keep Cool's words in play and names)."""
+    return [text for values in getattr(table, "live", {}).values() for text, _ in values]
 
 
 def _speech_seconds(part: np.ndarray, whole: np.ndarray) -> float:

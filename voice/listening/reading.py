@@ -34,6 +34,12 @@ than by a decoder held to the grammar's spellings ("and you" is "undo")."""
 OVERRULE_SHORTER_BY = 2
 """The free reading heard more words than this beyond the decoded path's: the path
 may have ended early."""
+ADDRESSED_REGRET_PER_WORD = 5.0
+"""A command after its prefix, decoded where the free reading found none ("post onto"
+for "host, undo"), stands up to this regret per word: the prefix is a word Whisper
+rarely writes alone ("host, undo" said clearly decoded at 3.3-3.8), while a clue
+decoded into a command costs far more (13 for "post onto" said as such). Chosen on
+the tuning voices (docs/lab/recognition.md)."""
 AGREE_POSTERIOR = 0.7
 """A move the free reading names too is acted on from this posterior."""
 REGRET_PER_WORD = 1.5
@@ -117,10 +123,62 @@ def read_table(
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
     free = weigh(hypotheses, matches, bool(table.exact), utterance, min_confidence, rival_margin)
+    if not isinstance(recognizer, DecodesInGrammar) or not in_grammar:
+        return free
     graph = table.decodable()
-    if not isinstance(recognizer, DecodesInGrammar) or not in_grammar or graph is None or settled(free):
+    if graph is None:
+        addressed = table.addressed()
+        if addressed is None or not _may_be_addressed(free):
+            return free
+        return addressed_command(recognizer.decode_in_grammar(utterance.audio, addressed.graph), addressed, free)
+    if settled(free) and not loose_command(free, graph):
         return free
     return judge(recognizer.decode_in_grammar(utterance.audio, graph.graph), graph, free)
+
+
+def _may_be_addressed(free: Reading) -> bool:
+    """The free reading is no phrase of the grammar: nothing read, or words taken only as
+    the prompt's fallback (a clue), which a misheard "host, undo" ("post onto") becomes."""
+    return free.rejected or free.match is None or free.match.intent is None or free.match.fallback
+
+
+def addressed_command(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
+    """At a prompt whose commands need their prefix ("host, undo" at a Keep Cool turn),
+    the prefix and a command found by sound: decoded inside the prompt's whole grammar
+    (its words in play and claims compete), it stands when the likeliest move is a
+    command said after the prefix, sure among the paths (ACT_POSTERIOR) and a path the
+    audio fits (ADDRESSED_REGRET_PER_WORD). Otherwise the free reading stands as read."""
+    decoded = _decoded(paths, table)
+    if decoded is None or decoded.match.intent is None:
+        return free
+    prefix = f"{table.prefix} "
+    if (
+        decoded.match.intent["intent"] not in table.addressed_intents
+        or not decoded.match.phrase.startswith(prefix)
+        or decoded.posterior < ACT_POSTERIOR
+        or decoded.regret_per_word > ADDRESSED_REGRET_PER_WORD
+    ):
+        return free
+    note = Hypothesis(
+        "",
+        0.0,
+        {
+            "decoded": [p.text for p in paths[:3]],
+            "posterior": round(decoded.posterior, 3),
+            "regret_per_word": round(decoded.regret_per_word, 2),
+        },
+    )
+    return Reading(
+        decoded.match.phrase,
+        decoded.posterior,
+        False,
+        free.utterance,
+        free.hypotheses + (note,),
+        "",
+        decoded.match,
+        free.closest,
+        decoded.posterior,
+    )
 
 
 def settled(free: Reading) -> bool:
@@ -134,6 +192,14 @@ def settled(free: Reading) -> bool:
         and free.match.intent is not None
         and not free.match.needs_confirmation
     )
+
+
+def loose_command(free: Reading, table: PromptGraph) -> bool:
+    """The free reading names a common command (not one of the prompt's own moves) in
+    words that are not the command's own ("and you" for "undo"): decoded as well, so the
+    decoder may disagree (judge)."""
+    match = free.match
+    return match is not None and match.intent is not None and match.score < 100.0 and table.order_of(match) >= table.own
 
 
 def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Reading:
@@ -165,6 +231,10 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     free = replace(free, hypotheses=free.hypotheses + (note,))
     if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
+    if _command_disputed(decoded, table, free):
+        # A command read loosely from the free text, and the sound decodes as another
+        # move: never acted on unasked (the reply is asked about, the decoded move its rival).
+        return replace(free, rival=decoded.match.phrase or free.rival)
     agrees = (
         decoded.posterior >= AGREE_POSTERIOR
         and not free.rejected
@@ -184,6 +254,17 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         decoded.match,
         free.closest,
         decoded.posterior,
+    )
+
+
+def _command_disputed(decoded: _Decoded, table: PromptGraph, free: Reading) -> bool:
+    """The free reading is a loose command and the decoder, sure, names another move."""
+    return (
+        not free.rejected
+        and loose_command(free, table)
+        and decoded.posterior >= AGREE_POSTERIOR
+        and free.match is not None
+        and decoded.match.intent != free.match.intent
     )
 
 

@@ -29,6 +29,10 @@ class Commands:
         """Never decoded inside a grammar: the commands are no one graph."""
         return None
 
+    def addressed(self) -> PromptGraph | None:
+        """None: the prefix (the wake word) is already cut off."""
+        return None
+
     @cached_property
     def texts(self) -> list[str]:
         """For the recogniser: one phrase of each command first (a prompt of limited

@@ -106,6 +106,11 @@ class PromptTable(Protocol):
         """The graph a decoder may read inside, or None."""
         ...
 
+    def addressed(self) -> PromptGraph | None:
+        """Where decodable() is None: the graph in which a command after the prompt's
+        prefix may be decoded ("host, undo" at a Keep Cool turn), or None."""
+        ...
+
 
 @dataclass
 class PromptGraph:
@@ -130,6 +135,11 @@ class PromptGraph:
         it (voice/understanding/grammar_decode.py); None at Keep Cool's turns, where any
         word is a clue (a fallback) and words in play are checked otherwise."""
         return self if self.fallback is None and not self.exact else None
+
+    def addressed(self) -> PromptGraph | None:
+        """Itself where the common commands need a prefix: decoded inside it, a command
+        said after the prefix is found by sound (voice/listening/reading.py addressed_command)."""
+        return self if self.prefix else None
 
     # ---- matching ----
 
