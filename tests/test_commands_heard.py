@@ -1,0 +1,299 @@
+"""Commands heard from any voice (issue 39): the wake word and the "host" prefix never
+swallow a line, a command needs its own words, and a Keep Cool clue that is likely
+misheard is asked again, not scored.
+
+The audio tests speak with Piper (noise_scale 0, so the same clip every run) and
+espeak-ng's en-gb, and assert what the host does, not the exact words read: the
+recogniser's int8 kernels differ a little from one CPU to another.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fakes import RecordingMouth
+from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
+from host.engine import GameOptions, RuleError, evolve, say
+from host.eventlog import EventLog
+from host.journal import Journal
+from host.session import AGAIN, YES, Session, SessionInfo
+from understood import Say
+from voice.audio_types import SAMPLE_RATE, Hypothesis
+from voice.understanding.clues import NOT_A_WORD, TWO_WORDS, clue_doubt
+from voice.understanding.matcher import Matcher
+
+KEEP_COOL_WORDS = ["kettle", "candle", "pencil", "lemon"]
+
+
+# ---- a command needs its own words -------------------------------------------------
+
+def power_card_question():
+    """The narrowed question after "Which card?" in Zero to 100 (host/narrowing.py's prompt):
+    the power cards as choices, any answer to the open prompt, the common commands."""
+    from host.games import grammar_slots
+    from host.games.zero_to_100 import PLAYED_POWERS, _played_power_name
+    from partyhost.bench.manifest import BenchPrompt
+    context = {"hand": ["How tall is the Eiffel tower in metres?", "How many keys has a piano?"],
+               "powers": ["50", "20", "spot_on"], "teams": [["Ana"], ["Ben"]]}
+    labels = ["none"] + [_played_power_name(p) for p in PLAYED_POWERS]
+    slots = {**grammar_slots("zero-to-100/choose_card", context), "choice": [(label, i) for i, label in enumerate(labels)]}
+    return BenchPrompt(PROMPT_UNION.join(["common/choice", "zero-to-100/choose_card"]), slots, None)
+
+
+def test_a_word_of_the_grammar_is_never_read_as_another_words_command():
+    prompt = power_card_question()
+    table = Matcher().table(prompt.name, prompt.slots)
+    for said in ("let's go down", "lets go down", "go down"):
+        match = table.match(said)
+        assert match.intent is None or match.intent["intent"] not in ("resume", "slower"), (said, match)
+    # The command's own words, near slips and one word heard as two still are the command.
+    for said, command in (("let's go on", "resume"), ("slow down", "slower"), ("what the score", "score"),
+                          ("who's turn is it", "whose_turn"), ("and do", "undo"), ("paws", "pause")):
+        match = table.match(said)
+        assert match.intent == {"intent": command} and not match.needs_confirmation, (said, match)
+    assert table.match("minus twenty").intent == {"intent": "choice", "index": 4}
+
+
+# ---- what counts as a clue ---------------------------------------------------------
+
+def test_a_clue_is_one_known_word_or_a_hyphenated_compound():
+    for word in ("kettle", "banana", "wolf-dog", "candles"):
+        assert clue_doubt(word) == "", word
+    assert clue_doubt("katelyn") == NOT_A_WORD and clue_doubt("zorbleflux") == NOT_A_WORD
+    assert clue_doubt("wolf-zorb") == NOT_A_WORD
+    for said in ("post onto", "big tree", "a low", ""):
+        assert clue_doubt(said) == TWO_WORDS, said
+    # A word the prompt's live lists hold (a word in play the dictionary lacks) is known.
+    assert clue_doubt("zorbleflux", also_known=["zorbleflux"]) == ""
+
+
+# ---- the session answers at once ----------------------------------------------------
+
+class CountGame:
+    """Add 1 to 5 on a timed prompt; whoever reaches 10 ends it."""
+
+    ID, TITLE, MODES, DEALS = "count", "Count", ("basic",), ("host",)
+    MIN_PLAYERS, MAX_PLAYERS, RULE_DEFAULTS, RULES_SUMMARY = 1, 4, {}, "Add up to ten."
+
+    def setup(self, options, decks):
+        return {"total": 0}, [say("Let's count.")]
+
+    def prompt(self, state):
+        if state["total"] >= 10:
+            return None
+        return Prompt("common/number", "Ana", "Ana, how much?", timeout=8.0)
+
+    def apply(self, state, action):
+        value = 1 if action["intent"] == "timeout" else action.get("value")
+        if not isinstance(value, int) or not 1 <= value <= 5:
+            raise RuleError("Add between one and five.")
+        s = evolve(state) if not isinstance(state, dict) else dict(state)
+        s["total"] += value
+        return s, [say(f"Total {s['total']}.")]
+
+    def scores(self, state):
+        return f"The total is {state['total']}."
+
+
+class QueuedEars:
+    """Hands over prepared replies; remembers each prompt it was asked with."""
+
+    def __init__(self, replies):
+        self.replies, self.asked = list(replies), []
+
+    def hear(self, prompt):
+        self.asked.append(prompt)
+        if not self.replies:
+            return None
+        reply = self.replies.pop(0)
+        return reply.heard(prompt) if isinstance(reply, Say) else reply
+
+    def reread(self, prompt, text):
+        return Say(text).heard(prompt)
+
+
+def run_session(tmp_path: Path, replies, now: float = 12.0):
+    journal = Journal(tmp_path / "db.sqlite3")
+    sid = journal.create("count", {"options": {}})
+    mouth, ears = RecordingMouth(), QueuedEars(replies)
+    log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: now)
+    session = Session(CountGame(), GameOptions(players=("Ana",), seed=1), None, journal, SessionInfo(sid, "g"),
+                      log, ears, mouth, clock=lambda: now)
+    session.start()
+    session.run()
+    return session, mouth, ears
+
+
+def test_the_wake_word_alone_is_answered_and_the_host_listens(tmp_path):
+    woken = Understood(Outcome.WOKEN, Source.VOICE, reason="wake word alone", listening_from=10.0, start=10.5,
+                       end=11.0)
+    session, mouth, ears = run_session(tmp_path, [woken, woken, Say("five"), Say("five")])
+    assert mouth.said.count(YES) == 2 and session.state["total"] == 10     # never silence, never a move
+    assert [p.timeout for p in ears.asked[:3]] == [8.0, 6.0, 6.0]           # the turn's clock runs on
+
+
+def test_a_misheard_clue_is_asked_again_inside_the_turns_clock_and_not_taken(tmp_path):
+    misheard = Understood(Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS,
+                          listening_from=10.0, start=10.5, end=11.0)
+    session, mouth, ears = run_session(tmp_path, [misheard, Say("five"), Say("five")], now=17.5)
+    assert mouth.said.count(AGAIN) == 1 and session.actions[0]["value"] == 5
+    assert len(session.actions) == 2
+    assert ears.asked[1].timeout == 1.0      # 0.5 s left of 8: at least a second to say it again
+
+
+# ---- the ears, on speech -----------------------------------------------------------------
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * SAMPLE_RATE), np.float32)
+
+
+@pytest.fixture(scope="module")
+def voices():
+    from partyhost.bench.synthetic_speech import Voices
+    return Voices(noise_scale=0.0)
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    from voice.recognizers import make_recognizer
+    return make_recognizer()
+
+
+def keep_cool_turn():
+    from host.games import grammar_slots
+    from partyhost.bench.manifest import BenchPrompt
+    live = grammar_slots("keep-cool/word", {"words": KEEP_COOL_WORDS, "roster": ["Ana", "Ben", "Cy"]})
+    return BenchPrompt("keep-cool/word", live, 8.0)
+
+
+class FiresAt:
+    """A wake detector that fires once, at a given time (the real one fires on some
+    voices' "undo"; here the ears' handling of any such fire is under test)."""
+
+    def __init__(self, t: float):
+        from voice.wake_words import shipped_wake_words
+        self.t, self.word, self.fired = t, shipped_wake_words()["okay_nabu"], False
+
+    def push(self, frame):
+        if not self.fired and frame.t <= self.t < frame.t + len(frame.samples) / SAMPLE_RATE:
+            self.fired = True
+            return self.t
+        return None
+
+
+class ReadsAs:
+    """The real recogniser whose free reading is replaced by `text` (a misreading the issue
+    met with other voices); decoding inside the grammar still hears the audio."""
+
+    def __init__(self, inner, text: str):
+        self.inner, self.text, self.name = inner, text, inner.name
+
+    def compile(self, phrases):
+        return self.inner.compile(phrases)
+
+    def recognize(self, audio, grammar):
+        return [Hypothesis(self.text, 0.8, {})]
+
+    def decode_in_grammar(self, audio, graph):
+        return self.inner.decode_in_grammar(audio, graph)
+
+    def text_scorer(self):
+        return self.inner.text_scorer()
+
+
+class FreeOnly:
+    """A recogniser that reads `text` and cannot decode inside a grammar."""
+
+    name = "free-only"
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def compile(self, phrases):
+        return tuple(phrases)
+
+    def recognize(self, audio, grammar):
+        return [Hypothesis(self.text, 0.9, {})]
+
+
+def ears_for(audio: np.ndarray, recognizer, wake=None):
+    from partyhost.bench.wake import ClipSource
+    from voice.listening.ears import VoiceEars
+    from voice.listening.endpoint import Endpointer
+    from voice.listening.frontend import FrontEnd
+    from voice.listening.pipeline import Reader
+    return VoiceEars(ClipSource(audio), Endpointer(), Reader(recognizer), Matcher(), busy_until=lambda: 0.0,
+                     front_end=FrontEnd(), wake=wake)
+
+
+def spoken(voices, voice: str, text: str) -> tuple[np.ndarray, float]:
+    """The clip padded, then a second of silence; and when the speech ends in it."""
+    from voice.speaking.mixing import padded
+    said = voices.speak(voice, text)
+    clip = padded(said)
+    return np.concatenate([clip, silence(1.0)]), (len(clip) + len(said)) / 2 / SAMPLE_RATE
+
+
+@pytest.mark.audio
+@pytest.mark.model
+def test_a_wake_detection_on_undo_at_an_open_prompt_undoes_the_last_move(voices, recognizer):
+    from partyhost.bench.manifest import BenchPrompt
+    from voice.listening.wake import WakeWatch
+    audio, end = spoken(voices, "piper-1", "undo")
+    for name in ("keep-it-100/predict", "common/number"):
+        heard = ears_for(audio, recognizer, WakeWatch(FiresAt(end))).hear(BenchPrompt(name, {}, None))
+        assert heard.intent == {"intent": "undo"} and heard.verdict is Verdict.ACT, (name, heard)
+        assert heard.outcome is Outcome.REPLY and heard.source is Source.VOICE
+
+
+@pytest.mark.audio
+@pytest.mark.model
+def test_the_wake_word_alone_is_woken_and_never_read_as_a_clue(voices, recognizer):
+    from voice.listening.wake import WakeDetector, WakeWatch
+    audio, _ = spoken(voices, "piper-1", "okay nabu")
+    for prompt in (keep_cool_turn(),):
+        heard = ears_for(audio, recognizer, WakeWatch(WakeDetector("okay_nabu"))).hear(prompt)
+        assert heard.outcome is Outcome.WOKEN and heard.intent is None, heard
+
+
+@pytest.mark.audio
+@pytest.mark.model
+@pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])
+def test_host_undo_read_as_post_onto_at_a_keep_cool_turn_undoes_and_scores_no_clue(voices, recognizer, voice):
+    audio, _ = spoken(voices, voice, "host, undo")
+    heard = ears_for(audio, ReadsAs(recognizer, "Post onto.")).hear(keep_cool_turn())
+    assert heard.intent == {"intent": "undo"} and heard.verdict is Verdict.ACT, heard
+
+
+@pytest.mark.audio
+@pytest.mark.model
+@pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])
+def test_a_clue_is_never_decoded_into_a_command(voices, recognizer, voice):
+    for clue in ("kettle", "banana", "toast", "ghost", "post", "hostess"):
+        audio, _ = spoken(voices, voice, clue)
+        heard = ears_for(audio, recognizer).hear(keep_cool_turn())
+        assert heard.intent is None or heard.intent["intent"] in ("word", "hit"), (clue, heard)
+
+
+@pytest.mark.audio
+@pytest.mark.parametrize("reading", ["Post onto.", "Katelyn.", "a low"])
+def test_a_two_word_or_non_word_clue_reading_is_not_a_move(voices, reading):
+    audio, _ = spoken(voices, "piper-1", "pillow")
+    heard = ears_for(audio, FreeOnly(reading)).hear(keep_cool_turn())
+    assert heard.outcome is Outcome.MISHEARD and heard.intent is None, heard
+    for fine in ("Pillow.", "Wolf-dog."):
+        heard = ears_for(audio, FreeOnly(fine)).hear(keep_cool_turn())
+        assert heard.outcome is Outcome.REPLY and heard.intent["intent"] == "word", heard
+
+
+@pytest.mark.audio
+@pytest.mark.model
+def test_lets_go_down_at_the_narrowed_power_card_question_is_not_resume(voices, recognizer):
+    audio, _ = spoken(voices, "piper-1", "let's go down")
+    heard = ears_for(audio, recognizer).hear(power_card_question())
+    assert heard.intent is None or heard.intent["intent"] != "resume", heard
+    audio, _ = spoken(voices, "piper-1", "let's go on")
+    heard = ears_for(audio, recognizer).hear(power_card_question())
+    assert heard.intent == {"intent": "resume"}, heard
