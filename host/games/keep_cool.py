@@ -83,12 +83,14 @@ Rules choices (what the rulebook leaves open)
   recogniser may split one word in two ("a low" for "pillow").
 - A spoken clue likely misheard is no move: by voice, a clue is one word the
   host's pronouncing dictionary knows (it holds every word of the shipped decks)
-  or a word in play, or a hyphenated compound of such words ("wolf-dog"). A
-  reading of two words ("post onto", "a low"), or of a word no dictionary knows
-  (a name such as "Katelyn", a non-word), gets a quick "Again?" and the turn goes
-  on inside its clock; it is not scored. A name the dictionary holds ("Keating",
-  many surnames are there) still counts as a clue: the host cannot tell it from a
-  word. By voice, a reading of two words so never reaches "several_words".
+  or a word in play, or a hyphenated compound of such words ("wolf-dog"), or
+  words that together are one such word written apart ("candle stick"); an
+  article may come before it ("a fruit"). A reading of two words ("post onto",
+  "big tree"), or of a word no dictionary knows (a name such as "Katelyn", a
+  non-word), gets a quick "Again?" and the turn goes on inside its clock; it is
+  not scored. A name the dictionary holds ("Keating": many surnames are there)
+  still counts as a clue, as the host cannot tell it from a word. By voice,
+  only the several words allowed here reach "several_words".
 - During turns the common commands need the prefix "host" ("host, score",
   "host, pause"), since "score", "sorry" or "help" may well be clues.
 - The player who said the word that emptied a hand starts the next round.

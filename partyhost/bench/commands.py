@@ -30,6 +30,7 @@ def add_parser(commands: Any) -> None:
     _add_keep_cool(benches)
     _add_wake_and_pace(benches)
     _add_table(benches)
+    _add_commands(benches)
 
 
 def _add_recognition(benches: Any) -> None:
@@ -152,6 +153,17 @@ def _add_table(benches: Any) -> None:
     table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
 
 
+def _add_commands(benches: Any) -> None:
+    spoken = benches.add_parser(
+        "commands",
+        help="the common commands and the prompts' replies at every kind of prompt, by held-apart voices, "
+        "in the clean, party and quiet rooms",
+    )
+    spoken.add_argument("--voices", help="comma-separated voices (default: the held-apart ones)")
+    spoken.add_argument("--rooms", help="comma-separated: clean, party, quiet (default: all three)")
+    spoken.add_argument("--json", type=Path, help="write the figures and every miss here")
+
+
 # ---- running them ----------------------------------------------------------------
 
 
@@ -208,6 +220,20 @@ def _table(args: argparse.Namespace, settings: Settings) -> int:
         args.settings,
         args.keep,
     )
+
+
+def _commands(args: argparse.Namespace, settings: Settings) -> int:
+    from partyhost.bench import spoken_commands
+
+    rooms = tuple(_split(args.rooms) or spoken_commands.ROOMS)
+    unknown = [room for room in rooms if room not in spoken_commands.ROOMS]
+    if unknown:
+        raise BenchUsageError(f"--rooms: {', '.join(unknown)} unknown; choose from {', '.join(spoken_commands.ROOMS)}")
+    voices = tuple(_split(args.voices) or spoken_commands.HELD_APART)
+    bad = [voice for voice in voices if not voice.startswith(("piper-", "espeak-"))]
+    if bad:
+        raise BenchUsageError(f"--voices: {', '.join(bad)} is no voice (piper-SPEED or espeak-VOICE)")
+    return spoken_commands.command(voices, rooms, settings, args.json)
 
 
 def _wake(args: argparse.Namespace, settings: Settings) -> int:
@@ -287,5 +313,6 @@ RUNNERS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
     "wake": _wake,
     "pace": _pace,
     "table": _table,
+    "commands": _commands,
 }
 """Each `bench` subcommand's runner."""
