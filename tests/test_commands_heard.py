@@ -300,3 +300,49 @@ def test_lets_go_down_at_the_narrowed_power_card_question_is_not_resume(voices, 
     audio, _ = spoken(voices, "piper-1", "let's go on")
     heard = ears_for(audio, recognizer).hear(power_card_question())
     assert heard.intent == {"intent": "resume"}, heard
+
+
+# ---- partyhost bench commands ---------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_the_commands_bench_refuses_unknown_rooms_and_voices():
+    import subprocess
+    import sys
+    for bad, reason in ((["--rooms", "clean,attic"], "--rooms: attic unknown"),
+                        (["--voices", "piper-1,bob"], "--voices: bob is no voice")):
+        result = subprocess.run([sys.executable, "-m", "partyhost", "bench", "commands", *bad], cwd=REPO,
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2 and reason in result.stderr, (bad, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+def test_the_commands_bench_counts_each_clip_once():
+    from partyhost.bench.spoken_commands import Counts
+    counts = Counts(commands=40, done=37, as_other=1, replies=20, reply_as_command=0, bare=48, wake_fires=1)
+    figures = counts.figures()
+    assert figures["commands heard and done"] == "37/40 (92.5 %)"
+    assert figures["commands taken as another move"] == "1/40 (2.5 %)"
+    assert figures["replies taken as a command"] == "0/20 (0.0 %)"
+    assert figures["wake fires on bare commands and replies"] == "1/48 (2.1 %)"
+
+
+@pytest.mark.slow
+@pytest.mark.audio
+@pytest.mark.model
+def test_the_commands_bench_runs_and_its_misses_match_its_figures(tmp_path):
+    import json
+    import re
+    import subprocess
+    import sys
+    out = tmp_path / "commands.json"
+    result = subprocess.run([sys.executable, "-m", "partyhost", "bench", "commands", "--voices", "piper-1",
+                             "--rooms", "clean", "--json", str(out)], cwd=REPO, capture_output=True, text=True,
+                            timeout=900, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr[-2000:]
+    done = re.search(r"commands heard and done: (\d+)/40", result.stdout)
+    assert done is not None, result.stdout
+    figures = json.loads(out.read_text())["clean"]
+    missed = [m for m in figures["misses"] if m["acted on"] is None]
+    assert int(done.group(1)) + len(missed) + int(figures["commands taken as another move"].split("/")[0]) == 40
