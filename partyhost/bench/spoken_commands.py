@@ -216,6 +216,7 @@ def measure(
                                 "said": text,
                                 "read": heard.text if heard is not None else None,
                                 "outcome": heard.outcome.value if heard is not None else None,
+                                "reason": heard.reason if heard is not None else None,
                                 "acted on": got,
                             }
                         )
