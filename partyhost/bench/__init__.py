@@ -16,6 +16,7 @@ __all__ = [
     "places",
     "satellite_mic",
     "scripted",
+    "spoken_commands",
     "synthetic_speech",
     "table",
     "table_player",

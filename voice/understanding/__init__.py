@@ -5,6 +5,7 @@ alone."""
 # the subpackages and modules: importing this package imports none of them
 __all__ = [
     "align",
+    "clues",
     "commands",
     "grammar",
     "grammar_decode",
