@@ -180,12 +180,14 @@ class Matched(Protocol):
     def needs_confirmation(self) -> bool: ...
 
 
-def decide(match: Matched, unsure: bool = False) -> Verdict:
-    """ASK_AGAIN when nothing was understood; ASK_FIRST for a middling match, or when the
-    ears heard another move nearly as well (`unsure`); else ACT."""
+def decide(match: Matched, unsure: bool = False, cut: bool = False) -> Verdict:
+    """ASK_AGAIN when nothing was understood; ASK_FIRST for a middling match, when the
+    ears heard another move nearly as well (`unsure`), or when the reply may have been
+    cut before its end (`cut`: the part heard may be a shorter order than the one said);
+    else ACT."""
     if match.intent is None:
         return Verdict.ASK_AGAIN
-    if match.needs_confirmation or unsure:
+    if match.needs_confirmation or unsure or cut:
         return Verdict.ASK_FIRST
     return Verdict.ACT
 
@@ -235,6 +237,7 @@ class Understood:
     it (asked back in "Did you mean ...?"); score: the match score (0-100); confidence:
     recogniser confidence x match quality (typed: the score / 100; None when no words).
     rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
+    cut: why the reply may have been cut before its end ("" if not): the verdict asks first.
     unavailable: what to say when the words clearly name something not possible now.
     reason: why an IGNORED reply was not for the host, why a start was missed, or why
     the awaited player's reply-length speech was UNCLEAR (read empty, far from the
@@ -253,6 +256,7 @@ class Understood:
     score: float = 0.0
     confidence: float | None = None
     rival: str = ""
+    cut: str = ""
     verdict: Verdict = Verdict.ASK_AGAIN
     unavailable: str = ""
     reason: str = ""

@@ -38,6 +38,10 @@ class Utterance:
     start: float  # session clock
     end: float  # session clock: when speech stopped (not when silence was confirmed)
     lead_s: float | None = None  # audio kept before `start` (None: not known); 0 means no lead-in
+    forced: bool = False  # ended at the length limit, not by silence
+    end_speech_prob: float | None = None
+    """The neural VAD's highest speech probability in the silence that ended it (None:
+    not measured): high means the speech may well have gone on under the noise."""
 
 
 class AudioSource(Protocol):

@@ -29,6 +29,7 @@ from partyhost.listening_chain import ListeningChain, endpointer_for, front_end,
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.listening.audio_in import read_wav_16k
 from voice.listening.pipeline import Reader
+from voice.listening.reading import cut_sign
 from voice.understanding.matcher import Matcher
 
 
@@ -119,7 +120,8 @@ class Listener:
         else:  # what the session decides (host.contract.decide), on the reading's own match
             match = reading.match
             intent = match.intent if match is not None else None
-            asked = match is not None and decide(match, reading.unsure) is Verdict.ASK_FIRST
+            cut = bool(cut_sign(reading, self.matcher.table(prompt_name, prompt.slots)))
+            asked = match is not None and decide(match, reading.unsure, cut) is Verdict.ASK_FIRST
         return BenchReading(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 

@@ -37,7 +37,7 @@ from voice.listening.attention import (
 )
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
-from voice.listening.reading import PromptLike, Reading, read_table
+from voice.listening.reading import PromptLike, Reading, cut_sign, read_table
 from voice.listening.turns import listen_for_turn
 from voice.listening.wake import STEP, WakeWatch, command_start
 from voice.understanding.clues import clue_doubt
@@ -197,7 +197,13 @@ class VoiceEars:
         if doubt:  # where any speech is a move, a reading nobody is likely to have said is asked again
             return timing.made(Outcome.MISHEARD, text=reading.text, reason=doubt, confidence=reading.confidence)
         return understood(
-            reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
+            reading.match,
+            Source.VOICE,
+            reading.text,
+            reading.rival,
+            cut_sign(reading, table),
+            confidence=reading.confidence,
+            **timing.fields(),
         )
 
     def _awaited_miss(self, prompt: PromptLike, utterance: Utterance, reason: str) -> bool:

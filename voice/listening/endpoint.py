@@ -16,6 +16,15 @@ faster-whisper): a candidate whose peak speech probability stays below
 `confirm_speech_prob` is dropped. On the real-speech scenes of tests/test_endpoint.py
 (silence, pink noise, tap, dishes, music at 10 dB SNR, and the noises alone) that
 check at 0.5 removed 54 of 57 false candidates and lost 1 of 1,772 real ones.
+
+The same model also follows a reply frame by frame (SileroStream) while it is being
+heard: a stretch the energy test calls silence, but in which the model still hears
+speech, holds the reply open (`hold_speech_prob`), for at most `hold_max_ms` after
+the last frame the energy test heard. In kitchen noise the quiet end of an order
+("with lots of almond milk") sinks under what the bed reaches, and the reply used to
+end there. The most the model heard in the silence that did end a reply is kept on
+the utterance (Utterance.end_speech_prob): the reader takes a high one as a sign the
+reply may have been cut (voice/listening/reading.py cut_sign).
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ import logging
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 import webrtcvad
@@ -64,6 +74,10 @@ class EndpointConfig:
     bed_over_floor_db: float = 20.0  # the most a bed reaches over the floor (a room gone quiet is quiet)
     stand_percentile: float = 90.0  # an utterance's loud part (this share of its frames under it) ...
     stand_over_bed_db: float = 3.0  # ... stands this far over what the bed reaches to start, or it is the bed
+    hold_speech_prob: float | None = 0.6  # neural speech probability that keeps a reply going; None: off
+    hold_max_ms: int = 800  # ... for at most this long after the last frame the energy test heard
+    hold_percentile: float = 50.0  # ... in a frame louder than this share of the bed's frames ...
+    hold_over_bed_db: float = 3.0  # ... by this much (chatter as steady as the bed is the bed)
 
 
 class BandLevel:
@@ -111,6 +125,50 @@ class SileroCheck:
         padded[: len(audio)] = audio
         hiss = np.random.default_rng(0).standard_normal(n) * 10 ** (self.DITHER_DBFS / 20)
         return float(np.max(self.model(padded + hiss.astype(np.float32))))
+
+
+class SileroStream:
+    """Silero's speech probability frame by frame: the model's state carried from one
+    512-sample chunk to the next, as the model is meant to run on a live stream.
+    About 0.5 ms per 32 ms chunk on one core; it runs only while speech is heard."""
+
+    CHUNK, CONTEXT = 512, 64
+
+    def __init__(self, model: object | None = None) -> None:
+        if model is None:
+            from faster_whisper.vad import get_vad_model
+
+            model = get_vad_model()
+        self.session = model.session  # type: ignore[attr-defined]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the state and any audio not yet taken (a new reply begins)."""
+        self.h = np.zeros((1, 1, 128), dtype=np.float32)
+        self.c = np.zeros((1, 1, 128), dtype=np.float32)
+        self.context = np.zeros(self.CONTEXT, dtype=np.float32)
+        self.buffer = np.zeros(0, dtype=np.float32)
+        self.last = 0.0
+
+    def feed(self, samples: np.ndarray) -> float:
+        """Take some audio; the probability of the latest whole chunk (the last one while
+        too little has come for a new chunk)."""
+        self.buffer = np.concatenate([self.buffer, samples.astype(np.float32, copy=False)])
+        while len(self.buffer) >= self.CHUNK:
+            chunk, self.buffer = self.buffer[: self.CHUNK], self.buffer[self.CHUNK :]
+            batch = np.concatenate([self.context, chunk])[None, :]
+            out, self.h, self.c = self.session.run(None, {"input": batch, "h": self.h, "c": self.c})
+            self.context = chunk[-self.CONTEXT :]
+            self.last = float(np.ravel(out)[-1])
+        return self.last
+
+
+class SpeechStream(Protocol):
+    """What follows a reply frame by frame (SileroStream, or a test's stand-in)."""
+
+    def reset(self) -> None: ...
+
+    def feed(self, samples: np.ndarray) -> float: ...
 
 
 def default_speech_check() -> SpeechCheck | None:
@@ -188,17 +246,29 @@ class _Speech:
     speech_frames: int
     silent_run: int = 0
     ahead: Utterance | None = None  # what it will be if the silence goes on (pending())
+    heard_end: float = 0.0  # end of the last frame the energy test took for speech
+    silence_prob: float = 0.0  # the most the neural VAD heard in the silence running now
 
 
 class Endpointer:
     """Frames in, Utterances out: push() frame by frame, or iterate with utterances()."""
 
-    def __init__(self, config: EndpointConfig | None = None, speech_check: SpeechCheck | None = None):
-        """`speech_check` replaces the Silero confirmation (used when confirm_speech_prob is set)."""
+    def __init__(
+        self,
+        config: EndpointConfig | None = None,
+        speech_check: SpeechCheck | None = None,
+        speech_stream: SpeechStream | None = None,
+    ):
+        """`speech_check` replaces the Silero confirmation (used when confirm_speech_prob is set);
+        `speech_stream` the frame-by-frame one (used when hold_speech_prob is set; by default
+        Silero's, where the confirmation is Silero's too)."""
         self.config = c = config or EndpointConfig()
         self.speech_check = speech_check
         if speech_check is None and c.confirm_speech_prob is not None:
             self.speech_check = default_speech_check()
+        self.stream = speech_stream
+        if self.stream is None and c.hold_speech_prob is not None and isinstance(self.speech_check, SileroCheck):
+            self.stream = SileroStream(self.speech_check.model)
         self.unconfirmed = 0  # candidates dropped by the speech check
         self.in_bed = 0  # ... and as part of the bed (NoiseBed)
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
@@ -322,6 +392,10 @@ class Endpointer:
             speech_frames=sum(v for _, _, v in window),
             silent_run=len(recent) - 1 - last_voiced,
         )
+        self._speech.heard_end = self._speech.last_speech_end
+        if self.stream is not None:  # the model warms up on the lead-in, as on a stream
+            self.stream.reset()
+            self.stream.feed(np.concatenate([f.samples for f, _, _ in lead]))
         self._recent.clear()
         return None
 
@@ -330,13 +404,21 @@ class Endpointer:
         assert speech is not None
         speech.frames.append(frame)
         speech.levels.append(level)
+        prob = self.stream.feed(frame.samples) if self.stream is not None else 0.0
         if self._is_speech(frame, level, starting=False):
             speech.speech_frames += 1
             speech.silent_run = 0
-            speech.last_speech_end = frame.t + FRAME_SECONDS
+            speech.last_speech_end = speech.heard_end = frame.t + FRAME_SECONDS
             speech.ahead = None
+            speech.silence_prob = 0.0
+        elif self._held(speech, frame, level, prob):
+            speech.silent_run = 0
+            speech.last_speech_end = frame.t + FRAME_SECONDS  # the model heard the reply go on
+            speech.ahead = None
+            speech.silence_prob = 0.0
         else:
             speech.silent_run += 1
+            speech.silence_prob = max(speech.silence_prob, prob)
         if speech.silent_run >= _frames(c.end_silence_ms):
             self._speech = None
             return self._finish(speech)
@@ -347,6 +429,18 @@ class Endpointer:
             speech.last_speech_end = frame.t + FRAME_SECONDS
             return self._finish(speech, cut=True)
         return None
+
+    def _held(self, speech: _Speech, frame: Frame, level: float, prob: float) -> bool:
+        """A frame the energy test calls silence, in which the neural VAD still hears the
+        reply go on (its quiet end under the peaks of the bed), louder than the bed
+        mostly is, and not long after the energy test last heard it (hysteresis: the
+        model alone never starts a reply, nor keeps other people's chatter going)."""
+        c = self.config
+        if c.hold_speech_prob is None or self.stream is None or prob < c.hold_speech_prob:
+            return False
+        if level < self._bed_reach(c.hold_percentile) + c.hold_over_bed_db:
+            return False
+        return frame.t + FRAME_SECONDS - speech.heard_end <= c.hold_max_ms / 1000
 
     def _bed_reach(self, percentile: float) -> float:
         """What the bed reaches, counted as at most `bed_over_floor_db` over the floor."""
@@ -373,6 +467,9 @@ class Endpointer:
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
+        prob = speech.silence_prob if self.stream is not None else None
+        if cut or prob != utterance.end_speech_prob:  # a read-ahead of it is dropped (the ears compare by identity)
+            utterance = replace(utterance, forced=cut, end_speech_prob=prob)
         if (
             self.speech_check is not None
             and c.confirm_speech_prob is not None
@@ -392,4 +489,5 @@ class Endpointer:
             start=speech.start,
             end=speech.last_speech_end,
             lead_s=round(max(0.0, speech.start - frames[0].t), 3),
+            end_speech_prob=speech.silence_prob if self.stream is not None else None,
         )

@@ -342,3 +342,60 @@ def weigh(
         chosen,
         closest,
     )
+
+
+CUT_SPEECH_PROB = 0.6
+"""The neural VAD heard speech at least this likely in the silence that ended the reply
+(the endpointer's hold gave up, voice/listening/endpoint.py): it may have gone on."""
+OPEN_CUT_SPEECH_PROB = 0.5
+"""... or at least this likely, where the grammar lets the reading go on ("a coffee"
+may go on "with ...")."""
+FORCED = "the reply ran to the length limit"
+STILL_SPEAKING = "speech was still heard where the reply ended"
+MAY_GO_ON = "speech may have gone on where the reply could"
+
+
+def cut_sign(reading: Reading, table: PromptTable) -> str:
+    """Why the reading may be of a reply cut before its end ("" if nothing says so):
+    the end was forced; the speech probability was still high at the end; or it was
+    fairly high and a path of the grammar goes on past the reading's last word. Such a
+    reading is asked about, not acted on (host.contract.decide): in kitchen noise the
+    part heard of "a coffee with lots of almond milk" is a valid, wrong, order."""
+    utterance = reading.utterance
+    if utterance.forced:
+        return FORCED
+    prob = utterance.end_speech_prob
+    if prob is None or reading.match is None:
+        return ""
+    if prob >= CUT_SPEECH_PROB:
+        return STILL_SPEAKING
+    graph = table.decodable()
+    if prob >= OPEN_CUT_SPEECH_PROB and graph is not None and goes_on(graph.graph, reading.match.phrase.split()):
+        return MAY_GO_ON
+    return ""
+
+
+def goes_on(graph: WordGraph, words: Sequence[str]) -> bool:
+    """A path of the graph says these words from its start and has more words after them
+    (False where the words are not a path's beginning)."""
+    out: dict[int, list[int]] = {}
+    for arc, src in enumerate(graph.src.tolist()):
+        out.setdefault(src, []).append(arc)
+
+    def closure(states: set[int]) -> set[int]:
+        todo, seen = list(states), set(states)
+        while todo:
+            for arc in out.get(todo.pop(), []):
+                dst = int(graph.dst[arc])
+                if graph.word[arc] < 0 and dst not in seen:
+                    seen.add(dst)
+                    todo.append(dst)
+        return seen
+
+    states = closure({graph.start})
+    for word in words:
+        index = graph.word_index.get(word)
+        states = closure({int(graph.dst[a]) for s in states for a in out.get(s, []) if graph.word[a] == index})
+        if index is None or not states:
+            return False
+    return any(graph.word[a] >= 0 for s in states for a in out.get(s, []))

@@ -22,9 +22,10 @@ class PromptLike(Protocol):
     def slots(self) -> dict: ...
 
 
-def understood(match: Match, source: Source, text: str, rival: str = "", **timing: Any) -> Understood:
+def understood(match: Match, source: Source, text: str, rival: str = "", cut: str = "", **timing: Any) -> Understood:
     """A reply whose words gave `match`: its verdict is decide's, unsure when the ears
-    heard `rival` nearly as well. `timing`: Understood's confidence and timing fields
+    heard `rival` nearly as well, and asked about when they say why it may have been
+    `cut` (voice/listening/reading.py cut_sign). `timing`: Understood's confidence and timing fields
     (confidence defaults to the match score / 100, as for typed words)."""
     timing.setdefault("confidence", match.score / 100)
     return Understood(
@@ -35,7 +36,8 @@ def understood(match: Match, source: Source, text: str, rival: str = "", **timin
         match.phrase,
         match.score,
         rival=rival,
-        verdict=decide(match, bool(rival)),
+        cut=cut,
+        verdict=decide(match, bool(rival), bool(cut)),
         unavailable=match.unavailable,
         **timing,
     )
