@@ -76,7 +76,7 @@ class EndpointConfig:
     stand_over_bed_db: float = 3.0  # ... stands this far over what the bed reaches to start, or it is the bed
     hold_speech_prob: float | None = 0.6  # neural speech probability that keeps a reply going; None: off
     hold_max_ms: int = 800  # ... for at most this long after the last frame the energy test heard
-    hold_percentile: float = 50.0  # ... in a frame louder than this share of the bed's frames ...
+    hold_percentile: float = 80.0  # ... in a frame louder than this share of the bed's frames ...
     hold_over_bed_db: float = 3.0  # ... by this much (chatter as steady as the bed is the bed)
 
 
