@@ -137,3 +137,28 @@ def test_an_order_cut_in_kitchen_noise_at_6_db_is_not_acted_on_as_the_part_heard
     )
     acted_unasked = heard.intent is not None and not heard.asked
     assert not acted_unasked or heard.intent == expect, (heard.text, heard.intent)
+
+
+PARTY_ORDER = "0fb01265-e40d-4c41-ba9e-608b875405d9.wav"
+"""From the tuning half: "may I have a light roast mocha with sweetener". Over a party's
+noise 5 dB below it, main ended the reply after "mocha" (1.0 s early) and heard the
+rest as a second, separate stretch."""
+
+
+@pytest.mark.model
+def test_the_end_of_a_reply_over_a_party_s_noise_is_found_within_0_3_s(picovoice, shared_audio):
+    from partyhost.bench.chatter import party_noise
+    from partyhost.bench.manifest import frames_of as frames
+    from test_endpoint import speech_span
+    from voice.listening.audio_in import read_wav_16k
+
+    speech = read_wav_16k(picovoice / "speech" / PARTY_ORDER)
+    start, end = speech_span(speech, trimmed=False)
+    level = 10 * np.log10(np.mean(speech[int(start * SAMPLE_RATE) : int(end * SAMPLE_RATE)] ** 2))
+    lead = 3.0
+    signal = np.concatenate([silence(lead), speech * 10 ** ((-23 - level) / 20), silence(3.0)])
+    bed = party_noise(60, corpora=("speech-commands",))[9 * SAMPLE_RATE :][: len(signal)]
+    signal = (signal + bed * 10 ** ((-23 - 5.0) / 20)).astype(np.float32)
+    found = [u for u in Endpointer().utterances(frames(signal)) if u.start < lead + end and u.end > lead + start]
+    assert found, "the reply was not heard"
+    assert abs(found[0].end - (lead + end)) <= 0.3, [(round(u.start - lead, 2), round(u.end - lead, 2)) for u in found]

@@ -35,7 +35,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import webrtcvad
@@ -129,17 +129,18 @@ class SileroCheck:
 
 class SileroStream:
     """Silero's speech probability frame by frame: the model's state carried from one
-    512-sample chunk to the next, as the model is meant to run on a live stream.
-    About 0.5 ms per 32 ms chunk on one core; it runs only while speech is heard."""
+    512-sample chunk to the next, as the model is meant to run on a live stream. It
+    runs only while speech is heard (docs/recognition.md has its cost)."""
 
     CHUNK, CONTEXT = 512, 64
 
-    def __init__(self, model: object | None = None) -> None:
+    def __init__(self, model: Any = None) -> None:
+        """`model`: faster-whisper's Silero model (the confirmation's, so it loads once)."""
         if model is None:
             from faster_whisper.vad import get_vad_model
 
             model = get_vad_model()
-        self.session = model.session  # type: ignore[attr-defined]
+        self.session = model.session
         self.reset()
 
     def reset(self) -> None:
