@@ -361,9 +361,17 @@ class _ReadAhead:
 
     def result(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         """The reading of this utterance: the one begun ahead, if it was this one."""
-        begun = self._reading if utterance is self._utterance else None
+        begun = self._reading if _same_speech(utterance, self._utterance) else None
         self._utterance = self._reading = None
         return (begun or self._worker.submit(read, utterance)).result()
+
+
+def _same_speech(utterance: Utterance, ahead: Utterance | None) -> bool:
+    """The utterance read ahead, confirmed: the same audio to the same end (the endpointer
+    adds what it heard in the closing silence, voice/listening/endpoint.py)."""
+    return ahead is not None and (
+        utterance is ahead or (utterance.audio is ahead.audio and utterance.end == ahead.end)
+    )
 
 
 class _Interruptible:

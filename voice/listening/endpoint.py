@@ -22,8 +22,8 @@ heard: a stretch the energy test calls silence, but in which the model still hea
 speech, holds the reply open (`hold_speech_prob`), for at most `hold_max_ms` after
 the last frame the energy test heard. In kitchen noise the quiet end of an order
 ("with lots of almond milk") sinks under what the bed reaches, and the reply used to
-end there. The most the model heard in the silence that did end a reply is kept on
-the utterance (Utterance.end_speech_prob): the reader takes a high one as a sign the
+end there. What the model hears in the silence that ended a reply, heard afresh, is kept
+on the utterance (Utterance.end_speech_prob): the reader takes a high one as a sign the
 reply may have been cut (voice/listening/reading.py cut_sign).
 """
 
@@ -134,14 +134,17 @@ class SileroStream:
 
     CHUNK, CONTEXT = 512, 64
 
-    def __init__(self, model: Any = None) -> None:
-        """`model`: faster-whisper's Silero model (the confirmation's, so it loads once)."""
-        if model is None:
-            from faster_whisper.vad import get_vad_model
-
-            model = get_vad_model()
-        self.session = model.session
+    def __init__(self, check: SileroCheck | None = None) -> None:
+        """`check`: the confirmation's model, so it loads once."""
+        self.check = check or SileroCheck()
+        self.session = self.check.model.session
         self.reset()
+
+    def peak(self, audio: np.ndarray) -> float:
+        """The highest probability in `audio`, heard afresh: on a stream the model's
+        probability lags a reply's real end into the quiet after it, so a reply's kept
+        tail is heard alone to tell whether it went on."""
+        return self.check(audio)
 
     def reset(self) -> None:
         """Forget the state and any audio not yet taken (a new reply begins)."""
@@ -170,6 +173,10 @@ class SpeechStream(Protocol):
     def reset(self) -> None: ...
 
     def feed(self, samples: np.ndarray) -> float: ...
+
+    def peak(self, audio: np.ndarray) -> float:
+        """The highest speech probability in a short stretch, heard afresh."""
+        ...
 
 
 def default_speech_check() -> SpeechCheck | None:
@@ -248,7 +255,6 @@ class _Speech:
     silent_run: int = 0
     ahead: Utterance | None = None  # what it will be if the silence goes on (pending())
     heard_end: float = 0.0  # end of the last frame the energy test took for speech
-    silence_prob: float = 0.0  # the most the neural VAD heard in the silence running now
 
 
 class Endpointer:
@@ -269,7 +275,7 @@ class Endpointer:
             self.speech_check = default_speech_check()
         self.stream = speech_stream
         if self.stream is None and c.hold_speech_prob is not None and isinstance(self.speech_check, SileroCheck):
-            self.stream = SileroStream(self.speech_check.model)
+            self.stream = SileroStream(self.speech_check)
         self.unconfirmed = 0  # candidates dropped by the speech check
         self.in_bed = 0  # ... and as part of the bed (NoiseBed)
         self.vad = webrtcvad.Vad(c.vad_aggressiveness)
@@ -411,15 +417,12 @@ class Endpointer:
             speech.silent_run = 0
             speech.last_speech_end = speech.heard_end = frame.t + FRAME_SECONDS
             speech.ahead = None
-            speech.silence_prob = 0.0
         elif self._held(speech, frame, level, prob):
             speech.silent_run = 0
             speech.last_speech_end = frame.t + FRAME_SECONDS  # the model heard the reply go on
             speech.ahead = None
-            speech.silence_prob = 0.0
         else:
             speech.silent_run += 1
-            speech.silence_prob = max(speech.silence_prob, prob)
         if speech.silent_run >= _frames(c.end_silence_ms):
             self._speech = None
             return self._finish(speech)
@@ -439,9 +442,14 @@ class Endpointer:
         c = self.config
         if c.hold_speech_prob is None or self.stream is None or prob < c.hold_speech_prob:
             return False
-        if level < self._bed_reach(c.hold_percentile) + c.hold_over_bed_db:
+        if not self._over_bed(level):
             return False
         return frame.t + FRAME_SECONDS - speech.heard_end <= c.hold_max_ms / 1000
+
+    def _over_bed(self, level: float) -> bool:
+        """Louder than the bed mostly is: where a held reply may go on."""
+        c = self.config
+        return level >= self._bed_reach(c.hold_percentile) + c.hold_over_bed_db
 
     def _bed_reach(self, percentile: float) -> float:
         """What the bed reaches, counted as at most `bed_over_floor_db` over the floor."""
@@ -468,8 +476,9 @@ class Endpointer:
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
-        prob = speech.silence_prob if self.stream is not None else None
-        if cut or prob != utterance.end_speech_prob:  # a read-ahead of it is dropped (the ears compare by identity)
+        silence = [f.samples for f in speech.frames if f.t >= speech.last_speech_end - 1e-9]
+        prob = self.stream.peak(np.concatenate(silence)) if self.stream is not None and silence else None
+        if cut or prob is not None:  # the same audio: a reading begun ahead of it stands (ears.py)
             utterance = replace(utterance, forced=cut, end_speech_prob=prob)
         if (
             self.speech_check is not None
@@ -490,5 +499,4 @@ class Endpointer:
             start=speech.start,
             end=speech.last_speech_end,
             lead_s=round(max(0.0, speech.start - frames[0].t), 3),
-            end_speech_prob=speech.silence_prob if self.stream is not None else None,
         )

@@ -344,10 +344,11 @@ def weigh(
     )
 
 
-CUT_SPEECH_PROB = 0.6
+CUT_SPEECH_PROB = 0.8
 """The neural VAD heard speech at least this likely in the silence that ended the reply
-(the endpointer's hold gave up, voice/listening/endpoint.py): it may have gone on."""
-OPEN_CUT_SPEECH_PROB = 0.5
+(Utterance.end_speech_prob): it may have gone on. Set on the tuning half of the
+Picovoice recordings (docs/recognition.md)."""
+OPEN_CUT_SPEECH_PROB = 0.7
 """... or at least this likely, where the grammar lets the reading go on ("a coffee"
 may go on "with ...")."""
 FORCED = "the reply ran to the length limit"
