@@ -369,9 +369,7 @@ class _ReadAhead:
 def _same_speech(utterance: Utterance, ahead: Utterance | None) -> bool:
     """The utterance read ahead, confirmed: the same audio to the same end (the endpointer
     adds what it heard in the closing silence, voice/listening/endpoint.py)."""
-    return ahead is not None and (
-        utterance is ahead or (utterance.audio is ahead.audio and utterance.end == ahead.end)
-    )
+    return ahead is not None and (utterance is ahead or (utterance.audio is ahead.audio and utterance.end == ahead.end))
 
 
 class _Interruptible:

@@ -35,7 +35,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 import webrtcvad
