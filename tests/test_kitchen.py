@@ -85,6 +85,8 @@ def test_the_signs_of_a_cut_reading(order_table):
     assert goes_on(order_table.decodable().graph, short.split())
     assert not goes_on(order_table.decodable().graph, "coffee can i".split())
     assert cut_sign(reading_of(short, forced=True), order_table) == FORCED
+    assert cut_sign(reading_of(short, forced=True, end_speech_prob=0.75), order_table) == FORCED
+    assert cut_sign(reading_of(short, forced=True, end_speech_prob=0.1), order_table) == ""  # noise ran on
     assert cut_sign(reading_of(short, end_speech_prob=0.8), order_table) == STILL_SPEAKING
     assert cut_sign(reading_of(short, end_speech_prob=0.75), order_table) == MAY_GO_ON
     assert cut_sign(reading_of("coffee can i", end_speech_prob=0.75), order_table) == ""

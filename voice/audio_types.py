@@ -40,8 +40,9 @@ class Utterance:
     lead_s: float | None = None  # audio kept before `start` (None: not known); 0 means no lead-in
     forced: bool = False  # ended at the length limit, not by silence
     end_speech_prob: float | None = None
-    """The neural VAD's highest speech probability in the silence that ended it (None:
-    not measured): high means the speech may well have gone on under the noise."""
+    """The neural VAD's highest speech probability in the silence that ended it, or in the
+    last moments of one `forced` to end (None: not measured): high means the speech may
+    well have gone on under the noise."""
 
 
 class AudioSource(Protocol):

@@ -476,8 +476,10 @@ class Endpointer:
             return None
         ahead = speech.ahead
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
-        silence = [f.samples for f in speech.frames if f.t >= speech.last_speech_end - 1e-9]
-        prob = self.stream.peak(np.concatenate(silence)) if self.stream is not None and silence else None
+        # what the model hears in the closing silence, or (cut at the limit) in its last moments
+        last = speech.last_speech_end - (c.end_silence_ms / 1000 if cut else 0.0)
+        closing = [f.samples for f in speech.frames if f.t >= last - 1e-9]
+        prob = self.stream.peak(np.concatenate(closing)) if self.stream is not None and closing else None
         if cut or prob is not None:  # the same audio: a reading begun ahead of it stands (ears.py)
             utterance = replace(utterance, forced=cut, end_speech_prob=prob)
         if (

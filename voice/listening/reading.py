@@ -358,14 +358,13 @@ MAY_GO_ON = "speech may have gone on where the reply could"
 
 def cut_sign(reading: Reading, table: PromptTable) -> str:
     """Why the reading may be of a reply cut before its end ("" if nothing says so):
-    the end was forced; the speech probability was still high at the end; or it was
+    the end was forced while the model still heard speech; the speech probability was still high at the end; or it was
     fairly high and a path of the grammar goes on past the reading's last word. Such a
     reading is asked about, not acted on (host.contract.decide): in kitchen noise the
     part heard of "a coffee with lots of almond milk" is a valid, wrong, order."""
-    utterance = reading.utterance
-    if utterance.forced:
-        return FORCED
-    prob = utterance.end_speech_prob
+    utterance, prob = reading.utterance, reading.utterance.end_speech_prob
+    if utterance.forced and (prob is None or prob >= OPEN_CUT_SPEECH_PROB):
+        return FORCED  # cut at the length limit while speech went on (noise alone often runs there)
     if prob is None or reading.match is None:
         return ""
     if prob >= CUT_SPEECH_PROB:
