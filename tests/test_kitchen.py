@@ -16,7 +16,7 @@ from host.contract import Verdict, decide
 from test_endpoint import RULES, frames_of, silence, voiced
 from voice.audio_types import SAMPLE_RATE, Hypothesis, Utterance
 from voice.listening.endpoint import Endpointer
-from voice.listening.reading import FORCED, MAY_GO_ON, STILL_SPEAKING, Reading, cut_sign, goes_on
+from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, goes_on
 from voice.understanding.matcher import Matcher
 
 HERE = Path(__file__).resolve().parent
@@ -61,7 +61,7 @@ def test_the_model_alone_holds_a_reply_only_so_long_and_says_it_still_heard_spee
     audio = np.concatenate([silence(0.5), voiced(1.0), voiced(3.0, level=0.0008), silence(1.0)])
     (utterance,) = ends(audio, stream=Heard())
     assert utterance.end <= 1.5 + 0.8 + 0.05
-    assert utterance.end_speech_prob is not None and utterance.end_speech_prob >= 0.8
+    assert utterance.end_speech_prob is not None and utterance.end_speech_prob >= 0.65
 
 
 class _Match:
@@ -81,15 +81,14 @@ def order_table():
 
 
 def test_the_signs_of_a_cut_reading(order_table):
-    short = "can i have a coffee"
-    assert goes_on(order_table.decodable().graph, short.split())
-    assert not goes_on(order_table.decodable().graph, "coffee can i".split())
-    assert cut_sign(reading_of(short, forced=True), order_table) == FORCED
-    assert cut_sign(reading_of(short, forced=True, end_speech_prob=0.75), order_table) == FORCED
+    short, whole = "can i have a coffee", "make me an iced mocha with sweetener and soy milk"
+    graph = order_table.decodable().graph
+    assert goes_on(graph, short.split()) and not goes_on(graph, whole.split())
+    assert not goes_on(graph, "coffee can i".split())
+    assert cut_sign(reading_of(short, end_speech_prob=0.9), order_table) == STILL_SPEAKING
+    assert cut_sign(reading_of(short, forced=True, end_speech_prob=0.9), order_table) == FORCED
+    assert cut_sign(reading_of(whole, end_speech_prob=0.9), order_table) == ""  # nothing can follow
     assert cut_sign(reading_of(short, forced=True, end_speech_prob=0.1), order_table) == ""  # noise ran on
-    assert cut_sign(reading_of(short, end_speech_prob=0.8), order_table) == STILL_SPEAKING
-    assert cut_sign(reading_of(short, end_speech_prob=0.75), order_table) == MAY_GO_ON
-    assert cut_sign(reading_of("coffee can i", end_speech_prob=0.75), order_table) == ""
     assert cut_sign(reading_of(short, end_speech_prob=0.1), order_table) == ""
     assert cut_sign(reading_of(short), order_table) == ""  # not measured: nothing says so
 
