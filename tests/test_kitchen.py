@@ -182,3 +182,31 @@ def test_the_utterance_read_ahead_is_the_one_the_end_confirms():
             pending.append(ahead)
     assert len(done) == 1 and pending and done[0].end_speech_prob is not None
     assert _same_speech(done[0], pending[-1])
+
+
+class StillHeard(Heard):
+    """The model hears speech in the closing silence (the clatter after a cut order)."""
+
+    def peak(self, audio: np.ndarray) -> float:
+        return 0.95
+
+
+@pytest.mark.parametrize("stream, said, verdict", [
+    (Heard(), "can i have a coffee", Verdict.ACT),
+    (StillHeard(), "can i have a coffee", Verdict.ASK_FIRST),
+    (StillHeard(), "make me an iced mocha with sweetener and soy milk", Verdict.ACT),  # nothing can follow
+])
+def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(stream, said, verdict):
+    from test_ears_rival import NBest
+    from test_read_ahead import Recording
+
+    from host.contract import Prompt
+    from voice.listening.ears import VoiceEars
+    from voice.listening.pipeline import Reader
+
+    audio = np.concatenate([silence(0.6), voiced(2.5), silence(1.0)])
+    ears = VoiceEars(Recording(audio), Endpointer(HOLD, speech_stream=stream), Reader(NBest((said, 0.95))),
+                     Matcher(common=False, grammar_file=COFFEE), busy_until=lambda: 0.0)
+    heard = ears.hear(Prompt("coffee_maker/order", None, "Your order?"))
+    assert heard.intent is not None and heard.verdict is verdict
+    assert bool(heard.cut) is (verdict is Verdict.ASK_FIRST)

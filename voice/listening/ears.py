@@ -363,7 +363,9 @@ class _ReadAhead:
         """The reading of this utterance: the one begun ahead, if it was this one."""
         begun = self._reading if _same_speech(utterance, self._utterance) else None
         self._utterance = self._reading = None
-        return (begun or self._worker.submit(read, utterance)).result()
+        if begun is None:
+            return self._worker.submit(read, utterance).result()
+        return replace(begun.result(), utterance=utterance)  # with what the end's silence told
 
 
 def _same_speech(utterance: Utterance, ahead: Utterance | None) -> bool:
