@@ -322,7 +322,8 @@ def rejection_reason(
 
 def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, number_budget: int = 0) -> str:
     """Phrases that cover the grammar's words, in the order given, within a token budget;
-    then numbers said alone that are still missing, within `number_budget` more.
+    then, where the numbers said alone run past twenty, those still missing, within
+    `number_budget` more.
 
     The matcher orders a prompt's phrases for this (PhraseTable.texts): one phrase of
     every intent first, then the rest in grammar order, so when the budget runs out
@@ -356,9 +357,15 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, numbe
     if not chosen:
         words = unique_words(phrases)
         return " ".join(words[: budget // 2])
-    if number_budget:
-        take([p for p in phrases if set(p.split()) <= NUMBER_WORDS], budget + number_budget)
+    numbers = [p for p in phrases if set(p.split()) <= NUMBER_WORDS]
+    if number_budget and any(set(p.split()) & TENS_WORDS for p in numbers):
+        take(numbers, budget + number_budget)
     return _join(chosen)
+
+
+TENS_WORDS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred"})
+"""A reply of numbers up to 100, not a card's rank said alone ("seven"): only such a
+prompt gets the extra room (a card prompt's budget was measured as it is)."""
 
 
 def _join(phrases: list[str]) -> str:

@@ -242,7 +242,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         and decoded.match.intent is not None
         and free.match.intent == decoded.match.intent
     )
-    if not agrees and not _may_overrule(decoded, free):
+    if not agrees and not _may_overrule(decoded, table, free):
         return free
     return Reading(
         decoded.match.phrase,
@@ -268,14 +268,21 @@ def _command_disputed(decoded: _Decoded, table: PromptGraph, free: Reading) -> b
     )
 
 
-def _may_overrule(decoded: _Decoded, free: Reading) -> bool:
+def _may_overrule(decoded: _Decoded, table: PromptGraph, free: Reading) -> bool:
     """The decoded reading may stand against the free one: it is sure, a reply of
-    several words (where averaged confidence fails), and it explains about as many
-    words as the free reading heard (a path that ends early has lost the order's tail,
-    which the endpointer may also have cut)."""
+    several words (where averaged confidence fails), one of the prompt's own moves (a
+    common command needs its own words heard: the decoder alone read a running tap as
+    "I can't hear you"), and it explains about as many words as the free reading heard
+    (a path that ends early has lost the order's tail, which the endpointer may also
+    have cut)."""
     words = len(decoded.match.phrase.split())
     heard = next((len(h.text.split()) for h in free.hypotheses if h.text), 0)
-    return decoded.posterior >= ACT_POSTERIOR and words >= OVERRULE_MIN_WORDS and heard <= words + OVERRULE_SHORTER_BY
+    return (
+        decoded.posterior >= ACT_POSTERIOR
+        and words >= OVERRULE_MIN_WORDS
+        and table.order_of(decoded.match) < table.own
+        and heard <= words + OVERRULE_SHORTER_BY
+    )
 
 
 @dataclass(frozen=True)
