@@ -22,6 +22,7 @@ import time
 
 import pytest
 
+from host.session import UNDO_CONSENT
 from voice.speaking.mixing import padded
 from recordings import partyhost
 from replay import load_cases, outcomes, play_script
@@ -69,7 +70,7 @@ def test_a_whole_game_through_a_satellite_and_a_voice_server_with_the_satellite_
     host = HostSpeech(log, satellite)
     try:
         for index, line in enumerate(lines):
-            wait_until(lambda: count(log, "prompt") > index, f"the prompt for line {index}", run)
+            wait_until(lambda: questions(log) > index, f"the prompt for line {index}", run)
             for attempt in range(3):        # like a player, say it again if the host missed it
                 wait_until(host.quiet, "the host to fall silent", run)
                 if index == LOSE_AT_LINE and attempt == 0:
@@ -100,3 +101,10 @@ def test_a_whole_game_through_a_satellite_and_a_voice_server_with_the_satellite_
     assert "went away; the game waits for it" in err and "is back" in err
     assert "cannot be used" not in err      # the servers read and spoke throughout
     assert "Traceback" not in err
+
+
+def questions(log) -> int:
+    """The questions the host has asked: its prompts, and whether a player agrees to an
+    undo of their move (asked outside any prompt; the script's next line answers it)."""
+    consent = sum(1 for e in events(log) if e["type"] == "say" and e["text"].startswith(UNDO_CONSENT))
+    return count(log, "prompt") + consent
