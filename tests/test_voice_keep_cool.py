@@ -11,7 +11,9 @@ each of the host's cues, with the host's own voice mixed in as echo:
   Cy silent for the whole 8 seconds (ticks, the buzzer) / Ana "candlestick"
   (her own "candle": refused) then "engine" begun 7.6 s into her turn, across
   the buzzer (Cy's: still Ana's hit) / Ben "needle" (Cy's: an attack) /
-  Cy "host, scores" (a command, the turn goes on) then "fruit" / Ana "a lemon"
+  Cy "host, scores" (a command, the turn goes on) then "chocolate" (a clue; Piper's
+  "fruit" was read "a fruit", "for it" or "break" by kernel, and a two-word reading is
+  now "Again?", not a clue) / Ana "a lemon"
   (Cy's last card: the round and the game end, Ana wins; with the article, as Piper's
   bare "lemon" here is read "women" or "lemon" by a hair, depending on the CPU's int8
   kernels: docs/development.md, "Speech tests on any machine").
