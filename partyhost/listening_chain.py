@@ -10,6 +10,7 @@ Audio modules are imported only when a chain is built (typed play stays light).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,13 @@ from host.contract import PartyhostError
 from partyhost.config import Settings
 
 if TYPE_CHECKING:
+    from voice.audio_types import AudioSource
+    from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
     from voice.listening.frontend import FrontEnd
     from voice.listening.pipeline import Reader
     from voice.listening.wake import WakeWatch
+    from voice.understanding.matcher import Matcher
 
 
 class IOChoiceError(PartyhostError):
@@ -45,6 +49,24 @@ class ListeningChain:
     def wake(self) -> WakeWatch | None:
         """The wake word's watch over one stream, or None when the setting is "off"."""
         return wake_watch(self.settings)
+
+    def ears(
+        self, source: AudioSource, matcher: Matcher, busy_until: Callable[[], float] = lambda: 0.0, **options: Any
+    ) -> VoiceEars:
+        """Ears on one stream of sound with this chain's parts: the one place the live game
+        and the benchmarks wire them. `options`: VoiceEars' own (wake, play_cue, read_ahead ...)."""
+        from voice.listening.ears import VoiceEars
+
+        return VoiceEars(
+            source,
+            self.endpointer(),
+            self.reader,
+            matcher,
+            busy_until,
+            front_end=self.front_end(),
+            reply_max_s=self.settings.reply_max_s,
+            **options,
+        )
 
 
 def listening_chain(settings: Settings, whisper_model: str | None = None, notices: Any = None) -> ListeningChain:

@@ -234,7 +234,6 @@ def _open_mouth(
 
 
 def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth, notices: Any = None) -> Ears:
-    from voice.listening.ears import VoiceEars
     from voice.listening.turns import TICK_GAIN
     from voice.speaking.mouth import AudioMouth
 
@@ -248,15 +247,11 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth,
     else:
         play_cue = mouth.sound  # typed play's mouth: no volume to lower
 
-    return VoiceEars(
+    return chain.ears(
         source,
-        chain.endpointer(),
-        chain.reader,
         matcher,
         busy_until,
         play_cue=play_cue,
-        front_end=chain.front_end(),
-        reply_max_s=settings.reply_max_s,
         wake=chain.wake(),
         before_listening=_say_notices(notices, mouth) if notices is not None else None,
     )

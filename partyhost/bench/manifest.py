@@ -351,7 +351,6 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
     """End of the endpoint silence to the reading, as a live game has it: each clip
     played in real time into the ears (every `every`-th clip and every Keep Cool
     turn), in turn with and without reading ahead (voice/listening/ears.py). Milliseconds."""
-    from voice.listening.ears import VoiceEars
 
     chosen = [
         line
@@ -370,16 +369,7 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
         audio = np.concatenate([read_wav_16k(manifest.parent / line["wav"]), np.zeros(SAMPLE_RATE, np.float32)])
         for mode in ("read_ahead", "after_end"):
             source = PacedRecording(audio)
-            ears = VoiceEars(
-                source,
-                listener.chain.endpointer(),
-                listener.reader,
-                listener.matcher,
-                busy_until=lambda: 0.0,
-                read_ahead=mode == "read_ahead",
-                front_end=listener.chain.front_end(),
-                reply_max_s=listener.chain.settings.reply_max_s,
-            )
+            ears = listener.chain.ears(source, listener.matcher, read_ahead=mode == "read_ahead")
             if ears.hear(prompt) is None:
                 continue  # no speech found: nothing to time
             ms = (time.perf_counter() - source.last_given) * 1000

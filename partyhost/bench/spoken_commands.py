@@ -158,7 +158,6 @@ def measure(
     from host.contract import Outcome, Verdict
     from partyhost.bench.chatter import party_noise
     from partyhost.bench.wake import ClipSource
-    from voice.listening.ears import VoiceEars
     from voice.understanding.matcher import Matcher
 
     chain, matcher = listening_chain(settings or Settings()), Matcher()
@@ -177,16 +176,7 @@ def measure(
                 for room in rooms:
                     shipped = chain.wake()
                     wake = _CountingWatch(shipped.detector) if shipped is not None else None
-                    ears = VoiceEars(
-                        ClipSource(in_room(speech, room, noise, rng)),
-                        chain.endpointer(),
-                        chain.reader,
-                        matcher,
-                        busy_until=lambda: 0.0,
-                        front_end=chain.front_end(),
-                        reply_max_s=chain.settings.reply_max_s,
-                        wake=wake,
-                    )
+                    ears = chain.ears(ClipSource(in_room(speech, room, noise, rng)), matcher, wake=wake)
                     heard = ears.hear(prompt)
                     acted = (
                         heard is not None

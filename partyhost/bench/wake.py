@@ -382,7 +382,6 @@ def commands(
     "design"); `wake_word` None: said after "host"."""
     from host.games import grammar_slots
     from partyhost.bench.manifest import BenchPrompt
-    from voice.listening.ears import VoiceEars
     from voice.listening.wake import OFF, shipped_wake_words
     from voice.understanding.matcher import Matcher
 
@@ -399,16 +398,7 @@ def commands(
                 audio = clean if condition == "clean" else mix_at_snr(clean, music, SNR_DB, rng)
                 for table in COMMAND_TABLES:
                     prompt = BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", table), 8.0)
-                    ears = VoiceEars(
-                        ClipSource(padded(audio)),
-                        chain.endpointer(),
-                        chain.reader,
-                        matcher,
-                        busy_until=lambda: 0.0,
-                        front_end=chain.front_end(),
-                        reply_max_s=chain.settings.reply_max_s,
-                        wake=wake_watch(waking),
-                    )
+                    ears = chain.ears(ClipSource(padded(audio)), matcher, wake=wake_watch(waking))
                     heard = ears.hear(prompt)
                     got = heard.intent if heard is not None else None  # understood by the ears
                     counts[(condition, group)][0] += (got or {}).get("intent") == intent
