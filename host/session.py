@@ -88,6 +88,9 @@ GENERAL_HELP = (
 UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
 UNDO_STANDS = "Okay, it stands."
+CONFIRM_AGAIN = "Sorry? Yes or no?"
+CONFIRM_TRIES = 2
+"""Tries at a yes-or-no question the host could not read before it counts as a no."""
 UNDO_CONSENT = "That takes back "
 """How undo_consent_question begins (a simulated table answers it: partyhost/bench/table_player.py)."""
 
@@ -748,14 +751,22 @@ class Session:
         return heard
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
-        """Ask yes or no; anything else counts as no, so nothing happens by accident."""
+        """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that
+        could not be read is asked about once more, never taken for a no unheard; what
+        was heard is logged, as any reply is."""
         ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
         self._say(question, remember=False)
-        heard = self.ears.hear(ask)
-        if heard is None or heard.outcome is Outcome.TIMED_OUT:
-            return False
-        intent = heard.intent
-        return bool(intent and intent["intent"] == "yes")
+        for attempt in range(CONFIRM_TRIES):
+            heard = self._hear_addressed(ask)
+            if heard is None or heard.outcome is Outcome.TIMED_OUT:
+                return False
+            if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
+                if attempt + 1 < CONFIRM_TRIES:
+                    self._say(CONFIRM_AGAIN, remember=False)
+                continue
+            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "confirming": question})
+            return bool(heard.intent and heard.intent["intent"] == "yes")
+        return False
 
     def _options_sentence(self, prompt: Prompt) -> str:
         if prompt.choices:

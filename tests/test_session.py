@@ -10,8 +10,8 @@ from host.contract import Prompt
 from host.engine import GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.contract import Source
-from host.session import Session, SessionInfo
+from host.contract import Outcome, Source, Understood
+from host.session import CONFIRM_AGAIN, UNDO_CONSENT, Session, SessionInfo
 from understood import Say, Understands
 from voice.understanding.understand import decided
 
@@ -184,7 +184,36 @@ def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 2, "player": "Ana"}]
     assert seen == [0, 4, 0, 2]                                 # start, 4, undo, 2: never the 9
     heard = [e for e in events(tmp_path, sid) if e["type"] == "heard"]
-    assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None]  # the "yes" is not logged
+    assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None, None]
+    assert heard[3]["text"] == "yes" and heard[3]["confirming"].startswith(UNDO_CONSENT)  # the answer, logged
+
+
+class UnclearOnceEars(DecidedEars):
+    """A reply the ears could not read (None in the script), as noise over a "yes" gives."""
+
+    def hear(self, prompt):
+        if self.lines and self.lines[0] is None:
+            self.lines.pop(0)
+            return Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0)
+        return super().hear(prompt)
+
+
+def test_an_unread_answer_to_a_yes_or_no_question_is_asked_again_not_taken_for_a_no(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, "yes"])
+    session.start()
+    assert session.run() == "eof"
+    assert mouth.said.count(CONFIRM_AGAIN) == 1 and session.state.total == 0     # asked again, then undone
+    assert journal.accepted_actions(sid) == []
+
+
+def test_two_unread_answers_to_a_yes_or_no_question_leave_the_move_standing(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, None])
+    session.start()
+    assert session.run() == "eof"
+    assert mouth.said.count(CONFIRM_AGAIN) == 1 and "Okay, it stands." in mouth.said
+    assert session.state.total == 4
 
 
 class UnsureEars(ScriptEars):

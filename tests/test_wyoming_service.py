@@ -196,8 +196,8 @@ def reply_to(question: str, guess: random.Random | None = None) -> str:
         return guess.choice(("lower", "right", "higher")) if guess else "higher"
     if "Say ready when every number is written down" in question:
         return "ready"
-    if "the number you wrote" in question:
-        return "forty two"
+    if "the number you wrote" in question:      # a tie: two players who both say 42 stay tied for ever
+        return str(guess.randrange(101)) if guess else "forty two"
     if "Which game shall we play" in question:
         return "let's play keep it 100"
     if "How many players" in question:

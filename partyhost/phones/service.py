@@ -165,6 +165,7 @@ class PhoneService:
             if self._watch is not None:
                 self._watch.cancel()
             loop.run_until_complete(runner.cleanup())
+            _finish_tasks(loop)
             if self._gate is not None:
                 self._gate.uninstall()
             loop.close()
@@ -194,6 +195,15 @@ class PhoneService:
             return
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+
+
+def _finish_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left (a page's handler whose connection closed under it) and let it end,
+    so closing the loop does not log "Task was destroyed but it is pending"."""
+    left = asyncio.all_tasks(loop)
+    for task in left:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
 
 
 def show_join(address: JoinAddress, out: TextIO = sys.stdout) -> None:
