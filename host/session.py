@@ -204,7 +204,7 @@ class Session:
         self.state = self._replay(self.actions[:-1])
         last: list[Event] = []
         if self.actions:
-            self.state, last = self.game.apply(self.state, self.actions[-1])
+            self.state, last = apply_move(self.game, self.state, self.actions[-1])  # a redraw too
         self._changed()
         self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
         if self.actions and self.game.prompt(self.state) is None:
@@ -346,20 +346,27 @@ class Session:
         self._accept(prompt, intent, seat)
         return None
 
-    def _hear_addressed(self, prompt: Prompt) -> Understood | None:
+    def _hear_addressed(self, prompt: Prompt, remind: bool = True) -> Understood | None:
         """The next reply meant for the host. Speech the ears found not said to it is
         logged with the reason and not answered; after `remind_after` seconds with no
-        reply to an untimed prompt, a brief reminder, then at doubling intervals."""
-        wait = self.remind_after if prompt.timeout is None else None
+        reply to an untimed prompt, a brief reminder, then at doubling intervals (unless
+        `remind` is off: a paused table is not reminded)."""
+        wait = self.remind_after if prompt.timeout is None and remind else None
         schedule = (wait, self.clock() + wait) if wait else None  # (wait, when the reminder is due)
         if schedule and self._reminders is not None and self._reminders[0] == prompt:
             schedule = self._reminders[1:]  # the same question again: its schedule goes on
         runs_until: float | None = None  # a timed prompt's clock, running on while the host answers
+        graced = False  # the second after "Again?" past the clock's end is given once
         while True:
             self._reminders = (prompt, *schedule) if schedule else None
             asked = prompt if schedule is None else replace(prompt, timeout=max(0.5, schedule[1] - self.clock()))
             if runs_until is not None:
-                asked = replace(prompt, timeout=max(AGAIN_MIN_S, runs_until - self.clock()))
+                left = runs_until - self.clock()
+                if left < AGAIN_MIN_S and graced:
+                    assert prompt.timeout is not None, "runs_until is only set for a timed prompt"
+                    return Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=runs_until - prompt.timeout)
+                graced = left < AGAIN_MIN_S
+                asked = replace(prompt, timeout=max(AGAIN_MIN_S, left))
             heard = self.ears.hear(asked)
             if heard is not None and schedule is not None and heard.outcome is Outcome.TIMED_OUT:
                 self._remind(prompt)
@@ -559,7 +566,7 @@ class Session:
         self._say("Paused. Say resume when you are ready.", remember=False)
         pause_prompt = Prompt("common/any", None, "Paused.", choices=("resume",))
         while True:
-            heard = self.ears.hear(pause_prompt)
+            heard = self._hear_addressed(pause_prompt, remind=False)  # table talk while paused: no answer
             if heard is None:
                 return "eof"
             if heard.outcome is Outcome.TIMED_OUT:

@@ -389,13 +389,16 @@ class Table:
             with contextlib.ExitStack() as locks:  # all or none: a game being played stops it first
                 for session_id in chosen:
                     locks.enter_context(SessionLock(self.place.locks, session_id))
+                logs = {  # every log found before anything is deleted: a broken link refuses them all
+                    session_id: resolved(self.place.saved_log(session_id, records[session_id].setup.get("events")),
+                                         "event log")
+                    for session_id in chosen
+                }
                 for session_id in chosen:
-                    record = records[session_id]
                     journal.delete(session_id)
-                    events = resolved(self.place.saved_log(session_id, record.setup.get("events")), "event log")
-                    if events.parent == events_folder:
-                        events.unlink(missing_ok=True)
-                    yield record
+                    if logs[session_id].parent == events_folder:
+                        logs[session_id].unlink(missing_ok=True)
+                    yield records[session_id]
 
 
 def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:

@@ -146,6 +146,16 @@ def test_a_misheard_clue_is_asked_again_inside_the_turns_clock_and_not_taken(tmp
     assert ears.asked[1].timeout == 1.0      # 0.5 s left of 8: at least a second to say it again
 
 
+def test_a_turn_whose_clock_ran_out_gets_its_second_after_again_once(tmp_path):
+    """Misheard again and again past the buzzer: one grace second, then the turn times out."""
+    misheard = Understood(Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS,
+                          listening_from=10.0, start=10.5, end=11.0)
+    session, mouth, ears = run_session(tmp_path, [misheard, misheard, misheard, Say("five")], now=17.5)
+    assert mouth.said[2:5] == [AGAIN, AGAIN, "Total 1."]      # the turn ended after its grace
+    assert session.actions[0]["intent"] == "timeout"
+    assert [p.timeout for p in ears.asked[:3]] == [8.0, 1.0, 8.0]   # the next turn's clock is whole
+
+
 # ---- the ears, on speech -----------------------------------------------------------------
 
 def silence(seconds: float) -> np.ndarray:

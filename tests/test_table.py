@@ -77,6 +77,21 @@ def test_a_game_is_played_resumed_listed_and_deleted(table, open_journals):
     assert (table.place.folder / "partyhost.sqlite3").is_file()
 
 
+def test_a_delete_refused_for_one_broken_log_deletes_none(table, open_journals):
+    """All or none: a saved game whose event log is a loop of links refuses the whole delete."""
+    setup = GameSetup(game="keep-it-100", players=("Ana", "Ben", "Cy"), seed=7)
+    ids = [table.play(setup, typed("", io.StringIO())).session_id for _ in range(2)]
+    records = {entry.record.id: entry.record for entry in table.saved_games().entries}
+    broken = table.place.saved_log(ids[1], records[ids[1]].setup.get("events"))
+    broken.unlink()
+    broken.symlink_to(broken.with_name("other.jsonl"))
+    broken.with_name("other.jsonl").symlink_to(broken)
+    with pytest.raises(PartyhostError, match="loop"):
+        list(table.delete(ids))
+    assert sorted(entry.record.id for entry in table.saved_games().entries) == sorted(ids)
+    assert open_journals == []
+
+
 def test_a_refusal_names_the_flag_that_fixes_it(table, open_journals):
     with pytest.raises(UserError, match="one player: --mode vs-host"):
         table.play(GameSetup(game="centurion", players=("Ana",)), typed("", io.StringIO()))

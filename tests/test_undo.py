@@ -209,6 +209,23 @@ def test_an_undone_roll_is_rolled_afresh_and_replays_from_the_journal(tmp_path):
     assert _same_game(again.state, session.state)
 
 
+def test_a_game_saved_just_after_a_redraw_resumes(tmp_path):
+    """The table took back a roll, then the power went: the journal ends in its redraw."""
+    from fakes import RecordingMouth
+
+    from host.eventlog import EventLog
+    from host.session import Session
+
+    session, _, actions = play(tmp_path, "one-percent", _to_the_roll() + ["undo", "yes"],
+                               players=("Ana", "Ben", "Cy"), seed=26, deal="host", undo_after_reveal=True)
+    assert actions[-1]["intent"] == "redraw"
+    mouth = RecordingMouth()
+    again = Session(session.game, session.options, session.decks, session.journal, session.info,
+                    EventLog(tmp_path / "again.jsonl", lambda: 0.0), session.ears, mouth, lambda: 0.0)
+    again.restore(actions)
+    assert _same_game(again.state, session.state) and mouth.said[0].startswith("Welcome back")
+
+
 def test_without_a_reveal_undone_nothing_is_redrawn(tmp_path):
     """A misheard card taken back by its own player leaves the game's draws as they were."""
     session, mouth, actions = play(tmp_path, "keep-it-100", ["card 1", "undo", "card 1"], **KEEP_IT_100)

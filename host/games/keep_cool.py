@@ -298,7 +298,7 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
     if rules["line"] is not None and rules["line"] not in LINES:
         raise RuleError("The line must be a number from 1 to 10.")
     low, high = TIMER_SECONDS
-    if not low <= rules["turn_seconds"] <= high:
+    if not rules["relaxed"] and not low <= rules["turn_seconds"] <= high:  # relaxed: no timer to check
         raise RuleError(f"The turn time must be from {low} to {high} seconds (relaxed=true: no timer).")
     if rules["warning_seconds"] < 0:
         raise RuleError("The warning time cannot be negative.")
@@ -695,7 +695,7 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     """One word from the player whose turn it is: a clue, a guess, or an attack."""
     speaker = s.turn
     word = _clean(action.get("word"))
-    heard = (_clean(action.get("text")) or "").split()
+    heard = _without_article((_clean(action.get("text")) or "").split())
     if word is None and heard and is_sound_word(heard):
         raise RuleError(f"Careful, {speaker}: no sound words. Say another.")
     if len(heard) > 1 and word is None and s.rules["several_words"] == "refuse":
@@ -715,6 +715,15 @@ def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     card = s.hands[owner].pop(index)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != previous_player(s, speaker)), events)
     _after_win(s, speaker, events, next_turn=next_player(s, speaker))
+
+
+ARTICLES = ("a", "an", "the")
+
+
+def _without_article(words: list[str]) -> list[str]:
+    """A clue's words without an article before them: "a rabbit" is one word, as players
+    say it (docs/rules.md, Keep Cool)."""
+    return words[1:] if len(words) > 1 and words[0] in ARTICLES else words
 
 
 def is_sound_word(said: list[str]) -> bool:

@@ -121,7 +121,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     """The case's lines with what the typed game did with each, and its event log."""
     transcript = play_script(case, folder)
     events = _read(transcript.events)
-    heard_at = [i for i, e in enumerate(events) if e["type"] == "heard"]
+    heard_at = [i for i, e in enumerate(events) if e["type"] == "heard" and not _consent_answer(e)]
     exchanges = [
         exchange
         for before, exchange in zip([None, *transcript.exchanges], transcript.exchanges)
@@ -493,8 +493,13 @@ class Table:
             raise GameAborted(f"the host ended (exit {self.host.returncode}) before the game did")
 
 
+def _consent_answer(event: dict) -> bool:
+    """The event log's record of a yes or no to an undo of another's move."""
+    return str(event.get("confirming", "")).startswith(UNDO_CONSENT)
+
+
 def _undo_consent(before: Exchange | None, exchange: Exchange) -> bool:
     """A yes or no to the host's question whether an undo may take back another's move:
-    asked without a prompt of its own and logged as nothing heard, so the live player
-    gives it as part of the "undo" line (Table._answered)."""
+    asked without a prompt of its own, so the live player gives it as part of the
+    "undo" line (Table._answered)."""
     return exchange.prompt.name == YES_NO_PROMPT and before is not None and (before.intent or {}) == UNDONE

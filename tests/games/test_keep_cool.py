@@ -749,6 +749,13 @@ def test_a_clue_of_two_words_is_refused_and_the_turn_stays():
     assert kc.prompt(state).player == "Ben"
 
 
+def test_a_clue_with_an_article_before_it_is_one_word_as_by_voice():
+    state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
+    state, _ = play(state, {"intent": "word", "word": None, "text": "a rabbit"})
+    assert kc.prompt(state).player == "Ben"
+    assert_refused(state, {"intent": "word", "word": None, "text": "the big tree"}, "one word")
+
+
 @pytest.mark.parametrize("typed", ["wolf-dog", "ice-cream", "Grand-Mother!"])
 def test_a_typed_hyphenated_compound_is_one_word_as_in_spoken_play(typed):
     """Rulebook: "compound words, which count as one word (examples: wolf-dog,
@@ -814,3 +821,11 @@ def test_the_table_reads_every_card_won_this_round_face_up():
     text = kc.table_text(state)
     assert "Cards won: castle, between Ana and Cy; wolf, taken by Ben from Cy." in text
     assert "It is Cy's turn." in text
+
+
+def test_relaxed_play_takes_any_turn_time_since_no_timer_runs():
+    """The refusal's own advice (relaxed=true: no timer) is taken: 0 with relaxed sets up."""
+    with pytest.raises(RuleError):
+        kc.setup(options(turn_seconds=0), deck())
+    state, _ = kc.setup(options(turn_seconds=0, relaxed=True), deck())
+    assert state.rules["relaxed"]
