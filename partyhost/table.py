@@ -390,8 +390,9 @@ class Table:
                 for session_id in chosen:
                     locks.enter_context(SessionLock(self.place.locks, session_id))
                 logs = {  # every log found before anything is deleted: a broken link refuses them all
-                    session_id: resolved(self.place.saved_log(session_id, records[session_id].setup.get("events")),
-                                         "event log")
+                    session_id: resolved(
+                        self.place.saved_log(session_id, records[session_id].setup.get("events")), "event log"
+                    )
                     for session_id in chosen
                 }
                 for session_id in chosen:
