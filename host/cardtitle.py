@@ -73,7 +73,8 @@ def names_text(cards: Sequence[Card], words: int = HAND_TITLE_WORDS) -> str:
     """A hand named card by card, in order, by the bare names: "June, President and
     Phileas Fogg." (a hand of six "the ... one"s took longer than the titles did; the
     player says back "the June one" or "June", both taken); cards without a deck name
-    by titles (titles_text)."""
+    by titles of words the hand's other cards do not have,
+    where they can be ("almond fat, watermelon water and tattoo")."""
     seen = [{w.lower() for w in _title_words(card.text)} for card in cards]
     said = [
         card.name if card.name else card_title(card.text, words, frozenset().union(*(seen[:i] + seen[i + 1 :])))
@@ -111,19 +112,6 @@ def _title_words(text: str) -> list[str]:
         if len(clean) >= 3 and clean.lower() not in COMMON and clean.lower() not in (w.lower() for w in found):
             found.append(clean)
     return found
-
-
-def titles_text(texts: list[str], words: int = HAND_TITLE_WORDS) -> str:
-    """A hand named by titles, in order: "almond fat, watermelon water and tattoo." (a
-    "Card 1:" before each title took a third of the time a hand took to hear). Each
-    title is made of words the hand's other cards do not have, where it can be."""
-    seen = [{w.lower() for w in _title_words(text)} for text in texts]
-    return (
-        join_names(
-            [card_title(text, words, frozenset().union(*(seen[:i] + seen[i + 1 :]))) for i, text in enumerate(texts)]
-        )
-        + "."
-    )
 
 
 def read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:

@@ -47,8 +47,9 @@ class Question(Unchanging):
     category: str
     games: tuple[str, ...]  # which games it suits, among question_games()
     name: str = ""
-    """What the card is called aloud, one to three everyday words ("June" for "the June
-    one"; host/cardtitle.py); "" where a deck has none (its title is said instead)."""
+    """What the card is called aloud, one or two everyday words ("June" for "the June
+    one"; host/cardtitle.py, partyhost/deckcheck.py NAME_WORDS_MAX); "" where a deck has
+    none (its title is said instead)."""
 
 
 @dataclass(frozen=True)

@@ -112,8 +112,6 @@ class Narrowing:
         self.prompt, self.trouble, self.ask = prompt, trouble, ask
         self.yes_no_word = yes_no_word or (lambda label: False)
         self.unused = 0
-        self.asked: list[str] = []
-        """Every question said, in order (the tests and the event log count them)."""
 
     def run(self, likeliest: int | None = None) -> dict[str, Any] | str | None:
         """The move (an intent), how the session ends ("eof", "quit"), or None when no
@@ -187,7 +185,7 @@ class Narrowing:
         numbers = _leaf_numbers(breath)
         if numbers is not None and any(n >= 10 for n, _ in numbers):
             choices = [Choice(" ".join(str(n)), move) for n, move in numbers]
-            question = f"{self.prompt.player}, {DIGITS[:1].lower()}{DIGITS[1:]}" if self.prompt.player else DIGITS
+            question = addressed(self.prompt.player, DIGITS)
             reply = self._ask(CHOICE_PROMPT, question, choices, [c.label for c in choices])
             if reply.outcome:
                 return reply.outcome
@@ -244,7 +242,6 @@ class Narrowing:
         prompt hears), asked once."""
         names = [kind] + ([CHOICE_PROMPT] if kind != CHOICE_PROMPT else [])
         slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
-        self.asked.append(text)
         return self.ask(
             Prompt(
                 PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
@@ -257,12 +254,17 @@ def question_alone(choice: Choice) -> str:
     return choice.named or f"{choice.label[:1].upper()}{choice.label[1:]}?"
 
 
+def addressed(player: str | None, question: str) -> str:
+    """ "Which card?" to Ana -> "Ana, which card?" (unchanged when it names her already)."""
+    if not player or question.startswith(player):
+        return question
+    return f"{player}, {question[:1].lower()}{question[1:]}"
+
+
 def list_question(player: str | None, question: str, labels: list[str], more: bool = False) -> str:
     """ "Which card?" with one, two, three -> "Ana, which card: one, two or three?"; a run
     of numbers or places is said as a span: "Ana, which card: 1 to 6?"."""
-    asked = question.rstrip("?").strip()
-    if player and not asked.startswith(player):
-        asked = f"{player}, {asked[:1].lower()}{asked[1:]}"
+    asked = addressed(player, question.rstrip("?").strip())
     said = spoken_span(labels) if not more else None
     return f"{asked}: {said or join_names(labels + ([SOMETHING_ELSE] if more else []), 'or')}?"
 

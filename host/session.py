@@ -28,11 +28,12 @@ from .engine import (
     join_names,
     private,
     redraw_seed,
+    say,
 )
 from .eventlog import EventLog
 from .games import option
 from .journal import Journal
-from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
+from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, addressed, likeliest_choice
 
 COMMON_INTENTS = {
     "repeat",
@@ -409,9 +410,7 @@ class Session:
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""
-        question = _question(prompt.text)
-        if prompt.player and not question.startswith(prompt.player):
-            question = f"{prompt.player}, {question[:1].lower()}{question[1:]}"
+        question = addressed(prompt.player, _question(prompt.text))
         self.log.write({"type": "reminder", "player": prompt.player})
         self._say(question, remember=False)
 
@@ -477,7 +476,7 @@ class Session:
                 self.log.write(event)
 
     def _say(self, text: str, remember: bool = True, read_out: bool = False) -> None:
-        self.log.write({"type": "say", "text": text, "read_out": True} if read_out else {"type": "say", "text": text})
+        self.log.write(say(text, read_out))
         self.mouth.say(text)
         if remember:
             self.last_spoken.append(text)

@@ -7,8 +7,8 @@ accepting never fails for want of a descriptor. A newcomer beyond a cap closes t
 connection idle longest (of its own address, for the per-address cap), so a player is
 served however many idle connections someone holds; when every one is busy with a
 request, the newcomer is turned away instead. Each kind of trouble is logged at most
-once every LOG_EVERY_S, with a count of the lines left out (one line per accept that
-failed for want of files was 22,296 tracebacks in 5 s: issue 46).
+once every LOG_EVERY_S, with a count of the lines left out (a line per accept that
+failed for want of files flooded the terminal: issue 46, docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _more(count: int) -> str:
 
 def watch_the_loop(loop: asyncio.AbstractEventLoop, quiet: Quiet) -> None:
     """Out of file descriptors: asyncio waits a second and accepts again; said once in a while,
-    not once per try (it was 59,396 lines). Anything else as asyncio says it."""
+    not once per try. Anything else as asyncio says it."""
 
     def problem(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")

@@ -67,7 +67,9 @@ from host.decks import (
     load_pack,
     question_games,
 )
+from host.engine import ORDINALS
 from host.games import get_game, grammar_slots, option
+from voice.understanding import normalize as normalize_words
 from voice.understanding import vocabulary
 from voice.understanding.normalize import normalize
 
@@ -510,12 +512,9 @@ def check_question_words(questions: Sequence[Question], dictionary: vocabulary.D
 
 
 NAME_WORDS_MAX = 2
-"""A card's name is said as "the NAME one": two or three words, four at most."""
-NUMBER_WORDS = frozenset(
-    """zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
-    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
-    thousand million billion first second third fourth fifth sixth""".split()
-)
+"""A card's name is one or two words, said as "the NAME one" (host.decks.Question.name)."""
+NUMBER_WORDS = normalize_words.NUMBER_WORDS | {"oh", "million", "billion", *ORDINALS}
+"""Words a name must not hold: a player saying them back would be heard as a card's number or place."""
 
 
 def check_card_names(questions: Sequence[Question], dictionary: vocabulary.Dictionary | None) -> list[str]:

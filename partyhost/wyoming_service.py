@@ -149,10 +149,9 @@ class TableHandler:
             self.gate.leave(self)
             self.close()
 
-    def close(self) -> TableHandler:
+    def close(self) -> None:
         self.writer.close()
         self.reader.feed_eof()
-        return self
 
     async def handle_event(self, event: Event) -> None:
         if Describe.is_type(event.type):

@@ -458,8 +458,20 @@ def _read_cards(s: State, name: str | None) -> list[Event]:
     return [say(text)] if s.mode == "vs-host" else [private(name, text)]
 
 
+def _hand_in_order(s: State, seat: int) -> list[Card]:
+    """A hand as it is read to its holder and shown on their page, highest first: "your
+    third card" means the third of this order."""
+    return sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
+
+
+def _hand_secret(s: State) -> bool:
+    """Whether a hand is hidden from someone who hears the host: the host dealt, and the
+    other player is a person at the table (not the host)."""
+    return s.deal == "host" and s.mode != SOLO_MODE
+
+
 def _hand_text(s: State, seat: int, values: bool = True) -> str:
-    cards = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
+    cards = _hand_in_order(s, seat)
     return ", ".join(f"{s.name(c)} {s.value(c)}" if values else s.name(c) for c in cards) or "none"
 
 
@@ -508,8 +520,8 @@ def _cards_narrow(s: State) -> Narrow:
     play (nobody else listens). Host deal between two people: the card by its place in
     the hand as it is read to its holder ("your third card"), so the other player hears
     no card. Table deal: any card not yet seen, its rank first, then its suit."""
-    if s.deal == "host" and s.mode == "pvp":
-        hand = sorted(s.hands[s.turn], key=lambda c: (-s.value(c), c))
+    if _hand_secret(s):
+        hand = _hand_in_order(s, s.turn)
         legal = set(legal_cards(s, s.turn))
         return Narrow(
             "Which card, by its place in your hand?",
@@ -580,7 +592,7 @@ def _steal_prompt(s: State) -> Prompt:
             ((Choice("joker", _card_intent(JOKER), "Lay your joker?"),) if joker else ())
             + (Choice("pass", {"intent": "pass"}, "Do you pass?"),),
             # Between two people the same words whether or not a joker is held.
-            said=f"{name}, joker or pass?" if s.deal == "host" and s.mode == "pvp" else "",
+            said=f"{name}, joker or pass?" if _hand_secret(s) else "",
         ),
     )
 
@@ -658,7 +670,7 @@ def _card_of_rank(s: State, rank: int) -> Card:
     if len(suits) == 1:
         return Card(rank, suits[0])
     question = f"Which {named}: {join_names(suits, 'or')}?"
-    if s.deal == "host" and s.mode != "vs-host":
+    if _hand_secret(s):
         raise RuleError(f"Which {named}? Say its suit as well.", aside=question)
     raise RuleError(question)
 
@@ -680,7 +692,7 @@ def _card_of_suit(s: State, suit: str) -> Card:
     offered = doubled or held
     ranks = join_names([s.pack.spoken(c.rank) for c in sorted(offered, key=lambda c: c.rank)], "or")
     question = f"Which of your {suit}: {ranks}?"
-    if s.mode != "vs-host":
+    if _hand_secret(s):  # a host deal, checked above
         raise RuleError(f"Which of your {suit}? Say the whole card.", aside=question)
     raise RuleError(question)
 
@@ -1086,7 +1098,7 @@ def hand_view(state: State, player: str) -> HandView | None:
     if s.deal != "host" or player not in s.players or player == s.computer:
         return None
     seat = s.seat_of(player)
-    hand = sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
+    hand = _hand_in_order(s, seat)
     my_turn = s.phase == "play" and s.turn == seat
     playable = set(legal_cards(s, seat)) if my_turn else set()
     cards = tuple(

@@ -72,11 +72,21 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from host.cardtitle import HAND_TITLE_WORDS, READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
+from host.cardtitle import (
+    HAND_TITLE_WORDS,
+    READ_HAND,
+    card_name,
+    names_context,
+    names_text,
+    read_hand_rule,
+    spoken_name,
+    with_names,
+)
 from host.contract import Choice, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, Decks, Question
 from host.engine import (
     NARROW_LIST_MAX,
+    ORDINALS,
     Action,
     DeckEntry,
     Event,
@@ -392,7 +402,7 @@ def _choose_prompt(state: State) -> Prompt:
     context = {"hand": [q.text for q in hand], **names_context(hand)}
     slots = grammar_slots(name, context)
     words = slots["card_word"]
-    example = card_name(hand[0]) if hand and hand[0].name else f"the {words[0][0]} one" if words else "the first one"
+    example = card_name(hand[0]) if hand and hand[0].name else spoken_name(words[0][0]) if words else "the first one"
     if state.mode == "challenge" and state.rules["read_hand"] == "titles":
         text = f"{slider}: {join_names([card_name(q, HAND_TITLE_WORDS) for q in hand], 'or')}?"
     elif state.mode == "challenge":
@@ -1159,8 +1169,7 @@ def _content_words(text: str) -> list[str]:
 
 
 def _ordinals(count: int) -> list[tuple[str, int]]:
-    names = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
-    ordinals = [(names[i], i + 1) for i in range(min(count, len(names)))]
+    ordinals = [(ORDINALS[i], i + 1) for i in range(min(count, len(ORDINALS)))]
     return ordinals + [("last", count)]
 
 

@@ -117,8 +117,9 @@ DEALS = ("host",)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 INFO_INTENTS = ("read_cards", "read_card")
-TEAMS = True
 """Intents that only inform: the session does not journal them."""
+TEAMS = True
+"""Played in teams (--teams)."""
 
 RULE_DEFAULTS: dict[str, Any] = {
     "teams": 3,  # 2 or 3 teams when options.teams is empty

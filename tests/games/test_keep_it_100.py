@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from host.cardtitle import titles_text
+from host.cardtitle import names_text
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import keep_it_100 as k100
@@ -239,7 +239,7 @@ def test_a_turn_names_the_cards_by_titles_and_the_full_text_is_a_command_away():
     state, events = new_game()
     hand = state.hands["Ana"]
     turn = next(e["text"] for e in events if e["type"] == "say" and "Slider" in e["text"])
-    assert turn == "Ana, you're the Slider: " + titles_text([q.text for q in hand])     # in hand order
+    assert turn == "Ana, you're the Slider: " + names_text(hand)     # in hand order
     assert not any(q.text in turn for q in hand)
     private = [e["text"] for e in events if e["type"] == "private" and e["player"] == "Ana"]
     assert all(q.text in private[0] for q in hand)                 # told in full, privately

@@ -32,7 +32,7 @@ from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
 from voice.audio_types import SAMPLE_RATE, Hypothesis, TextScores
 from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
 from voice.understanding.graph import WordGraph
-from voice.understanding.normalize import NUMBER_WORDS, normalize
+from voice.understanding.normalize import NUMBER_WORDS, TENS_WORDS, normalize
 
 """What Whisper says on noise, music and babble; refused unless a phrase of the prompt."""
 
@@ -358,14 +358,9 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, numbe
         words = unique_words(phrases)
         return " ".join(words[: budget // 2])
     numbers = [p for p in phrases if set(p.split()) <= NUMBER_WORDS]
-    if number_budget and any(set(p.split()) & TENS_WORDS for p in numbers):
+    if number_budget and any(set(p.split()) & TENS_WORDS for p in numbers):  # up to 100, not a rank alone
         take(numbers, budget + number_budget)
     return _join(chosen)
-
-
-TENS_WORDS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred"})
-"""A reply of numbers up to 100, not a card's rank said alone ("seven"): only such a
-prompt gets the extra room (a card prompt's budget was measured as it is)."""
 
 
 def _join(phrases: list[str]) -> str:

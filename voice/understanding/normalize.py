@@ -15,6 +15,8 @@ _ONES = (
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 NUMBER_WORDS = frozenset(_ONES + _TENS[2:] + ["hundred", "thousand"])
 """Every word that number_words() writes (not "minus")."""
+TENS_WORDS = frozenset(_TENS[2:] + ["hundred"])
+"""The words of numbers from twenty up to a hundred: a number said there runs past a card's rank."""
 MAX_SPELLED_DIGITS = 6
 """Longer digit runs are said digit by digit: nobody says a seven-digit number in a game,
 and a run of thousands of digits must neither overflow int() nor recurse per digit."""
