@@ -666,9 +666,12 @@ def _text_field(row: _Row, name: str) -> str:
 
 
 def _optional_text(row: _Row, name: str) -> str:
-    """A text field that may be missing or empty ("")."""
+    """A text field that may be missing or empty (""); a list or a yes/no there is refused,
+    never read aloud as "['June']" or "True"."""
     value = row.fields.get(name)
-    return " ".join(str(value).split()) if value is not None else ""
+    if value is None or isinstance(value, str) and not value.strip():
+        return ""
+    return " ".join(_text_field(row, name).split())
 
 
 def _optional_year(row: _Row) -> int | None:

@@ -259,6 +259,8 @@ YAML_ERRORS = [
      "  games: [zero-to-100]\n", 1, "empty text"),
     ("- id: y1\n  txt: Q?\n  text: Q?\n  answer: 5\n  year: 2020\n  source: S\n"
      "  category: food\n  games: [zero-to-100]\n", 1, "unknown field 'txt'"),
+    ("- id: y1\n  text: Q?\n  answer: 5\n  year: 2020\n  source: S\n  category: food\n"
+     "  games: [zero-to-100]\n  name: [June]\n", 1, "name must be plain text"),
     ("id: y1\ntext: Q?\n", 1, "expected a list of questions"),
     ("- just a string\n", 1, "must be a mapping"),
     ("- id: y1\n  text: [unclosed\n", 3, "not valid YAML"),
