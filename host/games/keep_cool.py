@@ -77,7 +77,8 @@ Rules choices (what the rulebook leaves open)
   player whose turn it was, and the host does not sound the buzzer over it.
 - One word a turn (rule "several_words"): "refuse" (the default) answers a clue
   of two words or more ("big tree") with "One word." and the turn goes on, its
-  clock still running in live typed play; a hyphenated compound is one word.
+  clock still running in live typed play; a hyphenated compound is one word,
+  and so is a word with an article before it ("a rabbit").
   "clue" takes it as a clue, its text kept in the log. `partyhost play` sets
   "clue" when the input is speech (unless the rule is given), since a
   recogniser may split one word in two ("a low" for "pillow").
