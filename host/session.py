@@ -752,9 +752,13 @@ class Session:
         self._say(question, remember=False)
         heard = self._hear_addressed(ask)
         if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
-            said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": phrase}
-            self.log.write({**said, **({"unsure": True} if heard.rival else {})})
+            self._log_answer(prompt, heard, phrase)
         return heard
+
+    def _log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
+        """The answer to a question the host asked about something (`confirming`), as heard."""
+        said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": confirming}
+        self.log.write({**said, **({"unsure": True} if heard.rival else {})})
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that
@@ -770,7 +774,7 @@ class Session:
                 if attempt + 1 < CONFIRM_TRIES:
                     self._say(CONFIRM_AGAIN, remember=False)
                 continue
-            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "confirming": question})
+            self._log_answer(prompt, heard, question)
             return bool(heard.intent and heard.intent["intent"] == "yes")
         return False
 
