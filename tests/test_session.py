@@ -143,6 +143,25 @@ def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
     assert journal.get(sid).status == "playing"
 
 
+class TableTalkEars(ScriptEars):
+    """"talk" in the script is speech the ears found not said to the host."""
+
+    def hear(self, prompt):
+        if self.lines and self.lines[0] == "talk":
+            self.lines.pop(0)
+            return Understood(Outcome.IGNORED, Source.VOICE, text="pass the crisps", reason="table talk")
+        return super().hear(prompt)
+
+
+def test_a_paused_table_talking_is_not_answered(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, [])
+    session.ears = TableTalkEars(["pause", "talk", "talk", "resume", "2"])
+    session.start()
+    session.run()
+    assert "We're paused. Say resume to continue." not in mouth.said and "Let's go on." in mouth.said
+    assert [e["type"] for e in events(tmp_path, sid)].count("ignored") == 2 and session.state.total == 2
+
+
 def test_resume_rebuilds_the_exact_state_from_the_journal(tmp_path):
     session, _, journal, sid = make_session(tmp_path, ["4", "1", "undo", "yes", "3"])
     session.start()
