@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from host.contract import loud_room  # where host and voice meet: the verdict's idea of a loud room
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
@@ -87,6 +88,10 @@ class Reading:
     """The best match score any hypothesis reached (0-100): how near the prompt the speech was."""
     posterior: float | None = None
     """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
+    agreed: bool | None = None
+    """Decoded inside the grammar as well: whether that reading, sure and a path the audio
+    fits, names the move the free reading names (None: not decoded). In a loud room only
+    an agreed move is acted on unasked (host.contract.decide)."""
 
     @property
     def unsure(self) -> bool:
@@ -118,7 +123,9 @@ def read_table(
 ) -> Reading:
     """The recogniser's n-best for the table's phrases, each matched once, then weighed
     by weigh(); where the recogniser can decode inside the table's grammar (and
-    `in_grammar`), that decides (judge)."""
+    `in_grammar`), that decides (judge). A free reading settled alone is decoded too
+    where the room was loud (Utterance.snr_db): there it is acted on only if the
+    decoded reading agrees."""
     grammar = recognizer.compile(table.texts)  # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
@@ -131,7 +138,7 @@ def read_table(
         if addressed is None or not _may_be_addressed(free):
             return free
         return addressed_command(recognizer.decode_in_grammar(utterance.audio, addressed.graph), addressed, free)
-    if settled(free) and not loose_command(free, graph):
+    if settled(free) and not loose_command(free, graph) and not loud_room(utterance.snr_db):
         return free
     return judge(recognizer.decode_in_grammar(utterance.audio, graph.graph), graph, free)
 
@@ -228,7 +235,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
             ),
         },
     )
-    free = replace(free, hypotheses=free.hypotheses + (note,))
+    free = replace(free, hypotheses=free.hypotheses + (note,), agreed=False)
     if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
     if _command_disputed(decoded, table, free):
@@ -254,6 +261,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         decoded.match,
         free.closest,
         decoded.posterior,
+        agrees,
     )
 
 
