@@ -203,8 +203,10 @@ def decide(
     ears heard another move nearly as well (`unsure`), when the reply may have been
     cut before its end (`cut`: the part heard may be a shorter order than the one said),
     or in a loud room (`snr_db`, loud_room) where the reading decoded inside the grammar
-    and the free reading did not name the same move (`agreed` False; None: only one
-    reading was made, so there is nothing to compare); else ACT."""
+    and the free reading did not agree (`agreed` False: the decoded reading unsure, a poor
+    fit to the audio, or changing the intent or a value the free reading heard; one that
+    only adds values the noise hid agrees. None: only one reading was made, so there is
+    nothing to compare); else ACT."""
     if match.intent is None:
         return Verdict.ASK_AGAIN
     if match.needs_confirmation or unsure or cut or (loud_room(snr_db) and agreed is False):
@@ -259,8 +261,9 @@ class Understood:
     rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
     cut: why the reply may have been cut before its end ("" if not): the verdict asks first.
     snr_db: how far the speech stood over the room's noise (None: not measured) and
-    agreed: whether the readings decoded inside the grammar and free named the same move
-    (None: one reading): in a loud room only an agreed move is acted on unasked (decide).
+    agreed: whether the reading decoded inside the grammar, sure, agreed with the free one
+    (the same intent, every value the free reading heard kept, more allowed; None: one
+    reading): in a loud room only an agreed move is acted on unasked (decide).
     unavailable: what to say when the words clearly name something not possible now.
     reason: why an IGNORED reply was not for the host, why a start was missed, or why
     the awaited player's reply-length speech was UNCLEAR (read empty, far from the

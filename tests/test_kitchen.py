@@ -16,8 +16,8 @@ from host.contract import LOUD_ROOM_SNR_DB, Verdict, decide
 from test_endpoint import RULES, frames_of, silence, voiced
 from voice.audio_types import SAMPLE_RATE, Hypothesis, Utterance
 from voice.listening.endpoint import Endpointer
-from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, goes_on
-from voice.understanding.matcher import Matcher
+from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, fills_in, goes_on
+from voice.understanding.matcher import Match, Matcher
 
 HERE = Path(__file__).resolve().parent
 COFFEE = HERE.parent / "docs" / "examples" / "coffee_maker.yaml"
@@ -225,6 +225,27 @@ def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(st
 ])
 def test_in_a_loud_room_a_move_is_acted_on_unasked_only_where_both_readings_agree(snr_db, agreed, verdict):
     assert decide(_Match("can i have a coffee"), snr_db=snr_db, agreed=agreed) is verdict
+
+
+def _order(**slots) -> Match:
+    return Match("", {"intent": "orderDrink", **slots}, 100.0)
+
+
+@pytest.mark.parametrize("free, decoded, agreed", [
+    # the noise hid words; the decoder fills them in
+    (_order(numberOfShots="triple shot", coffeeDrink="cappuccino"),
+     _order(numberOfShots="triple shot", roast="light roast", coffeeDrink="cappuccino"), True),
+    (_order(coffeeDrink="latte"), _order(coffeeDrink="latte"), True),  # the same move
+    # the decoder changes a value the free reading heard
+    (_order(roast="dark roast", coffeeDrink="latte"), _order(roast="light roast", coffeeDrink="latte"), False),
+    (_order(milkAmount="a bit of milk"), _order(milkAmount="a bit of whole milk"), False),  # one value, one slot
+    # another intent, though it keeps every value
+    (Match("", {"intent": "cancelOrder"}, 100.0), _order(), False),
+    (None, _order(coffeeDrink="latte"), False),  # the free reading named no move
+    (Match("", None, 20.0), _order(coffeeDrink="latte"), False),
+])
+def test_a_decoded_move_agrees_with_the_free_one_where_it_only_adds_what_the_noise_hid(free, decoded, agreed):
+    assert fills_in(free, decoded) is agreed
 
 
 def _band_power_db(endpointer: Endpointer, audio: np.ndarray) -> float:

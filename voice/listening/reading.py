@@ -89,9 +89,10 @@ class Reading:
     posterior: float | None = None
     """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
     agreed: bool | None = None
-    """Decoded inside the grammar as well: whether that reading, sure and a path the audio
-    fits, names the move the free reading names (None: not decoded). In a loud room only
-    an agreed move is acted on unasked (host.contract.decide)."""
+    """Decoded inside the grammar as well: whether that reading is sure, a path the audio
+    fits, and does not contradict the free reading: the same intent, every value the free
+    reading heard kept, more values allowed (fills_in: noise takes words away). None: not
+    decoded. In a loud room only an agreed move is acted on unasked (host.contract.decide)."""
 
     @property
     def unsure(self) -> bool:
@@ -220,7 +221,10 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     alone (one differing word in a long order barely moves its averaged confidence);
     where it names another move, it is acted on from ACT_POSTERIOR (_may_overrule). Otherwise the free reading stands as
     weighed: on short replies the matcher's sound-alike reading of the free text
-    ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
+    ("and you" for "undo") hears what a decoder held to the grammar's words misses.
+    Either way the reading says whether the two agreed (`agreed`: the decoded reading sure,
+    fitting the audio and not contradicting the free one, fills_in), which the verdict
+    asks for in a loud room."""
     decoded = _decoded(paths, table)
     note = Hypothesis(
         "",
@@ -242,15 +246,16 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         # A command read loosely from the free text, and the sound decodes as another
         # move: never acted on unasked (the reply is asked about, the decoded move its rival).
         return replace(free, rival=decoded.match.phrase or free.rival)
-    agrees = (
+    heard = None if free.rejected else free.match
+    same = (
         decoded.posterior >= AGREE_POSTERIOR
-        and not free.rejected
-        and free.match is not None
+        and heard is not None
         and decoded.match.intent is not None
-        and free.match.intent == decoded.match.intent
+        and heard.intent == decoded.match.intent
     )
-    if not agrees and not _may_overrule(decoded, table, free):
-        return free
+    agreed = decoded.posterior >= AGREE_POSTERIOR and fills_in(heard, decoded.match)
+    if not same and not _may_overrule(decoded, table, free):
+        return replace(free, agreed=agreed)
     return Reading(
         decoded.match.phrase,
         decoded.posterior,
@@ -261,8 +266,21 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         decoded.match,
         free.closest,
         decoded.posterior,
-        agrees,
+        agreed,
     )
+
+
+def fills_in(heard: Match | None, decoded: Match) -> bool:
+    """The decoded move does not contradict the free reading's: the same intent, and every
+    slot value the free reading heard is in the decoded move with the same value (the
+    decoded move may name more). Noise takes words away, it rarely puts different ones
+    in: where the free reading lost a word ("a triple shot cappuccino" for "a triple shot
+    light roast cappuccino"), a decoder that fills the gap agrees with it; one that
+    changes a value the free reading heard does not. A free reading with no move
+    (`heard` None, or refused) agrees with nothing."""
+    if heard is None or heard.intent is None or decoded.intent is None:
+        return False
+    return all(decoded.intent.get(slot) == value for slot, value in heard.intent.items())
 
 
 def _command_disputed(decoded: _Decoded, table: PromptGraph, free: Reading) -> bool:
