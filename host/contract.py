@@ -180,14 +180,36 @@ class Matched(Protocol):
     def needs_confirmation(self) -> bool: ...
 
 
-def decide(match: Matched, unsure: bool = False, cut: bool = False) -> Verdict:
+LOUD_ROOM_SNR_DB = 15.0
+"""A room is loud where the speech stands less than this far over its noise (long-term
+levels in the speech band). Not tuned on any recording: it is where noise begins to
+cover speech. Speech's own levels span about 30 dB, from peaks 15 dB over its
+long-term level to quiet parts 15 dB under it (the range ANSI S3.5's speech
+intelligibility index counts): from 15 dB SNR up every part of it stands over the
+noise, below that the quiet parts go under first, and those are word endings and the
+unstressed last words of a reply ("... with lots of almond milk"), where a recogniser's
+reading goes wrong without its confidence showing it."""
+
+
+def loud_room(snr_db: float | None) -> bool:
+    """The speech stood less than LOUD_ROOM_SNR_DB over the room's noise (None: not measured)."""
+    return snr_db is not None and snr_db < LOUD_ROOM_SNR_DB
+
+
+def decide(
+    match: Matched, unsure: bool = False, cut: bool = False, snr_db: float | None = None, agreed: bool | None = None
+) -> Verdict:
     """ASK_AGAIN when nothing was understood; ASK_FIRST for a middling match, when the
-    ears heard another move nearly as well (`unsure`), or when the reply may have been
-    cut before its end (`cut`: the part heard may be a shorter order than the one said);
-    else ACT."""
+    ears heard another move nearly as well (`unsure`), when the reply may have been
+    cut before its end (`cut`: the part heard may be a shorter order than the one said),
+    or in a loud room (`snr_db`, loud_room) where the reading decoded inside the grammar
+    and the free reading did not agree (`agreed` False: the decoded reading unsure, a poor
+    fit to the audio, or changing the intent or a value the free reading heard; one that
+    only adds values the noise hid agrees. None: only one reading was made, so there is
+    nothing to compare); else ACT."""
     if match.intent is None:
         return Verdict.ASK_AGAIN
-    if match.needs_confirmation or unsure or cut:
+    if match.needs_confirmation or unsure or cut or (loud_room(snr_db) and agreed is False):
         return Verdict.ASK_FIRST
     return Verdict.ACT
 
@@ -238,6 +260,10 @@ class Understood:
     recogniser confidence x match quality (typed: the score / 100; None when no words).
     rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
     cut: why the reply may have been cut before its end ("" if not): the verdict asks first.
+    snr_db: how far the speech stood over the room's noise (None: not measured) and
+    agreed: whether the reading decoded inside the grammar, sure, agreed with the free one
+    (the same intent, every value the free reading heard kept, more allowed; None: one
+    reading): in a loud room only an agreed move is acted on unasked (decide).
     unavailable: what to say when the words clearly name something not possible now.
     reason: why an IGNORED reply was not for the host, why a start was missed, or why
     the awaited player's reply-length speech was UNCLEAR (read empty, far from the
@@ -257,6 +283,8 @@ class Understood:
     confidence: float | None = None
     rival: str = ""
     cut: str = ""
+    snr_db: float | None = None
+    agreed: bool | None = None
     verdict: Verdict = Verdict.ASK_AGAIN
     unavailable: str = ""
     reason: str = ""

@@ -809,4 +809,6 @@ def _timing(heard: Understood, prompt: Prompt) -> dict[str, Any]:
         timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
     if heard.input_level:
         timing["input_level"] = dict(heard.input_level)
+    if heard.snr_db is not None:
+        timing["snr_db"] = heard.snr_db
     return timing

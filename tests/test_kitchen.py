@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from host.contract import Verdict, decide
+from host.contract import LOUD_ROOM_SNR_DB, Verdict, decide
 from test_endpoint import RULES, frames_of, silence, voiced
 from voice.audio_types import SAMPLE_RATE, Hypothesis, Utterance
 from voice.listening.endpoint import Endpointer
-from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, goes_on
-from voice.understanding.matcher import Matcher
+from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, fills_in, goes_on
+from voice.understanding.matcher import Match, Matcher
 
 HERE = Path(__file__).resolve().parent
 COFFEE = HERE.parent / "docs" / "examples" / "coffee_maker.yaml"
@@ -210,3 +210,110 @@ def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(st
     heard = ears.hear(Prompt("coffee_maker/order", None, "Your order?"))
     assert heard.intent is not None and heard.verdict is verdict
     assert bool(heard.cut) is (verdict is Verdict.ASK_FIRST)
+
+
+# ---------------------------------------------------------------- the act-or-ask rule per noise level
+
+
+@pytest.mark.parametrize("snr_db, agreed, verdict", [
+    (6.0, False, Verdict.ASK_FIRST),   # a loud room, the grammar's reading names another move
+    (30.0, False, Verdict.ACT),        # the same in a quiet room
+    (6.0, True, Verdict.ACT),          # a loud room, both readings name this move
+    (6.0, None, Verdict.ACT),          # one reading made (no decoder): nothing to compare
+    (None, False, Verdict.ACT),        # the room not measured
+    (LOUD_ROOM_SNR_DB, False, Verdict.ACT),  # loud means below the line
+])
+def test_in_a_loud_room_a_move_is_acted_on_unasked_only_where_both_readings_agree(snr_db, agreed, verdict):
+    assert decide(_Match("can i have a coffee"), snr_db=snr_db, agreed=agreed) is verdict
+
+
+def _order(**slots) -> Match:
+    return Match("", {"intent": "orderDrink", **slots}, 100.0)
+
+
+@pytest.mark.parametrize("free, decoded, agreed", [
+    # the noise hid words; the decoder fills them in
+    (_order(numberOfShots="triple shot", coffeeDrink="cappuccino"),
+     _order(numberOfShots="triple shot", roast="light roast", coffeeDrink="cappuccino"), True),
+    (_order(coffeeDrink="latte"), _order(coffeeDrink="latte"), True),  # the same move
+    # the decoder changes a value the free reading heard
+    (_order(roast="dark roast", coffeeDrink="latte"), _order(roast="light roast", coffeeDrink="latte"), False),
+    (_order(milkAmount="a bit of milk"), _order(milkAmount="a bit of whole milk"), False),  # one value, one slot
+    # another intent, though it keeps every value
+    (Match("", {"intent": "cancelOrder"}, 100.0), _order(), False),
+    (None, _order(coffeeDrink="latte"), False),  # the free reading named no move
+    (Match("", None, 20.0), _order(coffeeDrink="latte"), False),
+])
+def test_a_decoded_move_agrees_with_the_free_one_where_it_only_adds_what_the_noise_hid(free, decoded, agreed):
+    assert fills_in(free, decoded) is agreed
+
+
+def _band_power_db(endpointer: Endpointer, audio: np.ndarray) -> float:
+    levels = [endpointer.level_db(frame.samples) for frame in frames_of(audio)]
+    return 10 * np.log10(np.mean(np.power(10.0, np.array(levels) / 10)))
+
+
+@pytest.mark.parametrize("snr_db", [6.0, 25.0])
+def test_the_endpointer_measures_how_far_the_speech_stood_over_the_room_s_noise(snr_db):
+    """Speech over steady noise at a known SNR in the speech band: the utterance says it
+    to within 2 dB (the loud-room rule's line is 15 dB), and so does the one the ears
+    begin reading ahead of the end."""
+    rng = np.random.default_rng(3)
+    speech = np.concatenate([voiced(1.5), np.zeros(SAMPLE_RATE // 2, np.float32)])
+    endpointer = Endpointer(RULES)
+    speech_db = _band_power_db(endpointer, speech[: int(1.5 * SAMPLE_RATE)])
+    noise = rng.standard_normal(int(5.0 * SAMPLE_RATE)).astype(np.float32)
+    noise *= 10 ** ((speech_db - snr_db - _band_power_db(endpointer, noise)) / 20)
+    audio = noise.copy()
+    audio[int(2.0 * SAMPLE_RATE) : int(2.0 * SAMPLE_RATE) + len(speech)] += speech
+    done, ahead = [], []
+    for frame in frames_of(audio):
+        if (utterance := endpointer.push(frame)) is not None:
+            done.append(utterance)
+        elif (pending := endpointer.pending()) is not None:
+            ahead.append(pending)
+    (utterance,) = done
+    assert utterance.snr_db is not None and abs(utterance.snr_db - snr_db) <= 2.0, utterance.snr_db
+    assert ahead and ahead[-1].snr_db == utterance.snr_db  # a reading begun ahead knows the room too
+
+
+class FreeReads:
+    """The free reading is given (a settled order); decoding inside the grammar is the real
+    Whisper's, on the real audio."""
+
+    name = "free reads"
+
+    def __init__(self, inner, text: str):
+        self.inner, self.text = inner, text
+
+    def compile(self, phrases):
+        return None
+
+    def recognize(self, audio, grammar):
+        return [Hypothesis(self.text, 0.95)]
+
+    def decode_in_grammar(self, audio, graph):
+        return self.inner.decode_in_grammar(audio, graph)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("snr_db, verdict", [(6.0, Verdict.ASK_FIRST), (30.0, Verdict.ACT)])
+def test_a_settled_free_reading_the_grammar_decodes_otherwise_is_asked_about_in_a_loud_room(snr_db, verdict):
+    """"small dark roast mocha" said, "large dark roast mocha" read freely (settled: a
+    phrase of the grammar, no rival). In a quiet room that is acted on as it always was;
+    in a loud one the reply is decoded too, the decoder hears "small", and the host asks."""
+    from partyhost.bench.manifest import BenchPrompt, first_utterance
+    from partyhost.config import Settings
+    from partyhost.listening_chain import reader_for
+    from voice.listening.audio_in import read_wav_16k
+    from voice.listening.pipeline import Reader
+
+    matcher = Matcher(common=False, grammar_file=COFFEE)
+    prompt = BenchPrompt("coffee_maker/order", {})
+    utterance = first_utterance(read_wav_16k(HERE / "fixtures" / "decoding" / "small-dark-roast-mocha.wav"))
+    utterance = replace(utterance, snr_db=snr_db)
+    reader = Reader(FreeReads(reader_for(Settings()).recognizer, "large dark roast mocha"))
+    reading = reader.read(matcher, prompt, utterance)
+    assert reading.match is not None and reading.match.intent is not None
+    assert reading.agreed is (False if snr_db < LOUD_ROOM_SNR_DB else None)
+    assert decide(reading.match, reading.unsure, False, utterance.snr_db, reading.agreed) is verdict

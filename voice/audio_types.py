@@ -43,6 +43,10 @@ class Utterance:
     """The neural VAD's highest speech probability in the silence that ended it, or in the
     last moments of one `forced` to end (None: not measured): high means the speech may
     well have gone on under the noise."""
+    snr_db: float | None = None
+    """How far the speech stood over the room's noise where it was said, in the speech
+    band (the endpointer's noise bed against the utterance's own level; None: not
+    measured): the verdict trusts a reading less in a loud room (host.contract.decide)."""
 
 
 class AudioSource(Protocol):

@@ -121,7 +121,10 @@ class Listener:
             match = reading.match
             intent = match.intent if match is not None else None
             cut = bool(cut_sign(reading, self.matcher.table(prompt_name, prompt.slots)))
-            asked = match is not None and decide(match, reading.unsure, cut) is Verdict.ASK_FIRST
+            verdict = (
+                decide(match, reading.unsure, cut, utterance.snr_db, reading.agreed) if match is not None else None
+            )
+            asked = verdict is Verdict.ASK_FIRST
         return BenchReading(intent, (time.perf_counter() - started) * 1000, reading.text, asked)
 
 

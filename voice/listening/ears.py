@@ -202,6 +202,8 @@ class VoiceEars:
             reading.text,
             reading.rival,
             cut_sign(reading, table),
+            reading.utterance.snr_db,
+            reading.agreed,
             confidence=reading.confidence,
             **timing.fields(),
         )

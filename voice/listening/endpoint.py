@@ -101,6 +101,11 @@ class BandLevel:
         return 10.0 * math.log10(power + 1e-12)
 
 
+def _mean_power_db(levels: Iterable[float]) -> float:
+    """The mean power of frames given in dB, in dB."""
+    return 10.0 * math.log10(float(np.mean(np.power(10.0, np.asarray(list(levels)) / 10.0))) + 1e-12)
+
+
 def _frames(ms: int) -> int:
     return max(0, math.ceil(ms / FRAME_MS))
 
@@ -213,6 +218,12 @@ class NoiseBed:
             del self._sorted[bisect.bisect_left(self._sorted, self.levels[0])]
         self.levels.append(level_db)
         bisect.insort(self._sorted, level_db)
+
+    def power_db(self) -> float | None:
+        """The remembered background's mean power in dB (None: too little known yet)."""
+        if len(self.levels) < self.MIN_FRAMES:
+            return None
+        return _mean_power_db(self.levels)
 
     def reach(self, percentile: float) -> float:
         """The level under which this share of the remembered background stayed (-inf:
@@ -491,6 +502,19 @@ class Endpointer:
             return None
         return utterance
 
+    def _snr_db(self, speech: _Speech) -> float | None:
+        """The room's SNR where this speech was said: the speech's mean power in the
+        speech band, from its first frame to its last (pauses included, as a long-term
+        speech level is measured), less the noise's, over the noise's mean power (the
+        bed; the floor where the bed is too short yet, which reads a fluctuating room a
+        little quieter than it is)."""
+        assert self.floor.level is not None
+        noise_db = self.bed.power_db()
+        noise_db = self.floor.level if noise_db is None else noise_db
+        spoken = speech.levels[: max(1, round((speech.last_speech_end - speech.start) / FRAME_SECONDS))]
+        over = 10.0 ** ((_mean_power_db(spoken) - noise_db) / 10.0) - 1.0  # (speech + noise - noise) / noise
+        return round(10.0 * math.log10(max(over, 1e-3)), 1)
+
     def _cut(self, speech: _Speech) -> Utterance:
         """The utterance's audio: the lead-in, the speech and a short tail."""
         keep_until = speech.last_speech_end + self.config.tail_ms / 1000
@@ -501,4 +525,5 @@ class Endpointer:
             start=speech.start,
             end=speech.last_speech_end,
             lead_s=round(max(0.0, speech.start - frames[0].t), 3),
+            snr_db=self._snr_db(speech),
         )

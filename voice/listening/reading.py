@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from host.contract import loud_room  # where host and voice meet: the verdict's idea of a loud room
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
@@ -87,6 +88,11 @@ class Reading:
     """The best match score any hypothesis reached (0-100): how near the prompt the speech was."""
     posterior: float | None = None
     """Decoded inside the grammar: how likely the move is among the paths (None: a free reading)."""
+    agreed: bool | None = None
+    """Decoded inside the grammar as well: whether that reading is sure, a path the audio
+    fits, and does not contradict the free reading: the same intent, every value the free
+    reading heard kept, more values allowed (fills_in: noise takes words away). None: not
+    decoded. In a loud room only an agreed move is acted on unasked (host.contract.decide)."""
 
     @property
     def unsure(self) -> bool:
@@ -118,7 +124,9 @@ def read_table(
 ) -> Reading:
     """The recogniser's n-best for the table's phrases, each matched once, then weighed
     by weigh(); where the recogniser can decode inside the table's grammar (and
-    `in_grammar`), that decides (judge)."""
+    `in_grammar`), that decides (judge). A free reading settled alone is decoded too
+    where the room was loud (Utterance.snr_db): there it is acted on only if the
+    decoded reading agrees."""
     grammar = recognizer.compile(table.texts)  # backends cache by phrase set
     hypotheses = tuple(recognizer.recognize(utterance.audio, grammar))
     matches = [table.match(hypothesis.text) for hypothesis in hypotheses]
@@ -131,7 +139,7 @@ def read_table(
         if addressed is None or not _may_be_addressed(free):
             return free
         return addressed_command(recognizer.decode_in_grammar(utterance.audio, addressed.graph), addressed, free)
-    if settled(free) and not loose_command(free, graph):
+    if settled(free) and not loose_command(free, graph) and not loud_room(utterance.snr_db):
         return free
     return judge(recognizer.decode_in_grammar(utterance.audio, graph.graph), graph, free)
 
@@ -213,7 +221,10 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     alone (one differing word in a long order barely moves its averaged confidence);
     where it names another move, it is acted on from ACT_POSTERIOR (_may_overrule). Otherwise the free reading stands as
     weighed: on short replies the matcher's sound-alike reading of the free text
-    ("and you" for "undo") hears what a decoder held to the grammar's words misses."""
+    ("and you" for "undo") hears what a decoder held to the grammar's words misses.
+    Either way the reading says whether the two agreed (`agreed`: the decoded reading sure,
+    fitting the audio and not contradicting the free one, fills_in), which the verdict
+    asks for in a loud room."""
     decoded = _decoded(paths, table)
     note = Hypothesis(
         "",
@@ -228,22 +239,23 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
             ),
         },
     )
-    free = replace(free, hypotheses=free.hypotheses + (note,))
+    free = replace(free, hypotheses=free.hypotheses + (note,), agreed=False)
     if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
     if _command_disputed(decoded, table, free):
         # A command read loosely from the free text, and the sound decodes as another
         # move: never acted on unasked (the reply is asked about, the decoded move its rival).
         return replace(free, rival=decoded.match.phrase or free.rival)
-    agrees = (
+    heard = None if free.rejected else free.match
+    same = (
         decoded.posterior >= AGREE_POSTERIOR
-        and not free.rejected
-        and free.match is not None
+        and heard is not None
         and decoded.match.intent is not None
-        and free.match.intent == decoded.match.intent
+        and heard.intent == decoded.match.intent
     )
-    if not agrees and not _may_overrule(decoded, table, free):
-        return free
+    agreed = decoded.posterior >= AGREE_POSTERIOR and fills_in(heard, decoded.match)
+    if not same and not _may_overrule(decoded, table, free):
+        return replace(free, agreed=agreed)
     return Reading(
         decoded.match.phrase,
         decoded.posterior,
@@ -254,7 +266,21 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         decoded.match,
         free.closest,
         decoded.posterior,
+        agreed,
     )
+
+
+def fills_in(heard: Match | None, decoded: Match) -> bool:
+    """The decoded move does not contradict the free reading's: the same intent, and every
+    slot value the free reading heard is in the decoded move with the same value (the
+    decoded move may name more). Noise takes words away, it rarely puts different ones
+    in: where the free reading lost a word ("a triple shot cappuccino" for "a triple shot
+    light roast cappuccino"), a decoder that fills the gap agrees with it; one that
+    changes a value the free reading heard does not. A free reading with no move
+    (`heard` None, or refused) agrees with nothing."""
+    if heard is None or heard.intent is None or decoded.intent is None:
+        return False
+    return all(decoded.intent.get(slot) == value for slot, value in heard.intent.items())
 
 
 def _command_disputed(decoded: _Decoded, table: PromptGraph, free: Reading) -> bool:

@@ -22,11 +22,21 @@ class PromptLike(Protocol):
     def slots(self) -> dict: ...
 
 
-def understood(match: Match, source: Source, text: str, rival: str = "", cut: str = "", **timing: Any) -> Understood:
+def understood(
+    match: Match,
+    source: Source,
+    text: str,
+    rival: str = "",
+    cut: str = "",
+    snr_db: float | None = None,
+    agreed: bool | None = None,
+    **timing: Any,
+) -> Understood:
     """A reply whose words gave `match`: its verdict is decide's, unsure when the ears
-    heard `rival` nearly as well, and asked about when they say why it may have been
-    `cut` (voice/listening/reading.py cut_sign). `timing`: Understood's confidence and timing fields
-    (confidence defaults to the match score / 100, as for typed words)."""
+    heard `rival` nearly as well, asked about when they say why it may have been
+    `cut` (voice/listening/reading.py cut_sign), and in a loud room (`snr_db`) when the
+    grammar's and the free reading did not agree (`agreed` False). `timing`: Understood's
+    confidence and timing fields (confidence defaults to the match score / 100, as for typed words)."""
     timing.setdefault("confidence", match.score / 100)
     return Understood(
         Outcome.REPLY,
@@ -37,7 +47,9 @@ def understood(match: Match, source: Source, text: str, rival: str = "", cut: st
         match.score,
         rival=rival,
         cut=cut,
-        verdict=decide(match, bool(rival), bool(cut)),
+        snr_db=snr_db,
+        agreed=agreed,
+        verdict=decide(match, bool(rival), bool(cut), snr_db, agreed),
         unavailable=match.unavailable,
         **timing,
     )
