@@ -121,14 +121,15 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     """The case's lines with what the typed game did with each, and its event log."""
     transcript = play_script(case, folder)
     events = _read(transcript.events)
-    heard_at = [i for i, e in enumerate(events) if e["type"] == "heard"]
-    exchanges = [
-        exchange
-        for before, exchange in zip([None, *transcript.exchanges], transcript.exchanges)
+    heard = list(zip(transcript.exchanges, [i for i, e in enumerate(events) if e["type"] == "heard"]))
+    kept = [  # an undo's consent is heard, but folded into the undo's line (its decision follows it)
+        (exchange, at)
+        for (before, _), (exchange, at) in zip([(None, 0), *heard], heard)
         if not _undo_consent(before, exchange)
     ]
+    heard_at = [at for _, at in kept]
     lines = []
-    for index, (exchange, at) in enumerate(zip(exchanges, heard_at)):
+    for index, (exchange, at) in enumerate(kept):
         after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
         decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
         line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
