@@ -220,3 +220,59 @@ def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_
     saved.write_text(json.dumps([_as_json(result)]))
     [again] = from_json(saved)
     assert figures([again]) == f and summary_rows([again]) == summary_rows([result])
+
+
+# ---------------------------------------------------------------- held apart
+
+def _voice_lists_elsewhere() -> set[str]:
+    """Every voice another bench, fixture set or tuning speaks with (a pitch-moved voice
+    as the voice it is moved from)."""
+    from partyhost.bench import keep_cool, synthetic_speech, table, wake
+    named = {*wake.DESIGN_VOICES, *wake.TUNING_VOICES, *wake.HELD_VOICES, *wake.COMMAND_VOICES,
+             *keep_cool.TUNING_VOICES, *keep_cool.TUNE_VOICES, *keep_cool.REPORT_VOICES, *table.TUNING,
+             *(f"espeak-{v}" for v in synthetic_speech.ESPEAK_VOICES)}
+    return {name.partition("@")[0] for name in named}
+
+
+def test_the_held_apart_table_and_its_room_speak_with_voices_nothing_else_uses():
+    """Issue 40: en-us+f4 tuned the wake word and Piper 0.95 was in the wake bench."""
+    from partyhost.bench.held_apart_room import TALKERS
+    from partyhost.bench.table import HELD_APART
+    held = {*HELD_APART, *TALKERS}
+    assert len(held) == len(HELD_APART) + len(TALKERS)
+    assert not held & _voice_lists_elsewhere()
+    root = Path(__file__).resolve().parents[1]
+    own = {root / "partyhost/bench/table.py", root / "partyhost/bench/held_apart_room.py", Path(__file__).resolve()}
+    sources = [p for folder in ("partyhost", "host", "voice", "scripts", "tests")
+               for p in (root / folder).rglob("*") if p.suffix in (".py", ".yaml", ".toml", ".txt", ".json", ".jsonl")
+               and p.resolve() not in own]
+    for voice in held:
+        spec = voice.removeprefix("espeak-")
+        users = [str(p.relative_to(root)) for p in sources if spec in p.read_text(errors="replace")]
+        assert not users, (voice, users)
+
+
+def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch):
+    from partyhost.bench import chatter, held_apart_room, synthetic_speech
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a shared recording was read")
+    monkeypatch.setattr(chatter, "takes", refused)
+    monkeypatch.setattr(synthetic_speech, "load_noise", refused)
+
+    class FakeVoices:
+        said: list[str] = []
+
+        def speak(self, voice: str, text: str, rate: float = 1.0, fresh: bool = False) -> np.ndarray:
+            self.said.append(voice)
+            return np.sin(np.arange(8000) * (0.05 + 0.01 * len(text) % 7)).astype(np.float32)
+
+    voices = FakeVoices()
+    room = held_apart_room.held_apart_party(voices, 5.0)
+    assert room.shape == (5 * 16000,) and room.dtype == np.float32
+    assert np.sqrt(np.mean(room.astype(np.float64) ** 2)) == pytest.approx(1.0, rel=1e-3)
+    assert set(voices.said) == set(held_apart_room.TALKERS)
+    assert np.array_equal(room, held_apart_room.held_apart_party(voices, 5.0))      # the same room every run
+    kitchen = held_apart_room.kitchen(5.0, np.random.default_rng(1))
+    music = held_apart_room.music(5.0, np.random.default_rng(1))
+    assert kitchen.std() > 0 and music.std() > 0

@@ -12,14 +12,17 @@ its microphone in their own voices, and know what the host said from its event l
 (its loud samples, voice/speaking/mixing.py), one voice per player:
 
 - clean: a faint room floor;
-- party: a party's continuous noise (chatter of people's recordings, a kitchen and
-  music: chatter_bench.party_noise) PARTY_SNR_DB below the voices, looped under
-  everything, the host's turns included;
+- party: a party's continuous noise PARTY_SNR_DB below the voices, looped under
+  everything, the host's turns included: for the held-apart table, talk, a kitchen
+  and music that no test or threshold uses (partyhost/bench/held_apart_room.py); for
+  the tuning table, the party the other benches know (chatter of people's recordings,
+  the dishes and music of ../shared/audio: chatter.party_noise);
 - quiet: the first player speaks at QUIET_DBFS (the others as usual), in a clean room.
 
-The figures are for the held-apart table (HELD_APART): voices no tuning anywhere in
-the project used (an accent and variants espeak-ng has that no bench speaks with,
-Piper at speeds no bench uses). `--voices tuning` plays the table to tune with.
+The figures are for the held-apart table (HELD_APART): voices nothing else in the
+project speaks with (accents and variants of espeak-ng that no bench, fixture or test
+uses, Piper at speeds no bench uses), in a party room no test has heard. `--voices
+tuning` plays the table to tune with.
 
 Per case and condition: completed as the typed game (every score, reveal and the end
 the same), moves (script lines the host took as typed), right first time, "Did you
@@ -50,6 +53,7 @@ import numpy as np
 
 from host.contract import PartyhostError
 from partyhost.bench.chatter import ChatterError, party_noise
+from partyhost.bench.held_apart_room import held_apart_party
 from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv
 from partyhost.bench.live_satellite import stop as stop_process
 from partyhost.bench.manifest import percentile
@@ -67,7 +71,10 @@ QUIET_DBFS = -35.0
 PARTY_SNR_DB = 10.0
 ROOM_LOOP_S = 180.0
 """The party's noise is this long, played in a loop."""
-HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.95", "espeak-en-us+f4", "piper-1.35", "espeak-en-029+m5")
+HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.75", "espeak-en-gb-x-rp+aunty", "piper-1.35", "espeak-en-029+m5")
+"""Voices nothing else in the project speaks with (docs/table-bench.md says how each was
+checked). Issue 40 replaced two: en-us+f4 tuned the wake word's pitch shift and Piper at
+0.95 is in the wake bench."""
 TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en-gb-scotland")
 VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
 AGAIN_RATE = 0.9
@@ -168,7 +175,7 @@ def play_case(
     for line in lines:  # made before the game, so it does not slow the host
         if not line.silent:
             speech(line.speaker, line.text)
-    room = _party_room(work / "room.raw") if condition == "party" else None
+    room = _party_room(work / "room.raw", voices, voice_table) if condition == "party" else None
     satellite = RunningSatellite(program, work / "satellite", room=room).start()
     log = work / "events.jsonl"
     with open(work / "host.log", "w") as terminal:
@@ -229,9 +236,12 @@ def _note_host_failure(record: GameRecord, host: subprocess.Popen, terminal: Pat
         record.error += "; the host's last lines: " + " | ".join(said[-4:])
 
 
-def _party_room(path: Path) -> Path:
-    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room."""
-    noise = party_noise(ROOM_LOOP_S) * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
+def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...]) -> Path:
+    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room: the
+    tuning table plays in the party the other benches and tests know, every other table
+    in a party held apart from them (partyhost/bench/held_apart_room.py)."""
+    made = party_noise(ROOM_LOOP_S) if voice_table == TUNING else held_apart_party(voices, ROOM_LOOP_S)
+    noise = made * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
     path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
     return path
 
