@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import threading
 import time
 from dataclasses import replace
@@ -79,7 +80,7 @@ class ScriptedHost:
 SAID: dict[bytes, str] = {}
 
 
-def speech(speaker: str, text: str, again: bool = False) -> np.ndarray:
+def speech(speaker: str, text: str, number: int = 0) -> np.ndarray:
     """A stand-in for speaking: a distinct sound for each text, remembered."""
     audio = np.full(800, 0.01 + 0.001 * len(SAID), np.float32)
     SAID[audio.tobytes()] = text
@@ -106,10 +107,16 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
         ("yes", [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Team Ana plays card 2."},
                  {"type": "game_over", "scores": {}, "winners": []}]),
     ], opening=[ask, question])
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    sayings: list[tuple[str, int]] = []
+
+    def numbered(speaker: str, text: str, number: int = 0) -> np.ndarray:
+        sayings.append((text, number))
+        return speech(speaker, text, number)
+    table = Table(case.game, host, host.log, host, numbered, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert host.said == [line.text, "no", line.text, "undo", line.text, "yes"]
+    assert [n for text, n in sayings if text == line.text] == [0, 1, 2]     # each repeat a new saying
     assert record.done and record.tries == 3 and record.undos == 1
     assert record.asked == ["one with plus twenty", "card two with plus twenty"]
     assert record.wrong_moves == [wrong]
@@ -276,3 +283,41 @@ def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch)
     kitchen = held_apart_room.kitchen(5.0, np.random.default_rng(1))
     music = held_apart_room.music(5.0, np.random.default_rng(1))
     assert kitchen.std() > 0 and music.std() > 0
+
+
+# ---------------------------------------------------------------- each repeat a new saying
+
+def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
+    from partyhost.bench.table_speech import AGAIN_CENTS, AGAIN_DB, AGAIN_RATE, Saying, Speech, saying
+    assert saying("Ana", "card two", 0) == Saying()
+    again = [saying("Ana", "card two", n) for n in (1, 2, 3)]
+    assert all(s.rate == AGAIN_RATE and AGAIN_CENTS[0] <= abs(s.cents) <= AGAIN_CENTS[1]
+               and AGAIN_DB[0] <= s.gain_db <= AGAIN_DB[1] for s in again)
+    assert len({(s.cents, s.gain_db) for s in again}) == 3                      # no two repeats alike
+    assert saying("Ana", "card two", 2) == again[1]                            # the same on every run
+
+    class FakeVoices:
+        asked: list[tuple[float, bool]] = []
+
+        def speak(self, voice: str, text: str, rate: float = 1.0, fresh: bool = False) -> np.ndarray:
+            self.asked.append((rate, fresh))
+            return (np.sin(2 * np.pi * 300 * np.arange(16000) / 16000) * 0.3).astype(np.float32)
+
+    voices = FakeVoices()
+    speech_of = Speech(voices, {"Ana": "espeak-en-us"}, {"Ana": -23.0})
+    first, second = speech_of("Ana", "card two", 0), speech_of("Ana", "card two", 1)
+    assert voices.asked == [(1.0, False), (AGAIN_RATE, True)]                  # a new synthesis, more slowly
+    assert speech_of("Ana", "card two", 1) is second                           # made once
+    loud = [20 * np.log10(np.sqrt(np.mean(a.astype(np.float64) ** 2))) for a in (first, second)]
+    assert loud[1] - loud[0] == pytest.approx(saying("Ana", "card two", 1).gain_db, abs=0.5)
+
+
+@pytest.mark.skipif(not shutil.which("sox"), reason="sox moves the pitch")
+def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
+    from partyhost.bench.synthetic_speech import pitch_shifted
+    tone = np.sin(2 * np.pi * 200 * np.arange(16000) / 16000).astype(np.float32) * 0.5
+    up = pitch_shifted(tone, 1200)
+    assert abs(len(up) - len(tone)) < 400
+    peak = np.argmax(np.abs(np.fft.rfft(up[2000:14000]))) * 16000 / 12000
+    assert peak == pytest.approx(400, abs=15)
+    assert pitch_shifted(tone, 0) is tone

@@ -61,7 +61,7 @@ from partyhost.bench.places import CHECKOUT
 from partyhost.bench.scripted import ScriptCase, load_cases, outcomes
 from partyhost.bench.synthetic_speech import FixtureError, Voices
 from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
-from voice.speaking.mixing import at_level
+from partyhost.bench.table_speech import Speech
 
 CONDITIONS = ("clean", "party", "quiet")
 VOICE_DBFS = -23.0
@@ -77,8 +77,6 @@ checked). Issue 40 replaced two: en-us+f4 tuned the wake word's pitch shift and 
 0.95 is in the wake bench."""
 TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en-gb-scotland")
 VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
-AGAIN_RATE = 0.9
-"""A line said again is said this much more slowly, as people do."""
 QUICK_CASES = ("zero-to-100-basic.txt",)
 """--quick: the shortest script (15 lines), in every condition, the conditions played at
 the same time (three hosts on the machine at once: its timings are not the full run's)."""
@@ -119,25 +117,6 @@ class Figures:
     p50_s: float
     p95_s: float
     host_lines_per_move: float
-
-
-class Speech:
-    """What each player says, in their voice and at their level, made once (one
-    synthesiser shared by the tables playing at the same time, one line at a time)."""
-
-    _speaking = threading.Lock()
-
-    def __init__(self, voices: Voices, speakers: dict[str, str], levels: dict[str, float]):
-        self.voices, self.speakers, self.levels = voices, speakers, levels
-        self._made: dict[tuple[str, str, bool], np.ndarray] = {}
-
-    def __call__(self, speaker: str, text: str, again: bool = False) -> np.ndarray:
-        key = (speaker, text, again)
-        if key not in self._made:
-            with self._speaking:
-                audio = self.voices.speak(self.speakers[speaker], text, AGAIN_RATE if again else 1.0)
-            self._made[key] = at_level(audio, self.levels[speaker])
-        return self._made[key]
 
 
 def speaker_for(case: ScriptCase):

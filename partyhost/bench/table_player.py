@@ -269,15 +269,16 @@ class Table:
         satellite: RunningSatellite,
         log: Path,
         host: subprocess.Popen,
-        speech: Callable[[str, str, bool], np.ndarray],
+        speech: Callable[[str, str, int], np.ndarray],
         tries: int = 6,
         stop: threading.Event | None = None,
         quiet_s: float = 1.0,
         patience_s: float = PATIENCE_S,
     ):
-        """`speech(speaker, text, again)`: 16 kHz audio of that player saying it (`again`:
-        said once more, more slowly). `stop`: set, the table leaves at once. `quiet_s`:
-        the host's speaker has played nothing new this long: it has fallen silent."""
+        """`speech(speaker, text, number)`: 16 kHz audio of that player saying it for the
+        `number`th time (0: the first; partyhost/bench/table_speech.py). `stop`: set, the
+        table leaves at once. `quiet_s`: the host's speaker has played nothing new this
+        long: it has fallen silent."""
         self.satellite, self.host, self.speech, self.tries = satellite, host, speech, tries
         self.stop = stop or threading.Event()
         self.patience_s = patience_s
@@ -317,7 +318,7 @@ class Table:
                 self._wait(self.silence.quiet, ANSWER_S, "the host to fall silent")
             result.tries += 1
             said_from = len(self.log.update())
-            end = time.monotonic() if line.silent else self._say(line.speaker, line.text, again=result.tries > 1)
+            end = time.monotonic() if line.silent else self._say(line.speaker, line.text, result.tries - 1)
             first_end = first_end or end
             reaction = self._answered(line, said_from, end, result)
             result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
@@ -385,7 +386,7 @@ class Table:
             undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="")
             result.undos += 1
             said_from = len(self.log.update())
-            spoken_end = self._say(line.speaker, undo, again=result.undos > 1)
+            spoken_end = self._say(line.speaker, undo, result.undos - 1)
             reaction = self._answered(undo_line, said_from, spoken_end, result)
             verdict = self._verdict(undo_line, reaction)
             if reaction.kind == "over":
@@ -459,9 +460,10 @@ class Table:
 
     # ---- speaking and waiting ------------------------------------------------
 
-    def _say(self, speaker: str, text: str, again: bool = False) -> float:
-        """Speak into the satellite's microphone; when the speech ended (time.monotonic)."""
-        audio = self.speech(speaker, text, again)
+    def _say(self, speaker: str, text: str, number: int = 0) -> float:
+        """Speak into the satellite's microphone (`number`: the saying's number, 0 the
+        first); when the speech ended (time.monotonic)."""
+        audio = self.speech(speaker, text, number)
         started = self.satellite.say(audio, timeout=ANSWER_S)
         return started + speech_end(audio) / SAMPLE_RATE
 
