@@ -321,3 +321,37 @@ def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
     peak = np.argmax(np.abs(np.fft.rfft(up[2000:14000]))) * 16000 / 12000
     assert peak == pytest.approx(400, abs=15)
     assert pitch_shifted(tone, 0) is tone
+
+
+# ---------------------------------------------------------------- what is counted
+
+def test_a_clue_is_judged_by_its_words():
+    from partyhost.bench.table_player import same_move
+    clue = {"intent": "word", "word": None, "text": "toast"}
+    assert same_move({"intent": "word", "word": None, "text": "The Toast."}, clue)   # case, article, full stop
+    assert not same_move({"intent": "word", "word": None, "text": "taste"}, clue)
+    assert not same_move({"intent": "word", "word": None}, clue)
+    hit = {"intent": "word", "word": "kettle"}                                       # a word in play: its words
+    assert same_move({"intent": "word", "word": "kettle", "text": "a kettle"}, hit)  # are how it was worded
+    assert same_move({"intent": "choose_card", "card": 2, "text": "card two"}, {"intent": "choose_card", "card": 2})
+
+
+def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path):
+    case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
+    line = next(l for l in typed_lines(case, tmp_path / "typed", speaker_for(case))[0] if l.text == "toast")
+    assert line.move == {"intent": "word", "word": None, "text": "toast"}
+    misheard = {**line.move, "text": "taste"}
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
+    host = ScriptedHost(tmp_path, [
+        (line.text, [{"type": "intent", "intent": misheard}, {"type": "say", "text": "Taste."}, ask, question]),
+        ("host, undo", [{"type": "undo", "action": misheard}, {"type": "intent", "intent": {"intent": "undo"}},
+                        {"type": "say", "text": "Undone."}, ask, question]),
+        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Toast."},
+                     {"type": "game_over", "scores": {}, "winners": []}]),
+    ], opening=[ask, question])
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "host, undo", line.text]
+    assert record.done and record.wrong_moves == [misheard] and record.undos == 1

@@ -51,6 +51,7 @@ from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSat
 from partyhost.bench.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import speech_end
+from voice.understanding.clues import ARTICLES
 from voice.understanding.matcher import Matcher
 
 PATIENCE_S = 4.0
@@ -147,10 +148,22 @@ def _with(line: Line, **changes: Any) -> Line:
     return replace(line, **changes)
 
 
-def same_move(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The same move, however it was worded: an intent's "text" is the words heard
-    (a Keep Cool clue that names no word in play), not part of the move."""
-    return {k: v for k, v in a.items() if k != "text"} == {k: v for k, v in b.items() if k != "text"}
+def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
+    """`taken` is the move `meant`. An intent's "text" is the words heard; for most moves
+    it is only how they were worded, but a Keep Cool clue (a word that names nothing in
+    play, so `meant` keeps its words) is its words: any sound would pass as the clue
+    otherwise, and the table would not know the host heard another word."""
+    clue = meant.get("text")
+    if clue is not None and clue_words(taken.get("text") or "") != clue_words(clue):
+        return False
+    return {k: v for k, v in taken.items() if k != "text"} == {k: v for k, v in meant.items() if k != "text"}
+
+
+def clue_words(text: str) -> str:
+    """A clue's words as a player would judge them: case, punctuation and a leading
+    article do not count ("The kettle." is "kettle")."""
+    words = re.sub(r"[^\w\s'-]", " ", text.lower()).split()
+    return " ".join(words[1:] if words[:1] and words[0] in ARTICLES and len(words) > 1 else words)
 
 
 def _heard(event: dict) -> str:
