@@ -355,3 +355,36 @@ def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path
     host.thread.join(5)
     assert host.said == [line.text, "host, undo", line.text]
     assert record.done and record.wrong_moves == [misheard] and record.undos == 1
+
+
+def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
+    from partyhost.bench.table import CaseResult, figures
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    assert line.text == "card two with plus twenty" and line.move and line.goal == "move"
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    host = ScriptedHost(tmp_path, [
+        (line.text, [{"type": "intent", "intent": {"intent": "score"}}, {"type": "say", "text": "Nobody has points."}]),
+        (line.text, [{"type": "rejected", "reason": "Plus 20 is played."}, {"type": "say", "text": "Plus 20 is played."}]),
+        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
+                     {"type": "game_over", "scores": {}, "winners": []}]),
+    ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    game = table.play([line])
+    host.thread.join(5)
+    [record] = game.lines
+    assert record.done and record.tries == 3 and not record.wrong_moves
+    assert record.errors == ["took score (not a move)", "refused: Plus 20 is played."]
+    result = CaseResult("x.txt", case.game, "basic", "clean", {}, True, game, 1, 1.0)
+    assert figures([result]).wrong_per_100 == 200.0 and figures([result]).right_first == 0
+
+
+def test_silences_and_lines_not_understood_are_left_out_of_right_first_time():
+    from partyhost.bench.table import CaseResult, figures
+    from partyhost.bench.table_player import NOT_UNDERSTOOD, GameRecord, LineRecord
+    lines = [LineRecord(0, "card two", "Ana", tries=1, done=True),
+             LineRecord(1, "...", "Ben", tries=1, done=True, goal="silence"),
+             LineRecord(2, "banana bread", "Cy", tries=1, done=True, goal=NOT_UNDERSTOOD),
+             LineRecord(3, "the fifty card", "Ana", tries=1, done=True, goal="refusal")]
+    result = CaseResult("x.txt", "zero-to-100", "basic", "clean", {}, True, GameRecord(lines), 4, 1.0)
+    assert figures([result]).right_first == 2 and figures([result]).moves == 4

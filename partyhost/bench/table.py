@@ -25,8 +25,11 @@ uses, Piper at speeds no bench uses), in a party room no test has heard. `--voic
 tuning` plays the table to tune with.
 
 Per case and condition: completed as the typed game (every score, reveal and the end
-the same), moves (script lines the host took as typed), right first time, "Did you
-mean" questions, repeats per move, wrong moves taken per 100 moves, seconds per move
+the same), moves (script lines the host took as typed), right first time (of the lines
+with something to take or refuse: not "...", nor a line the typed game did not
+understand), "Did you mean" questions, repeats per move, errors per 100 lines (a wrong
+move taken, a command taken instead of the line's move, a refusal for another reason
+than the typed game's), seconds per move
 (the end of the player's first saying of a line to the host's next question, p50 and
 p95) and host lines per move (its sentences from the first question on).
 """
@@ -239,10 +242,14 @@ def figures(results: list[CaseResult]) -> Figures:
         completed=sum(r.completed for r in results),
         lines=len(lines),
         moves=len(moves),
-        right_first=sum(line.tries == 1 and not line.asked and not line.wrong_moves for line in moves),
+        right_first=sum(
+            line.tries == 1 and not line.asked and not line.wrong_moves and not line.errors
+            for line in moves
+            if line.judged_first_time
+        ),
         asked=sum(len(line.asked) for line in lines),
         repeats_per_move=_ratio(sum(line.tries - 1 for line in spoken), len(spoken)),
-        wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) for line in lines), len(lines)),
+        wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) + len(line.errors) for line in lines), len(lines)),
         p50_s=round(percentile(seconds, 50), 1),
         p95_s=round(percentile(seconds, 95), 1),
         host_lines_per_move=_ratio(said, len(lines)),

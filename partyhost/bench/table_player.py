@@ -70,6 +70,10 @@ QUESTIONS_PER_SAYING = 12
 """Most questions answered about one saying of a line (the host asks each narrowed
 question once, so this only stops a host that loops)."""
 NOT_UNDERSTOOD = "not understood"
+SILENCE_GOAL = "silence"
+ERRORS = ("took ", "refused: ")
+"""Verdicts that are the host's mistakes though nothing is to undo: a command taken
+instead of the line's move, a refusal for another reason than the typed game's."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,14 @@ class Line:
     def silent(self) -> bool:
         return self.text == SILENCE
 
+    @property
+    def goal(self) -> str:
+        """What the line is for: "move", "refusal" (a move the rules forbid), "not
+        understood" (nothing is to be taken) or "silence" ("...")."""
+        if self.silent:
+            return SILENCE_GOAL
+        return self.refusal if self.refusal == NOT_UNDERSTOOD else "refusal" if self.refusal else "move"
+
 
 @dataclass
 class LineRecord:
@@ -99,11 +111,20 @@ class LineRecord:
     tries: int = 0
     asked: list[str] = field(default_factory=list)  # "Did you mean" phrases
     wrong_moves: list[dict] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # a command taken instead, a refusal for another reason
     undos: int = 0  # "undo" said
     reactions: list[str] = field(default_factory=list)  # what each try met
     heard: list[str] = field(default_factory=list)  # what the ears read (transcript only)
     done: bool = False
     seconds: float | None = None  # end of its first saying to the next prompt
+    goal: str = "move"  # Line.goal
+
+    @property
+    def judged_first_time(self) -> bool:
+        """Whether "right first time" can be said of it: a line with something to take or
+        refuse (not a silence, nor a line the typed game did not understand, which any
+        silence of the host passes)."""
+        return self.goal not in (SILENCE_GOAL, NOT_UNDERSTOOD)
 
 
 @dataclass
@@ -307,7 +328,7 @@ class Table:
         mark = 0
         try:
             for line in lines:
-                result = LineRecord(line.index, line.text, line.speaker)
+                result = LineRecord(line.index, line.text, line.speaker, goal=line.goal)
                 record.lines.append(result)
                 mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S)
                 mark = self._play_line(line, result, mark)
@@ -346,8 +367,8 @@ class Table:
                 return reaction.at + 1
             if reaction.kind == "over":
                 break
+            self._tally(verdict, reaction, result)
             if verdict == "wrong move":
-                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
                 self._wait_for_prompt(self._undo(line, result, reaction.at + 1), ANSWER_S)
         return len(self.log.update())
 
@@ -404,10 +425,10 @@ class Table:
             verdict = self._verdict(undo_line, reaction)
             if reaction.kind == "over":
                 raise GameAborted("the game ended on a wrong move")
+            self._tally(verdict, reaction, result)
             if verdict == "done":
                 pending -= 1
             elif verdict == "wrong move":
-                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
                 pending += 1
             mark = reaction.at + 1 if verdict in ("done", "wrong move") else self._last_prompt()
         if pending:
@@ -462,6 +483,13 @@ class Table:
         if line.move is not None and same_move(intent, line.move):
             return "done"
         return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
+
+    def _tally(self, verdict: str, reaction: Reaction, result: LineRecord) -> None:
+        """Count the host's mistake in a verdict: a wrong move (to undo), or an error."""
+        if verdict == "wrong move":
+            result.wrong_moves.append(self.log.events[reaction.at]["intent"])
+        elif verdict.startswith(ERRORS):
+            result.errors.append(verdict)
 
     def _means(self, line: Line, phrase: str, answered: str = "") -> bool:
         """Does the host's reading mean what the player said? A yes or no asked about
