@@ -365,15 +365,16 @@ def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     host = ScriptedHost(tmp_path, [
         (line.text, [{"type": "intent", "intent": {"intent": "score"}}, {"type": "say", "text": "Nobody has points."}]),
+        (line.text, [{"type": "rejected", "reason": "not understood"}, {"type": "say", "text": "Sorry?"}]),
         (line.text, [{"type": "rejected", "reason": "Plus 20 is played."}, {"type": "say", "text": "Plus 20 is played."}]),
         (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
                      {"type": "game_over", "scores": {}, "winners": []}]),
     ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    table = Table(case.game, host, host.log, host, speech, tries=4, quiet_s=0.2, patience_s=0.5)
     game = table.play([line])
     host.thread.join(5)
     [record] = game.lines
-    assert record.done and record.tries == 3 and not record.wrong_moves
+    assert record.done and record.tries == 4 and not record.wrong_moves           # "not understood" is a miss
     assert record.errors == ["took score (not a move)", "refused: Plus 20 is played."]
     result = CaseResult("x.txt", case.game, "basic", "clean", {}, True, game, 1, 1.0)
     assert figures([result]).wrong_per_100 == 200.0 and figures([result]).right_first == 0

@@ -488,7 +488,7 @@ class Table:
         """Count the host's mistake in a verdict: a wrong move (to undo), or an error."""
         if verdict == "wrong move":
             result.wrong_moves.append(self.log.events[reaction.at]["intent"])
-        elif verdict.startswith(ERRORS):
+        elif verdict.startswith(ERRORS) and verdict != f"refused: {NOT_UNDERSTOOD}":  # that is "Sorry?"
             result.errors.append(verdict)
 
     def _means(self, line: Line, phrase: str, answered: str = "") -> bool:
