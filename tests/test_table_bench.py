@@ -45,6 +45,8 @@ class ScriptedHost:
     def __init__(self, folder: Path, plan: list[tuple[str, list[dict]]], opening: list[dict]):
         self.log, self.played = folder / "events.jsonl", folder / "played.raw"
         self.plan, self.said, self.returncode = list(plan), [], None
+        self.said_at: list[float] = []
+        self.opened_at = 0.0  # when the opening's sound had all reached the speaker
         self.heard: queue.Queue[str] = queue.Queue()
         self.opening = opening
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -53,6 +55,7 @@ class ScriptedHost:
     # the satellite's side
     def say(self, audio: np.ndarray, timeout: float = 0) -> float:
         self.heard.put(SAID[audio.tobytes()])
+        self.said_at.append(time.monotonic())
         return time.monotonic()
 
     # the host process's side
@@ -75,6 +78,7 @@ class ScriptedHost:
         time.sleep(0.1)                     # then the speaker plays it
         with open(self.played, "ab") as speaker:
             speaker.write(b"\0\0" * sum(e["type"] in ("say", "sound") for e in events) * 100)
+        self.opened_at = self.opened_at or time.monotonic()
 
 
 SAID: dict[bytes, str] = {}
@@ -389,3 +393,68 @@ def test_silences_and_lines_not_understood_are_left_out_of_right_first_time():
              LineRecord(3, "the fifty card", "Ana", tries=1, done=True, goal="refusal")]
     result = CaseResult("x.txt", "zero-to-100", "basic", "clean", {}, True, GameRecord(lines), 4, 1.0)
     assert figures([result]).right_first == 2 and figures([result]).moves == 4
+
+
+# ---------------------------------------------------------------- the host heard at the microphone
+
+def test_the_microphone_hears_what_the_speaker_plays_from_then_on_scaled_and_at_16_khz(tmp_path):
+    from array import array
+
+    from partyhost.bench.satellite_mic import Echo
+    played = tmp_path / "played.raw"
+    played.write_bytes(array("h", [9000] * 100).tobytes())           # played before: not heard again
+    echo = Echo(played, 0.5)
+    assert list(array("h", echo.next(4))) == [0, 0, 0, 0]
+    with open(played, "ab") as speaker:
+        speaker.write(array("h", range(0, 22050, 10)).tobytes())     # 0.1 s at 22050 Hz, a ramp
+    heard = array("h", echo.next(1600))                               # 0.1 s at 16 kHz
+    assert heard[:3] == array("h", [0, 5, 10])                          # samples 0, 1.38, 2.76, halved
+    assert all(b - a in (5, 10) for a, b in zip(heard, heard[1:]))      # the whole ramp, resampled
+    assert 11000 <= max(heard) <= 11020 and list(array("h", echo.next(3)))[1:] == [0, 0]   # then silence
+
+
+def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
+    import subprocess
+    import sys
+    from array import array
+
+    from partyhost.bench.live_satellite import MIC
+    played, mailbox = tmp_path / "played.raw", tmp_path / "mic"
+    mailbox.mkdir()
+    mic = subprocess.Popen([sys.executable, str(MIC), str(mailbox), "160", "-", str(played), "0.5"],
+                           stdout=subprocess.PIPE)
+    try:
+        time.sleep(0.3)
+        played.write_bytes(array("h", [8000] * 2205).tobytes())
+        chunks = [array("h", mic.stdout.read(320)) for _ in range(60)]
+    finally:
+        mic.kill()
+        mic.wait()
+    assert any(4000 - 30 <= min(c) and max(c) <= 4000 + 30 for c in chunks)   # the floor and half the speaker
+
+
+# ---------------------------------------------------------------- barging in
+
+def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
+    from partyhost.bench.table_player import barges_in
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    spoken = [line for line in lines if not line.silent]
+    chosen = [barges_in(line, 0.2) for line in spoken]
+    assert 0 < sum(chosen) < len(spoken) and chosen == [barges_in(line, 0.2) for line in spoken]
+    assert not any(barges_in(line, 0.0) for line in lines)
+
+    line = lines[2]
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    for barge_in, soonest, latest in ((1.0, 0.0, 1.0), (0.0, 1.5, 5.0)):   # begun as it finishes, or after 1.5 s
+        folder = tmp_path / f"barge-in-{barge_in}"
+        folder.mkdir()
+        host = ScriptedHost(folder, [
+            (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
+                         {"type": "game_over", "scores": {}, "winners": []}]),
+        ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+        table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=1.5, patience_s=0.5, barge_in=barge_in)
+        [record] = table.play([line]).lines
+        host.thread.join(5)
+        assert record.done and record.barged_in == (barge_in == 1.0)
+        assert soonest <= host.said_at[0] - host.opened_at <= latest

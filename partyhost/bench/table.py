@@ -65,12 +65,26 @@ from partyhost.bench.scripted import ScriptCase, load_cases, outcomes
 from partyhost.bench.synthetic_speech import FixtureError, Voices
 from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
 from partyhost.bench.table_speech import Speech
+from partyhost.config import Settings, load_settings
+from voice.speaking.mixing import speech_level_dbfs
 
 CONDITIONS = ("clean", "party", "quiet")
 VOICE_DBFS = -23.0
 """A player across the table, as a laptop's microphone hears one (speech level)."""
 QUIET_DBFS = -35.0
 """The quiet player."""
+ECHO_DBFS = -26.0
+"""The host's own speech as the microphone hears it (its loud samples): a table's
+microphone hears the host's speaker about as loud as a player across the table, a
+little under (the speaker is nearer, but faces the room)."""
+BARGE_IN = 0.2
+"""With --barge-in, the share of lines a player begins while the host is still finishing
+its question. Not on by default yet: the one live check (2026-12-05) stalled on a line
+begun as the host spoke, and whether the host or the table's reading of its silence
+(HostSpeech, which assumes it sees each sentence before its audio has all played) was
+at fault is not known."""
+HOST_SAMPLE = "Team Ana, which card: 1, 2 or 3?"
+"""A sentence of the host's, to measure the level its speaker plays at."""
 PARTY_SNR_DB = 10.0
 ROOM_LOOP_S = 180.0
 """The party's noise is this long, played in a loop."""
@@ -144,8 +158,12 @@ def play_case(
     settings: Path | None,
     tries: int = TRIES,
     stop: threading.Event | None = None,
+    echo_gain: float | None = None,
+    barge_in: float = 0.0,
 ) -> CaseResult:
-    """Play one case live through a fresh satellite and host; everything is stopped after."""
+    """Play one case live through a fresh satellite and host; everything is stopped after.
+    `echo_gain`: the microphone hears the host's speaker, scaled by this (echo_gain());
+    `barge_in`: the share of lines begun while the host is finishing."""
     started = time.monotonic()
     work.mkdir(parents=True)
     speakers = {name: voice_table[i % len(voice_table)] for i, name in enumerate(case.players)}
@@ -158,12 +176,12 @@ def play_case(
         if not line.silent:
             speech(line.speaker, line.text)
     room = _party_room(work / "room.raw", voices, voice_table) if condition == "party" else None
-    satellite = RunningSatellite(program, work / "satellite", room=room).start()
+    satellite = RunningSatellite(program, work / "satellite", room=room, echo_gain=echo_gain).start()
     log = work / "events.jsonl"
     with open(work / "host.log", "w") as terminal:
         host = _start_host(case, satellite.address, log, work, settings, terminal)
         try:
-            record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
+            record = Table(case.game, satellite, log, host, speech, tries, stop, barge_in=barge_in).play(lines)
         finally:
             stop_process(host)
             satellite.kill()
@@ -216,6 +234,16 @@ def _note_host_failure(record: GameRecord, host: subprocess.Popen, terminal: Pat
     if record.error:
         said = [line for line in terminal.read_text().splitlines() if line.strip()]
         record.error += "; the host's last lines: " + " | ".join(said[-4:])
+
+
+def echo_gain(voices: Voices, settings: Path | None) -> float:
+    """How much the host's speech is scaled to reach the microphone at ECHO_DBFS: its
+    speaker plays Piper's joe voice (as the players' Piper is made, at full volume)
+    scaled by the host's volume setting."""
+    volume = (load_settings(settings) if settings is not None else Settings()).volume
+    with Speech._speaking:
+        played = speech_level_dbfs(voices.speak("piper-1", HOST_SAMPLE) * volume)
+    return round(10 ** ((ECHO_DBFS - played) / 20), 4)
 
 
 def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...]) -> Path:
@@ -362,9 +390,13 @@ def command(
     json_out: Path | None = None,
     settings: Path | None = None,
     keep: Path | None = None,
+    echo: bool = True,
+    barge_in: bool = False,
 ) -> int:
     """Play the chosen cases in the chosen conditions and print the table. `keep`: a
-    folder to keep every game's event log, host terminal and satellite log in."""
+    folder to keep every game's event log, host terminal and satellite log in. `echo`:
+    the microphone hears the host's own speech, as at a table; `barge_in`: players
+    sometimes begin while the host is finishing (BARGE_IN of the lines; off by default)."""
     conditions = conditions or list(CONDITIONS)
     bad = set(conditions) - set(CONDITIONS)
     if bad:
@@ -376,7 +408,8 @@ def command(
     speaking, program = _voices_and_satellite(table)
     _print_heading(quick, chosen, conditions, table)
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
-    run = _Run(table, speaking, program, folder, settings, tries, json_out)
+    gain = echo_gain(speaking, settings) if echo else None
+    run = _Run(table, speaking, program, folder, settings, tries, json_out, gain, BARGE_IN if barge_in else 0.0)
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
     signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
@@ -431,6 +464,8 @@ class _Run:
     settings: Path | None
     tries: int
     json_out: Path | None
+    echo_gain: float | None
+    barge_in: float
     stop: threading.Event = field(default_factory=threading.Event)
     done: list[CaseResult] = field(default_factory=list)
     writing: threading.Lock = field(default_factory=threading.Lock)
@@ -450,6 +485,8 @@ class _Run:
             self.settings,
             self.tries,
             self.stop,
+            self.echo_gain,
+            self.barge_in,
         )
         error = result.record.error
         with self.writing:

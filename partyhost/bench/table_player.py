@@ -9,15 +9,17 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 `narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
 
-- waits for the prompt and for the host to fall silent, then says the line;
+- waits for the prompt and for the host to fall silent, then says the line (some lines,
+  `barge_in` of them, it begins while the host is still finishing);
 - answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
   matcher reads X at the typed game's prompt, as it read the typed line), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
   what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
   else" when none listed does, and "Card 2?" with yes or no; a line no choice
   leads to (a command, a move the rules refuse) is said again whole instead;
-- says the line again, a little more slowly, when the host asked again, refused it
-  for another reason than the typed game did, or said nothing for PATIENCE_S;
+- says the line again (anew: partyhost/bench/table_speech.py) when the host asked
+  again, refused it for another reason than the typed game did, or said nothing for
+  PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
   move, and says yes when the host asks whether the move may be taken back (said at
   the next player's turn, an undo needs the move's player's yes: the typed script's
@@ -31,6 +33,7 @@ nothing taken. "..." is a player keeping silent until the turn's time runs out.
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import threading
@@ -54,6 +57,9 @@ from voice.speaking.mixing import speech_end
 from voice.understanding.clues import ARTICLES
 from voice.understanding.matcher import Matcher
 
+FINISHING_S = 0.25
+"""The host's speaker has received nothing new this long: it is finishing (the satellite
+streams up to 0.3 s ahead of what it plays), and a player who barges in begins."""
 PATIENCE_S = 4.0
 """The host said nothing this long after the end of a line (and is silent): say it again."""
 START_S = 240.0
@@ -118,6 +124,7 @@ class LineRecord:
     done: bool = False
     seconds: float | None = None  # end of its first saying to the next prompt
     goal: str = "move"  # Line.goal
+    barged_in: bool = False  # its first saying began while the host was finishing
 
     @property
     def judged_first_time(self) -> bool:
@@ -161,6 +168,12 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
             line = _with(line, refusal=decided["reason"])
         lines.append(line)
     return lines, transcript.events
+
+
+def barges_in(line: Line, share: float) -> bool:
+    """Whether the player begins this line while the host is finishing: `share` of the
+    lines with words, the same lines on every run (people do not wait for the last word)."""
+    return not line.silent and random.Random(f"barge-in|{line.index}|{line.text}").random() < share
 
 
 def _with(line: Line, **changes: Any) -> Line:
@@ -308,11 +321,15 @@ class Table:
         stop: threading.Event | None = None,
         quiet_s: float = 1.0,
         patience_s: float = PATIENCE_S,
+        barge_in: float = 0.0,
     ):
         """`speech(speaker, text, number)`: 16 kHz audio of that player saying it for the
         `number`th time (0: the first; partyhost/bench/table_speech.py). `stop`: set, the
         table leaves at once. `quiet_s`: the host's speaker has played nothing new this
-        long: it has fallen silent."""
+        long: it has fallen silent. `barge_in`: the share of lines a player begins while
+        the host is still finishing its question (barges_in)."""
+        self.barge_in = barge_in
+        self.finishing = HostSpeech(log, satellite, FINISHING_S)
         self.satellite, self.host, self.speech, self.tries = satellite, host, speech, tries
         self.stop = stop or threading.Event()
         self.patience_s = patience_s
@@ -330,7 +347,10 @@ class Table:
             for line in lines:
                 result = LineRecord(line.index, line.text, line.speaker, goal=line.goal)
                 record.lines.append(result)
-                mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S)
+                result.barged_in = barges_in(line, self.barge_in)
+                mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S, not result.barged_in)
+                if result.barged_in:
+                    self._wait_finishing(mark)
                 mark = self._play_line(line, result, mark)
                 if not result.done:
                     record.stalled_at = line.index
@@ -507,6 +527,16 @@ class Table:
         audio = self.speech(speaker, text, number)
         started = self.satellite.say(audio, timeout=ANSWER_S)
         return started + speech_end(audio) / SAMPLE_RATE
+
+    def _wait_finishing(self, mark: int) -> None:
+        """Wait until the host is finishing its question: its words are logged (from event
+        `mark` on) and its speaker has received nothing new for FINISHING_S."""
+
+        def worded() -> bool:
+            return self.log.first(("say",), mark) is not None
+
+        self._wait(worded, ANSWER_S, "the host's question")
+        self._wait(self.finishing.quiet, ANSWER_S, "the host to be finishing")
 
     def _wait_for_prompt(self, mark: int, timeout: float, settle: bool = True) -> int:
         """Wait for the host's next question (a prompt event at or after `mark`) and,
