@@ -117,13 +117,20 @@ def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPO
     kitchen and music of ../shared/audio/noise, each looped from a random point."""
     from partyhost.bench.synthetic_speech import load_noise
 
-    rng = np.random.default_rng(seed)
+    sounds = [
+        (babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name), p) for name, p in PARTY
+    ]
+    return by_power(sounds, seconds, np.random.default_rng(seed))
+
+
+def by_power(sounds: list[tuple[np.ndarray, float]], seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """`seconds` of the sounds together at unit RMS, each looped from a random point and
+    given its share of the power: the one way a room's noises are mixed."""
     n = int(seconds * SAMPLE_RATE)
     out = np.zeros(n)
-    for name, power in PARTY:
-        sound = babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name)
-        sound = np.roll(np.resize(sound, n), rng.integers(n)).astype(np.float64)
-        out += sound * np.sqrt(power / (np.mean(sound**2) + 1e-12))
+    for sound, power in sounds:
+        looped = np.roll(np.resize(sound, n), rng.integers(n)).astype(np.float64)
+        out += looped * np.sqrt(power / (np.mean(looped**2) + 1e-12))
     return (out / np.sqrt(np.mean(out**2))).astype(np.float32)
 
 

@@ -151,6 +151,16 @@ def _add_table(benches: Any) -> None:
     table.add_argument("--keep", type=Path, help="keep every game's event log, terminal and satellite log here")
     table.add_argument("--json", type=Path, help="write every game's figures and transcript here")
     table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
+    table.add_argument(
+        "--no-echo",
+        action="store_true",
+        help="the microphone does not hear the host's own speech (default: it does, as at a table)",
+    )
+    table.add_argument(
+        "--barge-in",
+        action="store_true",
+        help="players begin a fifth of the lines while the host is finishing (default: they wait for silence)",
+    )
 
 
 def _add_commands(benches: Any) -> None:
@@ -219,6 +229,8 @@ def _table(args: argparse.Namespace, settings: Settings) -> int:
         args.json,
         args.settings,
         args.keep,
+        echo=not args.no_echo,
+        barge_in=args.barge_in,
     )
 
 

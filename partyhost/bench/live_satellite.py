@@ -70,12 +70,21 @@ def free_port() -> int:
 class RunningSatellite:
     """One wyoming-satellite process: started, killed and started again on the same port."""
 
-    def __init__(self, program: Path, work: Path, name: str = "Table", mic_chunk: int = 1024, room: Path | None = None):
+    def __init__(
+        self,
+        program: Path,
+        work: Path,
+        name: str = "Table",
+        mic_chunk: int = 1024,
+        room: Path | None = None,
+        echo_gain: float | None = None,
+    ):
         """`room`: raw 16 kHz 16-bit noise the microphone hears, looped, under every line
-        (None: a faint floor)."""
+        (None: a faint floor). `echo_gain`: the microphone hears the speaker too, its
+        samples scaled by this (None: it does not)."""
         self.program, self.work, self.name = program, work, name
         self.mic_chunk = mic_chunk  # samples per microphone chunk (the satellite's default: 1024)
-        self.room = room
+        self.room, self.echo_gain = room, echo_gain
         self.port = free_port()
         self.mailbox = work / "mic"
         self.played = work / "played.raw"
@@ -93,9 +102,9 @@ class RunningSatellite:
         snd = (
             f"sh -c {shlex.quote(f'echo >> {shlex.quote(str(self.players))}; cat >> {shlex.quote(str(self.played))}')}"
         )
-        mic = shlex.join(
-            [sys.executable, str(MIC), str(self.mailbox), str(self.mic_chunk), *([str(self.room)] if self.room else [])]
-        )
+        echo = [] if self.echo_gain is None else [str(self.played), repr(self.echo_gain)]
+        room = [str(self.room) if self.room else "-"] if self.room or echo else []
+        mic = shlex.join([sys.executable, str(MIC), str(self.mailbox), str(self.mic_chunk), *room, *echo])
         args = [
             str(self.program),
             "-m",

@@ -79,10 +79,13 @@ class Voices:
             )
         return names
 
-    def speak(self, voice: str, text: str, rate: float = 1.0) -> np.ndarray:
+    def speak(self, voice: str, text: str, rate: float = 1.0, fresh: bool = False) -> np.ndarray:
         """16 kHz float32 speech of `text`; `rate` below 1 says it more slowly than the
-        voice's own speed (a line said again)."""
+        voice's own speed (a line said again); `fresh`: synthesised anew, not Piper's
+        cached audio of the same words (Piper's own variation makes each saying differ)."""
         if voice.startswith("piper-"):
+            if fresh:
+                self.piper.clear_cache()
             self.piper.rate = float(voice.split("-", 1)[1]) * rate
             audio = np.concatenate(list(self.piper.synthesize(text)))
             return soxr.resample(audio, self.piper.sample_rate, SAMPLE_RATE).astype(np.float32)
@@ -95,6 +98,17 @@ class Voices:
             )
             audio, rate = soundfile.read(out.name, dtype="float32")
         return soxr.resample(audio, rate, SAMPLE_RATE).astype(np.float32)
+
+
+def pitch_shifted(audio: np.ndarray, cents: float) -> np.ndarray:
+    """`audio` moved `cents` in pitch, its speed unchanged (sox's `pitch`)."""
+    if not cents:
+        return audio
+    with tempfile.TemporaryDirectory() as folder:
+        plain, shifted = f"{folder}/plain.wav", f"{folder}/shifted.wav"
+        soundfile.write(plain, audio, SAMPLE_RATE)
+        subprocess.run(["sox", plain, shifted, "pitch", f"{cents:g}"], check=True, capture_output=True)
+        return soundfile.read(shifted, dtype="float32")[0]
 
 
 def load_noise(name: str) -> np.ndarray:

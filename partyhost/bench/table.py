@@ -12,18 +12,24 @@ its microphone in their own voices, and know what the host said from its event l
 (its loud samples, voice/speaking/mixing.py), one voice per player:
 
 - clean: a faint room floor;
-- party: a party's continuous noise (chatter of people's recordings, a kitchen and
-  music: chatter_bench.party_noise) PARTY_SNR_DB below the voices, looped under
-  everything, the host's turns included;
+- party: a party's continuous noise PARTY_SNR_DB below the voices, looped under
+  everything, the host's turns included: for the held-apart table, talk, a kitchen
+  and music that no test or threshold uses (partyhost/bench/held_apart_room.py); for
+  the tuning table, the party the other benches know (chatter of people's recordings,
+  the dishes and music of ../shared/audio: chatter.party_noise);
 - quiet: the first player speaks at QUIET_DBFS (the others as usual), in a clean room.
 
-The figures are for the held-apart table (HELD_APART): voices no tuning anywhere in
-the project used (an accent and variants espeak-ng has that no bench speaks with,
-Piper at speeds no bench uses). `--voices tuning` plays the table to tune with.
+The figures are for the held-apart table (HELD_APART): voices nothing else in the
+project speaks with (accents and variants of espeak-ng that no bench, fixture or test
+uses, Piper at speeds no bench uses), in a party room no test has heard. `--voices
+tuning` plays the table to tune with.
 
 Per case and condition: completed as the typed game (every score, reveal and the end
-the same), moves (script lines the host took as typed), right first time, "Did you
-mean" questions, repeats per move, wrong moves taken per 100 moves, seconds per move
+the same), moves (script lines the host took as typed), right first time (of the lines
+with something to take or refuse: not "...", nor a line the typed game did not
+understand), "Did you mean" questions, repeats per move, errors per 100 lines (a wrong
+move taken, a command taken instead of the line's move, a refusal for another reason
+than the typed game's), seconds per move
 (the end of the player's first saying of a line to the host's next question, p50 and
 p95) and host lines per move (its sentences from the first question on).
 """
@@ -50,6 +56,7 @@ import numpy as np
 
 from host.contract import PartyhostError
 from partyhost.bench.chatter import ChatterError, party_noise
+from partyhost.bench.held_apart_room import held_apart_party
 from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv
 from partyhost.bench.live_satellite import stop as stop_process
 from partyhost.bench.manifest import percentile
@@ -57,21 +64,36 @@ from partyhost.bench.places import CHECKOUT
 from partyhost.bench.scripted import ScriptCase, load_cases, outcomes
 from partyhost.bench.synthetic_speech import FixtureError, Voices
 from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
-from voice.speaking.mixing import at_level
+from partyhost.bench.table_speech import Speech
+from partyhost.config import Settings, load_settings
+from voice.speaking.mixing import speech_level_dbfs
 
 CONDITIONS = ("clean", "party", "quiet")
 VOICE_DBFS = -23.0
 """A player across the table, as a laptop's microphone hears one (speech level)."""
 QUIET_DBFS = -35.0
 """The quiet player."""
+ECHO_DBFS = -26.0
+"""The host's own speech as the microphone hears it (its loud samples): a table's
+microphone hears the host's speaker about as loud as a player across the table, a
+little under (the speaker is nearer, but faces the room)."""
+BARGE_IN = 0.2
+"""With --barge-in, the share of lines a player begins while the host is still finishing
+its question. Not on by default yet: the one live check (2026-12-05) stalled on a line
+begun as the host spoke, and whether the host or the table's reading of its silence
+(HostSpeech, which assumes it sees each sentence before its audio has all played) was
+at fault is not known."""
+HOST_SAMPLE = "Team Ana, which card: 1, 2 or 3?"
+"""A sentence of the host's, to measure the level its speaker plays at."""
 PARTY_SNR_DB = 10.0
 ROOM_LOOP_S = 180.0
 """The party's noise is this long, played in a loop."""
-HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.95", "espeak-en-us+f4", "piper-1.35", "espeak-en-029+m5")
+HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.75", "espeak-en-gb-x-rp+aunty", "piper-1.35", "espeak-en-029+m5")
+"""Voices nothing else in the project speaks with (docs/table-bench.md says how each was
+checked). Issue 40 replaced two: en-us+f4 tuned the wake word's pitch shift and Piper at
+0.95 is in the wake bench."""
 TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en-gb-scotland")
 VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
-AGAIN_RATE = 0.9
-"""A line said again is said this much more slowly, as people do."""
 QUICK_CASES = ("zero-to-100-basic.txt",)
 """--quick: the shortest script (15 lines), in every condition, the conditions played at
 the same time (three hosts on the machine at once: its timings are not the full run's)."""
@@ -114,25 +136,6 @@ class Figures:
     host_lines_per_move: float
 
 
-class Speech:
-    """What each player says, in their voice and at their level, made once (one
-    synthesiser shared by the tables playing at the same time, one line at a time)."""
-
-    _speaking = threading.Lock()
-
-    def __init__(self, voices: Voices, speakers: dict[str, str], levels: dict[str, float]):
-        self.voices, self.speakers, self.levels = voices, speakers, levels
-        self._made: dict[tuple[str, str, bool], np.ndarray] = {}
-
-    def __call__(self, speaker: str, text: str, again: bool = False) -> np.ndarray:
-        key = (speaker, text, again)
-        if key not in self._made:
-            with self._speaking:
-                audio = self.voices.speak(self.speakers[speaker], text, AGAIN_RATE if again else 1.0)
-            self._made[key] = at_level(audio, self.levels[speaker])
-        return self._made[key]
-
-
 def speaker_for(case: ScriptCase):
     """Who says a line: the prompt's player (a team's named member), or, where anyone
     may answer, the players in turn."""
@@ -155,8 +158,12 @@ def play_case(
     settings: Path | None,
     tries: int = TRIES,
     stop: threading.Event | None = None,
+    echo_gain: float | None = None,
+    barge_in: float = 0.0,
 ) -> CaseResult:
-    """Play one case live through a fresh satellite and host; everything is stopped after."""
+    """Play one case live through a fresh satellite and host; everything is stopped after.
+    `echo_gain`: the microphone hears the host's speaker, scaled by this (echo_gain());
+    `barge_in`: the share of lines begun while the host is finishing."""
     started = time.monotonic()
     work.mkdir(parents=True)
     speakers = {name: voice_table[i % len(voice_table)] for i, name in enumerate(case.players)}
@@ -168,13 +175,13 @@ def play_case(
     for line in lines:  # made before the game, so it does not slow the host
         if not line.silent:
             speech(line.speaker, line.text)
-    room = _party_room(work / "room.raw") if condition == "party" else None
-    satellite = RunningSatellite(program, work / "satellite", room=room).start()
+    room = _party_room(work / "room.raw", voices, voice_table) if condition == "party" else None
+    satellite = RunningSatellite(program, work / "satellite", room=room, echo_gain=echo_gain).start()
     log = work / "events.jsonl"
     with open(work / "host.log", "w") as terminal:
         host = _start_host(case, satellite.address, log, work, settings, terminal)
         try:
-            record = Table(case.game, satellite, log, host, speech, tries, stop).play(lines)
+            record = Table(case.game, satellite, log, host, speech, tries, stop, barge_in=barge_in).play(lines)
         finally:
             stop_process(host)
             satellite.kill()
@@ -229,9 +236,22 @@ def _note_host_failure(record: GameRecord, host: subprocess.Popen, terminal: Pat
         record.error += "; the host's last lines: " + " | ".join(said[-4:])
 
 
-def _party_room(path: Path) -> Path:
-    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room."""
-    noise = party_noise(ROOM_LOOP_S) * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
+def echo_gain(voices: Voices, settings: Path | None) -> float:
+    """How much the host's speech is scaled to reach the microphone at ECHO_DBFS: its
+    speaker plays Piper's joe voice (as the players' Piper is made, at full volume)
+    scaled by the host's volume setting."""
+    volume = (load_settings(settings) if settings is not None else Settings()).volume
+    with Speech._speaking:
+        played = speech_level_dbfs(voices.speak("piper-1", HOST_SAMPLE) * volume)
+    return round(10 ** ((ECHO_DBFS - played) / 20), 4)
+
+
+def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...]) -> Path:
+    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room: the
+    tuning table plays in the party the other benches and tests know, every other table
+    in a party held apart from them (partyhost/bench/held_apart_room.py)."""
+    made = party_noise(ROOM_LOOP_S) if voice_table == TUNING else held_apart_party(voices, ROOM_LOOP_S)
+    noise = made * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
     path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
     return path
 
@@ -250,10 +270,14 @@ def figures(results: list[CaseResult]) -> Figures:
         completed=sum(r.completed for r in results),
         lines=len(lines),
         moves=len(moves),
-        right_first=sum(line.tries == 1 and not line.asked and not line.wrong_moves for line in moves),
+        right_first=sum(
+            line.tries == 1 and not line.asked and not line.wrong_moves and not line.errors
+            for line in moves
+            if line.judged_first_time
+        ),
         asked=sum(len(line.asked) for line in lines),
         repeats_per_move=_ratio(sum(line.tries - 1 for line in spoken), len(spoken)),
-        wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) for line in lines), len(lines)),
+        wrong_per_100=_ratio(100 * sum(len(line.wrong_moves) + len(line.errors) for line in lines), len(lines)),
         p50_s=round(percentile(seconds, 50), 1),
         p95_s=round(percentile(seconds, 95), 1),
         host_lines_per_move=_ratio(said, len(lines)),
@@ -366,9 +390,13 @@ def command(
     json_out: Path | None = None,
     settings: Path | None = None,
     keep: Path | None = None,
+    echo: bool = True,
+    barge_in: bool = False,
 ) -> int:
     """Play the chosen cases in the chosen conditions and print the table. `keep`: a
-    folder to keep every game's event log, host terminal and satellite log in."""
+    folder to keep every game's event log, host terminal and satellite log in. `echo`:
+    the microphone hears the host's own speech, as at a table; `barge_in`: players
+    sometimes begin while the host is finishing (BARGE_IN of the lines; off by default)."""
     conditions = conditions or list(CONDITIONS)
     bad = set(conditions) - set(CONDITIONS)
     if bad:
@@ -380,7 +408,8 @@ def command(
     speaking, program = _voices_and_satellite(table)
     _print_heading(quick, chosen, conditions, table)
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
-    run = _Run(table, speaking, program, folder, settings, tries, json_out)
+    gain = echo_gain(speaking, settings) if echo else None
+    run = _Run(table, speaking, program, folder, settings, tries, json_out, gain, BARGE_IN if barge_in else 0.0)
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
     signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
@@ -435,6 +464,8 @@ class _Run:
     settings: Path | None
     tries: int
     json_out: Path | None
+    echo_gain: float | None
+    barge_in: float
     stop: threading.Event = field(default_factory=threading.Event)
     done: list[CaseResult] = field(default_factory=list)
     writing: threading.Lock = field(default_factory=threading.Lock)
@@ -454,6 +485,8 @@ class _Run:
             self.settings,
             self.tries,
             self.stop,
+            self.echo_gain,
+            self.barge_in,
         )
         error = result.record.error
         with self.writing:

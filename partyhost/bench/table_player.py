@@ -9,15 +9,17 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 `narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
 
-- waits for the prompt and for the host to fall silent, then says the line;
+- waits for the prompt and for the host to fall silent, then says the line (some lines,
+  `barge_in` of them, it begins while the host is still finishing);
 - answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
   matcher reads X at the typed game's prompt, as it read the typed line), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
   what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
   else" when none listed does, and "Card 2?" with yes or no; a line no choice
   leads to (a command, a move the rules refuse) is said again whole instead;
-- says the line again, a little more slowly, when the host asked again, refused it
-  for another reason than the typed game did, or said nothing for PATIENCE_S;
+- says the line again (anew: partyhost/bench/table_speech.py) when the host asked
+  again, refused it for another reason than the typed game did, or said nothing for
+  PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
   move, and says yes when the host asks whether the move may be taken back (said at
   the next player's turn, an undo needs the move's player's yes: the typed script's
@@ -31,6 +33,7 @@ nothing taken. "..." is a player keeping silent until the turn's time runs out.
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import threading
@@ -51,8 +54,12 @@ from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSat
 from partyhost.bench.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import speech_end
+from voice.understanding.clues import ARTICLES
 from voice.understanding.matcher import Matcher
 
+FINISHING_S = 0.25
+"""The host's speaker has received nothing new this long: it is finishing (the satellite
+streams up to 0.3 s ahead of what it plays), and a player who barges in begins."""
 PATIENCE_S = 4.0
 """The host said nothing this long after the end of a line (and is silent): say it again."""
 START_S = 240.0
@@ -69,6 +76,10 @@ QUESTIONS_PER_SAYING = 12
 """Most questions answered about one saying of a line (the host asks each narrowed
 question once, so this only stops a host that loops)."""
 NOT_UNDERSTOOD = "not understood"
+SILENCE_GOAL = "silence"
+ERRORS = ("took ", "refused: ")
+"""Verdicts that are the host's mistakes though nothing is to undo: a command taken
+instead of the line's move, a refusal for another reason than the typed game's."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +98,14 @@ class Line:
     def silent(self) -> bool:
         return self.text == SILENCE
 
+    @property
+    def goal(self) -> str:
+        """What the line is for: "move", "refusal" (a move the rules forbid), "not
+        understood" (nothing is to be taken) or "silence" ("...")."""
+        if self.silent:
+            return SILENCE_GOAL
+        return self.refusal if self.refusal == NOT_UNDERSTOOD else "refusal" if self.refusal else "move"
+
 
 @dataclass
 class LineRecord:
@@ -98,11 +117,21 @@ class LineRecord:
     tries: int = 0
     asked: list[str] = field(default_factory=list)  # "Did you mean" phrases
     wrong_moves: list[dict] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # a command taken instead, a refusal for another reason
     undos: int = 0  # "undo" said
     reactions: list[str] = field(default_factory=list)  # what each try met
     heard: list[str] = field(default_factory=list)  # what the ears read (transcript only)
     done: bool = False
     seconds: float | None = None  # end of its first saying to the next prompt
+    goal: str = "move"  # Line.goal
+    barged_in: bool = False  # its first saying began while the host was finishing
+
+    @property
+    def judged_first_time(self) -> bool:
+        """Whether "right first time" can be said of it: a line with something to take or
+        refuse (not a silence, nor a line the typed game did not understand, which any
+        silence of the host passes)."""
+        return self.goal not in (SILENCE_GOAL, NOT_UNDERSTOOD)
 
 
 @dataclass
@@ -127,8 +156,9 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
         for before, exchange in zip([None, *transcript.exchanges], transcript.exchanges)
         if not _undo_consent(before, exchange)
     ]
+    heard_at = [at for _, at in kept]
     lines = []
-    for index, (exchange, at) in enumerate(zip(exchanges, heard_at)):
+    for index, (exchange, at) in enumerate(kept):
         after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
         decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
         line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
@@ -140,16 +170,34 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     return lines, transcript.events
 
 
+def barges_in(line: Line, share: float) -> bool:
+    """Whether the player begins this line while the host is finishing: `share` of the
+    lines with words, the same lines on every run (people do not wait for the last word)."""
+    return not line.silent and random.Random(f"barge-in|{line.index}|{line.text}").random() < share
+
+
 def _with(line: Line, **changes: Any) -> Line:
     from dataclasses import replace
 
     return replace(line, **changes)
 
 
-def same_move(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The same move, however it was worded: an intent's "text" is the words heard
-    (a Keep Cool clue that names no word in play), not part of the move."""
-    return {k: v for k, v in a.items() if k != "text"} == {k: v for k, v in b.items() if k != "text"}
+def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
+    """`taken` is the move `meant`. An intent's "text" is the words heard; for most moves
+    it is only how they were worded, but a Keep Cool clue (a word that names nothing in
+    play, so `meant` keeps its words) is its words: any sound would pass as the clue
+    otherwise, and the table would not know the host heard another word."""
+    clue = meant.get("text")
+    if clue is not None and clue_words(taken.get("text") or "") != clue_words(clue):
+        return False
+    return {k: v for k, v in taken.items() if k != "text"} == {k: v for k, v in meant.items() if k != "text"}
+
+
+def clue_words(text: str) -> str:
+    """A clue's words as a player would judge them: case, punctuation and a leading
+    article do not count ("The kettle." is "kettle")."""
+    words = re.sub(r"[^\w\s'-]", " ", text.lower()).split()
+    return " ".join(words[1:] if words[:1] and words[0] in ARTICLES and len(words) > 1 else words)
 
 
 def _heard(event: dict) -> str:
@@ -268,15 +316,20 @@ class Table:
         satellite: RunningSatellite,
         log: Path,
         host: subprocess.Popen,
-        speech: Callable[[str, str, bool], np.ndarray],
+        speech: Callable[[str, str, int], np.ndarray],
         tries: int = 6,
         stop: threading.Event | None = None,
         quiet_s: float = 1.0,
         patience_s: float = PATIENCE_S,
+        barge_in: float = 0.0,
     ):
-        """`speech(speaker, text, again)`: 16 kHz audio of that player saying it (`again`:
-        said once more, more slowly). `stop`: set, the table leaves at once. `quiet_s`:
-        the host's speaker has played nothing new this long: it has fallen silent."""
+        """`speech(speaker, text, number)`: 16 kHz audio of that player saying it for the
+        `number`th time (0: the first; partyhost/bench/table_speech.py). `stop`: set, the
+        table leaves at once. `quiet_s`: the host's speaker has played nothing new this
+        long: it has fallen silent. `barge_in`: the share of lines a player begins while
+        the host is still finishing its question (barges_in)."""
+        self.barge_in = barge_in
+        self.finishing = HostSpeech(log, satellite, FINISHING_S)
         self.satellite, self.host, self.speech, self.tries = satellite, host, speech, tries
         self.stop = stop or threading.Event()
         self.patience_s = patience_s
@@ -292,9 +345,12 @@ class Table:
         mark = 0
         try:
             for line in lines:
-                result = LineRecord(line.index, line.text, line.speaker)
+                result = LineRecord(line.index, line.text, line.speaker, goal=line.goal)
                 record.lines.append(result)
-                mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S)
+                result.barged_in = barges_in(line, self.barge_in)
+                mark = self._wait_for_prompt(mark, START_S if line.index == 0 else ANSWER_S, not result.barged_in)
+                if result.barged_in:
+                    self._wait_finishing(mark)
                 mark = self._play_line(line, result, mark)
                 if not result.done:
                     record.stalled_at = line.index
@@ -316,7 +372,7 @@ class Table:
                 self._wait(self.silence.quiet, ANSWER_S, "the host to fall silent")
             result.tries += 1
             said_from = len(self.log.update())
-            end = time.monotonic() if line.silent else self._say(line.speaker, line.text, again=result.tries > 1)
+            end = time.monotonic() if line.silent else self._say(line.speaker, line.text, result.tries - 1)
             first_end = first_end or end
             reaction = self._answered(line, said_from, end, result)
             result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
@@ -331,8 +387,8 @@ class Table:
                 return reaction.at + 1
             if reaction.kind == "over":
                 break
+            self._tally(verdict, reaction, result)
             if verdict == "wrong move":
-                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
                 self._wait_for_prompt(self._undo(line, result, reaction.at + 1), ANSWER_S)
         return len(self.log.update())
 
@@ -384,15 +440,15 @@ class Table:
             undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="")
             result.undos += 1
             said_from = len(self.log.update())
-            spoken_end = self._say(line.speaker, undo, again=result.undos > 1)
+            spoken_end = self._say(line.speaker, undo, result.undos - 1)
             reaction = self._answered(undo_line, said_from, spoken_end, result)
             verdict = self._verdict(undo_line, reaction)
             if reaction.kind == "over":
                 raise GameAborted("the game ended on a wrong move")
+            self._tally(verdict, reaction, result)
             if verdict == "done":
                 pending -= 1
             elif verdict == "wrong move":
-                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
                 pending += 1
             mark = reaction.at + 1 if verdict in ("done", "wrong move") else self._last_prompt()
         if pending:
@@ -448,6 +504,13 @@ class Table:
             return "done"
         return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
 
+    def _tally(self, verdict: str, reaction: Reaction, result: LineRecord) -> None:
+        """Count the host's mistake in a verdict: a wrong move (to undo), or an error."""
+        if verdict == "wrong move":
+            result.wrong_moves.append(self.log.events[reaction.at]["intent"])
+        elif verdict.startswith(ERRORS) and verdict != f"refused: {NOT_UNDERSTOOD}":  # that is "Sorry?"
+            result.errors.append(verdict)
+
     def _means(self, line: Line, phrase: str, answered: str = "") -> bool:
         """Does the host's reading mean what the player said? A yes or no asked about
         is a reading of the player's own answer (`answered`)."""
@@ -458,11 +521,22 @@ class Table:
 
     # ---- speaking and waiting ------------------------------------------------
 
-    def _say(self, speaker: str, text: str, again: bool = False) -> float:
-        """Speak into the satellite's microphone; when the speech ended (time.monotonic)."""
-        audio = self.speech(speaker, text, again)
+    def _say(self, speaker: str, text: str, number: int = 0) -> float:
+        """Speak into the satellite's microphone (`number`: the saying's number, 0 the
+        first); when the speech ended (time.monotonic)."""
+        audio = self.speech(speaker, text, number)
         started = self.satellite.say(audio, timeout=ANSWER_S)
         return started + speech_end(audio) / SAMPLE_RATE
+
+    def _wait_finishing(self, mark: int) -> None:
+        """Wait until the host is finishing its question: its words are logged (from event
+        `mark` on) and its speaker has received nothing new for FINISHING_S."""
+
+        def worded() -> bool:
+            return self.log.first(("say",), mark) is not None
+
+        self._wait(worded, ANSWER_S, "the host's question")
+        self._wait(self.finishing.quiet, ANSWER_S, "the host to be finishing")
 
     def _wait_for_prompt(self, mark: int, timeout: float, settle: bool = True) -> int:
         """Wait for the host's next question (a prompt event at or after `mark`) and,

@@ -28,8 +28,6 @@ people cannot be measured from them; they serve the false-wake figure.
 from __future__ import annotations
 
 import random
-import subprocess
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -38,9 +36,16 @@ from math import exp, factorial
 from typing import Any
 
 import numpy as np
-import soundfile
 
-from partyhost.bench.synthetic_speech import CHATTER, ESPEAK_VOICES, NOISES, Voices, load_noise, mix_at_snr
+from partyhost.bench.synthetic_speech import (
+    CHATTER,
+    ESPEAK_VOICES,
+    NOISES,
+    Voices,
+    load_noise,
+    mix_at_snr,
+    pitch_shifted,
+)
 from partyhost.config import Settings
 from partyhost.listening_chain import endpointer_for, front_end, listening_chain, wake_watch
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
@@ -179,14 +184,7 @@ class ClipSource:
 def speak(voices: Voices, voice: str, text: str) -> np.ndarray:
     """`voices.speak`, with "NAME@CENTS" for NAME moved CENTS in pitch (sox's `pitch`)."""
     name, _, cents = voice.partition("@")
-    audio = voices.speak(name, text)
-    if not cents:
-        return audio
-    with tempfile.TemporaryDirectory() as folder:
-        plain, shifted = f"{folder}/plain.wav", f"{folder}/shifted.wav"
-        soundfile.write(plain, audio, SAMPLE_RATE)
-        subprocess.run(["sox", plain, shifted, "pitch", cents], check=True, capture_output=True)
-        return soundfile.read(shifted, dtype="float32")[0]
+    return pitch_shifted(voices.speak(name, text), float(cents or 0))
 
 
 def wakes_in(
