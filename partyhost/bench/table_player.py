@@ -156,7 +156,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
         for before, exchange in zip([None, *transcript.exchanges], transcript.exchanges)
         if not _undo_consent(before, exchange)
     ]
-    heard_at = [at for _, at in kept]
+    kept = list(zip(exchanges, heard_at))
     lines = []
     for index, (exchange, at) in enumerate(kept):
         after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
