@@ -309,7 +309,16 @@ class Session:
         )
         intent, verdict = heard.intent, heard.verdict
         trouble = self._trouble_at(prompt)
-        if intent is None or verdict is Verdict.ASK_AGAIN:
+        # A spoken reading the player already said "no" to is a miss: never acted on, and
+        # never the same "Did you mean" again (not even after narrowing found nothing).
+        # Typed or pressed, the move is the player's own choice and is taken.
+        refused = (
+            heard.spoken
+            and intent is not None
+            and intent["intent"] not in COMMON_INTENTS
+            and trouble.was_refused(intent)
+        )
+        if intent is None or verdict is Verdict.ASK_AGAIN or refused:
             if trouble.miss(heard.text):
                 return self._narrow(prompt)
             if heard.spoken and not heard.unavailable:
@@ -324,11 +333,6 @@ class Session:
                 return self._narrow(prompt)
             self._reject(prompt, "not understood", SORRY if heard.spoken else self._sorry(prompt))
             return _LISTEN_AGAIN if heard.spoken else None
-        if intent["intent"] not in COMMON_INTENTS and trouble.was_refused(intent):
-            # The reading the player already said "no" to: asked about again, or narrowed.
-            if trouble.miss(heard.text):
-                return self._narrow(prompt)
-            verdict = Verdict.ASK_FIRST
         if verdict is Verdict.ASK_FIRST and self._yes_is_an_answer(prompt):
             # "Right" would be both a yes and a guess: ask with the choices themselves.
             trouble.heard.append(heard.text)

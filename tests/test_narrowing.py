@@ -178,3 +178,27 @@ def test_a_refusal_covers_the_same_move_named_more_fully():
     trouble.refuse({"intent": "place", "before": 50, "player": "Ana"})
     assert trouble.was_refused({"intent": "place", "line": 1, "after": 20, "before": 50})
     assert not trouble.was_refused({"intent": "place", "line": 1, "after": 50, "before": 65})
+
+
+def test_a_refused_reading_heard_again_after_narrowing_is_a_miss_not_asked_about_again(tmp_path):
+    # Seen at the table: "Did you mean: card two?" No. Narrowed, and nothing taken; then
+    # the same reading came back and the same question was asked, round and round.
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, "no", "card two", UNCLEAR, UNCLEAR, "card two"],
+        rules={"hand_size": 3})
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said.count("Did you mean: card two?") == 1
+    assert said[-1] == "Sorry?"                         # heard again: asked to say it again
+    assert not journal.accepted_actions(sid)
+
+
+
+def test_a_refused_move_typed_afterwards_is_taken(tmp_path):
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, "no", Say("card two")], rules={"hand_size": 3})
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
