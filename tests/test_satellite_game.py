@@ -28,7 +28,7 @@ from recordings import partyhost
 from replay import load_cases, outcomes, play_script
 from satellite import HostSpeech, count, events, satellite, satellite_program_path  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
+pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model, pytest.mark.live]
 
 CASE = next(case for case in load_cases() if case.script == "zero-to-100-basic.txt")
 LOSE_AT_LINE = 7

@@ -28,6 +28,7 @@ five lines (a refused card, two cards, "score", a card), about two minutes live.
 @pytest.mark.slow
 @pytest.mark.audio
 @pytest.mark.model
+@pytest.mark.live
 def test_a_short_game_played_live_through_a_satellite_ends_as_typed(satellite_program_path, voices, tmp_path):
     result = play_case(SHORT, "clean", ("piper-1",), voices, satellite_program_path, tmp_path / "game", None)
     transcript = [(line.text, line.reactions, line.heard) for line in result.record.lines]
