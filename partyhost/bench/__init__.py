@@ -7,6 +7,7 @@ scripted games and recordings it measures with are found by path (places.py)."""
 __all__ = [
     "chatter",
     "commands",
+    "held_apart_room",
     "keep_cool",
     "live_satellite",
     "manifest",
@@ -20,5 +21,6 @@ __all__ = [
     "synthetic_speech",
     "table",
     "table_player",
+    "table_speech",
     "wake",
 ]
