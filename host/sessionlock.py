@@ -6,6 +6,10 @@ data/locks/SESSION.lock, so the kernel drops it the moment its process dies, eve
 by kill -9: a lock left behind is stale by construction and the next process simply
 takes it. The file holds the holder's PID, so a refusal can name who holds it; the PID
 is only a courtesy, so a disk too full to write it does not stop the game.
+
+Not filelock: its flock(2) lock (UnixFileLock) neither names the process that holds a
+game nor tells that a dead one left it (its PID records belong to its marker-file locks,
+which the kernel does not drop at a kill -9), and both are what a player is told here.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ typo never silently does nothing and never surfaces in the middle of a game. The
 is read only if it is a regular file of at most a megabyte, and a value may nest only
 VALUE_DEPTH deep and hold only VALUE_CHARS characters (VALUE_ITEMS in a list): a rule
 is a number, a word or a short list, and anything vaster is a mistake or an attack.
+
+The file is the user's, edited by hand: a setting partyhost writes itself (`bench latency
+--choose`) changes its own line only, through tomlkit, which keeps their comments and
+layout and quotes any text (quotes, backslashes, a Windows path) so it reads back as it was.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+import tomlkit
+import tomlkit.exceptions
 
 from host.contract import PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
@@ -368,40 +374,55 @@ def _number(key: str, value: Any, limit: Limit, source: str) -> float | int:
 
 
 def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
-    """Set one setting in the settings file, keeping the others it sets (rewritten as
-    `render` writes them); returns the file."""
+    """Set one setting in the settings file and leave the rest of it as the user wrote it
+    (comments, order, spacing, the other settings); returns the file. The value is checked
+    first, and the file written only if it reads back as these settings. None removes the
+    setting (TOML has no null), so its default applies again."""
     path = path or settings_path()
-    current = load_settings(path) if os.path.lexists(path) else Settings()  # a file to make: no need to exist
-    settings = apply_overrides(current, {key: value}, source=str(path))
+    key = ALIASES.get(key, key)
+    exists = os.path.lexists(path) and not _is_null_device(path)  # a file to make: no need to exist
+    current = load_settings(path) if exists else Settings()
+    wanted = apply_overrides(current, {key: value}, source=str(path))
+    document = _editable(path) if exists else tomlkit.document()
+    spelled = next((name for name in (key, *_aliases_of(key)) if name in document), key)
+    if value is None:
+        document.pop(spelled, None)
+        wanted = dataclasses.replace(wanted, **{key: getattr(Settings(), key)})
+    else:
+        document[spelled] = value
+    text = tomlkit.dumps(document)
+    if apply_overrides(Settings(), tomllib.loads(text), source=str(path)) != wanted:  # pragma: no cover - a guard
+        raise ConfigError(f"{path}: {key} could not be written so that it reads back; the file is unchanged")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(settings), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
+def _aliases_of(key: str) -> list[str]:
+    return [alias for alias, canonical in ALIASES.items() if canonical == key]
+
+
+def _editable(path: Path) -> tomlkit.TOMLDocument:
+    """The settings file as tomlkit reads it: its comments and layout kept for writing back."""
+    try:
+        return tomlkit.parse(read_text(path, "settings file", SETTINGS_BYTES))
+    except FileProblem as problem:
+        raise ConfigError(str(problem)) from None
+    except (tomlkit.exceptions.TOMLKitError, ValueError) as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
 def render(settings: Settings) -> str:
-    """The settings as TOML, for `partyhost config` (a starting point to copy)."""
-    lines = []
+    """The settings as TOML, every one of them (unset ones as comments): a starting point to copy."""
+    document = tomlkit.document()
     for f in dataclasses.fields(Settings):
         value = getattr(settings, f.name)
         if f.name == "rules":
             continue
         if value is None:
-            lines.append(f"# {f.name} = ")
-        elif isinstance(value, bool):
-            lines.append(f"{f.name} = {'true' if value else 'false'}")
-        elif isinstance(value, (int, float)):
-            lines.append(f"{f.name} = {value}")
+            document.add(tomlkit.comment(f"{f.name} = "))
         else:
-            lines.append(f'{f.name} = "{value}"')
-    for game, rules in settings.rules.items():
-        lines.append(f"\n[rules.{game}]")
-        lines.extend(f"{k} = {_toml_value(v)}" for k, v in rules.items())
-    return "\n".join(lines) + "\n"
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    return '"' + str(value).replace('"', '\\"') + '"'
+            document.add(f.name, value)
+    if settings.rules:
+        document.add("rules", settings.rules)
+    return tomlkit.dumps(document)

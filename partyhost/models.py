@@ -11,6 +11,11 @@ pinned revision) lists each file with its SHA-256; all are fetched and checked
 before the folder appears (`--from` then names a folder holding those files). An
 entry whose checksum is not known (null in the manifest) is refused, never
 installed unchecked.
+
+Not pooch: its Unzip lets zipfile quietly rewrite a member that climbs out of the folder
+(`../x`) where this refuses the archive, and the rest here (a file from a USB stick, one
+folder kept of a wheel, all files checked before any is moved in, what to do next in each
+refusal) would stay hand-written around it; about 30 lines of download and hash would go.
 """
 
 from __future__ import annotations

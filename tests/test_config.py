@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from partyhost.config import ConfigError, Settings, apply_overrides, load_settings, render, settings_path
+from partyhost.config import ConfigError, Settings, apply_overrides, load_settings, render, save_setting, settings_path
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -99,7 +99,8 @@ def test_rules_that_need_the_table_wait_for_it(tmp_path):
 
 
 def test_rendered_settings_read_back_the_same(tmp_path):
-    original = apply_overrides(Settings(), {"speech_rate": 1.2, "rules": {"centurion": {"jokers": 2}}}, "t")
+    original = apply_overrides(Settings(), {"speech_rate": 1.2, "rules": {"centurion": {"jokers": 2}},
+                                            **HARD_TEXTS}, "t")
     path = tmp_path / "config.toml"
     path.write_text(render(original))
     assert load_settings(path) == original
@@ -118,3 +119,46 @@ def test_tuned_defaults_are_the_tuned_values():
     assert (settings.accept_score, settings.confirm_score) == (ACCEPT_SCORE, CONFIRM_SCORE)
     assert settings.endpoint_silence_ms == endpoint.end_silence_ms
     assert settings.max_utterance_s * 1000 == endpoint.max_ms
+
+
+HARD_TEXTS = {
+    "input_device": 'Jabra "Speak" 510',
+    "output_device": "Mike's \"Big\" Speaker 🔊 Küche",
+    "models_dir": "C:\\Users\\Zoë\\partyhost\\models\\",
+    "whisper_model": "tab\there, a backslash \\ and a quote \"",
+}
+
+
+def test_saved_settings_keep_quotes_backslashes_unicode_and_the_users_comments(tmp_path):
+    """save_setting writes any text so that it reads back as it was (a device name with both
+    quote kinds, a Windows path, an emoji), and changes only its own line of a file the user
+    wrote: their comments, order and other settings stay as they were."""
+    path = tmp_path / "config.toml"
+    path.write_text("# the kitchen box\nvolume = 0.5  # quiet: the baby sleeps\nrecogniser = \"whisper\"\n\n"
+                    "[rules.keep-cool]\nturn_seconds = 12  # we are slow\n", encoding="utf-8")
+    for key, text in HARD_TEXTS.items():
+        save_setting(key, text, path)
+    save_setting("volume", 0.7, path)
+    save_setting("backend", "pocketsphinx", path)     # the file's own spelling (recogniser) is kept
+    settings = load_settings(path)
+    assert {key: getattr(settings, key) for key in HARD_TEXTS} == HARD_TEXTS
+    assert (settings.volume, settings.backend) == (0.7, "pocketsphinx")
+    assert settings.rules == {"keep-cool": {"turn_seconds": 12}}
+    written = path.read_text(encoding="utf-8")
+    assert written.startswith("# the kitchen box\nvolume = 0.7  # quiet: the baby sleeps\nrecogniser = \"pocketsphinx\"\n")
+    assert "turn_seconds = 12  # we are slow" in written and "backend" not in written
+
+
+def test_a_setting_saved_where_there_is_no_file_makes_one_that_reads_back(tmp_path):
+    path = tmp_path / "new" / "config.toml"
+    save_setting("input_device", HARD_TEXTS["output_device"], path)
+    assert load_settings(path).input_device == HARD_TEXTS["output_device"]
+    assert path.read_text(encoding="utf-8").count("\n") == 1       # that setting alone, not every default
+
+
+def test_a_wrong_value_is_refused_and_the_file_left_as_it_was(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("# mine\nvolume = 0.5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="volume must be a number"):
+        save_setting("volume", 3, path)
+    assert path.read_text(encoding="utf-8") == "# mine\nvolume = 0.5\n"

@@ -6,6 +6,7 @@ __all__ = [
     "audio_types",
     "devices",
     "listening",
+    "pinned",
     "recognizers",
     "remote",
     "speaking",

