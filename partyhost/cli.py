@@ -25,6 +25,7 @@ from partyhost.logs import one_line_logs
 from partyhost.table import Place, SavedEntry, Table
 
 if TYPE_CHECKING:
+    from partyhost.discovery import Announced
     from partyhost.sitting import GameEnd
 
 EXIT_USAGE = 2
@@ -292,9 +293,11 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serving(bind: str, port: int, name: str, announced: str | None) -> None:
-    at = f", announced as {name} at {announced}" if announced else ""
+def _serving(bind: str, port: int, announced: Announced | None) -> None:
+    at = f", announced as {announced.name} at {announced.address}" if announced and announced.name else ""
     print(f"partyhost: serving games on {bind}:{port} (Wyoming protocol){at}", flush=True)
+    if announced and announced.reason:
+        print(f"partyhost: not announced: {announced.reason}", flush=True)
     print(
         "partyhost: in Home Assistant: Settings > Devices & services > Add integration > "
         f"Wyoming Protocol, this machine's address, port {port}; then choose partyhost as the "
