@@ -1,4 +1,5 @@
-"""The spoken menu: which game, how many players. For a box with no keyboard.
+"""The spoken menu: which game, how many players and, through a voice assistant, who. For a
+box with no keyboard, or Home Assistant's Assist.
 
 It uses the same ears and mouth as a game (the ears understand each reply), at the
 shared prompts common/menu and common/number, and returns a choice; the command line then
@@ -13,14 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from host.contract import Prompt
+from host.contract import Prompt, Verdict
 from host.engine import join_names
 from host.games import game_ids, get_game, option
 from host.session import COMMON_INTENTS, Ears, Mouth
 from partyhost.menu_commands import MenuStep, Next, answer_command
+from partyhost.player_names import names_heard, numbered
 
 ATTEMPTS = 4
 """Replies not understood before the menu gives up; a command answered is not one."""
+NAME_TRIES = 2
+"""Replies to "who's playing?" that could not be read before the players are numbered."""
+NAMES_PROMPT = "common/name"
+EXAMPLE_NAMES = ("Ana", "Ben", "Cy", "Dee")
+"""The names are read from the reply's words; the prompt's grammar hears the commands."""
 GREETING = "Hello! I'm your party host."
 
 
@@ -51,12 +58,12 @@ def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
         if not isinstance(game_id, str):
             return None
         game = get_game(game_id)
-        count = _ask_count(ears, mouth, game)
-        if count is Next.BACK:
+        players = _ask_players(ears, mouth, game)
+        if players is Next.BACK:
             continue
-        if not isinstance(count, int):
+        if not isinstance(players, tuple):
             return None
-        players = tuple(f"Player {n}" for n in range(1, count + 1))
+        count = len(players)
         solo_mode = option(game, "SOLO_MODE")
         mode = solo_mode if solo_mode and count == 1 else game.MODES[0]
         mouth.say(
@@ -99,6 +106,61 @@ def _ask_count(ears: Ears, mouth: Mouth, game: Any) -> int | Next | None:
         if not isinstance(count, int) or low <= count <= high:
             return count
         mouth.say(f"{game.TITLE} needs {low} to {high} players.")
+
+
+def _ask_players(ears: Ears, mouth: Mouth, game: Any) -> tuple[str, ...] | Next | None:
+    """How many play, then, where the ears can take names, who: the players, numbered where
+    their names are not asked or not given; Next.BACK to choose another game."""
+    while True:
+        count = _ask_count(ears, mouth, game)
+        if not isinstance(count, int):
+            return count
+        if not takes_names(ears):
+            return numbered(count)
+        names = _ask_names(ears, mouth, count)
+        if names is not Next.BACK:
+            return names
+
+
+def takes_names(ears: Ears) -> bool:
+    """Whether the ears hand over a reply's words as they were said, so names can be read
+    from them: a voice assistant's transcript (partyhost/conversation.py). A recogniser
+    steered by the prompt's grammar (a microphone at the table) cannot spell a name it does
+    not know, so there the players are numbered without being asked."""
+    return getattr(ears, "takes_names", False) is True
+
+
+def _ask_names(ears: Ears, mouth: Mouth, count: int) -> tuple[str, ...] | Next | None:
+    """The players' names (partyhost/player_names.py reads them); asked twice at most, then
+    the players are numbered, and told why. Next.BACK to say how many play again."""
+    question = "Who's playing? Say your name." if count == 1 else "Who's playing? Say your names."
+    example = join_names(EXAMPLE_NAMES[:count]) if count <= len(EXAMPLE_NAMES) else ", ".join(EXAMPLE_NAMES) + " ..."
+    step = MenuStep(
+        f'Say {"your name" if count == 1 else "the names of all the players"}, for example "{example}". '
+        'Or say "skip", and I\'ll number you.',
+        can_go_back=True,
+    )
+    prompt = Prompt(NAMES_PROMPT, None, question, choices=(example, "skip"))
+    tries = 0
+    while True:
+        mouth.say(prompt.text)
+        heard = ears.hear(prompt)
+        if heard is None:
+            return None
+        intent = heard.intent
+        if intent and intent["intent"] in COMMON_INTENTS and heard.verdict is Verdict.ACT:
+            after = answer_command(intent["intent"], step, mouth)
+            if after is not Next.ASK_AGAIN:
+                return None if after is Next.QUIT else after
+            continue
+        names = names_heard(heard.text, count)
+        if names.names:
+            return names.names
+        tries += 1
+        if tries >= NAME_TRIES:
+            mouth.say(f"{names.problem} I'll number you.")
+            return numbered(count)
+        mouth.say(f'{names.problem} Say {"it" if count == 1 else "them"} once more, or say "skip".')
 
 
 @runtime_checkable

@@ -116,3 +116,89 @@ def test_what_can_i_say_over_a_voice_assistant_is_answered_with_the_games():
     finally:
         talk.close()
         thread.join(10)
+
+
+# ---- players' names, asked where the ears take words as said (a voice assistant) ----------
+
+class Talk:
+    """The menu run over a voice assistant's conversation, in its own thread; once it has
+    chosen, a stand-in game waits for a reply, so the menu's last words are answered."""
+
+    def __init__(self):
+        self.conversation = Conversation(out=io.StringIO())
+        self.result: list = []
+        self.thread = threading.Thread(target=self._play, daemon=True)
+        self.thread.start()
+
+    def _play(self):
+        self.result.append(run_menu(self.conversation, self.conversation))
+        self.conversation.hear(Prompt("common/any", None, "The game begins."))
+
+    def say(self, words: str) -> str:
+        return self.conversation.exchange(words, timeout=10).text
+
+    def choice(self):
+        return self.result[0]
+
+    def close(self):
+        self.conversation.close()
+        self.thread.join(10)
+
+
+@pytest.fixture
+def talk():
+    running = Talk()
+    yield running
+    running.close()
+
+
+def test_over_a_voice_assistant_the_menu_asks_the_players_names(talk):
+    talk.say("let's play keep cool")
+    assert "Who's playing? Say your names." in talk.say("three")
+    told = talk.say("Ana, Ben and Cy")
+    assert "you are Ana, Ben and Cy" in told
+    assert talk.choice().players == ("Ana", "Ben", "Cy")
+
+
+def test_skip_gives_numbered_players(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    assert "you are Player 1, Player 2 and Player 3" in talk.say("skip")
+    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+
+
+def test_names_that_cannot_be_read_are_asked_once_more_then_the_players_are_numbered(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    again = talk.say("Ana and Ben")
+    assert "I heard 2 names, but 3 of you are playing." in again and "Who's playing?" in again
+    told = talk.say("Ana, Ana and Ben")
+    assert 'two players are called "Ana"' in told and "you are Player 1, Player 2 and Player 3" in told
+    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+
+
+def test_at_the_names_question_what_can_i_say_explains_and_go_back_asks_the_number_again(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    told = talk.say("what can I say")
+    assert "skip" in told and "Who's playing?" in told and "didn't catch" not in told
+    assert "How many players?" in talk.say("go back")
+    talk.say("four")
+    assert "you are Ana, Ben, Cy and Dee" in talk.say("we're ana ben cy and dee")
+
+
+def test_one_player_is_asked_their_name_and_plays_against_the_host(talk):
+    talk.say("let's play centurion")
+    assert "Who's playing? Say your name." in talk.say("one")
+    assert "You play against me" in talk.say("It's Ana.")
+    choice = talk.choice()
+    assert choice.players == ("Ana",) and choice.mode == "vs-host"
+
+
+def test_ears_that_cannot_spell_a_name_number_the_players_without_asking():
+    """A recogniser steered by the prompt's grammar (a microphone at the table) cannot spell
+    names it does not know: its menu asks only how many play, as before."""
+    choice, said, ears = menu(["centurion", "two"])
+    assert choice.players == ("Player 1", "Player 2")
+    assert [p.name for p in ears.prompts] == ["common/menu", "common/number"]
+    assert not any("Who's playing" in s for s in said)
