@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError, one_line, printable
+from host.contract import PartyhostError, one_line
 from host.games import game_ids, get_game
 from partyhost import __version__, deckcheck, model_commands
 from partyhost.bench import commands as bench_commands
@@ -22,9 +22,11 @@ from partyhost.config import COMMAND_LINE, apply_overrides, load_settings, rule_
 from partyhost.game_setup import GameSetup
 from partyhost.io_arguments import add_io_arguments, io_choice
 from partyhost.logs import one_line_logs
+from partyhost.player_names import name_problem
 from partyhost.table import Place, SavedEntry, Table
 
 if TYPE_CHECKING:
+    from partyhost.discovery import Announced
     from partyhost.sitting import GameEnd
 
 EXIT_USAGE = 2
@@ -205,12 +207,9 @@ def _names(text: str | None, flag: str = "--players") -> tuple[str, ...]:
         raise UsageError(f'{flag} names nobody; name the players, e.g. {flag} "Ana,Ben,Cy"')
     if not all(names):
         raise UsageError(f'{flag} {text!r} has an empty name; separate the names with one comma, e.g. "Ana,Ben,Cy"')
-    for name in names:
-        if not printable(name):
-            raise UsageError(
-                f'the player name "{one_line(name)}" holds a control character or a line break; '
-                "give names of letters, digits and spaces"
-            )
+    problem = name_problem(names)
+    if problem is not None:
+        raise UsageError(f"{problem}; give each player a different name of letters, digits and spaces")
     return names
 
 
@@ -292,9 +291,11 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serving(bind: str, port: int, name: str, announced: str | None) -> None:
-    at = f", announced as {name} at {announced}" if announced else ""
+def _serving(bind: str, port: int, announced: Announced | None) -> None:
+    at = f", announced as {announced.name} at {announced.address}" if announced and announced.name else ""
     print(f"partyhost: serving games on {bind}:{port} (Wyoming protocol){at}", flush=True)
+    if announced and announced.reason:
+        print(f"partyhost: not announced: {announced.reason}", flush=True)
     print(
         "partyhost: in Home Assistant: Settings > Devices & services > Add integration > "
         f"Wyoming Protocol, this machine's address, port {port}; then choose partyhost as the "

@@ -58,6 +58,10 @@ class Conversation:
     service holds a lock), so two clients cannot interleave replies in one game.
     """
 
+    takes_names = True
+    """Each transcript comes as it was said, whatever the prompt's grammar, so the spoken
+    menu asks the players' names (partyhost/menu.py takes_names)."""
+
     def __init__(
         self,
         out: TextIO | None = None,

@@ -18,6 +18,7 @@ from host.engine import GameOptions
 from host.games import option
 from host.journal import Journal
 from partyhost.config import Settings
+from partyhost.player_names import numbered
 
 if TYPE_CHECKING:
     from partyhost.voiceio import Opener
@@ -86,7 +87,7 @@ def game_options(game: Any, setup: GameSetup, settings: Settings) -> GameOptions
     players = (
         setup.players
         or tuple(name for team in setup.teams for name in team)
-        or tuple(f"Player {i}" for i in range(1, max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)) + 1))
+        or numbered(max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)))
     )
     return GameOptions(
         players=players,

@@ -15,6 +15,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from host.contract import PartyhostError, Prompt
 from host.journal import JournalUnwritable
@@ -27,6 +28,9 @@ from partyhost.table import NothingToResume, Table, UserError
 from partyhost.voiceio import GameIO, Opener
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
+
+if TYPE_CHECKING:
+    from partyhost.discovery import Announced
 
 NOT_RESUMED = (UserError, SessionBusy)
 """What a resume at the start of serving may meet: no game to resume, or one open elsewhere."""
@@ -42,8 +46,9 @@ def opener_for(conversation: Conversation) -> Opener:
     return opener
 
 
-Ready = Callable[[str, int, str, str | None], None]
-"""Told when the service listens: the address, the port, the name and where it was announced (None: not)."""
+Ready = Callable[[str, int, "Announced | None"], None]
+"""Told when the service listens: the address, the port, and where it was announced or why
+not (None: announcing is off)."""
 
 
 def serve(table: Table, settings: Settings, ready: Ready) -> None:
@@ -60,7 +65,7 @@ def serve(table: Table, settings: Settings, ready: Ready) -> None:
     served = ServedTable(conversation, lambda talk: play_games(talk, table))
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
     announce_as = name if settings.serve_zeroconf else None
-    run_service(served, bind, settings.serve_port, announce_as, lambda port, at: ready(bind, port, name, at))
+    run_service(served, bind, settings.serve_port, announce_as, lambda port, announced: ready(bind, port, announced))
 
 
 def play_games(conversation: Conversation, table: Table) -> None:

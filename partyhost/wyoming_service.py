@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wyoming.asr import Transcript
 from wyoming.event import Event, async_write_event
@@ -46,6 +46,9 @@ from partyhost.connection_limits import BACKLOG, Gate, Quiet, total_connections,
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
 from partyhost.logs import one_line_logs
 from voice.remote.wire import BadEvent, EventLimits, read_event
+
+if TYPE_CHECKING:  # zeroconf is imported only where the service announces itself
+    from partyhost.discovery import Announced
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -229,14 +232,17 @@ class ServiceError(PartyhostError):
 
 
 def run_service(
-    table: ServedTable, bind: str, port: int, announce_as: str | None, ready: Callable[[int, str | None], None]
+    table: ServedTable, bind: str, port: int, announce_as: str | None, ready: Callable[[int, Announced | None], None]
 ) -> None:
     """Serve until SIGINT or SIGTERM; announced by zeroconf as `announce_as` unless None.
 
-    `ready` gets the port and the address announced (None when not announced, or when
-    announcing failed: the service works without it, added by address).
+    `ready` gets the port and what became of the announcement (None when not asked for;
+    one that failed or was not made says why: the service works without it, added by
+    address). A clean stop withdraws the announcement (partyhost/discovery.py).
     """
     import signal
+
+    from partyhost.discovery import start_announcing, stop_announcing
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -247,18 +253,10 @@ def run_service(
 
         async def on_ready(chosen: int) -> None:
             nonlocal advertiser
-            address = None
+            announced = None
             if announce_as is not None:
-                from partyhost.discovery import Advertiser, Announcement
-
-                address = announced_address(bind)
-                try:
-                    advertiser = Advertiser(Announcement(announce_as, address, chosen))
-                    await advertiser.announce()
-                except Exception as error:  # zeroconf's errors are many; none may stop the game
-                    _LOGGER.warning("could not announce the service on the network: %s", error)
-                    advertiser, address = None, None
-            ready(chosen, address)
+                advertiser, announced = await start_announcing(announce_as, bind, chosen)
+            ready(chosen, announced)
 
         try:
             await serve(table, bind, port, stop, on_ready)
@@ -266,16 +264,7 @@ def run_service(
             table.stop()
             raise ServiceError(f"cannot listen on {bind}:{port}: {error.strerror or error}") from error
         finally:
-            if advertiser is not None:
-                await advertiser.withdraw()
+            if advertiser is not None and (trouble := await stop_announcing(advertiser)):
+                _LOGGER.warning("%s", trouble)
 
     asyncio.run(main())
-
-
-def announced_address(bind: str) -> str:
-    """The IPv4 address to announce: the bound one, or this machine's LAN address for 0.0.0.0."""
-    if bind not in ("0.0.0.0", "", "::"):
-        return bind
-    from partyhost.phones.service import LOOPBACK, lan_address
-
-    return lan_address() or LOOPBACK

@@ -60,6 +60,7 @@ TEXT = ["--input", "text", "--output", "text"]
     (["play", "keep-cool", "--teams", "Ana,Ben;Cy,Dee"], "Keep Cool is not played in teams"),
     (["play", "keep-cool", "--players", "Ana,,Cy,Dee"], "'Ana,,Cy,Dee' has an empty name"),
     (["play", "keep-cool", "--players", " "], "--players names nobody"),
+    (["play", "keep-it-100", "--players", "Ana,Ben,ana"], 'two players are called "Ana"'),   # the spoken menu's rule
     (["play", "zero-to-100", "--teams", "Ana,Ben;;Cy"], "has an empty team"),
 ])
 def test_an_option_that_would_be_taken_otherwise_than_written_is_refused(tmp_path, args, message):

@@ -131,3 +131,32 @@ def test_the_readme_commands_run_to_their_end_as_written(tmp_path):
         assert "Traceback" not in result.stderr and "Sorry, I didn't catch that" not in result.stdout, shown
         for expected in OUTCOMES[command]:
             assert expected in result.stdout, (command, expected, shown)
+
+
+# ---- links between the pages -------------------------------------------------------
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def relative_links(page: Path) -> list[str]:
+    """The targets of a page's Markdown links that point into the repository (no web
+    addresses, no anchor-only links), without their #anchor."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return [target.split("#")[0] for target in LINK.findall(text)
+            if not re.match(r"[a-z]+:", target) and not target.startswith("#")]
+
+
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
+def test_every_link_between_pages_leads_to_a_file(page):
+    missing = [target for target in relative_links(page) if not (page.parent / target).exists()]
+    assert missing == [], f"{page.relative_to(REPO)} links to what is not there: {missing}"
+
+
+def test_the_home_assistant_page_is_linked_from_the_index_and_the_smart_speaker_page():
+    docs = REPO / "docs"
+    assert (docs / "home-assistant.md").is_file() and (docs / "smart-speaker.md").is_file()
+    assert "home-assistant.md" in relative_links(docs / "README.md")
+    assert "home-assistant.md" in relative_links(docs / "smart-speaker.md")

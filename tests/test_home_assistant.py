@@ -80,15 +80,18 @@ def test_home_assistant_plays_a_game_with_partyhost_and_outlives_a_killed_servic
         assert added["agent"] == "conversation.partyhost" and added["entry_state"] == "loaded", added
 
         table = Table(home_assistant, service)
+        games = table.say("what can I say")           # the menu's first question, answered
+        assert "Keep It 100" in games and "Centurion" in games and "didn't catch" not in games, games
         assert "How many players" in table.say("let's play keep it 100")
-        assert "Player 1, pick a card" in table.say("two")
+        assert "Who's playing? Say your names." in table.say("two")
+        assert "Ana, pick a card" in table.say("Ana and Ben")
         question = table.say("card three")
         assert "where does it go" in question and moves(data) == 1
         assert "lower, right or higher" in table.say(placing(question)) and moves(data) == 2
         scored = table.say("higher")
-        assert "Player 2, which card" in scored and moves(data) == 3
+        assert "Ben, which card" in scored and moves(data) == 3
         question = table.say("card one")
-        assert "Player 2, where" in question and moves(data) == 4
+        assert "Ben, where" in question and moves(data) == 4
 
         service.process.kill()                        # mid-game, no goodbye
         service.process.wait(30)
@@ -99,11 +102,11 @@ def test_home_assistant_plays_a_game_with_partyhost_and_outlives_a_killed_servic
         service = serve(data, port)                   # the same entry, the same address
         table = Table(home_assistant, service)
         back = table.say(placing(question))           # unheard question first: not taken as the move
-        assert back.startswith("Welcome back to Keep It 100") and "Player 2, where" in back, back
+        assert back.startswith("Welcome back to Keep It 100") and "Ben, where" in back, back
         assert moves(data) == 4
-        assert "Player 1: lower, right or higher" in table.say(placing(question))
+        assert "Ana: lower, right or higher" in table.say(placing(question))
         assert moves(data) == 5, journal_rows(data)
-        assert "Player 1 says lower" in table.say("lower")
+        assert "Ana says lower" in table.say("lower")
         assert moves(data) == 6, journal_rows(data)
     finally:
         code, errors = service.stop()

@@ -1,0 +1,204 @@
+"""The spoken menu (partyhost/menu.py): which game, how many players, and the commands that
+work at any prompt, as a player says them typed, spoken or through a voice assistant."""
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+
+from fakes import RecordingMouth
+from host.contract import Prompt, Source
+from host.engine import join_names
+from host.games import game_ids, get_game
+from partyhost.conversation import Conversation
+from partyhost.menu import run_menu
+from voice.understanding.matcher import Matcher
+from voice.understanding.understand import TextUnderstanding
+
+UNDERSTAND = TextUnderstanding(Matcher())
+
+
+class SaidEars:
+    """Ears that hear the given lines in turn, understood as the spoken menu's ears understand
+    them (the prompt's grammar with the common commands); None when the lines run out."""
+
+    def __init__(self, lines: list[str]):
+        self.lines, self.prompts = list(lines), []
+
+    def hear(self, prompt: Prompt):
+        self.prompts.append(prompt)
+        return UNDERSTAND(prompt, self.lines.pop(0), Source.VOICE) if self.lines else None
+
+    def reread(self, prompt: Prompt, text: str):
+        return UNDERSTAND(prompt, text, Source.VOICE)
+
+
+def menu(lines: list[str]):
+    ears, mouth = SaidEars(lines), RecordingMouth()
+    return run_menu(ears, mouth), mouth.said, ears
+
+
+TITLES = [get_game(g).TITLE for g in game_ids()]
+
+
+def test_what_can_i_say_at_the_game_question_names_every_game_and_an_example():
+    choice, said, _ = menu(["what can I say", "let's play keep cool", "three"])
+    assert choice is not None and choice.game == "keep-cool"
+    told = said[said.index(next(s for s in said if "Which game" in s)) + 1]
+    assert all(title in told for title in TITLES) and "keep cool" in told.lower()
+    assert not any("didn't catch" in s for s in said)
+
+
+@pytest.mark.parametrize("command, answer", [
+    ("help", "quit"),                    # what may be said here, and the commands
+    ("rules", "Choose a game first"),
+    ("score", "No game has started yet"),
+    ("whose turn", "No game has started yet"),
+    ("read the table", "No game has started yet"),
+    ("pause", "No game has started yet"),
+    ("undo", "nothing to go back to"),
+    ("slower", "ok slower"),             # the mouth's own answer (RecordingMouth.adjust)
+    ("louder", "ok louder"),
+])
+def test_each_common_command_at_the_game_question_gets_an_answer_then_the_question(command, answer):
+    choice, said, ears = menu([command, "centurion", "one"])
+    assert choice is not None and choice.game == "centurion"
+    assert any(answer in s for s in said), said
+    assert not any("didn't catch" in s for s in said), said
+    assert [p.name for p in ears.prompts][:2] == ["common/menu", "common/menu"]   # asked again
+
+
+def test_say_that_again_repeats_the_question_with_the_games():
+    _, said, _ = menu(["say that again", "centurion", "one"])
+    questions = [s for s in said if "Which game shall we play?" in s]
+    assert len(questions) == 2 and all(TITLES[0] in q for q in questions)
+    assert not any("didn't catch" in s for s in said)
+
+
+def test_commands_do_not_use_up_the_tries_a_misheard_reply_has():
+    lines = ["help", "what can I say", "repeat", "score", "slower", "rules", "centurion", "two"]
+    choice, said, _ = menu(lines)
+    assert choice is not None and choice.players == ("Player 1", "Player 2")
+    assert "Let's try again later. Goodbye!" not in said
+
+
+@pytest.mark.parametrize("words", ["quit", "stop", "exit", "goodbye"])
+def test_quit_or_stop_at_the_menu_leaves_it(words):
+    choice, said, ears = menu([words, "centurion", "one"])
+    assert choice is None and len(ears.prompts) == 1
+    assert not any("didn't catch" in s for s in said)
+
+
+def test_at_the_number_question_the_rules_are_the_chosen_games_and_go_back_returns_to_the_games():
+    choice, said, ears = menu(["keep cool", "rules", "go back", "centurion", "what can I say", "one"])
+    assert choice is not None and choice.game == "centurion" and choice.players == ("Player 1",)
+    assert get_game("keep-cool").RULES_SUMMARY in said
+    assert [p.name for p in ears.prompts] == ["common/menu", "common/number", "common/number", "common/menu",
+                                              "common/number", "common/number"]
+    number_help = said[said.index(next(s for s in said if s.startswith("Centurion. How many"))) + 1]
+    assert "1" in number_help and "2" in number_help         # the numbers that may be said
+    assert not any("didn't catch" in s for s in said)
+
+
+def test_what_can_i_say_over_a_voice_assistant_is_answered_with_the_games():
+    """The issue's case: Home Assistant's conversation agent, "what can I say" at the menu."""
+    talk = Conversation(out=io.StringIO())
+    result = []
+    thread = threading.Thread(target=lambda: result.append(run_menu(talk, talk)), daemon=True)
+    thread.start()
+    try:
+        answer = talk.exchange("what can I say", timeout=10)
+        assert answer.taken and "didn't catch" not in answer.text, answer.text
+        assert all(title in answer.text for title in TITLES), answer.text
+        assert answer.text.endswith(f"Which game shall we play? {join_names(TITLES, 'or')}.")   # asked again
+        assert "How many players" in talk.exchange("let's play centurion", timeout=10).text
+    finally:
+        talk.close()
+        thread.join(10)
+
+
+# ---- players' names, asked where the ears take words as said (a voice assistant) ----------
+
+class Talk:
+    """The menu run over a voice assistant's conversation, in its own thread; once it has
+    chosen, a stand-in game waits for a reply, so the menu's last words are answered."""
+
+    def __init__(self):
+        self.conversation = Conversation(out=io.StringIO())
+        self.result: list = []
+        self.thread = threading.Thread(target=self._play, daemon=True)
+        self.thread.start()
+
+    def _play(self):
+        self.result.append(run_menu(self.conversation, self.conversation))
+        self.conversation.hear(Prompt("common/any", None, "The game begins."))
+
+    def say(self, words: str) -> str:
+        return self.conversation.exchange(words, timeout=10).text
+
+    def choice(self):
+        return self.result[0]
+
+    def close(self):
+        self.conversation.close()
+        self.thread.join(10)
+
+
+@pytest.fixture
+def talk():
+    running = Talk()
+    yield running
+    running.close()
+
+
+def test_over_a_voice_assistant_the_menu_asks_the_players_names(talk):
+    talk.say("let's play keep cool")
+    assert "Who's playing? Say your names." in talk.say("three")
+    told = talk.say("Ana, Ben and Cy")
+    assert "you are Ana, Ben and Cy" in told
+    assert talk.choice().players == ("Ana", "Ben", "Cy")
+
+
+def test_skip_gives_numbered_players(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    assert "you are Player 1, Player 2 and Player 3" in talk.say("skip")
+    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+
+
+def test_names_that_cannot_be_read_are_asked_once_more_then_the_players_are_numbered(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    again = talk.say("Ana and Ben")
+    assert "I heard 2 names, but 3 of you are playing." in again and "Who's playing?" in again
+    told = talk.say("Ana, Ana and Ben")
+    assert 'two players are called "Ana"' in told and "you are Player 1, Player 2 and Player 3" in told
+    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+
+
+def test_at_the_names_question_what_can_i_say_explains_and_go_back_asks_the_number_again(talk):
+    talk.say("let's play keep cool")
+    talk.say("three")
+    told = talk.say("what can I say")
+    assert "skip" in told and "Who's playing?" in told and "didn't catch" not in told
+    assert "How many players?" in talk.say("go back")
+    talk.say("four")
+    assert "you are Ana, Ben, Cy and Dee" in talk.say("we're ana ben cy and dee")
+
+
+def test_one_player_is_asked_their_name_and_plays_against_the_host(talk):
+    talk.say("let's play centurion")
+    assert "Who's playing? Say your name." in talk.say("one")
+    assert "You play against me" in talk.say("It's Ana.")
+    choice = talk.choice()
+    assert choice.players == ("Ana",) and choice.mode == "vs-host"
+
+
+def test_ears_that_cannot_spell_a_name_number_the_players_without_asking():
+    """A recogniser steered by the prompt's grammar (a microphone at the table) cannot spell
+    names it does not know: its menu asks only how many play, as before."""
+    choice, said, ears = menu(["centurion", "two"])
+    assert choice.players == ("Player 1", "Player 2")
+    assert [p.name for p in ears.prompts] == ["common/menu", "common/number"]
+    assert not any("Who's playing" in s for s in said)
