@@ -51,6 +51,11 @@ def _add_recognition(benches: Any) -> None:
         help="time every installed Whisper model and set the largest with p95 within "
         "400 ms as the settings' whisper_model",
     )
+    latency.add_argument(
+        "--cores",
+        type=int,
+        help="run on this many cores only, as a Raspberry Pi or a busy laptop gives the host (default: all)",
+    )
     for sub in (accuracy, latency):
         sub.add_argument(
             "--backend", help="recogniser, or wyoming://HOST:PORT (default: the settings', else the measured default)"
@@ -307,6 +312,11 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
     from partyhost.bench import manifest
 
     settings = _recognition_settings(args, settings)
+    if args.cores:
+        from voice.cores import keep_to_cores
+
+        kept = keep_to_cores(args.cores)
+        print(f"cores={len(kept)} (this run is kept to core {', '.join(map(str, kept))}; threads follow)")
     if args.choose:
         from partyhost.bench.model_choice import choose_command
         from partyhost.models import default_models_dir

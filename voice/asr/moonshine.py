@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from voice.asr import ModelMissingError, default_models_dirs
+from voice.cores import worker_threads
 
 MODEL = "base-en"
 MODEL_FILES = ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
@@ -70,7 +71,9 @@ def _model_in(folder: Path) -> Path | None:
 class MoonshineScorer:
     """Moonshine base-en on onnxruntime, asked about a few texts at a time (judge)."""
 
-    def __init__(self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None, threads: int = 2):
+    def __init__(
+        self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None, threads: int | None = None
+    ):
         import onnxruntime
 
         folder = Path(model_dir) if model_dir else default_model_dir()
@@ -81,7 +84,7 @@ class MoonshineScorer:
             )
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.intra_op_num_threads, options.inter_op_num_threads = threads or worker_threads(), 1
 
         def session(name: str):
             model = folder / f"{name}.ort"

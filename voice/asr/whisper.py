@@ -30,6 +30,7 @@ from voice.asr import CompiledCache, ModelMissingError, calibrate, unique_words
 from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
 from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
 from voice.audio_types import SAMPLE_RATE, Hypothesis, TextScores
+from voice.cores import worker_threads
 from voice.pinned import WHISPER_TINY_EN, Pin, problem
 from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
 from voice.understanding.graph import WordGraph
@@ -97,7 +98,10 @@ class WhisperRecognizer:
     name = "whisper"
 
     def __init__(
-        self, model_path: Path | str | None = None, cpu_threads: int = 2, settings: WhisperSettings | None = None
+        self,
+        model_path: Path | str | None = None,
+        cpu_threads: int | None = None,
+        settings: WhisperSettings | None = None,
     ):
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
@@ -106,13 +110,14 @@ class WhisperRecognizer:
         if not (path / "model.bin").exists():
             raise ModelMissingError(f"No Whisper model in {path} (model.bin is missing).")
         self.settings = settings or WhisperSettings()
-        self._model = WhisperModel(str(path), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        threads = cpu_threads or worker_threads()
+        self._model = WhisperModel(str(path), device="cpu", compute_type="int8", cpu_threads=threads)
         self._tokenizer = Tokenizer(
             self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe", language="en"
         )
         self._suppress = self._suppressed_tokens()
         self._lock = threading.Lock()  # one CTranslate2 call at a time
-        self._path, self._threads = path, cpu_threads
+        self._path, self._threads = path, threads
         self._steps_lock = threading.Lock()
         self._decoder: tuple[WhisperSteps, WhisperVocabulary] | None = None
         self._token_graphs: weakref.WeakKeyDictionary[WordGraph, TokenGraph] = weakref.WeakKeyDictionary()

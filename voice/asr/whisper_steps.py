@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from voice.cores import worker_threads
+
 BUILD = 1
 """Bumped when the graph changes, so an old rebuild in the cache is not used."""
 LAYERS_PREFIX = "decoder/layer_"
@@ -312,12 +314,12 @@ class Cache:
 class WhisperSteps:
     """The decoder of one Whisper model, a step at a time, on onnxruntime."""
 
-    def __init__(self, model_bin: Path, cache_dir: Path | None = None, threads: int = 2):
+    def __init__(self, model_bin: Path, cache_dir: Path | None = None, threads: int | None = None):
         import onnxruntime
 
         step, cross = rebuilt(Path(model_bin), cache_dir or _cache_dir())
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.intra_op_num_threads, options.inter_op_num_threads = threads or worker_threads(), 1
         self._step = onnxruntime.InferenceSession(str(step), options, providers=["CPUExecutionProvider"])
         self._cross = onnxruntime.InferenceSession(str(cross), options, providers=["CPUExecutionProvider"])
         self.layers = sum(1 for o in self._cross.get_outputs() if o.name.startswith("cross_k_"))
