@@ -11,6 +11,7 @@ slot missing or extra; here it must also be acted on without "Did you mean ...?"
 It also reports how many transcripts hold every labelled value word for word: the
 recogniser's ceiling beside the matcher's result.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,9 @@ GRAMMAR = ROOT / "docs" / "examples" / "coffee_maker.yaml"
 def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
     """The benchmark's mix: SNR between the loudest frame of the speech and of a random
     stretch of noise as long, then the mix scaled to half of full range."""
-    mixed = mixing.mix(speech, noise, snr_db, start=mixing.random_start(noise, len(speech), rng),
-                       measure=mixing.LOUDEST_FRAME)
+    mixed = mixing.mix(
+        speech, noise, snr_db, start=mixing.random_start(noise, len(speech), rng), measure=mixing.LOUDEST_FRAME
+    )
     return (mixed / (np.abs(mixed).max() or 1.0) * 0.5).astype(np.float32)
 
 
@@ -56,8 +58,16 @@ def build(out: Path, snrs: list[float], seed: int = 1) -> Path:
             condition = "clean" if snr is None else f"kitchen {snr:g} dB"
             wav = f"wav/{Path(name).stem}-{'clean' if snr is None else f'{snr:g}'}.wav"
             soundfile.write(out / wav, speech if snr is None else mix(speech, noise, snr, rng), 16000)
-            lines.append({"id": f"{Path(name).stem}-{condition}", "wav": wav, "game": "coffee_maker",
-                          "prompt": "order", "expect": expect, "condition": condition})
+            lines.append(
+                {
+                    "id": f"{Path(name).stem}-{condition}",
+                    "wav": wav,
+                    "game": "coffee_maker",
+                    "prompt": "order",
+                    "expect": expect,
+                    "condition": condition,
+                }
+            )
     manifest = out / "manifest.jsonl"
     manifest.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return manifest
@@ -75,8 +85,10 @@ the rest are held apart, as are the benchmark's 495 recordings not in ../shared.
 
 def report(items: list[dict]) -> None:
     tuning = set(sorted({_recording(i) for i in items})[:TUNING_HALF])
-    print(f"{'condition':16} {'half':>6} {'n':>4} {'right unasked':>14} {'asked first':>12} {'wrong unasked':>14} "
-          f"{'rejected':>9} {'transcript ceiling':>19}")
+    print(
+        f"{'condition':16} {'half':>6} {'n':>4} {'right unasked':>14} {'asked first':>12} {'wrong unasked':>14} "
+        f"{'rejected':>9} {'transcript ceiling':>19}"
+    )
     for condition in dict.fromkeys(i["condition"] for i in items):
         for half in ("tuning", "held"):
             rows = [i for i in items if i["condition"] == condition and (_recording(i) in tuning) == (half == "tuning")]
@@ -88,8 +100,10 @@ def report(items: list[dict]) -> None:
             wrong = sum(i["got"] is not None and i["got"] != i["expect"] and not i["asked"] for i in rows)
             rejected = sum(i["got"] is None for i in rows)
             ceiling = sum(holds_every_value(i["heard"], i["expect"]) for i in rows)
-            print(f"{condition:16} {half:>6} {n:4} {right / n:14.1%} {asked / n:12.1%} {wrong / n:14.1%} "
-                  f"{rejected / n:9.1%} {ceiling / n:19.1%}")
+            print(
+                f"{condition:16} {half:>6} {n:4} {right / n:14.1%} {asked / n:12.1%} {wrong / n:14.1%} "
+                f"{rejected / n:9.1%} {ceiling / n:19.1%}"
+            )
 
 
 def _recording(item: dict) -> str:

@@ -17,6 +17,7 @@ for both). The satellite's overhead is the difference. Run:
     .venv/bin/python scripts/bench_satellite.py [--rounds 2]
 It needs the satellite's venv that partyhost/bench/live_satellite.py builds (run tests/test_satellite.py once).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,18 @@ from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 from voice.speaking.mixing import padded, speech_end  # noqa: E402
 
 PROMPT = "zero-to-100/choose_card"
-REPLIES = ["card one", "card two", "card three", "the bowling one", "card two with plus twenty",
-           "card one with minus fifty and spot on", "read our cards", "score", "number one", "undo"]
+REPLIES = [
+    "card one",
+    "card two",
+    "card three",
+    "the bowling one",
+    "card two with plus twenty",
+    "card one with minus fifty and spot on",
+    "read our cards",
+    "score",
+    "number one",
+    "undo",
+]
 VOICES = ["piper-1", "piper-1.15"]
 
 
@@ -78,6 +89,7 @@ def measure(frames, now, say, started, replies, chain, matcher) -> list[tuple[fl
     """(end of speech -> endpointed, -> intent, understood) for each reply that was
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
     from voice.listening.turns import listen_for_turn
+
     prompt = _Prompt(PROMPT, {})
     results = []
     frames, endpointer, reader = chain.front_end().frames(frames), chain.endpointer(), chain.reader
@@ -95,8 +107,7 @@ def measure(frames, now, say, started, replies, chain, matcher) -> list[tuple[fl
         intent_at = time.monotonic()
         spoken_end = started()[before] + speech_end(audio) / SAMPLE_RATE
         wanted = matcher.match(PROMPT, text, {}).intent
-        results.append((endpointed - spoken_end, intent_at - spoken_end,
-                        match is not None and match.intent == wanted))
+        results.append((endpointed - spoken_end, intent_at - spoken_end, match is not None and match.intent == wanted))
         time.sleep(0.3)
     return results
 
@@ -109,8 +120,9 @@ def percentiles(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2, help="times each reply is said per path")
-    parser.add_argument("--chunk", type=int, default=1024,
-                        help="the satellite's --mic-command-samples-per-chunk (its default: 1024)")
+    parser.add_argument(
+        "--chunk", type=int, default=1024, help="the satellite's --mic-command-samples-per-chunk (its default: 1024)"
+    )
     args = parser.parse_args()
 
     from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite
@@ -126,9 +138,10 @@ def main() -> None:
     if not program.exists():
         sys.exit(f"no wyoming-satellite venv at {program}: run tests/test_satellite.py once")
     voices = Voices(noise_scale=0.0)
-    replies = [(text, padded(voices.speak(voice, text))) for _ in range(args.rounds)
-               for voice in VOICES for text in REPLIES]
-    chain, matcher = listening_chain(Settings()), Matcher()      # as a live game hears
+    replies = [
+        (text, padded(voices.speak(voice, text))) for _ in range(args.rounds) for voice in VOICES for text in REPLIES
+    ]
+    chain, matcher = listening_chain(Settings()), Matcher()  # as a live game hears
 
     direct = DirectMic()
     local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, chain, matcher)
@@ -143,8 +156,9 @@ def main() -> None:
         def said_at() -> list[float]:
             return [float(p.read_text()) for p in sorted(running.mailbox.glob("*.start"))]
 
-        remote = measure(source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at,
-                         replies, chain, matcher)
+        remote = measure(
+            source.frames(), source.now, lambda audio: running.say(audio, wait=False), said_at, replies, chain, matcher
+        )
     finally:
         source.close()
         link.close()
@@ -159,10 +173,11 @@ def report(args: argparse.Namespace, replies: list, local: list, remote: list) -
     print(f"{len(replies)} replies per path ({args.rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
     for name, rows in (("local", local), ("satellite", remote)):
         print(f"{name:10s} end of speech -> endpointed: {percentiles([r[0] for r in rows])}")
-        print(f"{name:10s} end of speech -> intent:     {percentiles([r[1] for r in rows])}"
-              f"  understood {sum(r[2] for r in rows)}/{len(rows)} endpointed of {len(replies)}")
-    print("the satellite path minus the local one, the same reply paired "
-          "(replies endpointed on both paths):")
+        print(
+            f"{name:10s} end of speech -> intent:     {percentiles([r[1] for r in rows])}"
+            f"  understood {sum(r[2] for r in rows)}/{len(rows)} endpointed of {len(replies)}"
+        )
+    print("the satellite path minus the local one, the same reply paired (replies endpointed on both paths):")
     for label, i in (("endpointed", 0), ("intent", 1)):
         both = len(local) == len(remote) == len(replies)
         paired = [there[i] - here[i] for here, there in zip(local, remote)] if both else []
@@ -173,6 +188,7 @@ def report(args: argparse.Namespace, replies: list, local: list, remote: list) -
         p50 = 1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50))
         p95 = 1000 * (np.percentile(ep_r, 95) - np.percentile(ep_l, 95))
         print(f"satellite overhead to {label:10s}: p50 {p50:+.0f} ms  p95 {p95:+.0f} ms")
+
 
 if __name__ == "__main__":
     main()

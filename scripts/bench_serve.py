@@ -11,6 +11,7 @@ times, from connecting to the whole answer read:
 - a move and its undo, each journaled (a card picked, then taken back).
 Prints p50 / p95 / max in milliseconds per kind, for docs/smart-speaker.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,7 +47,7 @@ def percentiles(values: list[float]) -> str:
 
 
 async def measure(port: int, rounds: int) -> dict[str, list[float]]:
-    say = lambda text: timed(port, Transcript(text).event())   # noqa: E731
+    say = lambda text: timed(port, Transcript(text).event())  # noqa: E731
     await say("let's play keep it 100")
     _, started = await say("two")
     assert "pick a card" in started.data["text"], started.data
@@ -69,9 +70,14 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PARTYHOST_DATA_DIR": data, "PARTYHOST_CONFIG": os.devnull}
-        service = subprocess.Popen([sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1",
-                                    "--port", "0", "--no-zeroconf"], cwd=ROOT, env=env, text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        service = subprocess.Popen(
+            [sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1", "--port", "0", "--no-zeroconf"],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             port = None
             for line in service.stdout:
@@ -87,8 +93,9 @@ def main() -> int:
             service.send_signal(signal.SIGTERM)
             service.wait(30)
         drain.wait(5)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     print(f"partyhost serve on 127.0.0.1, {args.rounds} rounds, commit {commit}, {os.cpu_count()} cores")
     for kind, values in times.items():
         print(f"{kind:>9}: {percentiles(values)}")

@@ -9,6 +9,7 @@ processes may be loading, so the load average is printed with them.
 
     python scripts/bench_tts.py [--repeat 2] [--threads 1]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,7 @@ LINES = [
 ]
 
 
-def measure(tts: PiperTTS, lines: list[str], cold: bool
-            ) -> tuple[list[float], list[float], float, float]:
+def measure(tts: PiperTTS, lines: list[str], cold: bool) -> tuple[list[float], list[float], float, float]:
     """First-audio wall and CPU times (ms), total synthesis seconds, total audio seconds.
 
     CPU time (all threads of this process) shows the work itself when other
@@ -112,8 +112,7 @@ def through_mouth(tts: PiperTTS, lines: list[str]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2, help="passes over the lines")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="onnxruntime intra-op threads (0: one per core)")
+    parser.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads (0: one per core)")
     args = parser.parse_args()
 
     load_before = os.getloadavg()[0]
@@ -135,13 +134,15 @@ def main() -> None:
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     p = lambda values, q: float(np.percentile(values, q))  # noqa: E731
-    print(f"tts_first_audio_p50_ms={p(cold, 50):.0f} p95_ms={p(cold, 95):.0f} "
-          f"cpu_p50_ms={p(cold_cpu, 50):.0f} cpu_p95_ms={p(cold_cpu, 95):.0f} "
-          f"game_p50_ms={p(game, 50):.0f} game_p95_ms={p(game, 95):.0f} "
-          f"mouth_p50_ms={p(mouth, 50):.0f} mouth_p95_ms={p(mouth, 95):.0f} "
-          f"rtf={work / audio:.3f} load_s={load_s:.2f} peak_rss_mb={rss_mb:.0f} "
-          f"loadavg={load_before:.2f}->{load_after:.2f} cores={os.cpu_count()} "
-          f"threads={args.threads or 'per-core'} lines={len(LINES)}x{args.repeat}")
+    print(
+        f"tts_first_audio_p50_ms={p(cold, 50):.0f} p95_ms={p(cold, 95):.0f} "
+        f"cpu_p50_ms={p(cold_cpu, 50):.0f} cpu_p95_ms={p(cold_cpu, 95):.0f} "
+        f"game_p50_ms={p(game, 50):.0f} game_p95_ms={p(game, 95):.0f} "
+        f"mouth_p50_ms={p(mouth, 50):.0f} mouth_p95_ms={p(mouth, 95):.0f} "
+        f"rtf={work / audio:.3f} load_s={load_s:.2f} peak_rss_mb={rss_mb:.0f} "
+        f"loadavg={load_before:.2f}->{load_after:.2f} cores={os.cpu_count()} "
+        f"threads={args.threads or 'per-core'} lines={len(LINES)}x{args.repeat}"
+    )
 
 
 if __name__ == "__main__":

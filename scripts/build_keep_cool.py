@@ -42,6 +42,7 @@ The output is deterministic: the same lists, wordfreq version and dictionary giv
 the same file, byte for byte. The shipped file was built with wordfreq 3.1.1 and
 pocketsphinx 5.1.1.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,9 +64,9 @@ from voice.understanding import vocabulary  # noqa: E402
 CARDS = 120
 FACES = ("red", "blue")
 LINES = 10
-PER_FACE_LINE = CARDS                      # one word per card on each face and line
-PER_LINE = CARDS * len(FACES)              # 240
-WORDS_NEEDED = PER_LINE * LINES            # 2,400
+PER_FACE_LINE = CARDS  # one word per card on each face and line
+PER_LINE = CARDS * len(FACES)  # 240
+WORDS_NEEDED = PER_LINE * LINES  # 2,400
 MIN_LETTERS = 4
 SEED = 2004  # any fixed number; it only decides which card a word lands on
 BUILT_WITH_WORDFREQ = "3.1.1"
@@ -212,7 +213,7 @@ doormat doorknob keyhole lock latch hinge shutter curtain drape carpet tile floo
 banister railing table chair sofa couch armchair stool bench desk bunk crib cradle
 hammock mattress pillow cushion blanket quilt duvet sheet pillowcase bedspread
 headboard wardrobe closet cupboard cabinet dresser drawer shelf bookcase bookshelf
-sideboard lamp lampshade lantern chandelier candle candlestick lightbulb bulb 
+sideboard lamp lampshade lantern chandelier candle candlestick lightbulb bulb
 flashlight mirror clock alarm vase picture painting poster calendar photograph radiator
 heater thermostat boiler furnace stove oven fridge refrigerator freezer microwave
 toaster kettle blender mixer dishwasher washer dryer vacuum hanger sink faucet bathtub
@@ -221,7 +222,7 @@ hairdryer perfume lipstick deodorant lotion basket bucket broom dustpan duster
 wastebasket trashcan plunger clothesline clothespin doily coaster placemat tablecloth
 napkin bookend paperweight doorstop coatrack hatstand footstool nightstand bassinet
 playpen highchair bedpan washboard washtub scourer squeegee candlewick wick tinderbox
-stopper drain vent duct valve spout clip mantel mantelpiece poker bedsheet 
+stopper drain vent duct valve spout clip mantel mantelpiece poker bedsheet
 eiderdown photo wallpaper stepladder toolbelt dustbin arbor pergola hosepipe flowerpot
 planter packet cooler icebox pump pannier
 
@@ -274,21 +275,21 @@ buildings and places:
 school hospital church library museum airport farm park bakery pharmacy restaurant
 hotel prison castle palace stadium theater cinema circus village city town office
 cemetery factory laboratory playground barn lighthouse skyscraper igloo pyramid bridge
-tower windmill fountain tunnel highway shop store supermarket mall boutique 
+tower windmill fountain tunnel highway shop store supermarket mall boutique
 drugstore bookstore bookshop butcher florist barbershop salon laundromat launderette
 cafe diner bistro pizzeria canteen cafeteria tavern saloon nightclub casino arcade
 alley gymnasium arena racetrack velodrome pool aquarium planetarium observatory gallery
 studio workshop warehouse mill sawmill brewery distillery winery creamery greenhouse
 nursery kindergarten college university campus classroom dormitory courthouse courtroom
 jail station firehouse embassy consulate bank mailroom runway hangar dock pier wharf
-jetty marina canal reservoir aqueduct viaduct overpass underpass roundabout 
+jetty marina canal reservoir aqueduct viaduct overpass underpass roundabout
 crosswalk lane avenue boulevard street road motorway freeway turnpike path
 footpath trail cathedral chapel mosque synagogue shrine monastery convent abbey priory
 pagoda minaret steeple spire belfry turret fortress fort citadel mansion manor villa
 chateau cottage cabin shack shed bungalow chalet lodge ranch farmhouse silo granary
 kennel doghouse henhouse coop pigsty hutch birdhouse treehouse tent teepee wigwam yurt
 apartment condo penthouse loft tenement cubicle clinic infirmary hospice morgue
-mortuary graveyard tomb crypt mausoleum grave tombstone headstone coffin 
+mortuary graveyard tomb crypt mausoleum grave tombstone headstone coffin
 amphitheater auditorium hall ballroom monument statue obelisk sphinx campsite
 campground sandpit sandbox seesaw swing slide carousel rollercoaster funfair fairground
 watermill farmstead homestead marketplace seaport heliport spaceport railway depot
@@ -433,8 +434,7 @@ DROP_HOMOPHONE = "sounds exactly like a frequent English word or another candida
 DROP_SOUNDS_ALIKE = "sounds like a word on both faces of line 10"
 DROP_ROOT = "shares a root with a word on every card that had room"
 DROP_UNUSED = "rarer than the 2,400 words used"
-DROP_REASONS = (DROP_UNFIT, DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT,
-                DROP_UNUSED)
+DROP_REASONS = (DROP_UNFIT, DROP_NO_PRONUNCIATION, DROP_HOMOPHONE, DROP_SOUNDS_ALIKE, DROP_ROOT, DROP_UNUSED)
 # The homophone rule and its thresholds live in partyhost/deckcheck.py (homophone_counts,
 # HOMOPHONE_ZIPF, COMMON_ZIPF, RARER_BY), which `decks check` uses too.
 
@@ -503,6 +503,7 @@ def common_words(zipf: float = validator.HOMOPHONE_ZIPF) -> list[str]:
     no digits or "u.s", no letters or abbreviations without a vowel ("st", "tv", which
     sound like "street")."""
     from wordfreq import iter_wordlist, zipf_frequency
+
     words = []
     for word in iter_wordlist("en"):
         if zipf_frequency(word, "en") < zipf:
@@ -517,27 +518,35 @@ def with_a_homophone(words: list[str], dictionary: vocabulary.Dictionary) -> dic
     with its Zipf frequency: only they can sound like a deck word (which must be in the
     dictionary), so only they are written for `decks check` (about 11,000 of the 51,000)."""
     from wordfreq import zipf_frequency
+
     said_as: dict[tuple[str, ...], int] = {}
     for word in dictionary:
         for phones in vocabulary.pronunciations(word, dictionary):
             said_as[phones] = said_as.get(phones, 0) + 1
-    return {word: zipf_frequency(word, "en") for word in words
-            if any(said_as.get(phones, 0) > 1 for phones in vocabulary.pronunciations(word, dictionary))}
+    return {
+        word: zipf_frequency(word, "en")
+        for word in words
+        if any(said_as.get(phones, 0) > 1 for phones in vocabulary.pronunciations(word, dictionary))
+    }
 
 
 def write_frequent(words: dict[str, float], path: Path) -> None:
-    header = (f"# The English words at Zipf {validator.HOMOPHONE_ZIPF} or above by wordfreq {BUILT_WITH_WORDFREQ} "
-              "(iter_wordlist, words only, names included) that sound like\n# another word of the "
-              "pronouncing dictionary, each with its Zipf frequency, written by scripts/build_keep_cool.py.\n"
-              "# No Keep Cool word may sound exactly like one of them that a player may say "
-              "(partyhost decks check:\n# deckcheck.homophone_counts).\n")
-    path.write_text(header + "".join(f"{word}\t{zipf:.2f}\n" for word, zipf in words.items()),
-                    encoding="utf-8")
+    header = (
+        f"# The English words at Zipf {validator.HOMOPHONE_ZIPF} or above by wordfreq {BUILT_WITH_WORDFREQ} "
+        "(iter_wordlist, words only, names included) that sound like\n# another word of the "
+        "pronouncing dictionary, each with its Zipf frequency, written by scripts/build_keep_cool.py.\n"
+        "# No Keep Cool word may sound exactly like one of them that a player may say "
+        "(partyhost decks check:\n# deckcheck.homophone_counts).\n"
+    )
+    path.write_text(header + "".join(f"{word}\t{zipf:.2f}\n" for word, zipf in words.items()), encoding="utf-8")
 
 
-def without_homophones(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
-                       frequent: dict[str, float], clue: set[str] | frozenset[str] = frozenset()
-                       ) -> tuple[list[RankedWord], list[str]]:
+def without_homophones(
+    ranked: list[RankedWord],
+    dictionary: vocabulary.Dictionary,
+    frequent: dict[str, float],
+    clue: set[str] | frozenset[str] = frozenset(),
+) -> tuple[list[RankedWord], list[str]]:
     """The ranking without words that sound exactly like a frequent word a player may say
     (deckcheck.homophone_counts, or a word of `clue`, decks/clue-words.txt) or like another
     candidate (both of a pair go: the other is a word players know, so a clue); and the
@@ -551,18 +560,22 @@ def without_homophones(ranked: list[RankedWord], dictionary: vocabulary.Dictiona
 def wordfreq_version() -> str | None:
     try:
         from importlib.metadata import version
+
         return version("wordfreq")
     except Exception:  # not installed, or no metadata: rank_by_frequency will say so
         return None
 
 
-def deal(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
-         seed: int = SEED, hard: set[str] | frozenset[str] = frozenset()) -> Deal:
+def deal(
+    ranked: list[RankedWord],
+    dictionary: vocabulary.Dictionary,
+    seed: int = SEED,
+    hard: set[str] | frozenset[str] = frozenset(),
+) -> Deal:
     """Fill line 1 to 10 from the ranking (most familiar first); see the module doc.
     Words of `hard` (decks/hard-words.txt) wait for the first hard line."""
     rng = random.Random(seed)
-    result = Deal(faces={(card, face): [] for card in range(1, CARDS + 1) for face in FACES},
-                  lines=[])
+    result = Deal(faces={(card, face): [] for card in range(1, CARDS + 1) for face in FACES}, lines=[])
     pending = deque(r for r in ranked if r.word not in hard)
     held = [r for r in ranked if r.word in hard]
     first_line: dict[str, int] = {}
@@ -582,10 +595,13 @@ def deal(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
         for face in FACES:
             for card, word in placed[face].items():
                 result.faces[(card, face)].append(word)
-        result.lines.append(sorted(chosen["red"] + chosen["blue"],
-                                   key=lambda r: (-r.zipf, r.word)))
-        result.moved += [(r.word, first_line[r.word], line) for face in FACES
-                         for r in chosen[face] if first_line.get(r.word, line) != line]
+        result.lines.append(sorted(chosen["red"] + chosen["blue"], key=lambda r: (-r.zipf, r.word)))
+        result.moved += [
+            (r.word, first_line[r.word], line)
+            for face in FACES
+            for r in chosen[face]
+            if first_line.get(r.word, line) != line
+        ]
         for r in no_room:
             first_line.setdefault(r.word, line)
         if line == LINES:
@@ -598,19 +614,27 @@ def deal(ranked: list[RankedWord], dictionary: vocabulary.Dictionary,
     return result
 
 
-def _fill_line(chosen: dict[str, list[RankedWord]], pending: deque[RankedWord],
-               dictionary: vocabulary.Dictionary, no_room: list[RankedWord]) -> None:
+def _fill_line(
+    chosen: dict[str, list[RankedWord]],
+    pending: deque[RankedWord],
+    dictionary: vocabulary.Dictionary,
+    no_room: list[RankedWord],
+) -> None:
     """Top up both faces of a line to 120 words, next words of the ranking first;
     words that sound like a word on both faces go to no_room."""
     while any(len(words) < PER_FACE_LINE for words in chosen.values()):
         if not pending:
-            raise SystemExit(f"not enough candidates: add words to the lists "
-                             f"({WORDS_NEEDED} are needed)")
+            raise SystemExit(f"not enough candidates: add words to the lists ({WORDS_NEEDED} are needed)")
         candidate = pending.popleft()
-        room = [face for face in FACES if len(chosen[face]) < PER_FACE_LINE
-                and not any(vocabulary.sounds_alike(candidate.word, other.word,
-                                                    validator.CONFUSABLE_PHONES, dictionary)
-                            for other in chosen[face])]
+        room = [
+            face
+            for face in FACES
+            if len(chosen[face]) < PER_FACE_LINE
+            and not any(
+                vocabulary.sounds_alike(candidate.word, other.word, validator.CONFUSABLE_PHONES, dictionary)
+                for other in chosen[face]
+            )
+        ]
         if not room:
             no_room.append(candidate)
             continue
@@ -618,9 +642,9 @@ def _fill_line(chosen: dict[str, list[RankedWord]], pending: deque[RankedWord],
         chosen[face].append(candidate)
 
 
-def _place_line(chosen: dict[str, list[RankedWord]], faces: dict[tuple[int, str], list[str]],
-                rng: random.Random
-                ) -> tuple[dict[str, dict[int, str]], list[tuple[str, RankedWord]]]:
+def _place_line(
+    chosen: dict[str, list[RankedWord]], faces: dict[tuple[int, str], list[str]], rng: random.Random
+) -> tuple[dict[str, dict[int, str]], list[tuple[str, RankedWord]]]:
     """Give each card one red and one blue word of the line, no root shared on a card.
 
     A bipartite matching (words to cards) per face, each tried in a shuffled order so
@@ -629,11 +653,12 @@ def _place_line(chosen: dict[str, list[RankedWord]], faces: dict[tuple[int, str]
     placed: dict[str, dict[int, str]] = {}
     unplaced: list[tuple[str, RankedWord]] = []
     for face in FACES:
-        on_card = {card: [w for f in FACES for w in faces[(card, f)]]
-                   + [placed[f][card] for f in placed if card in placed[f]]
-                   for card in range(1, CARDS + 1)}
+        on_card = {
+            card: [w for f in FACES for w in faces[(card, f)]] + [placed[f][card] for f in placed if card in placed[f]]
+            for card in range(1, CARDS + 1)
+        }
 
-        def allowed(word: str, card: int) -> bool:
+        def allowed(word: str, card: int, on_card: dict[int, list[str]] = on_card) -> bool:
             return not any(validator.share_root(word, other) for other in on_card[card])
 
         words = [r.word for r in chosen[face]]
@@ -642,8 +667,7 @@ def _place_line(chosen: dict[str, list[RankedWord]], faces: dict[tuple[int, str]
         rng.shuffle(cards)
         owner: dict[int, str] = {}  # card -> word
         for word in words:
-            free = next((card for card in cards if card not in owner and allowed(word, card)),
-                        None)
+            free = next((card for card in cards if card not in owner and allowed(word, card)), None)
             if free is not None:
                 owner[free] = word
             elif not _augment(word, cards, allowed, owner, set()):
@@ -652,8 +676,7 @@ def _place_line(chosen: dict[str, list[RankedWord]], faces: dict[tuple[int, str]
     return placed, unplaced
 
 
-def _augment(word: str, cards: list[int], allowed, owner: dict[int, str],
-             visited: set[int]) -> bool:
+def _augment(word: str, cards: list[int], allowed, owner: dict[int, str], visited: set[int]) -> bool:
     """Kuhn's augmenting path: find this word a card, moving earlier words if needed."""
     for card in cards:
         if card in visited or not allowed(word, card):
@@ -666,8 +689,7 @@ def _augment(word: str, cards: list[int], allowed, owner: dict[int, str],
 
 
 def as_cards(faces: dict[tuple[int, str], list[str]]) -> list[WordCard]:
-    return [WordCard(card, tuple(faces[(card, "red")]), tuple(faces[(card, "blue")]))
-            for card in range(1, CARDS + 1)]
+    return [WordCard(card, tuple(faces[(card, "red")]), tuple(faces[(card, "blue")])) for card in range(1, CARDS + 1)]
 
 
 def write_csv(faces: dict[tuple[int, str], list[str]], path: Path) -> None:
@@ -683,14 +705,14 @@ def write_csv(faces: dict[tuple[int, str], list[str]], path: Path) -> None:
 def line_report(lines: list[list[RankedWord]], moved: list[tuple[str, int, int]]) -> str:
     """One row per line: the Zipf range of the words its rank gave it, the words moved
     in from the line above, and the four most familiar words."""
-    rows = ["| line | Zipf range | moved down to this line | most familiar words |",
-            "|---|---|---|---|"]
+    rows = ["| line | Zipf range | moved down to this line | most familiar words |", "|---|---|---|---|"]
     for number, words in enumerate(lines, start=1):
         moved_in = [word for word, start, end in moved if end == number]
         ranked = [r for r in words if r.word not in moved_in]
         examples = ", ".join(r.word for r in ranked[:4])
-        rows.append(f"| {number} | {ranked[-1].zipf:.2f} to {ranked[0].zipf:.2f} | "
-                    f"{', '.join(moved_in) or '-'} | {examples} |")
+        rows.append(
+            f"| {number} | {ranked[-1].zipf:.2f} to {ranked[0].zipf:.2f} | {', '.join(moved_in) or '-'} | {examples} |"
+        )
     return "\n".join(rows)
 
 
@@ -712,8 +734,9 @@ def move_report(moved: list[tuple[str, int, int]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "decks" / "keep-cool.csv")
-    parser.add_argument("--report", action="store_true",
-                        help="print what each filter dropped and the Zipf range of each line")
+    parser.add_argument(
+        "--report", action="store_true", help="print what each filter dropped and the Zipf range of each line"
+    )
     args = parser.parse_args(argv)
 
     words = candidate_words()
@@ -723,8 +746,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     installed = wordfreq_version()
     if installed and installed != BUILT_WITH_WORDFREQ:
-        print(f"warning: wordfreq {installed} is installed; the shipped deck was built with "
-              f"{BUILT_WITH_WORDFREQ}, so the lines may come out differently", file=sys.stderr)
+        print(
+            f"warning: wordfreq {installed} is installed; the shipped deck was built with "
+            f"{BUILT_WITH_WORDFREQ}, so the lines may come out differently",
+            file=sys.stderr,
+        )
     try:
         dictionary = vocabulary.load_dictionary()
     except vocabulary.VocabularyError as error:
@@ -738,14 +764,19 @@ def main(argv: list[str] | None = None) -> int:
     result = deal(ranked, dictionary, hard=set(validator.hard_words()))
     result.dropped[DROP_UNFIT] = [word for word in words if word in unfit]
     result.dropped[DROP_NO_PRONUNCIATION] = vocabulary.missing_words(
-        [word for word in words if word not in unfit], dictionary)
+        [word for word in words if word not in unfit], dictionary
+    )
     result.dropped[DROP_HOMOPHONE] = same_sound
 
     cards = as_cards(result.faces)
-    errors = (validator.check_words(cards) + validator.check_full_deck(cards) + validator.check_unfit(cards)
-              + validator.check_hard_words(cards)
-              + validator.check_speech(cards, dictionary)
-              + validator.check_homophones(cards, dictionary, frequent, clue))
+    errors = (
+        validator.check_words(cards)
+        + validator.check_full_deck(cards)
+        + validator.check_unfit(cards)
+        + validator.check_hard_words(cards)
+        + validator.check_speech(cards, dictionary)
+        + validator.check_homophones(cards, dictionary, frequent, clue)
+    )
     if errors:
         print("\n".join(["the dealt deck fails the validator:"] + errors), file=sys.stderr)
         return 1
@@ -755,8 +786,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         print(drop_report(len(words), result.dropped))
         print(move_report(result.moved))
-        print(f"{len(result.held)} words held to line {validator.FIRST_HARD_LINE} or later "
-              f"(decks/hard-words.txt): {', '.join(result.held)}")
+        print(
+            f"{len(result.held)} words held to line {validator.FIRST_HARD_LINE} or later "
+            f"(decks/hard-words.txt): {', '.join(result.held)}"
+        )
         print(line_report(result.lines, result.moved))
     return 0
 

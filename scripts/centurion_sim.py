@@ -7,6 +7,7 @@ the only winner. Prints the host's win rate; exits non-zero below --min.
 
     python scripts/centurion_sim.py --games 1000 --seed 1 [--rules jokers=2 ...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,7 @@ def random_action(state: centurion.State, prompt, rng: random.Random) -> dict:
     """A uniformly random legal answer to the current prompt."""
     seat = state.seat_of(prompt.player)
     if prompt.name == "centurion/joker_steal":
-        return {"intent": rng.choice(["play_card", "pass"]), "joker": True,
-                "player": prompt.player}
+        return {"intent": rng.choice(["play_card", "pass"]), "joker": True, "player": prompt.player}
     card = rng.choice(centurion.legal_cards(state, seat))
     action = {"intent": "play_card", "player": prompt.player}
     if card.is_joker:
@@ -54,8 +54,7 @@ def random_action(state: centurion.State, prompt, rng: random.Random) -> dict:
 
 def play_one(seed: int, rules: dict) -> list[str]:
     """One whole game against the random player; returns the winners."""
-    state, _ = centurion.setup(GameOptions(players=(RANDOM_PLAYER,), mode="vs-host",
-                                           seed=seed, rules=rules), None)
+    state, _ = centurion.setup(GameOptions(players=(RANDOM_PLAYER,), mode="vs-host", seed=seed, rules=rules), None)
     rng = random.Random(seed * 7919 + 1)
     while (current := centurion.prompt(state)) is not None:
         state, _ = centurion.apply(state, random_action(state, current, rng))
@@ -89,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min", type=float, default=0.70, help="required win rate")
     args = parser.parse_args(argv)
     result = simulate(args.games, args.seed, parse_rules(args.rules))
-    print(f"host won {result.host_wins} of {result.games} games against a random "
-          f"player: win rate {result.win_rate:.3f} ({result.seconds:.1f} s)")
+    print(
+        f"host won {result.host_wins} of {result.games} games against a random "
+        f"player: win rate {result.win_rate:.3f} ({result.seconds:.1f} s)"
+    )
     return 0 if result.win_rate >= args.min else 1
 
 

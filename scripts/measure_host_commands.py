@@ -12,6 +12,7 @@ as a clue counts as missed. The game-phrase fixture sets have no such items, whi
 is why this exists (docs/lab/keep-cool-live.md records a run). The same commands after
 the wake word: `partyhost bench wake` (partyhost/bench/wake.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,12 +25,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partyhost.bench.manifest import make_listener
-from partyhost.config import Settings
 from partyhost.bench.synthetic_speech import Voices, load_noise, mix_at_snr
-from partyhost.bench.wake import COMMAND_TABLES as TABLES, COMMAND_VOICES as VOICES, COMMANDS as SAID
+from partyhost.bench.wake import COMMAND_TABLES as TABLES
+from partyhost.bench.wake import COMMAND_VOICES as VOICES
+from partyhost.bench.wake import COMMANDS as SAID
+from partyhost.config import Settings
 from voice.speaking.mixing import padded
 
 COMMANDS = {f"host, {said}": intent for said, intent in SAID.items()}
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,8 +49,17 @@ def main() -> int:
                 audio = clean if condition == "clean" else mix_at_snr(clean, music, 10, rng)
                 for number, context in enumerate(TABLES):
                     heard = listener.understand("keep-cool/word", context, padded(audio))
-                    rows.append({"voice": voice, "said": said, "condition": condition, "table": number,
-                                 "want": intent, "got": (heard.intent or {}).get("intent"), "heard": heard.text})
+                    rows.append(
+                        {
+                            "voice": voice,
+                            "said": said,
+                            "condition": condition,
+                            "table": number,
+                            "want": intent,
+                            "got": (heard.intent or {}).get("intent"),
+                            "heard": heard.text,
+                        }
+                    )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     counts: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0, 0])

@@ -18,6 +18,7 @@ dBFS. The table gives per front end and
 level: utterances, found by the endpointer, right intents, and the front end's CPU
 per second of audio (its share of one core while idle listening is that figure).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,12 +35,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import measure_asr as asr  # noqa: E402
+
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 from voice.listening.endpoint import Endpointer, SileroCheck  # noqa: E402
 from voice.listening.frontend import FrontEnd, FrontEndConfig  # noqa: E402
-from voice.understanding.matcher import Matcher  # noqa: E402
 from voice.listening.onset import missed_start  # noqa: E402
 from voice.listening.pipeline import read_checked  # noqa: E402
+from voice.understanding.matcher import Matcher  # noqa: E402
 
 ROOM_DBFS = -70.0
 LEAD_S, TAIL_S = 1.5, 1.2
@@ -66,8 +68,7 @@ def rms(x: np.ndarray) -> float:
     return float(np.sqrt(np.mean(x.astype(np.float64) ** 2)) + 1e-12)
 
 
-def scene(speech: np.ndarray, level: str, background: np.ndarray, snr: float | None,
-          offset: int) -> np.ndarray:
+def scene(speech: np.ndarray, level: str, background: np.ndarray, snr: float | None, offset: int) -> np.ndarray:
     """The recording at `level`, in a stretch of room sound (or noise at `snr` dB)."""
     if level != "own":
         speech = speech / (np.max(np.abs(speech)) + 1e-9) * 10 ** (float(level) / 20)
@@ -75,13 +76,13 @@ def scene(speech: np.ndarray, level: str, background: np.ndarray, snr: float | N
     total = lead + len(speech) + tail
     total = (total // FRAME_SAMPLES + 1) * FRAME_SAMPLES
     start = offset % (len(background) - total)
-    room = background[start:start + total].astype(np.float64)
+    room = background[start : start + total].astype(np.float64)
     if snr is None:
         room *= 10 ** (ROOM_DBFS / 20) / rms(room)
     else:
         room *= asr.active_rms(speech) / rms(room) / 10 ** (snr / 20)
     out = room.copy()
-    out[lead:lead + len(speech)] += speech
+    out[lead : lead + len(speech)] += speech
     return np.clip(out, -1, 1).astype(np.float32)
 
 
@@ -92,17 +93,31 @@ def clean_positives(limit: int | None, tune: bool = False) -> list[asr.Item]:
     for path in sorted((asr.AUDIO / "fsdd").glob("*.wav")):
         digit, speaker, _ = path.stem.split("_")
         if (speaker in asr.TUNE_SPEAKERS) == tune:
-            items.append(asr.Item(f"fsdd/{path.stem}", "fsdd", speaker, "test", "number",
-                                  {"intent": "number", "value": int(digit)}, "clean", asr.read_wav(path)))
+            items.append(
+                asr.Item(
+                    f"fsdd/{path.stem}",
+                    "fsdd",
+                    speaker,
+                    "test",
+                    "number",
+                    {"intent": "number", "value": int(digit)},
+                    "clean",
+                    asr.read_wav(path),
+                )
+            )
     for word in asr.DIGITS + ["yes", "no"]:
         for path in sorted((asr.AUDIO / "speech-commands" / word).glob("*.wav")):
             speaker = path.stem.split("_")[0]
             if (speaker in asr.TUNE_SPEAKERS) != tune:
                 continue
-            prompt, expect = (("yes_no", {"intent": word}) if word in ("yes", "no") else
-                              ("number", {"intent": "number", "value": asr.DIGITS.index(word)}))
-            items.append(asr.Item(f"sc/{word}/{path.stem}", "sc", speaker, "test", prompt, expect,
-                                  "clean", asr.read_wav(path)))
+            prompt, expect = (
+                ("yes_no", {"intent": word})
+                if word in ("yes", "no")
+                else ("number", {"intent": "number", "value": asr.DIGITS.index(word)})
+            )
+            items.append(
+                asr.Item(f"sc/{word}/{path.stem}", "sc", speaker, "test", prompt, expect, "clean", asr.read_wav(path))
+            )
     if limit and limit < len(items):
         step = len(items) / limit
         items = [items[int(i * step)] for i in range(limit)]
@@ -113,7 +128,7 @@ def hear(audio: np.ndarray, front: FrontEnd, endpointer: Endpointer):
     """The first utterance the endpointer finds in `audio`, and the front end's seconds."""
     spent = 0.0
     for i in range(0, len(audio) - FRAME_SAMPLES + 1, FRAME_SAMPLES):
-        frame = Frame(audio[i:i + FRAME_SAMPLES], i / SAMPLE_RATE)
+        frame = Frame(audio[i : i + FRAME_SAMPLES], i / SAMPLE_RATE)
         t0 = time.process_time()
         frame = front.process(frame)
         spent += time.process_time() - t0
@@ -130,7 +145,7 @@ def idle_cpu(config: FrontEndConfig, seconds: float = 60.0) -> float:
     front = FrontEnd(config)
     t0 = time.process_time()
     for i in range(0, len(audio) - FRAME_SAMPLES + 1, FRAME_SAMPLES):
-        front.process(Frame(audio[i:i + FRAME_SAMPLES], i / SAMPLE_RATE))
+        front.process(Frame(audio[i : i + FRAME_SAMPLES], i / SAMPLE_RATE))
     return (time.process_time() - t0) / seconds
 
 
@@ -141,23 +156,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--snr", type=float, help="mix the shared noises at this SNR instead of a quiet room")
     parser.add_argument("--limit", type=int, help="an evenly spread subset of this many utterances")
     parser.add_argument("--no-asr", action="store_true", help="count what the endpointer finds only")
-    parser.add_argument("--tune", action="store_true",
-                        help="the tuning speakers instead (to choose on), with the first half of the noises")
+    parser.add_argument(
+        "--tune",
+        action="store_true",
+        help="the tuning speakers instead (to choose on), with the first half of the noises",
+    )
     args = parser.parse_args(argv)
     if not asr.AUDIO.exists():
         print(f"{asr.AUDIO} is missing: the shared real-speech set is needed.", file=sys.stderr)
         return 2
     items = clean_positives(args.limit, args.tune)
     noises = {name: asr.read_wav(asr.AUDIO / "noise" / f"{name}.wav") for name in asr.NOISES}
-    noises = {name: (n[:len(n) // 2] if args.tune else n[len(n) // 2:])   # held apart: the second half
-              for name, n in noises.items()}
+    noises = {
+        name: (n[: len(n) // 2] if args.tune else n[len(n) // 2 :])  # held apart: the second half
+        for name, n in noises.items()
+    }
     matcher = Matcher()
     recognizer = None if args.no_asr else asr.make_backend("whisper")
     check = SileroCheck()
     where = f"{args.snr:g} dB noise" if args.snr is not None else f"a {ROOM_DBFS:g} dBFS room"
     speakers = sorted({i.speaker for i in items})
-    print(f"# {len(items)} {'tuning' if args.tune else 'held-apart'} utterances ({len(speakers)} speakers) in {where}; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"# {len(items)} {'tuning' if args.tune else 'held-apart'} utterances ({len(speakers)} speakers) in {where}; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     print("| front end | level | n | found | taken as cut at the start | right | front end CPU (idle, one core) |")
     print("|---|---|---|---|---|---|---|")
     for name in [f.strip() for f in args.frontends.split(",") if f.strip()]:
@@ -166,15 +188,14 @@ def main(argv: list[str] | None = None) -> int:
         for level in [lv.strip() for lv in args.levels.split(",") if lv.strip()]:
             found = right = cut = 0
             for n, item in enumerate(items):
-                background = (noises["pink_noise"] if args.snr is None
-                              else noises[asr.NOISES[n % len(asr.NOISES)]])
+                background = noises["pink_noise"] if args.snr is None else noises[asr.NOISES[n % len(asr.NOISES)]]
                 audio = scene(item.audio, level, background, args.snr, 7919 * n)
                 utterance, _ = hear(audio, FrontEnd(config), Endpointer(speech_check=check))
                 if utterance is None:
                     continue
                 found += 1
                 if missed_start(utterance, 0.0):
-                    cut += 1                     # the ears would ask again: not right
+                    cut += 1  # the ears would ask again: not right
                     continue
                 if recognizer is None:
                     continue
@@ -182,8 +203,11 @@ def main(argv: list[str] | None = None) -> int:
                 reading = read_checked(recognizer, matcher, prompt, utterance)
                 intent = None if reading.rejected else matcher.match(prompt.name, reading.text).intent
                 right += asr.correct(item, intent)
-            print(f"| {name} | {level} | {len(items)} | {found / len(items):.1%} | {cut / len(items):.1%} | "
-                  f"{'-' if recognizer is None else f'{right / len(items):.1%}'} | {cpu:.2%} |", flush=True)
+            print(
+                f"| {name} | {level} | {len(items)} | {found / len(items):.1%} | {cut / len(items):.1%} | "
+                f"{'-' if recognizer is None else f'{right / len(items):.1%}'} | {cpu:.2%} |",
+                flush=True,
+            )
     return 0
 
 

@@ -10,6 +10,7 @@ round trip seen by the host minus the time the server itself spent (its debug lo
 
     python scripts/measure_remote_asr.py [--every 3] [--json out.json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,12 +25,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from partyhost.bench.manifest import FIXTURE_MANIFEST, Listener, expected_matches, is_negative, manifest_lines, percentile, prompt_name  # noqa: E402
+from partyhost.bench.manifest import (  # noqa: E402 (after the path above)
+    FIXTURE_MANIFEST,
+    Listener,
+    expected_matches,
+    is_negative,
+    manifest_lines,
+    percentile,
+    prompt_name,
+)  # noqa: E402
 from voice.listening.audio_in import read_wav_16k  # noqa: E402
-from voice.recognizers import make_recognizer  # noqa: E402
-from voice.understanding.matcher import Matcher  # noqa: E402
 from voice.listening.pipeline import Reader  # noqa: E402
+from voice.recognizers import make_recognizer  # noqa: E402
 from voice.remote import asr as remote_asr  # noqa: E402
+from voice.understanding.matcher import Matcher  # noqa: E402
 
 COMPLETED = re.compile(r"Completed request in ([0-9.e-]+) second")
 
@@ -44,6 +53,7 @@ def timed_transcribe(rounds: list[float]):
             return inner(*args, **kwargs)
         finally:
             rounds.append(time.perf_counter() - started)
+
     return transcribe
 
 
@@ -65,8 +75,9 @@ def measure(server: str, manifest: Path, every: int, log: Path | None) -> dict:
         for label, listener in (("remote", remote), ("local", local)):
             got = listener.understand(name, context, audio)
             row[f"{label}_ms"] = round(got.ms, 1)
-            row[f"{label}_correct"] = expected_matches(line["expect"], got.intent) or \
-                (is_negative(line) and got.intent is None)
+            row[f"{label}_correct"] = expected_matches(line["expect"], got.intent) or (
+                is_negative(line) and got.intent is None
+            )
             row[f"{label}_text"] = got.text
             if listener is remote:
                 row["fell_back"] = recognizer._last_local
@@ -76,14 +87,20 @@ def measure(server: str, manifest: Path, every: int, log: Path | None) -> dict:
     result = {"n": len(kept), "fell_back": len(items) - len(kept), "items": items}
     for label in ("remote", "local"):
         times = [i[f"{label}_ms"] for i in kept if i[f"{label}_ms"] > 0]
-        result[label] = {"p50_ms": round(percentile(times, 50)), "p95_ms": round(percentile(times, 95)),
-                         "accuracy": round(sum(i[f"{label}_correct"] for i in kept) / max(1, len(kept)), 3)}
+        result[label] = {
+            "p50_ms": round(percentile(times, 50)),
+            "p95_ms": round(percentile(times, 95)),
+            "accuracy": round(sum(i[f"{label}_correct"] for i in kept) / max(1, len(kept)), 3),
+        }
     if log is not None:
         served = [float(s) for s in COMPLETED.findall(log.read_text())]
         if len(served) == len(rounds) and not result["fell_back"]:
             overhead = [(r - s) * 1000 for r, s in zip(rounds, served)]
-            result["link_overhead"] = {"p50_ms": round(percentile(overhead, 50), 1),
-                                       "p95_ms": round(percentile(overhead, 95), 1), "n": len(overhead)}
+            result["link_overhead"] = {
+                "p50_ms": round(percentile(overhead, 50), 1),
+                "p95_ms": round(percentile(overhead, 95), 1),
+                "n": len(overhead),
+            }
     return result
 
 
@@ -98,6 +115,7 @@ def main() -> int:
         result = measure(args.server, args.manifest, args.every, None)
     else:
         from wyoming_servers import asr_command, free_port, running
+
         port = free_port()
         with tempfile.TemporaryDirectory() as folder:
             log = Path(folder) / "server.log"

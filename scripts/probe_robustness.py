@@ -31,6 +31,7 @@ Issue 29:
 11. write-ahead log: a journal killed with 29 moves in its -wal, then the -wal deleted, cut
     or sprinkled with 200 random bytes; and a 0-byte journal.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -53,25 +54,47 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 from fuzz_input import configurations, fuzz_lines, run_fuzz  # noqa: E402
-from host.journal import Journal  # noqa: E402
-from test_journal_damage import (CENTURION, FILE_DAMAGE, KEEP_IT_100, ROW_DAMAGE, SCRIPT,  # noqa: E402
-                                 WAL_DAMAGE, crashed_journal)
+from test_journal_damage import (  # noqa: E402
+    CENTURION,
+    FILE_DAMAGE,
+    KEEP_IT_100,
+    ROW_DAMAGE,
+    SCRIPT,  # noqa: E402
+    WAL_DAMAGE,
+    crashed_journal,
+)
 from test_settings_checked import BAD_SETTINGS  # noqa: E402
+
+from host.journal import Journal  # noqa: E402
 
 TEXT = ["--input", "text", "--output", "text"]
 
 
 def cli(args, data: Path, stdin: str = "", config: Path | None = None, **kwargs):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data),
-           "PARTYHOST_CONFIG": str(config or os.devnull)}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=300, **kwargs)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(config or os.devnull)}
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
 
 
 def popen(args, data: Path):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def concurrent_resume(work: Path, trials: int = 10) -> dict:
@@ -80,7 +103,7 @@ def concurrent_resume(work: Path, trials: int = 10) -> dict:
         data = work / f"resume-{n}"
         cli(CENTURION, data, "\n".join(SCRIPT[:4]) + "\n")
         pair = [popen(["resume", *TEXT], data), popen(["resume", *TEXT], data)]
-        time.sleep(4)                      # both have opened the journal and asked for the lock
+        time.sleep(4)  # both have opened the journal and asked for the lock
         results = [p.communicate("score\n", timeout=120) for p in pair]
         codes = sorted(p.returncode for p in pair)
         tracebacks += sum("Traceback" in err for _, err in results)
@@ -104,21 +127,35 @@ def journal_damage(work: Path) -> dict:
         data = work / f"damage-{len(rows)}"
         shutil.copytree(base, data, ignore=shutil.ignore_patterns("locks"))
         damage(data / "partyhost.sqlite3", broken_id)
-        runs = [cli(["sessions"], data), cli(["sessions", "--check"], data), cli(["resume", broken_id, *TEXT], data),
-                cli(["resume", kept_id, *TEXT], data, "score\n")]
+        runs = [
+            cli(["sessions"], data),
+            cli(["sessions", "--check"], data),
+            cli(["resume", broken_id, *TEXT], data),
+            cli(["resume", kept_id, *TEXT], data, "score\n"),
+        ]
         tracebacks = sum("Traceback" in r.stderr + r.stdout for r in runs)
         other_resumed = runs[3].returncode == 0 and "Welcome back" in runs[3].stdout
-        told = ("unresumable" in runs[1].stdout or "damaged" in runs[0].stderr)
+        told = "unresumable" in runs[1].stdout or "damaged" in runs[0].stderr
         set_aside = any(p.name.startswith("partyhost.sqlite3.damaged-") for p in data.iterdir())
-        rows.append({"kind": kind, "tracebacks": tracebacks, "reported": told,
-                     "other game resumed": other_resumed, "database set aside": set_aside})
-    return {"kinds": len(rows), "tracebacks": sum(r["tracebacks"] for r in rows),
-            "reported": sum(r["reported"] for r in rows),
-            "other game resumed (row damage)": sum(r["other game resumed"] for r in rows if r["kind"] in ROW_DAMAGE),
-            "row damage kinds": len(ROW_DAMAGE),
-            "set aside and replaced (file damage)": sum(r["database set aside"] for r in rows
-                                                        if r["kind"] in FILE_DAMAGE),
-            "file damage kinds": len(FILE_DAMAGE), "rows": rows}
+        rows.append(
+            {
+                "kind": kind,
+                "tracebacks": tracebacks,
+                "reported": told,
+                "other game resumed": other_resumed,
+                "database set aside": set_aside,
+            }
+        )
+    return {
+        "kinds": len(rows),
+        "tracebacks": sum(r["tracebacks"] for r in rows),
+        "reported": sum(r["reported"] for r in rows),
+        "other game resumed (row damage)": sum(r["other game resumed"] for r in rows if r["kind"] in ROW_DAMAGE),
+        "row damage kinds": len(ROW_DAMAGE),
+        "set aside and replaced (file damage)": sum(r["database set aside"] for r in rows if r["kind"] in FILE_DAMAGE),
+        "file damage kinds": len(FILE_DAMAGE),
+        "rows": rows,
+    }
 
 
 def fuzz(work: Path) -> dict:
@@ -126,16 +163,35 @@ def fuzz(work: Path) -> dict:
     folder = Path(tempfile.mkdtemp(dir="/dev/shm" if Path("/dev/shm").is_dir() else None))
     result = run_fuzz(20261203, 10_000, folder)
     shutil.rmtree(folder)
-    in_process = {"lines": result.lines, "games": result.games, "tracebacks": len(result.failures),
-                  "slowest line s": round(result.slowest_s, 2), "wall s": round(time.monotonic() - started, 1)}
+    in_process = {
+        "lines": result.lines,
+        "games": result.games,
+        "tracebacks": len(result.failures),
+        "slowest line s": round(result.slowest_s, 2),
+        "wall s": round(time.monotonic() - started, 1),
+    }
     configs = configurations()
     died = 0
     for n in range(20):
         config = configs[n % len(configs)]
         lines = fuzz_lines(1000 + n, 500)
-        result = cli(["play", config.game, "--mode", config.mode, "--deal", config.deal,
-                      "--players", ",".join(config.players), "--seed", str(n), *TEXT],
-                     work / f"fuzz-{n}", "\n".join(lines) + "\n")
+        result = cli(
+            [
+                "play",
+                config.game,
+                "--mode",
+                config.mode,
+                "--deal",
+                config.deal,
+                "--players",
+                ",".join(config.players),
+                "--seed",
+                str(n),
+                *TEXT,
+            ],
+            work / f"fuzz-{n}",
+            "\n".join(lines) + "\n",
+        )
         died += result.returncode != 0 or "Traceback" in result.stderr
     return {"in process": in_process, "processes": 20, "lines each": 500, "processes died": died}
 
@@ -149,24 +205,30 @@ def bad_settings(work: Path) -> dict:
         config.write_text(text + "\n")
         result = cli(["play", "centurion", "--players", "Ana,Ben", *TEXT], data, config=config)
         lines = result.stderr.strip().splitlines()
-        if (result.returncode == 2 and len(lines) == 1 and message in lines[0]
-                and not (data / "partyhost.sqlite3").exists()):
+        if (
+            result.returncode == 2
+            and len(lines) == 1
+            and message in lines[0]
+            and not (data / "partyhost.sqlite3").exists()
+        ):
             clear += 1
     return {"bad settings": len(BAD_SETTINGS), "one clear line and exit 2, nothing saved": clear}
 
 
 def phones(work: Path) -> dict:
-    from phone_game import CENTURION as OPTIONS, LiveGame
-    from partyhost.phones.seats import SeatBook, SeatRefused
     import aiohttp
+    from phone_game import CENTURION as OPTIONS
+    from phone_game import LiveGame
+
+    from partyhost.phones.seats import SeatBook, SeatRefused
+
     (work / "phones").mkdir()
     live = LiveGame("centurion", OPTIONS, work / "phones").start()
     port, token = live.table.address.port, live.token("Ana")
     nested = ("[" * 8000 + "]" * 8000).encode()
     statuses = []
     for path in ("press", "mark"):
-        req = urllib.request.Request(f"{live.base}/api/seat/Ana/{path}", data=nested,
-                                     headers={"X-Seat-Token": token})
+        req = urllib.request.Request(f"{live.base}/api/seat/Ana/{path}", data=nested, headers={"X-Seat-Token": token})
         try:
             statuses.append(urllib.request.urlopen(req, timeout=10).status)
         except urllib.error.HTTPError as error:
@@ -180,6 +242,7 @@ def phones(work: Path) -> dict:
                 await ws.send_str(nested.decode())
                 answer = await ws.receive(timeout=5)
                 return json.loads(answer.data), ws.closed
+
     ws_answer, ws_closed = asyncio.run(socket_nested())
 
     slow = []
@@ -223,18 +286,24 @@ def phones(work: Path) -> dict:
         right_refused_at_once = refused.status == 429
     now[0] += seats.wait_s("10.0.0.5")
     right_joined_after_wait = seats.join("1234", "Ana", "10.0.0.5") == "a" * 32
-    return {"nested JSON press/mark": statuses, "nested JSON websocket": ws_answer,
-            "websocket still open": not ws_closed,
-            "slowloris connections": len(slow), "closed by the server": len(closed_at),
-            "closed after s (min, max)": [round(min(closed_at.values()), 1), round(max(closed_at.values()), 1)]
-            if closed_at else None,
-            "Server header": banner,
-            "lockout: right code refused during the wait": right_refused_at_once,
-            "lockout: right code joins after the wait": right_joined_after_wait}
+    return {
+        "nested JSON press/mark": statuses,
+        "nested JSON websocket": ws_answer,
+        "websocket still open": not ws_closed,
+        "slowloris connections": len(slow),
+        "closed by the server": len(closed_at),
+        "closed after s (min, max)": [round(min(closed_at.values()), 1), round(max(closed_at.values()), 1)]
+        if closed_at
+        else None,
+        "Server header": banner,
+        "lockout: right code refused during the wait": right_refused_at_once,
+        "lockout: right code joins after the wait": right_joined_after_wait,
+    }
 
 
 def serve_crash(work: Path, runs: int = 2, rounds: int = 50) -> dict:
     from test_wyoming_service import Service, at_once, journaled_moves, reply_to, say
+
     results = []
     for run in range(runs):
         data = work / f"serve-crash-{run}"
@@ -246,39 +315,60 @@ def serve_crash(work: Path, runs: int = 2, rounds: int = 50) -> dict:
                 question = say(table.port, reply_to(question))
             answers = at_once(table.port, ("score", reply_to(question), "whose turn", "score", "whose turn"))
             narrated += not answers[1].startswith("Sorry")
-            journaled_moves(data)                   # another process reads, and closes its connection
+            journaled_moves(data)  # another process reads, and closes its connection
             question = say(table.port, "")
         table.process.send_signal(signal.SIGKILL)
         table.process.wait(30)
         games = len(Journal(data / "partyhost.sqlite3").sessions())
         results.append({"narrated": narrated, "journaled after kill -9": journaled_moves(data), "games": games})
-    return {"runs": runs, "rounds of five at once": rounds, "results": results,
-            "narrated moves lost": sum(r["narrated"] - r["journaled after kill -9"] for r in results)}
+    return {
+        "runs": runs,
+        "rounds of five at once": rounds,
+        "results": results,
+        "narrated moves lost": sum(r["narrated"] - r["journaled after kill -9"] for r in results),
+    }
 
 
 def full_disk(work: Path) -> dict:
-    from test_full_disk import CENTURION as GAME, SCRIPT as LINES, lines_taken, moves_in, played_straight
+    from test_full_disk import CENTURION as GAME
+    from test_full_disk import SCRIPT as LINES
+    from test_full_disk import lines_taken, moves_in, played_straight
+
     disk = work / "disk"
     disk.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
-                                           capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True
+        ).returncode
+        != 0
+    ):
         return {"skipped": "mounting a 256 KB tmpfs needs root"}
     try:
         game = cli(GAME, disk, LINES)
         taken = lines_taken(game.stdout)
         refused = LINES.splitlines()[taken - 1] + "\n"
-        after = {"sessions": cli(["sessions"], disk), "resume": cli(["resume", *TEXT], disk, refused),
-                 "play": cli(["play", "centurion", "--players", "Ana,Ben", *TEXT], disk)}
+        after = {
+            "sessions": cli(["sessions"], disk),
+            "resume": cli(["resume", *TEXT], disk, refused),
+            "play": cli(["play", "centurion", "--players", "Ana,Ben", *TEXT], disk),
+        }
         saved = moves_in(disk)
         lost = len(played_straight(work, taken - 1)) - len(saved)
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
     runs = [game, *after.values()]
-    return {"game exit code": game.returncode, "stderr lines": len(game.stderr.splitlines()),
-            "stderr": game.stderr.strip(), "said to the players": game.stdout.splitlines()[-1],
-            "lines played before the disk was full": taken - 1, "moves saved": len(saved),
-            "accepted moves lost": lost, "tracebacks": sum("Traceback" in r.stderr + r.stdout for r in runs),
-            "on the full disk, exit codes": {name: r.returncode for name, r in after.items()}}
+    return {
+        "game exit code": game.returncode,
+        "stderr lines": len(game.stderr.splitlines()),
+        "stderr": game.stderr.strip(),
+        "said to the players": game.stdout.splitlines()[-1],
+        "lines played before the disk was full": taken - 1,
+        "moves saved": len(saved),
+        "accepted moves lost": lost,
+        "tracebacks": sum("Traceback" in r.stderr + r.stdout for r in runs),
+        "on the full disk, exit codes": {name: r.returncode for name, r in after.items()},
+    }
 
 
 def _files_128() -> None:
@@ -287,6 +377,7 @@ def _files_128() -> None:
 
 def serve_port(work: Path) -> dict:
     from test_wyoming_service import HOSTILE, Service, answer_within, closed_by_server, held_open
+
     data = work / "serve-port"
     data.mkdir()
     table = Service(data, "--no-zeroconf")
@@ -310,43 +401,67 @@ def serve_port(work: Path) -> dict:
     limited = work / "serve-128"
     limited.mkdir()
     table = Service(limited, "--no-zeroconf", preexec_fn=_files_128)
-    held = held_open(table.port, 150) + [sock for n in range(150) for sock in
-                                         held_open(table.port, 1, source=f"127.0.{1 + n // 200}.{2 + n % 200}")]
+    held = held_open(table.port, 150) + [
+        sock for n in range(150) for sock in held_open(table.port, 1, source=f"127.0.{1 + n // 200}.{2 + n % 200}")
+    ]
     asked = time.monotonic()
     answer = answer_within(table.port, "hello", 30)
     answered_s = time.monotonic() - asked
     for sock in held:
         sock.close()
     _, limited_errors = table.stop()
-    return {"idle connections held": 350, "closed by the server within 30 s": len(closed_at),
-            "closed after s (min, max)": [round(min(closed_at.values()), 1), round(max(closed_at.values()), 1)]
-            if closed_at else None,
-            "hostile events": len(HOSTILE), "hostile connections closed at once": hostile_closed,
-            "log lines (idle and hostile)": len([l for l in idle_errors.splitlines() if "connection" in l]),
-            "128-file limit, 300 idle (151 addresses): player answered": "Which game" in answer,
-            "player's answer after s": round(answered_s, 2),
-            "128-file limit: stderr lines": len(limited_errors.splitlines()),
-            "tracebacks": ("Traceback" in idle_errors) + ("Traceback" in limited_errors)}
+    return {
+        "idle connections held": 350,
+        "closed by the server within 30 s": len(closed_at),
+        "closed after s (min, max)": [round(min(closed_at.values()), 1), round(max(closed_at.values()), 1)]
+        if closed_at
+        else None,
+        "hostile events": len(HOSTILE),
+        "hostile connections closed at once": hostile_closed,
+        "log lines (idle and hostile)": len([entry for entry in idle_errors.splitlines() if "connection" in entry]),
+        "128-file limit, 300 idle (151 addresses): player answered": "Which game" in answer,
+        "player's answer after s": round(answered_s, 2),
+        "128-file limit: stderr lines": len(limited_errors.splitlines()),
+        "tracebacks": ("Traceback" in idle_errors) + ("Traceback" in limited_errors),
+    }
 
 
-PEAK = ("import resource, subprocess, sys\n"
-        "code = subprocess.run(sys.argv[1:], timeout=60).returncode\n"
-        "print('peak kB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
-        "sys.exit(code)\n")
+PEAK = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:], timeout=60).returncode\n"
+    "print('peak kB', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
 """Runs one process and prints the most memory it held: RUSAGE_CHILDREN of a parent of one."""
 
 
 def _measured(args: list[str], data: Path, config: str | Path, stdin: str = "score\n") -> dict:
     """One `partyhost` process (4 GB cap, 60 s): exit code, its stderr, seconds, peak memory."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(config)}
-    cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "partyhost", *args], cwd=REPO,
-                          env=env, input=stdin, capture_output=True, text=True, timeout=90, preexec_fn=cap)
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        preexec_fn=cap,
+    )
     *said, peak = done.stderr.strip().splitlines() or ["peak kB 0"]
-    return {"exit": done.returncode, "lines": len(said), "traceback": "Traceback" in done.stderr,
-            "s": round(time.monotonic() - started, 1), "peak MB": round(int(peak.split()[-1]) / 1024),
-            "said": "\n".join(said)[:160]}
+    return {
+        "exit": done.returncode,
+        "lines": len(said),
+        "traceback": "Traceback" in done.stderr,
+        "s": round(time.monotonic() - started, 1),
+        "peak MB": round(int(peak.split()[-1]) / 1024),
+        "said": "\n".join(said)[:160],
+    }
 
 
 def inputs(work: Path) -> dict:
@@ -361,43 +476,61 @@ def inputs(work: Path) -> dict:
         "settings file a FIFO": (game, fifo),
         "--events /dev/full": ([*game, "--events", "/dev/full"], "none"),
         "--events /tmp": ([*game, "--events", "/tmp"], "none"),
-        "--rules hand_size= 5,000 digits": (["play", "keep-it-100", "--rules", "hand_size=" + "9" * 5000, *TEXT],
-                                            "none"),
-        "--rules starters= 100,000 [": (["play", "keep-it-100", "--rules", "starters=" + "[" * 100_000, *TEXT],
-                                        "none"),
+        "--rules hand_size= 5,000 digits": (
+            ["play", "keep-it-100", "--rules", "hand_size=" + "9" * 5000, *TEXT],
+            "none",
+        ),
+        "--rules starters= 100,000 [": (["play", "keep-it-100", "--rules", "starters=" + "[" * 100_000, *TEXT], "none"),
         "settings value nested 500 deep": (["play", "keep-it-100", *TEXT], deep),
     }
     results = {}
     for n, (name, (args, config)) in enumerate(cases.items()):
         results[name] = _measured(args, work / "inputs" / f"data-{n}", config)
-    later = cli(["resume", *TEXT], work / "inputs" / "data-3")          # after --events /tmp
+    later = cli(["resume", *TEXT], work / "inputs" / "data-3")  # after --events /tmp
     ctrl_c = {}
     for launcher in ([sys.executable, "-m", "partyhost"], [str(REPO / "scripts" / "run")]):
         chance, tracebacks, own = random.Random(29), 0, 0
         for _ in range(32):
-            process = subprocess.Popen([*launcher, *game], cwd=REPO, text=True,
-                                       env={**os.environ, "PARTYHOST_DATA_DIR": str(work / "inputs" / "ctrl-c"),
-                                            "PARTYHOST_CONFIG": os.devnull},
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            process = subprocess.Popen(
+                [*launcher, *game],
+                cwd=REPO,
+                text=True,
+                env={
+                    **os.environ,
+                    "PARTYHOST_DATA_DIR": str(work / "inputs" / "ctrl-c"),
+                    "PARTYHOST_CONFIG": os.devnull,
+                },
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
             time.sleep(chance.uniform(0, 0.3))
             process.send_signal(signal.SIGINT)
             err = process.communicate(timeout=60)[1]
             tracebacks += "Traceback" in err
             own += any(f'File "{REPO}/{package}/' in err for package in ("partyhost", "host", "voice"))
         ctrl_c[" ".join(Path(part).name for part in launcher[-2:])] = {
-            "tracebacks": tracebacks, "in partyhost's code": own}
-    return {"cases": results, "resume after --events /tmp": later.stderr.strip(),
-            "Ctrl-C at 32 random moments of the first 0.3 s": ctrl_c}
+            "tracebacks": tracebacks,
+            "in partyhost's code": own,
+        }
+    return {
+        "cases": results,
+        "resume after --events /tmp": later.stderr.strip(),
+        "Ctrl-C at 32 random moments of the first 0.3 s": ctrl_c,
+    }
 
 
 def stalled_servers(work: Path) -> dict:
+    import io
+
     import numpy as np
     from test_remote_voice import LocalEars, StallingServer
+
     from voice.remote.asr import WyomingRecognizer
     from voice.remote.notices import Notices
     from voice.remote.tts import WyomingVoice
     from voice.speaking.tts import PiperTTS
-    import io
+
     found = {}
     server = StallingServer("asr")
     ears = WyomingRecognizer(server.address, LocalEars, Notices(io.StringIO()))
@@ -430,22 +563,36 @@ def wal_damage(work: Path) -> dict:
         told = cli(["sessions"], data)
         journal = Journal(data / "partyhost.sqlite3")
         left = len(journal.accepted_actions(journal.sessions()[0].id)) if journal.sessions() else 0
-        found[name] = {"moves left of 29": left, "named": "lost their latest changes" in told.stderr,
-                       "traceback": "Traceback" in told.stderr}
+        found[name] = {
+            "moves left of 29": left,
+            "named": "lost their latest changes" in told.stderr,
+            "traceback": "Traceback" in told.stderr,
+        }
     empty = work / "wal-empty"
     empty.mkdir()
     (empty / "partyhost.sqlite3").write_bytes(b"")
     os.utime(empty / "partyhost.sqlite3", (1, 1))
     told = cli(["sessions"], empty)
-    found["a 0-byte journal"] = {"named": "the file is empty: 0 bytes" in told.stderr,
-                                 "traceback": "Traceback" in told.stderr}
+    found["a 0-byte journal"] = {
+        "named": "the file is empty: 0 bytes" in told.stderr,
+        "traceback": "Traceback" in told.stderr,
+    }
     return found
 
 
-PROBES = {"concurrent resume": concurrent_resume, "journal damage": journal_damage, "fuzz": fuzz,
-          "settings": bad_settings, "phones": phones, "serve crash": serve_crash, "full disk": full_disk,
-          "serve port": serve_port, "inputs": inputs, "stalled servers": stalled_servers,
-          "write-ahead log": wal_damage}
+PROBES = {
+    "concurrent resume": concurrent_resume,
+    "journal damage": journal_damage,
+    "fuzz": fuzz,
+    "settings": bad_settings,
+    "phones": phones,
+    "serve crash": serve_crash,
+    "full disk": full_disk,
+    "serve port": serve_port,
+    "inputs": inputs,
+    "stalled servers": stalled_servers,
+    "write-ahead log": wal_damage,
+}
 
 
 def main() -> None:

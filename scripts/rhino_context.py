@@ -8,6 +8,7 @@ Rhino writes optional word lists as "[a, b]" and slots as "$list:slot"; hassil w
 articles: nothing is cut, however many phrases it would expand to. Each intent gets
 the prompt NAME/order (the first intent) or NAME/<intent>.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,8 +26,10 @@ def template(expression: str) -> str:
 
 def translate(rhino: dict, name: str) -> dict:
     context = rhino["context"]
-    intents = {intent: {"data": [{"sentences": [template(e) for e in expressions]}]}
-               for intent, expressions in context["expressions"].items()}
+    intents = {
+        intent: {"data": [{"sentences": [template(e) for e in expressions]}]}
+        for intent, expressions in context["expressions"].items()
+    }
     names = list(intents)
     prompts = {f"{name}/order": [names[0]], **{f"{name}/{n}": [n] for n in names[1:]}}
     lists = {slot: {"values": [str(v).strip() for v in values]} for slot, values in context["slots"].items()}
@@ -39,9 +42,11 @@ def main() -> int:
         return 2
     source, name = Path(sys.argv[1]), sys.argv[2]
     grammar = translate(yaml.safe_load(source.read_text(encoding="utf-8")), name)
-    print(f"# {name}: Picovoice Rhino's context for its speech-to-intent benchmark, translated whole\n"
-          f"# by scripts/rhino_context.py. Source: Picovoice speech-to-intent-benchmark, Apache-2.0\n"
-          f"# (the licence is in ../shared/peers/picovoice/LICENSE beside the original).")
+    print(
+        f"# {name}: Picovoice Rhino's context for its speech-to-intent benchmark, translated whole\n"
+        f"# by scripts/rhino_context.py. Source: Picovoice speech-to-intent-benchmark, Apache-2.0\n"
+        f"# (the licence is in ../shared/peers/picovoice/LICENSE beside the original)."
+    )
     print(yaml.safe_dump(grammar, sort_keys=False, width=200))
     return 0
 

@@ -5,6 +5,7 @@ Each engine's module docstring says how the host runs the game and which choices
 it made where the rulebook is silent; RULE_DEFAULTS lists what players can change.
 Run it after editing an engine: `python scripts/rules_doc.py` (a test checks it).
 """
+
 from __future__ import annotations
 
 import inspect
@@ -59,7 +60,7 @@ NOTES_MARK = "<!-- Hand-written below this line: kept as it is when the file is 
 def hand_written(path: Path) -> str:
     """What follows NOTES_MARK in the current file (measured figures, with their dates)."""
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    return text[text.index(NOTES_MARK):] if NOTES_MARK in text else NOTES_MARK + "\n"
+    return text[text.index(NOTES_MARK) :] if NOTES_MARK in text else NOTES_MARK + "\n"
 
 
 def render(path: Path = REPO / "docs" / "rules.md") -> str:
@@ -68,8 +69,10 @@ def render(path: Path = REPO / "docs" / "rules.md") -> str:
         game = get_game(game_id)
         doc = inspect.cleandoc(game.__doc__ or "")
         parts.append(f"## {game.TITLE} (`{game_id}`)\n")
-        parts.append(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
-                     f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n")
+        parts.append(
+            f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
+            f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n"
+        )
         parts.append("```text\n" + doc.strip() + "\n```\n")
         parts.append("Rule parameters and their defaults:\n")
         parts.extend(f"- `{key}` = `{json.dumps(value)}`" for key, value in game.RULE_DEFAULTS.items())

@@ -11,6 +11,7 @@ and clues, each clip read twice in turn: by Whisper and its check alone, and wit
 Both start from a cold encoder cache every time. Run it on an otherwise idle machine
 (docs/lab/keep-cool-live.md records a run).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -61,8 +62,10 @@ def main() -> int:
     added = [b - a for a, b in zip(alone, both)]
     print(f"words={len(alone)} whisper_alone_p50_ms={percentile(alone, 50):.0f} p95_ms={percentile(alone, 95):.0f}")
     print(f"with_second_listener_p50_ms={percentile(both, 50):.0f} p95_ms={percentile(both, 95):.0f}")
-    print(f"added_p50_ms={round(percentile(added, 50))} p95_ms={round(percentile(added, 95))} "
-          f"share_over_20_ms={np.mean([a > 20 for a in added]):.2f}")
+    print(
+        f"added_p50_ms={round(percentile(added, 50))} p95_ms={round(percentile(added, 95))} "
+        f"share_over_20_ms={np.mean([a > 20 for a in added]):.2f}"
+    )
     return 0
 
 

@@ -4,6 +4,7 @@ The sound device is a PulseAudio null sink: what is played into it can be captur
 from its monitor source, so a test can play a WAV with `paplay` and let the host hear
 it through PortAudio exactly as it would hear a microphone.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,7 +30,7 @@ every move, which costs nothing on tmpfs and a disk wait elsewhere."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not hasattr(config, "workerinput"):      # xdist's workers inherit both from the controller
+    if not hasattr(config, "workerinput"):  # xdist's workers inherit both from the controller
         _temporary_folders_in_ram(config)
         _bytecode_cached_outside_the_tree()
 
@@ -69,8 +70,9 @@ def on_ci() -> bool:
 def unavailable(message: str) -> None:
     """Skip on a developer's machine; fail on CI, where the setup must work."""
     if on_ci():
-        pytest.fail(f"{message} (CI=true, so this is a failure; scripts/ci-system-deps installs what is needed)",
-                    pytrace=False)
+        pytest.fail(
+            f"{message} (CI=true, so this is a failure; scripts/ci-system-deps installs what is needed)", pytrace=False
+        )
     # Reported at the test that needed it (as a skipif mark is), not at this line of conftest.py.
     raise pytest.skip.Exception(message, _use_item_location=True)
 
@@ -79,8 +81,10 @@ def unavailable(message: str) -> None:
 def shared_audio() -> Path:
     """../shared/audio (real recordings, not shipped with the project)."""
     if not SHARED_AUDIO.is_dir():
-        pytest.skip(f"real recordings not found at {SHARED_AUDIO} (they live beside the project, "
-                    "not in it); these tests need them")
+        pytest.skip(
+            f"real recordings not found at {SHARED_AUDIO} (they live beside the project, "
+            "not in it); these tests need them"
+        )
     return SHARED_AUDIO
 
 
@@ -90,19 +94,25 @@ class PulseNullSink:
 
     sink: str
     monitor: str
-    env: dict[str, str]          # for subprocesses (paplay, pactl)
+    env: dict[str, str]  # for subprocesses (paplay, pactl)
 
     def paplay(self, wav: Path) -> subprocess.Popen:
-        return subprocess.Popen(["paplay", "-d", self.sink, str(wav)], env=self.env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            ["paplay", "-d", self.sink, str(wav)],
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def pactl(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=10)
 
     def load(self) -> None:
         """Add the null sink (as if a USB sound card were plugged in)."""
-        done = self.pactl("load-module", "module-null-sink", f"sink_name={self.sink}",
-                          "rate=48000", "channels=1", "norewinds=1")
+        done = self.pactl(
+            "load-module", "module-null-sink", f"sink_name={self.sink}", "rate=48000", "channels=1", "norewinds=1"
+        )
         if done.returncode != 0:
             raise RuntimeError(f"could not load a PulseAudio null sink: {done.stderr.strip()}")
 
@@ -125,11 +135,20 @@ def _server_answers(env: dict[str, str]) -> bool:
 def _start_private_server(runtime: Path) -> tuple[subprocess.Popen, dict[str, str], str]:
     """A PulseAudio daemon of our own (works as root too), reachable at a private socket."""
     socket = runtime / "native"
-    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(runtime),
-           "PULSE_SERVER": f"unix:{socket}"}
-    args = ["pulseaudio", "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit",
-            "--use-pid-file=no", "--disable-shm=yes", "--log-target=stderr", "--log-level=error",
-            "-L", f"module-native-protocol-unix socket={socket} auth-anonymous=1"]
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "HOME": str(runtime), "PULSE_SERVER": f"unix:{socket}"}
+    args = [
+        "pulseaudio",
+        "--daemonize=no",
+        "-n",
+        "--exit-idle-time=-1",
+        "--disallow-exit",
+        "--use-pid-file=no",
+        "--disable-shm=yes",
+        "--log-target=stderr",
+        "--log-level=error",
+        "-L",
+        f"module-native-protocol-unix socket={socket} auth-anonymous=1",
+    ]
     with open(runtime / "pulseaudio.log", "w") as log:
         daemon = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 15
@@ -168,7 +187,7 @@ def pulse_null_sink():
         env = {**env, "PULSE_SINK": NULL_SINK, "PULSE_SOURCE": f"{NULL_SINK}.monitor"}
         pulse = PulseNullSink(sink=NULL_SINK, monitor=f"{NULL_SINK}.monitor", env=env)
         try:
-            pulse.unload()           # a leftover from an interrupted run
+            pulse.unload()  # a leftover from an interrupted run
             pulse.load()
         except RuntimeError as error:
             unavailable(str(error))
@@ -195,13 +214,15 @@ def pulse_null_sink():
 def voices():
     """Speech synthesis for tests: the host's Piper voice and espeak-ng voices."""
     from partyhost.bench.synthetic_speech import Voices
-    return Voices(noise_scale=0.0)   # the same audio on every run: no flaky reads
+
+    return Voices(noise_scale=0.0)  # the same audio on every run: no flaky reads
 
 
 @pytest.fixture(scope="session")
 def say(voices):
     """Text -> 16 kHz speech in Piper's voice, with the lead-in and tail the endpointer keeps."""
     import numpy as np
+
     lead, tail = np.zeros(3200, np.float32), np.zeros(4800, np.float32)
     return lambda text: np.concatenate([lead, voices.speak("piper-1", text), tail])
 
@@ -219,16 +240,20 @@ def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = Non
     score >= 0.5)."""
     from voice.audio_types import SAMPLE_RATE, Utterance
     from voice.listening.reading import read_utterance
-    reading = read_utterance(recognizer, matcher, _PromptName(prompt, slots or {}),
-                             Utterance(audio, 0.0, len(audio) / SAMPLE_RATE))
+
+    reading = read_utterance(
+        recognizer, matcher, _PromptName(prompt, slots or {}), Utterance(audio, 0.0, len(audio) / SAMPLE_RATE)
+    )
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent
 
 
 @pytest.fixture(scope="session")
 def asr_server(tmp_path_factory):
     """The real wyoming-faster-whisper on 127.0.0.1 with the shipped tiny.en: (address, process)."""
-    from voice.remote.address import WyomingAddress
     from wyoming_servers import asr_command, free_port, running
+
+    from voice.remote.address import WyomingAddress
+
     port, folder = free_port(), tmp_path_factory.mktemp("wfw")
     with running(asr_command(port, folder), port, folder / "server.log") as server:
         yield WyomingAddress("127.0.0.1", port), server
@@ -237,8 +262,10 @@ def asr_server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def tts_server(tmp_path_factory):
     """The real wyoming-piper on 127.0.0.1 with the packaged voice: (address, process)."""
-    from voice.remote.address import WyomingAddress
     from wyoming_servers import free_port, running, tts_command
+
+    from voice.remote.address import WyomingAddress
+
     port, folder = free_port(), tmp_path_factory.mktemp("piper")
     with running(tts_command(port, folder / "voices"), port, folder / "server.log") as server:
         yield WyomingAddress("127.0.0.1", port), server

@@ -1,4 +1,5 @@
 """Stand-ins shared by the session tests: a mouth that only records."""
+
 from __future__ import annotations
 
 

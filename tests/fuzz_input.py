@@ -9,6 +9,7 @@ TTS, no audio. A game that ends or is quit starts again with the next lines.
 
 Used by tests/test_fuzz_input.py and by the probe in docs/robustness.md.
 """
+
 from __future__ import annotations
 
 import io
@@ -30,9 +31,31 @@ from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
 
 NAMES = ("Ana", "Ben", "Cy", "Dee")
-HUGE = ["1e309", "-1e309", "nan", "NaN", "inf", "-inf", "+50", "\u221220", "1,000,000,000", "0x1F", "007",
-        "9" * 4301, "1" * 3000, "12" * 2500 + "th", "1" + "0" * 5000, "-" + "9" * 5000, "10^309",
-        "\u0661\u0662\u0663", "\uff11\uff12", "\u00bd", "2\u00b2", "\u2460", "\u0967\u0966\u0966"]
+HUGE = [
+    "1e309",
+    "-1e309",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "+50",
+    "\u221220",
+    "1,000,000,000",
+    "0x1F",
+    "007",
+    "9" * 4301,
+    "1" * 3000,
+    "12" * 2500 + "th",
+    "1" + "0" * 5000,
+    "-" + "9" * 5000,
+    "10^309",
+    "\u0661\u0662\u0663",
+    "\uff11\uff12",
+    "\u00bd",
+    "2\u00b2",
+    "\u2460",
+    "\u0967\u0966\u0966",
+]
 
 
 def game_words() -> list[str]:
@@ -51,16 +74,40 @@ def fuzz_lines(seed: int, count: int) -> list[str]:
         if kind < 0.45:
             line = " ".join(rng.choice(words) for _ in range(rng.randint(1, 5)))
         elif kind < 0.55:
-            line = rng.choice(["yes", "no", "score", "undo", "repeat", "help", "pause", "resume", "quit",
-                               "...", "", "   ", "whose turn", "rules", "slower", "louder"])
+            line = rng.choice(
+                [
+                    "yes",
+                    "no",
+                    "score",
+                    "undo",
+                    "repeat",
+                    "help",
+                    "pause",
+                    "resume",
+                    "quit",
+                    "...",
+                    "",
+                    "   ",
+                    "whose turn",
+                    "rules",
+                    "slower",
+                    "louder",
+                ]
+            )
         elif kind < 0.65:
             line = rng.choice(HUGE)
-        elif kind < 0.75:    # any code point but surrogates, often control characters
-            line = "".join(chr(rng.choice([rng.randint(0, 0x1F), 0x7F, 0x1B, rng.randint(0x80, 0xD7FF),
-                                           rng.randint(0xE000, 0x10FFFF)])) for _ in range(rng.randint(1, 60)))
+        elif kind < 0.75:  # any code point but surrogates, often control characters
+            line = "".join(
+                chr(
+                    rng.choice(
+                        [rng.randint(0, 0x1F), 0x7F, 0x1B, rng.randint(0x80, 0xD7FF), rng.randint(0xE000, 0x10FFFF)]
+                    )
+                )
+                for _ in range(rng.randint(1, 60))
+            )
         elif kind < 0.80:
             line = "\x1b[" + rng.choice(["A", "B", "C", "D", "2J", "6n", "?1049h"]) + rng.choice(words)
-        elif kind < 0.85:    # bytes that are not UTF-8, as a terminal may send them
+        elif kind < 0.85:  # bytes that are not UTF-8, as a terminal may send them
             line = bytes(rng.randint(0x80, 0xFF) for _ in range(rng.randint(1, 20))).decode("utf-8", "replace")
         elif kind < 0.97:
             line = (rng.choice(words) + " ") * rng.randint(20, 400)
@@ -142,7 +189,7 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
     matcher = Matcher()
     journal = Journal(folder / "fuzz.sqlite3")
     for i, config in enumerate(configs):
-        mine = lines[i::len(configs)]
+        mine = lines[i :: len(configs)]
         stream = io.StringIO("".join(line + "\n" for line in mine))
         ears = TimedEars(stream, io.StringIO(), result, matcher)
         while stream.tell() < len(stream.getvalue()):
@@ -153,22 +200,32 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
     return result
 
 
-def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path,
-              result: FuzzResult) -> str:
+def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> str:
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
     decks = load_game_decks(game, deck_files(game, {}), frozenset())
     session_id = journal.create(game.ID, {"options": {}})
     log = EventLog(folder / "events" / f"{session_id}.jsonl", time.monotonic)
-    session = Session(game, options, decks, journal, SessionInfo(session_id, "fuzz"), log, ears,
-                      TextMouth(io.StringIO()), time.monotonic)
+    session = Session(
+        game,
+        options,
+        decks,
+        journal,
+        SessionInfo(session_id, "fuzz"),
+        log,
+        ears,
+        TextMouth(io.StringIO()),
+        time.monotonic,
+    )
     result.games += 1
     try:
         session.start()
         return session.run()
-    except Exception as error:   # what the fuzz is looking for: anything that escapes
-        result.failures.append(f"{config.game}/{config.mode}/{config.deal}: {type(error).__name__}: "
-                               f"{str(error)[:200]} (after the line {ears.line[:80]!r})")
+    except Exception as error:  # what the fuzz is looking for: anything that escapes
+        result.failures.append(
+            f"{config.game}/{config.mode}/{config.deal}: {type(error).__name__}: "
+            f"{str(error)[:200]} (after the line {ears.line[:80]!r})"
+        )
         return "error"
     finally:
         log.close()

@@ -16,6 +16,7 @@ dependencies.
 tests/home_assistant_agent.py runs in that venv: Home Assistant's core with those
 integrations, driven one JSON line at a time.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,6 @@ from queue import Empty, Queue
 from typing import Any
 
 import pytest
-
 from conftest import unavailable
 from satellite import free_port
 
@@ -58,19 +58,40 @@ def home_assistant_program() -> Path:
         return program
     python = python_313()
     if python is None:
-        unavailable(f"Home Assistant {HOME_ASSISTANT_VERSION} needs Python 3.13 and none was found "
-                    "(no pyenv version 3.13.*, no python3.13 on the PATH; Debian 12 packages only 3.11)")
+        unavailable(
+            f"Home Assistant {HOME_ASSISTANT_VERSION} needs Python 3.13 and none was found "
+            "(no pyenv version 3.13.*, no python3.13 on the PATH; Debian 12 packages only 3.11)"
+        )
     uv = [sys.executable, "-m", "uv"]
     try:
-        subprocess.run([*uv, "venv", "--quiet", "--clear", "--python", str(python), str(venv)], check=True,
-                       capture_output=True, text=True, timeout=300)
+        subprocess.run(
+            [*uv, "venv", "--quiet", "--clear", "--python", str(python), str(venv)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         # uv compiles nothing ahead: Home Assistant is 320 MB of Python; only what is imported is.
-        subprocess.run([*uv, "pip", "install", "--quiet", "--python", str(program),
-                        f"homeassistant=={HOME_ASSISTANT_VERSION}", f"wyoming=={WYOMING_FOR_HOME_ASSISTANT}"],
-                       check=True, capture_output=True, text=True, timeout=1800)
+        subprocess.run(
+            [
+                *uv,
+                "pip",
+                "install",
+                "--quiet",
+                "--python",
+                str(program),
+                f"homeassistant=={HOME_ASSISTANT_VERSION}",
+                f"wyoming=={WYOMING_FOR_HOME_ASSISTANT}",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
     except subprocess.CalledProcessError as error:
-        unavailable(f"cannot install Home Assistant {HOME_ASSISTANT_VERSION} into {venv}: "
-                    f"{(error.stderr or '')[-800:]}")
+        unavailable(
+            f"cannot install Home Assistant {HOME_ASSISTANT_VERSION} into {venv}: {(error.stderr or '')[-800:]}"
+        )
     done.touch()
     return program
 
@@ -82,8 +103,13 @@ class RunningHomeAssistant:
         work.mkdir(parents=True, exist_ok=True)
         self.log = work / "home-assistant.log"
         with open(self.log, "w") as log:
-            self.process = subprocess.Popen([str(program), str(AGENT), str(work), str(free_port())],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
+            self.process = subprocess.Popen(
+                [str(program), str(AGENT), str(work), str(free_port())],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+            )
         self._answers: Queue[str] = Queue()
         threading.Thread(target=self._read, daemon=True).start()
         started = self._next(timeout=180)
@@ -97,8 +123,9 @@ class RunningHomeAssistant:
         try:
             answer = json.loads(self._answers.get(timeout=timeout))
         except Empty:
-            raise AssertionError(f"Home Assistant did not answer in {timeout:g} s: "
-                                 f"{self.log.read_text()[-3000:]}") from None
+            raise AssertionError(
+                f"Home Assistant did not answer in {timeout:g} s: {self.log.read_text()[-3000:]}"
+            ) from None
         assert "error" not in answer, answer.get("traceback") or answer["error"]
         return answer
 

@@ -15,6 +15,7 @@ with `conversation.async_converse`, Assist's own entry point. One JSON object a 
 Every line in gets one line out; {"error": "..."} when something failed, so the test
 reads a reason rather than waiting.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -38,13 +39,14 @@ async def start(config_dir: str, http_port: int) -> HomeAssistant:
     """Home Assistant's core and the two integrations, with nothing installed at run time."""
     hass = HomeAssistant(config_dir)
     loader.async_setup(hass)
-    hass.config.skip_pip = True          # its venv holds what these integrations need
+    hass.config.skip_pip = True  # its venv holds what these integrations need
     hass.config_entries = config_entries.ConfigEntries(hass, {})
     await loader.async_get_custom_components(hass)
     await bootstrap.async_load_base_functionality(hass)
     assert await async_setup_component(hass, "homeassistant", {})
-    await async_process_ha_core_config(hass, {"name": "partyhost test", "unit_system": "metric",
-                                              "time_zone": "UTC", "country": "GB", "language": "en"})
+    await async_process_ha_core_config(
+        hass, {"name": "partyhost test", "unit_system": "metric", "time_zone": "UTC", "country": "GB", "language": "en"}
+    )
     config = {"http": {"server_host": ["127.0.0.1"], "server_port": http_port}}
     for domain in ("http", "conversation", "wyoming"):
         if not await async_setup_component(hass, domain, config):
@@ -62,20 +64,23 @@ async def add_service(hass: HomeAssistant, host: str, port: int) -> dict[str, An
         return {"flow": _plain(result), "agent": None}
     await hass.async_block_till_done()
     entry = result["result"]
-    agents = [e.entity_id for e in entity_registry.async_entries_for_config_entry(
-        entity_registry.async_get(hass), entry.entry_id) if e.domain == "conversation"]
-    return {"flow": _plain(result), "agent": agents[0] if agents else None,
-            "entry_state": entry.state.value}
+    agents = [
+        e.entity_id
+        for e in entity_registry.async_entries_for_config_entry(entity_registry.async_get(hass), entry.entry_id)
+        if e.domain == "conversation"
+    ]
+    return {"flow": _plain(result), "agent": agents[0] if agents else None, "entry_state": entry.state.value}
 
 
 async def say(hass: HomeAssistant, agent: str, text: str) -> dict[str, Any]:
-    result = await conversation.async_converse(hass, text, CONVERSATION_ID, Context(), language="en",
-                                               agent_id=agent)
+    result = await conversation.async_converse(hass, text, CONVERSATION_ID, Context(), language="en", agent_id=agent)
     response = result.response
-    return {"speech": response.speech.get("plain", {}).get("speech", ""),
-            "response_type": response.response_type.value,
-            "error_code": response.error_code.value if response.error_code else None,
-            "conversation_id": result.conversation_id}
+    return {
+        "speech": response.speech.get("plain", {}).get("speech", ""),
+        "response_type": response.response_type.value,
+        "error_code": response.error_code.value if response.error_code else None,
+        "conversation_id": result.conversation_id,
+    }
 
 
 def _plain(value: Any) -> Any:
@@ -100,7 +105,7 @@ async def main(config_dir: str, http_port: int) -> None:
                 answer = await say(hass, agent, asked["say"]) if agent else {"error": "no agent added yet"}
             else:
                 answer = {"error": f"unknown request {asked!r}"}
-        except Exception as error:        # the test reads why, whatever it was
+        except Exception as error:  # the test reads why, whatever it was
             answer = {"error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}
         print(json.dumps(answer), flush=True)
     loop.remove_reader(sys.stdin.fileno())

@@ -4,6 +4,7 @@ The session runs in its own thread exactly as `partyhost play --phones` runs it
 (PhoneTable.open / attach / close around Session), with the typed ears reading
 lines the test hands over one at a time, so a test can act between two moves.
 """
+
 from __future__ import annotations
 
 import io
@@ -11,12 +12,14 @@ import queue
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
-from host.decks import load_decks
+from understood import Understands
+
 from host.contract import Prompt, Understood
+from host.decks import load_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
@@ -24,7 +27,6 @@ from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.phones.table import PhoneTable
 from partyhost.textio import TextMouth
-from understood import Understands
 from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parents[1]
@@ -103,17 +105,26 @@ class LiveGame:
         if self.session_id is None:
             self.session_id = self.journal.create(self.game.ID, {"options": {}})
         try:
-            self.table = PhoneTable.open(self.game, self.options, self.decks, self.journal,
-                                         self.session_id, "127.0.0.1", self.port)
-        except BaseException as error:      # handed to the test's thread
+            self.table = PhoneTable.open(
+                self.game, self.options, self.decks, self.journal, self.session_id, "127.0.0.1", self.port
+            )
+        except BaseException as error:  # handed to the test's thread
             self._error = error
             self._ready.set()
             self.journal.close()
             return
         log = EventLog(self.events_path, lambda: 0.0)
-        self.session = Session(self.game, self.options, self.decks, self.journal,
-                               SessionInfo(self.session_id, "group"), log, self.ears,
-                               TextMouth(out=self.spoken), clock=lambda: 0.0)
+        self.session = Session(
+            self.game,
+            self.options,
+            self.decks,
+            self.journal,
+            SessionInfo(self.session_id, "group"),
+            log,
+            self.ears,
+            TextMouth(out=self.spoken),
+            clock=lambda: 0.0,
+        )
         self.table.attach(self.session)
         self.session.ears = _PromptRecorder(self.session.ears, self.ears.prompts)
         self.session.mouth.say(self.table.address.spoken)

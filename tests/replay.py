@@ -1,6 +1,7 @@
 """Typed whole-game scripts played in-process (partyhost/bench/scripted.py, where the
 benchmark that plays them live finds them too), and typed lines played into a new game.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,20 +29,36 @@ class _Lines(Understands):
         return self.understand(prompt, self.lines.pop(0)) if self.lines else None
 
 
-def play_lines(folder: Path, game_id: str, lines: list[str], deck: str | None = None,
-               undo_after_reveal: bool = False, **options: Any) -> tuple[Session, Any, list[dict[str, Any]]]:
+def play_lines(
+    folder: Path,
+    game_id: str,
+    lines: list[str],
+    deck: str | None = None,
+    undo_after_reveal: bool = False,
+    **options: Any,
+) -> tuple[Session, Any, list[dict[str, Any]]]:
     """Typed `lines` into a new game (GameOptions from `options`, `deck` a file of the
     repository) through the real Session and matcher, until they run out; returns the
     session, a RecordingMouth of all the host said, and the journaled moves."""
     from fakes import RecordingMouth
+
     game = get_game(game_id)
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
     decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
-    session = Session(game, GameOptions(**options), decks, journal, SessionInfo(session_id, "g"),
-                      EventLog(folder / "events.jsonl", lambda: 0.0), _Lines(lines), mouth, lambda: 0.0)
+    session = Session(
+        game,
+        GameOptions(**options),
+        decks,
+        journal,
+        SessionInfo(session_id, "g"),
+        EventLog(folder / "events.jsonl", lambda: 0.0),
+        _Lines(lines),
+        mouth,
+        lambda: 0.0,
+    )
     session.undo_after_reveal = undo_after_reveal
     session.start()
     session.run()

@@ -1,16 +1,25 @@
 """The real wyoming-satellite on 127.0.0.1 (partyhost/bench/live_satellite.py) as pytest
 fixtures, for the tests of voice/remote/satellite.py and of `partyhost bench table`.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from conftest import unavailable
-from partyhost.bench.live_satellite import (SATELLITE_VERSION, SND_RATE, HostSpeech,  # noqa: F401 (the tests' too)
-                                            RunningSatellite, SatelliteUnavailable, count, events, free_port,
-                                            satellite_venv)
+
+from partyhost.bench.live_satellite import (  # noqa: F401 (some only for the tests that import them from here)
+    SATELLITE_VERSION,
+    SND_RATE,
+    HostSpeech,
+    RunningSatellite,
+    SatelliteUnavailable,
+    count,
+    events,
+    free_port,
+    satellite_venv,
+)
 
 
 def satellite_program(cache: pytest.Cache) -> Path:

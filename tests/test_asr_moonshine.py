@@ -1,5 +1,6 @@
 """The real Moonshine base-en (voice/asr/moonshine.py) and its ONNX rebuild
 (voice/asr/ort_format.py), on speech from the host's Piper voice."""
+
 from __future__ import annotations
 
 import shutil
@@ -34,6 +35,7 @@ def moonshine(cache):
 
 def test_the_onnx_rebuild_computes_what_the_ort_format_model_computes(say):
     import onnxruntime
+
     folder = default_model_dir()
     audio = say("cattle")[None]
 
@@ -45,9 +47,12 @@ def test_the_onnx_rebuild_computes_what_the_ort_format_model_computes(say):
     encoder, encoder_rebuilt = both("encoder_model")
     hidden = encoder.run(None, {"input_values": audio})[0]
     assert np.allclose(encoder_rebuilt.run(None, {"input_values": audio})[0], hidden, atol=1e-4)
-    decoder, decoder_rebuilt = both("decoder_model_merged")   # its branches share weights now
-    feed = {"input_ids": np.array([[1, 4000, 500]], np.int64), "encoder_hidden_states": hidden,
-            "use_cache_branch": np.array([False])}
+    decoder, decoder_rebuilt = both("decoder_model_merged")  # its branches share weights now
+    feed = {
+        "input_ids": np.array([[1, 4000, 500]], np.int64),
+        "encoder_hidden_states": hidden,
+        "use_cache_branch": np.array([False]),
+    }
     feed |= {i.name: np.zeros((1, 8, 0, 52), np.float32) for i in decoder.get_inputs() if i.name.startswith("past")}
     expected = decoder.run(["logits"], feed)[0]
     assert np.allclose(decoder_rebuilt.run(["logits"], feed)[0], expected, atol=1e-3)
@@ -62,7 +67,7 @@ def test_a_file_that_is_not_an_ort_model_is_refused_with_a_reason(tmp_path):
 
 def test_the_rebuild_is_made_once_and_kept(moonshine, cache):
     made = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
-    assert len(made) == 2                           # encoder and decoder
+    assert len(made) == 2  # encoder and decoder
     MoonshineScorer(cache_dir=cache)
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == made
 
@@ -72,19 +77,21 @@ def test_a_damaged_rebuild_in_the_cache_is_made_again(moonshine, cache, tmp_path
         (tmp_path / kept.name).hardlink_to(kept)
     encoder = next(tmp_path.glob("encoder_model-*"))
     encoder.unlink()
-    encoder.write_bytes(b"half a file")             # a disk that filled up, a copy cut short
+    encoder.write_bytes(b"half a file")  # a disk that filled up, a copy cut short
     again = MoonshineScorer(cache_dir=tmp_path)
     assert encoder.stat().st_size == next(cache.glob("encoder_model-*")).stat().st_size
     audio = say("cattle")
     assert again.judge(audio, ["Cattle"]) == moonshine.judge(audio, ["Cattle"])
 
 
-def test_where_pip_has_no_wheel_the_model_fetched_into_the_models_folder_is_used(moonshine, cache, tmp_path,
-                                                                                  monkeypatch, say):
+def test_where_pip_has_no_wheel_the_model_fetched_into_the_models_folder_is_used(
+    moonshine, cache, tmp_path, monkeypatch, say
+):
     import voice.asr.moonshine as module
+
     fetched = tmp_path / FETCHED
     fetched.mkdir()
-    for name in MODEL_FILES:                        # what `partyhost models fetch moonshine-base-en` unpacks
+    for name in MODEL_FILES:  # what `partyhost models fetch moonshine-base-en` unpacks
         _linked_or_copied(fetched / name, default_model_dir() / name)
     monkeypatch.setattr(module, "packaged_model_dir", lambda: None)
     assert default_model_dir(tmp_path) == fetched

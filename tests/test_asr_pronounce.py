@@ -6,13 +6,13 @@ decks put into live lists (Keep Cool's word cards, the question words players us
 to pick a card: "the pizza one"). Whisper spells anything; Vosk's vocabulary is
 checked when a grammar is compiled (tests/test_asr_vosk.py).
 """
+
 from __future__ import annotations
 
 import pytest
 
 from voice.understanding.normalize import normalize
-from voice.understanding.pronounce import (TYPED_ONLY, check_phrases, grammar_phrases, sphinx_entries,
-                             spoken)
+from voice.understanding.pronounce import TYPED_ONLY, check_phrases, grammar_phrases, sphinx_entries, spoken
 from voice.understanding.vocabulary import parse_dictionary
 
 pytestmark = pytest.mark.model
@@ -35,8 +35,7 @@ def test_every_deck_word_can_be_said():
     from host.games.keep_it_100 import telling_words
 
     decks = load_default_decks()
-    card_words = [normalize(w, strip_fillers=False) for card in decks.words
-                  for w in card.red + card.blue]
+    card_words = [normalize(w, strip_fillers=False) for card in decks.words for w in card.red + card.blue]
     question_words = [w for q in decks.questions for w, _ in telling_words([q.text], 1000)]
     assert len(card_words) > 1000 and len(question_words) > 1000
     for words in (card_words, question_words):

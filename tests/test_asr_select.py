@@ -1,11 +1,11 @@
 """voice/recognizers.py: what can run here, the measured default, clear errors."""
+
 from __future__ import annotations
 
 import pytest
 
 from voice.asr import CompiledCache, calibrate
-from voice.recognizers import (BACKENDS, DEFAULT_BACKEND, available_backends, backend_status,
-                              make_recognizer)
+from voice.recognizers import BACKENDS, DEFAULT_BACKEND, available_backends, backend_status, make_recognizer
 
 pytestmark = pytest.mark.model
 
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.model
 def test_the_embedded_backends_are_available_without_downloads(tmp_path):
     found = available_backends(tmp_path)
     assert "whisper" in found and "pocketsphinx" in found
-    assert "vosk" not in found                       # no English model in an empty folder
+    assert "vosk" not in found  # no English model in an empty folder
     assert set(found) <= set(BACKENDS)
 
 
@@ -41,6 +41,6 @@ def test_compiled_cache_evicts_the_least_recent():
     cache = CompiledCache(lambda phrases: list(phrases), size=2, on_evict=evicted.append)
     a = cache.get(["a"])
     cache.get(["b"])
-    assert cache.get(("a",)) is a                     # list or tuple: same phrase set
-    cache.get(["c"])                                  # "b" is the least recently used
+    assert cache.get(("a",)) is a  # list or tuple: same phrase set
+    cache.get(["c"])  # "b" is the least recently used
     assert evicted == [["b"]] and cache.builds == 3

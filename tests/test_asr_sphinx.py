@@ -3,14 +3,15 @@
 The decoder loads once for the module (about a second). Real recordings come from
 ../shared/audio (skipped with a message when absent); Piper supplies clean speech.
 """
+
 from __future__ import annotations
 
 import logging
 
 import numpy as np
 import pytest
-
 from conftest import understood
+
 from voice.asr.sphinx import SphinxRecognizer, phone_agreement, prefix_tree
 from voice.audio_types import SAMPLE_RATE
 from voice.understanding.matcher import Matcher
@@ -33,6 +34,7 @@ def matcher() -> Matcher:
 
 # ---- the grammar ------------------------------------------------------------------
 
+
 def test_prefix_tree_accepts_exactly_the_phrases():
     phrases = ["it's ten", "it's twelve", "ten", "ten more"]
     final, transitions = prefix_tree(phrases)
@@ -48,7 +50,7 @@ def test_prefix_tree_accepts_exactly_the_phrases():
                 yield from accepted(end, words + (word,))
 
     assert sorted(accepted()) == sorted(phrases)
-    assert sum(1 for s, _, _, w in transitions if s == 0 and w == "it's") == 1   # shared prefix
+    assert sum(1 for s, _, _, w in transitions if s == 0 and w == "it's") == 1  # shared prefix
 
 
 def test_thousands_of_phrases_compile_once_and_are_cached(sphinx, matcher):
@@ -58,7 +60,7 @@ def test_thousands_of_phrases_compile_once_and_are_cached(sphinx, matcher):
     grammar = sphinx.compile(texts)
     assert sphinx.compile(list(texts)) is grammar
     assert sphinx._cache.builds == builds + 1
-    assert "twelve clovers" in grammar.phrases          # "clovers" comes from our dictionary
+    assert "twelve clovers" in grammar.phrases  # "clovers" comes from our dictionary
     assert not grammar.dropped
 
 
@@ -86,11 +88,14 @@ def test_evicted_grammars_release_their_search():
 
 # ---- recognition and rejection -------------------------------------------------------
 
+
 def test_clean_speech_is_recognised_with_a_real_confidence(sphinx, matcher, say):
-    assert understood(sphinx, matcher, "common/number", say("fifty seven")) == \
-        {"intent": "number", "value": 57}
-    assert understood(sphinx, matcher, "one-percent/bid", say("twelve clovers")) == \
-        {"intent": "bid", "count": 12, "family": "clover"}
+    assert understood(sphinx, matcher, "common/number", say("fifty seven")) == {"intent": "number", "value": 57}
+    assert understood(sphinx, matcher, "one-percent/bid", say("twelve clovers")) == {
+        "intent": "bid",
+        "count": 12,
+        "family": "clover",
+    }
     table = matcher.table("common/yes_no")
     [top] = sphinx.recognize(say("yes"), sphinx.compile(list(table.texts)))
     assert top.text == "yes" and top.confidence >= 0.5
@@ -99,22 +104,23 @@ def test_clean_speech_is_recognised_with_a_real_confidence(sphinx, matcher, say)
 
 def test_real_human_speech(sphinx, matcher, shared_audio):
     from voice.listening.audio_in import read_wav_16k
-    audio = np.concatenate([LEAD, read_wav_16k(
-        shared_audio / "speech-commands/yes/439c84f4_nohash_1.wav"), TAIL])
+
+    audio = np.concatenate([LEAD, read_wav_16k(shared_audio / "speech-commands/yes/439c84f4_nohash_1.wav"), TAIL])
     assert understood(sphinx, matcher, "common/yes_no", audio) == {"intent": "yes"}
     digits = sphinx.compile(DIGITS)
-    audio = np.concatenate([LEAD, read_wav_16k(
-        shared_audio / "speech-commands/seven/6a27a9bf_nohash_0.wav"), TAIL])
+    audio = np.concatenate([LEAD, read_wav_16k(shared_audio / "speech-commands/seven/6a27a9bf_nohash_0.wav"), TAIL])
     [top] = sphinx.recognize(audio, digits)
     assert top.text == "seven"
 
 
-@pytest.mark.parametrize("name, start", [("running_tap", 40.0), ("music", 3.0),
-                                         ("doing_the_dishes", 70.0), ("pink_noise", 50.0)])
+@pytest.mark.parametrize(
+    "name, start", [("running_tap", 40.0), ("music", 3.0), ("doing_the_dishes", 70.0), ("pink_noise", 50.0)]
+)
 def test_noise_is_not_acted_on(sphinx, matcher, shared_audio, name, start):
     from voice.listening.audio_in import read_wav_16k
+
     audio = read_wav_16k(shared_audio / "noise" / f"{name}.wav")
-    cut = audio[int(start * SAMPLE_RATE):int((start + 1.5) * SAMPLE_RATE)]
+    cut = audio[int(start * SAMPLE_RATE) : int((start + 1.5) * SAMPLE_RATE)]
     assert understood(sphinx, matcher, "common/number", cut) is None
 
 
@@ -127,10 +133,16 @@ def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
     from partyhost.bench.synthetic_speech import Voices
+
     voices, grammar = Voices(), sphinx.compile(["yes", "no"])
-    rejected = [word for word in OTHER_WORDS
-                if all(h.confidence < 0.5 for h in sphinx.recognize(
-                    np.concatenate([LEAD, voices.speak("espeak-en-us", word), TAIL]), grammar))]
+    rejected = [
+        word
+        for word in OTHER_WORDS
+        if all(
+            h.confidence < 0.5
+            for h in sphinx.recognize(np.concatenate([LEAD, voices.speak("espeak-en-us", word), TAIL]), grammar)
+        )
+    ]
     assert len(rejected) >= 5, rejected
 
 

@@ -1,6 +1,7 @@
 """Quiet in chatter (voice/listening/attention.py, host/session.py): speech not said to the host is
 logged and not answered; "Sorry?" only for a plausible reply; a silent player gets a
 brief reminder at growing intervals."""
+
 from __future__ import annotations
 
 import json
@@ -11,9 +12,9 @@ from understood import Say
 
 from host.contract import Outcome, Source, Understood
 from host.session import SORRY
-from voice.listening.pipeline import Reader
-from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.audio_types import Hypothesis, Utterance
+from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
+from voice.listening.pipeline import Reader
 from voice.listening.reading import Reading
 from voice.understanding.matcher import Matcher
 
@@ -25,8 +26,15 @@ def reading(text: str, rejected: bool, seconds: float = 0.8, *others: str) -> Re
     utterance = Utterance(np.zeros(int(seconds * 16000), np.float32), 1.0, 1.0 + seconds)
     hypotheses = tuple(Hypothesis(t, 0.4 if rejected else 0.9) for t in (text, *others))
     matches = [NUMBER.match(h.text) for h in hypotheses]
-    return Reading(text if not rejected else "", 0.4 if rejected else 0.9, rejected, utterance, hypotheses,
-                   match=matches[0], closest=max(m.score for m in matches))
+    return Reading(
+        text if not rejected else "",
+        0.4 if rejected else 0.9,
+        rejected,
+        utterance,
+        hypotheses,
+        match=matches[0],
+        closest=max(m.score for m in matches),
+    )
 
 
 def ignored(heard: Understood) -> str:
@@ -45,14 +53,14 @@ def test_a_reading_with_more_words_than_the_sound_could_hold_is_not_a_reply_even
     choose = Matcher().table("keep-it-100/choose_card", {"card_word": [("survey", 1)]})
     assert ignore_reason(reading("take the survey one", False, 0.12), choose) == TOO_MANY_WORDS
     assert ignore_reason(reading("take the survey one", False, 0.9), choose) == ""
-    assert ignore_reason(reading("seven", False, 0.3), NUMBER) == ""        # a short word, said quickly
+    assert ignore_reason(reading("seven", False, 0.3), NUMBER) == ""  # a short word, said quickly
 
 
 def test_a_plausible_reply_is_not_ignored():
-    assert ignore_reason(reading("seven", True), NUMBER) == ""           # close to the grammar, unsure
-    assert ignore_reason(reading("mumble", True, 0.8, "seventy"), NUMBER) == ""   # a rival hypothesis is close
-    assert ignore_reason(reading("seven", False), NUMBER) == ""          # trusted
-    assert ignore_reason(reading("seven", False, 5.5), NUMBER, reply_max_s=0) == ""   # the limit off
+    assert ignore_reason(reading("seven", True), NUMBER) == ""  # close to the grammar, unsure
+    assert ignore_reason(reading("mumble", True, 0.8, "seventy"), NUMBER) == ""  # a rival hypothesis is close
+    assert ignore_reason(reading("seven", False), NUMBER) == ""  # trusted
+    assert ignore_reason(reading("seven", False, 5.5), NUMBER, reply_max_s=0) == ""  # the limit off
 
 
 class SpokenEars(ScriptEars):
@@ -74,8 +82,9 @@ class SpokenEars(ScriptEars):
             return Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=0.0)
         self.clock[0] += 2.0
         if line.startswith("~"):
-            return Understood(Outcome.IGNORED, Source.VOICE, "blah", reason=line[1:], start=1.0, end=2.0,
-                              listening_from=0.0)
+            return Understood(
+                Outcome.IGNORED, Source.VOICE, "blah", reason=line[1:], start=1.0, end=2.0, listening_from=0.0
+            )
         if line == "?":
             return Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0, listening_from=0.0)
         return self.understood(prompt, Say(line, start=1.0, end=2.0, listening_from=0.0))
@@ -89,7 +98,7 @@ def test_chatter_is_not_answered_and_the_prompt_is_not_read_again(tmp_path):
     session.start()
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "number", "value": 3, "player": "Ana"}
-    assert mouth.said.count("Ana, add how much?") == 1      # not re-read after chatter or "Sorry?"
+    assert mouth.said.count("Ana, add how much?") == 1  # not re-read after chatter or "Sorry?"
     assert mouth.said.count(SORRY) == 1
     log = events(tmp_path, sid)
     assert [e["reason"] for e in log if e["type"] == "ignored"] == [TOO_LONG, FAR]
@@ -104,15 +113,16 @@ def test_a_silent_player_is_reminded_briefly_at_doubling_intervals(tmp_path):
     session.ears = SpokenEars(["...", f"~{FAR}", "...", "...", "4"], now)
     session.start()
     session.run()
-    assert mouth.said.count("Ana, add how much?") == 4      # the prompt, then three reminders of it
+    assert mouth.said.count("Ana, add how much?") == 4  # the prompt, then three reminders of it
     reminders = [e for e in events(tmp_path, sid) if e["type"] == "reminder"]
     assert len(reminders) == 3
-    assert session.ears.asked[:5] == [30.0, 60.0, 58.0, 120.0, 240.0]   # chatter does not reset the wait
+    assert session.ears.asked[:5] == [30.0, 60.0, 58.0, 120.0, 240.0]  # chatter does not reset the wait
     assert journal.accepted_actions(sid)[0]["value"] == 4
 
 
 def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
     from host.contract import Prompt
+
     session, mouth, _, _ = make_session(tmp_path, [])
     session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
     session._remind(Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like."))
@@ -138,15 +148,19 @@ class NumberPrompt:
 
 
 def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
+    from dataclasses import replace as changed
+
     from test_endpoint import RULES, silence, voiced
     from test_read_ahead import Recording
-    from dataclasses import replace as changed
+
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
+
     audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
     recogniser = Reads("seven")
-    ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(),
-                     busy_until=lambda: 0.0)
+    ears = VoiceEars(
+        Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(), busy_until=lambda: 0.0
+    )
     first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
     assert ignored(first) == TOO_LONG and ignored(second) == TOO_LONG
     assert recogniser.reads == 0 and first.text == second.text == ""
@@ -155,28 +169,37 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
 def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of_it():
     """A short stretch right after a long one: talk going on, not read or answered. The
     same words a few seconds after the host fell silent, or after a pause, are read."""
+    from dataclasses import replace as changed
+
     from test_endpoint import RULES, silence, voiced
     from test_read_ahead import Recording
-    from dataclasses import replace as changed
+
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
 
     def heard(host_quiet_since: float, pause: float):
-        audio = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(pause), voiced(0.5, level=0.1),
-                                silence(1.0)])
+        audio = np.concatenate(
+            [silence(0.6), voiced(5.0, level=0.1), silence(pause), voiced(0.5, level=0.1), silence(1.0)]
+        )
         recogniser = Reads("four")
-        ears = VoiceEars(Recording(audio), Endpointer(changed(RULES, max_ms=8000)), Reader(recogniser), Matcher(),
-                         busy_until=lambda: host_quiet_since)
+        ears = VoiceEars(
+            Recording(audio),
+            Endpointer(changed(RULES, max_ms=8000)),
+            Reader(recogniser),
+            Matcher(),
+            busy_until=lambda: host_quiet_since,
+        )
         return ears.hear(NumberPrompt()), ears.hear(NumberPrompt()), recogniser.reads
 
     long, short, reads = heard(host_quiet_since=-10.0, pause=0.6)
     assert ignored(long) == TOO_LONG and ignored(short) == AMID_TALK and reads == 0
-    assert heard(host_quiet_since=3.0, pause=0.6)[1].text == "four"      # just asked: may be the reply
-    assert heard(host_quiet_since=-10.0, pause=1.6)[1].text == "four"    # after a pause
+    assert heard(host_quiet_since=3.0, pause=0.6)[1].text == "four"  # just asked: may be the reply
+    assert heard(host_quiet_since=-10.0, pause=1.6)[1].text == "four"  # after a pause
 
 
 def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
     from voice.listening.ears import VoiceEars, _Timing
+
     ears = VoiceEars.__new__(VoiceEars)
     ears.matcher, ears.reply_max_s = Matcher(), 4.0
     timing = _Timing(0.0, 1.0, 2.0, (), None)
@@ -200,9 +223,16 @@ def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
             ears.lines.pop(0)
             ears.asked.append(prompt.timeout)
             now[0] += 2.0
-            return Understood(Outcome.MISSED_START, Source.VOICE, reason="began before listening", start=1.0,
-                              end=2.0, listening_from=1.0)
+            return Understood(
+                Outcome.MISSED_START,
+                Source.VOICE,
+                reason="began before listening",
+                start=1.0,
+                end=2.0,
+                listening_from=1.0,
+            )
         return original(prompt)
+
     session.ears = ears
     ears.hear = hear
     session.start()
@@ -219,13 +249,21 @@ FAR_TEXT = "and then she told me the whole story"
 def _far_ears(audio, host_quiet_since=0.0, text=FAR_TEXT, max_ms=None, confidence=0.3):
     """VoiceEars over `audio` whose recogniser reads every utterance as `text` (unsure by default)."""
     from dataclasses import replace as changed
+
     from test_endpoint import RULES
     from test_read_ahead import Recording
+
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
+
     rules = changed(RULES, max_ms=max_ms) if max_ms else RULES
-    return VoiceEars(Recording(audio), Endpointer(rules), Reader(Reads(text, confidence)), Matcher(),
-                     busy_until=lambda: host_quiet_since)
+    return VoiceEars(
+        Recording(audio),
+        Endpointer(rules),
+        Reader(Reads(text, confidence)),
+        Matcher(),
+        busy_until=lambda: host_quiet_since,
+    )
 
 
 def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sorry_then_narrowing(tmp_path):
@@ -233,12 +271,13 @@ def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sor
     gets "Sorry?", the second is the second miss, so the narrowed question follows."""
     from test_endpoint import silence, voiced
     from test_narrowing import _session
+
     session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3})
     audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.2), voiced(1.0), silence(1.5)])
     session.ears = _far_ears(audio)
     first = session.game.prompt(session.state)
     assert session.run() == "eof"
-    said = mouth.said[mouth.said.index(first.text):]
+    said = mouth.said[mouth.said.index(first.text) :]
     assert said[:3] == [first.text, SORRY, "Ana, which card: 1, 2 or 3?"]
     log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     misses = [e for e in log if e["type"] == "heard" and not e.get("narrowed")]
@@ -250,10 +289,13 @@ def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sor
 
 def test_empty_and_too_wordy_readings_at_the_awaited_seat_are_misses_too():
     from test_endpoint import silence, voiced
+
     audio = np.concatenate([silence(0.8), voiced(0.3), silence(1.5)])
+
     class ChooseCard:
         name, slots, timeout = "keep-it-100/choose_card", {"card_word": [("survey", 1)]}, None
-    wordy = _far_ears(audio, text="take the survey one", confidence=0.95)      # sure, but 7 syllables in 0.3 s
+
+    wordy = _far_ears(audio, text="take the survey one", confidence=0.95)  # sure, but 7 syllables in 0.3 s
     heard = wordy.hear(ChooseCard())
     assert heard.outcome is Outcome.UNCLEAR and heard.reason == TOO_MANY_WORDS and heard.spoken
     empty = _far_ears(np.concatenate([silence(0.8), voiced(0.5), silence(1.5)]), text="")
@@ -263,16 +305,18 @@ def test_empty_and_too_wordy_readings_at_the_awaited_seat_are_misses_too():
 
 def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
     from test_endpoint import silence, voiced
+
     audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.5)])
     late = _far_ears(audio, host_quiet_since=-10.0).hear(NumberPrompt())
-    assert ignored(late) == FAR                          # long after the host fell silent
+    assert ignored(late) == FAR  # long after the host fell silent
 
     class KeepCoolTurn(NumberPrompt):
         unclear = {"intent": "clue"}
+
     clue = _far_ears(audio).hear(KeepCoolTurn())
-    assert ignored(clue) == FAR                          # there any word would end the turn
+    assert ignored(clue) == FAR  # there any word would end the turn
 
     talk = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(0.6), voiced(0.8, level=0.1), silence(1.5)])
     ears = _far_ears(talk, host_quiet_since=2.0, max_ms=8000)
     assert ignored(ears.hear(NumberPrompt())) == TOO_LONG
-    assert ignored(ears.hear(NumberPrompt())) == FAR     # inside the window, but running on from talk
+    assert ignored(ears.hear(NumberPrompt())) == FAR  # inside the window, but running on from talk

@@ -1,6 +1,7 @@
 """Sound in and out without a sound card: WAV files as microphone and speaker, device
 lookup and its messages, and the microphone's block timing (the real device is
 exercised in test_pulse_device.py)."""
+
 from __future__ import annotations
 
 import builtins
@@ -11,13 +12,13 @@ import numpy as np
 import pytest
 import soundfile
 import soxr
-
 from conftest import unavailable
+
 from voice import devices
-from voice.listening.audio_in import AudioFileError, MicSource, WavSource, read_wav_16k
-from voice.speaking.audio_out import WavSink, as_float32
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE
 from voice.devices import Device, DeviceNotFound, PortAudioMissing
+from voice.listening.audio_in import AudioFileError, MicSource, WavSource, read_wav_16k
+from voice.speaking.audio_out import WavSink, as_float32
 
 pytestmark = pytest.mark.audio
 
@@ -41,8 +42,16 @@ def joined(source: WavSource) -> tuple[np.ndarray, list[float]]:
 
 # ---------------------------------------------------------------- WavSource
 
-FORMATS = [("PCM_U8", 8000, 1), ("PCM_16", 16000, 1), ("PCM_16", 44100, 2), ("PCM_24", 22050, 1),
-           ("PCM_32", 48000, 2), ("FLOAT", 11025, 1), ("DOUBLE", 96000, 1), ("PCM_16", 32000, 6)]
+FORMATS = [
+    ("PCM_U8", 8000, 1),
+    ("PCM_16", 16000, 1),
+    ("PCM_16", 44100, 2),
+    ("PCM_24", 22050, 1),
+    ("PCM_32", 48000, 2),
+    ("FLOAT", 11025, 1),
+    ("DOUBLE", 96000, 1),
+    ("PCM_16", 32000, 6),
+]
 
 
 @pytest.mark.parametrize("subtype, rate, channels", FORMATS)
@@ -59,10 +68,10 @@ def test_wav_source_reads_any_format_rate_and_channels(tmp_path, subtype, rate, 
     assert times == pytest.approx([i * FRAME_S for i in range(len(times))])
     assert source.now() == pytest.approx(len(times) * FRAME_S)
     assert audio.dtype == np.float32
-    middle = audio[int(0.2 * SAMPLE_RATE):int(1.0 * SAMPLE_RATE)]
+    middle = audio[int(0.2 * SAMPLE_RATE) : int(1.0 * SAMPLE_RATE)]
     assert peak_hz(middle) == pytest.approx(1000, abs=3)
-    assert np.sqrt(np.mean(middle ** 2)) == pytest.approx(0.5 / math.sqrt(2), rel=0.03)
-    assert not audio[file_frames * FRAME_SAMPLES:].any()        # the silent tail
+    assert np.sqrt(np.mean(middle**2)) == pytest.approx(0.5 / math.sqrt(2), rel=0.03)
+    assert not audio[file_frames * FRAME_SAMPLES :].any()  # the silent tail
 
 
 def test_wav_source_downmixes_by_averaging(tmp_path):
@@ -76,13 +85,13 @@ def test_wav_source_downmixes_by_averaging(tmp_path):
 def test_streamed_resampling_matches_resampling_the_whole_file(tmp_path):
     rate = 44100
     t = np.arange(5 * rate) / rate
-    sweep = 0.4 * np.sin(2 * np.pi * (200 * t + 300 * t ** 2))        # 200 Hz rising to 3.2 kHz
+    sweep = 0.4 * np.sin(2 * np.pi * (200 * t + 300 * t**2))  # 200 Hz rising to 3.2 kHz
     path = tmp_path / "sweep.wav"
     soundfile.write(path, sweep, rate, subtype="FLOAT")
-    streamed, _ = joined(WavSource(path, tail_s=0, block_s=0.37))      # blocks cut mid-frame
+    streamed, _ = joined(WavSource(path, tail_s=0, block_s=0.37))  # blocks cut mid-frame
     whole = soxr.resample(sweep.astype(np.float32), rate, SAMPLE_RATE, quality="HQ")
     assert len(streamed) >= len(whole)
-    assert np.abs(streamed[:len(whole)] - whole).max() < 2e-3
+    assert np.abs(streamed[: len(whole)] - whole).max() < 2e-3
     assert np.array_equal(read_wav_16k(path), whole)
 
 
@@ -92,12 +101,12 @@ def test_skip_until_jumps_ahead_on_frame_boundaries(tmp_path):
     source = WavSource(path, tail_s=0)
     frames = source.frames()
     assert next(frames).t == 0 and source.now() == pytest.approx(FRAME_S)
-    source.skip_until(1.0)                       # 1.0 s is not a frame boundary: 1.02 is
+    source.skip_until(1.0)  # 1.0 s is not a frame boundary: 1.02 is
     assert source.now() == pytest.approx(1.02)
     later = next(frames)
     assert later.t == pytest.approx(1.02)
     assert later.samples[0] == pytest.approx(np.linspace(-0.5, 0.5, 3 * 16000)[int(1.02 * 16000)], abs=1e-6)
-    source.skip_until(0.5)                       # never backwards
+    source.skip_until(0.5)  # never backwards
     assert next(source.frames()).t == pytest.approx(1.02 + FRAME_S)  # a new iterator continues
     source.skip_until(10)
     assert list(source.frames()) == []
@@ -140,15 +149,16 @@ def test_wav_source_on_the_real_recordings(shared_audio):
 
 # ---------------------------------------------------------------- WavSink
 
+
 def test_wav_sink_places_sounds_on_the_session_timeline(tmp_path):
     path = tmp_path / "out" / "host.wav"
     sink = WavSink(path, rate=22050)
     end1 = sink.play(sine(500, 1.0, 16000).astype(np.float32), 16000, at=0.5)
     assert end1 == pytest.approx(1.5, abs=1 / 22050)
-    assert soundfile.info(path).frames == round(1.5 * 22050)     # valid before close
-    beep = (sine(2000, 0.2, 44100) * 32767).astype(np.int16)        # int16 at another rate
+    assert soundfile.info(path).frames == round(1.5 * 22050)  # valid before close
+    beep = (sine(2000, 0.2, 44100) * 32767).astype(np.int16)  # int16 at another rate
     end2 = sink.play(beep, 44100, at=2.0)
-    end3 = sink.play(sine(800, 0.5, 22050), 22050, at=2.1)           # still playing: goes after
+    end3 = sink.play(sine(800, 0.5, 22050), 22050, at=2.1)  # still playing: goes after
     sink.close()
     assert end2 == pytest.approx(2.2, abs=1e-3) and end3 == pytest.approx(2.7, abs=1e-3)
 
@@ -156,12 +166,12 @@ def test_wav_sink_places_sounds_on_the_session_timeline(tmp_path):
     info = soundfile.info(path)
     assert (rate, info.channels, info.subtype) == (22050, 1, "PCM_16")
     assert len(audio) == round(2.7 * 22050)
-    assert not audio[:int(0.5 * 22050) - 1].any()
-    assert np.abs(audio[int(0.5 * 22050) + 50:int(0.6 * 22050)]).max() > 0.4
-    assert peak_hz(audio[int(0.6 * 22050):int(1.4 * 22050)], 22050) == pytest.approx(500, abs=3)
-    assert not audio[int(1.5 * 22050) + 2:int(2.0 * 22050) - 1].any()
-    assert peak_hz(audio[int(2.02 * 22050):int(2.18 * 22050)], 22050) == pytest.approx(2000, abs=10)
-    assert peak_hz(audio[int(2.25 * 22050):int(2.65 * 22050)], 22050) == pytest.approx(800, abs=5)
+    assert not audio[: int(0.5 * 22050) - 1].any()
+    assert np.abs(audio[int(0.5 * 22050) + 50 : int(0.6 * 22050)]).max() > 0.4
+    assert peak_hz(audio[int(0.6 * 22050) : int(1.4 * 22050)], 22050) == pytest.approx(500, abs=3)
+    assert not audio[int(1.5 * 22050) + 2 : int(2.0 * 22050) - 1].any()
+    assert peak_hz(audio[int(2.02 * 22050) : int(2.18 * 22050)], 22050) == pytest.approx(2000, abs=10)
+    assert peak_hz(audio[int(2.25 * 22050) : int(2.65 * 22050)], 22050) == pytest.approx(800, abs=5)
 
 
 def test_as_float32_scales_integer_pcm():
@@ -198,9 +208,9 @@ def test_find_device_errors_list_what_exists(fake_devices):
     message = str(missing.value)
     assert "'Blue Yeti'" in message and "Jabra SPEAK 410" in message and "partyhost devices" in message
     with pytest.raises(DeviceNotFound, match="no speaker has index 1|No speaker has index 1"):
-        devices.find_device(1, "output")                 # an input-only device
+        devices.find_device(1, "output")  # an input-only device
     with pytest.raises(DeviceNotFound, match="several"):
-        devices.find_device("USB", "input")               # two USB devices
+        devices.find_device("USB", "input")  # two USB devices
 
 
 def test_no_device_at_all_says_what_to_do(monkeypatch):
@@ -237,6 +247,7 @@ def test_list_devices_through_real_portaudio():
 
 # ---------------------------------------------------------------- microphone timing (logic)
 
+
 class FakeClock:
     def __init__(self) -> None:
         self.now = 100.0
@@ -266,9 +277,9 @@ def test_mic_blocks_become_timed_16k_frames():
     clock = FakeClock()
     mic = MicSource(clock=clock)
     mic._prepare("fake", 48000)
-    feed(mic, clock, 100, 48000)                   # 3 s
+    feed(mic, clock, 100, 48000)  # 3 s
     frames = drain(mic)
-    assert len(frames) >= 95                      # the resampler holds back a few ms
+    assert len(frames) >= 95  # the resampler holds back a few ms
     assert frames[0].t == pytest.approx(100.0, abs=1e-6)
     assert np.diff([f.t for f in frames]) == pytest.approx(FRAME_S)
     audio = np.concatenate([f.samples for f in frames])
@@ -281,13 +292,13 @@ def test_mic_reports_overflows_and_resyncs_after_lost_audio():
     mic = MicSource(clock=clock, on_problem=problems.append)
     mic._prepare("fake", 16000)
     feed(mic, clock, 10, 16000)
-    clock.now += 1.0                              # a second of audio never arrived
+    clock.now += 1.0  # a second of audio never arrived
     feed(mic, clock, 10, 16000, overflow=True)
     frames = drain(mic)
     mic._report_overflows()
     times = [round(f.t, 3) for f in frames]
     assert times[:10] == pytest.approx([100 + i * FRAME_S for i in range(10)])
-    assert times[10] == pytest.approx(101.3, abs=1e-3)       # the clock, not the sample count
+    assert times[10] == pytest.approx(101.3, abs=1e-3)  # the clock, not the sample count
     assert [p.kind for p in problems] == ["overflow"] and "10 blocks" in problems[0].message
 
 
@@ -295,7 +306,7 @@ def test_mic_skip_until_drops_audio_captured_before():
     clock = FakeClock()
     mic = MicSource(clock=clock)
     mic._prepare("fake", 16000)
-    feed(mic, clock, 40, 16000)                   # 100.0 .. 101.2
+    feed(mic, clock, 40, 16000)  # 100.0 .. 101.2
     mic.skip_until(100.75)
     frames = drain(mic)
     assert frames and min(f.t for f in frames) >= 100.75

@@ -1,6 +1,7 @@
 """Card names made for the ear (issue 40): every question card has a short spoken name
 in its deck ("the June one"), the deck check keeps them sayable and apart, the host
 names a hand by them, and a player picks a card by saying its name back."""
+
 from __future__ import annotations
 
 import csv
@@ -43,7 +44,7 @@ def test_the_deck_check_refuses_one_name_on_two_cards_one_hand_may_hold(question
     deck = [replace(q, name=first.name.upper()) if q.id == second.id else q for q in questions]
     errors = check_card_names(deck, None)
     assert any(first.id in e and second.id in e and "one" in e and "hand" in e for e in errors), errors
-    assert check_card_names(questions, None) == []            # the shipped deck itself is fine
+    assert check_card_names(questions, None) == []  # the shipped deck itself is fine
 
 
 def test_the_deck_check_refuses_long_names_number_words_and_words_it_cannot_hear(questions):
@@ -60,7 +61,7 @@ def test_the_deck_check_refuses_an_unknown_word_and_a_name_the_grammar_takes_for
     deck = [replace(first, name="zorblax"), replace(second, name="okay")] + list(questions[2:])
     errors = check_card_names(deck, vocabulary.load_dictionary())
     assert any(first.id in e and "'zorblax' is not in the pronouncing dictionary" in e for e in errors)
-    assert any(second.id in e and "not understood as that card" in e for e in errors)   # "okay" is a filler
+    assert any(second.id in e and "not understood as that card" in e for e in errors)  # "okay" is a filler
 
 
 @needs_pocketsphinx
@@ -96,8 +97,8 @@ def test_a_card_is_chosen_by_saying_its_name(tmp_path, game, said_as):
     names = prompt.context["names"]
     assert all(names)
     said = " ".join(mouth.said)
-    assert all(name in said for name in names)                   # the hand was named by them
-    ears.replies = [said_as(names[1])]               # "the June one", or the name as the hand said it
+    assert all(name in said for name in names)  # the hand was named by them
+    ears.replies = [said_as(names[1])]  # "the June one", or the name as the hand said it
     session.run()
     accepted = journal.accepted_actions(sid)[0]
     assert accepted["intent"] == "choose_card" and accepted["card"] == 2, (names, accepted)

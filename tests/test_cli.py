@@ -1,4 +1,5 @@
 """The command line's answers to mistakes: one clear line, exit code 2, nothing saved."""
+
 from __future__ import annotations
 
 import os
@@ -14,10 +15,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run(args, tmp_path, stdin=""):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def saved_sessions(tmp_path):
@@ -32,16 +39,18 @@ def test_help_lists_the_commands(tmp_path):
         assert command in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["play", "keep-cool", "--players", "Ana,Ben"], "3"),                    # too few players
-    (["play", "centurion", "--mode", "solo"], "solo"),                     # unknown mode
-    (["play", "one-percent", "--rules", "no_such_rule=1"], "no_such_rule"),
-    (["play", "one-percent", "--rules", "oops"], "KEY=VALUE"),
-    (["play", "keep-it-100", "--input", "mic", "--input-device", "no such microphone"],
-     "no such microphone"),
-    (["play", "keep-it-100", "--input", "missing.wav"], "missing.wav"),
-    (["play", "keep-it-100", "--output", "loudspeaker"], "--output takes"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "keep-cool", "--players", "Ana,Ben"], "3"),  # too few players
+        (["play", "centurion", "--mode", "solo"], "solo"),  # unknown mode
+        (["play", "one-percent", "--rules", "no_such_rule=1"], "no_such_rule"),
+        (["play", "one-percent", "--rules", "oops"], "KEY=VALUE"),
+        (["play", "keep-it-100", "--input", "mic", "--input-device", "no such microphone"], "no such microphone"),
+        (["play", "keep-it-100", "--input", "missing.wav"], "missing.wav"),
+        (["play", "keep-it-100", "--output", "loudspeaker"], "--output takes"),
+    ],
+)
 def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, message):
     result = run(args, tmp_path)
     assert result.returncode == 2
@@ -53,16 +62,19 @@ def test_bad_options_are_refused_before_anything_is_saved(tmp_path, args, messag
 TEXT = ["--input", "text", "--output", "text"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["play", "keep-cool", "--rules", "turn_seconds=0"], "The turn time must be from 3 to 60 seconds"),
-    (["play", "keep-cool", "--rules", "turn_seconds=2"], "The turn time must be from 3 to 60 seconds"),
-    (["play", "keep-cool", "--rules", "turn_seconds=100"], "The turn time must be from 3 to 60 seconds"),
-    (["play", "keep-cool", "--teams", "Ana,Ben;Cy,Dee"], "Keep Cool is not played in teams"),
-    (["play", "keep-cool", "--players", "Ana,,Cy,Dee"], "'Ana,,Cy,Dee' has an empty name"),
-    (["play", "keep-cool", "--players", " "], "--players names nobody"),
-    (["play", "keep-it-100", "--players", "Ana,Ben,ana"], 'two players are called "Ana"'),   # the spoken menu's rule
-    (["play", "zero-to-100", "--teams", "Ana,Ben;;Cy"], "has an empty team"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "keep-cool", "--rules", "turn_seconds=0"], "The turn time must be from 3 to 60 seconds"),
+        (["play", "keep-cool", "--rules", "turn_seconds=2"], "The turn time must be from 3 to 60 seconds"),
+        (["play", "keep-cool", "--rules", "turn_seconds=100"], "The turn time must be from 3 to 60 seconds"),
+        (["play", "keep-cool", "--teams", "Ana,Ben;Cy,Dee"], "Keep Cool is not played in teams"),
+        (["play", "keep-cool", "--players", "Ana,,Cy,Dee"], "'Ana,,Cy,Dee' has an empty name"),
+        (["play", "keep-cool", "--players", " "], "--players names nobody"),
+        (["play", "keep-it-100", "--players", "Ana,Ben,ana"], 'two players are called "Ana"'),  # the spoken menu's rule
+        (["play", "zero-to-100", "--teams", "Ana,Ben;;Cy"], "has an empty team"),
+    ],
+)
 def test_an_option_that_would_be_taken_otherwise_than_written_is_refused(tmp_path, args, message):
     """Each of these used to start a game with something other than what was typed (a
     timer of 0 or 100 seconds, the teams dropped, two players or three stand-ins)."""
@@ -84,8 +96,9 @@ def test_a_file_in_a_folder_that_does_not_exist_is_refused_and_no_folder_made(tm
 
 def test_the_turn_time_may_be_anything_from_3_to_60(tmp_path):
     for seconds in ("3", "60"):
-        result = run(["play", "keep-cool", "--players", "Ana,Ben,Cy", "--rules", f"turn_seconds={seconds}", *TEXT],
-                     tmp_path)
+        result = run(
+            ["play", "keep-cool", "--players", "Ana,Ben,Cy", "--rules", f"turn_seconds={seconds}", *TEXT], tmp_path
+        )
         assert result.returncode == 0, result.stderr
 
 
@@ -93,16 +106,19 @@ def test_against_the_host_without_players_says_what_to_add(tmp_path):
     result = run(["play", "centurion", "--mode", "vs-host", "--input", "text", "--output", "text"], tmp_path)
     assert result.returncode == 2 and saved_sessions(tmp_path) == []
     assert 'Name the player with --players, for example --players "Ana".' in result.stderr
-    result = run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--input", "text",
-                  "--output", "text"], tmp_path)
+    result = run(
+        ["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--input", "text", "--output", "text"], tmp_path
+    )
     assert result.returncode == 0 and "Centurion!" in result.stdout
 
 
 def test_a_broken_deck_names_file_and_line(tmp_path):
     deck = tmp_path / "mine.csv"
-    deck.write_text("id,text,answer,year,source,category,games\n"
-                    "a1,How many out of 100 people like tea?,50,2020,Survey,food,keep-it-100\n"
-                    "a2,How many keys on a piano?,eighty-eight,2020,Fact,quantity,zero-to-100\n")
+    deck.write_text(
+        "id,text,answer,year,source,category,games\n"
+        "a1,How many out of 100 people like tea?,50,2020,Survey,food,keep-it-100\n"
+        "a2,How many keys on a piano?,eighty-eight,2020,Fact,quantity,zero-to-100\n"
+    )
     result = run(["play", "zero-to-100", "--deck", str(deck)], tmp_path)
     assert result.returncode == 2
     assert "mine.csv:3" in result.stderr and "answer" in result.stderr
@@ -118,6 +134,7 @@ def test_resume_without_a_saved_game_says_what_to_do(tmp_path):
 
 def test_saved_games_can_be_deleted_one_by_one_or_all_those_with_no_move(tmp_path):
     from host.sessionlock import SessionLock
+
     typed = ["play", "keep-it-100", "--players", "Ana,Ben", "--input", "text", "--output", "text"]
     for moves in ("", "card 1\n", ""):
         assert run(typed, tmp_path, stdin=moves).returncode == 0
@@ -125,7 +142,7 @@ def test_saved_games_can_be_deleted_one_by_one_or_all_those_with_no_move(tmp_pat
     events = tmp_path / "data" / "events"
     assert (events / f"{empty.id}.jsonl").is_file()
 
-    with SessionLock(tmp_path / "data" / "locks", other_empty.id):     # being played elsewhere
+    with SessionLock(tmp_path / "data" / "locks", other_empty.id):  # being played elsewhere
         busy = run(["sessions", "--prune"], tmp_path)
     assert busy.returncode == 2 and other_empty.id in busy.stderr and len(saved_sessions(tmp_path)) == 3
     result = run(["sessions", "--prune"], tmp_path)
@@ -143,8 +160,24 @@ def test_saved_games_can_be_deleted_one_by_one_or_all_those_with_no_move(tmp_pat
 def test_rules_and_sessions(tmp_path):
     result = run(["rules", "centurion"], tmp_path)
     assert result.returncode == 0 and "100" in result.stdout and "pvp" in result.stdout
-    run(["play", "centurion", "--mode", "vs-host", "--players", "Ana", "--seed", "1",
-         "--input", "text", "--output", "text"], tmp_path, stdin="score\n")
+    run(
+        [
+            "play",
+            "centurion",
+            "--mode",
+            "vs-host",
+            "--players",
+            "Ana",
+            "--seed",
+            "1",
+            "--input",
+            "text",
+            "--output",
+            "text",
+        ],
+        tmp_path,
+        stdin="score\n",
+    )
     listing = run(["sessions"], tmp_path).stdout
     assert "centurion" in listing and "playing" in listing and "Ana" in listing
 
@@ -164,8 +197,11 @@ def test_decks_stats_reports_counts_histogram_and_difficulty(tmp_path):
     out = result.stdout
     assert "questions: " in out and "for keep-it-100: " in out and "answers per tenth:" in out
     assert "90-100" in out and "keep cool: 120 cards, 2400 different words" in out
-    table = [line.split() for line in out.splitlines() if line.strip()[:2].strip().isdigit()
-             and len(line.split()) > 4 and line.split()[1] == "240"]
+    table = [
+        line.split()
+        for line in out.splitlines()
+        if line.strip()[:2].strip().isdigit() and len(line.split()) > 4 and line.split()[1] == "240"
+    ]
     assert [int(row[0]) for row in table] == list(range(1, 11))
 
 
@@ -182,14 +218,26 @@ def test_decks_check_reads_card_decks_too(tmp_path):
     result = run(["decks", "check", "--card-deck", str(pack)], tmp_path)
     assert result.returncode == 2 and "pack.yaml:1" in result.stdout
     shipped = REPO / "decks"
-    result = run(["decks", "check", "--card-deck", str(shipped / "one-percent.yaml"),
-                  "--card-deck", str(shipped / "cards.yaml")], tmp_path)
+    result = run(
+        [
+            "decks",
+            "check",
+            "--card-deck",
+            str(shipped / "one-percent.yaml"),
+            "--card-deck",
+            str(shipped / "cards.yaml"),
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stdout
 
 
 def test_the_menu_picks_a_game_and_players_when_none_is_given(tmp_path):
-    result = run(["play", "--input", "text", "--output", "text", "--seed", "4"], tmp_path,
-                 stdin="play the piano\nlet's play centurion\nthree\n1\nscore\n")
+    result = run(
+        ["play", "--input", "text", "--output", "text", "--seed", "4"],
+        tmp_path,
+        stdin="play the piano\nlet's play centurion\nthree\n1\nscore\n",
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Which game shall we play?" in out and "Sorry, I didn't catch that" in out
@@ -205,15 +253,17 @@ def test_install_service_without_a_user_systemd_says_so_and_leaves_no_unit(tmp_p
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "systemctl").write_text(
-        f'#!/bin/sh\ncase "$*" in *{fails_at}*) echo "Failed to connect to bus: No medium found" >&2; exit 1;; esac\n')
+        f'#!/bin/sh\ncase "$*" in *{fails_at}*) echo "Failed to connect to bus: No medium found" >&2; exit 1;; esac\n'
+    )
     (bin_dir / "systemctl").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    result = subprocess.run([str(REPO / "scripts" / "install-service")], env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [str(REPO / "scripts" / "install-service")], env=env, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 1
     told = [line for line in result.stderr.splitlines() if line.startswith("install-service: ")]
     assert len(told) == 1
-    if fails_at == "--user":      # every call: no user bus at all
+    if fails_at == "--user":  # every call: no user bus at all
         assert "no systemd user service manager" in told[0]
     else:
         assert "nothing is installed" in told[0]
@@ -221,8 +271,9 @@ def test_install_service_without_a_user_systemd_says_so_and_leaves_no_unit(tmp_p
 
 
 def test_install_service_renders_a_unit_that_starts_the_menu(tmp_path):
-    result = subprocess.run([str(REPO / "scripts" / "install-service"), "--print"],
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [str(REPO / "scripts" / "install-service"), "--print"], capture_output=True, text=True, timeout=30
+    )
     assert result.returncode == 0
     unit = result.stdout
     assert "[Service]" in unit and f"ExecStart={REPO}/.venv/bin/partyhost\n" in unit

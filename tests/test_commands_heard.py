@@ -6,20 +6,21 @@ The audio tests speak with Piper (noise_scale 0, so the same clip every run) and
 espeak-ng's en-gb, and assert what the host does, not the exact words read: the
 recogniser's int8 kernels differ a little from one CPU to another.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 from fakes import RecordingMouth
+from understood import Say
+
 from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
 from host.engine import GameOptions, RuleError, evolve, say
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.session import AGAIN, YES, Session, SessionInfo
-from understood import Say
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 from voice.understanding.clues import NOT_A_WORD, TWO_WORDS, clue_doubt
 from voice.understanding.matcher import Matcher
@@ -29,16 +30,24 @@ KEEP_COOL_WORDS = ["kettle", "candle", "pencil", "lemon"]
 
 # ---- a command needs its own words -------------------------------------------------
 
+
 def power_card_question():
     """The narrowed question after "Which card?" in Zero to 100 (host/narrowing.py's prompt):
     the power cards as choices, any answer to the open prompt, the common commands."""
     from host.games import grammar_slots
     from host.games.zero_to_100 import PLAYED_POWERS, _played_power_name
     from partyhost.bench.manifest import BenchPrompt
-    context = {"hand": ["How tall is the Eiffel tower in metres?", "How many keys has a piano?"],
-               "powers": ["50", "20", "spot_on"], "teams": [["Ana"], ["Ben"]]}
+
+    context = {
+        "hand": ["How tall is the Eiffel tower in metres?", "How many keys has a piano?"],
+        "powers": ["50", "20", "spot_on"],
+        "teams": [["Ana"], ["Ben"]],
+    }
     labels = ["none"] + [_played_power_name(p) for p in PLAYED_POWERS]
-    slots = {**grammar_slots("zero-to-100/choose_card", context), "choice": [(label, i) for i, label in enumerate(labels)]}
+    slots = {
+        **grammar_slots("zero-to-100/choose_card", context),
+        "choice": [(label, i) for i, label in enumerate(labels)],
+    }
     return BenchPrompt(PROMPT_UNION.join(["common/choice", "zero-to-100/choose_card"]), slots, None)
 
 
@@ -49,14 +58,21 @@ def test_a_word_of_the_grammar_is_never_read_as_another_words_command():
         match = table.match(said)
         assert match.intent is None or match.intent["intent"] not in ("resume", "slower"), (said, match)
     # The command's own words, near slips and one word heard as two still are the command.
-    for said, command in (("let's go on", "resume"), ("slow down", "slower"), ("what the score", "score"),
-                          ("who's turn is it", "whose_turn"), ("and do", "undo"), ("paws", "pause")):
+    for said, command in (
+        ("let's go on", "resume"),
+        ("slow down", "slower"),
+        ("what the score", "score"),
+        ("who's turn is it", "whose_turn"),
+        ("and do", "undo"),
+        ("paws", "pause"),
+    ):
         match = table.match(said)
         assert match.intent == {"intent": command} and not match.needs_confirmation, (said, match)
     assert table.match("minus twenty").intent == {"intent": "choice", "index": 4}
 
 
 # ---- what counts as a clue ---------------------------------------------------------
+
 
 def test_a_clue_is_one_known_word_or_a_hyphenated_compound():
     for word in ("kettle", "banana", "wolf-dog", "candles"):
@@ -73,6 +89,7 @@ def test_a_clue_is_one_known_word_or_a_hyphenated_compound():
 
 
 # ---- the session answers at once ----------------------------------------------------
+
 
 class CountGame:
     """Add 1 to 5 on a timed prompt; whoever reaches 10 ends it."""
@@ -122,41 +139,52 @@ def run_session(tmp_path: Path, replies, now: float = 12.0):
     sid = journal.create("count", {"options": {}})
     mouth, ears = RecordingMouth(), QueuedEars(replies)
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: now)
-    session = Session(CountGame(), GameOptions(players=("Ana",), seed=1), None, journal, SessionInfo(sid, "g"),
-                      log, ears, mouth, clock=lambda: now)
+    session = Session(
+        CountGame(),
+        GameOptions(players=("Ana",), seed=1),
+        None,
+        journal,
+        SessionInfo(sid, "g"),
+        log,
+        ears,
+        mouth,
+        clock=lambda: now,
+    )
     session.start()
     session.run()
     return session, mouth, ears
 
 
 def test_the_wake_word_alone_is_answered_and_the_host_listens(tmp_path):
-    woken = Understood(Outcome.WOKEN, Source.VOICE, reason="wake word alone", listening_from=10.0, start=10.5,
-                       end=11.0)
+    woken = Understood(Outcome.WOKEN, Source.VOICE, reason="wake word alone", listening_from=10.0, start=10.5, end=11.0)
     session, mouth, ears = run_session(tmp_path, [woken, woken, Say("five"), Say("five")])
-    assert mouth.said.count(YES) == 2 and session.state["total"] == 10     # never silence, never a move
-    assert [p.timeout for p in ears.asked[:3]] == [8.0, 6.0, 6.0]           # the turn's clock runs on
+    assert mouth.said.count(YES) == 2 and session.state["total"] == 10  # never silence, never a move
+    assert [p.timeout for p in ears.asked[:3]] == [8.0, 6.0, 6.0]  # the turn's clock runs on
 
 
 def test_a_misheard_clue_is_asked_again_inside_the_turns_clock_and_not_taken(tmp_path):
-    misheard = Understood(Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS,
-                          listening_from=10.0, start=10.5, end=11.0)
+    misheard = Understood(
+        Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS, listening_from=10.0, start=10.5, end=11.0
+    )
     session, mouth, ears = run_session(tmp_path, [misheard, Say("five"), Say("five")], now=17.5)
     assert mouth.said.count(AGAIN) == 1 and session.actions[0]["value"] == 5
     assert len(session.actions) == 2
-    assert ears.asked[1].timeout == 1.0      # 0.5 s left of 8: at least a second to say it again
+    assert ears.asked[1].timeout == 1.0  # 0.5 s left of 8: at least a second to say it again
 
 
 def test_a_turn_whose_clock_ran_out_gets_its_second_after_again_once(tmp_path):
     """Misheard again and again past the buzzer: one grace second, then the turn times out."""
-    misheard = Understood(Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS,
-                          listening_from=10.0, start=10.5, end=11.0)
+    misheard = Understood(
+        Outcome.MISHEARD, Source.VOICE, text="post onto", reason=TWO_WORDS, listening_from=10.0, start=10.5, end=11.0
+    )
     session, mouth, ears = run_session(tmp_path, [misheard, misheard, misheard, Say("five")], now=17.5)
-    assert mouth.said[2:5] == [AGAIN, AGAIN, "Total 1."]      # the turn ended after its grace
+    assert mouth.said[2:5] == [AGAIN, AGAIN, "Total 1."]  # the turn ended after its grace
     assert session.actions[0]["intent"] == "timeout"
-    assert [p.timeout for p in ears.asked[:3]] == [8.0, 1.0, 8.0]   # the next turn's clock is whole
+    assert [p.timeout for p in ears.asked[:3]] == [8.0, 1.0, 8.0]  # the next turn's clock is whole
 
 
 # ---- the ears, on speech -----------------------------------------------------------------
+
 
 def silence(seconds: float) -> np.ndarray:
     return np.zeros(int(seconds * SAMPLE_RATE), np.float32)
@@ -165,18 +193,21 @@ def silence(seconds: float) -> np.ndarray:
 @pytest.fixture(scope="module")
 def voices():
     from partyhost.bench.synthetic_speech import Voices
+
     return Voices(noise_scale=0.0)
 
 
 @pytest.fixture(scope="module")
 def recognizer():
     from voice.recognizers import make_recognizer
+
     return make_recognizer()
 
 
 def keep_cool_turn():
     from host.games import grammar_slots
     from partyhost.bench.manifest import BenchPrompt
+
     live = grammar_slots("keep-cool/word", {"words": KEEP_COOL_WORDS, "roster": ["Ana", "Ben", "Cy"]})
     return BenchPrompt("keep-cool/word", live, 8.0)
 
@@ -187,6 +218,7 @@ class FiresAt:
 
     def __init__(self, t: float):
         from voice.wake_words import shipped_wake_words
+
         self.t, self.word, self.fired = t, shipped_wake_words()["okay_nabu"], False
 
     def push(self, frame):
@@ -237,13 +269,22 @@ def ears_for(audio: np.ndarray, recognizer, wake=None):
     from voice.listening.endpoint import Endpointer
     from voice.listening.frontend import FrontEnd
     from voice.listening.pipeline import Reader
-    return VoiceEars(ClipSource(audio), Endpointer(), Reader(recognizer), Matcher(), busy_until=lambda: 0.0,
-                     front_end=FrontEnd(), wake=wake)
+
+    return VoiceEars(
+        ClipSource(audio),
+        Endpointer(),
+        Reader(recognizer),
+        Matcher(),
+        busy_until=lambda: 0.0,
+        front_end=FrontEnd(),
+        wake=wake,
+    )
 
 
 def spoken(voices, voice: str, text: str) -> tuple[np.ndarray, float]:
     """The clip padded, then a second of silence; and when the speech ends in it."""
     from voice.speaking.mixing import padded
+
     said = voices.speak(voice, text)
     clip = padded(said)
     return np.concatenate([clip, silence(1.0)]), (len(clip) + len(said)) / 2 / SAMPLE_RATE
@@ -254,6 +295,7 @@ def spoken(voices, voice: str, text: str) -> tuple[np.ndarray, float]:
 def test_a_wake_detection_on_undo_at_an_open_prompt_undoes_the_last_move(voices, recognizer):
     from partyhost.bench.manifest import BenchPrompt
     from voice.listening.wake import WakeWatch
+
     audio, end = spoken(voices, "piper-1", "undo")
     for name in ("keep-it-100/predict", "common/number"):
         heard = ears_for(audio, recognizer, WakeWatch(FiresAt(end))).hear(BenchPrompt(name, {}, None))
@@ -265,6 +307,7 @@ def test_a_wake_detection_on_undo_at_an_open_prompt_undoes_the_last_move(voices,
 @pytest.mark.model
 def test_the_wake_word_alone_is_woken_and_never_read_as_a_clue(voices, recognizer):
     from voice.listening.wake import WakeDetector, WakeWatch
+
     audio, _ = spoken(voices, "piper-1", "okay nabu")
     for prompt in (keep_cool_turn(),):
         heard = ears_for(audio, recognizer, WakeWatch(WakeDetector("okay_nabu"))).hear(prompt)
@@ -320,16 +363,26 @@ REPO = Path(__file__).resolve().parents[1]
 def test_the_commands_bench_refuses_unknown_rooms_and_voices():
     import subprocess
     import sys
-    for bad, reason in ((["--rooms", "clean,attic"], "--rooms: attic unknown"),
-                        (["--voices", "piper-1,bob"], "--voices: bob is no voice")):
-        result = subprocess.run([sys.executable, "-m", "partyhost", "bench", "commands", *bad], cwd=REPO,
-                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+    for bad, reason in (
+        (["--rooms", "clean,attic"], "--rooms: attic unknown"),
+        (["--voices", "piper-1,bob"], "--voices: bob is no voice"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", "bench", "commands", *bad],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         assert result.returncode == 2 and reason in result.stderr, (bad, result.stderr)
         assert "Traceback" not in result.stderr
 
 
 def test_the_commands_bench_counts_each_clip_once():
     from partyhost.bench.spoken_commands import Counts
+
     counts = Counts(commands=40, done=37, as_other=1, replies=20, reply_as_command=0, bare=48, wake_fires=1)
     figures = counts.figures()
     assert figures["commands heard and done"] == "37/40 (92.5 %)"
@@ -346,10 +399,28 @@ def test_the_commands_bench_runs_and_its_misses_match_its_figures(tmp_path):
     import re
     import subprocess
     import sys
+
     out = tmp_path / "commands.json"
-    result = subprocess.run([sys.executable, "-m", "partyhost", "bench", "commands", "--voices", "piper-1",
-                             "--rooms", "clean", "--json", str(out)], cwd=REPO, capture_output=True, text=True,
-                            timeout=900, stdin=subprocess.DEVNULL)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            "bench",
+            "commands",
+            "--voices",
+            "piper-1",
+            "--rooms",
+            "clean",
+            "--json",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     done = re.search(r"commands heard and done: (\d+)/40", result.stdout)
     assert done is not None, result.stdout

@@ -2,11 +2,14 @@
 
 Real games, sessions and understanding; the replies are typed, or spoken (a Say with a time).
 """
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from fakes import RecordingMouth
+from understood import Say, Understands
 
 from host.contract import Outcome, Source, Understood
 from host.decks import load_game_decks
@@ -15,9 +18,6 @@ from host.eventlog import EventLog
 from host.games import get_game, option
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from understood import Say, Understands
-
-from fakes import RecordingMouth
 
 
 class Ears(Understands):
@@ -35,11 +35,20 @@ def session(tmp_path, game_id, replies, players=("Ana", "Ben", "Cy"), rules=None
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
-    options = GameOptions(players=players, mode=mode or game.MODES[0], deal=deal or game.DEALS[0], seed=seed,
-                          rules=rules or {})
-    played = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
-                     SessionInfo(session_id, "g"), EventLog(tmp_path / "events.jsonl", lambda: 0.0),
-                     Ears(replies), mouth, clock=lambda: 0.0)
+    options = GameOptions(
+        players=players, mode=mode or game.MODES[0], deal=deal or game.DEALS[0], seed=seed, rules=rules or {}
+    )
+    played = Session(
+        game,
+        options,
+        load_game_decks(option(game, "DECK"), []),
+        journal,
+        SessionInfo(session_id, "g"),
+        EventLog(tmp_path / "events.jsonl", lambda: 0.0),
+        Ears(replies),
+        mouth,
+        clock=lambda: 0.0,
+    )
     played.start()
     return played, mouth, journal, session_id
 
@@ -51,7 +60,7 @@ def test_a_card_named_once_the_card_is_chosen_is_told_to_place_it(tmp_path):
     played, mouth, journal, sid = session(tmp_path, "keep-it-100", ["card two", "card 1", "the first one", "card 9"])
     played.run()
     where = next(i for i, text in enumerate(mouth.said) if "where does it go?" in text)
-    after = mouth.said[where + 1:]
+    after = mouth.said[where + 1 :]
     told = "Ana, your card is chosen. Now say where it goes, for example: "
     assert [text.startswith(told) for text in after] == [True, False, True, False, True, False]
     assert not any("There is no card" in text for text in after)
@@ -69,12 +78,13 @@ def _spoken(text):
 
 
 def test_no_to_every_narrowed_choice_typed_is_answered_with_what_to_type(tmp_path):
-    played, mouth, journal, sid = session(tmp_path, "keep-it-100", ["blorp", "fizzle", "whatever", "no", "no", "no"],
-                                          rules={"hand_size": 3})
+    played, mouth, journal, sid = session(
+        tmp_path, "keep-it-100", ["blorp", "fizzle", "whatever", "no", "no", "no"], rules={"hand_size": 3}
+    )
     played.run()
     last = mouth.said[-1]
     assert mouth.said[-2] == "Card 3?"
-    assert last.startswith("None of those, then. You can say, for example: \"card 1\"")
+    assert last.startswith('None of those, then. You can say, for example: "card 1"')
     assert "slower" not in last and "can't tell" not in last
     assert not journal.accepted_actions(sid)
 
@@ -99,8 +109,9 @@ def test_replies_never_understood_while_narrowing_are_still_i_cant_tell(tmp_path
 
 
 def test_a_rank_held_twice_against_the_host_is_asked_about_by_suit_and_a_suit_answers(tmp_path):
-    played, mouth, journal, sid = session(tmp_path, "centurion", ["king", "hearts"], players=("Ana",),
-                                          mode="vs-host", seed=1)
+    played, mouth, journal, sid = session(
+        tmp_path, "centurion", ["king", "hearts"], players=("Ana",), mode="vs-host", seed=1
+    )
     held = {played.state.name(card) for card in played.state.hands[0]}
     assert {"king of hearts", "king of diamonds"} <= held
     played.run()
@@ -113,8 +124,9 @@ def test_a_rank_held_twice_against_the_host_is_asked_about_by_suit_and_a_suit_an
 
 
 def test_in_a_two_player_game_only_the_holder_hears_which_cards_they_hold(tmp_path):
-    played, mouth, journal, sid = session(tmp_path, "centurion", ["queen", "jack"], players=("Ana", "Ben"),
-                                          mode="pvp", seed=5)
+    played, mouth, journal, sid = session(
+        tmp_path, "centurion", ["queen", "jack"], players=("Ana", "Ben"), mode="pvp", seed=5
+    )
     played.run()
     asked = mouth.said.index("Which queen? Say its suit as well.")
     assert mouth.said[asked + 1] == "[Ana] Which queen: clubs or spades?"

@@ -1,4 +1,5 @@
 """Play as a conversation (partyhost/conversation.py): a session thread on one side, transcripts on the other."""
+
 from __future__ import annotations
 
 import threading
@@ -37,6 +38,7 @@ def session(conversation: Conversation, script):
 
 def quiet(**kwargs) -> Conversation:
     import io
+
     return Conversation(out=io.StringIO(), **kwargs)
 
 
@@ -45,7 +47,7 @@ def test_words_are_taken_only_after_the_question_was_heard():
     heard, _ = session(talk, [(ASK, "Welcome back. Ana, pick a card."), (ASK, "Card 3.")])
     first = talk.exchange("card three", timeout=5)
     assert (first.text, first.taken) == ("Welcome back. Ana, pick a card.", False)
-    assert heard == []                                  # the words before it were not a reply
+    assert heard == []  # the words before it were not a reply
     second = talk.exchange("card three", timeout=5)
     assert second.taken and second.text == "Card 3."
     assert [h.text for h in heard] == ["card three"]
@@ -56,7 +58,7 @@ def test_the_menu_takes_a_game_named_at_once():
     menu = Prompt("common/menu", None, "Which game shall we play?")
     heard, _ = session(talk, [(menu, "Hello! Which game shall we play?"), (ASK, "Keep It 100. How many players?")])
     answer = talk.exchange("play keep it 100", timeout=5)
-    assert answer.taken and answer.text == "Keep It 100. How many players?"   # the unheard greeting is dropped
+    assert answer.taken and answer.text == "Keep It 100. How many players?"  # the unheard greeting is dropped
     assert heard[0].text == "play keep it 100"
 
 
@@ -71,14 +73,14 @@ def test_a_timed_turn_runs_out_after_its_question_is_spoken():
     clock = Clock()
     talk = quiet(clock=clock, speech_seconds=lambda text: 2.0)
     heard, _ = session(talk, [(ASK, "Ana, pick a card."), (TURN, "Ben, go."), (TURN, ""), (ASK, "Ana again.")])
-    talk.exchange("hi", timeout=5)                      # hears "Ana, pick a card."
-    talk.exchange("card one", timeout=5)                # delivers Ben's turn: 2 s of speech + 10 s of clock
+    talk.exchange("hi", timeout=5)  # hears "Ana, pick a card."
+    talk.exchange("card one", timeout=5)  # delivers Ben's turn: 2 s of speech + 10 s of clock
     clock.now += 11.0
-    in_time = talk.exchange("pillow", timeout=5)        # within 12 s: a reply
+    in_time = talk.exchange("pillow", timeout=5)  # within 12 s: a reply
     assert heard[1].text == "pillow" and heard[1].outcome is not Outcome.TIMED_OUT
-    assert in_time.text == "Ben, your turn."           # the same turn again: its clock goes on
+    assert in_time.text == "Ben, your turn."  # the same turn again: its clock goes on
     clock.now += 1.5
-    late = talk.exchange("blanket", timeout=5)          # 12.5 s after delivery: too late
+    late = talk.exchange("blanket", timeout=5)  # 12.5 s after delivery: too late
     assert heard[2].outcome is Outcome.TIMED_OUT and heard[2].text == ""
     assert late.text == f"{TIME_UP} Ana again."
 
@@ -89,7 +91,7 @@ def test_closing_ends_the_session_and_refuses_words():
     talk.exchange("hi", timeout=5)
     talk.close()
     thread.join(5)
-    assert heard == [None]                              # the session saves and ends, as at Ctrl-D
+    assert heard == [None]  # the session saves and ends, as at Ctrl-D
     with pytest.raises(HostStopped):
         talk.exchange("card one", timeout=1)
 

@@ -4,6 +4,7 @@ The same script is played twice: once straight through, once killed (SIGKILL, no
 chance to clean up) after half its lines and resumed with the other half. Both must
 journal the same accepted actions and end with the same game_over.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,14 +24,25 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "scripts" / "one-percent-basic-host.txt"
-ARGS = ["play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26", "--deal", "host",
-        "--input", "text", "--output", "text"]
+ARGS = [
+    "play",
+    "one-percent",
+    "--players",
+    "Ana,Ben,Cy",
+    "--seed",
+    "26",
+    "--deal",
+    "host",
+    "--input",
+    "text",
+    "--output",
+    "text",
+]
 
 
 def cli(args, data, **kwargs):
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data)}
-    return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env,
-                            text=True, **kwargs)
+    return subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, text=True, **kwargs)
 
 
 def journal_state(data: Path):
@@ -49,15 +61,15 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path):
 
     straight = tmp_path / "straight"
     with open(SCRIPT) as stdin:
-        cli(ARGS + ["--events", str(straight / "e.jsonl")], straight, stdin=stdin,
-            stdout=subprocess.DEVNULL).wait(timeout=120)
+        cli(ARGS + ["--events", str(straight / "e.jsonl")], straight, stdin=stdin, stdout=subprocess.DEVNULL).wait(
+            timeout=120
+        )
     _, expected_actions = journal_state(straight)
     expected_end = last_event(straight / "e.jsonl")
     assert expected_end["type"] == "game_over"
 
     crashed = tmp_path / "crashed"
-    proc = cli(ARGS + ["--events", str(crashed / "e.jsonl")], crashed,
-               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc = cli(ARGS + ["--events", str(crashed / "e.jsonl")], crashed, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     output: list[str] = []
     reader = threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True)
     reader.start()
@@ -78,9 +90,11 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path):
 
     record, actions_at_crash = journal_state(crashed)
     assert record.status == "playing" and 0 < len(actions_at_crash) < len(expected_actions)
-    assert actions_at_crash == expected_actions[:len(actions_at_crash)]
+    assert actions_at_crash == expected_actions[: len(actions_at_crash)]
 
-    resumed = cli(["resume", "--input", "text", "--output", "text"], crashed, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    resumed = cli(
+        ["resume", "--input", "text", "--output", "text"], crashed, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     transcript, _ = resumed.communicate("\n".join(lines[half:]) + "\n", timeout=120)
     assert resumed.returncode == 0
     assert "Welcome back" in transcript
@@ -88,5 +102,8 @@ def test_kill_9_mid_game_then_resume_loses_nothing(tmp_path):
     assert final_actions == expected_actions
     assert record.status == "over"
     end = last_event(crashed / "e.jsonl")
-    assert (end["type"], end["winners"], end["scores"]) == ("game_over", expected_end["winners"],
-                                                             expected_end["scores"])
+    assert (end["type"], end["winners"], end["scores"]) == (
+        "game_over",
+        expected_end["winners"],
+        expected_end["scores"],
+    )

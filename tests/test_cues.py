@@ -1,4 +1,5 @@
 """Sound cues: well-formed, each recognisably itself, and every cue the games ask for exists."""
+
 from __future__ import annotations
 
 import itertools
@@ -35,7 +36,7 @@ def pitch_track(audio: np.ndarray, rate: int = RATE, frame_s: float = 0.04) -> l
     level = np.max(np.abs(audio))
     track = []
     for i in range(0, len(audio) - n, n):
-        frame = audio[i:i + n]
+        frame = audio[i : i + n]
         if np.max(np.abs(frame)) > 0.3 * level:
             spectrum = np.abs(np.fft.rfft(frame * np.hanning(n), 8 * n))
             track.append(float(np.argmax(spectrum) * rate / (8 * n)))
@@ -49,12 +50,12 @@ def test_each_cue_is_well_formed(name):
     assert audio.dtype == np.float32
     assert 0.03 <= seconds <= (1.7 if name == "drumroll" else 1.5), seconds
     peak = float(np.max(np.abs(audio)))
-    rms = float(np.sqrt(np.mean(audio ** 2)))
-    assert peak <= PEAK + 1e-6                                  # never clips
+    rms = float(np.sqrt(np.mean(audio**2)))
+    assert peak <= PEAK + 1e-6  # never clips
     assert peak == pytest.approx(PEAK, abs=1e-3) or rms == pytest.approx(MAX_RMS, abs=1e-3)
-    assert rms > 0.03                                           # audible
-    assert abs(float(np.mean(audio))) < 1e-3                   # no DC
-    assert abs(audio[0]) < 0.01 and abs(audio[-1]) < 0.01     # no click at either end
+    assert rms > 0.03  # audible
+    assert abs(float(np.mean(audio))) < 1e-3  # no DC
+    assert abs(audio[0]) < 0.01 and abs(audio[-1]) < 0.01  # no click at either end
 
 
 def test_drumroll_is_about_a_second_and_a_half():
@@ -88,14 +89,15 @@ def test_every_pair_of_cues_differs_clearly_in_spectrum():
 def test_each_cue_has_its_character():
     track = {name: pitch_track(cue(name, RATE)) for name in ("your_turn", "correct", "wrong", "win_card")}
     for name in ("your_turn", "correct", "win_card"):
-        assert track[name][-1] > track[name][0] * 1.2, name     # rises
-    assert track["wrong"][-1] < track["wrong"][0] / 1.2         # falls, and low
+        assert track[name][-1] > track[name][0] * 1.2, name  # rises
+    assert track["wrong"][-1] < track["wrong"][0] / 1.2  # falls, and low
     assert max(track["wrong"]) < 400
     noisy = {name: flatness(cue(name, RATE)) for name in NAMES}
     assert min(noisy["dice"], noisy["drumroll"]) > 10 * max(
-        noisy[n] for n in NAMES if n not in ("dice", "drumroll", "tick"))
+        noisy[n] for n in NAMES if n not in ("dice", "drumroll", "tick")
+    )
     buzzer = cue("buzzer", RATE)
-    assert np.sqrt(np.mean(buzzer ** 2)) / np.max(np.abs(buzzer)) > 0.7   # dense, harsh, flat
+    assert np.sqrt(np.mean(buzzer**2)) / np.max(np.abs(buzzer)) > 0.7  # dense, harsh, flat
     assert len(cue("tick", RATE)) == min(len(cue(n, RATE)) for n in NAMES)
 
 
@@ -106,5 +108,5 @@ def test_every_cue_the_games_ask_for_exists():
         text = source.read_text(encoding="utf-8")
         used |= set(re.findall(r'\bsound\(\s*"(\w+)"', text))
         used |= set(re.findall(r'\b\w*CUE\w*\s*=\s*"(\w+)"', text))
-    assert {"your_turn", "wrong", "game_over"} <= used          # the scan found them
+    assert {"your_turn", "wrong", "game_over"} <= used  # the scan found them
     assert used <= set(NAMES), used - set(NAMES)

@@ -4,6 +4,7 @@ A copy (cp -a) once went on writing its event logs, which hold the secret cards,
 original folder, and `--delete` in the copy left the copy's logs behind: the journal kept
 absolute paths. On a read-only mount even `partyhost sessions` failed.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,21 @@ CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.t
 
 def partyhost(args: list[str], data: Path, stdin: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args, *(["--input", "text", "--output", "text"]
-                           if args[0] in ("play", "resume") else [])],
-                          cwd=REPO, env=env, input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            *args,
+            *(["--input", "text", "--output", "text"] if args[0] in ("play", "resume") else []),
+        ],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def half_a_game(data: Path) -> str:
@@ -85,8 +98,7 @@ def read_only(tmp_path: Path):
             return folder
         view = tmp_path / "read-only"
         view.mkdir()
-        for command in (["mount", "--bind", str(folder), str(view)],
-                        ["mount", "-o", "remount,ro,bind", str(view)]):
+        for command in (["mount", "--bind", str(folder), str(view)], ["mount", "-o", "remount,ro,bind", str(view)]):
             done = subprocess.run(command, capture_output=True, text=True)
             if done.returncode != 0:
                 if mounted:

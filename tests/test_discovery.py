@@ -5,6 +5,7 @@ Home Assistant dismisses a "Discovered" card when the browser reports the servic
 and starts one when it is Added; an Updated name it is still offering is not discovered
 again. So what is checked here is what the browser reports, and the port it resolves.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -76,6 +77,7 @@ def test_a_clean_stop_says_goodbye_so_home_assistant_forgets_the_service():
             assert await watcher.until(advertiser.announcement.instance, ServiceStateChange.Removed), watcher.changes
         finally:
             await watcher.close()
+
     asyncio.run(run())
 
 
@@ -101,8 +103,13 @@ def test_a_restart_on_another_port_replaces_the_record_an_earlier_instance_left(
 
     async def run():
         watcher = Watcher()
-        earlier = subprocess.Popen([sys.executable, "-c", ANNOUNCE_AND_WAIT, name, "10801"], cwd=REPO,
-                                   stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+        earlier = subprocess.Popen(
+            [sys.executable, "-c", ANNOUNCE_AND_WAIT, name, "10801"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
         try:
             assert earlier.stdout.readline().strip() == "announced"
             assert await watcher.until(instance, ServiceStateChange.Added)
@@ -118,11 +125,12 @@ def test_a_restart_on_another_port_replaces_the_record_an_earlier_instance_left(
             assert await watcher.until(instance, ServiceStateChange.Removed, after=seen), watcher.changes
             removed = seen + watcher.of(instance)[seen:].index(ServiceStateChange.Removed)
             assert await watcher.until(instance, ServiceStateChange.Added, after=removed + 1), watcher.changes
-            await asyncio.sleep(1.5)          # what the cache-flush bit marks stale is gone after a second
+            await asyncio.sleep(1.5)  # what the cache-flush bit marks stale is gone after a second
             assert await watcher.port(instance) == 10802
         finally:
             await later.withdraw()
             await watcher.close()
+
     asyncio.run(run())
 
 

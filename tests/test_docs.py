@@ -1,4 +1,5 @@
 """Documentation generated from code must match the code."""
+
 import importlib.util
 import os
 import re
@@ -16,8 +17,9 @@ def test_rules_doc_is_current():
     spec = importlib.util.spec_from_file_location("rules_doc", REPO / "scripts" / "rules_doc.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert (REPO / "docs" / "rules.md").read_text(encoding="utf-8") == module.render(), \
+    assert (REPO / "docs" / "rules.md").read_text(encoding="utf-8") == module.render(), (
         "docs/rules.md is stale: run python scripts/rules_doc.py"
+    )
 
 
 # ---- the README's commands run as written, after the two commands -------------------
@@ -25,13 +27,16 @@ def test_rules_doc_is_current():
 README_COMMANDS = [
     line.split("  #")[0].strip()
     for block in re.findall(r"```sh\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), re.S)
-    for line in block.splitlines() if line.strip()
+    for line in block.splitlines()
+    if line.strip()
 ]
+
+
 def partyhost_words(command: str) -> tuple[list[str], str | None]:
     """The arguments after scripts/run, and the file piped in with '<' (or None)."""
     words = shlex.split(command)
     stdin = words[words.index("<") + 1] if "<" in words else None
-    words = words[:words.index("<")] if "<" in words else words
+    words = words[: words.index("<")] if "<" in words else words
     assert words[0] == "scripts/run", command
     return words[1:], stdin
 
@@ -39,8 +44,9 @@ def partyhost_words(command: str) -> tuple[list[str], str | None]:
 def test_the_readme_is_for_players_and_short():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 150
-    assert README_COMMANDS and all(c.split()[0] in ("scripts/run", "scripts/test", "scripts/install-service")
-                                   for c in README_COMMANDS), "partyhost is not on PATH after the two commands"
+    assert README_COMMANDS and all(
+        c.split()[0] in ("scripts/run", "scripts/test", "scripts/install-service") for c in README_COMMANDS
+    ), "partyhost is not on PATH after the two commands"
     for tool in ("scripts/run", "scripts/test", "scripts/install-service", "scripts/ci-system-deps"):
         assert (REPO / tool).is_file() and os.access(REPO / tool, os.X_OK), tool
 
@@ -49,6 +55,7 @@ def test_the_readme_says_where_a_piped_scripts_settings_come_from():
     """A piped script ends as written only with its case's settings, in a new data folder:
     the README names the file that holds them, and its own piped example agrees with it."""
     from replay import load_cases
+
     text = (REPO / "README.md").read_text(encoding="utf-8")
     assert "tests/scripts/cases.yaml" in text and "--data-dir" in text.split("tests/scripts/cases.yaml")[1][:300]
     piped = [partyhost_words(c) for c in README_COMMANDS if " < " in c]
@@ -66,8 +73,9 @@ def test_the_readme_says_where_a_piped_scripts_settings_come_from():
 @pytest.mark.parametrize("command", [c for c in README_COMMANDS if c.startswith("scripts/run")])
 def test_every_readme_command_is_understood(command):
     from partyhost.cli import build_parser
+
     words, stdin = partyhost_words(command)
-    build_parser().parse_args(words)      # an unknown flag or choice exits here
+    build_parser().parse_args(words)  # an unknown flag or choice exits here
     assert stdin is None or (REPO / stdin).is_file()
 
 
@@ -76,22 +84,35 @@ SPOKEN = ("--input", "text", "--output", "text")
 starts as the command sets it up (players, mode) and stops at the end of the input."""
 
 OUTCOMES: dict[str, tuple[str, ...]] = {
-    'scripts/run play keep-it-100 --players "Ana,Ben,Cy" --input text --output text':
-        ("HOST: Keep It 100!", "HOST: Ana, you're the Slider", "HOST: The game is saved."),
-    'scripts/run play centurion --mode vs-host --players "Ana"':
-        ("HOST: Centurion! First to 21 points wins.", "HOST: The game is saved."),
-    'scripts/run play zero-to-100 --players "Ana,Ben,Cy,Dan" --input text --output text':
-        ("Teams: Ana and Dan. Ben. Cy.", "HOST: The game is saved."),
+    'scripts/run play keep-it-100 --players "Ana,Ben,Cy" --input text --output text': (
+        "HOST: Keep It 100!",
+        "HOST: Ana, you're the Slider",
+        "HOST: The game is saved.",
+    ),
+    'scripts/run play centurion --mode vs-host --players "Ana"': (
+        "HOST: Centurion! First to 21 points wins.",
+        "HOST: The game is saved.",
+    ),
+    'scripts/run play zero-to-100 --players "Ana,Ben,Cy,Dan" --input text --output text': (
+        "Teams: Ana and Dan. Ben. Cy.",
+        "HOST: The game is saved.",
+    ),
     'scripts/run play one-percent --players "Ana,Ben,Cy" --seed 26 --input text --output text'
-    ' < tests/scripts/one-percent-basic-host.txt': ("HOST: Cy wins the game with a winning roll!",),
+    " < tests/scripts/one-percent-basic-host.txt": ("HOST: Cy wins the game with a winning roll!",),
     "scripts/run rules keep-cool": ("Keep Cool. Everyone holds 4 secret words.", "Modes: basic, too-cool."),
-    'scripts/run play keep-cool --players "Ana,Ben,Cy" --rules turn_seconds=12 --input text --output text':
-        ("HOST: Keep Cool, the basic game, for Ana, Ben and Cy.", "HOST: The game is saved."),
+    'scripts/run play keep-cool --players "Ana,Ben,Cy" --rules turn_seconds=12 --input text --output text': (
+        "HOST: Keep Cool, the basic game, for Ana, Ben and Cy.",
+        "HOST: The game is saved.",
+    ),
     "scripts/run sessions": ("one-percent  over", "keep-cool    playing"),
     "scripts/run resume": ("HOST: Welcome back to Keep Cool.",),
     "scripts/run sessions --check": ("5 saved games checked", "all can be resumed"),
-    "scripts/run sessions --prune": ("keep-it-100, 0 moves", "centurion, 0 moves", "zero-to-100, 0 moves",
-                                     "keep-cool, 0 moves"),
+    "scripts/run sessions --prune": (
+        "keep-it-100, 0 moves",
+        "centurion, 0 moves",
+        "zero-to-100, 0 moves",
+        "keep-cool, 0 moves",
+    ),
     "scripts/run decks check --questions tests/data/questions-starter.csv": ("151 questions, 0 word cards",),
     "scripts/run decks stats": ("questions: 601", "for keep-it-100: 267"),
     "scripts/run models list": ("whisper-tiny.en (shipped)",),
@@ -118,14 +139,20 @@ def test_every_readme_command_has_an_outcome_or_a_reason():
 def test_the_readme_commands_run_to_their_end_as_written(tmp_path):
     """A first evening: every command the README shows, in its order and on one machine,
     does what the README says; a piped game is played to its end, refusing nothing."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     for command in [c for c in README_COMMANDS if c in OUTCOMES]:
         words, stdin = partyhost_words(command)
         words += list(SPOKEN) if command in SPOKEN_COMMANDS else []
         piped = (REPO / stdin).read_text(encoding="utf-8") if stdin else ""
-        result = subprocess.run([sys.executable, "-m", "partyhost", *words], cwd=REPO, env=env, input=piped,
-                                capture_output=True, text=True, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", *words],
+            cwd=REPO,
+            env=env,
+            input=piped,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         shown = result.stdout[-3000:] + result.stderr[-2000:]
         assert result.returncode == 0, (command, shown)
         assert "Traceback" not in result.stderr and "Sorry, I didn't catch that" not in result.stdout, shown
@@ -142,8 +169,11 @@ def relative_links(page: Path) -> list[str]:
     """The targets of a page's Markdown links that point into the repository (no web
     addresses, no anchor-only links), without their #anchor."""
     text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
-    return [target.split("#")[0] for target in LINK.findall(text)
-            if not re.match(r"[a-z]+:", target) and not target.startswith("#")]
+    return [
+        target.split("#")[0]
+        for target in LINK.findall(text)
+        if not re.match(r"[a-z]+:", target) and not target.startswith("#")
+    ]
 
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]

@@ -1,5 +1,6 @@
 """An unsure reading (voice/listening/ears.py, RIVAL_MARGIN): when the recogniser's n-best names
 something else nearly as well, the host asks before acting instead of guessing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,12 +12,12 @@ from test_read_ahead import Recording
 
 from host.contract import Prompt as HostPrompt
 from host.games import grammar_slots
-from voice.listening.pipeline import Reader
-from voice.listening.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis, Utterance
+from voice.listening.audio_in import read_wav_16k
 from voice.listening.ears import VoiceEars
-from voice.listening.reading import RIVAL_MARGIN, read_utterance
 from voice.listening.endpoint import Endpointer
+from voice.listening.pipeline import Reader
+from voice.listening.reading import RIVAL_MARGIN, read_utterance
 from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
@@ -63,15 +64,20 @@ def test_a_rejected_reading_has_no_rival_and_exact_prompts_never_ask():
     rejected = read(NBest(("yes", 0.45), ("pass", 0.44)), JOKER)
     assert rejected.rejected and rejected.rival == "" and not rejected.unsure
     turn = Prompt("keep-cool/word", {"words": ["kettle", "candle"], "roster": ["Ana", "Ben"]})
-    assert read(NBest(("kettle", 0.9), ("candle", 0.89)), turn).rival == ""     # a timed turn cannot stop
+    assert read(NBest(("kettle", 0.9), ("candle", 0.89)), turn).rival == ""  # a timed turn cannot stop
 
 
 @pytest.mark.parametrize("margin, unsure", [(RIVAL_MARGIN, True), (0.0, False)])
 def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure):
     """config.toml's rival_margin reaches the ears; 0 never asks for this reason."""
     audio = np.concatenate([silence(0.6), voiced(0.6), silence(1.0)])
-    ears = VoiceEars(Recording(audio), Endpointer(RULES), Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin),
-                     Matcher(), busy_until=lambda: 0.0)
+    ears = VoiceEars(
+        Recording(audio),
+        Endpointer(RULES),
+        Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin),
+        Matcher(),
+        busy_until=lambda: 0.0,
+    )
     heard = ears.hear(HostPrompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
     assert heard.text == "yes" and bool(heard.rival) is unsure
 
@@ -82,14 +88,17 @@ def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
     from partyhost.bench.manifest import first_utterance
     from partyhost.config import Settings
     from voice.recognizers import make_recognizer
+
     # Cut by the endpointer alone (the front end's gain off), as this n-best was measured:
     # through the gain tiny.en reads "yes", then "i pass" (no rival within the margin).
     audio = read_wav_16k(FIXTURES / "wav" / "centurion-joker_steal-d91fb2cf4d.wav")
     # The gap between the two is 0.08 on one machine and 0.11 on another (CTranslate2's
     # arithmetic differs between CPUs), astride RIVAL_MARGIN; a margin of 0.2 tests the
     # rule on the real n-best rather than the machine.
-    reading = read_utterance(make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)),
-                             rival_margin=0.2)
+    reading = read_utterance(
+        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.2
+    )
     assert {reading.text, reading.rival} == {"yes", "pass"}
-    assert not read_utterance(make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)),
-                              rival_margin=0.0).rival
+    assert not read_utterance(
+        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.0
+    ).rival

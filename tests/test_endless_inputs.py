@@ -7,6 +7,7 @@ event log (a half-started game that crashed every later resume), and Ctrl-C whil
 command line loads. The dangerous ones run as processes with a memory cap and a timeout,
 so that a regression fails here instead of taking the machine down.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,10 +33,17 @@ def _capped() -> None:
 
 
 def cli(args, tmp_path: Path, config: str | Path | None = None, stdin: str = "score\n", timeout: float = 60):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": str(config or os.devnull)}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout, preexec_fn=_capped)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(config or os.devnull)}
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=_capped,
+    )
 
 
 def refused(result, *words: str) -> None:
@@ -69,15 +77,16 @@ def test_a_settings_file_of_many_megabytes_is_refused(tmp_path):
     refused(cli(CENTURION, tmp_path, config=big), "this settings file is 1.9 MB; at most 1.0 MB is read")
 
 
-@pytest.mark.parametrize("events, kind", [("/dev/full", "a device"), ("/tmp", "a folder"),
-                                           ("fifo", "a FIFO (a named pipe)")])
+@pytest.mark.parametrize(
+    "events, kind", [("/dev/full", "a device"), ("/tmp", "a folder"), ("fifo", "a FIFO (a named pipe)")]
+)
 def test_an_event_log_that_is_no_file_is_refused_before_anything_is_saved(tmp_path, events, kind):
     if events == "fifo":
         events = str(tmp_path / "events.jsonl")
         os.mkfifo(events)
     refused(cli([*CENTURION, "--events", events], tmp_path), f"is {kind}, not an event log")
     assert saved_games(tmp_path) == []
-    later = cli(["resume", *TEXT], tmp_path)      # no half-started game to trip over
+    later = cli(["resume", *TEXT], tmp_path)  # no half-started game to trip over
     refused(later, "there is no unfinished game to resume")
 
 
@@ -85,7 +94,7 @@ def test_a_saved_event_log_path_that_became_a_folder_is_replaced_on_resume(tmp_p
     events = tmp_path / "events.jsonl"
     assert cli([*CENTURION, "--events", str(events)], tmp_path).returncode == 0
     events.unlink()
-    events.mkdir()                                  # the path is a folder now
+    events.mkdir()  # the path is a folder now
     again = cli(["resume", *TEXT], tmp_path)
     assert again.returncode == 0 and "Welcome back" in again.stdout
     [line] = again.stderr.splitlines()
@@ -94,38 +103,50 @@ def test_a_saved_event_log_path_that_became_a_folder_is_replaced_on_resume(tmp_p
     assert (tmp_path / "data" / "events" / f"{session.id}.jsonl").stat().st_size > 0
 
 
-@pytest.mark.parametrize("rule, said", [
-    ("hand_size=" + "9" * 5000, "the value is longer than 1000 characters"),
-    ("starters=" + "[" * 100_000, "the value is longer than 1000 characters"),
-    ("starters=" + "[" * 400 + "]" * 400, "nests too deeply"),
-    ("x" * 100_000 + "=1", "--rules takes KEY=VALUE"),
-])
+@pytest.mark.parametrize(
+    "rule, said",
+    [
+        ("hand_size=" + "9" * 5000, "the value is longer than 1000 characters"),
+        ("starters=" + "[" * 100_000, "the value is longer than 1000 characters"),
+        ("starters=" + "[" * 400 + "]" * 400, "nests too deeply"),
+        ("x" * 100_000 + "=1", "--rules takes KEY=VALUE"),
+    ],
+)
 def test_rules_of_any_length_or_nesting_are_refused_in_one_line(tmp_path, rule, said):
     refused(cli(["play", "keep-it-100", "--players", "Ana,Ben", "--rules", rule, *TEXT], tmp_path), said)
     assert saved_games(tmp_path) == []
 
 
-@pytest.mark.parametrize("value, said", [
-    ("[" * 500 + "]" * 500, "nests too deeply"),
-    ("[[[[[1]]]]]", "[rules.keep-it-100] starters: the value nests too deeply (at most 4 levels)"),
-    ("9" * 5000, "Exceeds the limit (4300 digits)"),
-    ('"' + "x" * 5000 + '"', "the value is longer than 1000 characters"),
-])
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        ("[" * 500 + "]" * 500, "nests too deeply"),
+        ("[[[[[1]]]]]", "[rules.keep-it-100] starters: the value nests too deeply (at most 4 levels)"),
+        ("9" * 5000, "Exceeds the limit (4300 digits)"),
+        ('"' + "x" * 5000 + '"', "the value is longer than 1000 characters"),
+    ],
+)
 def test_settings_values_of_any_length_or_nesting_are_refused_in_one_line(tmp_path, value, said):
     config = tmp_path / "config.toml"
     config.write_text(f"[rules.keep-it-100]\nstarters = {value}\n")
     refused(cli(["play", "keep-it-100", "--players", "Ana,Ben", *TEXT], tmp_path, config=config), said)
 
 
-@pytest.mark.parametrize("flag, make, said", [
-    ("--deck", lambda p: Path("/dev/zero"), "bad deck: /dev/zero: unknown question deck format"),
-    ("--card-deck", lambda p: (os.symlink("/dev/zero", p / "z.yaml"), p / "z.yaml")[1],
-     "/dev/zero is a device, not a deck file"),
-    ("--deck", lambda p: (p / "deck.csv").mkdir() or p / "deck.csv", "is a folder, not a deck file"),
-    ("--deck", lambda p: (os.mkfifo(p / "d.csv"), p / "d.csv")[1], "is a FIFO (a named pipe), not a deck file"),
-    ("--input", lambda p: (os.mkfifo(p / "in.wav"), p / "in.wav")[1], "is a FIFO (a named pipe), not a recording"),
-    ("--output", lambda p: (p / "out.wav").mkdir() or p / "out.wav", "is a folder, not a recording to write"),
-])
+@pytest.mark.parametrize(
+    "flag, make, said",
+    [
+        ("--deck", lambda p: Path("/dev/zero"), "bad deck: /dev/zero: unknown question deck format"),
+        (
+            "--card-deck",
+            lambda p: (os.symlink("/dev/zero", p / "z.yaml"), p / "z.yaml")[1],
+            "/dev/zero is a device, not a deck file",
+        ),
+        ("--deck", lambda p: (p / "deck.csv").mkdir() or p / "deck.csv", "is a folder, not a deck file"),
+        ("--deck", lambda p: (os.mkfifo(p / "d.csv"), p / "d.csv")[1], "is a FIFO (a named pipe), not a deck file"),
+        ("--input", lambda p: (os.mkfifo(p / "in.wav"), p / "in.wav")[1], "is a FIFO (a named pipe), not a recording"),
+        ("--output", lambda p: (p / "out.wav").mkdir() or p / "out.wav", "is a folder, not a recording to write"),
+    ],
+)
 def test_a_deck_or_recording_that_is_no_file_is_refused(tmp_path, flag, make, said):
     path = make(tmp_path)
     game = CENTURION if flag == "--card-deck" else ["play", "keep-it-100", "--players", "Ana,Ben", *TEXT]
@@ -144,11 +165,17 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(tmp_path):
     does (tests/test_typed_terminal.py): then nothing is said on stderr and it exits 0."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     for n in range(12):
-        process = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "partyhost", *CENTURION], cwd=REPO,
-                                   env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "partyhost", *CENTURION],
+            cwd=REPO,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         err = []
-        for line in process.stderr:          # ends at the latest when the process does
+        for line in process.stderr:  # ends at the latest when the process does
             err.append(line)
             if line.split("|")[-1].strip() == "argparse":
                 break
@@ -157,7 +184,7 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(tmp_path):
         out, rest = process.communicate(timeout=60)
         said = "".join(line for line in "".join(err + [rest]).splitlines(True) if not line.startswith("import time:"))
         assert "Traceback" not in said and "Exception ignored" not in said, (n, said)
-        if process.returncode == 0 and n > 0:      # at the first question: saved, as Ctrl-D saves it
+        if process.returncode == 0 and n > 0:  # at the first question: saved, as Ctrl-D saves it
             assert "HOST: " in out and "The game is saved" in out and not said.strip(), (n, out[-500:], said)
             continue
         assert process.returncode in (130, -signal.SIGINT), (n, process.returncode, said)
@@ -170,8 +197,15 @@ def test_ctrl_c_at_any_moment_of_scripts_run_start_is_never_a_traceback(tmp_path
     (the game then starts; its input here is empty) or ends it in one line."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     for n in range(12):
-        process = subprocess.Popen([str(REPO / "scripts" / "run"), *CENTURION], cwd=tmp_path, env=env, text=True,
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [str(REPO / "scripts" / "run"), *CENTURION],
+            cwd=tmp_path,
+            env=env,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         time.sleep(0.3 * n / 11)
         process.send_signal(signal.SIGINT)
         said = process.communicate(timeout=60)[1]
@@ -201,7 +235,8 @@ except KeyboardInterrupt:
 def test_a_ctrl_c_that_lands_in_a_clean_up_callback_is_not_lost():
     """Python cannot raise from a weak reference's callback: it prints 'Exception ignored' and drops
     the Ctrl-C. partyhost raises it again, in its own code (where it ends the game in one line)."""
-    result = subprocess.run([sys.executable, "-c", LANDS_IN_A_CLEAN_UP], cwd=REPO, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", LANDS_IN_A_CLEAN_UP], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert result.stdout.strip() == "stopped", result.stdout + result.stderr
     assert "Exception ignored" not in result.stderr and "Traceback" not in result.stderr, result.stderr

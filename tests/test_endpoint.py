@@ -1,5 +1,6 @@
 """The endpointer: its rules on synthetic voiced sound, and its accuracy on real speech
 (../shared/audio) placed in silence and in noise at 10 dB SNR."""
+
 from __future__ import annotations
 
 import random
@@ -9,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.listening.audio_in import WavSource, read_wav_16k
-from voice.listening.attention import REPLY_MAX_S
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+from voice.listening.attention import REPLY_MAX_S
+from voice.listening.audio_in import WavSource, read_wav_16k
 from voice.listening.endpoint import EndpointConfig, Endpointer
 from voice.listening.turns import listen_for_turn
 
 pytestmark = [pytest.mark.audio, pytest.mark.model]
 
 FRAME_S = FRAME_SAMPLES / SAMPLE_RATE
-RULES = EndpointConfig(confirm_speech_prob=None)     # the rules alone; the neural check is tested below
+RULES = EndpointConfig(confirm_speech_prob=None)  # the rules alone; the neural check is tested below
 
 
 def voiced(seconds: float, level: float = 0.3, f0: float = 140.0, rhythm: bool = True) -> np.ndarray:
@@ -38,7 +39,7 @@ def silence(seconds: float) -> np.ndarray:
 
 def frames_of(audio: np.ndarray, t0: float = 0.0):
     for i in range(len(audio) // FRAME_SAMPLES):
-        yield Frame(audio[i * FRAME_SAMPLES:(i + 1) * FRAME_SAMPLES], t0 + i * FRAME_S)
+        yield Frame(audio[i * FRAME_SAMPLES : (i + 1) * FRAME_SAMPLES], t0 + i * FRAME_S)
 
 
 def utterances(audio: np.ndarray, config: EndpointConfig = RULES, **kwargs) -> list:
@@ -46,6 +47,7 @@ def utterances(audio: np.ndarray, config: EndpointConfig = RULES, **kwargs) -> l
 
 
 # ---------------------------------------------------------------- the rules
+
 
 def test_silence_gives_nothing():
     assert utterances(silence(5)) == []
@@ -58,12 +60,12 @@ def test_one_sound_in_silence_is_one_utterance_with_its_bounds():
     assert u.end == pytest.approx(2.2, abs=0.06)
     lead = RULES.pre_roll_ms / 1000
     assert len(u.audio) / SAMPLE_RATE == pytest.approx((u.end - u.start) + lead + RULES.tail_ms / 1000, abs=0.07)
-    assert not u.audio[:int(0.8 * lead * SAMPLE_RATE)].any()       # the lead-in is the silence before
+    assert not u.audio[: int(0.8 * lead * SAMPLE_RATE)].any()  # the lead-in is the silence before
 
 
 def test_trailing_silence_decides_whether_two_sounds_are_one_utterance():
     audio = np.concatenate([silence(1), voiced(0.6), silence(0.3), voiced(0.6), silence(1.5)])
-    assert len(utterances(audio)) == 1                                       # 300 ms < 500 ms
+    assert len(utterances(audio)) == 1  # 300 ms < 500 ms
     assert len(utterances(audio, EndpointConfig(confirm_speech_prob=None, end_silence_ms=200))) == 2
 
 
@@ -76,13 +78,13 @@ def test_the_utterance_is_known_before_its_end_is_confirmed():
         done = endpointer.push(frame)
         if done is not None:
             break
-        seen.append((frame.t + FRAME_S, endpointer.pending()))     # the clock at the frame's end
+        seen.append((frame.t + FRAME_S, endpointer.pending()))  # the clock at the frame's end
     known = [(t, u) for t, u in seen if u is not None]
     first_t, ahead = known[0]
-    assert all(u is ahead for _, u in known)                 # one reading ahead, not one per frame
+    assert all(u is ahead for _, u in known)  # one reading ahead, not one per frame
     assert done is ahead
-    assert first_t - ahead.end == pytest.approx(RULES.tail_ms / 1000, abs=FRAME_S)   # its audio is all there
-    confirmed_t = seen[-1][0] + FRAME_S     # the next frame confirmed it
+    assert first_t - ahead.end == pytest.approx(RULES.tail_ms / 1000, abs=FRAME_S)  # its audio is all there
+    confirmed_t = seen[-1][0] + FRAME_S  # the next frame confirmed it
     assert confirmed_t - first_t == pytest.approx((RULES.end_silence_ms - RULES.tail_ms) / 1000, abs=FRAME_S)
 
 
@@ -115,11 +117,11 @@ def test_long_speech_is_cut_at_the_maximum_length():
 
 def test_steady_noise_is_not_speech_but_speech_over_it_is():
     rng = np.random.default_rng(1)
-    hum = (0.05 * voiced(12.0, level=1.0, f0=100, rhythm=False)).astype(np.float32)   # a steady drone
+    hum = (0.05 * voiced(12.0, level=1.0, f0=100, rhythm=False)).astype(np.float32)  # a steady drone
     hum += (0.01 * rng.standard_normal(len(hum))).astype(np.float32)
     assert utterances(hum) == []
     with_speech = hum.copy()
-    with_speech[int(6 * SAMPLE_RATE):int(7 * SAMPLE_RATE)] += voiced(1.0, level=0.4, f0=210)
+    with_speech[int(6 * SAMPLE_RATE) : int(7 * SAMPLE_RATE)] += voiced(1.0, level=0.4, f0=210)
     [u] = utterances(with_speech)
     assert u.start == pytest.approx(6.0, abs=0.1) and u.end == pytest.approx(7.0, abs=0.15)
 
@@ -129,7 +131,7 @@ def test_quiet_room_then_speech_then_louder_background():
     rng = np.random.default_rng(2)
     room = np.concatenate([0.2 * rng.standard_normal(3 * SAMPLE_RATE), 0.002 * rng.standard_normal(3 * SAMPLE_RATE)])
     room = room.astype(np.float32)
-    room[int(4.5 * SAMPLE_RATE):int(5.3 * SAMPLE_RATE)] += voiced(0.8, level=0.2)
+    room[int(4.5 * SAMPLE_RATE) : int(5.3 * SAMPLE_RATE)] += voiced(0.8, level=0.2)
     found = utterances(room)
     assert [round(u.start, 1) for u in found if u.start > 3.5] == [4.5]
 
@@ -139,18 +141,18 @@ def test_a_turn_gives_up_at_the_deadline_only_before_speech():
     ep = Endpointer(RULES)
     frames = iter(frames_of(audio))
     quiet = listen_for_turn(ep, frames, 0.0, 1.5)
-    assert quiet.timed_out and quiet.utterance is None                 # quiet until 1.5 s
+    assert quiet.timed_out and quiet.utterance is None  # quiet until 1.5 s
     late = listen_for_turn(Endpointer(RULES), iter(frames_of(audio)), 0.0, 2.2).utterance
-    assert late is not None and late.end == pytest.approx(3.0, abs=0.06)   # started at 2.0: heard out
+    assert late is not None and late.end == pytest.approx(3.0, abs=0.06)  # started at 2.0: heard out
     assert listen_for_turn(ep, frames, 0.0, None).utterance.start == pytest.approx(2.0, abs=0.06)
     ended = listen_for_turn(ep, frames, 0.0, None)
-    assert ended.utterance is None and not ended.timed_out              # the frames ran out
+    assert ended.utterance is None and not ended.timed_out  # the frames ran out
 
 
 def test_a_jump_in_time_forgets_the_half_heard_utterance():
     speech = voiced(0.6)
     frames = list(frames_of(np.concatenate([silence(1), speech])))
-    frames += list(frames_of(silence(2.0), t0=10.0))                     # the host spoke from 1.6 to 10
+    frames += list(frames_of(silence(2.0), t0=10.0))  # the host spoke from 1.6 to 10
     assert list(Endpointer(RULES).utterances(frames)) == []
 
 
@@ -167,11 +169,12 @@ def test_wav_source_and_endpointer_together(tmp_path):
 
     path = tmp_path / "session.wav"
     soundfile.write(path, np.concatenate([silence(0.5), voiced(0.8), silence(1.0), voiced(0.5)]), 16000)
-    found = list(Endpointer(RULES).utterances(WavSource(path).frames()))   # the tail ends the last one
+    found = list(Endpointer(RULES).utterances(WavSource(path).frames()))  # the tail ends the last one
     assert [round(u.start, 1) for u in found] == [0.5, 2.3]
 
 
 # ---------------------------------------------------------------- real speech
+
 
 @dataclass(frozen=True)
 class Truth:
@@ -185,7 +188,7 @@ def speech_span(x: np.ndarray, trimmed: bool) -> tuple[float, float]:
     and, for untrimmed clips with their own room noise, 12 dB over that noise."""
     win = SAMPLE_RATE // 100
     n = len(x) // win
-    e = 10 * np.log10(np.mean(x[:n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
+    e = 10 * np.log10(np.mean(x[: n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
     threshold = e.max() - 30
     if not trimmed:
         threshold = max(threshold, min(np.percentile(e, 10) + 12, e.max() - 6))
@@ -195,25 +198,29 @@ def speech_span(x: np.ndarray, trimmed: bool) -> tuple[float, float]:
 
 def clips(audio_dir: Path, corpus: str) -> list[tuple[str, np.ndarray, float, float]]:
     """(name, audio, speech start, speech end) for every clip with at least 150 ms of speech."""
-    paths = (sorted((audio_dir / "speech-commands").glob("*/*.wav")) if corpus == "speech-commands"
-             else sorted((audio_dir / "fsdd").glob("*.wav"))[::2])
+    paths = (
+        sorted((audio_dir / "speech-commands").glob("*/*.wav"))
+        if corpus == "speech-commands"
+        else sorted((audio_dir / "fsdd").glob("*.wav"))[::2]
+    )
     out = []
     for path in paths:
         x = read_wav_16k(path)
         start, end = speech_span(x, trimmed=corpus == "fsdd")
-        if end - start >= 0.15:                 # a few clips hold only the cut-off end of a word
+        if end - start >= 0.15:  # a few clips hold only the cut-off end of a word
             out.append((f"{path.parent.name}/{path.name}", x, start, end))
     return out
 
 
-def scene(clip_list, noise: np.ndarray | None, snr_db: float = 10.0, seed: int = 0,
-          speech_dbfs: float = -23.0) -> tuple[np.ndarray, list[Truth]]:
+def scene(
+    clip_list, noise: np.ndarray | None, snr_db: float = 10.0, seed: int = 0, speech_dbfs: float = -23.0
+) -> tuple[np.ndarray, list[Truth]]:
     """The clips one after another with 1.5-3 s of silence between them, each brought to
     the same speech level, and the noise looped under everything at `snr_db` below it."""
     rng = random.Random(seed)
     parts, truth, pos = [silence(3.0)], [], 3.0
     for name, x, start, end in clip_list:
-        level = 10 * np.log10(np.mean(x[int(start * SAMPLE_RATE):int(end * SAMPLE_RATE)] ** 2) + 1e-12)
+        level = 10 * np.log10(np.mean(x[int(start * SAMPLE_RATE) : int(end * SAMPLE_RATE)] ** 2) + 1e-12)
         parts.append((x * 10 ** ((speech_dbfs - level) / 20)).astype(np.float32))
         truth.append(Truth(pos + start, pos + end, name))
         gap = silence(rng.uniform(1.5, 3.0))
@@ -222,8 +229,8 @@ def scene(clip_list, noise: np.ndarray | None, snr_db: float = 10.0, seed: int =
     signal = np.concatenate(parts)
     if noise is not None:
         offset = rng.randrange(len(noise))
-        bed = np.tile(noise, len(signal) // len(noise) + 2)[offset:offset + len(signal)]
-        bed_db = 10 * np.log10(np.mean(bed ** 2))
+        bed = np.tile(noise, len(signal) // len(noise) + 2)[offset : offset + len(signal)]
+        bed_db = 10 * np.log10(np.mean(bed**2))
         signal = signal + bed * 10 ** ((speech_dbfs - snr_db - bed_db) / 20)
     return signal.astype(np.float32), truth
 
@@ -231,9 +238,9 @@ def scene(clip_list, noise: np.ndarray | None, snr_db: float = 10.0, seed: int =
 @dataclass(frozen=True)
 class Score:
     n: int
-    hits: int            # utterances that overlap exactly one truth, one-to-one
-    in_tolerance: int    # hits whose start and end are within the tolerance
-    false: int           # utterances overlapping no speech
+    hits: int  # utterances that overlap exactly one truth, one-to-one
+    in_tolerance: int  # hits whose start and end are within the tolerance
+    false: int  # utterances overlapping no speech
 
     @property
     def hit_rate(self) -> float:
@@ -298,6 +305,7 @@ def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
     replies were found, 28 % of those with their end, and 30 stretches ran on past
     4 s (not a reply). Measured 95 % / 79 % / none."""
     from partyhost.bench.chatter import party_noise
+
     signal, truth = scene(corpora["fsdd"], party_noise(120, corpora=("speech-commands",)))
     found = list(Endpointer().utterances(frames_of(signal)))
     result = score(found, truth)
@@ -316,6 +324,7 @@ def test_chatter_alone_is_not_cut_into_replies(shared_audio):
     stand out of it, these two minutes gave 13 reply-length pieces; now 1.)"""
     from partyhost.bench.chatter import babble
     from voice.listening.frontend import FrontEnd
+
     minutes = 2.0
     chatter = babble(minutes * 60, seed=7)
     found = list(Endpointer().utterances(FrontEnd().frames(frames_of(chatter))))
@@ -323,8 +332,9 @@ def test_chatter_alone_is_not_cut_into_replies(shared_audio):
     assert len(replies) / minutes <= 1.0, replies
 
 
-@pytest.mark.parametrize("noise, most_per_minute", [("pink_noise", 0.0), ("running_tap", 0.0),
-                                                    ("doing_the_dishes", 1.0)])
+@pytest.mark.parametrize(
+    "noise, most_per_minute", [("pink_noise", 0.0), ("running_tap", 0.0), ("doing_the_dishes", 1.0)]
+)
 def test_background_noise_alone_gives_almost_nothing(noises, noise, most_per_minute):
     audio = noises[noise]
     found = list(Endpointer().utterances(frames_of(audio)))

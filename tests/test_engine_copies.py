@@ -6,6 +6,7 @@ value that a move changes were ever marked Unchanging, the move would change the
 it was given too: each scripted game is replayed here move by move, and the state given
 to `apply` is compared, as pickled bytes, before and after.
 """
+
 from __future__ import annotations
 
 import copy

@@ -1,11 +1,11 @@
 """merge_rules and convert_rule (host/rules.py): the rule checks every engine shares."""
+
 from __future__ import annotations
 
 import pytest
 
-from host.rules import convert_rule, merge_rules
-
 from host.engine import RuleError
+from host.rules import convert_rule, merge_rules
 
 DEFAULTS = {
     "relaxed": False,
@@ -50,8 +50,10 @@ def test_the_result_is_a_copy_the_engine_may_change():
 
 def test_an_unknown_rule_is_named_and_the_known_ones_listed():
     reason = refusal(colour="red")
-    assert reason == ("Test Game has no rule called colour. Its rules are: relaxed, rounds, "
-                      "turn_seconds, first, face, starters and suit_values.")
+    assert reason == (
+        "Test Game has no rule called colour. Its rules are: relaxed, rounds, "
+        "turn_seconds, first, face, starters and suit_values."
+    )
 
 
 def test_several_unknown_rules_are_all_named():
@@ -66,10 +68,23 @@ def test_unknown_rules_are_refused_before_any_value_is_read():
 # ---------------------------------------------------------------- bool
 
 
-@pytest.mark.parametrize("given, expected", [
-    (True, True), ("true", True), ("Yes", True), (" on ", True), ("1", True), (1, True),
-    (False, False), ("false", False), ("NO", False), ("off", False), ("0", False), (0, False),
-])
+@pytest.mark.parametrize(
+    "given, expected",
+    [
+        (True, True),
+        ("true", True),
+        ("Yes", True),
+        (" on ", True),
+        ("1", True),
+        (1, True),
+        (False, False),
+        ("false", False),
+        ("NO", False),
+        ("off", False),
+        ("0", False),
+        (0, False),
+    ],
+)
 def test_flags_accept_words_a_command_line_gives(given, expected):
     assert merged(relaxed=given)["relaxed"] is expected
 
@@ -82,9 +97,17 @@ def test_a_flag_that_is_neither_true_nor_false_is_refused(given):
 # ---------------------------------------------------------------- int
 
 
-@pytest.mark.parametrize("given, expected", [
-    (7, 7), ("12", 12), (" 3 ", 3), ("-4", -4), ("+4", 4), (3.0, 3),
-])
+@pytest.mark.parametrize(
+    "given, expected",
+    [
+        (7, 7),
+        ("12", 12),
+        (" 3 ", 3),
+        ("-4", -4),
+        ("+4", 4),
+        (3.0, 3),
+    ],
+)
 def test_whole_numbers_accept_text_and_whole_floats(given, expected):
     value = merged(rounds=given)["rounds"]
     assert value == expected and type(value) is int
@@ -98,9 +121,17 @@ def test_a_value_that_is_not_a_whole_number_is_refused(given):
 # ---------------------------------------------------------------- float
 
 
-@pytest.mark.parametrize("given, expected", [
-    (2.5, 2.5), ("2.5", 2.5), (" 12 ", 12.0), (8, 8.0), (0, 0.0), ("-1", -1.0),
-])
+@pytest.mark.parametrize(
+    "given, expected",
+    [
+        (2.5, 2.5),
+        ("2.5", 2.5),
+        (" 12 ", 12.0),
+        (8, 8.0),
+        (0, 0.0),
+        ("-1", -1.0),
+    ],
+)
 def test_numbers_accept_text_and_whole_numbers(given, expected):
     value = merged(turn_seconds=given)["turn_seconds"]
     assert value == expected and type(value) is float
@@ -127,11 +158,20 @@ def test_a_value_that_is_not_text_is_refused(given):
 # ---------------------------------------------------------------- left to the engine
 
 
-@pytest.mark.parametrize("key, given", [
-    ("face", "Blue"), ("face", 3), ("face", None), ("face", [1]),
-    ("starters", "5,20,80"), ("starters", [1, "x"]), ("starters", 12),
-    ("suit_values", "1,2,3,4"), ("suit_values", {"spades": "lots"}),
-])
+@pytest.mark.parametrize(
+    "key, given",
+    [
+        ("face", "Blue"),
+        ("face", 3),
+        ("face", None),
+        ("face", [1]),
+        ("starters", "5,20,80"),
+        ("starters", [1, "x"]),
+        ("starters", 12),
+        ("suit_values", "1,2,3,4"),
+        ("suit_values", {"spades": "lots"}),
+    ],
+)
 def test_values_whose_default_is_none_a_list_or_a_dict_pass_unchanged(key, given):
     assert merged(**{key: given})[key] is given
 
@@ -139,9 +179,15 @@ def test_values_whose_default_is_none_a_list_or_a_dict_pass_unchanged(key, given
 # ---------------------------------------------------------------- convert_rule
 
 
-@pytest.mark.parametrize("value, kind, expected", [
-    ("3", int, 3), ("yes", bool, True), ("0.5", float, 0.5), (" red ", str, "red"),
-])
+@pytest.mark.parametrize(
+    "value, kind, expected",
+    [
+        ("3", int, 3),
+        ("yes", bool, True),
+        ("0.5", float, 0.5),
+        (" red ", str, "red"),
+    ],
+)
 def test_convert_rule_reads_one_value(value, kind, expected):
     result = convert_rule("line", value, kind)
     assert result == expected and type(result) is kind

@@ -1,6 +1,7 @@
 """The front end before the endpointer (voice/listening/frontend.py): a quiet voice is found, a
 rising gain never starts speech on room sound, a loud voice is not clipped, and each
 utterance's input level is the level that came in."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,7 @@ def utterances(audio: np.ndarray, config: FrontEndConfig | None):
 
 def quiet_voice_in_a_quiet_room() -> np.ndarray:
     audio = room(4.0, -72.0)
-    audio[24000:24000 + 12800] += at_peak(voiced(0.8), -42.0)
+    audio[24000 : 24000 + 12800] += at_peak(voiced(0.8), -42.0)
     return audio
 
 

@@ -7,6 +7,7 @@ few pages more than it has, and SQLite refuses the page after that exactly as it
 refuses a write to a full disk (SQLITE_FULL, "database or disk is full", from the
 same pager call), so the host meets the same error at the same place.
 """
+
 from __future__ import annotations
 
 import io
@@ -22,15 +23,40 @@ from partyhost.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = (REPO / "tests" / "scripts" / "centurion-pvp-host.txt").read_text()
-CENTURION = ["play", "centurion", "--players", "Ana,Ben", "--seed", "7", "--mode", "pvp", "--deal", "host",
-             "--rules", "jokers=2", "--rules", "joker_at_multiple=true", "--input", "text", "--output", "text"]
+CENTURION = [
+    "play",
+    "centurion",
+    "--players",
+    "Ana,Ben",
+    "--seed",
+    "7",
+    "--mode",
+    "pvp",
+    "--deal",
+    "host",
+    "--rules",
+    "jokers=2",
+    "--rules",
+    "joker_at_multiple=true",
+    "--input",
+    "text",
+    "--output",
+    "text",
+]
 CANNOT_SAVE = "HOST: I cannot save the game: the disk is full. So I stop here; every move before this one is saved."
 
 
 def cli(args, data: Path, stdin: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def moves_in(data: Path) -> list[dict]:
@@ -58,10 +84,13 @@ def small_disk(tmp_path):
     folder = tmp_path / "disk"
     folder.mkdir()
     if os.geteuid() != 0:
-        pytest.skip("a real full disk is a 256 KB tmpfs, and mounting one needs root "
-                    "(test_a_full_database_stops_the_game_the_same_way runs everywhere)")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)],
-                             capture_output=True, text=True)
+        pytest.skip(
+            "a real full disk is a 256 KB tmpfs, and mounting one needs root "
+            "(test_a_full_database_stops_the_game_the_same_way runs everywhere)"
+        )
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)], capture_output=True, text=True
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a 256 KB tmpfs here: {mounted.stderr.strip()}")
     yield folder
@@ -72,13 +101,14 @@ def small_disk(tmp_path):
 def test_a_disk_that_fills_mid_game_stops_it_in_one_line_and_loses_nothing(small_disk, tmp_path):
     full = cli(CENTURION, small_disk, SCRIPT)
     assert full.returncode == 2 and "Traceback" not in full.stderr + full.stdout
-    assert full.stderr.splitlines() == [f"partyhost: cannot save the game in {small_disk}/partyhost.sqlite3: "
-                                        "the disk is full"]
-    assert full.stdout.splitlines()[-1] == CANNOT_SAVE          # said to the players too, once, last
+    assert full.stderr.splitlines() == [
+        f"partyhost: cannot save the game in {small_disk}/partyhost.sqlite3: the disk is full"
+    ]
+    assert full.stdout.splitlines()[-1] == CANNOT_SAVE  # said to the players too, once, last
     taken = lines_taken(full.stdout)
-    assert 0 < taken < len(SCRIPT.splitlines())                 # it stopped mid-game
+    assert 0 < taken < len(SCRIPT.splitlines())  # it stopped mid-game
     saved = moves_in(small_disk)
-    assert saved == played_straight(tmp_path, taken - 1)        # every move before the refused one, no more
+    assert saved == played_straight(tmp_path, taken - 1)  # every move before the refused one, no more
 
     # on the still-full disk: the other commands explain, and change nothing
     listed = cli(["sessions"], small_disk)
@@ -108,6 +138,7 @@ def test_a_full_database_stops_the_game_the_same_way(tmp_path, monkeypatch, caps
         opened(journal, path)
         (pages,) = journal.db.execute("PRAGMA page_count").fetchone()
         journal.db.execute(f"PRAGMA max_page_count = {pages + 1}")
+
     monkeypatch.setattr(Journal, "__init__", with_few_pages_left)
     monkeypatch.setattr("sys.stdin", io.StringIO(SCRIPT))
     code = main(CENTURION)
@@ -126,7 +157,8 @@ def test_a_served_table_pauses_on_a_full_disk_and_goes_on_when_there_is_room(sma
     """`partyhost serve` with its data on the small disk: Keep It 100 played by transcripts until
     the disk is full; the players hear why, nothing more is taken, and the game goes on after."""
     from test_wyoming_service import Service, reply_to, say
-    subprocess.run(["mount", "-o", "remount,size=512k", str(small_disk)], check=True)   # room for its deck copy
+
+    subprocess.run(["mount", "-o", "remount,size=512k", str(small_disk)], check=True)  # room for its deck copy
     table = Service(small_disk, "--no-zeroconf")
     try:
         question, said = "Which game shall we play?", []
@@ -136,12 +168,14 @@ def test_a_served_table_pauses_on_a_full_disk_and_goes_on_when_there_is_room(sma
             if "cannot save" in answer:
                 break
             question = answer
-        assert said[-1] == ("I cannot save the game: the disk is full. So I stop here; every move before this "
-                            "one is saved. When there is room on the disk again, say anything and we go on.")
+        assert said[-1] == (
+            "I cannot save the game: the disk is full. So I stop here; every move before this "
+            "one is saved. When there is room on the disk again, say anything and we go on."
+        )
         saved = moves_in(small_disk)
-        back = say(table.port, reply_to(question))                # the next words: the game again
+        back = say(table.port, reply_to(question))  # the next words: the game again
         assert back.startswith("Welcome back to Keep It 100"), back
-        again = say(table.port, reply_to(back))                   # still full: told again, nothing taken
+        again = say(table.port, reply_to(back))  # still full: told again, nothing taken
         assert again.startswith("I cannot save the game: the disk is full") and moves_in(small_disk) == saved
         subprocess.run(["mount", "-o", "remount,size=2m", str(small_disk)], check=True)
         back = say(table.port, "hello")

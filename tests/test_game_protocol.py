@@ -1,5 +1,6 @@
 """Every game module follows host.engine.Game: its required parts are there, and the
 optional ones, where a game leaves them out, come from GAME_DEFAULTS in one place."""
+
 from __future__ import annotations
 
 import types
@@ -14,8 +15,16 @@ REQUIRED = [name for name in Game.__annotations__ if name not in GAME_DEFAULTS]
 
 
 def test_the_protocol_lists_every_part_once():
-    assert set(REQUIRED) == {"ID", "TITLE", "MODES", "DEALS", "MIN_PLAYERS", "MAX_PLAYERS",
-                             "RULE_DEFAULTS", "RULES_SUMMARY"}
+    assert set(REQUIRED) == {
+        "ID",
+        "TITLE",
+        "MODES",
+        "DEALS",
+        "MIN_PLAYERS",
+        "MAX_PLAYERS",
+        "RULE_DEFAULTS",
+        "RULES_SUMMARY",
+    }
     assert set(GAME_DEFAULTS) <= set(Game.__annotations__)
     assert all(callable(getattr(Game, name)) for name in REQUIRED_METHODS)
 

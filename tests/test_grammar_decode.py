@@ -5,6 +5,7 @@ gives each next token of that text a high log-probability and every other token 
 low one, so what the search makes of it can be read off. The real Whisper decoder
 reads real speech in tests/test_grammar_reading.py.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,10 +19,57 @@ from voice.understanding.graph import IntentTag
 from voice.understanding.matcher import Matcher
 
 COFFEE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "coffee_maker.yaml"
-TOKENS = ["<end>", ",", ".", "?", " Card", " card", " two", " Two", " 2", " with", " +", "20", " twenty",
-          " plus", " fifty", " minus", "50", " um", " and", " spot", " on", " one", " 1", " three", " 3",
-          " the", " first", " nine", " 9", " Can", " I", " get", " a", " large", " lat", "te", " with",
-          " sk", "im", " skim", " milk", " whole", " ph", "one", " and", " sugar", " pass", " the", " chips"]
+TOKENS = [
+    "<end>",
+    ",",
+    ".",
+    "?",
+    " Card",
+    " card",
+    " two",
+    " Two",
+    " 2",
+    " with",
+    " +",
+    "20",
+    " twenty",
+    " plus",
+    " fifty",
+    " minus",
+    "50",
+    " um",
+    " and",
+    " spot",
+    " on",
+    " one",
+    " 1",
+    " three",
+    " 3",
+    " the",
+    " first",
+    " nine",
+    " 9",
+    " Can",
+    " I",
+    " get",
+    " a",
+    " large",
+    " lat",
+    "te",
+    " with",
+    " sk",
+    "im",
+    " skim",
+    " milk",
+    " whole",
+    " ph",
+    "one",
+    " and",
+    " sugar",
+    " pass",
+    " the",
+    " chips",
+]
 
 
 class FakeVocabulary:
@@ -43,7 +91,7 @@ class FakeVocabulary:
         while rest:
             piece = max((t for t in self._texts[1:] if rest.startswith(t)), key=len)
             out.append(self._ids[piece])
-            rest = rest[len(piece):]
+            rest = rest[len(piece) :]
         return out
 
 
@@ -51,7 +99,7 @@ class FakeVocabulary:
 class FakeCache:
     rows_: list[tuple[int, ...]]
 
-    def rows(self, chosen: np.ndarray) -> "FakeCache":
+    def rows(self, chosen: np.ndarray) -> FakeCache:
         return FakeCache([self.rows_[i] for i in chosen])
 
 
@@ -66,8 +114,8 @@ class FakeDecoder:
         rows = [row + tuple(int(t) for t in tokens[i]) for i, row in enumerate(cache.rows_)]
         out = np.full((len(rows), len(self.vocabulary._texts)), -9.0)
         for i, row in enumerate(rows):
-            written = row[1:]                       # after the start token
-            if list(written) == self.said[:len(written)] and len(written) < len(self.said):
+            written = row[1:]  # after the start token
+            if list(written) == self.said[: len(written)] and len(written) < len(self.said):
                 out[i, self.said[len(written)]] = -0.05
         return out, FakeCache(rows)
 
@@ -93,7 +141,7 @@ def test_the_decoder_writes_only_paths_of_the_grammar_and_reads_their_values():
     assert paths[0].text == "Card 2 with +20."
     moves = best_move(table, paths[0])
     assert moves[0].intent == {"intent": "choose_card", "card": 2, "powers": ["+20"]}
-    assert paths[0].regret == pytest.approx(0.0, abs=1e-6)       # it wrote what it heard
+    assert paths[0].regret == pytest.approx(0.0, abs=1e-6)  # it wrote what it heard
 
 
 def test_fillers_and_punctuation_come_free_and_a_number_may_be_words():

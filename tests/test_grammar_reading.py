@@ -6,6 +6,7 @@ licence beyond the project's) saying coffee orders of docs/examples/coffee_maker
 Picovoice's benchmark grammar; each was chosen because the free reading alone gets
 it wrong or asks about it.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -17,10 +18,10 @@ from host.contract import Verdict, decide
 from partyhost.bench.manifest import BenchPrompt, first_utterance
 from partyhost.config import Settings
 from partyhost.listening_chain import reader_for
-from voice.listening.audio_in import read_wav_16k
 from voice.audio_types import Hypothesis
-from voice.understanding.matcher import Matcher
+from voice.listening.audio_in import read_wav_16k
 from voice.listening.reading import judge, weigh
+from voice.understanding.matcher import Matcher
 
 pytestmark = pytest.mark.model
 
@@ -59,27 +60,53 @@ def test_a_value_the_free_reading_doubts_is_decoded_inside_the_grammar(reader, c
     assert any("america" in h.text for h in free.hypotheses)
     reading, match = heard(reader, coffee, "small-dark-roast-mocha.wav")
     assert acted_on(reading, match)
-    assert match.intent == {"intent": "orderDrink", "size": "small", "roast": "dark roast",
-                            "numberOfShots": "single shot", "coffeeDrink": "mocha"}
+    assert match.intent == {
+        "intent": "orderDrink",
+        "size": "small",
+        "roast": "dark roast",
+        "numberOfShots": "single shot",
+        "coffeeDrink": "mocha",
+    }
 
 
-@pytest.mark.parametrize("name, expect", [
-    ("espresso-almond-milk-brown-sugar.wav",
-     {"intent": "orderDrink", "numberOfShots": "single shot", "coffeeDrink": "espresso",
-      "milkAmount": "a bit of almond milk", "sugarAmount": "a bit of brown sugar"}),
-    ("americano-cream-brown-sugar.wav",
-     {"intent": "orderDrink", "numberOfShots": "double shot", "coffeeDrink": "americano",
-      "milkAmount": "cream", "sugarAmount": "a lot of brown sugar"}),
-])
+@pytest.mark.parametrize(
+    "name, expect",
+    [
+        (
+            "espresso-almond-milk-brown-sugar.wav",
+            {
+                "intent": "orderDrink",
+                "numberOfShots": "single shot",
+                "coffeeDrink": "espresso",
+                "milkAmount": "a bit of almond milk",
+                "sugarAmount": "a bit of brown sugar",
+            },
+        ),
+        (
+            "americano-cream-brown-sugar.wav",
+            {
+                "intent": "orderDrink",
+                "numberOfShots": "double shot",
+                "coffeeDrink": "americano",
+                "milkAmount": "cream",
+                "sugarAmount": "a lot of brown sugar",
+            },
+        ),
+    ],
+)
 def test_a_right_long_order_is_acted_on_without_asking(reader, coffee, name, expect):
     """A long order whose free n-best has another order close behind (one differing
     word barely moves an averaged confidence: "Did you mean ...?" alone) is acted on:
     the decoder's posterior among the grammar's paths is sure of it."""
     free, _ = heard(reader, coffee, name, in_grammar=False)
     rival = Hypothesis(free.text.replace(expect["numberOfShots"].split()[0], "triple", 1), free.confidence)
-    doubting = weigh(free.hypotheses + (rival,), [coffee.match(ORDER.name, h.text) for h in free.hypotheses + (rival,)],
-                     False, free.utterance)
-    assert doubting.unsure and not doubting.rejected            # what the host did alone: ask
+    doubting = weigh(
+        free.hypotheses + (rival,),
+        [coffee.match(ORDER.name, h.text) for h in free.hypotheses + (rival,)],
+        False,
+        free.utterance,
+    )
+    assert doubting.unsure and not doubting.rejected  # what the host did alone: ask
     table = coffee.table(ORDER.name)
     reading = judge(reader.recognizer.decode_in_grammar(free.utterance.audio, table.graph), table, doubting)
     match = coffee.match(ORDER.name, reading.text)
@@ -91,23 +118,29 @@ def test_table_talk_is_not_a_path_of_the_grammar(reader):
     """Chatter read at game prompts (the committed negatives): the decoder, held to the
     grammar, pays far more regret per word than the line, so it has no say, and the
     reply is not acted on."""
-    from partyhost.bench.manifest import manifest_lines
     from host.games import grammar_slots
+    from partyhost.bench.manifest import manifest_lines
     from voice.listening.reading import REGRET_PER_WORD, judge
+
     manifest = HERE / "fixtures" / "voice" / "manifest.jsonl"
-    chatter = [line for line in manifest_lines(manifest) if line.get("source") == "chatter"
-               and line["game"] not in ("keep-cool",)][:6]
+    chatter = [
+        line
+        for line in manifest_lines(manifest)
+        if line.get("source") == "chatter" and line["game"] not in ("keep-cool",)
+    ][:6]
     assert len(chatter) >= 4
     matcher = Matcher()
     for line in chatter:
-        prompt = BenchPrompt(f"{line['game']}/{line['prompt']}",
-                             grammar_slots(f"{line['game']}/{line['prompt']}", line.get("context") or {}))
+        prompt = BenchPrompt(
+            f"{line['game']}/{line['prompt']}",
+            grammar_slots(f"{line['game']}/{line['prompt']}", line.get("context") or {}),
+        )
         utterance = first_utterance(read_wav_16k(manifest.parent / line["wav"]))
         table = matcher.table(prompt.name, prompt.slots)
         free = replace(reader, in_grammar=False).read(matcher, prompt, utterance)
         reading = judge(reader.recognizer.decode_in_grammar(utterance.audio, table.graph), table, free)
         note = next(h.details for h in reading.hypotheses if h.details and "decoded" in h.details)
         assert note.get("regret_per_word", REGRET_PER_WORD + 1) > REGRET_PER_WORD, (line["text"], note)
-        assert reading.posterior is None                    # the decoded reading had no say
+        assert reading.posterior is None  # the decoded reading had no say
         match = matcher.match(prompt.name, reading.text, prompt.slots) if not reading.rejected else None
         assert not acted_on(reading, match), (line["text"], reading.text)

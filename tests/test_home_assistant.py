@@ -10,16 +10,17 @@ and started again: Home Assistant's requests meanwhile get an error answer, not 
 hang, and its first request after the restart gets the host's "welcome back" with the
 question; the game goes on from there.
 """
+
 from __future__ import annotations
 
 import time
 
 import pytest
-
-from host.journal import Journal
 from home_assistant import home_assistant, home_assistant_program_path  # noqa: F401 (fixtures)
 from satellite import free_port
 from test_wyoming_service import Service, moves, placing
+
+from host.journal import Journal
 
 pytestmark = pytest.mark.slow
 
@@ -29,13 +30,13 @@ class Table:
 
     def __init__(self, home_assistant, service: Service):
         self.home_assistant, self.service = home_assistant, service
-        self._seen = 0                      # from the service's first line
+        self._seen = 0  # from the service's first line
 
     def say(self, text: str) -> str:
         """What Home Assistant answers; it must be the host's latest lines, word for word."""
         result = self.home_assistant.converse(text)
         assert result["response_type"] == "action_done", result
-        assert self._host_said(result["speech"]), (text, result["speech"], self.service.output[self._seen:])
+        assert self._host_said(result["speech"]), (text, result["speech"], self.service.output[self._seen :])
         return result["speech"]
 
     def _host_said(self, speech: str, wait: float = 10.0) -> bool:
@@ -44,7 +45,7 @@ class Table:
         before the first words is dropped, not said)."""
         deadline = time.monotonic() + wait
         while True:
-            lines = self.service.output[self._seen:]
+            lines = self.service.output[self._seen :]
             said = [line.removeprefix("HOST: ").strip() for line in lines if line.startswith("HOST: ")]
             if any(" ".join(said[i:]) == speech for i in range(len(said))):
                 self._seen += len(lines)
@@ -80,7 +81,7 @@ def test_home_assistant_plays_a_game_with_partyhost_and_outlives_a_killed_servic
         assert added["agent"] == "conversation.partyhost" and added["entry_state"] == "loaded", added
 
         table = Table(home_assistant, service)
-        games = table.say("what can I say")           # the menu's first question, answered
+        games = table.say("what can I say")  # the menu's first question, answered
         assert "Keep It 100" in games and "Centurion" in games and "didn't catch" not in games, games
         assert "How many players" in table.say("let's play keep it 100")
         assert "Who's playing? Say your names." in table.say("two")
@@ -93,15 +94,15 @@ def test_home_assistant_plays_a_game_with_partyhost_and_outlives_a_killed_servic
         question = table.say("card one")
         assert "Ben, where" in question and moves(data) == 4
 
-        service.process.kill()                        # mid-game, no goodbye
+        service.process.kill()  # mid-game, no goodbye
         service.process.wait(30)
         down = home_assistant.converse(placing(question))
         assert down["response_type"] == "error" and "Error communicating with service" in down["speech"], down
         assert moves(data) == 4
 
-        service = serve(data, port)                   # the same entry, the same address
+        service = serve(data, port)  # the same entry, the same address
         table = Table(home_assistant, service)
-        back = table.say(placing(question))           # unheard question first: not taken as the move
+        back = table.say(placing(question))  # unheard question first: not taken as the move
         assert back.startswith("Welcome back to Keep It 100") and "Ben, where" in back, back
         assert moves(data) == 4
         assert "Ana: lower, right or higher" in table.say(placing(question))

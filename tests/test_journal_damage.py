@@ -4,6 +4,7 @@ Two real games are saved by the real command line (a Centurion game with moves, 
 a second one). Then one kind of damage is done to a copy of the database at a time,
 and `partyhost sessions`, `sessions --check` and `resume` are asked about it.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,16 +23,40 @@ from partyhost.saved import open_saved
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = (REPO / "tests" / "scripts" / "centurion-pvp-host.txt").read_text().splitlines()
-CENTURION = ["play", "centurion", "--players", "Ana,Ben", "--seed", "7", "--mode", "pvp", "--deal", "host",
-             "--rules", "jokers=2", "--rules", "joker_at_multiple=true", "--input", "text", "--output", "text"]
-KEEP_IT_100 = ["play", "keep-it-100", "--players", "Cy,Dee,Eve", "--seed", "3", "--input", "text",
-               "--output", "text"]
+CENTURION = [
+    "play",
+    "centurion",
+    "--players",
+    "Ana,Ben",
+    "--seed",
+    "7",
+    "--mode",
+    "pvp",
+    "--deal",
+    "host",
+    "--rules",
+    "jokers=2",
+    "--rules",
+    "joker_at_multiple=true",
+    "--input",
+    "text",
+    "--output",
+    "text",
+]
+KEEP_IT_100 = ["play", "keep-it-100", "--players", "Cy,Dee,Eve", "--seed", "3", "--input", "text", "--output", "text"]
 
 
 def cli(args, data: Path, stdin: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -69,24 +94,33 @@ def truncate(db: Path, _damaged: str) -> None:
 
 
 ROW_DAMAGE = {
-    "bad JSON in a move": lambda db, s: sql(db, "UPDATE actions SET action = '{\"intent\": ' "
-                                                "WHERE session_id = ? AND seq = 2", s),
-    "a move that is not one": lambda db, s: sql(db, "UPDATE actions SET action = '[1, 2]' "
-                                                    "WHERE session_id = ? AND seq = 2", s),
+    "bad JSON in a move": lambda db, s: sql(
+        db, "UPDATE actions SET action = '{\"intent\": ' WHERE session_id = ? AND seq = 2", s
+    ),
+    "a move that is not one": lambda db, s: sql(
+        db, "UPDATE actions SET action = '[1, 2]' WHERE session_id = ? AND seq = 2", s
+    ),
     "an empty move": lambda db, s: sql(db, "UPDATE actions SET action = NULL WHERE session_id = ? AND seq = 1", s),
-    "an unknown kind of record": lambda db, s: sql(db, "UPDATE actions SET kind = 'redo' "
-                                                       "WHERE session_id = ? AND seq = 1", s),
+    "an unknown kind of record": lambda db, s: sql(
+        db, "UPDATE actions SET kind = 'redo' WHERE session_id = ? AND seq = 1", s
+    ),
     "an illegal move": lambda db, s: sql(
-        db, "UPDATE actions SET action = '{\"intent\": \"play_card\", \"rank\": 4, \"suit\": \"diamonds\", "
-            "\"player\": \"Ben\"}' WHERE session_id = ? AND seq = 1", s),
+        db,
+        'UPDATE actions SET action = \'{"intent": "play_card", "rank": 4, "suit": "diamonds", '
+        '"player": "Ben"}\' WHERE session_id = ? AND seq = 1',
+        s,
+    ),
     "an unknown game": lambda db, s: sql(db, "UPDATE sessions SET game = 'chess' WHERE id = ?", s),
     "a setup that is not JSON": lambda db, s: sql(db, "UPDATE sessions SET setup = 'garbage{' WHERE id = ?", s),
-    "a setup without options": lambda db, s: sql(db, "UPDATE sessions SET setup = '{\"options\": 5}' "
-                                                     "WHERE id = ?", s),
+    "a setup without options": lambda db, s: sql(db, "UPDATE sessions SET setup = '{\"options\": 5}' WHERE id = ?", s),
     "bytes that are not UTF-8 in a setup": lambda db, s: sql(
-        db, "UPDATE sessions SET setup = CAST(X'7b22ff22fe3a' AS TEXT) WHERE id = ?", s),
-    "a damaged copy of a deck": lambda db, s: sql(db, "UPDATE input_copies SET content = X'00' WHERE sha256 IN "
-                                                      "(SELECT sha256 FROM inputs WHERE session_id = ?)", s),
+        db, "UPDATE sessions SET setup = CAST(X'7b22ff22fe3a' AS TEXT) WHERE id = ?", s
+    ),
+    "a damaged copy of a deck": lambda db, s: sql(
+        db,
+        "UPDATE input_copies SET content = X'00' WHERE sha256 IN (SELECT sha256 FROM inputs WHERE session_id = ?)",
+        s,
+    ),
 }
 FILE_DAMAGE = {
     "a truncated file": truncate,
@@ -123,15 +157,15 @@ def test_a_damaged_game_is_reported_and_the_others_still_work(saved, tmp_path, k
     assert code == 0 and kept in out
     code, out, _ = run(["sessions", "--check"], data, monkeypatch, capsys)
     assert code == 1
-    line = next(l for l in out.splitlines() if l.startswith(broken))
+    line = next(row for row in out.splitlines() if row.startswith(broken))
     assert "unresumable:" in line
-    assert next(l for l in out.splitlines() if l.startswith(kept)).split()[2] == "playing"
+    assert next(row for row in out.splitlines() if row.startswith(kept)).split()[2] == "playing"
 
     code, _, err = run(["resume", broken], data, monkeypatch, capsys)
     assert code == 2 and f"game {broken} cannot be resumed" in err
 
     journal = Journal(db)
-    saved_game = open_saved(journal, journal.get(kept))     # what resume does before it listens
+    saved_game = open_saved(journal, journal.get(kept))  # what resume does before it listens
     assert saved_game.record.id == kept and journal.notice is None
 
 
@@ -143,12 +177,15 @@ def test_a_damaged_database_is_set_aside_named_and_replaced(saved, tmp_path, kin
     code, out, err = run(["sessions"], data, monkeypatch, capsys)
     assert code == 0
     assert "damaged" in err and "is kept as partyhost.sqlite3.damaged-" in err and "new one is started" in err
-    kept = [p for p in data.iterdir() if p.name.startswith("partyhost.sqlite3.damaged-")
-            and not p.name.endswith(("-wal", "-shm"))]
-    assert len(kept) == 1 and kept[0].read_bytes() == before     # kept as it was, for a rescue
+    kept = [
+        p
+        for p in data.iterdir()
+        if p.name.startswith("partyhost.sqlite3.damaged-") and not p.name.endswith(("-wal", "-shm"))
+    ]
+    assert len(kept) == 1 and kept[0].read_bytes() == before  # kept as it was, for a rescue
     assert (db.stat().st_mode & 0o777) == 0o600
 
-    code, out, err = run(["sessions", "--check"], data, monkeypatch, capsys)   # the new one works
+    code, out, err = run(["sessions", "--check"], data, monkeypatch, capsys)  # the new one works
     assert code == 0 and "No saved games yet" in out and err == ""
 
 
@@ -165,7 +202,9 @@ def test_a_changed_deck_is_replaced_by_the_copy_saved_with_the_game(tmp_path):
     data = tmp_path / "data"
     assert cli([*CENTURION, "--card-deck", str(deck)], data, "\n".join(SCRIPT[:4]) + "\n").returncode == 0
     original = load_decks([], [], pack=deck).pack
-    deck.write_text(deck.read_text().replace("{name: spades, value: 4}", "{name: spades, value: 5}"))  # spades count more
+    deck.write_text(
+        deck.read_text().replace("{name: spades, value: 4}", "{name: spades, value: 5}")
+    )  # spades count more
     assert load_decks([], [], pack=deck).pack != original
 
     again = cli(["resume"], data, "score\n")
@@ -182,7 +221,10 @@ def test_a_deck_used_by_many_games_is_kept_once(tmp_path):
     games = [journal.create("centurion", {}) for _ in range(3)]
     for game in games:
         journal.pin_inputs(game, [deck])
-    count = lambda: journal.db.execute("SELECT COUNT(*) FROM input_copies").fetchone()[0]
+
+    def count() -> int:
+        return journal.db.execute("SELECT COUNT(*) FROM input_copies").fetchone()[0]
+
     assert count() == 1 and journal.pinned_inputs(games[0]) == journal.pinned_inputs(games[2])
     for game in games[:2]:
         journal.delete(game)
@@ -193,15 +235,17 @@ def test_a_deck_used_by_many_games_is_kept_once(tmp_path):
 
 def test_a_default_rule_changed_by_an_update_is_put_back_for_a_saved_game(saved, tmp_path, monkeypatch):
     from host.games import centurion
+
     data, db, game_id, _ = damaged_copy(saved, tmp_path, lambda db, s: None, "")
     journal = Journal(db)
     before = open_saved(journal, journal.get(game_id))
     assert before.notes == [] and "target" not in before.options.rules
-    monkeypatch.setitem(centurion.RULE_DEFAULTS, "target", 50)          # an update changes a default
+    monkeypatch.setitem(centurion.RULE_DEFAULTS, "target", 50)  # an update changes a default
     after = open_saved(journal, journal.get(game_id))
     assert after.options.rules["target"] == 21
-    assert after.notes == ["the default rules changed since this game began (target); "
-                           "it goes on with the ones it began with"]
+    assert after.notes == [
+        "the default rules changed since this game began (target); it goes on with the ones it began with"
+    ]
 
 
 # ---- the write-ahead log after a crash, and an emptied file (issue 29) ---------------
@@ -231,6 +275,7 @@ def crashed_journal(tmp_path: Path) -> Path:
 
 def random_bytes_in_the_log(wal: Path) -> None:
     import random
+
     chance = random.Random(29)
     overwrite(wal, chance.randrange(32 + 4120, wal.stat().st_size // 2), chance.randbytes(200))
 
@@ -255,10 +300,10 @@ def test_moves_lost_with_the_write_ahead_log_are_named_not_silent(tmp_path, kind
     assert "lost their latest changes" in line and f"write-ahead log partyhost.sqlite3-wal {found}" in line
     assert "may be missing its last moves" in line and "pages saved since the last checkpoint are gone" in line
     journal = Journal(data / "partyhost.sqlite3")
-    assert len(journal.accepted_actions(journal.sessions()[0].id)) < 29     # really lost, and now said so
+    assert len(journal.accepted_actions(journal.sessions()[0].id)) < 29  # really lost, and now said so
     kept = [p.read_bytes() for p in data.iterdir() if ".damaged-" in p.name]
-    assert kept == ([found_as] if found_as is not None else [])   # the log as found, for a rescue
-    code, _, err = run(["sessions"], data, monkeypatch, capsys)   # said once, when it was found
+    assert kept == ([found_as] if found_as is not None else [])  # the log as found, for a rescue
+    code, _, err = run(["sessions"], data, monkeypatch, capsys)  # said once, when it was found
     assert err == ""
 
 
@@ -275,7 +320,7 @@ def test_an_empty_journal_is_named_and_set_aside(tmp_path, monkeypatch, capsys):
     data.mkdir()
     db = data / "partyhost.sqlite3"
     db.write_bytes(b"")
-    os.utime(db, (1, 1))                          # emptied long ago, not one being made right now
+    os.utime(db, (1, 1))  # emptied long ago, not one being made right now
     code, out, err = run(["sessions"], data, monkeypatch, capsys)
     assert code == 0 and "No saved games yet." in out
     assert f"the saved games in {db} are damaged (the file is empty: 0 bytes)" in err
@@ -289,12 +334,12 @@ def test_a_rule_added_since_a_game_began_plays_as_the_game_did_then():
     from host.engine import GameOptions
     from host.games import keep_cool
     from partyhost.saved import _pinned_rules, rule_defaults
+
     options = GameOptions(players=("Ana", "Ben", "Cy"), rules={"face": "red"})
     old_pins = {key: value for key, value in rule_defaults(keep_cool).items() if key != "clued"}
     resumed, notes = _pinned_rules(keep_cool, options, old_pins)
     assert resumed.rules == {"face": "red", "clued": "per_player"}
-    assert notes == ["the default rules changed since this game began (clued); "
-                     "it goes on with the ones it began with"]
+    assert notes == ["the default rules changed since this game began (clued); it goes on with the ones it began with"]
     assert _pinned_rules(keep_cool, options, rule_defaults(keep_cool)) == (options, [])
     given = GameOptions(players=("Ana", "Ben", "Cy"), rules={"clued": "per_card"})
     assert _pinned_rules(keep_cool, given, old_pins) == (given, [])

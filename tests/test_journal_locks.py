@@ -7,6 +7,7 @@ held on it. Another process closing its connection then found the database unuse
 checkpointed and deleted the -wal, and every later row went into the deleted file:
 invisible to others, and gone at kill -9.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,18 +46,19 @@ def count(path: Path, table: str) -> int:
 
 def test_rows_saved_with_two_journals_open_survive_another_reader_and_kill_9(tmp_path):
     path = tmp_path / "partyhost.sqlite3"
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], cwd=REPO, text=True,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)], cwd=REPO, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     try:
         holder.stdout.readline()
-        assert count(path, "sessions") == 1            # a reader opens and closes its connection
-        assert Path(f"{path}-wal").exists()           # the holder's log is still the file's log
+        assert count(path, "sessions") == 1  # a reader opens and closes its connection
+        assert Path(f"{path}-wal").exists()  # the holder's log is still the file's log
         holder.stdin.write("\n")
         holder.stdin.flush()
         assert holder.stdout.readline().strip() == "saved"
-        assert count(path, "actions") == 5             # seen by another process at once
+        assert count(path, "actions") == 5  # seen by another process at once
         os.kill(holder.pid, signal.SIGKILL)
         holder.wait(10)
     finally:
         holder.kill()
-    assert count(path, "actions") == 5                 # and still there after kill -9
+    assert count(path, "actions") == 5  # and still there after kill -9

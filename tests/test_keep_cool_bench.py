@@ -5,6 +5,7 @@ checked here is that it measures what it says: clue words are never words in pla
 (nor their plurals), each hard negative sits at the table of the word it sounds
 like, and the figures count what they claim to count.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,18 @@ import json
 import pytest
 
 from host.games.keep_cool import plurals
-from partyhost.bench.keep_cool import (HARD_PAIRS, REAL_TUNE_SPEAKERS, REPORT_VOICES, TABLE_SIZE, TUNING_PAIRS,
-                                     TUNING_VOICES, build_set, format_rows, real_set, summarise)
+from partyhost.bench.keep_cool import (
+    HARD_PAIRS,
+    REAL_TUNE_SPEAKERS,
+    REPORT_VOICES,
+    TABLE_SIZE,
+    TUNING_PAIRS,
+    TUNING_VOICES,
+    build_set,
+    format_rows,
+    real_set,
+    summarise,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 
@@ -39,51 +50,94 @@ def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
 
 def test_the_summary_counts_true_and_false_matches_per_condition():
     def result(voice, expect, got, hard=False, condition="clean"):
-        return {"voice": voice, "condition": condition, "expect": expect, "got": got, "hard": hard,
-                "confidence": 0.9, "ms": 10.0}
-    results = [result("espeak-en-us", "candle", "candle"), result("espeak-en-us", "river", None),
-               result("espeak-en-us", "river", "candle"), result("espeak-en-us", None, "candle", hard=True),
-               result("espeak-en-us", None, None), result("piper-1", "candle", "candle")]
+        return {
+            "voice": voice,
+            "condition": condition,
+            "expect": expect,
+            "got": got,
+            "hard": hard,
+            "confidence": 0.9,
+            "ms": 10.0,
+        }
+
+    results = [
+        result("espeak-en-us", "candle", "candle"),
+        result("espeak-en-us", "river", None),
+        result("espeak-en-us", "river", "candle"),
+        result("espeak-en-us", None, "candle", hard=True),
+        result("espeak-en-us", None, None),
+        result("piper-1", "candle", "candle"),
+    ]
     rows = {(r["group"], r["condition"]): r for r in summarise(results)}
     held = rows[("held-apart", "clean")]
     assert held["true_matches"] == {"count": 1, "n": 3, "rate": 0.3333}
     assert held["wrong_word"]["count"] == 1
     assert held["false_matches"] == {"count": 1, "n": 2, "rate": 0.5}
     assert held["hard_false_matches"] == {"count": 1, "n": 1, "rate": 1.0}
-    assert rows[("tune (piper-1)", "clean")]["true_matches"]["n"] == 1   # never mixed into results
+    assert rows[("tune (piper-1)", "clean")]["true_matches"]["n"] == 1  # never mixed into results
 
 
 def test_the_table_prints_each_share_from_its_counts():
     def result(expect, got):
-        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
-                "confidence": 0.9, "ms": 10.0}
+        return {
+            "voice": "piper-0.8",
+            "condition": "clean",
+            "expect": expect,
+            "got": got,
+            "hard": False,
+            "confidence": 0.9,
+            "ms": 10.0,
+        }
+
     results = [result("candle", "candle")] * 97 + [result("candle", None)] * 335 + [result(None, None)]
     printed = format_rows(summarise(results))
-    assert " 22.5% ( 97/432)" in printed            # 0.2245 rounded again would print 22.4 %
+    assert " 22.5% ( 97/432)" in printed  # 0.2245 rounded again would print 22.4 %
 
 
 def test_the_word_check_line_is_applied_when_summarising():
     """One run gives every line: a word whose check ratio is below the line is a clue."""
+
     def result(expect, got, ratio):
-        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
-                "confidence": 0.9, "ms": 10.0, "word_check": ratio}
+        return {
+            "voice": "piper-0.8",
+            "condition": "clean",
+            "expect": expect,
+            "got": got,
+            "hard": False,
+            "confidence": 0.9,
+            "ms": 10.0,
+            "word_check": ratio,
+        }
+
     results = [result("candle", "candle", -1.0), result(None, "candle", -5.0), result("river", "river", None)]
     strict = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
     assert strict["true_matches"]["count"] == 2 and strict["false_matches"]["count"] == 0
     lax = {(r["group"], r["condition"]): r for r in summarise(results, line=-100.0)}[("held-apart", "clean")]
     assert lax["false_matches"]["count"] == 1
     none = {(r["group"], r["condition"]): r for r in summarise(results, line=0.0)}[("held-apart", "clean")]
-    assert none["true_matches"]["count"] == 1                      # "river" had no rival: it stands
+    assert none["true_matches"]["count"] == 1  # "river" had no rival: it stands
 
 
 def test_the_command_re_summarises_a_saved_run_at_another_line(tmp_path, capsys):
     from partyhost.cli import main
+
     saved = tmp_path / "run.json"
-    word = {"voice": "piper-0.8", "condition": "clean", "table": 0, "text": "cattle", "expect": None,
-            "hard": True, "got": "kettle", "word_check": -5.0, "heard": "kettle", "confidence": 0.9, "ms": 10.0}
+    word = {
+        "voice": "piper-0.8",
+        "condition": "clean",
+        "table": 0,
+        "text": "cattle",
+        "expect": None,
+        "hard": True,
+        "got": "kettle",
+        "word_check": -5.0,
+        "heard": "kettle",
+        "confidence": 0.9,
+        "ms": 10.0,
+    }
     saved.write_text(json.dumps({"items": [word]}), encoding="utf-8")
     assert main(["bench", "keep-cool", "--from-json", str(saved)]) == 0
-    assert "false_matches=0.000" in capsys.readouterr().out              # vetoed at the shipped line
+    assert "false_matches=0.000" in capsys.readouterr().out  # vetoed at the shipped line
     assert main(["bench", "keep-cool", "--from-json", str(saved), "--word-check-line", "-100"]) == 0
     assert "false_matches=1.000" in capsys.readouterr().out
 
@@ -98,16 +152,30 @@ def test_the_tuning_set_shares_no_hard_pair_and_no_voice_with_the_reported_one()
 
 def test_the_second_opinion_s_veto_and_rescue_are_applied_when_summarising():
     def result(expect, got, ratio, veto=None, rescued=None):
-        return {"voice": "piper-0.8", "condition": "clean", "expect": expect, "got": got, "hard": False,
-                "confidence": 0.9, "ms": 10.0, "word_check": ratio, "veto_margin": veto, "rescued": rescued}
-    results = [result(None, "kettle", -1.0, veto=-6.0),                  # vetoed by the second opinion
-               result("candle", "candle", -1.0, veto=-1.0),              # kept
-               result("river", None, None, rescued="river"),             # rescued
-               result(None, "river", -5.0, veto=9.0)]                    # "rivet": Whisper's check threw it out
+        return {
+            "voice": "piper-0.8",
+            "condition": "clean",
+            "expect": expect,
+            "got": got,
+            "hard": False,
+            "confidence": 0.9,
+            "ms": 10.0,
+            "word_check": ratio,
+            "veto_margin": veto,
+            "rescued": rescued,
+        }
+
+    results = [
+        result(None, "kettle", -1.0, veto=-6.0),  # vetoed by the second opinion
+        result("candle", "candle", -1.0, veto=-1.0),  # kept
+        result("river", None, None, rescued="river"),  # rescued
+        result(None, "river", -5.0, veto=9.0),
+    ]  # "rivet": Whisper's check threw it out
     held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
     assert held["true_matches"]["count"] == 2 and held["false_matches"]["count"] == 0
-    lax = {(r["group"], r["condition"]): r
-           for r in summarise(results, line=-100.0, veto_line=-100.0, rescue=False)}[("held-apart", "clean")]
+    lax = {(r["group"], r["condition"]): r for r in summarise(results, line=-100.0, veto_line=-100.0, rescue=False)}[
+        ("held-apart", "clean")
+    ]
     assert lax["false_matches"]["count"] == 2 and lax["true_matches"]["count"] == 1
 
 
@@ -116,27 +184,40 @@ def test_people_s_recordings_are_words_in_play_or_clues_at_each_table(shared_aud
     the speaker who tuned Whisper's line is never among them."""
     tables, items = real_set(tables=3)
     assert len(tables) == 3 and all(len(set(t)) == TABLE_SIZE for t in tables)
-    assert {path.parent.name for _, path, _ in items} == {p.name for p in (shared_audio / "speech-commands").iterdir()
-                                                          if p.is_dir()}
+    assert {path.parent.name for _, path, _ in items} == {
+        p.name for p in (shared_audio / "speech-commands").iterdir() if p.is_dir()
+    }
     for number, path, item in items:
         assert item.table == number and item.text == path.parent.name
         assert (item.expect is not None) == (item.text in tables[number])
         assert not path.name.startswith(tuple(REAL_TUNE_SPEAKERS))
     hard = {(item.text, item.table) for _, _, item in items if item.hard}
     assert all(item.expect is None for _, _, item in items if item.hard)
-    assert all("go" in tables[t] for said, t in hard if said == "no")   # "no" is hard only beside "go" ...
-    assert any(said == "no" for said, _ in hard)                        # ... and that happens
+    assert all("go" in tables[t] for said, t in hard if said == "no")  # "no" is hard only beside "go" ...
+    assert any(said == "no" for said, _ in hard)  # ... and that happens
 
 
 def test_people_are_summarised_as_a_group_of_their_own():
-    results = [{"voice": "people", "set": "real", "condition": "clean", "expect": e, "got": g, "hard": False,
-                "confidence": 0.9, "ms": 10.0} for e, g in (("six", "six"), ("two", None), (None, None))]
+    results = [
+        {
+            "voice": "people",
+            "set": "real",
+            "condition": "clean",
+            "expect": e,
+            "got": g,
+            "hard": False,
+            "confidence": 0.9,
+            "ms": 10.0,
+        }
+        for e, g in (("six", "six"), ("two", None), (None, None))
+    ]
     rows = summarise(results)
     assert [(r["group"], r["true_matches"]["count"], r["false_matches"]["n"]) for r in rows] == [("people", 1, 1)]
 
 
 def test_without_people_s_recordings_real_says_what_is_missing_and_runs_nothing(tmp_path, monkeypatch, capsys):
     import partyhost.bench.keep_cool as bench
+
     monkeypatch.setattr(bench, "REAL_WORDS", tmp_path / "speech-commands")
     monkeypatch.setattr(bench, "run_real", lambda **kwargs: pytest.fail("nothing may run"))
     assert bench.command(None, True, None, True, real=True) == 2

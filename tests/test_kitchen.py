@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_endpoint import RULES, frames_of, silence, voiced
 
 from host.contract import LOUD_ROOM_SNR_DB, Verdict, decide
-from test_endpoint import RULES, frames_of, silence, voiced
 from voice.audio_types import SAMPLE_RATE, Hypothesis, Utterance
 from voice.listening.endpoint import Endpointer
 from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, fills_in, goes_on
@@ -136,9 +136,7 @@ def test_an_order_cut_in_kitchen_noise_at_6_db_is_not_acted_on_as_the_part_heard
     label = json.loads((picovoice / "label.json").read_text())[CUT_ORDER]
     expect = {"intent": label["intent"], **{k: v.strip() for k, v in label["slots"].items()}}
     listener = make_listener(Settings(), COFFEE)
-    heard = listener.understand(
-        "coffee_maker/order", {}, kitchen_mix(picovoice, CUT_ORDER, 6.0, CUT_ORDER_NOISE_START)
-    )
+    heard = listener.understand("coffee_maker/order", {}, kitchen_mix(picovoice, CUT_ORDER, 6.0, CUT_ORDER_NOISE_START))
     acted_unasked = heard.intent is not None and not heard.asked
     assert not acted_unasked or heard.intent == expect, (heard.text, heard.intent)
 
@@ -151,9 +149,10 @@ rest as a second, separate stretch."""
 
 @pytest.mark.model
 def test_the_end_of_a_reply_over_a_party_s_noise_is_found_within_0_3_s(picovoice, shared_audio):
+    from test_endpoint import speech_span
+
     from partyhost.bench.chatter import party_noise
     from partyhost.bench.manifest import frames_of as frames
-    from test_endpoint import speech_span
     from voice.listening.audio_in import read_wav_16k
 
     speech = read_wav_16k(picovoice / "speech" / PARTY_ORDER)
@@ -191,11 +190,14 @@ class StillHeard(Heard):
         return 0.95
 
 
-@pytest.mark.parametrize("stream, said, verdict", [
-    (Heard(), "can i have a coffee", Verdict.ACT),
-    (StillHeard(), "can i have a coffee", Verdict.ASK_FIRST),
-    (StillHeard(), "make me an iced mocha with sweetener and soy milk", Verdict.ACT),  # nothing can follow
-])
+@pytest.mark.parametrize(
+    "stream, said, verdict",
+    [
+        (Heard(), "can i have a coffee", Verdict.ACT),
+        (StillHeard(), "can i have a coffee", Verdict.ASK_FIRST),
+        (StillHeard(), "make me an iced mocha with sweetener and soy milk", Verdict.ACT),  # nothing can follow
+    ],
+)
 def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(stream, said, verdict):
     from test_ears_rival import NBest
     from test_read_ahead import Recording
@@ -205,8 +207,13 @@ def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(st
     from voice.listening.pipeline import Reader
 
     audio = np.concatenate([silence(0.6), voiced(2.5), silence(1.0)])
-    ears = VoiceEars(Recording(audio), Endpointer(HOLD, speech_stream=stream), Reader(NBest((said, 0.95))),
-                     Matcher(common=False, grammar_file=COFFEE), busy_until=lambda: 0.0)
+    ears = VoiceEars(
+        Recording(audio),
+        Endpointer(HOLD, speech_stream=stream),
+        Reader(NBest((said, 0.95))),
+        Matcher(common=False, grammar_file=COFFEE),
+        busy_until=lambda: 0.0,
+    )
     heard = ears.hear(Prompt("coffee_maker/order", None, "Your order?"))
     assert heard.intent is not None and heard.verdict is verdict
     assert bool(heard.cut) is (verdict is Verdict.ASK_FIRST)
@@ -215,14 +222,17 @@ def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(st
 # ---------------------------------------------------------------- the act-or-ask rule per noise level
 
 
-@pytest.mark.parametrize("snr_db, agreed, verdict", [
-    (6.0, False, Verdict.ASK_FIRST),   # a loud room, the grammar's reading names another move
-    (30.0, False, Verdict.ACT),        # the same in a quiet room
-    (6.0, True, Verdict.ACT),          # a loud room, both readings name this move
-    (6.0, None, Verdict.ACT),          # one reading made (no decoder): nothing to compare
-    (None, False, Verdict.ACT),        # the room not measured
-    (LOUD_ROOM_SNR_DB, False, Verdict.ACT),  # loud means below the line
-])
+@pytest.mark.parametrize(
+    "snr_db, agreed, verdict",
+    [
+        (6.0, False, Verdict.ASK_FIRST),  # a loud room, the grammar's reading names another move
+        (30.0, False, Verdict.ACT),  # the same in a quiet room
+        (6.0, True, Verdict.ACT),  # a loud room, both readings name this move
+        (6.0, None, Verdict.ACT),  # one reading made (no decoder): nothing to compare
+        (None, False, Verdict.ACT),  # the room not measured
+        (LOUD_ROOM_SNR_DB, False, Verdict.ACT),  # loud means below the line
+    ],
+)
 def test_in_a_loud_room_a_move_is_acted_on_unasked_only_where_both_readings_agree(snr_db, agreed, verdict):
     assert decide(_Match("can i have a coffee"), snr_db=snr_db, agreed=agreed) is verdict
 
@@ -231,19 +241,25 @@ def _order(**slots) -> Match:
     return Match("", {"intent": "orderDrink", **slots}, 100.0)
 
 
-@pytest.mark.parametrize("free, decoded, agreed", [
-    # the noise hid words; the decoder fills them in
-    (_order(numberOfShots="triple shot", coffeeDrink="cappuccino"),
-     _order(numberOfShots="triple shot", roast="light roast", coffeeDrink="cappuccino"), True),
-    (_order(coffeeDrink="latte"), _order(coffeeDrink="latte"), True),  # the same move
-    # the decoder changes a value the free reading heard
-    (_order(roast="dark roast", coffeeDrink="latte"), _order(roast="light roast", coffeeDrink="latte"), False),
-    (_order(milkAmount="a bit of milk"), _order(milkAmount="a bit of whole milk"), False),  # one value, one slot
-    # another intent, though it keeps every value
-    (Match("", {"intent": "cancelOrder"}, 100.0), _order(), False),
-    (None, _order(coffeeDrink="latte"), False),  # the free reading named no move
-    (Match("", None, 20.0), _order(coffeeDrink="latte"), False),
-])
+@pytest.mark.parametrize(
+    "free, decoded, agreed",
+    [
+        # the noise hid words; the decoder fills them in
+        (
+            _order(numberOfShots="triple shot", coffeeDrink="cappuccino"),
+            _order(numberOfShots="triple shot", roast="light roast", coffeeDrink="cappuccino"),
+            True,
+        ),
+        (_order(coffeeDrink="latte"), _order(coffeeDrink="latte"), True),  # the same move
+        # the decoder changes a value the free reading heard
+        (_order(roast="dark roast", coffeeDrink="latte"), _order(roast="light roast", coffeeDrink="latte"), False),
+        (_order(milkAmount="a bit of milk"), _order(milkAmount="a bit of whole milk"), False),  # one value, one slot
+        # another intent, though it keeps every value
+        (Match("", {"intent": "cancelOrder"}, 100.0), _order(), False),
+        (None, _order(coffeeDrink="latte"), False),  # the free reading named no move
+        (Match("", None, 20.0), _order(coffeeDrink="latte"), False),
+    ],
+)
 def test_a_decoded_move_agrees_with_the_free_one_where_it_only_adds_what_the_noise_hid(free, decoded, agreed):
     assert fills_in(free, decoded) is agreed
 
@@ -299,7 +315,7 @@ class FreeReads:
 @pytest.mark.model
 @pytest.mark.parametrize("snr_db, verdict", [(6.0, Verdict.ASK_FIRST), (30.0, Verdict.ACT)])
 def test_a_settled_free_reading_the_grammar_decodes_otherwise_is_asked_about_in_a_loud_room(snr_db, verdict):
-    """"small dark roast mocha" said, "large dark roast mocha" read freely (settled: a
+    """ "small dark roast mocha" said, "large dark roast mocha" read freely (settled: a
     phrase of the grammar, no rival). In a quiet room that is acted on as it always was;
     in a loud one the reply is decoded too, the decoder hears "small", and the host asks."""
     from partyhost.bench.manifest import BenchPrompt, first_utterance

@@ -3,6 +3,7 @@
 Stock Debian and Raspberry Pi OS map the host name to 127.0.1.1, so an address found
 from the host name alone was loopback there and phones could not join.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -33,8 +34,9 @@ def default_route_address() -> str | None:
 
 def hostname_is_loopback(monkeypatch):
     """The host name maps to 127.0.1.1, as /etc/hosts does on stock Debian."""
-    monkeypatch.setattr(socket, "getaddrinfo",
-                        lambda *args, **kwargs: [(socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("127.0.1.1", 0))])
+    monkeypatch.setattr(
+        socket, "getaddrinfo", lambda *args, **kwargs: [(socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("127.0.1.1", 0))]
+    )
 
 
 def test_the_address_is_the_default_routes_interface_even_when_the_host_name_is_loopback(monkeypatch):
@@ -61,8 +63,13 @@ def test_with_no_network_it_says_so_clearly_and_serves_this_machine_only(monkeyp
 
 
 def test_without_a_default_route_a_private_address_of_the_host_name_is_used(monkeypatch):
-    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: [
-        (socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("127.0.1.1", 0)),
-        (socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("192.168.1.20", 0))])
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda *args, **kwargs: [
+            (socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("127.0.1.1", 0)),
+            (socket.AF_INET, socket.SOCK_DGRAM, 17, "", ("192.168.1.20", 0)),
+        ],
+    )
     monkeypatch.setattr(socket, "socket", NoRoute)
     assert service.lan_address() == "192.168.1.20"

@@ -1,12 +1,23 @@
 """The two halves stay apart: host/ knows no audio, voice/ knows no game rules."""
+
 import ast
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-AUDIO_MODULES = {"voice", "sounddevice", "soxr", "numpy", "webrtcvad", "piper", "faster_whisper",
-                 "pocketsphinx", "vosk", "partyhost"}
+AUDIO_MODULES = {
+    "voice",
+    "sounddevice",
+    "soxr",
+    "numpy",
+    "webrtcvad",
+    "piper",
+    "faster_whisper",
+    "pocketsphinx",
+    "vosk",
+    "partyhost",
+}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -27,16 +38,22 @@ def test_host_imports_no_audio_code(path):
 
 @pytest.mark.parametrize("path", sorted((REPO / "voice").rglob("*.py")), ids=lambda p: p.name)
 def test_voice_imports_no_game_rules(path):
-    bad = {m for m in imported_modules(path)
-           if m == "host" or (m.startswith("host.") and m != "host.contract") or m.startswith("partyhost")}
+    bad = {
+        m
+        for m in imported_modules(path)
+        if m == "host" or (m.startswith("host.") and m != "host.contract") or m.startswith("partyhost")
+    }
     assert not bad, f"{path.relative_to(REPO)} imports {bad}"
 
 
 WEB_MODULES = {"aiohttp", "qrcode", "playwright"}
 
 
-@pytest.mark.parametrize("path", sorted((REPO / "host").rglob("*.py")) + sorted((REPO / "voice").rglob("*.py")),
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    sorted((REPO / "host").rglob("*.py")) + sorted((REPO / "voice").rglob("*.py")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
 def test_host_and_voice_import_no_web_code(path):
     """The phone server lives in partyhost/phones/: neither half knows about it."""
     bad = {m for m in imported_modules(path) if m.split(".")[0] in WEB_MODULES}
@@ -61,7 +78,7 @@ def project_imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             found.add(module)
             found.update(f"{module}.{alias.name}" for alias in node.names)
@@ -71,8 +88,7 @@ def project_imports(path: Path) -> set[str]:
 def import_graph() -> dict[str, set[str]]:
     paths = [p for package in PACKAGES for p in (REPO / package).rglob("*.py")]
     modules = {module_name(p): p for p in paths}
-    return {name: {m for m in project_imports(path) if m in modules and m != name}
-            for name, path in modules.items()}
+    return {name: {m for m in project_imports(path) if m in modules and m != name} for name, path in modules.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -85,7 +101,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state and (found := visit(nxt)):
                 return found
         stack.pop()
@@ -99,8 +115,12 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_cycle_finder_finds_a_circle():
-    assert find_cycle({"voice.a": {"voice.b"}, "voice.b": {"voice.c"}, "voice.c": {"voice.a"}}) == \
-        ["voice.a", "voice.b", "voice.c", "voice.a"]
+    assert find_cycle({"voice.a": {"voice.b"}, "voice.b": {"voice.c"}, "voice.c": {"voice.a"}}) == [
+        "voice.a",
+        "voice.b",
+        "voice.c",
+        "voice.a",
+    ]
     assert find_cycle({"voice.a": {"voice.b"}, "voice.b": set()}) is None
 
 

@@ -4,6 +4,7 @@ The probe: a 200 MB line raised MemoryError, and a 50 MB one needed 565 MB. Now 
 first LONGEST_LINE characters are the reply, the rest is dropped a piece at a time,
 and the player is told once.
 """
+
 from __future__ import annotations
 
 import io
@@ -39,7 +40,7 @@ def test_an_over_long_line_is_cut_said_once_and_the_next_line_read_whole():
     assert lines[0] == "(That line was too long: only its first 1000 characters were read.)"
     assert lines[1] == "Ana> " + "x" * LONGEST_LINE
     assert lines[2] == "Ana> score"
-    assert lines[3] == "Ana> " + "y" * LONGEST_LINE             # exactly the longest: read whole, no notice
+    assert lines[3] == "Ana> " + "y" * LONGEST_LINE  # exactly the longest: read whole, no notice
     assert len(lines) == 4
 
 
@@ -48,12 +49,32 @@ def test_a_50_mb_line_in_a_piped_game_costs_no_more_memory_and_the_game_goes_on(
     with script.open("w", encoding="utf-8") as out:
         out.write("a" * 50_000_000 + "\n")
         out.write((REPO / "tests" / "scripts" / "one-percent-basic-host.txt").read_text())
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
-    game = [sys.executable, "-m", "partyhost", "play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26",
-            "--deal", "host", "--input", "text", "--output", "text"]
-    result = subprocess.run([sys.executable, "-c", MEASURED, str(script), *game], cwd=REPO, env=env,
-                            capture_output=True, text=True, timeout=300)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    game = [
+        sys.executable,
+        "-m",
+        "partyhost",
+        "play",
+        "one-percent",
+        "--players",
+        "Ana,Ben,Cy",
+        "--seed",
+        "26",
+        "--deal",
+        "host",
+        "--input",
+        "text",
+        "--output",
+        "text",
+    ]
+    result = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(script), *game],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.count("That line was too long") == 1
     assert "Cy wins the game" in result.stdout

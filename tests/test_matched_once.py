@@ -4,16 +4,17 @@ From the recogniser's n-best to the journal, each hypothesis is matched against 
 prompt once (voice/listening/reading.py); the checks, the attention to table talk,
 the ears' Understood and the session all use that match (issue 31).
 """
+
 from __future__ import annotations
 
 from collections import Counter
 
 import numpy as np
+from fakes import RecordingMouth
 from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
 from test_session import CountGame
 
-from fakes import RecordingMouth
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal
@@ -56,8 +57,17 @@ def test_each_hypothesis_of_a_spoken_reply_is_matched_once(tmp_path, monkeypatch
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create("count", {"options": {}})
     mouth = RecordingMouth()
-    session = Session(CountGame(), GameOptions(players=("Ana", "Ben"), seed=3), None, journal, SessionInfo(sid, "g"),
-                      EventLog(tmp_path / "events.jsonl", clock=lambda: 0.0), ears, mouth, clock=lambda: 0.0)
+    session = Session(
+        CountGame(),
+        GameOptions(players=("Ana", "Ben"), seed=3),
+        None,
+        journal,
+        SessionInfo(sid, "g"),
+        EventLog(tmp_path / "events.jsonl", clock=lambda: 0.0),
+        ears,
+        mouth,
+        clock=lambda: 0.0,
+    )
     session.start()
     assert session.run() == "eof"
     assert "Did you mean: four?" in mouth.said

@@ -1,13 +1,14 @@
 """The spoken menu (partyhost/menu.py): which game, how many players, and the commands that
 work at any prompt, as a player says them typed, spoken or through a voice assistant."""
+
 from __future__ import annotations
 
 import io
 import threading
 
 import pytest
-
 from fakes import RecordingMouth
+
 from host.contract import Prompt, Source
 from host.engine import join_names
 from host.games import game_ids, get_game
@@ -50,23 +51,26 @@ def test_what_can_i_say_at_the_game_question_names_every_game_and_an_example():
     assert not any("didn't catch" in s for s in said)
 
 
-@pytest.mark.parametrize("command, answer", [
-    ("help", "quit"),                    # what may be said here, and the commands
-    ("rules", "Choose a game first"),
-    ("score", "No game has started yet"),
-    ("whose turn", "No game has started yet"),
-    ("read the table", "No game has started yet"),
-    ("pause", "No game has started yet"),
-    ("undo", "nothing to go back to"),
-    ("slower", "ok slower"),             # the mouth's own answer (RecordingMouth.adjust)
-    ("louder", "ok louder"),
-])
+@pytest.mark.parametrize(
+    "command, answer",
+    [
+        ("help", "quit"),  # what may be said here, and the commands
+        ("rules", "Choose a game first"),
+        ("score", "No game has started yet"),
+        ("whose turn", "No game has started yet"),
+        ("read the table", "No game has started yet"),
+        ("pause", "No game has started yet"),
+        ("undo", "nothing to go back to"),
+        ("slower", "ok slower"),  # the mouth's own answer (RecordingMouth.adjust)
+        ("louder", "ok louder"),
+    ],
+)
 def test_each_common_command_at_the_game_question_gets_an_answer_then_the_question(command, answer):
     choice, said, ears = menu([command, "centurion", "one"])
     assert choice is not None and choice.game == "centurion"
     assert any(answer in s for s in said), said
     assert not any("didn't catch" in s for s in said), said
-    assert [p.name for p in ears.prompts][:2] == ["common/menu", "common/menu"]   # asked again
+    assert [p.name for p in ears.prompts][:2] == ["common/menu", "common/menu"]  # asked again
 
 
 def test_say_that_again_repeats_the_question_with_the_games():
@@ -94,10 +98,16 @@ def test_at_the_number_question_the_rules_are_the_chosen_games_and_go_back_retur
     choice, said, ears = menu(["keep cool", "rules", "go back", "centurion", "what can I say", "one"])
     assert choice is not None and choice.game == "centurion" and choice.players == ("Player 1",)
     assert get_game("keep-cool").RULES_SUMMARY in said
-    assert [p.name for p in ears.prompts] == ["common/menu", "common/number", "common/number", "common/menu",
-                                              "common/number", "common/number"]
+    assert [p.name for p in ears.prompts] == [
+        "common/menu",
+        "common/number",
+        "common/number",
+        "common/menu",
+        "common/number",
+        "common/number",
+    ]
     number_help = said[said.index(next(s for s in said if s.startswith("Centurion. How many"))) + 1]
-    assert "1" in number_help and "2" in number_help         # the numbers that may be said
+    assert "1" in number_help and "2" in number_help  # the numbers that may be said
     assert not any("didn't catch" in s for s in said)
 
 
@@ -111,7 +121,7 @@ def test_what_can_i_say_over_a_voice_assistant_is_answered_with_the_games():
         answer = talk.exchange("what can I say", timeout=10)
         assert answer.taken and "didn't catch" not in answer.text, answer.text
         assert all(title in answer.text for title in TITLES), answer.text
-        assert answer.text.endswith(f"Which game shall we play? {join_names(TITLES, 'or')}.")   # asked again
+        assert answer.text.endswith(f"Which game shall we play? {join_names(TITLES, 'or')}.")  # asked again
         assert "How many players" in talk.exchange("let's play centurion", timeout=10).text
     finally:
         talk.close()
@@ -119,6 +129,7 @@ def test_what_can_i_say_over_a_voice_assistant_is_answered_with_the_games():
 
 
 # ---- players' names, asked where the ears take words as said (a voice assistant) ----------
+
 
 class Talk:
     """The menu run over a voice assistant's conversation, in its own thread; once it has

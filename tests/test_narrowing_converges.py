@@ -7,6 +7,7 @@
 - No narrowed question says any player's private words or cards where others hear.
 - Each narrowed question is written to the event log as a prompt of its own.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from fakes import RecordingMouth
+from replay import load_cases, play_script
 from understood import Say, Understands
 
-from fakes import RecordingMouth
 from host.contract import PROMPT_UNION, Choice, Narrow, Prompt
 from host.decks import load_game_decks
 from host.engine import GameOptions
@@ -28,7 +30,6 @@ from host.games import get_game, option
 from host.journal import Journal
 from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble, question_alone
 from host.session import Session, SessionInfo
-from replay import load_cases, play_script
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,8 +38,17 @@ def _session(tmp_path, game, options, decks, ears, actions=()):
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game.ID, {"options": {}})
     mouth = RecordingMouth()
-    session = Session(game, options, decks, journal, SessionInfo(session_id, "g"),
-                      EventLog(tmp_path / "events.jsonl", lambda: 0.0), ears, mouth, clock=lambda: 0.0)
+    session = Session(
+        game,
+        options,
+        decks,
+        journal,
+        SessionInfo(session_id, "g"),
+        EventLog(tmp_path / "events.jsonl", lambda: 0.0),
+        ears,
+        mouth,
+        clock=lambda: 0.0,
+    )
     if actions:
         for action in actions:
             journal.append(session_id, "action", action, 0.0)
@@ -93,7 +103,8 @@ def _at_first(case_script, prompt_name, tmp_path):
     assert play_script(case, tmp_path / "script").outcome == "over"
     game = get_game(case.game)
     actions = Journal(tmp_path / "script" / "db.sqlite3").accepted_actions(
-        Journal(tmp_path / "script" / "db.sqlite3").sessions()[0].id)
+        Journal(tmp_path / "script" / "db.sqlite3").sessions()[0].id
+    )
     state, _ = game.setup(case.options(), case.decks())
     for index, action in enumerate(actions):
         if game.prompt(state).name == prompt_name:
@@ -107,31 +118,39 @@ def test_a_number_misheard_three_times_is_reached_in_at_most_three_questions(tmp
     ears = SaysFifty()
     session, mouth, journal, sid = _session(tmp_path, game, options, decks, ears, before)
     session.run()
-    taken = journal.accepted_actions(sid)[len(before):]
+    taken = journal.accepted_actions(sid)[len(before) :]
     assert taken and taken[0]["value"] == 50, mouth.said
     narrowed = [p for p in ears.asked if CHOICE_PROMPT in p.name.split(PROMPT_UNION)]
     asked_before = ears.asked[: ears.asked.index(narrowed[0])]
-    assert sum(p.name == "zero-to-100/tiebreak" for p in asked_before) >= 2   # misread, then narrowed
+    assert sum(p.name == "zero-to-100/tiebreak" for p in asked_before) >= 2  # misread, then narrowed
     team = narrowed[0].player
     first_move = next(i for i, p in enumerate(narrowed) if p.text == f"{team}, your answer: 50 to 59?")
     assert first_move + 1 <= 3
     assert [p.text for p in narrowed][:2] == [
-        f"{team}, your answer, in tens first: 0, 10, 20 and so on up to 100?", f"{team}, your answer: 50 to 59?"]
+        f"{team}, your answer, in tens first: 0, 10, 20 and so on up to 100?",
+        f"{team}, your answer: 50 to 59?",
+    ]
 
 
 def test_a_number_whose_span_is_not_understood_is_asked_digit_by_digit():
     from host.engine import narrow_numbers
-    prompt = Prompt("zero-to-100/tiebreak", "Ana", "Ana, your answer?",
-                    narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}))
+
+    prompt = Prompt(
+        "zero-to-100/tiebreak",
+        "Ana",
+        "Ana, your answer?",
+        narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}),
+    )
     asked = []
     replies = iter([Reply(), Reply({"intent": "choice", "index": 50}, True)])
 
     def ask(question):
         asked.append(question)
         return next(replies)
+
     assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "number", "value": 50}
     assert asked[1].text == "Ana, say it digit by digit, like 4 2."
-    assert ("5 0", 50) in asked[1].slots["choice"]            # decoded against digits only
+    assert ("5 0", 50) in asked[1].slots["choice"]  # decoded against digits only
     assert all(PROMPT_UNION + "zero-to-100" not in q.name for q in asked)  # never the whole first prompt
 
 
@@ -153,9 +172,14 @@ def test_did_you_mean_never_names_a_card_the_player_does_not_hold(tmp_path):
     decks = load_game_decks(option(game, "DECK"), [])
     state, _ = game.setup(options, decks)
     from host.games.centurion import Card
+
     hand = state.hands[state.players.index("Ana")]
-    absent = next(state.name(Card(rank, suit)) for suit in ("hearts", "spades", "clubs", "diamonds")
-                  for rank in range(3, 10) if Card(rank, suit) not in hand)
+    absent = next(
+        state.name(Card(rank, suit))
+        for suit in ("hearts", "spades", "clubs", "diamonds")
+        for rank in range(3, 10)
+        if Card(rank, suit) not in hand
+    )
     # unsure readings of a card Ana does not hold, said three times, then "no" to whatever follows
     unsure = Say(absent, rival="queen of hearts", start=1.0, end=2.0)
     ears = Lines([unsure, unsure, unsure, "no", "no", "no", "no", "no"])
@@ -163,15 +187,18 @@ def test_did_you_mean_never_names_a_card_the_player_does_not_hold(tmp_path):
     session.run()
     assert not any(absent in line.lower() for line in mouth.said), mouth.said
     assert not any(line.startswith("Did you mean") for line in mouth.said)
-    assert any(e["type"] == "narrowing" for e in _events(tmp_path))   # the misses led to narrowing
+    assert any(e["type"] == "narrowing" for e in _events(tmp_path))  # the misses led to narrowing
 
 
 def test_a_corrected_answer_the_rules_refuse_is_not_asked_about(tmp_path):
     # Keep It 100: "lowered" (unsure: lower) where the spot starts the line, so lower is impossible
     session, mouth, journal, sid = _session(
-        tmp_path, get_game("keep-it-100"), GameOptions(players=("Ana", "Ben"), seed=1, mode="basic"),
+        tmp_path,
+        get_game("keep-it-100"),
+        GameOptions(players=("Ana", "Ben"), seed=1, mode="basic"),
         load_game_decks(option(get_game("keep-it-100"), "DECK"), []),
-        Lines(["2", "below 80", Say("lowered", rival="higher"), Say("lowered", rival="higher"), "higher"]))
+        Lines(["2", "below 80", Say("lowered", rival="higher"), Say("lowered", rival="higher"), "higher"]),
+    )
     session.run()
     assert "Did you mean: lower?" not in mouth.said
 
@@ -180,17 +207,23 @@ def test_a_corrected_answer_the_rules_refuse_is_not_asked_about(tmp_path):
 
 
 def test_a_yes_or_no_is_never_asked_where_a_choice_reads_as_yes():
-    narrow = Narrow("Your guess?", tuple(Choice(w, {"intent": "predict", "guess": g})
-                                         for w, g in (("lower", "lower"), ("right", "correct"), ("higher", "higher"))))
+    narrow = Narrow(
+        "Your guess?",
+        tuple(
+            Choice(w, {"intent": "predict", "guess": g})
+            for w, g in (("lower", "lower"), ("right", "correct"), ("higher", "higher"))
+        ),
+    )
     prompt = Prompt("keep-it-100/predict", "Ben", "Ben: lower, right or higher?", narrow=narrow)
     asked = []
 
     def ask(question):
         asked.append(question)
         return Reply({"intent": "choice", "index": 1}, True)
+
     found = Narrowing(prompt, Trouble(prompt), ask, yes_no_word=lambda label: label == "right").run(likeliest=0)
     assert found == {"intent": "predict", "guess": "correct"}
-    assert [q.text for q in asked] == ["Ben, your guess: lower, right or higher?"]   # not "Lower?"
+    assert [q.text for q in asked] == ["Ben, your guess: lower, right or higher?"]  # not "Lower?"
     assert YES_NO_PROMPT not in asked[0].name.split(PROMPT_UNION)
 
 
@@ -199,11 +232,33 @@ def test_a_yes_or_no_is_never_asked_where_a_choice_reads_as_yes():
 
 def _cli(tmp_path: Path, args: list[str], lines: str) -> tuple[str, list[dict]]:
     events = tmp_path / "events.jsonl"
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}   # the default settings
-    run = subprocess.run([sys.executable, "-m", "partyhost", "play", *args, "--input", "text", "--output", "text",
-                          "--hide-private", "--events", str(events)],
-                         cwd=REPO, input=lines, capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+        "PARTYHOST_CONFIG": os.devnull,
+    }  # the default settings
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            "play",
+            *args,
+            "--input",
+            "text",
+            "--output",
+            "text",
+            "--hide-private",
+            "--events",
+            str(events),
+        ],
+        cwd=REPO,
+        input=lines,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stdout + run.stderr
     return run.stdout, [json.loads(line) for line in events.read_text().splitlines()]
@@ -214,21 +269,31 @@ def _spoken(events):
 
 
 def test_keep_cool_narrowed_question_reads_no_secret_word(tmp_path):
-    out, events = _cli(tmp_path, ["keep-cool", "--players", "Ana,Ben,Cy", "--seed", "5", "--rules", "relaxed=true"],
-                       "red\n3\nno\nno\nno\nhost, read Ben's cards\nhost, read my cards\n")
-    secret = {word.lower() for e in events if e["type"] == "private"
-              for word in re.findall(r"\d+ ([^,.]+)", e["text"].split(":", 1)[1].split(".")[0])}
-    assert len(secret) >= 12, secret   # every player's four words, as dealt
+    out, events = _cli(
+        tmp_path,
+        ["keep-cool", "--players", "Ana,Ben,Cy", "--seed", "5", "--rules", "relaxed=true"],
+        "red\n3\nno\nno\nno\nhost, read Ben's cards\nhost, read my cards\n",
+    )
+    secret = {
+        word.lower()
+        for e in events
+        if e["type"] == "private"
+        for word in re.findall(r"\d+ ([^,.]+)", e["text"].split(":", 1)[1].split(".")[0])
+    }
+    assert len(secret) >= 12, secret  # every player's four words, as dealt
     spoken = " ".join(_spoken(events)).lower()
     assert [w for w in secret if re.search(rf"\b{re.escape(w)}\b", spoken)] == []
-    assert any(e["type"] == "narrowed_prompt" for e in events)   # the narrowing did happen
+    assert any(e["type"] == "narrowed_prompt" for e in events)  # the narrowing did happen
 
 
 def test_centurion_pvp_narrowed_question_reads_no_hand(tmp_path):
-    out, events = _cli(tmp_path, ["centurion", "--mode", "pvp", "--players", "Ana,Ben", "--seed", "5"],
-                       "banana\nbanana\n")
+    out, events = _cli(
+        tmp_path, ["centurion", "--mode", "pvp", "--players", "Ana,Ben", "--seed", "5"], "banana\nbanana\n"
+    )
     game = get_game("centurion")
-    state, _ = game.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", seed=5), load_game_decks(option(game, "DECK"), []))
+    state, _ = game.setup(
+        GameOptions(players=("Ana", "Ben"), mode="pvp", seed=5), load_game_decks(option(game, "DECK"), [])
+    )
     cards = {state.name(c).lower() for hand in state.hands for c in hand}
     narrowed = [e["seq"] for e in events if e["type"] == "narrowing"]
     assert narrowed
@@ -239,8 +304,9 @@ def test_centurion_pvp_narrowed_question_reads_no_hand(tmp_path):
 
 @pytest.mark.parametrize("miss", ["the lower one", "lowered"])
 def test_keep_it_100_right_after_a_narrowed_lower_is_recorded_as_right(miss, tmp_path):
-    out, events = _cli(tmp_path, ["keep-it-100", "--players", "Ana,Ben", "--seed", "1"],
-                       f"2\nbelow 95\nblah\n{miss}\nright\n")
+    out, events = _cli(
+        tmp_path, ["keep-it-100", "--players", "Ana,Ben", "--seed", "1"], f"2\nbelow 95\nblah\n{miss}\nright\n"
+    )
     guesses = [e["intent"] for e in events if e["type"] == "intent" and e["intent"]["intent"] == "predict"]
     assert guesses == [{"intent": "predict", "guess": "correct"}], out[-1500:]
     assert "Ben says right." in _spoken(events)
@@ -257,13 +323,13 @@ def _private_items(game, state, players) -> set[str]:
         hand = view(state, player) if view else None
         if hand is not None:
             found |= {card.label.lower() for card in hand.cards if len(card.label) > 2}
-    return found - {"joker"}   # named in Centurion's joker offer to both players, held or not
+    return found - {"joker"}  # named in Centurion's joker offer to both players, held or not
 
 
 def _tree_texts(narrow: Narrow, player: str | None) -> list[str]:
     """Every question, label and yes-or-no question anywhere in a narrowing."""
     if narrow.said:
-        return [narrow.said]   # said as it is: its labels are never read out
+        return [narrow.said]  # said as it is: its labels are never read out
     texts = []
     for choice in narrow.choices:
         texts += [narrow.question, choice.label, choice.named]
@@ -277,6 +343,7 @@ def _walked(prompt: Prompt) -> list[str]:
     understood, always "something else" or "no", always the first choice, always the last."""
     said = []
     for policy in ("unheard", "refuse", "first", "last"):
+
         def ask(question, policy=policy):
             said.append(question.text)
             offered = [label for label in question.choices if label != SOMETHING_ELSE]
@@ -285,6 +352,7 @@ def _walked(prompt: Prompt) -> list[str]:
             if policy == "refuse":
                 return Reply({"intent": "something_else" if SOMETHING_ELSE in question.choices else "no"}, True)
             return Reply({"intent": "choice", "index": 0 if policy == "first" else len(offered) - 1}, True)
+
         Narrowing(prompt, Trouble(prompt), ask).run()
     return said
 
@@ -297,7 +365,7 @@ def test_no_narrowed_question_says_a_private_card_or_word(case, tmp_path):
     journal = Journal(tmp_path / "db.sqlite3")
     actions = journal.accepted_actions(journal.sessions()[0].id)
     state, _ = game.setup(case.options(), case.decks())
-    alone = case.mode == "vs-host"   # one person against the host: nobody else hears
+    alone = case.mode == "vs-host"  # one person against the host: nobody else hears
     checked = 0
     for action in actions + [None]:
         prompt = game.prompt(state)
@@ -322,7 +390,9 @@ def test_each_narrowed_question_is_logged_as_a_prompt_of_its_own(tmp_path):
     logged = [e for e in _events(tmp_path) if e["type"] == "narrowed_prompt"]
     team = logged[0]["player"]
     assert [e["text"] for e in logged][:2] == [
-        f"{team}, your answer, in tens first: 0, 10, 20 and so on up to 100?", f"{team}, your answer: 50 to 59?"]
+        f"{team}, your answer, in tens first: 0, 10, 20 and so on up to 100?",
+        f"{team}, your answer: 50 to 59?",
+    ]
     assert logged[0]["narrows"] == "zero-to-100/tiebreak"
     assert logged[0]["prompt"] == CHOICE_PROMPT and "50" in logged[0]["choices"]
 
@@ -332,10 +402,12 @@ def test_each_narrowed_question_is_logged_as_a_prompt_of_its_own(tmp_path):
 
 def test_the_reading_asked_about_said_again_settles_it_instead_of_the_same_question(tmp_path):
     from test_session import CountGame
+
     unsure = Say("four", rival="five", start=1.0, end=2.0)
     game = CountGame()
-    session, mouth, journal, sid = _session(tmp_path, game, GameOptions(players=("Ana", "Ben"), seed=3), None,
-                                            Lines([unsure, unsure]))
+    session, mouth, journal, sid = _session(
+        tmp_path, game, GameOptions(players=("Ana", "Ben"), seed=3), None, Lines([unsure, unsure])
+    )
     session.run()
     assert mouth.said.count("Did you mean: four?") == 1
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 4, "player": "Ana"}]
@@ -343,13 +415,22 @@ def test_the_reading_asked_about_said_again_settles_it_instead_of_the_same_quest
 
 def test_keep_cool_claim_is_asked_and_answered_by_place_never_by_word(tmp_path):
     from replay import play_lines
+
     lines = ["red", "3", "no", "no", "no", "tree", "lamp", "stone", "Ben got it", "blah", "blah", "third"]
-    session, mouth, actions = play_lines(tmp_path, "keep-cool", lines, players=("Ana", "Ben", "Cy"), seed=5,
-                                         mode="basic", deal="host", rules={"relaxed": True})
+    session, mouth, actions = play_lines(
+        tmp_path,
+        "keep-cool",
+        lines,
+        players=("Ana", "Ben", "Cy"),
+        seed=5,
+        mode="basic",
+        deal="host",
+        rules={"relaxed": True},
+    )
     dealt = next(line for line in mouth.said if line.startswith("[Ben] "))
     words = re.findall(r"\d+ ([^,.]+)", dealt.split(":", 1)[1].split(".")[0])
     assert len(words) == 4
-    claimed = mouth.said[mouth.said.index("Ben, which of your words was it?"):]
+    claimed = mouth.said[mouth.said.index("Ben, which of your words was it?") :]
     assert "Ben, which of your words: first to fourth or none?" in claimed
     assert actions[-1] == {"intent": "word", "word": words[2], "player": "Ben"}
     before_the_win = claimed[: next(i for i, line in enumerate(claimed) if "win that card" in line)]
@@ -388,9 +469,9 @@ def test_every_narrowed_move_is_at_most_three_understood_answers_away(case, tmp_
         if prompt is not None and prompt.narrow is not None:
             for move in prompt.narrow.moves():
                 asked = []
-                at = [prompt.narrow]   # the part being asked: the player follows the questions
+                at = [prompt.narrow]  # the part being asked: the player follows the questions
 
-                def ask(question, move=move, at=at):
+                def ask(question, move=move, at=at, asked=asked):
                     asked.append(question.text)
                     part = at[0]
                     if question.name.split(PROMPT_UNION)[0] == YES_NO_PROMPT:
@@ -405,6 +486,7 @@ def test_every_narrowed_move_is_at_most_three_understood_answers_away(case, tmp_
                         return Reply({"intent": "something_else"}, True)
                     at[0] = fitting[0].then or part
                     return Reply({"intent": "choice", "index": offered.index(fitting[0].label)}, True)
+
                 found = Narrowing(prompt, Trouble(prompt), ask).run()
                 assert found == move, (prompt.name, move, asked)
                 worst = max(worst, len(asked))

@@ -1,4 +1,5 @@
 """What a new user tries first: scripts/run from anywhere, resume, the typed menu, clear refusals."""
+
 from __future__ import annotations
 
 import os
@@ -6,7 +7,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -18,10 +18,16 @@ TEXT = ["--input", "text", "--output", "text"]
 
 
 def run(args, tmp_path, stdin="", cwd=REPO):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=cwd, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_scripts_run_leaves_the_caller_where_they_are(tmp_path):
@@ -36,8 +42,13 @@ def test_scripts_run_leaves_the_caller_where_they_are(tmp_path):
     (repo / "scripts" / "setup-env").write_text(f'export PATH="{bin_dir}:$PATH"\n')
     caller = tmp_path / "caller"
     caller.mkdir()
-    result = subprocess.run([str(repo / "scripts" / "run"), "play", "--input", "answers.wav"], cwd=caller,
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [str(repo / "scripts" / "run"), "play", "--input", "answers.wav"],
+        cwd=caller,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"cwd={caller} args=play --input answers.wav"
 
@@ -45,7 +56,7 @@ def test_scripts_run_leaves_the_caller_where_they_are(tmp_path):
 def test_resume_keeps_the_games_own_typed_input_and_output(tmp_path):
     first = run(["play", "centurion", "--players", "Ana,Ben", "--seed", "7", *TEXT], tmp_path, "score\n")
     assert first.returncode == 0
-    again = run(["resume"], tmp_path, "score\n")          # no flags: the settings say mic and speaker
+    again = run(["resume"], tmp_path, "score\n")  # no flags: the settings say mic and speaker
     assert again.returncode == 0, again.stderr
     assert "HOST: Welcome back to Centurion" in again.stdout
 
@@ -76,11 +87,19 @@ def test_the_closing_line_names_the_command_that_was_run(tmp_path):
     on the PATH only inside the virtual environment."""
     args = ["play", "keep-cool", "--players", "Ana,Ben,Cy", *TEXT]
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
-    for run_as, said in (({"PARTYHOST_RUN": "scripts/run"}, "scripts/run resume "),
-                         ({}, "python -m partyhost resume ")):
-        result = subprocess.run([sys.executable, "-m", "partyhost", *args], cwd=REPO,
-                                env={**{k: v for k, v in env.items() if k != "PARTYHOST_RUN"}, **run_as},
-                                input="", capture_output=True, text=True, timeout=120)
+    for run_as, said in (
+        ({"PARTYHOST_RUN": "scripts/run"}, "scripts/run resume "),
+        ({}, "python -m partyhost resume "),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", *args],
+            cwd=REPO,
+            env={**{k: v for k, v in env.items() if k != "PARTYHOST_RUN"}, **run_as},
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stderr
         assert result.stdout.splitlines()[-1].startswith(f"HOST: The game is saved. To continue: {said}")
 
@@ -88,11 +107,12 @@ def test_the_closing_line_names_the_command_that_was_run(tmp_path):
 def test_scripts_run_with_no_arguments_does_what_its_header_says():
     """The header of scripts/run promises the spoken menu, which is what no arguments start."""
     from partyhost.cli import _with_command, build_parser
+
     header = [line for line in (REPO / "scripts" / "run").read_text().splitlines() if line.startswith("#")]
     assert any("With no arguments it starts the spoken menu" in line for line in header)
     assert not any("shows the available commands" in line for line in header)
     args = build_parser().parse_args(_with_command([]))
-    assert args.command == "play" and args.game is None       # the menu asks which game
+    assert args.command == "play" and args.game is None  # the menu asks which game
 
 
 def test_io_flags_alone_start_the_typed_menu(tmp_path):
@@ -119,18 +139,28 @@ def test_the_package_metadata_is_current_for_setuptools():
     packages = project["tool"]["setuptools"]["packages"]
     for folder in project["tool"]["setuptools"]["package-data"]:
         assert folder in packages
-    shipped = {p.relative_to(REPO).parent.as_posix().replace("/", ".")
-               for p in (REPO / "partyhost").rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    shipped = {
+        p.relative_to(REPO).parent.as_posix().replace("/", ".")
+        for p in (REPO / "partyhost").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert shipped <= set(packages)
 
 
 def test_a_skip_for_something_missing_names_the_test_and_the_reason(tmp_path):
     (tmp_path / "test_needs.py").write_text(
         f"import sys\nsys.path.insert(0, {str(REPO / 'tests')!r})\nfrom conftest import unavailable\n\n"
-        "def test_needs_a_browser():\n    unavailable('no browser here (run scripts/ci-system-deps)')\n")
+        "def test_needs_a_browser():\n    unavailable('no browser here (run scripts/ci-system-deps)')\n"
+    )
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    result = subprocess.run([sys.executable, "-m", "pytest", "-ra", "-p", "no:cacheprovider", "test_needs.py"],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-ra", "-p", "no:cacheprovider", "test_needs.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "SKIPPED [1] test_needs.py:5: no browser here (run scripts/ci-system-deps)" in result.stdout
 
 

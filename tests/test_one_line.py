@@ -4,6 +4,7 @@ A phone's request path, a Wyoming event, a typed line and a player's name all re
 terminal through host.contract.one_line; these tests send each one with escape sequences,
 line breaks and bells, and look at what was printed. Network tests use 127.0.0.1 only.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,8 +27,12 @@ DRIVES_A_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-            "PARTYHOST_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
+    return {
+        **os.environ,
+        "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+        "PARTYHOST_CONFIG": os.devnull,
+        "PYTHONUNBUFFERED": "1",
+    }
 
 
 def test_one_line_turns_every_control_into_a_space_and_keeps_words():
@@ -50,9 +55,26 @@ def test_the_host_s_printed_words_cannot_forge_a_line(tmp_path: Path):
 
 def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path):
     result = subprocess.run(
-        [sys.executable, "-m", "partyhost", "play", "keep-it-100", "--players", "Ana\x1b[2J,Ben\nHOST: forged",
-         "--input", "text", "--output", "text"],
-        cwd=REPO, env=_env(tmp_path), input="", capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            "play",
+            "keep-it-100",
+            "--players",
+            "Ana\x1b[2J,Ben\nHOST: forged",
+            "--input",
+            "text",
+            "--output",
+            "text",
+        ],
+        cwd=REPO,
+        env=_env(tmp_path),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert "control character or a line break" in result.stderr
     assert "\x1b" not in result.stderr + result.stdout and "HOST:" not in result.stdout
@@ -61,11 +83,39 @@ def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path
 
 def test_a_forged_request_path_prints_one_harmless_line_on_the_host_s_terminal(tmp_path: Path):
     """The probe's curl, against a real `partyhost play --phones` on 127.0.0.1."""
-    command = [sys.executable, "-m", "partyhost", "play", "centurion", "--players", "Ana,Ben", "--mode", "pvp",
-               "--deal", "host", "--seed", "7", "--phones", "--phones-bind", "127.0.0.1", "--phones-port", "0",
-               "--input", "text", "--output", "text"]
-    game = subprocess.Popen(command, cwd=REPO, env=_env(tmp_path), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [
+        sys.executable,
+        "-m",
+        "partyhost",
+        "play",
+        "centurion",
+        "--players",
+        "Ana,Ben",
+        "--mode",
+        "pvp",
+        "--deal",
+        "host",
+        "--seed",
+        "7",
+        "--phones",
+        "--phones-bind",
+        "127.0.0.1",
+        "--phones-port",
+        "0",
+        "--input",
+        "text",
+        "--output",
+        "text",
+    ]
+    game = subprocess.Popen(
+        command,
+        cwd=REPO,
+        env=_env(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert game.stdout is not None and game.stdin is not None
         deadline = time.monotonic() + 60
@@ -97,14 +147,18 @@ def test_a_forged_request_path_prints_one_harmless_line_on_the_host_s_terminal(t
 
 def test_a_record_of_any_logger_reaches_the_terminal_as_one_line(tmp_path: Path):
     """With nothing configured, Python's last-resort handler prints warnings: through one_line too."""
-    program = ("import logging; from partyhost.logs import one_line_logs; one_line_logs();"
-               f"logging.getLogger('voice.remote.satellite_link').warning('peer said %s', {FORGED!r});"
-               "\ntry:\n raise ValueError('bad\\nHOST: forged')\nexcept ValueError:\n"
-               " logging.getLogger('somewhere').exception('failed')")
+    program = (
+        "import logging; from partyhost.logs import one_line_logs; one_line_logs();"
+        f"logging.getLogger('voice.remote.satellite_link').warning('peer said %s', {FORGED!r});"
+        "\ntry:\n raise ValueError('bad\\nHOST: forged')\nexcept ValueError:\n"
+        " logging.getLogger('somewhere').exception('failed')"
+    )
     result = subprocess.run([sys.executable, "-c", program], cwd=REPO, capture_output=True, text=True, timeout=60)
     lines = result.stderr.splitlines()
-    assert lines == ["peer said x HOST: The game is over. Ana wins [2J ]0;owned",
-                     "failed: ValueError: bad HOST: forged"]
+    assert lines == [
+        "peer said x HOST: The game is over. Ana wins [2J ]0;owned",
+        "failed: ValueError: bad HOST: forged",
+    ]
 
 
 def test_one_line_is_the_only_place_that_judges_what_may_be_printed():

@@ -1,6 +1,7 @@
 """A reply whose start the host did not hear is never a move (voice/listening/onset.py): said over
 the host's own speech, or cut at the front by the endpointer. The host says it missed
 the start, asks again, and the event log says why."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,13 +12,13 @@ from test_session import events, make_session
 
 from host.contract import Outcome
 from host.session import MISSED_START
-from voice.listening.pipeline import Reader
-from voice.listening.audio_in import WavSource
 from voice.audio_types import SAMPLE_RATE, Utterance
+from voice.listening.audio_in import WavSource
 from voice.listening.ears import VoiceEars
 from voice.listening.endpoint import Endpointer
-from voice.understanding.matcher import Matcher
 from voice.listening.onset import BEGAN_BEFORE_LISTENING, CLIPPED_AT_FRONT, OPENED_WITHIN_S, missed_start
+from voice.listening.pipeline import Reader
+from voice.understanding.matcher import Matcher
 
 
 class Prompt:
@@ -36,6 +37,7 @@ class CountingRecogniser:
 
     def recognize(self, audio, grammar):
         from voice.audio_types import Hypothesis
+
         self.reads += 1
         return [Hypothesis("five", 0.95)]
 
@@ -64,8 +66,13 @@ def test_speech_begun_while_the_host_spoke_is_not_read(tmp_path, say, host_stops
     lead = 1.0
     stops = lead + host_stops_into_speech * len(speech) / SAMPLE_RATE if host_stops_into_speech else 0.3
     recogniser = CountingRecogniser()
-    ears = VoiceEars(recording(tmp_path, silence(lead), speech, silence(1.5)), room_heard_before(),
-                     Reader(recogniser), Matcher(), busy_until=lambda: stops)
+    ears = VoiceEars(
+        recording(tmp_path, silence(lead), speech, silence(1.5)),
+        room_heard_before(),
+        Reader(recogniser),
+        Matcher(),
+        busy_until=lambda: stops,
+    )
     heard = ears.hear(Prompt())
     assert (heard.reason if heard.outcome is Outcome.MISSED_START else "") == expected
     assert recogniser.reads == 1
@@ -80,7 +87,7 @@ def test_speech_from_the_first_frame_kept_is_clipped_at_the_front():
     whole = Utterance(np.concatenate([silence(0.3), speech, tail]), start=5.0, end=6.0, lead_s=0.3)
     assert missed_start(clipped, listening_from=1.0) == CLIPPED_AT_FRONT
     assert missed_start(whole, listening_from=1.0) == ""
-    assert missed_start(whole, listening_from=4.8) == ""       # begun just after listening opened
+    assert missed_start(whole, listening_from=4.8) == ""  # begun just after listening opened
 
 
 def test_a_whole_utterance_after_a_lead_in_is_heard_from_its_start():
@@ -95,18 +102,24 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
     falls silent (what is left, "...add four", would read as four), then says "three"
     after it. Only three is played; the real recogniser reads the second."""
     from voice.recognizers import make_recognizer
+
     four, three = say("I will add four"), say("three")
-    t_four = 1.0 + 3200 / SAMPLE_RATE          # where the speech of "four" begins
+    t_four = 1.0 + 3200 / SAMPLE_RATE  # where the speech of "four" begins
     stops = [t_four + 0.4]
     source = recording(tmp_path, silence(1.0), four, silence(1.5), three, silence(2.0))
     session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = VoiceEars(source, room_heard_before(), Reader(make_recognizer(None, None), rival_margin=0), Matcher(),
-                             busy_until=lambda: stops[0])
+    session.ears = VoiceEars(
+        source,
+        room_heard_before(),
+        Reader(make_recognizer(None, None), rival_margin=0),
+        Matcher(),
+        busy_until=lambda: stops[0],
+    )
     session.start()
     assert session.run() == "eof"
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 3, "player": "Ana"}]
     assert mouth.said.count(MISSED_START) == 1
-    assert mouth.said[mouth.said.index("Ana, add how much?") + 1] == MISSED_START   # asked again so
+    assert mouth.said[mouth.said.index("Ana, add how much?") + 1] == MISSED_START  # asked again so
     ignored = [e for e in events(tmp_path, sid) if e["type"] == "ignored"]
     assert [(e["reason"], e["detail"]) for e in ignored] == [("missed start", BEGAN_BEFORE_LISTENING)]
     assert ignored[0]["start"] - ignored[0]["listening_from"] < OPENED_WITHIN_S

@@ -1,4 +1,5 @@
 """The phone pages without a browser: seats, the hub, the server's refusals, page buttons, resume."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,22 +12,23 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
 from host.contract import Outcome, Prompt, Source, Understood
 from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
-from voice.listening.pipeline import Reader
 from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
 from partyhost.phones.seats import FREE_WRONG_CODES, MAX_WAIT_S, SeatBook, SeatRefused
 from partyhost.phones.service import JoinAddress, lan_address
-from phone_game import CENTURION, LiveGame, decks_for, running_centurion
+from voice.listening.pipeline import Reader
 
 pytestmark = pytest.mark.slow
 
-KEEP_COOL = GameOptions(players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7,
-                        rules={"face": "red", "line": 1, "relaxed": True})
+KEEP_COOL = GameOptions(
+    players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7, rules={"face": "red", "line": 1, "relaxed": True}
+)
 
 
 def get(url: str, token: str | None = None) -> tuple[int, str]:
@@ -40,9 +42,11 @@ def get(url: str, token: str | None = None) -> tuple[int, str]:
 
 def post_form(url: str, fields: dict[str, str]) -> tuple[int, str, str]:
     """(status, Location header, body) without following the redirect."""
+
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kwargs):
             return None
+
     opener = urllib.request.build_opener(NoRedirect)
     data = urllib.parse.urlencode(fields).encode()
     try:
@@ -53,6 +57,7 @@ def post_form(url: str, fields: dict[str, str]) -> tuple[int, str, str]:
 
 
 # ---- engines: each page shows its own hand only ------------------------------
+
 
 def test_centurion_page_holds_only_its_own_cards_and_plays_on_its_turn_only():
     state, _ = centurion.setup(CENTURION, None)
@@ -92,11 +97,16 @@ def test_one_percent_page_shows_the_bid_cards_of_that_player():
     state, _ = one_percent.setup(options, None)
     view = one_percent.hand_view(state, "Ana")
     assert [c.label for c in view.cards] == [f"{c.family} {c.value}" for c in state.hands["Ana"]]
-    assert one_percent.hand_view(one_percent.setup(
-        GameOptions(players=("Ana", "Ben"), deal="table", seed=26), None)[0], "Ana") is None
+    assert (
+        one_percent.hand_view(
+            one_percent.setup(GameOptions(players=("Ana", "Ben"), deal="table", seed=26), None)[0], "Ana"
+        )
+        is None
+    )
 
 
 # ---- seats and hub -----------------------------------------------------------
+
 
 def test_seat_join_refuses_a_wrong_code_a_taken_seat_and_too_many_guesses():
     seats = SeatBook(code="1234", tokens={"Ana": "a" * 32, "Ben": "b" * 32})
@@ -126,14 +136,14 @@ def test_wrong_codes_make_an_address_wait_longer_each_time_but_never_for_good():
         waits.append(wait_after_a_wrong_code())
         now[0] += waits[-1]
     assert waits == [0] * (FREE_WRONG_CODES - 1) + [1, 2, 4, 8, 16, 32, 60, 60, 60]
-    assert wait_after_a_wrong_code("10.0.0.9") == 0            # another address is not slowed
+    assert wait_after_a_wrong_code("10.0.0.9") == 0  # another address is not slowed
     assert wait_after_a_wrong_code() == MAX_WAIT_S
     with pytest.raises(SeatRefused) as locked:
-        seats.join("1234", "Ben", "10.0.0.5")                   # even the right code waits its turn
+        seats.join("1234", "Ben", "10.0.0.5")  # even the right code waits its turn
     assert locked.value.status == 429 and "Ben" not in seats.claimed
     assert locked.value.reason.endswith("Try again in 60 seconds.")
     now[0] += MAX_WAIT_S
-    assert seats.join("1234", "Ben", "10.0.0.5") == "b" * 32    # after the wait, the right code joins
+    assert seats.join("1234", "Ben", "10.0.0.5") == "b" * 32  # after the wait, the right code joins
 
 
 def test_fresh_seats_have_long_distinct_tokens_and_a_four_digit_code():
@@ -163,14 +173,19 @@ def test_hub_turns_a_button_into_an_intent_only_for_the_current_page_version():
     label = hub.press(turn, version, 0)
     pressed = hub.inbox.get_nowait()
     assert pressed.intent["intent"] == "play_card" and label.startswith("Play the ")
-    assert "intent" not in json.dumps(hub.snapshot(turn))      # intents never reach the page
+    assert "intent" not in json.dumps(hub.snapshot(turn))  # intents never reach the page
 
 
 def test_a_number_entry_sends_the_typed_number_and_refuses_others():
     from host.views import HandView, NumberEntry
-    hub = PhoneHub("Keep It 100", ["Ana"], lambda state, player: HandView(
-        heading="Tiebreak", cards=(), spoken="", number=NumberEntry("Your number", {"intent": "number"},
-                                                                      "value")))
+
+    hub = PhoneHub(
+        "Keep It 100",
+        ["Ana"],
+        lambda state, player: HandView(
+            heading="Tiebreak", cards=(), spoken="", number=NumberEntry("Your number", {"intent": "number"}, "value")
+        ),
+    )
     hub.update(None)
     page = hub.snapshot("Ana")
     entry = page["view"]["number"]
@@ -188,13 +203,14 @@ def test_a_press_answers_the_prompt_only_for_the_player_asked():
     hub, turn = centurion_hub()
     waiting = "Ana" if turn == "Ben" else "Ben"
 
-    class SilentEars:      # a keyboard nobody types on
+    class SilentEars:  # a keyboard nobody types on
         def hear(self, prompt):
             import time
+
             time.sleep(30)
 
     ears = PhoneEars(SilentEars(), hub)
-    hub.pages[waiting].intents = hub.pages[turn].intents     # as if the waiting page had buttons
+    hub.pages[waiting].intents = hub.pages[turn].intents  # as if the waiting page had buttons
     hub.press(waiting, hub.snapshot(waiting)["version"], 0)
     hub.press(turn, hub.snapshot(turn)["version"], 1)
     heard = ears.hear(Prompt("centurion/play_card", turn, "Your card?"))
@@ -210,7 +226,8 @@ def test_a_press_is_no_answer_to_a_yes_no_question():
     class OneLine:
         def hear(self, prompt):
             import time
-            time.sleep(0.3)           # the press is queued first
+
+            time.sleep(0.3)  # the press is queued first
             return lines.pop(0)
 
     ears = PhoneEars(OneLine(), hub)
@@ -221,11 +238,13 @@ def test_a_press_is_no_answer_to_a_yes_no_question():
 
 def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_it_has_the_move():
     from partyhost.phones.table import page_can_move
+
     hub, turn = centurion_hub()
 
     class SilentEars:
         def hear(self, prompt):
             import time
+
             time.sleep(30)
 
     ears = PhoneEars(SilentEars(), hub)
@@ -244,6 +263,7 @@ def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     class SlowEars:
         def __init__(self):
             import threading
+
             self.go = threading.Event()
 
         def hear(self, prompt):
@@ -255,7 +275,7 @@ def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():
     hub.press(turn, hub.snapshot(turn)["version"], 0)
     first = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=8))
     assert first.source is Source.PHONE
-    inner.go.set()                 # the old prompt's timer runs out now, then a line comes
+    inner.go.set()  # the old prompt's timer runs out now, then a line comes
     second = ears.hear(Prompt("centurion/play_card", turn, "?"))
     assert second == Understood(Outcome.REPLY, text="pass")
 
@@ -283,6 +303,7 @@ def test_journal_keeps_seat_tokens_until_dropped(tmp_path: Path):
 
 
 # ---- the running server --------------------------------------------------------
+
 
 @pytest.fixture
 def live(tmp_path: Path):
@@ -315,8 +336,10 @@ def test_join_through_the_form_then_read_only_your_own_seat(live: LiveGame, capl
 
 def test_no_page_or_answer_of_one_seat_holds_another_seat_token(live: LiveGame):
     ana, ben = live.token("Ana"), live.token("Ben")
-    texts = [get(live.base + path, ana)[1] for path in
-             ("/", "/seat/Ana", "/api/seat/Ana", "/static/hand.js", "/api/seat/Ben")]
+    texts = [
+        get(live.base + path, ana)[1]
+        for path in ("/", "/seat/Ana", "/api/seat/Ana", "/static/hand.js", "/api/seat/Ben")
+    ]
     assert not any(ben in text for text in texts)
     assert ben not in live.spoken.getvalue() and ana not in live.spoken.getvalue()
 
@@ -352,12 +375,14 @@ def test_a_button_on_the_page_is_a_journaled_move(live: LiveGame, tmp_path: Path
     page = json.loads(body)
     played = page["view"]["cards"][0]["label"]
     request = urllib.request.Request(
-        f"{live.base}/api/seat/{turn}/press", method="POST",
+        f"{live.base}/api/seat/{turn}/press",
+        method="POST",
         data=json.dumps({"version": page["version"], "action": 0}).encode(),
-        headers={"X-Seat-Token": live.token(turn), "Content-Type": "application/json"})
+        headers={"X-Seat-Token": live.token(turn), "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=5) as answer:
         assert json.loads(answer.read())["ok"] is True
-    live.prompt()                                   # the other player is asked next
+    live.prompt()  # the other player is asked next
     after = json.loads(get(f"{live.base}/api/seat/{turn}", live.token(turn))[1])
     assert played not in [c["label"] for c in after["view"]["cards"]]
     assert len(after["view"]["cards"]) == 6
@@ -367,7 +392,7 @@ def test_a_button_on_the_page_is_a_journaled_move(live: LiveGame, tmp_path: Path
     assert len(actions) == 1 and actions[0]["intent"] == "play_card" and actions[0]["player"] == turn
     events = [json.loads(line) for line in live.events_path.read_text().splitlines()]
     assert any(e["type"] == "heard" and e.get("source") == "phone" for e in events)
-    assert journal.seat_tokens(live.session_id)[0] is not None     # kept: the game is not over
+    assert journal.seat_tokens(live.session_id)[0] is not None  # kept: the game is not over
 
 
 def test_after_a_restart_the_same_links_open_the_same_hands(tmp_path: Path):
@@ -375,15 +400,15 @@ def test_after_a_restart_the_same_links_open_the_same_hands(tmp_path: Path):
     first = LiveGame("centurion", CENTURION, tmp_path, port=port).start()
     tokens = dict(first.table.seats.tokens)
     first.prompt()
-    before = {p: json.loads(get(f"{first.base}/api/seat/{p}", tokens[p])[1])["view"]["cards"]
-              for p in ("Ana", "Ben")}
+    before = {p: json.loads(get(f"{first.base}/api/seat/{p}", tokens[p])[1])["view"]["cards"] for p in ("Ana", "Ben")}
     first.finish()
     second = LiveGame("centurion", CENTURION, tmp_path, port=port, session_id=first.session_id)
     second.start(resume=True)
     try:
         assert second.table.seats.tokens == tokens
-        after = {p: json.loads(get(f"{second.base}/api/seat/{p}", tokens[p])[1])["view"]["cards"]
-                 for p in ("Ana", "Ben")}
+        after = {
+            p: json.loads(get(f"{second.base}/api/seat/{p}", tokens[p])[1])["view"]["cards"] for p in ("Ana", "Ben")
+        }
         assert after == before
     finally:
         second.finish()
@@ -392,6 +417,7 @@ def test_after_a_restart_the_same_links_open_the_same_hands(tmp_path: Path):
 def test_tokens_die_with_a_finished_game(tmp_path: Path):
     """A one-point game played to its end from the pages alone; then every link is dead."""
     import queue
+
     options = GameOptions(players=("Ana", "Ben"), mode="pvp", deal="host", seed=3, rules={"target": 1})
     game = LiveGame("centurion", options, tmp_path).start()
     tokens = dict(game.table.seats.tokens)
@@ -402,17 +428,20 @@ def test_tokens_die_with_a_finished_game(tmp_path: Path):
             break
         page = json.loads(get(f"{game.base}/api/seat/{prompt.player}", tokens[prompt.player])[1])
         request = urllib.request.Request(
-            f"{game.base}/api/seat/{prompt.player}/press", method="POST",
+            f"{game.base}/api/seat/{prompt.player}/press",
+            method="POST",
             data=json.dumps({"version": page["version"], "action": 0}).encode(),
-            headers={"X-Seat-Token": tokens[prompt.player], "Content-Type": "application/json"})
+            headers={"X-Seat-Token": tokens[prompt.player], "Content-Type": "application/json"},
+        )
         urllib.request.urlopen(request, timeout=5).close()
     game._thread.join(timeout=10)
     assert game.outcome == "over"
     journal = Journal(tmp_path / "db.sqlite3")
     assert journal.seat_tokens(game.session_id) == (None, {})
     with pytest.raises(OSError):
-        urllib.request.urlopen(urllib.request.Request(f"{game.base}/api/seat/Ana",
-                                                      headers={"X-Seat-Token": tokens["Ana"]}), timeout=2)
+        urllib.request.urlopen(
+            urllib.request.Request(f"{game.base}/api/seat/Ana", headers={"X-Seat-Token": tokens["Ana"]}), timeout=2
+        )
 
 
 def test_a_press_stops_the_microphone_wait_between_utterances():
@@ -451,40 +480,70 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
 
     hub, turn = centurion_hub()
     room = QuietRoom()
-    ears = PhoneEars(VoiceEars(room, Endpointer(), Reader(None), matcher=Matcher(),
-                               busy_until=lambda: 0.0), hub)
+    ears = PhoneEars(VoiceEars(room, Endpointer(), Reader(None), matcher=Matcher(), busy_until=lambda: 0.0), hub)
     version = hub.snapshot(turn)["version"]
     threading.Timer(0.3, lambda: hub.press(turn, version, 2)).start()
     started = time.monotonic()
-    heard = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=3))   # 3 s: fails, not hangs
+    heard = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=3))  # 3 s: fails, not hangs
     assert heard.source is Source.PHONE and heard.intent == hub.pages[turn].intents[2][1]
     assert time.monotonic() - started < 2
     frames_before = room.index
     timed = ears.hear(Prompt("centurion/play_card", turn, "?", timeout=0.3))
-    assert timed.outcome is Outcome.TIMED_OUT and room.index > frames_before      # the same stream, still read
+    assert timed.outcome is Outcome.TIMED_OUT and room.index > frames_before  # the same stream, still read
 
 
 # ---- through the real command line ---------------------------------------------
+
 
 def _play_cli(tmp_path: Path, args: list[str], script: str):
     import os
     import subprocess
     import sys
+
     repo = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
-    command = [sys.executable, "-m", "partyhost", "play", *args, "--input", "text", "--output", "text",
-               "--events", str(tmp_path / "events.jsonl")]
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    command = [
+        sys.executable,
+        "-m",
+        "partyhost",
+        "play",
+        *args,
+        "--input",
+        "text",
+        "--output",
+        "text",
+        "--events",
+        str(tmp_path / "events.jsonl"),
+    ]
     with (repo / "tests" / "scripts" / script).open(encoding="utf-8") as stdin:
-        return subprocess.run(command, stdin=stdin, cwd=repo, env=env, capture_output=True,
-                              text=True, timeout=120)
+        return subprocess.run(command, stdin=stdin, cwd=repo, env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_a_whole_typed_game_with_phones_plays_the_same_and_prints_no_secret(tmp_path: Path):
-    result = _play_cli(tmp_path, ["centurion", "--players", "Ana,Ben", "--mode", "pvp", "--deal", "host",
-                                  "--seed", "7", "--rules", "jokers=2", "--rules", "joker_at_multiple=true",
-                                  "--phones", "--phones-bind", "127.0.0.1", "--phones-port", "0"],
-                       "centurion-pvp-host.txt")
+    result = _play_cli(
+        tmp_path,
+        [
+            "centurion",
+            "--players",
+            "Ana,Ben",
+            "--mode",
+            "pvp",
+            "--deal",
+            "host",
+            "--seed",
+            "7",
+            "--rules",
+            "jokers=2",
+            "--rules",
+            "joker_at_multiple=true",
+            "--phones",
+            "--phones-bind",
+            "127.0.0.1",
+            "--phones-port",
+            "0",
+        ],
+        "centurion-pvp-host.txt",
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "PHONES: open http://127.0.0.1:" in out and "/?code=" in out
@@ -500,10 +559,26 @@ def test_a_whole_typed_game_with_phones_plays_the_same_and_prints_no_secret(tmp_
 
 
 def test_phones_are_not_started_for_a_table_deal(tmp_path: Path):
-    result = _play_cli(tmp_path, ["keep-cool", "--players", "Ana,Ben,Cy", "--seed", "7", "--deal", "table",
-                                  "--word-deck", "tests/data/keep-cool-test.csv", "--phones",
-                                  "--phones-bind", "127.0.0.1", "--phones-port", "0"],
-                       "keep-cool-basic-table.txt")
+    result = _play_cli(
+        tmp_path,
+        [
+            "keep-cool",
+            "--players",
+            "Ana,Ben,Cy",
+            "--seed",
+            "7",
+            "--deal",
+            "table",
+            "--word-deck",
+            "tests/data/keep-cool-test.csv",
+            "--phones",
+            "--phones-bind",
+            "127.0.0.1",
+            "--phones-port",
+            "0",
+        ],
+        "keep-cool-basic-table.txt",
+    )
     assert result.returncode == 0, result.stderr
     assert "phones are for host-deal games with secret cards" in result.stderr
     assert "PHONES:" not in result.stdout
@@ -511,13 +586,27 @@ def test_phones_are_not_started_for_a_table_deal(tmp_path: Path):
 
 def test_a_port_in_use_is_a_clear_error_and_nothing_half_started(tmp_path: Path):
     import socket
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = _play_cli(tmp_path, ["centurion", "--players", "Ana,Ben", "--seed", "7", "--phones",
-                                      "--phones-bind", "127.0.0.1", "--phones-port", str(port)],
-                           "centurion-pvp-host.txt")
+        result = _play_cli(
+            tmp_path,
+            [
+                "centurion",
+                "--players",
+                "Ana,Ben",
+                "--seed",
+                "7",
+                "--phones",
+                "--phones-bind",
+                "127.0.0.1",
+                "--phones-port",
+                str(port),
+            ],
+            "centurion-pvp-host.txt",
+        )
     assert result.returncode == 2
     assert f"cannot serve phones on 127.0.0.1 port {port}" in result.stderr
     assert "Traceback" not in result.stderr and "HOST:" not in result.stdout

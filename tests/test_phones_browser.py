@@ -7,6 +7,7 @@ labels, roles and live region a screen reader needs; Keep Cool's swap works by
 keyboard alone. With PARTYHOST_SCREENSHOTS=DIR the pages are also saved as PNGs
 (docs/phones/ holds the committed ones).
 """
+
 from __future__ import annotations
 
 import os
@@ -14,21 +15,30 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import unavailable
-from host.engine import GameOptions
 from phone_game import CENTURION, LiveGame, free_port, running_centurion
+
+from host.engine import GameOptions
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-expect = None     # playwright.sync_api.expect, once the browser fixture has imported it
+expect = None  # playwright.sync_api.expect, once the browser fixture has imported it
 
 CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PHONE = {"width": 412, "height": 915}
-KEEP_COOL = GameOptions(players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7,
-                        rules={"face": "red", "line": 1, "relaxed": True})
+KEEP_COOL = GameOptions(
+    players=("Ana", "Ben", "Cy"), mode="basic", deal="host", seed=7, rules={"face": "red", "line": 1, "relaxed": True}
+)
 WAIT_MS = 10_000
 
 
@@ -42,11 +52,14 @@ def browser():
         unavailable("Debian's chromium is missing (/usr/bin/chromium): run scripts/ci-system-deps")
     global expect
     from playwright.sync_api import expect
+
     with sync_playwright() as playwright:
         # launch() gives every run a fresh temporary profile (user-data-dir).
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM if CHROMIUM.exists()
-                                                                  else shutil.which("chromium")),
-                                              headless=True, args=LAUNCH_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")),
+            headless=True,
+            args=LAUNCH_ARGS,
+        )
         yield chromium
         chromium.close()
 
@@ -119,7 +132,7 @@ def test_two_players_see_their_own_cards_and_follow_the_game(browser, centurion_
     expect(ana.locator("#cards li")).to_have_count(6, timeout=WAIT_MS)
     assert mine not in labels(ana)
     assert game.prompt().player == "Ben"
-    assert mine in game.spoken.getvalue().lower()   # the host says it aloud
+    assert mine in game.spoken.getvalue().lower()  # the host says it aloud
     shoot(ana, "centurion-ana")
 
     # Ben's buttons are for Ben's turn only; Ana's page has none now.
@@ -166,7 +179,7 @@ def test_a_player_cannot_read_the_other_hand_by_any_url_or_message(browser, cent
     })""")
     assert game.prompt().player == "Ben"
     ana.wait_for_timeout(500)
-    assert game.ears.prompts.empty()          # nothing was played for Ben
+    assert game.ears.prompts.empty()  # nothing was played for Ben
 
     # Ana's token on Ben's page address: refused, no cards shown.
     ana.goto(f"{game.base}/seat/Ben#{ana_token}")
@@ -176,11 +189,12 @@ def test_a_player_cannot_read_the_other_hand_by_any_url_or_message(browser, cent
     assert not any(card in seen for card in ben_cards)
     assert ben_token not in seen and ben_token not in " ".join(ben.frames_seen)
     assert ana_token not in game.spoken.getvalue() and ben_token not in game.spoken.getvalue()
-    assert game.table.seats.code in game.spoken.getvalue().replace(" ", "")     # the code is said
+    assert game.table.seats.code in game.spoken.getvalue().replace(" ", "")  # the code is said
 
 
 def test_the_hand_page_is_accessible(browser, centurion_game: LiveGame):
     from axe_playwright_python.sync_playwright import Axe
+
     game = centurion_game
     page = phone(browser)
     page.goto(game.base + "/")
@@ -195,7 +209,7 @@ def test_the_hand_page_is_accessible(browser, centurion_game: LiveGame):
     assert page.locator("h1").count() == 1 and page.get_by_role("heading", level=2).count() >= 4
     assert page.get_by_role("list").count() >= 3
     buttons = page.get_by_role("button").all()
-    assert len(buttons) == 8                       # 7 cards to play and "Read me my cards"
+    assert len(buttons) == 8  # 7 cards to play and "Read me my cards"
     for button in buttons:
         name = button.get_attribute("aria-label") or button.inner_text()
         assert name.strip(), button.evaluate("b => b.outerHTML")
@@ -213,6 +227,7 @@ def test_the_hand_page_is_accessible(browser, centurion_game: LiveGame):
 
 def test_keep_cool_swap_by_keyboard_and_marking_a_word(browser, tmp_path: Path):
     from axe_playwright_python.sync_playwright import Axe
+
     game = LiveGame("keep-cool", KEEP_COOL, tmp_path).start()
     try:
         first = game.prompt()
@@ -222,7 +237,7 @@ def test_keep_cool_swap_by_keyboard_and_marking_a_word(browser, tmp_path: Path):
         join(ben, game, "Ben")
         before = labels(ana)
         assert ben.get_by_role("button", name="Swap card", exact=False).count() == 0
-        assert ana.get_by_role("button", name="Mark as cluing", exact=False).count() == 0   # not while swapping
+        assert ana.get_by_role("button", name="Mark as cluing", exact=False).count() == 0  # not while swapping
         swap = ana.get_by_role("button", name=f"Swap card 2, {before[1]}")
         shoot(ana, "keep-cool-swap")
         swap.focus()
@@ -233,7 +248,7 @@ def test_keep_cool_swap_by_keyboard_and_marking_a_word(browser, tmp_path: Path):
         expect(ana.locator("#live")).to_contain_text("New card 2", timeout=WAIT_MS)
         assert game.prompt().player == "Ben"
         ben.get_by_role("button", name="Keep all four").wait_for(timeout=WAIT_MS)
-        game.say("no")              # Ben keeps his cards by voice
+        game.say("no")  # Ben keeps his cards by voice
         assert game.prompt().player == "Cy"
         game.say("no")
         play = game.prompt()

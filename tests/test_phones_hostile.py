@@ -2,6 +2,7 @@
 
 Every test talks to the real server of a running game on 127.0.0.1.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -15,9 +16,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from phone_game import LiveGame, running_centurion
 
 from partyhost.phones.server import REQUEST_TIMEOUT_S, SERVER_NAME
-from phone_game import LiveGame, running_centurion
 
 NESTED = "[" * 8000 + "]" * 8000
 
@@ -35,8 +36,9 @@ def logs(caplog):
 
 def request(url: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, dict, str]:
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers or {}),
-                                    timeout=10) as answer:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, data=data, headers=headers or {}), timeout=10
+        ) as answer:
             return answer.status, dict(answer.headers), answer.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read().decode()
@@ -44,8 +46,7 @@ def request(url: str, data: bytes | None = None, headers: dict | None = None) ->
 
 def server_lines(logs) -> list[logging.LogRecord]:
     """What the server logged at INFO and above (what the host's terminal shows)."""
-    return [r for r in logs.records if r.name.startswith(("aiohttp", "partyhost.phones"))
-            and r.levelno >= logging.INFO]
+    return [r for r in logs.records if r.name.startswith(("aiohttp", "partyhost.phones")) and r.levelno >= logging.INFO]
 
 
 def assert_short(records: list[logging.LogRecord]) -> None:
@@ -66,8 +67,11 @@ def raw(port: int, data: bytes) -> bytes:
 def test_nested_json_on_press_and_mark_is_a_400_with_no_traceback(live: LiveGame, logs):
     ana = live.token("Ana")
     for path in ("press", "mark"):
-        status, _, body = request(f"{live.base}/api/seat/Ana/{path}", NESTED.encode(),
-                                  {"X-Seat-Token": ana, "Content-Type": "application/json"})
+        status, _, body = request(
+            f"{live.base}/api/seat/Ana/{path}",
+            NESTED.encode(),
+            {"X-Seat-Token": ana, "Content-Type": "application/json"},
+        )
         assert status == 400 and body == "Send JSON."
     for data in (b"\xff\xfe{", b'{"version": 1e999999, "action": ' + b"{" * 3000 + b"}"):
         status, _, _ = request(f"{live.base}/api/seat/Ana/press", data, {"X-Seat-Token": ana})
@@ -81,12 +85,12 @@ def test_nested_json_on_the_websocket_is_answered_and_the_socket_stays(live: Liv
     async def talk() -> tuple[list, int | None]:
         async with aiohttp.ClientSession() as client:
             async with client.ws_connect(f"{live.base}/ws/Ana") as ws:
-                await ws.send_str(NESTED)                           # as the token message
+                await ws.send_str(NESTED)  # as the token message
                 await ws.receive(timeout=5)
                 assert not ws.closed or ws.close_code == 4403
             async with client.ws_connect(f"{live.base}/ws/Ana") as ws:
                 await ws.send_json({"token": live.token("Ana")})
-                await ws.receive(timeout=5)                         # the page
+                await ws.receive(timeout=5)  # the page
                 await ws.send_str(NESTED)
                 answer = await ws.receive(timeout=5)
                 await ws.send_bytes(b"\xff" * 100)
@@ -140,25 +144,27 @@ def test_slow_headers_slow_bodies_and_silence_are_cut_off(live: LiveGame):
     for i in range(30):
         sock = socket.create_connection(("127.0.0.1", port), timeout=5)
         if i % 3 == 0:
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")                       # headers, slowly
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # headers, slowly
         elif i % 3 == 1:
-            sock.sendall(b"POST /api/seat/Ana/press HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
-                         b"X-Seat-Token: " + live.token("Ana").encode() + b"\r\n\r\n{")  # a body, slowly
-        slow.append(sock)                                                            # i % 3 == 2: nothing
+            sock.sendall(
+                b"POST /api/seat/Ana/press HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                b"X-Seat-Token: " + live.token("Ana").encode() + b"\r\n\r\n{"
+            )  # a body, slowly
+        slow.append(sock)  # i % 3 == 2: nothing
     started = time.monotonic()
     open_ones = list(slow)
     while open_ones and time.monotonic() - started < REQUEST_TIMEOUT_S + 5:
         for sock in list(open_ones):
             try:
-                sock.sendall(b"X")                  # one more byte every half second
+                sock.sendall(b"X")  # one more byte every half second
                 sock.settimeout(0.01)
                 if sock.recv(4096) is not None:
-                    open_ones.remove(sock)          # answered (408) or closed by the server
-            except (socket.timeout, BlockingIOError):
+                    open_ones.remove(sock)  # answered (408) or closed by the server
+            except (TimeoutError, BlockingIOError):
                 pass
             except OSError:
                 open_ones.remove(sock)
-        assert request(live.base + "/")[0] == 200     # the server answers others meanwhile
+        assert request(live.base + "/")[0] == 200  # the server answers others meanwhile
         time.sleep(0.5)
     for sock in slow:
         sock.close()

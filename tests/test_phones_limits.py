@@ -4,6 +4,7 @@ The probe: with `ulimit -n 256` and 600 idle TCP connections, the join page stop
 answering and the terminal got 22,296 tracebacks. Here a real `partyhost play --phones`
 runs with that limit on 127.0.0.1, and the test holds 600 idle connections to it.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,6 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-
 
 REPO = Path(__file__).resolve().parents[1]
 IDLE = 600
@@ -37,12 +37,12 @@ def test_the_gate_closes_the_longest_idle_for_a_newcomer_and_never_a_busy_one():
     old, busy = Held("a", since=1.0), Held("a", busy=True, since=0.0)
     assert gate.admit(old) and gate.admit(busy)
     newcomer = Held("a", since=5.0)
-    assert gate.admit(newcomer) and old.closed and not busy.closed       # per address
+    assert gate.admit(newcomer) and old.closed and not busy.closed  # per address
     other = Held("b", since=6.0)
     assert gate.admit(other) and not newcomer.closed
-    assert gate.admit(Held("c", since=7.0)) and newcomer.closed and not other.closed   # in all
+    assert gate.admit(Held("c", since=7.0)) and newcomer.closed and not other.closed  # in all
     full = Gate(per_address=1, total=1)
-    assert full.admit(Held("a", busy=True)) and not full.admit(Held("b"))   # all busy: turned away
+    assert full.admit(Held("a", busy=True)) and not full.admit(Held("b"))  # all busy: turned away
 
 
 def test_quiet_says_each_kind_once_per_interval_and_counts_the_rest(caplog):
@@ -71,13 +71,46 @@ def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answeri
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < IDLE + 64:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, IDLE + 256), hard))
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "partyhost", "play", "centurion", "--players", "Ana,Ben", "--mode", "pvp",
-               "--deal", "host", "--seed", "7", "--phones", "--phones-bind", "127.0.0.1", "--phones-port", "0",
-               "--input", "text", "--output", "text"]
-    game = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=_low_limit)
+    env = {
+        **os.environ,
+        "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+        "PARTYHOST_CONFIG": os.devnull,
+        "PYTHONUNBUFFERED": "1",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "partyhost",
+        "play",
+        "centurion",
+        "--players",
+        "Ana,Ben",
+        "--mode",
+        "pvp",
+        "--deal",
+        "host",
+        "--seed",
+        "7",
+        "--phones",
+        "--phones-bind",
+        "127.0.0.1",
+        "--phones-port",
+        "0",
+        "--input",
+        "text",
+        "--output",
+        "text",
+    ]
+    game = subprocess.Popen(
+        command,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_low_limit,
+    )
     held: list[socket.socket] = []
     try:
         assert game.stdout is not None and game.stdin is not None and game.stderr is not None
@@ -93,14 +126,14 @@ def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answeri
             except OSError:
                 break
         assert len(held) == IDLE
-        time.sleep(1.5)                                   # the server accepts them all meanwhile
+        time.sleep(1.5)  # the server accepts them all meanwhile
         answers = []
         for _ in range(5):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
                 answers.append(page.status)
         assert answers == [200] * 5
         closed = 0
-        for sock in held:                                 # most were closed by the server for newcomers
+        for sock in held:  # most were closed by the server for newcomers
             sock.setblocking(False)
             try:
                 closed += sock.recv(1) == b""

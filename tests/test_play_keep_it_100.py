@@ -4,6 +4,7 @@ Each script in tests/scripts/ is piped into `partyhost play keep-it-100`; the ga
 must reach its game_over event with the expected winners. The scripts include
 misheard and refused answers, "read my cards", score and undo requests.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,19 +15,24 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow   # whole games through the command line, one process each
+pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
 DECK = REPO / "tests" / "data" / "questions-starter.csv"  # fixed, so deck edits can't change the deal
 
 CASES = [
-    ("keep-it-100-basic.txt", ["--mode", "basic", "--players", "Ana,Ben,Cy", "--seed", "7",
-                               "--rules", "hand_size=2"], ["Ana"]),
-    ("keep-it-100-over100.txt", ["--mode", "over100", "--players", "Ana,Ben", "--seed", "3",
-                                 "--rules", "hand_size=3"], ["Ana"]),
-    ("keep-it-100-challenge.txt", ["--mode", "challenge", "--players", "Ana,Ben", "--seed", "5"],
-     ["Ana", "Ben"]),
+    (
+        "keep-it-100-basic.txt",
+        ["--mode", "basic", "--players", "Ana,Ben,Cy", "--seed", "7", "--rules", "hand_size=2"],
+        ["Ana"],
+    ),
+    (
+        "keep-it-100-over100.txt",
+        ["--mode", "over100", "--players", "Ana,Ben", "--seed", "3", "--rules", "hand_size=3"],
+        ["Ana"],
+    ),
+    ("keep-it-100-challenge.txt", ["--mode", "challenge", "--players", "Ana,Ben", "--seed", "5"], ["Ana", "Ben"]),
 ]
 
 
@@ -36,9 +42,29 @@ def play(script: str, args: list[str], tmp_path: Path) -> tuple[list[dict], str]
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with open(SCRIPTS / script, encoding="utf-8") as stdin:
         result = subprocess.run(
-            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *args, "--deck", str(DECK),
-             "--input", "text", "--output", "text", "--events", str(events_path)],
-            cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "partyhost",
+                "play",
+                "keep-it-100",
+                *args,
+                "--deck",
+                str(DECK),
+                "--input",
+                "text",
+                "--output",
+                "text",
+                "--events",
+                str(events_path),
+            ],
+            cwd=REPO,
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in events_path.read_text().splitlines() if line.strip()]
     return events, result.stdout
@@ -49,8 +75,9 @@ def test_script_plays_to_game_over(script, args, winners, tmp_path):
     events, transcript = play(script, args, tmp_path)
     assert events[-1]["type"] == "game_over", transcript[-2000:]
     assert events[-1]["winners"] == winners
-    assert not any(e["type"] == "rejected" and e["reason"] == "not understood"
-                   for e in events), "a scripted line was not understood"
+    assert not any(e["type"] == "rejected" and e["reason"] == "not understood" for e in events), (
+        "a scripted line was not understood"
+    )
 
 
 def test_typed_play_shows_a_hand_in_full_once_privately_and_names_it_by_titles_aloud(tmp_path):
@@ -74,9 +101,27 @@ def test_typed_lower_at_a_prompt_where_it_is_no_move_leaves_the_speed_alone(tmp_
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with open(tmp_path / "early.txt", encoding="utf-8") as stdin:
         result = subprocess.run(
-            [sys.executable, "-m", "partyhost", "play", "keep-it-100", *CASES[0][1], "--deck", str(DECK),
-             "--input", "text", "--output", "text"],
-            cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "partyhost",
+                "play",
+                "keep-it-100",
+                *CASES[0][1],
+                "--deck",
+                str(DECK),
+                "--input",
+                "text",
+                "--output",
+                "text",
+            ],
+            cwd=REPO,
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
     assert result.returncode == 0, result.stderr
     assert "Speaking speed" not in result.stdout
     answer = result.stdout.split("Ana> lower\n", 1)[1].splitlines()

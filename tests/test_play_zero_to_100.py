@@ -14,6 +14,7 @@ Round 2, target 10, Ben first: 60 with minus 50 and Spot On (0 away: right); Cy 
   Ben and Cy both have one card left: tiebreak. Ben's last card is 55 and he says
   50; Cy's is 70 and she says 90. Team Ben wins.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow   # whole games through the command line, one process each
+pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "tests" / "scripts"
@@ -37,8 +38,7 @@ PLAYERS = ["--players", "Ana,Ben,Cy,Dan,Eve", "--rules", "hand_size=3", "--seed"
 CASES = [
     ("zero-to-100-basic.txt", ["--mode", "basic", "--deal", "host", *PLAYERS], ["Team Ben"]),
     # the same teams given explicitly give the same game
-    ("zero-to-100-basic.txt", ["--mode", "basic", *PLAYERS, "--teams", "Ana,Dan;Ben,Eve;Cy"],
-     ["Team Ben"]),
+    ("zero-to-100-basic.txt", ["--mode", "basic", *PLAYERS, "--teams", "Ana,Dan;Ben,Eve;Cy"], ["Team Ben"]),
 ]
 
 
@@ -49,10 +49,29 @@ def play(script: str, args: list[str], tmp_path: Path) -> tuple[list[dict], str]
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
     with open(SCRIPTS / script, encoding="utf-8") as stdin:
         result = subprocess.run(
-            [sys.executable, "-m", "partyhost", "play", "zero-to-100", *args,
-             "--deck", str(deck), "--input", "text", "--output", "text",
-             "--events", str(events_path)],
-            cwd=REPO, stdin=stdin, capture_output=True, text=True, env=env, timeout=300)
+            [
+                sys.executable,
+                "-m",
+                "partyhost",
+                "play",
+                "zero-to-100",
+                *args,
+                "--deck",
+                str(deck),
+                "--input",
+                "text",
+                "--output",
+                "text",
+                "--events",
+                str(events_path),
+            ],
+            cwd=REPO,
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in events_path.read_text().splitlines() if line.strip()]
     return events, result.stdout
@@ -64,13 +83,16 @@ def test_script_plays_to_game_over(script, args, winners, tmp_path):
     assert events[-1]["type"] == "game_over", transcript[-2000:]
     assert events[-1]["winners"] == winners
     assert events[-1]["scores"] == {"Team Ana": 2, "Team Ben": 1, "Team Cy": 1}
-    assert not any(e["type"] == "rejected" and e["reason"] == "not understood"
-                   for e in events), "a scripted line was not understood"
+    assert not any(e["type"] == "rejected" and e["reason"] == "not understood" for e in events), (
+        "a scripted line was not understood"
+    )
     refused = [e["reason"] for e in events if e["type"] == "rejected"]
-    assert refused == ["Plus 50 or minus 50? Say which side you play.",
-                       "Team Ana has already used its plus or minus 20 card."]
+    assert refused == [
+        "Plus 50 or minus 50? Say which side you play.",
+        "Team Ana has already used its plus or minus 20 card.",
+    ]
     spoken = " ".join(e["text"] for e in events if e["type"] == "say")
-    assert "Team Ana, your questions. 1: How many days" in spoken       # read our cards
+    assert "Team Ana, your questions. 1: How many days" in spoken  # read our cards
     assert "Spot On! Team Ben will throw away one more question." in spoken
     assert "Team Ben is furthest and draws: marriage emerald anniversary. Target 10." in spoken  # after round 1
     used = [i for e in events if e["type"] == "questions_used" for i in e["ids"]]

@@ -1,4 +1,5 @@
 """Players' names (partyhost/player_names.py): the one rule for them, and names read from a reply."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,29 +7,35 @@ import pytest
 from partyhost.player_names import name_problem, names_heard, numbered
 
 
-@pytest.mark.parametrize("said, count, names", [
-    ("Ana, Ben and Cy", 3, ("Ana", "Ben", "Cy")),
-    ("Ana, Ben and Cy.", 3, ("Ana", "Ben", "Cy")),              # a recogniser's full stop
-    ("ana ben and cy", 3, ("Ana", "Ben", "Cy")),                # lowercase, no commas
-    ("We're Ana, Ben & Cy", 3, ("Ana", "Ben", "Cy")),
-    ("Mary Ann and Bob", 2, ("Mary Ann", "Bob")),               # a two-word name, apart at "and"
-    ("my name is Zoë", 1, ("Zoë",)),
-    ("Ana; Ben; Cy; Dee", 4, ("Ana", "Ben", "Cy", "Dee")),
-    ("skip", 3, ("Player 1", "Player 2", "Player 3")),
-    ("Just numbers, please.", 2, ("Player 1", "Player 2")),
-])
+@pytest.mark.parametrize(
+    "said, count, names",
+    [
+        ("Ana, Ben and Cy", 3, ("Ana", "Ben", "Cy")),
+        ("Ana, Ben and Cy.", 3, ("Ana", "Ben", "Cy")),  # a recogniser's full stop
+        ("ana ben and cy", 3, ("Ana", "Ben", "Cy")),  # lowercase, no commas
+        ("We're Ana, Ben & Cy", 3, ("Ana", "Ben", "Cy")),
+        ("Mary Ann and Bob", 2, ("Mary Ann", "Bob")),  # a two-word name, apart at "and"
+        ("my name is Zoë", 1, ("Zoë",)),
+        ("Ana; Ben; Cy; Dee", 4, ("Ana", "Ben", "Cy", "Dee")),
+        ("skip", 3, ("Player 1", "Player 2", "Player 3")),
+        ("Just numbers, please.", 2, ("Player 1", "Player 2")),
+    ],
+)
 def test_names_are_read_from_what_a_player_said(said, count, names):
     heard = names_heard(said, count)
     assert heard.names == names and heard.problem == ""
 
 
-@pytest.mark.parametrize("said, count, problem", [
-    ("Ana and Ben", 3, "I heard 2 names, but 3 of you are playing."),
-    ("Ana, Ben, Cy and Dee", 3, "I heard 4 names, but 3 of you are playing."),
-    ("", 2, "I didn't catch your names."),
-    ("well I think that we should all just play the game now", 2, "I didn't catch your names."),
-    ("Ana and ana", 2, 'Sorry, two players are called "Ana".'),
-])
+@pytest.mark.parametrize(
+    "said, count, problem",
+    [
+        ("Ana and Ben", 3, "I heard 2 names, but 3 of you are playing."),
+        ("Ana, Ben, Cy and Dee", 3, "I heard 4 names, but 3 of you are playing."),
+        ("", 2, "I didn't catch your names."),
+        ("well I think that we should all just play the game now", 2, "I didn't catch your names."),
+        ("Ana and ana", 2, 'Sorry, two players are called "Ana".'),
+    ],
+)
 def test_a_reply_that_cannot_be_read_says_why(said, count, problem):
     heard = names_heard(said, count)
     assert heard.names == () and heard.problem == problem

@@ -4,6 +4,7 @@ Speech played into the sink with `paplay`, or by SpeakerSink, comes back through
 PortAudio's ALSA "pulse" device as MicSource's microphone, and the endpointer must
 find it. The device is also unplugged (the sink removed) and plugged back in.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,32 +18,31 @@ import numpy as np
 import pytest
 import soundfile
 import soxr
-
 from conftest import unavailable
-from voice.listening.audio_in import MicSource
-from voice.speaking.audio_out import SpeakerSink
+
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError, PortAudioMissing, find_device, rescan
+from voice.listening.audio_in import MicSource
 from voice.listening.endpoint import Endpointer
 from voice.listening.turns import listen_for_turn
+from voice.speaking.audio_out import SpeakerSink
 
 pytestmark = pytest.mark.audio
 
-DEVICE = "pulse"      # ALSA's PulseAudio device (libasound2-plugins); our sink/source by PULSE_SINK/SOURCE
+DEVICE = "pulse"  # ALSA's PulseAudio device (libasound2-plugins); our sink/source by PULSE_SINK/SOURCE
 PHRASES = ["Twelve clovers.", "Queen of hearts."]
 
 
 @pytest.fixture(scope="module")
 def pulse(pulse_null_sink):
     try:
-        rescan()                      # PortAudio lists devices once: show it the new server
+        rescan()  # PortAudio lists devices once: show it the new server
         find_device(DEVICE, "input")
         find_device(DEVICE, "output")
     except PortAudioMissing as error:
         unavailable(str(error))
     except AudioDeviceError as error:
-        unavailable(f"PortAudio cannot reach PulseAudio ({error}); install libasound2-plugins "
-                    "(scripts/ci-system-deps)")
+        unavailable(f"PortAudio cannot reach PulseAudio ({error}); install libasound2-plugins (scripts/ci-system-deps)")
     return pulse_null_sink
 
 
@@ -74,7 +74,7 @@ def speech_span(audio: np.ndarray, rate: int) -> float:
     """Seconds from the first to the last 10 ms within 35 dB of the loudest."""
     win = rate // 100
     n = len(audio) // win
-    e = 10 * np.log10(np.mean(audio[:n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
+    e = 10 * np.log10(np.mean(audio[: n * win].reshape(n, win) ** 2, axis=1) + 1e-12)
     active = np.nonzero(e > e.max() - 35)[0]
     return (active[-1] + 1 - active[0]) * win / rate
 
@@ -97,8 +97,9 @@ def started(mic: MicSource):
 def test_microphone_hears_speech_played_into_the_device(pulse, speech, tmp_path):
     said, rate = speech
     gap = 1.2
-    session = np.concatenate([np.zeros(int(0.6 * rate)), said[0], np.zeros(int(gap * rate)),
-                              said[1], np.zeros(int(0.8 * rate))])
+    session = np.concatenate(
+        [np.zeros(int(0.6 * rate)), said[0], np.zeros(int(gap * rate)), said[1], np.zeros(int(0.8 * rate))]
+    )
     wav = tmp_path / "session.wav"
     soundfile.write(wav, session, rate, subtype="PCM_16")
 
@@ -113,7 +114,7 @@ def test_microphone_hears_speech_played_into_the_device(pulse, speech, tmp_path)
     for utterance, original in zip(heard, said):
         assert utterance.end - utterance.start == pytest.approx(speech_span(original, rate), abs=0.15)
         assert similarity(utterance.audio, to_16k(original, rate)) > 0.9
-    spacing = heard[1].start - heard[0].start       # the session clock kept the file's timing
+    spacing = heard[1].start - heard[0].start  # the session clock kept the file's timing
     expected = len(said[0]) / rate + gap
     assert spacing == pytest.approx(expected, abs=0.25)
 
@@ -125,7 +126,7 @@ def test_speaker_sink_plays_into_the_device_and_is_heard(pulse, speech):
         speaker = SpeakerSink(DEVICE, clock=mic.clock)
         start = mic.now() + 0.3
         end = speaker.play(said[1], rate, at=start)
-        assert end >= start + len(said[1]) / rate - 0.05        # it blocked until the sound was out
+        assert end >= start + len(said[1]) / rate - 0.05  # it blocked until the sound was out
         heard = listen(frames, until=end + 1.5)
         speaker.close()
     assert len(heard) == 1
@@ -157,9 +158,9 @@ def recorded_while(mic: MicSource, frames, act) -> tuple[np.ndarray, float, obje
 
 def found_at(recording: np.ndarray, piece: np.ndarray, after: int) -> int:
     """Where `piece` begins in `recording`, searching the 3 s from sample `after`."""
-    part = recording[after:after + len(piece) + 3 * SAMPLE_RATE]
+    part = recording[after : after + len(piece) + 3 * SAMPLE_RATE]
     n = len(part) + len(piece)
-    c = np.fft.irfft(np.fft.rfft(part, n) * np.conj(np.fft.rfft(piece, n)), n)[:len(part)]
+    c = np.fft.irfft(np.fft.rfft(part, n) * np.conj(np.fft.rfft(piece, n)), n)[: len(part)]
     return after + int(np.argmax(c))
 
 
@@ -170,7 +171,7 @@ def test_sentences_follow_each_other_without_a_gap_and_the_end_is_known(pulse, s
     on a loaded desktop's PulseAudio). The end play() gives is when the last one was
     heard, so the ears open in time, without catching the host's own voice."""
     said, rate = speech
-    sentences = [said[0], said[1], said[0][::-1], said[1][::-1]]      # four that cannot be taken for each other
+    sentences = [said[0], said[1], said[0][::-1], said[1][::-1]]  # four that cannot be taken for each other
     with MicSource(DEVICE) as mic:
         frames = started(mic)
         speaker = SpeakerSink(DEVICE, clock=mic.clock)
@@ -180,6 +181,7 @@ def test_sentences_follow_each_other_without_a_gap_and_the_end_is_known(pulse, s
             for sentence in sentences:
                 at = speaker.play(sentence, rate, at)
             return at
+
         recording, t0, end = recorded_while(mic, frames, speak)
         speaker.close()
     pieces = [to_16k(s, rate) for s in sentences]
@@ -188,7 +190,7 @@ def test_sentences_follow_each_other_without_a_gap_and_the_end_is_known(pulse, s
         onsets.append(found_at(recording, piece, after))
         after = onsets[-1] + len(piece) - SAMPLE_RATE // 10
     gaps = [(onsets[k + 1] - onsets[k] - len(pieces[k])) / SAMPLE_RATE for k in range(len(pieces) - 1)]
-    assert max(gaps) < 0.05, gaps          # back to back (per-sentence streams: 0.1 to 2 s)
+    assert max(gaps) < 0.05, gaps  # back to back (per-sentence streams: 0.1 to 2 s)
     heard_end = t0 + (onsets[-1] + len(pieces[-1])) / SAMPLE_RATE
     assert abs(heard_end - end) < 0.3, (heard_end, end)
 
@@ -199,7 +201,7 @@ def test_the_host_does_not_hear_itself(pulse, speech):
         frames = started(mic)
         speaker = SpeakerSink(DEVICE, clock=mic.clock)
         end = speaker.play(said[0], rate, at=mic.now())
-        mic.skip_until(end)                                       # what the session does
+        mic.skip_until(end)  # what the session does
         assert listen(frames, until=end + 1.5) == []
         speaker.close()
 
@@ -221,7 +223,7 @@ def test_microphone_unplugged_and_plugged_back_in(pulse, speech, tmp_path):
         cable = threading.Thread(target=unplug_and_replug)
         cable.start()
         times = []
-        for frame in frames:                   # frames (silent ones) keep coming meanwhile
+        for frame in frames:  # frames (silent ones) keep coming meanwhile
             times.append(frame.t)
             if any(p.kind == "recovered" for p in problems):
                 break
@@ -233,12 +235,18 @@ def test_microphone_unplugged_and_plugged_back_in(pulse, speech, tmp_path):
     kinds = [p.kind for p in problems]
     assert kinds.index("lost") < kinds.index("recovered"), problems
     assert np.all(np.diff(times) > 0)
-    assert times[-1] - times[0] > 1.5          # the session clock went on through the outage
+    assert times[-1] - times[0] > 1.5  # the session clock went on through the outage
     assert len(heard) == 1 and similarity(heard[0].audio, to_16k(said[0], rate)) > 0.9
 
 
 def test_partyhost_devices_lists_the_sound_server(pulse):
-    result = subprocess.run([sys.executable, "-m", "partyhost", "devices"], capture_output=True, text=True,
-                            cwd=Path(__file__).resolve().parents[1], env=os.environ, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "partyhost", "devices"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        env=os.environ,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert "pulse" in result.stdout and " in, " in result.stdout

@@ -1,5 +1,6 @@
 """The ears read an utterance while its end is still being confirmed (voice/listening/ears.py,
 _ReadAhead): the same reading, sooner, and never of audio that turned out longer."""
+
 from __future__ import annotations
 
 import threading
@@ -9,10 +10,10 @@ import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
 from host.contract import Prompt
-from voice.listening.pipeline import Reader
 from voice.audio_types import Hypothesis
 from voice.listening.ears import VoiceEars
 from voice.listening.endpoint import Endpointer
+from voice.listening.pipeline import Reader
 from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
@@ -56,8 +57,14 @@ class Recogniser:
 
 def hear(audio: np.ndarray, read_ahead: bool = True):
     recogniser = Recogniser()
-    ears = VoiceEars(Recording(audio), Endpointer(RULES), Reader(recogniser), Matcher(), busy_until=lambda: 0.0,
-                     read_ahead=read_ahead)
+    ears = VoiceEars(
+        Recording(audio),
+        Endpointer(RULES),
+        Reader(recogniser),
+        Matcher(),
+        busy_until=lambda: 0.0,
+        read_ahead=read_ahead,
+    )
     heard = ears.hear(Prompt("common/yes_no", "Ana", "Again?"))
     return heard, recogniser.reads
 
@@ -86,20 +93,30 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
     from host.games import grammar_slots
     from partyhost.bench.manifest import BenchPrompt
     from voice.asr.moonshine import Preloaded
-    from voice.recognizers import make_recognizer
     from voice.listening.audio_in import WavSource
+    from voice.recognizers import make_recognizer
 
     fixtures = Path(__file__).parent / "fixtures" / "voice"
     lines = [json.loads(line) for line in (fixtures / "manifest.jsonl").read_text().splitlines()]
-    picked = [next(line for line in lines if line["prompt"] == prompt and line["source"] == "script")
-              for prompt in ("word", "play_card")]
+    picked = [
+        next(line for line in lines if line["prompt"] == prompt and line["source"] == "script")
+        for prompt in ("word", "play_card")
+    ]
     recogniser, matcher, second = make_recognizer("whisper"), Matcher(), Preloaded()
     for line in picked:
         name = f"{line['game']}/{line['prompt']}"
         prompt = BenchPrompt(name, grammar_slots(name, line.get("context") or {}))
-        heard = [VoiceEars(WavSource(fixtures / line["wav"]), Endpointer(), Reader(recogniser, second), matcher,
-                           busy_until=lambda: 0.0, read_ahead=ahead).hear(prompt)
-                 for ahead in (True, False)]
+        heard = [
+            VoiceEars(
+                WavSource(fixtures / line["wav"]),
+                Endpointer(),
+                Reader(recogniser, second),
+                matcher,
+                busy_until=lambda: 0.0,
+                read_ahead=ahead,
+            ).hear(prompt)
+            for ahead in (True, False)
+        ]
         assert heard[0] == heard[1] and heard[0].text, line["id"]
 
 
@@ -112,8 +129,11 @@ def test_the_paced_benchmark_times_each_clip_both_ways(tmp_path):
     from partyhost.bench.manifest import Listener, paced_latency
 
     fixtures = Path(__file__).parent / "fixtures" / "voice"
-    line = next(json.loads(text) for text in (fixtures / "manifest.jsonl").read_text().splitlines()
-                if '"yes_no"' in text and '"piper-1/clean"' in text)
+    line = next(
+        json.loads(text)
+        for text in (fixtures / "manifest.jsonl").read_text().splitlines()
+        if '"yes_no"' in text and '"piper-1/clean"' in text
+    )
     (tmp_path / "wav").mkdir()
     shutil.copy(fixtures / line["wav"], tmp_path / line["wav"])
     (tmp_path / "one.jsonl").write_text(json.dumps(line) + "\n")

@@ -1,4 +1,5 @@
 """wyoming:// addresses: what a player writes in a flag or config.toml."""
+
 import pytest
 
 from voice.remote.address import AddressError, WyomingAddress, is_wyoming, parse_address
@@ -11,8 +12,18 @@ def test_host_and_port_are_read():
     assert str(parse_address("wyoming://127.0.0.1:1")) == "wyoming://127.0.0.1:1"
 
 
-@pytest.mark.parametrize("value", ["wyoming://host", "tcp://h:1", "wyoming://:10", "wyoming://h:99999",
-                                   "wyoming://h:1/x", "wyoming://u@h:1", "wyoming://h:port"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "wyoming://host",
+        "tcp://h:1",
+        "wyoming://:10",
+        "wyoming://h:99999",
+        "wyoming://h:1/x",
+        "wyoming://u@h:1",
+        "wyoming://h:port",
+    ],
+)
 def test_bad_addresses_are_refused_with_an_example(value):
     with pytest.raises(AddressError, match="wyoming://HOST:PORT"):
         parse_address(value)

@@ -5,6 +5,7 @@ then set back to "playing", as a kill -9 between saving the last move and markin
 game over leaves it, and `partyhost resume` must speak the last move's ending (winner,
 scores) and "game over", and log game_over again.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,10 +25,16 @@ CASES = {case.game: case for case in reversed(load_cases())}
 
 
 def _run(args: list[str], tmp_path: Path, stdin) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args, "--input", "text", "--output", "text"],
-                          cwd=REPO, env=env, stdin=stdin, capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args, "--input", "text", "--output", "text"],
+        cwd=REPO,
+        env=env,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _last_move_said(events: list[dict]) -> list[str]:
@@ -54,7 +61,7 @@ def test_resume_after_the_last_move_speaks_the_ending(game: str, tmp_path: Path)
     assert resumed.returncode == 0, resumed.stderr
     said = [line.removeprefix("HOST: ") for line in resumed.stdout.splitlines() if line.startswith("HOST: ")]
     assert "The game is over" in said[0]
-    assert said[1:1 + len(ending)] == ending
+    assert said[1 : 1 + len(ending)] == ending
     assert "[to " not in resumed.stdout, "the secrets of the last move are not dealt again"
     again = [json.loads(line) for line in events_path.read_text().splitlines()]
     assert len([e for e in again if e["type"] == "game_over"]) == 2

@@ -5,6 +5,7 @@ Every test that talks to a satellite starts the real wyoming-satellite from PyPI
 speaks into, its speaker appends what it plays to a file. It is killed and started
 again to check that a lost satellite is reported, waited for and reconnected.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -13,26 +14,27 @@ import time
 
 import pytest
 import soxr
-
-from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides
 from recordings import partyhost
 from satellite import SND_RATE, free_port, satellite, satellite_program_path  # noqa: F401 (fixtures)
 from test_pulse_device import listen, similarity, speech_span
+
 from host.contract import Outcome
+from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError
 from voice.listening.endpoint import Endpointer
+from voice.listening.turns import listen_for_turn
 from voice.remote.address import parse_address
 from voice.remote.satellite import PausingClock, SatelliteSink, SatelliteSource
 from voice.remote.satellite_link import SatelliteLink
-from voice.listening.turns import listen_for_turn
 
 
 def test_input_and_output_take_a_satellite_address():
-    apply_overrides(Settings(), {"input": "wyoming://192.168.1.20:10700",
-                                 "output": "wyoming://kitchen.local:10700"}, COMMAND_LINE)
+    apply_overrides(
+        Settings(), {"input": "wyoming://192.168.1.20:10700", "output": "wyoming://kitchen.local:10700"}, COMMAND_LINE
+    )
     with pytest.raises(ConfigError, match="wyoming://HOST:PORT"):
-        apply_overrides(Settings(), {"input": "wyoming://kitchen.local"}, COMMAND_LINE)   # no port
+        apply_overrides(Settings(), {"input": "wyoming://kitchen.local"}, COMMAND_LINE)  # no port
     with pytest.raises(ConfigError, match="wyoming://HOST:PORT"):
         apply_overrides(Settings(), {"output": "satellite"}, COMMAND_LINE)
 
@@ -51,8 +53,13 @@ def test_the_clock_stands_still_while_paused():
 @pytest.mark.slow
 def test_no_satellite_there_is_a_clear_message_not_a_traceback(tmp_path):
     nobody = f"wyoming://127.0.0.1:{free_port()}"
-    run = partyhost(["play", "zero-to-100", "--players", "Ana,Ben", "--input", nobody, "--output", "text"],
-                    tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = partyhost(
+        ["play", "zero-to-100", "--players", "Ana,Ben", "--input", nobody, "--output", "text"],
+        tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     out, err = run.communicate(timeout=120)
     assert run.returncode == 2, (out, err)
     assert "nothing is listening there" in err and nobody in err
@@ -94,7 +101,7 @@ def test_ears_and_mouth_share_one_satellite(satellite, link, say, voices):
     frames = source.frames()
     start = source.now()
     end = sink.play(spoken, SAMPLE_RATE, at=start)
-    assert end >= start + len(spoken) / SAMPLE_RATE          # it returned once the sound was heard
+    assert end >= start + len(spoken) / SAMPLE_RATE  # it returned once the sound was heard
     played = satellite.played_audio()
     assert similarity(played, soxr.resample(spoken, SAMPLE_RATE, SND_RATE)) > 0.9
 
@@ -104,7 +111,7 @@ def test_ears_and_mouth_share_one_satellite(satellite, link, say, voices):
     assert len(heard) == 1
     assert similarity(heard[0].audio, reply) > 0.9
     assert heard[0].end - heard[0].start == pytest.approx(speech_span(reply, SAMPLE_RATE), abs=0.15)
-    assert "Connection cancelled" not in satellite.log.read_text()     # one connection, shared
+    assert "Connection cancelled" not in satellite.log.read_text()  # one connection, shared
 
 
 @pytest.mark.audio
@@ -116,9 +123,11 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     start was taken for lost ("Sorry, I missed the start of that")."""
     import numpy as np
     from test_attention import NumberPrompt, Reads
+
     from voice.listening.ears import AFTER_SPEECH_GUARD_S, VoiceEars
-    from voice.understanding.matcher import Matcher
     from voice.listening.pipeline import Reader
+    from voice.understanding.matcher import Matcher
+
     source = SatelliteSource(link)
     source.open()
     host_silent = source.now()
@@ -138,6 +147,7 @@ def test_the_host_s_sentences_go_to_one_player_until_it_falls_silent(satellite, 
     silence after each sentence through PulseAudio), so the sentences the host says in a
     row share one AudioStart ... AudioStop, closed once it has fallen silent."""
     from voice.remote.satellite import STOP_AFTER_S
+
     clock = PausingClock()
     sink = SatelliteSink(link, clock=clock)
     sentences = [voices.speak("piper-1", text) for text in ("Card two.", "Plus twenty.", "Ben, your turn.")]
@@ -146,7 +156,7 @@ def test_the_host_s_sentences_go_to_one_player_until_it_falls_silent(satellite, 
         at = sink.play(sentence, SAMPLE_RATE, at)
     time.sleep(STOP_AFTER_S + 1.0)
     assert satellite.players_started() == 1
-    sink.play(sentences[0], SAMPLE_RATE, clock())           # after a silence: a new stream
+    sink.play(sentences[0], SAMPLE_RATE, clock())  # after a silence: a new stream
     sink.close()
     assert wait_for(lambda: satellite.players_started() == 2)
     played = satellite.played_audio()
@@ -174,11 +184,11 @@ def test_a_lost_microphone_satellite_stops_the_clock_and_is_heard_again(satellit
     assert "went away" in problems[0].message and satellite.address in problems[0].message
     frozen = source.now()
     time.sleep(1.0)
-    assert source.now() == frozen                  # the game waits: no turn clock runs out
+    assert source.now() == frozen  # the game waits: no turn clock runs out
 
     satellite.start()
     assert wait_for(lambda: [p.kind for p in problems] == ["lost", "recovered"])
-    assert source.now() - frozen < 3.0             # the clock goes on from where it stopped
+    assert source.now() - frozen < 3.0  # the clock goes on from where it stopped
     reply = say("Queen of hearts.")
     satellite.say(reply)
     assert wait_for(lambda: len(heard) == 1, timeout=10)
@@ -196,7 +206,7 @@ def test_the_mouth_waits_for_a_lost_satellite_and_then_speaks(satellite, link, p
     player.start()
     assert wait_for(lambda: [p.kind for p in problems] == ["lost"])
     time.sleep(0.5)
-    assert not done                              # nothing said to nobody: the game waits
+    assert not done  # nothing said to nobody: the game waits
     satellite.start()
     player.join(timeout=20)
     assert done and [p.kind for p in problems] == ["lost", "recovered"]
@@ -207,8 +217,9 @@ def test_the_mouth_waits_for_a_lost_satellite_and_then_speaks(satellite, link, p
 def test_a_satellite_that_sends_no_audio_is_refused_clearly(satellite_program_path, tmp_path):
     """A wyoming-satellite whose microphone program fails: a clear reason, not a hang."""
     from satellite import RunningSatellite
+
     running = RunningSatellite(satellite_program_path, tmp_path)
-    running.mailbox.rmdir()                      # the mic program fails at once without it
+    running.mailbox.rmdir()  # the mic program fails at once without it
     running.start()
     try:
         link = SatelliteLink(parse_address(running.address))
@@ -227,17 +238,20 @@ class _RecordingMouth:
         self.said.append(text)
 
 
-@pytest.mark.parametrize("output, spoken", [("speaker", True), ("wyoming://10.0.0.9:10700", True),
-                                            ("wyoming://10.0.0.5:10700", False), ("text", False)])
+@pytest.mark.parametrize(
+    "output, spoken",
+    [("speaker", True), ("wyoming://10.0.0.9:10700", True), ("wyoming://10.0.0.5:10700", False), ("text", False)],
+)
 def test_a_lost_satellite_is_said_aloud_only_where_the_mouth_still_works(output, spoken, capsys):
     from partyhost.config import Settings
     from partyhost.voiceio import DeviceReport, _speaks_apart
     from voice.devices import DeviceProblem
+
     settings = Settings(input="wyoming://10.0.0.5:10700", output=output)
     report, mouth = DeviceReport(), _RecordingMouth()
     report.mouth = mouth if _speaks_apart(settings) else None
     report(DeviceProblem("lost", "The satellite 'Table' at wyoming://10.0.0.5:10700 went away; ..."))
     report(DeviceProblem("recovered", "The satellite 'Table' at wyoming://10.0.0.5:10700 is back."))
     printed = capsys.readouterr().err
-    assert "went away" in printed and "is back" in printed          # always on the terminal
+    assert "went away" in printed and "is back" in printed  # always on the terminal
     assert mouth.said == ([DeviceReport.SPOKEN["lost"], DeviceReport.SPOKEN["recovered"]] if spoken else [])

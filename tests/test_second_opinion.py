@@ -1,6 +1,7 @@
 """The second listener's veto and rescue at a Keep Cool turn (voice/listening/second_opinion.py),
 with stand-ins whose likelihoods the test sets; the real Moonshine is in
 tests/test_asr_moonshine.py."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,11 +12,10 @@ from host.games import grammar_slots
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
+from voice.listening.pipeline import Reader, read_checked
+from voice.listening.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
-from voice.listening.pipeline import Reader
-from voice.listening.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
-from voice.listening.pipeline import read_checked
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -35,8 +35,10 @@ class FakeMoonshine:
 
     def judge(self, audio, texts):
         self.asked.append(list(texts))
-        return [Judgement(self.likelihood.get(t, -30.0), bool(self.free) and normalize(t) == normalize(self.free))
-                for t in texts]
+        return [
+            Judgement(self.likelihood.get(t, -30.0), bool(self.free) and normalize(t) == normalize(self.free))
+            for t in texts
+        ]
 
 
 class Unsure(FakeWhisper):
@@ -47,8 +49,9 @@ class Unsure(FakeWhisper):
 
 
 def read(whisper, moonshine):
-    return read_checked(whisper, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1),
-                        second=Preloaded(lambda: moonshine))
+    return read_checked(
+        whisper, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1), second=Preloaded(lambda: moonshine)
+    )
 
 
 def passes_whisper(word="kettle", rival=" Cattle."):
@@ -59,11 +62,12 @@ def passes_whisper(word="kettle", rival=" Cattle."):
 
 # ---- the veto ------------------------------------------------------------------
 
+
 def test_a_word_the_second_listener_finds_much_less_likely_than_a_rival_is_a_clue():
     moonshine = FakeMoonshine({"Kettle": -9.0, "Cattle": -1.0})
     reading = read(passes_whisper(), moonshine)
     assert reading.text == "cattle" and not reading.rejected
-    assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]       # one question, no rescue
+    assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]  # one question, no rescue
 
 
 def test_a_word_the_second_listener_agrees_with_stands():
@@ -93,20 +97,21 @@ def test_a_likelier_other_word_in_play_is_too_close_to_call():
 def test_a_clue_stays_a_clue_unless_moonshine_would_have_written_a_word_in_play():
     moonshine = FakeMoonshine({}, free="Fruit.")
     reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.text == "fruit" and len(moonshine.asked) == 1     # one question: the rescue
+    assert reading.text == "fruit" and len(moonshine.asked) == 1  # one question: the rescue
 
 
 # ---- the rescue ------------------------------------------------------------------
+
 
 def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
     moonshine = FakeMoonshine({}, free="A kettle.")
     reading = read(Unsure("kettle", {}, []), moonshine)
     assert not reading.rejected and reading.text == "kettle"
-    assert len(moonshine.asked) == 1                           # one question for all of the rescue
+    assert len(moonshine.asked) == 1  # one question for all of the rescue
 
 
 def test_when_whisper_named_a_word_in_play_only_that_word_can_be_rescued():
-    moonshine = FakeMoonshine({}, free="Candle.")                  # Whisper heard kettle
+    moonshine = FakeMoonshine({}, free="Candle.")  # Whisper heard kettle
     assert read(Unsure("kettle", {}, []), moonshine).rejected
 
 
@@ -127,21 +132,31 @@ def test_a_word_in_play_far_likelier_than_what_whisper_heard_is_rescued():
     assert rescued.text == "candle" and not rescued.rejected
 
 
-@pytest.mark.parametrize("likelihood", [
-    {"Candle": -2.0, "Fruit": -2.0 - RESCUE_LINE},                            # not far enough ahead
-    {"Candle": RESCUE_FLOOR - 0.5, "Fruit": RESCUE_FLOOR - 0.5 - 2 * RESCUE_LINE},   # unlikely in itself
-])
+@pytest.mark.parametrize(
+    "likelihood",
+    [
+        {"Candle": -2.0, "Fruit": -2.0 - RESCUE_LINE},  # not far enough ahead
+        {"Candle": RESCUE_FLOOR - 0.5, "Fruit": RESCUE_FLOOR - 0.5 - 2 * RESCUE_LINE},  # unlikely in itself
+    ],
+)
 def test_a_word_in_play_only_somewhat_likelier_stays_a_clue(likelihood):
     assert read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine(likelihood)).text == "fruit"
 
 
 def test_with_no_word_in_play_a_clue_is_a_clue():
     """The table deal: the host knows no words, so there is nothing to rescue."""
+
     class TableDeal(Prompt):
         slots = grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]})
+
     moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}))
-    reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), TableDeal(),
-                           Utterance(np.zeros(16000, np.float32), 0, 1), second=moonshine)
+    reading = read_checked(
+        FakeWhisper("fruit", {}, [" Fruit."]),
+        Matcher(),
+        TableDeal(),
+        Utterance(np.zeros(16000, np.float32), 0, 1),
+        second=moonshine,
+    )
     assert reading.text == "fruit"
 
 
@@ -161,18 +176,25 @@ def test_a_word_whisper_s_check_threw_out_can_be_rescued():
 
 # ---- the verdict, as the live loop and the benchmark both take it ---------------
 
-@pytest.mark.parametrize("took, opinion, expected", [
-    (True, Opinion(), "kept"),                                   # nobody to compare with
-    (True, Opinion(veto_margin=VETO_LINE), "kept"),
-    (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
-    (False, Opinion(), None),
-    (False, Opinion(rescued="kettle"), "rescued"),
-    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
-     "likeliest"),
-    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
-    (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
-    (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
-])
+
+@pytest.mark.parametrize(
+    "took, opinion, expected",
+    [
+        (True, Opinion(), "kept"),  # nobody to compare with
+        (True, Opinion(veto_margin=VETO_LINE), "kept"),
+        (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
+        (False, Opinion(), None),
+        (False, Opinion(rescued="kettle"), "rescued"),
+        (
+            False,
+            Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
+            "likeliest",
+        ),
+        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
+        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
+        (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
+    ],
+)
 def test_verdict(took, opinion, expected):
     assert verdict(took, opinion) == expected
     if expected in ("rescued", "likeliest"):
@@ -181,9 +203,11 @@ def test_verdict(took, opinion, expected):
 
 # ---- loading ----------------------------------------------------------------------
 
+
 def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
     def missing():
         raise ModelMissingError("Moonshine's model is not installed: pip install moonshine-cpp")
+
     said = []
     preloaded = Preloaded(missing, report=said.append)
     assert preloaded.get() is None and preloaded.get() is None
@@ -195,7 +219,7 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
 
-    class EndedInput:      # a recording that has run out: every hear() returns at once
+    class EndedInput:  # a recording that has run out: every hear() returns at once
         def frames(self):
             return iter(())
 
@@ -210,11 +234,10 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
 
     loads = []
     second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
-    ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(),
-                     busy_until=lambda: 0.0)
+    ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(), busy_until=lambda: 0.0)
     assert ears.hear(HostPrompt("keep-it-100/place", "Ana", "?")) is None
     assert ears.hear(HostPrompt("common/yes_no", "Ana", "?")) is None
     assert not second.started and loads == []
-    ears.hear(HostPrompt("keep-cool/setup", None, "?"))     # Keep Cool's first question: loading begins
+    ears.hear(HostPrompt("keep-cool/setup", None, "?"))  # Keep Cool's first question: loading begins
     assert second.started
     assert isinstance(second.get(), FakeMoonshine) and loads == ["loaded"]

@@ -1,21 +1,20 @@
 """The session loop, journal and event log, with a tiny counting game as the engine."""
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from fakes import RecordingMouth
+from understood import Say, Understands
 
-from host.contract import Prompt
+from host.contract import Outcome, Prompt, Source, Understood
 from host.engine import GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.contract import Outcome, Source, Understood
 from host.session import CONFIRM_AGAIN, UNDO_CONSENT, Session, SessionInfo
-from understood import Say, Understands
 from voice.understanding.understand import decided
-
-from fakes import RecordingMouth
 
 
 @dataclass
@@ -76,8 +75,9 @@ def make_session(tmp_path: Path, lines, session_id=None, journal=None):
     sid = session_id or journal.create("count", {"options": {}})
     mouth = RecordingMouth()
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: 1.5)
-    session = Session(CountGame(), options, None, journal, SessionInfo(sid, "g"), log,
-                      ScriptEars(lines), mouth, clock=lambda: 1.5)
+    session = Session(
+        CountGame(), options, None, journal, SessionInfo(sid, "g"), log, ScriptEars(lines), mouth, clock=lambda: 1.5
+    )
     return session, mouth, journal, sid
 
 
@@ -135,16 +135,15 @@ def test_timeout_is_an_action_and_common_commands_do_not_touch_the_game(tmp_path
 
 
 def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
-    session, mouth, journal, sid = make_session(
-        tmp_path, ["pause", "5", "resume", "quit", "no", "2", "quit", "yes"])
+    session, mouth, journal, sid = make_session(tmp_path, ["pause", "5", "resume", "quit", "no", "2", "quit", "yes"])
     session.start()
     assert session.run() == "quit"
-    assert session.state.total == 2          # the "5" during the pause was ignored
+    assert session.state.total == 2  # the "5" during the pause was ignored
     assert journal.get(sid).status == "playing"
 
 
 class TableTalkEars(ScriptEars):
-    """"talk" in the script is speech the ears found not said to the host."""
+    """ "talk" in the script is speech the ears found not said to the host."""
 
     def hear(self, prompt):
         if self.lines and self.lines[0] == "talk":
@@ -192,16 +191,17 @@ class DecidedEars(ScriptEars):
 
 def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = DecidedEars([{"intent": "number", "value": 4}, {"intent": "number", "value": 9},
-                                {"intent": "undo"}, "yes", "2"])  # Ana agrees to Ben's undo
+    session.ears = DecidedEars(
+        [{"intent": "number", "value": 4}, {"intent": "number", "value": 9}, {"intent": "undo"}, "yes", "2"]
+    )  # Ana agrees to Ben's undo
     seen = []
     session.watchers.append(lambda state: seen.append(state.total))
     session.start()
     assert session.run() == "eof"
     assert session.state.total == 2
-    assert "Add between one and five." in mouth.said           # the 9 is refused with its reason
+    assert "Add between one and five." in mouth.said  # the 9 is refused with its reason
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 2, "player": "Ana"}]
-    assert seen == [0, 4, 0, 2]                                 # start, 4, undo, 2: never the 9
+    assert seen == [0, 4, 0, 2]  # start, 4, undo, 2: never the 9
     heard = [e for e in events(tmp_path, sid) if e["type"] == "heard"]
     assert [e.get("source") for e in heard] == ["phone", "phone", "phone", None, None]
     assert heard[3]["text"] == "yes" and heard[3]["confirming"].startswith(UNDO_CONSENT)  # the answer, logged
@@ -222,7 +222,7 @@ def test_an_unread_answer_to_a_yes_or_no_question_is_asked_again_not_taken_for_a
     session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, "yes"])
     session.start()
     assert session.run() == "eof"
-    assert mouth.said.count(CONFIRM_AGAIN) == 1 and session.state.total == 0     # asked again, then undone
+    assert mouth.said.count(CONFIRM_AGAIN) == 1 and session.state.total == 0  # asked again, then undone
     assert journal.accepted_actions(sid) == []
 
 
@@ -272,6 +272,7 @@ class MumblingEars(ScriptEars):
 def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack(tmp_path):
     """More "Sorry?"s than the recursion limit allows, then a clear reply that counts."""
     import sys
+
     session, mouth, journal, sid = make_session(tmp_path, [])
     session.start()
     session.ears = MumblingEars(300)

@@ -1,4 +1,5 @@
 """Settings and grammars are checked before a game starts: one clear line, exit 2, nothing saved."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,11 +9,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from source_copy import FILES, PARTYHOST
 
 from host.journal import Journal
 from partyhost.cli import main
 from partyhost.config import LIMITS, Settings
-from source_copy import FILES, PARTYHOST
 
 REPO = Path(__file__).resolve().parents[1]
 PLAY = ["play", "centurion", "--players", "Ana,Ben", "--input", "text", "--output", "text"]
@@ -47,8 +48,10 @@ BAD_SETTINGS = [
     ("[rules.zero-to-100]\nteams = 5", "[rules.zero-to-100] The rule teams must be 2 or 3, not 5."),
     ('[rules.keep-it-100]\ntiebreak_entry = "shout"', "The rule tiebreak_entry must be say or phone."),
     ('[rules.one-percent]\ndice = "mine"', "[rules.one-percent] The dice rule must be host or table."),
-    ('input = "microphone"', "input takes text, mic, a .wav file or a satellite's wyoming://HOST:PORT, "
-                             "not 'microphone'"),
+    (
+        'input = "microphone"',
+        "input takes text, mic, a .wav file or a satellite's wyoming://HOST:PORT, not 'microphone'",
+    ),
     ('output = "loudspeaker"', "output takes text, speaker, a .wav file"),
     ("rules = 3", "'rules' must be tables per game"),
     ("speach_rate = 1.2", "unknown setting 'speach_rate'"),
@@ -68,7 +71,8 @@ def test_a_bad_setting_is_one_clear_line_before_anything_is_saved(tmp_path, monk
     code, err = run(PLAY, tmp_path, monkeypatch, capsys, text)
     assert code == 2
     assert err == f"partyhost: {tmp_path / 'config.toml'}: {message}\n" or (
-        err.startswith(f"partyhost: {tmp_path / 'config.toml'}: ") and message in err and err.count("\n") == 1)
+        err.startswith(f"partyhost: {tmp_path / 'config.toml'}: ") and message in err and err.count("\n") == 1
+    )
     assert not (tmp_path / "data" / "partyhost.sqlite3").exists()
 
 
@@ -91,8 +95,11 @@ def test_a_bad_rule_of_any_game_is_refused_before_the_service_starts(tmp_path, m
 
 
 def test_every_number_setting_has_limits():
-    numbers = {f.name for f in dataclasses.fields(Settings)
-               if isinstance(f.default, (int, float)) and not isinstance(f.default, bool)}
+    numbers = {
+        f.name
+        for f in dataclasses.fields(Settings)
+        if isinstance(f.default, (int, float)) and not isinstance(f.default, bool)
+    }
     assert numbers == set(LIMITS)
     for name, limit in LIMITS.items():
         assert limit.low <= getattr(Settings(), name) <= limit.high
@@ -101,11 +108,15 @@ def test_every_number_setting_has_limits():
 # ---- grammars: checked on a copy of the program whose grammar file is broken -------------
 
 GRAMMAR_BREAKS = [
-    ('"[i] pass"', '"[i pass"', "Unable to find end of optional"),     # hassil: no line of its own
-    ("intents:\n", "intents: [\n", "while parsing"),                      # YAML
-    ("prompts:\n  centurion/play_card: [play_card, read_cards, rank_alone, suit_alone]\n  # House rule joker_at_multiple: lay a joker on the "
-     "stop just made, or let it stand.\n  centurion/joker_steal: [play_card, pass, \"yes\", \"no\"]\n",
-     "prompts: 5\n", "prompts must be a mapping"),                       # once an AttributeError
+    ('"[i] pass"', '"[i pass"', "Unable to find end of optional"),  # hassil: no line of its own
+    ("intents:\n", "intents: [\n", "while parsing"),  # YAML
+    (
+        "prompts:\n  centurion/play_card: [play_card, read_cards, rank_alone, suit_alone]\n"
+        "  # House rule joker_at_multiple: lay a joker on the "
+        'stop just made, or let it stand.\n  centurion/joker_steal: [play_card, pass, "yes", "no"]\n',
+        "prompts: 5\n",
+        "prompts must be a mapping",
+    ),  # once an AttributeError
 ]
 
 
@@ -128,8 +139,9 @@ def test_a_broken_grammar_names_file_and_line_before_a_session_is_saved(program,
     grammar.write_text(original.replace(old, new, 1))
     try:
         env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": os.devnull}
-        result = subprocess.run([*PARTYHOST, *PLAY], cwd=program, env=env, input="",
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [*PARTYHOST, *PLAY], cwd=program, env=env, input="", capture_output=True, text=True, timeout=120
+        )
     finally:
         grammar.write_text(original)
     assert result.returncode == 2, result.stdout

@@ -4,6 +4,7 @@ The project is copied into a temporary folder, a toy game (Closest Guess: one
 question, everyone guesses, the nearest wins) is added there as two new files, and
 the copy lists it, explains it, checks its deck and plays it from typed lines.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -14,10 +15,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from source_copy import FILES, PARTYHOST
 
-pytestmark = pytest.mark.slow   # a copy of the project and four runs of the command line
+pytestmark = pytest.mark.slow  # a copy of the project and four runs of the command line
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("partyhost", "host", "voice", "grammars", "decks", "models")
@@ -89,7 +89,7 @@ def grammar_slots(prompt: str, context: dict) -> dict:
     return {}
 '''
 
-TOY_GRAMMAR = '''language: en
+TOY_GRAMMAR = """language: en
 prompts:
   closest-guess/guess: [guess]
 intents:
@@ -99,24 +99,28 @@ intents:
 lists:
   number:
     range: {from: 0, to: 100}
-'''
+"""
 
-TOY_DECK = '''id,text,answer,year,source,category,games
+TOY_DECK = """id,text,answer,year,source,category,games
 toy-cats,"Out of 100 homes, about how many keep a cat?",26,2026,"A toy source",animals,closest-guess
-'''
+"""
 
 
 def digests(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for package in PACKAGES for p in sorted((root / package).rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for package in PACKAGES
+        for p in sorted((root / package).rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
     copy = tmp_path / "project"
     for package in PACKAGES:
-        shutil.copytree(REPO / package, copy / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.onnx", "vosk-model*"))
+        shutil.copytree(
+            REPO / package, copy / package, ignore=shutil.ignore_patterns("__pycache__", "*.onnx", "vosk-model*")
+        )
     for name in FILES:
         shutil.copy2(REPO / name, copy / name)
     before = digests(copy)
@@ -126,14 +130,19 @@ def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
     deck.write_text(TOY_DECK, encoding="utf-8")
     after = digests(copy)
     assert set(after) - set(before) == {"host/games/closest_guess.py", "grammars/closest-guess.yaml"}
-    assert {k: after[k] for k in before} == before          # nothing else was edited
+    assert {k: after[k] for k in before} == before  # nothing else was edited
 
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull, "PYTHONPATH": str(copy)}
+    env = {
+        **os.environ,
+        "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+        "PARTYHOST_CONFIG": os.devnull,
+        "PYTHONPATH": str(copy),
+    }
 
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-        return subprocess.run([*PARTYHOST, *args], cwd=copy, env=env, input=stdin,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [*PARTYHOST, *args], cwd=copy, env=env, input=stdin, capture_output=True, text=True, timeout=120
+        )
 
     listed = run("play", "--help")
     assert "closest-guess" in listed.stdout and "centurion" in listed.stdout
@@ -143,10 +152,27 @@ def test_a_sixth_game_needs_only_its_module_grammar_and_deck_entry(tmp_path):
     assert checked.returncode == 0 and "for closest-guess: 1" in checked.stdout, checked.stdout
 
     events = tmp_path / "events.jsonl"
-    game = run("play", "closest-guess", "--players", "Ana,Ben", "--seed", "1", "--input", "text",
-               "--output", "text", "--deck", str(deck), "--events", str(events), stdin="thirty\nmy guess is 70\n")
+    game = run(
+        "play",
+        "closest-guess",
+        "--players",
+        "Ana,Ben",
+        "--seed",
+        "1",
+        "--input",
+        "text",
+        "--output",
+        "text",
+        "--deck",
+        str(deck),
+        "--events",
+        str(events),
+        stdin="thirty\nmy guess is 70\n",
+    )
     assert game.returncode == 0, game.stderr
     logged = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
     assert [e["intent"] for e in logged if e["type"] == "intent"] == [
-        {"intent": "guess", "value": 30}, {"intent": "guess", "value": 70}]
+        {"intent": "guess", "value": 30},
+        {"intent": "guess", "value": 70},
+    ]
     assert logged[-1] == {**logged[-1], "type": "game_over", "winners": ["Ana"]}

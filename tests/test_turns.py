@@ -5,6 +5,7 @@ onset at the first voiced frame, confirms the utterance START_FRAMES frames late
 (as the real one needs a few voiced frames) and ends it END_S after the speech.
 Times are frame times, so every assertion is exact and deterministic.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -79,7 +80,7 @@ def test_the_time_out_comes_on_the_first_frame_after_the_deadline():
             yield frame
 
     result = listen_for_turn(ScriptedEndpointer([]), stamped(), 0.0, 8.01)
-    assert result.timed_out and 8.01 < seen[-1] + FRAME_S <= 8.01 + FRAME_S   # the frame 7.98-8.01 ...
+    assert result.timed_out and 8.01 < seen[-1] + FRAME_S <= 8.01 + FRAME_S  # the frame 7.98-8.01 ...
     result = listen_for_turn(ScriptedEndpointer([]), stamped(), 0.0, 8.0)
     assert result.timed_out and 8.0 < seen[-1] + FRAME_S <= 8.0 + FRAME_S + 1e-9
 
@@ -92,7 +93,7 @@ def test_a_word_ends_the_turn_and_no_tick_plays_after_it():
 
 def test_no_tick_while_someone_speaks():
     result = listen_for_turn(ScriptedEndpointer([(5.8, 6.5)]), frames(0.0), 0.0, 8.0, 3.0)
-    assert [round(t) for _, t in result.cues] == [5]      # 6 s falls inside the word
+    assert [round(t) for _, t in result.cues] == [5]  # 6 s falls inside the word
     assert result.utterance.start == 5.8
 
 

@@ -1,4 +1,5 @@
 """Typed play on a real terminal (a pseudo-terminal): line editing, Ctrl-C and Ctrl-D."""
+
 from __future__ import annotations
 
 import fcntl
@@ -30,12 +31,18 @@ class Terminal:
     """partyhost running on a pseudo-terminal, as when a person types."""
 
     def __init__(self, args, data: Path):
-        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull,
-               "TERM": "xterm"}
+        env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull, "TERM": "xterm"}
         self.fd, child = pty.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "partyhost", *args], cwd=REPO, env=env,
-                                     stdin=child, stdout=child, stderr=child, start_new_session=True,
-                                     preexec_fn=_controlling_terminal)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "partyhost", *args],
+            cwd=REPO,
+            env=env,
+            stdin=child,
+            stdout=child,
+            stderr=child,
+            start_new_session=True,
+            preexec_fn=_controlling_terminal,
+        )
         os.close(child)
         self.seen = ""
 
@@ -64,10 +71,10 @@ class Terminal:
 def test_arrow_keys_edit_the_line_instead_of_being_an_answer(tmp_path):
     term = Terminal(GAME, tmp_path)
     term.read_until("Ana> ")
-    term.type("scoe\x1b[Dr\r")                  # left arrow, then the missing letter
+    term.type("scoe\x1b[Dr\r")  # left arrow, then the missing letter
     term.read_until("Ana 0, Ben 0")
     term.read_until("Ana> ", times=2)
-    term.type("\x04")                            # Ctrl-D
+    term.type("\x04")  # Ctrl-D
     term.read_until("partyhost resume")
     assert term.close() == 0
     assert "didn't catch that" not in term.seen
@@ -77,7 +84,7 @@ def test_ctrl_c_saves_the_game_like_ctrl_d(tmp_path):
     term = Terminal(GAME, tmp_path)
     term.read_until("Ana> ")
     time.sleep(SETTLE_S)
-    term.type("\x03")                            # Ctrl-C: the terminal sends SIGINT
+    term.type("\x03")  # Ctrl-C: the terminal sends SIGINT
     out = term.read_until("partyhost resume")
     assert term.close() == 0
     assert "Traceback" not in out and "KeyboardInterrupt" not in out
@@ -85,7 +92,7 @@ def test_ctrl_c_saves_the_game_like_ctrl_d(tmp_path):
 
 
 def test_ctrl_c_outside_a_game_stops_without_a_traceback(tmp_path):
-    term = Terminal(["--input", "text", "--output", "text"], tmp_path)   # the typed menu
+    term = Terminal(["--input", "text", "--output", "text"], tmp_path)  # the typed menu
     term.read_until("table> ")
     time.sleep(SETTLE_S)
     os.killpg(term.proc.pid, signal.SIGINT)

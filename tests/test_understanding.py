@@ -3,46 +3,65 @@
 
 Each snapping case is one a new player met with the phrase-list matcher (issue 18).
 """
+
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
 import pytest
+from test_session import ScriptEars, make_session
+from understood import Say
 
 from host.games import grammar_slots
 from voice.understanding.grammar import Grammar
 from voice.understanding.matcher import Matcher, phrase_count
-
-from test_session import ScriptEars, make_session
-from understood import Say
 
 MATCHER = Matcher()
 COFFEE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "coffee_maker.yaml"
 
 
 def six_cards() -> dict:
-    return {"card_number": [(str(n), n) for n in range(1, 7)],
-            "card_ordinal": [("first", 1), ("second", 2)],
-            "card_word": [("olive", 1), ("oil", 1), ("olive oil", 1), ("weight", 2), ("height", 3)]}
+    return {
+        "card_number": [(str(n), n) for n in range(1, 7)],
+        "card_ordinal": [("first", 1), ("second", 2)],
+        "card_word": [("olive", 1), ("oil", 1), ("olive oil", 1), ("weight", 2), ("height", 3)],
+    }
 
 
-@pytest.mark.parametrize("prompt, heard, live, said", [
-    ("keep-it-100/choose_card", "card 9", six_cards(), "There is no card nine. Your cards are one to six."),
-    ("zero-to-100/choose_card", "card 7", {"card": [(str(n), n) for n in range(1, 7)]},
-     "There is no card seven. Your cards are one to six."),
-    ("zero-to-100/discard", "card 9", {"card": [(str(n), n) for n in range(1, 7)]},
-     "There is no card nine. Your cards are one to six."),
-    ("keep-it-100/place", "between 3 and 7", {"table_number": [("5", 5), ("35", 35), ("80", 80)],
-                                              "line_number": [("one", 1)]},
-     "Three is not on the table. The numbers on the table are five, thirty five and eighty."),
-    ("keep-it-100/place", "between 20 and 50", {"table_number": [("5", 5), ("35", 35), ("80", 80)],
-                                                "line_number": [("one", 1)]},
-     "Twenty is not on the table. The numbers on the table are five, thirty five and eighty."),
-    ("one-percent/bid", "500 stars", None, "You can't bid five hundred. A bid is one to thirty of one kind."),
-    ("keep-cool/setup", "line 15", None, "There is no line fifteen. The lines are one to ten."),
-    ("centurion/play_card", "15 of hearts", None, "There is no fifteen in the deck. Cards go from ace to king."),
-])
+@pytest.mark.parametrize(
+    "prompt, heard, live, said",
+    [
+        ("keep-it-100/choose_card", "card 9", six_cards(), "There is no card nine. Your cards are one to six."),
+        (
+            "zero-to-100/choose_card",
+            "card 7",
+            {"card": [(str(n), n) for n in range(1, 7)]},
+            "There is no card seven. Your cards are one to six.",
+        ),
+        (
+            "zero-to-100/discard",
+            "card 9",
+            {"card": [(str(n), n) for n in range(1, 7)]},
+            "There is no card nine. Your cards are one to six.",
+        ),
+        (
+            "keep-it-100/place",
+            "between 3 and 7",
+            {"table_number": [("5", 5), ("35", 35), ("80", 80)], "line_number": [("one", 1)]},
+            "Three is not on the table. The numbers on the table are five, thirty five and eighty.",
+        ),
+        (
+            "keep-it-100/place",
+            "between 20 and 50",
+            {"table_number": [("5", 5), ("35", 35), ("80", 80)], "line_number": [("one", 1)]},
+            "Twenty is not on the table. The numbers on the table are five, thirty five and eighty.",
+        ),
+        ("one-percent/bid", "500 stars", None, "You can't bid five hundred. A bid is one to thirty of one kind."),
+        ("keep-cool/setup", "line 15", None, "There is no line fifteen. The lines are one to ten."),
+        ("centurion/play_card", "15 of hearts", None, "There is no fifteen in the deck. Cards go from ace to king."),
+    ],
+)
 def test_a_clear_value_that_is_not_available_is_answered_not_swapped(prompt, heard, live, said):
     match = MATCHER.match(prompt, heard, live)
     assert match.intent is None
@@ -50,7 +69,7 @@ def test_a_clear_value_that_is_not_available_is_answered_not_swapped(prompt, hea
 
 
 def test_a_word_near_a_card_word_is_not_taken_for_it():
-    """"right" at a card prompt is no card ("weight" was offered before)."""
+    """ "right" at a card prompt is no card ("weight" was offered before)."""
     match = MATCHER.match("keep-it-100/choose_card", "right", six_cards())
     assert match.intent is None and not match.unavailable
 
@@ -62,6 +81,7 @@ def test_the_whole_card_text_names_the_card():
 
 def test_card_words_include_the_cards_own_two_word_names():
     from host.games.keep_it_100 import telling_words
+
     words = telling_words(["Olive oil is what percent fat?", "How tall is the tallest tree?"])
     assert ("olive oil", 1) in words
 
@@ -74,8 +94,11 @@ def test_words_between_two_moves_are_asked_about_with_the_rival_named():
 
 
 def test_exactly_said_replies_are_not_asked_about():
-    for prompt, heard in [("keep-it-100/predict", "lower"), ("centurion/play_card", "i'll play the ace of clubs"),
-                          ("one-percent/reward", "reroll")]:
+    for prompt, heard in [
+        ("keep-it-100/predict", "lower"),
+        ("centurion/play_card", "i'll play the ace of clubs"),
+        ("one-percent/reward", "reroll"),
+    ]:
         match = MATCHER.match(prompt, heard)
         assert match.intent is not None and not match.needs_confirmation, (prompt, heard)
 
@@ -87,6 +110,7 @@ def test_a_number_is_what_was_said_even_when_another_spelling_is_close():
 
 
 # ---- "Did you mean ...?" takes a correction -------------------------------------
+
 
 class UnsureFirst(ScriptEars):
     """The first reply is marked unsure (the ears heard another move nearly as well)."""
@@ -113,7 +137,7 @@ def run(tmp_path, lines):
 def test_a_corrected_answer_at_did_you_mean_is_taken(tmp_path):
     session, mouth = run(tmp_path, ["four", "three"])
     assert "Did you mean: four?" in mouth.said
-    assert session.state.total == 3                      # the correction, not four
+    assert session.state.total == 3  # the correction, not four
     assert "Okay, let's try again." not in mouth.said
 
 
@@ -140,26 +164,36 @@ def test_an_unavailable_value_is_answered_by_the_session(tmp_path):
 
 # ---- any size of grammar ---------------------------------------------------------
 
+
 def test_the_coffee_grammar_loads_whole_and_understands_multi_slot_orders():
     started = time.perf_counter()
     grammar = Grammar.load(COFFEE)
     matcher = Matcher(COFFEE.parent, common=False)
     table = matcher.table("coffee_maker/order")
-    assert time.perf_counter() - started < 30           # generous: the benchmark measures it
-    assert phrase_count(table.graph.plain()) > 10 ** 8    # the phrases a list would have needed
+    assert time.perf_counter() - started < 30  # generous: the benchmark measures it
+    assert phrase_count(table.graph.plain()) > 10**8  # the phrases a list would have needed
     assert grammar.prompts["coffee_maker/order"] == ["orderDrink"]
-    match = table.match("can I get a large dark roast double shot cappuccino with lots of milk and a little bit of sugar")
-    assert match.intent == {"intent": "orderDrink", "size": "large", "roast": "dark roast",
-                            "numberOfShots": "double shot", "coffeeDrink": "cappuccino",
-                            "milkAmount": "lots of milk", "sugarAmount": "a little bit of sugar"}
+    match = table.match(
+        "can I get a large dark roast double shot cappuccino with lots of milk and a little bit of sugar"
+    )
+    assert match.intent == {
+        "intent": "orderDrink",
+        "size": "large",
+        "roast": "dark roast",
+        "numberOfShots": "double shot",
+        "coffeeDrink": "cappuccino",
+        "milkAmount": "lots of milk",
+        "sugarAmount": "a little bit of sugar",
+    }
     assert table.match("a coffee").intent == {"intent": "orderDrink", "coffeeDrink": "coffee"}
 
 
 # ---- a word of the game is that word; a word left over may belong to a value -----------
 
+
 @pytest.mark.parametrize("prompt", ["keep-it-100/place", "keep-it-100/choose_card", "keep-it-100/bet"])
 def test_a_word_of_the_game_is_never_taken_for_a_command(prompt):
-    """"lower" is a Keep It 100 prediction: at any of its prompts it is never "slower"."""
+    """ "lower" is a Keep It 100 prediction: at any of its prompts it is never "slower"."""
     match = MATCHER.match(prompt, "lower", {})
     assert match.intent is None or match.intent["intent"] != "slower"
     assert MATCHER.match(prompt, "slower", {}).intent == {"intent": "slower"}
@@ -172,7 +206,7 @@ def test_lower_is_a_move_where_it_is_one_and_a_near_command_elsewhere_still_work
 
 
 def test_a_heard_word_beside_a_value_that_makes_another_value_is_read_as_that_value():
-    """"phone milk" is not "milk" with a word dropped: "whole milk" takes in the word,
+    """ "phone milk" is not "milk" with a word dropped: "whole milk" takes in the word,
     so it is the reading, asked about first (a guess); "skin milk" is skim milk."""
     table = Matcher(COFFEE.parent, common=False).table("coffee_maker/order")
     phone = table.match("can i get a latte with phone milk")

@@ -5,6 +5,7 @@ only one game was resumed and the other processes started new games, leaving the
 unfinished. Now `resume` without a game id (which `serve` does first) takes the newest
 unfinished game no other process is playing, and says which, and how many more wait.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,10 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_wyoming_service import Service, say
+
 from host.journal import Journal
 from host.sessionlock import SessionLock
 from partyhost.bench.scripted import load_cases
-from test_wyoming_service import Service, say
 
 REPO = Path(__file__).resolve().parents[1]
 CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.txt")
@@ -23,8 +25,15 @@ CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.t
 
 def partyhost(args: list[str], data: Path, stdin: str = "") -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "config.toml")}
-    return subprocess.run([sys.executable, "-m", "partyhost", *args, "--input", "text", "--output", "text"],
-                          cwd=REPO, env=env, input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", *args, "--input", "text", "--output", "text"],
+        cwd=REPO,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def unfinished_games(data: Path, count: int) -> list[str]:
@@ -47,13 +56,15 @@ def unfinished_games(data: Path, count: int) -> list[str]:
 def test_resume_takes_the_newest_game_no_other_process_plays_and_says_which(tmp_path: Path):
     data = tmp_path / "data"
     oldest, middle, newest = unfinished_games(data, 3)
-    with SessionLock(data / "locks", newest):           # another process plays the newest
+    with SessionLock(data / "locks", newest):  # another process plays the newest
         resumed = partyhost(["resume"], data)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout.startswith("HOST: Welcome back to Keep It 100")
-    assert resumed.stderr == (f"partyhost: resuming game {middle} (keep-it-100), the newest unfinished game free "
-                              "to play; 1 being played elsewhere and 1 older one waiting: see python -m partyhost sessions\n")
-    alone = partyhost(["resume"], data)                 # nobody else: the newest, and the two older ones said
+    assert resumed.stderr == (
+        f"partyhost: resuming game {middle} (keep-it-100), the newest unfinished game free "
+        "to play; 1 being played elsewhere and 1 older one waiting: see python -m partyhost sessions\n"
+    )
+    alone = partyhost(["resume"], data)  # nobody else: the newest, and the two older ones said
     assert f"resuming game {newest} (keep-it-100)" in alone.stderr and "2 older ones waiting" in alone.stderr
 
 
@@ -65,7 +76,7 @@ def test_two_services_restarted_on_one_folder_each_resume_an_unfinished_game(tmp
         assert say(first.port, "score").startswith("Welcome back to Keep It 100")
         second = Service(data, "--no-zeroconf")
         try:
-            assert say(second.port, "score").startswith("Welcome back to Keep It 100")   # not the menu
+            assert say(second.port, "score").startswith("Welcome back to Keep It 100")  # not the menu
         finally:
             second.stop()
     finally:

@@ -3,6 +3,7 @@
 Tests that read PocketSphinx's dictionary skip when pocketsphinx is not installed
 (it is a project dependency); the rest run on small dictionaries written here.
 """
+
 from __future__ import annotations
 
 import ast
@@ -14,8 +15,14 @@ from pathlib import Path
 import pytest
 
 from voice.understanding import vocabulary
-from voice.understanding.vocabulary import (VocabularyError, confusable_pairs, load_dictionary, missing_words,
-                              parse_dictionary, sounds_alike)
+from voice.understanding.vocabulary import (
+    VocabularyError,
+    confusable_pairs,
+    load_dictionary,
+    missing_words,
+    parse_dictionary,
+    sounds_alike,
+)
 
 pytestmark = pytest.mark.model
 
@@ -24,7 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 needs_pocketsphinx = pytest.mark.skipif(
     importlib.util.find_spec("pocketsphinx") is None,
     reason="pocketsphinx is not installed, so its pronouncing dictionary is missing "
-           "(pip install 'pocketsphinx>=5'; it is a project dependency)")
+    "(pip install 'pocketsphinx>=5'; it is a project dependency)",
+)
 
 SMALL = parse_dictionary("""\
 ;;; a comment, as in the CMU dictionary
@@ -44,6 +52,7 @@ reed  R IY1 D
 
 # ---------------------------------------------------------------------------
 # Parsing
+
 
 def test_parse_keeps_alternates_and_drops_stress():
     assert SMALL["flour"] == (("F", "L", "AW", "ER"), ("F", "L", "AW", "R"))
@@ -73,8 +82,11 @@ reed  R IY1 D
 """
 
 
-@pytest.mark.parametrize("text", [SORTED_FILE, "reed  R IY1 D\n" + SORTED_FILE, ";;; note\n" + SORTED_FILE],
-                         ids=["sorted, looked up by bisection", "out of order", "with a comment"])
+@pytest.mark.parametrize(
+    "text",
+    [SORTED_FILE, "reed  R IY1 D\n" + SORTED_FILE, ";;; note\n" + SORTED_FILE],
+    ids=["sorted, looked up by bisection", "out of order", "with a comment"],
+)
 def test_a_dictionary_file_reads_as_its_whole_parse(tmp_path, text):
     path = tmp_path / "words.dict"
     path.write_text(text, encoding="utf-8")
@@ -104,15 +116,15 @@ def test_pocketsphinx_dictionary_is_looked_up_without_a_whole_parse():
     whole = parse_dictionary(path.read_text(encoding="utf-8", errors="replace"))
     for word in list(whole)[::97] + ["read", "undo", "centurion", "qzxv"]:
         assert read.get(word) == whole.get(word), word
-    assert read._whole is None   # nothing parsed whole so far
+    assert read._whole is None  # nothing parsed whole so far
 
 
 # ---------------------------------------------------------------------------
 # Sounding alike
 
+
 def test_one_phone_apart_and_homophones_are_confusable():
-    pairs = confusable_pairs(["candle", "tiger", "handle", "flour", "flower", "table"],
-                             dictionary=SMALL)
+    pairs = confusable_pairs(["candle", "tiger", "handle", "flour", "flower", "table"], dictionary=SMALL)
     assert pairs == [("candle", "handle"), ("flour", "flower")]
 
 
@@ -149,6 +161,7 @@ def test_missing_words_keeps_order_and_lists_each_once():
 # ---------------------------------------------------------------------------
 # The real dictionary
 
+
 @needs_pocketsphinx
 def test_pocketsphinx_dictionary_loads():
     dictionary = load_dictionary()
@@ -159,8 +172,7 @@ def test_pocketsphinx_dictionary_loads():
 
 @needs_pocketsphinx
 def test_real_confusable_pairs():
-    pairs = confusable_pairs(["candle", "handle", "flour", "flower", "tiger", "zebra", "chair",
-                              "hair"])
+    pairs = confusable_pairs(["candle", "handle", "flour", "flower", "tiger", "zebra", "chair", "hair"])
     assert pairs == [("candle", "handle"), ("flour", "flower"), ("chair", "hair")]
 
 
@@ -192,16 +204,16 @@ def test_the_shipped_pronunciations_file_parses():
 
 
 def test_vocabulary_knows_no_game_rules():
-    code = ("import sys, voice.understanding.vocabulary; "
-            "print(sorted(m for m in sys.modules if m == 'host' or m.startswith('host.')))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         check=True).stdout
-    assert set(ast.literal_eval(out.strip())) <= {"host", "host.contract"}   # PartyhostError, no rules
+    code = (
+        "import sys, voice.understanding.vocabulary; "
+        "print(sorted(m for m in sys.modules if m == 'host' or m.startswith('host.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    assert set(ast.literal_eval(out.strip())) <= {"host", "host.contract"}  # PartyhostError, no rules
 
 
 def test_possessives_are_derived_from_their_word():
-    dictionary = {"panda": (("P", "AE", "N", "D", "AH"),), "cat": (("K", "AE", "T"),),
-                  "fox": (("F", "AA", "K", "S"),)}
+    dictionary = {"panda": (("P", "AE", "N", "D", "AH"),), "cat": (("K", "AE", "T"),), "fox": (("F", "AA", "K", "S"),)}
     assert vocabulary.pronunciations("panda's", dictionary) == (("P", "AE", "N", "D", "AH", "Z"),)
     assert vocabulary.pronunciations("cat's", dictionary) == (("K", "AE", "T", "S"),)
     assert vocabulary.pronunciations("fox's", dictionary) == (("F", "AA", "K", "S", "IH", "Z"),)

@@ -7,6 +7,7 @@ score, reveal and end exactly as the typed game did.
 A second test plays speech into a real (PulseAudio null-sink) sound device while
 partyhost listens to it as its microphone.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,13 +17,12 @@ from pathlib import Path
 
 import pytest
 import soundfile
-
-from voice.speaking.mixing import padded
-from speech_fixtures import build_session_wav
-from replay import load_cases, outcomes, play_script
-from voice.audio_types import SAMPLE_RATE
-
 from recordings import partyhost, play_recording
+from replay import load_cases, outcomes, play_script
+from speech_fixtures import build_session_wav
+
+from voice.audio_types import SAMPLE_RATE
+from voice.speaking.mixing import padded
 
 pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
@@ -52,20 +52,34 @@ def test_a_whole_game_played_from_one_recording(script, tmp_path, voices):
 
 def test_a_reply_spoken_into_a_real_sound_device_is_understood(pulse_null_sink, tmp_path, voices):
     """partyhost listens to the null sink's monitor as its microphone; paplay speaks into it."""
-    case = CASES["one-percent-basic-host.txt"]          # Cy opens the bidding at once
+    case = CASES["one-percent-basic-host.txt"]  # Cy opens the bidding at once
     reply = tmp_path / "reply.wav"
     soundfile.write(reply, padded(voices.speak("piper-1", "three sharks")), SAMPLE_RATE, subtype="PCM_16")
     events_path = tmp_path / "live.jsonl"
-    run = partyhost([*case.cli_arguments(), "--input", "mic", "--input-device", "pulse",
-                     "--output", "text", "--events", str(events_path)], tmp_path,
-                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run = partyhost(
+        [
+            *case.cli_arguments(),
+            "--input",
+            "mic",
+            "--input-device",
+            "pulse",
+            "--output",
+            "text",
+            "--events",
+            str(events_path),
+        ],
+        tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not _said(events_path, "one-percent/bid"):
             time.sleep(0.2)
         intent = None
-        for _ in range(3):           # like a player, say it again if the host missed it
-            time.sleep(1.0)          # the microphone stream settles (PulseAudio starts late)
+        for _ in range(3):  # like a player, say it again if the host missed it
+            time.sleep(1.0)  # the microphone stream settles (PulseAudio starts late)
             pulse_null_sink.paplay(reply).wait(timeout=30)
             heard_by = time.monotonic() + 10
             while time.monotonic() < heard_by and intent is None:

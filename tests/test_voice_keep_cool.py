@@ -21,26 +21,37 @@ each of the host's cues, with the host's own voice mixed in as echo:
 Times are on the session clock of the recording, so every run gives the same
 figures; the timing asserts are the issue's 50 ms schedule.
 """
+
 from __future__ import annotations
 
-
 import pytest
+from recordings import play_recording
+from replay import ScriptCase
+from speech_fixtures import build_session_wav
 
 from partyhost.bench.synthetic_speech import Voices
-from speech_fixtures import build_session_wav
-from replay import ScriptCase
-
-from recordings import play_recording
 
 pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
-CASE = ScriptCase(script="voice/keep-cool-live.txt", game="keep-cool", players=("Ana", "Ben", "Cy"),
-                  seed=7, mode="too-cool", deal="host",
-                  rules={"face": "red", "line": 1, "swap": False, "rounds_to_win": 1,
-                         "clued": "per_player"},  # the rule the recording was scripted for
-                  words="tests/data/keep-cool-test.csv", winners=("Ana",))
+CASE = ScriptCase(
+    script="voice/keep-cool-live.txt",
+    game="keep-cool",
+    players=("Ana", "Ben", "Cy"),
+    seed=7,
+    mode="too-cool",
+    deal="host",
+    rules={
+        "face": "red",
+        "line": 1,
+        "swap": False,
+        "rounds_to_win": 1,
+        "clued": "per_player",
+    },  # the rule the recording was scripted for
+    words="tests/data/keep-cool-test.csv",
+    winners=("Ana",),
+)
 SCHEDULE_S = 0.05
-END_SILENCE_S = 0.5     # the endpointer's closing silence (settings endpoint_silence_ms)
+END_SILENCE_S = 0.5  # the endpointer's closing silence (settings endpoint_silence_ms)
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +68,20 @@ def _heard(events):
 
 def test_the_round_plays_out_as_said(live_game):
     events = live_game
-    words = [(e["player"], e["intent"].get("word")) for e in events
-             if e["type"] == "intent" and e["intent"]["intent"] == "word"]
-    assert [w for _, w in words] == [None, "lemon", None, "forest", "guitar", "engine", "needle",
-                                     None, "lemon"], _heard(events)
+    words = [
+        (e["player"], e["intent"].get("word"))
+        for e in events
+        if e["type"] == "intent" and e["intent"]["intent"] == "word"
+    ]
+    assert [w for _, w in words] == [None, "lemon", None, "forest", "guitar", "engine", "needle", None, "lemon"], (
+        _heard(events)
+    )
     reveals = [(e["player"], e["card"]) for e in events if e["type"] == "reveal"]
-    assert reveals == [("Cy", "forest"), ("Ana", "guitar"), ("Cy", "engine"), ("Cy", "needle"),
-                       ("Cy", "lemon")]
+    assert reveals == [("Cy", "forest"), ("Ana", "guitar"), ("Cy", "engine"), ("Cy", "needle"), ("Cy", "lemon")]
     says = " ".join(e["text"] for e in events if e["type"] == "say")
     assert "Attack! Ben takes Cy's card." in says
-    assert "Points: Ana 8, Ben 3, Cy 6." in says            # the round summary, spoken
-    assert "Round wins: Ana 0, Ben 0, Cy 0." in says         # "host, scores" mid-round
+    assert "Points: Ana 8, Ben 3, Cy 6." in says  # the round summary, spoken
+    assert "Round wins: Ana 0, Ben 0, Cy 0." in says  # "host, scores" mid-round
     rejected = [e for e in events if e["type"] == "rejected"]
     assert [(e["player"], "root" in e["reason"]) for e in rejected] == [("Ana", True)]
     assert events[-1]["type"] == "game_over" and events[-1]["winners"] == ["Ana"]
@@ -80,15 +94,17 @@ def test_the_silent_turn_ticks_then_buzzes_on_schedule(live_game):
     deadline = timeout["deadline"]
     buzzer = next(e for e in events if e["type"] == "sound" and e["name"] == "buzzer")
     assert 0 <= buzzer["t"] - deadline <= SCHEDULE_S
-    ticks = [e["at"] for e in events if e["type"] == "sound" and e["name"] == "tick"
-             and deadline - 3.1 < e["at"] < deadline]
+    ticks = [
+        e["at"] for e in events if e["type"] == "sound" and e["name"] == "tick" and deadline - 3.1 < e["at"] < deadline
+    ]
     assert len(ticks) == 3
     assert all(0 <= at - (deadline - k) <= SCHEDULE_S for at, k in zip(ticks, (3, 2, 1)))
 
 
 def test_a_word_across_the_buzzer_is_the_speakers(live_game):
-    across = [e for e in _heard(live_game) if e.get("deadline") and e.get("start")
-              and e["start"] < e["deadline"] < e["end"]]
+    across = [
+        e for e in _heard(live_game) if e.get("deadline") and e.get("start") and e["start"] < e["deadline"] < e["end"]
+    ]
     assert [(e["player"], e["text"]) for e in across] == [("Ana", "engine")]
 
 
@@ -103,7 +119,7 @@ def test_each_clue_passes_the_turn_on_schedule(live_game):
         heard = next(e for e in reversed(events[:i]) if e["type"] == "heard")
         cue = next(e for e in events[i:] if e["type"] in ("sound", "say") and e.get("name") != "tick")
         if cue.get("name") != "your_turn" or "end" not in heard:
-            continue                                    # a win is announced first
+            continue  # a win is announced first
         assert 0 <= cue["t"] - (heard["end"] + END_SILENCE_S) <= SCHEDULE_S, (heard, cue)
         checked += 1
     assert checked >= 4

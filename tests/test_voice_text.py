@@ -1,4 +1,5 @@
 """The grammar expander, normaliser and matcher on typed text (no audio)."""
+
 from pathlib import Path
 
 import pytest
@@ -8,19 +9,40 @@ from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize, number_words
 
 
-@pytest.mark.parametrize("n, words", [(0, "zero"), (7, "seven"), (13, "thirteen"), (40, "forty"),
-                                      (57, "fifty seven"), (100, "one hundred"), (105, "one hundred five"),
-                                      (2024, "two thousand twenty four")])
+@pytest.mark.parametrize(
+    "n, words",
+    [
+        (0, "zero"),
+        (7, "seven"),
+        (13, "thirteen"),
+        (40, "forty"),
+        (57, "fifty seven"),
+        (100, "one hundred"),
+        (105, "one hundred five"),
+        (2024, "two thousand twenty four"),
+    ],
+)
 def test_number_words(n, words):
     assert number_words(n) == words
 
 
-@pytest.mark.parametrize("typed, normal", [
-    ("12 Clovers!", "twelve clovers"), ("Um, twelve clover", "twelve clover"),
-    ("I think it's 57.", "it's fifty seven"), ("That's FALSE!!", "that's false"),
-    ("twenty-one", "twenty one"), ("  ", ""), ("card 3 +50 -20", "card three plus fifty minus twenty"),
-    ("ten-year-old", "ten year old"), ("the 2nd one", "the second one"),
-    ("21st card", "twenty first card"), ("12th", "twelfth"), ("100th", "one hundredth")])
+@pytest.mark.parametrize(
+    "typed, normal",
+    [
+        ("12 Clovers!", "twelve clovers"),
+        ("Um, twelve clover", "twelve clover"),
+        ("I think it's 57.", "it's fifty seven"),
+        ("That's FALSE!!", "that's false"),
+        ("twenty-one", "twenty one"),
+        ("  ", ""),
+        ("card 3 +50 -20", "card three plus fifty minus twenty"),
+        ("ten-year-old", "ten year old"),
+        ("the 2nd one", "the second one"),
+        ("21st card", "twenty first card"),
+        ("12th", "twelfth"),
+        ("100th", "one hundredth"),
+    ],
+)
 def test_normalize(typed, normal):
     assert normalize(typed) == normal
 
@@ -59,6 +81,7 @@ def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_comm
     """A Keep Cool turn: 12 words in play (24 with plurals) must not crowd out the
     three names, and "host, timer ..." is not among the first phrases."""
     from host.games import grammar_slots
+
     words = "kettle glove mouse river ladder denim bubble cork shuttle college condo actress".split()
     live = grammar_slots("keep-cool/word", {"words": words, "roster": ["Ana", "Ben", "Cy"]})
     assert len(live["word"]) == 24 and len(live["player"]) == 3
@@ -68,14 +91,22 @@ def test_the_prompt_order_names_every_live_value_early_and_leaves_addressed_comm
         assert any(name in text.split() for text in first), first
     assert sum(any(word in text.split() for text in first) for word in words) >= 4
     assert not any(text.startswith("host") for text in first)
-    assert any(text.startswith("host") for text in texts)          # still there, later
+    assert any(text.startswith("host") for text in texts)  # still there, later
 
 
-@pytest.mark.parametrize("heard, intent", [("a post pause", "pause"), ("a house help", "help"),
-                                           ("alist scores", "score"), ("first and you", "undo"),
-                                           ("host scores", "score")])
+@pytest.mark.parametrize(
+    "heard, intent",
+    [
+        ("a post pause", "pause"),
+        ("a house help", "help"),
+        ("alist scores", "score"),
+        ("first and you", "undo"),
+        ("host scores", "score"),
+    ],
+)
 def test_a_keep_cool_command_is_understood_with_its_prefix_word_misheard(heard, intent):
     from host.games import grammar_slots
+
     live = grammar_slots("keep-cool/word", {"words": ["kettle", "pillow"], "roster": ["Ana", "Ben"]})
     assert Matcher().match("keep-cool/word", heard, live).intent == {"intent": intent}
 
@@ -85,6 +116,7 @@ def test_clues_do_not_become_commands(heard):
     """One word is a clue, even a command word; before a near spelling of a command
     ("it" / "quit", "do that" / "undo that") a word does not stand for the prefix."""
     from host.games import grammar_slots
+
     live = grammar_slots("keep-cool/word", {"words": ["kettle", "pillow"], "roster": ["Ana", "Ben"]})
     assert Matcher().match("keep-cool/word", heard, live).intent["intent"] == "word"
 
@@ -93,6 +125,7 @@ def test_live_lists_of_numbers_keep_the_grammar_order():
     """A bet (0 to 100): the amounts are the prompt's vocabulary, in order; "all in"
     and "everything" (worth a number) do not jump ahead of them."""
     from host.games import grammar_slots
+
     live = grammar_slots("keep-it-100/bet", {"max": 100, "step": 10})
     assert {text for text, _ in live["bet_all"]} == {"all in", "everything"}
     texts = Matcher().table("keep-it-100/bet", live).texts

@@ -5,6 +5,7 @@ latest changes" (12 of 743 runs) and left copies of the log behind: it read the 
 index of the live process while that process restarted its log. The check now reads
 only while no other process has the database open (host/wal_check.py).
 """
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,9 @@ def test_a_log_restarted_by_a_live_writer_while_the_check_reads_is_no_loss(tmp_p
     """The race the probe hit, made certain: the writer restarts its log between the check's
     reading of the index and of the log."""
     db = tmp_path / "partyhost.sqlite3"
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
     try:
         assert writer.stdout is not None and writer.stdin is not None
         assert writer.stdout.readline().strip() == "ready"
@@ -60,7 +62,7 @@ def test_a_log_restarted_by_a_live_writer_while_the_check_reads_is_no_loss(tmp_p
         monkeypatch.setattr(wal_check, "wal_salt", restarted_meanwhile)
         journal = Journal(db)
         assert journal.notice is None
-        assert _moves(journal) >= 11                  # 12 when the restart ran meanwhile
+        assert _moves(journal) >= 11  # 12 when the restart ran meanwhile
         journal.close()
     finally:
         writer.stdin.close()
@@ -70,23 +72,31 @@ def test_a_log_restarted_by_a_live_writer_while_the_check_reads_is_no_loss(tmp_p
 
 def test_with_no_other_process_the_dead_man_s_switch_is_free_and_held_for_the_read(tmp_path: Path):
     db = tmp_path / "partyhost.sqlite3"
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO
+    )
     assert writer.stdout is not None and writer.stdin is not None
     assert writer.stdout.readline().strip() == "ready"
     with wal_check.alone(db) as unused:
         assert not unused, "a live connection holds the switch"
-    writer.kill()                                    # its locks die with it, its -shm stays
+    writer.kill()  # its locks die with it, its -shm stays
     writer.wait(timeout=30)
     with wal_check.alone(db) as unused:
         assert unused
         probe = subprocess.Popen(
-            [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=10);"
-             "print(c.execute('SELECT count(*) FROM actions').fetchone()[0])", str(db)],
-            stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=10);"
+                "print(c.execute('SELECT count(*) FROM actions').fetchone()[0])",
+                str(db),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(0.5)
         assert probe.poll() is None, "no other process opens it while the index is read: it waits"
-    assert probe.communicate(timeout=30)[0].strip() == "11"     # and reads it once the check is done
+    assert probe.communicate(timeout=30)[0].strip() == "11"  # and reads it once the check is done
     journal = Journal(db)
     assert journal.notice is None and _moves(journal) == 11
 
@@ -95,14 +105,24 @@ def _stress(tmp_path: Path, checks: int, seconds: float) -> tuple[int, int, list
     """`partyhost sessions --check` in a loop beside typed games played back to back, each
     move saved (and the log checkpointed and restarted as SQLite does) as fast as the
     machine goes. Returns the checks run, the games played, and every false alarm."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-           "PARTYHOST_CONFIG": os.devnull}
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     script = (REPO / "tests" / "scripts" / "one-percent-basic-host.txt").read_text()
-    game = ["play", "one-percent", "--players", "Ana,Ben,Cy", "--seed", "26", "--deal", "host",
-            "--input", "text", "--output", "text"]
+    game = [
+        "play",
+        "one-percent",
+        "--players",
+        "Ana,Ben,Cy",
+        "--seed",
+        "26",
+        "--deal",
+        "host",
+        "--input",
+        "text",
+        "--output",
+        "text",
+    ]
     partyhost = [sys.executable, "-m", "partyhost"]
-    subprocess.run([*partyhost, *game], input=script, env=env, cwd=REPO, capture_output=True, text=True,
-                   timeout=120)
+    subprocess.run([*partyhost, *game], input=script, env=env, cwd=REPO, capture_output=True, text=True, timeout=120)
     alarms: list[str] = []
     games = runs = 0
     deadline = time.monotonic() + seconds
@@ -110,14 +130,22 @@ def _stress(tmp_path: Path, checks: int, seconds: float) -> tuple[int, int, list
     try:
         while runs < checks and time.monotonic() < deadline:
             if player is None or player.poll() is not None:
-                player = subprocess.Popen([*partyhost, *game], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL, env=env, cwd=REPO, text=True)
+                player = subprocess.Popen(
+                    [*partyhost, *game],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                    cwd=REPO,
+                    text=True,
+                )
                 assert player.stdin is not None
                 player.stdin.write(script)
                 player.stdin.close()
                 games += 1
-            check = subprocess.run([*partyhost, "sessions", "--check"], env=env, cwd=REPO,
-                                   capture_output=True, text=True, timeout=120)
+            check = subprocess.run(
+                [*partyhost, "sessions", "--check"], env=env, cwd=REPO, capture_output=True, text=True, timeout=120
+            )
             runs += 1
             if check.returncode != 0 or check.stderr:
                 alarms.append(f"rc {check.returncode}: {check.stderr.strip()}")
@@ -130,9 +158,11 @@ def _stress(tmp_path: Path, checks: int, seconds: float) -> tuple[int, int, list
 
 def test_sessions_check_beside_a_fast_live_game_never_raises_a_false_alarm(tmp_path: Path):
     """Bounded for CI (about 20 s); the 1,000-run version is STRESS_CHECKS=1000 (docs/robustness.md)."""
-    runs, games, alarms = _stress(tmp_path, checks=int(os.environ.get("STRESS_CHECKS", "60")),
-                                  seconds=float(os.environ.get("STRESS_SECONDS", "20")))
+    runs, games, alarms = _stress(
+        tmp_path,
+        checks=int(os.environ.get("STRESS_CHECKS", "60")),
+        seconds=float(os.environ.get("STRESS_SECONDS", "20")),
+    )
     print(f"{runs} checks beside {games} games: {len(alarms)} false alarms")
     assert runs >= 10 and games >= 2
     assert alarms == []
-

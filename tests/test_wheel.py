@@ -9,6 +9,7 @@ decks and a typed Centurion game plays to its winner with the shipped grammars a
 The data folders are package data inside voice/ and host/: no top-level `grammars`,
 `decks` or `models` can be imported from the installed wheel.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from replay import load_cases
 
-pytestmark = pytest.mark.slow   # builds a wheel and a virtualenv
+pytestmark = pytest.mark.slow  # builds a wheel and a virtualenv
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "partyhost", "host", "voice", "grammars", "decks", "models")
@@ -38,11 +38,15 @@ def build_wheel(tmp_path: Path) -> Path:
             shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(REPO / name, source / name)
-    for folder in (source / "models").iterdir():      # downloaded models are not part of the build
+    for folder in (source / "models").iterdir():  # downloaded models are not part of the build
         if folder.is_dir() and folder.name != "__pycache__":
             shutil.rmtree(folder)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                            str(tmp_path / "dist"), str(source)], capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if built.returncode != 0:
         pytest.fail(f"the wheel did not build: {built.stderr[-2000:]}")
     return next((tmp_path / "dist").glob("partyhost-*.whl"))
@@ -53,13 +57,14 @@ class Installed:
     """The wheel installed in a fresh virtualenv, and how to run it outside the repository."""
 
     python: Path
-    site: Path        # the virtualenv's site-packages, where the wheel went
-    elsewhere: Path   # a working folder outside the repository
+    site: Path  # the virtualenv's site-packages, where the wheel went
+    elsewhere: Path  # a working folder outside the repository
     env: dict[str, str]
 
     def run(self, *args: str | Path, **kwargs) -> subprocess.CompletedProcess:
-        return subprocess.run([*args], cwd=self.elsewhere, env=self.env, capture_output=True, text=True,
-                              timeout=300, **kwargs)
+        return subprocess.run(
+            [*args], cwd=self.elsewhere, env=self.env, capture_output=True, text=True, timeout=300, **kwargs
+        )
 
 
 def dependency_folders() -> list[str]:
@@ -75,11 +80,21 @@ def installed(tmp_path_factory) -> Installed:
     env_dir = tmp_path / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "dependencies.pth").write_text("\n".join(dependency_folders()) + "\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
-                           "--quiet", str(wheel)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
 
     elsewhere = tmp_path / "elsewhere"
@@ -109,7 +124,10 @@ def test_the_installed_wheel_has_no_generic_top_level_names(installed):
     for name in ("grammars", "decks", "models"):
         tried = installed.run(installed.python, "-c", f"import {name}")
         assert tried.returncode != 0 and f"ModuleNotFoundError: No module named '{name}'" in tried.stderr, (
-            name, tried.stdout, tried.stderr)
+            name,
+            tried.stdout,
+            tried.stderr,
+        )
 
 
 def test_the_installed_wheel_finds_its_grammars_decks_and_model_list(installed):
@@ -129,8 +147,17 @@ def test_the_installed_wheel_plays_outside_the_repo(installed, tmp_path):
 
     case = next(c for c in load_cases() if c.game == "centurion" and c.script == "centurion-pvp-host.txt")
     events = tmp_path / "events.jsonl"
-    played = installed.run(partyhost, *case.cli_arguments(), "--input", "text", "--output", "text",
-                           "--events", str(events), input="\n".join(case.lines()) + "\n")
+    played = installed.run(
+        partyhost,
+        *case.cli_arguments(),
+        "--input",
+        "text",
+        "--output",
+        "text",
+        "--events",
+        str(events),
+        input="\n".join(case.lines()) + "\n",
+    )
     assert played.returncode == 0, played.stderr
     last = json.loads(events.read_text(encoding="utf-8").splitlines()[-1])
     assert last["type"] == "game_over" and tuple(last["winners"]) == case.winners

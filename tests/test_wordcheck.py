@@ -1,5 +1,6 @@
 """The second look before a word in play is taken as said (voice/listening/wordcheck.py), with a
 stand-in recogniser whose likelihoods the test sets."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,8 @@ import pytest
 
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
-from voice.understanding.matcher import Matcher
 from voice.listening.pipeline import read_checked
+from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -40,8 +41,7 @@ class FakeWhisper:
     def score_texts(self, audio, texts, unprompted=3):
         self.scored += texts
         readings = [r for r in self.unsteered[:unprompted] if r not in texts]
-        return ([self.likelihood.get(t, -20.0) for t in texts],
-                [(r, self.likelihood.get(r, -20.0)) for r in readings])
+        return ([self.likelihood.get(t, -20.0) for t in texts], [(r, self.likelihood.get(r, -20.0)) for r in readings])
 
 
 def read(recognizer):
@@ -58,7 +58,7 @@ def test_a_word_steered_onto_a_word_in_play_is_taken_for_what_was_said():
 
 def test_a_word_about_as_likely_as_any_other_reading_stands():
     fake = FakeWhisper("kettle", {" Kettle.": -4.0, " A kettle.": -3.5, " Cattle.": -2.0}, [" Cattle."])
-    assert read(fake).text == "kettle"          # 1.5 below its rival: within the line
+    assert read(fake).text == "kettle"  # 1.5 below its rival: within the line
 
 
 def test_the_word_itself_is_never_its_own_rival():
@@ -79,6 +79,7 @@ def test_a_likelier_other_word_in_play_is_too_close_to_call():
 
 # ---- numbers said alone at the other prompts (check_number) --------------------------
 
+
 class NumberPrompt:
     name = "common/number"
     slots = None
@@ -98,15 +99,16 @@ def test_a_number_far_less_likely_than_another_reading_is_asked_again():
 
 
 def test_a_number_within_the_line_stands():
-    reading = read_number(FakeWhisper("one", {" One.": -6.0, " On.": -1.0}, [" On."]))    # 5 nats behind
+    reading = read_number(FakeWhisper("one", {" One.": -6.0, " On.": -1.0}, [" On."]))  # 5 nats behind
     assert not reading.rejected and reading.text == "one"
 
 
 def test_the_number_line_is_a_setting():
     """config.toml's number_check_line reaches the check: -100 acts on the number anyway."""
     whisper = FakeWhisper("one", {" One.": -12.0, " A one.": -13.0, " On.": -1.0}, [" On."])
-    reading = read_checked(whisper, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1),
-                           number_line=-100.0)
+    reading = read_checked(
+        whisper, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1), number_line=-100.0
+    )
     assert not reading.rejected and reading.text == "one"
 
 

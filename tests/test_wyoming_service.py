@@ -1,13 +1,14 @@
 """`partyhost serve`: the real service on 127.0.0.1, talked to by the wyoming package's own client,
 one connection per transcript, as Home Assistant's conversation agent does (Transcript in,
 Handled or NotHandled out). The journal is read directly to see what was really played."""
+
 from __future__ import annotations
 
 import asyncio
-import re
 import os
 import queue
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -38,7 +39,13 @@ class Service:
         env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": str(data / "config.toml")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1", "--port", "0", *extra],
-            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            **popen,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         self.output: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -105,7 +112,7 @@ def game(service):
     """Keep It 100 for two, started by naming it; returns the service."""
     assert "How many players" in say(service.port, "let's play keep it 100")
     assert "Who's playing?" in say(service.port, "two")
-    started = say(service.port, "skip")              # numbered players: Player 1 and Player 2
+    started = say(service.port, "skip")  # numbered players: Player 1 and Player 2
     assert "Keep It 100!" in started and "Player 1, pick a card" in started
     assert moves(service.data) == 0
     return service
@@ -128,36 +135,44 @@ def test_moves_are_played_and_journaled(game):
     assert moves(game.data) == 1
     answer = say(port, placing(question))
     assert moves(game.data) == 2, (moves(game.data), answer)
-    before = say(port, "score")                     # a common command: answered, nothing played
+    before = say(port, "score")  # a common command: answered, nothing played
     assert "Player 1 0 and Player 2 0" in before and moves(game.data) == 2
-    asked = say(port, "undo")                       # Player 2 is awaited: Player 1's move needs their yes
+    asked = say(port, "undo")  # Player 2 is awaited: Player 1's move needs their yes
     assert "Player 1, do you agree?" in asked and moves(game.data) == 2
     assert "Undone" in say(port, "yes")
-    assert moves(game.data) == 1                    # undone in the journal, as typed play does
+    assert moves(game.data) == 1  # undone in the journal, as typed play does
 
 
-@pytest.mark.parametrize("event", [
-    Event("recognize", {"text": "card one"}),       # another service kind's request
-    Event("audio-chunk", {"rate": 16000, "width": 2, "channels": 1}, payload=b"\0" * 640),
-    Event("no-such-event", {"text": "card one"}),
-], ids=["recognize", "audio", "unknown"])
+@pytest.mark.parametrize(
+    "event",
+    [
+        Event("recognize", {"text": "card one"}),  # another service kind's request
+        Event("audio-chunk", {"rate": 16000, "width": 2, "channels": 1}, payload=b"\0" * 640),
+        Event("no-such-event", {"text": "card one"}),
+    ],
+    ids=["recognize", "audio", "unknown"],
+)
 def test_other_events_are_ignored_and_change_nothing(game, event):
     before = moves(game.data)
 
     async def exchange():
         async with AsyncTcpClient("127.0.0.1", game.port) as client:
             await client.write_event(event)
-            await client.write_event(Describe().event())     # the connection is still served
+            await client.write_event(Describe().event())  # the connection is still served
             return await asyncio.wait_for(client.read_event(), 10)
+
     assert Info.is_type(asyncio.run(exchange()).type)
     assert moves(game.data) == before
 
 
-@pytest.mark.parametrize("data, reason", [
-    ({}, "no words"),
-    ({"text": 42}, "no words"),
-    ({"text": "card one " * 100}, "too long"),
-])
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        ({}, "no words"),
+        ({"text": 42}, "no words"),
+        ({"text": "card one " * 100}, "too long"),
+    ],
+)
 def test_bad_transcripts_get_a_reason_and_change_nothing(game, data, reason):
     before, question = moves(game.data), say(game.port, "")
     answer = asyncio.run(send(game.port, Event("transcript", data)))
@@ -165,8 +180,15 @@ def test_bad_transcripts_get_a_reason_and_change_nothing(game, data, reason):
     assert moves(game.data) == before and say(game.port, "") == question
 
 
-@pytest.mark.parametrize("raw", [b"this is not json\n", b"[1, 2]\n", b'{"type": "transcript", "data": 5}\n',
-                                 b'{"type": "transcript", "data_length": 9999}\n{"text"'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"this is not json\n",
+        b"[1, 2]\n",
+        b'{"type": "transcript", "data": 5}\n',
+        b'{"type": "transcript", "data_length": 9999}\n{"text"',
+    ],
+)
 def test_malformed_bytes_drop_that_connection_only(game, raw):
     before, question = moves(game.data), say(game.port, "")
 
@@ -175,6 +197,7 @@ def test_malformed_bytes_drop_that_connection_only(game, raw):
         writer.write(raw)
         await writer.drain()
         writer.close()
+
     asyncio.run(hostile())
     assert say(game.port, "") == question and moves(game.data) == before
 
@@ -197,7 +220,7 @@ def reply_to(question: str, guess: random.Random | None = None) -> str:
         return guess.choice(("lower", "right", "higher")) if guess else "higher"
     if "Say ready when every number is written down" in question:
         return "ready"
-    if "the number you wrote" in question:      # a tie: two players who both say 42 stay tied for ever
+    if "the number you wrote" in question:  # a tie: two players who both say 42 stay tied for ever
         return str(guess.randrange(101)) if guess else "forty two"
     if "Which game shall we play" in question:
         return "let's play keep it 100"
@@ -210,8 +233,10 @@ def reply_to(question: str, guess: random.Random | None = None) -> str:
 
 def at_once(port: int, asks: tuple[str, ...]) -> list[str]:
     """Each transcript on its own connection, all sent together; the answers in order."""
+
     async def together():
         return await asyncio.gather(*(send(port, Transcript(text).event()) for text in asks))
+
     return [Handled.from_event(a).text for a in asyncio.run(together())]
 
 
@@ -222,11 +247,11 @@ def test_five_clients_at_once_take_turns_in_one_game(game):
     answers = at_once(port, asks)
     rows = Journal(game.data / "partyhost.sqlite3").db.execute("SELECT seq, kind, action FROM actions").fetchall()
     assert moves(game.data) == before + 1, "\n".join([question, *answers, *map(str, rows)])  # the one move, played once
-    for asked, answer in zip(asks, answers):            # each whole: one question at its end, none doubled
+    for asked, answer in zip(asks, answers):  # each whole: one question at its end, none doubled
         assert sum(answer.count(q) for q in QUESTIONS) == 1, answer
         assert answer.count("Player 1 0 and Player 2 0") <= 1 and answer.count("It's Player") <= 1
         assert answer.startswith({"score": "Player 1 ", "whose turn": "It's Player"}.get(asked, ""))
-    assert say(port, "") != question                     # the game moved on
+    assert say(port, "") != question  # the game moved on
 
 
 def journaled_moves(data: Path) -> int:
@@ -253,7 +278,7 @@ def test_fifty_rounds_of_five_clients_then_kill_9_lose_no_narrated_move(tmp_path
             if round_number >= 50 and len(Journal(tmp_path / "partyhost.sqlite3").sessions()) >= 2:
                 break  # fifty rounds at least, across the end of a game (the deal is random: how soon varies)
             while any(menu in question for menu in ("Which game shall we play", "How many players", "Who's playing")):
-                question = say(port, reply_to(question))       # a game ended: the menu, one voice at a time
+                question = say(port, reply_to(question))  # a game ended: the menu, one voice at a time
             move = reply_to(question, guess)
             answers = at_once(port, ("score", move, "whose turn", "score", "whose turn"))
             if not answers[1].startswith(("Sorry", "Did you mean")):
@@ -261,7 +286,7 @@ def test_fifty_rounds_of_five_clients_then_kill_9_lose_no_narrated_move(tmp_path
             assert journaled_moves(tmp_path) == narrated, answers
             question = say(port, "")
         games = len(Journal(tmp_path / "partyhost.sqlite3").sessions())
-        assert games >= 2                                  # the rounds crossed the end of a game
+        assert games >= 2  # the rounds crossed the end of a game
     finally:
         table.process.send_signal(signal.SIGKILL)
         table.process.wait(30)
@@ -275,11 +300,16 @@ def test_stopping_saves_the_game_and_the_next_service_resumes_it(tmp_path):
     say(first.port, "Ana and Ben")
     question = say(first.port, "card one")
     assert "where does it go" in question
-    busy = subprocess.run([sys.executable, "-m", "partyhost", "resume", "--input", "text", "--output", "text"],
-                          cwd=REPO, env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path),
-                                         "PARTYHOST_CONFIG": os.devnull},
-                          input="", capture_output=True, text=True, timeout=60)
-    assert busy.returncode == 2 and "partyhost: " in busy.stderr    # one process per game
+    busy = subprocess.run(
+        [sys.executable, "-m", "partyhost", "resume", "--input", "text", "--output", "text"],
+        cwd=REPO,
+        env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": os.devnull},
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert busy.returncode == 2 and "partyhost: " in busy.stderr  # one process per game
     assert "Traceback" not in busy.stderr
     code, errors = first.stop()
     assert code == 0 and "Traceback" not in errors
@@ -288,9 +318,9 @@ def test_stopping_saves_the_game_and_the_next_service_resumes_it(tmp_path):
 
     second = Service(tmp_path)
     try:
-        back = say(second.port, placing(question))     # first words: the player hears where we are
+        back = say(second.port, placing(question))  # first words: the player hears where we are
         assert back.startswith("Welcome back to Keep It 100") and "where does it go" in back
-        assert moves(tmp_path) == 1                      # and they were not taken as the move
+        assert moves(tmp_path) == 1  # and they were not taken as the move
         say(second.port, placing(question))
         assert moves(tmp_path) == 2
     finally:
@@ -308,7 +338,7 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
         assert "which side" in say(port, "Ana, Ben and Cy")
         assert "which line" in say(port, "red")
         answer = say(port, "three")
-        for _ in range(5):                              # each player is asked about a swap
+        for _ in range(5):  # each player is asked about a swap
             if "swap" not in answer:
                 break
             answer = say(port, "no")
@@ -316,19 +346,19 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
         played = moves(tmp_path)
         clues = iter(("pillow", "lantern", "teapot", "blanket"))
         clue_word = next(clues)
-        in_time = say(port, clue_word)                  # at once: a clue, the next player's turn
-        while in_time.startswith("Careful"):           # the deal gave the player a word of its root
+        in_time = say(port, clue_word)  # at once: a clue, the next player's turn
+        while in_time.startswith("Careful"):  # the deal gave the player a word of its root
             clue_word = next(clues)
             in_time = say(port, clue_word)
         assert in_time.endswith("your turn.") and not in_time.startswith("Time was up")
         assert moves(tmp_path) == played + 1
-        time.sleep(5.5)                                 # 3 s of turn after about 1 s of "..., your turn."
+        time.sleep(5.5)  # 3 s of turn after about 1 s of "..., your turn."
         late = say(port, next(clues))
         assert late.startswith("Time was up before that.") and late.endswith("your turn."), late
-        assert moves(tmp_path) == played + 2            # the turn ended as silence would end it
+        assert moves(tmp_path) == played + 2  # the turn ended as silence would end it
         journal = Journal(tmp_path / "partyhost.sqlite3")
         clue, timeout = journal.accepted_actions(journal.sessions()[0].id)[-2:]
-        said = clue.get("text") or clue.get("word")    # "word" when the deal put the clue in play
+        said = clue.get("text") or clue.get("word")  # "word" when the deal put the clue in play
         assert (clue["intent"], said, timeout["intent"]) == ("word", clue_word, "timeout")
     finally:
         table.stop()
@@ -343,25 +373,29 @@ def test_a_game_that_cannot_start_is_explained_and_the_service_goes_on(tmp_path)
         say(table.port, "two")
         refused = say(table.port, "Ana and Ben")
         assert "Sorry, I could not start that game: " in refused and "Zed isn't playing" in refused
-        assert "Which game shall we play?" in say(table.port, "hello")   # the menu again
+        assert "Which game shall we play?" in say(table.port, "hello")  # the menu again
         assert "How many players" in say(table.port, "let's play zero to 100")
     finally:
         code, errors = table.stop()
     assert code == 0 and "Traceback" not in errors
-    assert Journal(tmp_path / "partyhost.sqlite3").sessions() == []      # nothing half-started was saved
+    assert Journal(tmp_path / "partyhost.sqlite3").sessions() == []  # nothing half-started was saved
 
 
 def test_a_port_in_use_is_refused_in_one_line(tmp_path):
     import socket
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1",
-                                 "--port", str(port), "--no-zeroconf"], cwd=REPO, timeout=60,
-                                env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path),
-                                     "PARTYHOST_CONFIG": os.devnull},
-                                capture_output=True, text=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "partyhost", "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-zeroconf"],
+            cwd=REPO,
+            timeout=60,
+            env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path), "PARTYHOST_CONFIG": os.devnull},
+            capture_output=True,
+            text=True,
+        )
     assert result.returncode == 2 and result.stderr.startswith("partyhost: cannot listen on 127.0.0.1:")
     assert "Traceback" not in result.stderr
 
@@ -378,11 +412,17 @@ def test_bound_to_loopback_the_service_says_so_and_announces_nothing(service):
     async def discover():
         zeroconf = AsyncZeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
         names: list[str] = []
-        browser = AsyncServiceBrowser(zeroconf.zeroconf, SERVICE_TYPE, handlers=[
-            lambda zeroconf, service_type, name, state_change:
-                names.append(name) if state_change is ServiceStateChange.Added else None])
+        browser = AsyncServiceBrowser(
+            zeroconf.zeroconf,
+            SERVICE_TYPE,
+            handlers=[
+                lambda zeroconf, service_type, name, state_change: (
+                    names.append(name) if state_change is ServiceStateChange.Added else None
+                )
+            ],
+        )
         try:
-            await asyncio.sleep(3)         # an announcement comes within a second or two of the start
+            await asyncio.sleep(3)  # an announcement comes within a second or two of the start
             found = []
             for name in names:
                 info = AsyncServiceInfo(SERVICE_TYPE, name)
@@ -392,12 +432,14 @@ def test_bound_to_loopback_the_service_says_so_and_announces_nothing(service):
         finally:
             await browser.async_cancel()
             await zeroconf.async_close()
+
     assert not [found for found in asyncio.run(discover()) if found[1] == service.port]
     told = [line for line in service.output if "announce" in line]
     assert told == ["partyhost: not announced: bound to loopback (127.0.0.1), which only this machine can reach\n"]
 
 
 # ---- the port is open to the network: idle, slow, many and malformed connections (issue 29) ----
+
 
 def held_open(port: int, count: int, source: str = "127.0.0.1", first: bytes = b"") -> list[socket.socket]:
     """`count` connections from `source` (any 127.x.y.z is this machine), each having sent `first`."""
@@ -418,7 +460,7 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
     sock.settimeout(within)
     try:
         return sock.recv(4096) == b""
-    except socket.timeout:
+    except TimeoutError:
         return False
     except ConnectionError:
         return True
@@ -427,11 +469,13 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
 def answer_within(port: int, text: str, seconds: float) -> str:
     async def ask():
         return await asyncio.wait_for(send(port, Transcript(text, context={"conversation_id": "t"}).event()), seconds)
+
     return Handled.from_event(asyncio.run(ask())).text
 
 
 def _files_128():
     import resource
+
     resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
 
 
@@ -470,7 +514,7 @@ def test_idle_and_slow_connections_are_closed(tmp_path):
         [idle] = held_open(table.port, 1)
         [slow] = held_open(table.port, 1, first=b'{"type": "transcript", "da')
         sender = threading.Thread(target=trickle, args=(slow,), daemon=True)
-        sender.start()                                 # a byte every half second, never a whole event
+        sender.start()  # a byte every half second, never a whole event
         assert closed_by_server(idle, 20) and closed_by_server(slow, 20)
         assert "Which game shall we play" in answer_within(table.port, "hello", 20)
     finally:
@@ -484,18 +528,20 @@ def test_one_address_keeps_at_most_eight_connections_and_the_newest_is_served(tm
         held = held_open(table.port, 20)
         time.sleep(1)
         still_open = [sock for sock in held if not closed_by_server(sock, 0.2)]
-        assert len(still_open) == 8 and still_open == held[-8:]    # the oldest idle ones were closed
+        assert len(still_open) == 8 and still_open == held[-8:]  # the oldest idle ones were closed
         assert "Which game shall we play" in answer_within(table.port, "hello", 20)
     finally:
         code, errors = table.stop()
     assert code == 0 and "Traceback" not in errors
 
 
-HOSTILE = [b'{"type": "transcript", "data": ' + b"[" * 60_000 + b"]" * 60_000 + b"}\n",   # nested 60,000 deep
-           b'{"type": "transcript", "data": {"text": ' + b"[" * 40 + b"]" * 40 + b"}}\n",
-           b'{"type": "transcript", "data_length": 1000000000}\n',       # a gigabyte announced
-           b'{"type": "audio-chunk", "payload_length": 99999999}\n',
-           b"x" * 200_000]                                                # no end of line
+HOSTILE = [
+    b'{"type": "transcript", "data": ' + b"[" * 60_000 + b"]" * 60_000 + b"}\n",  # nested 60,000 deep
+    b'{"type": "transcript", "data": {"text": ' + b"[" * 40 + b"]" * 40 + b"}}\n",
+    b'{"type": "transcript", "data_length": 1000000000}\n',  # a gigabyte announced
+    b'{"type": "audio-chunk", "payload_length": 99999999}\n',
+    b"x" * 200_000,
+]  # no end of line
 """What each is refused for: tests/test_wire.py."""
 
 
@@ -505,12 +551,12 @@ def test_oversized_or_deeply_nested_events_drop_that_connection_quietly(tmp_path
         for raw in HOSTILE:
             [hostile] = held_open(table.port, 1)
             hostile.sendall(raw)
-            assert closed_by_server(hostile, 5), raw[:60]    # at once, not waiting for the bytes announced
+            assert closed_by_server(hostile, 5), raw[:60]  # at once, not waiting for the bytes announced
         assert "Which game shall we play" in answer_within(table.port, "hello", 20)
     finally:
         code, errors = table.stop()
     assert code == 0 and "Traceback" not in errors
-    [line] = [line for line in errors.splitlines() if "connection" in line]    # the rest within 10 s: counted
+    [line] = [line for line in errors.splitlines() if "connection" in line]  # the rest within 10 s: counted
     assert line == "dropped a connection from 127.0.0.1 that sent an event header longer than 8192 bytes"
 
 

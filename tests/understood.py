@@ -4,6 +4,7 @@ Ears hand the session an Understood (host/contract.py); scripted ears do the sam
 the text understanding (voice/understanding/understand.py), so a script says words
 and the session meets what the ears would make of them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,8 +30,15 @@ class Say:
 
     def heard(self, prompt, understand: TextUnderstanding = UNDERSTAND) -> Understood:
         source = Source.VOICE if self.start is not None else Source.TYPED
-        return understand(prompt, self.text, source, rival=self.rival, start=self.start, end=self.end,
-                          listening_from=self.listening_from)
+        return understand(
+            prompt,
+            self.text,
+            source,
+            rival=self.rival,
+            start=self.start,
+            end=self.end,
+            listening_from=self.listening_from,
+        )
 
 
 class Understands:

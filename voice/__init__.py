@@ -4,6 +4,7 @@
 __all__ = [
     "asr",
     "audio_types",
+    "cores",
     "devices",
     "listening",
     "pinned",

@@ -4,6 +4,7 @@
 as short codes: "QH" queen of hearts, "10D", "AS", "JK" a joker. Ana leads unless
 the test says otherwise.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -119,10 +120,12 @@ def test_pack_has_52_cards_plus_jokers():
 
 # ---------------------------------------------------------------- the pack file
 
-REVERSED_SUITS = {"{name: clubs, value: 1}": "{name: clubs, value: 4}",
-                  "{name: diamonds, value: 2}": "{name: diamonds, value: 3}",
-                  "{name: hearts, value: 3}": "{name: hearts, value: 2}",
-                  "{name: spades, value: 4}": "{name: spades, value: 1}"}
+REVERSED_SUITS = {
+    "{name: clubs, value: 1}": "{name: clubs, value: 4}",
+    "{name: diamonds, value: 2}": "{name: diamonds, value: 3}",
+    "{name: hearts, value: 3}": "{name: hearts, value: 2}",
+    "{name: spades, value: 4}": "{name: spades, value: 1}",
+}
 
 
 def pack_file(tmp_path: Path, changes: dict[str, str]) -> Decks:
@@ -149,7 +152,7 @@ def test_rules_still_override_the_pack_files_suit_values(tmp_path):
     decks = pack_file(tmp_path, REVERSED_SUITS)
     state, _ = cen.setup(options(suit_values="1,1,1,1"), decks)
     assert state.value(card("KC")) == 13
-    state, _ = cen.setup(options(suit_values=[1, 2, 3, 4]), decks)   # in the file's suit order
+    state, _ = cen.setup(options(suit_values=[1, 2, 3, 4]), decks)  # in the file's suit order
     assert state.value(card("KS")) == 52
 
 
@@ -226,19 +229,17 @@ def test_same_seed_same_deal_and_other_seed_other_deal():
 
 
 def test_announces_value_and_count_and_warns_near_100():
-    state = game(["QH", "8C", "2C", "3C", "4C", "5C", "6C"],
-                 ["KS", "AC", "AD", "2D", "3D", "4D", "5D"])
+    state = game(["QH", "8C", "2C", "3C", "4C", "5C", "6C"], ["KS", "AC", "AD", "2D", "3D", "4D", "5D"])
     state, events = play(state, "QH")
     assert "Queen of hearts, 36. Count 36." in said(events)
     state, events = play(state, "KS")
     assert "Count 88. 12 to 100!" in said(events)
-    assert cen.prompt(state).text.startswith("Ana, your card.")     # the count was just said
+    assert cen.prompt(state).text.startswith("Ana, your card.")  # the count was just said
 
 
 def test_shortest_deal_king_and_queen_of_spades_make_100():
     """The rulebook's shortest game: the two highest cards total exactly 100."""
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
     state, events = play(state, "KS", "QS")
     [scored] = scores_of(events)
     assert scored["player"] == "Ben" and scored["delta"] == 2
@@ -248,41 +249,36 @@ def test_shortest_deal_king_and_queen_of_spades_make_100():
 
 def test_rulebook_example_130_on_the_ninth_card_scores_6():
     """Nine cards, 130: 9 for the cards minus 3 for the tens above 100."""
-    state = game(["10D", "8H", "4C", "3C", "JH", "KC", "QC"],
-                 ["7H", "6H", "2C", "5C", "9C", "8C", "10C"])
+    state = game(["10D", "8H", "4C", "3C", "JH", "KC", "QC"], ["7H", "6H", "2C", "5C", "9C", "8C", "10C"])
     state, events = play(state, "10D", "7H", "8H", "6H", "4C", "2C", "3C", "5C")
     assert state.count == 97 and not scores_of(events)
     state, events = play(state, "JH")
     [scored] = scores_of(events)
-    assert scored == {"type": "score", "player": "Ana", "delta": 6, "total": 6,
-                      "reason": "made 130 with 9 cards"}
+    assert scored == {"type": "score", "player": "Ana", "delta": 6, "total": 6, "reason": "made 130 with 9 cards"}
     assert "9 cards minus 3: 6 points" in said(events)
 
 
 def test_passing_100_off_a_multiple_goes_on_to_the_next_ten():
-    state = game(["KS", "5C", "AC", "2C", "3C", "4C", "6C"],
-                 ["QH", "3H", "7C", "2D", "3D", "4D", "5D"])
+    state = game(["KS", "5C", "AC", "2C", "3C", "4C", "6C"], ["QH", "3H", "7C", "2D", "3D", "4D", "5D"])
     state, events = play(state, "KS", "QH", "5C")
     assert state.count == 93 and "7 to 100!" in said(events)
-    state, events = play(state, "3H")          # 102: past 100 but no stop
+    state, events = play(state, "3H")  # 102: past 100 but no stop
     assert state.count == 102 and not scores_of(events)
     assert "Next stop 110" in said(events)
     assert cen.prompt(state).player == "Ana"
 
 
 def test_a_higher_multiple_of_ten_is_a_stop():
-    state = game(["KS", "5C", "AC", "2C", "3C", "4C", "6C"],
-                 ["QH", "3H", "7C", "2D", "3D", "4D", "5D"])
-    state, events = play(state, "KS", "QH", "5C", "3H", "AC", "7C")   # 110 on card 6
+    state = game(["KS", "5C", "AC", "2C", "3C", "4C", "6C"], ["QH", "3H", "7C", "2D", "3D", "4D", "5D"])
+    state, events = play(state, "KS", "QH", "5C", "3H", "AC", "7C")  # 110 on card 6
     [scored] = scores_of(events)
     assert scored["player"] == "Ben" and scored["delta"] == 6 - 1
     assert "Ben makes 110! 6 cards minus 1: 5 points." in said(events)
 
 
 def test_a_big_overshoot_scores_nothing_not_less():
-    state = game(["JS", "QS", "AC", "2C", "3C", "4C", "5C"],
-                 ["KS", "KD", "AD", "2D", "3D", "4D", "5D"])
-    state, events = play(state, "JS", "KS", "QS", "KD")    # 44, 96, 144, 170 on card 4
+    state = game(["JS", "QS", "AC", "2C", "3C", "4C", "5C"], ["KS", "KD", "AD", "2D", "3D", "4D", "5D"])
+    state, events = play(state, "JS", "KS", "QS", "KD")  # 44, 96, 144, 170 on card 4
     [scored] = scores_of(events)
     assert scored["player"] == "Ben" and scored["delta"] == 0
 
@@ -302,8 +298,7 @@ def test_scoreless_deals_double_then_treble_then_reset():
     rig(state, LOW_ANA, LOW_BEN)
     state, _ = play(state, *[c for pair in zip(LOW_ANA, LOW_BEN) for c in pair])
     assert state.multiplier == 3
-    rig(state, ["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-        ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
+    rig(state, ["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
     state, events = play(state, "KS", "QS")
     [scored] = scores_of(events)
     assert scored["delta"] == 2 * 3
@@ -315,8 +310,7 @@ def test_scoreless_deals_double_then_treble_then_reset():
 
 
 def test_first_to_the_target_wins():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=2)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=2)
     state, events = play(state, "KS", "QS")
     over = [e for e in events if e["type"] == "game_over"]
     assert over == [{"type": "game_over", "scores": {"Ana": 0, "Ben": 2}, "winners": ["Ben"]}]
@@ -325,29 +319,26 @@ def test_first_to_the_target_wins():
 
 
 def test_below_the_target_the_game_goes_on():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=3)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=3)
     state, events = play(state, "KS", "QS")
     assert cen.prompt(state) is not None
     assert not [e for e in events if e["type"] == "game_over"]
 
 
 def test_pool_counters_are_taken_and_the_last_take_is_what_is_left():
-    state = game(["10D", "8H", "4C", "3C", "JH", "KC", "QC"],
-                 ["7H", "6H", "2C", "5C", "9C", "8C", "10C"], pool=21)
+    state = game(["10D", "8H", "4C", "3C", "JH", "KC", "QC"], ["7H", "6H", "2C", "5C", "9C", "8C", "10C"], pool=21)
     state.pool_left = 4
     state.points = [3, 14]
     state, events = play(state, "10D", "7H", "8H", "6H", "4C", "2C", "3C", "5C", "JH")
     [scored] = scores_of(events)
-    assert scored["delta"] == 4 and scored["total"] == 7   # worth 6, only 4 left
+    assert scored["delta"] == 4 and scored["total"] == 7  # worth 6, only 4 left
     assert state.pool_left == 0
     over = [e for e in events if e["type"] == "game_over"]
-    assert over[0]["winners"] == ["Ben"]                   # most counters, 14 to 7
+    assert over[0]["winners"] == ["Ben"]  # most counters, 14 to 7
 
 
 def test_pool_game_goes_on_while_counters_remain():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=31)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=31)
     state, events = play(state, "KS", "QS")
     assert state.pool_left == 29 and state.points == [0, 2]
     assert "Counters: Ana 0, Ben 2; 29 left." in said(events)
@@ -355,8 +346,7 @@ def test_pool_game_goes_on_while_counters_remain():
 
 
 def test_an_even_pool_can_end_in_a_shared_win():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=20)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], pool=20)
     state.pool_left, state.points = 2, [10, 8]
     state, events = play(state, "KS", "QS")
     over = [e for e in events if e["type"] == "game_over"]
@@ -367,8 +357,9 @@ def test_an_even_pool_can_end_in_a_shared_win():
 
 
 def test_highest_first_forces_the_first_card_of_each_hand():
-    state = game(["QH", "KC", "AC", "2C", "3C", "4C", "5C"],
-                 ["JS", "8S", "AD", "2D", "3D", "4D", "5D"], highest_first=True)
+    state = game(
+        ["QH", "KC", "AC", "2C", "3C", "4C", "5C"], ["JS", "8S", "AD", "2D", "3D", "4D", "5D"], highest_first=True
+    )
     before = snapshot(state)
     with pytest.raises(RuleError, match="highest"):
         cen.apply(state, action("Ana", "KC"))
@@ -376,20 +367,20 @@ def test_highest_first_forces_the_first_card_of_each_hand():
     state, _ = play(state, "QH")
     with pytest.raises(RuleError):
         cen.apply(state, action("Ben", "8S"))
-    state, _ = play(state, "JS", "AC", "2D")   # later cards are free
+    state, _ = play(state, "JS", "AC", "2D")  # later cards are free
     assert state.count == 36 + 44 + 1 + 4
 
 
 def test_highest_first_allows_any_of_equal_highest_cards():
-    state = game(["6D", "4H", "3S", "AC", "2C", "3C", "4C"],
-                 ["KS", "8S", "AD", "2D", "3D", "4D", "5D"], highest_first=True)
-    state, _ = play(state, "4H")      # 12, as high as 6 of diamonds and 3 of spades
+    state = game(
+        ["6D", "4H", "3S", "AC", "2C", "3C", "4C"], ["KS", "8S", "AD", "2D", "3D", "4D", "5D"], highest_first=True
+    )
+    state, _ = play(state, "4H")  # 12, as high as 6 of diamonds and 3 of spades
     assert state.count == 12
 
 
 def test_highest_first_is_off_by_default():
-    state = game(["QH", "KC", "AC", "2C", "3C", "4C", "5C"],
-                 ["JS", "8S", "AD", "2D", "3D", "4D", "5D"])
+    state = game(["QH", "KC", "AC", "2C", "3C", "4C", "5C"], ["JS", "8S", "AD", "2D", "3D", "4D", "5D"])
     state, _ = play(state, "AC")
     assert state.count == 1
 
@@ -398,8 +389,7 @@ def test_highest_first_is_off_by_default():
 
 
 def test_joker_counts_zero_and_can_be_played_any_time():
-    state = game(["JK", "KS", "AC", "2C", "3C", "4C", "5C"],
-                 ["QS", "JK", "AD", "2D", "3D", "4D", "5D"], jokers=2)
+    state = game(["JK", "KS", "AC", "2C", "3C", "4C", "5C"], ["QS", "JK", "AD", "2D", "3D", "4D", "5D"], jokers=2)
     state, events = play(state, "KS", "JK")
     assert state.count == 52
     assert "A joker, 0. Count 52." in said(events)
@@ -412,8 +402,7 @@ def test_no_joker_without_jokers_in_the_pack():
 
 
 def test_joker_on_a_stop_is_not_allowed_by_default():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "JK"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], jokers=2)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "JK"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], jokers=2)
     state, events = play(state, "KS", "QS")
     [scored] = scores_of(events)
     assert scored["player"] == "Ben"
@@ -421,9 +410,13 @@ def test_joker_on_a_stop_is_not_allowed_by_default():
 
 
 def stealing_game(**rules) -> cen.State:
-    return game(["KS", "AC", "2C", "3C", "4C", "5C", "JK"],
-                ["QS", "AD", "2D", "3D", "4D", "5D", "JK"],
-                jokers=2, joker_at_multiple=True, **rules)
+    return game(
+        ["KS", "AC", "2C", "3C", "4C", "5C", "JK"],
+        ["QS", "AD", "2D", "3D", "4D", "5D", "JK"],
+        jokers=2,
+        joker_at_multiple=True,
+        **rules,
+    )
 
 
 def test_house_rule_a_joker_on_a_stop_takes_the_deal_and_counts_as_a_card():
@@ -433,18 +426,18 @@ def test_house_rule_a_joker_on_a_stop_takes_the_deal_and_counts_as_a_card():
     assert asked.name == "centurion/joker_steal" and asked.player == "Ana"
     assert asked.text.startswith("Ana,")
     state, events = cen.apply(state, {"intent": "play_card", "joker": True, "player": "Ana"})
-    asked = cen.prompt(state)     # Ben still holds a joker: he may answer it
+    asked = cen.prompt(state)  # Ben still holds a joker: he may answer it
     assert asked.name == "centurion/joker_steal" and asked.player == "Ben"
     state, events = cen.apply(state, {"intent": "pass", "player": "Ben"})
     [scored] = scores_of(events)
-    assert scored["player"] == "Ana" and scored["delta"] == 3   # 3 cards, count 100
+    assert scored["player"] == "Ana" and scored["delta"] == 3  # 3 cards, count 100
 
 
 def test_house_rule_jokers_can_answer_jokers():
     state, _ = play(stealing_game(), "KS", "QS")
     state, _ = cen.apply(state, {"intent": "yes", "player": "Ana"})
     state, events = cen.apply(state, {"intent": "play_card", "joker": True, "player": "Ben"})
-    [scored] = scores_of(events)   # no jokers left anywhere: no more offers
+    [scored] = scores_of(events)  # no jokers left anywhere: no more offers
     assert scored["player"] == "Ben" and scored["delta"] == 4
 
 
@@ -456,10 +449,14 @@ def test_house_rule_pass_lets_the_stop_stand():
 
 
 def test_house_rule_only_a_held_joker_may_go_on_the_stop():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], jokers=2, joker_at_multiple=True)
+    state = game(
+        ["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
+        ["QS", "AD", "2D", "3D", "4D", "5D", "6D"],
+        jokers=2,
+        joker_at_multiple=True,
+    )
     state, _ = play(state, "KS", "QS")
-    assert cen.prompt(state).name == "centurion/joker_steal"   # asked: jokers are unseen
+    assert cen.prompt(state).name == "centurion/joker_steal"  # asked: jokers are unseen
     before = snapshot(state)
     with pytest.raises(RuleError, match="don't hold a joker"):
         cen.apply(state, {"intent": "play_card", "joker": True, "player": "Ana"})
@@ -469,8 +466,12 @@ def test_house_rule_only_a_held_joker_may_go_on_the_stop():
 
 
 def test_house_rule_no_offer_once_every_joker_is_out():
-    state = game(["KS", "JK", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "JK", "2D", "3D", "4D", "5D", "6D"], jokers=2, joker_at_multiple=True)
+    state = game(
+        ["KS", "JK", "2C", "3C", "4C", "5C", "6C"],
+        ["QS", "JK", "2D", "3D", "4D", "5D", "6D"],
+        jokers=2,
+        joker_at_multiple=True,
+    )
     state, events = play(state, "JK", "JK", "KS", "QS")
     [scored] = scores_of(events)
     assert scored["player"] == "Ben" and scored["delta"] == 4
@@ -480,8 +481,7 @@ def test_house_rule_no_offer_once_every_joker_is_out():
 
 
 def test_replenish_tops_hands_up_from_the_stock_and_removes_played_cards():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
     stock_before = list(state.stock)
     state, events = play(state, "KS", "QS")
     assert [len(h) for h in state.hands] == [7, 7]
@@ -492,8 +492,12 @@ def test_replenish_tops_hands_up_from_the_stock_and_removes_played_cards():
 
 
 def test_replenish_can_reshuffle_when_the_stock_runs_short():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True, stock_out="reshuffle")
+    state = game(
+        ["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
+        ["QS", "AD", "2D", "3D", "4D", "5D", "6D"],
+        replenish=True,
+        stock_out="reshuffle",
+    )
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     assert "shuffled again" in said(events)
@@ -503,8 +507,7 @@ def test_replenish_can_reshuffle_when_the_stock_runs_short():
 
 def test_replenish_ends_the_game_when_the_stock_runs_short_by_default():
     """Rulebook: "continue until not enough cards remain in stock"."""
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], replenish=True)
     state.stock, state.stock_size = state.stock[:1], 1
     state, events = play(state, "KS", "QS")
     over = [e for e in events if e["type"] == "game_over"]
@@ -520,7 +523,7 @@ def test_a_card_you_do_not_hold_is_refused_and_nothing_changes():
     with pytest.raises(RuleError, match="don't hold the queen of hearts"):
         cen.apply(state, action("Ana", "QH"))
     with pytest.raises(RuleError, match="don't hold the ace of diamonds"):
-        cen.apply(state, action("Ana", "AD"))     # Ben's card
+        cen.apply(state, action("Ana", "AD"))  # Ben's card
     assert snapshot(state) == before
 
 
@@ -539,28 +542,30 @@ def test_out_of_turn_and_nonsense_are_refused():
 
 
 def test_nothing_can_be_played_after_the_game_is_over():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=1)
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"], target=1)
     state, _ = play(state, "KS", "QS")
     with pytest.raises(RuleError, match="over"):
         cen.apply(state, action("Ana", "AC"))
 
 
-@pytest.mark.parametrize("opts, reason", [
-    (options(players=("Ana",)), "exactly two"),
-    (options(players=("Ana", "Ben", "Cy")), "exactly two"),
-    (options(players=("Ana", "Ana")), "different names"),
-    (options(mode="vs-host"), "exactly one"),
-    (options(mode="solo"), "modes"),
-    (options(deal="mail"), "deals"),
-    (options(players=("Ana",), mode="vs-host", deal="table"), "two people"),
-    (options(colour="red"), "no rule called colour"),
-    (options(jokers=3), "0, 2 or 4"),
-    (options(target=0), "at least 1"),
-    (options(stock_out="later"), "reshuffle or end"),
-    (options(suit_values="1,2,3"), "four numbers"),
-    (options(highest_first="maybe"), "true or false"),
-])
+@pytest.mark.parametrize(
+    "opts, reason",
+    [
+        (options(players=("Ana",)), "exactly two"),
+        (options(players=("Ana", "Ben", "Cy")), "exactly two"),
+        (options(players=("Ana", "Ana")), "different names"),
+        (options(mode="vs-host"), "exactly one"),
+        (options(mode="solo"), "modes"),
+        (options(deal="mail"), "deals"),
+        (options(players=("Ana",), mode="vs-host", deal="table"), "two people"),
+        (options(colour="red"), "no rule called colour"),
+        (options(jokers=3), "0, 2 or 4"),
+        (options(target=0), "at least 1"),
+        (options(stock_out="later"), "reshuffle or end"),
+        (options(suit_values="1,2,3"), "four numbers"),
+        (options(highest_first="maybe"), "true or false"),
+    ],
+)
 def test_bad_options_are_refused(opts, reason):
     with pytest.raises(RuleError, match=reason):
         cen.setup(opts)
@@ -611,7 +616,7 @@ def test_table_deal_ends_when_both_hands_are_empty():
     state, events = play(state, *[c for pair in zip(LOW_ANA, LOW_BEN) for c in pair])
     assert state.multiplier == 2 and state.deal_number == 2
     assert state.cards_left == [7, 7] and state.played == []
-    state, _ = play(state, "AC")       # a fresh pack: the ace of clubs may come again
+    state, _ = play(state, "AC")  # a fresh pack: the ace of clubs may come again
     assert state.count == 1
 
 
@@ -644,8 +649,7 @@ def host_game(ana: list[str], host: list[str], **rules) -> cen.State:
 
 
 def test_vs_host_the_host_answers_inside_apply_and_announces_its_card():
-    state = host_game(["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
+    state = host_game(["AC", "2C", "3C", "4C", "5C", "6C", "7C"], ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
     assert state.players == ("Ana", "Host")
     state, events = cen.apply(state, action("Ana", "AC"))
     assert len(state.played) == 2 and state.played[1][0] == 1
@@ -654,8 +658,7 @@ def test_vs_host_the_host_answers_inside_apply_and_announces_its_card():
 
 
 def test_vs_host_the_host_makes_a_stop_when_it_can():
-    state = host_game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                      ["AD", "QS", "2D", "3D", "4D", "5D", "6D"])
+    state = host_game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["AD", "QS", "2D", "3D", "4D", "5D", "6D"])
     state, events = cen.apply(state, action("Ana", "KS"))
     [scored] = scores_of(events)
     assert scored["player"] == "Host" and scored["delta"] == 2
@@ -670,10 +673,13 @@ def test_vs_host_the_host_avoids_leaving_an_easy_stop():
 
 
 def test_vs_host_the_host_steals_with_a_joker():
-    state = host_game(["KS", "AC", "2C", "3C", "4C", "5C"],
-                      ["JK", "2D", "3D", "4D", "5D", "6D", "7D"],
-                      jokers=2, joker_at_multiple=True)
-    state.played, state.count = [(1, card("QS"))], 48     # the host led the queen
+    state = host_game(
+        ["KS", "AC", "2C", "3C", "4C", "5C"],
+        ["JK", "2D", "3D", "4D", "5D", "6D", "7D"],
+        jokers=2,
+        joker_at_multiple=True,
+    )
+    state.played, state.count = [(1, card("QS"))], 48  # the host led the queen
     state, events = cen.apply(state, action("Ana", "KS"))  # Ana makes 100
     [scored] = scores_of(events)
     assert scored["player"] == "Host" and scored["delta"] == 3
@@ -681,35 +687,37 @@ def test_vs_host_the_host_steals_with_a_joker():
 
 
 def test_vs_host_the_person_is_offered_a_joker_only_when_holding_one():
-    state = host_game(["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["QS", "2D", "3D", "4D", "5D", "6D", "7D"],
-                      jokers=2, joker_at_multiple=True)
+    state = host_game(
+        ["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
+        ["QS", "2D", "3D", "4D", "5D", "6D", "7D"],
+        jokers=2,
+        joker_at_multiple=True,
+    )
     state.played, state.count, state.cards_left = [(0, card("KS"))], 52, [7, 7]
     state.turn = 1
-    cen._let_computer_move(state, [])     # the host's queen of spades makes 100
-    assert state.points == [0, 2]                   # Ana holds no joker: no offer
+    cen._let_computer_move(state, [])  # the host's queen of spades makes 100
+    assert state.points == [0, 2]  # Ana holds no joker: no offer
     assert cen.prompt(state).name == "centurion/play_card"
 
 
 def test_vs_host_obeys_highest_first():
-    state = host_game(["AC", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["AD", "2D", "3D", "4D", "5D", "6D", "KS"], highest_first=True)
+    state = host_game(
+        ["AC", "2C", "3C", "4C", "5C", "6C", "7C"], ["AD", "2D", "3D", "4D", "5D", "6D", "KS"], highest_first=True
+    )
     state, _ = cen.apply(state, action("Ana", "7C"))
     assert state.played[1][1] == card("KS")
 
 
 def test_vs_host_prompt_reads_the_persons_hand():
-    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"], ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
     text = cen.prompt(state).text
     assert text.startswith("Ana, you lead.") and "You hold queen of hearts, 7 of clubs" in text
-    assert "36" not in text                             # the values: "read my cards", or read_hand full
+    assert "36" not in text  # the values: "read my cards", or read_hand full
 
 
 def test_vs_host_reads_the_hand_at_the_first_turn_of_a_deal_then_on_request():
-    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
-    state, _ = play(state, "2C")                          # Ana, then the host answers
+    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"], ["AD", "2D", "3D", "4D", "5D", "6D", "7D"])
+    state, _ = play(state, "2C")  # Ana, then the host answers
     prompt = cen.prompt(state)
     assert prompt.player == "Ana" and "You hold" not in prompt.text
     assert "read my cards" in prompt.choices
@@ -719,8 +727,9 @@ def test_vs_host_reads_the_hand_at_the_first_turn_of_a_deal_then_on_request():
 
 
 def test_vs_host_read_hand_full_reads_it_at_every_turn():
-    state = host_game(["QH", "2C", "3C", "4C", "5C", "6C", "7C"],
-                      ["AD", "2D", "3D", "4D", "5D", "6D", "7D"], read_hand="full")
+    state = host_game(
+        ["QH", "2C", "3C", "4C", "5C", "6C", "7C"], ["AD", "2D", "3D", "4D", "5D", "6D", "7D"], read_hand="full"
+    )
     state, _ = play(state, "2C")
     assert "You hold queen of hearts 36" in cen.prompt(state).text
 
@@ -734,7 +743,7 @@ def test_pvp_read_my_cards_is_private():
 def test_vs_host_host_never_sees_its_hand_privately_sent():
     state, events = cen.setup(options(players=("Ana",), mode="vs-host", read_hand="off"))
     assert [e["player"] for e in events if e["type"] == "private"] == ["Ana"]
-    _, events = cen.setup(options(players=("Ana",), mode="vs-host"))     # read aloud instead
+    _, events = cen.setup(options(players=("Ana",), mode="vs-host"))  # read aloud instead
     assert not [e for e in events if e["type"] == "private"]
 
 
@@ -755,8 +764,7 @@ def test_prompt_names_the_player_and_the_grammar_prompt():
 
 
 def test_scores_summary():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
+    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", "AD", "2D", "3D", "4D", "5D", "6D"])
     state, _ = play(state, "KS", "QS")
     assert cen.scores(state).startswith("Ana 0, Ben 2; first to 21.")
 
@@ -770,12 +778,14 @@ def random_actions_game(seed: int, **rules) -> tuple[list[dict], cen.State, list
         seat = state.seat_of(asked.player)
         if asked.name == "centurion/joker_steal":
             holds = cen.JOKER in state.hands[seat]
-            move = {"intent": "play_card" if holds and rng.random() < 0.5 else "pass",
-                    "joker": True, "player": asked.player}
+            move = {
+                "intent": "play_card" if holds and rng.random() < 0.5 else "pass",
+                "joker": True,
+                "player": asked.player,
+            }
         else:
             c = rng.choice(cen.legal_cards(state, seat))
-            move = {"intent": "play_card", "rank": c.rank, "suit": c.suit,
-                    "player": asked.player}
+            move = {"intent": "play_card", "rank": c.rank, "suit": c.suit, "player": asked.player}
             if c.is_joker:
                 move = {"intent": "play_card", "joker": True, "player": asked.player}
         state, new = cen.apply(state, move)
@@ -784,11 +794,14 @@ def random_actions_game(seed: int, **rules) -> tuple[list[dict], cen.State, list
     return actions, state, events
 
 
-@pytest.mark.parametrize("rules", [
-    {},
-    {"jokers": 4, "joker_at_multiple": True, "highest_first": True},
-    {"replenish": True, "pool": 31, "jokers": 2},
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"jokers": 4, "joker_at_multiple": True, "highest_first": True},
+        {"replenish": True, "pool": 31, "jokers": 2},
+    ],
+)
 def test_replaying_the_actions_rebuilds_the_same_game(rules):
     actions, final, events = random_actions_game(5, **rules)
     assert events[-1]["type"] == "game_over"
@@ -813,7 +826,7 @@ def test_apply_does_not_change_its_input():
 def load_sim():
     spec = importlib.util.spec_from_file_location("centurion_sim", ROOT / "scripts" / "centurion_sim.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module          # dataclasses look their module up
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -831,8 +844,9 @@ def test_the_host_beats_a_random_player_at_least_70_percent_of_games():
     bound the true win rate above 70 % with 99.9 % confidence (one-sided, z = 3.09)."""
     result = load_sim().simulate(games=100, seed=1)
     assert result.games == 100
-    assert wilson_lower_bound(result.host_wins, result.games, z=3.09) >= 0.70, \
+    assert wilson_lower_bound(result.host_wins, result.games, z=3.09) >= 0.70, (
         f"win rate {result.win_rate:.3f} of {result.games}"
+    )
 
 
 # ---------------------------------------------------------------- grammar
@@ -853,8 +867,13 @@ def test_grammar_covers_every_prompt_and_the_usual_phrasings():
     }
     for text, intent in heard.items():
         assert matcher.match("centurion/play_card", text).intent == intent, text
-    for text, name in [("joker", "play_card"), ("pass", "pass"), ("I don't have one", "pass"),
-                       ("yes", "yes"), ("no", "no")]:
+    for text, name in [
+        ("joker", "play_card"),
+        ("pass", "pass"),
+        ("I don't have one", "pass"),
+        ("yes", "yes"),
+        ("no", "no"),
+    ]:
         assert matcher.match("centurion/joker_steal", text).intent["intent"] == name, text
     assert matcher.match("centurion/play_card", "banana split").intent is None
     state, _ = play(stealing_game(), "KS", "QS")
@@ -864,8 +883,12 @@ def test_grammar_covers_every_prompt_and_the_usual_phrasings():
 
 
 def test_house_rule_no_offer_when_the_maker_holds_every_unplayed_joker():
-    state = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
-                 ["QS", "JK", "JK", "3D", "4D", "5D", "6D"], jokers=2, joker_at_multiple=True)
+    state = game(
+        ["KS", "AC", "2C", "3C", "4C", "5C", "6C"],
+        ["QS", "JK", "JK", "3D", "4D", "5D", "6D"],
+        jokers=2,
+        joker_at_multiple=True,
+    )
     state, events = play(state, "KS", "QS")
     [scored] = scores_of(events)
     assert scored["player"] == "Ben" and scored["delta"] == 2

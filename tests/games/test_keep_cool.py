@@ -4,6 +4,7 @@ Most tests deal known hands: `table_of` sets the game up with the face and line
 preset (red, line 1) and swaps off, then replaces the dealt hands by cards whose
 line-1 red word is the word we want.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,8 +39,11 @@ def made_up_word(number: int) -> str:
 def deck(size: int = 40) -> Decks:
     """A deck of distinct made-up words, 10 per face per card."""
     cards = tuple(
-        WordCard(i, tuple(made_up_word(i * 20 + line) for line in range(10)),
-                 tuple(made_up_word(i * 20 + 10 + line) for line in range(10)))
+        WordCard(
+            i,
+            tuple(made_up_word(i * 20 + line) for line in range(10)),
+            tuple(made_up_word(i * 20 + 10 + line) for line in range(10)),
+        )
         for i in range(size)
     )
     return Decks(words=cards)
@@ -117,7 +121,7 @@ def sounds(events) -> list[str]:
         (options(face="green"), "red or blue"),
         (options(line=11), "1 to 10"),
         (options(turn_seconds=-1), "from 3 to 60 seconds"),
-        (options(turn_seconds=0), "relaxed=true: no timer"),     # one way to turn it off
+        (options(turn_seconds=0), "relaxed=true: no timer"),  # one way to turn it off
         (options(turn_seconds=2), "from 3 to 60 seconds"),
         (options(turn_seconds=100), "from 3 to 60 seconds"),
         (options(rounds_to_win=0), "rounds_to_win"),
@@ -258,8 +262,7 @@ def test_word_prompt_is_for_the_player_and_lists_every_word_in_play_with_its_plu
     asked = kc.prompt(state)
     assert (asked.name, asked.player) == ("keep-cool/word", "Ana")
     assert asked.text == ""  # quiet turns: the session's turn cue alone
-    assert asked.context == {"words": ["piano", "river", "tiger", "castle"],
-                             "roster": list(PLAYERS3)}
+    assert asked.context == {"words": ["piano", "river", "tiger", "castle"], "roster": list(PLAYERS3)}
     words = ["piano", "river", "tiger", "castle"]
     assert asked.slots["word"] == [(w, w) for w in words] + [(w + "s", w) for w in words]
     assert [value for _, value in asked.slots["player"]] == list(PLAYERS3)
@@ -273,14 +276,17 @@ def test_say_names_puts_the_players_name_in_the_word_prompt():
     assert kc.prompt(state).text == "Ana."
 
 
-@pytest.mark.parametrize("word, forms", [("glass", ["glasses"]), ("cherry", ["cherries"]),
-                                         ("day", ["days"]), ("wolf-dog", []), ("ice cream", [])])
+@pytest.mark.parametrize(
+    "word, forms",
+    [("glass", ["glasses"]), ("cherry", ["cherries"]), ("day", ["days"]), ("wolf-dog", []), ("ice cream", [])],
+)
 def test_plurals_of_words_in_play(word, forms):
     assert kc.plurals(word) == forms
 
 
-@pytest.mark.parametrize("rules, warning", [({}, 3), ({"warning_seconds": 0}, None),
-                                            ({"warning_seconds": 20}, 8), ({"relaxed": True}, None)])
+@pytest.mark.parametrize(
+    "rules, warning", [({}, 3), ({"warning_seconds": 0}, None), ({"warning_seconds": 20}, 8), ({"relaxed": True}, None)]
+)
 def test_last_seconds_warning_follows_the_rules(rules, warning):
     state = table_of({"Ana": ["piano"], "Ben": ["tiger"], "Cy": ["castle"]}, **rules)
     assert kc.prompt(state).warning == warning
@@ -352,18 +358,19 @@ def test_a_card_nobody_clued_yet_is_not_revealed_though_its_owner_spoke():
     """The rulebook: a word named before a clue for it was given is not revealed. Cy
     gave one clue, and castle was won with it: wolf has had no clue of its own."""
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]})
-    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), CLUE)   # Ana, Ben, Cy's one clue, castle, Ben
-    state, _ = play(state, TIMEOUT)                                   # Cy says nothing
-    state, events = play(state, word("wolf"))                         # Ana: Cy has not clued again
+    state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), CLUE)  # Ana, Ben, Cy's one clue, castle, Ben
+    state, _ = play(state, TIMEOUT)  # Cy says nothing
+    state, events = play(state, word("wolf"))  # Ana: Cy has not clued again
     assert [w.word for w in state.won] == ["castle"] and not [e for e in events if e["type"] == "reveal"]
-    assert sounds(events) == [] and says(events) == ""                # silently, as a clue
-    state, _ = play(state, CLUE, CLUE, word("wolf"))                  # Ben, Cy's second clue, Ana again
+    assert sounds(events) == [] and says(events) == ""  # silently, as a clue
+    state, _ = play(state, CLUE, CLUE, word("wolf"))  # Ben, Cy's second clue, Ana again
     assert [w.word for w in state.won] == ["castle", "wolf"]
 
 
 def test_clued_per_player_counts_every_card_once_its_owner_spoke():
-    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
-                     clued="per_player")
+    state = table_of(
+        {"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]}, clued="per_player"
+    )
     state, _ = play(state, CLUE, CLUE, CLUE, word("castle"), CLUE, TIMEOUT, word("wolf"))
     assert [w.word for w in state.won] == ["castle", "wolf"]
 
@@ -372,12 +379,12 @@ def test_table_deal_a_claim_for_a_card_nobody_clued_is_refused():
     """Cy's one clue wins one card; with no second clue from Cy, the next claim does
     not count, until Cy clues again."""
     state = table_game()
-    state, _ = play(state, {"intent": "ready"}, CLUE, CLUE, CLUE, CLUE)   # Ana, Ben, Cy (a clue), Ana
+    state, _ = play(state, {"intent": "ready"}, CLUE, CLUE, CLUE, CLUE)  # Ana, Ben, Cy (a clue), Ana
     state, _ = play(state, {"intent": "hit", "owner": "Cy"})
     assert len(state.won) == 1
-    state, _ = play(state, CLUE, TIMEOUT, CLUE)                            # Ben, Cy silent, Ana
+    state, _ = play(state, CLUE, TIMEOUT, CLUE)  # Ben, Cy silent, Ana
     assert_refused(state, {"intent": "hit", "owner": "Cy"}, "had not given a clue for it")
-    state, _ = play(state, CLUE, CLUE, CLUE)                               # Ben, Cy (a clue), Ana
+    state, _ = play(state, CLUE, CLUE, CLUE)  # Ben, Cy (a clue), Ana
     state, _ = play(state, {"intent": "hit", "owner": "Cy"})
     assert len(state.won) == 2
 
@@ -398,8 +405,7 @@ def test_basic_game_ignores_other_players_words():
 
 
 def test_too_cool_attack_on_the_next_player_goes_in_front_of_the_attacker():
-    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]},
-                     mode="too-cool")
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]}, mode="too-cool")
     state, _ = play(state, CLUE, CLUE, CLUE)
     state, events = play(state, word("tiger"))
     won = state.won[0]
@@ -429,7 +435,8 @@ def test_rulebook_laura_scores_six_basic_and_thirteen_too_cool():
     hands = {"Laura": ["a"], "Matthieu": ["b"], "Mike": ["c"], "Zoe": ["d"]}
     basic = table_of(hands)
     basic.won = [kc.WonCard(None, None, "Mike", "Laura", False)] * 4 + [
-        kc.WonCard(None, None, "Laura", "Matthieu", False)] * 2
+        kc.WonCard(None, None, "Laura", "Matthieu", False)
+    ] * 2
     assert kc.round_points(basic)["Laura"] == 6
     cool = table_of(hands, mode="too-cool")
     cool.won = basic.won + [kc.WonCard(None, None, "Zoe", "Laura", True)]
@@ -439,8 +446,17 @@ def test_rulebook_laura_scores_six_basic_and_thirteen_too_cool():
 # --------------------------------------------------------------------- root check
 
 
-@pytest.mark.parametrize("said, own", [("arm", "armour"), ("dog", "wolf-dog"), ("painter", "painting"),
-                                       ("flies", "fly"), ("grandmother", "mother"), ("piano", "piano")])
+@pytest.mark.parametrize(
+    "said, own",
+    [
+        ("arm", "armour"),
+        ("dog", "wolf-dog"),
+        ("painter", "painting"),
+        ("flies", "fly"),
+        ("grandmother", "mother"),
+        ("piano", "piano"),
+    ],
+)
 def test_words_sharing_a_root(said, own):
     assert kc.share_root(said, own)
 
@@ -524,8 +540,7 @@ def test_a_single_round_winner_and_the_game_to_two_round_wins():
 
 
 def test_two_round_wins_end_the_game():
-    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]},
-                     mode="too-cool")
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]}, mode="too-cool")
     state, _ = play(state, CLUE, CLUE, CLUE)
     state, _ = play(state, word("tiger"), CLUE, CLUE)  # Ana attacks Ben; Ben, Cy clue
     state, events = play(state, word("lemon"))  # Ana attacks Ben's last card: 2 points
@@ -660,8 +675,13 @@ def test_table_round_ends_on_the_fourth_hit_and_asks_ready_again():
 def test_replaying_the_accepted_actions_rebuilds_the_same_state():
     opts = options(mode="too-cool", seed=11)
     state, _ = kc.setup(opts, deck(20))
-    journal = [{"intent": "face", "face": "blue"}, {"intent": "line", "line": 2},
-               {"intent": "reject_card", "card": 3}, {"intent": "no"}, {"intent": "reject_card", "card": 1}]
+    journal = [
+        {"intent": "face", "face": "blue"},
+        {"intent": "line", "line": 2},
+        {"intent": "reject_card", "card": 3},
+        {"intent": "no"},
+        {"intent": "reject_card", "card": 1},
+    ]
     state, _ = play(state, *journal)
     journal = [{"player": None, **a} for a in journal]
     # then guess every word in play, whatever it is, until something happens
@@ -674,8 +694,11 @@ def test_replaying_the_accepted_actions_rebuilds_the_same_state():
             state, _ = kc.apply(state, action)
             journal.append(action)
             continue
-        words = [w for w in asked.context["words"]
-                 if not any(kc.share_root(w, c.word("blue", 2)) for c in state.hands[asked.player])]
+        words = [
+            w
+            for w in asked.context["words"]
+            if not any(kc.share_root(w, c.word("blue", 2)) for c in state.hands[asked.player])
+        ]
         action = {"player": asked.player, "intent": "word", "word": words[len(journal) % len(words)]}
         state, _ = kc.apply(state, action)
         journal.append(action)
@@ -692,19 +715,19 @@ def test_replaying_the_accepted_actions_rebuilds_the_same_state():
 def test_host_deal_a_missed_hit_is_claimed_and_the_owner_names_the_word():
     # Ana guesses Cy's words; the host heard a clue where Ana said "castle".
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
-    state, _ = play(state, CLUE, CLUE, CLUE, CLUE)          # Ana, Ben, Cy, then Ana's missed word
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE)  # Ana, Ben, Cy, then Ana's missed word
     assert kc.prompt(state).player == "Ben"
     state, events = play(state, {"intent": "hit", "owner": "Cy"})
     asked = kc.prompt(state)
     assert (asked.name, asked.player, asked.timeout) == ("keep-cool/claim", "Cy", None)
     assert asked.slots["word"][:2] == [("castle", "castle"), ("wolf", "wolf")]
-    assert ("second one", "wolf") in asked.slots["word"]             # or by its place
-    assert_refused(state, word("piano"), "by its place: first or second")   # never the words: the table hears
+    assert ("second one", "wolf") in asked.slots["word"]  # or by its place
+    assert_refused(state, word("piano"), "by its place: first or second")  # never the words: the table hears
     state, events = play(state, word("castle"))
     won = state.won[0]
     assert (won.word, won.owner, won.winner, won.attack) == ("castle", "Cy", "Ana", False)
-    assert "Castle!" in says(events) and kc.prompt(state).player == "Ben"   # Ben's turn goes on
-    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "no word")       # claimed once
+    assert "Castle!" in says(events) and kc.prompt(state).player == "Ben"  # Ben's turn goes on
+    assert_refused(state, {"intent": "hit", "owner": "Cy"}, "no word")  # claimed once
 
 
 def test_host_deal_a_claim_can_be_taken_back():
@@ -723,7 +746,7 @@ def test_host_deal_a_hit_the_host_heard_cannot_be_claimed_again():
 
 def test_host_deal_claims_follow_the_same_rules():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
-    state, _ = play(state, CLUE)                                # Ana spoke; Cy has not
+    state, _ = play(state, CLUE)  # Ana spoke; Cy has not
     assert_refused(state, {"intent": "hit", "owner": "Cy"}, "had not given a clue")
     assert_refused(state, {"intent": "hit", "owner": "Ben"}, "can only win")
 
@@ -732,8 +755,10 @@ def test_the_owners_phone_page_offers_the_claimed_words_as_buttons():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
     state, _ = play(state, CLUE, CLUE, CLUE, CLUE, {"intent": "hit", "owner": "Cy"})
     view = kc.hand_view(state, "Cy")
-    assert [card.play for card in view.cards] == [{"intent": "word", "word": "castle"},
-                                                  {"intent": "word", "word": "wolf"}]
+    assert [card.play for card in view.cards] == [
+        {"intent": "word", "word": "castle"},
+        {"intent": "word", "word": "wolf"},
+    ]
     assert view.actions == (("None of them", {"intent": "no"}),)
     assert all(card.play is None for card in kc.hand_view(state, "Ana").cards)
 
@@ -761,6 +786,7 @@ def test_a_typed_hyphenated_compound_is_one_word_as_in_spoken_play(typed):
     """Rulebook: "compound words, which count as one word (examples: wolf-dog,
     grandmother)". Typed, the matcher keeps the hyphen, so "One word." is not said."""
     from voice.understanding.matcher import Matcher
+
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
     prompt = kc.prompt(state)
     intent = Matcher().match(prompt.name, typed, prompt.slots).intent
@@ -781,15 +807,19 @@ def test_a_sound_word_is_refused_and_the_turn_stays(deal, text):
 
 def test_a_word_that_only_contains_a_sound_is_a_clue_and_a_sound_word_in_play_a_guess():
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["crash", "river"]})
-    state, _ = play(state, {"intent": "word", "word": None, "text": "boomerang"},
-                    {"intent": "word", "word": None, "text": "doorbell"})
+    state, _ = play(
+        state,
+        {"intent": "word", "word": None, "text": "boomerang"},
+        {"intent": "word", "word": None, "text": "doorbell"},
+    )
     assert kc.prompt(state).player == "Cy"
-    state, _ = play(state, CLUE, {"intent": "word", "word": "crash", "text": "crash"})   # Ana guesses Cy's
+    state, _ = play(state, CLUE, {"intent": "word", "word": "crash", "text": "crash"})  # Ana guesses Cy's
     assert [won.word for won in state.won] == ["crash"]
 
 
 def test_the_sound_word_list_names_its_source_and_licence():
     from host.decks import SOUND_WORDS_FILE, default_deck_dir, sound_words
+
     header = (default_deck_dir() / SOUND_WORDS_FILE).read_text(encoding="utf-8").split("\n\n")[0]
     assert "Source:" in header and "Licence:" in header
     assert {"meow", "crack", "bowwow", "cockadoodledoo"} <= sound_words()
@@ -813,11 +843,12 @@ def test_several_words_rule_takes_only_refuse_or_clue():
 
 
 def test_the_table_reads_every_card_won_this_round_face_up():
-    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]},
-                     mode="too-cool")
+    state = table_of(
+        {"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf", "bread"]}, mode="too-cool"
+    )
     assert "No card won yet this round." in kc.table_text(state)
     state, _ = play(state, CLUE, CLUE, CLUE, CLUE, CLUE, CLUE)  # two rounds of clues: Cy clued two words
-    state, _ = play(state, word("castle"), word("wolf"))   # Ana guesses, Ben attacks
+    state, _ = play(state, word("castle"), word("wolf"))  # Ana guesses, Ben attacks
     text = kc.table_text(state)
     assert "Cards won: castle, between Ana and Cy; wolf, taken by Ben from Cy." in text
     assert "It is Cy's turn." in text

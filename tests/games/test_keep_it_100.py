@@ -3,6 +3,7 @@
 Most tests deal a real game from a hand-built deck, then set the lines or the
 answers they need directly on the state, so each rule is checked with known numbers.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,22 +16,32 @@ from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import keep_it_100 as k100
 
-FOODS = ("pizza soup cake rice tacos curry salad bread noodles eggs fish steak chips "
-         "beans sushi pie waffles bagels cereal yogurt oatmeal pancakes muffins toast "
-         "bacon sausage ham cheese olives grapes melon apples pears plums kiwi mango "
-         "lemons limes dates figs peas corn kale leeks onions garlic").split()
+FOODS = (
+    "pizza soup cake rice tacos curry salad bread noodles eggs fish steak chips "
+    "beans sushi pie waffles bagels cereal yogurt oatmeal pancakes muffins toast "
+    "bacon sausage ham cheese olives grapes melon apples pears plums kiwi mango "
+    "lemons limes dates figs peas corn kale leeks onions garlic"
+).split()
 
 
 def question(i: int, word: str, answer: int) -> Question:
-    return Question(id=f"q{i}", text=f"Have you ever eaten {word} for breakfast?",
-                    answer=answer, year=2021, source="test", category="food",
-                    games=("keep-it-100",))
+    return Question(
+        id=f"q{i}",
+        text=f"Have you ever eaten {word} for breakfast?",
+        answer=answer,
+        year=2021,
+        source="test",
+        category="food",
+        games=("keep-it-100",),
+    )
 
 
 def make_deck(count: int = 60) -> Decks:
     """`count` questions, each about a different food, answers spread over 0-100."""
+
     def food(i: int) -> str:
         return FOODS[i % len(FOODS)] + ("" if i < len(FOODS) else "s")
+
     return Decks(questions=tuple(question(i, food(i), (i * 37) % 101) for i in range(count)))
 
 
@@ -157,27 +168,30 @@ def test_a_later_game_of_the_day_starts_with_the_last_games_lowest_scorer():
     assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {}) == {"first_slider": "Ben"}
     assert k100.rules_after({"Ana": 20, "Ben": 20, "Cy": 20}, ("Cy", "Ana", "Ben"), {}) == {"first_slider": "Cy"}
     assert k100.rules_after(last, ("Ana", "Cy", "Dee"), {}) == {"first_slider": "Cy"}  # Ben has left
-    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"first_slider": "Ana"}) == {}   # named outright
+    assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"first_slider": "Ana"}) == {}  # named outright
     assert k100.rules_after(last, ("Ana", "Ben", "Cy"), {"again_first": "listed"}) == {}
     state, _ = new_game(**k100.rules_after(last, ("Ana", "Ben", "Cy"), {}))
     assert k100.prompt(state).player == "Ben"
 
 
-@pytest.mark.parametrize("options, reason", [
-    (dict(mode="speed"), "no mode"),
-    (dict(players=("Ana",)), "2 to 8"),
-    (dict(players=[f"P{i}" for i in range(9)]), "2 to 8"),
-    (dict(players=("Ana", "Ana")), "different name"),
-    (dict(colour="red"), "no rule called colour"),
-    (dict(hand_size="lots"), "hand_size must be a whole number"),
-    (dict(starters=[10, 20, 30]), "at least 4"),
-    (dict(starters=[10, 20, 30, 140]), "between 0 and 100"),
-    (dict(first_slider="Zed"), "isn't playing"),
-    (dict(again_first="oldest"), "lowest or listed"),
-    (dict(decks=make_deck(10)), "need 18"),
-    (dict(mode="challenge", decks=make_deck(10)), "needs 14"),
-    (dict(mode="challenge", players=[f"P{i}" for i in range(9)]), "1 to 8"),
-])
+@pytest.mark.parametrize(
+    "options, reason",
+    [
+        (dict(mode="speed"), "no mode"),
+        (dict(players=("Ana",)), "2 to 8"),
+        (dict(players=[f"P{i}" for i in range(9)]), "2 to 8"),
+        (dict(players=("Ana", "Ana")), "different name"),
+        (dict(colour="red"), "no rule called colour"),
+        (dict(hand_size="lots"), "hand_size must be a whole number"),
+        (dict(starters=[10, 20, 30]), "at least 4"),
+        (dict(starters=[10, 20, 30, 140]), "between 0 and 100"),
+        (dict(first_slider="Zed"), "isn't playing"),
+        (dict(again_first="oldest"), "lowest or listed"),
+        (dict(decks=make_deck(10)), "need 18"),
+        (dict(mode="challenge", decks=make_deck(10)), "needs 14"),
+        (dict(mode="challenge", players=[f"P{i}" for i in range(9)]), "1 to 8"),
+    ],
+)
 def test_invalid_options_are_refused(options, reason):
     with pytest.raises(RuleError) as error:
         new_game(**options)
@@ -213,8 +227,8 @@ def test_words_from_each_card_pick_it():
     hand = [question(1, "pizza", 10), question(2, "soup", 20)]
     words = dict(k100.card_words(hand))
     assert words["pizza"] == 1 and words["soup"] == 2
-    assert "breakfast" not in words and "eaten" not in words   # shared by both cards
-    assert "have" not in words                                   # a stop word
+    assert "breakfast" not in words and "eaten" not in words  # shared by both cards
+    assert "have" not in words  # a stop word
 
 
 def test_prompt_gives_live_word_and_number_lists():
@@ -239,22 +253,24 @@ def test_a_turn_names_the_cards_by_titles_and_the_full_text_is_a_command_away():
     state, events = new_game()
     hand = state.hands["Ana"]
     turn = next(e["text"] for e in events if e["type"] == "say" and "Slider" in e["text"])
-    assert turn == "Ana, you're the Slider: " + names_text(hand)     # in hand order
+    assert turn == "Ana, you're the Slider: " + names_text(hand)  # in hand order
     assert not any(q.text in turn for q in hand)
     private = [e["text"] for e in events if e["type"] == "private" and e["player"] == "Ana"]
-    assert all(q.text in private[0] for q in hand)                 # told in full, privately
+    assert all(q.text in private[0] for q in hand)  # told in full, privately
     after, events = act(state, "read_card", card=3)
     assert snapshot(after) == snapshot(state) and texts(events) == f"Card 3: {hand[2].text}"
     assert "1 to 6" in assert_refused(state, "read_card", card=7)
 
 
-@pytest.mark.parametrize("how, full_first, full_later", [
-    ("titles", False, False), ("first", True, False), ("full", True, True), (True, True, True)])
+@pytest.mark.parametrize(
+    "how, full_first, full_later",
+    [("titles", False, False), ("first", True, False), ("full", True, True), (True, True, True)],
+)
 def test_read_hand_rule_says_when_a_hand_is_read_in_full(how, full_first, full_later):
     state, events = new_game(players=("Ana", "Ben"), read_hand=how)
     first_turn = texts(events)
     assert (state.hands["Ana"][0].text in first_turn) == full_first
-    for _ in range(2):                                  # Ana's and Ben's turns: Ana again
+    for _ in range(2):  # Ana's and Ben's turns: Ana again
         state = with_answer(state, 50)
         state, _ = act(state, "choose_card", card=1)
         state, _ = act(state, "place", line=1, end="high")
@@ -301,16 +317,19 @@ def placed(state):
     return state
 
 
-@pytest.mark.parametrize("fields, spot", [
-    (dict(after=42, before=60), (0, 2, 42, 60)),
-    (dict(after=60, before=42), (0, 2, 42, 60)),            # said high first
-    (dict(before=12), (0, 0, None, 12)),                    # "below 12"
-    (dict(line=2, after=80), (1, 2, 80, None)),             # "above 80 on line two"
-    (dict(after=42), (0, 2, 42, 60)),                       # just above 42
-    (dict(line=2, end="low"), (1, 0, None, 5)),             # "start of line two"
-    (dict(line=1, end="high"), (0, 3, 60, None)),
-    (dict(line=1, after=12.0, before=42.0), (0, 1, 12, 42)),  # matcher numbers as floats
-])
+@pytest.mark.parametrize(
+    "fields, spot",
+    [
+        (dict(after=42, before=60), (0, 2, 42, 60)),
+        (dict(after=60, before=42), (0, 2, 42, 60)),  # said high first
+        (dict(before=12), (0, 0, None, 12)),  # "below 12"
+        (dict(line=2, after=80), (1, 2, 80, None)),  # "above 80 on line two"
+        (dict(after=42), (0, 2, 42, 60)),  # just above 42
+        (dict(line=2, end="low"), (1, 0, None, 5)),  # "start of line two"
+        (dict(line=1, end="high"), (0, 3, 60, None)),
+        (dict(line=1, after=12.0, before=42.0), (0, 1, 12, 42)),  # matcher numbers as floats
+    ],
+)
 def test_place_names_one_spot(fields, spot):
     state = placed(new_game()[0])
     state, events = act(state, "place", **fields)
@@ -319,14 +338,17 @@ def test_place_names_one_spot(fields, spot):
     assert "Ana slides it" in texts(events)
 
 
-@pytest.mark.parametrize("fields, reason", [
-    (dict(after=12, before=60), "aren't next to each other"),
-    (dict(after=42, before=77), "no 77"),
-    (dict(line=2, after=42, before=60), "no 42 on line two"),
-    (dict(end="low"), "Both lines"),
-    (dict(line=3, after=5), "two lines"),
-    (dict(), "Say where"),
-])
+@pytest.mark.parametrize(
+    "fields, reason",
+    [
+        (dict(after=12, before=60), "aren't next to each other"),
+        (dict(after=42, before=77), "no 77"),
+        (dict(line=2, after=42, before=60), "no 42 on line two"),
+        (dict(end="low"), "Both lines"),
+        (dict(line=3, after=5), "two lines"),
+        (dict(), "Say where"),
+    ],
+)
 def test_invalid_spots_are_refused(fields, reason):
     state = placed(new_game()[0])
     assert reason in assert_refused(state, "place", **fields)
@@ -401,8 +423,7 @@ def scores_of(events):
 def test_rulebook_example_between_25_and_87_right_spot():
     state, _ = new_game()
     state.lines = [[25, 87], [5, 80]]
-    state, events = take_turn(state, 60, dict(after=25, before=87),
-                              guesses=["correct", "higher"])
+    state, events = take_turn(state, 60, dict(after=25, before=87), guesses=["correct", "higher"])
     assert state.lines[0] == [25, 60, 87]
     assert scores_of(events) == {"Ana": 20, "Ben": 10}
     assert {"type": "sound", "name": "correct"} in events
@@ -427,8 +448,7 @@ def test_reading_intents_are_marked_as_info_for_the_session():
 def test_wrong_spot_discards_card_and_pays_right_direction():
     state, _ = new_game()
     state.lines = [[25, 87], [5, 80]]
-    state, events = take_turn(state, 95, dict(after=25, before=87),
-                              guesses=["higher", "lower"])
+    state, events = take_turn(state, 95, dict(after=25, before=87), guesses=["higher", "lower"])
     assert state.lines[0] == [25, 87]
     assert state.discards[-1].answer == 95
     assert scores_of(events) == {"Ben": 10}
@@ -448,8 +468,7 @@ def test_reveal_comes_after_a_drumroll_cue():
 def test_equal_to_a_neighbour_counts_as_right(answer):
     state, _ = new_game()
     state.lines = [[25, 87], [5, 80]]
-    state, events = take_turn(state, answer, dict(after=25, before=87),
-                              guesses=["higher", "correct"])
+    state, events = take_turn(state, answer, dict(after=25, before=87), guesses=["higher", "correct"])
     assert state.lines[0] == sorted([25, 87, answer])
     assert scores_of(events) == {"Ana": 20, "Cy": 10}
 
@@ -512,7 +531,7 @@ def test_everyone_with_points_bets_slider_first():
     state, _ = act(state, "place", after=25, before=87)
     state, _ = act(state, "predict", guess="correct")
     state, _ = act(state, "predict", guess="correct")
-    assert k100.prompt(state).player == "Ben"        # Ana (Slider) has nothing to bet
+    assert k100.prompt(state).player == "Ben"  # Ana (Slider) has nothing to bet
     state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
     state, _ = act(state, "choose_card", card=1)
     state, _ = act(state, "place", after=25, before=87)
@@ -526,16 +545,14 @@ def test_everyone_with_points_bets_slider_first():
 
 def test_bets_pay_one_to_one_plus_card_points_or_are_lost():
     state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
-    state, events = take_turn(state, 50, dict(after=25, before=87),
-                              guesses=["correct", "higher"], bets=[30, 20, 20])
+    state, events = take_turn(state, 50, dict(after=25, before=87), guesses=["correct", "higher"], bets=[30, 20, 20])
     assert scores_of(events) == {"Ana": 50, "Ben": 30, "Cy": -20}
     assert state.points == {"Ana": 80, "Ben": 70, "Cy": 0}
 
 
 def test_no_bet_still_earns_card_points():
     state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
-    state, events = take_turn(state, 50, dict(after=25, before=87),
-                              guesses=["correct", "correct"], bets=[0, 0, 0])
+    state, events = take_turn(state, 50, dict(after=25, before=87), guesses=["correct", "correct"], bets=[0, 0, 0])
     assert scores_of(events) == {"Ana": 20, "Ben": 10, "Cy": 10}
 
 
@@ -565,8 +582,7 @@ def tied_game(deck_size=60, **rules):
     state.lines = [[25, 87], [5, 80]]
     state, _ = take_turn(state, 50, dict(after=25, before=87), guesses=["lower", "lower"])
     state, _ = take_turn(state, 50, dict(line=2, after=5, before=80), guesses=["lower", "lower"])
-    state, events = take_turn(state, 99, dict(line=1, after=25, before=50),
-                              guesses=["lower", "lower"])
+    state, events = take_turn(state, 99, dict(line=1, after=25, before=50), guesses=["lower", "lower"])
     return state, events
 
 
@@ -602,7 +618,7 @@ def test_tied_tiebreak_repeats_with_a_fresh_question():
     assert "Still tied" in texts(events)
     assert state.tiebreak.question.id != first.id
     assert "write down a number" in texts(events) and k100.prompt(state).player is None
-    assert k100.prompt(written(state)).player == "Ben"          # the order rotates
+    assert k100.prompt(written(state)).player == "Ben"  # the order rotates
 
 
 def test_by_voice_every_number_is_written_down_before_any_is_heard():
@@ -638,7 +654,7 @@ def test_with_phones_each_tied_player_types_the_number_on_their_own_page():
     assert prompt.text == "Ana and Ben, enter your numbers on your phones."
     ana, ben, cy = (k100.hand_view(state, p) for p in ("Ana", "Ben", "Cy"))
     assert ana.number is not None and ana.number.intent == {"intent": "number"}
-    assert ben.number is not None and cy.number is None              # both fields open at once
+    assert ben.number is not None and cy.number is None  # both fields open at once
     assert state.tiebreak.question.text in ana.facts[0]
     state, events = k100.apply(state, {"intent": "number", "value": 30, "player": "Ben"})  # Ben first
     assert "30" not in texts(events) and "Got it, Ben." in texts(events)
@@ -734,11 +750,10 @@ def test_challenge_has_no_predictions():
 def test_challenge_won_at_ten_placed_scores_lives_times_twenty():
     state, _ = challenge()
     for _ in range(2):
-        state, _ = challenge_turn(state, 10, line=1, end="high")       # wrong, wrong
+        state, _ = challenge_turn(state, 10, line=1, end="high")  # wrong, wrong
     for value in range(51, 61):
         state, events = challenge_turn(state, value, line=1, end="high")
-    assert events[-1] == {"type": "game_over", "scores": {"Ana": 60, "Ben": 60},
-                          "winners": ["Ana", "Ben"]}
+    assert events[-1] == {"type": "game_over", "scores": {"Ana": 60, "Ben": 60}, "winners": ["Ana", "Ben"]}
     assert "kept it 60" in texts(events)
 
 
@@ -763,7 +778,7 @@ def test_challenge_plays_the_last_passed_card_alone_by_default():
     state, _ = challenge(challenge_deck=3, challenge_target=3)
     state, _ = challenge_turn(state, 70, line=1, end="high")
     state, _ = challenge_turn(state, 80, line=1, end="high")
-    assert k100.prompt(state).name == "keep-it-100/place"     # only one card: no choice
+    assert k100.prompt(state).name == "keep-it-100/place"  # only one card: no choice
     state.turn.card = dataclasses.replace(state.turn.card, answer=90)
     state, events = act(state, "place", line=1, end="high")
     assert events[-1]["winners"] == ["Ana", "Ben"]
@@ -774,9 +789,9 @@ def test_challenge_goes_on_while_lives_and_a_passed_card_are_left():
     lost all your lives": with 9 placed, 4 lost and a life left, the 14th card is played."""
     state, _ = challenge()
     for _ in range(4):
-        state, _ = challenge_turn(state, 10, line=1, end="high")             # wrong
+        state, _ = challenge_turn(state, 10, line=1, end="high")  # wrong
     for value in range(51, 60):
-        state, events = challenge_turn(state, value, line=1, end="high")     # right
+        state, events = challenge_turn(state, value, line=1, end="high")  # right
     assert (state.challenge.placed, state.challenge.lives) == (9, 1)
     assert not state.challenge.deck and k100.prompt(state).name == "keep-it-100/place"
     state.turn.card = dataclasses.replace(state.turn.card, answer=99)
@@ -800,14 +815,17 @@ def test_replaying_the_actions_rebuilds_the_same_state():
     while k100.prompt(state) is not None:
         prompt = k100.prompt(state)
         kind = prompt.name.split("/")[1]
-        action = {"player": prompt.player, **{
-            "choose_card": {"intent": "choose_card", "card": 1},
-            "place": {"intent": "place", "line": 1, "end": "high"},
-            "predict": {"intent": "predict", "guess": "correct"},
-            "bet": {"intent": "bet", "amount": prompt.context.get("max", 0)},
-            "tiebreak_ready": {"intent": "ready"},
-            "tiebreak": {"intent": "number", "value": 50},
-        }[kind]}
+        action = {
+            "player": prompt.player,
+            **{
+                "choose_card": {"intent": "choose_card", "card": 1},
+                "place": {"intent": "place", "line": 1, "end": "high"},
+                "predict": {"intent": "predict", "guess": "correct"},
+                "bet": {"intent": "bet", "amount": prompt.context.get("max", 0)},
+                "tiebreak_ready": {"intent": "ready"},
+                "tiebreak": {"intent": "number", "value": 50},
+            }[kind],
+        }
         state, _ = k100.apply(state, action)
         actions.append(action)
     replayed, _ = k100.setup(options, make_deck())
@@ -836,23 +854,28 @@ def test_scores_summary():
 def heard(state, text):
     """What the matcher makes of `text` at the current prompt (None if refused)."""
     from voice.understanding.matcher import Matcher
+
     prompt = k100.prompt(state)
     return Matcher().match(prompt.name, text, prompt.slots).intent
 
 
 def test_grammar_covers_every_prompt_the_engine_asks():
     from voice.understanding.grammar import load_grammar
+
     grammar = load_grammar("keep-it-100")
     for name in ("choose_card", "place", "predict", "bet", "tiebreak_ready", "tiebreak"):
         assert f"keep-it-100/{name}" in grammar.prompts
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("card two", {"intent": "choose_card", "card": 2}),
-    ("the second one", {"intent": "choose_card", "card": 2}),
-    ("the last one", {"intent": "choose_card", "card": 6}),
-    ("read my cards", {"intent": "read_cards"}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("card two", {"intent": "choose_card", "card": 2}),
+        ("the second one", {"intent": "choose_card", "card": 2}),
+        ("the last one", {"intent": "choose_card", "card": 6}),
+        ("read my cards", {"intent": "read_cards"}),
+    ],
+)
 def test_choose_card_phrases(text, expected):
     state, _ = new_game()
     assert heard(state, text) == expected
@@ -864,32 +887,49 @@ def test_choose_card_by_a_word_from_the_question():
     assert heard(state, f"um, the {word} one") == {"intent": "choose_card", "card": 3}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("between 42 and 60", {"after": 42, "before": 60}),
-    ("below 12", {"before": 12}),
-    ("above 80 on line two", {"after": 80, "line": 2}),
-    ("line one, between 12 and 42", {"line": 1, "after": 12, "before": 42}),
-    ("at the end of line two", {"end": "high", "line": 2}),
-    ("the start of the top line", {"end": "low", "line": 1}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("between 42 and 60", {"after": 42, "before": 60}),
+        ("below 12", {"before": 12}),
+        ("above 80 on line two", {"after": 80, "line": 2}),
+        ("line one, between 12 and 42", {"line": 1, "after": 12, "before": 42}),
+        ("at the end of line two", {"end": "high", "line": 2}),
+        ("the start of the top line", {"end": "low", "line": 1}),
+    ],
+)
 def test_place_phrases(text, expected):
     state = placed(new_game()[0])
     assert heard(state, text) == {"intent": "place", **expected}
 
 
-@pytest.mark.parametrize("text, guess", [
-    ("lower", "lower"), ("I think it's lower", "lower"), ("that's right", "correct"),
-    ("correct", "correct"), ("higher", "higher"), ("more", "higher"),
-])
+@pytest.mark.parametrize(
+    "text, guess",
+    [
+        ("lower", "lower"),
+        ("I think it's lower", "lower"),
+        ("that's right", "correct"),
+        ("correct", "correct"),
+        ("higher", "higher"),
+        ("more", "higher"),
+    ],
+)
 def test_predict_phrases(text, guess):
     state = placed(new_game()[0])
     state, _ = act(state, "place", after=42, before=60)
     assert heard(state, text) == {"intent": "predict", "guess": guess}
 
 
-@pytest.mark.parametrize("text, amount", [
-    ("no bet", 0), ("pass", 0), ("bet 20", 20), ("20 points", 20), ("all in", 30),
-])
+@pytest.mark.parametrize(
+    "text, amount",
+    [
+        ("no bet", 0),
+        ("pass", 0),
+        ("bet 20", 20),
+        ("20 points", 20),
+        ("all in", 30),
+    ],
+)
 def test_bet_phrases(text, amount):
     state = over100_with_points({"Ana": 30, "Ben": 40, "Cy": 20})
     state, _ = act(state, "choose_card", card=1)
@@ -899,8 +939,9 @@ def test_bet_phrases(text, amount):
     assert heard(state, text) == {"intent": "bet", "amount": amount}
 
 
-@pytest.mark.parametrize("text, value", [("57", 57), ("fifty seven", 57), ("a hundred", 100),
-                                         ("zero", 0), ("my guess is 12", 12)])
+@pytest.mark.parametrize(
+    "text, value", [("57", 57), ("fifty seven", 57), ("a hundred", 100), ("zero", 0), ("my guess is 12", 12)]
+)
 def test_tiebreak_phrases(text, value):
     state, _ = tied_game()
     assert heard(written(state), text) == {"intent": "number", "value": value}
@@ -919,6 +960,7 @@ def test_a_year_is_said_only_on_survey_cards():
     """The rulebook's year is "the year the survey was conducted": "80 proof ... From 2024"
     or "VAT in Germany ... From 2007" dated a law, not a survey."""
     from host.decks import load_default_decks
+
     cards = load_default_decks().questions_for(k100.ID)
     dated = [q for q in cards if k100._question_text(q) != q.text]
     assert dated and {q.category for q in dated} == {"survey"}
@@ -929,11 +971,25 @@ def test_the_spoken_rules_describe_the_questions_as_they_are():
     """Many cards are percentages of things, not of people ("What percent of a cucumber is
     water?"): the rules say so rather than "how many people said yes"."""
     from host.decks import load_default_decks
+
     cards = load_default_decks().questions_for(k100.ID)
-    people = ("people", "adults", "americans", "europeans", "teens", "teenagers", "owners", "workers",
-              "men", "women", "children", "you", "your")
+    people = (
+        "people",
+        "adults",
+        "americans",
+        "europeans",
+        "teens",
+        "teenagers",
+        "owners",
+        "workers",
+        "men",
+        "women",
+        "children",
+        "you",
+        "your",
+    )
     about_things = [q for q in cards if not set(re.findall(r"[a-z]+", q.text.lower())) & set(people)]
-    assert len(about_things) > len(cards) / 3                # 115 of 267 (2026-12)
+    assert len(about_things) > len(cards) / 3  # 115 of 267 (2026-12)
     assert "said yes" not in k100.RULES_SUMMARY
     assert "number from 0 to 100" in k100.RULES_SUMMARY and "percentage" in k100.RULES_SUMMARY
 
@@ -942,6 +998,7 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
     """The real Session, PhoneEars and page hub: Ben's page answers before Ana's, though
     the roster names Ana first; each number is journaled as its own seat's move."""
     import queue
+
     from host.eventlog import EventLog
     from host.journal import Journal
     from host.session import Session, SessionInfo
@@ -951,6 +1008,7 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
     class Silent:
         """Typed ears where nobody types: the pages answer; after 3 s the input ends
         (a session still waiting for a refused press stops so)."""
+
         def __init__(self):
             self.stop: queue.Queue = queue.Queue()
 
@@ -984,9 +1042,17 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create(k100.ID, {"options": {}})
     mouth, inner = Mouth(), Silent()
-    session = Session(k100, GameOptions(players=("Ana", "Ben", "Cy")), None, journal, SessionInfo(sid, "g"),
-                      EventLog(tmp_path / "events.jsonl", lambda: 0.0), PhoneEars(inner, hub), PhoneMouth(mouth, hub),
-                      lambda: 0.0)
+    session = Session(
+        k100,
+        GameOptions(players=("Ana", "Ben", "Cy")),
+        None,
+        journal,
+        SessionInfo(sid, "g"),
+        EventLog(tmp_path / "events.jsonl", lambda: 0.0),
+        PhoneEars(inner, hub),
+        PhoneMouth(mouth, hub),
+        lambda: 0.0,
+    )
     session.state = state
     session.watchers.append(hub.update)
     hub.update(state)

@@ -1,4 +1,5 @@
 """Tests of the 1% engine (host/games/one_percent.py): every rule, choice and refusal."""
+
 from __future__ import annotations
 
 import random
@@ -14,10 +15,11 @@ from host.games.one_percent import BidCard
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR = ("Ana", "Ben", "Cy", "Dee")
-SHIPPED_FAMILIES = ("shark", "comet", "star", "lightning", "clover")   # decks/one-percent.yaml
+SHIPPED_FAMILIES = ("shark", "comet", "star", "lightning", "clover")  # decks/one-percent.yaml
 
 
 # --------------------------------------------------------------------------- helpers
+
 
 class ScriptedDice:
     """Stands in for the game's rng: dice come from a script, shuffles keep order."""
@@ -38,8 +40,7 @@ class ScriptedDice:
 
 
 def new_game(players=FOUR, deal="host", seed=3, **rules):
-    state, _ = op.setup(GameOptions(players=tuple(players), mode="basic", deal=deal,
-                                    seed=seed, rules=rules), None)
+    state, _ = op.setup(GameOptions(players=tuple(players), mode="basic", deal=deal, seed=seed, rules=rules), None)
     return state
 
 
@@ -75,8 +76,7 @@ def hands(**cards):
     """hands(Ana="clover 4, shark 2") -> {"Ana": [BidCard("clover", 4), ...]}"""
     result = {}
     for player, spec in cards.items():
-        result[player] = [BidCard(part.split()[0], int(part.split()[1]))
-                          for part in spec.split(",") if part.strip()]
+        result[player] = [BidCard(part.split()[0], int(part.split()[1])) for part in spec.split(",") if part.strip()]
     return result
 
 
@@ -109,6 +109,7 @@ def rewarding(state, player, row=(), owned=None, deck=None, left=3, dice=()):
 
 
 # --------------------------------------------------------------------------- setup
+
 
 def test_setup_reveals_three_rewards_and_deals_three_cards_each():
     s, events = op.setup(GameOptions(players=FOUR, seed=5), None)
@@ -149,8 +150,12 @@ def test_reward_deck_composition_is_configurable():
 
 # --------------------------------------------------------------------------- deck files
 
-ONLY_REROLLS = {"copies: 3": "copies: 0", "steal: 3": "steal: 0", "draw_two: 2": "draw_two: 0",
-                "reroll: 2": "reroll: 5"}
+ONLY_REROLLS = {
+    "copies: 3": "copies: 0",
+    "steal: 3": "steal: 0",
+    "draw_two: 2": "draw_two: 0",
+    "reroll: 2": "reroll: 5",
+}
 TWO_FAMILIES = {  # star and lightning only, valued 1 to 3, four copies: 24 cards
     "    - name: shark\n      plural: sharks\n": "",
     "    - name: comet\n      plural: comets\n": "",
@@ -172,8 +177,7 @@ def deck_file(tmp_path, changes: dict[str, str]) -> Decks:
 
 
 def game_with(decks: Decks, players=FOUR, **rules):
-    return op.setup(GameOptions(players=tuple(players), mode="basic", deal="host", seed=3,
-                                rules=rules), decks)
+    return op.setup(GameOptions(players=tuple(players), mode="basic", deal="host", seed=3, rules=rules), decks)
 
 
 def test_the_reward_deck_is_dealt_from_the_file(tmp_path):
@@ -184,8 +188,7 @@ def test_the_reward_deck_is_dealt_from_the_file(tmp_path):
 
 
 def test_rules_still_override_the_files_counts(tmp_path):
-    s, _ = game_with(deck_file(tmp_path, ONLY_REROLLS), steal_cards=2, reroll_cards="1",
-                     winning_copies=1)
+    s, _ = game_with(deck_file(tmp_path, ONLY_REROLLS), steal_cards=2, reroll_cards="1", winning_copies=1)
     deck = s.reward_row + s.reward_deck
     assert sorted(deck, key=str) == [1, 2, 3, 4, 5, 6, 7, 8, 9, "reroll", "steal", "steal"]
 
@@ -242,20 +245,23 @@ def test_table_deal_sends_no_private_hands():
     assert s.hands == {}
 
 
-@pytest.mark.parametrize("options, fragment", [
-    (GameOptions(players=("Ana",)), "2 to 6"),
-    (GameOptions(players=tuple("ABCDEFG")), "2 to 6"),
-    (GameOptions(players=("Ana", "Ana")), "different name"),
-    (GameOptions(players=FOUR, mode="pro"), "basic"),
-    (GameOptions(players=FOUR, deal="mail"), "host or at the table"),
-    (GameOptions(players=FOUR, rules={"jokers": 2}), "jokers"),
-    (GameOptions(players=FOUR, rules={"dice": "app"}), "dice"),
-    (GameOptions(players=FOUR, rules={"duplicates": "maybe"}), "duplicates"),
-    (GameOptions(players=FOUR, rules={"max_cards": "lots"}), "whole number"),
-    (GameOptions(players=FOUR, rules={"rewards": 0}), "at least 1"),
-    (GameOptions(players=FOUR, rules={"steal_cards": -1}), "negative"),
-    (GameOptions(players=FOUR, rules={"hand_size": 9}), "too big"),
-])
+@pytest.mark.parametrize(
+    "options, fragment",
+    [
+        (GameOptions(players=("Ana",)), "2 to 6"),
+        (GameOptions(players=tuple("ABCDEFG")), "2 to 6"),
+        (GameOptions(players=("Ana", "Ana")), "different name"),
+        (GameOptions(players=FOUR, mode="pro"), "basic"),
+        (GameOptions(players=FOUR, deal="mail"), "host or at the table"),
+        (GameOptions(players=FOUR, rules={"jokers": 2}), "jokers"),
+        (GameOptions(players=FOUR, rules={"dice": "app"}), "dice"),
+        (GameOptions(players=FOUR, rules={"duplicates": "maybe"}), "duplicates"),
+        (GameOptions(players=FOUR, rules={"max_cards": "lots"}), "whole number"),
+        (GameOptions(players=FOUR, rules={"rewards": 0}), "at least 1"),
+        (GameOptions(players=FOUR, rules={"steal_cards": -1}), "negative"),
+        (GameOptions(players=FOUR, rules={"hand_size": 9}), "too big"),
+    ],
+)
 def test_invalid_options_are_refused_with_a_reason(options, fragment):
     with pytest.raises(RuleError) as error:
         op.setup(options, None)
@@ -272,6 +278,7 @@ def test_same_seed_same_deal_and_rolls():
 
 
 # --------------------------------------------------------------------------- setup roll
+
 
 def scripted_setup(monkeypatch, rolls, players=FOUR, **rules):
     monkeypatch.setattr(op, "new_rng", lambda seed: ScriptedDice(rolls))
@@ -291,7 +298,7 @@ def test_setup_tie_rolls_again_among_the_tied_only(monkeypatch):
     s, events = scripted_setup(monkeypatch, [1, 2, 2, 1, 4, 5, 4, 4, 3, 3, 1, 1])
     assert "Ana and Ben tie on 3" in texts(events)
     assert s.turn == "Ben"
-    assert s.rng.rolls == []          # exactly six rolls of two dice: nobody else rerolled
+    assert s.rng.rolls == []  # exactly six rolls of two dice: nobody else rerolled
 
 
 def test_double_zero_on_setup_roll_wins_at_once(monkeypatch):
@@ -301,7 +308,7 @@ def test_double_zero_on_setup_roll_wins_at_once(monkeypatch):
     over = events[-1]
     assert over["type"] == "game_over" and over["winners"] == ["Ben"]
     assert over["scores"] == {"Ana": 0, "Ben": 1, "Cy": 0, "Dee": 0}
-    assert s.rng.rolls == [7, 7]      # Cy never rolled
+    assert s.rng.rolls == [7, 7]  # Cy never rolled
 
 
 def test_table_dice_setup_roll_asks_each_player(monkeypatch):
@@ -335,6 +342,7 @@ def test_table_dice_values_must_be_faces(monkeypatch):
 
 # --------------------------------------------------------------------------- bidding
 
+
 def test_bid_prompt_names_the_player_and_the_last_bid():
     s = bidding(new_game(), "Ana")
     p = op.prompt(s)
@@ -367,7 +375,7 @@ def test_bid_needs_a_real_family_and_a_positive_number():
     assert "family" in refused(s, "bid", count=3, family="unicorn")
     refused(s, "bid", count=0, family="star")
     refused(s, "bid", count=None, family="star")
-    s, _ = act(s, "bid", count=3, family="stars")      # a plural is understood
+    s, _ = act(s, "bid", count=3, family="stars")  # a plural is understood
     assert s.last_bid.family == "star"
 
 
@@ -397,8 +405,12 @@ def test_turns_skip_players_out_of_play():
 
 # --------------------------------------------------------------------------- challenges
 
-RULEBOOK_HANDS = dict(Ana="clover 1, star 2, shark 3", Ben="clover 2, star 5, comet 1",
-                      Cy="clover 2, lightning 4, lightning 1", Dee="shark 5, comet 2, comet 3")
+RULEBOOK_HANDS = dict(
+    Ana="clover 1, star 2, shark 3",
+    Ben="clover 2, star 5, comet 1",
+    Cy="clover 2, lightning 4, lightning 1",
+    Dee="shark 5, comet 2, comet 3",
+)
 
 
 def rulebook_challenge():
@@ -417,61 +429,77 @@ def test_challenge_asks_the_others_in_turn_order_only():
     assert (p.name, p.player) == ("one-percent/vote", "Dee")
     assert "12 clovers" in p.text and "Ben" in p.text
     s, _ = act(s, "disagree")
-    assert op.prompt(s).player == "Ana"      # Ben (bidder) and Cy (challenger) are not asked
+    assert op.prompt(s).player == "Ana"  # Ben (bidder) and Cy (challenger) are not asked
     assert "agree or disagree" in refused(s, "bid", count=13, family="star")
 
 
 def test_rulebook_example_wrong_side_is_out_and_challenger_opens():
     s, _ = rulebook_challenge()
-    s, _ = act(s, "disagree")                # Dee sides with Cy
-    s, events = act(s, "agree")              # Ana sides with Ben
+    s, _ = act(s, "disagree")  # Dee sides with Cy
+    s, events = act(s, "agree")  # Ana sides with Ben
     said = texts(events)
     assert "5 clovers in all" in said and "false" in said
     assert "Ana and Ben are out" in said
     assert s.in_play == ["Cy", "Dee"]
     assert s.turn == "Cy" and s.phase == op.BID and s.last_bid is None
     reveals = [e for e in events if e["type"] == "reveal"]
-    assert [(e["player"], e["value"]) for e in reveals] == [
-        ("Ana", 1), ("Ben", 2), ("Cy", 2), ("Dee", 0)]
+    assert [(e["player"], e["value"]) for e in reveals] == [("Ana", 1), ("Ben", 2), ("Cy", 2), ("Dee", 0)]
 
 
 def test_family_total_adds_card_values_not_card_count():
-    s = bidding(new_game(players=("Ana", "Ben")), "Ana",
-                dealt=hands(Ana="shark 2, shark 4, star 1", Ben="comet 1, comet 2, star 3"))
+    s = bidding(
+        new_game(players=("Ana", "Ben")),
+        "Ana",
+        dealt=hands(Ana="shark 2, shark 4, star 1", Ben="comet 1, comet 2, star 3"),
+    )
     s, _ = act(s, "bid", count=6, family="shark")
-    s, events = act(s, "challenge")          # Ben doubts: 6 sharks is exactly right
+    s, events = act(s, "challenge")  # Ben doubts: 6 sharks is exactly right
     assert "6 sharks in all: the bid holds" in texts(events)
 
 
 def test_a_bid_holds_when_the_total_reaches_it_and_the_bidder_opens_next():
-    s = bidding(new_game(players=("Ana", "Ben", "Cy")), "Ana",
-                dealt=hands(Ana="star 3, comet 1, comet 2", Ben="star 2, clover 5, shark 1",
-                            Cy="lightning 3, lightning 2, clover 1"))
+    s = bidding(
+        new_game(players=("Ana", "Ben", "Cy")),
+        "Ana",
+        dealt=hands(
+            Ana="star 3, comet 1, comet 2", Ben="star 2, clover 5, shark 1", Cy="lightning 3, lightning 2, clover 1"
+        ),
+    )
     s, _ = act(s, "bid", count=5, family="star")
-    s, _ = act(s, "challenge")               # Ben challenges Ana
-    s, events = act(s, "disagree")           # Cy sides with Ben
+    s, _ = act(s, "challenge")  # Ben challenges Ana
+    s, events = act(s, "disagree")  # Cy sides with Ben
     assert "the bid holds" in texts(events)
     assert s.in_play == ["Ana"]
     assert s.phase == op.REWARD and s.reward.player == "Ana"
 
 
 def test_bidder_opens_next_phase_when_the_bid_holds():
-    s = bidding(new_game(), "Ana",
-                dealt=hands(Ana="star 5, comet 1, comet 2", Ben="star 2, clover 5, shark 1",
-                            Cy="lightning 3, lightning 2, clover 1",
-                            Dee="shark 1, shark 2, comet 4"))
+    s = bidding(
+        new_game(),
+        "Ana",
+        dealt=hands(
+            Ana="star 5, comet 1, comet 2",
+            Ben="star 2, clover 5, shark 1",
+            Cy="lightning 3, lightning 2, clover 1",
+            Dee="shark 1, shark 2, comet 4",
+        ),
+    )
     s, _ = act(s, "bid", count=3, family="star")
-    s, _ = act(s, "bid", count=4, family="star")       # Ben bids 4 stars: there are 7
-    s, _ = act(s, "challenge")                         # Cy
-    s, _ = act(s, "disagree")                          # Dee
-    s, events = act(s, "agree")                        # Ana
+    s, _ = act(s, "bid", count=4, family="star")  # Ben bids 4 stars: there are 7
+    s, _ = act(s, "challenge")  # Cy
+    s, _ = act(s, "disagree")  # Dee
+    s, events = act(s, "agree")  # Ana
     assert s.in_play == ["Ana", "Ben"]
     assert s.turn == "Ben"
 
 
 def test_two_players_in_play_reveal_without_votes():
-    s = bidding(new_game(), "Cy", in_play=["Cy", "Dee"],
-                dealt=hands(Cy="shark 3, comet 1, comet 2", Dee="shark 5, star 1, star 2"))
+    s = bidding(
+        new_game(),
+        "Cy",
+        in_play=["Cy", "Dee"],
+        dealt=hands(Cy="shark 3, comet 1, comet 2", Dee="shark 5, star 1, star 2"),
+    )
     s, _ = act(s, "bid", count=9, family="shark")
     s, events = act(s, "challenge")
     assert "8 sharks in all: the bid was false" in texts(events)
@@ -480,8 +508,12 @@ def test_two_players_in_play_reveal_without_votes():
 
 def test_rulebook_second_phase_last_player_moves_to_rewards():
     """9 sharks in play: Cy was wrong to doubt, Dee alone is in and earns 3 rewards."""
-    s = bidding(new_game(), "Cy", in_play=["Cy", "Dee"],
-                dealt=hands(Cy="shark 4, comet 1, comet 2", Dee="shark 5, star 1, star 2"))
+    s = bidding(
+        new_game(),
+        "Cy",
+        in_play=["Cy", "Dee"],
+        dealt=hands(Cy="shark 4, comet 1, comet 2", Dee="shark 5, star 1, star 2"),
+    )
     s, _ = act(s, "bid", count=7, family="shark")
     s, _ = act(s, "bid", count=9, family="shark")
     s, events = act(s, "challenge")
@@ -495,10 +527,10 @@ def test_after_a_reveal_all_hands_are_discarded_and_those_in_draw_new_ones():
     s = new_game(seed=8)
     s = bidding(s, "Ana")
     old = {p: list(h) for p, h in s.hands.items()}
-    s, _ = act(s, "bid", count=30, family="star")       # surely false
-    s, _ = act(s, "challenge")                          # Ben
-    s, _ = act(s, "agree")                              # Cy
-    s, events = act(s, "disagree")                      # Dee
+    s, _ = act(s, "bid", count=30, family="star")  # surely false
+    s, _ = act(s, "challenge")  # Ben
+    s, _ = act(s, "agree")  # Cy
+    s, events = act(s, "disagree")  # Dee
     assert s.in_play == ["Ben", "Dee"]
     assert set(s.hands) == {"Ben", "Dee"} and all(len(h) == 3 for h in s.hands.values())
     assert all(card in s.bid_discard for hand in old.values() for card in hand)
@@ -525,11 +557,11 @@ def test_empty_bid_pile_reshuffles_the_discards():
 def test_table_deal_asks_each_player_for_their_total():
     s = bidding(new_game(players=("Ana", "Ben", "Cy"), deal="table"), "Ana")
     s, _ = act(s, "bid", count=6, family="lightning")
-    s, _ = act(s, "challenge")                          # Ben
-    s, events = act(s, "agree")                         # Cy
+    s, _ = act(s, "challenge")  # Ben
+    s, events = act(s, "agree")  # Cy
     assert "reveal" in texts(events)
     p = op.prompt(s)
-    assert (p.name, p.player) == ("one-percent/total", "Ana")   # from the bidder on
+    assert (p.name, p.player) == ("one-percent/total", "Ana")  # from the bidder on
     assert "lightning" in p.text
     assert "0 to 14" in refused(s, "number", value=15)
     refused(s, "agree")
@@ -545,6 +577,7 @@ def test_table_deal_asks_each_player_for_their_total():
 
 # --------------------------------------------------------------------------- rewards
 
+
 def test_reward_prompt_reads_the_row():
     s = rewarding(new_game(), "Dee", row=[6, "steal", 3])
     p = op.prompt(s)
@@ -559,20 +592,19 @@ def test_rulebook_reward_example_takes_6_and_3_then_rolls_7_and_3():
     s, events = act(s, "take", card=6)
     assert "Dee takes the 6" in texts(events)
     s, _ = act(s, "take", card="3")
-    assert s.owned["Dee"] == [6, 3] and s.reward_row == ["steal"]   # no refill yet
+    assert s.owned["Dee"] == [6, 3] and s.reward_row == ["steal"]  # no refill yet
     s, events = act(s, "roll")
     said = texts(events)
     assert "7 and 3" in said and "the 7 misses" in said
-    assert s.winner is None and s.phase == op.BID    # round over, nobody won
-    assert s.owned["Dee"] == [6, 3]                  # she keeps her winning numbers
+    assert s.winner is None and s.phase == op.BID  # round over, nobody won
+    assert s.owned["Dee"] == [6, 3]  # she keeps her winning numbers
 
 
 def test_two_winning_dice_win_the_game():
     s = rewarding(new_game(), "Dee", row=[5], owned={"Dee": [6, 3]}, dice=[6, 0])
     s, events = act(s, "roll")
     assert s.winner == "Dee" and op.prompt(s) is None
-    assert events[-1] == {"type": "game_over", "winners": ["Dee"],
-                          "scores": {"Ana": 0, "Ben": 0, "Cy": 0, "Dee": 1}}
+    assert events[-1] == {"type": "game_over", "winners": ["Dee"], "scores": {"Ana": 0, "Ben": 0, "Cy": 0, "Dee": 1}}
     assert refused(s, "roll") == "The game is over."
 
 
@@ -647,8 +679,7 @@ def test_getting_a_bonus_counts_as_a_reward_but_using_it_does_not():
 
 
 def test_steal_without_details_picks_the_most_useful_card():
-    s = rewarding(new_game(), "Cy", row=[4],
-                  owned={"Cy": ["steal", 2], "Ana": [2, "reroll"], "Dee": [2, 8, 6]})
+    s = rewarding(new_game(), "Cy", row=[4], owned={"Cy": ["steal", 2], "Ana": [2, "reroll"], "Dee": [2, 8, 6]})
     s, events = act(s, "use", card="steal")
     assert s.owned["Dee"] == [2, 8] and s.owned["Cy"] == [2, 6]
 
@@ -679,8 +710,7 @@ def test_draw_two_refused_on_an_empty_deck():
 
 
 def one_winning_die_state(dice_after, owned=("reroll",), dice_mode="host"):
-    s = rewarding(new_game(dice=dice_mode), "Cy", row=[4], owned={"Cy": list(owned)},
-                  dice=[0, 7] + list(dice_after))
+    s = rewarding(new_game(dice=dice_mode), "Cy", row=[4], owned={"Cy": list(owned)}, dice=[0, 7] + list(dice_after))
     return s
 
 
@@ -698,16 +728,16 @@ def test_reroll_keeps_the_reward_count_and_needs_a_fresh_roll():
     s, _ = act(s, "roll")
     s, _ = act(s, "use", card="reroll")
     assert s.reward.left == 2 and s.reward.dice == (0, 5)
-    s, _ = act(s, "use", card="reroll")      # still one winning die: allowed again
+    s, _ = act(s, "use", card="reroll")  # still one winning die: allowed again
     assert s.owned["Cy"] == []
 
 
 def test_reroll_refused_without_one_winning_die_or_after_another_action():
     s = rewarding(new_game(), "Cy", row=[4, 5], owned={"Cy": ["reroll", 9]}, dice=[3, 7, 0, 7])
-    s, _ = act(s, "roll")                    # 3 and 7: no winning die
+    s, _ = act(s, "roll")  # 3 and 7: no winning die
     assert "exactly one" in refused(s, "use", card="reroll")
-    s, _ = act(s, "roll")                    # 0 and 7: one winning die
-    s, _ = act(s, "discard", card=9)         # something else first
+    s, _ = act(s, "roll")  # 0 and 7: one winning die
+    s, _ = act(s, "discard", card=9)  # something else first
     assert s.phase == op.REWARD
     assert "exactly one" in refused(s, "use", card="reroll")
 
@@ -734,7 +764,7 @@ def test_unused_bonuses_are_offered_then_kept():
 
 def test_unusable_bonus_does_not_hold_up_the_round():
     s = rewarding(new_game(), "Cy", row=[4], owned={"Cy": ["steal"]}, left=1)
-    s, events = act(s, "take", card=4)       # nobody else owns a card: nothing to steal
+    s, events = act(s, "take", card=4)  # nobody else owns a card: nothing to steal
     assert s.phase == op.BID
 
 
@@ -749,11 +779,10 @@ def test_at_most_eight_reward_cards():
 
 
 def test_draw_two_refused_when_it_would_pass_the_limit():
-    s = rewarding(new_game(), "Cy", row=[9], owned={"Cy": [1, 2, 3, 4, 5, 6, 7, "draw_two"]},
-                  deck=[8, 9])
+    s = rewarding(new_game(), "Cy", row=[9], owned={"Cy": [1, 2, 3, 4, 5, 6, 7, "draw_two"]}, deck=[8, 9])
     assert "at most" in refused(s, "use", card="draw_two")
     s.reward_deck = [9]
-    s, _ = act(s, "use", card="draw_two")    # draws one, net zero
+    s, _ = act(s, "use", card="draw_two")  # draws one, net zero
     assert len(s.owned["Cy"]) == 8
 
 
@@ -780,8 +809,7 @@ def test_duplicate_winning_number_refused_by_rule():
 
 
 def test_draw_two_discards_duplicates_when_refusing_them():
-    s = rewarding(new_game(duplicates="refuse"), "Cy", row=[1],
-                  owned={"Cy": [6, "draw_two"]}, deck=[7, 6])
+    s = rewarding(new_game(duplicates="refuse"), "Cy", row=[1], owned={"Cy": [6, "draw_two"]}, deck=[7, 6])
     s, events = act(s, "use", card="draw_two")
     assert s.owned["Cy"] == [6, 7] and 6 in s.reward_discard
 
@@ -830,11 +858,11 @@ def test_scores_tell_who_holds_what():
 
 # --------------------------------------------------------------------------- replay
 
+
 def random_playthrough(seed: int, deal: str = "host", dice: str = "host", limit: int = 400):
     """Play a whole game with random legal-looking choices; return the actions."""
     chooser = random.Random(seed)
-    state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed,
-                                    rules={"dice": dice}), None)
+    state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), None)
     actions = []
     while (p := op.prompt(state)) is not None and len(actions) < limit:
         action = _random_action(chooser, state, p)
@@ -853,8 +881,11 @@ def _random_action(chooser, state, p):
         if last and chooser.random() < 0.4:
             action = {"intent": "challenge"}
         else:
-            action = {"intent": "bid", "family": chooser.choice(state.cards.bid.family_names),
-                      "count": (last["count"] if last else 0) + chooser.randint(1, 3)}
+            action = {
+                "intent": "bid",
+                "family": chooser.choice(state.cards.bid.family_names),
+                "count": (last["count"] if last else 0) + chooser.randint(1, 3),
+            }
     elif name == "vote":
         action = {"intent": chooser.choice(["agree", "disagree"])}
     elif name == "total":
@@ -862,8 +893,13 @@ def _random_action(chooser, state, p):
     elif name == "dice":
         action = {"intent": "dice", "values": [chooser.randint(0, 9), chooser.randint(0, 9)]}
     else:
-        options = [{"intent": "roll"}, {"intent": "done"}, {"intent": "use", "card": "reroll"},
-                   {"intent": "use", "card": "steal"}, {"intent": "use", "card": "draw_two"}]
+        options = [
+            {"intent": "roll"},
+            {"intent": "done"},
+            {"intent": "use", "card": "reroll"},
+            {"intent": "use", "card": "steal"},
+            {"intent": "use", "card": "draw_two"},
+        ]
         options += [{"intent": "take", "card": c} for c in p.context["revealed"]]
         action = chooser.choice(options)
     return {**action, "player": p.player}
@@ -873,8 +909,7 @@ def _random_action(chooser, state, p):
 def test_replaying_the_actions_rebuilds_the_same_state(deal, dice):
     state, actions = random_playthrough(21, deal, dice)
     assert actions
-    replayed, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=21,
-                                       rules={"dice": dice}), None)
+    replayed, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=21, rules={"dice": dice}), None)
     for action in actions:
         replayed, _ = op.apply(replayed, action)
     assert snapshot(replayed) == snapshot(state)
@@ -895,16 +930,15 @@ def test_apply_never_changes_its_input():
 
 # --------------------------------------------------------------------------- grammar
 
+
 def test_grammar_covers_every_prompt_the_engine_asks():
     grammar = yaml.safe_load((ROOT / "grammars" / "one-percent.yaml").read_text())
-    names = {"one-percent/bid", "one-percent/vote", "one-percent/total",
-             "one-percent/reward", "one-percent/dice"}
+    names = {"one-percent/bid", "one-percent/vote", "one-percent/total", "one-percent/reward", "one-percent/dice"}
     assert names <= set(grammar["prompts"])
     seen = set()
     for seed in range(4):
         for deal, dice in (("host", "host"), ("table", "table")):
-            state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed,
-                                            rules={"dice": dice}), None)
+            state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), None)
             chooser = random.Random(seed)
             for _ in range(300):
                 p = op.prompt(state)
@@ -918,22 +952,24 @@ def test_grammar_covers_every_prompt_the_engine_asks():
     assert seen <= set(grammar["prompts"])
 
 
-@pytest.mark.parametrize("prompt, heard, expected", [
-    ("bid", "um, twelve clovers", {"intent": "bid", "count": 12, "family": "clover"}),
-    ("bid", "make it 9 stars", {"intent": "bid", "count": 9, "family": "star"}),
-    ("bid", "That's false!", {"intent": "challenge"}),
-    ("vote", "it's right", {"intent": "agree"}),
-    ("vote", "no way", {"intent": "disagree"}),
-    ("total", "I have 5 clovers", {"intent": "number", "value": 5}),
-    ("total", "none", {"intent": "number", "value": 0}),
-    ("reward", "I'll take the six", {"intent": "take", "card": 6}),
-    ("reward", "roll the dice", {"intent": "roll"}),
-    ("reward", "steal the 6 from Ben", {"intent": "use", "card": "steal", "target": 6,
-                                       "from": "Ben"}),
-    ("reward", "take the top two", {"intent": "use", "card": "draw_two"}),
-    ("dice", "seven and three", {"intent": "dice", "values": [7, 3]}),
-    ("dice", "double zero", {"intent": "dice", "values": [0], "double": True}),
-])
+@pytest.mark.parametrize(
+    "prompt, heard, expected",
+    [
+        ("bid", "um, twelve clovers", {"intent": "bid", "count": 12, "family": "clover"}),
+        ("bid", "make it 9 stars", {"intent": "bid", "count": 9, "family": "star"}),
+        ("bid", "That's false!", {"intent": "challenge"}),
+        ("vote", "it's right", {"intent": "agree"}),
+        ("vote", "no way", {"intent": "disagree"}),
+        ("total", "I have 5 clovers", {"intent": "number", "value": 5}),
+        ("total", "none", {"intent": "number", "value": 0}),
+        ("reward", "I'll take the six", {"intent": "take", "card": 6}),
+        ("reward", "roll the dice", {"intent": "roll"}),
+        ("reward", "steal the 6 from Ben", {"intent": "use", "card": "steal", "target": 6, "from": "Ben"}),
+        ("reward", "take the top two", {"intent": "use", "card": "draw_two"}),
+        ("dice", "seven and three", {"intent": "dice", "values": [7, 3]}),
+        ("dice", "double zero", {"intent": "dice", "values": [0], "double": True}),
+    ],
+)
 def test_grammar_understands_natural_phrasings(prompt, heard, expected):
     matcher = pytest.importorskip("voice.understanding.matcher")
     live = {"player": [("Ana", "Ana"), ("Ben", "Ben")]} if prompt == "reward" else None
@@ -944,21 +980,20 @@ def test_grammar_understands_natural_phrasings(prompt, heard, expected):
 
 # --------------------------------------------------------------------------- info
 
+
 def test_read_cards_repeats_the_hand_privately_without_changing_state():
     s = bidding(new_game(), "Ana", dealt=hands(Ana="star 3, comet 1, comet 2"))
     before = snapshot(s)
     same, events = act(s, "read_cards")
     assert same is s and snapshot(s) == before
-    assert events == [{"type": "private", "player": "Ana",
-                       "text": "Your cards: star 3, comet 1 and comet 2."}]
+    assert events == [{"type": "private", "player": "Ana", "text": "Your cards: star 3, comet 1 and comet 2."}]
     assert "table deal" in refused(bidding(new_game(deal="table"), "Ana"), "read_cards")
 
 
 def test_read_rewards_reads_the_row_and_the_winning_numbers():
     s = rewarding(new_game(), "Cy", row=[4, "steal"], owned={"Cy": [6, "reroll"]})
     _, events = act(s, "read_rewards")
-    assert texts(events) == ("Reward cards on offer: 4 and steal. Cy holds 6 and reroll; "
-                             "winning numbers: 0 and 6.")
+    assert texts(events) == ("Reward cards on offer: 4 and steal. Cy holds 6 and reroll; winning numbers: 0 and 6.")
 
 
 def test_next_phase_opener_falls_back_to_the_next_player_in_play():
@@ -969,6 +1004,5 @@ def test_next_phase_opener_falls_back_to_the_next_player_in_play():
 
 
 def test_stealing_a_duplicate_is_refused_by_rule():
-    s = rewarding(new_game(duplicates="refuse"), "Cy", row=[4],
-                  owned={"Cy": ["steal", 6], "Ben": [6]})
+    s = rewarding(new_game(duplicates="refuse"), "Cy", row=[4], owned={"Cy": ["steal", 6], "Ben": [6]})
     assert "already have a 6" in refused(s, "use", card="steal", **{"from": "Ben"}, target=6)

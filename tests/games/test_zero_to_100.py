@@ -3,6 +3,7 @@
 Decks are built by hand: question "qN" has the answer given at position N, and the
 deal is in deck order, so team 1 holds q0..q(h-1), team 2 the next h cards, and so on.
 """
+
 from __future__ import annotations
 
 import copy
@@ -13,19 +14,25 @@ import pytest
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import zero_to_100 as z
-from voice.understanding.matcher import Matcher
 from voice.understanding.grammar import Grammar
+from voice.understanding.matcher import Matcher
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "zero-to-100.yaml"
 
 
 def question(index: int, answer: int, text: str | None = None) -> Question:
-    return Question(id=f"q{index}", text=text or f"Question {index}?", answer=answer,
-                    year=2024, source="test", category="quantity", games=("zero-to-100",))
+    return Question(
+        id=f"q{index}",
+        text=text or f"Question {index}?",
+        answer=answer,
+        year=2024,
+        source="test",
+        category="quantity",
+        games=("zero-to-100",),
+    )
 
 
-def decks(answers: list[int], used: tuple[str, ...] = (),
-          texts: dict[int, str] | None = None) -> Decks:
+def decks(answers: list[int], used: tuple[str, ...] = (), texts: dict[int, str] | None = None) -> Decks:
     texts = texts or {}
     cards = tuple(question(i, a, texts.get(i)) for i, a in enumerate(answers))
     return Decks(questions=cards, used_questions=frozenset(used))
@@ -33,8 +40,9 @@ def decks(answers: list[int], used: tuple[str, ...] = (),
 
 def start(answers: list[int], players=("Ana", "Ben", "Cy"), given_teams=(), seed=1, **rules):
     """A game on a hand-made deck; keyword arguments are rules."""
-    state, events = z.setup(GameOptions(players=tuple(players), teams=given_teams, seed=seed,
-                                        rules=rules), decks(answers))
+    state, events = z.setup(
+        GameOptions(players=tuple(players), teams=given_teams, seed=seed, rules=rules), decks(answers)
+    )
     return state, events
 
 
@@ -42,8 +50,7 @@ def choose(state, card=1, powers=(), player=None):
     """The current team picks `card` (1-based) with `powers`."""
     prompt = z.prompt(state)
     assert prompt.name == "zero-to-100/choose_card"
-    action = {"intent": "choose_card", "card": card, "powers": list(powers),
-              "player": player or prompt.player}
+    action = {"intent": "choose_card", "card": card, "powers": list(powers), "player": player or prompt.player}
     return z.apply(state, action)
 
 
@@ -80,10 +87,11 @@ def assert_refused(state, action, reason_part=""):
     assert state.rng.getstate() == rng_before
 
 
-FILLER = [50] * 40   # plenty of cards whose answers do not matter
+FILLER = [50] * 40  # plenty of cards whose answers do not matter
 
 
 # ---- setup: teams ---------------------------------------------------------
+
 
 def test_two_players_make_two_teams_of_one():
     state, _ = start(FILLER, players=("Ana", "Ben"))
@@ -104,25 +112,27 @@ def test_two_teams_by_rule_and_numbered_names():
 
 
 def test_given_teams_are_used():
-    state, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"),
-                          given_teams=(("Ana", "Ben"), ("Cy", "Dan")))
+    state, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), given_teams=(("Ana", "Ben"), ("Cy", "Dan")))
     assert [t.members for t in state.teams] == [("Ana", "Ben"), ("Cy", "Dan")]
     assert "Teams: Ana and Ben. Cy and Dan." in said(events)
 
 
 def test_each_team_is_its_own_sentence_so_no_name_is_heard_in_the_wrong_team():
-    """"Teams: Ana with Dan, Ben and Cy." could be two teams or three, aloud."""
+    """ "Teams: Ana with Dan, Ben and Cy." could be two teams or three, aloud."""
     _, events = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), given_teams=(("Ana", "Dan"), ("Ben",), ("Cy",)))
     assert "Teams: Ana and Dan. Ben. Cy." in said(events)
     assert " with " not in said(events)
 
 
-@pytest.mark.parametrize("teams, reason", [
-    ((("Ana",), ("Ben",), ("Cy",), ("Dan",)), "2 or 3 teams"),
-    ((("Ana", "Ben"), ("Cy",)), "exactly one team"),               # Dan has no team
-    ((("Ana", "Ben"), ("Ben", "Cy", "Dan")), "exactly one team"),   # Ben twice
-    ((("Ana", "Ben", "Cy", "Dan"), ()), "at least one player"),
-])
+@pytest.mark.parametrize(
+    "teams, reason",
+    [
+        ((("Ana",), ("Ben",), ("Cy",), ("Dan",)), "2 or 3 teams"),
+        ((("Ana", "Ben"), ("Cy",)), "exactly one team"),  # Dan has no team
+        ((("Ana", "Ben"), ("Ben", "Cy", "Dan")), "exactly one team"),  # Ben twice
+        ((("Ana", "Ben", "Cy", "Dan"), ()), "at least one player"),
+    ],
+)
 def test_bad_teams_are_refused(teams, reason):
     with pytest.raises(RuleError, match=reason):
         start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), given_teams=teams)
@@ -130,26 +140,29 @@ def test_bad_teams_are_refused(teams, reason):
 
 # ---- setup: options and rules --------------------------------------------
 
-@pytest.mark.parametrize("options, reason", [
-    (dict(players=("Ana",)), "2 to 12 players"),
-    (dict(players=tuple(f"P{i}" for i in range(13))), "2 to 12 players"),
-    (dict(players=("Ana", "Ana")), "different name"),
-    (dict(players=("Ana", "Ben"), mode="expert"), "no mode"),
-    (dict(players=("Ana", "Ben"), deal="table"), "deal must be host"),
-    (dict(players=("Ana", "Ben"), rules={"jokers": True}), "no rule called jokers"),
-    (dict(players=("Ana", "Ben"), rules={"teams": 4}), "teams must be 2 or 3"),
-    (dict(players=("Ana", "Ben"), rules={"tie_draw": "nobody"}), "tie_draw"),
-    (dict(players=("Ana", "Ben"), rules={"hand_size": 1}), "hand_size must be 2 to 10"),
-    (dict(players=("Ana", "Ben"), rules={"shuffle": "perhaps"}), "shuffle must be true or false"),
-])
+
+@pytest.mark.parametrize(
+    "options, reason",
+    [
+        (dict(players=("Ana",)), "2 to 12 players"),
+        (dict(players=tuple(f"P{i}" for i in range(13))), "2 to 12 players"),
+        (dict(players=("Ana", "Ana")), "different name"),
+        (dict(players=("Ana", "Ben"), mode="expert"), "no mode"),
+        (dict(players=("Ana", "Ben"), deal="table"), "deal must be host"),
+        (dict(players=("Ana", "Ben"), rules={"jokers": True}), "no rule called jokers"),
+        (dict(players=("Ana", "Ben"), rules={"teams": 4}), "teams must be 2 or 3"),
+        (dict(players=("Ana", "Ben"), rules={"tie_draw": "nobody"}), "tie_draw"),
+        (dict(players=("Ana", "Ben"), rules={"hand_size": 1}), "hand_size must be 2 to 10"),
+        (dict(players=("Ana", "Ben"), rules={"shuffle": "perhaps"}), "shuffle must be true or false"),
+    ],
+)
 def test_bad_options_are_refused(options, reason):
     with pytest.raises(RuleError, match=reason):
         z.setup(GameOptions(**options), decks(FILLER))
 
 
 def test_rule_values_from_the_command_line_are_converted():
-    state, _ = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"),
-                     teams="2", shuffle="false", tie_draw="ALL")
+    state, _ = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"), teams="2", shuffle="false", tie_draw="ALL")
     assert len(state.teams) == 2
     assert state.rules["shuffle"] is False and state.rules["tie_draw"] == "all"
 
@@ -160,12 +173,12 @@ def test_not_enough_questions_is_refused():
 
 
 def test_mode_and_deal_defaults_are_accepted():
-    state, _ = z.setup(GameOptions(players=("Ana", "Ben"), mode="basic", deal="host"),
-                       decks(FILLER))
+    state, _ = z.setup(GameOptions(players=("Ana", "Ben"), mode="basic", deal="host"), decks(FILLER))
     assert state.phase == "choose"
 
 
 # ---- setup: the deal --------------------------------------------------------
+
 
 def test_six_questions_each_in_deck_order_and_three_power_cards():
     state, _ = start(FILLER)
@@ -190,8 +203,7 @@ def test_questions_already_played_by_the_group_go_to_the_bottom():
 def test_only_this_games_questions_are_dealt():
     other = Question("k1", "Keep it 100 only?", 10, 2024, "t", "survey", ("keep-it-100",))
     deck = decks(FILLER)
-    state, _ = z.setup(GameOptions(players=("Ana", "Ben")),
-                       Decks(questions=(other,) + deck.questions))
+    state, _ = z.setup(GameOptions(players=("Ana", "Ben")), Decks(questions=(other,) + deck.questions))
     all_ids = [q.id for t in state.teams for q in t.hand] + [q.id for q in state.deck]
     assert "k1" not in all_ids
 
@@ -209,9 +221,11 @@ def test_shuffle_keeps_fresh_questions_first_and_is_seeded():
 
 def test_same_seed_same_game_different_seed_different_shuffle():
     def deal(seed):
-        state, events = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=seed,
-                                            rules={"shuffle": True}), decks(list(range(40))))
+        state, events = z.setup(
+            GameOptions(players=("Ana", "Ben", "Cy"), seed=seed, rules={"shuffle": True}), decks(list(range(40)))
+        )
         return [hand_ids(state, i) for i in range(3)], events
+
     assert deal(3) == deal(3)
     assert deal(3)[0] != deal(4)[0]
 
@@ -225,14 +239,14 @@ def test_setup_narrates_teams_target_and_first_hand():
 
 
 def test_a_hand_is_named_by_titles_unless_read_hand_says_full():
-    texts = {0: "How many keys does a standard modern piano have?",
-             1: "How many days are there in the month of June?"}
+    texts = {0: "How many keys does a standard modern piano have?", 1: "How many days are there in the month of June?"}
     _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1), decks(FILLER, texts=texts))
-    assert "Team Ana's questions: modern piano, days month, Question" in said(events)   # words of its own
+    assert "Team Ana's questions: modern piano, days month, Question" in said(events)  # words of its own
     assert texts[0] not in said(events)
     for how in ("full", "first", True):
-        _, events = z.setup(GameOptions(players=("Ana", "Ben"), seed=1, rules={"read_hand": how}),
-                            decks(FILLER, texts=texts))
+        _, events = z.setup(
+            GameOptions(players=("Ana", "Ben"), seed=1, rules={"read_hand": how}), decks(FILLER, texts=texts)
+        )
         assert f"1: {texts[0]} 2: {texts[1]}" in said(events)
     _, events = start(FILLER, read_hand="off")
     assert "questions:" not in said(events)
@@ -250,32 +264,39 @@ def test_read_card_reads_one_question_in_full_and_changes_nothing():
 
 # ---- prompts ----------------------------------------------------------------
 
+
 def test_choose_prompt_names_the_team_target_hand_and_powers():
     state, _ = start(FILLER)
     prompt = z.prompt(state)
     assert prompt.name == "zero-to-100/choose_card"
     assert prompt.player == "Team Ana"
     assert prompt.text.startswith("Team Ana,") and "50" in prompt.text
-    assert prompt.context == {"hand": [f"Question {i}?" for i in range(6)],
-                              "powers": ["50", "20", "spot_on"], "teams": [["Ana"], ["Ben"], ["Cy"]]}
+    assert prompt.context == {
+        "hand": [f"Question {i}?" for i in range(6)],
+        "powers": ["50", "20", "spot_on"],
+        "teams": [["Ana"], ["Ben"], ["Cy"]],
+    }
     assert prompt.slots["card"] == [(str(n), n) for n in range(1, 7)]
     assert prompt.slots["ordinal"][2] == ("third", 3)
     assert 2 <= len(prompt.choices) <= 4
 
 
 def test_card_words_name_each_question_by_what_only_it_mentions():
-    texts = {0: "How many slices are in a large pizza?",
-             1: "How many keys does a standard piano have?",
-             2: "How many minutes does a large pizza take to bake?"}
+    texts = {
+        0: "How many slices are in a large pizza?",
+        1: "How many keys does a standard piano have?",
+        2: "How many minutes does a large pizza take to bake?",
+    }
     state, _ = z.setup(GameOptions(players=("Ana", "Ben")), decks(FILLER, texts=texts))
     words = dict(z.prompt(state).slots["card_word"])
     assert words["piano"] == 2 and words["keys"] == 2
     assert words["slices"] == 1 and words["minutes"] == 3
-    assert "pizza" not in words and "large" not in words   # on two cards: not telling
-    assert "many" not in words                             # too common to tell
+    assert "pizza" not in words and "large" not in words  # on two cards: not telling
+    assert "many" not in words  # too common to tell
 
 
 # ---- choosing -----------------------------------------------------------------
+
 
 def test_choosing_slides_the_card_out_spends_powers_and_repeats_it_back():
     state, _ = start(FILLER)
@@ -287,31 +308,34 @@ def test_choosing_slides_the_card_out_spends_powers_and_repeats_it_back():
     assert "Card 2, with plus 50 and Spot On." in said(events)
     assert z.prompt(state).player == "Team Ben"
     assert "Team Ben's questions: Question" in said(events)
-    assert not of_type(events, "reveal")                # nothing revealed before all chose
+    assert not of_type(events, "reveal")  # nothing revealed before all chose
 
 
 def test_a_member_may_answer_for_the_team():
     state, _ = start(FILLER, players=("Ana", "Ben", "Cy", "Dan"))
-    state, _ = choose(state, 1, player="Dan")           # Dan is in Team Ana
+    state, _ = choose(state, 1, player="Dan")  # Dan is in Team Ana
     assert 0 in state.plays
 
 
-@pytest.mark.parametrize("change, reason", [
-    ({"card": 0}, "from 1 to 6"),
-    ({"card": 7}, "from 1 to 6"),
-    ({"card": None}, "from 1 to 6"),
-    ({"card": "two"}, "from 1 to 6"),
-    ({"card": True}, "from 1 to 6"),
-    ({"powers": ["+30"]}, "power cards are"),
-    ({"powers": [{"card": 50}]}, "power cards are"),
-    ({"powers": ["50"]}, "plus 50 or minus 50"),
-    ({"powers": ["+50", "-50"]}, "only one plus or minus 50 card"),
-    ({"powers": "spot_on"}, "which power cards"),
-    ({"intent": "discard"}, "pick a question"),
-    ({"intent": "number", "value": 4}, "pick a question"),
-    ({"player": "Ben"}, "Team Ana's turn"),
-    ({"player": "Team Cy"}, "Team Ana's turn"),
-])
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({"card": 0}, "from 1 to 6"),
+        ({"card": 7}, "from 1 to 6"),
+        ({"card": None}, "from 1 to 6"),
+        ({"card": "two"}, "from 1 to 6"),
+        ({"card": True}, "from 1 to 6"),
+        ({"powers": ["+30"]}, "power cards are"),
+        ({"powers": [{"card": 50}]}, "power cards are"),
+        ({"powers": ["50"]}, "plus 50 or minus 50"),
+        ({"powers": ["+50", "-50"]}, "only one plus or minus 50 card"),
+        ({"powers": "spot_on"}, "which power cards"),
+        ({"intent": "discard"}, "pick a question"),
+        ({"intent": "number", "value": 4}, "pick a question"),
+        ({"player": "Ben"}, "Team Ana's turn"),
+        ({"player": "Team Cy"}, "Team Ana's turn"),
+    ],
+)
 def test_bad_choices_are_refused_and_change_nothing(change, reason):
     state, _ = start(FILLER)
     action = {"intent": "choose_card", "card": 1, "powers": [], "player": "Team Ana", **change}
@@ -320,12 +344,15 @@ def test_bad_choices_are_refused_and_change_nothing(change, reason):
 
 def test_a_spent_power_card_cannot_be_played_again():
     state, _ = start([10, 90, 50, 50, 20, 80] + FILLER, players=("Ana", "Ben"), hand_size=3)
-    state, _ = play_round(state, (1, ["+20"]), 1)     # target 50: Ana 30 (20 off), Ben 50
+    state, _ = play_round(state, (1, ["+20"]), 1)  # target 50: Ana 30 (20 off), Ben 50
     assert state.teams[0].powers == ["50", "spot_on"]
     # round 2 starts with Team Ben; then Team Ana tries the 20 card again
     state, _ = choose(state, 1)
-    assert_refused(state, {"intent": "choose_card", "card": 1, "powers": ["-20"],
-                           "player": "Team Ana"}, "already used its plus or minus 20")
+    assert_refused(
+        state,
+        {"intent": "choose_card", "card": 1, "powers": ["-20"], "player": "Team Ana"},
+        "already used its plus or minus 20",
+    )
 
 
 def test_powers_may_be_left_out_of_the_intent():
@@ -336,28 +363,31 @@ def test_powers_may_be_left_out_of_the_intent():
 
 # ---- the reveal -------------------------------------------------------------------
 
+
 def test_reveal_in_order_with_answers_and_used_ids():
     answers = [40] + [0] * 5 + [75] + [0] * 5 + [52] + FILLER
     state, _ = start(answers)
     state, events = play_round(state, 1, 1, 1)
     reveals = of_type(events, "reveal")
     assert [(r["player"], r["card"], r["value"]) for r in reveals] == [
-        ("Team Ana", "q0", 40), ("Team Ben", "q6", 75), ("Team Cy", "q12", 52)]
+        ("Team Ana", "q0", 40),
+        ("Team Ben", "q6", 75),
+        ("Team Cy", "q12", 52),
+    ]
     text = said(events)
     assert "Team Ana 40. Team Ben: Question 6? Team Ben 75. Team Cy: Question 12? Team Cy 52." in text
-    assert of_type(events, "questions_used") == [
-        {"type": "questions_used", "ids": ["q0", "q6", "q12"]}]
+    assert of_type(events, "questions_used") == [{"type": "questions_used", "ids": ["q0", "q6", "q12"]}]
 
 
 def test_furthest_card_becomes_the_target_and_only_that_team_draws():
     answers = [40] + [0] * 5 + [75] + [0] * 5 + [52] + [0] * 5 + [33, 44]
     state, events = play_round(start(answers)[0], 1, 1, 1)
     assert state.target == 75
-    assert [len(t.hand) for t in state.teams] == [5, 6, 5]   # Ben played one, drew one
-    assert hand_ids(state, 1)[-1] == "q18"                    # the top of the deck
+    assert [len(t.hand) for t in state.teams] == [5, 6, 5]  # Ben played one, drew one
+    assert hand_ids(state, 1)[-1] == "q18"  # the top of the deck
     assert [q.id for q in state.deck] == ["q19"]
-    assert "Team Ben is furthest and draws: Question. Target 75." in said(events)      # its new card named
-    assert "Cards left" not in said(events)                    # on request: "score"
+    assert "Team Ben is furthest and draws: Question. Target 75." in said(events)  # its new card named
+    assert "Cards left" not in said(events)  # on request: "score"
     scores = {e["player"]: (e["delta"], e["total"]) for e in of_type(events, "score")}
     assert scores == {"Team Ana": (-1, 5), "Team Ben": (0, 6), "Team Cy": (-1, 5)}
 
@@ -369,16 +399,19 @@ def test_power_cards_move_the_answer_past_100_without_clipping():
     assert "Team Ana 90, plus 50 makes 140." in text
     assert "Team Ben 20, plus 20 makes 40." in text
     assert "Team Cy 60, minus 20 makes 40." in text
-    assert state.target == 90              # the printed answer, not 140
-    assert len(state.teams[0].hand) == 6   # Ana was furthest and drew
+    assert state.target == 90  # the printed answer, not 140
+    assert len(state.teams[0].hand) == 6  # Ana was furthest and drew
 
 
 def test_the_reveal_says_each_distance_when_the_table_asks_for_it():
     answers = [90] + [0] * 5 + [20] + [0] * 5 + [50] + FILLER
-    state, events = play_round(start(answers, say_distances=True, reveal_question=False)[0],
-                               (1, ["+50"]), (1, ["+20"]), 1)
-    assert "Team Ana 90, plus 50 makes 140, 90 away. Team Ben 20, plus 20 makes 40, 10 away. " \
-           "Team Cy 50, right on target!" in said(events)
+    state, events = play_round(
+        start(answers, say_distances=True, reveal_question=False)[0], (1, ["+50"]), (1, ["+20"]), 1
+    )
+    assert (
+        "Team Ana 90, plus 50 makes 140, 90 away. Team Ben 20, plus 20 makes 40, 10 away. "
+        "Team Cy 50, right on target!" in said(events)
+    )
 
 
 def test_both_shift_cards_add_up():
@@ -389,7 +422,7 @@ def test_both_shift_cards_add_up():
 
 def test_a_power_card_can_save_a_team_from_being_furthest():
     answers = [5] + [0] * 5 + [70] + [0] * 5 + [50] + FILLER
-    state, _ = play_round(start(answers)[0], (1, ["+50"]), 1, 1)   # 55 is 5 away
+    state, _ = play_round(start(answers)[0], (1, ["+50"]), 1, 1)  # 55 is 5 away
     assert state.target == 70
     assert [len(t.hand) for t in state.teams] == [5, 6, 5]
 
@@ -399,7 +432,7 @@ def test_tie_for_furthest_every_team_draws_by_default():
     answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
     state, events = play_round(start(answers)[0], 1, 1, 1)
     assert [len(t.hand) for t in state.teams] == [6, 6, 6]
-    assert state.target == 20                       # the first tied card revealed
+    assert state.target == 20  # the first tied card revealed
     assert "Tie for furthest, 30 away: Team Ana and Team Ben. Every team draw" in said(events)
 
 
@@ -417,19 +450,21 @@ def test_the_reveal_reads_each_teams_question_before_its_answer():
     state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=1), decks(answers, texts=texts))
     state, events = play_round(state, 1, 1, 1)
     spoken = [e["text"] for e in events if e["type"] == "say"]
-    for question, answer in (("Team Ana: How many moons?", "Team Ana 20."),
-                             ("Team Ben: How many legs.", "Team Ben 80."),
-                             ("Team Cy: How many days?", "Team Cy 50, right on target!")):
+    for question, answer in (
+        ("Team Ana: How many moons?", "Team Ana 20."),
+        ("Team Ben: How many legs.", "Team Ben 80."),
+        ("Team Cy: How many days?", "Team Cy 50, right on target!"),
+    ):
         assert spoken.index(question) + 1 == spoken.index(answer)
-    state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=1, rules={"reveal_question": False}),
-                       decks(answers, texts=texts))
+    state, _ = z.setup(
+        GameOptions(players=("Ana", "Ben", "Cy"), seed=1, rules={"reveal_question": False}), decks(answers, texts=texts)
+    )
     assert "How many moons" not in said(play_round(state, 1, 1, 1)[1])
 
 
 def test_tie_target_random_picks_one_tied_card_from_the_seed():
     answers = [20] + [0] * 5 + [80] + [0] * 5 + [50] + FILLER
-    targets = {play_round(start(answers, seed=seed, tie_target="random")[0], 1, 1, 1)[0].target
-               for seed in range(20)}
+    targets = {play_round(start(answers, seed=seed, tie_target="random")[0], 1, 1, 1)[0].target for seed in range(20)}
     assert targets == {20, 80}
 
 
@@ -448,6 +483,7 @@ def test_empty_deck_means_no_draw():
 
 
 # ---- rounds -----------------------------------------------------------------------
+
 
 def test_first_team_to_pick_moves_on_each_round():
     state, _ = start(FILLER)
@@ -470,6 +506,7 @@ def test_read_hand_off_keeps_turns_short():
 
 # ---- Spot On ----------------------------------------------------------------------
 
+
 def spot_on_game(answer_ana: int, **rules):
     """Ana plays q0 with Spot On against 50; Ben (70) is furthest; Cy plays 50."""
     answers = [answer_ana] + [0] * 5 + [70] + [0] * 5 + [50] + FILLER
@@ -478,7 +515,7 @@ def spot_on_game(answer_ana: int, **rules):
 
 
 def test_spot_on_within_five_asks_which_card_to_throw_away():
-    state, events = spot_on_game(55)                        # exactly 5 away
+    state, events = spot_on_game(55)  # exactly 5 away
     assert [e["name"] for e in of_type(events, "sound")] == ["drumroll", "correct"]
     assert "Spot On! Team Ana will throw away one more question." in said(events)
     prompt = z.prompt(state)
@@ -501,7 +538,7 @@ def test_spot_on_six_away_misses_and_the_card_is_spent():
 
 def test_spot_on_is_judged_after_the_shift_cards():
     answers = [97] + [0] * 5 + [70] + [0] * 5 + [50] + FILLER
-    state, events = play_round(start(answers)[0], (1, ["-50", "spot_on"]), 1, 1)   # 47
+    state, events = play_round(start(answers)[0], (1, ["-50", "spot_on"]), 1, 1)  # 47
     assert "Spot On! Team Ana" in said(events)
 
 
@@ -517,11 +554,14 @@ def test_spot_on_discard_random_rule_needs_no_question():
     assert z.prompt(state).name == "zero-to-100/choose_card"
 
 
-@pytest.mark.parametrize("action, reason", [
-    ({"intent": "discard", "card": 6}, "from 1 to 5"),
-    ({"intent": "choose_card", "card": 1}, "throw away"),
-    ({"intent": "discard", "card": 1, "player": "Team Ben"}, "Team Ana's turn"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ({"intent": "discard", "card": 6}, "from 1 to 5"),
+        ({"intent": "choose_card", "card": 1}, "throw away"),
+        ({"intent": "discard", "card": 1, "player": "Team Ben"}, "Team Ana's turn"),
+    ],
+)
 def test_bad_discards_are_refused(action, reason):
     state, _ = spot_on_game(50)
     assert_refused(state, {"player": "Team Ana", **action}, reason)
@@ -535,11 +575,11 @@ def test_spot_on_with_the_last_card_is_a_supreme_victory():
     assert "Team Ana throws away its last question" in said(events)
     assert "Team Ana has no questions left: Supreme Victory!" in said(events)
     over = of_type(events, "game_over")
-    assert over == [{"type": "game_over", "scores": {"Team Ana": 0, "Team Ben": 2},
-                     "winners": ["Team Ana"]}]
+    assert over == [{"type": "game_over", "scores": {"Team Ana": 0, "Team Ben": 2}, "winners": ["Team Ana"]}]
 
 
 # ---- the end ----------------------------------------------------------------------
+
 
 def test_one_card_left_wins():
     state, _ = start([48, 10, 90, 0, 30], players=("Ana", "Ben"), hand_size=2)
@@ -592,8 +632,7 @@ def test_several_teams_on_one_card_guess_their_last_answer():
     assert z.prompt(state).player == "Team Ben"
     state, events = z.apply(state, {"intent": "number", "value": 60, "player": "Team Ben"})
     # Ana's card is 30 (10 off), Ben's is 62 (2 off): Ben wins.
-    assert [(r["player"], r["value"]) for r in of_type(events, "reveal")] == [
-        ("Team Ana", 30), ("Team Ben", 62)]
+    assert [(r["player"], r["value"]) for r in of_type(events, "reveal")] == [("Team Ana", 30), ("Team Ben", 62)]
     assert {"type": "questions_used", "ids": ["q1", "q3"]} in events
     assert "You said 60, 2 off." in said(events)
     assert of_type(events, "game_over")[0]["winners"] == ["Team Ben"]
@@ -608,19 +647,23 @@ def test_tiebreak_still_tied_shares_the_victory():
     assert "Team Ana and Team Ben share the victory!" in said(events)
 
 
-@pytest.mark.parametrize("action, reason", [
-    ({"intent": "number", "value": 101}, "0 to 100"),
-    ({"intent": "number", "value": -1}, "0 to 100"),
-    ({"intent": "number", "value": None}, "0 to 100"),
-    ({"intent": "choose_card", "card": 1}, "0 to 100"),
-    ({"intent": "number", "value": 5, "player": "Team Ben"}, "Team Ana's turn"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ({"intent": "number", "value": 101}, "0 to 100"),
+        ({"intent": "number", "value": -1}, "0 to 100"),
+        ({"intent": "number", "value": None}, "0 to 100"),
+        ({"intent": "choose_card", "card": 1}, "0 to 100"),
+        ({"intent": "number", "value": 5, "player": "Team Ben"}, "Team Ana's turn"),
+    ],
+)
 def test_bad_tiebreak_guesses_are_refused(action, reason):
     state, _ = tiebreak_game()
     assert_refused(state, {"player": "Team Ana", **action}, reason)
 
 
 # ---- information --------------------------------------------------------------------
+
 
 def test_read_our_cards_reads_hand_powers_and_target_and_changes_nothing():
     state, _ = start(FILLER)
@@ -636,29 +679,28 @@ def test_read_our_cards_in_discard_and_tiebreak():
     state, _ = spot_on_game(50)
     assert "Question 5?" in said(z.apply(state, {"intent": "read_cards"})[1])
     state, _ = tiebreak_game()
-    assert said(z.apply(state, {"intent": "read_cards"})[1]) == (
-        "Team Ana, your last question: Question 1?")
+    assert said(z.apply(state, {"intent": "read_cards"})[1]) == ("Team Ana, your last question: Question 1?")
 
 
 def test_scores_say_cards_left_and_target():
     state, _ = start(FILLER)
-    assert z.scores(state) == ("Round 1, target 50. Cards left: Team Ana 6, "
-                               "Team Ben 6 and Team Cy 6.")
+    assert z.scores(state) == ("Round 1, target 50. Cards left: Team Ana 6, Team Ben 6 and Team Cy 6.")
 
 
 # ---- purity, determinism, replay -----------------------------------------------------
 
+
 def scripted_game():
     """A whole 3-team game driven by a fixed policy; returns the actions taken."""
-    state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=9,
-                                   rules={"shuffle": True, "tie_target": "random"}),
-                       decks([(i * 37) % 101 for i in range(60)]))
+    state, _ = z.setup(
+        GameOptions(players=("Ana", "Ben", "Cy"), seed=9, rules={"shuffle": True, "tie_target": "random"}),
+        decks([(i * 37) % 101 for i in range(60)]),
+    )
     actions = []
     while (prompt := z.prompt(state)) is not None:
         if prompt.name == "zero-to-100/choose_card":
             powers = ["spot_on"] if "spot_on" in prompt.context["powers"] else []
-            action = {"intent": "choose_card", "card": len(prompt.context["hand"]),
-                      "powers": powers}
+            action = {"intent": "choose_card", "card": len(prompt.context["hand"]), "powers": powers}
         elif prompt.name == "zero-to-100/discard":
             action = {"intent": "discard", "card": 1}
         else:
@@ -666,7 +708,7 @@ def scripted_game():
         action["player"] = prompt.player
         before = copy.deepcopy(state)
         state, _ = z.apply(state, action)
-        assert z.prompt(before) == prompt          # apply left its input alone
+        assert z.prompt(before) == prompt  # apply left its input alone
         actions.append(action)
     return state, actions
 
@@ -674,9 +716,10 @@ def scripted_game():
 def test_replaying_the_actions_rebuilds_the_same_state():
     final, actions = scripted_game()
     assert final.phase == "over" and final.winners
-    state, _ = z.setup(GameOptions(players=("Ana", "Ben", "Cy"), seed=9,
-                                   rules={"shuffle": True, "tie_target": "random"}),
-                       decks([(i * 37) % 101 for i in range(60)]))
+    state, _ = z.setup(
+        GameOptions(players=("Ana", "Ben", "Cy"), seed=9, rules={"shuffle": True, "tie_target": "random"}),
+        decks([(i * 37) % 101 for i in range(60)]),
+    )
     for action in actions:
         state, _ = z.apply(state, action)
     assert state == final
@@ -692,6 +735,7 @@ def test_apply_never_changes_its_input():
 
 # ---- grammar -------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def grammar():
     return Grammar.load(GRAMMAR)
@@ -702,8 +746,10 @@ def phrase_table(grammar, prompt):
 
 
 def test_every_prompt_the_engine_makes_is_in_the_grammar_and_modest(grammar):
-    texts = {i: f"How many {w} are there in a typical {w} box?"
-             for i, w in enumerate("apples pears plums limes kiwis dates".split())}
+    texts = {
+        i: f"How many {w} are there in a typical {w} box?"
+        for i, w in enumerate("apples pears plums limes kiwis dates".split())
+    }
     state, _ = z.setup(GameOptions(players=("Ana", "Ben")), decks(FILLER, texts=texts))
     assert grammar.graph("zero-to-100/choose_card", z.prompt(state).slots).size < 20_000
     for prompt in [z.prompt(state), z.prompt(spot_on_game(50)[0]), z.prompt(tiebreak_game()[0])]:
@@ -711,24 +757,27 @@ def test_every_prompt_the_engine_makes_is_in_the_grammar_and_modest(grammar):
         assert grammar.graph(prompt.name, prompt.slots).size < 20_000
 
 
-@pytest.mark.parametrize("heard, expected", [
-    ("card three", {"intent": "choose_card", "card": 3}),
-    ("we play number two", {"intent": "choose_card", "card": 2}),
-    ("the fourth one", {"intent": "choose_card", "card": 4}),
-    ("the piano one", {"intent": "choose_card", "card": 2}),
-    ("card five with plus fifty", {"intent": "choose_card", "card": 5, "powers": ["+50"]}),
-    ("card one with minus twenty and spot on",
-     {"intent": "choose_card", "card": 1, "powers": ["-20", "spot_on"]}),
-    ("card six with plus fifty minus twenty and spot on",
-     {"intent": "choose_card", "card": 6, "powers": ["+50", "-20", "spot_on"]}),
-    ("card two with the fifty card", {"intent": "choose_card", "card": 2, "powers": ["50"]}),
-    ("card two with twenty and spot on",
-     {"intent": "choose_card", "card": 2, "powers": ["20", "spot_on"]}),
-    ("spot on on card three", {"intent": "choose_card", "card": 3, "powers": ["spot_on"]}),
-    ("piano", {"intent": "choose_card", "card": 2}),
-    ("third", {"intent": "choose_card", "card": 3}),
-    ("read our cards", {"intent": "read_cards"}),
-])
+@pytest.mark.parametrize(
+    "heard, expected",
+    [
+        ("card three", {"intent": "choose_card", "card": 3}),
+        ("we play number two", {"intent": "choose_card", "card": 2}),
+        ("the fourth one", {"intent": "choose_card", "card": 4}),
+        ("the piano one", {"intent": "choose_card", "card": 2}),
+        ("card five with plus fifty", {"intent": "choose_card", "card": 5, "powers": ["+50"]}),
+        ("card one with minus twenty and spot on", {"intent": "choose_card", "card": 1, "powers": ["-20", "spot_on"]}),
+        (
+            "card six with plus fifty minus twenty and spot on",
+            {"intent": "choose_card", "card": 6, "powers": ["+50", "-20", "spot_on"]},
+        ),
+        ("card two with the fifty card", {"intent": "choose_card", "card": 2, "powers": ["50"]}),
+        ("card two with twenty and spot on", {"intent": "choose_card", "card": 2, "powers": ["20", "spot_on"]}),
+        ("spot on on card three", {"intent": "choose_card", "card": 3, "powers": ["spot_on"]}),
+        ("piano", {"intent": "choose_card", "card": 2}),
+        ("third", {"intent": "choose_card", "card": 3}),
+        ("read our cards", {"intent": "read_cards"}),
+    ],
+)
 def test_choose_card_phrases(grammar, heard, expected):
     texts = {1: "How many keys does a piano have?"}
     state, _ = z.setup(GameOptions(players=("Ana", "Ben")), decks(FILLER, texts=texts))
@@ -740,7 +789,7 @@ def test_choose_card_phrases(grammar, heard, expected):
 def test_discard_and_tiebreak_phrases(grammar):
     discard = phrase_table(grammar, z.prompt(spot_on_game(50)[0]))
     assert discard["throw away card two"] == {"intent": "discard", "card": 2}
-    assert "throw away card six" not in discard            # only 5 cards left
+    assert "throw away card six" not in discard  # only 5 cards left
     tiebreak = phrase_table(grammar, z.prompt(tiebreak_game()[0]))
     assert tiebreak["we say forty two"] == {"intent": "number", "value": 42}
     assert tiebreak["a hundred"] == {"intent": "number", "value": 100}
