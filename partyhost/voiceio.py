@@ -40,6 +40,7 @@ from voice.understanding.matcher import Matcher
 if TYPE_CHECKING:  # audio parts are imported only when used (text play stays light)
     from voice.listening.audio_in import MicSource, WavSource
     from voice.remote.satellite import SatelliteSink, SatelliteSource
+    from voice.remote.satellite_link import SatelliteLink
     from voice.speaking.audio_out import SpeakerSink, WavSink
 
 
@@ -124,7 +125,7 @@ class _Satellites:
         self.links: dict = {}
         self.closers = closers
 
-    def link(self, value: str):
+    def link(self, value: str) -> SatelliteLink:
         from voice.remote.satellite_link import SatelliteLink
 
         address = parse_address(value)
@@ -134,7 +135,9 @@ class _Satellites:
         return self.links[address]
 
 
-def _open_source(settings: Settings, offset: float, satellites: _Satellites, problems: DeviceReport):
+def _open_source(
+    settings: Settings, offset: float, satellites: _Satellites, problems: DeviceReport
+) -> tuple[Any, Callable[[], float]]:
     if settings.input == "text":
         started = time.monotonic()
         return None, lambda: offset + time.monotonic() - started

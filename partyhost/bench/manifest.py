@@ -14,7 +14,7 @@ import json
 import resource
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -333,7 +333,7 @@ class PacedRecording:
         self._frames = frames_of(audio)
         self.last_given = 0.0
 
-    def frames(self):
+    def frames(self) -> Iterator[Frame]:
         started = time.perf_counter()
         for frame in self._frames:
             time.sleep(max(0.0, started + frame.t + FRAME_SAMPLES / SAMPLE_RATE - time.perf_counter()))

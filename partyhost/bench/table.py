@@ -46,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -136,7 +137,7 @@ class Figures:
     host_lines_per_move: float
 
 
-def speaker_for(case: ScriptCase):
+def speaker_for(case: ScriptCase) -> Callable[[str | None], str]:
     """Who says a line: the prompt's player (a team's named member), or, where anyone
     may answer, the players in turn."""
     turns = itertools.cycle(case.players)

@@ -86,7 +86,7 @@ class MoonshineScorer:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads or worker_threads(), 1
 
-        def session(name: str):
+        def session(name: str) -> onnxruntime.InferenceSession:
             model = folder / f"{name}.ort"
             for attempt in (1, 2):
                 rebuilt = _as_onnx(model, cache)

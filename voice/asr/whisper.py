@@ -21,8 +21,10 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -189,7 +191,7 @@ class WhisperRecognizer:
             return Hypothesis(said, 0.0, details)
         return Hypothesis(said, calibrate(raw, s.accept_line, s.accept_span), details)
 
-    def _encode(self, audio: np.ndarray):
+    def _encode(self, audio: np.ndarray) -> Any:  # a ctranslate2.StorageView
         """The encoder's output for this audio (call with the lock held). The last one
         is kept: Keep Cool's word check scores the same utterance recognize() just
         read, and encoding is the costly half of a short reading."""
@@ -331,7 +333,9 @@ def rejection_reason(
     return None
 
 
-def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, number_budget: int = 0) -> str:
+def prompt_text(
+    phrases: tuple[str, ...] | list[str], encode: Callable[[str], list[int]], budget: int, number_budget: int = 0
+) -> str:
     """Phrases that cover the grammar's words, in the order given, within a token budget;
     then, where the numbers said alone run past twenty, those still missing, within
     `number_budget` more.
@@ -347,7 +351,7 @@ def prompt_text(phrases: tuple[str, ...] | list[str], encode, budget: int, numbe
     chosen: list[str] = []
     covered: set[str] = set()
 
-    def take(candidates, limit: int) -> None:
+    def take(candidates: Iterable[str], limit: int) -> None:
         used = len(encode(" " + _join(chosen))) if chosen else 0
         for phrase in candidates:
             fresh = [w for w in phrase.split() if w not in covered]

@@ -105,7 +105,7 @@ class _Graph:
         self.weights.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
-    def const(self, value, dtype=np.int64) -> str:
+    def const(self, value: Any, dtype: type = np.int64) -> str:
         return self.weight(self._name("const"), np.asarray(value, dtype))
 
     def _name(self, op: str) -> str:
@@ -194,7 +194,7 @@ def _decoder_layer(g: _Graph, x: str, w: dict[str, np.ndarray], layer: int, shap
     return g.node("Add", [x, _linear(g, gelu, w, f"{name}/ffn/linear_1")])
 
 
-def build_step_graph(w: dict[str, np.ndarray]):
+def build_step_graph(w: dict[str, np.ndarray]) -> Any:  # an onnx ModelProto
     """tokens [B, S] after `offset` cached positions -> the log-probabilities of the next
     token after the last of them [B, vocab], and the caches grown by S."""
     from onnx import TensorProto, helper
@@ -237,7 +237,7 @@ def build_step_graph(w: dict[str, np.ndarray]):
     )
 
 
-def build_cross_graph(w: dict[str, np.ndarray]):
+def build_cross_graph(w: dict[str, np.ndarray]) -> Any:  # an onnx ModelProto
     """The encoder's output [1, T, width] -> each layer's cross-attention keys and values."""
     from onnx import TensorProto, helper
 
@@ -355,7 +355,7 @@ def _cache_dir() -> Path:
 class WhisperVocabulary:
     """Whisper's text tokens by what they write (grammar_decode.Vocabulary)."""
 
-    def __init__(self, tokenizer) -> None:
+    def __init__(self, tokenizer: Any) -> None:
         """`tokenizer`: faster_whisper's Tokenizer (its eot ends the text tokens)."""
         decode = tokenizer.tokenizer.decode
         self._texts = [decode([token]) for token in range(tokenizer.eot)]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from wyoming.audio import AudioChunk
 from wyoming.client import AsyncTcpClient
@@ -100,7 +101,7 @@ class SatelliteLink:
 
     # ---- on the link's thread ------------------------------------------------
 
-    def _run(self, coroutine, timeout: float, quiet: bool = False) -> None:
+    def _run(self, coroutine: Coroutine[Any, Any, Any], timeout: float, quiet: bool = False) -> None:
         if not self._thread.is_alive():
             coroutine.close()
             if quiet:

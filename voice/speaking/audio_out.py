@@ -15,6 +15,7 @@ import wave
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import soxr
@@ -112,7 +113,7 @@ class SpeakerSink:
             time.sleep(wait)
         self._drop()
 
-    def _open(self, rate: int):
+    def _open(self, rate: int) -> Any:  # a sounddevice.OutputStream
         """The open stream, opened now if it is not (or the device stopped it)."""
         if self._stream is not None and self._stream.active:
             return self._stream

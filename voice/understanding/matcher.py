@@ -10,6 +10,8 @@ is possible, never swapped for the nearest one that is.
 
 from __future__ import annotations
 
+import pathlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
@@ -18,7 +20,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from host.contract import PROMPT_UNION as UNION  # the contract where host and voice meet
-from voice.understanding.align import INF, Alignment, Path
+from voice.understanding.align import INF, Alignment, Path, Step
 from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
 from voice.understanding.grammar_decode import Meaning, SaidValue
 from voice.understanding.graph import (
@@ -377,7 +379,9 @@ class PromptGraph:
             float(cost - best.cost),
         )
 
-    def _slot_rivals(self, alignment: Alignment, best: Path, intent: dict[str, Any]):
+    def _slot_rivals(
+        self, alignment: Alignment, best: Path, intent: dict[str, Any]
+    ) -> Iterator[tuple[float, tuple[str, ...], dict[str, Any]]]:
         """For each slot on the best path, the same path with the slot's next best value."""
         g, steps = self.graph, best.steps
         for i, step in enumerate(steps):
@@ -475,7 +479,7 @@ def _near_slip(heard: str, word: str) -> bool:
     return max(fuzz.ratio(heard, word), by_sound) >= NEAR_SLIP
 
 
-def _with_loose_words(span: tuple[int, int], steps, alignment: Alignment) -> tuple[int, int]:
+def _with_loose_words(span: tuple[int, int], steps: Sequence[Step], alignment: Alignment) -> tuple[int, int]:
     """A slot's heard span widened by the heard word just before and just after it
     when the path does not say that word as heard (it drops it, or folds it into a
     neighbour): "phone" of "phone milk" may belong to the value ("whole milk")."""
@@ -501,7 +505,7 @@ def _heard_as_said(steps: list, said: list[str], heard: list[str]) -> bool:
     return heard[start:end] == said
 
 
-def _slot_on(g: WordGraph, steps) -> tuple[str | None, Any]:
+def _slot_on(g: WordGraph, steps: Sequence[Step]) -> tuple[str | None, Any]:
     tag = next((g.tags[s.arc] for s in steps if isinstance(g.tags[s.arc], (ValueTag, NumberTag))), None)
     if isinstance(tag, ValueTag):
         return tag.slot, tag.value
@@ -663,12 +667,12 @@ class Matcher:
 
     def __init__(
         self,
-        grammar_dir=None,
+        grammar_dir: pathlib.Path | None = None,
         accept: float = ACCEPT_SCORE,
         confirm: float = CONFIRM_SCORE,
         common: bool = True,
-        grammar_file=None,
-    ):
+        grammar_file: pathlib.Path | None = None,
+    ) -> None:
         """`grammar_file`: one grammar file that serves every prompt (a benchmark's
         --grammar); it must exist, and is loaded as it is, whatever its name."""
         self._grammar_dir = grammar_dir
