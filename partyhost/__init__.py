@@ -5,6 +5,7 @@ __version__ = "0.1.0"
 __all__ = [
     "__version__",
     # the subpackages and modules, imported when used (`python -m partyhost` is __main__)
+    "answer_bound",
     "bench",
     "cli",
     "config",

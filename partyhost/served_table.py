@@ -62,7 +62,12 @@ def serve(table: Table, settings: Settings, ready: Ready) -> None:
     bind = bind_address(settings.serve_bind)
     matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
     conversation = Conversation(show_private=settings.show_private, understanding=TextUnderstanding(matcher))
-    served = ServedTable(conversation, lambda talk: play_games(talk, table))
+
+    def playing(talk: Conversation) -> None:
+        matcher.table(MENU_PROMPT)  # the pronouncing dictionary and the menu now, not in the first request
+        play_games(talk, table)
+
+    served = ServedTable(conversation, playing)
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
     announce_as = name if settings.serve_zeroconf else None
     run_service(served, bind, settings.serve_port, announce_as, lambda port, announced: ready(bind, port, announced))

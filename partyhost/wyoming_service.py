@@ -6,8 +6,10 @@ connection, sends a Transcript (with a conversation_id in its context) and speak
 text of the Handled (or NotHandled) that comes back. That is text in, text out, which
 is what a game Session needs from its ears and mouth (partyhost/conversation.py).
 
-One game is played at a time (one table), whoever's device the words come from: a lock
-makes transcripts take turns, so two devices at once cannot interleave in one game.
+One game is played at a time (one table), whoever's device the words come from:
+transcripts take turns, so two devices at once cannot interleave in one game, and each
+is answered within ANSWER_BOUND_S, with "one moment" while the game is still busy
+(Home Assistant's client waits for ever; partyhost/answer_bound.py).
 The game's thread is given by the caller (partyhost/served_table.py starts or resumes
 games with the same Table as `partyhost play` / `resume`), so saving, the journal and
 the session lock work as in typed play.
@@ -42,6 +44,7 @@ from wyoming.ping import Ping, Pong
 
 from host.contract import PartyhostError, one_line
 from partyhost import __version__
+from partyhost.answer_bound import ANSWER_BOUND_S, AnswerBound
 from partyhost.connection_limits import BACKLOG, Gate, Quiet, total_connections, watch_the_loop
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
 from partyhost.logs import one_line_logs
@@ -55,7 +58,8 @@ _LOGGER = logging.getLogger(__name__)
 PROGRAM = "partyhost"
 LANGUAGES = ["en"]
 ANSWER_TIMEOUT = 30.0
-"""Seconds a transcript waits for the game to take it and answer (rules take milliseconds)."""
+"""Seconds the game has to take a transcript and answer it; the request itself hears "one
+moment" after ANSWER_BOUND_S, and this work's answer is the next request's."""
 EVENT_TIMEOUT_S = 10.0
 """A connection must send a whole event this soon after connecting or after its last answer."""
 PER_ADDRESS = 8
@@ -174,28 +178,34 @@ def _text(value: Any) -> str | None:
 class ServedTable:
     """The one game table behind the service: its conversation and its thread."""
 
-    def __init__(self, conversation: Conversation, play_games: Callable[[Conversation], None]):
+    def __init__(
+        self, conversation: Conversation, play_games: Callable[[Conversation], None], bound: float = ANSWER_BOUND_S
+    ):
+        """`bound`: seconds a request waits for the game before it hears "one moment" (partyhost/answer_bound.py)."""
         self.conversation = conversation
-        self._turn = asyncio.Lock()
+        self._answers: AnswerBound[Event] = AnswerBound(lambda text: Handled(text=text).event(), bound)
         self._thread = threading.Thread(target=play_games, args=(conversation,), name="partyhost game", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
 
     async def answer(self, words: str | Refusal) -> Event:
-        """Handled with the host's answer, or NotHandled with a reason; one at a time."""
+        """Handled with the host's answer, or NotHandled with a reason; one at a time, each within the bound."""
         if isinstance(words, Refusal):
             return NotHandled(text=words.text).event()
-        async with self._turn:
-            try:
-                if not words:
-                    answer = await asyncio.to_thread(self.conversation.repeat)
-                else:
-                    answer = await asyncio.to_thread(self.conversation.exchange, words, ANSWER_TIMEOUT)
-            except HostStopped as stopped:
-                return NotHandled(text=f"Sorry, {stopped}. Try again in a moment.").event()
-            except TimeoutError:
-                return NotHandled(text="Sorry, the game did not answer in time. Please say it again.").event()
+        return await self._answers.answer(lambda: self._exchange(words))
+
+    async def _exchange(self, words: str) -> Event:
+        """The game's answer to `words` (a repeat when empty), its failures told as answers."""
+        try:
+            if not words:
+                answer = await asyncio.to_thread(self.conversation.repeat)
+            else:
+                answer = await asyncio.to_thread(self.conversation.exchange, words, ANSWER_TIMEOUT)
+        except HostStopped as stopped:
+            return NotHandled(text=f"Sorry, {stopped}. Try again in a moment.").event()
+        except TimeoutError:
+            return NotHandled(text="Sorry, the game did not answer in time. Please say it again.").event()
         return Handled(text=answer.text).event()
 
     def stop(self, wait: float = 10.0) -> None:

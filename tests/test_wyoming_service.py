@@ -11,6 +11,7 @@ import random
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -362,6 +363,37 @@ def test_a_keep_cool_turn_runs_out_after_its_question_and_late_words_are_told_so
         assert (clue["intent"], said, timeout["intent"]) == ("word", clue_word, "timeout")
     finally:
         table.stop()
+
+
+def test_a_move_held_up_by_another_process_is_answered_at_once_and_played_once(tmp_path):
+    """Issue 45: Home Assistant waits for ever, so a busy game still answers within the bound.
+    Another process (as `partyhost sessions --prune` would) holds the journal's write lock:
+    the move cannot be saved, the player hears "one moment", and once the lock is let go the
+    move is saved once and its answer is what the next words hear (they are not taken)."""
+    table = Service(tmp_path, "--no-zeroconf")
+    try:
+        port = table.port
+        say(port, "let's play keep it 100")
+        say(port, "two")
+        assert "Player 1, pick a card" in say(port, "skip")
+        other = sqlite3.connect(tmp_path / "partyhost.sqlite3", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")             # SQLite makes the service's save wait (5 s at most)
+        try:
+            held = say(port, "card three")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert held.startswith("One moment") and moves(tmp_path) == 0
+        for _ in range(10):                          # a player asks again until the answer is ready
+            heard = say(port, "repeat")
+            if not heard.startswith("One moment"):
+                break
+        assert "where does it go" in heard, heard
+        assert moves(tmp_path) == 1                  # the move, saved once; "repeat" took nothing
+        assert "where does it go" in say(port, "repeat")
+    finally:
+        code, errors = table.stop()
+    assert code == 0 and "Traceback" not in errors
 
 
 def test_a_game_that_cannot_start_is_explained_and_the_service_goes_on(tmp_path):

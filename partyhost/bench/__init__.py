@@ -17,6 +17,8 @@ __all__ = [
     "places",
     "satellite_mic",
     "scripted",
+    "serve",
+    "serve_player",
     "spoken_commands",
     "synthetic_speech",
     "table",

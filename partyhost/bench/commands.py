@@ -31,6 +31,7 @@ def add_parser(commands: Any) -> None:
     _add_wake_and_pace(benches)
     _add_table(benches)
     _add_commands(benches)
+    _add_serve(benches)
 
 
 def _add_recognition(benches: Any) -> None:
@@ -179,6 +180,22 @@ def _add_commands(benches: Any) -> None:
     spoken.add_argument("--json", type=Path, help="write the figures and every miss here")
 
 
+def _add_serve(benches: Any) -> None:
+    serve = benches.add_parser(
+        "serve", help="answer times of `partyhost serve` while whole games are played through it on a busy machine"
+    )
+    serve.add_argument("--load", type=int, default=4, help="busy processes, one core each (default 4)")
+    serve.add_argument("--games", help="comma-separated games (default: keep-it-100, one-percent, zero-to-100)")
+    serve.add_argument(
+        "--warmup", type=float, default=60.0, help="seconds of load before the service starts (default 60)"
+    )
+    serve.add_argument(
+        "--max-requests", type=int, default=600, help="requests per game before the table quits it (default 600)"
+    )
+    serve.add_argument("--seed", type=int, default=45, help="the table's choices (default 45)")
+    serve.add_argument("--json", type=Path, help="write every request, its time and answer here")
+
+
 # ---- running them ----------------------------------------------------------------
 
 
@@ -251,6 +268,22 @@ def _commands(args: argparse.Namespace, settings: Settings) -> int:
     if bad:
         raise BenchUsageError(f"--voices: {', '.join(bad)} is no voice (piper-SPEED or espeak-VOICE)")
     return spoken_commands.command(voices, rooms, settings, args.json)
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from partyhost.bench import serve
+
+    games = _split(args.games) or list(serve.DEFAULT_GAMES)
+    unknown = sorted(set(games) - set(game_ids()))
+    if unknown:
+        raise BenchUsageError(f"no game called {', '.join(unknown)}; games: {', '.join(game_ids())}")
+    if not 0 <= args.load <= 64:
+        raise BenchUsageError("--load takes 0 to 64 busy processes")
+    if not 0 <= args.warmup <= 600:
+        raise BenchUsageError("--warmup takes 0 to 600 seconds")
+    if not 1 <= args.max_requests <= 10000:
+        raise BenchUsageError("--max-requests takes 1 to 10000")
+    return serve.command(args.load, games, args.warmup, args.max_requests, args.seed, args.json)
 
 
 def _wake(args: argparse.Namespace, settings: Settings) -> int:
@@ -336,5 +369,6 @@ RUNNERS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
     "pace": _pace,
     "table": _table,
     "commands": _commands,
+    "serve": _serve,
 }
 """Each `bench` subcommand's runner."""
