@@ -2,6 +2,7 @@
 its work is never cancelled, and its answer is the next request's. Games here are fakes
 held by events, so nothing depends on how fast this machine is; the real service with a
 save held up by another process is in tests/test_wyoming_service.py."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +11,7 @@ import threading
 
 from wyoming.handle import Handled
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Outcome, Prompt, Understood
 from partyhost.answer_bound import STILL_BUSY, STILL_WORKING, AnswerBound
 from partyhost.conversation import Conversation
 from partyhost.wyoming_service import ServedTable
@@ -41,6 +42,7 @@ def test_quick_work_is_answered_with_its_own_answer():
         work = Held("done")
         work.release.set()
         return await answers.answer(work), answers.working
+
     assert asyncio.run(run()) == ("done", False)
 
 
@@ -49,14 +51,15 @@ def test_stuck_work_hears_one_moment_goes_on_and_is_the_next_answer():
         answers = bound()
         stuck, later = Held("the answer to card one"), Held("never")
         first = await answers.answer(stuck)
-        still = await answers.answer(later)          # still stuck: these words are not taken
+        still = await answers.answer(later)  # still stuck: these words are not taken
         stuck.release.set()
-        then = await answers.answer(later)           # done meanwhile: the earlier answer, heard now
+        then = await answers.answer(later)  # done meanwhile: the earlier answer, heard now
         return first, still, then, stuck.started, later.started, answers.working
+
     first, still, then, stuck_runs, later_runs, working = asyncio.run(run())
     assert first == f"moment: {STILL_WORKING}" and still == f"moment: {STILL_BUSY}"
     assert then == "the answer to card one" and not working
-    assert (stuck_runs, later_runs) == (1, 0)        # nothing cancelled, nothing started twice or out of turn
+    assert (stuck_runs, later_runs) == (1, 0)  # nothing cancelled, nothing started twice or out of turn
 
 
 def test_requests_at_once_take_turns_and_each_is_answered():
@@ -67,6 +70,7 @@ def test_requests_at_once_take_turns_and_each_is_answered():
         replies = await asyncio.gather(answers.answer(stuck), *(answers.answer(o) for o in others))
         stuck.release.set()
         return replies, await answers.answer(others[0]), [o.started for o in others]
+
     replies, next_reply, started = asyncio.run(run())
     assert replies[0] == f"moment: {STILL_WORKING}"
     assert set(replies[1:]) == {f"moment: {STILL_BUSY}"}
@@ -85,7 +89,7 @@ class SlowGame:
         talk.say(prompt.text)
         while (reply := talk.hear(prompt)) is not None:
             self.heard.append(reply.text)
-            self.release.wait(30)        # a turn that takes long: a save held up, a slow machine
+            self.release.wait(30)  # a turn that takes long: a save held up, a slow machine
             talk.say(f"You said {reply.text}. Ana, pick a card.")
 
 
@@ -97,18 +101,19 @@ def test_a_stuck_game_still_answers_and_loses_nothing():
 
     async def run():
         texts = []
-        for words in ("", "card one", "card two"):   # hear the question, a move that sticks, words meanwhile
+        for words in ("", "card one", "card two"):  # hear the question, a move that sticks, words meanwhile
             texts.append(Handled.from_event(await table.answer(words)).text)
         game.release.set()
         texts.append(Handled.from_event(await table.answer("repeat")).text)
         texts.append(Handled.from_event(await table.answer("card three")).text)
         return texts
+
     try:
         question, stuck, meanwhile, heard, next_move = asyncio.run(run())
     finally:
         table.stop()
     assert question == "Ana, pick a card."
     assert (stuck, meanwhile) == (STILL_WORKING, STILL_BUSY)
-    assert heard == "You said card one. Ana, pick a card."   # "repeat" was not taken: the move's answer was unheard
+    assert heard == "You said card one. Ana, pick a card."  # "repeat" was not taken: the move's answer was unheard
     assert next_move == "You said card three. Ana, pick a card."
     assert game.heard == ["card one", "card three"]

@@ -1,5 +1,6 @@
 """`partyhost bench serve`: it makes the load, plays through the real service and reports;
 what it measures is not asserted here (figures are for docs/home-assistant.md)."""
+
 from __future__ import annotations
 
 import json
@@ -15,13 +16,20 @@ from partyhost.bench.serve_player import Player, examples_in
 REPO = Path(__file__).resolve().parents[1]
 LAST_LINE = re.compile(
     r"^requests=(\d+) p50_ms=[\d.]+ p95_ms=[\d.]+ max_ms=[\d.]+ over_2s=\d+ one_moment=\d+ "
-    r"loadavg_1m_min=[\d.]+ loadavg_1m_max=[\d.]+ games=(\d+) finished=(\d+)$")
+    r"loadavg_1m_min=[\d.]+ loadavg_1m_max=[\d.]+ games=(\d+) finished=(\d+)$"
+)
 
 
 def bench(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PARTYHOST_CONFIG": os.devnull}
-    return subprocess.run([sys.executable, "-m", "partyhost", "bench", "serve", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "partyhost", "bench", "serve", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def spinners() -> set[int]:
@@ -39,33 +47,36 @@ def spinners() -> set[int]:
 def test_bench_serve_plays_under_load_reports_and_stops_what_it_started(tmp_path):
     before = spinners()
     out = tmp_path / "serve.json"
-    run = bench("--load", "1", "--warmup", "0", "--games", "keep-it-100", "--max-requests", "20",
-                "--json", str(out))
+    run = bench("--load", "1", "--warmup", "0", "--games", "keep-it-100", "--max-requests", "20", "--json", str(out))
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
     assert lines[1].startswith("load: 1 busy processes") and "1-minute loadavg" in lines[2]
     match = LAST_LINE.match(lines[-1])
     assert match, run.stdout
     requests, games, finished = map(int, match.groups())
-    assert (games, finished) == (1, 0)                  # quit after 20 requests: a small run
+    assert (games, finished) == (1, 0)  # quit after 20 requests: a small run
     result = json.loads(out.read_text())
     said = [r["words"] for r in result["requests"]]
     assert requests == len(said) == 22 and said[-2:] == ["quit", "yes"]
-    assert said[0] == "let's play keep it 100" and "skip" in said     # a busy host's "one moment" may come between
+    assert said[0] == "let's play keep it 100" and "skip" in said  # a busy host's "one moment" may come between
     assert any("Keep It 100!" in r["answer"] for r in result["requests"])
     assert {r["kind"] for r in result["requests"]} == {"menu", "move", "command"}
-    assert spinners() <= before                          # its busy process is gone
+    assert spinners() <= before  # its busy process is gone
 
 
 def test_bad_arguments_are_refused_in_one_line_and_nothing_starts():
-    for args, reason in ((("--load", "-1"), "--load"), (("--games", "chess"), "no game called chess"),
-                         (("--max-requests", "0"), "--max-requests")):
+    for args, reason in (
+        (("--load", "-1"), "--load"),
+        (("--games", "chess"), "no game called chess"),
+        (("--max-requests", "0"), "--max-requests"),
+    ):
         run = bench(*args)
         assert run.returncode == 2 and reason in run.stderr and len(run.stderr.strip().splitlines()) == 1, run
 
 
 def test_the_table_reads_the_menu_and_the_hosts_examples():
     import random
+
     player = Player("one-percent", random.Random(1))
     assert player.first().text == "let's play one percent"
     assert player.next("1%. How many players? From 2 to 6.").text == "three"
@@ -79,4 +90,6 @@ def test_the_table_reads_the_menu_and_the_hosts_examples():
     player.next("Player 1 wins! Which game shall we play? Keep It 100, ...")
     assert player.ended
     assert examples_in('Sorry. You can say, for example: "card 1" or "read our cards". Team 1, "x"?') == [
-        "card 1", "read our cards"]
+        "card 1",
+        "read our cards",
+    ]

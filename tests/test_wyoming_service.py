@@ -377,19 +377,19 @@ def test_a_move_held_up_by_another_process_is_answered_at_once_and_played_once(t
         say(port, "two")
         assert "Player 1, pick a card" in say(port, "skip")
         other = sqlite3.connect(tmp_path / "partyhost.sqlite3", isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")             # SQLite makes the service's save wait (5 s at most)
+        other.execute("BEGIN IMMEDIATE")  # SQLite makes the service's save wait (5 s at most)
         try:
             held = say(port, "card three")
         finally:
             other.execute("ROLLBACK")
             other.close()
         assert held.startswith("One moment") and moves(tmp_path) == 0
-        for _ in range(10):                          # a player asks again until the answer is ready
+        for _ in range(10):  # a player asks again until the answer is ready
             heard = say(port, "repeat")
             if not heard.startswith("One moment"):
                 break
         assert "where does it go" in heard, heard
-        assert moves(tmp_path) == 1                  # the move, saved once; "repeat" took nothing
+        assert moves(tmp_path) == 1  # the move, saved once; "repeat" took nothing
         assert "where does it go" in say(port, "repeat")
     finally:
         code, errors = table.stop()
