@@ -18,7 +18,7 @@ from satellite import satellite_program_path  # noqa: F401 (fixture)
 
 from host.session import undo_consent_question
 from partyhost.bench.table import play_case, speaker_for
-from partyhost.bench.table_player import Table, narrowed_answer, typed_lines
+from partyhost.bench.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
 
 SHORT = replace(
     next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
@@ -144,7 +144,7 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
                 "yes",
                 [
                     {"type": "intent", "intent": line.move},
-                    {"type": "say", "text": "Team Ana plays card 2."},
+                    *({"type": "say", "text": told} for told in line.told),
                     {"type": "game_over", "scores": {}, "winners": []},
                 ],
             ),
@@ -257,7 +257,7 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
                 "plus 20",
                 [
                     {"type": "intent", "intent": line.move},
-                    {"type": "say", "text": "Card 2, with plus 20."},
+                    *({"type": "say", "text": told} for told in line.told),
                     {"type": "game_over", "scores": {}, "winners": []},
                 ],
             ),
@@ -529,7 +529,7 @@ def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp
                 line.text,
                 [
                     {"type": "intent", "intent": line.move},
-                    {"type": "say", "text": "Card 2, with plus 20."},
+                    *({"type": "say", "text": told} for told in line.told),
                     {"type": "game_over", "scores": {}, "winners": []},
                 ],
             ),
@@ -627,7 +627,7 @@ def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
                     line.text,
                     [
                         {"type": "intent", "intent": line.move},
-                        {"type": "say", "text": "Card 2, with plus 20."},
+                        *({"type": "say", "text": told} for told in line.told),
                         {"type": "game_over", "scores": {}, "winners": []},
                     ],
                 ),
@@ -639,3 +639,32 @@ def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
         host.thread.join(5)
         assert record.done and record.barged_in == (barge_in == 1.0)
         assert soonest <= host.said_at[0] - host.opened_at <= latest
+
+
+def test_a_move_is_done_when_the_host_tells_it_in_the_typed_hosts_words(tmp_path):
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    assert line.told[0] == "Card 2, with plus 20."  # what the typed host said of it
+    assert told_as_typed(["Did you mean: card two?", "card 2 with PLUS 20", *line.told[1:]], line.told)
+    assert not told_as_typed(["Card 2.", *line.told[1:]], line.told)
+    assert told_as_typed(["anything"], ())  # nothing to listen for
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (  # the right move, told in other words than the typed host's
+                line.text,
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Okay."},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            )
+        ],
+        opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert record.done and record.tries == 1  # the move stands: the player does not say it again
+    assert record.reactions == [UNTOLD] and record.errors == [UNTOLD]

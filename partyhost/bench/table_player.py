@@ -4,7 +4,9 @@ asks, and take what it does with them as patient people would.
 What the players know of the host is what a person at the table knows: its words and
 cues (the event log's `say` and `sound` lines, read as they are written, while the
 audio itself goes to the satellite's speaker) and what its narration tells of a move
-it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines), and
+it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines; a line
+is done only when the host's words also hold what the typed host said of it, else it
+counts as an error: UNTOLD), and
 that it has begun narrowing its question (`narrowing`; each narrowed question's own
 `narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
@@ -39,7 +41,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,9 @@ question once, so this only stops a host that loops)."""
 NOT_UNDERSTOOD = "not understood"
 SILENCE_GOAL = "silence"
 ERRORS = ("took ", "refused: ")
+UNTOLD = "done, but not told as typed"
+"""The host did what the typed game did but did not say so in the typed host's words:
+the player goes on (the move stands), and it counts as an error."""
 """Verdicts that are the host's mistakes though nothing is to undo: a command taken
 instead of the line's move, a refusal for another reason than the typed game's."""
 
@@ -93,6 +98,7 @@ class Line:
     meaning: dict[str, Any] | None  # the matcher's reading of the typed line
     move: dict[str, Any] | None = None  # the intent the typed game took
     refusal: str = ""  # or the reason it refused it with
+    told: tuple[str, ...] = ()  # what the typed host said of it, up to its next question
 
     @property
     def silent(self) -> bool:
@@ -161,7 +167,14 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
     for index, (exchange, at) in enumerate(kept):
         after = events[at + 1 : heard_at[index + 1] if index + 1 < len(heard_at) else len(events)]
         decided = next((e for e in after if e["type"] in ("intent", "rejected")), None)
-        line = Line(index, exchange.line, speaker_for(exchange.prompt.player), exchange.prompt, exchange.intent)
+        line = Line(
+            index,
+            exchange.line,
+            speaker_for(exchange.prompt.player),
+            exchange.prompt,
+            exchange.intent,
+            told=_told(after),
+        )
         if decided is not None and decided["type"] == "intent":
             line = _with(line, move=decided["intent"])
         elif decided is not None:
@@ -177,8 +190,6 @@ def barges_in(line: Line, share: float) -> bool:
 
 
 def _with(line: Line, **changes: Any) -> Line:
-    from dataclasses import replace
-
     return replace(line, **changes)
 
 
@@ -205,6 +216,23 @@ def _heard(event: dict) -> str:
     if event["type"] == "heard":
         return event.get("text", "") + (" (unsure)" if event.get("unsure") else "")
     return f"[{event.get('reason', '')}] {event.get('text', '')}".strip()
+
+
+def _told(events: list[dict]) -> tuple[str, ...]:
+    """What the host said after a line, up to its next question (or the game's end)."""
+    until = next((i for i, e in enumerate(events) if e["type"] in ("prompt", "game_over")), len(events))
+    return tuple(e["text"] for e in events[:until] if e["type"] == "say")
+
+
+def _spoken(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9+-]+", text.lower()))
+
+
+def told_as_typed(heard: list[str], told: tuple[str, ...]) -> bool:
+    """Whether the host's words (`heard`, in order) hold what the typed host said of the
+    line, sentence after sentence, as a listener compares them (case and punctuation aside)."""
+    want, said = [_spoken(t) for t in told], [_spoken(t) for t in heard]
+    return any(said[i : i + len(want)] == want for i in range(len(said) - len(want) + 1))
 
 
 def _read(path: Path) -> list[dict]:
@@ -305,6 +333,7 @@ class Reaction:
     kind: str  # "decided", "asked", "answered", "silence", "over"
     at: int  # index of the event it was read from (or the mark)
     text: str = ""
+    since: int = 0  # the first event after what was said
 
 
 class Table:
@@ -378,7 +407,9 @@ class Table:
             result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
             verdict = self._verdict(line, reaction)
             result.reactions.append(verdict)
-            if verdict == "done":
+            if verdict == UNTOLD:
+                result.errors.append(verdict)
+            if verdict in ("done", UNTOLD):
                 result.done = True
                 if reaction.kind != "decided" or self._narrowing(reaction.at):
                     return self._last_prompt()  # nothing taken, or a command: the same question is open
@@ -407,7 +438,7 @@ class Table:
                 break
             result.asked.append(reaction.text)
             reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer))
-        return reaction
+        return replace(reaction, since=mark)  # the host's words are heard from the line on
 
     def _undo_phrase(self, prompt_name: str) -> str:
         return next(
@@ -437,7 +468,7 @@ class Table:
         while pending and result.undos < 3 * self.tries:
             mark = self._wait_for_prompt(mark, ANSWER_S)
             undo = self._undo_phrase(self.log.events[mark - 1].get("prompt", line.prompt.name))
-            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="")
+            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="", told=())
             result.undos += 1
             said_from = len(self.log.update())
             spoken_end = self._say(line.speaker, undo, result.undos - 1)
@@ -471,7 +502,7 @@ class Table:
                 return Reaction("over", over)
             if decided is not None:
                 if self._settled(decided) and self.silence.quiet():
-                    return Reaction("decided", decided)
+                    return Reaction("decided", decided, since=mark)
             elif said and self.silence.quiet():
                 asked = DID_YOU_MEAN.match(said[-1].strip())
                 if asked:
@@ -498,11 +529,26 @@ class Table:
             return "done" if nothing_taken and reaction.kind in ("answered", "silence") else reaction.kind
         event = self.log.events[reaction.at]
         if event["type"] == "rejected":
-            return "done" if line.refusal and event["reason"] == line.refusal else f"refused: {event['reason']}"
+            done = bool(line.refusal) and event["reason"] == line.refusal
+            return self._told(line, reaction) if done else f"refused: {event['reason']}"
         intent = event["intent"]
         if line.move is not None and same_move(intent, line.move):
-            return "done"
+            return self._told(line, reaction)
         return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
+
+    def _told(self, line: Line, reaction: Reaction) -> str:
+        """ "done" when the host's words since the line hold what the typed host said of
+        it (the narration a player listens for), else UNTOLD."""
+        deadline = time.monotonic() + self.patience_s  # the rest of it may still be on its way
+
+        def said() -> list[str]:
+            return [e["text"] for e in self.log.since(reaction.since) if e["type"] == "say"]
+
+        while not told_as_typed(said(), line.told) and time.monotonic() < deadline:
+            if self.log.first(("prompt", "game_over"), reaction.at + 1) is not None and self.silence.quiet():
+                break  # it has asked the next question and fallen silent: that was all
+            time.sleep(0.05)
+        return "done" if told_as_typed(said(), line.told) else UNTOLD
 
     def _tally(self, verdict: str, reaction: Reaction, result: LineRecord) -> None:
         """Count the host's mistake in a verdict: a wrong move (to undo), or an error."""
