@@ -1,5 +1,5 @@
-"""The real Moonshine base-en (voice/asr/moonshine.py) and its ONNX rebuild
-(voice/asr/ort_format.py), on speech from the host's Piper voice."""
+"""The real Moonshine base-en (voice/asr/moonshine.py) and its ONNX rebuilds
+(voice/asr/ort_format.py, voice/asr/int8_weights.py), on speech from the host's Piper voice."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from conftest import unavailable
 
 from voice.asr import ModelMissingError
+from voice.asr.int8_weights import compact_weights
 from voice.asr.moonshine import FETCHED, MODEL_FILES, MoonshineScorer, default_model_dir
 from voice.asr.ort_format import OrtFormatError, expand_weights, onnx_from_ort
 
@@ -56,6 +57,40 @@ def test_the_onnx_rebuild_computes_what_the_ort_format_model_computes(say):
     feed |= {i.name: np.zeros((1, 8, 0, 52), np.float32) for i in decoder.get_inputs() if i.name.startswith("past")}
     expected = decoder.run(["logits"], feed)[0]
     assert np.allclose(decoder_rebuilt.run(["logits"], feed)[0], expected, atol=1e-3)
+
+
+def test_the_int8_rebuild_judges_as_the_expanded_one_did(say, moonshine, tmp_path):
+    """Issue 43: the weights stay int8 (a third of the memory), the arithmetic stays the
+    floats', so Keep Cool's lines (tuned on the expanded model) still hold: every score
+    within float rounding, the same first choices, and "cattle" beating "kettle"."""
+    import onnx
+
+    folder = default_model_dir()
+    for name in ("encoder_model", "decoder_model_merged"):
+        model = compact_weights(onnx_from_ort(folder / f"{name}.ort"))
+        assert name == "encoder_model" or {n.op_type for n in _nodes(model.graph)} >= {
+            "MatMulNBits",
+            "DequantizeLinear",
+        }
+        onnx.save(expand_weights(onnx_from_ort(folder / f"{name}.ort")), str(tmp_path / f"{name}.onnx"))
+    expanded = MoonshineScorer(cache_dir=tmp_path / "none")
+    expanded._encoder, expanded._decoder = (
+        __import__("onnxruntime").InferenceSession(str(tmp_path / f"{n}.onnx"))
+        for n in ("encoder_model", "decoder_model_merged")
+    )
+    audio, texts = say("cattle"), ["Cattle", "A cattle", "Kettle", "Cattle.", "Candle", "Battle"]
+    int8, floats = moonshine.judge(audio, texts), expanded.judge(audio, texts)
+    assert [j.first_choice for j in int8] == [j.first_choice for j in floats]
+    assert np.allclose([j.likelihood for j in int8], [j.likelihood for j in floats], atol=1e-3)
+    assert int8[0].likelihood > int8[2].likelihood + 1
+
+
+def _nodes(graph):
+    for node in graph.node:
+        yield node
+        for attr in node.attribute:
+            if attr.HasField("g"):
+                yield from _nodes(attr.g)
 
 
 def test_a_file_that_is_not_an_ort_model_is_refused_with_a_reason(tmp_path):

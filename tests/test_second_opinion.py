@@ -215,6 +215,8 @@ def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
 
 
 def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
+    """Issue 43: Centurion matches a rank or a suit alone exactly too, but that is no
+    word in play: Moonshine (its memory) is Keep Cool's alone."""
     from host.contract import Prompt as HostPrompt
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
@@ -237,7 +239,26 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
     ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(), busy_until=lambda: 0.0)
     assert ears.hear(HostPrompt("keep-it-100/place", "Ana", "?")) is None
     assert ears.hear(HostPrompt("common/yes_no", "Ana", "?")) is None
+    assert ears.hear(HostPrompt("centurion/play_card", "Ana", "?")) is None
     assert not second.started and loads == []
     ears.hear(HostPrompt("keep-cool/setup", None, "?"))  # Keep Cool's first question: loading begins
     assert second.started
     assert isinstance(second.get(), FakeMoonshine) and loads == ["loaded"]
+
+
+def test_only_the_prompts_the_grammar_names_are_judged_again():
+    matcher = Matcher()
+    assert matcher.table("centurion/play_card").exact  # matched only as said ...
+    assert not matcher.second_listener_at("centurion/play_card")  # ... but not judged by Moonshine
+    assert not matcher.has_second_listener("centurion/play_card")
+    assert matcher.second_listener_at("keep-cool/word") and matcher.has_second_listener("keep-cool/setup")
+    assert not matcher.second_listener_at("keep-cool/setup")
+
+
+def test_a_second_listener_named_as_a_bare_string_is_refused(tmp_path):
+    from voice.understanding.grammar import Grammar, GrammarError
+
+    grammar = tmp_path / "game.yaml"
+    grammar.write_text("prompts:\n  game/word: []\nsecond_listener: game/word\n", encoding="utf-8")
+    with pytest.raises(GrammarError, match="second_listener must be a list"):
+        Grammar.load(grammar)

@@ -28,6 +28,7 @@ __all__ = [
     "shipped_models_dir",
     "unique_words",
     # the backends and their parts, imported when used (voice.recognizers chooses one)
+    "int8_weights",
     "moonshine",
     "ort_format",
     "sphinx",

@@ -32,6 +32,9 @@ MODEL_FILES = ("encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin")
 FETCHED = "moonshine-base-en"  # its name in models/manifest.json
 BOS, EOS = 1, 2
 WORD_BOUNDARY = "\u2581"  # SentencePiece's space
+BATCH = 32
+"""Texts per decoder call (a rescue asks about 27): batches of 8 held about 95 MB less at
+once but took twice the time with the int8 weights, which are expanded on every call."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,7 @@ class MoonshineScorer:
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads or worker_threads(), 1
+        options.enable_cpu_mem_arena = False  # a batch's buffers go back when it ends (issue 43)
 
         def session(name: str) -> onnxruntime.InferenceSession:
             model = folder / f"{name}.ort"
@@ -117,9 +121,15 @@ class MoonshineScorer:
         would cost a decoder call per token; this is one call for every text."""
         if not texts:
             return []
-        sequences = [self.tokens(text) + [self._dot] for text in texts]
+        encoded = self._encode(audio)
+        judged: list[Judgement] = []
+        for start in range(0, len(texts), BATCH):
+            judged += self._judge_batch([self.tokens(t) + [self._dot] for t in texts[start : start + BATCH]], encoded)
+        return judged
+
+    def _judge_batch(self, sequences: list[list[int]], encoded: _Encoded) -> list[Judgement]:
         judged = []
-        logits = _log_softmax(self._decode(sequences, self._encode(audio)))
+        logits = _log_softmax(self._decode(sequences, encoded))
         logits[:, 0, EOS] = -np.inf  # a reading is never empty
         for row, sequence in enumerate(sequences):
             stop = len(sequence) - 1
@@ -198,7 +208,7 @@ class MoonshineScorer:
 
 class Preloaded:
     """A scorer loaded in a thread once start() is called (when a game that needs it
-    begins: loading takes a second or two, the first time a few more, and 460 MB),
+    begins: loading takes a second or two, the first time a few more, and about 145 MB),
     waited for when first needed, so a turn never runs without it by chance. If it
     cannot load, get() says why once and gives None."""
 
@@ -242,8 +252,10 @@ class Preloaded:
 
 
 def _log_softmax(logits: np.ndarray) -> np.ndarray:
-    top = logits.max(axis=-1, keepdims=True)
-    return logits - top - np.log(np.exp(logits - top).sum(axis=-1, keepdims=True))
+    """In place: the logits are a vocabulary wide per position, the largest arrays here."""
+    logits -= logits.max(axis=-1, keepdims=True)
+    logits -= np.log(np.exp(logits).sum(axis=-1, keepdims=True))
+    return logits
 
 
 def _read_pieces(path: Path) -> list[str]:
@@ -267,16 +279,18 @@ def _cache_dir() -> Path:
 
 
 def _as_onnx(model: Path, cache: Path) -> Path:
-    """The ONNX rebuild of an ORT-format model, made once and kept by the file's digest."""
+    """The ONNX rebuild of an ORT-format model, its weights left int8 (voice/asr/int8_weights.py),
+    made once and kept by the file's digest."""
     digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
-    target = cache / f"{model.stem}-{digest}-expanded.onnx"
+    target = cache / f"{model.stem}-{digest}-int8.onnx"
     if not target.is_file():
         import onnx
 
-        from voice.asr.ort_format import expand_weights, onnx_from_ort
+        from voice.asr.int8_weights import compact_weights
+        from voice.asr.ort_format import onnx_from_ort
 
         cache.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(f".{os.getpid()}.part")
-        onnx.save(expand_weights(onnx_from_ort(model)), str(partial))
+        onnx.save(compact_weights(onnx_from_ort(model)), str(partial))
         partial.replace(target)
     return target

@@ -84,7 +84,8 @@ class VoiceEars:
         before_listening: Callable[[], None] | None = None,
     ):
         """`reader`: the recogniser, second listener and check lines (voice/listening/pipeline.py);
-        its second listener starts loading at the first prompt of a game that has exact prompts.
+        its second listener starts loading at the first prompt of a game that has a prompt for it
+        (the grammar's `second_listener`: Keep Cool's words in play).
         `play_cue(name)`: sounds the ears play while listening (a timed turn's ticks).
         `read_ahead`: read an utterance while its end is still being confirmed
         (_ReadAhead); False reads it only once confirmed, as a benchmark compares.
@@ -116,7 +117,7 @@ class VoiceEars:
     def hear(self, prompt: PromptLike) -> Understood | None:
         if self.before_listening is not None:
             self.before_listening()
-        if self.reader.second is not None and self.matcher.has_exact_prompts(prompt.name):
+        if self.reader.second is not None and self.matcher.has_second_listener(prompt.name):
             self.reader.second.start()  # loads while the game is set up, and only for such a game
         # The prompt's graph and the recogniser's steering, built while the host still
         # speaks (both are cached), not after the player has finished.

@@ -42,7 +42,7 @@ def read_checked(
     if not table.exact:
         return check_number(reading, recognizer, table, number_line)
     checked = check_exact(reading, recognizer, table, line)
-    scorer = second.get() if second is not None else None
+    scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
     if scorer is None:
         return checked
     return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))

@@ -41,6 +41,9 @@ class Grammar:
     min_scores: dict[str, float] = field(default_factory=dict)
     exact_intents: dict[str, list[str]] = field(default_factory=dict)
     """prompt -> intents matched only as said, never by a near spelling (see PhraseTable)."""
+    second_listener: frozenset[str] = frozenset()
+    """Prompts whose exact intents a second listener judges again (Keep Cool's words in
+    play): its model loads only in a game that has one (issue 43: 460 MB in Centurion)."""
     command_prefixes: dict[str, str] = field(default_factory=dict)
     """prompt -> a word the common commands need in front at that prompt ("host, score")."""
     unavailable: dict[str, str] = field(default_factory=dict)
@@ -75,6 +78,7 @@ class Grammar:
             fallbacks=dict(data.get("fallbacks") or {}),
             min_scores=dict(data.get("min_scores") or {}),
             exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
+            second_listener=frozenset(_names(path, "second_listener", data.get("second_listener"))),
             command_prefixes={
                 k: normalize(str(v), strip_fillers=False) for k, v in (data.get("command_prefixes") or {}).items()
             },
@@ -135,3 +139,13 @@ def load_grammar(name: str, directory: Path = GRAMMAR_DIR) -> Grammar:
     if not path.exists():
         raise GrammarError(f"{path}: grammar file not found")
     return Grammar.load(path)
+
+
+def _names(path: Path, key: str, value: Any) -> list[str]:
+    """A list of prompt names (`second_listener: [keep-cool/word]`); a bare string is refused,
+    as it would read as its letters."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise GrammarError(f"{path}: {key} must be a list of prompt names, like [game/prompt]")
+    return value

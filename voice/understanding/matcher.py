@@ -720,9 +720,15 @@ class Matcher:
             owner.words - self.grammar("common").words if self.common else frozenset(),
         )
 
-    def has_exact_prompts(self, prompt: str) -> bool:
-        """Whether the game of `prompt` ("game/name") matches some prompt exactly (Keep Cool's words in play)."""
-        return bool(self.grammar(prompt.split(UNION)[-1].split("/", 1)[0]).exact_intents)
+    def has_second_listener(self, prompt: str) -> bool:
+        """Whether the game of `prompt` ("game/name") has a prompt the second listener judges
+        (Keep Cool's words in play): its model is loaded for such a game only."""
+        return bool(self.grammar(prompt.split(UNION)[-1].split("/", 1)[0]).second_listener)
+
+    def second_listener_at(self, prompt: str) -> bool:
+        """Whether the second listener judges this prompt's exact intents (grammar key `second_listener`)."""
+        name = prompt.split(UNION)[-1]
+        return name in self.grammar(name.split("/", 1)[0]).second_listener
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
         return self.table(prompt, live).match(heard)
