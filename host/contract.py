@@ -76,6 +76,12 @@ each intent uses the few docs/specs/intents.md gives it. A TypedDict, so the jou
 JSON is the value itself."""
 
 
+PAUSED_PROMPT = "common/paused"
+"""The question of a paused game: `resume` and the common commands. No other prompt hears
+resume, so words misheard as it ("score" read "let's go") are never taken for it where
+nothing is paused; the ears' commands after the wake word follow the same grammar."""
+
+
 PROMPT_UNION = "+"
 """Joins prompt names into one prompt that accepts what each accepts: "Did you mean
 ...?" hears yes or no, and also a corrected answer to the prompt it asks about."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, Protocol, cast
 
-from .contract import PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
+from .contract import PAUSED_PROMPT, PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
 from .engine import (
     REDRAW,
     Action,
@@ -511,7 +511,7 @@ class Session:
             self._undo(prompt)
         elif name == "pause":
             return self._pause()
-        elif name == "resume":
+        elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
             self._say("We're not paused. Carry on.", remember=False)
         elif name == "quit":
             if self._confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
@@ -567,7 +567,7 @@ class Session:
 
     def _pause(self) -> str | None:
         self._say("Paused. Say resume when you are ready.", remember=False)
-        pause_prompt = Prompt("common/any", None, "Paused.", choices=("resume",))
+        pause_prompt = Prompt(PAUSED_PROMPT, None, "Paused.", choices=("resume",))
         while True:
             heard = self._hear_addressed(pause_prompt, remind=False)  # table talk while paused: no answer
             if heard is None:

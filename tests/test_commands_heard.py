@@ -16,13 +16,14 @@ import pytest
 from fakes import RecordingMouth
 from understood import Say
 
-from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
+from host.contract import PAUSED_PROMPT, PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
 from host.engine import GameOptions, RuleError, evolve, say
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.session import AGAIN, YES, Session, SessionInfo
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 from voice.understanding.clues import NOT_A_WORD, TWO_WORDS, clue_doubt
+from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 
 KEEP_COOL_WORDS = ["kettle", "candle", "pencil", "lemon"]
@@ -59,7 +60,6 @@ def test_a_word_of_the_grammar_is_never_read_as_another_words_command():
         assert match.intent is None or match.intent["intent"] not in ("resume", "slower"), (said, match)
     # The command's own words, near slips and one word heard as two still are the command.
     for said, command in (
-        ("let's go on", "resume"),
         ("slow down", "slower"),
         ("what the score", "score"),
         ("who's turn is it", "whose_turn"),
@@ -69,6 +69,30 @@ def test_a_word_of_the_grammar_is_never_read_as_another_words_command():
         match = table.match(said)
         assert match.intent == {"intent": command} and not match.needs_confirmation, (said, match)
     assert table.match("minus twenty").intent == {"intent": "choice", "index": 4}
+
+
+def test_resume_is_heard_only_where_the_game_is_paused():
+    """No prompt but the pause's hears resume ("score" read "let's go" was taken as resume
+    at Zero to 100's card in the table bench): there its words and near slips are it, and
+    after the wake word too; elsewhere neither they nor the other commands' words are."""
+    matcher = Matcher()
+    paused = matcher.table(PAUSED_PROMPT)
+    for said in ("resume", "let's go on", "carry on", "continue"):
+        assert paused.match(said).intent == {"intent": "resume"}, said
+    assert paused.match("what's the score").intent == {"intent": "score"}
+    assert Commands(matcher, PAUSED_PROMPT).command("resume") is not None
+    question = power_card_question()
+    for prompt, slots in (
+        (question.name, question.slots),
+        ("zero-to-100/choose_card", question.slots),
+        ("common/number", {}),
+        ("common/yes_no", {}),
+    ):
+        table = matcher.table(prompt, slots)
+        for said in ("resume", "let's go on", "let's go", "carry on", "continue"):
+            match = table.match(said)
+            assert match.intent is None or match.intent["intent"] != "resume", (prompt, said, match)
+        assert Commands(matcher, prompt, slots).command("resume") is None, prompt
 
 
 # ---- what counts as a clue ---------------------------------------------------------
@@ -352,6 +376,8 @@ def test_lets_go_down_at_the_narrowed_power_card_question_is_not_resume(voices, 
     assert heard.intent is None or heard.intent["intent"] != "resume", heard
     audio, _ = spoken(voices, "piper-1", "let's go on")
     heard = ears_for(audio, recognizer).hear(power_card_question())
+    assert heard.intent is None or heard.intent["intent"] != "resume", heard  # nothing is paused
+    heard = ears_for(audio, recognizer).hear(Prompt(PAUSED_PROMPT, None, "Paused."))
     assert heard.intent == {"intent": "resume"}, heard
 
 

@@ -144,3 +144,61 @@ def test_table_talk_is_not_a_path_of_the_grammar(reader):
         assert reading.posterior is None  # the decoded reading had no say
         match = matcher.match(prompt.name, reading.text, prompt.slots) if not reading.rejected else None
         assert not acted_on(reading, match), (line["text"], reading.text)
+
+
+# ---- narrowed questions ------------------------------------------------------------
+
+NARROWED_VOICES = ("piper-1", "espeak-en-gb")  # the fixtures' voices (tests/speech_fixtures.py)
+
+
+@pytest.fixture(scope="module")
+def voices():
+    from partyhost.bench.synthetic_speech import Voices
+
+    return Voices(noise_scale=0)
+
+
+def narrowed(kind: str) -> BenchPrompt:
+    """A narrowed question as host/narrowing.py asks it: its few choices and the commands."""
+    from host.contract import PROMPT_UNION
+    from host.narrowing import CHOICE_PROMPT
+
+    name = CHOICE_PROMPT if kind == "choice" else PROMPT_UNION.join([kind, CHOICE_PROMPT])
+    return BenchPrompt(name, {"choice": [("1", 0), ("2", 1), ("3", 2)]})
+
+
+def said(voices, voice: str, text: str):
+    from voice.audio_types import Utterance
+    from voice.speaking.mixing import at_level, padded
+
+    audio = padded(at_level(voices.speak(voice, text), -23.0))
+    return Utterance(audio, start=0.0, end=len(audio) / 16000)
+
+
+@pytest.mark.parametrize("voice", NARROWED_VOICES)
+def test_a_short_answer_to_a_narrowed_question_is_read_as_said(reader, voices, voice):
+    """ "2" to "which card: 1, 2 or 3?" and "yes" to "Card 1?" are heard by the free
+    reading itself, not left empty (the stalls of the table bench that looked so were
+    whole lines said again, below), and acted on."""
+    matcher = Matcher()
+    for kind, text, expect in (
+        ("choice", "two", {"intent": "choice", "index": 1}),
+        ("common/yes_no", "yes", {"intent": "yes"}),
+    ):
+        prompt = narrowed(kind)
+        reading = reader.read(matcher, prompt, said(voices, voice, text))
+        assert any(h.text for h in reading.hypotheses), (voice, text)
+        assert not reading.rejected and reading.match.intent == expect, (voice, text, reading.text)
+        assert decide(reading.match, reading.unsure) is Verdict.ACT
+
+
+@pytest.mark.parametrize("voice", NARROWED_VOICES)
+def test_a_whole_line_said_again_to_a_narrowed_question_is_no_choice(reader, voices, voice):
+    """A player who says the whole move again ("card two with the fifty card") to "which
+    card: 1, 2 or 3?": the decoder, held to the choices, can only write one of them and
+    may be sure of it among them (Ana's voice in the table bench: "1", posterior 1.0), but
+    pays a regret no answer pays, so nothing is taken: a looser rule at narrowed questions
+    would take card one for card two."""
+    matcher = Matcher()
+    reading = reader.read(matcher, narrowed("choice"), said(voices, voice, "card two with the fifty card"))
+    assert reading.rejected or reading.match is None or reading.match.intent is None, reading.text

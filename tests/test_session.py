@@ -142,6 +142,19 @@ def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
     assert journal.get(sid).status == "playing"
 
 
+def test_resume_is_no_reading_where_nothing_is_paused(tmp_path):
+    """Outside a pause "let's go on" is not understood, never a resume (one misheard so
+    answered nothing the player asked); in a pause it resumes, and the game is unchanged."""
+    session, mouth, journal, sid = make_session(tmp_path, ["let's go on", "3", "pause", "let's go on", "2"])
+    session.start()
+    session.run()
+    commands = [e["intent"]["intent"] for e in events(tmp_path, sid) if e["type"] == "intent"]
+    assert commands == ["number", "number"] and session.state.total == 5
+    assert "We're not paused. Carry on." not in mouth.said
+    assert mouth.said.index("Paused. Say resume when you are ready.") < mouth.said.index("Let's go on.")
+    assert any(s.startswith("Sorry, I didn't catch that") for s in mouth.said)
+
+
 class TableTalkEars(ScriptEars):
     """ "talk" in the script is speech the ears found not said to the host."""
 

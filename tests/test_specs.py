@@ -115,8 +115,11 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
 
 def test_the_commands_the_session_handles_are_the_common_grammar_s():
     """host.session.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
-    common/any prompt name the same commands, so neither can gain one the other lacks."""
+    common/any prompt, with resume from the pause's own prompt, name the same commands,
+    so neither can gain one the other lacks."""
+    from host.contract import PAUSED_PROMPT
     from host.session import COMMON_INTENTS
 
     common = next(grammar for grammar in GRAMMARS if "common/any" in grammar.prompts)
-    assert set(common.prompts["common/any"]) == COMMON_INTENTS
+    assert common.prompts[PAUSED_PROMPT] == ["resume"] and "resume" not in common.prompts["common/any"]
+    assert set(common.prompts["common/any"]) | {"resume"} == COMMON_INTENTS

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from host.contract import PAUSED_PROMPT, PROMPT_UNION  # where host and voice meet
 from voice.understanding.grammar import COMMON_PROMPT
 from voice.understanding.matcher import Match, Matcher, PromptGraph
 
@@ -22,7 +23,7 @@ class Commands:
     def __init__(self, matcher: Matcher, prompt: str, live: dict | None = None):
         self.prompt = matcher.table(prompt, live)
         self.prefix = self.prompt.prefix
-        self.common: PromptGraph | None = None if self.prefix else matcher.table(COMMON_PROMPT)
+        self.common: PromptGraph | None = None if self.prefix else matcher.table(_commands_at(prompt))
         self.exact: frozenset[str] = frozenset()
 
     def decodable(self) -> PromptGraph | None:
@@ -61,6 +62,12 @@ class Commands:
     def command(self, heard: str) -> Match | None:
         """The command `heard` names surely, or None (one that needs asking about is none)."""
         return sure_command(self.match(heard))
+
+
+def _commands_at(prompt: str) -> str:
+    """The prompt of the commands said after the wake word: the common ones, and resume
+    only where the game is paused (host.contract.PAUSED_PROMPT), as without the wake word."""
+    return PAUSED_PROMPT if PAUSED_PROMPT in prompt.split(PROMPT_UNION) else COMMON_PROMPT
 
 
 def sure_command(match: Match | None) -> Match | None:
