@@ -326,13 +326,19 @@ class Session:
                 return _LISTEN_AGAIN  # the prompt is not re-read
             self._not_understood(prompt, heard)
             return None
-        if verdict is Verdict.ASK_FIRST and not self._allowed(prompt, intent):
+        refusal = self._refusal(prompt, intent) if verdict is Verdict.ASK_FIRST else None
+        if refusal is not None:
             # An unsure reading the rules refuse now (a card not held) is never asked
-            # about: a "Did you mean" would name it. It is a miss, as if not understood.
+            # about: a "Did you mean" would name it. It is a miss. Spoken, the player
+            # hears the rules' reason instead of "Sorry?": nothing changes either way, and
+            # a player who said it learns why, one who did not hears what was heard.
             if trouble.miss(heard.text):
                 return self._narrow(prompt)
-            self._reject(prompt, "not understood", SORRY if heard.spoken else self._sorry(prompt))
-            return _LISTEN_AGAIN if heard.spoken else None
+            if heard.spoken:
+                self._refuse(prompt, refusal)
+                return _LISTEN_AGAIN
+            self._reject(prompt, "not understood", self._sorry(prompt))
+            return None
         if verdict is Verdict.ASK_FIRST and self._yes_is_an_answer(prompt):
             # "Right" would be both a yes and a guess: ask with the choices themselves.
             trouble.heard.append(heard.text)
@@ -440,9 +446,7 @@ class Session:
         try:
             new_state, events = self.game.apply(self.state, action)
         except RuleError as error:
-            self._reject(prompt, error.reason, error.reason)
-            if error.aside and prompt.player:
-                self._narrate([private(prompt.player, error.aside)])
+            self._refuse(prompt, error)
             return
         if intent["intent"] not in self.info_intents:
             # Journal first: once it is on disk, a crash while speaking loses nothing.
@@ -459,6 +463,13 @@ class Session:
         self.log.write({"type": "rejected", "player": prompt.player, "reason": reason})
         self.mouth.sound("wrong")
         self._say(spoken, remember=False)
+
+    def _refuse(self, prompt: Prompt, error: RuleError) -> None:
+        """A move the rules refuse: their reason aloud, and the aside (which names the
+        player's own secret cards) to that player only."""
+        self._reject(prompt, error.reason, error.reason)
+        if error.aside and prompt.player:
+            self._narrate([private(prompt.player, error.aside)])
 
     def _narrate(self, events: list[Event]) -> None:
         for event in events:  # tested on event["type"] itself, which narrows the union
@@ -677,15 +688,16 @@ class Session:
     def _sorry(self, prompt: Prompt) -> str:
         return "Sorry, I didn't catch that. " + self._options_sentence(prompt)
 
-    def _allowed(self, prompt: Prompt, intent: dict[str, Any]) -> bool:
-        """Whether the rules take the move now (tried on the state, which stays as it is)."""
+    def _refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+        """Why the rules refuse the move now, or None when they take it (tried on the
+        state, which stays as it is)."""
         if intent["intent"] in COMMON_INTENTS:
-            return True
+            return None
         try:
             self.game.apply(self.state, cast(Action, {**intent, "player": prompt.player}))
-        except RuleError:
-            return False
-        return True
+        except RuleError as error:
+            return error
+        return None
 
     def _reads_as_yes(self, words: str) -> bool:
         """Whether `words` (a choice's label) would be heard as "yes": then no yes or no
@@ -733,7 +745,7 @@ class Session:
                 continue
             if heard.verdict is Verdict.ACT or answer == intent:
                 return answer  # said surely, or said again as it was asked about
-            if not self._allowed(prompt, answer):
+            if self._refusal(prompt, answer) is not None:
                 break  # never asked about a move the rules refuse now
             phrase, intent = heard.phrase, answer
         if self._trouble_at(prompt).miss():
