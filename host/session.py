@@ -330,14 +330,15 @@ class Session:
         if refusal is not None:
             # An unsure reading the rules refuse now (a card not held) is never asked
             # about: a "Did you mean" would name it. It is a miss. Spoken, the player
-            # hears the rules' reason instead of "Sorry?": nothing changes either way, and
-            # a player who said it learns why, one who did not hears what was heard.
+            # hears the rules' reason and the question, as for a sure one, instead of
+            # "Sorry?": nothing changes either way, and a player who said it learns why,
+            # one who did not hears what was heard.
             if trouble.miss(heard.text):
                 return self._narrow(prompt)
             if heard.spoken:
                 self._refuse(prompt, refusal)
-                return _LISTEN_AGAIN
-            self._reject(prompt, "not understood", self._sorry(prompt))
+            else:
+                self._reject(prompt, "not understood", self._sorry(prompt))
             return None
         if verdict is Verdict.ASK_FIRST and self._yes_is_an_answer(prompt):
             # "Right" would be both a yes and a guess: ask with the choices themselves.

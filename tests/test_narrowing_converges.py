@@ -187,6 +187,11 @@ def test_did_you_mean_never_names_a_card_the_player_does_not_hold(tmp_path):
     session.run()
     # it is named only in the rules' reason (what was heard, and why it cannot be played)
     assert [line for line in mouth.said if absent in line.lower()] == [f"You don't hold the {absent}."], mouth.said
+    events = _events(tmp_path)
+    refused = next(i for i, e in enumerate(events) if e["type"] == "rejected")
+    assert events[refused]["reason"] == f"You don't hold the {absent}."
+    assert [e["type"] for e in events[refused : refused + 3]] == ["rejected", "say", "prompt"]  # then asked again
+    assert not any(e["type"] == "intent" and e["intent"]["intent"] == "play_card" for e in events[:refused])
     assert not any(line.startswith("Did you mean") for line in mouth.said)
     assert any(e["type"] == "narrowing" for e in _events(tmp_path))  # the misses led to narrowing
 
