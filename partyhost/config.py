@@ -71,6 +71,8 @@ class Settings:
     rival_margin: float = 0.1  # a reading of another intent this close: "did you mean ...?" first
     # (voice.listening.reading.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True  # Keep Cool: Moonshine re-judges each word in play (voice/listening/second_opinion.py)
+    second_opinion_weights: str = "auto"  # its weights: "int8" (145 MB, slower), "float" (460 MB, faster),
+    # "auto": int8 on a machine with less than 4 GB (voice.asr.moonshine.WEIGHTS)
     grammar_decoding: bool = (
         True  # Whisper also decodes inside each prompt's grammar (voice/understanding/grammar_decode.py);
     )
@@ -297,6 +299,12 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
         return value
     if key == "wake_word":
         return _wake_word(value, source)
+    if key == "second_opinion_weights":
+        from voice.asr.moonshine import WEIGHTS
+
+        if value not in WEIGHTS:
+            raise ConfigError(f"{source}: second_opinion_weights must be one of {', '.join(WEIGHTS)}, not {value!r}")
+        return value
     if key in LIMITS:
         return _number(key, value, LIMITS[key], source)
     if isinstance(default, bool):

@@ -94,7 +94,7 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
     if settings.second_opinion:
         from voice.asr.moonshine import Preloaded
 
-        second = Preloaded(models_dir=settings.models_dir)
+        second = Preloaded(models_dir=settings.models_dir, weights=settings.second_opinion_weights)
     return Reader(
         recognizer,
         second,

@@ -12,7 +12,7 @@ from conftest import unavailable
 
 from voice.asr import ModelMissingError
 from voice.asr.int8_weights import compact_weights
-from voice.asr.moonshine import FETCHED, MODEL_FILES, MoonshineScorer, default_model_dir
+from voice.asr.moonshine import FETCHED, MODEL_FILES, WEIGHTS, MoonshineScorer, default_model_dir, int8_weights
 from voice.asr.ort_format import OrtFormatError, expand_weights, onnx_from_ort
 
 pytestmark = pytest.mark.model
@@ -31,7 +31,13 @@ def cache(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def moonshine(cache):
-    return MoonshineScorer(cache_dir=cache)
+    return MoonshineScorer(cache_dir=cache, weights="int8")  # as a small machine holds it
+
+
+def test_the_weights_stay_int8_where_memory_is_short_or_when_asked():
+    assert int8_weights("auto", machine_bytes=2 * 2**30) and not int8_weights("auto", machine_bytes=16 * 2**30)
+    assert int8_weights("int8", machine_bytes=64 * 2**30) and not int8_weights("float", machine_bytes=2**30)
+    assert set(WEIGHTS) == {"auto", "int8", "float"}
 
 
 def test_the_onnx_rebuild_computes_what_the_ort_format_model_computes(say):
@@ -103,7 +109,7 @@ def test_a_file_that_is_not_an_ort_model_is_refused_with_a_reason(tmp_path):
 def test_the_rebuild_is_made_once_and_kept(moonshine, cache):
     made = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
     assert len(made) == 2  # encoder and decoder
-    MoonshineScorer(cache_dir=cache)
+    MoonshineScorer(cache_dir=cache, weights="int8")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == made
 
 
@@ -113,7 +119,7 @@ def test_a_damaged_rebuild_in_the_cache_is_made_again(moonshine, cache, tmp_path
     encoder = next(tmp_path.glob("encoder_model-*"))
     encoder.unlink()
     encoder.write_bytes(b"half a file")  # a disk that filled up, a copy cut short
-    again = MoonshineScorer(cache_dir=tmp_path)
+    again = MoonshineScorer(cache_dir=tmp_path, weights="int8")
     assert encoder.stat().st_size == next(cache.glob("encoder_model-*")).stat().st_size
     audio = say("cattle")
     assert again.judge(audio, ["Cattle"]) == moonshine.judge(audio, ["Cattle"])
@@ -132,7 +138,9 @@ def test_where_pip_has_no_wheel_the_model_fetched_into_the_models_folder_is_used
     assert default_model_dir(tmp_path) == fetched
     assert default_model_dir(tmp_path / "empty") is None
     audio = say("pocket")
-    assert MoonshineScorer(fetched, cache_dir=cache).judge(audio, ["Pocket"]) == moonshine.judge(audio, ["Pocket"])
+    assert MoonshineScorer(fetched, cache_dir=cache, weights="int8").judge(audio, ["Pocket"]) == moonshine.judge(
+        audio, ["Pocket"]
+    )
 
 
 def test_a_missing_model_says_what_to_install(tmp_path):

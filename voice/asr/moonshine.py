@@ -71,12 +71,40 @@ def _model_in(folder: Path) -> Path | None:
     return folder if all((folder / name).is_file() for name in MODEL_FILES) else None
 
 
+WEIGHTS = ("auto", "int8", "float")
+"""How Moonshine's weights are held: int8 (about 145 MB loaded, judging 1.6-1.9 times as
+long: they are expanded at every call), float (about 460 MB, the faster), or auto."""
+INT8_BELOW_BYTES = 4 * 2**30
+"""auto keeps the weights int8 on a machine with less memory than this (a Raspberry Pi
+with 1-2 GB needs the memory; a laptop has it and gets the speed)."""
+
+
+def int8_weights(choice: str = "auto", machine_bytes: int | None = None) -> bool:
+    """Whether Moonshine's weights stay int8, as `choice` (one of WEIGHTS) asks."""
+    if choice != "auto":
+        return choice == "int8"
+    return (machine_memory() if machine_bytes is None else machine_bytes) < INT8_BELOW_BYTES
+
+
+def machine_memory() -> int:
+    """The machine's memory in bytes (where the platform does not say: plenty)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return INT8_BELOW_BYTES
+
+
 class MoonshineScorer:
     """Moonshine base-en on onnxruntime, asked about a few texts at a time (judge)."""
 
     def __init__(
-        self, model_dir: Path | str | None = None, cache_dir: Path | str | None = None, threads: int | None = None
+        self,
+        model_dir: Path | str | None = None,
+        cache_dir: Path | str | None = None,
+        threads: int | None = None,
+        weights: str = "auto",
     ):
+        """`weights`: one of WEIGHTS."""
         import onnxruntime
 
         folder = Path(model_dir) if model_dir else default_model_dir()
@@ -88,12 +116,12 @@ class MoonshineScorer:
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = threads or worker_threads(), 1
-        options.enable_cpu_mem_arena = False  # a batch's buffers go back when it ends (issue 43)
+        options.enable_cpu_mem_arena = not int8_weights(weights)  # int8: a batch's buffers go back when it ends
 
         def session(name: str) -> onnxruntime.InferenceSession:
             model = folder / f"{name}.ort"
             for attempt in (1, 2):
-                rebuilt = _as_onnx(model, cache)
+                rebuilt = _as_onnx(model, cache, int8_weights(weights))
                 try:
                     return onnxruntime.InferenceSession(str(rebuilt), options, providers=["CPUExecutionProvider"])
                 except Exception as error:  # onnxruntime's errors (InvalidProtobuf, Fail ...) share no other base
@@ -217,9 +245,11 @@ class Preloaded:
         make: Callable[[], Any] | None = None,
         report: Callable[[str], None] = print,
         models_dir: Path | str | None = None,
+        weights: str = "auto",
     ):
-        """`make`: what loads it (default: Moonshine from its package, or else from `models_dir`)."""
-        self._make = make or (lambda: MoonshineScorer(default_model_dir(models_dir)))
+        """`make`: what loads it (default: Moonshine from its package, or else from
+        `models_dir`, its weights held as `weights` asks: WEIGHTS)."""
+        self._make = make or (lambda: MoonshineScorer(default_model_dir(models_dir), weights=weights))
         self._report = report
         self._scorer: Any = None
         self._why: str | None = None
@@ -278,19 +308,19 @@ def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("partyhost")) / "moonshine"
 
 
-def _as_onnx(model: Path, cache: Path) -> Path:
-    """The ONNX rebuild of an ORT-format model, its weights left int8 (voice/asr/int8_weights.py),
-    made once and kept by the file's digest."""
+def _as_onnx(model: Path, cache: Path, int8: bool) -> Path:
+    """The ONNX rebuild of an ORT-format model, its weights left int8 (voice/asr/int8_weights.py)
+    or expanded to floats, made once and kept by the file's digest."""
     digest = hashlib.sha256(model.read_bytes()).hexdigest()[:16]
-    target = cache / f"{model.stem}-{digest}-int8.onnx"
+    target = cache / f"{model.stem}-{digest}-{'int8' if int8 else 'expanded'}.onnx"
     if not target.is_file():
         import onnx
 
         from voice.asr.int8_weights import compact_weights
-        from voice.asr.ort_format import onnx_from_ort
+        from voice.asr.ort_format import expand_weights, onnx_from_ort
 
         cache.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(f".{os.getpid()}.part")
-        onnx.save(compact_weights(onnx_from_ort(model)), str(partial))
+        onnx.save((compact_weights if int8 else expand_weights)(onnx_from_ort(model)), str(partial))
         partial.replace(target)
     return target
