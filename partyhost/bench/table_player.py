@@ -539,7 +539,8 @@ class Table:
     def _told(self, line: Line, reaction: Reaction) -> str:
         """ "done" when the host's words since the line hold what the typed host said of
         it (the narration a player listens for), else UNTOLD."""
-        deadline = time.monotonic() + self.patience_s  # the rest of it may still be on its way
+        deadline = time.monotonic() + ANSWER_S  # the rest of it may still be on its way
+        logged, still_since = 0, time.monotonic()
 
         def said() -> list[str]:
             return [e["text"] for e in self.log.since(reaction.since) if e["type"] == "say"]
@@ -547,6 +548,10 @@ class Table:
         while not told_as_typed(said(), line.told) and time.monotonic() < deadline:
             if self.log.first(("prompt", "game_over"), reaction.at + 1) is not None and self.silence.quiet():
                 break  # it has asked the next question and fallen silent: that was all
+            if len(self.log.update()) != logged:
+                logged, still_since = len(self.log.events), time.monotonic()
+            elif time.monotonic() > still_since + self.patience_s and self.silence.quiet():
+                break  # silent, and nothing new logged for a while: nothing more is coming
             time.sleep(0.05)
         return "done" if told_as_typed(said(), line.told) else UNTOLD
 
