@@ -119,7 +119,13 @@ def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
     tested, made = script(repo, calls, "test", "-q")
     assert tested.returncode == 0, tested.stderr
     assert installs(made) == ["python -m pip install --quiet -e .[test]"]
-    assert made[-1].startswith("python -m pytest -q")
+    quick = "not slow and not audio and not browser and not model and not live"
+    runs = [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")]
+    assert runs == [f"python -m pytest -m {quick} -n auto -q", f"python -m pytest -m not ({quick}) -q"]
+    _, made = script(repo, calls, "test", "tests/test_cli.py", "-q")  # chosen tests: one run
+    assert [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")] == [
+        "python -m pytest tests/test_cli.py -q"
+    ]
     _, made = script(repo, calls, "lint")  # stops at ruff, missing here, but after the setup
     assert installs(made) == []
     played, made = script(repo, calls, "run", "sessions")
