@@ -230,7 +230,9 @@ class Outcome(Enum):
     word or "host,"): acted on as it is, never asked about."""
     TIMED_OUT = "timed out"
     UNCLEAR = "unclear"
-    """Speech was heard but no reading of it was reliable (text is ""): a miss, answered."""
+    """Speech was heard but no reading of it was a reliable reply: a miss, answered. Its
+    text is what the recogniser wrote all the same ("" if nothing), never acted on at
+    this prompt: the session may read it against the question a narrowed one narrows."""
     MISSED_START = "missed start"
     """The speech's beginning was not heard (`reason` says why): never acted on, asked again."""
     IGNORED = "ignored"
@@ -260,7 +262,7 @@ class Understood:
     """One reply to a prompt as the host takes it: every kind of ears hands over this,
     understood once (the session never matches words itself).
 
-    text: what was said or typed (the chosen reading; for IGNORED what was read).
+    text: what was said or typed (the chosen reading; for IGNORED and UNCLEAR what was read).
     intent: what it means (None: nothing understood); phrase: the grammar's words for
     it (asked back in "Did you mean ...?"); score: the match score (0-100); confidence:
     recogniser confidence x match quality (typed: the score / 100; None when no words).

@@ -319,7 +319,8 @@ class Session:
             and trouble.was_refused(intent)
         )
         if intent is None or verdict is Verdict.ASK_AGAIN or refused:
-            if trouble.miss(heard.text):
+            # Words read from speech that was no reliable reply do not point narrowing anywhere.
+            if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
                 return self._narrow(prompt)
             if heard.spoken and not heard.unavailable:
                 self._reject(prompt, "not understood", SORRY)  # spoken, and plausibly a reply
@@ -659,6 +660,8 @@ class Session:
                 return Reply()
             self._last_narrowed = heard
             reply = self._narrowed_reply(prompt, ask, heard)
+            if reply.intent is None:
+                reply = self._whole_move(prompt, heard) or reply
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:
                 return reply
@@ -678,6 +681,25 @@ class Session:
             said = {"narrowed": ask.text, **({"unsure": True} if heard.rival else {}), **_timing(heard, ask)}
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
         return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase)
+
+    def _whole_move(self, prompt: Prompt, heard: Understood) -> Reply | None:
+        """A narrowed question answered with the whole move, as a player does when none of
+        its choices is what they meant ("card one with plus twenty" to "which card: 1, 2
+        or 3?" when plus 20 is used): the words are read as an answer to the open
+        question. A move read surely is the answer; one the rules refuse gets their
+        reason and ends the narrowing, the open question following, as it would have
+        at first. None: the words are no whole move either."""
+        if not heard.spoken or not heard.text:
+            return None
+        whole = self.ears.reread(prompt, heard.text)
+        intent = whole.intent
+        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
+            return None
+        refusal = self._refusal(prompt, intent)
+        if refusal is None:
+            return Reply(dict(intent), True, whole.phrase)
+        self._refuse(prompt, refusal)
+        return Reply(outcome=_MOVED_ON)
 
     def _not_understood(self, prompt: Prompt, heard: Understood) -> None:
         """A clear value that is not possible now is answered as such; anything else is "sorry?"."""

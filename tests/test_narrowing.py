@@ -239,3 +239,61 @@ def test_a_refused_move_typed_afterwards_is_taken(tmp_path):
     )
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
+
+
+def _said_far(text):
+    """A whole line said to a narrowed question: spoken, read far from its few choices."""
+    return Understood(Outcome.UNCLEAR, Source.VOICE, text, start=1.0, end=2.0)
+
+
+def test_a_whole_move_the_rules_refuse_said_to_a_narrowed_question_gets_their_reason(tmp_path):
+    """None of the choices leads to a move the rules refuse, so a player says it whole:
+    the host reads it against the open question and says why it cannot be played."""
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "zero-to-100",
+        [UNCLEAR, UNCLEAR, _said_far("card two with the fifty card"), "card two with plus fifty"],
+        players=("Ana", "Ben", "Cy"),
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[1:5] == [
+        "Sorry?",
+        "Team Ana, which card: 1 to 6?",
+        "Plus 50 or minus 50? Say which side you play.",
+        first.text,
+    ]
+    assert journal.accepted_actions(sid)[0] == {
+        "intent": "choose_card",
+        "card": 2,
+        "powers": ["+50"],
+        "player": "Team Ana",
+    }
+
+
+def test_a_whole_move_said_surely_to_a_narrowed_question_is_taken(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "zero-to-100",
+        [UNCLEAR, UNCLEAR, _said_far("card four with minus twenty")],
+        players=("Ana", "Ben", "Cy"),
+    )
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {
+        "intent": "choose_card",
+        "card": 4,
+        "powers": ["-20"],
+        "player": "Team Ana",
+    }
+
+
+def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswered(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "zero-to-100", [UNCLEAR, UNCLEAR, _said_far("and then she told me")], players=("Ana", "Ben", "Cy")
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[2:4] == ["Team Ana, which card: 1 to 6?", "Card 1?"]  # narrowing goes on: no reason, no move
+    assert journal.accepted_actions(sid) == []

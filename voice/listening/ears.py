@@ -187,13 +187,13 @@ class VoiceEars:
         table = self.matcher.table(prompt.name, prompt.slots)
         ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
         if ignored and not missed and self._awaited_miss(prompt, reading.utterance, ignored):
-            return timing.made(Outcome.UNCLEAR, reason=ignored, confidence=reading.confidence)
+            return timing.made(Outcome.UNCLEAR, text=_free_text(reading), reason=ignored, confidence=reading.confidence)
         if ignored:
             return timing.made(Outcome.IGNORED, text=reading.text, reason=ignored, confidence=reading.confidence)
         if missed:
             return timing.made(Outcome.MISSED_START, reason=missed)
         if reading.rejected or reading.match is None:
-            return timing.made(Outcome.UNCLEAR, confidence=reading.confidence)
+            return timing.made(Outcome.UNCLEAR, text=_free_text(reading), confidence=reading.confidence)
         doubt = clue_doubt(reading.match.phrase, _live_words(table)) if reading.match.fallback else ""
         if doubt:  # where any speech is a move, a reading nobody is likely to have said is asked again
             return timing.made(Outcome.MISHEARD, text=reading.text, reason=doubt, confidence=reading.confidence)
@@ -397,6 +397,13 @@ class _Interruptible:
                 self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
+
+
+def _free_text(reading: Reading) -> str:
+    """The words of a reading that was no reply to the prompt: its chosen text, else the
+    recogniser's best free one. The session may read them against another prompt (a whole
+    move said to a narrowed question), never act on them at this one."""
+    return reading.text or next((h.text for h in reading.hypotheses if h.text), "")
 
 
 def _live_words(table: Any) -> list[str]:
