@@ -5,8 +5,8 @@ reading the player already refused) is a miss. After the second miss at one prom
 the host stops asking the open question and asks the game's Prompt.narrow instead,
 one short question at a time, each decoded against its own few choices and the
 commands only (never the whole first prompt, whose other readings caused the misses;
-only words that fit no choice are read against it too, as a whole move: the session's
-_whole_move):
+words that fit no choice are read against it too, only to answer a move the rules
+refuse with their reason: the session's _whole_move):
 
 1. a yes or no about the likeliest reading, when the misses point to one choice;
 2. the choices that remain. Numbers and places are said as a span ("1 to 6", "0, 10,

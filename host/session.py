@@ -683,12 +683,13 @@ class Session:
         return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase)
 
     def _whole_move(self, prompt: Prompt, heard: Understood) -> Reply | None:
-        """A narrowed question answered with the whole move, as a player does when none of
-        its choices is what they meant ("card one with plus twenty" to "which card: 1, 2
-        or 3?" when plus 20 is used): the words are read as an answer to the open
-        question. A move read surely is the answer; one the rules refuse gets their
-        reason and ends the narrowing, the open question following, as it would have
-        at first. None: the words are no whole move either."""
+        """A narrowed question answered with a whole move the rules refuse, as a player
+        does when no choice is what they meant ("card one with plus twenty" to "which
+        card: 1, 2 or 3?" once plus 20 is used): the words, read as an answer to the open
+        question, get the rules' reason, and the narrowing ends with the open question
+        said again, as at first. Nothing changes, so an unsure reading may be answered
+        so; a move the rules allow is never taken from such words (they fit none of the
+        choices, and table talk would make moves). None: no refused move."""
         if not heard.spoken or not heard.text:
             return None
         whole = self.ears.reread(prompt, heard.text)
@@ -697,7 +698,7 @@ class Session:
             return None
         refusal = self._refusal(prompt, intent)
         if refusal is None:
-            return Reply(dict(intent), True, whole.phrase)
+            return None
         self._refuse(prompt, refusal)
         return Reply(outcome=_MOVED_ON)
 

@@ -272,20 +272,19 @@ def test_a_whole_move_the_rules_refuse_said_to_a_narrowed_question_gets_their_re
     }
 
 
-def test_a_whole_move_said_surely_to_a_narrowed_question_is_taken(tmp_path):
+def test_a_whole_move_the_rules_allow_is_not_taken_from_words_that_fit_no_choice(tmp_path):
+    """Table talk at a narrowed question would make moves: only the choices move."""
     session, ears, mouth, journal, sid = _session(
         tmp_path,
         "zero-to-100",
         [UNCLEAR, UNCLEAR, _said_far("card four with minus twenty")],
         players=("Ana", "Ben", "Cy"),
     )
+    first = session.game.prompt(session.state)
     session.run()
-    assert journal.accepted_actions(sid)[0] == {
-        "intent": "choose_card",
-        "card": 4,
-        "powers": ["-20"],
-        "player": "Team Ana",
-    }
+    said = _after_first_question(mouth, first.text)
+    assert said[2:4] == ["Team Ana, which card: 1 to 6?", "Card 1?"]
+    assert journal.accepted_actions(sid) == []
 
 
 def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswered(tmp_path):
