@@ -13,7 +13,16 @@ import sys
 import numpy as np
 import pytest
 
-from voice.speaking.tts import HEADROOM, PiperTTS, TTSUnavailable, bundled_voice, sentences, speech_pieces, speech_text
+from voice.speaking.tts import (
+    HEADROOM,
+    PIECE_MAX_CHARS,
+    PiperTTS,
+    TTSUnavailable,
+    bundled_voice,
+    sentences,
+    speech_pieces,
+    speech_text,
+)
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
@@ -85,6 +94,23 @@ def test_a_long_first_sentence_is_cut_at_its_first_clause():
     assert speech_pieces("Round 2. The target is 9.") == ["Round 2.", "The target is 9."]
     assert speech_pieces("Queen of hearts, 36.") == ["Queen of hearts,", "36."]
     assert speech_pieces("Yes, 5.") == ["Yes, 5."]  # short: kept whole
+
+
+def test_a_long_sentence_is_spoken_in_pieces_cut_at_its_clauses():
+    """Piper's memory grows with a sentence's length: no piece is longer than the limit,
+    every word is said in order, and a cut falls at a clause break where there is one."""
+    cards = ", ".join(f"card {n}" for n in range(1, 24))
+    said = f"Round 2. Ben's cards: {cards} and the river that flows through many lands to the sea."
+    pieces = speech_pieces(said)
+    assert all(len(piece) <= PIECE_MAX_CHARS for piece in pieces)
+    assert " ".join(pieces).replace(",", "").split() == said.replace(",", "").split()
+    assert all(piece.endswith((",", ":", ".")) for piece in pieces)
+    assert pieces[1].startswith("Ben's cards: card 1, card 2,")  # whole clauses, as many as fit
+    long_clause = "the longest river in the world that flows through many countries of Africa and ends in the sea."
+    assert speech_pieces(f"Round 2. {long_clause}")[1:] == [
+        "the longest river in the world that flows through many countries of Africa,",
+        "and ends in the sea.",  # never cut after "and"
+    ]
 
 
 # ---- the voice -------------------------------------------------------------

@@ -4,7 +4,8 @@ The voice is loaded once and warmed up, so the first sentence of a game is not s
 `synthesize` yields audio sentence by sentence: the caller can start playing the
 first sentence while the next is computed. The first sentence is cut at its first
 clause break ("Ana, | where does it go?") because time to first audio grows with
-the length of the first piece, and most prompts open with a name. Short pieces are
+the length of the first piece, and most prompts open with a name; a long sentence
+is cut at its clause breaks because Piper's memory grows with its length. Short pieces are
 cached (names and stock phrases recur all game), so a familiar opening costs nothing.
 
 Speed and volume can change at any time; a text already being spoken keeps the
@@ -38,6 +39,11 @@ LENGTH_EXPONENT = 1.33
 game lines, voiced time): length_scale = (1 / rate) ** 1.33 makes rate 0.7 really 0.7x."""
 CACHE_PIECES = 256
 CACHE_MAX_CHARS = 48
+PIECE_MAX_CHARS = 80
+"""A longer sentence is spoken in pieces cut at its clause breaks (between words only
+where a clause alone is longer): Piper's working memory grows with the sentence, about
+1.3 MB a character (a list of 23 cards, 234 characters, took 327 MB more; 80
+characters, 78 MB), which set the host's peak memory (issue 43)."""
 
 
 class TTSUnavailable(PartyhostError, RuntimeError):
@@ -127,14 +133,59 @@ def sentences(text: str) -> list[str]:
 
 
 def speech_pieces(text: str) -> list[str]:
-    """Sentences, with a long first sentence cut after its first clause."""
+    """Sentences, with a long first sentence cut after its first clause, and any
+    sentence longer than PIECE_MAX_CHARS cut into pieces no longer than that."""
     pieces = sentences(speech_text(text))
     if pieces and len(pieces[0].split()) >= FIRST_PIECE_MIN_WORDS:
-        cut = _CLAUSE_BREAK.search(pieces[0])
-        if cut and pieces[0][cut.end() :].strip():
-            head = pieces[0][: cut.start()] + pieces[0][cut.start() : cut.end()].strip()
-            pieces[0:1] = [head, pieces[0][cut.end() :]]
+        clauses = _clauses(pieces[0])
+        if len(clauses) > 1:
+            pieces[0:1] = [clauses[0], pieces[0][len(clauses[0]) :].strip()]
+    return [short for piece in pieces for short in _within(piece, PIECE_MAX_CHARS)]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence cut after each clause break, the break's mark kept on the left."""
+    cut, start = [], 0
+    for found in _CLAUSE_BREAK.finditer(sentence):
+        clause = (sentence[start : found.start()] + found.group().strip()).strip()
+        if clause and sentence[found.end() :].strip():
+            cut.append(clause)
+            start = found.end()
+    return cut + [sentence[start:].strip()]
+
+
+def _within(sentence: str, limit: int) -> list[str]:
+    """Whole clauses, as many together as `limit` characters hold; a clause longer alone
+    is cut between words, each cut ending in a comma (said as a clause break)."""
+    if len(sentence) <= limit:
+        return [sentence]
+    pieces: list[str] = []
+    for clause in _clauses(sentence):
+        parts = [clause] if len(clause) <= limit else _between_words(clause, limit)
+        for part in parts:
+            if pieces and len(pieces[-1]) + 1 + len(part) <= limit:
+                pieces[-1] += " " + part
+            else:
+                pieces.append(part)
     return pieces
+
+
+_LEANS_ON_NEXT = frozenset("a an the and or but of to in on at for with that which who".split())
+"""Words said with what follows them: a cut between words never comes after one."""
+
+
+def _between_words(clause: str, limit: int) -> list[str]:
+    parts: list[list[str]] = []
+    for word in clause.split():
+        if parts and len(" ".join(parts[-1])) + 1 + len(word) <= limit - 1:
+            parts[-1].append(word)
+            continue
+        carried: list[str] = []
+        while parts and len(parts[-1]) > 1 and parts[-1][-1].lower() in _LEANS_ON_NEXT:
+            carried.insert(0, parts[-1].pop())
+        parts.append(carried + [word])
+    said = [" ".join(words) for words in parts]
+    return [part if part[-1] in ",;:.!?" else part + "," for part in said[:-1]] + said[-1:]
 
 
 def _trim_tail(audio: np.ndarray, rate: int, keep_s: float, threshold: float = 0.02) -> np.ndarray:
@@ -221,7 +272,7 @@ class PiperTTS:
         gain = np.float32(self.volume * HEADROOM)
         pieces = speech_pieces(text)
         for piece in pieces:
-            cut_clause = piece[-1] in ",;:—–"  # a first clause cut from its sentence
+            cut_clause = piece[-1] in ",;:—–"  # a clause cut from its sentence
             for audio in self._piece_audio(piece, length_scale):
                 if cut_clause:
                     audio = _trim_tail(audio, self.sample_rate, CLAUSE_TAIL_S)
