@@ -745,10 +745,14 @@ class Session:
         works. Returns the intent to act on, None to ask the prompt again, or how the
         session ends ("eof", "quit"); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
+        unclear_before = False
         for _ in range(CORRECTIONS):
-            heard = self._ask_did_you_mean(prompt, phrase)
+            heard = self._ask_did_you_mean(prompt, phrase, again=unclear_before)
             if heard is None:
                 return "eof"
+            if heard.outcome is Outcome.UNCLEAR and not unclear_before:
+                unclear_before = True  # an answer heard but not read: "Sorry? Yes or no?", once
+                continue
             if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break
             answer = heard.intent
@@ -777,9 +781,10 @@ class Session:
         self._say("Okay, let's try again.")
         return None
 
-    def _ask_did_you_mean(self, prompt: Prompt, phrase: str) -> Understood | None:
-        """Say "Did you mean: <phrase>?" and hear the answer: yes or no, or a corrected
-        answer to the prompt (the question's prompt accepts both); logged when it has words."""
+    def _ask_did_you_mean(self, prompt: Prompt, phrase: str, again: bool = False) -> Understood | None:
+        """Say "Did you mean: <phrase>?" (`again`: "Sorry? Yes or no?", after an answer not
+        read) and hear the answer: yes or no, or a corrected answer to the prompt (the
+        question's prompt accepts both); logged when it was spoken."""
         question = f"Did you mean: {phrase}?"
         ask = Prompt(
             f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
@@ -789,16 +794,17 @@ class Session:
             prompt.slots,
             choices=("yes", "no"),
         )
-        self._say(question, remember=False)
+        self._say(CONFIRM_AGAIN if again else question, remember=False)
         heard = self._hear_addressed(ask)
-        if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
+        if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START):
             self._log_answer(prompt, heard, phrase)
         return heard
 
     def _log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
         """The answer to a question the host asked about something (`confirming`), as heard."""
         said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": confirming}
-        self.log.write({**said, **({"unsure": True} if heard.rival else {})})
+        unclear = {"unclear": True} if heard.outcome is Outcome.UNCLEAR else {}
+        self.log.write({**said, **unclear, **({"unsure": True} if heard.rival else {})})
 
     def _confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that

@@ -303,6 +303,30 @@ def test_empty_and_too_wordy_readings_at_the_awaited_seat_are_misses_too():
     assert heard.outcome is Outcome.UNCLEAR and heard.reason == EMPTY
 
 
+def test_a_reply_said_again_after_the_window_closed_is_a_miss_not_silence():
+    """The awaited player's first try was set aside long after the prompt (as table talk
+    would be); said again soon after, it is answered. A reading set aside long before
+    opens no window, and one at another question neither."""
+    from test_endpoint import silence, voiced
+
+    again = np.concatenate([silence(0.8), voiced(1.0), silence(3.0), voiced(1.0), silence(1.5)])
+    ears = _far_ears(again, host_quiet_since=-10.0)
+    assert ignored(ears.hear(NumberPrompt())) == FAR
+    heard = ears.hear(NumberPrompt())
+    assert heard.outcome is Outcome.UNCLEAR and heard.reason == FAR and heard.text == FAR_TEXT
+
+    later = np.concatenate([silence(0.8), voiced(1.0), silence(8.0), voiced(1.0), silence(1.5)])
+    ears = _far_ears(later, host_quiet_since=-10.0)
+    assert [ignored(ears.hear(NumberPrompt())) for _ in range(2)] == [FAR, FAR]
+
+    class OtherPrompt(NumberPrompt):
+        name = "keep-it-100/choose_card"
+
+    ears = _far_ears(again, host_quiet_since=-10.0)
+    assert ignored(ears.hear(OtherPrompt())) == FAR
+    assert ignored(ears.hear(NumberPrompt())) == FAR
+
+
 def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
     from test_endpoint import silence, voiced
 

@@ -8,6 +8,8 @@ reading the player refused.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fakes import RecordingMouth
 from replay import load_cases, play_script
@@ -296,3 +298,19 @@ def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswe
     said = _after_first_question(mouth, first.text)
     assert said[2:4] == ["Team Ana, which card: 1 to 6?", "Card 1?"]  # narrowing goes on: no reason, no move
     assert journal.accepted_actions(sid) == []
+
+
+def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp_path):
+    """In a loud room a "yes" may come through as speech no reading can trust: the host
+    asks "Sorry? Yes or no?" (not the same question again), and the yes then settles it."""
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, UNCLEAR, Say("yes", start=1.0, end=2.0)], rules={"hand_size": 3}
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[1:3] == ["Did you mean: card two?", "Sorry? Yes or no?"]
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
+    log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert [e.get("unclear", False) for e in log if e.get("confirming")] == [True, False]

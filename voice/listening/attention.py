@@ -26,7 +26,11 @@ fell silent) and not running on from table talk, is a miss even when its reading
 empty, far from the prompt or too wordy for its sound (MISS_REASONS): the host says
 "Sorry?", and the session's miss count leads on to the narrowed questions. The ears
 cannot tell who spoke, so the answer window stands for the awaited seat: table talk
-is long, amid other talk, or long after the prompt.
+is long, amid other talk, or long after the prompt. A player whose reply went
+unanswered says it again, though, often after the window has closed (their first try
+ran into the room's noise and was set aside as too long): so a reply-length reading set
+aside for one of those reasons opens the window again for SAID_AGAIN_S, and the next one
+in it is a miss the host answers. Table talk seldom brings two such readings so close.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ TOO_MANY_WORDS = "more words than speech"
 AMID_TALK = "amid table talk"
 MISS_REASONS = (EMPTY, FAR, TOO_MANY_WORDS)
 """Reasons that make a reading a miss, not silence, when it is `awaited`."""
+SAID_AGAIN_S = 6.0
+"""A reply-length reading set aside for a MISS_REASON opens the answer window again for this long."""
 
 
 def too_long(utterance: Utterance, reply_max_s: float = REPLY_MAX_S) -> bool:
@@ -89,13 +95,24 @@ def amid_talk(utterance: Utterance, talk_until: float | None, host_quiet_since: 
     )
 
 
-def awaited(utterance: Utterance, talk_until: float | None, host_quiet_since: float, reply_max_s: float) -> bool:
+def awaited(
+    utterance: Utterance,
+    talk_until: float | None,
+    host_quiet_since: float,
+    reply_max_s: float,
+    set_aside_until: float | None = None,
+) -> bool:
     """Plausibly the awaited player's reply, whatever its reading: of a reply's length,
-    begun within REPLY_WINDOW_S of the host falling silent (`host_quiet_since`), and not
-    within AMID_TALK_S of the end of a stretch too long for a reply (`talk_until`)."""
+    begun within REPLY_WINDOW_S of the host falling silent (`host_quiet_since`) or within
+    SAID_AGAIN_S of the end of a reply-length reading set aside at the same question
+    (`set_aside_until`: said again), and not within AMID_TALK_S of the end of a stretch
+    too long for a reply (`talk_until`)."""
+    in_window = utterance.start - host_quiet_since <= REPLY_WINDOW_S or (
+        set_aside_until is not None and 0.0 <= utterance.start - set_aside_until <= SAID_AGAIN_S
+    )
     return (
         not too_long(utterance, reply_max_s)
-        and utterance.start - host_quiet_since <= REPLY_WINDOW_S
+        and in_window
         and (talk_until is None or utterance.start - talk_until >= AMID_TALK_S)
     )
 

@@ -106,6 +106,9 @@ class VoiceEars:
         self.reply_max_s = reply_max_s
         self.before_listening = before_listening
         self._long_until: float | None = None  # end of the last stretch too long for a reply
+        self._set_aside: tuple[str, float] | None = None
+        """The question and end of the last reply-length reading set aside as no reply
+        (attention.MISS_REASONS): the answer window opens again after it (said again)."""
         self.wake = wake
         self._armed_until: float | None = None  # the wake word said alone: a command may follow until then
         frames = source.frames() if front_end is None else front_end.frames(source.frames())
@@ -187,7 +190,10 @@ class VoiceEars:
         table = self.matcher.table(prompt.name, prompt.slots)
         ignored = ignore_reason(replace(reading, rejected=True) if missed else reading, table, self.reply_max_s)
         if ignored and not missed and self._awaited_miss(prompt, reading.utterance, ignored):
+            self._set_aside = None
             return timing.made(Outcome.UNCLEAR, text=_free_text(reading), reason=ignored, confidence=reading.confidence)
+        if ignored in MISS_REASONS:
+            self._set_aside = (prompt.name, reading.utterance.end)
         if ignored:
             return timing.made(Outcome.IGNORED, text=reading.text, reason=ignored, confidence=reading.confidence)
         if missed:
@@ -216,7 +222,9 @@ class VoiceEars:
         wrong guess costs the turn, and the buzzer ends the wait anyway."""
         if reason not in MISS_REASONS or getattr(prompt, "unclear", None) is not None:
             return False
-        return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s)
+        aside = self._set_aside
+        set_aside_until = aside[1] if aside is not None and aside[0] == prompt.name else None
+        return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s, set_aside_until)
 
     def _read_ahead(self, ahead: _ReadAhead, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
         """Begin reading an utterance early, unless it is table talk that will not be read,
