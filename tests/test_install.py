@@ -4,17 +4,21 @@ scripts/run, scripts/test and scripts/lint share scripts/setup-env, told by `ext
 install they need. The tests here run the real scripts in a copy of the repository whose
 .venv holds stand-ins: a `python` that writes down each call (and answers for pip), and a
 `partyhost` that says one line, so the install's logic is checked without installing
-anything.
+anything. scripts/strip-debug-info, which setup-env runs after each install, is checked on
+a compiled module given a debug section.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -69,7 +73,7 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     """The scripts and pyproject.toml in a folder of their own, with a stand-in .venv."""
     repo = tmp_path / "repo"
     (repo / "scripts").mkdir(parents=True)
-    for script in ("run", "test", "lint", "setup-env"):
+    for script in ("run", "test", "lint", "setup-env", "strip-debug-info"):
         shutil.copy(REPO / "scripts" / script, repo / "scripts" / script)
     shutil.copy(REPO / "pyproject.toml", repo / "pyproject.toml")
     bin_dir = repo / ".venv" / "bin"
@@ -107,7 +111,7 @@ def test_scripts_run_installs_the_runtime_only_and_prints_nothing_but_the_game(t
     played, made = script(repo, calls, "run", "play", "keep-it-100")
     assert played.returncode == 0, played.stderr
     assert (played.stdout, played.stderr) == ("HOST: Welcome to Keep It 100.\n", "")
-    assert installs(made) == ["python -m pip install --quiet -e ."]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e ."]
     assert all("version check off: 1" in call for call in made if " -m pip " in call)
     again, made = script(repo, calls, "run", "play", "keep-it-100")
     assert again.returncode == 0 and made == []
@@ -118,7 +122,7 @@ def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
     script(repo, calls, "run", "sessions")
     tested, made = script(repo, calls, "test", "-q")
     assert tested.returncode == 0, tested.stderr
-    assert installs(made) == ["python -m pip install --quiet -e .[test]"]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test]"]
     quick = "not slow and not audio and not browser and not model and not live"
     runs = [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")]
     assert runs == [f"python -m pytest -m {quick} -n auto -q", f"python -m pytest -m not ({quick}) -q"]
@@ -140,9 +144,9 @@ def test_scripts_run_after_scripts_test_installs_nothing_until_pyproject_changes
     with (repo / "pyproject.toml").open("a") as pyproject:
         pyproject.write("# a new dependency\n")
     played, made = script(repo, calls, "run", "sessions")
-    assert installs(made) == ["python -m pip install --quiet -e ."]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e ."]
     tested, made = script(repo, calls, "test")
-    assert installs(made) == ["python -m pip install --quiet -e .[test]"]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test]"]
 
 
 def test_a_failed_install_says_why_and_stops(tmp_path):
@@ -153,4 +157,49 @@ def test_a_failed_install_says_why_and_stops(tmp_path):
     assert "ERROR: No matching distribution found for hassil" in played.stderr
     assert "scripts/setup-env: pip could not install partyhost (.) into .venv" in played.stderr
     again, made = script(repo, calls, "run", "play", "keep-it-100")  # and tries again next time
-    assert again.returncode == 0 and installs(made) == ["python -m pip install --quiet -e ."]
+    assert again.returncode == 0 and installs(made) == ["python -m pip install --quiet --no-compile -e ."]
+
+
+BINUTILS = all(shutil.which(tool) for tool in ("strip", "readelf", "objcopy"))
+
+
+def venv_with_debug_info(tmp_path: Path, python: str) -> Path:
+    """A venv holding one compiled module (a copy of one of Python's own) to which a
+    debug section has been added, as some wheels ship theirs; `python` runs its checks."""
+    import _json
+
+    library = tmp_path / "venv" / "lib" / "python3" / "site-packages" / "module.so"
+    library.parent.mkdir(parents=True)
+    blob = tmp_path / "debug.bin"
+    blob.write_bytes(b"\0" * 100_000)
+    add = ["objcopy", "--strip-debug", f"--add-section=.debug_info={blob}"]  # one debug section, whatever it had
+    subprocess.run([*add, _json.__file__, str(library)], check=True)
+    (tmp_path / "venv" / "bin").mkdir()
+    (tmp_path / "venv" / "bin" / "python").symlink_to(python)
+    return library
+
+
+def sections(library: Path) -> str:
+    return subprocess.run(["readelf", "-S", "-W", str(library)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.skipif(not BINUTILS, reason="binutils (strip, readelf, objcopy) missing: the install skips the step too")
+def test_debug_information_is_stripped_and_the_module_still_loads(tmp_path):
+    library = venv_with_debug_info(tmp_path, sys.executable)
+    before = library.stat().st_size
+    done = subprocess.run([str(REPO / "scripts" / "strip-debug-info"), str(tmp_path / "venv")], capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert ".debug_info" not in sections(library) and library.stat().st_size < before - 100_000
+    assert ".dynsym" in sections(library)  # what the loader reads stays
+    ctypes.CDLL(str(library))
+    assert [p.name for p in library.parent.iterdir()] == ["module.so"]
+
+
+@pytest.mark.skipif(not BINUTILS, reason="binutils (strip, readelf, objcopy) missing: the install skips the step too")
+def test_a_stripped_copy_that_does_not_load_leaves_the_module_as_installed(tmp_path):
+    library = venv_with_debug_info(tmp_path, shutil.which("false"))  # the load check fails
+    installed = library.read_bytes()
+    done = subprocess.run([str(REPO / "scripts" / "strip-debug-info"), str(tmp_path / "venv")], capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert library.read_bytes() == installed
+    assert [p.name for p in library.parent.iterdir()] == ["module.so"]
