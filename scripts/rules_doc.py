@@ -67,7 +67,8 @@ def render(path: Path = REPO / "docs" / "rules.md") -> str:
     parts = [HEADER]
     for game_id in game_ids():
         game = get_game(game_id)
-        doc = inspect.cleandoc(game.__doc__ or "")
+        engine = inspect.getmodule(game.setup)  # its module, whose docstring tells how the host runs it
+        doc = inspect.cleandoc(engine.__doc__ or "") if engine else ""
         parts.append(f"## {game.title} (`{game_id}`)\n")
         parts.append(
             f"Modes: {', '.join(game.modes)}. Deals: {', '.join(game.deals)}. "
