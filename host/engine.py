@@ -1,10 +1,11 @@
 """The contract every game engine follows.
 
-An engine is a module-level object with four pure functions. The session loop
-never looks inside a state: it asks for the current prompt, applies the player's
-intent, and narrates the events that come back. Because `apply` is pure and the
-random generator lives inside the state, replaying the journal of accepted actions
-from `setup` rebuilds the exact same game, which is how undo and resume work.
+A game is a Game value: its module's pure functions and what else it has, named
+(the GAME at the end of each host/games/*.py). The session loop never looks inside
+a state: it asks for the current prompt, applies the player's intent, and narrates
+the events that come back. Because `apply` is pure and the random generator lives
+inside the state, replaying the journal of accepted actions from `setup` rebuilds
+the exact same game, which is how undo and resume work.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, Literal, TypedDict, TypeVar
 
 from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
 from host.views import HandView
@@ -160,77 +161,67 @@ class DeckEntry:
     min_cards: int = 0
 
 
-class Game(Protocol):
-    """What the session needs from a game module (see host/games/*.py).
+S = TypeVar("S")
+"""A game's state: its own value, which only its own functions look inside."""
 
-    The attributes after `grammar_slots` are optional: host.games.option gives a
-    game's own or the default in GAME_DEFAULTS.
+
+@dataclass(frozen=True, eq=False)
+class Game(Generic[S]):
+    """A game, all its parts named: each module of host/games ends with its GAME, and
+    host.games finds them. The session and the application know a game only as this.
+
+    A value rather than a class to inherit from: a game is pure functions over its own
+    state, so there is nothing to override, only parts to name. The parts with a
+    default are optional; a game gives only those it has. Two games are equal only
+    when they are the same one (eq=False).
     """
 
-    ID: str
-    TITLE: str
-    MODES: tuple[str, ...]  # first is the default
-    DEALS: tuple[str, ...]  # subset of ("host", "table"); first is default
-    MIN_PLAYERS: int
-    MAX_PLAYERS: int
-    RULE_DEFAULTS: dict[str, Any]
-    RULES_SUMMARY: str  # spoken by "rules", in our own words
+    id: str
+    title: str
+    modes: tuple[str, ...]  # first is the default
+    deals: tuple[str, ...]  # subset of ("host", "table"); first is default
+    min_players: int
+    max_players: int
+    rule_defaults: dict[str, Any]  # the game's own rules (GameOptions.rules) and their defaults
+    rules_summary: str  # spoken by "rules", in our own words
+    setup: Callable[[GameOptions, Any], tuple[S, list[Event]]]
+    """The first state and what the deal says. It takes a host.decks.Decks, not named
+    here because host.decks asks host.games which games deal questions."""
+    prompt: Callable[[S], Prompt | None]  # None once the game is over
+    apply: Callable[[S, Action], tuple[S, list[Event]]]
+    scores: Callable[[S], str]  # spoken on "score"
+    grammar_slots: Callable[[str, dict[str, Any]], dict[str, list[tuple[str, Any]]]]
+    """The live slot lists of a prompt from its context alone (Prompt.slots):
+    the accuracy benchmark rebuilds a live prompt's grammar from a manifest line."""
 
-    def setup(self, options: GameOptions, decks: Any) -> tuple[Any, list[Event]]: ...
-    def prompt(self, state: Any) -> Prompt | None: ...  # None once the game is over
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
-    def scores(self, state: Any) -> str: ...  # spoken on "score"
-
-    def grammar_slots(self, prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
-        """The live slot lists of a prompt from its context alone (Prompt.slots):
-        the accuracy benchmark rebuilds a live prompt's grammar from a manifest line."""
-        ...
-
-    ORDER: int  # where it comes in menus and lists
-    DECK: DeckEntry  # the deck it deals from
-    UNCLEAR: dict[str, dict[str, Any]]  # prompt name -> intent for speech not understood
-    INFO_INTENTS: Collection[str]  # intents that only tell (read my cards): not journalled
-    SOLO_MODE: str  # the mode one person plays against the host ("": none)
-    TEAMS: bool  # whether players may be seated in teams (options.teams); False: refused
-    hand_view: Callable[[Any, str], HandView | None] | None
+    order: int = 100  # where it comes in menus and lists
+    deck: DeckEntry = DeckEntry()  # the deck it deals from
+    unclear: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Prompt name -> the intent for speech not understood there (Prompt.unclear)."""
+    info_intents: Collection[str] = ()  # intents that only tell (read my cards): not journalled
+    solo_mode: str = ""  # the mode one person plays against the host ("": none)
+    teams: bool = False  # whether players may be seated in teams (options.teams); False: refused
+    help: dict[str, str] = field(default_factory=dict)  # prompt name -> what "help" says of the commands there
+    hand_view: Callable[[S, str], HandView | None] | None = None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
-    HELP: dict[str, str]  # prompt name -> what "help" says of the commands there
-    table_text: Callable[[Any], str] | None
+    table_text: Callable[[S], str] | None = None
     """Everything face up on a real table, in full, for "read the table" (cards played,
     lines, other teams' cards, the last reveal); None: the scores stand in."""
-    resumed: Callable[[Any], list[Event]] | None
+    resumed: Callable[[S], list[Event]] | None = None
     """What a resumed game tells again before play goes on: each player's secret cards,
     privately, as the game's start gave them (Keep Cool's words). None: nothing."""
-    check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None
+    check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
     None: their types only (merge_rules)."""
-    RULES_BEFORE: dict[str, Any]
+    rules_before: dict[str, Any] = field(default_factory=dict)
     """For a rule key added later: the value that plays as the game did before the key
     existed, so a game saved then resumes as it began (partyhost/saved.py)."""
-    rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None
+    rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None = None
     """Rule values a new game takes from the same table's last game of the day, given
     that game's final scores, the new roster and the rules given (Keep It 100: its
     lowest scorer is the first Slider); None: the last game changes nothing."""
-
-
-GAME_DEFAULTS: dict[str, Any] = {
-    "ORDER": 100,
-    "DECK": DeckEntry(),
-    "UNCLEAR": {},
-    "INFO_INTENTS": (),
-    "SOLO_MODE": "",
-    "TEAMS": False,
-    "hand_view": None,
-    "HELP": {},
-    "table_text": None,
-    "resumed": None,
-    "check_rules": None,
-    "RULES_BEFORE": {},
-    "rules_after": None,
-}
-"""What a game that leaves out an optional part of Game gets instead."""
 
 
 def evolve(state: Any) -> Any:
@@ -283,7 +274,7 @@ def redraw_seed(seed: int, position: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def apply_move(game: Game, state: Any, action: Action) -> tuple[Any, list[Event]]:
+def apply_move(game: Game[Any], state: Any, action: Action) -> tuple[Any, list[Event]]:
     """One journaled move: the game's `apply`, or a REDRAW, which gives the state's
     generator (`state.rng`, where a game keeps one) a new seed and says nothing. Every
     replay of a journal goes through here, so it rebuilds the game exactly."""

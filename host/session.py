@@ -31,7 +31,6 @@ from .engine import (
     say,
 )
 from .eventlog import EventLog
-from .games import option
 from .journal import Journal
 from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, addressed, likeliest_choice
 
@@ -137,7 +136,7 @@ class Session:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         options: GameOptions,
         decks: Any,
         journal: Journal,
@@ -150,7 +149,7 @@ class Session:
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
         self.ears, self.mouth, self.clock = ears, mouth, clock
-        self.info_intents: set[str] = set(option(game, "INFO_INTENTS"))
+        self.info_intents: set[str] = set(game.info_intents)
         self.last_spoken: list[str] = []
         self.state: Any = None
         self.actions: list[Action] = []
@@ -184,7 +183,7 @@ class Session:
         self.log.write(
             {
                 "type": "game_start",
-                "game": self.game.ID,
+                "game": self.game.id,
                 "mode": self.options.mode,
                 "deal": self.options.deal,
                 "players": list(self.options.players),
@@ -209,13 +208,13 @@ class Session:
         self._changed()
         self.log.write({"type": "resumed", "session": self.info.id, "actions": len(actions)})
         if self.actions and self.game.prompt(self.state) is None:
-            self._say(f"Welcome back to {self.game.TITLE}. The game is over: the last move saved ended it.")
+            self._say(f"Welcome back to {self.game.title}. The game is over: the last move saved ended it.")
             self._narrate([event for event in last if event["type"] != "private"])
             self._say(self.game.scores(self.state))
             return
-        self._say(f"Welcome back to {self.game.TITLE}. We were in the middle of the game.")
+        self._say(f"Welcome back to {self.game.title}. We were in the middle of the game.")
         self._say(self.game.scores(self.state))
-        remind = option(self.game, "resumed")
+        remind = self.game.resumed
         if remind is not None:
             self._narrate(remind(self.state))
 
@@ -507,17 +506,17 @@ class Session:
         elif name in ("help", "what_can_i_say"):
             self._say(self._options_sentence(prompt), remember=False)
             if name == "help":
-                self._say(option(self.game, "HELP").get(prompt.name, GENERAL_HELP), remember=False)
+                self._say(self.game.help.get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":
             self._say(self.game.scores(self.state), remember=False)
         elif name == "read_table":
-            table = option(self.game, "table_text") or self.game.scores
+            table = self.game.table_text or self.game.scores
             self._say(table(self.state), remember=False)
         elif name == "whose_turn":
             who = prompt.player or "anyone"
             self._say(f"It's {who}'s turn." if prompt.player else "Anyone may answer now.", remember=False)
         elif name == "rules":
-            self._say(self.game.RULES_SUMMARY, remember=False)
+            self._say(self.game.rules_summary, remember=False)
         elif name in ("slower", "faster", "louder", "quieter"):
             self._say(self.mouth.adjust(name), remember=False)
         elif name == "undo":

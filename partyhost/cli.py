@@ -225,10 +225,10 @@ def _teams(text: str | None) -> tuple[tuple[str, ...], ...]:
 
 def rules(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    print(game.TITLE)
-    print(game.RULES_SUMMARY)
-    players = f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}."
-    print(f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. {players}")
+    print(game.title)
+    print(game.rules_summary)
+    players = f"Players: {game.min_players} to {game.max_players}."
+    print(f"Modes: {', '.join(game.modes)}. Deals: {', '.join(game.deals)}. {players}")
     return 0
 
 

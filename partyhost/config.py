@@ -33,7 +33,7 @@ import tomlkit.exceptions
 
 from host.contract import PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
-from host.games import GAME_IDS, get_game, option
+from host.games import game_ids, get_game
 from voice.recognizers import check_backend_name
 from voice.remote.address import AddressError, is_wyoming, parse_address
 from voice.remote.nesting import walk
@@ -267,9 +267,9 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if key == "rules":
         if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
             raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
-        unknown = [game for game in value if game not in GAME_IDS]
+        unknown = [game for game in value if game not in game_ids()]
         if unknown:
-            raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(GAME_IDS)}")
+            raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(game_ids())}")
         for game_id, rules in value.items():
             for rule, setting in rules.items():
                 check_value_size(setting, f"{source}: [rules.{game_id}] {rule}")
@@ -349,7 +349,7 @@ def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
     from host.rules import merge_rules
 
     game = get_game(game_id)
-    check = option(game, "check_rules") or (lambda given: merge_rules(game.TITLE, game.RULE_DEFAULTS, given))
+    check = game.check_rules or (lambda given: merge_rules(game.title, game.rule_defaults, given))
     try:
         check(dict(rules))
     except RuleError as error:

@@ -68,7 +68,7 @@ from host.decks import (
     question_games,
 )
 from host.engine import ORDINALS
-from host.games import get_game, grammar_slots, option
+from host.games import get_game, grammar_slots
 from voice.understanding import normalize as normalize_words
 from voice.understanding import vocabulary
 from voice.understanding.normalize import normalize
@@ -232,7 +232,7 @@ def spread_warnings(questions: Sequence[Question], max_share: float = MAX_SHARE_
 def game_count_warnings(questions: Sequence[Question]) -> list[str]:
     warnings = []
     for game in question_games():
-        minimum = option(get_game(game), "DECK").min_cards
+        minimum = get_game(game).deck.min_cards
         count = sum(game in q.games for q in questions)
         if count < minimum:
             warnings.append(f"only {count} questions for {game}; a full game can need {minimum}")

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.engine import GameOptions
-from host.games import option
+from host.engine import Game, GameOptions
 from host.journal import Journal
 from partyhost.config import Settings
 from partyhost.player_names import numbered
@@ -82,51 +81,51 @@ PHONE_RULES = {"tiebreak_entry": "phone"}
 on their own pages, so nobody hears them before the host reveals them together."""
 
 
-def game_options(game: Any, setup: GameSetup, settings: Settings) -> GameOptions:
+def game_options(game: Game[Any], setup: GameSetup, settings: Settings) -> GameOptions:
     """The options of a new game: the given ones, else the game's defaults and stand-in players."""
     players = (
         setup.players
         or tuple(name for team in setup.teams for name in team)
-        or numbered(max(game.MIN_PLAYERS, min(3, game.MAX_PLAYERS)))
+        or numbered(max(game.min_players, min(3, game.max_players)))
     )
     return GameOptions(
         players=players,
         teams=setup.teams,
-        mode=setup.mode or game.MODES[0],
-        deal=setup.deal or game.DEALS[0],
+        mode=setup.mode or game.modes[0],
+        deal=setup.deal or game.deals[0],
         seed=setup.seed if setup.seed is not None else int(time.time()) % 1_000_000,
-        rules=input_rules(game, settings, {**settings.rules.get(game.ID, {}), **setup.rules}),
+        rules=input_rules(game, settings, {**settings.rules.get(game.id, {}), **setup.rules}),
     )
 
 
-def input_rules(game: Any, settings: Settings, rules: dict[str, Any]) -> dict[str, Any]:
+def input_rules(game: Game[Any], settings: Settings, rules: dict[str, Any]) -> dict[str, Any]:
     """The given rules, plus the defaults that depend on how players answer."""
     by_input = {**(SPEECH_RULES if settings.input != "text" else {}), **(PHONE_RULES if settings.phones else {})}
-    return {**{key: value for key, value in by_input.items() if key in game.RULE_DEFAULTS}, **rules}
+    return {**{key: value for key, value in by_input.items() if key in game.rule_defaults}, **rules}
 
 
-def after_last_game(game: Any, options: GameOptions, journal: Journal, group: str, now: float) -> GameOptions:
+def after_last_game(game: Game[Any], options: GameOptions, journal: Journal, group: str, now: float) -> GameOptions:
     """The options with what the same table's last finished game of the day decides
     (the game's `rules_after`: Keep It 100's first Slider is its lowest scorer); rules
     given win. The day is the machine's local calendar day."""
-    follow = option(game, "rules_after")
+    follow = game.rules_after
     if follow is None:
         return options
     midnight = datetime.datetime.combine(datetime.date.fromtimestamp(now), datetime.time.min).timestamp()
-    scores = journal.last_scores(game.ID, group, midnight)
+    scores = journal.last_scores(game.id, group, midnight)
     if scores is None:
         return options
     return replace(options, rules={**options.rules, **follow(scores, options.players, options.rules)})
 
 
-def explained(game: Any, reason: str, options: GameOptions, named: bool) -> str:
+def explained(game: Game[Any], reason: str, options: GameOptions, named: bool) -> str:
     """A refusal of the options, with the flag that fixes it where the rules name one; when
     no players were named, how to name them (the stand-in roster did not fit)."""
-    if game.ID == "centurion" and "two players" in reason:
+    if game.id == "centurion" and "two players" in reason:
         return f"{reason} (one player: --mode vs-host)"
     if not named:
-        solo = options.mode == option(game, "SOLO_MODE")
-        example = ",".join(("Ana", "Ben", "Cy", "Dee")[: 1 if solo else max(game.MIN_PLAYERS, 2)])
+        solo = options.mode == game.solo_mode
+        example = ",".join(("Ana", "Ben", "Cy", "Dee")[: 1 if solo else max(game.min_players, 2)])
         who = "the player" if solo else "the players"
         return f'{reason} Name {who} with --players, for example --players "{example}".'
     return reason

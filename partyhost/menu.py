@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from host.contract import Prompt, Verdict
-from host.engine import join_names
-from host.games import game_ids, get_game, option
+from host.engine import Game, join_names
+from host.games import game_ids, get_game
 from host.session import COMMON_INTENTS, Ears, Mouth
 from partyhost.menu_commands import MenuStep, Next, answer_command
 from partyhost.player_names import names_heard, numbered
@@ -64,10 +64,10 @@ def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
         if not isinstance(players, tuple):
             return None
         count = len(players)
-        solo_mode = option(game, "SOLO_MODE")
-        mode = solo_mode if solo_mode and count == 1 else game.MODES[0]
+        solo_mode = game.solo_mode
+        mode = solo_mode if solo_mode and count == 1 else game.modes[0]
         mouth.say(
-            f"Great: {game.TITLE} for {count}. "
+            f"Great: {game.title} for {count}. "
             + (
                 "You play against me."
                 if mode == solo_mode
@@ -78,7 +78,7 @@ def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
 
 
 def _game_question() -> Question:
-    titles = join_names([get_game(g).TITLE for g in game_ids()], "or")
+    titles = join_names([get_game(g).title for g in game_ids()], "or")
     examples = f'Say the game you want: {titles}. For example: "let\'s play keep cool".'
     prompt = Prompt(
         "common/menu", None, f"Which game shall we play? {titles}.", choices=("let's play keep cool", "centurion")
@@ -86,29 +86,29 @@ def _game_question() -> Question:
     return Question(prompt, "choose_game", "game", MenuStep(examples))
 
 
-def _ask_count(ears: Ears, mouth: Mouth, game: Any) -> int | Next | None:
+def _ask_count(ears: Ears, mouth: Mouth, game: Game[Any]) -> int | Next | None:
     """How many play, within the game's limits; Next.BACK to choose another game."""
-    low, high = game.MIN_PLAYERS, game.MAX_PLAYERS
+    low, high = game.min_players, game.max_players
     examples = f'Say how many of you are playing, a number from {low} to {high}: for example "{low}".'
     question = Question(
         Prompt(
             "common/number",
             None,
-            f"{game.TITLE}. How many players? From {low} to {high}.",
+            f"{game.title}. How many players? From {low} to {high}.",
             choices=(str(low), str(high)),
         ),
         "number",
         "value",
-        MenuStep(examples, rules=game.RULES_SUMMARY, can_go_back=True),
+        MenuStep(examples, rules=game.rules_summary, can_go_back=True),
     )
     while True:
         count = _ask(ears, mouth, question)
         if not isinstance(count, int) or low <= count <= high:
             return count
-        mouth.say(f"{game.TITLE} needs {low} to {high} players.")
+        mouth.say(f"{game.title} needs {low} to {high} players.")
 
 
-def _ask_players(ears: Ears, mouth: Mouth, game: Any) -> tuple[str, ...] | Next | None:
+def _ask_players(ears: Ears, mouth: Mouth, game: Game[Any]) -> tuple[str, ...] | Next | None:
     """How many play, then, where the ears can take names, who: the players, numbered where
     their names are not asked or not given; Next.BACK to choose another game."""
     while True:

@@ -27,9 +27,9 @@ from typing import Any, cast
 
 from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
-from host.engine import Action, GameOptions, RuleError, apply_move
+from host.engine import Action, Game, GameOptions, RuleError, apply_move
 from host.files import DECK_BYTES, read_bytes
-from host.games import GAME_IDS, game_ids, get_game, option
+from host.games import game_ids, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 
@@ -51,7 +51,7 @@ class SavedGame:
     """Everything needed to continue a journaled game."""
 
     record: SessionRecord
-    game: Any
+    game: Game[Any]
     options: GameOptions
     decks: Decks
     actions: list[dict[str, Any]]
@@ -62,10 +62,10 @@ class SavedGame:
 # ---- decks --------------------------------------------------------------------
 
 
-def deck_files(game: Any, setup: dict[str, Any]) -> dict[str, list[Path]]:
+def deck_files(game: Game[Any], setup: dict[str, Any]) -> dict[str, list[Path]]:
     """The files each kind of deck of this game comes from: the ones given, else the
     shipped one its registry entry names (host.engine.DeckEntry)."""
-    deck = option(game, "DECK")
+    deck = game.deck
     shipped = [default_deck_dir() / deck.file] if deck.file else []
     files: dict[str, list[Path]] = {"questions": [], "words": [], "cards": []}
     given = setup.get("card_deck")  # absent in sessions saved before it
@@ -76,12 +76,12 @@ def deck_files(game: Any, setup: dict[str, Any]) -> dict[str, list[Path]]:
     elif deck.kind in CARD_DECK_KINDS:
         files["cards"] = [Path(given)] if given else shipped
     if given and deck.kind not in CARD_DECK_KINDS:
-        card_games = [g for g in game_ids() if option(get_game(g), "DECK").kind in CARD_DECK_KINDS]
-        raise SetupError(f"--card-deck is for {' and '.join(card_games)}, not {game.ID}")
+        card_games = [g for g in game_ids() if get_game(g).deck.kind in CARD_DECK_KINDS]
+        raise SetupError(f"--card-deck is for {' and '.join(card_games)}, not {game.id}")
     return files
 
 
-def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: frozenset[str]) -> Decks:
+def load_game_decks(game: Game[Any], files: dict[str, list[Path]], used_questions: frozenset[str]) -> Decks:
     """Only the decks this game deals from: a broken word deck must not stop centurion."""
     cards = files["cards"][0] if files["cards"] else None
     try:
@@ -89,8 +89,8 @@ def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: fro
             files["questions"],
             files["words"],
             used_questions,
-            bid_reward=cards if option(game, "DECK").kind == "bid_reward" else None,
-            pack=cards if option(game, "DECK").kind == "pack" else None,
+            bid_reward=cards if game.deck.kind == "bid_reward" else None,
+            pack=cards if game.deck.kind == "pack" else None,
         )
     except DeckError as error:
         raise SetupError(f"bad deck: {error}") from error
@@ -98,12 +98,12 @@ def load_game_decks(game: Any, files: dict[str, list[Path]], used_questions: fro
         raise SetupError(f"cannot read deck: {error}") from error
 
 
-def rule_defaults(game: Any) -> dict[str, Any]:
+def rule_defaults(game: Game[Any]) -> dict[str, Any]:
     """The engine's default rules, as JSON would store them (tuples become lists)."""
-    return json.loads(json.dumps(getattr(game, "RULE_DEFAULTS", {}), default=list))
+    return json.loads(json.dumps(game.rule_defaults, default=list))
 
 
-def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
+def _pinned_rules(game: Game[Any], options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
     """The options with each default the game relied on, and an update changed, put back;
     a rule added since, with the value that plays as the game did before (RULES_BEFORE)."""
     if not isinstance(pinned, dict):
@@ -111,7 +111,7 @@ def _pinned_rules(game: Any, options: GameOptions, pinned: Any) -> tuple[GameOpt
     now = rule_defaults(game)
     before = {
         key: value
-        for key, value in option(game, "RULES_BEFORE").items()
+        for key, value in game.rules_before.items()
         if key not in pinned and key not in options.rules  # a rule added since the game began
     }
     was = {**pinned, **before}
@@ -214,7 +214,7 @@ def quick_problem(record: SessionRecord) -> str | None:
     """Why a saved game cannot be resumed, as far as its own row tells (no replay)."""
     if record.problem:
         return record.problem
-    if record.game not in GAME_IDS:
+    if record.game not in game_ids():
         return f"its game {record.game!r} is not one this version knows"
     try:
         options_from_json(record.setup.get("options"))
@@ -250,7 +250,7 @@ def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
         raise Unresumable(str(error)) from error
     notes += deck_notes
     pinned_grammar = _pins(setup).get("grammar")
-    if pinned_grammar and pinned_grammar != grammar_version(game.ID):
+    if pinned_grammar and pinned_grammar != grammar_version(game.id):
         notes.append(
             "the grammar changed since this game began; the moves made stand, "
             "and new replies are understood with the new grammar"
@@ -264,7 +264,7 @@ def _pins(setup: dict[str, Any]) -> dict[str, Any]:
     return pins if isinstance(pins, dict) else {}
 
 
-def _replay(game: Any, options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:
+def _replay(game: Game[Any], options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:
     """Every journaled move again, as the session will; the first one refused is the reason."""
     try:
         state, _ = game.setup(options, decks)

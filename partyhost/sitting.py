@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from host.decks import Decks
-from host.engine import GameOptions
+from host.engine import Game, GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal, JournalUnwritable
 from host.session import Session, SessionInfo
@@ -39,7 +39,7 @@ class GameEnd:
 class Sitting:
     """One game at the table: what its session is built from, and what to close after."""
 
-    game: Any
+    game: Game[Any]
     options: GameOptions
     decks: Decks
     journal: Journal

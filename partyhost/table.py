@@ -28,9 +28,9 @@ import platformdirs
 
 from host.contract import PartyhostError
 from host.decks import Decks
-from host.engine import GameOptions, RuleError
+from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, resolved
-from host.games import game_ids, get_game, option
+from host.games import game_ids, get_game
 from host.journal import Journal, SessionRecord
 from host.session import SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
@@ -137,7 +137,7 @@ class SavedGames:
 class _NewGame:
     """A new game checked against its rules and decks, ready to be saved."""
 
-    game: Any
+    game: Game[Any]
     options: GameOptions
     decks: Decks
     files: dict[str, list[Path]]
@@ -213,7 +213,7 @@ class Table:
             if lock.stale_pid:
                 self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
             saved = _open_saved(journal, record)
-            _check_grammars([saved.game.ID])
+            _check_grammars([saved.game.id])
             for note in saved.notes:
                 self.tell(note)
             events = _events_arg(choice) or self._saved_events(record)
@@ -251,7 +251,7 @@ class Table:
         from partyhost.sitting import Sitting, play_sitting
 
         with _closed_on_failure(io):
-            session_id = journal.create(new.game.ID, new.setup)
+            session_id = journal.create(new.game.id, new.setup)
             lock = SessionLock(self.place.locks, session_id).acquire()
         try:
             with _closed_on_failure(io):
@@ -346,7 +346,7 @@ class Table:
         game, options = sitting.game, sitting.options
         if not has_secret_hands(game, options):
             self.tell(
-                f"phones are for host-deal games with secret cards; {game.TITLE} with "
+                f"phones are for host-deal games with secret cards; {game.title} with "
                 f"{options.deal} deal has none, so no phone page is started"
             )
             return None
@@ -405,8 +405,8 @@ class Table:
 def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
     """The game's options and decks, checked by its rules before anything is saved."""
     game = get_game(game_id)
-    if setup.teams and not option(game, "TEAMS"):
-        raise UserError(f"{game.TITLE} is not played in teams; name the players with --players instead of --teams.")
+    if setup.teams and not game.teams:
+        raise UserError(f"{game.title} is not played in teams; name the players with --players instead of --teams.")
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
     options = after_last_game(game, options, journal, group, time.time())
@@ -418,7 +418,7 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
         "used_questions": sorted(journal.used_questions(group)),
         "group": group,
         "io": _io_to_keep(settings),
-        "pins": {"grammar": grammar_version(game.ID), "rule_defaults": rule_defaults(game), "partyhost": __version__},
+        "pins": {"grammar": grammar_version(game.id), "rule_defaults": rule_defaults(game), "partyhost": __version__},
     }
     files = deck_files(game, record)
     decks = load_game_decks(game, files, frozenset(record["used_questions"]))

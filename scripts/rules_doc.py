@@ -67,15 +67,16 @@ def render(path: Path = REPO / "docs" / "rules.md") -> str:
     parts = [HEADER]
     for game_id in game_ids():
         game = get_game(game_id)
-        doc = inspect.cleandoc(game.__doc__ or "")
-        parts.append(f"## {game.TITLE} (`{game_id}`)\n")
+        engine = inspect.getmodule(game.setup)  # its module, whose docstring tells how the host runs it
+        doc = inspect.cleandoc(engine.__doc__ or "") if engine else ""
+        parts.append(f"## {game.title} (`{game_id}`)\n")
         parts.append(
-            f"Modes: {', '.join(game.MODES)}. Deals: {', '.join(game.DEALS)}. "
-            f"Players: {game.MIN_PLAYERS} to {game.MAX_PLAYERS}.\n"
+            f"Modes: {', '.join(game.modes)}. Deals: {', '.join(game.deals)}. "
+            f"Players: {game.min_players} to {game.max_players}.\n"
         )
         parts.append("```text\n" + doc.strip() + "\n```\n")
         parts.append("Rule parameters and their defaults:\n")
-        parts.extend(f"- `{key}` = `{json.dumps(value)}`" for key, value in game.RULE_DEFAULTS.items())
+        parts.extend(f"- `{key}` = `{json.dumps(value)}`" for key, value in game.rule_defaults.items())
         parts.append("")
     parts.append(hand_written(path))
     return "\n".join(parts)

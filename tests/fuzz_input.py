@@ -21,7 +21,7 @@ from pathlib import Path
 
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import GAME_IDS, get_game
+from host.games import game_ids, get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.saved import deck_files, load_game_decks
@@ -130,11 +130,11 @@ class Config:
 def configurations() -> list[Config]:
     """Every game x mode x deal, with a player count the rules accept."""
     configs = []
-    for game_id in GAME_IDS:
+    for game_id in game_ids():
         game = get_game(game_id)
         decks = load_game_decks(game, deck_files(game, {}), frozenset())
-        for mode in game.MODES:
-            for deal in game.DEALS:
+        for mode in game.modes:
+            for deal in game.deals:
                 for n in (3, 2, 1, 4):
                     try:
                         game.setup(GameOptions(players=NAMES[:n], mode=mode, deal=deal, seed=1), decks)
@@ -204,7 +204,7 @@ def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, r
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
     decks = load_game_decks(game, deck_files(game, {}), frozenset())
-    session_id = journal.create(game.ID, {"options": {}})
+    session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events" / f"{session_id}.jsonl", time.monotonic)
     session = Session(
         game,

@@ -103,7 +103,7 @@ class LiveGame:
         # SQLite connections belong to their thread: the session's is made here.
         self.journal = Journal(self.folder / "db.sqlite3")
         if self.session_id is None:
-            self.session_id = self.journal.create(self.game.ID, {"options": {}})
+            self.session_id = self.journal.create(self.game.id, {"options": {}})
         try:
             self.table = PhoneTable.open(
                 self.game, self.options, self.decks, self.journal, self.session_id, "127.0.0.1", self.port

@@ -13,7 +13,7 @@ from host.contract import Prompt, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game, option
+from host.games import get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.bench.scripted import ScriptCase, load_cases, outcomes, play_script  # noqa: F401 (the tests' too)
@@ -47,7 +47,7 @@ def play_lines(
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
-    decks = load_game_decks(option(game, "DECK"), [REPO / deck] if deck else [])
+    decks = load_game_decks(game.deck, [REPO / deck] if deck else [])
     session = Session(
         game,
         GameOptions(**options),

@@ -17,7 +17,7 @@ from fakes import RecordingMouth
 from understood import Say
 
 from host.contract import PAUSED_PROMPT, PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
-from host.engine import GameOptions, RuleError, evolve, say
+from host.engine import Game, GameOptions, RuleError, say
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.session import AGAIN, YES, Session, SessionInfo
@@ -115,30 +115,37 @@ def test_a_clue_is_one_known_word_or_a_hyphenated_compound():
 # ---- the session answers at once ----------------------------------------------------
 
 
-class CountGame:
-    """Add 1 to 5 on a timed prompt; whoever reaches 10 ends it."""
+def _count_prompt(state):
+    if state["total"] >= 10:
+        return None
+    return Prompt("common/number", "Ana", "Ana, how much?", timeout=8.0)
 
-    ID, TITLE, MODES, DEALS = "count", "Count", ("basic",), ("host",)
-    MIN_PLAYERS, MAX_PLAYERS, RULE_DEFAULTS, RULES_SUMMARY = 1, 4, {}, "Add up to ten."
 
-    def setup(self, options, decks):
-        return {"total": 0}, [say("Let's count.")]
+def _count_apply(state, action):
+    value = 1 if action["intent"] == "timeout" else action.get("value")
+    if not isinstance(value, int) or not 1 <= value <= 5:
+        raise RuleError("Add between one and five.")
+    s = dict(state)
+    s["total"] += value
+    return s, [say(f"Total {s['total']}.")]
 
-    def prompt(self, state):
-        if state["total"] >= 10:
-            return None
-        return Prompt("common/number", "Ana", "Ana, how much?", timeout=8.0)
 
-    def apply(self, state, action):
-        value = 1 if action["intent"] == "timeout" else action.get("value")
-        if not isinstance(value, int) or not 1 <= value <= 5:
-            raise RuleError("Add between one and five.")
-        s = evolve(state) if not isinstance(state, dict) else dict(state)
-        s["total"] += value
-        return s, [say(f"Total {s['total']}.")]
-
-    def scores(self, state):
-        return f"The total is {state['total']}."
+COUNT_GAME = Game(
+    id="count",
+    title="Count",
+    modes=("basic",),
+    deals=("host",),
+    min_players=1,
+    max_players=4,
+    rule_defaults={},
+    rules_summary="Add up to ten.",
+    setup=lambda options, decks: ({"total": 0}, [say("Let's count.")]),
+    prompt=_count_prompt,
+    apply=_count_apply,
+    scores=lambda state: f"The total is {state['total']}.",
+    grammar_slots=lambda prompt, context: {},
+)
+"""Add 1 to 5 on a timed prompt; whoever reaches 10 ends it."""
 
 
 class QueuedEars:
@@ -164,7 +171,7 @@ def run_session(tmp_path: Path, replies, now: float = 12.0):
     mouth, ears = RecordingMouth(), QueuedEars(replies)
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: now)
     session = Session(
-        CountGame(),
+        COUNT_GAME,
         GameOptions(players=("Ana",), seed=1),
         None,
         journal,

@@ -15,7 +15,7 @@ from host.contract import Outcome, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import get_game, option
+from host.games import get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
 
@@ -36,12 +36,12 @@ def session(tmp_path, game_id, replies, players=("Ana", "Ben", "Cy"), rules=None
     session_id = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
     options = GameOptions(
-        players=players, mode=mode or game.MODES[0], deal=deal or game.DEALS[0], seed=seed, rules=rules or {}
+        players=players, mode=mode or game.modes[0], deal=deal or game.deals[0], seed=seed, rules=rules or {}
     )
     played = Session(
         game,
         options,
-        load_game_decks(option(game, "DECK"), []),
+        load_game_decks(game.deck, []),
         journal,
         SessionInfo(session_id, "g"),
         EventLog(tmp_path / "events.jsonl", lambda: 0.0),
@@ -138,7 +138,7 @@ def test_in_a_two_player_game_only_the_holder_hears_which_cards_they_hold(tmp_pa
 
 def test_at_a_table_deal_a_rank_alone_is_asked_about_among_the_suits_not_yet_seen(tmp_path):
     game = get_game("centurion")
-    decks = load_game_decks(option(game, "DECK"), [])
+    decks = load_game_decks(game.deck, [])
     state, _ = game.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", deal="table", seed=3), decks)
     player = game.prompt(state).player
     state, _ = game.apply(state, {"intent": "play_card", "rank": 13, "suit": "spades", "player": player})

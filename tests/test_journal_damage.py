@@ -336,10 +336,10 @@ def test_a_rule_added_since_a_game_began_plays_as_the_game_did_then():
     from partyhost.saved import _pinned_rules, rule_defaults
 
     options = GameOptions(players=("Ana", "Ben", "Cy"), rules={"face": "red"})
-    old_pins = {key: value for key, value in rule_defaults(keep_cool).items() if key != "clued"}
-    resumed, notes = _pinned_rules(keep_cool, options, old_pins)
+    old_pins = {key: value for key, value in rule_defaults(keep_cool.GAME).items() if key != "clued"}
+    resumed, notes = _pinned_rules(keep_cool.GAME, options, old_pins)
     assert resumed.rules == {"face": "red", "clued": "per_player"}
     assert notes == ["the default rules changed since this game began (clued); it goes on with the ones it began with"]
-    assert _pinned_rules(keep_cool, options, rule_defaults(keep_cool)) == (options, [])
+    assert _pinned_rules(keep_cool.GAME, options, rule_defaults(keep_cool.GAME)) == (options, [])
     given = GameOptions(players=("Ana", "Ben", "Cy"), rules={"clued": "per_card"})
-    assert _pinned_rules(keep_cool, given, old_pins) == (given, [])
+    assert _pinned_rules(keep_cool.GAME, given, old_pins) == (given, [])

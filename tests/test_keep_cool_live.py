@@ -64,7 +64,7 @@ def play(tmp_path: Path, replies, **rules):
     )
     ears, mouth = Replies(replies), RecordingMouth()
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 0.0)
-    session = Session(kc, options, deck(), journal, SessionInfo(sid, "g"), log, ears, mouth, clock=lambda: 0.0)
+    session = Session(kc.GAME, options, deck(), journal, SessionInfo(sid, "g"), log, ears, mouth, clock=lambda: 0.0)
     session.start()
     session.run()
     log.close()

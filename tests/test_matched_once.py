@@ -13,7 +13,7 @@ import numpy as np
 from fakes import RecordingMouth
 from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
-from test_session import CountGame
+from test_session import COUNT_GAME
 
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -58,7 +58,7 @@ def test_each_hypothesis_of_a_spoken_reply_is_matched_once(tmp_path, monkeypatch
     sid = journal.create("count", {"options": {}})
     mouth = RecordingMouth()
     session = Session(
-        CountGame(),
+        COUNT_GAME,
         GameOptions(players=("Ana", "Ben"), seed=3),
         None,
         journal,

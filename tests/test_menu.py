@@ -40,7 +40,7 @@ def menu(lines: list[str]):
     return run_menu(ears, mouth), mouth.said, ears
 
 
-TITLES = [get_game(g).TITLE for g in game_ids()]
+TITLES = [get_game(g).title for g in game_ids()]
 
 
 def test_what_can_i_say_at_the_game_question_names_every_game_and_an_example():
@@ -97,7 +97,7 @@ def test_quit_or_stop_at_the_menu_leaves_it(words):
 def test_at_the_number_question_the_rules_are_the_chosen_games_and_go_back_returns_to_the_games():
     choice, said, ears = menu(["keep cool", "rules", "go back", "centurion", "what can I say", "one"])
     assert choice is not None and choice.game == "centurion" and choice.players == ("Player 1",)
-    assert get_game("keep-cool").RULES_SUMMARY in said
+    assert get_game("keep-cool").rules_summary in said
     assert [p.name for p in ears.prompts] == [
         "common/menu",
         "common/number",

@@ -74,17 +74,16 @@ class Ears(Understands):
 def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mode=""):
     from host.decks import load_game_decks
     from host.engine import GameOptions
-    from host.games import option
 
     game = get_game(game_id)
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     ears, mouth = Ears(replies), RecordingMouth()
-    options = GameOptions(players=players, mode=mode or game.MODES[0], seed=4, rules=rules or {})
+    options = GameOptions(players=players, mode=mode or game.modes[0], seed=4, rules=rules or {})
     session = Session(
         game,
         options,
-        load_game_decks(option(game, "DECK"), []),
+        load_game_decks(game.deck, []),
         journal,
         SessionInfo(session_id, "g"),
         EventLog(tmp_path / "events.jsonl", lambda: 0.0),

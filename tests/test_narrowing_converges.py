@@ -26,7 +26,7 @@ from host.contract import PROMPT_UNION, Choice, Narrow, Prompt
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game, option
+from host.games import get_game
 from host.journal import Journal
 from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble, question_alone
 from host.session import Session, SessionInfo
@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _session(tmp_path, game, options, decks, ears, actions=()):
     journal = Journal(tmp_path / "db.sqlite3")
-    session_id = journal.create(game.ID, {"options": {}})
+    session_id = journal.create(game.id, {"options": {}})
     mouth = RecordingMouth()
     session = Session(
         game,
@@ -169,7 +169,7 @@ class Lines(Understands):
 def test_did_you_mean_never_names_a_card_the_player_does_not_hold(tmp_path):
     game = get_game("centurion")
     options = GameOptions(players=("Ana",), mode="vs-host", deal="host", seed=2, rules={"read_hand": "off"})
-    decks = load_game_decks(option(game, "DECK"), [])
+    decks = load_game_decks(game.deck, [])
     state, _ = game.setup(options, decks)
     from host.games.centurion import Card
 
@@ -202,7 +202,7 @@ def test_a_corrected_answer_the_rules_refuse_is_not_asked_about(tmp_path):
         tmp_path,
         get_game("keep-it-100"),
         GameOptions(players=("Ana", "Ben"), seed=1, mode="basic"),
-        load_game_decks(option(get_game("keep-it-100"), "DECK"), []),
+        load_game_decks(get_game("keep-it-100").deck, []),
         Lines(["2", "below 80", Say("lowered", rival="higher"), Say("lowered", rival="higher"), "higher"]),
     )
     session.run()
@@ -297,9 +297,7 @@ def test_centurion_pvp_narrowed_question_reads_no_hand(tmp_path):
         tmp_path, ["centurion", "--mode", "pvp", "--players", "Ana,Ben", "--seed", "5"], "banana\nbanana\n"
     )
     game = get_game("centurion")
-    state, _ = game.setup(
-        GameOptions(players=("Ana", "Ben"), mode="pvp", seed=5), load_game_decks(option(game, "DECK"), [])
-    )
+    state, _ = game.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", seed=5), load_game_decks(game.deck, []))
     cards = {state.name(c).lower() for hand in state.hands for c in hand}
     narrowed = [e["seq"] for e in events if e["type"] == "narrowing"]
     assert narrowed
@@ -323,7 +321,7 @@ def test_keep_it_100_right_after_a_narrowed_lower_is_recorded_as_right(miss, tmp
 
 def _private_items(game, state, players) -> set[str]:
     """Every player's own cards or words, as their phone page names them."""
-    view = option(game, "hand_view")
+    view = game.hand_view
     found = set()
     for player in players:
         hand = view(state, player) if view else None
@@ -407,10 +405,10 @@ def test_each_narrowed_question_is_logged_as_a_prompt_of_its_own(tmp_path):
 
 
 def test_the_reading_asked_about_said_again_settles_it_instead_of_the_same_question(tmp_path):
-    from test_session import CountGame
+    from test_session import COUNT_GAME
 
     unsure = Say("four", rival="five", start=1.0, end=2.0)
-    game = CountGame()
+    game = COUNT_GAME
     session, mouth, journal, sid = _session(
         tmp_path, game, GameOptions(players=("Ana", "Ben"), seed=3), None, Lines([unsure, unsure])
     )

@@ -253,7 +253,7 @@ def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_i
     assert heard.source is Source.PHONE and heard.intent["intent"] == "play_card"
     state, _ = centurion.setup(CENTURION, None)
     waiting = "Ana" if turn == "Ben" else "Ben"
-    assert page_can_move(centurion, state, turn) and not page_can_move(centurion, state, waiting)
+    assert page_can_move(centurion.GAME, state, turn) and not page_can_move(centurion.GAME, state, waiting)
 
 
 def test_a_timer_that_ran_out_for_a_prompt_answered_on_the_page_is_dropped():

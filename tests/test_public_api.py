@@ -2,8 +2,8 @@
 
 __all__ lists what a package offers: its public modules and subpackages (imported when
 used, never by the package itself) and the few light names it defines or re-exports.
-host.games lists only its registry: a game module is found by its ID, so adding one
-edits nothing there. The data packages of [tool.setuptools.package-dir] hold no code.
+host.games lists only its registry: a game is found by its module's GAME, so adding
+one edits nothing there. The data packages of [tool.setuptools.package-dir] hold no code.
 """
 
 from __future__ import annotations
@@ -86,6 +86,6 @@ def test_importing_a_package_imports_only_its_parents_and_the_contract(name):
     parents = [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)]
     allowed = set(parents) | {"host", "host.contract"}  # the contract, and PartyhostError, sit below both halves
     if name == "host.games":
-        allowed |= {"host.engine", "host.views"}  # GAME_DEFAULTS, and the Game protocol's HandView
+        allowed |= {"host.engine", "host.views"}  # Game, and its hand_view's HandView
     loaded, heavy = json.loads(out)
     assert set(loaded) <= allowed and not heavy, out

@@ -10,7 +10,7 @@ from fakes import RecordingMouth
 from understood import Say, Understands
 
 from host.contract import Outcome, Prompt, Source, Understood
-from host.engine import GameOptions, RuleError, evolve, new_rng, say, sound
+from host.engine import Game, GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.session import CONFIRM_AGAIN, UNDO_CONSENT, Session, SessionInfo
@@ -25,38 +25,49 @@ class CountState:
     rng: object = None
 
 
-class CountGame:
-    """Players take turns adding 1..5; whoever reaches 10 exactly ends it. Rolls a die for fun."""
+def _count_setup(options, decks):
+    return CountState(options.players, rng=new_rng(options.seed)), [say("Let's count.")]
 
-    ID, TITLE, MODES, DEALS = "count", "Count", ("basic",), ("host",)
-    MIN_PLAYERS, MAX_PLAYERS, RULE_DEFAULTS, RULES_SUMMARY = 1, 4, {}, "Add up to ten."
-    INFO_INTENTS = {"peek"}
 
-    def setup(self, options, decks):
-        return CountState(options.players, rng=new_rng(options.seed)), [say("Let's count.")]
+def _count_prompt(state):
+    if state.total >= 10:
+        return None
+    player = state.players[state.turn % len(state.players)]
+    return Prompt("common/number", player, f"{player}, add how much?", choices=("three",))
 
-    def prompt(self, state):
-        if state.total >= 10:
-            return None
-        player = state.players[state.turn % len(state.players)]
-        return Prompt("common/number", player, f"{player}, add how much?", choices=("three",))
 
-    def apply(self, state, action):
-        value = action.get("value")
-        if action["intent"] == "timeout":
-            value = 1
-        if not 1 <= value <= 5:
-            raise RuleError("Add between one and five.")
-        if state.total + value > 10:
-            raise RuleError("That would pass ten.")
-        s = evolve(state)
-        s.total += value
-        s.turn += 1
-        roll = s.rng.randint(1, 6)
-        return s, [sound("dice"), say(f"Total {s.total}. Die says {roll}.")]
+def _count_apply(state, action):
+    value = action.get("value")
+    if action["intent"] == "timeout":
+        value = 1
+    if not 1 <= value <= 5:
+        raise RuleError("Add between one and five.")
+    if state.total + value > 10:
+        raise RuleError("That would pass ten.")
+    s = evolve(state)
+    s.total += value
+    s.turn += 1
+    roll = s.rng.randint(1, 6)
+    return s, [sound("dice"), say(f"Total {s.total}. Die says {roll}.")]
 
-    def scores(self, state):
-        return f"The total is {state.total}."
+
+COUNT_GAME = Game(
+    id="count",
+    title="Count",
+    modes=("basic",),
+    deals=("host",),
+    min_players=1,
+    max_players=4,
+    rule_defaults={},
+    rules_summary="Add up to ten.",
+    setup=_count_setup,
+    prompt=_count_prompt,
+    apply=_count_apply,
+    scores=lambda state: f"The total is {state.total}.",
+    grammar_slots=lambda prompt, context: {},
+    info_intents={"peek"},
+)
+"""Players take turns adding 1..5; whoever reaches 10 exactly ends it. Rolls a die for fun."""
 
 
 class ScriptEars(Understands):
@@ -76,7 +87,7 @@ def make_session(tmp_path: Path, lines, session_id=None, journal=None):
     mouth = RecordingMouth()
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: 1.5)
     session = Session(
-        CountGame(), options, None, journal, SessionInfo(sid, "g"), log, ScriptEars(lines), mouth, clock=lambda: 1.5
+        COUNT_GAME, options, None, journal, SessionInfo(sid, "g"), log, ScriptEars(lines), mouth, clock=lambda: 1.5
     )
     return session, mouth, journal, sid
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from host.decks import QUESTIONS_FILE, Question
 from host.contract import Prompt
 from host.rules import merge_rules
-from host.engine import DeckEntry, GameOptions, RuleError, evolve, game_over, new_rng, say
+from host.engine import DeckEntry, Game, GameOptions, RuleError, evolve, game_over, new_rng, say
 
 ID = "closest-guess"
 TITLE = "Closest Guess"
@@ -87,6 +87,25 @@ def scores(state: State) -> str:
 
 def grammar_slots(prompt: str, context: dict) -> dict:
     return {}
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+)
 '''
 
 TOY_GRAMMAR = """language: en

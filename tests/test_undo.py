@@ -12,6 +12,7 @@ from pathlib import Path
 
 from replay import play_lines as play
 
+from host.games import centurion
 from host.session import UNDO_ASK, UNDO_REFUSED, UNDO_STANDS, undo_consent_question
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,7 +98,7 @@ def test_centurion_between_two_people_a_card_laid_can_be_taken_back(tmp_path):
     session, mouth, actions = play(tmp_path, "centurion", ["read my cards"], players=("Ana", "Ben"), seed=7)
     leader = session.game.prompt(session.state).player
     seat = session.state.players.index(leader)
-    card = session.game.card_name(session.state.hands[seat][0], session.state.pack)
+    card = centurion.card_name(session.state.hands[seat][0], session.state.pack)
     session, mouth, actions = play(
         tmp_path / "game", "centurion", [card, "undo", "yes"], players=("Ana", "Ben"), seed=7
     )

@@ -78,12 +78,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import PACK_FILE, Pack, default_pack
+from host.decks import PACK_FILE, Decks, Pack, default_pack
 from host.engine import (
     ORDINALS,
     Action,
     DeckEntry,
     Event,
+    Game,
     GameOptions,
     RuleError,
     Unchanging,
@@ -272,10 +273,11 @@ def _as_suit_values(value: Any, suits: tuple[str, ...]) -> dict[str, int]:
     return values
 
 
-def _pack_of(decks: Any) -> Pack:
+def _pack_of(decks: Decks | None) -> Pack:
     """The pack the session loaded, or the shipped one when it loaded none
     (tests and tools that build Decks by hand, or pass None)."""
-    return getattr(decks, "pack", None) or default_pack()
+    pack = decks.pack if decks is not None else None
+    return pack or default_pack()
 
 
 def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
@@ -319,7 +321,7 @@ def _seat_names(options: GameOptions, mode: str) -> tuple[tuple[str, str], str |
 # ---------------------------------------------------------------- setup
 
 
-def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
+def setup(options: GameOptions, decks: Decks | None = None) -> tuple[State, list[Event]]:
     """Check the options, draw the first dealer, deal, and let the host move if it leads."""
     mode = options.mode or MODES[0]
     if mode not in MODES:
@@ -1131,3 +1133,27 @@ def _play_intent(card: Card) -> dict[str, Any]:
     if card.is_joker:
         return {"intent": "play_card", "joker": True}
     return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+    info_intents=INFO_INTENTS,
+    solo_mode=SOLO_MODE,
+    hand_view=hand_view,
+    table_text=table_text,
+    check_rules=check_rules,
+)

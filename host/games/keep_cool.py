@@ -130,12 +130,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import WORDS_FILE, sound_key, sound_words
+from host.decks import WORDS_FILE, Decks, WordCard, sound_key, sound_words
 from host.engine import (
     ORDINALS,
     Action,
     DeckEntry,
     Event,
+    Game,
     GameOptions,
     RuleError,
     evolve,
@@ -239,7 +240,7 @@ class KeepCoolState:
 # --------------------------------------------------------------------------- setup
 
 
-def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]:
+def setup(options: GameOptions, decks: Decks) -> tuple[KeepCoolState, list[Event]]:
     """Check the options, shuffle the word deck, and deal if face and line are preset."""
     players = _checked_players(options.players)
     mode = options.mode or MODES[0]
@@ -250,9 +251,9 @@ def setup(options: GameOptions, decks: Any) -> tuple[KeepCoolState, list[Event]]
         raise RuleError(f"Keep Cool has no deal {deal!r}; choose host or table.")
     rules = check_rules(options.rules, players)
     rng = new_rng(options.seed)
-    draw_pile: list[Any] = []
+    draw_pile: list[WordCard] = []
     if deal == "host":
-        draw_pile = list(getattr(decks, "words", ()) or ())
+        draw_pile = list(decks.words)
         needed = HAND_SIZE * len(players)
         if len(draw_pile) < needed:
             raise RuleError(f"The word deck has {len(draw_pile)} cards; {len(players)} players need at least {needed}.")
@@ -1121,3 +1122,29 @@ def _hand_facts(s: KeepCoolState, player: str, swapping: bool) -> list[str]:
             facts.append(f"Won with {partner}: {word}.")
     facts.append(f"Round {s.round_number}; round wins: " + ", ".join(f"{p} {s.round_wins[p]}" for p in s.players) + ".")
     return facts
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+    unclear=UNCLEAR,
+    help=HELP,
+    hand_view=hand_view,
+    table_text=table_text,
+    resumed=resumed,
+    check_rules=check_rules,
+    rules_before=RULES_BEFORE,
+)

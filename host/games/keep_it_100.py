@@ -90,6 +90,7 @@ from host.engine import (
     Action,
     DeckEntry,
     Event,
+    Game,
     GameOptions,
     RuleError,
     evolve,
@@ -1311,3 +1312,28 @@ def hand_view(state: State, player: str) -> HandView | None:
     )
     spoken = "Your cards. " + _hand_text(hand) if hand else "You hold no cards."
     return HandView(heading="Your question cards", cards=cards, spoken=spoken, facts=(_lines_text(s.lines),))
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+    info_intents=INFO_INTENTS,
+    hand_view=hand_view,
+    table_text=table_text,
+    check_rules=check_rules,
+    rules_before=RULES_BEFORE,
+    rules_after=rules_after,
+)

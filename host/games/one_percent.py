@@ -90,11 +90,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, RewardDeck, default_bid_reward_decks
+from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, Decks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
     DeckEntry,
     Event,
+    Game,
     GameOptions,
     RuleError,
     Unchanging,
@@ -309,7 +310,7 @@ def is_are(names: list[str]) -> str:
 # --------------------------------------------------------------------------- setup
 
 
-def setup(options: GameOptions, decks: Any = None) -> tuple[State, list[Event]]:
+def setup(options: GameOptions, decks: Decks | None = None) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
     cards = _deck_data(decks)
     rules = check_rules(options.rules, cards)
@@ -342,10 +343,11 @@ def _checked_players(options: GameOptions) -> tuple[str, ...]:
     return players
 
 
-def _deck_data(decks: Any) -> BidRewardDecks:
+def _deck_data(decks: Decks | None) -> BidRewardDecks:
     """The 1% decks the session loaded, or the shipped file's when it loaded none
     (tests and tools that build Decks by hand, or pass None)."""
-    return getattr(decks, "bid_reward", None) or default_bid_reward_decks()
+    cards = decks.bid_reward if decks is not None else None
+    return cards or default_bid_reward_decks()
 
 
 def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
@@ -1358,3 +1360,26 @@ def hand_view(state: State, player: str) -> HandView | None:
         facts.append(f"Your winning numbers: {join_names([str(n) for n in wins])}.")
     spoken = f"Your cards: {hand_words(hand)}." if hand else "You hold no bid cards now."
     return HandView(heading=f"Your {plural(len(hand), 'bid card')}", cards=cards, spoken=spoken, facts=tuple(facts))
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+    info_intents=INFO_INTENTS,
+    hand_view=hand_view,
+    table_text=table_text,
+    check_rules=check_rules,
+)

@@ -94,6 +94,7 @@ from ..engine import (
     Action,
     DeckEntry,
     Event,
+    Game,
     GameOptions,
     RuleError,
     evolve,
@@ -876,3 +877,27 @@ def _sentence(text: str) -> str:
     """Question text ending in punctuation, so spoken sentences do not run together."""
     text = text.strip()
     return text if text.endswith(("?", ".", "!")) else text + "."
+
+
+GAME = Game(
+    id=ID,
+    title=TITLE,
+    modes=MODES,
+    deals=DEALS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rule_defaults=RULE_DEFAULTS,
+    rules_summary=RULES_SUMMARY,
+    setup=setup,
+    prompt=prompt,
+    apply=apply,
+    scores=scores,
+    grammar_slots=grammar_slots,
+    order=ORDER,
+    deck=DECK,
+    info_intents=INFO_INTENTS,
+    teams=TEAMS,
+    table_text=table_text,
+    check_rules=check_rules,
+    rules_before=RULES_BEFORE,
+)

@@ -35,7 +35,7 @@ from host.contract import Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game, option
+from host.games import get_game
 from host.journal import Journal
 from host.session import COMMON_INTENTS, Session, SessionInfo
 from partyhost.bench.manifest import percentile
@@ -152,12 +152,12 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
     )
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
-    session_id = journal.create(game.ID, {"options": {}})
+    session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     session = Session(
         game,
         options,
-        load_game_decks(option(game, "DECK"), []),
+        load_game_decks(game.deck, []),
         journal,
         SessionInfo(session_id, f"pace-{seed}"),
         log,
@@ -174,7 +174,7 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
 
 def case_speech(name: str, game_id: str, mode: str, events: list[dict], seconds: Callable[[str], float]) -> CaseSpeech:
     """Cut one game's event log at its prompts and add up the speech of each cut."""
-    info = set(option(get_game(game_id), "INFO_INTENTS")) | COMMON_INTENTS
+    info = set(get_game(game_id).info_intents) | COMMON_INTENTS
     result = CaseSpeech(name, game_id, mode)
     spoken, requested, prompts = 0.0, False, 0
     after_prompt = False

@@ -20,7 +20,7 @@ from host.contract import Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game, option
+from host.games import get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
 from partyhost.bench.places import CHECKOUT as REPO
@@ -61,15 +61,15 @@ class ScriptCase:
         return GameOptions(
             players=self.players,
             teams=self.teams,
-            mode=self.mode or game.MODES[0],
-            deal=self.deal or game.DEALS[0],
+            mode=self.mode or game.modes[0],
+            deal=self.deal or game.deals[0],
             seed=self.seed,
             rules=dict(self.rules),
         )
 
     def decks(self) -> Decks:
         given = [REPO / path for path in (self.questions, self.words) if path]
-        return load_game_decks(option(get_game(self.game), "DECK"), given)
+        return load_game_decks(get_game(self.game).deck, given)
 
     def cli_arguments(self) -> list[str]:
         """`partyhost play` arguments that play this case (stdin: the script)."""
@@ -153,7 +153,7 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
     ears = _ScriptEars(case.lines(), matcher)
     folder.mkdir(parents=True, exist_ok=True)
     journal = Journal(folder / "db.sqlite3")
-    session_id = journal.create(game.ID, {"options": {}})
+    session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     session = Session(
         game,

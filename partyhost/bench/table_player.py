@@ -49,7 +49,7 @@ import numpy as np
 
 from host.contract import Choice, Narrow, Prompt
 from host.engine import ORDINALS
-from host.games import get_game, option
+from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
 from host.session import COMMON_INTENTS, UNDO_CONSENT
 from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSatellite
@@ -365,7 +365,7 @@ class Table:
         self.log = EventFollower(log)
         self.silence = HostSpeech(log, satellite, quiet_s)
         self.matcher = Matcher()
-        self.info = set(option(get_game(game_id), "INFO_INTENTS")) | COMMON_INTENTS
+        self.info = set(get_game(game_id).info_intents) | COMMON_INTENTS
 
     # ---- a whole game --------------------------------------------------------
 

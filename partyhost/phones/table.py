@@ -10,12 +10,13 @@ game is over, and with them every link.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from host.engine import GameOptions
-from host.games import option
+from host.engine import Game, GameOptions
 from host.journal import Journal
+from host.views import HandView
 
 from .hub import PhoneHub
 from .relay import PhoneEars, PhoneMouth
@@ -23,25 +24,34 @@ from .seats import SeatBook
 from .service import JoinAddress, PhoneService
 
 
-def has_secret_hands(game: Any, options: GameOptions) -> bool:
+def has_secret_hands(game: Game[Any], options: GameOptions) -> bool:
     """Phones help only where the host deals secret cards."""
-    return option(game, "hand_view") is not None and options.deal == "host"
+    return game.hand_view is not None and options.deal == "host"
+
+
+def hands_of(game: Game[Any]) -> Callable[[Any, str], HandView | None]:
+    """What each phone page shows (the game's hand_view): phones are opened only for a
+    game that has secret hands."""
+    if game.hand_view is None:
+        raise ValueError(f"{game.title} has no secret hands to show on phones")
+    return game.hand_view
 
 
 PHONE_WAY = "You can also choose on your phone page."
 """Said to a player the host could not understand, when their page has the move."""
 
 
-def page_can_move(game: Any, state: Any, player: str | None) -> bool:
+def page_can_move(game: Game[Any], state: Any, player: str | None) -> bool:
     """Whether `player`'s phone page offers a move now (a card to play, a button, a number)."""
-    view = game.hand_view(state, player) if player else None
+    view = hands_of(game)(state, player) if player else None
     return view is not None and (any(card.play for card in view.cards) or bool(view.actions) or view.number is not None)
 
 
-def seat_players(game: Any, options: GameOptions, decks: Any) -> list[str]:
+def seat_players(game: Game[Any], options: GameOptions, decks: Any) -> list[str]:
     """The players who hold a hand the host deals (not the host's own seat in vs-host)."""
+    hands = hands_of(game)
     state, _ = game.setup(options, decks)
-    return [p for p in options.players if game.hand_view(state, p) is not None]
+    return [p for p in options.players if hands(state, p) is not None]
 
 
 def load_or_make_seats(journal: Journal, session_id: str, players: list[str]) -> SeatBook:
@@ -68,7 +78,7 @@ class PhoneTable:
 
     @classmethod
     def open(
-        cls, game: Any, options: GameOptions, decks: Any, journal: Journal, session_id: str, bind: str, port: int
+        cls, game: Game[Any], options: GameOptions, decks: Any, journal: Journal, session_id: str, bind: str, port: int
     ) -> PhoneTable:
         """Seats and a running server; raises service.PhoneServerError if it cannot listen."""
         players = seat_players(game, options, decks)
@@ -84,7 +94,7 @@ class PhoneTable:
                 own.close()
 
         seats.on_claim = persist_claim
-        hub = PhoneHub(game.TITLE, players, game.hand_view)
+        hub = PhoneHub(game.title, players, hands_of(game))
         service = PhoneService(hub, seats, bind, port)
         address = service.start()
         return cls(hub, seats, service, journal, session_id, address)

@@ -1043,7 +1043,7 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
     sid = journal.create(k100.ID, {"options": {}})
     mouth, inner = Mouth(), Silent()
     session = Session(
-        k100,
+        k100.GAME,
         GameOptions(players=("Ana", "Ben", "Cy")),
         None,
         journal,
