@@ -249,6 +249,13 @@ class GameRandom(random.Random):
         clone.setstate(self.getstate())
         return clone
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when both would draw the same numbers: two states are the same game
+        whichever copy of the generator they hold (a state is a value)."""
+        return isinstance(other, GameRandom) and self.getstate() == other.getstate()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: equal by its state, so never a key
+
 
 T = TypeVar("T")
 

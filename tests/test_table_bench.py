@@ -668,3 +668,18 @@ def test_a_move_is_done_when_the_host_tells_it_in_the_typed_hosts_words(tmp_path
     host.thread.join(5)
     assert record.done and record.tries == 1  # the move stands: the player does not say it again
     assert record.reactions == [UNTOLD] and record.errors == [UNTOLD]
+
+
+def test_a_reading_worded_otherwise_is_yes_when_the_typed_game_does_the_same_with_it(tmp_path):
+    """ "Did you mean: between 35 and 95?" to "between 35 and 95 on line two", where only
+    line two has that gap: a person says yes. Another gap, or a clue in other words, is no."""
+    from partyhost.bench.table_player import same_effect
+
+    (case,) = [c for c in load_cases() if c.script == "keep-it-100-basic.txt"]
+    lines, _ = typed_lines(case, tmp_path, speaker_for(case))
+    (line,) = [line for line in lines if line.text == "between 35 and 95 on line two"]
+    assert same_effect(line, {"intent": "place", "after": 35, "before": 95})
+    assert not same_effect(line, {"intent": "place", "after": 20, "before": 21})
+    assert not same_effect(replace(line, state=None), {"intent": "place", "after": 35, "before": 95})
+    clue = replace(line, meaning={**line.meaning, "text": "kettle"})
+    assert not same_effect(clue, {"intent": "place", "after": 35, "before": 95})

@@ -10,6 +10,7 @@ live with the tests; the bench finds them by path (partyhost/bench/places.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,8 @@ class Exchange:
     prompt: Prompt
     line: str
     intent: dict[str, Any] | None
+    state: Any = None
+    """The game's state the line was said in (a player judges a reading by what it would do there)."""
 
 
 @dataclass
@@ -120,16 +123,17 @@ class _ScriptEars:
     def __init__(self, lines: list[str], matcher: Matcher):
         self.lines, self.understand = list(lines), TextUnderstanding(matcher)
         self.exchanges: list[Exchange] = []
+        self.state_now: Callable[[], Any] = lambda: None
 
     def hear(self, prompt: Prompt) -> Understood | None:
         if not self.lines:
             return None
-        line = self.lines.pop(0)
+        line, state = self.lines.pop(0), self.state_now()
         if line == SILENCE:
-            self.exchanges.append(Exchange(prompt, line, {"intent": "timeout"} if prompt.timeout else None))
+            self.exchanges.append(Exchange(prompt, line, {"intent": "timeout"} if prompt.timeout else None, state))
             return Understood(Outcome.TIMED_OUT) if prompt.timeout else self.understand(prompt, "")
         heard = self.understand(prompt, line)
-        self.exchanges.append(Exchange(prompt, line, heard.intent))
+        self.exchanges.append(Exchange(prompt, line, heard.intent, state))
         return heard
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
@@ -166,6 +170,7 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
         QuietMouth(),
         clock=lambda: 0.0,
     )
+    ears.state_now = lambda: session.state
     session.start()
     outcome = session.run()
     log.close()

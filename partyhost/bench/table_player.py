@@ -14,7 +14,9 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 - waits for the prompt and for the host to fall silent, then says the line (some lines,
   `barge_in` of them, it begins while the host is still finishing);
 - answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
-  matcher reads X at the typed game's prompt, as it read the typed line), else no;
+  matcher reads X at the typed game's prompt, as it read the typed line, and it is the
+  same move, or a move worded otherwise that the typed game would do the same with in
+  the state the line was said in), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
   what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
   else" when none listed does, and "Card 2?" with yes or no; a line no choice
@@ -43,12 +45,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from host.contract import Choice, Narrow, Prompt
-from host.engine import ORDINALS
+from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
 from host.session import COMMON_INTENTS, UNDO_CONSENT
@@ -99,6 +101,7 @@ class Line:
     move: dict[str, Any] | None = None  # the intent the typed game took
     refusal: str = ""  # or the reason it refused it with
     told: tuple[str, ...] = ()  # what the typed host said of it, up to its next question
+    state: Any = None  # the typed game's state it was said in
 
     @property
     def silent(self) -> bool:
@@ -174,6 +177,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
             exchange.prompt,
             exchange.intent,
             told=_told(after),
+            state=exchange.state,
         )
         if decided is not None and decided["type"] == "intent":
             line = _with(line, move=decided["intent"])
@@ -202,6 +206,22 @@ def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
     if clue is not None and clue_words(taken.get("text") or "") != clue_words(clue):
         return False
     return {k: v for k, v in taken.items() if k != "text"} == {k: v for k, v in meant.items() if k != "text"}
+
+
+def same_effect(line: Line, taken: dict[str, Any]) -> bool:
+    """The typed game, in the state the line was said in, does the same with `taken` as
+    with what the line meant: a reading worded otherwise that a person would say yes to
+    ("between 35 and 95" where only line two has that gap, for "... on line two"). Never
+    for a Keep Cool clue, which is its words (same_move)."""
+    meant = line.meaning
+    if line.state is None or meant is None or "text" in meant or not line.prompt.name.count("/"):
+        return False
+    game = get_game(line.prompt.name.split("/", 1)[0])
+    try:
+        done = [game.apply(line.state, cast(Action, {**move, "player": line.prompt.player})) for move in (taken, meant)]
+    except RuleError:
+        return False
+    return done[0] == done[1]
 
 
 def clue_words(text: str) -> str:
@@ -568,7 +588,9 @@ class Table:
         if answered and phrase.strip().lower() in (YES, NO):
             return phrase.strip().lower() == answered
         match = self.matcher.match(line.prompt.name, phrase, line.prompt.slots)
-        return match.intent is not None and line.meaning is not None and same_move(match.intent, line.meaning)
+        if match.intent is None or line.meaning is None:
+            return False
+        return same_move(match.intent, line.meaning) or same_effect(line, match.intent)
 
     # ---- speaking and waiting ------------------------------------------------
 
