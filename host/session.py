@@ -59,6 +59,10 @@ YES = "Yes?"
 AGAIN = "Again?"
 """The answer to a Keep Cool clue likely misheard: said inside the turn's clock."""
 AGAIN_MIN_S = 1.0
+AGAIN_MAX = 1
+""""Again?" said at most this often a turn: a clue misheard once more is taken as a clue
+whose words the host could not read (Prompt.unclear), so a player who keeps speaking
+never loses the turn to the clock through the host's ears."""
 """A timed prompt asked again has at least this long left for the reply."""
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
 
@@ -284,6 +288,7 @@ class Session:
                     "text": "",
                     "unclear": True,
                     "confidence": round(heard.confidence or 0.0, 3),
+                    **({"reason": heard.reason} if heard.reason else {}),  # e.g. misheard again
                     **_timing(heard, prompt),
                 }
             )
@@ -369,6 +374,7 @@ class Session:
             schedule = self._reminders[1:]  # the same question again: its schedule goes on
         runs_until: float | None = None  # a timed prompt's clock, running on while the host answers
         graced = False  # the second after "Again?" past the clock's end is given once
+        again = 0  # "Again?" said at this prompt
         while True:
             self._reminders = (prompt, *schedule) if schedule else None
             asked = prompt if schedule is None else replace(prompt, timeout=max(0.5, schedule[1] - self.clock()))
@@ -385,7 +391,10 @@ class Session:
                 wait = schedule[0] * 2
                 schedule = (wait, self.clock() + wait)
                 continue
+            if heard is not None and heard.outcome is Outcome.MISHEARD and again >= AGAIN_MAX and prompt.unclear:
+                return replace(heard, outcome=Outcome.UNCLEAR)  # a clue all the same
             if heard is not None and heard.outcome in (Outcome.WOKEN, Outcome.MISHEARD):
+                again += heard.outcome is Outcome.MISHEARD
                 self._answer_at_once(prompt, heard)
                 if prompt.timeout is not None and heard.listening_from is not None and runs_until is None:
                     runs_until = heard.listening_from + prompt.timeout

@@ -9,6 +9,8 @@ recogniser's int8 kernels differ a little from one CPU to another.
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -165,13 +167,13 @@ class QueuedEars:
         return Say(text).heard(prompt)
 
 
-def run_session(tmp_path: Path, replies, now: float = 12.0):
+def run_session(tmp_path: Path, replies, now: float = 12.0, game=COUNT_GAME):
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create("count", {"options": {}})
     mouth, ears = RecordingMouth(), QueuedEars(replies)
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: now)
     session = Session(
-        COUNT_GAME,
+        game,
         GameOptions(players=("Ana",), seed=1),
         None,
         journal,
@@ -212,6 +214,22 @@ def test_a_turn_whose_clock_ran_out_gets_its_second_after_again_once(tmp_path):
     assert mouth.said[2:5] == [AGAIN, AGAIN, "Total 1."]  # the turn ended after its grace
     assert session.actions[0]["intent"] == "timeout"
     assert [p.timeout for p in ears.asked[:3]] == [8.0, 1.0, 8.0]  # the next turn's clock is whole
+
+
+def test_a_clue_misheard_again_is_taken_as_a_clue_the_host_could_not_read(tmp_path):
+    """Where any speech is a move, a player who keeps speaking never loses the turn to
+    the clock through the host's ears: "Again?" once, then the clue is taken unread."""
+    misheard = Understood(
+        Outcome.MISHEARD, Source.VOICE, text="yo zig", reason=TWO_WORDS, listening_from=10.0, start=10.5, end=11.0
+    )
+    clue_turn = Prompt("common/number", "Ana", "Ana, how much?", timeout=8.0, unclear={"intent": "number", "value": 2})
+    clue_game = replace(COUNT_GAME, prompt=lambda state: None if state["total"] >= 10 else clue_turn)
+    session, mouth, ears = run_session(tmp_path, [misheard, misheard, Say("five")], game=clue_game)
+    assert mouth.said.count(AGAIN) == 1
+    assert session.actions[0] == {"intent": "number", "value": 2, "player": "Ana"}
+    (events,) = tmp_path.glob("*.jsonl")
+    log = [json.loads(line) for line in events.read_text().splitlines()]
+    assert [e.get("reason") for e in log if e["type"] == "heard" and e.get("unclear")] == [TWO_WORDS]
 
 
 # ---- the ears, on speech -----------------------------------------------------------------

@@ -461,7 +461,8 @@ def test_a_clue_is_judged_by_its_words():
     clue = {"intent": "word", "word": None, "text": "toast"}
     assert same_move({"intent": "word", "word": None, "text": "The Toast."}, clue)  # case, article, full stop
     assert not same_move({"intent": "word", "word": None, "text": "taste"}, clue)
-    assert not same_move({"intent": "word", "word": None}, clue)
+    assert same_move({"intent": "word", "word": None}, clue)  # taken unread: no other word claimed
+    assert not same_move({"intent": "word", "word": None, "text": ""}, clue)
     hit = {"intent": "word", "word": "kettle"}  # a word in play: its words
     assert same_move({"intent": "word", "word": "kettle", "text": "a kettle"}, hit)  # are how it was worded
     assert same_move({"intent": "choose_card", "card": 2, "text": "card two"}, {"intent": "choose_card", "card": 2})

@@ -89,7 +89,8 @@ Rules choices (what the rulebook leaves open)
   article may come before it ("a fruit"). A reading of two words ("post onto",
   "big tree"), or of a word no dictionary knows (a name such as "Katelyn", a
   non-word), gets a quick "Again?" and the turn goes on inside its clock; it is
-  not scored. A name the dictionary holds ("Keating": many surnames are there)
+  not scored. Misheard a second time in the same turn, it is taken as a clue the
+  host could not read, never left to the buzzer. A name the dictionary holds ("Keating": many surnames are there)
   still counts as a clue, as the host cannot tell it from a word. By voice,
   only the several words allowed here reach "several_words".
 - During turns the common commands need the prefix "host" ("host, score",

@@ -201,9 +201,11 @@ def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
     """`taken` is the move `meant`. An intent's "text" is the words heard; for most moves
     it is only how they were worded, but a Keep Cool clue (a word that names nothing in
     play, so `meant` keeps its words) is its words: any sound would pass as the clue
-    otherwise, and the table would not know the host heard another word."""
-    clue = meant.get("text")
-    if clue is not None and clue_words(taken.get("text") or "") != clue_words(clue):
+    otherwise, and the table would not know the host heard another word. A clue the host
+    took unread (no words: speech it could not read where any speech is a clue) claims
+    no other word, and the game goes on as typed: that is the clue."""
+    clue, heard = meant.get("text"), taken.get("text")
+    if clue is not None and heard is not None and clue_words(heard) != clue_words(clue):
         return False
     return {k: v for k, v in taken.items() if k != "text"} == {k: v for k, v in meant.items() if k != "text"}
 
