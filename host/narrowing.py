@@ -72,7 +72,11 @@ class Trouble:
 
     def was_refused(self, intent: dict[str, Any]) -> bool:
         """The move was refused, however it was named ("before 50" is "between 20 and 50")."""
-        return any(_names(intent, refused) for refused in self.refused)
+        return bool(self.named(intent))
+
+    def named(self, intent: dict[str, Any]) -> list[dict[str, Any]]:
+        """The refused readings `intent` names: it says at least all they said."""
+        return [refused for refused in self.refused if _names(intent, refused)]
 
 
 @dataclass(frozen=True)

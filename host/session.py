@@ -320,7 +320,7 @@ class Session:
             heard.spoken
             and intent is not None
             and intent["intent"] not in COMMON_INTENTS
-            and trouble.was_refused(intent)
+            and self._said_no_to(prompt, trouble, intent)
         )
         if intent is None or verdict is Verdict.ASK_AGAIN or refused:
             # Words read from speech that was no reliable reply do not point narrowing anywhere.
@@ -690,6 +690,28 @@ class Session:
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
         return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase)
 
+    def _said_no_to(self, prompt: Prompt, trouble: Trouble, intent: dict[str, Any]) -> bool:
+        """Whether the player already said no to this move here: a reading they refused,
+        however worded ("between 20 and 50" after a no to "before 50"), but not one that
+        adds to it what the rules take otherwise ("card one with plus twenty" after a no
+        to "card one": they said no because the plus twenty was missing)."""
+        return any(self._same_result(prompt, intent, refused) for refused in trouble.named(intent))
+
+    def _same_result(self, prompt: Prompt, one: dict[str, Any], other: dict[str, Any]) -> bool:
+        """The rules do the same with both moves now: the same new state and events, or
+        the same refusal."""
+        first, second = self._tried(prompt, one), self._tried(prompt, other)
+        if isinstance(first, RuleError) and isinstance(second, RuleError):
+            return first.reason == second.reason
+        return first == second
+
+    def _tried(self, prompt: Prompt, intent: dict[str, Any]) -> tuple[Any, list[Event]] | RuleError:
+        """What the rules would do with the move now (the state stays as it is)."""
+        try:
+            return self.game.apply(self.state, cast(Action, {**intent, "player": prompt.player}))
+        except RuleError as error:
+            return error
+
     def _whole_move(self, prompt: Prompt, heard: Understood) -> Reply | None:
         """A narrowed question answered with a whole move the rules refuse, as a player
         does when no choice is what they meant ("card one with plus twenty" to "which
@@ -702,7 +724,7 @@ class Session:
             return None
         whole = self.ears.reread(prompt, heard.text)
         intent = whole.intent
-        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
+        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is Verdict.ASK_AGAIN:
             return None
         refusal = self._refusal(prompt, intent)
         if refusal is None:
@@ -725,11 +747,8 @@ class Session:
         state, which stays as it is)."""
         if intent["intent"] in COMMON_INTENTS:
             return None
-        try:
-            self.game.apply(self.state, cast(Action, {**intent, "player": prompt.player}))
-        except RuleError as error:
-            return error
-        return None
+        tried = self._tried(prompt, intent)
+        return tried if isinstance(tried, RuleError) else None
 
     def _reads_as_yes(self, words: str) -> bool:
         """Whether `words` (a choice's label) would be heard as "yes": then no yes or no

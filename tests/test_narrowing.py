@@ -313,3 +313,37 @@ def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
     log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     assert [e.get("unclear", False) for e in log if e.get("confirming")] == [True, False]
+
+
+def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
+    """ "Did you mean: card one?" No: the plus fifty was missing. "card one with plus
+    fifty" is another move, taken; "card one" said again is still refused."""
+    unsure = Say("card one", rival="card two", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "zero-to-100",
+        [unsure, "no", Say("card one with plus fifty", start=1.0, end=2.0)],
+        players=("Ana", "Ben", "Cy"),
+    )
+    session.run()
+    assert journal.accepted_actions(sid)[0] == {
+        "intent": "choose_card",
+        "card": 1,
+        "powers": ["+50"],
+        "player": "Team Ana",
+    }
+    trouble = Trouble(session.game.prompt(session.state))
+    trouble.refuse({"intent": "choose_card", "card": 1})
+    assert session._said_no_to(trouble.prompt, trouble, {"intent": "choose_card", "card": 1})
+    assert not session._said_no_to(trouble.prompt, trouble, {"intent": "choose_card", "card": 1, "powers": ["+50"]})
+
+
+def test_an_unsure_whole_move_the_rules_refuse_at_a_narrowed_question_gets_their_reason(tmp_path):
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "zero-to-100",
+        [UNCLEAR, UNCLEAR, _said_far("cart two wit the fifty card")],
+        players=("Ana", "Ben", "Cy"),
+    )
+    session.run()
+    assert "Plus 50 or minus 50? Say which side you play." in mouth.said
