@@ -684,3 +684,31 @@ def test_a_reading_worded_otherwise_is_yes_when_the_typed_game_does_the_same_wit
     assert not same_effect(replace(line, state=None), {"intent": "place", "after": 35, "before": 95})
     clue = replace(line, meaning={**line.meaning, "text": "kettle"})
     assert not same_effect(clue, {"intent": "place", "after": 35, "before": 95})
+
+
+def test_a_line_not_understood_is_done_by_a_spoken_sorry_though_typed_play_words_it_otherwise(tmp_path):
+    from partyhost.bench.table_player import NOT_UNDERSTOOD
+
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    typed_sorry = ("Sorry, I didn't catch that. You can say, for example: card 2.",)
+    line = replace(line, text="banana bread", move=None, refusal=NOT_UNDERSTOOD, told=typed_sorry)
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [
+                    {"type": "rejected", "reason": NOT_UNDERSTOOD},
+                    {"type": "say", "text": "Sorry?"},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            )
+        ],
+        opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert record.done and record.tries == 1 and record.errors == []

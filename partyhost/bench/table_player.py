@@ -552,6 +552,8 @@ class Table:
         event = self.log.events[reaction.at]
         if event["type"] == "rejected":
             done = bool(line.refusal) and event["reason"] == line.refusal
+            if done and line.refusal == NOT_UNDERSTOOD:
+                return "done"  # "Sorry?" aloud, the things one may type when typed: by design
             return self._told(line, reaction) if done else f"refused: {event['reason']}"
         intent = event["intent"]
         if line.move is not None and same_move(intent, line.move):
