@@ -476,7 +476,11 @@ class Session:
 
     def _refuse(self, prompt: Prompt, error: RuleError) -> None:
         """A move the rules refuse: their reason aloud, and the aside (which names the
-        player's own secret cards) to that player only."""
+        player's own secret cards) to that player only. The readings the player said no
+        to here are forgotten: told why, they may now mean what they refused before
+        ("card one" after "card one with plus twenty" was refused: plus 20 is used)."""
+        if self._trouble is not None and self._trouble.prompt == prompt:
+            self._trouble.refused.clear()
         self._reject(prompt, error.reason, error.reason)
         if error.aside and prompt.player:
             self._narrate([private(prompt.player, error.aside)])

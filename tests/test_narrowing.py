@@ -347,3 +347,18 @@ def test_an_unsure_whole_move_the_rules_refuse_at_a_narrowed_question_gets_their
     )
     session.run()
     assert "Plus 50 or minus 50? Say which side you play." in mouth.said
+
+
+def test_a_move_refused_by_the_player_may_be_meant_once_the_rules_said_why_another_cannot(tmp_path):
+    """ "Did you mean: card one?" No (they meant card two with the fifty card). The rules
+    refuse that (which side?); told so, the player settles for card one, which is taken."""
+    unsure = Say("card one", rival="card two", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "zero-to-100",
+        [unsure, "no", Say("card two with the fifty card", start=1.0, end=2.0), Say("card one", start=1.0, end=2.0)],
+        players=("Ana", "Ben", "Cy"),
+    )
+    session.run()
+    assert "Plus 50 or minus 50? Say which side you play." in mouth.said
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 1, "player": "Team Ana"}
