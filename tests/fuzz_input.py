@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.contract import Ending
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import game_ids, get_game
@@ -194,13 +195,13 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
         ears = TimedEars(stream, io.StringIO(), result, matcher)
         while stream.tell() < len(stream.getvalue()):
             outcome = _one_game(config, journal, ears, folder, result)
-            if outcome == "eof":
+            if outcome is Ending.EOF:
                 break
     journal.close()
     return result
 
 
-def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> str:
+def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> Ending:
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
     decks = load_game_decks(game, deck_files(game, {}), frozenset())
