@@ -5,8 +5,8 @@ this package imports nothing else (voice/ imports host.contract, which runs this
 """
 
 from host.contract import (
-    PROMPT_UNION,
     Choice,
+    Ending,
     Intent,
     Narrow,
     Outcome,
@@ -16,12 +16,14 @@ from host.contract import (
     Understood,
     Verdict,
     decide,
+    joined_prompt,
+    prompt_parts,
 )
 
 __all__ = [
     # from host.contract
-    "PROMPT_UNION",
     "Choice",
+    "Ending",
     "Intent",
     "Narrow",
     "Outcome",
@@ -31,6 +33,8 @@ __all__ = [
     "Understood",
     "Verdict",
     "decide",
+    "joined_prompt",
+    "prompt_parts",
     # the subpackage and modules, imported when used
     "cardtitle",
     "contract",

@@ -1,8 +1,9 @@
-"""Where host/ and voice/ meet: what the host asks (Prompt, with its Narrow of choices),
-what a player meant (Intent), a reply as the ears understood it (Understood, with the
-one rule for acting on it: decide), and the one base of the errors a player is told
-about (PartyhostError); and `one_line`, the one rule for text that reaches a terminal or a
-log, whichever half it comes from.
+"""Where host/ and voice/ meet: what the host asks (Prompt, with its Narrow of choices,
+and prompt names joined into one), what a player meant (Intent), a reply as the ears
+understood it (Understood, with the one rule for acting on it: decide), how a session
+ended (Ending), and the one base of the errors a player is told about (PartyhostError);
+and `one_line`, the one rule for text that reaches a terminal or a log, whichever half
+it comes from.
 
 It imports nothing of the project, so both halves and the application above them
 depend on it and on nothing of each other.
@@ -82,9 +83,33 @@ resume, so words misheard as it ("score" read "let's go") are never taken for it
 nothing is paused; the ears' commands after the wake word follow the same grammar."""
 
 
-PROMPT_UNION = "+"
+_PROMPT_UNION = "+"
 """Joins prompt names into one prompt that accepts what each accepts: "Did you mean
-...?" hears yes or no, and also a corrected answer to the prompt it asks about."""
+...?" hears yes or no, and also a corrected answer to the prompt it asks about. The
+event log and the grammar cache see the joined name, so it is the same on the wire."""
+
+
+def joined_prompt(*names: str) -> str:
+    """One prompt name that accepts what each of `names` accepts, the last one owning it
+    (its game's grammar settings apply): "common/yes_no+zero-to-100/choose_card"."""
+    return _PROMPT_UNION.join(names)
+
+
+def prompt_parts(name: str) -> list[str]:
+    """The prompt names joined in `name` (joined_prompt), in order; a single name alone."""
+    return name.split(_PROMPT_UNION)
+
+
+class Ending(Enum):
+    """How a session ended (Session.run). The value is its word wherever one is written
+    out: the words the session returned before it was typed."""
+
+    OVER = "over"
+    """The game reached its end."""
+    QUIT = "quit"
+    """The players stopped it (it is saved, and can be resumed)."""
+    EOF = "eof"
+    """The input ended: a typed script ran out, Ctrl-D (saved, as for QUIT)."""
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import Enum
+from typing import Any, Final
 
-from .contract import PROMPT_UNION, Choice, Narrow, Prompt
+from .contract import Choice, Ending, Narrow, Prompt, joined_prompt
 from .engine import NARROW_LIST_MAX, ORDINALS, join_names
 
 NARROW_AFTER = 2
@@ -79,19 +80,33 @@ class Trouble:
         return [refused for refused in self.refused if _names(intent, refused)]
 
 
+class MovedOn(Enum):
+    """An answer to a narrowed question the session dealt with in full: a command that
+    changed the game (undo), or a whole move the rules refused, with their reason said.
+    The narrowing ends, with nothing more to do (its own type, never mistaken for an
+    ending or a move)."""
+
+    MOVED_ON = "moved on"
+
+
+MOVED_ON: Final = MovedOn.MOVED_ON
+Cut = Ending | MovedOn
+"""What ends a narrowing before a move: the session's ending (Ending.EOF, Ending.QUIT),
+or an answer dealt with already (MOVED_ON)."""
+
+
 @dataclass(frozen=True)
 class Reply:
     """An answer to a narrowed question, as the session understood it.
 
-    outcome: how the session ends ("eof", "quit"), else "". intent: what was
-    understood (None: nothing); sure: whether the host may act on it unasked;
-    phrase: the words it matched.
+    intent: what was understood (None: nothing); sure: whether the host may act on it
+    unasked; phrase: the words it matched; cut: what ends the narrowing here (None: go on).
     """
 
     intent: dict[str, Any] | None = None
     sure: bool = False
     phrase: str = ""
-    outcome: str = ""
+    cut: Cut | None = None
 
 
 Ask = Callable[[Prompt], Reply]
@@ -102,9 +117,16 @@ class _Stop(Exception):
     """Too many answers the host could not use: the narrowing ends without a move."""
 
 
-_Step = Choice | dict[str, Any] | str | None
-"""What a question gave: a choice, a full move (a phone's button), how the session
-ends, or None (not this part: every choice refused)."""
+class _Rest(Enum):
+    """Not one of the choices just asked about: the part goes on to ask about the rest."""
+
+    GO_ON = "go on"
+
+
+_GO_ON: Final = _Rest.GO_ON
+_Answer = Choice | dict[str, Any] | Cut
+"""What questions about some choices gave: one of them, a full move (a phone's button),
+or what cut the narrowing short."""
 
 
 class Narrowing:
@@ -119,17 +141,16 @@ class Narrowing:
         self.yes_no_word = yes_no_word or (lambda label: False)
         self.unused = 0
 
-    def run(self, likeliest: int | None = None) -> dict[str, Any] | str | None:
-        """The move (an intent), how the session ends ("eof", "quit"), or None when no
-        move was found. `likeliest`: the index of the first part's choice the misses
-        point to, if any."""
+    def run(self, likeliest: int | None = None) -> dict[str, Any] | Cut | None:
+        """The move (an intent), what cut the narrowing short, or None when no move was
+        found. `likeliest`: the index of the first part's choice the misses point to, if any."""
         part = self.prompt.narrow
         taken: dict[str, Any] = {}
         try:
             while part is not None:
                 step = self._part(part, taken, likeliest)
-                if step is None or isinstance(step, (str, dict)):
-                    return step  # an ending, a full move, or nothing found
+                if step is None or isinstance(step, (Ending, MovedOn, dict)):
+                    return step  # nothing found, cut short, or a full move
                 taken = {**taken, **step.intent}
                 part, likeliest = step.then, None
         except _Stop:
@@ -138,53 +159,54 @@ class Narrowing:
 
     # ---- one part: the likeliest, the span or the list, then other words ---------
 
-    def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> _Step:
-        """One part of the move (`taken`: what earlier parts settled)."""
+    def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> _Answer | None:
+        """One part of the move (`taken`: what earlier parts settled); None: nothing in
+        it (every choice refused)."""
         left = [c for c in part.choices if c.then is not None or not self.trouble.was_refused({**taken, **c.intent})]
         plain = not any(self.yes_no_word(c.label) for c in part.choices)
         if plain and likeliest is not None and 0 <= likeliest < len(part.choices) and part.choices[likeliest] in left:
             first = part.choices[likeliest]
             answer = self._yes_no(first, part)
-            if answer is not False:
+            if answer is not _GO_ON:
                 return answer
             left.remove(first)
         if not left:
             return None
         if part.said:
             found = self._from_list(part, left, more=False, plain=plain, said=part.said)
-            return None if found is False else found
+            return None if found is _GO_ON else found
         if spoken_span([c.label for c in left]) is not None or len(left) <= NARROW_LIST_MAX:
             found = self._from_list(part, left, more=False, plain=plain)
-            return None if found is False else found
+            return None if found is _GO_ON else found
         while left:
             breath, left = left[: NARROW_LIST_MAX - 1], left[NARROW_LIST_MAX - 1 :]
             if len(left) == 1:  # the last one would be alone: read it with these
                 breath, left = breath + left, []
             found = self._from_list(part, breath, more=bool(left), plain=plain)
-            if found is not False:
+            if found is not _GO_ON:
                 return found
         return None
 
     def _from_list(
         self, part: Narrow, breath: list[Choice], more: bool, plain: bool, said: str = ""
-    ) -> _Step | Literal[False]:
-        """Ask for one of `breath` (`said`: in those words); False: none of these (go on to the rest)."""
+    ) -> _Answer | _Rest:
+        """Ask for one of `breath` (`said`: in those words); _GO_ON: none of these."""
         if len(breath) == 1 and not more and plain and not said:
             return self._yes_no(breath[0], part)
         labels = [c.label for c in breath]
         question = said or list_question(self.prompt.player, part.question, labels, more)
         reply = self._ask(CHOICE_PROMPT, question, breath, labels + ([SOMETHING_ELSE] if more else []))
-        if reply.outcome:
-            return reply.outcome
+        if reply.cut is not None:
+            return reply.cut
         if (reply.intent or {}).get("intent") == "something_else" and more:
-            return False
+            return _GO_ON
         chosen = self._chosen(reply, breath)
         if chosen is not None:
             return chosen
         self._unused()
         return self._other_words(part, breath, plain)
 
-    def _other_words(self, part: Narrow, breath: list[Choice], plain: bool) -> _Step | Literal[False]:
+    def _other_words(self, part: Narrow, breath: list[Choice], plain: bool) -> _Answer | _Rest:
         """The same choices asked with other words after an answer not understood: a
         number digit by digit, else one yes or no at a time (never where a choice
         reads as yes or no: then the host stops here)."""
@@ -193,36 +215,36 @@ class Narrowing:
             choices = [Choice(" ".join(str(n)), move) for n, move in numbers]
             question = addressed(self.prompt.player, DIGITS)
             reply = self._ask(CHOICE_PROMPT, question, choices, [c.label for c in choices])
-            if reply.outcome:
-                return reply.outcome
+            if reply.cut is not None:
+                return reply.cut
             chosen = self._chosen(reply, choices)
             if chosen is not None:
                 return chosen.intent if isinstance(chosen, Choice) else chosen
             self._unused()
-            return False
+            return _GO_ON
         if not plain or part.said:
             raise _Stop  # no yes or no here: it would be heard as an answer, or tell a secret
         for choice in breath:
             answer = self._yes_no(choice, part)
-            if answer is not False:
+            if answer is not _GO_ON:
                 return answer
-        return False
+        return _GO_ON
 
-    def _yes_no(self, choice: Choice, part: Narrow) -> _Step | Literal[False]:
-        """Ask about one choice; False: not this one."""
+    def _yes_no(self, choice: Choice, part: Narrow) -> _Answer | _Rest:
+        """Ask about one choice; _GO_ON: not this one."""
         reply = self._ask(YES_NO_PROMPT, question_alone(choice), list(part.choices), [c.label for c in part.choices])
-        if reply.outcome:
-            return reply.outcome
+        if reply.cut is not None:
+            return reply.cut
         kind = (reply.intent or {}).get("intent")
         if kind == "yes":
             return choice
         if kind == "no":
-            return False
+            return _GO_ON
         chosen = self._chosen(reply, list(part.choices))
         if chosen is not None:
             return chosen
         self._unused()
-        return False
+        return _GO_ON
 
     def _unused(self) -> None:
         self.unused += 1
@@ -246,13 +268,9 @@ class Narrowing:
     def _ask(self, kind: str, text: str, choices: Sequence[Choice], labels: list[str]) -> Reply:
         """The question as a prompt of its own few answers (and the commands, which every
         prompt hears), asked once."""
-        names = [kind] + ([CHOICE_PROMPT] if kind != CHOICE_PROMPT else [])
+        name = joined_prompt(kind, CHOICE_PROMPT) if kind != CHOICE_PROMPT else CHOICE_PROMPT
         slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
-        return self.ask(
-            Prompt(
-                PROMPT_UNION.join(names), self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)
-            )
-        )
+        return self.ask(Prompt(name, self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)))
 
 
 def question_alone(choice: Choice) -> str:

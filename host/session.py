@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, Protocol, cast
 
-from .contract import PAUSED_PROMPT, PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
+from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from .engine import (
     REDRAW,
     Action,
@@ -32,7 +32,7 @@ from .engine import (
 )
 from .eventlog import EventLog
 from .journal import Journal
-from .narrowing import YES_NO_PROMPT, Narrowing, Reply, Trouble, addressed, likeliest_choice
+from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, addressed, likeliest_choice
 
 COMMON_INTENTS = {
     "repeat",
@@ -69,16 +69,14 @@ MISSED_START = "Sorry, I missed the start of that. Please say it again."
 
 class _Again(Enum):
     """What _take_reply gives when the host listens again for the same prompt (its own
-    type, so it can never be mistaken for an outcome string or None)."""
+    type, so it can never be mistaken for an ending or None)."""
 
     LISTEN = "listen again"
 
 
 _LISTEN_AGAIN: Final = _Again.LISTEN
-_Taken = str | _Again | None
-"""A reply taken: how the session ends ("eof", "quit", "over"), listen again, or None (go on)."""
-_MOVED_ON = "moved on"
-"""A narrowed question's answer that changed the game (undo): its narrowing ends."""
+_Taken = Ending | _Again | None
+"""A reply taken: how the session ends, listen again, or None (go on)."""
 CANNOT_TELL = "I'm sorry, I can't tell."
 """When the narrowed questions found no move; the other ways to answer follow, then TRY_AGAIN."""
 NONE_OF_THOSE = "None of those, then."
@@ -234,36 +232,36 @@ class Session:
 
     # ---- the loop -------------------------------------------------------
 
-    def run(self) -> str:
-        """Play until the game ends ("over"), players quit ("quit") or input ends ("eof")."""
+    def run(self) -> Ending:
+        """Play until the game ends (OVER), the players quit (QUIT) or the input ends (EOF)."""
         while True:
             prompt = self.game.prompt(self.state)
             if prompt is None:
                 self.journal.set_status(self.info.id, "over")
-                return "over"
+                return Ending.OVER
             self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
             if prompt.player:
                 self.log.write({"type": "sound", "name": "your_turn"})  # the turn change, timed
                 self.mouth.sound("your_turn")
             if prompt.text:  # Keep Cool's turns are a cue alone
                 self._say(prompt.text, remember=False)
-            outcome = self._one_reply(prompt)
-            if outcome is not None:
-                return outcome
+            ending = self._one_reply(prompt)
+            if ending is not None:
+                return ending
 
-    def _one_reply(self, prompt: Prompt) -> str | None:
+    def _one_reply(self, prompt: Prompt) -> Ending | None:
         """One reply taken; after a missed start or a "Sorry?" the host listens again
         without re-reading the prompt, as often as it takes (a loop, so a long run of
         unclear replies never deepens the stack)."""
         while True:
-            outcome = self._take_reply(prompt)
-            if outcome is not _LISTEN_AGAIN:
-                return outcome
+            taken = self._take_reply(prompt)
+            if taken is not _LISTEN_AGAIN:
+                return taken
 
     def _take_reply(self, prompt: Prompt) -> _Taken:
         heard = self._hear_addressed(prompt)
         if heard is None:
-            return "eof"
+            return Ending.EOF
         for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
             self.log.write({"type": "sound", "name": name, "at": round(at, 3), "live": True})
         if heard.outcome is Outcome.TIMED_OUT:
@@ -356,7 +354,7 @@ class Session:
             intent = settled
         return self._act(prompt, intent)
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> str | None:
+    def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> Ending | None:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
             return self._common(prompt, intent["intent"])
@@ -512,7 +510,7 @@ class Session:
 
     # ---- common commands ------------------------------------------------
 
-    def _common(self, prompt: Prompt, name: str) -> str | None:
+    def _common(self, prompt: Prompt, name: str) -> Ending | None:
         if name == "repeat":
             for text in self.last_spoken[-4:]:
                 self._say(text, remember=False)
@@ -541,7 +539,7 @@ class Session:
         elif name == "quit":
             if self._confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
                 self._say("Game saved. See you next time!", remember=False)
-                return "quit"
+                return Ending.QUIT
             self._say("Okay, we keep playing.", remember=False)
         self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
         return None
@@ -590,13 +588,13 @@ class Session:
         self.log.write({"type": "undo", "action": undone})
         self._say(f"Undone. Back to before {undone.get('player') or 'the table'}'s last move.", remember=False)
 
-    def _pause(self) -> str | None:
+    def _pause(self) -> Ending | None:
         self._say("Paused. Say resume when you are ready.", remember=False)
         pause_prompt = Prompt(PAUSED_PROMPT, None, "Paused.", choices=("resume",))
         while True:
             heard = self._hear_addressed(pause_prompt, remind=False)  # table talk while paused: no answer
             if heard is None:
-                return "eof"
+                return Ending.EOF
             if heard.outcome is Outcome.TIMED_OUT:
                 continue
             intent = heard.intent
@@ -604,7 +602,7 @@ class Session:
                 self._say("Let's go on.", remember=False)
                 return None
             if intent and intent["intent"] == "quit":
-                return "quit"
+                return Ending.QUIT
             self._say("We're paused. Say resume to continue.", remember=False)
 
     # ---- a player the host cannot understand ---------------------------
@@ -628,10 +626,10 @@ class Session:
         if isinstance(found, dict):
             self._accept(prompt, found)
             return None
-        if found == _MOVED_ON:
+        if found is MOVED_ON:
             return None
-        if found:
-            return found
+        if found is not None:
+            return found  # an ending
         trouble.misses = 0
         self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
         self._say(self._no_choice_taken(prompt), remember=False)
@@ -664,7 +662,7 @@ class Session:
         while True:
             heard = self._hear_addressed(ask)
             if heard is None:
-                return Reply(outcome="eof")
+                return Reply(cut=Ending.EOF)
             if heard.outcome is Outcome.MISSED_START:
                 self._missed_start(ask, heard)
                 continue
@@ -678,11 +676,11 @@ class Session:
             if command not in COMMON_INTENTS:
                 return reply
             if command != "repeat":
-                outcome = self._common(prompt, command)
-                if outcome is not None:
-                    return Reply(outcome=outcome)
+                ending = self._common(prompt, command)
+                if ending is not None:
+                    return Reply(cut=ending)
                 if self.game.prompt(self.state) != prompt:
-                    return Reply(outcome=_MOVED_ON)
+                    return Reply(cut=MOVED_ON)
             self._say(ask.text, remember=False)
 
     def _narrowed_reply(self, prompt: Prompt, ask: Prompt, heard: Understood) -> Reply:
@@ -734,7 +732,7 @@ class Session:
         if refusal is None:
             return None
         self._refuse(prompt, refusal)
-        return Reply(outcome=_MOVED_ON)
+        return Reply(cut=MOVED_ON)
 
     def _not_understood(self, prompt: Prompt, heard: Understood) -> None:
         """A clear value that is not possible now is answered as such; anything else is "sorry?"."""
@@ -774,13 +772,13 @@ class Session:
         acted on unasked at this prompt again), and a corrected answer to the prompt is
         taken (asked about in its turn if it is unsure itself); a common command still
         works. Returns the intent to act on, None to ask the prompt again, or how the
-        session ends ("eof", "quit"); when nothing was settled twice at this prompt, what
+        session ends (EOF, QUIT); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
         unclear_before = False
         for _ in range(CORRECTIONS):
             heard = self._ask_did_you_mean(prompt, phrase, again=unclear_before)
             if heard is None:
-                return "eof"
+                return Ending.EOF
             if heard.outcome is Outcome.UNCLEAR and not unclear_before:
                 unclear_before = True  # an answer heard but not read: "Sorry? Yes or no?", once
                 continue
@@ -798,9 +796,9 @@ class Session:
                 self._trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
-                outcome = self._common(prompt, answer["intent"])
-                if outcome is not None:
-                    return outcome
+                ending = self._common(prompt, answer["intent"])
+                if ending is not None:
+                    return ending
                 continue
             if heard.verdict is Verdict.ACT or answer == intent:
                 return answer  # said surely, or said again as it was asked about
@@ -818,7 +816,7 @@ class Session:
         question's prompt accepts both); logged when it was spoken."""
         question = f"Did you mean: {phrase}?"
         ask = Prompt(
-            f"{YES_NO_PROMPT}{PROMPT_UNION}{prompt.name}",
+            joined_prompt(YES_NO_PROMPT, prompt.name),
             prompt.player,
             question,
             prompt.context,

@@ -23,6 +23,7 @@ from partyhost.game_setup import GameSetup
 from partyhost.io_arguments import add_io_arguments, io_choice
 from partyhost.logs import one_line_logs
 from partyhost.player_names import name_problem
+from partyhost.saved import SavedSetup
 from partyhost.table import Place, SavedEntry, Table
 
 if TYPE_CHECKING:
@@ -261,7 +262,7 @@ def _saved_line(entry: SavedEntry) -> str:
     if entry.problem is not None:
         return f"{r.id}  {r.game[:12]:<12} unresumable: {entry.problem}"
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.updated))
-    players = ", ".join(r.setup["options"]["players"])
+    players = ", ".join(SavedSetup.from_dict(r.setup).options.players)  # it has no problem: it reads
     return f"{r.id}  {r.game:<12} {r.status:<8} {_moves(r.actions, 4)}  {when}  {players}"
 
 

@@ -51,8 +51,10 @@ class SavedGame:
     """Everything needed to continue a journaled game."""
 
     record: SessionRecord
+    setup: SavedSetup
     game: Game[Any]
     options: GameOptions
+    """The setup's, with the rule defaults it began with (_pinned_rules)."""
     decks: Decks
     actions: list[dict[str, Any]]
     notes: list[str] = field(default_factory=list)
@@ -62,17 +64,17 @@ class SavedGame:
 # ---- decks --------------------------------------------------------------------
 
 
-def deck_files(game: Game[Any], setup: dict[str, Any]) -> dict[str, list[Path]]:
+def deck_files(game: Game[Any], setup: SavedSetup) -> dict[str, list[Path]]:
     """The files each kind of deck of this game comes from: the ones given, else the
     shipped one its registry entry names (host.engine.DeckEntry)."""
     deck = game.deck
     shipped = [default_deck_dir() / deck.file] if deck.file else []
     files: dict[str, list[Path]] = {"questions": [], "words": [], "cards": []}
-    given = setup.get("card_deck")  # absent in sessions saved before it
+    given = setup.card_deck
     if deck.kind == "questions":
-        files["questions"] = [Path(p) for p in setup.get("question_decks") or shipped]
+        files["questions"] = [Path(p) for p in setup.question_decks or shipped]
     elif deck.kind == "words":
-        files["words"] = [Path(p) for p in setup.get("word_decks") or shipped]
+        files["words"] = [Path(p) for p in setup.word_decks or shipped]
     elif deck.kind in CARD_DECK_KINDS:
         files["cards"] = [Path(given)] if given else shipped
     if given and deck.kind not in CARD_DECK_KINDS:
@@ -103,10 +105,12 @@ def rule_defaults(game: Game[Any]) -> dict[str, Any]:
     return json.loads(json.dumps(game.rule_defaults, default=list))
 
 
-def _pinned_rules(game: Game[Any], options: GameOptions, pinned: Any) -> tuple[GameOptions, list[str]]:
+def _pinned_rules(
+    game: Game[Any], options: GameOptions, pinned: dict[str, Any] | None
+) -> tuple[GameOptions, list[str]]:
     """The options with each default the game relied on, and an update changed, put back;
     a rule added since, with the value that plays as the game did before (RULES_BEFORE)."""
-    if not isinstance(pinned, dict):
+    if pinned is None:
         return options, []
     now = rule_defaults(game)
     before = {
@@ -166,21 +170,113 @@ def _pinned_decks(
     return chosen, notes
 
 
-# ---- setup ----------------------------------------------------------------------
+# ---- the saved setup -------------------------------------------------------------
 
 
-def options_to_json(options: GameOptions) -> dict[str, Any]:
-    return {
-        "players": list(options.players),
-        "teams": [list(t) for t in options.teams],
-        "mode": options.mode,
-        "deal": options.deal,
-        "seed": options.seed,
-        "rules": options.rules,
-    }
+@dataclass(frozen=True)
+class Pins:
+    """What a game began with that an update may change, so a resume can tell (see the
+    module's docstring); each is empty in games saved before it was pinned."""
+
+    grammar: str = ""
+    """grammar_version when the game began."""
+    rule_defaults: dict[str, Any] | None = None
+    """rule_defaults when the game began."""
+    partyhost: str = ""
+    """The version of partyhost that began it."""
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Pins:
+        """Pins read back; one missing or not of its kind counts as not pinned."""
+        if not isinstance(data, dict):
+            return cls()
+        grammar, rules, version = data.get("grammar"), data.get("rule_defaults"), data.get("partyhost")
+        return cls(
+            grammar if isinstance(grammar, str) else "",
+            rules if isinstance(rules, dict) else None,
+            version if isinstance(version, str) else "",
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grammar": self.grammar, "rule_defaults": self.rule_defaults, "partyhost": self.partyhost}
 
 
-def options_from_json(data: Any) -> GameOptions:
+@dataclass(frozen=True)
+class SavedSetup:
+    """A game's setup as the journal keeps it (SessionRecord.setup): what it was started
+    with and dealt from. Read back by from_dict only, whichever version wrote it; a field
+    added since takes its default. (A finished game's "result" is the journal's own,
+    Journal.set_result, and not read here.)"""
+
+    options: GameOptions
+    question_decks: tuple[str, ...] = ()
+    word_decks: tuple[str, ...] = ()
+    card_deck: str | None = None
+    used_questions: tuple[str, ...] = ()
+    """The group's questions used before this game began: not dealt again."""
+    group: str = ""
+    """The players' question-memory group (host.session.SessionInfo.group)."""
+    io: dict[str, Any] = field(default_factory=dict)
+    """The input and output it was played with, as the settings file names them: its resume's."""
+    pins: Pins = field(default_factory=Pins)
+    events: str = ""
+    """Its event log as the data folder keeps it (Place.stored_log); "": the default one."""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SavedSetup:
+        """The setup read back; Unresumable naming the first field that is wrong."""
+        options = _options(data.get("options"))
+        lists = {key: data.get(key, []) for key in ("question_decks", "word_decks", "used_questions")}
+        for key, value in lists.items():
+            _need(isinstance(value, list) and all(isinstance(v, str) for v in value), key)
+        card_deck, group, events = data.get("card_deck"), data.get("group", ""), data.get("events", "")
+        _need(isinstance(card_deck, (str, type(None))), "card_deck")
+        _need(isinstance(group, str), "group")
+        _need(isinstance(events, str), "events path")
+        io = data.get("io")
+        return cls(
+            options,
+            tuple(lists["question_decks"]),
+            tuple(lists["word_decks"]),
+            card_deck,
+            tuple(lists["used_questions"]),
+            group,
+            io if isinstance(io, dict) else {},
+            Pins.from_dict(data.get("pins")),
+            events,
+        )
+
+    @staticmethod
+    def events_of(data: dict[str, Any]) -> str:
+        """The event log a setup names, even one from_dict refuses (a damaged game is
+        deleted with its log); "" when it names none."""
+        events = data.get("events")
+        return events if isinstance(events, str) else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the journal keeps it (JSON)."""
+        options = self.options
+        return {
+            "options": {
+                "players": list(options.players),
+                "teams": [list(t) for t in options.teams],
+                "mode": options.mode,
+                "deal": options.deal,
+                "seed": options.seed,
+                "rules": options.rules,
+            },
+            "question_decks": list(self.question_decks),
+            "word_decks": list(self.word_decks),
+            "card_deck": self.card_deck,
+            "used_questions": list(self.used_questions),
+            "group": self.group,
+            "io": dict(self.io),
+            "pins": self.pins.to_dict(),
+            "events": self.events,
+        }
+
+
+def _options(data: Any) -> GameOptions:
     """GameOptions from a journaled setup; Unresumable naming the first field that is wrong."""
     if not isinstance(data, dict):
         raise Unresumable("its options are missing")
@@ -212,56 +308,43 @@ def _need(ok: bool, name: str) -> None:
 
 def quick_problem(record: SessionRecord) -> str | None:
     """Why a saved game cannot be resumed, as far as its own row tells (no replay)."""
-    if record.problem:
-        return record.problem
-    if record.game not in game_ids():
-        return f"its game {record.game!r} is not one this version knows"
     try:
-        options_from_json(record.setup.get("options"))
-        for key in ("question_decks", "word_decks", "used_questions"):
-            _need(
-                isinstance(record.setup.get(key, []), list)
-                and all(isinstance(v, str) for v in record.setup.get(key, [])),
-                key,
-            )
-        _need(isinstance(record.setup.get("card_deck"), (str, type(None))), "card_deck")
-        _need(isinstance(record.setup.get("group", ""), str), "group")
-        _need(isinstance(record.setup.get("events", ""), str), "events path")
+        _readable(record)
     except Unresumable as reason:
         return str(reason)
     return None
 
 
+def _readable(record: SessionRecord) -> SavedSetup:
+    """A saved game's setup, when its own row tells of no problem; else Unresumable with it."""
+    if record.problem:
+        raise Unresumable(record.problem)
+    if record.game not in game_ids():
+        raise Unresumable(f"its game {record.game!r} is not one this version knows")
+    return SavedSetup.from_dict(record.setup)
+
+
 def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
     """Read a saved game back and replay it silently; Unresumable with the reason if it cannot be."""
-    problem = quick_problem(record)
-    if problem:
-        raise Unresumable(problem)
+    setup = _readable(record)
     game = get_game(record.game)
-    setup = record.setup
-    options, notes = _pinned_rules(game, options_from_json(setup["options"]), _pins(setup).get("rule_defaults"))
+    options, notes = _pinned_rules(game, setup.options, setup.pins.rule_defaults)
     try:
         files = deck_files(game, setup)
         with tempfile.TemporaryDirectory(prefix="partyhost-pinned-") as scratch:
             files, deck_notes = _pinned_decks(journal, record, files, Path(scratch))
-            decks = load_game_decks(game, files, frozenset(setup.get("used_questions", [])))
+            decks = load_game_decks(game, files, frozenset(setup.used_questions))
         actions = journal.accepted_actions(record.id)
     except (SetupError, SessionDamaged) as error:
         raise Unresumable(str(error)) from error
     notes += deck_notes
-    pinned_grammar = _pins(setup).get("grammar")
-    if pinned_grammar and pinned_grammar != grammar_version(game.id):
+    if setup.pins.grammar and setup.pins.grammar != grammar_version(game.id):
         notes.append(
             "the grammar changed since this game began; the moves made stand, "
             "and new replies are understood with the new grammar"
         )
     _replay(game, options, decks, actions)
-    return SavedGame(record, game, options, decks, actions, notes)
-
-
-def _pins(setup: dict[str, Any]) -> dict[str, Any]:
-    pins = setup.get("pins")
-    return pins if isinstance(pins, dict) else {}
+    return SavedGame(record, setup, game, options, decks, actions, notes)
 
 
 def _replay(game: Game[Any], options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.contract import Ending
 from host.decks import Decks
 from host.engine import Game, GameOptions
 from host.eventlog import EventLog
@@ -23,14 +24,14 @@ class GameEnd:
     """How a game left the table: over, or stopped with every accepted move saved."""
 
     session_id: str
-    outcome: str
+    outcome: Ending
     interrupted: bool = False
     """Stopped by Ctrl-C (saved as at the end of the input)."""
 
     @property
     def saved_line(self) -> str | None:
         """What the host says at the terminal when the game can be continued."""
-        if self.outcome != "eof":
+        if self.outcome is not Ending.EOF:
             return None
         return f"HOST: The game is saved. To continue: {command()} resume {self.session_id}"
 
@@ -73,7 +74,7 @@ def build_session(sitting: Sitting, log: EventLog) -> Session:
 def play_sitting(sitting: Sitting) -> GameEnd:
     """Start (or replay and continue) the game; close its phones, event log, ears and mouth after."""
     log = EventLog(sitting.events, sitting.io.clock)
-    outcome, interrupted = "eof", False
+    outcome, interrupted = Ending.EOF, False
     try:
         session = build_session(sitting, log)
         if sitting.phones is not None:

@@ -39,13 +39,14 @@ from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_override
 from partyhost.game_setup import GameSetup, IOChoice, after_last_game, explained, game_options
 from partyhost.invoked import command
 from partyhost.saved import (
+    Pins,
     SavedGame,
+    SavedSetup,
     Unresumable,
     deck_files,
     grammar_version,
     load_game_decks,
     open_saved,
-    options_to_json,
     quick_problem,
     rule_defaults,
 )
@@ -99,10 +100,10 @@ class Place:
         except ValueError:
             return str(path)
 
-    def saved_log(self, session_id: str, saved: Any) -> Path:
+    def saved_log(self, session_id: str, saved: str) -> Path:
         """The event log the journal names for a game: a relative path is in this data folder, and
         so is a default one saved whole before logs were kept relative (<folder>/events/<id>.jsonl)."""
-        if not isinstance(saved, str) or not saved:
+        if not saved:
             return self.event_log(session_id)
         path = Path(saved)
         if not path.is_absolute():
@@ -141,8 +142,7 @@ class _NewGame:
     options: GameOptions
     decks: Decks
     files: dict[str, list[Path]]
-    setup: dict[str, Any]
-    """As journaled: options, decks, the group's used questions, input and output, pins."""
+    setup: SavedSetup
 
 
 class Table:
@@ -208,17 +208,16 @@ class Table:
 
         with contextlib.closing(self.open_journal()) as journal, contextlib.ExitStack() as held:
             record, lock = self._claim(journal, session_id, held)
-            session_io = record.setup.get("io") if isinstance(record.setup.get("io"), dict) else None
-            settings = self._settings(choice, session_io)
             if lock.stale_pid:
                 self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
             saved = _open_saved(journal, record)
+            settings = self._settings(choice, saved.setup.io)
             _check_grammars([saved.game.id])
             for note in saved.notes:
                 self.tell(note)
-            events = _events_arg(choice) or self._saved_events(record)
+            events = _events_arg(choice) or self._saved_events(record.id, saved.setup)
             io = _open_io(settings, journal.last_time(record.id), choice)
-            info = SessionInfo(record.id, record.setup.get("group", ""))
+            info = SessionInfo(record.id, saved.setup.group)
             sitting = Sitting(
                 saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
             )
@@ -251,14 +250,15 @@ class Table:
         from partyhost.sitting import Sitting, play_sitting
 
         with _closed_on_failure(io):
-            session_id = journal.create(new.game.id, new.setup)
+            session_id = journal.create(new.game.id, new.setup.to_dict())
             lock = SessionLock(self.place.locks, session_id).acquire()
         try:
             with _closed_on_failure(io):
                 journal.pin_inputs(session_id, [path for paths in new.files.values() for path in paths])
                 events_path = events or self.place.event_log(session_id)
-                journal.update_setup(session_id, {**new.setup, "events": self.place.stored_log(events_path)})
-                info = SessionInfo(session_id, new.setup["group"])
+                logged = dataclasses.replace(new.setup, events=self.place.stored_log(events_path))
+                journal.update_setup(session_id, logged.to_dict())
+                info = SessionInfo(session_id, new.setup.group)
                 sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
                     sitting.phones = self._phones(sitting)
@@ -323,10 +323,10 @@ class Table:
                 self.tell(f"skipping game {record.id}, which cannot be resumed: {problem}")
         return games
 
-    def _saved_events(self, record: SessionRecord) -> Path:
+    def _saved_events(self, session_id: str, setup: SavedSetup) -> Path:
         """The game's own event log; the data folder's when that one cannot be written (said once)."""
-        default = self.place.event_log(record.id)
-        saved = self.place.saved_log(record.id, record.setup.get("events"))
+        default = self.place.event_log(session_id)
+        saved = self.place.saved_log(session_id, setup.events)
         if saved == default:
             return default
         try:
@@ -391,7 +391,7 @@ class Table:
                     locks.enter_context(SessionLock(self.place.locks, session_id))
                 logs = {  # every log found before anything is deleted: a broken link refuses them all
                     session_id: resolved(
-                        self.place.saved_log(session_id, records[session_id].setup.get("events")), "event log"
+                        self.place.saved_log(session_id, SavedSetup.events_of(records[session_id].setup)), "event log"
                     )
                     for session_id in chosen
                 }
@@ -410,24 +410,24 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
     options = after_last_game(game, options, journal, group, time.time())
-    record: dict[str, Any] = {
-        "options": options_to_json(options),
-        "question_decks": [str(resolved(p, "deck file")) for p in setup.question_decks],
-        "word_decks": [str(resolved(p, "deck file")) for p in setup.word_decks],
-        "card_deck": str(resolved(setup.card_deck, "deck file")) if setup.card_deck else None,
-        "used_questions": sorted(journal.used_questions(group)),
-        "group": group,
-        "io": _io_to_keep(settings),
-        "pins": {"grammar": grammar_version(game.id), "rule_defaults": rule_defaults(game), "partyhost": __version__},
-    }
-    files = deck_files(game, record)
-    decks = load_game_decks(game, files, frozenset(record["used_questions"]))
+    saved = SavedSetup(
+        options,
+        question_decks=tuple(str(resolved(p, "deck file")) for p in setup.question_decks),
+        word_decks=tuple(str(resolved(p, "deck file")) for p in setup.word_decks),
+        card_deck=str(resolved(setup.card_deck, "deck file")) if setup.card_deck else None,
+        used_questions=tuple(sorted(journal.used_questions(group))),
+        group=group,
+        io=_io_to_keep(settings),
+        pins=Pins(grammar_version(game.id), rule_defaults(game), __version__),
+    )
+    files = deck_files(game, saved)
+    decks = load_game_decks(game, files, frozenset(saved.used_questions))
     try:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
         named = bool(setup.players or setup.teams)
         raise UserError(explained(game, error.reason, options, named)) from error
-    return _NewGame(game, options, decks, files, record)
+    return _NewGame(game, options, decks, files, saved)
 
 
 @contextlib.contextmanager

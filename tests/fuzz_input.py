@@ -19,12 +19,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.contract import Ending
+from host.decks import load_game_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import game_ids, get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from partyhost.saved import deck_files, load_game_decks
 from partyhost.textio import TextEars, TextMouth
 from voice.understanding.grammar import GRAMMAR_DIR
 from voice.understanding.matcher import Matcher
@@ -132,7 +133,7 @@ def configurations() -> list[Config]:
     configs = []
     for game_id in game_ids():
         game = get_game(game_id)
-        decks = load_game_decks(game, deck_files(game, {}), frozenset())
+        decks = load_game_decks(game.deck)
         for mode in game.modes:
             for deal in game.deals:
                 for n in (3, 2, 1, 4):
@@ -194,16 +195,16 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
         ears = TimedEars(stream, io.StringIO(), result, matcher)
         while stream.tell() < len(stream.getvalue()):
             outcome = _one_game(config, journal, ears, folder, result)
-            if outcome == "eof":
+            if outcome is Ending.EOF:
                 break
     journal.close()
     return result
 
 
-def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> str:
+def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> Ending:
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
-    decks = load_game_decks(game, deck_files(game, {}), frozenset())
+    decks = load_game_decks(game.deck)
     session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events" / f"{session_id}.jsonl", time.monotonic)
     session = Session(

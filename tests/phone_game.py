@@ -18,7 +18,7 @@ from pathlib import Path
 
 from understood import Understands
 
-from host.contract import Prompt, Understood
+from host.contract import Ending, Prompt, Understood
 from host.decks import load_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -89,7 +89,7 @@ class LiveGame:
         self.decks = decks_for(self.game_id)
         self.matcher = Matcher()
         self.events_path = self.folder / f"events-{time.monotonic_ns()}.jsonl"
-        self.outcome: str | None = None
+        self.outcome: Ending | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(resume,), daemon=True)
         self._thread.start()
@@ -133,7 +133,7 @@ class LiveGame:
         else:
             self.session.start()
         self._ready.set()
-        outcome = "eof"
+        outcome = Ending.EOF
         try:
             outcome = self.session.run()
         finally:
@@ -153,12 +153,12 @@ class LiveGame:
     def say(self, line: str) -> None:
         self.ears.lines.put(line)
 
-    def finish(self) -> str:
+    def finish(self) -> Ending:
         """End the input (as at the end of a piped script) and wait for the session to stop."""
         self.ears.lines.put(None)
         self._thread.join(timeout=20)
         assert not self._thread.is_alive(), "the session did not stop"
-        return self.outcome or "eof"
+        return self.outcome or Ending.EOF
 
     @property
     def running(self) -> bool:

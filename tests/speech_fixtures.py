@@ -29,6 +29,7 @@ import soundfile
 import soxr
 from replay import load_cases, play_script
 
+from host.contract import Ending
 from host.games import game_ids, grammar_slots, unclear_intent
 from partyhost.bench.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
 from voice.audio_types import SAMPLE_RATE
@@ -330,7 +331,7 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
         sink.close()
         log.close()
         journal.close()
-        if outcome != "over" or lines:
+        if outcome is not Ending.OVER or lines:
             raise ValueError(f"{case.script}: the typed game did not play out ({outcome})")
         host, host_rate = soundfile.read(host_wav, dtype="float32")
     host = soxr.resample(host, host_rate, SAMPLE_RATE).astype(np.float32)

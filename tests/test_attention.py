@@ -10,7 +10,7 @@ import numpy as np
 from test_session import ScriptEars, events, make_session
 from understood import Say
 
-from host.contract import Outcome, Source, Understood
+from host.contract import Ending, Outcome, Source, Understood
 from host.session import SORRY
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
@@ -276,7 +276,7 @@ def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sor
     audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.2), voiced(1.0), silence(1.5)])
     session.ears = _far_ears(audio)
     first = session.game.prompt(session.state)
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     said = mouth.said[mouth.said.index(first.text) :]
     assert said[:3] == [first.text, SORRY, "Ana, which card: 1, 2 or 3?"]
     log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]

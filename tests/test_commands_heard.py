@@ -18,7 +18,7 @@ import pytest
 from fakes import RecordingMouth
 from understood import Say
 
-from host.contract import PAUSED_PROMPT, PROMPT_UNION, Outcome, Prompt, Source, Understood, Verdict
+from host.contract import PAUSED_PROMPT, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from host.engine import Game, GameOptions, RuleError, say
 from host.eventlog import EventLog
 from host.journal import Journal
@@ -51,7 +51,7 @@ def power_card_question():
         **grammar_slots("zero-to-100/choose_card", context),
         "choice": [(label, i) for i, label in enumerate(labels)],
     }
-    return BenchPrompt(PROMPT_UNION.join(["common/choice", "zero-to-100/choose_card"]), slots, None)
+    return BenchPrompt(joined_prompt("common/choice", "zero-to-100/choose_card"), slots, None)
 
 
 def test_a_word_of_the_grammar_is_never_read_as_another_words_command():

@@ -160,10 +160,10 @@ def voices():
 
 def narrowed(kind: str) -> BenchPrompt:
     """A narrowed question as host/narrowing.py asks it: its few choices and the commands."""
-    from host.contract import PROMPT_UNION
+    from host.contract import joined_prompt
     from host.narrowing import CHOICE_PROMPT
 
-    name = CHOICE_PROMPT if kind == "choice" else PROMPT_UNION.join([kind, CHOICE_PROMPT])
+    name = CHOICE_PROMPT if kind == "choice" else joined_prompt(kind, CHOICE_PROMPT)
     return BenchPrompt(name, {"choice": [("1", 0), ("2", 1), ("3", 2)]})
 
 

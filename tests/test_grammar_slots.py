@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from replay import load_cases, play_script
 
+from host.contract import Ending
 from host.games import grammar_slots
 from voice.understanding.matcher import Matcher
 
@@ -36,7 +37,7 @@ def as_lists(value: Any) -> Any:
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.script}-{c.deal or 'default'}-{len(c.teams)}" for c in CASES])
 def test_every_scripted_prompt_gets_its_slots_back_from_its_context(case, tmp_path):
     transcript = play_script(case, tmp_path)
-    assert transcript.outcome == "over" and not transcript.unused_lines
+    assert transcript.outcome is Ending.OVER and not transcript.unused_lines
     prompts = [exchange.prompt for exchange in transcript.exchanges]
     assert [p for p in prompts if p.name.startswith(case.game + "/")]
     for prompt in prompts:

@@ -15,6 +15,7 @@ from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
 from test_session import COUNT_GAME
 
+from host.contract import Ending
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal
@@ -69,7 +70,7 @@ def test_each_hypothesis_of_a_spoken_reply_is_matched_once(tmp_path, monkeypatch
         clock=lambda: 0.0,
     )
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert "Did you mean: four?" in mouth.said
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 4, "player": "Ana"}]
     # The reply's hypotheses, each once; besides them only the prompt's own example words,

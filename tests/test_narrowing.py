@@ -15,7 +15,7 @@ from fakes import RecordingMouth
 from replay import load_cases, play_script
 from understood import Say, Understands
 
-from host.contract import Outcome, Source, Understood
+from host.contract import Ending, Outcome, Source, Understood
 from host.engine import RuleError
 from host.eventlog import EventLog
 from host.games import get_game
@@ -30,7 +30,7 @@ UNCLEAR = Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0)
 @pytest.mark.parametrize("case", load_cases(), ids=lambda c: f"{c.script}-{len(c.players)}")
 def test_every_narrowed_choice_is_a_move_the_rules_allow(case, tmp_path):
     transcript = play_script(case, tmp_path)
-    assert transcript.outcome == "over"
+    assert transcript.outcome is Ending.OVER
     game = get_game(case.game)
     journal = Journal(tmp_path / "db.sqlite3")
     (record,) = journal.sessions()
@@ -104,7 +104,7 @@ def test_a_player_never_understood_still_moves_by_the_narrowed_questions(tmp_pat
         tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "yes"], rules={"hand_size": 3}
     )
     first = session.game.prompt(session.state)
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
     said = _after_first_question(mouth, first.text)
     assert said[:5] == [first.text, "Sorry?", "Ana, which card: 1, 2 or 3?", "Card 1?", "Card 2?"]

@@ -22,7 +22,7 @@ from fakes import RecordingMouth
 from replay import load_cases, play_script
 from understood import Say, Understands
 
-from host.contract import PROMPT_UNION, Choice, Narrow, Prompt
+from host.contract import Choice, Ending, Narrow, Prompt, prompt_parts
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -92,7 +92,7 @@ class SaysFifty(Understands):
             return "no"
         if "digit by digit" in text:
             return "five zero"
-        if prompt.name.split(PROMPT_UNION)[0] == YES_NO_PROMPT:
+        if prompt_parts(prompt.name)[0] == YES_NO_PROMPT:
             return "yes" if re.match(r"^(From 50 to 59|50)\?$", text) else "no"
         return "fifty"
 
@@ -100,7 +100,7 @@ class SaysFifty(Understands):
 def _at_first(case_script, prompt_name, tmp_path):
     """A scripted case's game, options, decks and the moves that lead to its first `prompt_name`."""
     case = next(c for c in load_cases() if c.script == case_script)
-    assert play_script(case, tmp_path / "script").outcome == "over"
+    assert play_script(case, tmp_path / "script").outcome is Ending.OVER
     game = get_game(case.game)
     actions = Journal(tmp_path / "script" / "db.sqlite3").accepted_actions(
         Journal(tmp_path / "script" / "db.sqlite3").sessions()[0].id
@@ -120,7 +120,7 @@ def test_a_number_misheard_three_times_is_reached_in_at_most_three_questions(tmp
     session.run()
     taken = journal.accepted_actions(sid)[len(before) :]
     assert taken and taken[0]["value"] == 50, mouth.said
-    narrowed = [p for p in ears.asked if CHOICE_PROMPT in p.name.split(PROMPT_UNION)]
+    narrowed = [p for p in ears.asked if CHOICE_PROMPT in prompt_parts(p.name)]
     asked_before = ears.asked[: ears.asked.index(narrowed[0])]
     assert sum(p.name == "zero-to-100/tiebreak" for p in asked_before) >= 2  # misread, then narrowed
     team = narrowed[0].player
@@ -151,7 +151,9 @@ def test_a_number_whose_span_is_not_understood_is_asked_digit_by_digit():
     assert Narrowing(prompt, Trouble(prompt), ask).run() == {"intent": "number", "value": 50}
     assert asked[1].text == "Ana, say it digit by digit, like 4 2."
     assert ("5 0", 50) in asked[1].slots["choice"]  # decoded against digits only
-    assert all(PROMPT_UNION + "zero-to-100" not in q.name for q in asked)  # never the whole first prompt
+    assert all(
+        part.startswith("common/") for q in asked for part in prompt_parts(q.name)
+    )  # never the whole first prompt
 
 
 # ---- "Did you mean" about a legal move only --------------------------------------
@@ -230,7 +232,7 @@ def test_a_yes_or_no_is_never_asked_where_a_choice_reads_as_yes():
     found = Narrowing(prompt, Trouble(prompt), ask, yes_no_word=lambda label: label == "right").run(likeliest=0)
     assert found == {"intent": "predict", "guess": "correct"}
     assert [q.text for q in asked] == ["Ben, your guess: lower, right or higher?"]  # not "Lower?"
-    assert YES_NO_PROMPT not in asked[0].name.split(PROMPT_UNION)
+    assert YES_NO_PROMPT not in prompt_parts(asked[0].name)
 
 
 # ---- the issue 42 commands, run as written ----------------------------------------
@@ -364,7 +366,7 @@ def _walked(prompt: Prompt) -> list[str]:
 @pytest.mark.parametrize("case", load_cases(), ids=lambda c: f"{c.script}-{len(c.players)}")
 def test_no_narrowed_question_says_a_private_card_or_word(case, tmp_path):
     transcript = play_script(case, tmp_path)
-    assert transcript.outcome == "over"
+    assert transcript.outcome is Ending.OVER
     game = get_game(case.game)
     journal = Journal(tmp_path / "db.sqlite3")
     actions = journal.accepted_actions(journal.sessions()[0].id)
@@ -443,7 +445,7 @@ def test_keep_cool_claim_is_asked_and_answered_by_place_never_by_word(tmp_path):
 
 def test_centurion_joker_offer_between_two_people_is_the_same_words_whatever_the_hand(tmp_path):
     case = next(c for c in load_cases() if c.script == "centurion-pvp-host.txt")
-    assert play_script(case, tmp_path).outcome == "over"
+    assert play_script(case, tmp_path).outcome is Ending.OVER
     game = get_game(case.game)
     journal = Journal(tmp_path / "db.sqlite3")
     state, _ = game.setup(case.options(), case.decks())
@@ -463,7 +465,7 @@ def test_every_narrowed_move_is_at_most_three_understood_answers_away(case, tmp_
     """Answering each question with the choice that leads to the move (the player knows
     what they meant), every move the narrowing offers is reached in three questions."""
     transcript = play_script(case, tmp_path)
-    assert transcript.outcome == "over"
+    assert transcript.outcome is Ending.OVER
     game = get_game(case.game)
     journal = Journal(tmp_path / "db.sqlite3")
     state, _ = game.setup(case.options(), case.decks())
@@ -478,7 +480,7 @@ def test_every_narrowed_move_is_at_most_three_understood_answers_away(case, tmp_
                 def ask(question, move=move, at=at, asked=asked):
                     asked.append(question.text)
                     part = at[0]
-                    if question.name.split(PROMPT_UNION)[0] == YES_NO_PROMPT:
+                    if prompt_parts(question.name)[0] == YES_NO_PROMPT:
                         about = next(c for c in part.choices if question_alone(c) == question.text)
                         if not _leads_to(about, move):
                             return Reply({"intent": "no"}, True)

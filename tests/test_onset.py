@@ -10,7 +10,7 @@ import soundfile
 from test_endpoint import RULES, frames_of, silence, voiced
 from test_session import events, make_session
 
-from host.contract import Outcome
+from host.contract import Ending, Outcome
 from host.session import MISSED_START
 from voice.audio_types import SAMPLE_RATE, Utterance
 from voice.listening.audio_in import WavSource
@@ -116,7 +116,7 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
         busy_until=lambda: stops[0],
     )
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 3, "player": "Ana"}]
     assert mouth.said.count(MISSED_START) == 1
     assert mouth.said[mouth.said.index("Ana, add how much?") + 1] == MISSED_START  # asked again so

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from host.contract import Ending
 from partyhost import speech_time
 from partyhost.bench import pace
 
@@ -67,7 +68,7 @@ def test_summary_pools_a_game_and_mode():
 def test_the_table_plays_a_whole_game_with_moves_the_rules_allow(tmp_path):
     """The bench's players answer every prompt with one of its own moves; the game ends."""
     outcome, events = pace.play_table(pace.Table("keep-it-100", "basic", 4), 1, tmp_path)
-    assert outcome == "over"
+    assert outcome is Ending.OVER
     assert not [e for e in events if e["type"] == "rejected"]
     chosen = sum(e["type"] == "intent" and e["intent"]["intent"] == "choose_card" for e in events)
     assert chosen == 4 * (5 - 1)  # five cards each at four players, the last one played unasked

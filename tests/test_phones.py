@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
@@ -386,7 +386,7 @@ def test_a_button_on_the_page_is_a_journaled_move(live: LiveGame, tmp_path: Path
     after = json.loads(get(f"{live.base}/api/seat/{turn}", live.token(turn))[1])
     assert played not in [c["label"] for c in after["view"]["cards"]]
     assert len(after["view"]["cards"]) == 6
-    assert live.finish() == "eof"
+    assert live.finish() is Ending.EOF
     journal = Journal(tmp_path / "db.sqlite3")
     actions = journal.accepted_actions(live.session_id)
     assert len(actions) == 1 and actions[0]["intent"] == "play_card" and actions[0]["player"] == turn
@@ -435,7 +435,7 @@ def test_tokens_die_with_a_finished_game(tmp_path: Path):
         )
         urllib.request.urlopen(request, timeout=5).close()
     game._thread.join(timeout=10)
-    assert game.outcome == "over"
+    assert game.outcome is Ending.OVER
     journal = Journal(tmp_path / "db.sqlite3")
     assert journal.seat_tokens(game.session_id) == (None, {})
     with pytest.raises(OSError):

@@ -9,7 +9,7 @@ from pathlib import Path
 from fakes import RecordingMouth
 from understood import Say, Understands
 
-from host.contract import Outcome, Prompt, Source, Understood
+from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import Game, GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
@@ -99,7 +99,7 @@ def events(tmp_path, sid):
 def test_a_game_runs_to_the_end_and_logs_every_step(tmp_path):
     session, mouth, journal, sid = make_session(tmp_path, ["5", "three", "2"])
     session.start()
-    assert session.run() == "over"
+    assert session.run() is Ending.OVER
     log = events(tmp_path, sid)
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
     assert log[0]["type"] == "game_start" and log[0]["players"] == ["Ana", "Ben"]
@@ -112,7 +112,7 @@ def test_a_game_runs_to_the_end_and_logs_every_step(tmp_path):
 def test_invalid_moves_and_nonsense_change_nothing(tmp_path):
     session, mouth, journal, sid = make_session(tmp_path, ["9", "blah blah", "4"])
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert session.state.total == 4
     assert "Add between one and five." in mouth.said
     assert any(s.startswith("Sorry, I didn't catch that") for s in mouth.said)
@@ -148,7 +148,7 @@ def test_timeout_is_an_action_and_common_commands_do_not_touch_the_game(tmp_path
 def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
     session, mouth, journal, sid = make_session(tmp_path, ["pause", "5", "resume", "quit", "no", "2", "quit", "yes"])
     session.start()
-    assert session.run() == "quit"
+    assert session.run() is Ending.QUIT
     assert session.state.total == 2  # the "5" during the pause was ignored
     assert journal.get(sid).status == "playing"
 
@@ -192,7 +192,7 @@ def test_resume_rebuilds_the_exact_state_from_the_journal(tmp_path):
     again, mouth, _, _ = make_session(tmp_path, ["3"], session_id=sid, journal=Journal(tmp_path / "db.sqlite3"))
     again.restore(journal.accepted_actions(sid))
     assert again.state.total == 7
-    assert again.run() == "over" and again.state.total == 10
+    assert again.run() is Ending.OVER and again.state.total == 10
     assert "Welcome back" in mouth.said[0]
 
 
@@ -221,7 +221,7 @@ def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
     seen = []
     session.watchers.append(lambda state: seen.append(state.total))
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert session.state.total == 2
     assert "Add between one and five." in mouth.said  # the 9 is refused with its reason
     assert journal.accepted_actions(sid) == [{"intent": "number", "value": 2, "player": "Ana"}]
@@ -245,7 +245,7 @@ def test_an_unread_answer_to_a_yes_or_no_question_is_asked_again_not_taken_for_a
     session, mouth, journal, sid = make_session(tmp_path, [])
     session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, "yes"])
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert mouth.said.count(CONFIRM_AGAIN) == 1 and session.state.total == 0  # asked again, then undone
     assert journal.accepted_actions(sid) == []
 
@@ -254,7 +254,7 @@ def test_two_unread_answers_to_a_yes_or_no_question_leave_the_move_standing(tmp_
     session, mouth, journal, sid = make_session(tmp_path, [])
     session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, None])
     session.start()
-    assert session.run() == "eof"
+    assert session.run() is Ending.EOF
     assert mouth.said.count(CONFIRM_AGAIN) == 1 and "Okay, it stands." in mouth.said
     assert session.state.total == 4
 
@@ -303,7 +303,7 @@ def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(__import__("inspect").stack()) + 250)
     try:
-        assert session.run() == "eof"
+        assert session.run() is Ending.EOF
     finally:
         sys.setrecursionlimit(limit)
     assert mouth.said.count("Sorry?") == 300

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from host.contract import PartyhostError
+from host.contract import Ending, PartyhostError
 from host.journal import Journal
 from partyhost.game_setup import GameSetup, IOChoice
 from partyhost.table import Place, Table, UserError
@@ -59,7 +59,7 @@ def test_a_game_is_played_resumed_listed_and_deleted(table, open_journals):
     out = io.StringIO()
     setup = GameSetup(game="keep-it-100", players=("Ana", "Ben", "Cy"), seed=7)
     end = table.play(setup, typed("", out))
-    assert end is not None and end.outcome == "eof" and not end.interrupted
+    assert end is not None and end.outcome is Ending.EOF and not end.interrupted
     assert end.saved_line == f"HOST: The game is saved. To continue: partyhost resume {end.session_id}"
     assert "HOST: Keep It 100!" in out.getvalue()
     assert open_journals == []
@@ -139,7 +139,7 @@ def test_keep_it_100_played_again_the_same_day_starts_with_the_last_games_lowest
         question_decks=(repo / "tests" / "data" / "questions-starter.csv",),
     )
     first = io.StringIO()
-    assert table.play(setup, typed(script, first)).outcome == "over"
+    assert table.play(setup, typed(script, first)).outcome is Ending.OVER
     journal = Journal(table.place.journal)
     scores = journal.last_scores("keep-it-100", "ana,ben,cy", 0.0)
     journal.close()

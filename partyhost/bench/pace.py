@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host.contract import Prompt, Source, Understood
+from host.contract import Ending, Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -144,7 +144,7 @@ class TableEars:
         raise NotImplementedError("the table chooses moves; it never misses, so nothing is read again")
 
 
-def play_table(table: Table, seed: int, folder: Path) -> tuple[str, list[dict]]:
+def play_table(table: Table, seed: int, folder: Path) -> tuple[Ending, list[dict]]:
     """Play one game at `table` with the random table of players; its outcome and event log."""
     game = get_game(table.game)
     options = GameOptions(
@@ -228,7 +228,7 @@ def measure(
             for seed in seeds:
                 outcome, events = play_table(table, seed, Path(folder) / f"{number}-{seed}")
                 speech = case_speech(table.name, table.game, table.mode, events, seconds)
-                speech.finished, speech.rulebook = outcome == "over", table.rulebook
+                speech.finished, speech.rulebook = outcome is Ending.OVER, table.rulebook
                 results.append(speech)
     return results
 

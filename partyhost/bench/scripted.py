@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from host.contract import Outcome, Prompt, Understood
+from host.contract import Ending, Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -111,7 +111,7 @@ class Exchange:
 
 @dataclass
 class Transcript:
-    outcome: str  # "over", "quit" or "eof"
+    outcome: Ending
     exchanges: list[Exchange]
     unused_lines: list[str]
     events: Path

@@ -95,7 +95,7 @@ def _share(part: int, whole: int) -> str:
 
 def prompts() -> dict[str, BenchPrompt]:
     """One prompt of each kind, with the live lists a game gives it."""
-    from host.contract import PROMPT_UNION
+    from host.contract import joined_prompt
     from host.games import grammar_slots
     from host.games.zero_to_100 import PLAYED_POWERS, _played_power_name
 
@@ -105,10 +105,10 @@ def prompts() -> dict[str, BenchPrompt]:
         "open: Keep It 100's prediction": BenchPrompt("keep-it-100/predict", {}),
         "open: Zero to 100's card": BenchPrompt("zero-to-100/choose_card", own),
         "narrowed: the power card": BenchPrompt(
-            PROMPT_UNION.join(["common/choice", "zero-to-100/choose_card"]),
+            joined_prompt("common/choice", "zero-to-100/choose_card"),
             {**own, "choice": [(label, i) for i, label in enumerate(powers)]},
         ),
-        "yes/no: Did you mean": BenchPrompt(PROMPT_UNION.join(["common/yes_no", "zero-to-100/choose_card"]), own),
+        "yes/no: Did you mean": BenchPrompt(joined_prompt("common/yes_no", "zero-to-100/choose_card"), own),
         "Keep Cool turn, after host": BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", KEEP_COOL), 8.0),
     }
 

@@ -24,7 +24,7 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from host.contract import PROMPT_UNION, Outcome, Prompt, Source, Understood
+from host.contract import Outcome, Prompt, Source, Understood, prompt_parts
 from host.narrowing import CHOICE_PROMPT
 from voice.understanding.understand import decided
 
@@ -133,7 +133,7 @@ class PhoneEars:
 
     def _accept_press(self, prompt: Prompt, pressed: PageAction) -> Understood | None:
         """The press as a decided reply if it answers this prompt now; else the page is told why not."""
-        if prompt.name.startswith("common/") and CHOICE_PROMPT not in prompt.name.split(PROMPT_UNION):
+        if prompt.name.startswith("common/") and CHOICE_PROMPT not in prompt_parts(prompt.name):
             # A yes/no question or a pause: a card button is no answer to it (it is to a
             # narrowed question, which stands for the game's prompt).
             self.hub.message(pressed.player, "Answer the host's question first, then choose again.")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from host.contract import Ending
 from host.engine import Game, GameOptions
 from host.journal import Journal
 from host.views import HandView
@@ -108,9 +109,9 @@ class PhoneTable:
             PHONE_WAY if page_can_move(session.game, session.state, prompt.player) else ""
         )
 
-    def close(self, outcome: str) -> None:
+    def close(self, outcome: Ending) -> None:
         """Stop serving; when the game is over its seat tokens die with it."""
-        if outcome == "over":
+        if outcome is Ending.OVER:
             self.hub.end()
             self.journal.drop_seat_tokens(self.session_id)
             time.sleep(0.2)  # let the pages hear "game over" before the server goes

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from host.cardtitle import names_text
+from host.contract import Ending
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
 from host.games import keep_it_100 as k100
@@ -1063,7 +1064,7 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
 
     enter("Ben", 30)
     enter("Ana", 45)
-    assert session.run() == "over", mouth.said
+    assert session.run() is Ending.OVER, mouth.said
     assert [(a["player"], a["value"]) for a in journal.accepted_actions(sid)] == [("Ben", 30), ("Ana", 45)]
     assert "Got it, Ben." in mouth.said and any("You said: Ana 45 and Ben 30." in t for t in mouth.said)
     inner.stop.put(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from host.contract import PAUSED_PROMPT, PROMPT_UNION  # where host and voice meet
+from host.contract import PAUSED_PROMPT, prompt_parts  # where host and voice meet
 from voice.understanding.grammar import COMMON_PROMPT
 from voice.understanding.matcher import Match, Matcher, PromptGraph
 
@@ -67,7 +67,7 @@ class Commands:
 def _commands_at(prompt: str) -> str:
     """The prompt of the commands said after the wake word: the common ones, and resume
     only where the game is paused (host.contract.PAUSED_PROMPT), as without the wake word."""
-    return PAUSED_PROMPT if PAUSED_PROMPT in prompt.split(PROMPT_UNION) else COMMON_PROMPT
+    return PAUSED_PROMPT if PAUSED_PROMPT in prompt_parts(prompt) else COMMON_PROMPT
 
 
 def sure_command(match: Match | None) -> Match | None:

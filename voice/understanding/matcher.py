@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 from rapidfuzz import fuzz
 
-from host.contract import PROMPT_UNION as UNION  # the contract where host and voice meet
+from host.contract import prompt_parts  # the contract where host and voice meet
 from voice.understanding.align import INF, Alignment, Path, Step
 from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
 from voice.understanding.grammar_decode import Meaning, SaidValue
@@ -687,7 +687,7 @@ class Matcher:
         return load_grammar(name) if self._grammar_dir is None else load_grammar(name, self._grammar_dir)
 
     def table(self, prompt: str, live: LiveLists | None = None) -> PromptGraph:
-        """The graph of `prompt` ("game/name", or several joined by UNION) plus the common commands."""
+        """The graph of `prompt` ("game/name", or several: host.contract.joined_prompt) and the common commands."""
         key = (prompt, _freeze(live or {}))
         if key not in self._cache:
             if len(self._cache) > 256:
@@ -696,7 +696,7 @@ class Matcher:
         return self._cache[key]
 
     def _build(self, prompt: str, live: LiveLists) -> PromptGraph:
-        names = prompt.split(UNION)
+        names = prompt_parts(prompt)
         owner = self.grammar(names[-1].split("/", 1)[0])
         sentences: list[Sentence] = []
         for name in names:
@@ -723,11 +723,11 @@ class Matcher:
     def has_second_listener(self, prompt: str) -> bool:
         """Whether the game of `prompt` ("game/name") has a prompt the second listener judges
         (Keep Cool's words in play): its model is loaded for such a game only."""
-        return bool(self.grammar(prompt.split(UNION)[-1].split("/", 1)[0]).second_listener)
+        return bool(self.grammar(prompt_parts(prompt)[-1].split("/", 1)[0]).second_listener)
 
     def second_listener_at(self, prompt: str) -> bool:
         """Whether the second listener judges this prompt's exact intents (grammar key `second_listener`)."""
-        name = prompt.split(UNION)[-1]
+        name = prompt_parts(prompt)[-1]
         return name in self.grammar(name.split("/", 1)[0]).second_listener
 
     def match(self, prompt: str, heard: str, live: LiveLists | None = None) -> Match:
