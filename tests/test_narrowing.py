@@ -242,6 +242,11 @@ def test_a_refused_move_typed_afterwards_is_taken(tmp_path):
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
 
 
+def _teams_of_one(tmp_path, replies):
+    """A Zero to 100 game of three teams of one (Team Ana asked first), with these replies."""
+    return _session(tmp_path, "zero-to-100", replies, players=("Ana", "Ben", "Cy"))
+
+
 def _said_far(text):
     """A whole line said to a narrowed question: spoken, read far from its few choices."""
     return Understood(Outcome.UNCLEAR, Source.VOICE, text, start=1.0, end=2.0)
@@ -250,11 +255,8 @@ def _said_far(text):
 def test_a_whole_move_the_rules_refuse_said_to_a_narrowed_question_gets_their_reason(tmp_path):
     """None of the choices leads to a move the rules refuse, so a player says it whole:
     the host reads it against the open question and says why it cannot be played."""
-    session, ears, mouth, journal, sid = _session(
-        tmp_path,
-        "zero-to-100",
-        [UNCLEAR, UNCLEAR, _said_far("card two with the fifty card"), "card two with plus fifty"],
-        players=("Ana", "Ben", "Cy"),
+    session, ears, mouth, journal, sid = _teams_of_one(
+        tmp_path, [UNCLEAR, UNCLEAR, _said_far("card two with the fifty card"), "card two with plus fifty"]
     )
     first = session.game.prompt(session.state)
     session.run()
@@ -275,11 +277,8 @@ def test_a_whole_move_the_rules_refuse_said_to_a_narrowed_question_gets_their_re
 
 def test_a_whole_move_the_rules_allow_is_not_taken_from_words_that_fit_no_choice(tmp_path):
     """Table talk at a narrowed question would make moves: only the choices move."""
-    session, ears, mouth, journal, sid = _session(
-        tmp_path,
-        "zero-to-100",
-        [UNCLEAR, UNCLEAR, _said_far("card four with minus twenty")],
-        players=("Ana", "Ben", "Cy"),
+    session, ears, mouth, journal, sid = _teams_of_one(
+        tmp_path, [UNCLEAR, UNCLEAR, _said_far("card four with minus twenty")]
     )
     first = session.game.prompt(session.state)
     session.run()
@@ -289,9 +288,7 @@ def test_a_whole_move_the_rules_allow_is_not_taken_from_words_that_fit_no_choice
 
 
 def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswered(tmp_path):
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "zero-to-100", [UNCLEAR, UNCLEAR, _said_far("and then she told me")], players=("Ana", "Ben", "Cy")
-    )
+    session, ears, mouth, journal, sid = _teams_of_one(tmp_path, [UNCLEAR, UNCLEAR, _said_far("and then she told me")])
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)
@@ -319,11 +316,8 @@ def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
     """ "Did you mean: card one?" No: the plus fifty was missing. "card one with plus
     fifty" is another move, taken; "card one" said again is still refused."""
     unsure = Say("card one", rival="card two", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path,
-        "zero-to-100",
-        [unsure, "no", Say("card one with plus fifty", start=1.0, end=2.0)],
-        players=("Ana", "Ben", "Cy"),
+    session, ears, mouth, journal, sid = _teams_of_one(
+        tmp_path, [unsure, "no", Say("card one with plus fifty", start=1.0, end=2.0)]
     )
     session.run()
     assert journal.accepted_actions(sid)[0] == {
@@ -339,11 +333,8 @@ def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
 
 
 def test_an_unsure_whole_move_the_rules_refuse_at_a_narrowed_question_gets_their_reason(tmp_path):
-    session, ears, mouth, journal, sid = _session(
-        tmp_path,
-        "zero-to-100",
-        [UNCLEAR, UNCLEAR, _said_far("cart two wit the fifty card")],
-        players=("Ana", "Ben", "Cy"),
+    session, ears, mouth, journal, sid = _teams_of_one(
+        tmp_path, [UNCLEAR, UNCLEAR, _said_far("cart two wit the fifty card")]
     )
     session.run()
     assert "Plus 50 or minus 50? Say which side you play." in mouth.said
@@ -353,11 +344,9 @@ def test_a_move_refused_by_the_player_may_be_meant_once_the_rules_said_why_anoth
     """ "Did you mean: card one?" No (they meant card two with the fifty card). The rules
     refuse that (which side?); told so, the player settles for card one, which is taken."""
     unsure = Say("card one", rival="card two", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
+    session, ears, mouth, journal, sid = _teams_of_one(
         tmp_path,
-        "zero-to-100",
         [unsure, "no", Say("card two with the fifty card", start=1.0, end=2.0), Say("card one", start=1.0, end=2.0)],
-        players=("Ana", "Ben", "Cy"),
     )
     session.run()
     assert "Plus 50 or minus 50? Say which side you play." in mouth.said
