@@ -22,10 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 from recordings import play_recording  # noqa: E402
-from speech_fixtures import build_session_wav  # noqa: E402
-from test_voice_keep_cool import CASE  # noqa: E402
-
-from partyhost.bench.synthetic_speech import Voices  # noqa: E402
+from test_voice_keep_cool import CASE, build_recording  # noqa: E402
 
 
 def main() -> None:
@@ -34,7 +31,7 @@ def main() -> None:
     parser.add_argument("--tries", type=int, default=5)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="recording-margin-"))
-    recording = build_session_wav(CASE, work / "session.wav", Voices(noise_scale=0.0))
+    recording = build_recording(work / "session.wav")
     audio, rate = sf.read(recording, dtype="float32")
     for seed in range(args.tries):
         noise = np.random.default_rng(seed).standard_normal(audio.shape).astype("float32")

@@ -5,21 +5,19 @@ Ana, Ben and Cy (tests/scripts/voice/keep-cool-live.txt), spoken by Piper after
 each of the host's cues, with the host's own voice mixed in as echo:
 
   Ana "song" (a clue) / Ben "a lemon" (Cy's word, but Cy has not spoken: nothing) /
-  Cy "tree" / Ana "forest!" (Cy's: a hit) / Ben "a guitar" (Ana's: a hit) /
-  Cy silent for the whole 8 seconds (ticks, the buzzer) / Ana "candles"
-  (her own "candle": refused) then "engine" begun 7.6 s into her turn, across
-  the buzzer (Cy's: still Ana's hit) / Ben "needle" (Cy's: an attack) /
-  Cy "host, scores" (a command, the turn goes on) then "chocolate" (a clue) /
-  Ana "a lemon" (Cy's last card: the round and the game end, Ana wins).
+  Cy "tree" / Ana "forest!" (Cy's: a hit) / Ben "a guitar" (Ana's: a hit; Moonshine
+  reads Piper's bare "guitar" as "Itar" and its veto, voice/listening/second_opinion.py,
+  then drops the hit) / Cy silent for the whole 8 seconds (ticks, the buzzer) / Ana
+  "candles" (her own "candle": refused) then "engine" begun 7.6 s into her turn, across
+  the buzzer (Cy's: still Ana's hit) / Ben "needle" (Cy's: an attack) / Cy "host, scores"
+  (a command, the turn goes on) then "chocolate" (a clue) / Ana "a lemon" (Cy's last
+  card: the round and the game end, Ana wins).
 
-Every line is worded as Piper says it clearly enough to be read the same on any CPU:
-the recording is fixed, so one line read otherwise (a two-word reading is "Again?",
-which nobody in it answers) changes the rest of the game. Piper's bare "forest" is
-read "force" in 3 of 5 sayings with noise at -70 dBFS added (as another CPU's kernels
-shift Piper's and Whisper's numbers: a fresh machine's CI read it so), and "a forest",
-"the forest" were read "a force", "the force" in all; "forest!" is read "forest" in all. "candlestick" was read
-"a candle state" in 3 of 9, "lemon" by a hair, a bare "guitar" as "Itar": see
-docs/development.md, "Speech tests on any machine".
+The recording is fixed, so one line read otherwise changes the rest of the game (a
+two-word reading is "Again?", which nobody in it answers). Each line is therefore worded
+as Piper says it clearly enough to be read the same on any CPU: the bare "forest",
+"candlestick", "lemon" and "fruit" were not (docs/development.md, "Speech tests on any
+machine", with the figures; scripts/recording_margin.py checks a line's margin).
 
 Times are on the session clock of the recording, so every run gives the same
 figures; the timing asserts are the issue's 50 ms schedule.
@@ -60,9 +58,12 @@ END_SILENCE_S = 0.5  # the endpointer's closing silence (settings endpoint_silen
 @pytest.fixture(scope="module")
 def live_game(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("keep-cool-live")
-    # Piper without its random variation: the recording, and so the test, is the same every run.
-    recording = build_session_wav(CASE, tmp_path / "session.wav", Voices(noise_scale=0.0))
-    return play_recording(CASE, recording, tmp_path)
+    return play_recording(CASE, build_recording(tmp_path / "session.wav"), tmp_path)
+
+
+def build_recording(path):
+    """The round's recording, by Piper without its random variation: the same every run."""
+    return build_session_wav(CASE, path, Voices(noise_scale=0.0))
 
 
 def _heard(events):
