@@ -15,7 +15,7 @@ import hashlib
 import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypedDict, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
 from host.views import HandView
@@ -281,13 +281,20 @@ def redraw_seed(seed: int, position: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+@runtime_checkable
+class Shuffles(Protocol):
+    """A game state that draws with a generator of its own (every shipped game's)."""
+
+    rng: random.Random
+
+
 def apply_move(game: Game[Any], state: Any, action: Action) -> tuple[Any, list[Event]]:
     """One journaled move: the game's `apply`, or a REDRAW, which gives the state's
     generator (`state.rng`, where a game keeps one) a new seed and says nothing. Every
     replay of a journal goes through here, so it rebuilds the game exactly."""
     if action.get("intent") != REDRAW:
         return game.apply(state, action)
-    if not hasattr(state, "rng"):
+    if not isinstance(state, Shuffles):
         return state, []
     redrawn = evolve(state)
     redrawn.rng = new_rng(int(action["seed"]))

@@ -88,7 +88,9 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
         )
     except (ModelMissingError, ValueError) as error:  # ValueError: a malformed wyoming:// address
         raise IOChoiceError(str(error)) from error
-    if hasattr(recognizer, "check"):
+    from voice.remote.asr import WyomingRecognizer
+
+    if isinstance(recognizer, WyomingRecognizer):
         recognizer.check()  # a remote server that does not answer is told, and the local one used
     second = None
     if settings.second_opinion:

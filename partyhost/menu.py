@@ -122,12 +122,20 @@ def _ask_players(ears: Ears, mouth: Mouth, game: Game[Any]) -> tuple[str, ...] |
             return names
 
 
+@runtime_checkable
+class TranscriptEars(Protocol):
+    """Ears that hand over each reply's words as they were said (a voice assistant's
+    transcript, partyhost/conversation.py), whatever the prompt's grammar."""
+
+    takes_names: bool
+
+
 def takes_names(ears: Ears) -> bool:
     """Whether the ears hand over a reply's words as they were said, so names can be read
     from them: a voice assistant's transcript (partyhost/conversation.py). A recogniser
     steered by the prompt's grammar (a microphone at the table) cannot spell a name it does
     not know, so there the players are numbered without being asked."""
-    return getattr(ears, "takes_names", False) is True
+    return isinstance(ears, TranscriptEars) and ears.takes_names
 
 
 def _ask_names(ears: Ears, mouth: Mouth, count: int) -> tuple[str, ...] | Next | None:
@@ -165,7 +173,13 @@ def _ask_names(ears: Ears, mouth: Mouth, count: int) -> tuple[str, ...] | Next |
 
 @runtime_checkable
 class SleepsUntilWake(Protocol):
-    """Ears with a wake word: they can wait, hearing nothing else, until it is said."""
+    """Ears that may have a wake word (voice.listening.ears.VoiceEars): with one, they
+    can wait, hearing nothing else, until it is said."""
+
+    @property
+    def wake_phrase(self) -> str | None:
+        """The wake word as said ("hey host"); None when it is off."""
+        ...
 
     def sleep_until_wake(self) -> bool:
         """True once the wake word was heard; False if the input ended first."""
@@ -176,12 +190,9 @@ def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
     """A box at rest: ears with a wake word (voice/listening/wake.py) wait for it, after saying
     so aloud and on the terminal; other ears (typed, or wake_word = "off") go on at once.
     False if the input ended first."""
-    wake = getattr(ears, "wake", None)
-    if wake is None:
+    if not isinstance(ears, SleepsUntilWake) or ears.wake_phrase is None:
         return True
-    # Only ears with a wake word have one to sleep until (voice/listening/ears.py VoiceEars).
-    assert isinstance(ears, SleepsUntilWake), "ears with a wake word can sleep until it"
-    mouth.say(f"Ready. Say {wake.word.phrase} when you want to play.")
+    mouth.say(f"Ready. Say {ears.wake_phrase} when you want to play.")
     return ears.sleep_until_wake()
 
 

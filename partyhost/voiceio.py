@@ -241,14 +241,16 @@ def _voice_ears(settings: Settings, source: Any, matcher: Matcher, mouth: Mouth,
     from voice.speaking.mouth import AudioMouth
 
     chain = listening_chain(settings, notices=notices)
-    busy_until = (lambda: mouth.busy_until) if hasattr(mouth, "busy_until") else (lambda: 0.0)
+    busy_until: Callable[[], float] = lambda: 0.0  # noqa: E731 (a typed play's mouth is silent at once)
+    play_cue = mouth.sound  # typed play's mouth: no volume to lower
     if isinstance(mouth, AudioMouth):
         audio_mouth = mouth
 
+        def busy_until() -> float:
+            return audio_mouth.busy_until  # read at each call: the speech still queued
+
         def play_cue(name: str) -> None:
             audio_mouth.sound(name, gain=TICK_GAIN)  # ticks: quiet, and the ears keep listening
-    else:
-        play_cue = mouth.sound  # typed play's mouth: no volume to lower
 
     return chain.ears(
         source,

@@ -26,7 +26,6 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO)]
 
+from partyhost.bench.manifest import bench_prompt  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 from voice.speaking.mixing import padded, speech_end  # noqa: E402
 
@@ -51,13 +51,6 @@ REPLIES = [
     "undo",
 ]
 VOICES = ["piper-1", "piper-1.15"]
-
-
-@dataclass(frozen=True)
-class _Prompt:
-    name: str
-    slots: dict
-    timeout: float | None = None
 
 
 class DirectMic:
@@ -90,7 +83,7 @@ def measure(frames, now, say, started, replies, chain, matcher) -> list[tuple[fl
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
     from voice.listening.turns import listen_for_turn
 
-    prompt = _Prompt(PROMPT, {})
+    prompt = bench_prompt(PROMPT, {})
     results = []
     frames, endpointer, reader = chain.front_end().frames(frames), chain.endpointer(), chain.reader
     for text, audio in replies:

@@ -25,7 +25,6 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import measure_asr as asr  # noqa: E402
 
+from partyhost.bench.manifest import bench_prompt  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 from voice.listening.endpoint import Endpointer, SileroCheck  # noqa: E402
 from voice.listening.frontend import FrontEnd, FrontEndConfig  # noqa: E402
@@ -55,13 +55,6 @@ FRONTENDS = {
     "agc+ns1": FrontEndConfig(agc=True, noise_suppression=1),
     "agc+ns2": FrontEndConfig(agc=True, noise_suppression=2),
 }
-
-
-@dataclass
-class Prompt:
-    name: str
-    slots: dict
-    timeout: float | None = None
 
 
 def rms(x: np.ndarray) -> float:
@@ -199,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 if recognizer is None:
                     continue
-                prompt = Prompt(asr.PROMPTS[item.prompt], {})
+                prompt = bench_prompt(asr.PROMPTS[item.prompt], {})
                 reading = read_checked(recognizer, matcher, prompt, utterance)
                 intent = None if reading.rejected else matcher.match(prompt.name, reading.text).intent
                 right += asr.correct(item, intent)

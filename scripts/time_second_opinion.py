@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.games import grammar_slots
 from partyhost.bench.keep_cool import PROMPT, ROSTER, build_set
-from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
+from partyhost.bench.manifest import bench_prompt, first_utterance, percentile
 from partyhost.bench.synthetic_speech import Voices
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
@@ -52,7 +52,7 @@ def main() -> int:
             if utterance is None:
                 continue
             slots = grammar_slots(PROMPT, {"words": bench.tables[item.table], "roster": ROSTER})
-            prompt = BenchPrompt(PROMPT, slots)
+            prompt = bench_prompt(PROMPT, slots)
             for second, times in ((None, alone), (moonshine, both)):
                 # a new utterance for both: the recognisers keep the last encoding
                 clip = np.concatenate([utterance.audio, np.zeros(1, np.float32)]) if second else utterance.audio

@@ -227,22 +227,19 @@ def say(voices):
     return lambda text: np.concatenate([lead, voices.speak("piper-1", text), tail])
 
 
-@dataclass(frozen=True)
-class _PromptName:
-    name: str
-    slots: dict
-    timeout: float | None = None
-
-
 def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = None):
     """The intent the live ears would act on for this audio at this prompt (with these
     live lists), or None: the same reading function as voice.listening.ears (confidence x match
     score >= 0.5)."""
+    from host.contract import Prompt
     from voice.audio_types import SAMPLE_RATE, Utterance
     from voice.listening.reading import read_utterance
 
     reading = read_utterance(
-        recognizer, matcher, _PromptName(prompt, slots or {}), Utterance(audio, 0.0, len(audio) / SAMPLE_RATE)
+        recognizer,
+        matcher,
+        Prompt(prompt, None, "", slots=slots or {}),
+        Utterance(audio, 0.0, len(audio) / SAMPLE_RATE),
     )
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent
 

@@ -10,7 +10,7 @@ import numpy as np
 from test_session import ScriptEars, events, make_session
 from understood import Say
 
-from host.contract import Ending, Outcome, Source, Understood
+from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.session import SORRY
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
@@ -143,8 +143,8 @@ class Reads:
         return [Hypothesis(self.text, self.confidence)]
 
 
-class NumberPrompt:
-    name, slots, timeout = "common/number", {}, None
+def number_prompt(name: str = "common/number", unclear: dict | None = None) -> Prompt:
+    return Prompt(name, None, "How many?", unclear=unclear)
 
 
 def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
@@ -161,7 +161,7 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     ears = VoiceEars(
         Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(), busy_until=lambda: 0.0
     )
-    first, second = ears.hear(NumberPrompt()), ears.hear(NumberPrompt())
+    first, second = ears.hear(number_prompt()), ears.hear(number_prompt())
     assert ignored(first) == TOO_LONG and ignored(second) == TOO_LONG
     assert recogniser.reads == 0 and first.text == second.text == ""
 
@@ -189,7 +189,7 @@ def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of
             Matcher(),
             busy_until=lambda: host_quiet_since,
         )
-        return ears.hear(NumberPrompt()), ears.hear(NumberPrompt()), recogniser.reads
+        return ears.hear(number_prompt()), ears.hear(number_prompt()), recogniser.reads
 
     long, short, reads = heard(host_quiet_since=-10.0, pause=0.6)
     assert ignored(long) == TOO_LONG and ignored(short) == AMID_TALK and reads == 0
@@ -203,8 +203,8 @@ def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
     ears = VoiceEars.__new__(VoiceEars)
     ears.matcher, ears.reply_max_s = Matcher(), 4.0
     timing = _Timing(0.0, 1.0, 2.0, (), None)
-    far = ears._attend(NumberPrompt(), reading("and then she told me", False), "began before listening", timing)
-    near = ears._attend(NumberPrompt(), reading("four", False), "began before listening", timing)
+    far = ears._attend(number_prompt(), reading("and then she told me", False), "began before listening", timing)
+    near = ears._attend(number_prompt(), reading("four", False), "began before listening", timing)
     assert ignored(far) == FAR and far.outcome is not Outcome.MISSED_START
     assert near.outcome is Outcome.MISSED_START and near.reason == "began before listening" and near.text == ""
 
@@ -292,14 +292,12 @@ def test_empty_and_too_wordy_readings_at_the_awaited_seat_are_misses_too():
 
     audio = np.concatenate([silence(0.8), voiced(0.3), silence(1.5)])
 
-    class ChooseCard:
-        name, slots, timeout = "keep-it-100/choose_card", {"card_word": [("survey", 1)]}, None
-
+    choose_card = Prompt("keep-it-100/choose_card", "Ana", "Ana, pick a card.", slots={"card_word": [("survey", 1)]})
     wordy = _far_ears(audio, text="take the survey one", confidence=0.95)  # sure, but 7 syllables in 0.3 s
-    heard = wordy.hear(ChooseCard())
+    heard = wordy.hear(choose_card)
     assert heard.outcome is Outcome.UNCLEAR and heard.reason == TOO_MANY_WORDS and heard.spoken
     empty = _far_ears(np.concatenate([silence(0.8), voiced(0.5), silence(1.5)]), text="")
-    heard = empty.hear(NumberPrompt())
+    heard = empty.hear(number_prompt())
     assert heard.outcome is Outcome.UNCLEAR and heard.reason == EMPTY
 
 
@@ -311,36 +309,30 @@ def test_a_reply_said_again_after_the_window_closed_is_a_miss_not_silence():
 
     again = np.concatenate([silence(0.8), voiced(1.0), silence(3.0), voiced(1.0), silence(1.5)])
     ears = _far_ears(again, host_quiet_since=-10.0)
-    assert ignored(ears.hear(NumberPrompt())) == FAR
-    heard = ears.hear(NumberPrompt())
+    assert ignored(ears.hear(number_prompt())) == FAR
+    heard = ears.hear(number_prompt())
     assert heard.outcome is Outcome.UNCLEAR and heard.reason == FAR and heard.text == FAR_TEXT
 
     later = np.concatenate([silence(0.8), voiced(1.0), silence(8.0), voiced(1.0), silence(1.5)])
     ears = _far_ears(later, host_quiet_since=-10.0)
-    assert [ignored(ears.hear(NumberPrompt())) for _ in range(2)] == [FAR, FAR]
-
-    class OtherPrompt(NumberPrompt):
-        name = "keep-it-100/choose_card"
+    assert [ignored(ears.hear(number_prompt())) for _ in range(2)] == [FAR, FAR]
 
     ears = _far_ears(again, host_quiet_since=-10.0)
-    assert ignored(ears.hear(OtherPrompt())) == FAR
-    assert ignored(ears.hear(NumberPrompt())) == FAR
+    assert ignored(ears.hear(number_prompt("keep-it-100/choose_card"))) == FAR
+    assert ignored(ears.hear(number_prompt())) == FAR
 
 
 def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
     from test_endpoint import silence, voiced
 
     audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.5)])
-    late = _far_ears(audio, host_quiet_since=-10.0).hear(NumberPrompt())
+    late = _far_ears(audio, host_quiet_since=-10.0).hear(number_prompt())
     assert ignored(late) == FAR  # long after the host fell silent
 
-    class KeepCoolTurn(NumberPrompt):
-        unclear = {"intent": "clue"}
-
-    clue = _far_ears(audio).hear(KeepCoolTurn())
+    clue = _far_ears(audio).hear(number_prompt(unclear={"intent": "clue"}))
     assert ignored(clue) == FAR  # there any word would end the turn
 
     talk = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(0.6), voiced(0.8, level=0.1), silence(1.5)])
     ears = _far_ears(talk, host_quiet_since=2.0, max_ms=8000)
-    assert ignored(ears.hear(NumberPrompt())) == TOO_LONG
-    assert ignored(ears.hear(NumberPrompt())) == FAR  # inside the window, but running on from talk
+    assert ignored(ears.hear(number_prompt())) == TOO_LONG
+    assert ignored(ears.hear(number_prompt())) == FAR  # inside the window, but running on from talk

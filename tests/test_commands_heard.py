@@ -39,7 +39,7 @@ def power_card_question():
     the power cards as choices, any answer to the open prompt, the common commands."""
     from host.games import grammar_slots
     from host.games.zero_to_100 import PLAYED_POWERS, _played_power_name
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
 
     context = {
         "hand": ["How tall is the Eiffel tower in metres?", "How many keys has a piano?"],
@@ -51,7 +51,7 @@ def power_card_question():
         **grammar_slots("zero-to-100/choose_card", context),
         "choice": [(label, i) for i, label in enumerate(labels)],
     }
-    return BenchPrompt(joined_prompt("common/choice", "zero-to-100/choose_card"), slots, None)
+    return bench_prompt(joined_prompt("common/choice", "zero-to-100/choose_card"), slots, None)
 
 
 def test_a_word_of_the_grammar_is_never_read_as_another_words_command():
@@ -255,10 +255,10 @@ def recognizer():
 
 def keep_cool_turn():
     from host.games import grammar_slots
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
 
     live = grammar_slots("keep-cool/word", {"words": KEEP_COOL_WORDS, "roster": ["Ana", "Ben", "Cy"]})
-    return BenchPrompt("keep-cool/word", live, 8.0)
+    return bench_prompt("keep-cool/word", live, 8.0)
 
 
 class FiresAt:
@@ -342,12 +342,12 @@ def spoken(voices, voice: str, text: str) -> tuple[np.ndarray, float]:
 @pytest.mark.audio
 @pytest.mark.model
 def test_a_wake_detection_on_undo_at_an_open_prompt_undoes_the_last_move(voices, recognizer):
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
     from voice.listening.wake import WakeWatch
 
     audio, end = spoken(voices, "piper-1", "undo")
     for name in ("keep-it-100/predict", "common/number"):
-        heard = ears_for(audio, recognizer, WakeWatch(FiresAt(end))).hear(BenchPrompt(name, {}, None))
+        heard = ears_for(audio, recognizer, WakeWatch(FiresAt(end))).hear(bench_prompt(name, {}, None))
         assert heard.intent == {"intent": "undo"} and heard.verdict is Verdict.ACT, (name, heard)
         assert heard.outcome is Outcome.REPLY and heard.source is Source.VOICE
 

@@ -10,7 +10,7 @@ import pytest
 from test_endpoint import RULES, silence, voiced
 from test_read_ahead import Recording
 
-from host.contract import Prompt as HostPrompt
+from host.contract import Prompt
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.audio_in import read_wav_16k
@@ -25,9 +25,8 @@ pytestmark = [pytest.mark.model, pytest.mark.audio]
 FIXTURES = Path(__file__).parent / "fixtures" / "voice"
 
 
-class Prompt:
-    def __init__(self, name: str, context: dict | None = None):
-        self.name, self.slots, self.timeout = name, grammar_slots(name, context or {}), None
+def prompt_of(name: str, context: dict | None = None) -> Prompt:
+    return Prompt(name, None, "", slots=grammar_slots(name, context or {}))
 
 
 class NBest:
@@ -47,7 +46,7 @@ def read(recogniser, prompt: Prompt):
     return read_utterance(recogniser, Matcher(), prompt, Utterance(np.zeros(8000, np.float32), 0.0, 0.5))
 
 
-JOKER = Prompt("centurion/joker_steal", {"count": 230, "maker": "Ben"})
+JOKER = prompt_of("centurion/joker_steal", {"count": 230, "maker": "Ben"})
 
 
 def test_a_close_reading_of_another_intent_makes_the_reading_unsure():
@@ -63,7 +62,7 @@ def test_a_distant_rival_or_a_second_reading_of_the_same_intent_is_no_doubt():
 def test_a_rejected_reading_has_no_rival_and_exact_prompts_never_ask():
     rejected = read(NBest(("yes", 0.45), ("pass", 0.44)), JOKER)
     assert rejected.rejected and rejected.rival == "" and not rejected.unsure
-    turn = Prompt("keep-cool/word", {"words": ["kettle", "candle"], "roster": ["Ana", "Ben"]})
+    turn = prompt_of("keep-cool/word", {"words": ["kettle", "candle"], "roster": ["Ana", "Ben"]})
     assert read(NBest(("kettle", 0.9), ("candle", 0.89)), turn).rival == ""  # a timed turn cannot stop
 
 
@@ -78,7 +77,7 @@ def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure)
         Matcher(),
         busy_until=lambda: 0.0,
     )
-    heard = ears.hear(HostPrompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
+    heard = ears.hear(Prompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
     assert heard.text == "yes" and bool(heard.rival) is unsure
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from host.contract import Verdict, decide
-from partyhost.bench.manifest import BenchPrompt, first_utterance
+from host.contract import Prompt, Verdict, decide
+from partyhost.bench.manifest import bench_prompt, first_utterance
 from partyhost.config import Settings
 from partyhost.listening_chain import reader_for
 from voice.audio_types import Hypothesis
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.model
 HERE = Path(__file__).resolve().parent
 COFFEE = HERE.parent / "docs" / "examples" / "coffee_maker.yaml"
 RECORDINGS = HERE / "fixtures" / "decoding"
-ORDER = BenchPrompt("coffee_maker/order", {})
+ORDER = bench_prompt("coffee_maker/order", {})
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_table_talk_is_not_a_path_of_the_grammar(reader):
     assert len(chatter) >= 4
     matcher = Matcher()
     for line in chatter:
-        prompt = BenchPrompt(
+        prompt = bench_prompt(
             f"{line['game']}/{line['prompt']}",
             grammar_slots(f"{line['game']}/{line['prompt']}", line.get("context") or {}),
         )
@@ -158,13 +158,13 @@ def voices():
     return Voices(noise_scale=0)
 
 
-def narrowed(kind: str) -> BenchPrompt:
+def narrowed(kind: str) -> Prompt:
     """A narrowed question as host/narrowing.py asks it: its few choices and the commands."""
     from host.contract import joined_prompt
     from host.narrowing import CHOICE_PROMPT
 
     name = CHOICE_PROMPT if kind == "choice" else joined_prompt(kind, CHOICE_PROMPT)
-    return BenchPrompt(name, {"choice": [("1", 0), ("2", 1), ("3", 2)]})
+    return bench_prompt(name, {"choice": [("1", 0), ("2", 1), ("3", 2)]})
 
 
 def said(voices, voice: str, text: str):

@@ -318,14 +318,14 @@ def test_a_settled_free_reading_the_grammar_decodes_otherwise_is_asked_about_in_
     """ "small dark roast mocha" said, "large dark roast mocha" read freely (settled: a
     phrase of the grammar, no rival). In a quiet room that is acted on as it always was;
     in a loud one the reply is decoded too, the decoder hears "small", and the host asks."""
-    from partyhost.bench.manifest import BenchPrompt, first_utterance
+    from partyhost.bench.manifest import bench_prompt, first_utterance
     from partyhost.config import Settings
     from partyhost.listening_chain import reader_for
     from voice.listening.audio_in import read_wav_16k
     from voice.listening.pipeline import Reader
 
     matcher = Matcher(common=False, grammar_file=COFFEE)
-    prompt = BenchPrompt("coffee_maker/order", {})
+    prompt = bench_prompt("coffee_maker/order", {})
     utterance = first_utterance(read_wav_16k(HERE / "fixtures" / "decoding" / "small-dark-roast-mocha.wav"))
     utterance = replace(utterance, snr_db=snr_db)
     reader = Reader(FreeReads(reader_for(Settings()).recognizer, "large dark roast mocha"))

@@ -10,7 +10,7 @@ import soundfile
 from test_endpoint import RULES, frames_of, silence, voiced
 from test_session import events, make_session
 
-from host.contract import Ending, Outcome
+from host.contract import Ending, Outcome, Prompt
 from host.session import MISSED_START
 from voice.audio_types import SAMPLE_RATE, Utterance
 from voice.listening.audio_in import WavSource
@@ -21,9 +21,8 @@ from voice.listening.pipeline import Reader
 from voice.understanding.matcher import Matcher
 
 
-class Prompt:
-    def __init__(self, name: str = "common/number"):
-        self.name, self.slots, self.timeout = name, {}, None
+def number_prompt() -> Prompt:
+    return Prompt("common/number", None, "How many?")
 
 
 class CountingRecogniser:
@@ -73,7 +72,7 @@ def test_speech_begun_while_the_host_spoke_is_not_read(tmp_path, say, host_stops
         Matcher(),
         busy_until=lambda: stops,
     )
-    heard = ears.hear(Prompt())
+    heard = ears.hear(number_prompt())
     assert (heard.reason if heard.outcome is Outcome.MISSED_START else "") == expected
     assert recogniser.reads == 1
     assert (heard.text == "") == bool(expected) and (heard.outcome is Outcome.MISSED_START) == bool(expected)

@@ -91,7 +91,7 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
     from pathlib import Path
 
     from host.games import grammar_slots
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
     from voice.asr.moonshine import Preloaded
     from voice.listening.audio_in import WavSource
     from voice.recognizers import make_recognizer
@@ -105,7 +105,7 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
     recogniser, matcher, second = make_recognizer("whisper"), Matcher(), Preloaded()
     for line in picked:
         name = f"{line['game']}/{line['prompt']}"
-        prompt = BenchPrompt(name, grammar_slots(name, line.get("context") or {}))
+        prompt = bench_prompt(name, grammar_slots(name, line.get("context") or {}))
         heard = [
             VoiceEars(
                 WavSource(fixtures / line["wav"]),

@@ -289,7 +289,7 @@ def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told
     before the ears listen again; the server comes back and is announced once."""
     import soundfile
 
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
     from voice.listening.audio_in import WavSource, read_wav_16k
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
@@ -306,7 +306,7 @@ def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told
         [silence] + [np.concatenate([read_wav_16k(FIXTURES / item["wav"]), silence * 2]) for item in (first, second)]
     )
     soundfile.write(tmp_path / "two.wav", audio, 16000)
-    prompt = BenchPrompt("common/yes_no", {})
+    prompt = bench_prompt("common/yes_no", {})
     with running(command, port, tmp_path / "server.log") as server:
         recognizer = make_recognizer(f"wyoming://127.0.0.1:{port}", notices=notices)
         matcher = Matcher()
@@ -348,7 +348,7 @@ def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told
 def test_unreachable_recogniser_at_start_is_told_and_the_local_one_listens(tmp_path, capsys):
     """open_io with a wyoming:// recogniser nobody listens at: a clear printed reason, no
     error, local readings, and the notice spoken (echoed) at the first prompt."""
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
     from partyhost.voiceio import open_io
     from voice.understanding.matcher import Matcher
 
@@ -368,7 +368,7 @@ def test_unreachable_recogniser_at_start_is_told_and_the_local_one_listens(tmp_p
         assert f"the speech recogniser at {address} cannot be used (nothing is listening there)" in printed.err
         assert "Traceback" not in printed.err
         assert game_io.ears.reader.recognizer.local() is not None
-        game_io.ears.hear(BenchPrompt("common/yes_no", {}))
+        game_io.ears.hear(bench_prompt("common/yes_no", {}))
         assert "HOST: My speech recognition server is not answering" in capsys.readouterr().out
     finally:
         game_io.close()

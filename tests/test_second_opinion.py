@@ -4,10 +4,13 @@ tests/test_asr_moonshine.py."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from test_wordcheck import FakeWhisper
 
+from host.contract import Prompt
 from host.games import grammar_slots
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
@@ -20,10 +23,12 @@ from voice.understanding.normalize import normalize
 pytestmark = [pytest.mark.model, pytest.mark.audio]
 
 
-class Prompt:
-    name = "keep-cool/word"
-    slots = grammar_slots("keep-cool/word", {"words": ["kettle", "kernel", "candle"], "roster": ["Ana", "Ben"]})
-    timeout = None
+TURN = Prompt(
+    "keep-cool/word",
+    "Ana",
+    "",
+    slots=grammar_slots("keep-cool/word", {"words": ["kettle", "kernel", "candle"], "roster": ["Ana", "Ben"]}),
+)
 
 
 class FakeMoonshine:
@@ -50,7 +55,7 @@ class Unsure(FakeWhisper):
 
 def read(whisper, moonshine):
     return read_checked(
-        whisper, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1), second=Preloaded(lambda: moonshine)
+        whisper, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1), second=Preloaded(lambda: moonshine)
     )
 
 
@@ -146,14 +151,12 @@ def test_a_word_in_play_only_somewhat_likelier_stays_a_clue(likelihood):
 def test_with_no_word_in_play_a_clue_is_a_clue():
     """The table deal: the host knows no words, so there is nothing to rescue."""
 
-    class TableDeal(Prompt):
-        slots = grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]})
-
+    table_deal = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]}))
     moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}))
     reading = read_checked(
         FakeWhisper("fruit", {}, [" Fruit."]),
         Matcher(),
-        TableDeal(),
+        table_deal,
         Utterance(np.zeros(16000, np.float32), 0, 1),
         second=moonshine,
     )
@@ -217,7 +220,6 @@ def test_a_missing_second_listener_is_said_once_and_the_game_goes_on():
 def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
     """Issue 43: Centurion matches a rank or a suit alone exactly too, but that is no
     word in play: Moonshine (its memory) is Keep Cool's alone."""
-    from host.contract import Prompt as HostPrompt
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
 
@@ -237,11 +239,11 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
     loads = []
     second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
     ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(), busy_until=lambda: 0.0)
-    assert ears.hear(HostPrompt("keep-it-100/place", "Ana", "?")) is None
-    assert ears.hear(HostPrompt("common/yes_no", "Ana", "?")) is None
-    assert ears.hear(HostPrompt("centurion/play_card", "Ana", "?")) is None
+    assert ears.hear(Prompt("keep-it-100/place", "Ana", "?")) is None
+    assert ears.hear(Prompt("common/yes_no", "Ana", "?")) is None
+    assert ears.hear(Prompt("centurion/play_card", "Ana", "?")) is None
     assert not second.started and loads == []
-    ears.hear(HostPrompt("keep-cool/setup", None, "?"))  # Keep Cool's first question: loading begins
+    ears.hear(Prompt("keep-cool/setup", None, "?"))  # Keep Cool's first question: loading begins
     assert second.started
     assert isinstance(second.get(), FakeMoonshine) and loads == ["loaded"]
 

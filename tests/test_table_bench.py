@@ -226,6 +226,64 @@ def test_a_scripts_yes_to_an_undo_is_folded_into_its_undo_line(tmp_path):
     assert lines[undo + 1].move == {"intent": "bid", "count": 4, "family": "star"}  # heard and moves aligned
 
 
+def test_an_undo_its_player_refused_when_typed_is_answered_no_live(tmp_path):
+    """keep-it-100-basic.txt: Ben's "undo" of Ana's guess, which Ana answers "I think it's
+    lower" when typed: not a yes, so the typed host keeps her guess. The live Ana says no
+    (a yes took the game elsewhere: every later line was said to another state)."""
+    case = next(c for c in load_cases() if c.script == "keep-it-100-basic.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    undo = next(line for line in lines if line.text == "undo")
+    assert undo.move == {"intent": "undo"} and not undo.consents and "Okay, it stands." in undo.told
+    assert lines[undo.index + 1].text == "correct"  # Ana's answer is folded into the undo line
+    ask = {"type": "prompt", "player": undo.prompt.player, "prompt": undo.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            ("undo", [{"type": "say", "text": undo_consent_question("Ana")}]),
+            (
+                "no",
+                [
+                    {"type": "say", "text": "Okay, it stands."},
+                    {"type": "intent", "intent": {"intent": "undo"}},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, {"type": "say", "text": "Ben, and you?"}],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([undo]).lines
+    host.thread.join(5)
+    assert host.said == ["undo", "no"] and record.done
+
+
+def test_a_move_worded_otherwise_with_the_same_effect_is_done_not_undone(tmp_path):
+    """ "between 35 and 95" taken for "between 35 and 95 on line two", where only line two
+    has that gap: the card lands where the typed one did, so the player goes on."""
+    case = next(c for c in load_cases() if c.script == "keep-it-100-basic.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    line = next(line for line in lines if line.text == "between 35 and 95 on line two")
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": {"intent": "place", "after": 35, "before": 95}},
+                    *({"type": "say", "text": text} for text in line.told),
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            )
+        ],
+        opening=[ask, {"type": "say", "text": "Cy, where?"}],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text] and record.done and record.wrong_moves == [] and record.undos == 0
+
+
 def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_meant(tmp_path):
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]

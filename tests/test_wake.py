@@ -39,12 +39,12 @@ def voices():
 
 def keep_cool_turn():
     from host.games import grammar_slots
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
 
     live = grammar_slots(
         "keep-cool/word", {"words": ["kettle", "candle", "pencil", "lemon"], "roster": ["Ana", "Ben", "Cy"]}
     )
-    return BenchPrompt("keep-cool/word", live, 8.0)
+    return bench_prompt("keep-cool/word", live, 8.0)
 
 
 def ears_for(audio: np.ndarray, wake_word: str, recognizer, cues: list | None = None):

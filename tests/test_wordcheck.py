@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from host.contract import Prompt
 from host.games import grammar_slots
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.pipeline import read_checked
@@ -16,10 +17,9 @@ pytestmark = [pytest.mark.model, pytest.mark.audio]
 WORDS = ["kettle", "candle"]
 
 
-class Prompt:
-    name = "keep-cool/word"
-    slots = grammar_slots("keep-cool/word", {"words": WORDS, "roster": ["Ana", "Ben"]})
-    timeout = None
+TURN = Prompt(
+    "keep-cool/word", "Ana", "", slots=grammar_slots("keep-cool/word", {"words": WORDS, "roster": ["Ana", "Ben"]})
+)
 
 
 class FakeWhisper:
@@ -45,7 +45,7 @@ class FakeWhisper:
 
 
 def read(recognizer):
-    return read_checked(recognizer, Matcher(), Prompt(), Utterance(np.zeros(16000, np.float32), 0, 1))
+    return read_checked(recognizer, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1))
 
 
 def test_a_word_steered_onto_a_word_in_play_is_taken_for_what_was_said():
@@ -53,7 +53,7 @@ def test_a_word_steered_onto_a_word_in_play_is_taken_for_what_was_said():
     fake = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -11.0, " Cattle.": -3.0}, [" Cattle."])
     reading = read(fake)
     assert reading.text == "cattle" and not reading.rejected
-    assert Matcher().match(Prompt.name, reading.text, Prompt.slots).intent["word"] is None
+    assert Matcher().match(TURN.name, reading.text, TURN.slots).intent["word"] is None
 
 
 def test_a_word_about_as_likely_as_any_other_reading_stands():
@@ -80,14 +80,11 @@ def test_a_likelier_other_word_in_play_is_too_close_to_call():
 # ---- numbers said alone at the other prompts (check_number) --------------------------
 
 
-class NumberPrompt:
-    name = "common/number"
-    slots = None
-    timeout = None
+NUMBER = Prompt("common/number", "Ana", "How many?")
 
 
 def read_number(recognizer):
-    return read_checked(recognizer, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1))
+    return read_checked(recognizer, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1))
 
 
 def test_a_number_far_less_likely_than_another_reading_is_asked_again():
@@ -106,9 +103,7 @@ def test_a_number_within_the_line_stands():
 def test_the_number_line_is_a_setting():
     """config.toml's number_check_line reaches the check: -100 acts on the number anyway."""
     whisper = FakeWhisper("one", {" One.": -12.0, " A one.": -13.0, " On.": -1.0}, [" On."])
-    reading = read_checked(
-        whisper, Matcher(), NumberPrompt(), Utterance(np.zeros(16000, np.float32), 0, 1), number_line=-100.0
-    )
+    reading = read_checked(whisper, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1), number_line=-100.0)
     assert not reading.rejected and reading.text == "one"
 
 

@@ -41,9 +41,10 @@ from typing import Any
 
 import numpy as np
 
+from host.contract import Prompt
 from host.decks import default_deck_dir, load_decks
 from host.games import grammar_slots
-from partyhost.bench.manifest import BenchPrompt, first_utterance, percentile
+from partyhost.bench.manifest import bench_prompt, first_utterance, percentile
 from partyhost.bench.places import SHARED_AUDIO
 from partyhost.bench.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from partyhost.config import Settings
@@ -244,7 +245,7 @@ def decide(
     utterance = first_utterance(audio, chain.settings)
     if utterance is None:
         return Decision(None, "", 0.0, 0.0)  # nothing heard: the turn runs on
-    prompt = BenchPrompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
+    prompt = bench_prompt(PROMPT, grammar_slots(PROMPT, {"words": words, "roster": ROSTER}))
     started = time.perf_counter()
     reading = replace(chain.reader, word_check_line=-math.inf, second=None).read(matcher, prompt, utterance)
     table = matcher.table(PROMPT, prompt.slots)
@@ -269,7 +270,7 @@ def decide(
     )
 
 
-def _word(matcher: Matcher, prompt: BenchPrompt, phrase: str | None) -> str | None:
+def _word(matcher: Matcher, prompt: Prompt, phrase: str | None) -> str | None:
     intent = matcher.match(PROMPT, phrase, prompt.slots).intent if phrase else None
     return intent.get("word") if intent and intent.get("intent") == "word" else None
 

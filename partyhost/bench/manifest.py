@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import Verdict, decide
+from host.contract import Prompt, Verdict, decide
 from host.games import grammar_slots, unclear_intent
 from partyhost.bench.places import TESTS
 from partyhost.config import Settings
@@ -33,13 +33,10 @@ from voice.listening.reading import cut_sign
 from voice.understanding.matcher import Matcher
 
 
-@dataclass
-class BenchPrompt:
-    """What the ears need of a prompt: its grammar name and live lists."""
-
-    name: str
-    slots: dict
-    timeout: float | None = None
+def bench_prompt(name: str, slots: dict, timeout: float | None = None) -> Prompt:
+    """A prompt as the ears get it, for a recording with no game around it: its grammar,
+    live lists and timer (nobody in particular is asked, and nothing is said)."""
+    return Prompt(name, None, "", slots=slots, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -112,7 +109,7 @@ class Listener:
         utterance = first_utterance(audio, self.chain.settings)
         if utterance is None:
             return BenchReading(None, 0.0, "")
-        prompt = BenchPrompt(prompt_name, self.slots_for(prompt_name, context))
+        prompt = bench_prompt(prompt_name, self.slots_for(prompt_name, context))
         started = time.perf_counter()
         reading = self.reader.read(self.matcher, prompt, utterance)
         if reading.rejected:  # as a live game: some prompts act on speech not understood
@@ -368,7 +365,7 @@ def paced_latency(manifest: Path, listener: Listener, every: int = 4) -> dict[st
     }
     for line in chosen:
         name = prompt_name(line)
-        prompt = BenchPrompt(name, listener.slots_for(name, line.get("context") or {}))
+        prompt = bench_prompt(name, listener.slots_for(name, line.get("context") or {}))
         audio = np.concatenate([read_wav_16k(manifest.parent / line["wav"]), np.zeros(SAMPLE_RATE, np.float32)])
         for mode in ("read_ahead", "after_end"):
             source = PacedRecording(audio)

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from partyhost.bench.manifest import BenchPrompt
+from host.contract import Prompt
+from partyhost.bench.manifest import bench_prompt
 from partyhost.bench.synthetic_speech import Voices, mix_at_snr
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
@@ -93,7 +94,7 @@ def _share(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.1f} %)" if whole else "0/0"
 
 
-def prompts() -> dict[str, BenchPrompt]:
+def prompts() -> dict[str, Prompt]:
     """One prompt of each kind, with the live lists a game gives it."""
     from host.contract import joined_prompt
     from host.games import grammar_slots
@@ -102,18 +103,18 @@ def prompts() -> dict[str, BenchPrompt]:
     own = grammar_slots("zero-to-100/choose_card", ZERO_TO_100)
     powers = ["none"] + [_played_power_name(p) for p in PLAYED_POWERS]
     return {
-        "open: Keep It 100's prediction": BenchPrompt("keep-it-100/predict", {}),
-        "open: Zero to 100's card": BenchPrompt("zero-to-100/choose_card", own),
-        "narrowed: the power card": BenchPrompt(
+        "open: Keep It 100's prediction": bench_prompt("keep-it-100/predict", {}),
+        "open: Zero to 100's card": bench_prompt("zero-to-100/choose_card", own),
+        "narrowed: the power card": bench_prompt(
             joined_prompt("common/choice", "zero-to-100/choose_card"),
             {**own, "choice": [(label, i) for i, label in enumerate(powers)]},
         ),
-        "yes/no: Did you mean": BenchPrompt(joined_prompt("common/yes_no", "zero-to-100/choose_card"), own),
-        "Keep Cool turn, after host": BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", KEEP_COOL), 8.0),
+        "yes/no: Did you mean": bench_prompt(joined_prompt("common/yes_no", "zero-to-100/choose_card"), own),
+        "Keep Cool turn, after host": bench_prompt("keep-cool/word", grammar_slots("keep-cool/word", KEEP_COOL), 8.0),
     }
 
 
-def replies(prompt: BenchPrompt, seed: int) -> list[tuple[str, dict[str, Any] | None]]:
+def replies(prompt: Prompt, seed: int) -> list[tuple[str, dict[str, Any] | None]]:
     """A few of the prompt's own replies (never a common command), chosen by seed; at a
     Keep Cool turn, words in play and clues."""
     from voice.understanding.matcher import Matcher

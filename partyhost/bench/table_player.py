@@ -25,9 +25,10 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   again, refused it for another reason than the typed game did, or said nothing for
   PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
-  move, and says yes when the host asks whether the move may be taken back (said at
-  the next player's turn, an undo needs the move's player's yes: the typed script's
-  own "yes" to that question is folded into its "undo" line);
+  move, and answers when the host asks whether the move may be taken back (said at
+  the next player's turn, an undo needs the move's player's yes) as the typed script
+  did: its answer to that question is folded into its "undo" line, a yes where the
+  typed game undid the move, else a no;
 - gives up after `tries` tries of a line, which ends the game there.
 
 Each scripted line's goal is what the typed game did with it (partyhost/bench/scripted.py): the
@@ -102,6 +103,7 @@ class Line:
     refusal: str = ""  # or the reason it refused it with
     told: tuple[str, ...] = ()  # what the typed host said of it, up to its next question
     state: Any = None  # the typed game's state it was said in
+    consents: bool = True  # an undo of another's move: whether its player agreed when typed
 
     @property
     def silent(self) -> bool:
@@ -180,7 +182,7 @@ def typed_lines(case: ScriptCase, folder: Path, speaker_for: Callable[[str | Non
             state=exchange.state,
         )
         if decided is not None and decided["type"] == "intent":
-            line = _with(line, move=decided["intent"])
+            line = _with(line, move=decided["intent"], consents=any(e["type"] == "undo" for e in after))
         elif decided is not None:
             line = _with(line, refusal=decided["reason"])
         lines.append(line)
@@ -453,7 +455,7 @@ class Table:
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
             elif reaction.kind == "answered" and line.move == UNDONE and reaction.text.startswith(UNDO_CONSENT):
-                answer = YES  # the player whose move it is agrees: the scripts' undos are wanted
+                answer = YES if line.consents else NO  # as the move's player answered when typed
             elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
                 answer = narrowed
             else:
@@ -490,7 +492,7 @@ class Table:
         while pending and result.undos < 3 * self.tries:
             mark = self._wait_for_prompt(mark, ANSWER_S)
             undo = self._undo_phrase(self.log.events[mark - 1].get("prompt", line.prompt.name))
-            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="", told=())
+            undo_line = _with(line, text=undo, meaning=UNDONE, move=UNDONE, refusal="", told=(), consents=True)
             result.undos += 1
             said_from = len(self.log.update())
             spoken_end = self._say(line.speaker, undo, result.undos - 1)
@@ -556,7 +558,7 @@ class Table:
                 return "done"  # "Sorry?" aloud, the things one may type when typed: by design
             return self._told(line, reaction) if done else f"refused: {event['reason']}"
         intent = event["intent"]
-        if line.move is not None and same_move(intent, line.move):
+        if line.move is not None and (same_move(intent, line.move) or same_effect(line, intent)):
             return self._told(line, reaction)
         return f"took {intent.get('intent')} (not a move)" if intent.get("intent") in self.info else "wrong move"
 

@@ -379,7 +379,7 @@ def commands(
     with these settings (None: as shipped), by condition and voice group ("held" or
     "design"); `wake_word` None: said after "host"."""
     from host.games import grammar_slots
-    from partyhost.bench.manifest import BenchPrompt
+    from partyhost.bench.manifest import bench_prompt
     from voice.listening.wake import OFF, shipped_wake_words
     from voice.understanding.matcher import Matcher
 
@@ -395,7 +395,7 @@ def commands(
             for condition in ("clean", f"music@{SNR_DB:g}dB"):
                 audio = clean if condition == "clean" else mix_at_snr(clean, music, SNR_DB, rng)
                 for table in COMMAND_TABLES:
-                    prompt = BenchPrompt("keep-cool/word", grammar_slots("keep-cool/word", table), 8.0)
+                    prompt = bench_prompt("keep-cool/word", grammar_slots("keep-cool/word", table), 8.0)
                     ears = chain.ears(ClipSource(padded(audio)), matcher, wake=wake_watch(waking))
                     heard = ears.hear(prompt)
                     got = heard.intent if heard is not None else None  # understood by the ears

@@ -21,20 +21,30 @@ How the wait is shared depends on the wrapped ears:
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from host.contract import Outcome, Prompt, Source, Understood, prompt_parts
 from host.narrowing import CHOICE_PROMPT
+from host.session import Ears, Mouth
 from voice.understanding.understand import decided
 
 from .hub import PageAction, PhoneHub
 
 
+@runtime_checkable
+class InterruptibleEars(Ears, Protocol):
+    """Ears that listen in the caller's thread and give up between utterances when
+    `interrupt()` says an answer came another way (voice.listening.ears.VoiceEars)."""
+
+    interrupt: Callable[[], bool] | None
+
+
 class PhoneMouth:
     """The wrapped mouth, with each player's secrets sent to their page only."""
 
-    def __init__(self, inner: Any, hub: PhoneHub):
+    def __init__(self, inner: Mouth, hub: PhoneHub):
         self.inner, self.hub = inner, hub
 
     def say(self, text: str) -> None:
@@ -49,9 +59,6 @@ class PhoneMouth:
     def adjust(self, change: str) -> str:
         return self.inner.adjust(change)
 
-    def __getattr__(self, name: str) -> Any:  # busy_until, close ... of the wrapped mouth
-        return getattr(self.inner, name)
-
 
 class _EarsSaid:
     """What the wrapped ears heard, for the prompt they were asked."""
@@ -63,14 +70,13 @@ class _EarsSaid:
 class PhoneEars:
     """host.session.Ears: the wrapped ears, or a button on the prompted player's page."""
 
-    def __init__(self, inner: Any, hub: PhoneHub):
+    def __init__(self, inner: Ears, hub: PhoneHub):
         self.inner, self.hub = inner, hub
         self._listening: threading.Thread | None = None
-        self._interruptible = hasattr(inner, "interrupt")
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        if self._interruptible:
-            return self._hear_interrupting(prompt)
+        if isinstance(self.inner, InterruptibleEars):
+            return self._hear_interrupting(self.inner, prompt)
         return self._hear_threaded(prompt)
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
@@ -78,20 +84,20 @@ class PhoneEars:
 
     # ---- ears that can be interrupted (the microphone) ----------------------
 
-    def _hear_interrupting(self, prompt: Prompt) -> Understood | None:
+    def _hear_interrupting(self, inner: InterruptibleEars, prompt: Prompt) -> Understood | None:
         from voice.listening.ears import Interrupted  # these ears are the microphone's: audio is loaded
 
         while True:
             pressed = self._waiting_press(prompt)
             if pressed is not None:
                 return pressed
-            self.inner.interrupt = lambda: not self.hub.inbox.empty()
+            inner.interrupt = lambda: not self.hub.inbox.empty()
             try:
-                return self.inner.hear(prompt)
+                return inner.hear(prompt)
             except Interrupted:
                 continue
             finally:
-                self.inner.interrupt = None
+                inner.interrupt = None
 
     def _waiting_press(self, prompt: Prompt) -> Understood | None:
         while not self.hub.inbox.empty():

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from host.contract import Outcome, Source, Understood  # where host and voice meet; no rules in it
+from host.contract import Outcome, Prompt, Source, Understood  # where host and voice meet; no rules in it
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import (
     AMID_TALK,
@@ -35,14 +35,16 @@ from voice.listening.attention import (
     ignore_reason,
     too_long,
 )
+from voice.listening.endpoint import Endpointer
+from voice.listening.frontend import FrontEnd
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
-from voice.listening.reading import PromptLike, Reading, cut_sign, read_table
+from voice.listening.reading import Reading, cut_sign, read_table
 from voice.listening.turns import listen_for_turn
 from voice.listening.wake import STEP, WakeWatch, command_start
 from voice.understanding.clues import clue_doubt
 from voice.understanding.commands import Commands, sure_command
-from voice.understanding.matcher import Matcher
+from voice.understanding.matcher import Matcher, PromptGraph
 from voice.understanding.understand import TextUnderstanding, decided, understood
 
 AFTER_SPEECH_GUARD_S = 0.15
@@ -71,14 +73,14 @@ class VoiceEars:
     def __init__(
         self,
         source: AudioSource,
-        endpointer: Any,
+        endpointer: Endpointer,
         reader: Reader,
         matcher: Matcher,
         busy_until: Callable[[], float],
         on_reading: Callable[[Reading], None] | None = None,
         play_cue: Callable[[str], None] | None = None,
         read_ahead: bool = True,
-        front_end: Any = None,
+        front_end: FrontEnd | None = None,
         reply_max_s: float = REPLY_MAX_S,
         wake: WakeWatch | None = None,
         before_listening: Callable[[], None] | None = None,
@@ -117,7 +119,7 @@ class VoiceEars:
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
 
-    def hear(self, prompt: PromptLike) -> Understood | None:
+    def hear(self, prompt: Prompt) -> Understood | None:
         if self.before_listening is not None:
             self.before_listening()
         if self.reader.second is not None and self.matcher.has_second_listener(prompt.name):
@@ -139,7 +141,7 @@ class VoiceEars:
             self._frames,
             listening_from,
             prompt.timeout,
-            getattr(prompt, "warning", None),
+            prompt.warning,
             self.play_cue,
             read_ahead=partial(self._read_ahead, ahead, read) if ahead else None,
         )
@@ -163,10 +165,15 @@ class VoiceEars:
             self.on_reading(reading)
         return self._attend(prompt, reading, missed_start(utterance, listening_from), timing)
 
-    def reread(self, prompt: PromptLike, text: str) -> Understood:
+    def reread(self, prompt: Prompt, text: str) -> Understood:
         """Words already heard, understood against another prompt (a narrowed question's
         choices): text understanding, no audio read again."""
         return TextUnderstanding(self.matcher)(prompt, text, Source.VOICE)
+
+    @property
+    def wake_phrase(self) -> str | None:
+        """The wake word as said ("hey host"); None when it is off."""
+        return self.wake.word.phrase if self.wake is not None else None
 
     def sleep_until_wake(self) -> bool:
         """Read the microphone, answering nothing, until the wake word is heard (a box at
@@ -177,12 +184,11 @@ class VoiceEars:
         self.wake.forget()
         for _ in self._frames:
             if self.wake.take(float("-inf"), float("inf")) is not None:
-                if hasattr(self.endpointer, "reset"):
-                    self.endpointer.reset()
+                self.endpointer.reset()
                 return True
         return False
 
-    def _attend(self, prompt: PromptLike, reading: Reading, missed: str, timing: _Timing) -> Understood:
+    def _attend(self, prompt: Prompt, reading: Reading, missed: str, timing: _Timing) -> Understood:
         """The reading as the host should take it: ignored (not said to the host), a reply
         whose start was lost (never a move: the host asks again), unclear (no reading
         reliable, or one the awaited player said that is no reply: see `_awaited_miss`),
@@ -215,12 +221,12 @@ class VoiceEars:
             **timing.fields(),
         )
 
-    def _awaited_miss(self, prompt: PromptLike, utterance: Utterance, reason: str) -> bool:
+    def _awaited_miss(self, prompt: Prompt, utterance: Utterance, reason: str) -> bool:
         """A reading set aside as empty, far or too wordy, which the awaited player still
         plausibly said (attention.awaited): a miss the host answers, never silence. Not
         at a prompt where any speech is a move (a Keep Cool clue, `unclear`): there a
         wrong guess costs the turn, and the buzzer ends the wait anyway."""
-        if reason not in MISS_REASONS or getattr(prompt, "unclear", None) is not None:
+        if reason not in MISS_REASONS or prompt.unclear is not None:
             return False
         aside = self._set_aside
         set_aside_until = aside[1] if aside is not None and aside[0] == prompt.name else None
@@ -239,7 +245,7 @@ class VoiceEars:
         return armed or self.wake.peek(utterance.start - WAKE_BEFORE_S, utterance.end + WAKE_AFTER_S)
 
     def _wake_command(
-        self, wake: WakeWatch, prompt: PromptLike, utterance: Utterance, timing: _Timing
+        self, wake: WakeWatch, prompt: Prompt, utterance: Utterance, timing: _Timing
     ) -> Understood | None:
         """The utterance as a command after the wake word, or None if the word was not
         heard in it (nor said alone just before). What follows the word is read as if
@@ -288,7 +294,7 @@ class VoiceEars:
             return timing.made(Outcome.WOKEN, reason=WAKE_ALONE)
         return timing.made(Outcome.IGNORED, text=text, reason=WAKE_UNCLEAR)
 
-    def _as_reply(self, prompt: PromptLike, utterance: Utterance, timing: _Timing) -> Understood | None:
+    def _as_reply(self, prompt: Prompt, utterance: Utterance, timing: _Timing) -> Understood | None:
         """The whole utterance read against the prompt, as if no wake word had been heard,
         when it reads as a move or command the host would act on unasked; else None.
         Never where any speech is a move (a clue is no reading to trust a wake word over)."""
@@ -328,7 +334,7 @@ class VoiceEars:
         level = self.front_end.input_level(utterance.start, utterance.end) if self.front_end else None
         return None if level is None else {"peak_dbfs": level.peak_dbfs, "rms_dbfs": level.rms_dbfs}
 
-    def read(self, prompt: PromptLike, utterance: Utterance) -> Reading:
+    def read(self, prompt: Prompt, utterance: Utterance) -> Reading:
         return self.reader.read(self.matcher, prompt, utterance)
 
 
@@ -343,7 +349,7 @@ class _Timing:
     input_level: dict[str, float] | None
 
     def fields(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in ("listening_from", "start", "end", "cues", "input_level")}
+        return asdict(self)
 
     def made(self, outcome: Outcome, **fields: Any) -> Understood:
         return Understood(outcome, Source.VOICE, **fields, **self.fields())
@@ -400,9 +406,8 @@ class _Interruptible:
 
     def __next__(self) -> Any:
         check = self.ears.interrupt
-        if check is not None and not getattr(self.ears.endpointer, "in_speech", False) and check():
-            if hasattr(self.ears.endpointer, "reset"):
-                self.ears.endpointer.reset()
+        if check is not None and not self.ears.endpointer.in_speech and check():
+            self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
 
@@ -414,9 +419,9 @@ def _free_text(reading: Reading) -> str:
     return reading.text or next((h.text for h in reading.hypotheses if h.text), "")
 
 
-def _live_words(table: Any) -> list[str]:
+def _live_words(table: PromptGraph) -> list[str]:
     """Every value the prompt's live lists say (Keep Cool's words in play and names)."""
-    return [text for values in getattr(table, "live", {}).values() for text, _ in values]
+    return [text for values in table.live.values() for text, _ in values]
 
 
 def _speech_seconds(part: np.ndarray, whole: np.ndarray) -> float:

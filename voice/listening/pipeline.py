@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from host.contract import Prompt  # where host and voice meet
 from voice.audio_types import Recognizer, Utterance
-from voice.listening.reading import RIVAL_MARGIN, PromptLike, Reading, read_utterance
+from voice.listening.reading import RIVAL_MARGIN, Reading, read_utterance
 from voice.listening.second_opinion import SecondOpinion, review
 from voice.listening.wordcheck import CHECK_LINE, NUMBER_LINE, check_exact, check_number, word_in_play
 from voice.understanding.matcher import Matcher
@@ -21,7 +22,7 @@ from voice.understanding.matcher import Matcher
 def read_checked(
     recognizer: Recognizer,
     matcher: Matcher,
-    prompt: PromptLike,
+    prompt: Prompt,
     utterance: Utterance,
     min_confidence: float = 0.5,
     line: float = CHECK_LINE,
@@ -65,7 +66,7 @@ class Reader:
     in_grammar: bool = True
     """Decode inside the prompt's grammar where the recogniser can (voice/understanding/grammar_decode.py)."""
 
-    def read(self, matcher: Matcher, prompt: PromptLike, utterance: Utterance) -> Reading:
+    def read(self, matcher: Matcher, prompt: Prompt, utterance: Utterance) -> Reading:
         return read_checked(
             self.recognizer,
             matcher,

@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from host.contract import loud_room  # where host and voice meet: the verdict's idea of a loud room
+from host.contract import Prompt, loud_room  # where host and voice meet: the verdict's idea of a loud room
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
@@ -57,19 +57,6 @@ class DecodesInGrammar(Protocol):
     def decode_in_grammar(self, audio: np.ndarray, graph: WordGraph) -> list[DecodedPath]: ...
 
 
-class PromptLike(Protocol):
-    """What the ears need of a prompt (host.contract.Prompt fits): its grammar and timer."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def slots(self) -> dict: ...
-
-    @property
-    def timeout(self) -> float | None: ...
-
-
 @dataclass(frozen=True)
 class Reading:
     """What the ears made of one utterance."""
@@ -103,7 +90,7 @@ class Reading:
 def read_utterance(
     recognizer: Recognizer,
     matcher: Matcher,
-    prompt: PromptLike,
+    prompt: Prompt,
     utterance: Utterance,
     min_confidence: float = 0.5,
     rival_margin: float = RIVAL_MARGIN,

@@ -130,6 +130,7 @@ class WordGraph:
     unmerged: tuple | None = None  # the arcs before shared parts were merged (for plain())
     levels: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
     incoming: list[list[int]] = field(default_factory=list)
+    _plain: WordGraph | None = field(default=None, init=False, repr=False)  # plain(), made once
 
     def __post_init__(self) -> None:
         self.word_index = {word: i for i, word in enumerate(self.words)}
@@ -182,7 +183,7 @@ class WordGraph:
         """The graph as compiled, before merging: paths come out of it in grammar order."""
         if self.unmerged is None:
             return self
-        if not hasattr(self, "_plain"):
+        if self._plain is None:
             arcs, choices, finals, final_intent, n_states = self.unmerged
             self._plain = _from_arcs(self.words, arcs, finals, n_states, choices, final_intent)
         return self._plain

@@ -6,20 +6,10 @@ typed lines and an assistant's transcripts are matched here, once (TextUnderstan
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
-from host.contract import Outcome, Source, Understood, Verdict, decide  # where host and voice meet
+from host.contract import Outcome, Prompt, Source, Understood, Verdict, decide  # where host and voice meet
 from voice.understanding.matcher import Match, Matcher
-
-
-class PromptLike(Protocol):
-    """What understanding needs of a prompt: its grammar's name and live lists."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def slots(self) -> dict: ...
 
 
 def understood(
@@ -67,5 +57,5 @@ class TextUnderstanding:
     def __init__(self, matcher: Matcher):
         self.matcher = matcher
 
-    def __call__(self, prompt: PromptLike, text: str, source: Source = Source.TYPED, **timing: Any) -> Understood:
+    def __call__(self, prompt: Prompt, text: str, source: Source = Source.TYPED, **timing: Any) -> Understood:
         return understood(self.matcher.match(prompt.name, text, prompt.slots), source, text, **timing)
