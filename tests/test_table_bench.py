@@ -16,7 +16,7 @@ import pytest
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
-from host.session import undo_consent_question
+from host.session import CONFIRM_AGAIN, undo_consent_question
 from partyhost.bench.table import play_case, speaker_for
 from partyhost.bench.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
 
@@ -140,6 +140,7 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
                     {"type": "say", "text": "Did you mean: card two with plus twenty?"},
                 ],
             ),
+            ("yes", [{"type": "heard", "text": "yet"}, {"type": "say", "text": CONFIRM_AGAIN}]),
             (
                 "yes",
                 [
@@ -160,10 +161,10 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     table = Table(case.game, host, host.log, host, numbered, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
-    assert host.said == [line.text, "no", line.text, "undo", line.text, "yes"]
+    assert host.said == [line.text, "no", line.text, "undo", line.text, "yes", "yes"]  # yes again, not the line
     assert [n for text, n in sayings if text == line.text] == [0, 1, 2]  # each repeat a new saying
     assert record.done and record.tries == 3 and record.undos == 1
-    assert record.asked == ["one with plus twenty", "card two with plus twenty"]
+    assert record.asked == ["one with plus twenty", "card two with plus twenty", CONFIRM_AGAIN]
     assert record.wrong_moves == [wrong]
     assert record.reactions == ["answered", "wrong move", "done"]
 
@@ -282,6 +283,22 @@ def test_a_move_worded_otherwise_with_the_same_effect_is_done_not_undone(tmp_pat
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert host.said == [line.text] and record.done and record.wrong_moves == [] and record.undos == 0
+
+
+def test_a_choice_worded_otherwise_leads_to_the_move_when_the_game_does_the_same_with_it(tmp_path):
+    """keep-it-100-over100.txt: "above 95 on line two" is the narrowed "above 95" of line
+    two, which also names the line's end ({"end": "high"}): a person answers "two", not the
+    whole line again."""
+    from host.narrowing import list_question
+
+    case = next(c for c in load_cases() if c.script == "keep-it-100-over100.txt")
+    line = next(
+        each for each in typed_lines(case, tmp_path, speaker_for(case))[0] if each.text == "above 95 on line two"
+    )
+    assert "end" not in line.move
+    assert narrowed_answer(line, "Ana, which line: one or two?") == "two"
+    where = list_question("Ana", "Where?", ["below 20", "between 20 and 95", "above 95"])
+    assert narrowed_answer(line, where) == "above 95"
 
 
 def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_meant(tmp_path):

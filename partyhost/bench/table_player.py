@@ -13,10 +13,11 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 
 - waits for the prompt and for the host to fall silent, then says the line (some lines,
   `barge_in` of them, it begins while the host is still finishing);
-- answers "Did you mean: X?" truthfully: yes when X means what the line meant (the
-  matcher reads X at the typed game's prompt, as it read the typed line, and it is the
-  same move, or a move worded otherwise that the typed game would do the same with in
-  the state the line was said in), else no;
+- answers "Did you mean: X?" truthfully, and again when asked "Sorry? Yes or no?":
+  yes when X means what the line meant (the matcher reads X at the typed game's
+  prompt, as it read the typed line, and it is the same move, or a move worded
+  otherwise that the typed game would do the same with in the state the line was said
+  in), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
   what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
   else" when none listed does, and "Card 2?" with yes or no; a line no choice
@@ -54,7 +55,7 @@ from host.contract import Choice, Narrow, Prompt
 from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
-from host.session import COMMON_INTENTS, UNDO_CONSENT
+from host.session import COMMON_INTENTS, CONFIRM_AGAIN, UNDO_CONSENT
 from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSatellite
 from partyhost.bench.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
@@ -274,25 +275,20 @@ def narrowed_answer(line: Line, question: str) -> str | None:
     narrow = line.prompt.narrow
     if narrow is None:
         return None
-    reachable = any(_fits(choice, line.move) for choice in narrow.choices)
+    reachable = any(_fits(choice, line) for choice in narrow.choices)
     asked = question.strip().lower()
     if "digit by digit" in asked:
-        numbers = [
-            c.label for part in _parts(narrow) for c in part.choices if c.label.isdigit() and _fits(c, line.move)
-        ]
+        numbers = [c.label for part in _parts(narrow) for c in part.choices if c.label.isdigit() and _fits(c, line)]
         return " ".join(numbers[-1]) if reachable and numbers else line.text
     for part in _parts(narrow):
         listed = part.question.rstrip("?").strip().lower()
         if part.said and asked == part.said.lower():
-            fitting = [c.label for c in part.choices if _fits(c, line.move)]
+            fitting = [c.label for c in part.choices if _fits(c, line)]
             return fitting[0] if reachable and fitting else line.text
-        if ":" in asked and asked.split(":")[0].endswith(listed):
-            offered = _spans_listed(asked.split(":", 1)[1])
-            fitting = [
-                c.label
-                for c in part.choices
-                if re.search(rf"\b{re.escape(c.label.lower())}\b", offered) and _fits(c, line.move)
-            ]
+        offered = _spans_listed(asked.split(":", 1)[1]) if ":" in asked else ""
+        listed_here = [c for c in part.choices if re.search(rf"\b{re.escape(c.label.lower())}\b", offered)]
+        if listed_here and asked.split(":")[0].endswith(listed):  # parts may share a question ("Where?")
+            fitting = [c.label for c in listed_here if _fits(c, line)]
             return (
                 line.text
                 if not reachable
@@ -304,7 +300,7 @@ def narrowed_answer(line: Line, question: str) -> str | None:
             )
         for choice in part.choices:
             if asked == question_alone(choice).lower():
-                return line.text if not reachable else YES if _fits(choice, line.move) else NO
+                return line.text if not reachable else YES if _fits(choice, line) else NO
     return None
 
 
@@ -339,15 +335,20 @@ def _parts(narrow: Narrow) -> list[Narrow]:
     return parts
 
 
-def _fits(choice: Choice, move: dict[str, Any] | None) -> bool:
-    """Whether choosing it leads to `move`: what it settles agrees with the move (a list
-    the move leaves out is empty), and some later choice does too."""
+def _fits(choice: Choice, line: Line) -> bool:
+    """Whether choosing it leads to the line's move: what it settles agrees with the
+    move (a list the move leaves out is empty), and some later choice does too. A last
+    choice worded otherwise fits when the typed game does the same with it (the narrowed
+    "above 95" names the line's end too: {"end": "high"})."""
+    move = line.move
     if move is None:
         return False
     agrees = all(
         move.get(key, [] if isinstance(value, list) else None) == value for key, value in choice.intent.items()
     )
-    return agrees and (choice.then is None or any(_fits(c, move) for c in choice.then.choices))
+    if choice.then is None:
+        return agrees or same_effect(line, choice.intent)
+    return agrees and any(_fits(c, line) for c in choice.then.choices)
 
 
 @dataclass(frozen=True)
@@ -454,6 +455,8 @@ class Table:
         for _ in range(QUESTIONS_PER_SAYING):
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
+            elif reaction.kind == "answered" and reaction.text == CONFIRM_AGAIN and answer in (YES, NO):
+                pass  # the yes or no was not caught: said again
             elif reaction.kind == "answered" and line.move == UNDONE and reaction.text.startswith(UNDO_CONSENT):
                 answer = YES if line.consents else NO  # as the move's player answered when typed
             elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
