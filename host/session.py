@@ -675,6 +675,8 @@ class Session:
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:
                 return reply
+            if not reply.sure:  # "no wait" (undo) for the choice "no bet": never done on a doubt
+                return Reply()
             if command != "repeat":
                 ending = self._common(prompt, command)
                 if ending is not None:

@@ -296,6 +296,21 @@ def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswe
     assert journal.accepted_actions(sid) == []
 
 
+def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_done(tmp_path):
+    """ "no bet" to "your bet: 10, 20 ... or no bet?" came through as "no wait" (undo), with
+    the choice close behind: the host took back the player's last move. A command among a
+    few choices is done only when sure; an unsure one is a miss, and narrowing goes on."""
+    unsure_undo = Say("no wait", rival="one", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, unsure_undo, "yes"], rules={"hand_size": 3}
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[2:4] == ["Ana, which card: 1, 2 or 3?", "Card 1?"]
+    assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
+
+
 def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp_path):
     """In a loud room a "yes" may come through as speech no reading can trust: the host
     asks "Sorry? Yes or no?" (not the same question again), and the yes then settles it."""
