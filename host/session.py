@@ -776,13 +776,14 @@ class Session:
         works. Returns the intent to act on, None to ask the prompt again, or how the
         session ends (EOF, QUIT); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
-        unclear_before = False
+        unclear_before = say_again = False
         for _ in range(CORRECTIONS):
-            heard = self._ask_did_you_mean(prompt, phrase, again=unclear_before)
+            heard = self._ask_did_you_mean(prompt, phrase, again=say_again)
+            say_again = False  # a corrected answer is asked about by its own words
             if heard is None:
                 return Ending.EOF
             if heard.outcome is Outcome.UNCLEAR and not unclear_before:
-                unclear_before = True  # an answer heard but not read: "Sorry? Yes or no?", once
+                unclear_before = say_again = True  # an answer heard but not read: "Sorry? Yes or no?", once
                 continue
             if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break

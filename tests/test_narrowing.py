@@ -327,6 +327,21 @@ def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp
     assert [e.get("unclear", False) for e in log if e.get("confirming")] == [True, False]
 
 
+def test_a_corrected_answer_after_sorry_yes_or_no_is_asked_about_by_its_own_words(tmp_path):
+    """ "Sorry? Yes or no?" is about the reading asked about; a corrected answer said then
+    is a new reading, and the player hears it named, not "Sorry? Yes or no?" again."""
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
+    corrected = Say("card three", rival="card two", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, UNCLEAR, corrected, "yes"], rules={"hand_size": 3}
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[1:4] == ["Did you mean: card two?", "Sorry? Yes or no?", "Did you mean: card three?"]
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
+
+
 def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
     """ "Did you mean: card one?" No: the plus fifty was missing. "card one with plus
     fifty" is another move, taken; "card one" said again is still refused."""
