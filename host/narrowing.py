@@ -13,7 +13,9 @@ refuse with their reason: the session's _whole_move):
    20 and so on up to 100", "first to seventh"); other words are listed, at most
    NARROW_LIST_MAX at a time, "something else" leading on to the rest;
 3. if that answer is not understood either, other words: a number digit by digit,
-   or a yes or no about each listed choice in turn;
+   or a yes or no about each listed choice in turn (where a choice reads as yes or
+   no, the list once more, for one word; two answers whose words name the same choice
+   settle it, though neither was read surely);
 4. a choice that needs more leads to the next part (the tens, then the number; the
    suit, then the rank; the card, then the power card).
 
@@ -47,6 +49,8 @@ SPAN_OTHERS_MAX = NARROW_LIST_MAX + 1
 """Words said beside a span in one question: a card's rank is "2 to 10, ace, jack,
 queen, king or joker", one question rather than three."""
 DIGITS = "Say it digit by digit, like 4 2."
+ONE_WORD = "Just one word, please"
+"""How the choices are asked again where no yes or no can be ("right" reads as yes)."""
 """The other words for a number whose span was not understood."""
 
 
@@ -100,13 +104,16 @@ class Reply:
     """An answer to a narrowed question, as the session understood it.
 
     intent: what was understood (None: nothing); sure: whether the host may act on it
-    unasked; phrase: the words it matched; cut: what ends the narrowing here (None: go on).
+    unasked; phrase: the words it matched; cut: what ends the narrowing here (None: go on);
+    guess: where nothing was understood, the choice the words heard would name all the
+    same (a reading too unsure to act on: a loud room's "higher"), else None.
     """
 
     intent: dict[str, Any] | None = None
     sure: bool = False
     phrase: str = ""
     cut: Cut | None = None
+    guess: int | None = None
 
 
 Ask = Callable[[Prompt], Reply]
@@ -204,12 +211,12 @@ class Narrowing:
         if chosen is not None:
             return chosen
         self._unused()
-        return self._other_words(part, breath, plain)
+        return self._other_words(part, breath, plain, reply.guess)
 
-    def _other_words(self, part: Narrow, breath: list[Choice], plain: bool) -> _Answer | _Rest:
+    def _other_words(self, part: Narrow, breath: list[Choice], plain: bool, guess: int | None) -> _Answer | _Rest:
         """The same choices asked with other words after an answer not understood: a
-        number digit by digit, else one yes or no at a time (never where a choice
-        reads as yes or no: then the host stops here)."""
+        number digit by digit, else one yes or no at a time; where a choice reads as yes
+        or no, the list once more, for one word (_one_word)."""
         numbers = _leaf_numbers(breath)
         if numbers is not None and any(n >= 10 for n, _ in numbers):
             choices = [Choice(" ".join(str(n)), move) for n, move in numbers]
@@ -222,13 +229,31 @@ class Narrowing:
                 return chosen.intent if isinstance(chosen, Choice) else chosen
             self._unused()
             return _GO_ON
-        if not plain or part.said:
-            raise _Stop  # no yes or no here: it would be heard as an answer, or tell a secret
+        if part.said:
+            raise _Stop  # no yes or no here: it would tell a secret
+        if not plain:
+            return self._one_word(breath, guess)
         for choice in breath:
             answer = self._yes_no(choice, part)
             if answer is not _GO_ON:
                 return answer
         return _GO_ON
+
+    def _one_word(self, breath: list[Choice], guess: int | None) -> _Answer:
+        """The list asked once more in other words, where a yes or no would be heard as an
+        answer. A choice understood is taken; so is one the words of both answers name
+        though neither was read surely (two readings that agree); else the host stops."""
+        labels = [c.label for c in breath]
+        question = f"{addressed(self.prompt.player, ONE_WORD)}: {join_names(labels, 'or')}."
+        reply = self._ask(CHOICE_PROMPT, question, breath, labels)
+        if reply.cut is not None:
+            return reply.cut
+        chosen = self._chosen(reply, breath)
+        if chosen is not None:
+            return chosen
+        if guess is not None and reply.guess == guess and 0 <= guess < len(breath):
+            return breath[guess]
+        raise _Stop
 
     def _yes_no(self, choice: Choice, part: Narrow) -> _Answer | _Rest:
         """Ask about one choice; _GO_ON: not this one."""

@@ -692,7 +692,16 @@ class Session:
         else:
             said = {"narrowed": ask.text, **({"unsure": True} if heard.rival else {}), **_timing(heard, ask)}
         self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
-        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase)
+        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
+
+    def _guess(self, ask: Prompt, heard: Understood) -> int | None:
+        """The choice an answer not understood would name all the same (its words read
+        against the question's choices): a hint, never acted on alone (host/narrowing.py)."""
+        if heard.intent is not None or not heard.spoken or not heard.text:
+            return None
+        intent = self.ears.reread(ask, heard.text).intent or {}
+        index = intent.get("index") if intent.get("intent") == "choice" else None
+        return index if isinstance(index, int) else None
 
     def _said_no_to(self, prompt: Prompt, trouble: Trouble, intent: dict[str, Any]) -> bool:
         """Whether the player already said no to this move here: a reading they refused,

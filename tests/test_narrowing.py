@@ -311,6 +311,26 @@ def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_d
     assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
 
 
+def test_a_guess_heard_twice_but_never_surely_is_taken_where_no_yes_or_no_can_be_asked(tmp_path):
+    """The party room: Ben's "higher" read twice, each time too unsure to act on. "Right"
+    reads as yes, so no "Higher?" can be asked: the list once more, for one word, and the
+    two readings agreeing settle it. Other words heard the second time settle nothing."""
+
+    def unread(text: str) -> Understood:
+        return Understood(Outcome.UNCLEAR, Source.VOICE, text=text, start=1.0, end=2.0)
+
+    opening = ["card one", "between 35 and 65", UNCLEAR, UNCLEAR]
+    session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", [*opening, unread("higher"), unread("higher")])
+    session.run()
+    assert "Ben, just one word, please: lower, right or higher." in mouth.said
+    assert journal.accepted_actions(sid)[-1] == {"intent": "predict", "guess": "higher", "player": "Ben"}
+    session, _, mouth, journal, sid = _session(
+        tmp_path / "other", "keep-it-100", [*opening, unread("higher"), unread("oh yeah")]
+    )
+    session.run()
+    assert journal.accepted_actions(sid)[-1]["intent"] == "place"
+
+
 def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp_path):
     """In a loud room a "yes" may come through as speech no reading can trust: the host
     asks "Sorry? Yes or no?" (not the same question again), and the yes then settles it."""

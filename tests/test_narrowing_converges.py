@@ -506,3 +506,41 @@ def _leads_to(choice: Choice, move: dict) -> bool:
     """Whether some path through `choice` settles nothing the move does not say."""
     paths = choice.then.moves(dict(choice.intent)) if choice.then is not None else [dict(choice.intent)]
     return any(all(move.get(key) == value for key, value in path.items()) for path in paths)
+
+
+# ---- where a choice reads as yes, no yes or no can be asked -----------------------------
+
+GUESS_WORDS = (("lower", "lower"), ("right", "correct"), ("higher", "higher"))
+GUESSES = Narrow(
+    "Your guess?",
+    tuple(Choice(word, {"intent": "predict", "guess": guess}) for word, guess in GUESS_WORDS),
+)
+
+
+def _narrowed_guess(replies: list[Reply]) -> tuple[object, list[str]]:
+    """Keep It 100's guess narrowed for Ana with these answers; what it found and asked."""
+    prompt = Prompt("keep-it-100/predict", "Ana", "Ana: lower, right or higher?", narrow=GUESSES)
+    asked: list[str] = []
+
+    def ask(question: Prompt) -> Reply:
+        asked.append(question.text)
+        return replies.pop(0) if replies else Reply()
+
+    found = Narrowing(prompt, Trouble(prompt), ask, yes_no_word=lambda label: label == "right").run()
+    return found, asked
+
+
+def test_where_no_yes_or_no_can_be_asked_two_unsure_answers_naming_one_choice_settle_it():
+    """A loud room: "higher" read twice but never surely. "Right" reads as yes, so no
+    "Higher?" can be asked; the list is asked once more for one word, and the two readings
+    agreeing settle it."""
+    found, asked = _narrowed_guess([Reply(guess=2), Reply(guess=2)])
+    assert found == {"intent": "predict", "guess": "higher"}
+    assert asked == ["Ana, your guess: lower, right or higher?", "Ana, just one word, please: lower, right or higher."]
+
+
+def test_two_unsure_answers_naming_different_choices_settle_nothing():
+    assert _narrowed_guess([Reply(guess=2), Reply(guess=0)])[0] is None
+    assert _narrowed_guess([Reply(), Reply(guess=0)])[0] is None  # one unsure reading alone is never a move
+    found, _ = _narrowed_guess([Reply(), Reply({"intent": "choice", "index": 1}, True)])
+    assert found == {"intent": "predict", "guess": "correct"}  # the second asking understood
