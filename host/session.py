@@ -781,8 +781,8 @@ class Session:
     def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | _Taken:
         """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
         acted on unasked at this prompt again), and a corrected answer to the prompt is
-        taken (asked about in its turn if it is unsure itself); a common command still
-        works. Returns the intent to act on, None to ask the prompt again, or how the
+        taken (asked about in its turn if it is unsure itself); a common command said
+        surely still works. Returns the intent to act on, None to ask the prompt again, or how the
         session ends (EOF, QUIT); when nothing was settled twice at this prompt, what
         the narrowed questions found (_narrow)."""
         unclear_before = say_again = False
@@ -808,6 +808,8 @@ class Session:
                 self._trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
+                if heard.verdict is not Verdict.ACT:
+                    break  # a command is never done on a doubt ("yes, that's wrong" is no undo)
                 ending = self._common(prompt, answer["intent"])
                 if ending is not None:
                     return ending

@@ -362,6 +362,19 @@ def test_a_corrected_answer_after_sorry_yes_or_no_is_asked_about_by_its_own_word
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
 
 
+def test_a_command_read_unsurely_in_answer_to_did_you_mean_is_never_done(tmp_path):
+    unsure = Say("card two", rival="card three", start=1.0, end=2.0)
+    unsure_undo = Say("that's wrong", rival="yes", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [unsure, unsure_undo, "card three"], rules={"hand_size": 3}
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[1:4] == ["Did you mean: card two?", "Okay, let's try again.", first.text]
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
+
+
 def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
     """ "Did you mean: card one?" No: the plus fifty was missing. "card one with plus
     fifty" is another move, taken; "card one" said again is still refused."""
