@@ -322,6 +322,22 @@ def test_a_reply_said_again_after_the_window_closed_is_a_miss_not_silence():
     assert ignored(ears.hear(number_prompt())) == FAR
 
 
+def test_a_reply_after_a_stretch_too_long_begun_just_after_the_prompt_is_a_miss_not_silence():
+    """The party room: the awaited player's first try ran into the noise and came out a
+    stretch too long for a reply, just after the question; said again a few seconds
+    later (the answer window closed meanwhile), it is answered. The same stretch long
+    after the host spoke is table talk, and what follows it stays silent."""
+    from test_endpoint import silence, voiced
+
+    audio = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(2.5), voiced(1.0), silence(1.5)])
+    ears = _far_ears(audio, host_quiet_since=0.0, max_ms=8000)
+    assert ignored(ears.hear(number_prompt())) == TOO_LONG
+    heard = ears.hear(number_prompt())
+    assert heard.outcome is Outcome.UNCLEAR and heard.reason == FAR
+    ears = _far_ears(audio, host_quiet_since=-10.0, max_ms=8000)
+    assert [ignored(ears.hear(number_prompt())) for _ in range(2)] == [TOO_LONG, FAR]
+
+
 def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
     from test_endpoint import silence, voiced
 

@@ -29,8 +29,9 @@ cannot tell who spoke, so the answer window stands for the awaited seat: table t
 is long, amid other talk, or long after the prompt. A player whose reply went
 unanswered says it again, though, often after the window has closed (their first try
 ran into the room's noise and was set aside as too long): so a reply-length reading set
-aside for one of those reasons opens the window again for SAID_AGAIN_S, and the next one
-in it is a miss the host answers. Table talk seldom brings two such readings so close.
+aside for one of those reasons, or a stretch too long for a reply begun inside the answer
+window, opens the window again for SAID_AGAIN_S, and the next one in it is a miss the
+host answers. Table talk seldom brings two such readings so close.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from voice.listening.attention import (
     AMID_TALK,
     MISS_REASONS,
     REPLY_MAX_S,
+    REPLY_WINDOW_S,
     TOO_LONG,
     amid_talk,
     awaited,
@@ -159,6 +160,8 @@ class VoiceEars:
         if self._table_talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
             self._long_until = utterance.end  # not worth reading
+            if reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S:
+                self._set_aside = (prompt.name, utterance.end)  # a reply may have run into the room's noise
             return timing.made(Outcome.IGNORED, reason=reason)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
