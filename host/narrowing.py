@@ -105,8 +105,9 @@ class Reply:
 
     intent: what was understood (None: nothing); sure: whether the host may act on it
     unasked; phrase: the words it matched; cut: what ends the narrowing here (None: go on);
-    guess: where nothing was understood, the choice the words heard would name all the
-    same (a reading too unsure to act on: a loud room's "higher"), else None.
+    guess: the index of the choice the words heard name, where they were not understood
+    surely enough to act on (a loud room's "higher", or "right lower one" read nearly as
+    well as "lower"), else None.
     """
 
     intent: dict[str, Any] | None = None
@@ -233,6 +234,8 @@ class Narrowing:
             raise _Stop  # no yes or no here: it would tell a secret
         if not plain:
             return self._one_word(breath, guess)
+        if guess is not None and 0 <= guess < len(breath):  # the choice the words named, asked first
+            breath = [breath[guess], *breath[:guess], *breath[guess + 1 :]]
         for choice in breath:
             answer = self._yes_no(choice, part)
             if answer is not _GO_ON:
@@ -277,12 +280,13 @@ class Narrowing:
             raise _Stop
 
     def _chosen(self, reply: Reply, among: Sequence[Choice]) -> Choice | dict[str, Any] | None:
-        """The choice the reply names, a full move said surely (a phone's button), or None."""
+        """The choice the reply names surely (one read nearly as well as another choice is
+        only a guess: "right lower one"), a full move said surely (a phone's button), or None."""
         intent = reply.intent
         if intent is None:
             return None
         if intent.get("intent") == "choice":
-            index = intent.get("index")
+            index = intent.get("index") if reply.sure else None
             return among[index] if isinstance(index, int) and 0 <= index < len(among) else None
         if intent.get("intent") in ("yes", "no", "something_else"):
             return None

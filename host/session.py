@@ -695,11 +695,12 @@ class Session:
         return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
 
     def _guess(self, ask: Prompt, heard: Understood) -> int | None:
-        """The choice an answer not understood would name all the same (its words read
-        against the question's choices): a hint, never acted on alone (host/narrowing.py)."""
-        if heard.intent is not None or not heard.spoken or not heard.text:
+        """The choice an answer not understood surely names all the same (a choice read
+        unsurely, or its words read against the question's choices): a hint, never acted
+        on alone (host/narrowing.py)."""
+        if heard.verdict is Verdict.ACT or not heard.spoken or not heard.text:
             return None
-        intent = self.ears.reread(ask, heard.text).intent or {}
+        intent = heard.intent or self.ears.reread(ask, heard.text).intent or {}
         index = intent.get("index") if intent.get("intent") == "choice" else None
         return index if isinstance(index, int) else None
 

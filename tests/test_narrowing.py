@@ -311,6 +311,20 @@ def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_d
     assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
 
 
+def test_a_choice_read_nearly_as_well_as_another_is_asked_about_not_taken(tmp_path):
+    """ "right lower one" to "lower or right?": the host took "right", a wrong move. A
+    choice read unsurely is a guess: asked about first by a yes or no where one can be."""
+    unsure_two = Say("two", rival="three", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, unsure_two, "no", "yes"], rules={"hand_size": 3}
+    )
+    first = session.game.prompt(session.state)
+    session.run()
+    said = _after_first_question(mouth, first.text)
+    assert said[2:5] == ["Ana, which card: 1, 2 or 3?", "Card 2?", "Card 1?"]
+    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 1, "player": "Ana"}
+
+
 def test_a_guess_heard_twice_but_never_surely_is_taken_where_no_yes_or_no_can_be_asked(tmp_path):
     """The party room: Ben's "higher" read twice, each time too unsure to act on. "Right"
     reads as yes, so no "Higher?" can be asked: the list once more, for one word, and the
