@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import Outcome, Prompt, Source, Understood  # where host and voice meet; no rules in it
+from host.contract import Outcome, Prompt, Source, Understood, Verdict  # where host and voice meet; no rules in it
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import (
     AMID_TALK,
@@ -306,12 +306,12 @@ class VoiceEars:
         reading = self._run(partial(self.read, prompt), utterance)
         if self.on_reading:
             self.on_reading(reading)
-        sure = not reading.rejected and not reading.unsure and reading.match is not None
-        if not sure or reading.match is None or reading.match.intent is None or reading.match.needs_confirmation:
+        if reading.rejected or reading.match is None:
             return None
-        return understood(
+        reply = understood(
             reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
+        return reply if reply.verdict is Verdict.ACT else None  # host.contract.decide says what is sure
 
     def _run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         return self._ahead.run(read, utterance) if self._ahead else read(utterance)
