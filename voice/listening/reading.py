@@ -13,7 +13,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from host.contract import Prompt, loud_room  # where host and voice meet: the verdict's idea of a loud room
+from host.contract import (  # where host and voice meet: the verdict's idea of a loud room
+    Prompt,
+    Verdict,
+    decide,
+    loud_room,
+)
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
@@ -180,13 +185,7 @@ def settled(free: Reading) -> bool:
     """The free reading alone would be acted on: a phrase of the grammar said as it is,
     with no rival close. Decoding it as well changed the outcome of 1 in 500 such
     replies on the tuning sets (docs/lab/recognition.md), so the time is saved."""
-    return (
-        not free.rejected
-        and not free.unsure
-        and free.match is not None
-        and free.match.intent is not None
-        and not free.match.needs_confirmation
-    )
+    return not free.rejected and free.match is not None and decide(free.match, free.unsure) is Verdict.ACT
 
 
 def loose_command(free: Reading, table: PromptGraph) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from host.contract import PAUSED_PROMPT, prompt_parts  # where host and voice meet
+from host.contract import PAUSED_PROMPT, Verdict, decide, prompt_parts  # where host and voice meet
 from voice.understanding.grammar import COMMON_PROMPT
 from voice.understanding.matcher import Match, Matcher, PromptGraph
 
@@ -72,4 +72,4 @@ def _commands_at(prompt: str) -> str:
 
 def sure_command(match: Match | None) -> Match | None:
     """A command is taken only when understood surely: after an address nothing is asked about."""
-    return match if match is not None and match.intent is not None and not match.needs_confirmation else None
+    return match if match is not None and decide(match) is Verdict.ACT else None
