@@ -51,6 +51,10 @@ COMMON_INTENTS = {
     "quit",
     "read_table",
 }
+CHANGES_THE_GAME = frozenset({"undo", "pause", "quit"})
+"""Common commands that change the game or end it: never done on a doubtful reading among a
+narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
+for the choice "no bet"). The others only say something, and the question is asked again."""
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SORRY = "Sorry?"
@@ -675,7 +679,7 @@ class Session:
             command = (reply.intent or {}).get("intent")
             if command not in COMMON_INTENTS:
                 return reply
-            if not reply.sure:  # "no wait" (undo) for the choice "no bet": never done on a doubt
+            if command in CHANGES_THE_GAME and not reply.sure:
                 return Reply()
             if command != "repeat":
                 ending = self._common(prompt, command)
@@ -782,10 +786,11 @@ class Session:
     def _did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | _Taken:
         """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
         acted on unasked at this prompt again), and a corrected answer to the prompt is
-        taken (asked about in its turn if it is unsure itself); a common command said
-        surely still works. Returns the intent to act on, None to ask the prompt again, or how the
-        session ends (EOF, QUIT); when nothing was settled twice at this prompt, what
-        the narrowed questions found (_narrow)."""
+        taken (asked about in its turn if it is unsure itself); a common command still
+        works (one that CHANGES_THE_GAME only when said surely). Returns the intent to
+        act on, None to ask the prompt again, or how the session ends (EOF, QUIT); when
+        nothing was settled twice at this prompt, what the narrowed questions found
+        (_narrow)."""
         unclear_before = say_again = False
         for _ in range(CORRECTIONS):
             heard = self._ask_did_you_mean(prompt, phrase, again=say_again)
@@ -809,8 +814,8 @@ class Session:
                 self._trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
-                if heard.verdict is not Verdict.ACT:
-                    break  # a command is never done on a doubt ("yes, that's wrong" is no undo)
+                if answer["intent"] in CHANGES_THE_GAME and heard.verdict is not Verdict.ACT:
+                    break  # "yes, that's wrong" is no undo
                 ending = self._common(prompt, answer["intent"])
                 if ending is not None:
                     return ending

@@ -310,6 +310,13 @@ def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_d
     assert said[2:4] == ["Ana, which card: 1, 2 or 3?", "Card 1?"]
     assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
 
+    unsure_score = Say("score", rival="one", start=1.0, end=2.0)  # says something, changes nothing: said
+    session, ears, mouth, journal, sid = _session(tmp_path / "score", "keep-it-100", [UNCLEAR, UNCLEAR, unsure_score])
+    question = session.game.prompt(session.state).text
+    session.run()
+    said = _after_first_question(mouth, question)
+    assert said[2:5] == ["Ana, which card: 1 to 7?", session.game.scores(session.state), "Ana, which card: 1 to 7?"]
+
 
 def test_a_choice_read_nearly_as_well_as_another_is_asked_about_not_taken(tmp_path):
     """ "right lower one" to "lower or right?": the host took "right", a wrong move. A
