@@ -151,6 +151,9 @@ class Session:
         ears: Ears,
         mouth: Mouth,
         clock: Callable[[], float],
+        *,
+        remind_after: float | None = None,
+        undo_after_reveal: bool = False,
     ):
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
@@ -161,12 +164,12 @@ class Session:
         self.actions: list[Action] = []
         self.watchers: list[Callable[[Any], None]] = []
         """Called with the new state whenever it changes (the phone pages follow it)."""
-        self.remind_after: float | None = None
+        self.remind_after = remind_after
         """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
         None: never (typed play)."""
         self._reminders: tuple[Prompt, float, float] | None = None
         """The question being waited for, the wait before its next reminder, and when."""
-        self.undo_after_reveal = False
+        self.undo_after_reveal = undo_after_reveal
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
         self._trouble: Trouble | None = None

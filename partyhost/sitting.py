@@ -55,7 +55,7 @@ class Sitting:
 
 def build_session(sitting: Sitting, log: EventLog) -> Session:
     """The one place a Session is made: the game, its journal and log, the ears and mouth."""
-    session = Session(
+    return Session(
         sitting.game,
         sitting.options,
         sitting.decks,
@@ -65,10 +65,9 @@ def build_session(sitting: Sitting, log: EventLog) -> Session:
         sitting.io.ears,
         sitting.io.mouth,
         sitting.io.clock,
+        remind_after=sitting.io.remind_after,
+        undo_after_reveal=sitting.settings.undo_after_reveal,
     )
-    session.remind_after = sitting.io.remind_after
-    session.undo_after_reveal = sitting.settings.undo_after_reveal
-    return session
 
 
 def play_sitting(sitting: Sitting) -> GameEnd:

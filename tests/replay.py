@@ -58,8 +58,8 @@ def play_lines(
         _Lines(lines),
         mouth,
         lambda: 0.0,
+        undo_after_reveal=undo_after_reveal,
     )
-    session.undo_after_reveal = undo_after_reveal
     session.start()
     session.run()
     return session, mouth, journal.accepted_actions(session_id)
