@@ -19,8 +19,8 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   otherwise that the typed game would do the same with in the state the line was said
   in), else no;
 - answers the host's narrowed questions (host/narrowing.py) as a person who knows
-  what they meant: "Which card: 1, 2 or 3?" with the one that fits, "something
-  else" when none listed does, and "Card 2?" with yes or no; a line no choice
+  what they meant: "Which card: 1, 2 or 3?" with the one that fits (or that the typed
+  game does the same with), "something else" when none listed does, and "Card 2?" with yes or no; a line no choice
   leads to (a command, a move the rules refuse) is said again whole instead;
 - says the line again (anew: partyhost/bench/table_speech.py) when the host asked
   again, refused it for another reason than the typed game did, or said nothing for
