@@ -338,6 +338,31 @@ def test_a_reply_after_a_stretch_too_long_begun_just_after_the_prompt_is_a_miss_
     assert [ignored(ears.hear(number_prompt())) for _ in range(2)] == [TOO_LONG, FAR]
 
 
+def test_a_second_stretch_too_long_for_a_reply_just_after_the_first_is_a_miss_not_silence(tmp_path):
+    """The party room runs the awaited player's words on into its talk: every try comes out
+    too long for a reply. The first, just after the question, may be table talk and gets
+    silence; a second such try soon after it (not running on from it) gets "Sorry?", and
+    counts toward the narrowed questions. Long after the host spoke, or where any speech is
+    a clue, both stay silent."""
+    from test_endpoint import silence, voiced
+    from test_narrowing import _session
+
+    audio = np.concatenate([silence(0.6), voiced(5.0, level=0.1), silence(2.0), voiced(5.0, level=0.1), silence(1.5)])
+    ears = _far_ears(audio, host_quiet_since=0.0, max_ms=8000)
+    first, second = ears.hear(number_prompt()), ears.hear(number_prompt())
+    assert ignored(first) == TOO_LONG and second.outcome is Outcome.UNCLEAR and second.reason == TOO_LONG
+    ears = _far_ears(audio, host_quiet_since=-10.0, max_ms=8000)
+    assert [ignored(ears.hear(number_prompt())) for _ in range(2)] == [TOO_LONG, TOO_LONG]
+    ears = _far_ears(audio, host_quiet_since=0.0, max_ms=8000)
+    assert [ignored(ears.hear(number_prompt(unclear={"intent": "clue"}))) for _ in range(2)] == [TOO_LONG, TOO_LONG]
+
+    session, _, mouth, journal, _ = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3})
+    session.ears = _far_ears(audio, max_ms=8000)
+    question = session.game.prompt(session.state).text
+    assert session.run() is Ending.EOF
+    assert mouth.said[mouth.said.index(question) :][:2] == [question, SORRY]
+
+
 def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_word_is_a_move():
     from test_endpoint import silence, voiced
 

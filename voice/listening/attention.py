@@ -31,7 +31,9 @@ unanswered says it again, though, often after the window has closed (their first
 ran into the room's noise and was set aside as too long): so a reply-length reading set
 aside for one of those reasons, or a stretch too long for a reply begun inside the answer
 window, opens the window again for SAID_AGAIN_S, and the next one in it is a miss the
-host answers. Table talk seldom brings two such readings so close.
+host answers: a reply-length reading, or another stretch too long for a reply that does
+not run on from the first (a loud room runs every try on; voice/listening/ears.py). Table
+talk seldom brings two such so close.
 """
 
 from __future__ import annotations

@@ -27,9 +27,11 @@ from host.contract import Outcome, Prompt, Source, Understood, Verdict  # where 
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import (
     AMID_TALK,
+    AMID_TALK_S,
     MISS_REASONS,
     REPLY_MAX_S,
     REPLY_WINDOW_S,
+    SAID_AGAIN_S,
     TOO_LONG,
     amid_talk,
     awaited,
@@ -159,10 +161,11 @@ class VoiceEars:
                 return command
         if self._table_talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
+            tried_again = reason == TOO_LONG and self._long_again(prompt, utterance)
             self._long_until = utterance.end  # not worth reading
             if reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S:
                 self._set_aside = (prompt.name, utterance.end)  # a reply may have run into the room's noise
-            return timing.made(Outcome.IGNORED, reason=reason)
+            return timing.made(Outcome.UNCLEAR if tried_again else Outcome.IGNORED, reason=reason)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
@@ -223,6 +226,16 @@ class VoiceEars:
             confidence=reading.confidence,
             **timing.fields(),
         )
+
+    def _long_again(self, prompt: Prompt, utterance: Utterance) -> bool:
+        """A stretch too long for a reply begun soon after one set aside at the same
+        question, not running on from it: the awaited player trying again in a room whose
+        noise runs their words on. A miss the host answers ("Sorry?"), never read, and
+        not where any speech is a move (a clue unread would be taken)."""
+        aside = self._set_aside
+        if prompt.unclear is not None or aside is None or aside[0] != prompt.name or self._continues_long(utterance):
+            return False
+        return AMID_TALK_S <= utterance.start - aside[1] <= SAID_AGAIN_S
 
     def _awaited_miss(self, prompt: Prompt, utterance: Utterance, reason: str) -> bool:
         """A reading set aside as empty, far or too wordy, which the awaited player still
