@@ -49,9 +49,9 @@ SPAN_OTHERS_MAX = NARROW_LIST_MAX + 1
 """Words said beside a span in one question: a card's rank is "2 to 10, ace, jack,
 queen, king or joker", one question rather than three."""
 DIGITS = "Say it digit by digit, like 4 2."
+"""The other words for a number whose span was not understood."""
 ONE_WORD = "Just one word, please"
 """How the choices are asked again where no yes or no can be ("right" reads as yes)."""
-"""The other words for a number whose span was not understood."""
 
 
 @dataclass
@@ -64,6 +64,8 @@ class Trouble:
     """Readings the player said "no" to: never acted on unasked again at this prompt."""
     heard: list[str] = field(default_factory=list)
     """The texts of the missed replies, latest last (where the likeliest reading comes from)."""
+    ruled_out: list[dict[str, Any]] = field(default_factory=list)
+    """Spoken moves the rules refused here: heard again, the same one is a miss as well."""
 
     def miss(self, text: str = "") -> bool:
         """Count one miss; True once the question should be narrowed."""

@@ -359,6 +359,15 @@ class Session:
             if not isinstance(settled, dict):
                 return settled
             intent = settled
+        refusal = self._refusal(prompt, intent) if heard.spoken else None
+        if refusal is not None and intent in trouble.ruled_out:
+            # The same spoken move refused again ("take the number two card", six times, for
+            # "take the draw two card"): likely misheard, so a miss as well. The reason
+            # first, then the narrowed questions once due, which offer what is possible.
+            self._refuse(prompt, refusal)
+            return self._narrow(prompt) if trouble.miss(heard.text) else None
+        if refusal is not None:
+            trouble.ruled_out.append(dict(intent))
         return self._act(prompt, intent)
 
     def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> Ending | None:

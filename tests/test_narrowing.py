@@ -352,6 +352,18 @@ def test_a_guess_heard_twice_but_never_surely_is_taken_where_no_yes_or_no_can_be
     assert journal.accepted_actions(sid)[-1]["intent"] == "place"
 
 
+def test_the_same_spoken_move_refused_again_and_again_leads_to_the_narrowed_questions(tmp_path):
+    """1%'s "take the draw two card" was read "take the number two card" six times, each
+    refused with the rules' reason, and the game stalled there. The same spoken move
+    refused again is a miss as well: after the reason, the narrowed questions follow."""
+    wrong = Say("between 5 and 80 on line one", start=1.0, end=2.0)
+    session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", ["card one", wrong, wrong, wrong])
+    session.run()
+    refusal = "There's no 5 on line one."
+    assert mouth.said.count(refusal) == 3
+    assert mouth.said[mouth.said.index(refusal) :][-2:] == [refusal, "Ana, which line: one or two?"]
+
+
 def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp_path):
     """In a loud room a "yes" may come through as speech no reading can trust: the host
     asks "Sorry? Yes or no?" (not the same question again), and the yes then settles it."""
