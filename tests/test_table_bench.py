@@ -761,6 +761,37 @@ def test_a_reading_worded_otherwise_is_yes_when_the_typed_game_does_the_same_wit
     assert not same_effect(clue, {"intent": "place", "after": 35, "before": 95})
 
 
+def test_after_a_spoken_sorry_the_next_line_is_said_to_the_same_open_question(tmp_path):
+    """ "banana bread" refused as not understood: spoken, the host says "Sorry?" and listens
+    on, asking nothing anew. The next line is said then, not after a question that never
+    comes (Centurion pvp stalled so, clean, at line 15)."""
+    from partyhost.bench.table_player import NOT_UNDERSTOOD
+
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    banana = replace(line, text="banana bread", move=None, refusal=NOT_UNDERSTOOD, told=())
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (banana.text, [{"type": "rejected", "reason": NOT_UNDERSTOOD}, {"type": "say", "text": "Sorry?"}]),
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": line.move},
+                    *({"type": "say", "text": told} for told in line.told),
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    first, second = table.play([banana, line]).lines
+    host.thread.join(5)
+    assert first.done and second.done and host.said == [banana.text, line.text]
+
+
 def test_a_line_not_understood_is_done_by_a_spoken_sorry_though_typed_play_words_it_otherwise(tmp_path):
     from partyhost.bench.table_player import NOT_UNDERSTOOD
 

@@ -436,7 +436,7 @@ class Table:
                 result.errors.append(verdict)
             if verdict in ("done", UNTOLD):
                 result.done = True
-                if reaction.kind != "decided" or self._narrowing(reaction.at):
+                if reaction.kind != "decided" or self._narrowing(reaction.at) or self._listening_on(reaction.at):
                     return self._last_prompt()  # nothing taken, or a command: the same question is open
                 after = self._wait_for_prompt(reaction.at + 1, ANSWER_S, settle=False)
                 result.seconds = None if line.silent else round(self.log.seen[after - 1] - first_end, 2)
@@ -483,6 +483,12 @@ class Table:
             and event["intent"].get("intent") in self.info
             and self.log.first(("narrowing",), last) is not None
         )
+
+    def _listening_on(self, decided: int) -> bool:
+        """A refusal after which the host listens on without asking again ("Sorry?" to
+        words it could not read): it has fallen silent, and no question followed."""
+        event = self.log.events[decided]
+        return event["type"] == "rejected" and self.log.first(("prompt", "game_over"), decided + 1) is None
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
