@@ -122,7 +122,7 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     when the ears got round to it, the reply began 0.2 s after "listening" opened and its
     start was taken for lost ("Sorry, I missed the start of that")."""
     import numpy as np
-    from test_attention import NumberPrompt, Reads
+    from test_attention import Reads, number_prompt
 
     from voice.listening.ears import AFTER_SPEECH_GUARD_S, VoiceEars
     from voice.listening.pipeline import Reader
@@ -134,7 +134,7 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     satellite.say(np.concatenate([np.zeros(int(1.2 * SAMPLE_RATE), np.float32), say("Seven.")]), wait=False)
     time.sleep(1.0)
     ears = VoiceEars(source, Endpointer(), Reader(Reads("seven")), Matcher(), busy_until=lambda: host_silent)
-    heard = ears.hear(NumberPrompt())
+    heard = ears.hear(number_prompt())
     source.close()
     assert heard.listening_from == pytest.approx(host_silent + AFTER_SPEECH_GUARD_S, abs=0.1)
     assert heard.outcome is Outcome.REPLY and heard.text == "seven"
