@@ -278,8 +278,6 @@ class Source(Enum):
     TYPED = "typed"
     PHONE = "phone"
     WAKE = "wake word"
-    TABLE = "table"
-    """A benchmark's stand-in table of players choosing moves (partyhost/bench/pace.py)."""
 
 
 @dataclass(frozen=True)

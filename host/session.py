@@ -98,7 +98,7 @@ CONFIRM_AGAIN = "Sorry? Yes or no?"
 CONFIRM_TRIES = 2
 """Tries at a yes-or-no question the host could not read before it counts as a no."""
 UNDO_CONSENT = "That takes back "
-"""How undo_consent_question begins (a simulated table answers it: partyhost/bench/table_player.py)."""
+"""How undo_consent_question begins (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
 
 
 def undo_consent_question(owner: str | None) -> str:

@@ -5,7 +5,7 @@ The same replies (Piper's voice, game commands of one prompt) reach the ears two
 
 - local: 30 ms frames handed to the endpointer as they are "captured", at real-time
   pace in this process (a sound card with no transport delay at all: the floor);
-- satellite: spoken into wyoming-satellite 1.0.0's --mic-command (partyhost/bench/satellite_mic.py,
+- satellite: spoken into wyoming-satellite 1.0.0's --mic-command (lab/partyhost_lab/satellite_mic.py,
   a paced raw stream like arecord's, 1024-sample chunks), over TCP on 127.0.0.1 to
   voice/remote/satellite.SatelliteSource.
 
@@ -15,7 +15,7 @@ reader). For each reply, "end of speech" is the moment its last speech sample wa
 utterance endpointed, and -> intent (recognised and matched: the same recogniser
 for both). The satellite's overhead is the difference. Run:
     .venv/bin/python scripts/bench_satellite.py [--rounds 2]
-It needs the satellite's venv that partyhost/bench/live_satellite.py builds (run tests/test_satellite.py once).
+It needs the satellite's venv that lab/partyhost_lab/live_satellite.py builds (run tests/test_satellite.py once).
 """
 
 from __future__ import annotations
@@ -118,10 +118,10 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite
-    from partyhost.bench.synthetic_speech import Voices
     from partyhost.config import Settings
     from partyhost.listening_chain import listening_chain
+    from partyhost_lab.live_satellite import SATELLITE_VENV, RunningSatellite
+    from partyhost_lab.synthetic_speech import Voices
     from voice.remote.address import parse_address
     from voice.remote.satellite import SatelliteSource
     from voice.remote.satellite_link import SatelliteLink

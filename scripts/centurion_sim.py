@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from host.decks import Decks  # noqa: E402
 from host.engine import GameOptions  # noqa: E402
 from host.games import centurion  # noqa: E402
 
@@ -54,7 +55,7 @@ def random_action(state: centurion.State, prompt, rng: random.Random) -> dict:
 
 def play_one(seed: int, rules: dict) -> list[str]:
     """One whole game against the random player; returns the winners."""
-    state, _ = centurion.setup(GameOptions(players=(RANDOM_PLAYER,), mode="vs-host", seed=seed, rules=rules), None)
+    state, _ = centurion.setup(GameOptions(players=(RANDOM_PLAYER,), mode="vs-host", seed=seed, rules=rules), Decks())
     rng = random.Random(seed * 7919 + 1)
     while (current := centurion.prompt(state)) is not None:
         state, _ = centurion.apply(state, random_action(state, current, rng))

@@ -18,7 +18,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]  # the fixtures are test support
 
 from speech_fixtures import build  # noqa: E402
 
-from partyhost.bench.synthetic_speech import FixtureError  # noqa: E402
+from partyhost_lab.synthetic_speech import FixtureError  # noqa: E402
 
 
 def main() -> int:

@@ -10,7 +10,7 @@ voices, clean and with music at 10 dB SNR, at two tables of words in play, each 
 exactly as the benchmarks read a clip (partyhost.bench.manifest.Listener). A command heard
 as a clue counts as missed. The game-phrase fixture sets have no such items, which
 is why this exists (docs/lab/keep-cool-live.md records a run). The same commands after
-the wake word: `partyhost bench wake` (partyhost/bench/wake.py).
+the wake word: `partyhost bench wake` (lab/partyhost_lab/wake.py).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from partyhost.bench.manifest import make_listener
-from partyhost.bench.synthetic_speech import Voices, load_noise, mix_at_snr
-from partyhost.bench.wake import COMMAND_TABLES as TABLES
-from partyhost.bench.wake import COMMAND_VOICES as VOICES
-from partyhost.bench.wake import COMMANDS as SAID
 from partyhost.config import Settings
+from partyhost_lab.synthetic_speech import Voices, load_noise, mix_at_snr
+from partyhost_lab.wake import COMMAND_TABLES as TABLES
+from partyhost_lab.wake import COMMAND_VOICES as VOICES
+from partyhost_lab.wake import COMMANDS as SAID
 from voice.speaking.mixing import padded
 
 COMMANDS = {f"host, {said}": intent for said, intent in SAID.items()}

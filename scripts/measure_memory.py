@@ -52,7 +52,7 @@ def main() -> int:
     if moonshine_first and second is not None:
         second.get()
         steps.note("Moonshine loaded (second listener)")
-    rows = [bench.FIXTURE_MANIFEST]
+    rows = [Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "voice" / "manifest.jsonl"]
     first = bench.run_accuracy(
         rows[0], listener, progress=False, limit=1, only=lambda line: line.get("game") != "keep-cool"
     )

@@ -26,7 +26,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from partyhost.bench.manifest import (  # noqa: E402 (after the path above)
-    FIXTURE_MANIFEST,
     Listener,
     expected_matches,
     is_negative,
@@ -107,7 +106,7 @@ def measure(server: str, manifest: Path, every: int, log: Path | None) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", help="wyoming://HOST:PORT (default: start wyoming-faster-whisper here)")
-    parser.add_argument("--manifest", type=Path, default=FIXTURE_MANIFEST)
+    parser.add_argument("--manifest", type=Path, default=ROOT / "tests" / "fixtures" / "voice" / "manifest.jsonl")
     parser.add_argument("--every", type=int, default=1, help="take every n-th recording (default: all)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()

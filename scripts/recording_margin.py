@@ -5,7 +5,7 @@ faint noise added, as another CPU's kernels shift Piper's and Whisper's numbers 
 
 Prints, for each try, the words the host took and what the ears read. A line read otherwise
 in any try is one a fresh machine may read otherwise too (docs/development.md, "Speech
-tests on any machine"): reword it in tests/scripts/voice/keep-cool-live.txt.
+tests on any machine"): reword it in lab/scripted_games/voice/keep-cool-live.txt.
 """
 
 from __future__ import annotations

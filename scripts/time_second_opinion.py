@@ -25,11 +25,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.games import grammar_slots
-from partyhost.bench.keep_cool import PROMPT, ROSTER, build_set
 from partyhost.bench.manifest import bench_prompt, first_utterance, percentile
-from partyhost.bench.synthetic_speech import Voices
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
+from partyhost_lab.keep_cool import PROMPT, ROSTER, build_set
+from partyhost_lab.synthetic_speech import Voices
 from voice.asr.moonshine import MoonshineScorer, Preloaded
 from voice.speaking.mixing import padded  # noqa: E402
 from voice.understanding.matcher import Matcher

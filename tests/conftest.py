@@ -213,7 +213,7 @@ def pulse_null_sink():
 @pytest.fixture(scope="session")
 def voices():
     """Speech synthesis for tests: the host's Piper voice and espeak-ng voices."""
-    from partyhost.bench.synthetic_speech import Voices
+    from partyhost_lab.synthetic_speech import Voices
 
     return Voices(noise_scale=0.0)  # the same audio on every run: no flaky reads
 

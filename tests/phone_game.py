@@ -68,7 +68,7 @@ class _PromptRecorder:
 
 def decks_for(game_id: str):
     if game_id == "keep-cool":
-        return load_decks([], [REPO / "tests" / "data" / "keep-cool-test.csv"])
+        return load_decks([], [REPO / "lab" / "scripted_games" / "decks" / "keep-cool-test.csv"])
     return load_decks([], [])
 
 

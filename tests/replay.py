@@ -1,4 +1,4 @@
-"""Typed whole-game scripts played in-process (partyhost/bench/scripted.py, where the
+"""Typed whole-game scripts played in-process (lab/partyhost_lab/scripted.py, where the
 benchmark that plays them live finds them too), and typed lines played into a new game.
 """
 
@@ -16,7 +16,7 @@ from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from partyhost.bench.scripted import ScriptCase, load_cases, outcomes, play_script  # noqa: F401 (the tests' too)
+from partyhost_lab.scripted import ScriptCase, load_cases, outcomes, play_script  # noqa: F401 (the tests' too)
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The real wyoming-satellite on 127.0.0.1 (partyhost/bench/live_satellite.py) as pytest
+"""The real wyoming-satellite on 127.0.0.1 (lab/partyhost_lab/live_satellite.py) as pytest
 fixtures, for the tests of voice/remote/satellite.py and of `partyhost bench table`.
 """
 
@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import unavailable
 
-from partyhost.bench.live_satellite import (  # noqa: F401 (some only for the tests that import them from here)
-    SATELLITE_VERSION,
+from partyhost_lab.live_satellite import (  # noqa: F401 (some only for the tests that import them from here)
     SND_RATE,
     HostSpeech,
     RunningSatellite,
@@ -22,19 +21,15 @@ from partyhost.bench.live_satellite import (  # noqa: F401 (some only for the te
 )
 
 
-def satellite_program(cache: pytest.Cache) -> Path:
-    """satellite_venv in pytest's cache folder; a missing one that cannot be built skips
-    the test (fails it on CI)."""
+@pytest.fixture(scope="session")
+def satellite_program_path() -> Path:
+    """The lab's wyoming-satellite venv (built once); one that cannot be built skips the
+    test (fails it on CI)."""
     try:
-        return satellite_venv(cache.mkdir(f"wyoming-satellite-{SATELLITE_VERSION}"))
+        return satellite_venv()
     except SatelliteUnavailable as error:
         unavailable(str(error))
         raise
-
-
-@pytest.fixture(scope="session")
-def satellite_program_path(request) -> Path:
-    return satellite_program(request.config.cache)
 
 
 @pytest.fixture

@@ -1,12 +1,12 @@
 """Recorded-speech fixtures: what players say at every prompt, spoken, with the intent it means.
 
 Sources of utterances:
-- every line of every typed whole-game script (tests/scripts/), in the context of
+- every line of every typed whole-game script (lab/scripted_games/), in the context of
   the prompt it answered, expecting the intent the typed line produced;
 - sample phrases of the prompts no script reaches (menu, numbers, yes/no, names);
 - negatives that must be rejected: table chatter, kitchen noise, music, silence.
 
-Voices and noise come from partyhost.bench.synthetic_speech (the benchmarks speak with
+Voices and noise come from partyhost_lab.synthetic_speech (the benchmarks speak with
 them too): noise is mixed at chosen signal-to-noise ratios.
 
 The manifest follows docs/specs/manifest.md, with a "condition" field
@@ -31,7 +31,7 @@ from replay import load_cases, play_script
 
 from host.contract import Ending
 from host.games import game_ids, grammar_slots, unclear_intent
-from partyhost.bench.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
+from partyhost_lab.synthetic_speech import CHATTER, NOISES, Voices, load_noise, mix_at_snr
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import padded
 from voice.understanding.grammar import load_grammar

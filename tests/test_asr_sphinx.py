@@ -132,7 +132,7 @@ def test_out_of_grammar_decodes_are_mostly_rejected(sphinx):
     the time: docs/lab/recognition.md measures about one in five still getting through, which
     is why PocketSphinx is only a fallback. (espeak-ng voices, so the audio is the same on
     every run; Piper's varies.)"""
-    from partyhost.bench.synthetic_speech import Voices
+    from partyhost_lab.synthetic_speech import Voices
 
     voices, grammar = Voices(), sphinx.compile(["yes", "no"])
     rejected = [

@@ -222,20 +222,35 @@ def test_bench_accuracy_reads_a_quiet_speaker_as_the_live_ears_do(tmp_path):
     assert unaided["summary"]["accuracy"] == 0.0
 
 
-BENCH = REPO / "partyhost" / "bench"
+LAB = REPO / "lab" / "partyhost_lab"
 TEST_MODULES = {p.stem for p in (REPO / "tests").glob("*.py")}
 
 
-def test_the_benches_stand_apart_from_the_tests_and_the_product_from_the_benches():
-    """A bench imports nothing of tests/ (it finds the scripts and recordings there by
-    path: partyhost/bench/places.py) and touches no import path; the product imports no
-    bench but where it runs one (the command line, and the model choice it measures)."""
+def test_the_lab_stands_apart_from_the_tests_and_the_product_from_the_lab():
+    """The lab imports nothing of tests/ and touches no import path; the product imports
+    nothing of the lab (its `bench` command finds the lab's benches by entry point)."""
     from test_layers import imported_modules, project_imports
 
-    for path in BENCH.glob("*.py"):
+    for path in LAB.glob("*.py"):
         assert not {m.split(".")[0] for m in imported_modules(path)} & TEST_MODULES, path.name
         assert "sys.path" not in path.read_text(encoding="utf-8"), path.name
-    runs_benches = {"cli.py"}
-    for path in (REPO / "partyhost").rglob("*.py"):
-        if BENCH not in path.parents and path.name not in runs_benches:
-            assert not any(m.startswith("partyhost.bench") for m in project_imports(path)), path.name
+        assert '"tests"' not in path.read_text(encoding="utf-8"), path.name
+    for top in ("host", "voice", "partyhost"):
+        for path in (REPO / top).rglob("*.py"):
+            assert not any(m.startswith("partyhost_lab") for m in project_imports(path)), path
+
+
+def test_the_command_line_loads_nothing_of_the_tests_or_the_lab_until_a_lab_bench_runs():
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, partyhost.cli, partyhost.bench.manifest, partyhost.bench.model_choice\n"
+            "print('\\n'.join(str(getattr(m, '__file__', None)) for m in list(sys.modules.values())))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    ).stdout.splitlines()
+    assert not [f for f in listed if f.startswith((str(REPO / "tests"), str(REPO / "lab")))]

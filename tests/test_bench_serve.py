@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from partyhost.bench.serve import SPIN
-from partyhost.bench.serve_player import Player, examples_in
+from partyhost_lab.serve import SPIN
+from partyhost_lab.serve_player import Player, examples_in
 
 REPO = Path(__file__).resolve().parents[1]
 LAST_LINE = re.compile(

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from replay import play_lines
 
-ZERO = dict(players=("Ana", "Ben", "Cy"), seed=7, rules={"hand_size": 3}, deck="tests/data/zero-to-100-test.csv")
+ZERO = dict(
+    players=("Ana", "Ben", "Cy"), seed=7, rules={"hand_size": 3}, deck="lab/scripted_games/decks/zero-to-100-test.csv"
+)
 
 
 def test_zero_to_100_another_teams_questions_and_powers_in_full(tmp_path):
@@ -58,7 +60,7 @@ def test_keep_it_100_the_lines_and_the_card_in_play(tmp_path):
         players=("Ana", "Ben", "Cy"),
         seed=7,
         rules={"hand_size": 2},
-        deck="tests/data/questions-starter.csv",
+        deck="lab/scripted_games/decks/questions-starter.csv",
     )
     table = mouth.said[-2]
     state = session.state
@@ -74,7 +76,7 @@ def test_keep_cool_the_turn_the_order_and_the_cards_won(tmp_path):
         players=("Ana", "Ben", "Cy"),
         seed=7,
         rules={"face": "red", "line": 1, "swap": False, "relaxed": True},
-        deck="tests/data/keep-cool-test.csv",
+        deck="lab/scripted_games/decks/keep-cool-test.csv",
     )
     assert mouth.said[-1].startswith(
         "Round 1. Order of play: Ana, Ben and Cy. It is Ben's turn. No card won yet this round. Round wins:"

@@ -241,7 +241,7 @@ def silence(seconds: float) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def voices():
-    from partyhost.bench.synthetic_speech import Voices
+    from partyhost_lab.synthetic_speech import Voices
 
     return Voices(noise_scale=0.0)
 
@@ -313,7 +313,7 @@ class FreeOnly:
 
 
 def ears_for(audio: np.ndarray, recognizer, wake=None):
-    from partyhost.bench.wake import ClipSource
+    from partyhost_lab.wake import ClipSource
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
     from voice.listening.frontend import FrontEnd
@@ -432,7 +432,7 @@ def test_the_commands_bench_refuses_unknown_rooms_and_voices():
 
 
 def test_the_commands_bench_counts_each_clip_once():
-    from partyhost.bench.spoken_commands import Counts
+    from partyhost_lab.spoken_commands import Counts
 
     counts = Counts(commands=40, done=37, as_other=1, replies=20, reply_as_command=0, bare=48, wake_fires=1)
     figures = counts.figures()

@@ -23,7 +23,7 @@ from host.journal import Journal
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPT = REPO / "tests" / "scripts" / "one-percent-basic-host.txt"
+SCRIPT = REPO / "lab" / "scripted_games" / "one-percent-basic-host.txt"
 ARGS = [
     "play",
     "one-percent",

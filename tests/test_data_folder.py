@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from partyhost.bench.scripted import load_cases
+from partyhost_lab.scripted import load_cases
 
 REPO = Path(__file__).resolve().parents[1]
 CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.txt")
@@ -43,7 +43,7 @@ def partyhost(args: list[str], data: Path, stdin: str = "") -> subprocess.Comple
 
 
 def half_a_game(data: Path) -> str:
-    lines = (REPO / "tests" / "scripts" / CASE.script).read_text().splitlines(keepends=True)
+    lines = (REPO / "lab" / "scripted_games" / CASE.script).read_text().splitlines(keepends=True)
     played = partyhost(CASE.cli_arguments(), data, "".join(lines[: len(lines) // 2]))
     assert played.returncode == 0, played.stderr
     with sqlite3.connect(data / "partyhost.sqlite3") as db:

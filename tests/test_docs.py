@@ -57,11 +57,13 @@ def test_the_readme_says_where_a_piped_scripts_settings_come_from():
     from replay import load_cases
 
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    assert "tests/scripts/cases.yaml" in text and "--data-dir" in text.split("tests/scripts/cases.yaml")[1][:300]
+    assert (
+        "lab/scripted_games/cases.yaml" in text and "--data-dir" in text.split("lab/scripted_games/cases.yaml")[1][:300]
+    )
     piped = [partyhost_words(c) for c in README_COMMANDS if " < " in c]
     assert piped
     for words, stdin in piped:
-        case = next(case for case in load_cases() if f"tests/scripts/{case.script}" == stdin)
+        case = next(case for case in load_cases() if f"lab/scripted_games/{case.script}" == stdin)
         asked = case.cli_arguments()
         for flag in ("--players", "--seed", "--mode", "--deal", "--rules"):
             given = [words[i + 1] for i, word in enumerate(words[:-1]) if word == flag]
@@ -98,7 +100,7 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
         "HOST: The game is saved.",
     ),
     'scripts/run play one-percent --players "Ana,Ben,Cy" --seed 26 --input text --output text'
-    " < tests/scripts/one-percent-basic-host.txt": ("HOST: Cy wins the game with a winning roll!",),
+    " < lab/scripted_games/one-percent-basic-host.txt": ("HOST: Cy wins the game with a winning roll!",),
     "scripts/run rules keep-cool": ("Keep Cool. Everyone holds 4 secret words.", "Modes: basic, too-cool."),
     'scripts/run play keep-cool --players "Ana,Ben,Cy" --rules turn_seconds=12 --input text --output text': (
         "HOST: Keep Cool, the basic game, for Ana, Ben and Cy.",
@@ -113,7 +115,9 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
         "zero-to-100, 0 moves",
         "keep-cool, 0 moves",
     ),
-    "scripts/run decks check --questions tests/data/questions-starter.csv": ("151 questions, 0 word cards",),
+    "scripts/run decks check --questions lab/scripted_games/decks/questions-starter.csv": (
+        "151 questions, 0 word cards",
+    ),
     "scripts/run decks stats": ("questions: 601", "for keep-it-100: 267"),
     "scripts/run models list": ("whisper-tiny.en (shipped)",),
 }

@@ -304,7 +304,7 @@ def test_finds_where_replies_end_over_a_party_s_continuous_noise(corpora):
     music. Measured from the floor alone, the chatter counted as speech: 57 % of the
     replies were found, 28 % of those with their end, and 30 stretches ran on past
     4 s (not a reply). Measured 95 % / 79 % / none."""
-    from partyhost.bench.chatter import party_noise
+    from partyhost_lab.chatter import party_noise
 
     signal, truth = scene(corpora["fsdd"], party_noise(120, corpora=("speech-commands",)))
     found = list(Endpointer().utterances(frames_of(signal)))
@@ -322,7 +322,7 @@ def test_chatter_alone_is_not_cut_into_replies(shared_audio):
     reply-length pieces the recogniser would read against the prompt. Through the front
     end, as live. (Ended where the chatter falls back, but without asking that a reply
     stand out of it, these two minutes gave 13 reply-length pieces; now 1.)"""
-    from partyhost.bench.chatter import babble
+    from partyhost_lab.chatter import babble
     from voice.listening.frontend import FrontEnd
 
     minutes = 2.0

@@ -22,7 +22,7 @@ from host.journal import Journal
 from partyhost.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPT = (REPO / "tests" / "scripts" / "centurion-pvp-host.txt").read_text()
+SCRIPT = (REPO / "lab" / "scripted_games" / "centurion-pvp-host.txt").read_text()
 CENTURION = [
     "play",
     "centurion",

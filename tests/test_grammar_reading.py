@@ -153,7 +153,7 @@ NARROWED_VOICES = ("piper-1", "espeak-en-gb")  # the fixtures' voices (tests/spe
 
 @pytest.fixture(scope="module")
 def voices():
-    from partyhost.bench.synthetic_speech import Voices
+    from partyhost_lab.synthetic_speech import Voices
 
     return Voices(noise_scale=0)
 

@@ -2,7 +2,7 @@
 
 The accuracy benchmark knows a recorded utterance only by its prompt name and the
 manifest's `context`, yet must build exactly the grammar a live game builds. So
-every prompt of every scripted game (tests/scripts/cases.yaml: the same scripts, seeds and decks as
+every prompt of every scripted game (lab/scripted_games/cases.yaml: the same scripts, seeds and decks as
 tests/test_play_*.py) must get back its live slot lists from
 `host.games.grammar_slots(name, context)` after the context has been through JSON,
 as a JSONL manifest stores it. The intents.md context examples must give slots

@@ -70,12 +70,14 @@ def test_a_players_install_has_no_test_only_package():
 
 
 def checkout(tmp_path: Path) -> tuple[Path, Path]:
-    """The scripts and pyproject.toml in a folder of their own, with a stand-in .venv."""
+    """The scripts and both pyproject.toml files in a folder of their own, with a stand-in .venv."""
     repo = tmp_path / "repo"
     (repo / "scripts").mkdir(parents=True)
-    for script in ("run", "test", "lint", "setup-env", "strip-debug-info"):
+    for script in ("run", "test", "lint", "bench", "setup-env", "strip-debug-info"):
         shutil.copy(REPO / "scripts" / script, repo / "scripts" / script)
     shutil.copy(REPO / "pyproject.toml", repo / "pyproject.toml")
+    (repo / "lab").mkdir()
+    shutil.copy(REPO / "lab" / "pyproject.toml", repo / "lab" / "pyproject.toml")
     bin_dir = repo / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
     (bin_dir / "python").write_text(PYTHON)
@@ -122,7 +124,7 @@ def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
     script(repo, calls, "run", "sessions")
     tested, made = script(repo, calls, "test", "-q")
     assert tested.returncode == 0, tested.stderr
-    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test]"]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test] -e ./lab"]
     quick = "not slow and not audio and not browser and not model and not live"
     runs = [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")]
     assert runs == [f"python -m pytest -m {quick} -n auto -q", f"python -m pytest -m not ({quick}) -q"]
@@ -146,7 +148,21 @@ def test_scripts_run_after_scripts_test_installs_nothing_until_pyproject_changes
     played, made = script(repo, calls, "run", "sessions")
     assert installs(made) == ["python -m pip install --quiet --no-compile -e ."]
     tested, made = script(repo, calls, "test")
-    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test]"]
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test] -e ./lab"]
+
+
+def test_scripts_bench_brings_the_lab_and_a_changed_lab_installs_again(tmp_path):
+    repo, calls = checkout(tmp_path)
+    benched, made = script(repo, calls, "bench", "table", "--quick")
+    assert benched.returncode == 0, benched.stderr
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test] -e ./lab"]
+    assert benched.stdout == "HOST: Welcome to Keep It 100.\n"  # then partyhost ran
+    _, made = script(repo, calls, "test")
+    assert installs(made) == []
+    with (repo / "lab" / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("# a new bench dependency\n")
+    _, made = script(repo, calls, "test")
+    assert installs(made) == ["python -m pip install --quiet --no-compile -e .[test] -e ./lab"]
 
 
 def test_a_failed_install_says_why_and_stops(tmp_path):
@@ -155,7 +171,7 @@ def test_a_failed_install_says_why_and_stops(tmp_path):
     assert played.returncode != 0
     assert "HOST:" not in played.stdout  # the game did not start
     assert "ERROR: No matching distribution found for hassil" in played.stderr
-    assert "scripts/setup-env: pip could not install partyhost (.) into .venv" in played.stderr
+    assert "scripts/setup-env: pip could not install partyhost (-e .) into .venv" in played.stderr
     again, made = script(repo, calls, "run", "play", "keep-it-100")  # and tries again next time
     assert again.returncode == 0 and installs(made) == ["python -m pip install --quiet --no-compile -e ."]
 

@@ -22,7 +22,7 @@ from partyhost.cli import main
 from partyhost.saved import open_saved
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPT = (REPO / "tests" / "scripts" / "centurion-pvp-host.txt").read_text().splitlines()
+SCRIPT = (REPO / "lab" / "scripted_games" / "centurion-pvp-host.txt").read_text().splitlines()
 CENTURION = [
     "play",
     "centurion",

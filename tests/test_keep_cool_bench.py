@@ -1,4 +1,4 @@
-"""The Keep Cool benchmark's word sets and arithmetic (partyhost/bench/keep_cool.py).
+"""The Keep Cool benchmark's word sets and arithmetic (lab/partyhost_lab/keep_cool.py).
 
 The audio run itself is a benchmark, not a test (minutes of recognition); what is
 checked here is that it measures what it says: clue words are never words in play
@@ -13,7 +13,7 @@ import json
 import pytest
 
 from host.games.keep_cool import plurals
-from partyhost.bench.keep_cool import (
+from partyhost_lab.keep_cool import (
     HARD_PAIRS,
     REAL_TUNE_SPEAKERS,
     REPORT_VOICES,
@@ -216,7 +216,7 @@ def test_people_are_summarised_as_a_group_of_their_own():
 
 
 def test_without_people_s_recordings_real_says_what_is_missing_and_runs_nothing(tmp_path, monkeypatch, capsys):
-    import partyhost.bench.keep_cool as bench
+    import partyhost_lab.keep_cool as bench
 
     monkeypatch.setattr(bench, "REAL_WORDS", tmp_path / "speech-commands")
     monkeypatch.setattr(bench, "run_real", lambda **kwargs: pytest.fail("nothing may run"))

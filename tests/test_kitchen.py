@@ -151,8 +151,8 @@ rest as a second, separate stretch."""
 def test_the_end_of_a_reply_over_a_party_s_noise_is_found_within_0_3_s(picovoice, shared_audio):
     from test_endpoint import speech_span
 
-    from partyhost.bench.chatter import party_noise
     from partyhost.bench.manifest import frames_of as frames
+    from partyhost_lab.chatter import party_noise
     from voice.listening.audio_in import read_wav_16k
 
     speech = read_wav_16k(picovoice / "speech" / PARTY_ORDER)

@@ -48,7 +48,7 @@ def test_a_50_mb_line_in_a_piped_game_costs_no_more_memory_and_the_game_goes_on(
     script = tmp_path / "script.txt"
     with script.open("w", encoding="utf-8") as out:
         out.write("a" * 50_000_000 + "\n")
-        out.write((REPO / "tests" / "scripts" / "one-percent-basic-host.txt").read_text())
+        out.write((REPO / "lab" / "scripted_games" / "one-percent-basic-host.txt").read_text())
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
     game = [
         sys.executable,

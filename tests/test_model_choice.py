@@ -121,3 +121,21 @@ def test_fetch_without_names_leaves_the_large_and_the_unverifiable_alone(tmp_pat
     assert not any("whisper" in name or "lgraph" in name for name in fetched)
     assert "faster-whisper-small.en: only when named" in said
     assert "vosk-model-en-us-0.22-lgraph: only when named" in said
+
+
+@pytest.mark.model
+@pytest.mark.audio
+def test_the_products_own_recordings_are_read_as_their_replies(tmp_path):
+    """`bench latency` with no manifest times replies said by the host's own voice: each
+    is a recording the live ears find and read, at a prompt of every game."""
+    from partyhost.bench.manifest import make_listener, run_accuracy
+    from partyhost.bench.own_lines import OWN_LINES, spoken_manifest
+    from partyhost.config import Settings
+
+    manifest = spoken_manifest(tmp_path)
+    result = run_accuracy(manifest, make_listener(Settings()), progress=False)
+    assert len(result["items"]) == len(OWN_LINES)
+    assert {line.game for line in OWN_LINES} >= {"keep-it-100", "zero-to-100", "keep-cool", "one-percent", "centurion"}
+    assert all(item["ms"] > 0 for item in result["items"])  # each one heard and timed
+    missed = [(item["id"], item["heard"]) for item in result["items"] if not item["correct"]]
+    assert len(missed) <= 2, missed  # the host's voice at its own prompts: almost all read right

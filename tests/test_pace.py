@@ -7,7 +7,7 @@ import pytest
 
 from host.contract import Ending
 from partyhost import speech_time
-from partyhost.bench import pace
+from partyhost_lab import pace
 
 
 def say(text):

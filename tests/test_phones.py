@@ -15,6 +15,7 @@ import pytest
 from phone_game import CENTURION, LiveGame, decks_for, running_centurion
 
 from host.contract import Ending, Outcome, Prompt, Source, Understood
+from host.decks import Decks
 from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
@@ -60,7 +61,7 @@ def post_form(url: str, fields: dict[str, str]) -> tuple[int, str, str]:
 
 
 def test_centurion_page_holds_only_its_own_cards_and_plays_on_its_turn_only():
-    state, _ = centurion.setup(CENTURION, None)
+    state, _ = centurion.setup(CENTURION, Decks())
     ana, ben = (centurion.hand_view(state, p) for p in ("Ana", "Ben"))
     assert {c.label for c in ana.cards} == {state.name(c) for c in state.hands[0]}
     assert {c.label for c in ben.cards} == {state.name(c) for c in state.hands[1]}
@@ -72,9 +73,9 @@ def test_centurion_page_holds_only_its_own_cards_and_plays_on_its_turn_only():
 
 
 def test_centurion_has_no_page_at_a_table_deal_or_for_the_host_seat():
-    table, _ = centurion.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", deal="table", seed=1), None)
+    table, _ = centurion.setup(GameOptions(players=("Ana", "Ben"), mode="pvp", deal="table", seed=1), Decks())
     assert centurion.hand_view(table, "Ana") is None
-    solo, _ = centurion.setup(GameOptions(players=("Ana",), mode="vs-host", deal="host", seed=1), None)
+    solo, _ = centurion.setup(GameOptions(players=("Ana",), mode="vs-host", deal="host", seed=1), Decks())
     assert centurion.hand_view(solo, "Ana") is not None
     assert centurion.hand_view(solo, solo.computer) is None
 
@@ -94,12 +95,12 @@ def test_keep_cool_swap_buttons_only_for_the_player_swapping():
 
 def test_one_percent_page_shows_the_bid_cards_of_that_player():
     options = GameOptions(players=("Ana", "Ben"), deal="host", seed=26)
-    state, _ = one_percent.setup(options, None)
+    state, _ = one_percent.setup(options, Decks())
     view = one_percent.hand_view(state, "Ana")
     assert [c.label for c in view.cards] == [f"{c.family} {c.value}" for c in state.hands["Ana"]]
     assert (
         one_percent.hand_view(
-            one_percent.setup(GameOptions(players=("Ana", "Ben"), deal="table", seed=26), None)[0], "Ana"
+            one_percent.setup(GameOptions(players=("Ana", "Ben"), deal="table", seed=26), Decks())[0], "Ana"
         )
         is None
     )
@@ -156,7 +157,7 @@ def test_fresh_seats_have_long_distinct_tokens_and_a_four_digit_code():
 def centurion_hub() -> tuple[PhoneHub, str]:
     """A hub showing a fresh Centurion deal, and the player whose turn it is."""
     hub = PhoneHub("Centurion", ["Ana", "Ben"], centurion.hand_view)
-    state, _ = centurion.setup(CENTURION, None)
+    state, _ = centurion.setup(CENTURION, Decks())
     hub.update(state)
     return hub, state.players[state.turn]
 
@@ -251,7 +252,7 @@ def test_a_press_answers_a_narrowed_question_and_the_host_offers_the_page_when_i
     hub.press(turn, hub.snapshot(turn)["version"], 0)
     heard = ears.hear(Prompt("common/yes_no+common/choice+centurion/play_card", turn, "The ace of clubs?"))
     assert heard.source is Source.PHONE and heard.intent["intent"] == "play_card"
-    state, _ = centurion.setup(CENTURION, None)
+    state, _ = centurion.setup(CENTURION, Decks())
     waiting = "Ana" if turn == "Ben" else "Ben"
     assert page_can_move(centurion.GAME, state, turn) and not page_can_move(centurion.GAME, state, waiting)
 
@@ -515,7 +516,7 @@ def _play_cli(tmp_path: Path, args: list[str], script: str):
         "--events",
         str(tmp_path / "events.jsonl"),
     ]
-    with (repo / "tests" / "scripts" / script).open(encoding="utf-8") as stdin:
+    with (repo / "lab" / "scripted_games" / script).open(encoding="utf-8") as stdin:
         return subprocess.run(command, stdin=stdin, cwd=repo, env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -570,7 +571,7 @@ def test_phones_are_not_started_for_a_table_deal(tmp_path: Path):
             "--deal",
             "table",
             "--word-deck",
-            "tests/data/keep-cool-test.csv",
+            "lab/scripted_games/decks/keep-cool-test.csv",
             "--phones",
             "--phones-bind",
             "127.0.0.1",

@@ -1,6 +1,6 @@
 """Whole Centurion games played through the text CLI, one script per mode and deal.
 
-Each script in tests/scripts/ is what the players type, one line per prompt; seed
+Each script in lab/scripted_games/ is what the players type, one line per prompt; seed
 and rules are fixed here, so the deal is always the same.
 
 What each script plays:
@@ -27,7 +27,7 @@ import pytest
 pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "tests" / "scripts"
+SCRIPTS = REPO / "lab" / "scripted_games"
 
 # script, players, mode, deal, seed, rules, final scores, refused moves, a line the host says
 CASES = [

@@ -1,8 +1,8 @@
 """Whole Keep Cool games played through the text CLI, one script per mode and deal.
 
-Each script in tests/scripts/ is what the players type, one line per prompt ("..."
+Each script in lab/scripted_games/ is what the players type, one line per prompt ("..."
 is silence: the buzzer beats the player). The host-deal scripts name the words
-on the cards, so they play with a small word deck (tests/data/keep-cool-test.csv) (seed 7 always
+on the cards, so they play with a small word deck (lab/scripted_games/decks/keep-cool-test.csv) (seed 7 always
 deals the same hands from it); the shipped deck can change without breaking them.
 
 What each script plays:
@@ -27,9 +27,9 @@ import pytest
 pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "tests" / "scripts"
+SCRIPTS = REPO / "lab" / "scripted_games"
 
-DECK = REPO / "tests" / "data" / "keep-cool-test.csv"
+DECK = REPO / "lab" / "scripted_games" / "decks" / "keep-cool-test.csv"
 """16 cards: the red line-1 words are apple, bread, candle ... pencil; every other line
 holds a made-up filler word. Seed 7 always deals the same hands from it."""
 

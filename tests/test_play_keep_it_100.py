@@ -1,6 +1,6 @@
 """Whole games of Keep It 100 typed into the command line, one script per mode.
 
-Each script in tests/scripts/ is piped into `partyhost play keep-it-100`; the game
+Each script in lab/scripted_games/ is piped into `partyhost play keep-it-100`; the game
 must reach its game_over event with the expected winners. The scripts include
 misheard and refused answers, "read my cards", score and undo requests.
 """
@@ -18,8 +18,8 @@ import pytest
 pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "tests" / "scripts"
-DECK = REPO / "tests" / "data" / "questions-starter.csv"  # fixed, so deck edits can't change the deal
+SCRIPTS = REPO / "lab" / "scripted_games"
+DECK = REPO / "lab" / "scripted_games" / "decks" / "questions-starter.csv"  # fixed, so deck edits can't change the deal
 
 CASES = [
     (

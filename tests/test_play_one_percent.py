@@ -1,6 +1,6 @@
 """Whole games of 1% typed into the command line, one script per deal.
 
-Each script in tests/scripts/ is piped into `partyhost play one-percent`; the game
+Each script in lab/scripted_games/ is piped into `partyhost play one-percent`; the game
 must reach its game_over event with the expected winner. The scripts include a
 refused bid, undo, score, "what can I say" and (host deal) "read my cards"; the
 host-deal game uses the host's dice, the table-deal game the players' own dice.
@@ -20,7 +20,7 @@ import pytest
 pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "tests" / "scripts"
+SCRIPTS = REPO / "lab" / "scripted_games"
 
 CASES = [
     ("one-percent-basic-host.txt", ["--players", "Ana,Ben,Cy", "--seed", "26", "--deal", "host"], ["Cy"]),

@@ -1,7 +1,7 @@
 """A whole game of Zero to 100 typed into the command line.
 
-tests/scripts/zero-to-100-basic.txt is piped into `partyhost play zero-to-100` with
-a small deck (tests/data/zero-to-100-test.csv) (so the answers, and the winner, are known), 5 players
+lab/scripted_games/zero-to-100-basic.txt is piped into `partyhost play zero-to-100` with
+a small deck (lab/scripted_games/decks/zero-to-100-test.csv) (so the answers, and the winner, are known), 5 players
 in 3 teams of hand size 3. The script walks through:
 
 Round 1, target 50; Team Ana (Ana, Dan), Team Ben (Ben, Eve) and Team Cy pick in turn.
@@ -28,9 +28,9 @@ import pytest
 pytestmark = pytest.mark.slow  # whole games through the command line, one process each
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTS = REPO / "tests" / "scripts"
+SCRIPTS = REPO / "lab" / "scripted_games"
 
-DECK = REPO / "tests" / "data" / "zero-to-100-test.csv"
+DECK = REPO / "lab" / "scripted_games" / "decks" / "zero-to-100-test.csv"
 """14 hand-made questions; in deck order Team Ana gets the first 3, Team Ben the next 3,
 Team Cy 3, then the pile."""
 

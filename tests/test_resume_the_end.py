@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from partyhost.bench.scripted import load_cases
+from partyhost_lab.scripted import load_cases
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = {case.game: case for case in reversed(load_cases())}
@@ -47,7 +47,7 @@ def _last_move_said(events: list[dict]) -> list[str]:
 def test_resume_after_the_last_move_speaks_the_ending(game: str, tmp_path: Path):
     case = CASES[game]
     events_path = tmp_path / "events.jsonl"
-    with (REPO / "tests" / "scripts" / case.script).open(encoding="utf-8") as script:
+    with (REPO / "lab" / "scripted_games" / case.script).open(encoding="utf-8") as script:
         played = _run([*case.cli_arguments(), "--events", str(events_path)], tmp_path, script)
     assert played.returncode == 0, played.stderr
     events = [json.loads(line) for line in events_path.read_text().splitlines()]

@@ -130,13 +130,13 @@ def test_keep_it_100_played_again_the_same_day_starts_with_the_last_games_lowest
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[1]
-    script = (repo / "tests" / "scripts" / "keep-it-100-basic.txt").read_text(encoding="utf-8")
+    script = (repo / "lab" / "scripted_games" / "keep-it-100-basic.txt").read_text(encoding="utf-8")
     setup = GameSetup(
         game="keep-it-100",
         players=("Ana", "Ben", "Cy"),
         seed=7,
         rules={"hand_size": 2},
-        question_decks=(repo / "tests" / "data" / "questions-starter.csv",),
+        question_decks=(repo / "lab" / "scripted_games" / "decks" / "questions-starter.csv",),
     )
     first = io.StringIO()
     assert table.play(setup, typed(script, first)).outcome is Ending.OVER

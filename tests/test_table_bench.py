@@ -1,4 +1,4 @@
-"""`partyhost bench table`: the simulated table (partyhost/bench/table_player.py) against a
+"""`partyhost bench table`: the simulated table (lab/partyhost_lab/table_player.py) against a
 scripted host, and one short game played live through the real wyoming-satellite."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
 from host.session import CONFIRM_AGAIN, undo_consent_question
-from partyhost.bench.table import play_case, speaker_for
-from partyhost.bench.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
+from partyhost_lab.table import play_case, speaker_for
+from partyhost_lab.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
 
 SHORT = replace(
     next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
@@ -348,11 +348,11 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
 
 
 def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
-    """The satellite's microphone (partyhost/bench/satellite_mic.py) plays a room's recording
+    """The satellite's microphone (lab/partyhost_lab/satellite_mic.py) plays a room's recording
     without a break: a line is added over it, and it loops."""
     from array import array
 
-    from partyhost.bench.satellite_mic import Room, over
+    from partyhost_lab.satellite_mic import Room, over
 
     recording = tmp_path / "room.raw"
     recording.write_bytes(array("h", range(1, 11)).tobytes())
@@ -365,8 +365,8 @@ def test_the_room_goes_on_under_a_line_and_loops(tmp_path):
 
 
 def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_path):
-    from partyhost.bench.table import CaseResult, _as_json, figures, from_json, summary_rows
-    from partyhost.bench.table_player import GameRecord, LineRecord
+    from partyhost_lab.table import CaseResult, _as_json, figures, from_json, summary_rows
+    from partyhost_lab.table_player import GameRecord, LineRecord
 
     events = [
         {"type": "say", "text": "Welcome."},
@@ -417,7 +417,7 @@ def test_the_figures_count_what_the_table_met_and_survive_a_json_round_trip(tmp_
 def _voice_lists_elsewhere() -> set[str]:
     """Every voice another bench, fixture set or tuning speaks with (a pitch-moved voice
     as the voice it is moved from)."""
-    from partyhost.bench import keep_cool, synthetic_speech, table, wake
+    from partyhost_lab import keep_cool, synthetic_speech, table, wake
 
     named = {
         *wake.DESIGN_VOICES,
@@ -435,14 +435,14 @@ def _voice_lists_elsewhere() -> set[str]:
 
 def test_the_held_apart_table_and_its_room_speak_with_voices_nothing_else_uses():
     """Issue 40: en-us+f4 tuned the wake word and Piper 0.95 was in the wake bench."""
-    from partyhost.bench.held_apart_room import TALKERS
-    from partyhost.bench.table import HELD_APART
+    from partyhost_lab.held_apart_room import TALKERS
+    from partyhost_lab.table import HELD_APART
 
     held = {*HELD_APART, *TALKERS}
     assert len(held) == len(HELD_APART) + len(TALKERS)
     assert not held & _voice_lists_elsewhere()
     root = Path(__file__).resolve().parents[1]
-    own = {root / "partyhost/bench/table.py", root / "partyhost/bench/held_apart_room.py", Path(__file__).resolve()}
+    own = {root / "lab/partyhost_lab/table.py", root / "lab/partyhost_lab/held_apart_room.py", Path(__file__).resolve()}
     sources = [
         p
         for folder in ("partyhost", "host", "voice", "scripts", "tests")
@@ -456,7 +456,7 @@ def test_the_held_apart_table_and_its_room_speak_with_voices_nothing_else_uses()
 
 
 def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch):
-    from partyhost.bench import chatter, held_apart_room, synthetic_speech
+    from partyhost_lab import chatter, held_apart_room, synthetic_speech
 
     def refused(*args, **kwargs):
         raise AssertionError("a shared recording was read")
@@ -486,7 +486,7 @@ def test_the_held_apart_party_is_made_from_no_recording_a_test_uses(monkeypatch)
 
 
 def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
-    from partyhost.bench.table_speech import AGAIN_CENTS, AGAIN_DB, AGAIN_RATE, Saying, Speech, saying
+    from partyhost_lab.table_speech import AGAIN_CENTS, AGAIN_DB, AGAIN_RATE, Saying, Speech, saying
 
     assert saying("Ana", "card two", 0) == Saying()
     again = [saying("Ana", "card two", n) for n in (1, 2, 3)]
@@ -517,7 +517,7 @@ def test_each_repeat_is_said_anew_more_slowly_at_another_pitch_and_level():
 
 @pytest.mark.skipif(not shutil.which("sox"), reason="sox moves the pitch")
 def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
-    from partyhost.bench.synthetic_speech import pitch_shifted
+    from partyhost_lab.synthetic_speech import pitch_shifted
 
     tone = np.sin(2 * np.pi * 200 * np.arange(16000) / 16000).astype(np.float32) * 0.5
     up = pitch_shifted(tone, 1200)
@@ -531,7 +531,7 @@ def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
 
 
 def test_a_clue_is_judged_by_its_words():
-    from partyhost.bench.table_player import same_move
+    from partyhost_lab.table_player import same_move
 
     clue = {"intent": "word", "word": None, "text": "toast"}
     assert same_move({"intent": "word", "word": None, "text": "The Toast."}, clue)  # case, article, full stop
@@ -583,7 +583,7 @@ def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path
 
 
 def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
-    from partyhost.bench.table import CaseResult, figures
+    from partyhost_lab.table import CaseResult, figures
 
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
@@ -623,8 +623,8 @@ def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp
 
 
 def test_silences_and_lines_not_understood_are_left_out_of_right_first_time():
-    from partyhost.bench.table import CaseResult, figures
-    from partyhost.bench.table_player import NOT_UNDERSTOOD, GameRecord, LineRecord
+    from partyhost_lab.table import CaseResult, figures
+    from partyhost_lab.table_player import NOT_UNDERSTOOD, GameRecord, LineRecord
 
     lines = [
         LineRecord(0, "card two", "Ana", tries=1, done=True),
@@ -642,7 +642,7 @@ def test_silences_and_lines_not_understood_are_left_out_of_right_first_time():
 def test_the_microphone_hears_what_the_speaker_plays_from_then_on_scaled_and_at_16_khz(tmp_path):
     from array import array
 
-    from partyhost.bench.satellite_mic import Echo
+    from partyhost_lab.satellite_mic import Echo
 
     played = tmp_path / "played.raw"
     played.write_bytes(array("h", [9000] * 100).tobytes())  # played before: not heard again
@@ -661,7 +661,7 @@ def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
     import sys
     from array import array
 
-    from partyhost.bench.live_satellite import MIC
+    from partyhost_lab.live_satellite import MIC
 
     played, mailbox = tmp_path / "played.raw", tmp_path / "mic"
     mailbox.mkdir()
@@ -682,7 +682,7 @@ def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
 
 
 def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
-    from partyhost.bench.table_player import barges_in
+    from partyhost_lab.table_player import barges_in
 
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
@@ -749,7 +749,7 @@ def test_a_move_is_done_when_the_host_tells_it_in_the_typed_hosts_words(tmp_path
 def test_a_reading_worded_otherwise_is_yes_when_the_typed_game_does_the_same_with_it(tmp_path):
     """ "Did you mean: between 35 and 95?" to "between 35 and 95 on line two", where only
     line two has that gap: a person says yes. Another gap, or a clue in other words, is no."""
-    from partyhost.bench.table_player import same_effect
+    from partyhost_lab.table_player import same_effect
 
     (case,) = [c for c in load_cases() if c.script == "keep-it-100-basic.txt"]
     lines, _ = typed_lines(case, tmp_path, speaker_for(case))
@@ -765,7 +765,7 @@ def test_after_a_spoken_sorry_the_next_line_is_said_to_the_same_open_question(tm
     """ "banana bread" refused as not understood: spoken, the host says "Sorry?" and listens
     on, asking nothing anew. The next line is said then, not after a question that never
     comes (Centurion pvp stalled so, clean, at line 15)."""
-    from partyhost.bench.table_player import NOT_UNDERSTOOD
+    from partyhost_lab.table_player import NOT_UNDERSTOOD
 
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
@@ -793,7 +793,7 @@ def test_after_a_spoken_sorry_the_next_line_is_said_to_the_same_open_question(tm
 
 
 def test_a_line_not_understood_is_done_by_a_spoken_sorry_though_typed_play_words_it_otherwise(tmp_path):
-    from partyhost.bench.table_player import NOT_UNDERSTOOD
+    from partyhost_lab.table_player import NOT_UNDERSTOOD
 
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]

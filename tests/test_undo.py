@@ -30,7 +30,9 @@ def undos(mouth) -> int:
     return sum(text.startswith("Undone.") for text in mouth.said)
 
 
-KEEP_IT_100 = dict(players=("Ana", "Ben"), seed=7, rules={"hand_size": 2}, deck="tests/data/questions-starter.csv")
+KEEP_IT_100 = dict(
+    players=("Ana", "Ben"), seed=7, rules={"hand_size": 2}, deck="lab/scripted_games/decks/questions-starter.csv"
+)
 TO_THE_REVEAL = ["card 1", "at the end of line one", "right"]
 
 
@@ -69,7 +71,7 @@ def test_zero_to_100_no_card_is_picked_again_after_the_reveal(tmp_path):
         players=("Ana", "Ben"),
         seed=7,
         rules={"hand_size": 3},
-        deck="tests/data/zero-to-100-test.csv",
+        deck="lab/scripted_games/decks/zero-to-100-test.csv",
     )
     assert "drumroll" in mouth.sounds  # the reveal
     assert refused(mouth) and len(actions) == 2
@@ -114,7 +116,7 @@ def test_keep_cool_a_card_drawn_in_a_swap_stays_drawn(tmp_path):
         players=("Ana", "Ben", "Cy"),
         seed=7,
         rules={"face": "red", "line": 1},
-        deck="tests/data/keep-cool-test.csv",
+        deck="lab/scripted_games/decks/keep-cool-test.csv",
     )
     assert any(text.startswith("[Ana] New card 2.") for text in mouth.said)
     assert refused(mouth) and len(actions) == 1
@@ -213,7 +215,7 @@ ONE_PERCENT_TABLE = dict(players=("Ana", "Ben", "Cy", "Dee"), seed=187, deal="ta
 
 def _to_bens_vote() -> list[str]:
     """The table script of 1% up to Ben's vote ("disagree"); Cy votes next."""
-    lines = (REPO / "tests/scripts/one-percent-basic-table.txt").read_text(encoding="utf-8").splitlines()
+    lines = (REPO / "lab/scripted_games/one-percent-basic-table.txt").read_text(encoding="utf-8").splitlines()
     return lines[: lines.index("disagree") + 1]
 
 
@@ -236,7 +238,7 @@ def test_one_percent_ben_may_agree_to_cys_undo_of_his_vote(tmp_path):
 
 def _to_the_roll() -> list[str]:
     """The host-dealt 1% script up to Cy's reward roll (the host rolls the dice)."""
-    lines = (REPO / "tests/scripts/one-percent-basic-host.txt").read_text(encoding="utf-8").splitlines()
+    lines = (REPO / "lab/scripted_games/one-percent-basic-host.txt").read_text(encoding="utf-8").splitlines()
     return lines[: lines.index("roll the dice") + 1]
 
 

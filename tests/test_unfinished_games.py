@@ -19,7 +19,7 @@ from test_wyoming_service import Service, say
 from host.journal import Journal
 from host.sessionlock import SessionLock
 from partyhost.answer_bound import STILL_BUSY, STILL_WORKING
-from partyhost.bench.scripted import load_cases
+from partyhost_lab.scripted import load_cases
 
 REPO = Path(__file__).resolve().parents[1]
 CASE = next(case for case in load_cases() if case.script == "keep-it-100-basic.txt")
@@ -42,7 +42,7 @@ def unfinished_games(data: Path, count: int) -> list[str]:
     """`count` games stopped halfway, oldest first."""
     data.mkdir(parents=True, exist_ok=True)
     (data / "config.toml").write_text("")
-    lines = (REPO / "tests" / "scripts" / CASE.script).read_text().splitlines(keepends=True)
+    lines = (REPO / "lab" / "scripted_games" / CASE.script).read_text().splitlines(keepends=True)
     for _ in range(count):
         played = partyhost(CASE.cli_arguments(), data, "".join(lines[:4]))
         assert played.returncode == 0, played.stderr

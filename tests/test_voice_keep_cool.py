@@ -1,7 +1,7 @@
 """Keep Cool played live from one recording, through the real pipeline, the event log checked.
 
 The recording (speech_fixtures.build_session_wav) holds one Too Cool round for
-Ana, Ben and Cy (tests/scripts/voice/keep-cool-live.txt), spoken by Piper after
+Ana, Ben and Cy (lab/scripted_games/voice/keep-cool-live.txt), spoken by Piper after
 each of the host's cues, with the host's own voice mixed in as echo:
 
   Ana "song" (a clue) / Ben "a lemon" (Cy's word, but Cy has not spoken: nothing) /
@@ -30,7 +30,7 @@ from recordings import play_recording
 from replay import ScriptCase
 from speech_fixtures import build_session_wav
 
-from partyhost.bench.synthetic_speech import Voices
+from partyhost_lab.synthetic_speech import Voices
 
 pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model]
 
@@ -48,7 +48,7 @@ CASE = ScriptCase(
         "rounds_to_win": 1,
         "clued": "per_player",
     },  # the rule the recording was scripted for
-    words="tests/data/keep-cool-test.csv",
+    words="lab/scripted_games/decks/keep-cool-test.csv",
     winners=("Ana",),
 )
 SCHEDULE_S = 0.05

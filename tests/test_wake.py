@@ -3,7 +3,7 @@ the ears taking "<wake word>, score" at a Keep Cool turn as a command and not as
 clue, the spoken menu resting until the word, and the setting checked.
 
 Voices here: Piper's (the host's) and espeak-ng's en-gb; the benchmark's detection
-figure uses other voices only (partyhost/bench/wake.py HELD_VOICES).
+figure uses other voices only (lab/partyhost_lab/wake.py HELD_VOICES).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def silence(seconds: float) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def voices():
-    from partyhost.bench.synthetic_speech import Voices
+    from partyhost_lab.synthetic_speech import Voices
 
     return Voices(noise_scale=0.0)
 
@@ -48,7 +48,7 @@ def keep_cool_turn():
 
 
 def ears_for(audio: np.ndarray, wake_word: str, recognizer, cues: list | None = None):
-    from partyhost.bench.wake import ClipSource
+    from partyhost_lab.wake import ClipSource
     from voice.listening.ears import VoiceEars
     from voice.listening.endpoint import Endpointer
     from voice.listening.frontend import FrontEnd
@@ -143,7 +143,7 @@ def test_command_start_is_the_pause_after_the_word():
 @pytest.mark.audio
 @pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])
 def test_the_detector_hears_the_word_and_not_other_speech(voices, voice):
-    from partyhost.bench.wake import wakes_in
+    from partyhost_lab.wake import wakes_in
     from voice.speaking.mixing import padded
 
     for said in ("okay nabu", "okay nabu, what's the score"):
@@ -161,7 +161,7 @@ def test_the_detector_hears_the_word_and_not_other_speech(voices, voice):
 def test_the_lowered_look_hears_a_high_voice_the_model_alone_misses(voices):
     """espeak-ng's en-us+f4 (a tuning voice, in no figure) never woke the shipped model;
     three semitones lower it does, once, while or just after it was said."""
-    from partyhost.bench.wake import wakes_in
+    from partyhost_lab.wake import wakes_in
     from voice.speaking.mixing import padded
 
     high = padded(voices.speak("espeak-en-us+f4", "okay nabu"))
@@ -173,7 +173,7 @@ def test_the_lowered_look_hears_a_high_voice_the_model_alone_misses(voices):
 
 
 def test_the_false_wake_bound_is_poissons():
-    from partyhost.bench.wake import FalseWakes
+    from partyhost_lab.wake import FalseWakes
 
     assert FalseWakes(0, 30.0).upper_95 == pytest.approx(-np.log(0.05) / 30, rel=1e-6)  # 0.0999 / h
     assert FalseWakes(0, 29.0).upper_95 > 0.1 > FalseWakes(0, 30.0).upper_95
@@ -183,9 +183,9 @@ def test_the_false_wake_bound_is_poissons():
 
 @pytest.mark.audio
 def test_the_chatter_and_noise_mixes_are_random_but_repeatable(shared_audio, voices):
-    from partyhost.bench.chatter import takes
-    from partyhost.bench.synthetic_speech import NOISES, load_noise
-    from partyhost.bench.wake import MixParts, chatter_and_noise
+    from partyhost_lab.chatter import takes
+    from partyhost_lab.synthetic_speech import NOISES, load_noise
+    from partyhost_lab.wake import MixParts, chatter_and_noise
 
     parts = MixParts(
         takes(),

@@ -106,7 +106,7 @@ def _stress(tmp_path: Path, checks: int, seconds: float) -> tuple[int, int, list
     move saved (and the log checkpointed and restarted as SQLite does) as fast as the
     machine goes. Returns the checks run, the games played, and every false alarm."""
     env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
-    script = (REPO / "tests" / "scripts" / "one-percent-basic-host.txt").read_text()
+    script = (REPO / "lab" / "scripted_games" / "one-percent-basic-host.txt").read_text()
     game = [
         "play",
         "one-percent",

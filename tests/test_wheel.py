@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def build_wheel(tmp_path: Path) -> Path:
 class Installed:
     """The wheel installed in a fresh virtualenv, and how to run it outside the repository."""
 
+    wheel: Path
     python: Path
     site: Path  # the virtualenv's site-packages, where the wheel went
     elsewhere: Path  # a working folder outside the repository
@@ -101,7 +103,7 @@ def installed(tmp_path_factory) -> Installed:
     elsewhere.mkdir()
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(PARTYHOST_DATA_DIR=str(tmp_path / "data"), PARTYHOST_CONFIG=os.devnull)
-    return Installed(python, site, elsewhere, env)
+    return Installed(wheel, python, site, elsewhere, env)
 
 
 FIND_DATA = """
@@ -128,6 +130,16 @@ def test_the_installed_wheel_has_no_generic_top_level_names(installed):
             tried.stdout,
             tried.stderr,
         )
+
+
+def test_the_wheel_holds_no_lab_and_only_the_measuring_a_player_runs(installed):
+    """The simulated table, its scripted games and decks stay in the checkout's lab/;
+    the wheel's `bench` is `accuracy` and `latency` with their own recordings."""
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    assert not [name for name in names if "partyhost_lab" in name or "scripted_games" in name]
+    bench = {Path(name).name for name in names if name.startswith("partyhost/bench/")}
+    assert bench == {"__init__.py", "commands.py", "manifest.py", "model_choice.py", "own_lines.py"}, bench
+    assert not [name for name in names if name.startswith("tests/") or "/tests/" in name]
 
 
 def test_the_installed_wheel_finds_its_grammars_decks_and_model_list(installed):

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from partyhost.bench.live_satellite import stop
+from partyhost_lab.live_satellite import stop
 from voice.remote.address import WyomingAddress
 from voice.remote.link import FAILURES, describe
 

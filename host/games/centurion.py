@@ -273,11 +273,9 @@ def _as_suit_values(value: Any, suits: tuple[str, ...]) -> dict[str, int]:
     return values
 
 
-def _pack_of(decks: Decks | None) -> Pack:
-    """The pack the session loaded, or the shipped one when it loaded none
-    (tests and tools that build Decks by hand, or pass None)."""
-    pack = decks.pack if decks is not None else None
-    return pack or default_pack()
+def _pack_of(decks: Decks) -> Pack:
+    """The pack the session loaded, or the shipped one when it loaded none."""
+    return decks.pack or default_pack()
 
 
 def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
@@ -321,7 +319,7 @@ def _seat_names(options: GameOptions, mode: str) -> tuple[tuple[str, str], str |
 # ---------------------------------------------------------------- setup
 
 
-def setup(options: GameOptions, decks: Decks | None = None) -> tuple[State, list[Event]]:
+def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Check the options, draw the first dealer, deal, and let the host move if it leads."""
     mode = options.mode or MODES[0]
     if mode not in MODES:

@@ -310,7 +310,7 @@ def is_are(names: list[str]) -> str:
 # --------------------------------------------------------------------------- setup
 
 
-def setup(options: GameOptions, decks: Decks | None = None) -> tuple[State, list[Event]]:
+def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     """Shuffle, reveal 3 rewards, deal, then the setup roll picks the first bidder."""
     cards = _deck_data(decks)
     rules = check_rules(options.rules, cards)
@@ -343,11 +343,9 @@ def _checked_players(options: GameOptions) -> tuple[str, ...]:
     return players
 
 
-def _deck_data(decks: Decks | None) -> BidRewardDecks:
-    """The 1% decks the session loaded, or the shipped file's when it loaded none
-    (tests and tools that build Decks by hand, or pass None)."""
-    cards = decks.bid_reward if decks is not None else None
-    return cards or default_bid_reward_decks()
+def _deck_data(decks: Decks) -> BidRewardDecks:
+    """The 1% decks the session loaded, or the shipped file's when it loaded none."""
+    return decks.bid_reward or default_bid_reward_decks()
 
 
 def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:

@@ -1,28 +1,8 @@
-"""Measurement, apart from the product: `partyhost bench ...` and the scripts in
-scripts/ use these. Every bench hears through the same front end, endpointer and reader
-as the live ears (partyhost/listening_chain.py), and imports nothing of tests/: the
-scripted games and recordings it measures with are found by path (places.py)."""
+"""Measuring a player runs on their own machine: `partyhost bench accuracy` of a manifest
+of their recordings, `bench latency`, and `bench latency --choose` to pick the Whisper
+model the box can afford. Every reading hears through the same front end, endpointer
+and reader as the live ears (partyhost/listening_chain.py). The benches that play whole
+games at a simulated table are the lab's (lab/partyhost_lab), never shipped."""
 
-# the subpackages and modules: importing this package imports none of them
-__all__ = [
-    "chatter",
-    "commands",
-    "held_apart_room",
-    "keep_cool",
-    "live_satellite",
-    "manifest",
-    "matcher",
-    "model_choice",
-    "pace",
-    "places",
-    "satellite_mic",
-    "scripted",
-    "serve",
-    "serve_player",
-    "spoken_commands",
-    "synthetic_speech",
-    "table",
-    "table_player",
-    "table_speech",
-    "wake",
-]
+# the modules: importing this package imports none of them
+__all__ = ["commands", "manifest", "model_choice", "own_lines"]

@@ -1,4 +1,8 @@
-"""`partyhost bench ...`: the benchmarks' arguments and which one runs; the command line hands them here.
+"""`partyhost bench ...`: the measuring a player runs on their own machine (`accuracy` of a
+manifest of their recordings, `latency`, and `latency --choose` to pick the Whisper model this
+box can afford), and the benches a checkout adds (the lab, lab/partyhost_lab: installed
+beside partyhost in a checkout, never in the wheel; found by the entry point group
+`partyhost.bench`).
 
 Every benchmark module keeps its own `command`; this only reads the arguments, refuses bad
 ones in one line (BenchUsageError) and calls it.
@@ -8,17 +12,33 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
+import tempfile
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from host.contract import PartyhostError
-from host.games import game_ids
-from partyhost.config import Settings, apply_overrides, load_settings, settings_path
+from partyhost.config import Settings, load_settings, settings_path
+
+BENCH_GROUP = "partyhost.bench"
+"""The entry point group of bench modules installed beside partyhost (the lab's)."""
 
 
 class BenchUsageError(PartyhostError):
     """Benchmark arguments that cannot run; told in one line."""
+
+
+Runner = Callable[[argparse.Namespace, Settings], int]
+
+
+class MoreBenches(Protocol):
+    """A module of benches another package adds: its parsers, and a runner for each."""
+
+    RUNNERS: dict[str, Runner]
+
+    def add_benches(self, benches: Any) -> None: ...
 
 
 def add_parser(commands: Any) -> None:
@@ -26,12 +46,20 @@ def add_parser(commands: Any) -> None:
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
     benches = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
     _add_recognition(benches)
-    _add_matcher_and_chatter(benches)
-    _add_keep_cool(benches)
-    _add_wake_and_pace(benches)
-    _add_table(benches)
-    _add_commands(benches)
-    _add_serve(benches)
+    for more in _more_benches():
+        more.add_benches(benches)
+
+
+def _more_benches() -> list[MoreBenches]:
+    """The bench modules installed beside partyhost; one that cannot load is told in one
+    line and left out, so a broken checkout never stops the command line."""
+    found: list[MoreBenches] = []
+    for point in entry_points(group=BENCH_GROUP):
+        try:
+            found.append(point.load())
+        except Exception as error:  # noqa: BLE001 (any import failure of another package: told, never raised)
+            print(f"partyhost: the benches of {point.value} did not load ({error})", file=sys.stderr)
+    return found
 
 
 def _add_recognition(benches: Any) -> None:
@@ -40,7 +68,9 @@ def _add_recognition(benches: Any) -> None:
     accuracy.add_argument("--grammar", type=Path, help="a grammar file of your own (prompts named in it)")
     accuracy.add_argument("--json", type=Path, help="write every item's result here")
     latency = benches.add_parser("latency", help="end of speech to intent, TTS, idle CPU, memory")
-    latency.add_argument("manifest", type=Path, nargs="?", help="recordings to time (default: the test fixtures)")
+    latency.add_argument(
+        "manifest", type=Path, nargs="?", help="recordings to time (default: replies said by the host's own voice)"
+    )
     latency.add_argument(
         "--paced",
         action="store_true",
@@ -63,260 +93,16 @@ def _add_recognition(benches: Any) -> None:
         )
 
 
-def _add_matcher_and_chatter(benches: Any) -> None:
-    matcher = benches.add_parser("matcher", help="grammar load time, matching time and memory")
-    matcher.add_argument("--count", type=int, default=200, help="replies per prompt (a quarter at game prompts)")
-    chatter = benches.add_parser("chatter", help="five voices talking among themselves played into a game of each kind")
-    chatter.add_argument("--minutes", type=float, default=20.0, help="how long the table talks (default 20)")
-    chatter.add_argument("--games", help="comma-separated games (default: all)")
-    chatter.add_argument("--voices", type=int, default=5, help="how many talk at once (default 5)")
-    chatter.add_argument("--json", type=Path, help="write the counts and what the host said here")
-
-
-def _add_keep_cool(benches: Any) -> None:
-    keep_cool = benches.add_parser(
-        "keep-cool", help="Keep Cool: words in play told from clues, clean and in party noise"
-    )
-    keep_cool.add_argument(
-        "--voices",
-        help="comma-separated voices (default: piper-1 to tune, held-apart Piper speeds and espeak-ng voices)",
-    )
-    keep_cool.add_argument("--quick", action="store_true", help="2 tables instead of 6 (a smoke test)")
-    keep_cool.add_argument("--clean-only", action="store_true", help="no party-noise condition")
-    keep_cool.add_argument("--json", type=Path, help="write every word's result here")
-    keep_cool.add_argument("--from-json", type=Path, help="summarise an earlier --json run again")
-    keep_cool.add_argument(
-        "--word-check-line",
-        type=float,
-        default=None,
-        help="summarise with the word check at this line (default: the shipped "
-        "one; -100: no check); also with --from-json",
-    )
-    keep_cool.add_argument(
-        "--tuning", action="store_true", help="the tuning set instead: hard pairs and voices of its own"
-    )
-    keep_cool.add_argument(
-        "--real",
-        action="store_true",
-        help="people instead: Speech Commands words of ../shared/audio as words in play and clues",
-    )
-    keep_cool.add_argument(
-        "--no-second-opinion", action="store_true", help="Whisper alone, without Moonshine's veto and rescue"
-    )
-    keep_cool.add_argument(
-        "--veto-line",
-        type=float,
-        default=None,
-        help="summarise with the second opinion's veto at this line; also with --from-json",
-    )
-    keep_cool.add_argument(
-        "--no-rescue", action="store_true", help="summarise without the second opinion's rescue; also with --from-json"
-    )
-
-
-def _add_wake_and_pace(benches: Any) -> None:
-    wake = benches.add_parser(
-        "wake", help="the wake word: detection, false wakes per hour, Keep Cool commands, idle CPU"
-    )
-    wake.add_argument("--wake-word", help="which of the engine's words (default: the settings')")
-    wake.add_argument(
-        "--hours",
-        type=float,
-        default=10.0,
-        help="hours of chatter and noise for the false wakes (default 10; 30 bounds 0.1 per hour)",
-    )
-    wake.add_argument("--jobs", type=int, default=1, help="processes for the false wakes (default 1)")
-    wake.add_argument("--no-commands", action="store_true", help="leave out the Keep Cool commands (slow)")
-    wake.add_argument("--quick", action="store_true", help="a few voices and minutes, no commands (a smoke test)")
-    pace = benches.add_parser(
-        "pace", help="seconds of host speech before the first prompt and per turn, every game and mode"
-    )
-    pace.add_argument(
-        "--piper", action="store_true", help="synthesise every line with Piper instead of estimating from the text"
-    )
-    pace.add_argument("--json", type=Path, help="write the figures here")
-
-
-def _add_table(benches: Any) -> None:
-    table = benches.add_parser(
-        "table",
-        help="simulated players play every scripted game live through a Wyoming satellite: "
-        "clean, in a party's noise, with a quiet player",
-    )
-    table.add_argument("--quick", action="store_true", help="the shortest script in each condition (under 10 minutes)")
-    table.add_argument("--cases", help="comma-separated scripts (tests/scripts/cases.yaml) or games (default: all)")
-    table.add_argument("--conditions", help="comma-separated: clean, party, quiet (default: all three)")
-    table.add_argument(
-        "--voices",
-        default="held-apart",
-        help="held-apart (default: voices no tuning used), tuning, or comma-separated voices "
-        "(piper-SPEED, espeak-VOICE)",
-    )
-    table.add_argument("--tries", type=int, default=6, help="times a player says a line before giving up (default 6)")
-    table.add_argument("--settings", type=Path, help="a settings file for the host (default: the shipped settings)")
-    table.add_argument("--keep", type=Path, help="keep every game's event log, terminal and satellite log here")
-    table.add_argument("--json", type=Path, help="write every game's figures and transcript here")
-    table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
-    table.add_argument(
-        "--no-echo",
-        action="store_true",
-        help="the microphone does not hear the host's own speech (default: it does, as at a table)",
-    )
-    table.add_argument(
-        "--barge-in",
-        action="store_true",
-        help="players begin a fifth of the lines while the host is finishing (default: they wait for silence)",
-    )
-
-
-def _add_commands(benches: Any) -> None:
-    spoken = benches.add_parser(
-        "commands",
-        help="the common commands and the prompts' replies at every kind of prompt, by held-apart voices, "
-        "in the clean, party and quiet rooms",
-    )
-    spoken.add_argument("--voices", help="comma-separated voices (default: the held-apart ones)")
-    spoken.add_argument("--rooms", help="comma-separated: clean, party, quiet (default: all three)")
-    spoken.add_argument("--json", type=Path, help="write the figures and every miss here")
-
-
-def _add_serve(benches: Any) -> None:
-    serve = benches.add_parser(
-        "serve", help="answer times of `partyhost serve` while whole games are played through it on a busy machine"
-    )
-    serve.add_argument("--load", type=int, default=4, help="busy processes, one core each (default 4)")
-    serve.add_argument("--games", help="comma-separated games (default: keep-it-100, one-percent, zero-to-100)")
-    serve.add_argument(
-        "--warmup", type=float, default=60.0, help="seconds of load before the service starts (default 60)"
-    )
-    serve.add_argument(
-        "--max-requests", type=int, default=600, help="requests per game before the table quits it (default 600)"
-    )
-    serve.add_argument("--seed", type=int, default=45, help="the table's choices (default 45)")
-    serve.add_argument("--json", type=Path, help="write every request, its time and answer here")
-
-
 # ---- running them ----------------------------------------------------------------
 
 
 def run(args: argparse.Namespace) -> int:
     """The benchmark named by `args.bench_command`, with the settings file read first."""
     settings = load_settings(settings_path())
-    return RUNNERS[args.bench_command](args, settings)
-
-
-def _pace(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import pace
-
-    return pace.command(args.piper, args.json)
-
-
-def _matcher(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import matcher
-
-    return matcher.command(args.count)
-
-
-def _chatter(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import chatter
-
-    games = [g.strip() for g in args.games.split(",")] if args.games else None
-    unknown = set(games or ()) - set(game_ids())
-    if unknown:
-        raise BenchUsageError(f"no game called {', '.join(sorted(unknown))}; games: {', '.join(game_ids())}")
-    if not 1 <= args.voices <= 12:
-        raise BenchUsageError("--voices takes 1 to 12")
-    return chatter.command(args.minutes, games, args.json, args.voices)
-
-
-def _split(text: str | None) -> list[str] | None:
-    return [part.strip() for part in text.split(",") if part.strip()] if text else None
-
-
-def _table(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import table
-
-    if not 1 <= args.tries <= 20:
-        raise BenchUsageError("--tries takes 1 to 20")
-    if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
-        raise BenchUsageError(f"--keep {args.keep}: the folder is not empty")
-    if args.from_json:
-        return table.reprint(args.from_json)
-    return table.command(
-        args.quick,
-        _split(args.cases),
-        _split(args.conditions),
-        args.voices,
-        args.tries,
-        args.json,
-        args.settings,
-        args.keep,
-        echo=not args.no_echo,
-        barge_in=args.barge_in,
-    )
-
-
-def _commands(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import spoken_commands
-
-    rooms = tuple(_split(args.rooms) or spoken_commands.ROOMS)
-    unknown = [room for room in rooms if room not in spoken_commands.ROOMS]
-    if unknown:
-        raise BenchUsageError(f"--rooms: {', '.join(unknown)} unknown; choose from {', '.join(spoken_commands.ROOMS)}")
-    voices = tuple(_split(args.voices) or spoken_commands.HELD_APART)
-    bad = [voice for voice in voices if not voice.startswith(("piper-", "espeak-"))]
-    if bad:
-        raise BenchUsageError(f"--voices: {', '.join(bad)} is no voice (piper-SPEED or espeak-VOICE)")
-    return spoken_commands.command(voices, rooms, settings, args.json)
-
-
-def _serve(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import serve
-
-    games = _split(args.games) or list(serve.DEFAULT_GAMES)
-    unknown = sorted(set(games) - set(game_ids()))
-    if unknown:
-        raise BenchUsageError(f"no game called {', '.join(unknown)}; games: {', '.join(game_ids())}")
-    if not 0 <= args.load <= 64:
-        raise BenchUsageError("--load takes 0 to 64 busy processes")
-    if not 0 <= args.warmup <= 600:
-        raise BenchUsageError("--warmup takes 0 to 600 seconds")
-    if not 1 <= args.max_requests <= 10000:
-        raise BenchUsageError("--max-requests takes 1 to 10000")
-    return serve.command(args.load, games, args.warmup, args.max_requests, args.seed, args.json)
-
-
-def _wake(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import wake
-    from voice.listening.wake import OFF
-
-    word = args.wake_word or settings.wake_word
-    if word == OFF:
-        raise BenchUsageError("the wake word is off in the settings: name one with --wake-word")
-    if not 0 < args.hours <= 1000 or args.jobs < 1:
-        raise BenchUsageError(
-            "--hours takes a number of hours above 0 (at most 1000), --jobs a number of processes from 1"
-        )
-    apply_overrides(settings, {"wake_word": word}, source="--wake-word")
-    return wake.command(word, args.hours, args.jobs, args.quick, not args.no_commands)
-
-
-def _keep_cool(args: argparse.Namespace, settings: Settings) -> int:
-    from partyhost.bench import keep_cool
-
-    return keep_cool.command(
-        args.voices,
-        args.quick,
-        args.json,
-        args.clean_only,
-        args.from_json,
-        line=args.word_check_line,
-        tuning=args.tuning,
-        second_opinion=not args.no_second_opinion,
-        veto_line=args.veto_line,
-        rescue=not args.no_rescue,
-        real=args.real,
-    )
+    runners = dict(RUNNERS)
+    for more in _more_benches():
+        runners.update(more.RUNNERS)
+    return runners[args.bench_command](args, settings)
 
 
 def _recognition_settings(args: argparse.Namespace, settings: Settings) -> Settings:
@@ -350,25 +136,23 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
 
         kept = keep_to_cores(args.cores)
         print(f"cores={len(kept)} (this run is kept to core {', '.join(map(str, kept))}; threads follow)")
-    if args.choose:
-        from partyhost.bench.model_choice import choose_command
-        from partyhost.models import default_models_dir
+    with tempfile.TemporaryDirectory(prefix="partyhost-lines-") as spoken:
+        recordings = args.manifest or _own_recordings(Path(spoken))
+        if args.choose:
+            from partyhost.bench.model_choice import choose_command
+            from partyhost.models import default_models_dir
 
-        folder = Path(settings.models_dir or default_models_dir())
-        return choose_command(folder, args.manifest or manifest.FIXTURE_MANIFEST)
-    return manifest.latency_command(args.manifest or manifest.FIXTURE_MANIFEST, settings, args.paced)
+            return choose_command(Path(settings.models_dir or default_models_dir()), recordings)
+        return manifest.latency_command(recordings, settings, args.paced)
 
 
-RUNNERS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
-    "accuracy": _accuracy,
-    "latency": _latency,
-    "matcher": _matcher,
-    "chatter": _chatter,
-    "keep-cool": _keep_cool,
-    "wake": _wake,
-    "pace": _pace,
-    "table": _table,
-    "commands": _commands,
-    "serve": _serve,
-}
-"""Each `bench` subcommand's runner."""
+def _own_recordings(folder: Path) -> Path:
+    """The product's own replies in the host's voice, where no manifest is named."""
+    from partyhost.bench.own_lines import spoken_manifest
+
+    print("Timing replies spoken by the host's own voice (name a manifest to time your own recordings).")
+    return spoken_manifest(folder)
+
+
+RUNNERS: dict[str, Runner] = {"accuracy": _accuracy, "latency": _latency}
+"""Each of the product's own `bench` subcommands' runner."""

@@ -23,7 +23,6 @@ import numpy as np
 
 from host.contract import Prompt, Verdict, decide
 from host.games import grammar_slots, unclear_intent
-from partyhost.bench.places import TESTS
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, endpointer_for, front_end, listening_chain
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
@@ -242,7 +241,6 @@ def peak_rss_mb() -> float:
 
 # ---- the commands ------------------------------------------------------------------
 
-FIXTURE_MANIFEST = TESTS / "fixtures" / "voice" / "manifest.jsonl"
 LATENCY_SENTENCES = [
     "Ana, where does it go?",
     "Ben, lower, right, or higher?",

@@ -52,7 +52,7 @@ def rig(state: cen.State, ana: list[str], ben: list[str], leader: int = 0) -> ce
 
 
 def game(ana: list[str], ben: list[str], leader: int = 0, **rules) -> cen.State:
-    state, _ = cen.setup(options(**rules))
+    state, _ = cen.setup(options(**rules), Decks())
     return rig(state, ana, ben, leader)
 
 
@@ -105,10 +105,10 @@ def test_card_value_is_face_times_suit():
 
 
 def test_suit_values_are_configurable():
-    state, _ = cen.setup(options(suit_values="4,3,2,1"))
+    state, _ = cen.setup(options(suit_values="4,3,2,1"), Decks())
     assert state.value(card("KC")) == 52
     assert state.value(card("KS")) == 13
-    state, _ = cen.setup(options(suit_values={"clubs": 2, "diamonds": 2, "hearts": 2, "spades": 2}))
+    state, _ = cen.setup(options(suit_values={"clubs": 2, "diamonds": 2, "hearts": 2, "spades": 2}), Decks())
     assert state.value(card("KS")) == 26
 
 
@@ -184,7 +184,7 @@ def test_the_host_says_ranks_as_the_pack_file_names_them(tmp_path):
 
 
 def test_seven_each_and_the_rest_in_stock():
-    state, events = cen.setup(options(jokers=2))
+    state, events = cen.setup(options(jokers=2), Decks())
     assert [len(h) for h in state.hands] == [7, 7]
     assert len(state.stock) == state.stock_size == 54 - 14
     everything = state.hands[0] + state.hands[1] + state.stock
@@ -192,7 +192,7 @@ def test_seven_each_and_the_rest_in_stock():
 
 
 def test_non_dealer_leads_and_dealer_alternates():
-    state, events = cen.setup(options())
+    state, events = cen.setup(options(), Decks())
     first_dealer = state.dealer
     leader = state.players[1 - first_dealer]
     assert cen.prompt(state).player == leader
@@ -207,7 +207,7 @@ def test_non_dealer_leads_and_dealer_alternates():
 
 
 def test_hands_are_sent_privately_in_host_deal():
-    state, events = cen.setup(options())
+    state, events = cen.setup(options(), Decks())
     notes = [e for e in events if e["type"] == "private"]
     assert {e["player"] for e in notes} == {"Ana", "Ben"}
     for e in notes:
@@ -218,9 +218,9 @@ def test_hands_are_sent_privately_in_host_deal():
 
 
 def test_same_seed_same_deal_and_other_seed_other_deal():
-    one, _ = cen.setup(options(seed=11))
-    two, _ = cen.setup(options(seed=11))
-    other, _ = cen.setup(options(seed=12))
+    one, _ = cen.setup(options(seed=11), Decks())
+    two, _ = cen.setup(options(seed=11), Decks())
+    other, _ = cen.setup(options(seed=12), Decks())
     assert snapshot(one) == snapshot(two)
     assert (one.hands, one.dealer) != (other.hands, other.dealer)
 
@@ -568,11 +568,11 @@ def test_nothing_can_be_played_after_the_game_is_over():
 )
 def test_bad_options_are_refused(opts, reason):
     with pytest.raises(RuleError, match=reason):
-        cen.setup(opts)
+        cen.setup(opts, Decks())
 
 
 def test_rules_given_as_text_are_read():
-    state, _ = cen.setup(options(jokers="2", highest_first="on", pool="31"))
+    state, _ = cen.setup(options(jokers="2", highest_first="on", pool="31"), Decks())
     assert state.rules["jokers"] == 2 and state.rules["highest_first"] is True
     assert state.pool_left == 31
 
@@ -581,13 +581,13 @@ def test_rules_given_as_text_are_read():
 
 
 def table_game(**rules) -> cen.State:
-    state, _ = cen.setup(options(deal="table", **rules))
+    state, _ = cen.setup(options(deal="table", **rules), Decks())
     state.dealer, state.turn = 1, 0
     return state
 
 
 def test_table_deal_has_no_hands_and_tells_the_dealer_to_deal():
-    state, events = cen.setup(options(deal="table"))
+    state, events = cen.setup(options(deal="table"), Decks())
     assert state.hands == [[], []] and state.cards_left == [7, 7]
     assert not [e for e in events if e["type"] == "private"]
     assert "shuffle and deal seven cards each" in said(events)
@@ -644,7 +644,7 @@ def test_table_deal_reminds_of_highest_first():
 
 
 def host_game(ana: list[str], host: list[str], **rules) -> cen.State:
-    state, _ = cen.setup(options(players=("Ana",), mode="vs-host", **rules))
+    state, _ = cen.setup(options(players=("Ana",), mode="vs-host", **rules), Decks())
     return rig(state, ana, host, leader=0)
 
 
@@ -741,14 +741,14 @@ def test_pvp_read_my_cards_is_private():
 
 
 def test_vs_host_host_never_sees_its_hand_privately_sent():
-    state, events = cen.setup(options(players=("Ana",), mode="vs-host", read_hand="off"))
+    state, events = cen.setup(options(players=("Ana",), mode="vs-host", read_hand="off"), Decks())
     assert [e["player"] for e in events if e["type"] == "private"] == ["Ana"]
-    _, events = cen.setup(options(players=("Ana",), mode="vs-host"))  # read aloud instead
+    _, events = cen.setup(options(players=("Ana",), mode="vs-host"), Decks())  # read aloud instead
     assert not [e for e in events if e["type"] == "private"]
 
 
 def test_the_host_uses_another_name_if_the_person_is_called_host():
-    state, _ = cen.setup(options(players=("host",), mode="vs-host"))
+    state, _ = cen.setup(options(players=("host",), mode="vs-host"), Decks())
     assert state.players == ("host", "Robo")
 
 
@@ -771,7 +771,7 @@ def test_scores_summary():
 
 def random_actions_game(seed: int, **rules) -> tuple[list[dict], cen.State, list[dict]]:
     """A whole pvp game of random legal moves: the actions, final state, all events."""
-    state, events = cen.setup(options(seed=seed, **rules))
+    state, events = cen.setup(options(seed=seed, **rules), Decks())
     rng = random.Random(seed)
     actions = []
     while (asked := cen.prompt(state)) is not None:
@@ -805,7 +805,7 @@ def random_actions_game(seed: int, **rules) -> tuple[list[dict], cen.State, list
 def test_replaying_the_actions_rebuilds_the_same_game(rules):
     actions, final, events = random_actions_game(5, **rules)
     assert events[-1]["type"] == "game_over"
-    state, replayed = cen.setup(options(seed=5, **rules))
+    state, replayed = cen.setup(options(seed=5, **rules), Decks())
     for move in actions:
         state, new = cen.apply(state, move)
         replayed += new

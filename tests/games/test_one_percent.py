@@ -40,7 +40,7 @@ class ScriptedDice:
 
 
 def new_game(players=FOUR, deal="host", seed=3, **rules):
-    state, _ = op.setup(GameOptions(players=tuple(players), mode="basic", deal=deal, seed=seed, rules=rules), None)
+    state, _ = op.setup(GameOptions(players=tuple(players), mode="basic", deal=deal, seed=seed, rules=rules), Decks())
     return state
 
 
@@ -112,7 +112,7 @@ def rewarding(state, player, row=(), owned=None, deck=None, left=3, dice=()):
 
 
 def test_setup_reveals_three_rewards_and_deals_three_cards_each():
-    s, events = op.setup(GameOptions(players=FOUR, seed=5), None)
+    s, events = op.setup(GameOptions(players=FOUR, seed=5), Decks())
     assert len(s.reward_row) == 3
     assert len(s.reward_row) + len(s.reward_deck) == 34
     assert all(len(s.hands[p]) == 3 for p in FOUR)
@@ -240,7 +240,7 @@ def test_a_hand_size_the_files_bid_deck_cannot_deal_is_refused(tmp_path):
 
 
 def test_table_deal_sends_no_private_hands():
-    s, events = op.setup(GameOptions(players=FOUR, deal="table", seed=5), None)
+    s, events = op.setup(GameOptions(players=FOUR, deal="table", seed=5), Decks())
     assert not [e for e in events if e["type"] == "private"]
     assert s.hands == {}
 
@@ -264,16 +264,16 @@ def test_table_deal_sends_no_private_hands():
 )
 def test_invalid_options_are_refused_with_a_reason(options, fragment):
     with pytest.raises(RuleError) as error:
-        op.setup(options, None)
+        op.setup(options, Decks())
     assert fragment in error.value.reason
 
 
 def test_same_seed_same_deal_and_rolls():
-    a, events_a = op.setup(GameOptions(players=FOUR, seed=11), None)
-    b, events_b = op.setup(GameOptions(players=FOUR, seed=11), None)
+    a, events_a = op.setup(GameOptions(players=FOUR, seed=11), Decks())
+    b, events_b = op.setup(GameOptions(players=FOUR, seed=11), Decks())
     assert snapshot(a) == snapshot(b)
     assert events_a == events_b
-    c, _ = op.setup(GameOptions(players=FOUR, seed=12), None)
+    c, _ = op.setup(GameOptions(players=FOUR, seed=12), Decks())
     assert snapshot(c) != snapshot(a)
 
 
@@ -282,7 +282,7 @@ def test_same_seed_same_deal_and_rolls():
 
 def scripted_setup(monkeypatch, rolls, players=FOUR, **rules):
     monkeypatch.setattr(op, "new_rng", lambda seed: ScriptedDice(rolls))
-    return op.setup(GameOptions(players=players, rules=rules), None)
+    return op.setup(GameOptions(players=players, rules=rules), Decks())
 
 
 def test_lowest_setup_roll_starts(monkeypatch):
@@ -862,7 +862,7 @@ def test_scores_tell_who_holds_what():
 def random_playthrough(seed: int, deal: str = "host", dice: str = "host", limit: int = 400):
     """Play a whole game with random legal-looking choices; return the actions."""
     chooser = random.Random(seed)
-    state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), None)
+    state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), Decks())
     actions = []
     while (p := op.prompt(state)) is not None and len(actions) < limit:
         action = _random_action(chooser, state, p)
@@ -909,7 +909,7 @@ def _random_action(chooser, state, p):
 def test_replaying_the_actions_rebuilds_the_same_state(deal, dice):
     state, actions = random_playthrough(21, deal, dice)
     assert actions
-    replayed, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=21, rules={"dice": dice}), None)
+    replayed, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=21, rules={"dice": dice}), Decks())
     for action in actions:
         replayed, _ = op.apply(replayed, action)
     assert snapshot(replayed) == snapshot(state)
@@ -938,7 +938,7 @@ def test_grammar_covers_every_prompt_the_engine_asks():
     seen = set()
     for seed in range(4):
         for deal, dice in (("host", "host"), ("table", "table")):
-            state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), None)
+            state, _ = op.setup(GameOptions(players=FOUR, deal=deal, seed=seed, rules={"dice": dice}), Decks())
             chooser = random.Random(seed)
             for _ in range(300):
                 p = op.prompt(state)

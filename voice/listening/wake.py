@@ -40,7 +40,7 @@ CUT_SEARCH_S = 0.3
 the command starts at the quietest 10 ms in this stretch before the fire."""
 STEP = SAMPLE_RATE // 100  # the detector's 10 ms step
 LOWERED_SEMITONES = 3.0
-"""The second look's shift, chosen on tuning voices only (nine of partyhost/bench/wake.py's
+"""The second look's shift, chosen on tuning voices only (nine of lab/partyhost_lab/wake.py's
 TUNING_VOICES, 90 clips; the model alone 63 %): at 2 semitones 79 %, at 3 84 %, at 4 70 %,
 and a third look at 2 added nothing."""
 

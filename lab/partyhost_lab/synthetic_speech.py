@@ -20,7 +20,7 @@ import soundfile
 import soxr
 
 from host.contract import PartyhostError
-from partyhost.bench.places import SHARED_AUDIO
+from partyhost_lab.places import SHARED_AUDIO
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import LOUD_SAMPLES, mix, random_start
 

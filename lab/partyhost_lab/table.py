@@ -2,11 +2,11 @@
 the host, live, through a real Wyoming satellite; clean, in a party's noise, and with
 one quiet player.
 
-Each case of tests/scripts/cases.yaml is played as a user would run it: `partyhost
+Each case of lab/scripted_games/cases.yaml is played as a user would run it: `partyhost
 play ... --input wyoming://... --output wyoming://...` against wyoming-satellite 1.0.0
-on 127.0.0.1 (the same venv and microphone the tests use, partyhost/bench/live_satellite.py), with
+on 127.0.0.1 (the same venv and microphone the tests use, lab/partyhost_lab/live_satellite.py), with
 the shipped settings (or `--settings FILE`). The host's speech is real Piper audio
-played on the satellite's speaker; the players (partyhost/bench/table_player.py) speak into
+played on the satellite's speaker; the players (lab/partyhost_lab/table_player.py) speak into
 its microphone in their own voices, and know what the host said from its event log
 (`--events`), not by transcribing the speaker. A player's line is said at VOICE_DBFS
 (its loud samples, voice/speaking/mixing.py), one voice per player:
@@ -14,7 +14,7 @@ its microphone in their own voices, and know what the host said from its event l
 - clean: a faint room floor;
 - party: a party's continuous noise PARTY_SNR_DB below the voices, looped under
   everything, the host's turns included: for the held-apart table, talk, a kitchen
-  and music that no test or threshold uses (partyhost/bench/held_apart_room.py); for
+  and music that no test or threshold uses (lab/partyhost_lab/held_apart_room.py); for
   the tuning table, the party the other benches know (chatter of people's recordings,
   the dishes and music of ../shared/audio: chatter.party_noise);
 - quiet: the first player speaks at QUIET_DBFS (the others as usual), in a clean room.
@@ -56,17 +56,17 @@ from typing import Any
 import numpy as np
 
 from host.contract import PartyhostError
-from partyhost.bench.chatter import ChatterError, party_noise
-from partyhost.bench.held_apart_room import held_apart_party
-from partyhost.bench.live_satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv
-from partyhost.bench.live_satellite import stop as stop_process
 from partyhost.bench.manifest import percentile
-from partyhost.bench.places import CHECKOUT
-from partyhost.bench.scripted import ScriptCase, load_cases, outcomes
-from partyhost.bench.synthetic_speech import FixtureError, Voices
-from partyhost.bench.table_player import GameRecord, LineRecord, Table, typed_lines
-from partyhost.bench.table_speech import Speech
 from partyhost.config import Settings, load_settings
+from partyhost_lab.chatter import ChatterError, party_noise
+from partyhost_lab.held_apart_room import held_apart_party
+from partyhost_lab.live_satellite import SATELLITE_VENV, RunningSatellite, SatelliteUnavailable, satellite_venv
+from partyhost_lab.live_satellite import stop as stop_process
+from partyhost_lab.places import CHECKOUT
+from partyhost_lab.scripted import ScriptCase, load_cases, outcomes
+from partyhost_lab.synthetic_speech import FixtureError, Voices
+from partyhost_lab.table_player import GameRecord, LineRecord, Table, typed_lines
+from partyhost_lab.table_speech import Speech
 from voice.speaking.mixing import speech_level_dbfs
 
 CONDITIONS = ("clean", "party", "quiet")
@@ -250,7 +250,7 @@ def echo_gain(voices: Voices, settings: Path | None) -> float:
 def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...]) -> Path:
     """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room: the
     tuning table plays in the party the other benches and tests know, every other table
-    in a party held apart from them (partyhost/bench/held_apart_room.py)."""
+    in a party held apart from them (lab/partyhost_lab/held_apart_room.py)."""
     made = party_noise(ROOM_LOOP_S) if voice_table == TUNING else held_apart_party(voices, ROOM_LOOP_S)
     noise = made * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
     path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
@@ -377,7 +377,8 @@ def choose_cases(quick: bool, names: list[str] | None) -> list[ScriptCase]:
     unknown = set(names) - {c.script for c in chosen} - {c.game for c in chosen}
     if unknown:
         raise TableBenchError(
-            f"no scripted case called {', '.join(sorted(unknown))}: name a script of tests/scripts/cases.yaml or a game"
+            f"no scripted case called {', '.join(sorted(unknown))}: name a script of lab/scripted_games/cases.yaml"
+            " or a game"
         )
     return chosen
 

@@ -45,10 +45,10 @@ from host.contract import Prompt
 from host.decks import default_deck_dir, load_decks
 from host.games import grammar_slots
 from partyhost.bench.manifest import bench_prompt, first_utterance, percentile
-from partyhost.bench.places import SHARED_AUDIO
-from partyhost.bench.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, listening_chain
+from partyhost_lab.places import SHARED_AUDIO
+from partyhost_lab.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
 from voice.listening.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict

@@ -2,10 +2,10 @@
 tests of voice/remote/satellite.py (tests/satellite.py: its fixtures).
 
 wyoming-satellite 1.0.0 pins wyoming==1.4.1 while partyhost needs wyoming>=1.10, so
-it lives in a venv of its own, built once and kept in pytest's cache folder
-(.pytest_cache/d/wyoming-satellite-1.0.0, which git ignores; the tests use the same
+it lives in a venv of its own, built once and kept in the lab's cache folder
+(lab/.cache/wyoming-satellite-1.0.0, which git ignores; the tests use the same
 one); a fresh machine builds it on first use from PyPI. Its microphone is
-partyhost/bench/satellite_mic.py (a paced raw stream, as arecord gives, over a faint
+lab/partyhost_lab/satellite_mic.py (a paced raw stream, as arecord gives, over a faint
 floor or a room's continuous noise) and its speaker appends what it plays to a raw file.
 """
 
@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from partyhost.bench.places import CHECKOUT
+from partyhost_lab.places import LAB_CACHE
 
 SATELLITE_VERSION = "1.0.0"
-SATELLITE_VENV = CHECKOUT / ".pytest_cache" / "d" / f"wyoming-satellite-{SATELLITE_VERSION}"
-"""Where pytest's cache (`cache.mkdir`) keeps the venv, found there by the bench too."""
+SATELLITE_VENV = LAB_CACHE / f"wyoming-satellite-{SATELLITE_VERSION}"
+"""Built once, and used by the bench and the tests alike."""
 SND_RATE = 22050  # wyoming-satellite's default --snd-command-rate
 MIC = Path(__file__).with_name("satellite_mic.py")
 

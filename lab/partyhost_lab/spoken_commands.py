@@ -32,9 +32,9 @@ import numpy as np
 
 from host.contract import Prompt
 from partyhost.bench.manifest import bench_prompt
-from partyhost.bench.synthetic_speech import Voices, mix_at_snr
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
+from partyhost_lab.synthetic_speech import Voices, mix_at_snr
 from voice.audio_types import SAMPLE_RATE, Frame
 from voice.listening.wake import WakeWatch
 from voice.speaking.mixing import at_level, padded
@@ -54,7 +54,7 @@ COMMANDS = {
 """The eight common commands, as a player says them, and the intent each means."""
 ROOMS = ("clean", "party", "quiet")
 VOICE_DBFS, QUIET_DBFS, PARTY_SNR_DB = -23.0, -35.0, 10.0
-"""As `bench table` (partyhost/bench/table.py): a player across the table, the quiet one,
+"""As `bench table` (lab/partyhost_lab/table.py): a player across the table, the quiet one,
 and the party's noise below the voices."""
 REPLIES_PER_PROMPT = 4
 KEEP_COOL = {"words": ["kettle", "candle", "pencil", "lemon"], "roster": ["Ana", "Ben", "Cy"]}
@@ -157,8 +157,8 @@ def measure(
     """The counts of each room (see the module docstring), heard as a game with these
     settings (None: as shipped) hears."""
     from host.contract import Outcome, Verdict
-    from partyhost.bench.chatter import party_noise
-    from partyhost.bench.wake import ClipSource
+    from partyhost_lab.chatter import party_noise
+    from partyhost_lab.wake import ClipSource
     from voice.understanding.matcher import Matcher
 
     chain, matcher = listening_chain(settings or Settings()), Matcher()

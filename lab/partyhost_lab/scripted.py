@@ -1,11 +1,11 @@
 """Typed whole-game scripts played in-process, with every exchange remembered.
 
-tests/scripts/cases.yaml lists each script and its game options. Playing one here
+lab/scripted_games/cases.yaml lists each script and its game options. Playing one here
 gives the prompts asked, the line answered to each and what the host made of it:
 `partyhost bench table` plays each case live and holds the live game to the typed
 one; the grammar tests check the prompts, and scripts/make_fixtures.py speaks the
 lines to build the recorded-audio fixtures with their expected intents. The scripts
-live with the tests; the bench finds them by path (partyhost/bench/places.py).
+are the lab's own (lab/scripted_games), read by the tests through this module.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
 from host.session import Session, SessionInfo
-from partyhost.bench.places import CHECKOUT as REPO
-from partyhost.bench.places import TESTS
 from partyhost.textio import QuietMouth
+from partyhost_lab.places import SCRIPTED_GAMES
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
 
-CASES_FILE = TESTS / "scripts" / "cases.yaml"
+CASES_FILE = SCRIPTED_GAMES / "cases.yaml"
 SILENCE = "..."
 
 
@@ -69,7 +68,7 @@ class ScriptCase:
         )
 
     def decks(self) -> Decks:
-        given = [REPO / path for path in (self.questions, self.words) if path]
+        given = [SCRIPTED_GAMES / path for path in (self.questions, self.words) if path]
         return load_game_decks(get_game(self.game).deck, given)
 
     def cli_arguments(self) -> list[str]:
@@ -83,8 +82,8 @@ class ScriptCase:
                 "--rules",
                 f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}",
             ]
-        args += ["--deck", str(REPO / self.questions)] if self.questions else []
-        args += ["--word-deck", str(REPO / self.words)] if self.words else []
+        args += ["--deck", str(SCRIPTED_GAMES / self.questions)] if self.questions else []
+        args += ["--word-deck", str(SCRIPTED_GAMES / self.words)] if self.words else []
         return args
 
 

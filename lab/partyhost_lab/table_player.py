@@ -22,7 +22,7 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   what they meant: "Which card: 1, 2 or 3?" with the one that fits (or that the typed
   game does the same with), "something else" when none listed does, and "Card 2?" with yes or no; a line no choice
   leads to (a command, a move the rules refuse) is said again whole instead;
-- says the line again (anew: partyhost/bench/table_speech.py) when the host asked
+- says the line again (anew: lab/partyhost_lab/table_speech.py) when the host asked
   again, refused it for another reason than the typed game did, or said nothing for
   PATIENCE_S;
 - says "undo" (until it is undone) and then the line again when the host took another
@@ -32,7 +32,7 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   typed game undid the move, else a no;
 - gives up after `tries` tries of a line, which ends the game there.
 
-Each scripted line's goal is what the typed game did with it (partyhost/bench/scripted.py): the
+Each scripted line's goal is what the typed game did with it (lab/partyhost_lab/scripted.py): the
 same move, the same refusal, or (for a line the typed game did not understand)
 nothing taken. "..." is a player keeping silent until the turn's time runs out.
 """
@@ -56,8 +56,8 @@ from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
 from host.session import COMMON_INTENTS, CONFIRM_AGAIN, UNDO_CONSENT
-from partyhost.bench.live_satellite import EventFollower, HostSpeech, RunningSatellite
-from partyhost.bench.scripted import SILENCE, Exchange, ScriptCase, play_script
+from partyhost_lab.live_satellite import EventFollower, HostSpeech, RunningSatellite
+from partyhost_lab.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import speech_end
 from voice.understanding.clues import ARTICLES
@@ -378,7 +378,7 @@ class Table:
         barge_in: float = 0.0,
     ):
         """`speech(speaker, text, number)`: 16 kHz audio of that player saying it for the
-        `number`th time (0: the first; partyhost/bench/table_speech.py). `stop`: set, the
+        `number`th time (0: the first; lab/partyhost_lab/table_speech.py). `stop`: set, the
         table leaves at once. `quiet_s`: the host's speaker has played nothing new this
         long: it has fallen silent. `barge_in`: the share of lines a player begins while
         the host is still finishing its question (barges_in)."""

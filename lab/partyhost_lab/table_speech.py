@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partyhost.bench.synthetic_speech import Voices, pitch_shifted
+from partyhost_lab.synthetic_speech import Voices, pitch_shifted
 from voice.speaking.mixing import at_level
 
 AGAIN_RATE = 0.9

@@ -1,6 +1,6 @@
 """The held-apart table's party: a noisy room that no test, threshold or tuning has heard.
 
-The party room of the benches (partyhost/bench/chatter.py's party_noise) is made of the
+The party room of the benches (lab/partyhost_lab/chatter.py's party_noise) is made of the
 people's recordings and the dishes and music of ../shared/audio/noise, and those same
 recordings set test thresholds (tests/test_endpoint.py, tests/test_kitchen.py,
 tests/test_asr_*.py) and the wake word's false-wake figure. A figure measured in that
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from partyhost.bench.chatter import by_power
-from partyhost.bench.synthetic_speech import Voices
+from partyhost_lab.chatter import by_power
+from partyhost_lab.synthetic_speech import Voices
 from voice.audio_types import SAMPLE_RATE
 
 TALKERS = ("espeak-en-gb+Alex", "espeak-en-us+zac", "espeak-en-gb-x-rp+quincy", "espeak-en-us+anika")
 """Voices held apart for the room's talk: no bench, fixture or test speaks with them,
-nor does the held-apart table's own players (partyhost/bench/table.py)."""
+nor does the held-apart table's own players (lab/partyhost_lab/table.py)."""
 TALK = (
     "did you see the match on saturday it went to extra time",
     "we are thinking of painting the kitchen a sort of pale green",
@@ -39,7 +39,7 @@ TALK = (
     "they built a new bakery on the corner of our street",
     "honestly the last episode was a bit of a let down",
 )
-"""Table talk that no bench or fixture says (partyhost/bench/synthetic_speech.py's CHATTER is another list)."""
+"""Table talk that no bench or fixture says (lab/partyhost_lab/synthetic_speech.py's CHATTER is another list)."""
 POWER = (("talk", 2.0), ("kitchen", 1.0), ("music", 1.0))
 BPM = 112
 

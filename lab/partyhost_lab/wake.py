@@ -13,7 +13,7 @@ the wake word's watch (voice/listening/wake.py) and, for commands, the ears them
   looks) and with the model's one look alone, for comparison;
 - false wakes per hour: hours of table chatter and noise that never say the word,
   each ten-minute stretch a new random mix (chatter_and_noise): one to five people
-  talking at once from the people's recordings (partyhost/bench/chatter.py), a shared
+  talking at once from the people's recordings (lab/partyhost_lab/chatter.py), a shared
   noise from a random offset at a random level, chatter sentences said by synthetic
   voices at random moments and levels, and a random overall level;
 - commands at a Keep Cool turn: the eight commands of scripts/measure_host_commands.py
@@ -37,7 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from partyhost.bench.synthetic_speech import (
+from partyhost.config import Settings
+from partyhost.listening_chain import endpointer_for, front_end, listening_chain, wake_watch
+from partyhost_lab.synthetic_speech import (
     CHATTER,
     ESPEAK_VOICES,
     NOISES,
@@ -46,8 +48,6 @@ from partyhost.bench.synthetic_speech import (
     mix_at_snr,
     pitch_shifted,
 )
-from partyhost.config import Settings
-from partyhost.listening_chain import endpointer_for, front_end, listening_chain, wake_watch
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.listening.wake import LOWERED_SEMITONES
 from voice.speaking.mixing import padded
@@ -289,7 +289,7 @@ class MixParts:
 
     @classmethod
     def load(cls, voices: Voices) -> MixParts:
-        from partyhost.bench.chatter import takes
+        from partyhost_lab.chatter import takes
 
         said = [
             voices.speak(voice, sentence)
@@ -308,7 +308,7 @@ def chatter_and_noise(parts: MixParts, seed: int, seconds: float = SEGMENT_S) ->
     talking at once (each at its own level), a shared noise from a random offset at
     -50 to -25 dBFS, synthetic chatter sentences every 2-20 s at -32 to -20 dBFS, and the
     whole raised or lowered by -10 to +6 dB (near and far microphones)."""
-    from partyhost.bench.chatter import babble
+    from partyhost_lab.chatter import babble
 
     rng = np.random.default_rng(seed)
     audio = babble(seconds, seed=seed, voices=int(rng.integers(1, 6)), pool=parts.takes).astype(np.float64)

@@ -32,9 +32,9 @@ import numpy as np
 import soundfile
 
 from host.contract import PartyhostError
-from partyhost.bench.places import CHECKOUT
-from partyhost.bench.places import SHARED_AUDIO as AUDIO
-from partyhost.bench.scripted import ScriptCase, load_cases
+from partyhost_lab.places import CHECKOUT
+from partyhost_lab.places import SHARED_AUDIO as AUDIO
+from partyhost_lab.scripted import ScriptCase, load_cases
 from voice.audio_types import SAMPLE_RATE
 
 TUNE_SPEAKERS = {"jackson", "439c84f4"}  # scripts/measure_asr.py: used for tuning, so left out
@@ -115,7 +115,7 @@ PARTY = (("chatter", 1.0), ("doing_the_dishes", 0.5), ("music", 0.5))
 def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPORA) -> np.ndarray:
     """`seconds` of a party's noise (PARTY) at unit RMS: the chatter above and the
     kitchen and music of ../shared/audio/noise, each looped from a random point."""
-    from partyhost.bench.synthetic_speech import load_noise
+    from partyhost_lab.synthetic_speech import load_noise
 
     sounds = [
         (babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name), p) for name, p in PARTY

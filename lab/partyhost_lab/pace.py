@@ -123,7 +123,7 @@ def piper_seconds() -> Callable[[str], float]:
 
 class TableEars:
     """host.session.Ears for a table that answers every prompt at once with a move the
-    rules allow (decided, as a phone's button is: nothing to recognise)."""
+    rules allow (decided and typed, as a phone's button is: nothing to recognise)."""
 
     def __init__(self, seed: int, max_moves: int = MAX_MOVES):
         self.rng = random.Random(seed)
@@ -135,10 +135,10 @@ class TableEars:
         self.left -= 1
         moves = prompt.narrow.moves() if prompt.narrow is not None else []
         if prompt.unclear is not None and (not moves or self.rng.random() < CLUE_SHARE):
-            return decided(prompt.unclear, Source.TABLE, "clue")
+            return decided(prompt.unclear, Source.TYPED, "clue")
         if not moves:
             raise ValueError(f"{prompt.name} offers no moves (Prompt.narrow) to play it with")
-        return decided(self.rng.choice(moves), Source.TABLE, "move")
+        return decided(self.rng.choice(moves), Source.TYPED, "move")
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         raise NotImplementedError("the table chooses moves; it never misses, so nothing is read again")

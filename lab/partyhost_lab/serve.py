@@ -6,7 +6,7 @@ one core: the 1-minute loadavg climbs towards that number), waits `--warmup` sec
 the loadavg shows the load, then starts the real service on 127.0.0.1 with a fresh data
 folder and plays whole games through it as Home Assistant sends them: one connection per
 Transcript, timed from connecting to the whole answer read. The table is
-partyhost/bench/serve_player.py: menu, moves, and mid-game score, whose turn, repeat and
+lab/partyhost_lab/serve_player.py: menu, moves, and mid-game score, whose turn, repeat and
 undo. Reports p50 / p95 / max, the answers over 2 s, the "one moment" answers, and the
 loadavg seen (other programs on the machine add to it: the figure is then conservative).
 """
@@ -32,7 +32,7 @@ from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
 
 from partyhost.bench.manifest import percentile
-from partyhost.bench.serve_player import Player
+from partyhost_lab.serve_player import Player
 
 BOUND_MS = 2000.0
 """Home Assistant's request must be answered within this (issue 45)."""
