@@ -10,7 +10,7 @@ and speakers all plug in there, so the loop is the same for typed and spoken pla
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, Protocol, cast
@@ -154,6 +154,8 @@ class Session:
         *,
         remind_after: float | None = None,
         undo_after_reveal: bool = False,
+        watchers: Iterable[Callable[[Any], None]] = (),
+        other_ways: Callable[[Prompt, Any], str] | None = None,
     ):
         self.game, self.options, self.decks = game, options, decks
         self.journal, self.info, self.log = journal, info, log
@@ -162,7 +164,7 @@ class Session:
         self.last_spoken: list[str] = []
         self.state: Any = None
         self.actions: list[Action] = []
-        self.watchers: list[Callable[[Any], None]] = []
+        self.watchers: list[Callable[[Any], None]] = list(watchers)
         """Called with the new state whenever it changes (the phone pages follow it)."""
         self.remind_after = remind_after
         """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
@@ -178,9 +180,9 @@ class Session:
         """The last answer to a narrowed question (what the host says if no move came of it)."""
         self._yes_words: dict[str, bool] = {}
         """Words already checked for reading as "yes" (_reads_as_yes)."""
-        self.other_ways: Callable[[Prompt], str] = lambda prompt: ""
-        """How else the player asked can move now, said when narrowing found no move
-        ("You can also choose on your phone page."); "" when there is no other way."""
+        self.other_ways = other_ways or (lambda prompt, state: "")
+        """How else the player asked can move now in this state, said when narrowing found
+        no move ("You can also choose on your phone page."); "" when there is no other way."""
 
     # ---- starting -------------------------------------------------------
 
@@ -658,7 +660,7 @@ class Session:
         opening = NONE_OF_THOSE if last is not None and (last.intent or {}).get("intent") == "no" else CANNOT_TELL
         typed = last is not None and last.source is Source.TYPED
         again = self._options_sentence(prompt) if typed else TRY_AGAIN
-        return " ".join(part for part in (opening, self.other_ways(prompt), again) if part)
+        return " ".join(part for part in (opening, self.other_ways(prompt, self.state), again) if part)
 
     def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
         """Say one narrowed question and understand its answer against `ask`. A common

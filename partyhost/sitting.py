@@ -4,9 +4,10 @@ and mouth and the phone pages, played, and each of them closed when it ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.contract import Ending
 from host.decks import Decks
@@ -17,6 +18,9 @@ from host.session import Session, SessionInfo
 from partyhost.config import Settings
 from partyhost.invoked import command
 from partyhost.voiceio import GameIO
+
+if TYPE_CHECKING:  # the phone server loads only for a game with phones
+    from partyhost.phones.table import PhoneTable
 
 
 @dataclass(frozen=True)
@@ -50,11 +54,19 @@ class Sitting:
     events: Path
     replay: list[Any] | None = None
     """The journaled moves of a resumed game; None for a new one."""
-    phones: Any = None
+    phones: PhoneTable | None = None
 
 
 def build_session(sitting: Sitting, log: EventLog) -> Session:
-    """The one place a Session is made: the game, its journal and log, the ears and mouth."""
+    """The one place a Session is made: the game, its journal and log, the ears and mouth,
+    and the phone pages where the game has them, all given at once."""
+    ears, mouth = sitting.io.ears, sitting.io.mouth
+    watchers: list[Callable[[Any], None]] = []
+    other_ways = None
+    if sitting.phones is not None:
+        seated = sitting.phones.seat(sitting.game, ears, mouth)
+        ears, mouth, other_ways = seated.ears, seated.mouth, seated.other_ways
+        watchers.append(seated.watch)
     return Session(
         sitting.game,
         sitting.options,
@@ -62,11 +74,13 @@ def build_session(sitting: Sitting, log: EventLog) -> Session:
         sitting.journal,
         sitting.info,
         log,
-        sitting.io.ears,
-        sitting.io.mouth,
+        ears,
+        mouth,
         sitting.io.clock,
         remind_after=sitting.io.remind_after,
         undo_after_reveal=sitting.settings.undo_after_reveal,
+        watchers=watchers,
+        other_ways=other_ways,
     )
 
 
@@ -77,7 +91,7 @@ def play_sitting(sitting: Sitting) -> GameEnd:
     try:
         session = build_session(sitting, log)
         if sitting.phones is not None:
-            _announce_phones(sitting, session, log)
+            _announce_phones(sitting, sitting.phones, session, log)
         if sitting.replay is None:
             session.start()
         else:
@@ -98,12 +112,10 @@ def play_sitting(sitting: Sitting) -> GameEnd:
     return GameEnd(sitting.info.id, outcome, interrupted)
 
 
-def _announce_phones(sitting: Sitting, session: Session, log: EventLog) -> None:
-    """Attach the phone pages to the session; show and say where players join."""
+def _announce_phones(sitting: Sitting, phones: PhoneTable, session: Session, log: EventLog) -> None:
+    """Show and say where players join (the session has the pages already: build_session)."""
     from partyhost.phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
 
-    phones = sitting.phones
-    phones.attach(session)
     show_join(phones.address)
     unreachable = not sitting.settings.phones_bind and phones.address.host == LOOPBACK
     for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:

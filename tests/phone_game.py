@@ -114,6 +114,7 @@ class LiveGame:
             self.journal.close()
             return
         log = EventLog(self.events_path, lambda: 0.0)
+        seated = self.table.seat(self.game, self.ears, TextMouth(out=self.spoken))
         self.session = Session(
             self.game,
             self.options,
@@ -121,12 +122,12 @@ class LiveGame:
             self.journal,
             SessionInfo(self.session_id, "group"),
             log,
-            self.ears,
-            TextMouth(out=self.spoken),
+            _PromptRecorder(seated.ears, self.ears.prompts),
+            seated.mouth,
             clock=lambda: 0.0,
+            watchers=[seated.watch],
+            other_ways=seated.other_ways,
         )
-        self.table.attach(self.session)
-        self.session.ears = _PromptRecorder(self.session.ears, self.ears.prompts)
         self.session.mouth.say(self.table.address.spoken)
         if resume:
             self.session.restore(self.journal.accepted_actions(self.session_id))

@@ -154,7 +154,7 @@ def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path
     session, ears, mouth, journal, sid = _session(
         tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR], rules={"hand_size": 3}
     )
-    session.other_ways = lambda prompt: "You can also use your phone page."
+    session.other_ways = lambda prompt, state: "You can also use your phone page."
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)

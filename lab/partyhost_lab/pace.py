@@ -37,10 +37,13 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import COMMON_INTENTS, Session, SessionInfo
+from host.session import COMMON_INTENTS, SessionInfo
 from partyhost.bench.manifest import percentile
+from partyhost.config import Settings
+from partyhost.sitting import Sitting, build_session
 from partyhost.speech_time import PAUSE_SECONDS, SYLLABLES_PER_SECOND, estimated_seconds
 from partyhost.textio import QuietMouth
+from partyhost.voiceio import GameIO
 from voice.understanding.understand import decided
 
 TARGET_FIRST_S, TARGET_TURN_S = 15.0, 8.0
@@ -154,17 +157,10 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[Ending, list[dict
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
-    session = Session(
-        game,
-        options,
-        load_game_decks(game.deck, []),
-        journal,
-        SessionInfo(session_id, f"pace-{seed}"),
-        log,
-        TableEars(seed),
-        QuietMouth(),
-        clock=lambda: 0.0,
-    )
+    io = GameIO(TableEars(seed), QuietMouth(), clock=lambda: 0.0)
+    info = SessionInfo(session_id, f"pace-{seed}")
+    decks = load_game_decks(game.deck, [])
+    session = build_session(Sitting(game, options, decks, journal, info, Settings(), io, log.path), log)
     session.start()
     outcome = session.run()
     log.close()

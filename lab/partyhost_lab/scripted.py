@@ -23,8 +23,11 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.session import SessionInfo
+from partyhost.config import Settings
+from partyhost.sitting import Sitting, build_session
 from partyhost.textio import QuietMouth
+from partyhost.voiceio import GameIO
 from partyhost_lab.places import SCRIPTED_GAMES
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
@@ -158,17 +161,9 @@ def play_script(case: ScriptCase, folder: Path) -> Transcript:
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
-    session = Session(
-        game,
-        case.options(),
-        case.decks(),
-        journal,
-        SessionInfo(session_id, "group"),
-        log,
-        ears,
-        QuietMouth(),
-        clock=lambda: 0.0,
-    )
+    io = GameIO(ears, QuietMouth(), clock=lambda: 0.0)
+    info = SessionInfo(session_id, "group")
+    session = build_session(Sitting(game, case.options(), case.decks(), journal, info, Settings(), io, log.path), log)
     ears.state_now = lambda: session.state
     session.start()
     outcome = session.run()

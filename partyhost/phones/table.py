@@ -14,15 +14,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from host.contract import Ending
+from host.contract import Ending, Prompt
 from host.engine import Game, GameOptions
 from host.journal import Journal
+from host.session import Ears, Mouth
 from host.views import HandView
 
 from .hub import PhoneHub
 from .relay import PhoneEars, PhoneMouth
 from .seats import SeatBook
 from .service import JoinAddress, PhoneService
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A session's ears and mouth with the phone pages in, and what else it is given:
+    who follows each new state, and how else a player can move (host.session.Session)."""
+
+    ears: PhoneEars
+    mouth: PhoneMouth
+    watch: Callable[[Any], None]
+    other_ways: Callable[[Prompt, Any], str]
 
 
 def has_secret_hands(game: Game[Any], options: GameOptions) -> bool:
@@ -100,14 +112,14 @@ class PhoneTable:
         address = service.start()
         return cls(hub, seats, service, journal, session_id, address)
 
-    def attach(self, session: Any) -> None:
-        """Secrets to the pages, page buttons into the ears, every new state to the pages."""
-        session.mouth = PhoneMouth(session.mouth, self.hub)
-        session.ears = PhoneEars(session.ears, self.hub)
-        session.watchers.append(self.hub.update)
-        session.other_ways = lambda prompt: (
-            PHONE_WAY if page_can_move(session.game, session.state, prompt.player) else ""
-        )
+    def seat(self, game: Game[Any], ears: Ears, mouth: Mouth) -> Seated:
+        """The session's parts with the pages in: secrets to the pages, page buttons into
+        the ears, every new state to the pages, and the page named as another way to move."""
+
+        def other_ways(prompt: Prompt, state: Any) -> str:
+            return PHONE_WAY if page_can_move(game, state, prompt.player) else ""
+
+        return Seated(PhoneEars(ears, self.hub), PhoneMouth(mouth, self.hub), self.hub.update, other_ways)
 
     def close(self, outcome: Ending) -> None:
         """Stop serving; when the game is over its seat tokens die with it."""
