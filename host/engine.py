@@ -29,7 +29,7 @@ class Action(Intent, total=False):
 
 REDRAW = "redraw"
 """The journal's own move that no game sees: the game's random generator starts again
-from the move's seed (left by an undo that had shown a draw, host/session.py)."""
+from the move's seed (left by an undo that had shown a draw, host/play.py)."""
 
 
 class _Said(TypedDict):

@@ -6,7 +6,7 @@ the host stops asking the open question and asks the game's Prompt.narrow instea
 one short question at a time, each decoded against its own few choices and the
 commands only (never the whole first prompt, whose other readings caused the misses;
 words that fit no choice are read against it too, only to answer a move the rules
-refuse with their reason: the session's _whole_move):
+refuse with their reason: host/clarifying.py, _whole_move):
 
 1. a yes or no about the likeliest reading, when the misses point to one choice;
 2. the choices that remain. Numbers and places are said as a span ("1 to 6", "0, 10,

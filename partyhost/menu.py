@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from host.announcer import Mouth
+from host.awaiting import Ears
+from host.common_commands import COMMON_INTENTS
 from host.contract import Prompt, Verdict
 from host.engine import Game, join_names
 from host.games import game_ids, get_game
-from host.session import COMMON_INTENTS, Ears, Mouth
 from partyhost.menu_commands import MenuStep, Next, answer_command
 from partyhost.player_names import names_heard, numbered
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from host.session import Mouth
+from host.announcer import Mouth
 
 NO_GAME_YET = "No game has started yet."
 RULES_LATER = "Choose a game first, and I'll tell you its rules."

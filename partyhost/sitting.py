@@ -14,7 +14,8 @@ from host.decks import Decks
 from host.engine import Game, GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal, JournalUnwritable
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from partyhost.config import Settings
 from partyhost.invoked import command
 from partyhost.voiceio import GameIO
@@ -91,7 +92,7 @@ def play_sitting(sitting: Sitting) -> GameEnd:
     try:
         session = build_session(sitting, log)
         if sitting.phones is not None:
-            _announce_phones(sitting, sitting.phones, session, log)
+            _announce_phones(sitting, sitting.phones, session)
         if sitting.replay is None:
             session.start()
         else:
@@ -112,12 +113,11 @@ def play_sitting(sitting: Sitting) -> GameEnd:
     return GameEnd(sitting.info.id, outcome, interrupted)
 
 
-def _announce_phones(sitting: Sitting, phones: PhoneTable, session: Session, log: EventLog) -> None:
+def _announce_phones(sitting: Sitting, phones: PhoneTable, session: Session) -> None:
     """Show and say where players join (the session has the pages already: build_session)."""
     from partyhost.phones.service import LOOPBACK, NO_NETWORK_SPOKEN, show_join
 
     show_join(phones.address)
     unreachable = not sitting.settings.phones_bind and phones.address.host == LOOPBACK
     for text in ([NO_NETWORK_SPOKEN] if unreachable else []) + [phones.address.spoken]:
-        log.write({"type": "say", "text": text})
-        session.mouth.say(text)
+        session.announcer.say(text, remember=False)

@@ -32,7 +32,7 @@ from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, resolved
 from host.games import game_ids, get_game
 from host.journal import Journal, SessionRecord
-from host.session import SessionInfo
+from host.play import SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
 from partyhost import __version__
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides, load_settings, settings_path

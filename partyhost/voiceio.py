@@ -30,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from host.session import Ears, Mouth
+from host.announcer import Mouth
+from host.awaiting import Ears
 from partyhost.config import Settings
 from partyhost.listening_chain import IOChoiceError, listening_chain
 from partyhost.textio import TextEars, TextMouth, TypedCommands

@@ -25,7 +25,8 @@ from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import game_ids, get_game
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from partyhost.textio import TextEars, TextMouth
 from voice.understanding.grammar import GRAMMAR_DIR
 from voice.understanding.matcher import Matcher

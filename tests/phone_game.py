@@ -24,7 +24,8 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from partyhost.phones.table import PhoneTable
 from partyhost.textio import TextMouth
 from voice.understanding.matcher import Matcher
@@ -128,7 +129,7 @@ class LiveGame:
             watchers=[seated.watch],
             other_ways=seated.other_ways,
         )
-        self.session.mouth.say(self.table.address.spoken)
+        self.session.announcer.say(self.table.address.spoken, remember=False)
         if resume:
             self.session.restore(self.journal.accepted_actions(self.session_id))
         else:

@@ -15,7 +15,8 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from partyhost_lab.scripted import ScriptCase, load_cases, outcomes, play_script  # noqa: F401 (the tests' too)
 
 REPO = Path(__file__).resolve().parent.parent

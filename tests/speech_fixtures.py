@@ -268,7 +268,8 @@ def build_session_wav(case, out: Path, voices: Voices | None = None) -> Path:
     from host.eventlog import EventLog
     from host.games import get_game
     from host.journal import Journal
-    from host.session import Session, SessionInfo
+    from host.play import SessionInfo
+    from host.session import Session
     from voice.listening.ears import AFTER_SPEECH_GUARD_S
     from voice.speaking.audio_out import WavSink
     from voice.speaking.mouth import AudioMouth

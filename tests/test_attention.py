@@ -10,8 +10,8 @@ import numpy as np
 from test_session import ScriptEars, events, make_session
 from understood import Say
 
+from host.clarifying import SORRY
 from host.contract import Ending, Outcome, Prompt, Source, Understood
-from host.session import SORRY
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.listening.pipeline import Reader
@@ -91,10 +91,9 @@ class SpokenEars(ScriptEars):
 
 
 def test_chatter_is_not_answered_and_the_prompt_is_not_read_again(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
     now = [0.0]
-    session.clock = lambda: now[0]
-    session.ears = SpokenEars([f"~{TOO_LONG}", f"~{FAR}", "?", "three"], now)
+    ears = SpokenEars([f"~{TOO_LONG}", f"~{FAR}", "?", "three"], now)
+    session, mouth, journal, sid = make_session(tmp_path, [], ears=ears, clock=lambda: now[0])
     session.start()
     session.run()
     assert journal.accepted_actions(sid)[0] == {"intent": "number", "value": 3, "player": "Ana"}
@@ -106,17 +105,15 @@ def test_chatter_is_not_answered_and_the_prompt_is_not_read_again(tmp_path):
 
 
 def test_a_silent_player_is_reminded_briefly_at_doubling_intervals(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
     now = [0.0]
-    session.clock = lambda: now[0]
-    session.remind_after = 30.0
-    session.ears = SpokenEars(["...", f"~{FAR}", "...", "...", "4"], now)
+    ears = SpokenEars(["...", f"~{FAR}", "...", "...", "4"], now)
+    session, mouth, journal, sid = make_session(tmp_path, [], ears=ears, clock=lambda: now[0], remind_after=30.0)
     session.start()
     session.run()
     assert mouth.said.count("Ana, add how much?") == 4  # the prompt, then three reminders of it
     reminders = [e for e in events(tmp_path, sid) if e["type"] == "reminder"]
     assert len(reminders) == 3
-    assert session.ears.asked[:5] == [30.0, 60.0, 58.0, 120.0, 240.0]  # chatter does not reset the wait
+    assert ears.asked[:5] == [30.0, 60.0, 58.0, 120.0, 240.0]  # chatter does not reset the wait
     assert journal.accepted_actions(sid)[0]["value"] == 4
 
 
@@ -124,8 +121,12 @@ def test_a_reminder_names_the_player_and_asks_without_the_hand(tmp_path):
     from host.contract import Prompt
 
     session, mouth, _, _ = make_session(tmp_path, [])
-    session._remind(Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?"))
-    session._remind(Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like."))
+    session.awaiting._remind(
+        Prompt("x/y", "Ben", "You hold the three, the seven and the nine. Which card do you play?")
+    )
+    session.awaiting._remind(
+        Prompt("x/y", "Team Ben", "Team Ben, which is closest to 50? Add power cards if you like.")
+    )
     assert mouth.said == ["Ben, which card do you play?", "Team Ben, which is closest to 50?"]
 
 
@@ -211,10 +212,7 @@ def test_a_cut_start_far_from_the_prompt_is_ignored_without_a_word():
 
 def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
     """A missed start re-asks by saying so; the reminder schedule is not restarted."""
-    session, mouth, journal, sid = make_session(tmp_path, [])
     now = [0.0]
-    session.clock = lambda: now[0]
-    session.remind_after = 30.0
     ears = SpokenEars(["...", "!", "...", "2"], now)
     original = ears.hear
 
@@ -233,8 +231,8 @@ def test_the_reminders_go_on_when_the_same_question_is_asked_again(tmp_path):
             )
         return original(prompt)
 
-    session.ears = ears
     ears.hear = hear
+    session, mouth, journal, sid = make_session(tmp_path, [], ears=ears, clock=lambda: now[0], remind_after=30.0)
     session.start()
     session.run()
     assert ears.asked[:4] == [30.0, 60.0, 58.0, 120.0]
@@ -272,9 +270,10 @@ def test_a_reply_length_reading_far_from_the_prompt_at_the_awaited_seat_gets_sor
     from test_endpoint import silence, voiced
     from test_narrowing import _session
 
-    session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3})
     audio = np.concatenate([silence(0.8), voiced(1.0), silence(1.2), voiced(1.0), silence(1.5)])
-    session.ears = _far_ears(audio)
+    session, _, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", [], rules={"hand_size": 3}, ears=_far_ears(audio)
+    )
     first = session.game.prompt(session.state)
     assert session.run() is Ending.EOF
     said = mouth.said[mouth.said.index(first.text) :]
@@ -356,8 +355,9 @@ def test_a_second_stretch_too_long_for_a_reply_just_after_the_first_is_a_miss_no
     ears = _far_ears(audio, host_quiet_since=0.0, max_ms=8000)
     assert [ignored(ears.hear(number_prompt(unclear={"intent": "clue"}))) for _ in range(2)] == [TOO_LONG, TOO_LONG]
 
-    session, _, mouth, journal, _ = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3})
-    session.ears = _far_ears(audio, max_ms=8000)
+    session, _, mouth, journal, _ = _session(
+        tmp_path, "keep-it-100", [], rules={"hand_size": 3}, ears=_far_ears(audio, max_ms=8000)
+    )
     question = session.game.prompt(session.state).text
     assert session.run() is Ending.EOF
     assert mouth.said[mouth.said.index(question) :][:2] == [question, SORRY]

@@ -18,11 +18,13 @@ import pytest
 from fakes import RecordingMouth
 from understood import Say
 
+from host.awaiting import AGAIN, YES
 from host.contract import PAUSED_PROMPT, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from host.engine import Game, GameOptions, RuleError, say
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.session import AGAIN, YES, Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 from voice.understanding.clues import NOT_A_WORD, TWO_WORDS, clue_doubt
 from voice.understanding.commands import Commands

@@ -17,7 +17,8 @@ from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 
 
 class Ears(Understands):

@@ -21,7 +21,8 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import keep_cool as kc
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 
 
 def deck() -> Decks:

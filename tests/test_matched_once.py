@@ -19,7 +19,8 @@ from host.contract import Ending
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from voice.audio_types import Hypothesis
 from voice.listening.ears import VoiceEars
 from voice.listening.endpoint import Endpointer

@@ -21,7 +21,8 @@ from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
 from host.narrowing import Trouble
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 
 UNCLEAR = Understood(Outcome.UNCLEAR, Source.VOICE, start=1.0, end=2.0)
 """Speech the ears could not read at all (what a player the recogniser fails gets)."""
@@ -71,14 +72,16 @@ class Ears(Understands):
         return self.understood(prompt, reply if not isinstance(reply, str) else Say(reply, start=1.0, end=2.0))
 
 
-def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mode=""):
+def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mode="", ears=None, **given):
+    """A game of `game_id` begun, with typed `replies` (or other `ears`) and what else the
+    session is `given` (other_ways)."""
     from host.decks import load_game_decks
     from host.engine import GameOptions
 
     game = get_game(game_id)
     journal = Journal(tmp_path / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
-    ears, mouth = Ears(replies), RecordingMouth()
+    ears, mouth = ears or Ears(replies), RecordingMouth()
     options = GameOptions(players=players, mode=mode or game.modes[0], seed=4, rules=rules or {})
     session = Session(
         game,
@@ -90,6 +93,7 @@ def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mod
         ears,
         mouth,
         clock=lambda: 0.0,
+        **given,
     )
     session.start()
     return session, ears, mouth, journal, session_id
@@ -152,9 +156,12 @@ def test_a_move_in_parts_is_asked_for_one_part_at_a_time(tmp_path):
 
 def test_when_every_choice_is_refused_the_host_says_so_once_and_listens(tmp_path):
     session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR], rules={"hand_size": 3}
+        tmp_path,
+        "keep-it-100",
+        [UNCLEAR, UNCLEAR, UNCLEAR, "no", "no", "no", UNCLEAR],
+        rules={"hand_size": 3},
+        other_ways=lambda prompt, state: "You can also use your phone page.",
     )
-    session.other_ways = lambda prompt, state: "You can also use your phone page."
     first = session.game.prompt(session.state)
     session.run()
     said = _after_first_question(mouth, first.text)
@@ -424,8 +431,10 @@ def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
     }
     trouble = Trouble(session.game.prompt(session.state))
     trouble.refuse({"intent": "choose_card", "card": 1})
-    assert session._said_no_to(trouble.prompt, trouble, {"intent": "choose_card", "card": 1})
-    assert not session._said_no_to(trouble.prompt, trouble, {"intent": "choose_card", "card": 1, "powers": ["+50"]})
+    assert session.clarifier.said_no_to(trouble.prompt, trouble, {"intent": "choose_card", "card": 1})
+    assert not session.clarifier.said_no_to(
+        trouble.prompt, trouble, {"intent": "choose_card", "card": 1, "powers": ["+50"]}
+    )
 
 
 def test_an_unsure_whole_move_the_rules_refuse_at_a_narrowed_question_gets_their_reason(tmp_path):

@@ -29,7 +29,8 @@ from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
 from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble, question_alone
-from host.session import Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -10,8 +10,8 @@ import soundfile
 from test_endpoint import RULES, frames_of, silence, voiced
 from test_session import events, make_session
 
+from host.awaiting import MISSED_START
 from host.contract import Ending, Outcome, Prompt
-from host.session import MISSED_START
 from voice.audio_types import SAMPLE_RATE, Utterance
 from voice.listening.audio_in import WavSource
 from voice.listening.ears import VoiceEars
@@ -106,13 +106,16 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
     t_four = 1.0 + 3200 / SAMPLE_RATE  # where the speech of "four" begins
     stops = [t_four + 0.4]
     source = recording(tmp_path, silence(1.0), four, silence(1.5), three, silence(2.0))
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = VoiceEars(
-        source,
-        room_heard_before(),
-        Reader(make_recognizer(None, None), rival_margin=0),
-        Matcher(),
-        busy_until=lambda: stops[0],
+    session, mouth, journal, sid = make_session(
+        tmp_path,
+        [],
+        ears=VoiceEars(
+            source,
+            room_heard_before(),
+            Reader(make_recognizer(None, None), rival_margin=0),
+            Matcher(),
+            busy_until=lambda: stops[0],
+        ),
     )
     session.start()
     assert session.run() is Ending.EOF

@@ -26,7 +26,7 @@ from recordings import partyhost
 from replay import load_cases, outcomes, play_script
 from satellite import HostSpeech, count, events, satellite, satellite_program_path  # noqa: F401 (fixtures)
 
-from host.session import UNDO_CONSENT
+from host.common_commands import UNDO_CONSENT
 from voice.speaking.mixing import padded
 
 pytestmark = [pytest.mark.slow, pytest.mark.audio, pytest.mark.model, pytest.mark.live]

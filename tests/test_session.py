@@ -9,11 +9,13 @@ from pathlib import Path
 from fakes import RecordingMouth
 from understood import Say, Understands
 
+from host.common_commands import CONFIRM_AGAIN, UNDO_CONSENT
 from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import Game, GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
-from host.session import CONFIRM_AGAIN, UNDO_CONSENT, Session, SessionInfo
+from host.play import SessionInfo
+from host.session import Session
 from voice.understanding.understand import decided
 
 
@@ -80,14 +82,25 @@ class ScriptEars(Understands):
         return self.understood(prompt, self.lines.pop(0))
 
 
-def make_session(tmp_path: Path, lines, session_id=None, journal=None):
+def make_session(tmp_path: Path, lines, session_id=None, journal=None, *, ears=None, clock=None, **given):
+    """A Count game; `ears` instead of the typed `lines`, a `clock` other than 1.5 s, and
+    what else the session is `given` (remind_after, watchers)."""
     journal = journal or Journal(tmp_path / "db.sqlite3")
     options = GameOptions(players=("Ana", "Ben"), seed=3)
     sid = session_id or journal.create("count", {"options": {}})
     mouth = RecordingMouth()
     log = EventLog(tmp_path / f"{sid}.jsonl", clock=lambda: 1.5)
     session = Session(
-        COUNT_GAME, options, None, journal, SessionInfo(sid, "g"), log, ScriptEars(lines), mouth, clock=lambda: 1.5
+        COUNT_GAME,
+        options,
+        None,
+        journal,
+        SessionInfo(sid, "g"),
+        log,
+        ears or ScriptEars(lines),
+        mouth,
+        clock=clock or (lambda: 1.5),
+        **given,
     )
     return session, mouth, journal, sid
 
@@ -177,8 +190,9 @@ class TableTalkEars(ScriptEars):
 
 
 def test_a_paused_table_talking_is_not_answered(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = TableTalkEars(["pause", "talk", "talk", "resume", "2"])
+    session, mouth, journal, sid = make_session(
+        tmp_path, [], ears=TableTalkEars(["pause", "talk", "talk", "resume", "2"])
+    )
     session.start()
     session.run()
     assert "We're paused. Say resume to continue." not in mouth.said and "Let's go on." in mouth.said
@@ -214,12 +228,15 @@ class DecidedEars(ScriptEars):
 
 
 def test_a_decided_intent_is_applied_journaled_and_undone_like_speech(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = DecidedEars(
-        [{"intent": "number", "value": 4}, {"intent": "number", "value": 9}, {"intent": "undo"}, "yes", "2"]
-    )  # Ana agrees to Ben's undo
     seen = []
-    session.watchers.append(lambda state: seen.append(state.total))
+    session, mouth, journal, sid = make_session(
+        tmp_path,
+        [],
+        ears=DecidedEars(
+            [{"intent": "number", "value": 4}, {"intent": "number", "value": 9}, {"intent": "undo"}, "yes", "2"]
+        ),  # Ana agrees to Ben's undo
+        watchers=[lambda state: seen.append(state.total)],
+    )
     session.start()
     assert session.run() is Ending.EOF
     assert session.state.total == 2
@@ -242,8 +259,9 @@ class UnclearOnceEars(DecidedEars):
 
 
 def test_an_unread_answer_to_a_yes_or_no_question_is_asked_again_not_taken_for_a_no(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, "yes"])
+    session, mouth, journal, sid = make_session(
+        tmp_path, [], ears=UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, "yes"])
+    )
     session.start()
     assert session.run() is Ending.EOF
     assert mouth.said.count(CONFIRM_AGAIN) == 1 and session.state.total == 0  # asked again, then undone
@@ -251,8 +269,9 @@ def test_an_unread_answer_to_a_yes_or_no_question_is_asked_again_not_taken_for_a
 
 
 def test_two_unread_answers_to_a_yes_or_no_question_leave_the_move_standing(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, None])
+    session, mouth, journal, sid = make_session(
+        tmp_path, [], ears=UnclearOnceEars([{"intent": "number", "value": 4}, {"intent": "undo"}, None, None])
+    )
     session.start()
     assert session.run() is Ending.EOF
     assert mouth.said.count(CONFIRM_AGAIN) == 1 and "Okay, it stands." in mouth.said
@@ -269,8 +288,7 @@ class UnsureEars(ScriptEars):
 
 
 def test_an_unsure_reading_is_confirmed_before_it_is_acted_on(tmp_path):
-    session, mouth, journal, sid = make_session(tmp_path, [])
-    session.ears = UnsureEars(["4", "no", "3", "yes"])
+    session, mouth, journal, sid = make_session(tmp_path, [], ears=UnsureEars(["4", "no", "3", "yes"]))
     session.start()
     session.run()
     assert mouth.said.count("Did you mean: four?") == 1 and "Did you mean: three?" in mouth.said
@@ -297,9 +315,8 @@ def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack
     """More "Sorry?"s than the recursion limit allows, then a clear reply that counts."""
     import sys
 
-    session, mouth, journal, sid = make_session(tmp_path, [])
+    session, mouth, journal, sid = make_session(tmp_path, [], ears=MumblingEars(300))
     session.start()
-    session.ears = MumblingEars(300)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(__import__("inspect").stack()) + 250)
     try:

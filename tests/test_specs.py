@@ -117,8 +117,8 @@ def test_the_commands_the_session_handles_are_the_common_grammar_s():
     """host.session.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
     common/any prompt, with resume from the pause's own prompt, name the same commands,
     so neither can gain one the other lacks."""
+    from host.common_commands import COMMON_INTENTS
     from host.contract import PAUSED_PROMPT
-    from host.session import COMMON_INTENTS
 
     common = next(grammar for grammar in GRAMMARS if "common/any" in grammar.prompts)
     assert common.prompts[PAUSED_PROMPT] == ["resume"] and "resume" not in common.prompts["common/any"]

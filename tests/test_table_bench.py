@@ -16,7 +16,7 @@ import pytest
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
-from host.session import CONFIRM_AGAIN, undo_consent_question
+from host.common_commands import CONFIRM_AGAIN, undo_consent_question
 from partyhost_lab.table import play_case, speaker_for
 from partyhost_lab.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
 

@@ -127,8 +127,7 @@ class UnsureFirst(ScriptEars):
 
 
 def run(tmp_path, lines):
-    session, mouth, journal, log = make_session(tmp_path, [])
-    session.ears = UnsureFirst(lines)
+    session, mouth, journal, log = make_session(tmp_path, [], ears=UnsureFirst(lines))
     session.start()
     session.run()
     return session, mouth

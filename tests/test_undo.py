@@ -12,8 +12,8 @@ from pathlib import Path
 
 from replay import play_lines as play
 
+from host.common_commands import UNDO_ASK, UNDO_REFUSED, UNDO_STANDS, undo_consent_question
 from host.games import centurion
-from host.session import UNDO_ASK, UNDO_REFUSED, UNDO_STANDS, undo_consent_question
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -270,12 +270,12 @@ def test_an_undone_roll_is_rolled_afresh_and_replays_from_the_journal(tmp_path):
     # a resumed game replays the journal, redraws included, to the very same state
     again = Session(
         session.game,
-        session.options,
-        session.decks,
-        session.journal,
-        session.info,
+        session.play.options,
+        session.play.decks,
+        session.play.journal,
+        session.play.info,
         EventLog(tmp_path / "again.jsonl", lambda: 0.0),
-        session.ears,
+        session.awaiting.ears,
         RecordingMouth(),
         lambda: 0.0,
     )
@@ -303,12 +303,12 @@ def test_a_game_saved_just_after_a_redraw_resumes(tmp_path):
     mouth = RecordingMouth()
     again = Session(
         session.game,
-        session.options,
-        session.decks,
-        session.journal,
-        session.info,
+        session.play.options,
+        session.play.decks,
+        session.play.journal,
+        session.play.info,
         EventLog(tmp_path / "again.jsonl", lambda: 0.0),
-        session.ears,
+        session.awaiting.ears,
         mouth,
         lambda: 0.0,
     )

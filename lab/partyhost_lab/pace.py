@@ -31,13 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host.common_commands import COMMON_INTENTS
 from host.contract import Ending, Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import COMMON_INTENTS, SessionInfo
+from host.play import SessionInfo
 from partyhost.bench.manifest import percentile
 from partyhost.config import Settings
 from partyhost.sitting import Sitting, build_session

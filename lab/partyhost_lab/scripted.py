@@ -23,7 +23,7 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.games import get_game
 from host.journal import Journal
-from host.session import SessionInfo
+from host.play import SessionInfo
 from partyhost.config import Settings
 from partyhost.sitting import Sitting, build_session
 from partyhost.textio import QuietMouth

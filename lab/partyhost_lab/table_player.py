@@ -51,11 +51,11 @@ from typing import Any, cast
 
 import numpy as np
 
+from host.common_commands import COMMON_INTENTS, CONFIRM_AGAIN, UNDO_CONSENT
 from host.contract import Choice, Narrow, Prompt
 from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
-from host.session import COMMON_INTENTS, CONFIRM_AGAIN, UNDO_CONSENT
 from partyhost_lab.live_satellite import EventFollower, HostSpeech, RunningSatellite
 from partyhost_lab.scripted import SILENCE, Exchange, ScriptCase, play_script
 from voice.audio_types import SAMPLE_RATE

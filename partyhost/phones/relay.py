@@ -25,9 +25,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
+from host.announcer import Mouth
+from host.awaiting import Ears
 from host.contract import Outcome, Prompt, Source, Understood, prompt_parts
 from host.narrowing import CHOICE_PROMPT
-from host.session import Ears, Mouth
 from voice.understanding.understand import decided
 
 from .hub import PageAction, PhoneHub

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from host.announcer import Mouth
+from host.awaiting import Ears
 from host.contract import Ending, Prompt
 from host.engine import Game, GameOptions
 from host.journal import Journal
-from host.session import Ears, Mouth
 from host.views import HandView
 
 from .hub import PhoneHub

@@ -1002,7 +1002,8 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
 
     from host.eventlog import EventLog
     from host.journal import Journal
-    from host.session import Session, SessionInfo
+    from host.play import SessionInfo
+    from host.session import Session
     from partyhost.phones.hub import PhoneHub
     from partyhost.phones.relay import PhoneEars, PhoneMouth
 
@@ -1053,9 +1054,9 @@ def test_with_phones_the_tied_players_type_at_once_through_the_session(tmp_path)
         PhoneEars(inner, hub),
         PhoneMouth(mouth, hub),
         lambda: 0.0,
+        watchers=[hub.update],
     )
-    session.state = state
-    session.watchers.append(hub.update)
+    session.play.state = state  # the game from its tie on, as no deal gives it
     hub.update(state)
 
     def enter(player, value):

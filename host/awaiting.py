@@ -1,0 +1,183 @@
+"""Waiting for a reply meant for the host, as a host at a table does.
+
+Speech the ears found not said to the host is logged with the reason and not answered;
+the wake word said alone gets "Yes?", a Keep Cool clue likely misheard "Again?" (inside
+the turn's clock); a silent player is reminded of the question after a while, then at
+doubling intervals; speech whose start was lost is asked for again. What comes out is a
+reply to act on, the prompt's time running out, or the end of the input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Protocol
+
+from .announcer import Announcer
+from .contract import Outcome, Prompt, Source, Understood
+from .eventlog import EventLog
+from .narrowing import addressed
+
+YES = "Yes?"
+"""The answer to the wake word said alone: the host is listening for what follows."""
+AGAIN = "Again?"
+"""The answer to a Keep Cool clue likely misheard: said inside the turn's clock."""
+AGAIN_MIN_S = 1.0
+"""A timed prompt asked again has at least this long left for the reply."""
+AGAIN_MAX = 1
+""""Again?" said at most this often a turn: a clue misheard once more is taken as a clue
+whose words the host could not read (Prompt.unclear), so a player who keeps speaking
+never loses the turn to the clock through the host's ears."""
+MISSED_START = "Sorry, I missed the start of that. Please say it again."
+
+
+class Ears(Protocol):
+    """Something that hears replies and understands them: the session never matches words."""
+
+    def hear(self, prompt: Prompt) -> Understood | None:
+        """The next reply to `prompt`, understood; None when the input has ended for good."""
+
+    def reread(self, prompt: Prompt, text: str) -> Understood:
+        """Words heard before, understood against another prompt (a narrowed question's
+        choices: which one the missed replies sound like)."""
+
+
+class Awaiting:
+    """The host's attention to the table while a question is open."""
+
+    def __init__(
+        self,
+        ears: Ears,
+        clock: Callable[[], float],
+        log: EventLog,
+        announcer: Announcer,
+        remind_after: float | None = None,
+    ):
+        self.ears, self.clock, self.log, self.announcer = ears, clock, log, announcer
+        self.remind_after = remind_after
+        """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
+        None: never (typed play)."""
+        self._reminders: tuple[Prompt, float, float] | None = None
+        """The question being waited for, the wait before its next reminder, and when."""
+
+    def hear(self, prompt: Prompt, remind: bool = True) -> Understood | None:
+        """The next reply meant for the host. Speech the ears found not said to it is
+        logged with the reason and not answered; after `remind_after` seconds with no
+        reply to an untimed prompt, a brief reminder, then at doubling intervals (unless
+        `remind` is off: a paused table is not reminded)."""
+        wait = self.remind_after if prompt.timeout is None and remind else None
+        schedule = (wait, self.clock() + wait) if wait else None  # (wait, when the reminder is due)
+        if schedule and self._reminders is not None and self._reminders[0] == prompt:
+            schedule = self._reminders[1:]  # the same question again: its schedule goes on
+        runs_until: float | None = None  # a timed prompt's clock, running on while the host answers
+        graced = False  # the second after "Again?" past the clock's end is given once
+        again = 0  # "Again?" said at this prompt
+        while True:
+            self._reminders = (prompt, *schedule) if schedule else None
+            asked = prompt if schedule is None else replace(prompt, timeout=max(0.5, schedule[1] - self.clock()))
+            if runs_until is not None:
+                left = runs_until - self.clock()
+                if left < AGAIN_MIN_S and graced:
+                    assert prompt.timeout is not None, "runs_until is only set for a timed prompt"
+                    return Understood(Outcome.TIMED_OUT, Source.VOICE, listening_from=runs_until - prompt.timeout)
+                graced = left < AGAIN_MIN_S
+                asked = replace(prompt, timeout=max(AGAIN_MIN_S, left))
+            heard = self.ears.hear(asked)
+            if heard is not None and schedule is not None and heard.outcome is Outcome.TIMED_OUT:
+                self._remind(prompt)
+                wait = schedule[0] * 2
+                schedule = (wait, self.clock() + wait)
+                continue
+            if heard is not None and heard.outcome is Outcome.MISHEARD and again >= AGAIN_MAX and prompt.unclear:
+                return replace(heard, outcome=Outcome.UNCLEAR)  # a clue all the same
+            if heard is not None and heard.outcome in (Outcome.WOKEN, Outcome.MISHEARD):
+                again += heard.outcome is Outcome.MISHEARD
+                self._answer_at_once(prompt, heard)
+                if prompt.timeout is not None and heard.listening_from is not None and runs_until is None:
+                    runs_until = heard.listening_from + prompt.timeout
+                continue
+            if heard is None or heard.outcome is not Outcome.IGNORED:
+                if heard is not None and heard.outcome is not Outcome.MISSED_START:
+                    self._reminders = None  # a reply, even a refused one, starts the wait anew
+                return heard
+            self.log.write(
+                {
+                    "type": "ignored",
+                    "player": prompt.player,
+                    "reason": heard.reason,
+                    "text": heard.text,
+                    **timing(heard, prompt),
+                }
+            )
+
+    def _answer_at_once(self, prompt: Prompt, heard: Understood) -> None:
+        """The wake word said alone gets "Yes?", a Keep Cool clue likely misheard "Again?":
+        short, so a timed turn keeps most of its clock, and never silence."""
+        woken = heard.outcome is Outcome.WOKEN
+        self.log.write(
+            {
+                "type": "woken" if woken else "misheard",
+                "player": prompt.player,
+                "text": heard.text,
+                **({"reason": heard.reason} if heard.reason else {}),
+                **timing(heard, prompt),
+            }
+        )
+        self.announcer.say(YES if woken else AGAIN, remember=False)
+
+    def _remind(self, prompt: Prompt) -> None:
+        """Name and question, not the whole prompt (which may read out a hand)."""
+        question = addressed(prompt.player, _question(prompt.text))
+        self.log.write({"type": "reminder", "player": prompt.player})
+        self.announcer.say(question, remember=False)
+
+    def missed_start(self, prompt: Prompt, heard: Understood) -> None:
+        """Speech whose beginning the ears lost (said over the host, or cut): never a move.
+        The host says so, which asks for it again."""
+        self.log.write(
+            {
+                "type": "ignored",
+                "player": prompt.player,
+                "reason": "missed start",
+                "detail": heard.reason,
+                **timing(heard, prompt),
+            }
+        )
+        self.announcer.say(MISSED_START, remember=False)
+
+    def log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
+        """The answer to a question the host asked about something (`confirming`), as heard."""
+        said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": confirming}
+        unclear = {"unclear": True} if heard.outcome is Outcome.UNCLEAR else {}
+        self.log.write({**said, **unclear, **({"unsure": True} if heard.rival else {})})
+
+
+def _question(text: str) -> str:
+    """ "You hold 3, 7 and 9. Which card?" -> "Which card?" (the question, not the hand); the
+    last question when advice follows it ("Which is closest to 50? Add power cards if you
+    like."), else the last sentence."""
+    sentences = [part.strip() for part in re.split(r"(?<=[.?!])\s+", text.strip()) if part.strip()]
+    questions = [sentence for sentence in sentences if sentence.endswith("?")]
+    return (questions or sentences or [text])[-1]
+
+
+def timing(heard: Understood, prompt: Prompt) -> dict[str, Any]:
+    """When a spoken reply was listened for and said, and how loud it came in, for the
+    event log (typed: nothing).
+
+    deadline is when a timed prompt's clock ran out (listening_from + timeout), so the
+    log shows a word said across the buzzer, and how close to schedule the buzzer was.
+    """
+    timing: dict[str, Any] = {
+        key: round(value, 3)
+        for key, value in (("listening_from", heard.listening_from), ("start", heard.start), ("end", heard.end))
+        if value is not None
+    }
+    if heard.listening_from is not None and prompt.timeout:
+        timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
+    if heard.input_level:
+        timing["input_level"] = dict(heard.input_level)
+    if heard.snr_db is not None:
+        timing["snr_db"] = heard.snr_db
+    return timing

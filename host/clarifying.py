@@ -1,0 +1,317 @@
+"""When the host is unsure of a reply, or cannot use it: ask, narrow, and say why not.
+
+An unsure reading is asked about ("Did you mean: card one?"); the rules' refusal is said
+with its reason; a reply the host cannot use is a miss, and after the second miss at one
+prompt the game's narrowed questions are asked instead of the open one again
+(host/narrowing.py). What was refused and missed at the prompt is remembered until a
+move is taken or the prompt changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any, Final
+
+from .announcer import Announcer
+from .awaiting import Awaiting, timing
+from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CONFIRM_AGAIN, CommonCommands
+from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
+from .engine import RuleError, private
+from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
+from .play import Play
+
+CORRECTIONS = 3
+"""How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
+SORRY = "Sorry?"
+CANNOT_TELL = "I'm sorry, I can't tell."
+"""When the narrowed questions found no move; the other ways to answer follow, then TRY_AGAIN."""
+NONE_OF_THOSE = "None of those, then."
+"""Said instead of CANNOT_TELL when the last narrowed choice got a plain "no"."""
+TRY_AGAIN = "Say it once more, a little slower."
+"""Spoken play; typed play is told what it may type instead (a typed reply was not misheard)."""
+
+
+class _Again(Enum):
+    """What a reply taken gives when the host listens again for the same prompt (its own
+    type, so it can never be mistaken for an ending or None)."""
+
+    LISTEN = "listen again"
+
+
+LISTEN_AGAIN: Final = _Again.LISTEN
+Taken = Ending | _Again | None
+"""A reply taken: how the session ends, listen again, or None (go on)."""
+
+
+class Clarifier:
+    """Asks about what the host is unsure of, and narrows the question for a player it
+    cannot understand. A move it settles on is handed to `take`."""
+
+    def __init__(
+        self,
+        play: Play,
+        announcer: Announcer,
+        awaiting: Awaiting,
+        commands: CommonCommands,
+        take: Callable[[Prompt, dict[str, Any]], None],
+        other_ways: Callable[[Prompt, Any], str] | None = None,
+    ):
+        self.play, self.announcer, self.awaiting, self.commands = play, announcer, awaiting, commands
+        self.log = awaiting.log
+        self.take = take
+        self.other_ways = other_ways or (lambda prompt, state: "")
+        """How else the player asked can move now in this state, said when narrowing found
+        no move ("You can also choose on your phone page."); "" when there is no other way."""
+        self._trouble: Trouble | None = None
+        """Replies the host could not use at the current prompt (host/narrowing.py)."""
+        self._last_narrowed: Understood | None = None
+        """The last answer to a narrowed question (what the host says if no move came of it)."""
+        self._yes_words: dict[str, bool] = {}
+        """Words already checked for reading as "yes" (_reads_as_yes)."""
+
+    def forget(self) -> None:
+        """A move was taken: what went wrong before it no longer counts."""
+        self._trouble = None
+
+    def refuse(self, prompt: Prompt, error: RuleError) -> None:
+        """A move the rules refuse: their reason aloud, and the aside (which names the
+        player's own secret cards) to that player only. The readings the player said no
+        to here are forgotten: told why, they may now mean what they refused before
+        ("card one" after "card one with plus twenty" was refused: plus 20 is used)."""
+        if self._trouble is not None and self._trouble.prompt == prompt:
+            self._trouble.refused.clear()
+        self.announcer.reject(prompt, error.reason, error.reason)
+        if error.aside and prompt.player:
+            self.announcer.narrate([private(prompt.player, error.aside)])
+
+    def trouble_at(self, prompt: Prompt) -> Trouble:
+        """What went wrong so far at this prompt (forgotten when the prompt changes)."""
+        if self._trouble is None or self._trouble.prompt != prompt:
+            self._trouble = Trouble(prompt)
+        return self._trouble
+
+    def narrow(self, prompt: Prompt) -> Taken:
+        """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
+        A move found is applied; when none was found, the other ways to answer are
+        offered and the host listens again, narrowing anew at the next misses."""
+        trouble = self.trouble_at(prompt)
+        self._last_narrowed = None
+        self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
+        likeliest = likeliest_choice(prompt, trouble.heard, self.awaiting.ears.reread)
+        asking = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask), self._reads_as_yes)
+        found = asking.run(likeliest)
+        if isinstance(found, dict):
+            self.take(prompt, found)
+            return None
+        if found is MOVED_ON:
+            return None
+        if found is not None:
+            return found  # an ending
+        trouble.misses = 0
+        self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
+        self.announcer.say(self._no_choice_taken(prompt), remember=False)
+        return LISTEN_AGAIN
+
+    def _no_choice_taken(self, prompt: Prompt) -> str:
+        """What the host says when narrowing found no move, by the last answer it had: a "no"
+        is taken at its word, and typing is not asked to be slower."""
+        last = self._last_narrowed
+        opening = NONE_OF_THOSE if last is not None and (last.intent or {}).get("intent") == "no" else CANNOT_TELL
+        typed = last is not None and last.source is Source.TYPED
+        again = self.commands.options_sentence(prompt) if typed else TRY_AGAIN
+        return " ".join(part for part in (opening, self.other_ways(prompt, self.play.state), again) if part)
+
+    def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
+        """Say one narrowed question and understand its answer against `ask`. A common
+        command is carried out and the question said again; one that changes the game
+        (undo) ends the narrowing. Each question is logged as a prompt of its own."""
+        self.log.write(
+            {
+                "type": "narrowed_prompt",
+                "player": prompt.player,
+                "prompt": ask.name,
+                "narrows": prompt.name,
+                "text": ask.text,
+                "choices": list(ask.choices),
+            }
+        )
+        self.announcer.say(ask.text, remember=False)
+        while True:
+            heard = self.awaiting.hear(ask)
+            if heard is None:
+                return Reply(cut=Ending.EOF)
+            if heard.outcome is Outcome.MISSED_START:
+                self.awaiting.missed_start(ask, heard)
+                continue
+            if heard.outcome is Outcome.TIMED_OUT:
+                return Reply()
+            self._last_narrowed = heard
+            reply = self._narrowed_reply(prompt, ask, heard)
+            if reply.intent is None:
+                reply = self._whole_move(prompt, heard) or reply
+            command = (reply.intent or {}).get("intent")
+            if command not in COMMON_INTENTS:
+                return reply
+            if command in CHANGES_THE_GAME and not reply.sure:
+                return Reply()
+            if command != "repeat":
+                ending = self.commands.carry_out(prompt, command)
+                if ending is not None:
+                    return Reply(cut=ending)
+                if self.play.game.prompt(self.play.state) != prompt:
+                    return Reply(cut=MOVED_ON)
+            self.announcer.say(ask.text, remember=False)
+
+    def _narrowed_reply(self, prompt: Prompt, ask: Prompt, heard: Understood) -> Reply:
+        """The answer to a narrowed question, logged: a button on the player's page is sure."""
+        if heard.outcome is Outcome.DECIDED:
+            said: dict[str, Any] = {"source": heard.source.value, "narrowed": ask.text}
+        else:
+            said = {"narrowed": ask.text, **({"unsure": True} if heard.rival else {}), **timing(heard, ask)}
+        self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
+        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
+
+    def _guess(self, ask: Prompt, heard: Understood) -> int | None:
+        """The choice an answer not understood surely names all the same (a choice read
+        unsurely, or its words read against the question's choices): a hint, never acted
+        on alone (host/narrowing.py)."""
+        if heard.verdict is Verdict.ACT or not heard.spoken or not heard.text:
+            return None
+        intent = heard.intent or self.awaiting.ears.reread(ask, heard.text).intent or {}
+        index = intent.get("index") if intent.get("intent") == "choice" else None
+        return index if isinstance(index, int) else None
+
+    def said_no_to(self, prompt: Prompt, trouble: Trouble, intent: dict[str, Any]) -> bool:
+        """Whether the player already said no to this move here: a reading they refused,
+        however worded ("between 20 and 50" after a no to "before 50"), but not one that
+        adds to it what the rules take otherwise ("card one with plus twenty" after a no
+        to "card one": they said no because the plus twenty was missing)."""
+        return any(self._same_result(prompt, intent, refused) for refused in trouble.named(intent))
+
+    def _same_result(self, prompt: Prompt, one: dict[str, Any], other: dict[str, Any]) -> bool:
+        """The rules do the same with both moves now: the same new state and events, or
+        the same refusal."""
+        first, second = self.play.tried(one, prompt.player), self.play.tried(other, prompt.player)
+        if isinstance(first, RuleError) and isinstance(second, RuleError):
+            return first.reason == second.reason
+        return first == second
+
+    def _whole_move(self, prompt: Prompt, heard: Understood) -> Reply | None:
+        """A narrowed question answered with a whole move the rules refuse, as a player
+        does when no choice is what they meant ("card one with plus twenty" to "which
+        card: 1, 2 or 3?" once plus 20 is used): the words, read as an answer to the open
+        question, get the rules' reason, and the narrowing ends with the open question
+        said again, as at first. Nothing changes, so an unsure reading may be answered
+        so; a move the rules allow is never taken from such words (they fit none of the
+        choices, and table talk would make moves). None: no refused move."""
+        if not heard.spoken or not heard.text:
+            return None
+        whole = self.awaiting.ears.reread(prompt, heard.text)
+        intent = whole.intent
+        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is Verdict.ASK_AGAIN:
+            return None
+        refusal = self.refusal(prompt, intent)
+        if refusal is None:
+            return None
+        self.refuse(prompt, refusal)
+        return Reply(cut=MOVED_ON)
+
+    def not_understood(self, prompt: Prompt, heard: Understood) -> None:
+        """A clear value that is not possible now is answered as such; anything else is "sorry?"."""
+        if heard.unavailable:
+            self.announcer.reject(prompt, "not available", heard.unavailable)
+        else:
+            self.announcer.reject(prompt, "not understood", self.sorry(prompt))
+
+    def sorry(self, prompt: Prompt) -> str:
+        return "Sorry, I didn't catch that. " + self.commands.options_sentence(prompt)
+
+    def refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+        """Why the rules refuse the move now, or None when they take it (tried on the
+        state, which stays as it is)."""
+        if intent["intent"] in COMMON_INTENTS:
+            return None
+        tried = self.play.tried(intent, prompt.player)
+        return tried if isinstance(tried, RuleError) else None
+
+    def _reads_as_yes(self, words: str) -> bool:
+        """Whether `words` (a choice's label) would be heard as "yes": then no yes or no
+        is asked where it is an answer ("right" in "lower, right or higher")."""
+        if words not in self._yes_words:
+            heard = self.awaiting.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words)
+            yes = heard.intent is not None and heard.intent.get("intent") == "yes"
+            self._yes_words[words] = yes and heard.verdict is Verdict.ACT  # read surely, not a near sound
+        return self._yes_words[words]
+
+    def yes_is_an_answer(self, prompt: Prompt) -> bool:
+        """Whether some answer the prompt takes would be heard as "yes" (its narrowed
+        choices and its examples)."""
+        labels = [c.label for c in prompt.narrow.choices] if prompt.narrow is not None else []
+        return any(self._reads_as_yes(words) for words in labels + list(prompt.choices))
+
+    def did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | Taken:
+        """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
+        acted on unasked at this prompt again), and a corrected answer to the prompt is
+        taken (asked about in its turn if it is unsure itself); a common command still
+        works (one that CHANGES_THE_GAME only when said surely). Returns the intent to
+        act on, None to ask the prompt again, or how the session ends (EOF, QUIT); when
+        nothing was settled twice at this prompt, what the narrowed questions found
+        (narrow)."""
+        unclear_before = say_again = False
+        for _ in range(CORRECTIONS):
+            heard = self._ask_did_you_mean(prompt, phrase, again=say_again)
+            say_again = False  # a corrected answer is asked about by its own words
+            if heard is None:
+                return Ending.EOF
+            if heard.outcome is Outcome.UNCLEAR and not unclear_before:
+                unclear_before = say_again = True  # an answer heard but not read: "Sorry? Yes or no?", once
+                continue
+            if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
+                break
+            answer = heard.intent
+            if answer is None:
+                if heard.unavailable:
+                    self.not_understood(prompt, heard)
+                    return None
+                break
+            if answer["intent"] == "yes":
+                return intent
+            if answer["intent"] == "no":
+                self.trouble_at(prompt).refuse(intent)
+                break
+            if answer["intent"] in COMMON_INTENTS:
+                if answer["intent"] in CHANGES_THE_GAME and heard.verdict is not Verdict.ACT:
+                    break  # "yes, that's wrong" is no undo
+                ending = self.commands.carry_out(prompt, answer["intent"])
+                if ending is not None:
+                    return ending
+                continue
+            if heard.verdict is Verdict.ACT or answer == intent:
+                return answer  # said surely, or said again as it was asked about
+            if self.refusal(prompt, answer) is not None:
+                break  # never asked about a move the rules refuse now
+            phrase, intent = heard.phrase, answer
+        if self.trouble_at(prompt).miss():
+            return self.narrow(prompt)
+        self.announcer.say("Okay, let's try again.")
+        return None
+
+    def _ask_did_you_mean(self, prompt: Prompt, phrase: str, again: bool = False) -> Understood | None:
+        """Say "Did you mean: <phrase>?" (`again`: "Sorry? Yes or no?", after an answer not
+        read) and hear the answer: yes or no, or a corrected answer to the prompt (the
+        question's prompt accepts both); logged when it was spoken."""
+        question = f"Did you mean: {phrase}?"
+        ask = Prompt(
+            joined_prompt(YES_NO_PROMPT, prompt.name),
+            prompt.player,
+            question,
+            prompt.context,
+            prompt.slots,
+            choices=("yes", "no"),
+        )
+        self.announcer.say(CONFIRM_AGAIN if again else question, remember=False)
+        heard = self.awaiting.hear(ask)
+        if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START):
+            self.awaiting.log_answer(prompt, heard, phrase)
+        return heard

@@ -1,0 +1,175 @@
+"""The commands every prompt hears besides its own replies: repeat, help, score, whose
+turn, read the table, rules, the voice's speed and loudness, undo, pause and quit.
+
+Those that only say something leave the game as it was; undo, pause and quit change it
+or end it, so they are asked about where another player's move or the whole game is at
+stake (docs/rules.md, "In every game").
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .announcer import Announcer
+from .awaiting import Awaiting
+from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt
+from .engine import join_names
+from .eventlog import EventLog
+from .narrowing import YES_NO_PROMPT
+from .play import Play
+
+COMMON_INTENTS = {
+    "repeat",
+    "help",
+    "what_can_i_say",
+    "score",
+    "whose_turn",
+    "undo",
+    "pause",
+    "resume",
+    "rules",
+    "slower",
+    "faster",
+    "louder",
+    "quieter",
+    "quit",
+    "read_table",
+}
+CHANGES_THE_GAME = frozenset({"undo", "pause", "quit"})
+"""Common commands that change the game or end it: never done on a doubtful reading among a
+narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
+for the choice "no bet"). The others only say something, and the question is asked again."""
+GENERAL_HELP = (
+    "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
+    "undo, rules, pause, slower, faster, louder, quieter, or quit."
+)
+UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
+UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
+UNDO_STANDS = "Okay, it stands."
+CONFIRM_AGAIN = "Sorry? Yes or no?"
+CONFIRM_TRIES = 2
+"""Tries at a yes-or-no question the host could not read before it counts as a no."""
+UNDO_CONSENT = "That takes back "
+"""How undo_consent_question begins (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
+
+
+def undo_consent_question(owner: str | None) -> str:
+    """What the host asks before taking back a move the awaited player did not make: the
+    move's player answers (the table, for a move the table made). It names no speaker:
+    by voice the host knows only whose turn it is, not who spoke."""
+    if owner is None:
+        return f"{UNDO_CONSENT}the table's last move. Does everyone agree? Yes or no?"
+    return f"{UNDO_CONSENT}{owner}'s last move. {owner}, do you agree? Yes or no?"
+
+
+class CommonCommands:
+    """Carries out a common command at a prompt."""
+
+    def __init__(
+        self, play: Play, announcer: Announcer, awaiting: Awaiting, log: EventLog, undo_after_reveal: bool = False
+    ):
+        self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
+        self.undo_after_reveal = undo_after_reveal
+        """Whether "undo" may take back a move that showed something hidden, once the table
+        agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
+
+    def carry_out(self, prompt: Prompt, name: str) -> Ending | None:
+        if name == "repeat":
+            for text in self.announcer.last_spoken[-4:]:
+                self.announcer.say(text, remember=False)
+        elif name in ("help", "what_can_i_say"):
+            self.announcer.say(self.options_sentence(prompt), remember=False)
+            if name == "help":
+                self.announcer.say(self.play.game.help.get(prompt.name, GENERAL_HELP), remember=False)
+        elif name == "score":
+            self.announcer.say(self.play.game.scores(self.play.state), remember=False)
+        elif name == "read_table":
+            table = self.play.game.table_text or self.play.game.scores
+            self.announcer.say(table(self.play.state), remember=False)
+        elif name == "whose_turn":
+            who = prompt.player or "anyone"
+            self.announcer.say(f"It's {who}'s turn." if prompt.player else "Anyone may answer now.", remember=False)
+        elif name == "rules":
+            self.announcer.say(self.play.game.rules_summary, remember=False)
+        elif name in ("slower", "faster", "louder", "quieter"):
+            self.announcer.say(self.announcer.mouth.adjust(name), remember=False)
+        elif name == "undo":
+            self._undo(prompt)
+        elif name == "pause":
+            return self._pause()
+        elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
+            self.announcer.say("We're not paused. Carry on.", remember=False)
+        elif name == "quit":
+            if self.confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
+                self.announcer.say("Game saved. See you next time!", remember=False)
+                return Ending.QUIT
+            self.announcer.say("Okay, we keep playing.", remember=False)
+        self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
+        return None
+
+    def _undo(self, prompt: Prompt) -> None:
+        """Take back the last move (docs/rules.md, "In every game"). Its own player may;
+        anyone else needs that player's yes (the table's, for a table move), so an undo
+        cannot take back what another player did after seeing it. A move that showed
+        something hidden (a card's value, a roll, the host's card, a tiebreak number) is
+        refused, or taken back with the table's consent where the settings allow it, and
+        then the game's randomness is drawn afresh, so the same roll does not come again."""
+        last = self.play.last_move()
+        if last is None:
+            self.announcer.say("There is nothing to undo yet.", remember=False)
+            return
+        if last.revealed:
+            if not self.undo_after_reveal:
+                self.announcer.reject(prompt, "undo after a reveal", UNDO_REFUSED)
+                return
+            agreed = self.confirm(replace(prompt, player=None), UNDO_ASK)
+        else:
+            owner = last.action.get("player")
+            agreed = owner == prompt.player or self.confirm(replace(prompt, player=owner), undo_consent_question(owner))
+        if not agreed:
+            self.announcer.say(UNDO_STANDS, remember=False)
+            return
+        self.play.take_back(last)
+        self.log.write({"type": "undo", "action": last.action})
+        undone_by = last.action.get("player") or "the table"
+        self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)
+
+    def _pause(self) -> Ending | None:
+        self.announcer.say("Paused. Say resume when you are ready.", remember=False)
+        pause_prompt = Prompt(PAUSED_PROMPT, None, "Paused.", choices=("resume",))
+        while True:
+            heard = self.awaiting.hear(pause_prompt, remind=False)  # table talk while paused: no answer
+            if heard is None:
+                return Ending.EOF
+            if heard.outcome is Outcome.TIMED_OUT:
+                continue
+            intent = heard.intent
+            if intent and intent["intent"] == "resume":
+                self.announcer.say("Let's go on.", remember=False)
+                return None
+            if intent and intent["intent"] == "quit":
+                return Ending.QUIT
+            self.announcer.say("We're paused. Say resume to continue.", remember=False)
+
+    def confirm(self, prompt: Prompt, question: str) -> bool:
+        """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that
+        could not be read is asked about once more, never taken for a no unheard; what
+        was heard is logged, as any reply is."""
+        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
+        self.announcer.say(question, remember=False)
+        for attempt in range(CONFIRM_TRIES):
+            heard = self.awaiting.hear(ask)
+            if heard is None or heard.outcome is Outcome.TIMED_OUT:
+                return False
+            if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
+                if attempt + 1 < CONFIRM_TRIES:
+                    self.announcer.say(CONFIRM_AGAIN, remember=False)
+                continue
+            self.awaiting.log_answer(prompt, heard, question)
+            return bool(heard.intent and heard.intent["intent"] == "yes")
+        return False
+
+    def options_sentence(self, prompt: Prompt) -> str:
+        if prompt.choices:
+            return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
+        return "Say help to hear what you can say."
