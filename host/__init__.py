@@ -48,6 +48,7 @@ __all__ = [
     "files",
     "games",
     "journal",
+    "log_events",
     "narrowing",
     "play",
     "rules",

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from .contract import Prompt
-from .engine import Event, say
+from .engine import Event, say, sound
 from .eventlog import EventLog
+from .log_events import Rejected
 from .play import Play
 
 
@@ -40,12 +41,12 @@ class Announcer:
 
     def sound(self, name: str) -> None:
         """A cue played, and logged when (the turn change, the dice)."""
-        self.log.write({"type": "sound", "name": name})
+        self.log.write(sound(name))
         self.mouth.sound(name)
 
     def reject(self, prompt: Prompt, reason: str, spoken: str) -> None:
         """A reply not taken: the buzzer, and why."""
-        self.log.write({"type": "rejected", "player": prompt.player, "reason": reason})
+        self.log.write(Rejected(prompt.player, reason))
         self.mouth.sound("wrong")
         self.say(spoken, remember=False)
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from .announcer import Announcer
 from .contract import Outcome, Prompt, Source, Understood
 from .eventlog import EventLog
+from .log_events import Heard, Ignored, Misheard, Reminded, Woken
 from .narrowing import addressed
 
 YES = "Yes?"
@@ -101,56 +102,34 @@ class Awaiting:
                 if heard is not None and heard.outcome is not Outcome.MISSED_START:
                     self._reminders = None  # a reply, even a refused one, starts the wait anew
                 return heard
-            self.log.write(
-                {
-                    "type": "ignored",
-                    "player": prompt.player,
-                    "reason": heard.reason,
-                    "text": heard.text,
-                    **timing(heard, prompt),
-                }
-            )
+            self.log.write(Ignored(prompt.player, heard.reason, heard.text, timing=timing(heard, prompt)))
 
     def _answer_at_once(self, prompt: Prompt, heard: Understood) -> None:
         """The wake word said alone gets "Yes?", a Keep Cool clue likely misheard "Again?":
         short, so a timed turn keeps most of its clock, and never silence."""
         woken = heard.outcome is Outcome.WOKEN
-        self.log.write(
-            {
-                "type": "woken" if woken else "misheard",
-                "player": prompt.player,
-                "text": heard.text,
-                **({"reason": heard.reason} if heard.reason else {}),
-                **timing(heard, prompt),
-            }
-        )
+        answered = Woken if woken else Misheard
+        self.log.write(answered(prompt.player, heard.text, heard.reason or None, timing(heard, prompt)))
         self.announcer.say(YES if woken else AGAIN, remember=False)
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""
         question = addressed(prompt.player, _question(prompt.text))
-        self.log.write({"type": "reminder", "player": prompt.player})
+        self.log.write(Reminded(prompt.player))
         self.announcer.say(question, remember=False)
 
     def missed_start(self, prompt: Prompt, heard: Understood) -> None:
         """Speech whose beginning the ears lost (said over the host, or cut): never a move.
         The host says so, which asks for it again."""
-        self.log.write(
-            {
-                "type": "ignored",
-                "player": prompt.player,
-                "reason": "missed start",
-                "detail": heard.reason,
-                **timing(heard, prompt),
-            }
-        )
+        self.log.write(Ignored(prompt.player, "missed start", detail=heard.reason, timing=timing(heard, prompt)))
         self.announcer.say(MISSED_START, remember=False)
 
     def log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
         """The answer to a question the host asked about something (`confirming`), as heard."""
-        said = {"type": "heard", "player": prompt.player, "text": heard.text, "confirming": confirming}
-        unclear = {"unclear": True} if heard.outcome is Outcome.UNCLEAR else {}
-        self.log.write({**said, **unclear, **({"unsure": True} if heard.rival else {})})
+        unclear = heard.outcome is Outcome.UNCLEAR
+        self.log.write(
+            Heard(prompt.player, heard.text, unsure=bool(heard.rival), unclear=unclear, confirming=confirming)
+        )
 
 
 def _question(text: str) -> str:

@@ -18,6 +18,7 @@ from .awaiting import Awaiting, timing
 from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CONFIRM_AGAIN, CommonCommands
 from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from .engine import RuleError, private
+from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
 from .play import Play
 
@@ -97,7 +98,7 @@ class Clarifier:
         offered and the host listens again, narrowing anew at the next misses."""
         trouble = self.trouble_at(prompt)
         self._last_narrowed = None
-        self.log.write({"type": "narrowing", "player": prompt.player, "prompt": prompt.name, "misses": trouble.misses})
+        self.log.write(NarrowingBegun(prompt.player, prompt.name, trouble.misses))
         likeliest = likeliest_choice(prompt, trouble.heard, self.awaiting.ears.reread)
         asking = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask), self._reads_as_yes)
         found = asking.run(likeliest)
@@ -109,7 +110,7 @@ class Clarifier:
         if found is not None:
             return found  # an ending
         trouble.misses = 0
-        self.log.write({"type": "rejected", "player": prompt.player, "reason": "no choice taken"})
+        self.log.write(Rejected(prompt.player, "no choice taken"))
         self.announcer.say(self._no_choice_taken(prompt), remember=False)
         return LISTEN_AGAIN
 
@@ -126,16 +127,7 @@ class Clarifier:
         """Say one narrowed question and understand its answer against `ask`. A common
         command is carried out and the question said again; one that changes the game
         (undo) ends the narrowing. Each question is logged as a prompt of its own."""
-        self.log.write(
-            {
-                "type": "narrowed_prompt",
-                "player": prompt.player,
-                "prompt": ask.name,
-                "narrows": prompt.name,
-                "text": ask.text,
-                "choices": list(ask.choices),
-            }
-        )
+        self.log.write(NarrowedAsked(prompt.player, ask.name, prompt.name, ask.text, list(ask.choices)))
         self.announcer.say(ask.text, remember=False)
         while True:
             heard = self.awaiting.hear(ask)
@@ -166,10 +158,12 @@ class Clarifier:
     def _narrowed_reply(self, prompt: Prompt, ask: Prompt, heard: Understood) -> Reply:
         """The answer to a narrowed question, logged: a button on the player's page is sure."""
         if heard.outcome is Outcome.DECIDED:
-            said: dict[str, Any] = {"source": heard.source.value, "narrowed": ask.text}
+            said = Heard(prompt.player, heard.text, source=heard.source.value, narrowed=ask.text)
         else:
-            said = {"narrowed": ask.text, **({"unsure": True} if heard.rival else {}), **timing(heard, ask)}
-        self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, **said})
+            said = Heard(
+                prompt.player, heard.text, unsure=bool(heard.rival), narrowed=ask.text, timing=timing(heard, ask)
+            )
+        self.log.write(said)
         return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
 
     def _guess(self, ask: Prompt, heard: Understood) -> int | None:

@@ -15,6 +15,7 @@ from .awaiting import Awaiting
 from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt
 from .engine import join_names
 from .eventlog import EventLog
+from .log_events import Accepted, Undone
 from .narrowing import YES_NO_PROMPT
 from .play import Play
 
@@ -104,7 +105,7 @@ class CommonCommands:
                 self.announcer.say("Game saved. See you next time!", remember=False)
                 return Ending.QUIT
             self.announcer.say("Okay, we keep playing.", remember=False)
-        self.log.write({"type": "intent", "player": prompt.player, "intent": {"intent": name}})
+        self.log.write(Accepted(prompt.player, {"intent": name}))
         return None
 
     def _undo(self, prompt: Prompt) -> None:
@@ -130,7 +131,7 @@ class CommonCommands:
             self.announcer.say(UNDO_STANDS, remember=False)
             return
         self.play.take_back(last)
-        self.log.write({"type": "undo", "action": last.action})
+        self.log.write(Undone(last.action))
         undone_by = last.action.get("player") or "the table"
         self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)
 

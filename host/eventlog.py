@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .files import FileProblem, check_writable, kind_of, not_a
+from .log_events import LogEvent
 
 COUNT_CHUNK = 1 << 20
 
@@ -46,9 +47,11 @@ class EventLog:
         self.file: TextIO | None = os.fdopen(fd, "a", encoding="utf-8")
         self.seq = _count_lines(path)
 
-    def write(self, event: Mapping[str, Any]) -> dict[str, Any]:
+    def write(self, event: LogEvent | Mapping[str, Any]) -> dict[str, Any]:
+        """One entry: the session's typed ones (host/log_events.py) or an engine's event."""
+        fields = event.to_dict() if isinstance(event, LogEvent) else event
         self.seq += 1
-        line = {"seq": self.seq, "t": round(self.clock(), 3), **event}
+        line = {"seq": self.seq, "t": round(self.clock(), 3), **fields}
         if self.file is None:
             return line
         try:

@@ -28,6 +28,7 @@ from .contract import Ending, Outcome, Prompt, Understood, Verdict
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
 from .journal import Journal
+from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .play import Play, SessionInfo
 
 
@@ -78,18 +79,9 @@ class Session:
         """A new game: log its start and narrate the deal."""
         events = self.play.start()
         options = self.play.options
-        self.log.write(
-            {
-                "type": "game_start",
-                "game": self.game.id,
-                "mode": options.mode,
-                "deal": options.deal,
-                "players": list(options.players),
-                "teams": [list(t) for t in options.teams] or None,
-                "seed": options.seed,
-                "session": self.play.info.id,
-            }
-        )
+        teams = [list(team) for team in options.teams] or None
+        players, session = list(options.players), self.play.info.id
+        self.log.write(GameStarted(self.game.id, options.mode, options.deal, players, teams, options.seed, session))
         self.announcer.narrate(events)
 
     def restore(self, actions: list[Action]) -> None:
@@ -99,7 +91,7 @@ class Session:
         saying it (or while it was said): its ending is said now, winner and scores, as it
         would have been, rather than scores alone (the secrets it dealt are not repeated)."""
         last = self.play.restore(actions)
-        self.log.write({"type": "resumed", "session": self.play.info.id, "actions": len(actions)})
+        self.log.write(Resumed(self.play.info.id, len(actions)))
         say = self.announcer.say
         if self.actions and self.game.prompt(self.state) is None:
             say(f"Welcome back to {self.game.title}. The game is over: the last move saved ended it.")
@@ -121,7 +113,7 @@ class Session:
             if prompt is None:
                 self.play.over()
                 return Ending.OVER
-            self.log.write({"type": "prompt", "player": prompt.player, "prompt": prompt.name})
+            self.log.write(Asked(prompt.player, prompt.name))
             if prompt.player:
                 self.announcer.sound("your_turn")  # the turn change, timed
             if prompt.text:  # Keep Cool's turns are a cue alone
@@ -144,11 +136,9 @@ class Session:
         if heard is None:
             return Ending.EOF
         for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
-            self.log.write({"type": "sound", "name": name, "at": round(at, 3), "live": True})
+            self.log.write(CuePlayedLive(name, round(at, 3)))
         if heard.outcome is Outcome.TIMED_OUT:
-            self.log.write(
-                {"type": "heard", "player": prompt.player, "text": "", "timeout": True, **timing(heard, prompt)}
-            )
+            self.log.write(Heard(prompt.player, "", timeout=True, timing=timing(heard, prompt)))
             self._accept(prompt, {"intent": "timeout"})
             return None
         if heard.outcome is Outcome.MISSED_START:
@@ -156,20 +146,14 @@ class Session:
             return LISTEN_AGAIN  # asked again by saying so; the prompt is not re-read
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
-            self.log.write({"type": "heard", "player": prompt.player, "text": heard.text, "source": heard.source.value})
+            self.log.write(Heard(prompt.player, heard.text, source=heard.source.value))
             return self._act(prompt, dict(heard.intent), heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
+            confidence = round(heard.confidence or 0.0, 3)
+            reason = heard.reason or None  # e.g. misheard again
             self.log.write(
-                {
-                    "type": "heard",
-                    "player": prompt.player,
-                    "text": "",
-                    "unclear": True,
-                    "confidence": round(heard.confidence or 0.0, 3),
-                    **({"reason": heard.reason} if heard.reason else {}),  # e.g. misheard again
-                    **timing(heard, prompt),
-                }
+                Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
             )
             self._accept(prompt, dict(prompt.unclear))
             return None
@@ -180,15 +164,14 @@ class Session:
         after the second miss at this prompt, or "Sorry?" when it was spoken)."""
         confidence = heard.confidence if heard.confidence is not None else heard.score / 100
         self.log.write(
-            {
-                "type": "heard",
-                "player": prompt.player,
-                "text": heard.text,
-                "confidence": round(confidence, 3),
-                **({"unsure": True} if heard.rival else {}),
-                **({"reason": heard.reason} if heard.reason else {}),  # why a reading was a miss
-                **timing(heard, prompt),
-            }
+            Heard(
+                prompt.player,
+                heard.text,
+                round(confidence, 3),
+                unsure=bool(heard.rival),
+                reason=heard.reason or None,  # why a reading was a miss
+                timing=timing(heard, prompt),
+            )
         )
         intent, verdict = heard.intent, heard.verdict
         trouble = self.clarifier.trouble_at(prompt)
@@ -264,6 +247,6 @@ class Session:
         if intent["intent"] not in self.play.game.info_intents:
             self.play.take(action, new_state)  # journal first: a crash while speaking loses nothing
             self.clarifier.forget()
-        self.log.write({"type": "intent", "player": prompt.player, "intent": intent})
+        self.log.write(Accepted(prompt.player, intent))
         self.announcer.last_spoken = []
         self.announcer.narrate(events)

@@ -48,7 +48,7 @@ CASE = ScriptCase(
         "rounds_to_win": 1,
         "clued": "per_player",
     },  # the rule the recording was scripted for
-    words="lab/scripted_games/decks/keep-cool-test.csv",
+    words="decks/keep-cool-test.csv",
     winners=("Ana",),
 )
 SCHEDULE_S = 0.05
