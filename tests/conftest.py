@@ -35,6 +35,21 @@ def pytest_configure(config: pytest.Config) -> None:
         _bytecode_cached_outside_the_tree()
 
 
+SLOW_MARKS = ("slow", "audio", "browser", "model", "live")
+"""The marks scripts/test runs apart from the quick tests (scripts/test --fast leaves them out)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Two groups for `--dist loadgroup` (scripts/test): the live games, spoken in real time
+    and mostly waiting, on one worker; every other slow test one at a time on the other
+    (they share the sound server's null sink, and each loads models that want the cores)."""
+    for item in items:
+        if item.get_closest_marker("live"):
+            item.add_marker(pytest.mark.xdist_group("live"))
+        elif any(item.get_closest_marker(mark) for mark in SLOW_MARKS):
+            item.add_marker(pytest.mark.xdist_group("one at a time"))
+
+
 def _temporary_folders_in_ram(config: pytest.Config) -> None:
     """Temporary folders on tmpfs unless the caller chose a place (--basetemp,
     PYTEST_DEBUG_TEMPROOT)."""

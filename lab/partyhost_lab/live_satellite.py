@@ -11,6 +11,7 @@ floor or a room's continuous noise) and its speaker appends what it plays to a r
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shlex
@@ -41,8 +42,15 @@ def satellite_venv(venv: Path = SATELLITE_VENV) -> Path:
     (Its 1.0.0 console script names a missing function, so it is run as
     `python -m wyoming_satellite`.)"""
     program = venv / "bin" / "python"
-    if (venv / "bin" / "wyoming-satellite").exists():
-        return program
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with (venv.parent / f"{venv.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers at once: one builds, the other waits
+        if not (venv / "bin" / "wyoming-satellite").exists():
+            _build(venv)
+    return program
+
+
+def _build(venv: Path) -> None:
     try:
         subprocess.run(
             [sys.executable, "-m", "venv", "--clear", str(venv)], check=True, capture_output=True, timeout=120
@@ -58,7 +66,6 @@ def satellite_venv(venv: Path = SATELLITE_VENV) -> Path:
         raise SatelliteUnavailable(
             f"cannot install wyoming-satellite {SATELLITE_VERSION} into {venv}: {(error.stderr or '')[-500:]}"
         ) from error
-    return program
 
 
 def free_port() -> int:
