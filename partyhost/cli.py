@@ -34,7 +34,9 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(more_benches: bool = True) -> argparse.ArgumentParser:
+    """`more_benches`: with the benches another package adds (the lab's, in a checkout):
+    looked for only when `bench` is the command, so no other command's start-up pays."""
     parser = argparse.ArgumentParser(prog="partyhost", description="An offline voice host for tabletop party games.")
     parser.add_argument("--version", action="version", version=f"partyhost {__version__}")
     parser.add_argument(
@@ -44,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_saved_games(commands)
     _add_serve(commands)
-    bench_commands.add_parser(commands)
+    bench_commands.add_parser(commands, more_benches)
     model_commands.add_parser(commands)
     decks = commands.add_parser("decks", help="check deck files, or show their statistics")
     deck_actions = decks.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
@@ -121,8 +123,9 @@ def _add_serve(commands: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     one_line_logs()
     try:
-        parser = build_parser()
-        args = parser.parse_args(_with_command(list(sys.argv[1:] if argv is None else argv)))
+        words = _with_command(list(sys.argv[1:] if argv is None else argv))
+        parser = build_parser(more_benches="bench" in words)
+        args = parser.parse_args(words)
         if args.command is None:
             parser.print_help()
             return 0

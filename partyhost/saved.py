@@ -215,7 +215,7 @@ class SavedSetup:
     used_questions: tuple[str, ...] = ()
     """The group's questions used before this game began: not dealt again."""
     group: str = ""
-    """The players' question-memory group (host.session.SessionInfo.group)."""
+    """The players' question-memory group (host.play.SessionInfo.group)."""
     io: dict[str, Any] = field(default_factory=dict)
     """The input and output it was played with, as the settings file names them: its resume's."""
     pins: Pins = field(default_factory=Pins)

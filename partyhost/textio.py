@@ -75,7 +75,7 @@ class TypedCommands:
 
 
 class TextEars:
-    """host.session.Ears for typed lines: each understood against its prompt."""
+    """host.awaiting.Ears for typed lines: each understood against its prompt."""
 
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None, commands: TypedCommands | None = None):
         """`commands`: what "host, ..." means, and the matcher every line is understood
@@ -183,17 +183,6 @@ def _one_read(line: str) -> Callable[[int], str]:
         return piece
 
     return readline
-
-
-class QuietMouth:
-    """host.session.Mouth that says nothing: a game played for its event log (benchmarks, replays)."""
-
-    def say(self, text: str) -> None: ...
-    def sound(self, name: str) -> None: ...
-    def private(self, player: str, text: str) -> None: ...
-
-    def adjust(self, change: str) -> str:
-        return change
 
 
 class TextMouth:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class RecordingMouth:
-    """host.session.Mouth that keeps what was said (secrets as "[player] text") and played."""
+    """host.announcer.Mouth that keeps what was said (secrets as "[player] text") and played."""
 
     def __init__(self):
         self.said, self.sounds = [], []

@@ -254,3 +254,21 @@ def test_the_command_line_loads_nothing_of_the_tests_or_the_lab_until_a_lab_benc
         check=True,
     ).stdout.splitlines()
     assert not [f for f in listed if f.startswith((str(REPO / "tests"), str(REPO / "lab")))]
+
+
+def test_only_the_bench_command_looks_for_the_labs_benches():
+    """Another command's start-up never loads the lab (nor scans for it); `bench` lists
+    the lab's benches beside the product's own where the lab is installed."""
+    check = (
+        "import sys, contextlib, io\n"
+        "from partyhost.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['decks', 'stats'])\n"
+        "print('partyhost_lab.commands' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.strip() == "False", done.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "partyhost", "bench", "--help"], capture_output=True, text=True, cwd=REPO, check=True
+    ).stdout
+    assert all(name in listed for name in ("accuracy", "latency", "table", "chatter", "commands"))

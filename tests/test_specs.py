@@ -117,7 +117,7 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
 
 
 def test_the_commands_the_session_handles_are_the_common_grammar_s():
-    """host.session.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
+    """host.common_commands.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
     common/any prompt, with resume from the pause's own prompt, name the same commands,
     so neither can gain one the other lacks."""
     from host.common_commands import COMMON_INTENTS

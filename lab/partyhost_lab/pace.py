@@ -43,8 +43,8 @@ from partyhost.bench.manifest import percentile
 from partyhost.config import Settings
 from partyhost.sitting import Sitting, build_session
 from partyhost.speech_time import PAUSE_SECONDS, SYLLABLES_PER_SECOND, estimated_seconds
-from partyhost.textio import QuietMouth
 from partyhost.voiceio import GameIO
+from partyhost_lab.scripted import QuietMouth
 from voice.understanding.understand import decided
 
 TARGET_FIRST_S, TARGET_TURN_S = 15.0, 8.0
@@ -126,7 +126,7 @@ def piper_seconds() -> Callable[[str], float]:
 
 
 class TableEars:
-    """host.session.Ears for a table that answers every prompt at once with a move the
+    """host.awaiting.Ears for a table that answers every prompt at once with a move the
     rules allow (decided and typed, as a phone's button is: nothing to recognise)."""
 
     def __init__(self, seed: int, max_moves: int = MAX_MOVES):

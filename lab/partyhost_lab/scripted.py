@@ -26,13 +26,25 @@ from host.journal import Journal
 from host.play import SessionInfo
 from partyhost.config import Settings
 from partyhost.sitting import Sitting, build_session
-from partyhost.textio import QuietMouth
 from partyhost.voiceio import GameIO
 from partyhost_lab.places import SCRIPTED_GAMES
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
 
 CASES_FILE = SCRIPTED_GAMES / "cases.yaml"
+
+
+class QuietMouth:
+    """host.announcer.Mouth that says nothing: a game played for its event log."""
+
+    def say(self, text: str) -> None: ...
+    def sound(self, name: str) -> None: ...
+    def private(self, player: str, text: str) -> None: ...
+
+    def adjust(self, change: str) -> str:
+        return change
+
+
 SILENCE = "..."
 
 

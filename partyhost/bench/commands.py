@@ -41,12 +41,13 @@ class MoreBenches(Protocol):
     def add_benches(self, benches: Any) -> None: ...
 
 
-def add_parser(commands: Any) -> None:
-    """The `bench` command and its benchmarks, on the command line's subparsers."""
+def add_parser(commands: Any, more_benches: bool = True) -> None:
+    """The `bench` command and its benchmarks, on the command line's subparsers; with
+    `more_benches`, those another package adds too."""
     bench = commands.add_parser("bench", help="measure recognition accuracy and latency")
     benches = bench.add_subparsers(dest="bench_command", metavar="WHAT", required=True)
     _add_recognition(benches)
-    for more in _more_benches():
+    for more in _more_benches() if more_benches else ():
         more.add_benches(benches)
 
 

@@ -69,7 +69,7 @@ class _EarsSaid:
 
 
 class PhoneEars:
-    """host.session.Ears: the wrapped ears, or a button on the prompted player's page."""
+    """host.awaiting.Ears: the wrapped ears, or a button on the prompted player's page."""
 
     def __init__(self, inner: Ears, hub: PhoneHub):
         self.inner, self.hub = inner, hub

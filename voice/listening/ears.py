@@ -71,7 +71,7 @@ class Interrupted(Exception):
 
 
 class VoiceEars:
-    """host.session.Ears for a microphone or a WAV file."""
+    """host.awaiting.Ears for a microphone or a WAV file."""
 
     def __init__(
         self,

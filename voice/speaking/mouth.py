@@ -41,7 +41,7 @@ def _nearest(steps: tuple[float, ...], value: float) -> int:
 
 
 class AudioMouth:
-    """host.session.Mouth that speaks through an AudioSink at the session clock.
+    """host.announcer.Mouth that speaks through an AudioSink at the session clock.
 
     `rate` and `volume` (from the config) snap to the nearest of RATE_STEPS and
     VOLUME_STEPS, the steps "slower"/"faster"/"louder"/"quieter" move along. Cues
