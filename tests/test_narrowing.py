@@ -9,13 +9,14 @@ reading the player refused.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 from fakes import RecordingMouth
 from replay import load_cases, play_script
 from understood import Say, Understands
 
-from host.contract import Ending, Outcome, Source, Understood
+from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import RuleError
 from host.eventlog import EventLog
 from host.games import get_game
@@ -101,6 +102,24 @@ def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mod
 
 def _after_first_question(mouth, question):
     return mouth.said[mouth.said.index(question) :]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A Keep It 100 game played through replies: what the host said from its first
+    question on, and the moves it took."""
+
+    said: list[str]
+    moves: list[dict]
+    first: Prompt
+
+
+def _played(tmp_path, replies) -> Played:
+    """Ana and Ben, three cards each, Ana's first question answered by `replies`."""
+    session, _, mouth, journal, sid = _session(tmp_path, "keep-it-100", replies, rules={"hand_size": 3})
+    first = session.game.prompt(session.state)
+    session.run()
+    return Played(_after_first_question(mouth, first.text), journal.accepted_actions(sid), first)
 
 
 def test_a_player_never_understood_still_moves_by_the_narrowed_questions(tmp_path):
@@ -229,15 +248,10 @@ def test_a_refused_reading_heard_again_after_narrowing_is_a_miss_not_asked_about
     # Seen at the table: "Did you mean: card two?" No. Narrowed, and nothing taken; then
     # the same reading came back and the same question was asked, round and round.
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, "no", "card two", UNCLEAR, UNCLEAR, "card two"], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said.count("Did you mean: card two?") == 1
-    assert said[-1] == "Sorry?"  # heard again: asked to say it again
-    assert not journal.accepted_actions(sid)
+    played = _played(tmp_path, [unsure, "no", "card two", UNCLEAR, UNCLEAR, "card two"])
+    assert played.said.count("Did you mean: card two?") == 1
+    assert played.said[-1] == "Sorry?"  # heard again: asked to say it again
+    assert not played.moves
 
 
 def test_a_refused_move_typed_afterwards_is_taken(tmp_path):
@@ -308,14 +322,9 @@ def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_d
     the choice close behind: the host took back the player's last move. A command among a
     few choices is done only when sure; an unsure one is a miss, and narrowing goes on."""
     unsure_undo = Say("no wait", rival="one", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, unsure_undo, "yes"], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said[2:4] == ["Ana, which card: 1, 2 or 3?", "Card 1?"]
-    assert journal.accepted_actions(sid) == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
+    played = _played(tmp_path, [UNCLEAR, UNCLEAR, unsure_undo, "yes"])
+    assert played.said[2:4] == ["Ana, which card: 1, 2 or 3?", "Card 1?"]
+    assert played.moves == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
 
     unsure_score = Say("score", rival="one", start=1.0, end=2.0)  # says something, changes nothing: said
     session, ears, mouth, journal, sid = _session(tmp_path / "score", "keep-it-100", [UNCLEAR, UNCLEAR, unsure_score])
@@ -329,14 +338,9 @@ def test_a_choice_read_nearly_as_well_as_another_is_asked_about_not_taken(tmp_pa
     """ "right lower one" to "lower or right?": the host took "right", a wrong move. A
     choice read unsurely is a guess: asked about first by a yes or no where one can be."""
     unsure_two = Say("two", rival="three", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [UNCLEAR, UNCLEAR, unsure_two, "no", "yes"], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said[2:5] == ["Ana, which card: 1, 2 or 3?", "Card 2?", "Card 1?"]
-    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 1, "player": "Ana"}
+    played = _played(tmp_path, [UNCLEAR, UNCLEAR, unsure_two, "no", "yes"])
+    assert played.said[2:5] == ["Ana, which card: 1, 2 or 3?", "Card 2?", "Card 1?"]
+    assert played.moves[0] == {"intent": "choose_card", "card": 1, "player": "Ana"}
 
 
 def test_a_guess_heard_twice_but_never_surely_is_taken_where_no_yes_or_no_can_be_asked(tmp_path):
@@ -375,14 +379,9 @@ def test_an_answer_to_did_you_mean_heard_but_not_read_is_asked_for_once_more(tmp
     """In a loud room a "yes" may come through as speech no reading can trust: the host
     asks "Sorry? Yes or no?" (not the same question again), and the yes then settles it."""
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, UNCLEAR, Say("yes", start=1.0, end=2.0)], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said[1:3] == ["Did you mean: card two?", "Sorry? Yes or no?"]
-    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
+    played = _played(tmp_path, [unsure, UNCLEAR, Say("yes", start=1.0, end=2.0)])
+    assert played.said[1:3] == ["Did you mean: card two?", "Sorry? Yes or no?"]
+    assert played.moves[0] == {"intent": "choose_card", "card": 2, "player": "Ana"}
     log = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     assert [e.get("unclear", False) for e in log if e.get("confirming")] == [True, False]
 
@@ -392,27 +391,17 @@ def test_a_corrected_answer_after_sorry_yes_or_no_is_asked_about_by_its_own_word
     is a new reading, and the player hears it named, not "Sorry? Yes or no?" again."""
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     corrected = Say("card three", rival="card two", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, UNCLEAR, corrected, "yes"], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said[1:4] == ["Did you mean: card two?", "Sorry? Yes or no?", "Did you mean: card three?"]
-    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
+    played = _played(tmp_path, [unsure, UNCLEAR, corrected, "yes"])
+    assert played.said[1:4] == ["Did you mean: card two?", "Sorry? Yes or no?", "Did you mean: card three?"]
+    assert played.moves[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
 
 
 def test_a_command_read_unsurely_in_answer_to_did_you_mean_is_never_done(tmp_path):
     unsure = Say("card two", rival="card three", start=1.0, end=2.0)
     unsure_undo = Say("that's wrong", rival="yes", start=1.0, end=2.0)
-    session, ears, mouth, journal, sid = _session(
-        tmp_path, "keep-it-100", [unsure, unsure_undo, "card three"], rules={"hand_size": 3}
-    )
-    first = session.game.prompt(session.state)
-    session.run()
-    said = _after_first_question(mouth, first.text)
-    assert said[1:4] == ["Did you mean: card two?", "Okay, let's try again.", first.text]
-    assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
+    played = _played(tmp_path, [unsure, unsure_undo, "card three"])
+    assert played.said[1:4] == ["Did you mean: card two?", "Okay, let's try again.", played.first.text]
+    assert played.moves[0] == {"intent": "choose_card", "card": 3, "player": "Ana"}
 
 
 def test_a_no_to_part_of_a_move_does_not_refuse_the_whole_move(tmp_path):
