@@ -30,8 +30,6 @@ class Notices:
         self._out = out
         self._lock = threading.Lock()
         self._pending: list[str] = []
-        self.posted: list[Notice] = []
-        """Every notice of the session, in order (for tests and the log)."""
 
     def post(self, notice: Notice) -> None:
         out = self._out or sys.stderr
@@ -39,7 +37,6 @@ class Notices:
         out.flush()
         with self._lock:
             self._pending.append(notice.spoken)
-            self.posted.append(notice)
 
     def take(self) -> list[str]:
         """The spoken notices not yet said, oldest first; each is handed out once."""
