@@ -81,15 +81,15 @@ class Play:
         return state
 
     def tried(self, intent: dict[str, Any], player: str | None) -> tuple[Any, list[Event]] | RuleError:
-        """What the rules would do with the move now (the state stays as it is). The ears
-        build intents from the grammar as plain dicts; their keys are Intent's."""
+        """What the rules would do with the move now (the state stays as it is)."""
         try:
-            return self.game.apply(self.state, cast(Action, {**intent, "player": player}))
+            return self.game.apply(self.state, _action(intent, player))
         except RuleError as error:
             return error
 
-    def take(self, action: Action, state: Any) -> None:
-        """A move the rules took: journaled first, then the game goes on from `state`."""
+    def take(self, intent: dict[str, Any], player: str | None, state: Any) -> None:
+        """A move the rules took (`tried`): journaled first, then the game goes on from `state`."""
+        action = _action(intent, player)
         self.journal.append(self.info.id, "action", action, self.clock())
         self.actions.append(action)
         self.state = state
@@ -126,3 +126,9 @@ class Play:
     def _changed(self) -> None:
         for watch in self.watchers:
             watch(self.state)
+
+
+def _action(intent: dict[str, Any], player: str | None) -> Action:
+    """The move as the rules and the journal take it. The ears build intents from the
+    grammar as plain dicts; their keys are Intent's."""
+    return cast(Action, {**intent, "player": player})

@@ -18,7 +18,7 @@ needs once, here:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
 from .announcer import Announcer, Mouth
 from .awaiting import Awaiting, Ears, timing
@@ -237,15 +237,14 @@ class Session:
     def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> None:
         """A move by the player asked, or, where anyone of several may answer (player
         None), by the seat of the phone page it came from."""
-        # The ears build intents from the grammar as plain dicts; their keys are Intent's.
-        action = cast(Action, {**intent, "player": prompt.player or seat or None})
-        try:
-            new_state, events = self.play.game.apply(self.play.state, action)
-        except RuleError as error:
-            self.clarifier.refuse(prompt, error)
+        player = prompt.player or seat or None
+        tried = self.play.tried(intent, player)
+        if isinstance(tried, RuleError):
+            self.clarifier.refuse(prompt, tried)
             return
+        new_state, events = tried
         if intent["intent"] not in self.play.game.info_intents:
-            self.play.take(action, new_state)  # journal first: a crash while speaking loses nothing
+            self.play.take(intent, player, new_state)  # journal first: a crash while speaking loses nothing
             self.clarifier.forget()
         self.log.write(Accepted(prompt.player, intent))
         self.announcer.last_spoken = []
