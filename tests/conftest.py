@@ -216,12 +216,9 @@ def pulse_null_sink():
             else:
                 os.environ[key] = value
         if daemon is not None:
-            daemon.terminate()
-            try:
-                daemon.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.wait()
+            from partyhost_lab.live_satellite import stop
+
+            stop(daemon)
         shutil.rmtree(runtime, ignore_errors=True)
 
 
