@@ -272,3 +272,13 @@ def test_only_the_bench_command_looks_for_the_labs_benches():
         [sys.executable, "-m", "partyhost", "bench", "--help"], capture_output=True, text=True, cwd=REPO, check=True
     ).stdout
     assert all(name in listed for name in ("accuracy", "latency", "table", "chatter", "commands"))
+
+
+def test_every_file_the_lab_names_by_path_is_there():
+    """The lab finds its files from its own folder; a path left pointing where a file
+    used to be (the matcher bench's example grammar) fails here, not at a bench run."""
+    from partyhost_lab import live_satellite, matcher, scripted
+
+    for path in (matcher.EXAMPLE, scripted.CASES_FILE, live_satellite.MIC):
+        assert path.is_file(), path
+    assert all(case.decks() is not None for case in scripted.load_cases())  # every deck cases.yaml names

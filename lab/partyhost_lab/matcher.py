@@ -12,16 +12,16 @@ import random
 import time
 import tracemalloc
 from dataclasses import dataclass
-from pathlib import Path
 
 from host.games import game_ids, grammar_slots
 from partyhost.bench.manifest import percentile
+from partyhost_lab.places import CHECKOUT
 from voice.understanding.grammar import Grammar, load_grammar
 from voice.understanding.graph import WordGraph
 from voice.understanding.matcher import Matcher
 from voice.understanding.phonetic import sound_of
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "coffee_maker.yaml"
+EXAMPLE = CHECKOUT / "docs" / "examples" / "coffee_maker.yaml"
 
 
 @dataclass
