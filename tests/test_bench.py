@@ -282,3 +282,17 @@ def test_every_file_the_lab_names_by_path_is_there():
     for path in (matcher.EXAMPLE, scripted.CASES_FILE, live_satellite.MIC):
         assert path.is_file(), path
     assert all(case.decks() is not None for case in scripted.load_cases())  # every deck cases.yaml names
+
+
+def test_benches_that_cannot_load_are_told_in_one_line_and_the_rest_still_run(monkeypatch, capsys):
+    from importlib.metadata import EntryPoint
+
+    from partyhost.bench import commands
+    from partyhost.cli import build_parser
+
+    broken = EntryPoint(name="broken", value="no_such_bench_module", group=commands.BENCH_GROUP)
+    monkeypatch.setattr(commands, "entry_points", lambda group: [broken])
+    args = build_parser(more_benches=True).parse_args(["bench", "accuracy", "/nowhere.jsonl"])
+    told = capsys.readouterr().err.strip().splitlines()
+    assert len(told) == 1 and "no_such_bench_module did not load" in told[0] and "Traceback" not in told[0]
+    assert set(args.bench_runners) == {"accuracy", "latency"}  # the product's own benches stay
