@@ -27,7 +27,7 @@ from typing import Protocol, runtime_checkable
 
 from host.announcer import Mouth
 from host.awaiting import Ears
-from host.contract import Outcome, Prompt, Source, Understood, prompt_parts
+from host.contract import Likeness, Outcome, Prompt, Source, Understood, prompt_parts
 from host.narrowing import CHOICE_PROMPT
 from voice.understanding.understand import decided
 
@@ -82,6 +82,9 @@ class PhoneEars:
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.inner.reread(prompt, text)
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        return self.inner.likeness(heard, prompt, corrected)
 
     # ---- ears that can be interrupted (the microphone) ----------------------
 
