@@ -44,10 +44,10 @@ CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
 narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
 for the choice "no bet"). The others only say something, and the question is asked again."""
+CORRECTION_HINT = 'If I took a move wrong, say what was said: "no, I said lower".'
 GENERAL_HELP = (
     "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
-    "undo, rules, pause, slower, faster, louder, quieter, or quit. "
-    "If I got your move wrong, say what you said: no, I said lower."
+    "undo, rules, pause, slower, faster, louder, quieter, or quit. " + CORRECTION_HINT
 )
 UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
@@ -92,6 +92,8 @@ class CommonCommands:
                 self.announcer.say(text, remember=False)
         elif name in ("help", "what_can_i_say"):
             self.announcer.say(self.options_sentence(prompt), remember=False)
+            if name == "what_can_i_say" and self.play.actions and prompt.timeout is None:
+                self.announcer.say(CORRECTION_HINT, remember=False)  # a move to put right
             if name == "help":
                 self.announcer.say(self.play.game.help.get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":

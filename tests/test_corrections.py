@@ -228,3 +228,8 @@ def test_a_correction_that_would_show_another_card_is_asked_of_the_table_however
     assert "Team Ben said card one, not card two? Does everyone agree? Yes or no?" in mouth.said
     assert "Team Ben said card one." in mouth.said  # then the reveal again, as corrected
     assert journal.accepted_actions(sid)[1]["card"] == 1
+
+
+def test_what_can_i_say_tells_of_corrections_once_there_is_a_move(tmp_path):
+    out = _play(tmp_path, ["what can I say", "read my cards", "the nitrogen one", "what can I say"])
+    assert out.count('If I took a move wrong, say what was said: "no, I said lower".') == 1
