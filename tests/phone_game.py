@@ -33,6 +33,13 @@ from voice.understanding.matcher import Matcher
 REPO = Path(__file__).resolve().parents[1]
 
 
+WEBSOCKET_UPGRADE = (
+    b"GET /ws/Ana HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+"""A WebSocket opened to Ana's seat by hand, as someone holding it open without a token would."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -6,6 +6,8 @@ import asyncio
 import http.client
 import json
 import logging
+import socket
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from phone_game import CENTURION, LiveGame, decks_for, running_centurion
+from phone_game import CENTURION, WEBSOCKET_UPGRADE, LiveGame, decks_for, running_centurion
 
 from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.decks import Decks
@@ -449,6 +451,19 @@ def test_websocket_refuses_another_seat_and_a_missing_token(live: LiveGame):
     got, _ = asyncio.run(talk("Ana", {"token": live.token("Ana")}))
     page = json.loads(got[0])["page"]
     assert page["player"] == "Ana" and len(page["view"]["cards"]) == 7
+
+
+def test_a_websocket_that_sends_no_token_is_let_go_within_two_seconds(live: LiveGame):
+    """Issue 58: it was held for 10 s, then up to 10 s more waiting for its answer to the close;
+    the page sends its token the moment the socket opens, so a second and a half is plenty."""
+    with socket.create_connection(("127.0.0.1", live.table.address.port), timeout=30) as sock:
+        sock.sendall(WEBSOCKET_UPGRADE)  # then nothing: no token, no answer to the close
+        opened, received = time.monotonic(), b""
+        while chunk := sock.recv(4096):
+            received += chunk
+        after = time.monotonic() - opened
+    assert b"\x88\x0a\x11\x38no token" in received  # the close frame: 4408 "no token"
+    assert after < 3.0
 
 
 def test_a_button_on_the_page_is_a_journaled_move(live: LiveGame, tmp_path: Path):

@@ -21,6 +21,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from phone_game import WEBSOCKET_UPGRADE, running_centurion
+
 from partyhost.connection_limits import FULL
 
 REPO = Path(__file__).resolve().parents[1]
@@ -199,11 +201,6 @@ def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answeri
 
 # ---- WebSockets that never send their token (issue 58, item 2) ----------------------
 
-UPGRADE = (
-    b"GET /ws/Ana HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-)
-
 
 class TokenlessSockets:
     """WebSockets to Ana's seat from `per_address` connections of each of `addresses`, none ever
@@ -234,7 +231,7 @@ class TokenlessSockets:
         sock.bind((address, 0))
         try:
             sock.connect(("127.0.0.1", self.port))
-            sock.sendall(UPGRADE)
+            sock.sendall(WEBSOCKET_UPGRADE)
         except OSError:
             sock.close()
             return
@@ -294,7 +291,6 @@ def test_a_connection_turned_away_is_closed_as_aiohttp_expects_and_said_once(tmp
     import logging
 
     import aiohttp
-    from phone_game import running_centurion
 
     from partyhost.phones import gate
 

@@ -45,8 +45,10 @@ from .seats import SeatBook, SeatRefused
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("partyhost.phones")
-AUTH_TIMEOUT_S = 2.0
+AUTH_TIMEOUT_S = 1.5
 """A page sends its token the moment its WebSocket opens; on a LAN that takes milliseconds."""
+CLOSE_TIMEOUT_S = 0.5
+"""How long a closed WebSocket waits for the page's own close (a page answers at once)."""
 REQUEST_TIMEOUT_S = 10.0
 """Headers and body must arrive within this; an idle connection is closed after it too."""
 SERVER_NAME = "partyhost"
@@ -259,10 +261,10 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
 
     Until then the socket is not busy: the gate may close it for a newcomer, the one
     waiting longest first, so sockets that never send a token cannot fill the server
-    (issue 58); and it waits AUTH_TIMEOUT_S at most, since a page sends its token as
-    soon as the socket opens."""
+    (issue 58); and it is closed after AUTH_TIMEOUT_S (and CLOSE_TIMEOUT_S for the close),
+    since a page sends its token as soon as the socket opens."""
     player = request.match_info["player"]
-    ws = web.WebSocketResponse(heartbeat=20)
+    ws = web.WebSocketResponse(heartbeat=20, timeout=CLOSE_TIMEOUT_S)
     await ws.prepare(request)
     hub, sockets, busy = request.app[HUB], request.app[SOCKETS], request.app[BUSY]
     busy.discard(request.protocol)
