@@ -162,10 +162,7 @@ class Table:
         files it needs beside the journal: with `to_read` (listing, checking) it is read as it
         is, unchanging; anything else is refused with the reason."""
         path = self.place.journal
-        try:
-            make_folder(self.place.folder)
-        except OSError as problem:  # a file in its place, or no right to make it
-            raise UserError(f"the data folder cannot be used: {problem}; choose another with --data-dir") from None
+        self._make_folder()
         try:
             journal = Journal(path)
         except (sqlite3.OperationalError, OSError) as error:
@@ -181,6 +178,13 @@ class Table:
             self.tell(journal.notice)
         return journal
 
+    def _make_folder(self) -> None:
+        """The data folder, made where missing; one line when something else stands in its place."""
+        try:
+            make_folder(self.place.folder)
+        except OSError as problem:  # a file in its place, or no right to make it
+            raise UserError(f"the data folder cannot be used: {problem}; choose another with --data-dir") from None
+
     def check(self) -> None:
         """Refuse now a journal that cannot open (partyhost serve, before it listens)."""
         self.open_journal().close()
@@ -191,8 +195,9 @@ class Table:
         """A new game; None when the spoken menu was left without choosing one.
 
         Where there is no journal yet, none is made until the game is sure to start: a
-        refused deck or option leaves the data folder as it was."""
+        refused deck or option leaves no empty journal behind."""
         settings = self._settings(choice)
+        self._make_folder()  # an event log may be asked for in it
         with contextlib.ExitStack() as held:
             journal = None
             if os.path.lexists(self.place.journal):  # anything by its name: open_journal judges it

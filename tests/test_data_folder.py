@@ -155,4 +155,4 @@ def test_a_refused_deck_leaves_no_journal_behind(tmp_path: Path):
     data = tmp_path / "data"
     refused = partyhost(["play", "keep-it-100", "--players", "Ana,Ben,Cy", "--deck", str(deck)], data)
     assert refused.returncode == 2 and refused.stderr.startswith(f"partyhost: bad deck: {deck}:1: missing columns")
-    assert not data.exists()
+    assert list(data.iterdir()) == []
