@@ -9,14 +9,14 @@ hand back. Tokens are never spoken, printed or shown on another seat's page.
 Guessing the code is slowed per address, never stopped for good: after
 FREE_WRONG_CODES wrong codes each further one makes that address wait twice as long
 as the last (1 s, 2 s, 4 s ... at most MAX_WAIT_S), while a player who mistyped can
-still join once the wait is over. An address is cheap on a LAN, though (500 codes from
-100 addresses went through in 2 s: issue 58), so wrong codes from all addresses
-together have a budget too: the WRONG_CODES_PER_MINUTE-th within a minute pauses
-joining for everyone for PAUSE_S (no code is looked at, the right one neither), and
-gives the game a new code LONGER_BY digits longer (up to LONGEST_CODE), which the host
-announces (`on_guessing`). So at most that many codes a minute are ever looked at, and
-each pause starts the guessing over against a code a hundred times harder to find
-(docs/phones.md has what that makes of trying them all).
+still join once the wait is over. An address is cheap on a LAN, though (issue 58), so
+wrong codes from all addresses together have a budget too: the
+WRONG_CODES_PER_MINUTE-th within a minute pauses joining for everyone for PAUSE_S (no
+code is looked at, the right one neither), and gives the game a new code LONGER_BY
+digits longer (up to LONGEST_CODE), which the host announces (`on_guessing`). So at
+most that many codes a minute are ever looked at, and each pause starts the guessing
+over against a code a hundred times harder to find (docs/phones.md has what that makes
+of trying them all).
 """
 
 from __future__ import annotations
