@@ -9,19 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import os
-import re
 import resource
 import selectors
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from phone_game import WEBSOCKET_UPGRADE, running_centurion
+from phone_game import WEBSOCKET_UPGRADE, PhoneGame, running_centurion
 
 from partyhost.connection_limits import FULL
 
@@ -94,71 +90,6 @@ def _low_limit() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
 
 
-class PhoneGame:
-    """A real `partyhost play --phones` on 127.0.0.1 (Centurion, Ana and Ben), waiting for its first line."""
-
-    def __init__(self, tmp_path: Path, **popen):
-        env = {
-            **os.environ,
-            "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
-            "PARTYHOST_CONFIG": os.devnull,
-            "PYTHONUNBUFFERED": "1",
-        }
-        command = [
-            sys.executable,
-            "-m",
-            "partyhost",
-            "play",
-            "centurion",
-            "--players",
-            "Ana,Ben",
-            "--mode",
-            "pvp",
-            "--deal",
-            "host",
-            "--seed",
-            "7",
-            "--phones",
-            "--phones-bind",
-            "127.0.0.1",
-            "--phones-port",
-            "0",
-            "--input",
-            "text",
-            "--output",
-            "text",
-        ]
-        self.process = subprocess.Popen(
-            command,
-            cwd=REPO,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            **popen,
-        )
-        assert self.process.stdout is not None and self.process.stdin is not None
-        self.port = 0
-        while not self.port:
-            line = self.process.stdout.readline()
-            assert line, "the game ended before its phone server started"
-            found = re.search(r"PHONES: open http://127\.0\.0\.1:(\d+)/", line)
-            self.port = int(found.group(1)) if found else 0
-
-    def end(self) -> tuple[int, str]:
-        """Its exit code and what it wrote on stderr, once its input has ended."""
-        assert self.process.stdin is not None and self.process.stderr is not None
-        self.process.stdin.close()
-        err = self.process.stderr.read()
-        return self.process.wait(timeout=60), err
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-
 def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answering(tmp_path: Path):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < IDLE + 64:
@@ -189,7 +120,7 @@ def test_600_idle_connections_under_a_256_file_limit_leave_the_join_page_answeri
             except OSError:
                 closed += 1
         assert closed >= IDLE - FILES
-        code, err = game.end()
+        code, _, err = game.end()
         assert code == 0
     finally:
         for sock in held:
@@ -277,7 +208,7 @@ def test_288_tokenless_websockets_neither_lock_out_the_join_page_nor_flood_the_t
             time.sleep(1.0)  # every one accepted and waiting for its token
             loaded = [join_page_from("127.0.1.1", game.port) for _ in range(10)]
         assert held.opened >= 288
-        code, err = game.end()
+        code, _, err = game.end()
     finally:
         game.kill()
     assert loaded.count(200) >= 9, loaded
