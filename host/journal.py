@@ -392,6 +392,10 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
         _owner_only(path)  # seat tokens live here: 600, and SQLite gives its -wal and -shm the same
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        loss = None
+        if pending is not None:  # before anything is written here (wal_check.after_open says why)
+            index, loss = pending
+            loss = loss or wal_check.after_open(db, path, index)
         (verdict,) = db.execute("PRAGMA quick_check(1)").fetchone()
         if verdict != "ok":
             raise JournalDamaged(verdict)
@@ -401,10 +405,6 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
             raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} missing")
         if SCHEMA_TABLES - tables:  # only then: a full disk may still be read
             db.executescript(SCHEMA)
-        loss = None
-        if pending is not None:
-            index, loss = pending
-            loss = loss or wal_check.after_open(db, path, index)
     except BaseException:
         db.close()
         raise
