@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, did_you_mean
 from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, resolved
@@ -170,7 +170,7 @@ class Table:
                     return Journal.read_only(path)
                 raise UserError(
                     f"the data folder {self.place.folder} is read-only, so no game can be saved or resumed "
-                    "there (partyhost sessions still lists them); choose another with --data-dir"
+                    f"there ({command()} sessions still lists them); choose another with --data-dir"
                 ) from error
             raise UserError(f"cannot open the saved games in {path}: {error}") from error
         if journal.notice:
@@ -407,6 +407,9 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
     game = get_game(game_id)
     if setup.teams and not game.teams:
         raise UserError(f"{game.title} is not played in teams; name the players with --players instead of --teams.")
+    if setup.mode is not None and setup.mode not in game.modes:
+        close = did_you_mean(setup.mode, game.modes) or f"; its modes: {', '.join(game.modes)}"
+        raise UserError(f"{game.title} has no mode {setup.mode!r}{close}")
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
     options = after_last_game(game, options, journal, group, time.time())

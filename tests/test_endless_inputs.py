@@ -135,7 +135,7 @@ def test_settings_values_of_any_length_or_nesting_are_refused_in_one_line(tmp_pa
 @pytest.mark.parametrize(
     "flag, make, said",
     [
-        ("--deck", lambda p: Path("/dev/zero"), "bad deck: /dev/zero: unknown question deck format"),
+        ("--deck", lambda p: Path("/dev/zero"), "bad deck: /dev/zero is a device, not a deck file"),
         (
             "--card-deck",
             lambda p: (os.symlink("/dev/zero", p / "z.yaml"), p / "z.yaml")[1],
