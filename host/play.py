@@ -34,6 +34,8 @@ class LastMove:
     """The state before it."""
     revealed: bool
     """It showed something hidden (host.engine.crosses_reveal)."""
+    events: list[Event]
+    """What it made the host say and do."""
 
 
 class Play:
@@ -103,7 +105,12 @@ class Play:
         position = moves[-1]
         before = self.replay(self.actions[:position])
         _, events = apply_move(self.game, before, self.actions[position])
-        return LastMove(position, self.actions[position], before, crosses_reveal(events))
+        return LastMove(position, self.actions[position], before, crosses_reveal(events), events)
+
+    def events_so_far(self) -> list[Event]:
+        """The events that led to the question asked now: the last move's, the deal's before any."""
+        last = self.last_move()
+        return last.events if last is not None else self.game.setup(self.options, self.decks)[1]
 
     def take_back(self, last: LastMove) -> None:
         """Undo `last` (and any redraw after it) in the journal. Where something drawn since
