@@ -429,7 +429,7 @@ def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settin
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
         named = bool(setup.players or setup.teams)
-        raise UserError(explained(game, error.reason, options, named)) from error
+        raise UserError(explained(game, error, options, named)) from error
     return _NewGame(game, options, decks, files, saved)
 
 

@@ -378,3 +378,29 @@ def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, deck, said):
     result = run(args, tmp_path, **AS_SCRIPTS_RUN)
     assert (result.returncode, result.stderr) == (2, said.format(tmp=tmp_path) + "\n")
     assert saved_sessions(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "game, said",
+    [
+        (["keep-it-100", "--players", "Ana"], "Keep It 100 basic needs 2 to 8 players, not 1."),
+        (
+            ["keep-it-100", "--mode", "challenge", "--players", "A,B,C,D,E,F,G,H,I"],
+            "Keep It 100 challenge needs 1 to 8 players, not 9.",
+        ),
+        (["zero-to-100", "--players", "Ana"], "Zero to 100 basic needs 2 to 12 players, not 1."),
+        (["keep-cool", "--players", "Ana,Ben"], "Keep Cool basic needs 3 to 8 players, not 2."),
+        (["one-percent", "--players", "A,B,C,D,E,F,G"], "1% basic needs 2 to 6 players, not 7."),
+        (["centurion", "--players", "Ana"], "Centurion pvp needs 2 players, not 1. (one player: --mode vs-host)"),
+        (["centurion", "--mode", "vs-host", "--players", "Ana,Ben"], "Centurion vs-host needs 1 player, not 2."),
+        (
+            ["zero-to-100", "--teams", "Ana;Ben", "--players", "Cy,Dan"],
+            "Every player must be in exactly one team: Cy and Dan are in no team; "
+            "Ana and Ben are in a team but not among the players.",
+        ),
+    ],
+)
+def test_how_many_may_play_is_said_one_way_naming_the_game_and_mode(tmp_path, game, said):
+    """One rule and one wording for every game (host.engine.check_player_count; issue 57)."""
+    result = run(["play", *game, "--input", "text", "--output", "text"], tmp_path)
+    assert (result.returncode, result.stderr) == (2, f"partyhost: {said}\n")
