@@ -266,6 +266,10 @@ class Table:
                     journal.delete(session_id)  # nothing was played: leave no half-started game behind
                     raise
             return play_sitting(sitting)
+        except KeyboardInterrupt:  # while dealing or welcoming, before the first question: nothing was played
+            lock.release()
+            list(self.delete([session_id]))  # with its event log: no game of 0 moves is left behind
+            raise
         finally:
             lock.release()
 
