@@ -283,6 +283,26 @@ def test_install_service_renders_a_unit_that_starts_the_menu(tmp_path):
 AS_SCRIPTS_RUN = {"PARTYHOST_RUN": "scripts/run"}
 
 
+@pytest.fixture
+def refused_here(tmp_path, monkeypatch, capsys):
+    """The command line run in this process (no interpreter to start: these are refusals
+    before anything loads), as scripts/run runs it; gives the exit code and what it said."""
+    monkeypatch.setenv("PARTYHOST_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull)
+    monkeypatch.setenv("PARTYHOST_RUN", "scripts/run")
+
+    def refused(args: list[str]) -> tuple[int | str | None, str]:
+        from partyhost.cli import main
+
+        try:
+            code: int | str | None = main(args)
+        except SystemExit as exit:  # argparse's refusals
+            code = exit.code
+        return code, capsys.readouterr().err
+
+    return refused
+
+
 @pytest.mark.parametrize(
     "args, said",
     [
@@ -320,16 +340,11 @@ AS_SCRIPTS_RUN = {"PARTYHOST_RUN": "scripts/run"}
         (["rules", "keep-coool"], "scripts/run rules: no game 'keep-coool'; did you mean keep-cool?"),
     ],
 )
-def test_a_mistyped_name_is_one_line_with_the_name_meant(tmp_path, args, said):
+def test_a_mistyped_name_is_one_line_with_the_name_meant(tmp_path, refused_here, args, said):
     """Not the whole usage and "invalid choice": one line, and the close name (issue 57)."""
-    result = run(
-        [*args, "--input", "text", "--output", "text"] if args[0] == "play" and "--deal" not in args else args,
-        tmp_path,
-        **AS_SCRIPTS_RUN,
-    )
-    assert result.returncode == 2, result.stdout
-    assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
-    assert "usage:" not in result.stderr and saved_sessions(tmp_path) == []
+    code, told = refused_here([*args, "--input", "text", "--output", "text"] if args[0] == "play" else args)
+    assert code == 2 and told.count("\n") == 1 and said in told, told
+    assert "usage:" not in told and saved_sessions(tmp_path) == []
 
 
 def test_data_dir_may_follow_the_command(tmp_path):
@@ -371,12 +386,11 @@ def test_usage_and_hints_name_scripts_run_when_it_ran_partyhost(tmp_path):
         ),
     ],
 )
-def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, deck, said):
+def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, refused_here, deck, said):
     """As docs/robustness.md says: a folder, a device, an empty name, each in one line (issue 57)."""
     (tmp_path / "questions.csv").write_text("id,category,text,answer,source\n")
     args = ["play", "keep-it-100", "--players", "Ana,Ben", "--deck", deck.format(tmp=tmp_path), "--input", "text"]
-    result = run(args, tmp_path, **AS_SCRIPTS_RUN)
-    assert (result.returncode, result.stderr) == (2, said.format(tmp=tmp_path) + "\n")
+    assert refused_here(args) == (2, said.format(tmp=tmp_path) + "\n")
     assert saved_sessions(tmp_path) == []
 
 
@@ -400,7 +414,6 @@ def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, deck, said):
         ),
     ],
 )
-def test_how_many_may_play_is_said_one_way_naming_the_game_and_mode(tmp_path, game, said):
+def test_how_many_may_play_is_said_one_way_naming_the_game_and_mode(refused_here, game, said):
     """One rule and one wording for every game (host.engine.check_player_count; issue 57)."""
-    result = run(["play", *game, "--input", "text", "--output", "text"], tmp_path)
-    assert (result.returncode, result.stderr) == (2, f"partyhost: {said}\n")
+    assert refused_here(["play", *game, "--input", "text", "--output", "text"]) == (2, f"partyhost: {said}\n")

@@ -174,6 +174,7 @@ NO_SOUND_DEVICE = {"PULSE_SERVER": "unix:/nonexistent"}
 """No sound server: where no sound card either (this machine, CI), no microphone or speaker."""
 
 
+@pytest.mark.slow
 def test_each_readme_command_for_a_microphone_says_what_is_missing_without_one(tmp_path):
     """The README's spoken commands, as written, on a machine with no sound device: each
     says in one line what is missing and how to go on, never a traceback (issue 57)."""
