@@ -169,7 +169,7 @@ def served_files(root: Path, base: str, folder: str, files: dict[str, str]) -> t
 def hinted(said: str, prefix: str = "scripts/run ") -> list[str]:
     """The command in backticks (or after "not installed: ") in a line, as words, checked to start
     with the command the user ran (PARTYHOST_RUN) and without it."""
-    command = said.split("`")[1] if "`" in said else said.split("not installed: ")[1]
+    command = said.split("`")[1] if "`" in said else said.split("not installed: ")[-1]
     assert command.startswith(prefix), said
     return shlex.split(command.removeprefix(prefix))
 
