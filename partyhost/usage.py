@@ -34,13 +34,13 @@ class Parser(argparse.ArgumentParser):
         choices = action.choices
         if choices is None or value in choices:
             return
-        mistyped = self._unknown_option()
-        if mistyped is not None:  # what was meant as its value was taken for this one: name the cause
-            raise argparse.ArgumentError(None, _unexpected([mistyped], self.option_names()))
         names = [str(choice) for choice in choices]
-        if isinstance(choices, dict):  # a command's parsers, by name
+        if isinstance(choices, dict):  # a command's parsers, by name (its options are not known here)
             what = "command"
         else:
+            mistyped = self._unknown_option()
+            if mistyped is not None:  # what was meant as its value was taken for this one: name the cause
+                raise argparse.ArgumentError(None, _unexpected([mistyped], self.option_names()))
             what = action.option_strings[0] if action.option_strings else str(action.metavar or action.dest).lower()
         close = did_you_mean(str(value), names)
         listed = "" if close else f"; choose from {', '.join(names)}"

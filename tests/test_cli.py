@@ -307,6 +307,7 @@ def refused_here(tmp_path, monkeypatch, capsys):
     "args, said",
     [
         (["plya", "keep-cool"], "scripts/run: no command 'plya'; did you mean play?"),
+        (["plya", "--players", "Ana"], "scripts/run: no command 'plya'; did you mean play?"),
         (["play", "keep-it-10"], "scripts/run play: no game 'keep-it-10'; did you mean keep-it-100?"),
         (["keep-it-10", "--players", "Ana,Ben"], "scripts/run play: no game 'keep-it-10'; did you mean keep-it-100?"),
         (
