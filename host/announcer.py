@@ -39,6 +39,11 @@ class Announcer:
         if remember:
             self.last_spoken.append(text)
 
+    def remember_said(self, events: list[Event]) -> None:
+        """What "repeat" says again from now on: the game's words among `events` (after an
+        undo, those that led to the question asked again, not the words of the move undone)."""
+        self.last_spoken = [event["text"] for event in events if event["type"] == "say"]
+
     def sound(self, name: str) -> None:
         """A cue played, and logged when (the turn change, the dice)."""
         self.log.write(sound(name))

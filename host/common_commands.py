@@ -149,6 +149,7 @@ class CommonCommands:
             self.announcer.say(UNDO_STANDS, remember=False)
             return
         self.play.take_back(last)
+        self.announcer.remember_said(self.play.events_so_far())
         self.log.write(Undone(last.action))
         undone_by = last.action.get("player") or "the table"
         self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)

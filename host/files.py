@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, did_you_mean
 
 SETTINGS_BYTES = 1 << 20
 """A settings file is a page of TOML; a megabyte is far more than any can need."""
@@ -48,6 +48,16 @@ def not_a(path: Path, kind: str, what: str) -> FileProblem:
     return FileProblem(f"{path} is {kind}, not {article} {what}")
 
 
+def missing(path: Path, what: str) -> FileProblem:
+    """The one line for a file that is not there, with the name in its folder closest to it
+    (a typo: "questons.csv" for questions.csv)."""
+    try:
+        here = [entry.name for entry in path.parent.iterdir()] if path.name else []
+    except OSError:  # no such folder either, or one that cannot be listed
+        here = []
+    return FileProblem(f"{path}: no such {what}{did_you_mean(path.name, here) if here else ''}")
+
+
 def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> bool:
     """Whether `path` exists, raising FileProblem when it is anything but a regular file."""
     try:
@@ -55,7 +65,7 @@ def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> boo
     except FileNotFoundError:
         if may_be_missing:
             return False
-        raise FileProblem(f"{path}: no such {what}") from None
+        raise missing(path, what) from None
     except OSError as error:
         raise FileProblem(f"{path}: cannot use this {what} ({error.strerror or error})") from None
     kind = kind_of(mode)
@@ -105,6 +115,8 @@ def read_bytes(path: Path, what: str, limit: int) -> bytes:
     """The whole of a regular file of at most `limit` bytes; FileProblem otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise missing(path, what) from None
     except OSError as error:
         raise FileProblem(f"{path}: cannot read the file ({error.strerror or error})") from None
     info = os.fstat(fd)

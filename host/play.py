@@ -36,7 +36,7 @@ class LastMove:
     revealed: bool
     """It showed something hidden (host.engine.crosses_reveal)."""
     events: list[Event]
-    """What it gave when it was taken."""
+    """What it made the host say and do."""
     heard: Understood | None
     """The reply it was taken from, while this process remembers it (None: typed or
     chosen step by step, or resumed since): a correction of it is weighed against it."""
@@ -128,6 +128,11 @@ class Play:
         _, events = apply_move(self.game, before, self.actions[position])
         heard = self._heard[1] if self._heard is not None and self._heard[0] == position else None
         return LastMove(position, self.actions[position], before, crosses_reveal(events), events, heard)
+
+    def events_so_far(self) -> list[Event]:
+        """The events that led to the question asked now: the last move's, the deal's before any."""
+        last = self.last_move()
+        return last.events if last is not None else self.game.setup(self.options, self.decks)[1]
 
     def take_back(self, last: LastMove) -> None:
         """Undo `last` (and any redraw after it) in the journal. Where something drawn since

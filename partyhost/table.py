@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, did_you_mean
 from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, make_folder, resolved
@@ -171,7 +171,7 @@ class Table:
                     return Journal.read_only(path)
                 raise UserError(
                     f"the data folder {self.place.folder} is read-only, so no game can be saved or resumed "
-                    "there (partyhost sessions still lists them); choose another with --data-dir"
+                    f"there ({command()} sessions still lists them); choose another with --data-dir"
                 ) from error
             raise UserError(f"cannot open the saved games in {path}: {error}") from error
         if journal.notice:
@@ -284,6 +284,10 @@ class Table:
                     journal.delete(session_id)  # nothing was played: leave no half-started game behind
                     raise
             return play_sitting(sitting)
+        except KeyboardInterrupt:  # while dealing or welcoming, before the first question: nothing was played
+            lock.release()
+            list(self.delete([session_id]))  # with its event log: no game of 0 moves is left behind
+            raise
         finally:
             lock.release()
 
@@ -426,6 +430,9 @@ def _new_game(journal: Journal | None, game_id: str, setup: GameSetup, settings:
     game = get_game(game_id)
     if setup.teams and not game.teams:
         raise UserError(f"{game.title} is not played in teams; name the players with --players instead of --teams.")
+    if setup.mode is not None and setup.mode not in game.modes:
+        close = did_you_mean(setup.mode, game.modes) or f"; its modes: {', '.join(game.modes)}"
+        raise UserError(f"{game.title} has no mode {setup.mode!r}{close}")
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
     if journal is not None:
@@ -446,7 +453,7 @@ def _new_game(journal: Journal | None, game_id: str, setup: GameSetup, settings:
         game.setup(options, decks)  # refuse bad options before anything is saved
     except RuleError as error:
         named = bool(setup.players or setup.teams)
-        raise UserError(explained(game, error.reason, options, named)) from error
+        raise UserError(explained(game, error, options, named)) from error
     return _NewGame(game, options, decks, files, saved)
 
 
