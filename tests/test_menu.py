@@ -24,23 +24,45 @@ class SaidEars:
     """Ears that hear the given lines in turn, understood as the spoken menu's ears understand
     them (the prompt's grammar with the common commands); None when the lines run out."""
 
-    def __init__(self, lines: list[str]):
-        self.lines, self.prompts = list(lines), []
+    def __init__(self, lines: list[str], source: Source = Source.VOICE):
+        self.lines, self.prompts, self.source = list(lines), [], source
 
     def hear(self, prompt: Prompt):
         self.prompts.append(prompt)
-        return UNDERSTAND(prompt, self.lines.pop(0), Source.VOICE) if self.lines else None
+        return UNDERSTAND(prompt, self.lines.pop(0), self.source) if self.lines else None
 
     def reread(self, prompt: Prompt, text: str):
         return UNDERSTAND(prompt, text, Source.VOICE)
 
 
-def menu(lines: list[str]):
-    ears, mouth = SaidEars(lines), RecordingMouth()
+def menu(lines: list[str], source: Source = Source.VOICE):
+    ears, mouth = SaidEars(lines, source), RecordingMouth()
     return run_menu(ears, mouth), mouth.said, ears
 
 
 TITLES = [get_game(g).title for g in game_ids()]
+
+
+WRITTEN_NAMES = [
+    ("1%", "one-percent"),
+    ("let's play 1%", "one-percent"),
+    ("Play 1 %.", "one-percent"),
+    ("1 percent", "one-percent"),
+    ("Keep it 100.", "keep-it-100"),
+    ("Let's play Keep It 100", "keep-it-100"),
+    ("Zero to 100.", "zero-to-100"),
+    ("0 to 100", "zero-to-100"),
+    ("zero to one hundred", "zero-to-100"),
+]
+"""Each game's name as speech-to-text engines write it (digits, "%"), and as the menu says it."""
+
+
+@pytest.mark.parametrize("said, game", WRITTEN_NAMES)
+def test_the_menu_takes_each_game_name_as_speech_to_text_writes_it_typed_or_said(said, game):
+    for source in (Source.TYPED, Source.VOICE):
+        choice, told, _ = menu([said, str(get_game(game).min_players)], source)
+        assert choice is not None and choice.game == game, (source, told)
+        assert not any("didn't catch" in line for line in told), told
 
 
 def test_what_can_i_say_at_the_game_question_names_every_game_and_an_example():
@@ -169,6 +191,11 @@ def test_over_a_voice_assistant_the_menu_asks_the_players_names(talk):
     told = talk.say("Ana, Ben and Cy")
     assert "you are Ana, Ben and Cy" in told
     assert talk.choice().players == ("Ana", "Ben", "Cy")
+
+
+@pytest.mark.parametrize("said, game", WRITTEN_NAMES[:4])
+def test_over_a_voice_assistant_1_percent_is_understood_as_written(talk, said, game):
+    assert talk.say(said).startswith(f"{get_game(game).title}. How many players?")
 
 
 def test_skip_gives_numbered_players(talk):
