@@ -31,7 +31,7 @@ from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, resolved
 from host.games import game_ids, get_game
-from host.journal import Journal, SessionRecord
+from host.journal import UNFINISHED, Journal, SessionRecord
 from host.play import SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
 from partyhost import __version__
@@ -184,15 +184,18 @@ class Table:
     # ---- play and resume ----------------------------------------------------
 
     def play(self, setup: GameSetup, choice: IOChoice) -> GameEnd | None:
-        """A new game; None when the spoken menu was left without choosing one."""
+        """A new game, or the saved one "resume" chose at the spoken menu; None when the menu
+        was left without choosing one."""
         settings = self._settings(choice)
         with contextlib.closing(self.open_journal()) as journal:
             game_id = setup.game
             if game_id is None:
                 _check_grammars(list(game_ids()))
-                picked = self._menu(settings, choice)
+                picked = self._menu(settings, choice, journal)
                 if picked is None:
                     return None
+                if picked.resume:
+                    return self.resume(picked.resume, choice)
                 game_id = picked.game
                 players = tuple(name.strip() for name in picked.players if name.strip())
                 setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
@@ -202,14 +205,18 @@ class Table:
             io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
             return self._start(journal, new, settings, io, events)
 
-    def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
-        """A saved game (the latest unfinished one when None), replayed and continued."""
+    def resume(self, session_id: str | None, choice: IOChoice, quit_too: bool = True) -> GameEnd:
+        """A saved game (the latest unfinished one when None), replayed and continued.
+        `quit_too`: a game its players quit counts as unfinished (False: only one that was
+        stopped otherwise, as `partyhost serve` resumes by itself)."""
         from partyhost.sitting import Sitting, play_sitting
 
         with contextlib.closing(self.open_journal()) as journal, contextlib.ExitStack() as held:
-            record, lock = self._claim(journal, session_id, held)
+            record, lock = self._claim(journal, session_id, held, quit_too)
             if lock.stale_pid:
                 self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
+            if record.status == "quit":
+                journal.set_status(record.id, "playing")  # played again: a crash now is resumed by serve
             saved = _open_saved(journal, record)
             settings = self._settings(choice, saved.setup.io)
             _check_grammars([saved.game.id])
@@ -235,13 +242,20 @@ class Table:
         except ConfigError as error:  # a UserError, so partyhost serve goes on to the menu
             raise UserError(str(error)) from error
 
-    def _menu(self, settings: Settings, choice: IOChoice) -> MenuChoice | None:
-        """The game, players and mode the spoken menu chose; None when it was left."""
-        from partyhost.menu import run_menu
+    def _menu(self, settings: Settings, choice: IOChoice, journal: Journal) -> MenuChoice | None:
+        """The game, players and mode the spoken menu chose, or the saved game to resume;
+        None when it was left."""
+        from partyhost.menu import WaitingGame, run_menu
 
+        waiting = [
+            WaitingGame(
+                record.id, record.game, get_game(record.game).title, SavedSetup.from_dict(record.setup).options.players
+            )
+            for record in self._resumable_games(journal)
+        ]
         io = _open_io(settings, 0.0, choice)
         try:
-            return run_menu(io.ears, io.mouth)
+            return run_menu(io.ears, io.mouth, waiting)
         finally:
             io.close()
 
@@ -270,10 +284,10 @@ class Table:
             lock.release()
 
     def _claim(
-        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack
+        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack, quit_too: bool = True
     ) -> tuple[SessionRecord, SessionLock]:
         """The game to resume, its lock held in `held`: the one named, or else the newest
-        unfinished one no other process is playing.
+        unfinished one no other process is playing (one its players quit only if `quit_too`).
 
         Several unfinished games (several `serve` processes on one data folder, each
         stopped mid-game) are resumed newest first, one per process: a game another process
@@ -288,7 +302,7 @@ class Table:
                     f"game {record.id} is already over; start a new one with: {command()} play {record.game}"
                 )
             return record, held.enter_context(SessionLock(self.place.locks, record.id))
-        waiting = self._resumable_games(journal)
+        waiting = [r for r in self._resumable_games(journal) if quit_too or r.status != "quit"]
         busy: list[SessionBusy] = []
         for n, record in enumerate(waiting):
             try:
@@ -314,7 +328,7 @@ class Table:
         """The unfinished games that can be resumed, newest first; the damaged ones are named and skipped."""
         games = []
         for record in journal.sessions():
-            if record.status != "playing":
+            if record.status not in UNFINISHED:
                 continue
             problem = quick_problem(record)
             if problem is None:
@@ -367,7 +381,7 @@ class Table:
             entries = []
             for record in journal.sessions():
                 problem = quick_problem(record)
-                if problem is None and replay and record.status == "playing":
+                if problem is None and replay and record.status in UNFINISHED:
                     try:
                         open_saved(journal, record)
                     except Unresumable as reason:
