@@ -205,6 +205,11 @@ class Game(Generic[S]):
     hand_view: Callable[[S, str], HandView | None] | None = None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
+    hidden_hands: Callable[[GameOptions], bool] | None = None
+    """Whether these options deal hands the host never says aloud, which only their holders
+    may know (1%'s host deal): played through a speaker everyone hears, such a game needs
+    each player's own screen, their phone page. None: the game deals no such hands (Keep
+    It 100 reads the Slider's cards aloud)."""
     table_text: Callable[[S], str] | None = None
     """Everything face up on a real table, in full, for "read the table" (cards played,
     lines, other teams' cards, the last reveal); None: the scores stand in."""

@@ -249,3 +249,5 @@ class Session:
         self.log.write(Accepted(prompt.player, intent))
         self.announcer.last_spoken = []
         self.announcer.narrate(events)
+        if intent["intent"] in self.play.game.info_intents:
+            self.announcer.answered_privately(player, events)

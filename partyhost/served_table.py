@@ -85,7 +85,7 @@ def play_games(conversation: Conversation, table: Table) -> None:
     A PartyhostError is told in its own words; any other error is a bug: its traceback
     goes to the terminal, the players hear that the game is saved.
     """
-    choice = dataclasses.replace(SPOKEN, opener=opener_for(conversation))
+    choice = dataclasses.replace(SPOKEN, opener=opener_for(conversation), hidden_hands_on_phones=True)
     unfinished = True
     while not conversation.closed:
         try:

@@ -203,7 +203,7 @@ class Table:
             _check_grammars([game_id])
             events = _events_arg(choice)  # so is an event log that cannot be written
             io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
-            return self._start(journal, new, settings, io, events)
+            return self._start(journal, new, settings, io, events, choice)
 
     def resume(self, session_id: str | None, choice: IOChoice, quit_too: bool = True) -> GameEnd:
         """A saved game (the latest unfinished one when None), replayed and continued.
@@ -229,7 +229,7 @@ class Table:
                 saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
             )
             with _closed_on_failure(io):
-                sitting.phones = self._phones(sitting)
+                sitting.phones = self._phones(sitting, choice)
             return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
@@ -259,7 +259,9 @@ class Table:
         finally:
             io.close()
 
-    def _start(self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None) -> GameEnd:
+    def _start(
+        self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None, choice: IOChoice
+    ) -> GameEnd:
         """Save the new game, take its lock and play it."""
         from partyhost.sitting import Sitting, play_sitting
 
@@ -275,7 +277,7 @@ class Table:
                 info = SessionInfo(session_id, new.setup.group)
                 sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
-                    sitting.phones = self._phones(sitting)
+                    sitting.phones = self._phones(sitting, choice)
                 except UserError:
                     journal.delete(session_id)  # nothing was played: leave no half-started game behind
                     raise
@@ -350,14 +352,17 @@ class Table:
             return default
         return saved
 
-    def _phones(self, sitting: Sitting) -> Any:
-        """The phone pages of this game when asked for and useful; None otherwise."""
-        if not sitting.settings.phones:
+    def _phones(self, sitting: Sitting, choice: IOChoice) -> Any:
+        """The phone pages of this game when asked for and useful, or needed (a game whose
+        hands are hidden, where everyone hears the host: choice.hidden_hands_on_phones); None
+        otherwise. A game that needs them and cannot have them is refused."""
+        game, options = sitting.game, sitting.options
+        needed = choice.hidden_hands_on_phones and game.hidden_hands is not None and game.hidden_hands(options)
+        if not (sitting.settings.phones or needed):
             return None
-        from partyhost.phones.service import PhoneServerError, bind_address, log_to_stderr
+        from partyhost.phones.service import LOOPBACK, PhoneServerError, bind_address, log_to_stderr
         from partyhost.phones.table import PhoneTable, has_secret_hands
 
-        game, options = sitting.game, sitting.options
         if not has_secret_hands(game, options):
             self.tell(
                 f"phones are for host-deal games with secret cards; {game.title} with "
@@ -366,11 +371,16 @@ class Table:
             return None
         log_to_stderr()
         bind = bind_address(sitting.settings.phones_bind)
+        needs_phones = f"{game.title} needs phones for its secret cards, and "
+        if needed and bind == LOOPBACK and not sitting.settings.phones_bind:
+            raise UserError(f"{needs_phones}no phone can reach me here: I found no network. Choose another game.")
         try:
             return PhoneTable.open(
                 game, options, sitting.decks, sitting.journal, sitting.info.id, bind, sitting.settings.phones_port
             )
         except PhoneServerError as error:
+            if needed:
+                raise UserError(f"{needs_phones}its phone page cannot start: {error}. Choose another game.") from error
             raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
 
     # ---- saved games --------------------------------------------------------

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -46,7 +48,9 @@ class Served:
 def data(tmp_path, monkeypatch):
     folder = tmp_path / "data"
     settings = tmp_path / "config.toml"
-    settings.write_text("[rules.keep-it-100]\nhand_size = 1\n")  # a game of four moves a player
+    settings.write_text(  # Keep It 100 in four moves a player; phones on this machine, any free port
+        'phones_bind = "127.0.0.1"\nphones_port = 0\n[rules.keep-it-100]\nhand_size = 1\n'
+    )
     monkeypatch.setenv("PARTYHOST_CONFIG", str(settings))
     return folder
 
@@ -76,7 +80,9 @@ def statuses(data: Path) -> list[str]:
 def start_keep_it_100(served: Served, names: str = "Ana and Ben") -> str:
     assert "How many players" in served.say("let's play keep it 100")
     assert "Who's playing" in served.say("two")
-    return served.say(names)
+    started = served.say(names)
+    assert "phones" not in started  # its cards are read aloud: no phone page needed
+    return started
 
 
 def test_a_finished_game_ends_with_its_own_line_and_the_greeting_waits_for_the_next_request(serving):
@@ -145,3 +151,38 @@ def test_resume_with_nothing_saved_is_told_in_one_line_and_the_menu_goes_on(serv
     answer = served.say("resume")
     assert answer.startswith(f"{NOTHING_SAVED} Which game shall we play?"), answer
     assert served.say("let's play 1%").startswith("1%. How many players?")
+
+
+@pytest.mark.parametrize("game, count", [("1%", "three"), ("keep cool", "three"), ("centurion", "two")])
+def test_a_game_with_secret_cards_is_played_with_phone_pages_and_my_cards_says_where(serving, game, count):
+    """Everyone hears the assistant: secret cards go to the players' phone pages, never to
+    the speaker, and the players hear where to join."""
+    served = serving()
+    served.say(f"let's play {game}")
+    served.say(count)
+    started = served.say("Ana, Ben and Cy" if count == "three" else "Ana and Ben")
+    joined = re.search(r"Your secret cards are on your phones\. Join at 127\.0\.0\.1 port (\d+), with the code", started)
+    assert joined, started
+    with urllib.request.urlopen(f"http://127.0.0.1:{joined[1]}/", timeout=10) as page:
+        assert page.status == 200
+    if game == "1%":  # its players may ask for their cards at any bid
+        where = served.say("what are my cards")
+        assert re.match(r"(Ana|Ben|Cy), your cards are on your phone page\. Join at 127\.0\.0\.1 port", where), where
+
+
+def test_a_game_with_secret_cards_that_no_phone_can_reach_is_refused_and_the_next_request_is_heard(
+    serving, data, monkeypatch
+):
+    settings = data.parent / "config.toml"
+    settings.write_text(settings.read_text().replace('phones_bind = "127.0.0.1"\n', ""))
+    monkeypatch.setattr("partyhost.phones.service.lan_address", lambda: None)  # a machine with no network
+    served = serving()
+    served.say("let's play 1%")
+    served.say("three")
+    refused = served.say("Ana, Ben and Cy")
+    assert refused.endswith(  # after the menu's "Great: 1% for 3 ..."
+        "Sorry, I could not start that game: 1% needs phones for its secret cards, and no phone "
+        "can reach me here: I found no network. Choose another game."
+    ), refused
+    assert statuses(data) == []  # nothing was saved
+    assert served.say("let's play keep it 100").startswith("Keep It 100. How many players?")  # not lost
