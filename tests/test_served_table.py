@@ -161,7 +161,9 @@ def test_a_game_with_secret_cards_is_played_with_phone_pages_and_my_cards_says_w
     served.say(f"let's play {game}")
     served.say(count)
     started = served.say("Ana, Ben and Cy" if count == "three" else "Ana and Ben")
-    joined = re.search(r"Your secret cards are on your phones\. Join at 127\.0\.0\.1 port (\d+), with the code", started)
+    joined = re.search(
+        r"Your secret cards are on your phones\. Join at 127\.0\.0\.1 port (\d+), with the code", started
+    )
     assert joined, started
     with urllib.request.urlopen(f"http://127.0.0.1:{joined[1]}/", timeout=10) as page:
         assert page.status == 200
