@@ -1,5 +1,5 @@
 """The commands every prompt hears besides its own replies: repeat, help, score, whose
-turn, read the table, rules, the voice's speed and loudness, undo, pause and quit.
+turn, read the table, rules, the voice's speed and loudness, never mind, undo, pause and quit.
 
 Those that only say something leave the game as it was; undo, pause and quit change it
 or end it, so they are asked about where another player's move or the whole game is at
@@ -35,6 +35,7 @@ COMMON_INTENTS = {
     "quieter",
     "quit",
     "read_table",
+    "never_mind",
 }
 CHANGES_THE_GAME = frozenset({"undo", "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
@@ -48,6 +49,7 @@ UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and w
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
 UNDO_STANDS = "Okay, it stands."
 CONFIRM_AGAIN = "Sorry? Yes or no?"
+NEVER_MIND = "Okay."
 CONFIRM_TRIES = 2
 """Tries at a yes-or-no question the host could not read before it counts as a no."""
 UNDO_CONSENT = "That takes back "
@@ -98,6 +100,8 @@ class CommonCommands:
             self._undo(prompt)
         elif name == "pause":
             return self._pause()
+        elif name == "never_mind":  # the question is asked again (at a narrowed one: the open one)
+            self.announcer.say(NEVER_MIND, remember=False)
         elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
             self.announcer.say("We're not paused. Carry on.", remember=False)
         elif name == "quit":

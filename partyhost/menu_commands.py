@@ -5,7 +5,7 @@ During a game the session answers them (host/session.py). Before one there is no
 turn, table or move to take back, yet a player who asks "what can I say" and hears
 "Sorry, I didn't catch that" is stuck. So the menu answers every one of them: what may be
 said at this question, the rules of the game chosen, the voice's speed and volume, a step
-back ("go back" is an undo), quit, "resume" at the game question (the saved games, or that
+back ("go back" is an undo, and so is "never mind" where there is one), quit, "resume" at the game question (the saved games, or that
 there are none), and for the rest that no game has started yet.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from host.announcer import Mouth
+from host.common_commands import NEVER_MIND
 
 NO_GAME_YET = "No game has started yet."
 RULES_LATER = "Choose a game first, and I'll tell you its rules."
@@ -54,10 +55,12 @@ def answer_command(name: str, step: MenuStep, mouth: Mouth) -> Next:
     """Say the menu's answer to the common command `name`; what the menu does next."""
     if name == "quit":
         return Next.QUIT
+    if name in ("undo", "never_mind") and step.can_go_back:
+        return Next.BACK
     if name == "undo":
-        if step.can_go_back:
-            return Next.BACK
         mouth.say(NOTHING_BEFORE)
+    elif name == "never_mind":
+        mouth.say(NEVER_MIND)
     elif name == "what_can_i_say":
         mouth.say(step.examples)
     elif name == "help":
