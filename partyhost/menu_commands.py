@@ -5,8 +5,9 @@ During a game the session answers them (host/session.py). Before one there is no
 turn, table or move to take back, yet a player who asks "what can I say" and hears
 "Sorry, I didn't catch that" is stuck. So the menu answers every one of them: what may be
 said at this question, the rules of the game chosen, the voice's speed and volume, a step
-back ("go back" is an undo, and so is "never mind" where there is one), quit, "resume" at the game question (the saved games, or that
-there are none), and for the rest that no game has started yet.
+back ("go back" is an undo, and so is "never mind" where there is one), quit, "resume" at
+the game question (the saved games, or that there are none), and for the rest that no
+game has started yet.
 """
 
 from __future__ import annotations
