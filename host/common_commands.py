@@ -8,11 +8,13 @@ stake (docs/rules.md, "In every game").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .announcer import Announcer
 from .awaiting import Awaiting
-from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt
+from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Understood, Verdict
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
@@ -50,6 +52,9 @@ UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Onl
 UNDO_STANDS = "Okay, it stands."
 CONFIRM_AGAIN = "Sorry? Yes or no?"
 NEVER_MIND = "Okay."
+QUIT_ASK = "Do you want to stop the game? It is saved, and you can resume it later."
+SAYS_ONLY = COMMON_INTENTS - CHANGES_THE_GAME - {"resume"}
+"""The commands that only say something: answered while the game is paused too."""
 CONFIRM_TRIES = 2
 """Tries at a yes-or-no question the host could not read before it counts as a no."""
 UNDO_CONSENT = "That takes back "
@@ -69,12 +74,21 @@ class CommonCommands:
     """Carries out a common command at a prompt."""
 
     def __init__(
-        self, play: Play, announcer: Announcer, awaiting: Awaiting, log: EventLog, undo_after_reveal: bool = False
+        self,
+        play: Play,
+        announcer: Announcer,
+        awaiting: Awaiting,
+        log: EventLog,
+        undo_after_reveal: bool = False,
+        take: Callable[[Prompt, dict[str, Any]], None] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
         self.undo_after_reveal = undo_after_reveal
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
+        self.take = take
+        """Takes a move said instead of an answer to "Do you want to stop the game?" (the
+        session's own way to take a move); None: such a move is not taken."""
 
     def carry_out(self, prompt: Prompt, name: str) -> Ending | None:
         if name == "repeat":
@@ -99,18 +113,35 @@ class CommonCommands:
         elif name == "undo":
             self._undo(prompt)
         elif name == "pause":
-            return self._pause()
+            return self._pause(prompt)
         elif name == "never_mind":  # the question is asked again (at a narrowed one: the open one)
             self.announcer.say(NEVER_MIND, remember=False)
         elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
             self.announcer.say("We're not paused. Carry on.", remember=False)
         elif name == "quit":
-            if self.confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
+            heard = self._yes_or_no(prompt, QUIT_ASK)
+            if _said_yes(heard):
                 self.announcer.say("Game saved. See you next time!", remember=False)
                 return Ending.QUIT
             self.announcer.say("Okay, we keep playing.", remember=False)
+            self.log.write(Accepted(prompt.player, {"intent": name}))
+            move = self._move_instead(prompt, heard)
+            if move is not None and self.take is not None:
+                self.take(prompt, move)
+            return None
         self.log.write(Accepted(prompt.player, {"intent": name}))
         return None
+
+    def _move_instead(self, prompt: Prompt, heard: Understood | None) -> dict[str, Any] | None:
+        """A move said instead of yes or no ("5 clovers" to "Do you want to stop the
+        game?"): the words read surely as an answer to the game's question, never lost."""
+        if heard is None or heard.intent is not None or not heard.text:
+            return None
+        whole = self.awaiting.ears.reread(prompt, heard.text)
+        intent = whole.intent
+        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
+            return None
+        return dict(intent)
 
     def _undo(self, prompt: Prompt) -> None:
         """Take back the last move (docs/rules.md, "In every game"). Its own player may;
@@ -139,7 +170,8 @@ class CommonCommands:
         undone_by = last.action.get("player") or "the table"
         self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)
 
-    def _pause(self) -> Ending | None:
+    def _pause(self, prompt: Prompt) -> Ending | None:
+        """Wait for "resume" (or "quit"); what only says something (the score) is answered."""
         self.announcer.say("Paused. Say resume when you are ready.", remember=False)
         pause_prompt = Prompt(PAUSED_PROMPT, None, "Paused.", choices=("resume",))
         while True:
@@ -154,27 +186,38 @@ class CommonCommands:
                 return None
             if intent and intent["intent"] == "quit":
                 return Ending.QUIT
+            if intent and intent["intent"] in SAYS_ONLY:
+                self.carry_out(prompt, intent["intent"])
+                continue
             self.announcer.say("We're paused. Say resume to continue.", remember=False)
 
     def confirm(self, prompt: Prompt, question: str) -> bool:
-        """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that
-        could not be read is asked about once more, never taken for a no unheard; what
-        was heard is logged, as any reply is."""
+        """Ask yes or no; only a yes agrees, so nothing happens by accident."""
+        return _said_yes(self._yes_or_no(prompt, question))
+
+    def _yes_or_no(self, prompt: Prompt, question: str) -> Understood | None:
+        """The answer to a yes-or-no question (None: none came). A reply that could not be
+        read is asked about once more, never taken for a no unheard; what was heard is
+        logged, as any reply is."""
         ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
         self.announcer.say(question, remember=False)
         for attempt in range(CONFIRM_TRIES):
             heard = self.awaiting.hear(ask)
             if heard is None or heard.outcome is Outcome.TIMED_OUT:
-                return False
+                return None
             if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
                 if attempt + 1 < CONFIRM_TRIES:
                     self.announcer.say(CONFIRM_AGAIN, remember=False)
                 continue
             self.awaiting.log_answer(prompt, heard, question)
-            return bool(heard.intent and heard.intent["intent"] == "yes")
-        return False
+            return heard
+        return None
 
     def options_sentence(self, prompt: Prompt) -> str:
         if prompt.choices:
             return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
         return "Say help to hear what you can say."
+
+
+def _said_yes(heard: Understood | None) -> bool:
+    return heard is not None and heard.intent is not None and heard.intent["intent"] == "yes"

@@ -215,7 +215,8 @@ class Game(Generic[S]):
     lines, other teams' cards, the last reveal); None: the scores stand in."""
     resumed: Callable[[S], list[Event]] | None = None
     """What a resumed game tells again before play goes on: each player's secret cards,
-    privately, as the game's start gave them (Keep Cool's words). None: nothing."""
+    privately, as the game's start gave them (Keep Cool's words), or the question in play
+    (Keep It 100's card). None: nothing."""
     check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.

@@ -56,7 +56,9 @@ class Session:
         self.play = Play(game, options, decks, journal, info, clock, watchers)
         self.announcer = Announcer(mouth, log, self.play)
         self.awaiting = Awaiting(ears, clock, log, self.announcer, remind_after)
-        self.commands = CommonCommands(self.play, self.announcer, self.awaiting, log, undo_after_reveal)
+        self.commands = CommonCommands(
+            self.play, self.announcer, self.awaiting, log, undo_after_reveal, take=self._accept
+        )
         self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
 
     @property
