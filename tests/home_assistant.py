@@ -278,7 +278,7 @@ class RunningHomeAssistant:
         if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=60)
+                self.process.wait(timeout=10)  # its shutdown is not what is tested
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
