@@ -7,7 +7,7 @@ what they settle: the questions a group has seen, and the result.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .contract import Prompt
 from .engine import Event, RuleError, private, say, sound
@@ -22,6 +22,15 @@ class Mouth(Protocol):
     def private(self, player: str, text: str) -> None: ...
     def adjust(self, change: str) -> str:
         """Apply "slower" | "faster" | "louder" | "quieter"; return what to say about it."""
+
+
+@runtime_checkable
+class ShowsSecrets(Protocol):
+    """A mouth that shows each player's secrets on a screen of their own (their phone page)."""
+
+    def where_secrets_are(self, player: str) -> str:
+        """Said aloud to a player who asked for their secrets: where they are shown."""
+        ...
 
 
 class Announcer:
@@ -61,6 +70,15 @@ class Announcer:
         self.reject(prompt, error.reason, error.reason)
         if error.aside and prompt.player:
             self.narrate([private(prompt.player, error.aside)])
+
+    def answered_privately(self, player: str | None, events: list[Event]) -> None:
+        """A player asked for what only they may know ("what are my cards") and it was told
+        privately, nothing aloud: the table hears where it went, so the asking is answered."""
+        kinds = {event["type"] for event in events}
+        if player and "private" in kinds and "say" not in kinds and isinstance(self.mouth, ShowsSecrets):
+            where = self.mouth.where_secrets_are(player)
+            if where:
+                self.say(where, remember=False)
 
     def narrate(self, events: list[Event]) -> None:
         """A game's events, in order: said, played, told privately, or only logged."""

@@ -134,21 +134,26 @@ class Awaiting:
 
     def confirm(self, prompt: Prompt, question: str) -> bool:
         """Ask `prompt.player` (None: the table) yes or no; only a yes agrees, so nothing
-        happens by accident. A reply that could not be read is asked about once more,
-        never taken for a no unheard; what was heard is logged, as any reply is."""
+        happens by accident."""
+        return said_yes(self.yes_or_no(prompt, question))
+
+    def yes_or_no(self, prompt: Prompt, question: str) -> Understood | None:
+        """The answer to a yes-or-no question (None: none came). A reply that could not be
+        read is asked about once more, never taken for a no unheard; what was heard is
+        logged, as any reply is."""
         ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
         self.announcer.say(question, remember=False)
         for attempt in range(CONFIRM_TRIES):
             heard = self.hear(ask)
             if heard is None or heard.outcome is Outcome.TIMED_OUT:
-                return False
+                return None
             if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
                 if attempt + 1 < CONFIRM_TRIES:
                     self.announcer.say(CONFIRM_AGAIN, remember=False)
                 continue
             self.log_answer(prompt, heard, question)
-            return bool(heard.intent and heard.intent["intent"] == "yes")
-        return False
+            return heard
+        return None
 
     def log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
         """The answer to a question the host asked about something (`confirming`), as heard."""
@@ -156,6 +161,11 @@ class Awaiting:
         self.log.write(
             Heard(prompt.player, heard.text, unsure=bool(heard.rival), unclear=unclear, confirming=confirming)
         )
+
+
+def said_yes(heard: Understood | None) -> bool:
+    """The answer was yes."""
+    return heard is not None and heard.intent is not None and heard.intent["intent"] == "yes"
 
 
 def _question(text: str) -> str:

@@ -20,7 +20,7 @@ from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCo
 from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
-from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
+from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
 
 CORRECTIONS = 3
@@ -153,6 +153,10 @@ class Clarifier:
                 return reply
             if command in CHANGES_THE_GAME and not reply.sure:
                 return Reply()
+            if command == "never_mind" and reply.sure:  # back to the open question, its misses forgotten
+                self.commands.carry_out(prompt, command)
+                self.trouble_at(prompt).misses = 0
+                return Reply(cut=MOVED_ON)
             if command != "repeat":
                 ending = self.commands.carry_out(prompt, intent, heard)
                 if ending is not None:
@@ -198,14 +202,17 @@ class Clarifier:
         return first == second
 
     def _whole_move(self, prompt: Prompt, heard: Understood) -> Reply | None:
-        """A narrowed question answered with a whole move the rules refuse, as a player
-        does when no choice is what they meant ("card one with plus twenty" to "which
-        card: 1, 2 or 3?" once plus 20 is used): the words, read as an answer to the open
-        question, get the rules' reason, and the narrowing ends with the open question
-        said again, as at first. Nothing changes, so an unsure reading may be answered
-        so; a move the rules allow is never taken from such words (they fit none of the
-        choices, and table talk would make moves). None: no refused move."""
-        if not heard.spoken or not heard.text:
+        """A narrowed question answered with a whole move, as a player does who says it all
+        at once ("4 sharks" to "how many: 1 to 6?"), read as an answer to the open question.
+        One the rules take is the answer when its words were read (not speech the ears
+        could not read, Outcome.UNCLEAR), read surely as a move the narrowed questions lead
+        to (host/narrowing.py, leads_to): words that fit none of them, or read unsurely,
+        make no move (table talk would). One the rules refuse, as when no
+        choice is what the player meant ("card one with plus twenty" to "which card: 1, 2
+        or 3?" once plus 20 is used), gets the rules' reason, and the narrowing ends with
+        the open question said again, as at first: nothing changes, so an unsure reading
+        may be answered so; typed, a refused move is a miss as ever. None: neither."""
+        if not heard.text:
             return None
         whole = self.awaiting.ears.reread(prompt, heard.text)
         intent = whole.intent
@@ -213,6 +220,9 @@ class Clarifier:
             return None
         refusal = self.refusal(prompt, intent)
         if refusal is None:
+            read = heard.outcome is Outcome.REPLY and whole.verdict is Verdict.ACT
+            return Reply(intent, sure=True, phrase=whole.phrase) if read and leads_to(prompt.narrow, intent) else None
+        if not heard.spoken:
             return None
         self.refuse(prompt, refusal)
         return Reply(cut=MOVED_ON)

@@ -1,5 +1,5 @@
 """The commands every prompt hears besides its own replies: repeat, help, score, whose
-turn, read the table, rules, the voice's speed and loudness, undo, pause and quit.
+turn, read the table, rules, the voice's speed and loudness, never mind, undo, pause and quit.
 
 Those that only say something leave the game as it was; undo, pause and quit change it
 or end it, so they are asked about where another player's move or the whole game is at
@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from .announcer import Announcer
-from .awaiting import Awaiting
-from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Understood
+from .awaiting import Awaiting, said_yes
+from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Understood, Verdict
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
@@ -39,6 +39,7 @@ COMMON_INTENTS = {
     "quieter",
     "quit",
     "read_table",
+    "never_mind",
 }
 CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
@@ -52,6 +53,10 @@ GENERAL_HELP = (
 UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
 UNDO_STANDS = "Okay, it stands."
+NEVER_MIND = "Okay."
+QUIT_ASK = "Do you want to stop the game? It is saved, and you can resume it later."
+SAYS_ONLY = COMMON_INTENTS - CHANGES_THE_GAME - {"resume"}
+"""The commands that only say something: answered while the game is paused too."""
 UNDO_CONSENT = "That takes back "
 """How undo_consent_question begins (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
 
@@ -76,6 +81,7 @@ class CommonCommands:
         log: EventLog,
         correct: Callable[[Prompt, dict[str, Any], Understood | None], None],
         undo_after_reveal: bool = False,
+        take: Callable[[Prompt, dict[str, Any]], None] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
         self.correct = correct
@@ -83,6 +89,9 @@ class CommonCommands:
         self.undo_after_reveal = undo_after_reveal
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
+        self.take = take
+        """Takes a move said instead of an answer to "Do you want to stop the game?" (the
+        session's own way to take a move); None: such a move is not taken."""
 
     def carry_out(self, prompt: Prompt, intent: dict[str, Any], heard: Understood | None = None) -> Ending | None:
         """The command `intent` names, heard at `prompt` (`heard`: the reply it came in, if any)."""
@@ -113,16 +122,35 @@ class CommonCommands:
         elif name == CORRECT:
             self.correct(prompt, intent, heard)
         elif name == "pause":
-            return self._pause()
+            return self._pause(prompt)
+        elif name == "never_mind":  # the question is asked again (at a narrowed one: the open one)
+            self.announcer.say(NEVER_MIND, remember=False)
         elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
             self.announcer.say("We're not paused. Carry on.", remember=False)
         elif name == "quit":
-            if self.awaiting.confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
+            heard = self.awaiting.yes_or_no(prompt, QUIT_ASK)
+            if said_yes(heard):
                 self.announcer.say("Game saved. See you next time!", remember=False)
                 return Ending.QUIT
             self.announcer.say("Okay, we keep playing.", remember=False)
+            self.log.write(Accepted(prompt.player, {"intent": name}))
+            move = self._move_instead(prompt, heard)
+            if move is not None and self.take is not None:
+                self.take(prompt, move)
+            return None
         self.log.write(Accepted(prompt.player, {"intent": name}))
         return None
+
+    def _move_instead(self, prompt: Prompt, heard: Understood | None) -> dict[str, Any] | None:
+        """A move said instead of yes or no ("5 clovers" to "Do you want to stop the
+        game?"): the words read surely as an answer to the game's question, never lost."""
+        if heard is None or heard.intent is not None or not heard.text:
+            return None
+        whole = self.awaiting.ears.reread(prompt, heard.text)
+        intent = whole.intent
+        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
+            return None
+        return dict(intent)
 
     def _undo(self, prompt: Prompt) -> None:
         """Take back the last move (docs/rules.md, "In every game"). Its own player may;
@@ -154,7 +182,8 @@ class CommonCommands:
         undone_by = last.action.get("player") or "the table"
         self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)
 
-    def _pause(self) -> Ending | None:
+    def _pause(self, prompt: Prompt) -> Ending | None:
+        """Wait for "resume" (or "quit"); what only says something (the score) is answered."""
         self.announcer.say("Paused. Say resume when you are ready.", remember=False)
         pause_prompt = Prompt(PAUSED_PROMPT, None, "Paused.", choices=("resume",))
         while True:
@@ -169,9 +198,13 @@ class CommonCommands:
                 return None
             if intent and intent["intent"] == "quit":
                 return Ending.QUIT
+            if intent and intent["intent"] in SAYS_ONLY:
+                self.carry_out(prompt, intent)
+                continue
             self.announcer.say("We're paused. Say resume to continue.", remember=False)
 
     def options_sentence(self, prompt: Prompt) -> str:
         if prompt.choices:
             return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
         return "Say help to hear what you can say."
+

@@ -209,12 +209,18 @@ class Game(Generic[S]):
     hand_view: Callable[[S, str], HandView | None] | None = None
     """For games with secret hands: what `player`'s private phone page shows now,
     and only that (see HandView); None: the game has no secret hands."""
+    hidden_hands: Callable[[GameOptions], bool] | None = None
+    """Whether these options deal hands the host never says aloud, which only their holders
+    may know (1%'s host deal): played through a speaker everyone hears, such a game needs
+    each player's own screen, their phone page. None: the game deals no such hands (Keep
+    It 100 reads the Slider's cards aloud)."""
     table_text: Callable[[S], str] | None = None
     """Everything face up on a real table, in full, for "read the table" (cards played,
     lines, other teams' cards, the last reveal); None: the scores stand in."""
     resumed: Callable[[S], list[Event]] | None = None
     """What a resumed game tells again before play goes on: each player's secret cards,
-    privately, as the game's start gave them (Keep Cool's words). None: nothing."""
+    privately, as the game's start gave them (Keep Cool's words), or the question in play
+    (Keep It 100's card). None: nothing."""
     check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.

@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     setup TEXT NOT NULL,            -- JSON: options, deck files, events path
-    status TEXT NOT NULL,           -- playing | over
+    status TEXT NOT NULL,           -- playing | quit | over (UNFINISHED: the first two)
     created REAL NOT NULL,
     updated REAL NOT NULL
 );
@@ -92,6 +92,10 @@ CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however 
     content BLOB NOT NULL
 );
 """
+UNFINISHED = ("playing", "quit")
+"""The statuses of a game that can be resumed: being played (or stopped by the end of the
+input, a crash, a service stopping), or quit by its players, who chose to stop; `partyhost
+serve` resumes only the first kind by itself (partyhost/table.py)."""
 SCHEMA_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 REQUIRED_TABLES = ("sessions", "actions")
 """Without these a journal is not one; the others are added when missing (older journals)."""
@@ -179,7 +183,7 @@ class Journal:
         return journal
 
     def _wal_loss_notice(self, loss: wal_check.Loss) -> str:
-        latest = next((r.id for r in self.sessions() if r.status == "playing"), None)
+        latest = next((r.id for r in self.sessions() if r.status in UNFINISHED), None)
         return (
             f"the saved games in {self.path} lost their latest changes: {loss.describe()}"
             + (f"; game {latest} (the latest) may be missing its last moves" if latest else "")
@@ -476,7 +480,7 @@ def _record(row: tuple) -> SessionRecord:
             raise ValueError("not a JSON object")
     except (TypeError, ValueError, RecursionError) as error:
         setup, problem = {}, f"its setup is not readable ({_reason(error)})"
-    if problem is None and status not in ("playing", "over"):
+    if problem is None and status not in (*UNFINISHED, "over"):
         problem = f"its status {status!r} is unknown"
     return SessionRecord(
         str(session_id), str(game), setup, str(status), _number(created), _number(updated), int(actions), problem

@@ -19,6 +19,11 @@ refuse with their reason: host/clarifying.py, _whole_move):
 4. a choice that needs more leads to the next part (the tens, then the number; the
    suit, then the rank; the card, then the power card).
 
+A whole move said at any of these questions ("4 sharks" to "how many: 1 to 6?"), read
+surely against the first prompt and one the questions lead to, is the answer
+(host/clarifying.py, _whole_move). "Never mind" ends the narrowing: the host asks the
+first question again, and the misses before it no longer count.
+
 Built that way every move of every game is reached in at most three questions when
 the answers are understood. A yes or no is never asked where a choice's own words
 read as yes or no ("right" in Keep It 100's "lower, right or higher"): the choices
@@ -365,6 +370,20 @@ def _leaf_numbers(choices: list[Choice]) -> list[tuple[int, dict[str, Any]]] | N
         return True
 
     return found if walk(choices, {}) else None
+
+
+def leads_to(narrow: Narrow | None, intent: dict[str, Any]) -> bool:
+    """Whether `intent` is a move the narrowed questions lead to, said whole at one of them
+    ("4 sharks" to "how many: 1 to 6?"): it says all that some path of their choices says."""
+
+    def walk(part: Narrow, taken: dict[str, Any]) -> bool:
+        for choice in part.choices:
+            move = {**taken, **choice.intent}
+            if walk(choice.then, move) if choice.then is not None else _names(intent, move):
+                return True
+        return False
+
+    return narrow is not None and walk(narrow, {})
 
 
 def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Prompt, str], Any]) -> int | None:

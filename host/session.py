@@ -59,7 +59,7 @@ class Session:
         self.awaiting = Awaiting(ears, clock, log, self.announcer, remind_after)
         self.corrections = Corrections(self.play, self.announcer, self.awaiting)
         self.commands = CommonCommands(
-            self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal
+            self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal, self._accept
         )
         self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
 
@@ -256,3 +256,5 @@ class Session:
         self.log.write(Accepted(prompt.player, intent))
         self.announcer.last_spoken = []
         self.announcer.narrate(events)
+        if intent["intent"] in self.play.game.info_intents:
+            self.announcer.answered_privately(player, events)

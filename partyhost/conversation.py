@@ -10,7 +10,9 @@ Two rules follow from "the assistant speaks only when spoken to":
 - Words are taken as a reply only to a question the player has heard. What the host
   said that nobody heard yet (a resumed game's "welcome back" and its question) is the
   answer to the first words, which are not taken as a reply. The spoken menu is the one
-  exception: "play Keep It 100" names a game whatever was said before.
+  exception: "play Keep It 100" names a game whatever was said before. And the menu
+  hears first (`listens_first`): its greeting is the answer to words that name no game,
+  never said after a game's last line in one breath.
 - A timed prompt cannot buzz. Its clock starts when its question has been delivered and
   (by the measured speaking rate) spoken; words that arrive after it ran out end the turn
   as silence would, and the answer says time was up.
@@ -61,6 +63,9 @@ class Conversation:
     takes_names = True
     """Each transcript comes as it was said, whatever the prompt's grammar, so the spoken
     menu asks the players' names (partyhost/menu.py takes_names)."""
+    listens_first = True
+    """The assistant speaks only as an answer, so the spoken menu hears the request before
+    it greets (partyhost/menu.py listens_first)."""
 
     def __init__(
         self,
@@ -85,16 +90,20 @@ class Conversation:
     # ---- the session's side: Ears and Mouth ----------------------------
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        """Wait for the next transcript, understood; None once the service closes."""
+        """Wait for the next transcript, understood; None once the service closes. Words kept
+        by `rest` are taken at once by the menu, or by a question said before they came."""
         with self._lock:
-            if not self._said:  # a Keep Cool turn is a cue alone: name whose it is
-                self._said.append(f"{prompt.player}, your turn." if prompt.player else prompt.text)
-            if self._deadline is not None and self._deadline[0] != prompt:
-                self._deadline = None
-            self._waiting = prompt
-            self._lock.notify_all()
-            while self._reply is None and not self._closed:
-                self._lock.wait()
+            if self._reply is not None and self._said and prompt.name != MENU_PROMPT:
+                self._reply = None  # kept from before this question was said: not a reply to it
+            if self._reply is None:
+                if not self._said:  # a Keep Cool turn is a cue alone: name whose it is
+                    self._said.append(f"{prompt.player}, your turn." if prompt.player else prompt.text)
+                if self._deadline is not None and self._deadline[0] != prompt:
+                    self._deadline = None
+                self._waiting = prompt
+                self._lock.notify_all()
+                while self._reply is None and not self._closed:
+                    self._lock.wait()
             if self._reply is None:
                 return None
             text, self._reply = self._reply, None
@@ -105,6 +114,19 @@ class Conversation:
                 return Understood(Outcome.TIMED_OUT, Source.VOICE)
             self.terminal.out.write(one_line(f"{prompt.player or 'table'}> {text}") + "\n")
         return self.understand(prompt, text, Source.VOICE)
+
+    def rest(self) -> bool:
+        """Wait for the next words without taking them, after an apology: the next prompt
+        heard takes them (the menu: a game named is not lost). Words kept from before are
+        dropped, so each rest waits for new ones. False once the service closes."""
+        with self._lock:
+            self._reply = None
+            self._waiting = Prompt(MENU_PROMPT, None, "")
+            self._lock.notify_all()
+            while self._reply is None and not self._closed:
+                self._lock.wait()
+            self._waiting = None
+            return self._reply is not None
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.understand(prompt, text, Source.VOICE)

@@ -58,6 +58,9 @@ class IOChoice:
     """Also write the event log here (checked before anything is saved)."""
     opener: Opener | None = None
     """Other ears and a mouth than the settings' (partyhost serve's conversation)."""
+    hidden_hands_on_phones: bool = False
+    """Everyone hears the host (partyhost serve): a game dealing hands only their holders may
+    know (Game.hidden_hands) opens its phone pages, or is refused when it cannot."""
 
     def overrides(self) -> dict[str, Any]:
         """The settings this choice sets, as the settings file names them."""

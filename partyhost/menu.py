@@ -5,19 +5,23 @@ It uses the same ears and mouth as a game (the ears understand each reply), at t
 shared prompts common/menu and common/number, and returns a choice; the command line then
 starts that game exactly as `partyhost play` would. The commands a game understands at any
 prompt ("what can I say", "repeat", "go back", "quit" ...) are answered here too, as
-partyhost/menu_commands.py says. With a wake word and a microphone, the box rests first:
-it says how to wake it and listens only for the word.
+partyhost/menu_commands.py says, and "resume" offers the saved games. With a wake word and
+a microphone, the box rests first: it says how to wake it and listens only for the word.
+Through a voice assistant, which speaks only as an answer, the menu hears the request
+before it greets: a game named at once is taken, and the greeting waits for a request
+that names none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from host.announcer import Mouth
 from host.awaiting import Ears
 from host.common_commands import COMMON_INTENTS
-from host.contract import Prompt, Verdict
+from host.contract import Prompt, Understood, Verdict
 from host.engine import Game, join_names, players_needed
 from host.games import game_ids, get_game
 from partyhost.menu_commands import MenuStep, Next, answer_command
@@ -31,6 +35,8 @@ NAMES_PROMPT = "common/name"
 EXAMPLE_NAMES = ("Ana", "Ben", "Cy", "Dee")
 """The names are read from the reply's words; the prompt's grammar hears the commands."""
 GREETING = "Hello! I'm your party host."
+SAVED_LISTED = 4
+"""Saved games read out at "resume", newest first; older ones are listed by `partyhost sessions`."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,22 @@ class MenuChoice:
     game: str
     players: tuple[str, ...]
     mode: str
+    resume: str = ""
+    """The id of a saved game to resume instead of a new one ("resume" at the menu)."""
+
+
+@dataclass(frozen=True)
+class WaitingGame:
+    """An unfinished game "resume" offers: its id, its game and title, and its players."""
+
+    session_id: str
+    game: str
+    title: str
+    players: tuple[str, ...]
+
+    @property
+    def spoken(self) -> str:
+        return f"{self.title} with {join_names(self.players)}"
 
 
 @dataclass(frozen=True)
@@ -48,15 +70,36 @@ class Question:
     intent: str
     field: str
     step: MenuStep
+    short: str = ""
+    """The question without its choices, asked after "what can I say" or "help" named them
+    ("": the prompt's whole text)."""
 
 
-def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
-    """Ask until answered; None when the players quit or the input ends."""
+def run_menu(ears: Ears, mouth: Mouth, waiting: Sequence[WaitingGame] = ()) -> MenuChoice | None:
+    """Ask until answered; None when the players quit or the input ends. `waiting`: the
+    unfinished games, newest first, that "resume" offers."""
     if not sleep_until_woken(ears, mouth):
         return None
-    mouth.say(GREETING)
+    question = _game_question(len(waiting))
+    first = None
+    if listens_first(ears):
+        first = ears.hear(question.prompt)
+        if first is None:
+            return None
+        if not _answers(first, question):
+            first = None  # a greeting or words not understood: the greeting answers them
+    if first is None:
+        mouth.say(GREETING)
     while True:
-        game_id = _ask(ears, mouth, _game_question())
+        game_id = _ask(ears, mouth, question, first)
+        first = None
+        if game_id is Next.RESUME:
+            saved = _ask_saved(ears, mouth, waiting)
+            if isinstance(saved, WaitingGame):
+                return MenuChoice(saved.game, saved.players, "", resume=saved.session_id)
+            if saved is Next.BACK:
+                continue
+            return None
         if not isinstance(game_id, str):
             return None
         game = get_game(game_id)
@@ -79,13 +122,33 @@ def run_menu(ears: Ears, mouth: Mouth) -> MenuChoice | None:
         return MenuChoice(game_id, players, mode)
 
 
-def _game_question() -> Question:
+def _game_question(saved: int) -> Question:
+    """Which game; `saved`: how many unfinished games "resume" may offer."""
     titles = join_names([get_game(g).title for g in game_ids()], "or")
     examples = f'Say the game you want: {titles}. For example: "let\'s play keep cool".'
+    short = "Which game shall we play?"
+    prompt = Prompt("common/menu", None, f"{short} {titles}.", choices=("let's play keep cool", "centurion"))
+    return Question(prompt, "choose_game", "game", MenuStep(examples, saved=saved), short)
+
+
+def _ask_saved(ears: Ears, mouth: Mouth, waiting: Sequence[WaitingGame]) -> WaitingGame | Next | None:
+    """The saved game to resume: the only one at once, else the one chosen from the newest
+    SAVED_LISTED, by number or by its game's name. Next.BACK: the game question again."""
+    if len(waiting) == 1:
+        return waiting[0]
+    listed = list(waiting[:SAVED_LISTED])
+    numbers = [str(n) for n in range(1, len(listed) + 1)]
+    told = "; ".join(f"{n}, {game.spoken}" for n, game in zip(numbers, listed))
+    newest = f"The newest {len(listed)} of {len(waiting)}" if len(waiting) > len(listed) else f"{len(listed)}"
+    titles = [game.title for game in listed]
+    by_title = [(title, i) for i, title in enumerate(titles) if titles.count(title) == 1]
+    slots = {"choice": [(n, i) for i, n in enumerate(numbers)] + by_title}
     prompt = Prompt(
-        "common/menu", None, f"Which game shall we play? {titles}.", choices=("let's play keep cool", "centurion")
+        "common/choice", None, f"{newest} saved games: {told}. Which one?", slots=slots, choices=(numbers[0], titles[0])
     )
-    return Question(prompt, "choose_game", "game", MenuStep(examples))
+    step = MenuStep(f"Say the number of the game to go on with, from 1 to {len(listed)}.", can_go_back=True)
+    index = _ask(ears, mouth, Question(prompt, "choice", "index", step, "Which one?"))
+    return listed[index] if isinstance(index, int) and 0 <= index < len(listed) else index
 
 
 def _ask_count(ears: Ears, mouth: Mouth, game: Game[Any]) -> int | Next | None:
@@ -102,6 +165,7 @@ def _ask_count(ears: Ears, mouth: Mouth, game: Game[Any]) -> int | Next | None:
         "number",
         "value",
         MenuStep(examples, rules=game.rules_summary, can_go_back=True),
+        "How many players?",
     )
     while True:
         count = _ask(ears, mouth, question)
@@ -198,16 +262,41 @@ def sleep_until_woken(ears: Ears, mouth: Mouth) -> bool:
     return ears.sleep_until_wake()
 
 
-def _ask(ears: Ears, mouth: Mouth, question: Question) -> Any:
-    """The answer's field; Next.BACK when a player went back a step; None when they quit,
-    the input ended or ATTEMPTS replies in a row were not understood. A common command is
-    answered (partyhost/menu_commands.py) and the question asked again."""
+@runtime_checkable
+class ListensFirst(Protocol):
+    """Ears that speak only as an answer (a voice assistant, partyhost/conversation.py): the
+    menu hears the request before it says anything."""
+
+    listens_first: bool
+
+
+def listens_first(ears: Ears) -> bool:
+    return isinstance(ears, ListensFirst) and ears.listens_first
+
+
+def _answers(heard: Understood, question: Question) -> bool:
+    """Whether a reply answers the question or is a command the menu answers."""
+    intent = heard.intent
+    return intent is not None and (intent["intent"] == question.intent or intent["intent"] in COMMON_INTENTS)
+
+
+def _ask(ears: Ears, mouth: Mouth, question: Question, first: Understood | None = None) -> Any:
+    """The answer's field; Next.BACK when a player went back a step, Next.RESUME when they
+    asked to resume a saved game; None when they quit, the input ended or ATTEMPTS replies
+    in a row were not understood. A common command is answered
+    (partyhost/menu_commands.py) and the question asked again, in short where the answer
+    named its choices. `first`: a reply heard already, before the question was asked."""
     prompt, misses = question.prompt, 0
+    asking = prompt.text
     while misses < ATTEMPTS:
-        mouth.say(prompt.text)
-        heard = ears.hear(prompt)
+        heard = first
+        first = None
+        if heard is None:
+            mouth.say(asking)
+            heard = ears.hear(prompt)
         if heard is None:
             return None
+        asking = prompt.text
         intent = heard.intent
         if intent and intent["intent"] == question.intent:
             return intent[question.field]
@@ -215,6 +304,8 @@ def _ask(ears: Ears, mouth: Mouth, question: Question) -> Any:
             after = answer_command(intent["intent"], question.step, mouth)
             if after is not Next.ASK_AGAIN:
                 return None if after is Next.QUIT else after
+            if intent["intent"] in ("what_can_i_say", "help"):
+                asking = question.short or prompt.text
             continue
         misses += 1
         mouth.say(

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from host.contract import one_line, printable
+from voice.understanding.normalize import number_words
 
 NAME_MAX_WORDS = 3
 """A name said is a first name, perhaps with a second word ("Mary Ann", "Uncle Bob"); more
@@ -31,8 +32,9 @@ _SEPARATORS = re.compile(r"\s*(?:[,;&+/]|\band\b|\bplus\b)\s*", re.IGNORECASE)
 
 
 def numbered(count: int) -> tuple[str, ...]:
-    """Stand-in names for `count` players who gave none: Player 1, Player 2 ..."""
-    return tuple(f"Player {n}" for n in range(1, count + 1))
+    """Stand-in names for `count` players who gave none: Player One, Player Two ... in words,
+    so a score read out ("Player One 0 and Player Two 0") is not a run of numbers."""
+    return tuple(f"Player {number_words(n).title()}" for n in range(1, count + 1))
 
 
 def name_problem(names: tuple[str, ...]) -> str | None:

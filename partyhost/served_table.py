@@ -2,10 +2,13 @@
 
 `partyhost serve` plays exactly as `partyhost resume` and `partyhost play` do (the same
 Table, partyhost/table.py, with the conversation as its ears and mouth): first the
-unfinished game, if any, then the spoken menu and a new game, again and again. A game
-that cannot start is explained to the players; nothing starts again until someone speaks,
-so a broken setting cannot spin the loop. A disk that refuses to save pauses the table:
-the players hear why, and the next words they say try the unfinished game again.
+unfinished game, if any (not one its players quit: they chose to stop, and "resume" at
+the menu goes on with it), then the spoken menu and a new game, again and again. Each game
+ends with a line of its own, saying what may come next; the menu's greeting waits for the
+next request. A game that cannot start is explained to the players; nothing starts again
+until someone speaks, so a broken setting cannot spin the loop, and what they say then is
+the menu's (Conversation.rest). A disk that refuses to save pauses the table: the players
+hear why, and the next words they say try the unfinished game again.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from host.contract import PartyhostError, Prompt
+from host.contract import Ending, PartyhostError
 from host.journal import JournalUnwritable
 from host.sessionlock import SessionBusy
 from partyhost.config import Settings
@@ -34,6 +37,9 @@ if TYPE_CHECKING:
 
 NOT_RESUMED = (UserError, SessionBusy)
 """What a resume at the start of serving may meet: no game to resume, or one open elsewhere."""
+PLAY_AGAIN = "Thanks for playing! To play again, say the name of a game."
+RESUME_LATER = 'To go on with it another time, say "resume".'
+"""Said after a game ends or is quit: its own last line, and what the players may say next."""
 
 
 def opener_for(conversation: Conversation) -> Opener:
@@ -79,20 +85,20 @@ def play_games(conversation: Conversation, table: Table) -> None:
     A PartyhostError is told in its own words; any other error is a bug: its traceback
     goes to the terminal, the players hear that the game is saved.
     """
-    choice = dataclasses.replace(SPOKEN, opener=opener_for(conversation))
+    choice = dataclasses.replace(SPOKEN, opener=opener_for(conversation), hidden_hands_on_phones=True)
     unfinished = True
     while not conversation.closed:
         try:
             if unfinished:
                 unfinished = False
                 try:
-                    _told(table.resume(None, choice))
+                    _signed_off(conversation, table.resume(None, choice, quit_too=False))
                     continue
                 except NothingToResume:
                     print("partyhost: no unfinished game to continue; a new one starts from the menu", file=sys.stderr)
                 except NOT_RESUMED as reason:
                     print(f"partyhost: {reason}; starting the menu", file=sys.stderr)
-            _told(table.play(GameSetup(), choice))
+            _signed_off(conversation, table.play(GameSetup(), choice))
         except JournalUnwritable as error:
             print(f"partyhost: {error}", file=sys.stderr)
             unfinished = True
@@ -109,12 +115,20 @@ def play_games(conversation: Conversation, table: Table) -> None:
             _wait_after(conversation, "Sorry, something went wrong. Your game is saved.")
 
 
-def _told(end: GameEnd | None) -> None:
-    """The host's last line at the terminal, as `partyhost play` prints it."""
-    if end is not None and end.saved_line:
-        print(end.saved_line)
+def _signed_off(conversation: Conversation, end: GameEnd | None) -> None:
+    """A game's last line: to the players, what they may say next (the menu hears it, and
+    greets only then); at the terminal, when the service stopped it, that it is saved (the
+    next start goes on with it, so no command to resume it is suggested)."""
+    if end is None:
+        return
+    if end.outcome is Ending.OVER:
+        conversation.say(PLAY_AGAIN)
+    elif end.outcome is Ending.QUIT:
+        conversation.say(RESUME_LATER)
+    else:
+        print(f"The game is saved ({end.session_id}); serve goes on with it when it starts again.")
 
 
 def _wait_after(conversation: Conversation, apology: str) -> None:
     conversation.say(apology)
-    conversation.hear(Prompt(MENU_PROMPT, None, ""))
+    conversation.rest()

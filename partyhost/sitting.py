@@ -99,6 +99,8 @@ def play_sitting(sitting: Sitting) -> GameEnd:
             session.restore(sitting.replay)
         try:
             outcome = session.run()
+            if outcome is Ending.QUIT:  # the players chose to stop: serve does not resume it by itself
+                sitting.journal.set_status(sitting.info.id, "quit")
         except KeyboardInterrupt:  # Ctrl-C: like Ctrl-D, every accepted move is journaled already
             interrupted = True
         except JournalUnwritable as error:  # the move was not taken; the players hear why the game stops

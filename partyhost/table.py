@@ -31,7 +31,7 @@ from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, make_folder, resolved
 from host.games import game_ids, get_game
-from host.journal import Journal, SessionRecord
+from host.journal import UNFINISHED, Journal, SessionRecord
 from host.play import SessionInfo
 from host.sessionlock import SessionBusy, SessionLock
 from partyhost import __version__
@@ -192,7 +192,8 @@ class Table:
     # ---- play and resume ----------------------------------------------------
 
     def play(self, setup: GameSetup, choice: IOChoice) -> GameEnd | None:
-        """A new game; None when the spoken menu was left without choosing one.
+        """A new game, or the saved one "resume" chose at the spoken menu; None when the menu
+        was left without choosing one.
 
         Where there is no journal yet, none is made until the game is sure to start: a
         refused deck or option leaves no empty journal behind."""
@@ -205,9 +206,11 @@ class Table:
             game_id = setup.game
             if game_id is None:
                 _check_grammars(list(game_ids()))
-                picked = self._menu(settings, choice)
+                picked = self._menu(settings, choice, journal)
                 if picked is None:
                     return None
+                if picked.resume:
+                    return self.resume(picked.resume, choice)
                 game_id = picked.game
                 players = tuple(name.strip() for name in picked.players if name.strip())
                 setup = dataclasses.replace(setup, game=game_id, players=players, mode=picked.mode)
@@ -218,16 +221,20 @@ class Table:
             if journal is None:
                 with _closed_on_failure(io):
                     journal = held.enter_context(contextlib.closing(self.open_journal()))
-            return self._start(journal, new, settings, io, events)
+            return self._start(journal, new, settings, io, events, choice)
 
-    def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
-        """A saved game (the latest unfinished one when None), replayed and continued."""
+    def resume(self, session_id: str | None, choice: IOChoice, quit_too: bool = True) -> GameEnd:
+        """A saved game (the latest unfinished one when None), replayed and continued.
+        `quit_too`: a game its players quit counts as unfinished (False: only one that was
+        stopped otherwise, as `partyhost serve` resumes by itself)."""
         from partyhost.sitting import Sitting, play_sitting
 
         with contextlib.closing(self.open_journal()) as journal, contextlib.ExitStack() as held:
-            record, lock = self._claim(journal, session_id, held)
+            record, lock = self._claim(journal, session_id, held, quit_too)
             if lock.stale_pid:
                 self.tell(f"process {lock.stale_pid} ended without closing game {record.id}; taking it over")
+            if record.status == "quit":
+                journal.set_status(record.id, "playing")  # played again: a crash now is resumed by serve
             saved = _open_saved(journal, record)
             settings = self._settings(choice, saved.setup.io)
             _check_grammars([saved.game.id])
@@ -240,7 +247,7 @@ class Table:
                 saved.game, saved.options, saved.decks, journal, info, settings, io, events, saved.actions
             )
             with _closed_on_failure(io):
-                sitting.phones = self._phones(sitting)
+                sitting.phones = self._phones(sitting, choice)
             return play_sitting(sitting)
 
     def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
@@ -253,17 +260,26 @@ class Table:
         except ConfigError as error:  # a UserError, so partyhost serve goes on to the menu
             raise UserError(str(error)) from error
 
-    def _menu(self, settings: Settings, choice: IOChoice) -> MenuChoice | None:
-        """The game, players and mode the spoken menu chose; None when it was left."""
-        from partyhost.menu import run_menu
+    def _menu(self, settings: Settings, choice: IOChoice, journal: Journal | None) -> MenuChoice | None:
+        """The game, players and mode the spoken menu chose, or the saved game to resume;
+        None when it was left. No journal yet: no game is saved to resume."""
+        from partyhost.menu import WaitingGame, run_menu
 
+        waiting = [
+            WaitingGame(
+                record.id, record.game, get_game(record.game).title, SavedSetup.from_dict(record.setup).options.players
+            )
+            for record in (self._resumable_games(journal) if journal is not None else [])
+        ]
         io = _open_io(settings, 0.0, choice)
         try:
-            return run_menu(io.ears, io.mouth)
+            return run_menu(io.ears, io.mouth, waiting)
         finally:
             io.close()
 
-    def _start(self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None) -> GameEnd:
+    def _start(
+        self, journal: Journal, new: _NewGame, settings: Settings, io: GameIO, events: Path | None, choice: IOChoice
+    ) -> GameEnd:
         """Save the new game, take its lock and play it."""
         from partyhost.sitting import Sitting, play_sitting
 
@@ -279,7 +295,7 @@ class Table:
                 info = SessionInfo(session_id, new.setup.group)
                 sitting = Sitting(new.game, new.options, new.decks, journal, info, settings, io, events_path)
                 try:
-                    sitting.phones = self._phones(sitting)
+                    sitting.phones = self._phones(sitting, choice)
                 except UserError:
                     journal.delete(session_id)  # nothing was played: leave no half-started game behind
                     raise
@@ -292,10 +308,10 @@ class Table:
             lock.release()
 
     def _claim(
-        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack
+        self, journal: Journal, session_id: str | None, held: contextlib.ExitStack, quit_too: bool = True
     ) -> tuple[SessionRecord, SessionLock]:
         """The game to resume, its lock held in `held`: the one named, or else the newest
-        unfinished one no other process is playing.
+        unfinished one no other process is playing (one its players quit only if `quit_too`).
 
         Several unfinished games (several `serve` processes on one data folder, each
         stopped mid-game) are resumed newest first, one per process: a game another process
@@ -310,7 +326,7 @@ class Table:
                     f"game {record.id} is already over; start a new one with: {command()} play {record.game}"
                 )
             return record, held.enter_context(SessionLock(self.place.locks, record.id))
-        waiting = self._resumable_games(journal)
+        waiting = [r for r in self._resumable_games(journal) if quit_too or r.status != "quit"]
         busy: list[SessionBusy] = []
         for n, record in enumerate(waiting):
             try:
@@ -336,7 +352,7 @@ class Table:
         """The unfinished games that can be resumed, newest first; the damaged ones are named and skipped."""
         games = []
         for record in journal.sessions():
-            if record.status != "playing":
+            if record.status not in UNFINISHED:
                 continue
             problem = quick_problem(record)
             if problem is None:
@@ -358,14 +374,17 @@ class Table:
             return default
         return saved
 
-    def _phones(self, sitting: Sitting) -> Any:
-        """The phone pages of this game when asked for and useful; None otherwise."""
-        if not sitting.settings.phones:
+    def _phones(self, sitting: Sitting, choice: IOChoice) -> Any:
+        """The phone pages of this game when asked for and useful, or needed (a game whose
+        hands are hidden, where everyone hears the host: choice.hidden_hands_on_phones); None
+        otherwise. A game that needs them and cannot have them is refused."""
+        game, options = sitting.game, sitting.options
+        needed = choice.hidden_hands_on_phones and game.hidden_hands is not None and game.hidden_hands(options)
+        if not (sitting.settings.phones or needed):
             return None
-        from partyhost.phones.service import PhoneServerError, bind_address, log_to_stderr
+        from partyhost.phones.service import LOOPBACK, PhoneServerError, bind_address, log_to_stderr
         from partyhost.phones.table import PhoneTable, has_secret_hands
 
-        game, options = sitting.game, sitting.options
         if not has_secret_hands(game, options):
             self.tell(
                 f"phones are for host-deal games with secret cards; {game.title} with "
@@ -374,11 +393,16 @@ class Table:
             return None
         log_to_stderr()
         bind = bind_address(sitting.settings.phones_bind)
+        needs_phones = f"{game.title} needs phones for its secret cards, and "
+        if needed and bind == LOOPBACK and not sitting.settings.phones_bind:
+            raise UserError(f"{needs_phones}no phone can reach me here: I found no network. Choose another game.")
         try:
             return PhoneTable.open(
                 game, options, sitting.decks, sitting.journal, sitting.info.id, bind, sitting.settings.phones_port
             )
         except PhoneServerError as error:
+            if needed:
+                raise UserError(f"{needs_phones}its phone page cannot start: {error}. Choose another game.") from error
             raise UserError(f"{error}; choose another with --phones-port or --phones-bind") from error
 
     # ---- saved games --------------------------------------------------------
@@ -389,7 +413,7 @@ class Table:
             entries = []
             for record in journal.sessions():
                 problem = quick_problem(record)
-                if problem is None and replay and record.status == "playing":
+                if problem is None and replay and record.status in UNFINISHED:
                     try:
                         open_saved(journal, record)
                     except Unresumable as reason:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from partyhost.served_table import PLAY_AGAIN
 from partyhost_lab.serve import SPIN
 from partyhost_lab.serve_player import Player, examples_in
 
@@ -87,7 +88,7 @@ def test_the_table_reads_the_menu_and_the_hosts_examples():
     assert player.next("Player 1, Player 3 bids 12 clovers. Raise it.").kind == "command"
     assert player.next("One moment, I'm still working on that.").text == "repeat"
     assert not player.ended
-    player.next("Player 1 wins! Which game shall we play? Keep It 100, ...")
+    player.next(f"Player One wins! {PLAY_AGAIN}")
     assert player.ended
     assert examples_in('Sorry. You can say, for example: "card 1" or "read our cards". Team 1, "x"?') == [
         "card 1",

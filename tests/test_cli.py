@@ -243,7 +243,7 @@ def test_the_menu_picks_a_game_and_players_when_none_is_given(tmp_path):
     assert "Which game shall we play?" in out and "Sorry, I didn't catch that" in out
     assert "Centurion needs 1 to 2 players." in out and "You play against me." in out
     listing = run(["sessions"], tmp_path).stdout
-    assert "centurion" in listing and "Player 1" in listing
+    assert "centurion" in listing and "Player One" in listing
 
 
 @pytest.mark.parametrize("fails_at", ["--user", "enable"])

@@ -228,3 +228,16 @@ def test_the_home_assistant_page_is_linked_from_the_index_and_the_smart_speaker_
     assert (docs / "home-assistant.md").is_file() and (docs / "smart-speaker.md").is_file()
     assert "home-assistant.md" in relative_links(docs / "README.md")
     assert "home-assistant.md" in relative_links(docs / "smart-speaker.md")
+
+
+def test_the_home_assistant_guide_tells_the_steps_that_tripped_a_user():
+    """Issue 60: Home Assistant 2025.4 turns "Prefer handling commands locally" on for
+    partyhost (then "never mind" never reaches the game); a service added by hand leaves its
+    Discovered card, whose "Add" makes a second agent; a stopped or frozen partyhost is heard
+    as Home Assistant's error or a long wait."""
+    text = " ".join((REPO / "docs" / "home-assistant.md").read_text(encoding="utf-8").split())
+    local = text[text.index("Prefer handling commands") :][:300]
+    assert "off" in local and "on by default" in local, local
+    assert "Ignore" in text and "conversation.partyhost_2" in text
+    assert "Error communicating with service: [Errno 111]" in text and "no time limit" in text
+    assert "continue_conversation" in text and "--input wyoming://" in text

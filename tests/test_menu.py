@@ -10,7 +10,6 @@ import pytest
 from fakes import RecordingMouth
 
 from host.contract import Prompt, Source
-from host.engine import join_names
 from host.games import game_ids, get_game
 from partyhost.conversation import Conversation
 from partyhost.menu import run_menu
@@ -24,23 +23,45 @@ class SaidEars:
     """Ears that hear the given lines in turn, understood as the spoken menu's ears understand
     them (the prompt's grammar with the common commands); None when the lines run out."""
 
-    def __init__(self, lines: list[str]):
-        self.lines, self.prompts = list(lines), []
+    def __init__(self, lines: list[str], source: Source = Source.VOICE):
+        self.lines, self.prompts, self.source = list(lines), [], source
 
     def hear(self, prompt: Prompt):
         self.prompts.append(prompt)
-        return UNDERSTAND(prompt, self.lines.pop(0), Source.VOICE) if self.lines else None
+        return UNDERSTAND(prompt, self.lines.pop(0), self.source) if self.lines else None
 
     def reread(self, prompt: Prompt, text: str):
         return UNDERSTAND(prompt, text, Source.VOICE)
 
 
-def menu(lines: list[str]):
-    ears, mouth = SaidEars(lines), RecordingMouth()
+def menu(lines: list[str], source: Source = Source.VOICE):
+    ears, mouth = SaidEars(lines, source), RecordingMouth()
     return run_menu(ears, mouth), mouth.said, ears
 
 
 TITLES = [get_game(g).title for g in game_ids()]
+
+
+WRITTEN_NAMES = [
+    ("1%", "one-percent"),
+    ("let's play 1%", "one-percent"),
+    ("Play 1 %.", "one-percent"),
+    ("1 percent", "one-percent"),
+    ("Keep it 100.", "keep-it-100"),
+    ("Let's play Keep It 100", "keep-it-100"),
+    ("Zero to 100.", "zero-to-100"),
+    ("0 to 100", "zero-to-100"),
+    ("zero to one hundred", "zero-to-100"),
+]
+"""Each game's name as speech-to-text engines write it (digits, "%"), and as the menu says it."""
+
+
+@pytest.mark.parametrize("said, game", WRITTEN_NAMES)
+def test_the_menu_takes_each_game_name_as_speech_to_text_writes_it_typed_or_said(said, game):
+    for source in (Source.TYPED, Source.VOICE):
+        choice, told, _ = menu([said, str(get_game(game).min_players)], source)
+        assert choice is not None and choice.game == game, (source, told)
+        assert not any("didn't catch" in line for line in told), told
 
 
 def test_what_can_i_say_at_the_game_question_names_every_game_and_an_example():
@@ -83,7 +104,7 @@ def test_say_that_again_repeats_the_question_with_the_games():
 def test_commands_do_not_use_up_the_tries_a_misheard_reply_has():
     lines = ["help", "what can I say", "repeat", "score", "slower", "rules", "centurion", "two"]
     choice, said, _ = menu(lines)
-    assert choice is not None and choice.players == ("Player 1", "Player 2")
+    assert choice is not None and choice.players == ("Player One", "Player Two")
     assert "Let's try again later. Goodbye!" not in said
 
 
@@ -96,7 +117,7 @@ def test_quit_or_stop_at_the_menu_leaves_it(words):
 
 def test_at_the_number_question_the_rules_are_the_chosen_games_and_go_back_returns_to_the_games():
     choice, said, ears = menu(["keep cool", "rules", "go back", "centurion", "what can I say", "one"])
-    assert choice is not None and choice.game == "centurion" and choice.players == ("Player 1",)
+    assert choice is not None and choice.game == "centurion" and choice.players == ("Player One",)
     assert get_game("keep-cool").rules_summary in said
     assert [p.name for p in ears.prompts] == [
         "common/menu",
@@ -120,8 +141,8 @@ def test_what_can_i_say_over_a_voice_assistant_is_answered_with_the_games():
     try:
         answer = talk.exchange("what can I say", timeout=10)
         assert answer.taken and "didn't catch" not in answer.text, answer.text
-        assert all(title in answer.text for title in TITLES), answer.text
-        assert answer.text.endswith(f"Which game shall we play? {join_names(TITLES, 'or')}.")  # asked again
+        assert all(answer.text.count(title) == 1 for title in TITLES), answer.text  # the games read once
+        assert answer.text.endswith("Which game shall we play?")  # asked again, in short
         assert "How many players" in talk.exchange("let's play centurion", timeout=10).text
     finally:
         talk.close()
@@ -171,11 +192,16 @@ def test_over_a_voice_assistant_the_menu_asks_the_players_names(talk):
     assert talk.choice().players == ("Ana", "Ben", "Cy")
 
 
+@pytest.mark.parametrize("said, game", WRITTEN_NAMES[:4])
+def test_over_a_voice_assistant_1_percent_is_understood_as_written(talk, said, game):
+    assert talk.say(said).startswith(f"{get_game(game).title}. How many players?")
+
+
 def test_skip_gives_numbered_players(talk):
     talk.say("let's play keep cool")
     talk.say("three")
-    assert "you are Player 1, Player 2 and Player 3" in talk.say("skip")
-    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+    assert "you are Player One, Player Two and Player Three" in talk.say("skip")
+    assert talk.choice().players == ("Player One", "Player Two", "Player Three")
 
 
 def test_names_that_cannot_be_read_are_asked_once_more_then_the_players_are_numbered(talk):
@@ -184,8 +210,8 @@ def test_names_that_cannot_be_read_are_asked_once_more_then_the_players_are_numb
     again = talk.say("Ana and Ben")
     assert "I heard 2 names, but 3 of you are playing." in again and "Who's playing?" in again
     told = talk.say("Ana, Ana and Ben")
-    assert 'two players are called "Ana"' in told and "you are Player 1, Player 2 and Player 3" in told
-    assert talk.choice().players == ("Player 1", "Player 2", "Player 3")
+    assert 'two players are called "Ana"' in told and "you are Player One, Player Two and Player Three" in told
+    assert talk.choice().players == ("Player One", "Player Two", "Player Three")
 
 
 def test_at_the_names_question_what_can_i_say_explains_and_go_back_asks_the_number_again(talk):
@@ -210,6 +236,6 @@ def test_ears_that_cannot_spell_a_name_number_the_players_without_asking():
     """A recogniser steered by the prompt's grammar (a microphone at the table) cannot spell
     names it does not know: its menu asks only how many play, as before."""
     choice, said, ears = menu(["centurion", "two"])
-    assert choice.players == ("Player 1", "Player 2")
+    assert choice.players == ("Player One", "Player Two")
     assert [p.name for p in ears.prompts] == ["common/menu", "common/number"]
     assert not any("Who's playing" in s for s in said)

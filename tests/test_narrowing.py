@@ -296,8 +296,9 @@ def test_a_whole_move_the_rules_refuse_said_to_a_narrowed_question_gets_their_re
     }
 
 
-def test_a_whole_move_the_rules_allow_is_not_taken_from_words_that_fit_no_choice(tmp_path):
-    """Table talk at a narrowed question would make moves: only the choices move."""
+def test_a_whole_move_the_rules_allow_is_not_taken_from_speech_the_ears_could_not_read(tmp_path):
+    """Speech not read surely at a narrowed question (table talk, a recogniser's guess)
+    would make moves: only the choices move. (A whole move read surely is taken: below.)"""
     session, ears, mouth, journal, sid = _teams_of_one(
         tmp_path, [UNCLEAR, UNCLEAR, _said_far("card four with minus twenty")]
     )
@@ -445,3 +446,47 @@ def test_a_move_refused_by_the_player_may_be_meant_once_the_rules_said_why_anoth
     session.run()
     assert "Plus 50 or minus 50? Say which side you play." in mouth.said
     assert journal.accepted_actions(sid)[0] == {"intent": "choose_card", "card": 1, "player": "Team Ana"}
+
+
+# ---- a whole answer, and "never mind", at a narrowed question ---------------------------
+
+
+def _bidding(tmp_path, replies):
+    """1% for three, the opening bid answered by `replies`: the session, what was said from
+    the bid's question on, and the moves taken."""
+    session, _, mouth, journal, sid = _session(tmp_path, "one-percent", replies, players=("Ana", "Ben", "Cy"))
+    first = session.game.prompt(session.state)
+    session.run()
+    return first, _after_first_question(mouth, first.text), journal.accepted_actions(sid)
+
+
+def _said(text: str) -> Say:
+    return Say(text, start=1.0, end=2.0)
+
+
+def test_a_whole_answer_to_a_narrowed_question_is_the_move(tmp_path):
+    """The issue's trap: "4 sharks" to "how many: 1 to 6?" got "1?", "2?" ... A whole move,
+    read surely and one the narrowed questions lead to, is the answer."""
+    first, said, moves = _bidding(tmp_path, [UNCLEAR, UNCLEAR, _said("4 sharks")])
+    assert said[2] == f"{first.player}, how many: 1 to 6?"
+    assert moves == [{"intent": "bid", "count": 4, "family": "shark", "player": first.player}]
+    assert "1?" not in said
+
+
+def test_a_whole_move_the_narrowed_questions_do_not_lead_to_is_not_taken_there(tmp_path):
+    """ "9 sharks" is a bid the rules allow, but not one "how many: 1 to 6?" asks about:
+    words that answer another question make no move."""
+    first, said, moves = _bidding(tmp_path, [UNCLEAR, UNCLEAR, _said("9 sharks")])
+    assert said[2:4] == [f"{first.player}, how many: 1 to 6?", "1?"] and moves == []
+
+
+def test_never_mind_at_a_narrowed_question_asks_the_open_question_again_with_its_misses_forgotten(tmp_path):
+    first, said, moves = _bidding(tmp_path, [UNCLEAR, UNCLEAR, _said("never mind"), UNCLEAR, _said("5 clovers")])
+    assert said[2:6] == [f"{first.player}, how many: 1 to 6?", "Okay.", first.text, "Sorry?"]  # a first miss again
+    assert moves == [{"intent": "bid", "count": 5, "family": "clover", "player": first.player}]
+
+
+def test_never_mind_at_the_open_question_is_answered_and_is_no_miss(tmp_path):
+    first, said, moves = _bidding(tmp_path, [_said("never mind"), UNCLEAR, _said("3 stars")])
+    assert said[:4] == [first.text, "Okay.", first.text, "Sorry?"]  # not narrowed after it
+    assert moves == [{"intent": "bid", "count": 3, "family": "star", "player": first.player}]

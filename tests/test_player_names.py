@@ -17,8 +17,8 @@ from partyhost.player_names import name_problem, names_heard, numbered
         ("Mary Ann and Bob", 2, ("Mary Ann", "Bob")),  # a two-word name, apart at "and"
         ("my name is Zoë", 1, ("Zoë",)),
         ("Ana; Ben; Cy; Dee", 4, ("Ana", "Ben", "Cy", "Dee")),
-        ("skip", 3, ("Player 1", "Player 2", "Player 3")),
-        ("Just numbers, please.", 2, ("Player 1", "Player 2")),
+        ("skip", 3, ("Player One", "Player Two", "Player Three")),
+        ("Just numbers, please.", 2, ("Player One", "Player Two")),
     ],
 )
 def test_names_are_read_from_what_a_player_said(said, count, names):
@@ -49,4 +49,5 @@ def test_the_rule_refuses_an_empty_name_a_control_character_and_a_name_twice():
 
 
 def test_numbered_players():
-    assert numbered(2) == ("Player 1", "Player 2") and numbered(0) == ()
+    assert numbered(2) == ("Player One", "Player Two") and numbered(0) == ()
+    assert numbered(12)[-1] == "Player Twelve"  # said as a name, never "Player 1 0" in a score

@@ -167,6 +167,25 @@ def test_pause_waits_for_resume_and_quit_needs_a_yes(tmp_path):
     assert journal.get(sid).status == "playing"
 
 
+def test_a_move_said_to_the_quit_question_is_taken_not_dropped(tmp_path):
+    """ "Do you want to stop the game?" answered with a move, as if it had not been asked:
+    the players go on, and the move is played."""
+    session, mouth, journal, sid = make_session(tmp_path, ["quit", "3", "2"])
+    session.start()
+    assert session.run() is Ending.EOF
+    assert "Okay, we keep playing." in mouth.said and session.state.total == 5
+    assert [a["value"] for a in journal.accepted_actions(sid)] == [3, 2]
+
+
+def test_what_only_says_something_is_answered_while_paused_and_the_game_stays_paused(tmp_path):
+    session, mouth, journal, sid = make_session(tmp_path, ["3", "pause", "score", "whose turn", "4", "resume", "2"])
+    session.start()
+    session.run()
+    paused = mouth.said.index("Paused. Say resume when you are ready.")
+    assert mouth.said[paused + 1 : paused + 3] == ["The total is 3.", "It's Ben's turn."]
+    assert "Let's go on." in mouth.said and session.state.total == 5  # the "4" while paused was no move
+
+
 def test_resume_is_no_reading_where_nothing_is_paused(tmp_path):
     """Outside a pause "let's go on" is not understood, never a resume (one misheard so
     answered nothing the player asked); in a pause it resumes, and the game is unchanged."""

@@ -41,6 +41,8 @@ def test_number_words(n, words):
         ("21st card", "twenty first card"),
         ("12th", "twelfth"),
         ("100th", "one hundredth"),
+        ("Let's play 1%.", "let's play one percent"),  # what speech-to-text writes for "one percent"
+        ("50 %", "fifty percent"),
     ],
 )
 def test_normalize(typed, normal):

@@ -113,8 +113,8 @@ def game(service):
     """Keep It 100 for two, started by naming it; returns the service."""
     assert "How many players" in say(service.port, "let's play keep it 100")
     assert "Who's playing?" in say(service.port, "two")
-    started = say(service.port, "skip")  # numbered players: Player 1 and Player 2
-    assert "Keep It 100!" in started and "Player 1, pick a card" in started
+    started = say(service.port, "skip")  # numbered players: Player One and Player Two
+    assert "Keep It 100!" in started and "Player One, pick a card" in started
     assert moves(service.data) == 0
     return service
 
@@ -137,9 +137,9 @@ def test_moves_are_played_and_journaled(game):
     answer = say(port, placing(question))
     assert moves(game.data) == 2, (moves(game.data), answer)
     before = say(port, "score")  # a common command: answered, nothing played
-    assert "Player 1 0 and Player 2 0" in before and moves(game.data) == 2
-    asked = say(port, "undo")  # Player 2 is awaited: Player 1's move needs their yes
-    assert "Player 1, do you agree?" in asked and moves(game.data) == 2
+    assert "Player One 0 and Player Two 0" in before and moves(game.data) == 2
+    asked = say(port, "undo")  # Player Two is awaited: Player One's move needs their yes
+    assert "Player One, do you agree?" in asked and moves(game.data) == 2
     assert "Undone" in say(port, "yes")
     assert moves(game.data) == 1  # undone in the journal, as typed play does
 
@@ -250,8 +250,8 @@ def test_five_clients_at_once_take_turns_in_one_game(game):
     assert moves(game.data) == before + 1, "\n".join([question, *answers, *map(str, rows)])  # the one move, played once
     for asked, answer in zip(asks, answers):  # each whole: one question at its end, none doubled
         assert sum(answer.count(q) for q in QUESTIONS) == 1, answer
-        assert answer.count("Player 1 0 and Player 2 0") <= 1 and answer.count("It's Player") <= 1
-        assert answer.startswith({"score": "Player 1 ", "whose turn": "It's Player"}.get(asked, ""))
+        assert answer.count("Player One 0 and Player Two 0") <= 1 and answer.count("It's Player") <= 1
+        assert answer.startswith({"score": "Player One ", "whose turn": "It's Player"}.get(asked, ""))
     assert say(port, "") != question  # the game moved on
 
 
@@ -375,7 +375,7 @@ def test_a_move_held_up_by_another_process_is_answered_at_once_and_played_once(t
         port = table.port
         say(port, "let's play keep it 100")
         say(port, "two")
-        assert "Player 1, pick a card" in say(port, "skip")
+        assert "Player One, pick a card" in say(port, "skip")
         other = sqlite3.connect(tmp_path / "partyhost.sqlite3", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # SQLite makes the service's save wait (5 s at most)
         try:

@@ -463,6 +463,14 @@ def _hand_in_order(s: State, seat: int) -> list[Card]:
     return sorted(s.hands[seat], key=lambda c: (-s.value(c), c))
 
 
+def hands_hidden(options: GameOptions) -> bool:
+    """Whether a person's hand is never said aloud: the host deals, and either two people
+    play (each hides theirs from the other) or the one against the host asked for it not
+    to be read (read_hand off)."""
+    read_hand = options.rules.get("read_hand", RULE_DEFAULTS["read_hand"])
+    return options.deal == "host" and (options.mode != SOLO_MODE or read_hand == "off")
+
+
 def _hand_secret(s: State) -> bool:
     """Whether a hand is hidden from someone who hears the host: the host dealt, and the
     other player is a person at the table (not the host)."""
@@ -1151,6 +1159,7 @@ GAME = Game(
     info_intents=INFO_INTENTS,
     solo_mode=SOLO_MODE,
     hand_view=hand_view,
+    hidden_hands=hands_hidden,
     table_text=table_text,
     check_rules=check_rules,
 )

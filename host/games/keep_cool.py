@@ -1144,6 +1144,7 @@ GAME = Game(
     unclear=UNCLEAR,
     help=HELP,
     hand_view=hand_view,
+    hidden_hands=lambda options: options.deal == "host",
     table_text=table_text,
     resumed=resumed,
     check_rules=check_rules,

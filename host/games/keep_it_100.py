@@ -650,6 +650,20 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     return s, events
 
 
+def resumed(state: State) -> list[Event]:
+    """After a resume the question in play is read again (the card being placed or predicted,
+    and where it was slid; the tiebreak's question), as the table would ask after a break:
+    nobody remembers it, and the next question is about it."""
+    if state.phase in (WRITE, TIEBREAK):
+        return [say(_question_text(_tiebreak(state).question))]
+    if state.phase in (CHOOSE, OVER) or state.turn.card is None:
+        return []
+    events: list[Event] = [say(_question_text(state.turn.card))]
+    if state.turn.spot is not None:
+        events.append(say(f"{state.turn.slider} slid it {_spot_text(state, state.turn.spot)}."))
+    return events
+
+
 def _choose_card(s: State, action: Action, events: list[Event]) -> None:
     hand = _current_hand(s)
     number = whole_number(action.get("card"))
@@ -1336,4 +1350,5 @@ GAME = Game(
     check_rules=check_rules,
     rules_before=RULES_BEFORE,
     rules_after=rules_after,
+    resumed=resumed,
 )

@@ -1378,6 +1378,7 @@ GAME = Game(
     deck=DECK,
     info_intents=INFO_INTENTS,
     hand_view=hand_view,
+    hidden_hands=lambda options: options.deal == "host",
     table_text=table_text,
     check_rules=check_rules,
 )

@@ -13,6 +13,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from partyhost.served_table import PLAY_AGAIN
+
 MENU_QUESTION = "Which game shall we play"
 EXAMPLES = "You can say, for example:"
 QUOTED = re.compile(r'"([^"]+)"')
@@ -55,7 +57,8 @@ class Player:
         return Words(f"let's play {SPOKEN_NAME[self.game]}", "menu")
 
     def next(self, answer: str) -> Words:
-        """What the table says to the host's `answer`; sets `ended` when the menu is back."""
+        """What the table says to the host's `answer`; sets `ended` when the game's last line
+        or the menu is back."""
         if answer.startswith("One moment"):
             return Words("repeat", "command")  # as the host asks: its answer is still coming
         if "How many players" in answer:
@@ -63,7 +66,7 @@ class Player:
         if "Who's playing" in answer:
             self.started = True
             return Words("skip", "menu")
-        if self.started and MENU_QUESTION in answer:
+        if self.started and (PLAY_AGAIN in answer or MENU_QUESTION in answer):
             self.ended = True
             return Words("", "menu")
         if "Yes or no" in answer or "Did you mean" in answer:

@@ -44,10 +44,11 @@ class InterruptibleEars(Ears, Protocol):
 
 
 class PhoneMouth:
-    """The wrapped mouth, with each player's secrets sent to their page only."""
+    """The wrapped mouth, with each player's secrets sent to their page only; `pages` says
+    aloud where a player's page is (host.announcer.ShowsSecrets)."""
 
-    def __init__(self, inner: Mouth, hub: PhoneHub):
-        self.inner, self.hub = inner, hub
+    def __init__(self, inner: Mouth, hub: PhoneHub, pages: Callable[[str], str] = lambda player: ""):
+        self.inner, self.hub, self.pages = inner, hub, pages
 
     def say(self, text: str) -> None:
         for announcement in self.hub.announcements():
@@ -59,6 +60,9 @@ class PhoneMouth:
 
     def private(self, player: str, text: str) -> None:
         self.hub.message(player, text)
+
+    def where_secrets_are(self, player: str) -> str:
+        return self.pages(player)
 
     def adjust(self, change: str) -> str:
         return self.inner.adjust(change)

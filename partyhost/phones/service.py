@@ -100,12 +100,13 @@ class JoinAddress:
     @property
     def spoken(self) -> str:
         """Short and sayable; the code digit by digit. Never a seat's token."""
+        return f"Your secret cards are on your phones. {self.how_to_join}"
+
+    @property
+    def how_to_join(self) -> str:
         digits = " ".join(self.code)
         where = "this computer" if self.host in ("0.0.0.0", "::") else self.host
-        return (
-            f"Your secret cards are on your phones. Join at {where} port {self.port}, "
-            f"with the code {digits}, and choose your seat."
-        )
+        return f"Join at {where} port {self.port}, with the code {digits}, and choose your seat."
 
     def qr_text(self) -> str:
         """The join link as a QR code drawn with text characters, for the terminal."""

@@ -144,7 +144,13 @@ class PhoneTable:
         def other_ways(prompt: Prompt, state: Any) -> str:
             return PHONE_WAY if page_can_move(game, state, prompt.player) else ""
 
-        return Seated(PhoneEars(ears, self.hub), PhoneMouth(mouth, self.hub), self.hub.update, other_ways)
+        def pages(player: str) -> str:
+            """Where a player who asked for their cards finds them (how to join, until they have)."""
+            joined = player in self.seats.claimed
+            return f"{player}, your cards are on your phone page." + ("" if joined else f" {self.address.how_to_join}")
+
+        mouth = PhoneMouth(mouth, self.hub, pages)
+        return Seated(PhoneEars(ears, self.hub), mouth, self.hub.update, other_ways)
 
     def close(self, outcome: Ending) -> None:
         """Stop serving; when the game is over its seat tokens die with it."""

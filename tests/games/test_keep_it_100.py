@@ -224,6 +224,19 @@ def test_choose_by_number_reads_the_question():
     assert k100.prompt(state).name == "keep-it-100/place"
 
 
+def test_a_resumed_game_reads_the_question_in_play_again_and_where_it_was_slid():
+    state, _ = new_game()
+    assert k100.resumed(state) == []  # a card still to be chosen: the prompt names them
+    card = state.hands["Ana"][0]
+    state, _ = act(state, "choose_card", card=1)
+    assert card.text in texts(k100.resumed(state))  # the Slider places it next
+    low, high = state.lines[0][:2]
+    state, placing = act(state, "place", line=1, after=low, before=high)
+    said = texts(k100.resumed(state))
+    where = texts(placing).split("Ana slides it ")[1].split(".")[0]
+    assert card.text in said and f"Ana slid it {where}." in said, said  # the others predict on it
+
+
 def test_words_from_each_card_pick_it():
     hand = [question(1, "pizza", 10), question(2, "soup", 20)]
     words = dict(k100.card_words(hand))

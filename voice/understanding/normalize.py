@@ -128,6 +128,7 @@ def normalize(text: str, strip_fillers: bool = True, hyphens: bool = False) -> s
     text = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", lambda m: " " + _spoken_ordinal(m[1]) + " ", text)
     text = re.sub(r"(?:(?<=\s)|^)\+(?=\d)", " plus ", text)  # +50 -> plus 50
     text = re.sub(r"(?:(?<=\s)|^)[-\u2212](?=\d)", " minus ", text)  # -20 -> minus 20
+    text = re.sub(r"(?<=\d)\s?%", " percent ", text)  # 1% -> 1 percent, as it is said
     text = re.sub(r"\d+", _digits_to_words, text)
     text = re.sub(r"[^a-z'\- ]+" if hyphens else r"[^a-z' ]+", " ", text)  # hyphens, punctuation
     text = re.sub(r"(?<![a-z])-|-(?![a-z])", " ", text)  # a hyphen kept only inside a word
