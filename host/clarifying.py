@@ -79,12 +79,32 @@ class Clarifier:
         """A move the rules refuse: their reason aloud, and the aside (which names the
         player's own secret cards) to that player only. The readings the player said no
         to here are forgotten: told why, they may now mean what they refused before
-        ("card one" after "card one with plus twenty" was refused: plus 20 is used)."""
+        ("card one" after "card one with plus twenty" was refused: plus 20 is used).
+        A spoken move refused for a secret reason never comes here (secret_refusal)."""
         if self._trouble is not None and self._trouble.prompt == prompt:
             self._trouble.refused.clear()
         self.announcer.reject(prompt, error.reason, error.reason)
         if error.aside and prompt.player:
             self.announcer.narrate([private(prompt.player, error.aside)])
+
+    def secret_refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+        """The rules' refusal of a spoken move whose reason would tell a secret aloud
+        (RuleError.secret: "You don't hold the ace of clubs"), told now to the player
+        asked alone, with its aside; None when the move is not so refused. The host cannot
+        tell who spoke, so the session answers such a reply as one it could not read
+        ("Sorry?", a miss): whoever said it to learn the hand hears nothing of it. Only
+        for spoken replies: typed or pressed, the player is known (refuse)."""
+        error = self.refusal(prompt, intent)
+        if error is None or not error.secret:
+            return None
+        self._tell_privately(prompt, error)
+        return error
+
+    def _tell_privately(self, prompt: Prompt, error: RuleError) -> None:
+        """A refusal's reason and aside to the player asked alone (their phone page)."""
+        if prompt.player:
+            told = [error.reason, error.aside] if error.aside else [error.reason]
+            self.announcer.narrate([private(prompt.player, text) for text in told])
 
     def trouble_at(self, prompt: Prompt) -> Trouble:
         """What went wrong so far at this prompt (forgotten when the prompt changes)."""
@@ -207,6 +227,9 @@ class Clarifier:
             return None
         refusal = self.refusal(prompt, intent)
         if refusal is None:
+            return None
+        if refusal.secret:  # as words that fit no choice, the reason told privately
+            self._tell_privately(prompt, refusal)
             return None
         self.refuse(prompt, refusal)
         return Reply(cut=MOVED_ON)

@@ -86,11 +86,18 @@ the prompt/heard/intent/rejected events itself."""
 
 class RuleError(PartyhostError):
     """An action the rules do not allow. `reason` is spoken to the players; `aside`, if
-    any, only to the player who moved (it names their own secret cards), after it."""
+    any, only to the player who moved (it names their own secret cards), after it.
 
-    def __init__(self, reason: str, aside: str = ""):
+    `secret`: the reason itself tells something hidden ("You don't hold the ace of clubs"
+    tells what a hand lacks). By voice the host cannot tell who spoke, so anyone may have
+    said the move to learn that: to a spoken reply the table hears only what any reply
+    the host could not read gets, and the reason (with the aside) goes privately to the
+    player asked (host/clarifying.py, Clarifier.secret_refusal). Typed or pressed on a
+    phone, the player is known and hears the reason as any other."""
+
+    def __init__(self, reason: str, aside: str = "", secret: bool = False):
         super().__init__(reason)
-        self.reason, self.aside = reason, aside
+        self.reason, self.aside, self.secret = reason, aside, secret
 
 
 NARROW_LIST_MAX = 4

@@ -51,6 +51,19 @@ set `undo_after_reveal = true` in config.toml: the host then asks the table, and
 the move back only when it hears yes. The game's randomness is then drawn afresh (the
 journal records the new seed, so a resumed game replays exactly): a roll taken back
 and rolled again does not repeat the result everyone just heard.
+
+## In every game: refusals that would tell a secret
+
+Where the rules refuse a move for a reason that would tell a hidden hand if said aloud
+("You don't hold the ace of clubs" tells what a hand lacks), the engine marks the
+refusal secret (`RuleError(..., secret=True)` in `host/engine.py`). By voice the host
+cannot tell who spoke, so anyone could name cards at another player's turn to learn
+them: to a spoken move so refused the table hears exactly what words the host could
+not read get ("Sorry?", and after a second miss the narrowed questions), and the reason
+goes to the player asked, on their phone page (the event log keeps it). Typed or
+pressed on a phone page, the player is known and hears the reason as any other. A
+refusal that names a player's own cards but tells nothing by itself keeps the reason
+aloud and puts the cards in its private aside (`RuleError(reason, aside=...)`).
 """
 
 

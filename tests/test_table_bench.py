@@ -818,3 +818,27 @@ def test_a_line_not_understood_is_done_by_a_spoken_sorry_though_typed_play_words
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert record.done and record.tries == 1 and record.errors == []
+
+
+@pytest.mark.parametrize("second_miss", [False, True], ids=["sorry", "narrowing"])
+def test_a_refusal_that_would_tell_a_hand_is_done_when_its_reason_reaches_the_players_page(tmp_path, second_miss):
+    """Centurion between two people by voice: a card not held gets "Sorry?" (or, as a second
+    miss, the narrowed questions) aloud, and the typed game's reason on the player's page."""
+    case = next(c for c in load_cases() if c.script == "centurion-pvp-host.txt")
+    lines, _ = typed_lines(case, tmp_path / "typed", speaker_for(case))
+    line = next(line for line in lines if line.goal == "refusal" and line.refusal.startswith("You don't hold"))
+    player = line.prompt.player
+    paged = {"type": "private", "player": player, "text": line.refusal}
+    aloud = (
+        [{"type": "narrowing", "player": player}, {"type": "say", "text": f"{player}, which card, by its place?"}]
+        if second_miss
+        else [{"type": "rejected", "player": player, "reason": line.refusal}, {"type": "say", "text": "Sorry?"}]
+    )
+    ask = {"type": "prompt", "player": player, "prompt": line.prompt.name}
+    over = {"type": "game_over", "scores": {}, "winners": []}  # so the stand-in host may end
+    host = ScriptedHost(tmp_path, [(line.text, [paged, *aloud, over])], opening=[ask, {"type": "say", "text": "Card?"}])
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    game = table.play([line])
+    [record] = game.lines
+    host.thread.join(5)
+    assert record.done and record.tries == 1 and record.errors == [] and record.reactions == ["done"], game.error
