@@ -720,9 +720,9 @@ def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
 def test_a_move_is_done_when_the_host_tells_it_in_the_typed_hosts_words(tmp_path):
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
-    assert line.told[0] == "Card 2, with plus 20."  # what the typed host said of it
-    assert told_as_typed(["Did you mean: card two?", "card 2 with PLUS 20", *line.told[1:]], line.told)
-    assert not told_as_typed(["Card 2.", *line.told[1:]], line.told)
+    assert line.told[0] == "Team Ana has chosen."  # what the typed host said of it (the pick: privately)
+    assert told_as_typed(["Did you mean: card two?", "team ana has CHOSEN", *line.told[1:]], line.told)
+    assert not told_as_typed(["Team Ana.", *line.told[1:]], line.told)
     assert told_as_typed(["anything"], ())  # nothing to listen for
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     host = ScriptedHost(
