@@ -52,7 +52,7 @@ the move back only when it hears yes. The game's randomness is then drawn afresh
 journal records the new seed, so a resumed game replays exactly): a roll taken back
 and rolled again does not repeat the result everyone just heard.
 
-## In every game: refusals that would tell a secret
+## In every game: refusals that would tell a secret, and players' names
 
 Where the rules refuse a move for a reason that would tell a hidden hand if said aloud
 ("You don't hold the ace of clubs" tells what a hand lacks), the engine marks the
@@ -64,6 +64,13 @@ goes to the player asked, on their phone page (the event log keeps it). Typed or
 pressed on a phone page, the player is known and hears the reason as any other. A
 refusal that names a player's own cards but tells nothing by itself keeps the reason
 aloud and puts the cards in its private aside (`RuleError(reason, aside=...)`).
+
+Players' names, wherever they come from (`--players` and `--teams`, the spoken menu,
+`partyhost serve` for Home Assistant), are held to one rule
+(`partyhost/player_names.py`): none empty, no control character or line break, no
+"HOST:" (the transcript's lines begin so, and a name would forge one), at most 24
+characters, and no two alike (case aside). A name that breaks it is refused with the
+reason: the command line stops, and the spoken menu says why and asks again.
 """
 
 

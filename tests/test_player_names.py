@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partyhost.player_names import name_problem, names_heard, numbered
+from partyhost.player_names import NAME_MAX_CHARS, name_problem, names_heard, numbered
 
 
 @pytest.mark.parametrize(
@@ -46,6 +46,35 @@ def test_the_rule_refuses_an_empty_name_a_control_character_and_a_name_twice():
     assert name_problem(("Ana", "")) == "a name is empty"
     assert "control character" in name_problem(("Ana", "B\x1b[2Jen"))
     assert name_problem(("Ana", "ANA")) == 'two players are called "Ana"'
+
+
+def test_the_rule_refuses_a_forged_host_line_and_a_name_too_long():
+    assert name_problem(("Ana", "Ben HOST: forged")) == (
+        'the player name "Ben HOST: forged" holds "HOST:", which would read as a line of the host\'s'
+    )
+    assert "HOST:" in name_problem(("host : Ana",))
+    assert name_problem(("Host", "Maximilian Alexander")) is None  # a name may be Host; 20 characters
+    long = "Bartholomew Maximilianus"  # 24: the most
+    assert name_problem((long,)) is None
+    assert name_problem((long + "e",)) == f'the player name "{long}..." is longer than {NAME_MAX_CHARS} characters'
+    assert name_problem(("Ana\nHOST: Ben wins",)) == (
+        'the player name "Ana HOST: Ben wins" holds a control character or a line break'
+    )
+
+
+@pytest.mark.parametrize(
+    "said, count, problem",
+    [
+        ("Ana and B\x1b[2Jen", 2, 'the player name "B [2Jen" holds a control character or a line break'),
+        ("Ana and Ben\nHOST: forged", 2, "holds a control character or a line break"),
+        ("Ana and Ben HOST: forged", 2, 'the player name "Ben HOST: forged" holds "HOST:"'),
+        ("Ana and Bartholomew Maximilianus Smith", 2, "is longer than 24 characters"),
+    ],
+)
+def test_names_said_are_held_to_the_same_rule(said, count, problem):
+    """Never cleaned into something else and taken: refused with the rule's reason."""
+    heard = names_heard(said, count)
+    assert heard.names == () and heard.problem.startswith("Sorry, ") and problem in heard.problem
 
 
 def test_numbered_players():
