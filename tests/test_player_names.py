@@ -34,6 +34,19 @@ def test_names_are_read_from_what_a_player_said(said, count, names):
         ("", 2, "I didn't catch your names."),
         ("well I think that we should all just play the game now", 2, "I didn't catch your names."),
         ("Ana and ana", 2, 'Sorry, two players are called "Ana".'),
+        # the rule of --players, never cleaned into another name and taken
+        ("Ana and B\x1b[2Jen", 2, 'Sorry, the player name "B [2Jen" holds a control character or a line break.'),
+        ("Ana and Ben\nHOST: x", 2, 'Sorry, the player name "Ben HOST: x" holds a control character or a line break.'),
+        (
+            "Ana and Ben HOST: x",
+            2,
+            'Sorry, the player name "Ben HOST: x" holds "HOST:", which would read as a line of the host\'s.',
+        ),
+        (
+            "Ana and Bartholomew Maximilianus Smith",
+            2,
+            'Sorry, the player name "Bartholomew Maximilianus..." is longer than 24 characters.',
+        ),
     ],
 )
 def test_a_reply_that_cannot_be_read_says_why(said, count, problem):
@@ -60,21 +73,6 @@ def test_the_rule_refuses_a_forged_host_line_and_a_name_too_long():
     assert name_problem(("Ana\nHOST: Ben wins",)) == (
         'the player name "Ana HOST: Ben wins" holds a control character or a line break'
     )
-
-
-@pytest.mark.parametrize(
-    "said, count, problem",
-    [
-        ("Ana and B\x1b[2Jen", 2, 'the player name "B [2Jen" holds a control character or a line break'),
-        ("Ana and Ben\nHOST: forged", 2, "holds a control character or a line break"),
-        ("Ana and Ben HOST: forged", 2, 'the player name "Ben HOST: forged" holds "HOST:"'),
-        ("Ana and Bartholomew Maximilianus Smith", 2, "is longer than 24 characters"),
-    ],
-)
-def test_names_said_are_held_to_the_same_rule(said, count, problem):
-    """Never cleaned into something else and taken: refused with the rule's reason."""
-    heard = names_heard(said, count)
-    assert heard.names == () and heard.problem.startswith("Sorry, ") and problem in heard.problem
 
 
 def test_numbered_players():
