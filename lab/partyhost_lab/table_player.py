@@ -251,11 +251,6 @@ def _told(events: list[dict]) -> tuple[str, ...]:
     return tuple(e["text"] for e in events[:until] if e["type"] == "say")
 
 
-def _told_to(event: dict, player: str) -> str:
-    """What a `private` event tells `player` alone (their phone page); "" if not theirs."""
-    return str(event.get("text", "")) if event.get("player") == player else ""
-
-
 def _spoken(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9+-]+", text.lower()))
 
@@ -564,11 +559,11 @@ class Table:
     def _refused_on_page(self, line: Line, mark: int) -> int | None:
         """Where (from event `mark` on) the host told the line's refusal to its player
         alone: a reason that would tell a hand, which the table hears as words not read."""
-        player = line.prompt.player
-        if line.goal != "refusal" or not player:
+        if line.goal != "refusal" or not line.prompt.player:
             return None
-        paged = (i for i, e in enumerate(self.log.since(mark), start=mark) if e["type"] == "private")
-        return next((i for i in paged if _told_to(self.log.events[i], player) == line.refusal), None)
+        page = {"type": "private", "player": line.prompt.player, "text": line.refusal}
+        events = enumerate(self.log.since(mark), start=mark)
+        return next((i for i, e in events if all(e.get(key) == value for key, value in page.items())), None)
 
     def _settled(self, decided: int) -> bool:
         """The host has gone on after deciding: it spoke, asked again or ended."""
