@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .contract import Prompt
-from .engine import Event, say, sound
+from .engine import Event, RuleError, private, say, sound
 from .eventlog import EventLog
 from .log_events import Rejected
 from .play import Play
@@ -39,6 +39,11 @@ class Announcer:
         if remember:
             self.last_spoken.append(text)
 
+    def remember_said(self, events: list[Event]) -> None:
+        """What "repeat" says again from now on: the game's words among `events` (after an
+        undo, those that led to the question asked again, not the words of the move undone)."""
+        self.last_spoken = [event["text"] for event in events if event["type"] == "say"]
+
     def sound(self, name: str) -> None:
         """A cue played, and logged when (the turn change, the dice)."""
         self.log.write(sound(name))
@@ -49,6 +54,21 @@ class Announcer:
         self.log.write(Rejected(prompt.player, reason))
         self.mouth.sound("wrong")
         self.say(spoken, remember=False)
+
+    def refuse(self, prompt: Prompt, error: RuleError) -> None:
+        """A move the rules refuse: their reason aloud, and the aside (which names the
+        player's own secret cards) to that player only."""
+        self.reject(prompt, error.reason, error.reason)
+        if error.aside and prompt.player:
+            self.narrate([private(prompt.player, error.aside)])
+
+    def refuse_privately(self, player: str | None, error: RuleError) -> None:
+        """A refusal whose reason would tell a hidden hand aloud (RuleError.secret), to
+        `player` alone (their phone page): the reason, then the aside. What the table
+        hears instead is the caller's: what words not read get there."""
+        if player:
+            told = [error.reason, error.aside] if error.aside else [error.reason]
+            self.narrate([private(player, text) for text in told])
 
     def narrate(self, events: list[Event]) -> None:
         """A game's events, in order: said, played, told privately, or only logged."""

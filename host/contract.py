@@ -2,8 +2,13 @@
 and prompt names joined into one), what a player meant (Intent), a reply as the ears
 understood it (Understood, with the one rule for acting on it: decide), how a session
 ended (Ending), and the one base of the errors a player is told about (PartyhostError);
-and `one_line`, the one rule for text that reaches a terminal or a log, whichever half
-it comes from.
+`one_line`, the one rule for text that reaches a terminal or a log, whichever half
+it comes from; `command`, how the user started partyhost, so that a command either
+half suggests ("run `scripts/run models fetch`") can be typed as it is printed; and
+`did_you_mean`, the one way a name typed wrong (a command, an option, a game, a model, a
+recogniser, a file) is answered with the known name closest to it, where one is close:
+"keep-it-10" is most likely keep-it-100, "plya" play (rapidfuzz's ratio, the share of
+letters in common in order, case aside; one name or none, never a list).
 
 It imports nothing of the project, so both halves and the application above them
 depend on it and on nothing of each other.
@@ -11,8 +16,13 @@ depend on it and on nothing of each other.
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
 
@@ -34,6 +44,51 @@ def one_line(text: str) -> str:
 def printable(text: str) -> bool:
     """Whether `text` would print as it is: no character one_line would take out."""
     return text.isprintable()
+
+
+RUN_VARIABLE = "PARTYHOST_RUN"
+"""Set by scripts/run to the way it was called ("scripts/run", "./run"): what it runs is
+`partyhost`, but the user typed this."""
+
+
+def command() -> str:
+    """The command to suggest: scripts/run as called, `python -m partyhost` as run, the
+    program's path as given where `partyhost` on the PATH is another (".venv/bin/partyhost"),
+    else `partyhost` (also when partyhost runs inside another program)."""
+    named = os.environ.get(RUN_VARIABLE, "").strip()
+    if named:
+        return named
+    program = sys.argv[0] if sys.argv else ""
+    if Path(program).name == "__main__.py" and Path(program).parent.name == "partyhost":
+        return "python -m partyhost"
+    if Path(program).name != "partyhost" or "/" not in program:
+        return "partyhost"
+    on_path = shutil.which("partyhost")
+    same = on_path is not None and Path(on_path).resolve() == Path(program).resolve()
+    return "partyhost" if same else program
+
+
+CLOSE = 70.0
+"""The lowest ratio (0-100) a name is offered at: a letter left out, doubled or two swapped
+in a short word ("plya" for play is 75); two words that only share a few letters are not."""
+
+DID_YOU_MEAN = "did you mean"
+
+
+def closest(word: str, names: Iterable[str]) -> str | None:
+    """The name `word` was most likely meant to be, or None when none is close."""
+    from rapidfuzz import fuzz, process, utils  # loaded only when a name is refused
+
+    match = process.extractOne(
+        word, list(names), scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=CLOSE
+    )
+    return None if match is None else match[0]
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """ "; did you mean NAME?" to end a refusal with, or "" when no name is close."""
+    name = closest(word, names)
+    return "" if name is None else f"; {DID_YOU_MEAN} {name}?"
 
 
 Intent = TypedDict(
@@ -68,6 +123,8 @@ Intent = TypedDict(
         "team": int,
         "index": int,
         "seed": int,  # the journal's own redraw (host.engine.REDRAW), which no game sees
+        "said": str,  # a correction's words for the last move (host/corrections.py)
+        "by": str,  # whose move a correction names
     },
     total=False,
 )
@@ -269,6 +326,22 @@ class Outcome(Enum):
     """Speech where any speech is a move, read as something a player is unlikely to have
     said (a Keep Cool clue of two words, a non-word or a player's name; `reason` says
     which): never a move; the host asks "Again?" and listens on, its clock still running."""
+
+
+@dataclass(frozen=True)
+class Likeness:
+    """How well the speech behind a move the host took fits the words a player now says
+    they said (a correction, host/corrections.py), as the ears measured it: the host
+    decides what is close enough.
+
+    in_readings: one of the recogniser's own readings of that speech was the corrected move.
+    nats: the corrected words' log-likelihood as the speech's transcript minus the taken
+    words', both scored without the prompt's steering (None: this recogniser cannot score
+    words). Near 0 or above: the speech fits the correction as well as what was taken.
+    """
+
+    in_readings: bool
+    nats: float | None = None
 
 
 class Source(Enum):

@@ -27,7 +27,7 @@ import yaml
 
 from host.contract import PartyhostError
 from host.engine import DeckEntry, Unchanging
-from host.files import DECK_BYTES, FileProblem, read_text
+from host.files import DECK_BYTES, FileProblem, check_regular, read_text
 from host.games import dealing
 
 
@@ -396,6 +396,10 @@ def _read_question_rows(path: Path) -> list[_Row]:
         return _read_csv_rows(path, QUESTION_FIELDS, QUESTION_OPTIONAL)
     if suffix in (".yaml", ".yml"):
         return _read_yaml_rows(path)
+    try:  # a folder, a device or a missing file is told as what it is, not as a format
+        check_regular(path, "deck file")
+    except FileProblem as problem:
+        raise DeckError(str(problem)) from None
     raise DeckError(f"{path}: unknown question deck format '{path.suffix}'; use a .csv or .yaml file")
 
 

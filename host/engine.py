@@ -104,6 +104,10 @@ class RuleError(PartyhostError):
         self.reason, self.aside, self.secret = reason, aside, secret
 
 
+class PlayerCountError(RuleError):
+    """Too few or too many players for the game in its mode (check_player_count)."""
+
+
 NARROW_LIST_MAX = 4
 """The most words the host lists in one narrowed question (numbers and places are said
 as a span instead: "1 to 6")."""
@@ -353,6 +357,20 @@ def crosses_reveal(events: list[Event]) -> bool:
     return any(
         (event["type"] == "private" or event["type"] == "reveal") and not event.get("by_owner") for event in events
     )
+
+
+def players_needed(title: str, mode: str, low: int, high: int) -> str:
+    """ "Keep It 100 basic needs 2 to 8 players": the one wording of how many may play a
+    game in a mode (mode "": in any of its modes), for a refusal and the spoken menu alike."""
+    wanted = str(low) if low == high else f"{low} to {high}"
+    return f"{title} {mode} needs {wanted} player{'' if high == 1 else 's'}".replace("  ", " ")
+
+
+def check_player_count(title: str, mode: str, players: tuple[str, ...], low: int, high: int) -> None:
+    """The one rule of every game's setup: from `low` to `high` players in this mode, or
+    RuleError in players_needed's words with the count given."""
+    if not low <= len(players) <= high:
+        raise PlayerCountError(f"{players_needed(title, mode, low, high)}, not {len(players)}.")
 
 
 def join_names(names: list[str] | tuple[str, ...], conjunction: str = "and") -> str:

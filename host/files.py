@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, did_you_mean
 
 SETTINGS_BYTES = 1 << 20
 """A settings file is a page of TOML; a megabyte is far more than any can need."""
@@ -48,6 +48,16 @@ def not_a(path: Path, kind: str, what: str) -> FileProblem:
     return FileProblem(f"{path} is {kind}, not {article} {what}")
 
 
+def missing(path: Path, what: str) -> FileProblem:
+    """The one line for a file that is not there, with the name in its folder closest to it
+    (a typo: "questons.csv" for questions.csv)."""
+    try:
+        here = [entry.name for entry in path.parent.iterdir()] if path.name else []
+    except OSError:  # no such folder either, or one that cannot be listed
+        here = []
+    return FileProblem(f"{path}: no such {what}{did_you_mean(path.name, here) if here else ''}")
+
+
 def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> bool:
     """Whether `path` exists, raising FileProblem when it is anything but a regular file."""
     try:
@@ -55,7 +65,7 @@ def check_regular(path: Path, what: str, *, may_be_missing: bool = False) -> boo
     except FileNotFoundError:
         if may_be_missing:
             return False
-        raise FileProblem(f"{path}: no such {what}") from None
+        raise missing(path, what) from None
     except OSError as error:
         raise FileProblem(f"{path}: cannot use this {what} ({error.strerror or error})") from None
     kind = kind_of(mode)
@@ -90,10 +100,23 @@ def check_writable(path: Path, what: str, *, own_folder: bool = False) -> None:
         raise FileProblem(f"{path}: there is no folder {parent}, so the {what} cannot be made there")
 
 
+def make_folder(path: Path) -> None:
+    """The folder at `path`, made with its parents where missing; what stands in the way (a
+    file where a folder must be) is a FileProblem naming it (mkdir says only "File exists")."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next(p for p in (path, *path.parents) if p.exists() and not p.is_dir())
+        problem = f"{blocking} is {kind_of(blocking.stat().st_mode) or 'a file'}, not a folder"
+        raise FileProblem(problem if blocking == path else f"{path} cannot be made: {problem}") from None
+
+
 def read_bytes(path: Path, what: str, limit: int) -> bytes:
     """The whole of a regular file of at most `limit` bytes; FileProblem otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise missing(path, what) from None
     except OSError as error:
         raise FileProblem(f"{path}: cannot read the file ({error.strerror or error})") from None
     info = os.fstat(fd)

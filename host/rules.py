@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from host.contract import did_you_mean
 from host.engine import RuleError, join_names
 
 TRUE_WORDS = ("true", "yes", "on", "1")
@@ -31,8 +32,9 @@ def merge_rules(title: str, defaults: Mapping[str, Any], given: Mapping[str, Any
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         noun = "rule" if len(unknown) == 1 else "rules"
+        close = (did_you_mean(unknown[0], defaults) if len(unknown) == 1 else "") or "."
         raise RuleError(
-            f"{title} has no {noun} called {join_names(unknown)}. Its rules are: {join_names(list(defaults))}."
+            f"{title} has no {noun} called {join_names(unknown)}{close} Its rules are: {join_names(list(defaults))}."
         )
     rules = copy.deepcopy(dict(defaults))
     for key, value in given.items():

@@ -32,6 +32,7 @@ __all__ = [
     "speech_time",
     "table",
     "textio",
+    "usage",
     "voiceio",
     "wyoming_service",
 ]

@@ -3,7 +3,8 @@
 The command line's modules take a moment to import (the grammars, the recognisers'
 wrappers); a Ctrl-C while they load is caught here, not shown as a traceback. Before
 this runs, Python is still starting (site, runpy), and a Ctrl-C there is Python's own
-traceback: scripts/run starts partyhost with Ctrl-C ignored, and it is taken back here.
+traceback: scripts/run starts partyhost with Ctrl-C blocked, and it is let through here,
+so one pressed while Python started stops partyhost now instead of being lost.
 A Ctrl-C that lands in a clean-up callback (an import lock's, a weak reference's) cannot be
 raised there, and Python would print "Exception ignored" and drop it: it is sent again.
 """
@@ -18,6 +19,7 @@ def run() -> int:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # scripts/run: ignored while Python started
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # scripts/run: held back; a Ctrl-C lands here
         from partyhost.cli import main
 
         return main()

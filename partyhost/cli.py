@@ -14,17 +14,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError, one_line
+from host.contract import PartyhostError, closest, one_line
 from host.games import game_ids, get_game
 from partyhost import __version__, deckcheck, model_commands
 from partyhost.bench import commands as bench_commands
 from partyhost.config import COMMAND_LINE, apply_overrides, load_settings, rule_values, settings_path
 from partyhost.game_setup import GameSetup
+from partyhost.invoked import command
 from partyhost.io_arguments import add_io_arguments, io_choice
 from partyhost.logs import one_line_logs
 from partyhost.player_names import name_problem
 from partyhost.saved import SavedSetup
 from partyhost.table import Place, SavedEntry, Table
+from partyhost.usage import Parser, named
 
 if TYPE_CHECKING:
     from partyhost.discovery import Announced
@@ -37,15 +39,17 @@ EXIT_INTERRUPTED = 130
 def build_parser(more_benches: bool = True) -> argparse.ArgumentParser:
     """`more_benches`: with the benches another package adds (the lab's, in a checkout):
     looked for only when `bench` is the command, so no other command's start-up pays."""
-    parser = argparse.ArgumentParser(prog="partyhost", description="An offline voice host for tabletop party games.")
+    parser = Parser(prog=command(), description="An offline voice host for tabletop party games.")
     parser.add_argument("--version", action="version", version=f"partyhost {__version__}")
-    parser.add_argument(
-        "--data-dir", help="where sessions are saved (default: the platform data dir, or $PARTYHOST_DATA_DIR)"
-    )
+    parser.add_argument("--data-dir", help=DATA_DIR_HELP)
+    # --data-dir after the command too: `play keep-cool --data-dir X` (SUPPRESS: not given
+    # there, the one before the command, or the default, stands)
+    data_dir = Parser(add_help=False)
+    data_dir.add_argument("--data-dir", default=argparse.SUPPRESS, help=DATA_DIR_HELP)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_play(commands)
-    _add_saved_games(commands)
-    _add_serve(commands)
+    _add_play(commands, data_dir)
+    _add_saved_games(commands, data_dir)
+    _add_serve(commands, data_dir)
     bench_commands.add_parser(commands, more_benches)
     model_commands.add_parser(commands)
     decks = commands.add_parser("decks", help="check deck files, or show their statistics")
@@ -57,12 +61,15 @@ def build_parser(more_benches: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-def _add_play(commands: Any) -> None:
-    play = commands.add_parser("play", help="start a new game")
+DATA_DIR_HELP = "where sessions are saved (default: the platform data dir, or $PARTYHOST_DATA_DIR)"
+
+
+def _add_play(commands: Any, data_dir: Parser) -> None:
+    play = commands.add_parser("play", help="start a new game", parents=[data_dir])
     play.add_argument("game", nargs="?", choices=game_ids(), help="which game (none: the spoken menu asks)")
     play.add_argument("--players", help='comma-separated names in seating order, e.g. "Ana,Ben,Cy"')
     play.add_argument("--teams", help='teams separated by ";", e.g. "Ana,Ben;Cy,Dee" (zero-to-100)')
-    play.add_argument("--mode", help="game variant (see: partyhost rules GAME)")
+    play.add_argument("--mode", help=f"game variant (see: {command()} rules GAME)")
     play.add_argument("--deal", choices=("host", "table"), help="who deals secret cards")
     play.add_argument("--seed", type=int, help="random seed, for a repeatable game")
     play.add_argument(
@@ -77,22 +84,23 @@ def _add_play(commands: Any) -> None:
         ("--word-deck", "Keep Cool word deck file(s) instead of the shipped one"),
     )
     for flag, text in decks:
-        play.add_argument(flag, action="append", default=[], metavar="FILE", help=text)
+        play.add_argument(flag, action="append", default=[], metavar="FILE", type=named, help=text)
     play.add_argument(
         "--card-deck",
         metavar="FILE",
+        type=named,
         help="1%% bid and reward decks, or Centurion's pack (YAML), instead of the shipped one",
     )
     add_io_arguments(play)
 
 
-def _add_saved_games(commands: Any) -> None:
-    resume = commands.add_parser("resume", help="continue a saved game (the latest by default)")
-    resume.add_argument("session", nargs="?", help="session id (see: partyhost sessions)")
+def _add_saved_games(commands: Any, data_dir: Parser) -> None:
+    resume = commands.add_parser("resume", help="continue a saved game (the latest by default)", parents=[data_dir])
+    resume.add_argument("session", nargs="?", help=f"session id (see: {command()} sessions)")
     add_io_arguments(resume)
     rules = commands.add_parser("rules", help="how a game is played, in short")
     rules.add_argument("game", choices=game_ids())
-    sessions = commands.add_parser("sessions", help="list saved games")
+    sessions = commands.add_parser("sessions", help="list saved games", parents=[data_dir])
     sessions.add_argument(
         "--check", action="store_true", help="replay every saved game and report the ones that cannot be resumed"
     )
@@ -103,11 +111,12 @@ def _add_saved_games(commands: Any) -> None:
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
 
 
-def _add_serve(commands: Any) -> None:
+def _add_serve(commands: Any, data_dir: Parser) -> None:
     serve = commands.add_parser(
         "serve",
         help="be a Home Assistant conversation agent (Wyoming protocol): "
         "players start and play games through their Assist devices",
+        parents=[data_dir],
     )
     serve.add_argument(
         "--bind",
@@ -142,7 +151,8 @@ def _with_command(argv: list[str]) -> list[str]:
     """argv with "play" put in where no command is named: `partyhost --input text` is the menu.
 
     A box with no keyboard runs plain `partyhost`; it means the spoken menu, and so does
-    any line of play's options without a command.
+    any line of play's options without a command, or a game alone (`partyhost keep-cool`).
+    A word close to a command's name is a command mistyped ("plya"), told as such.
     """
     i = 0
     while i < len(argv):
@@ -154,6 +164,8 @@ def _with_command(argv: list[str]) -> list[str]:
         elif word.startswith("--data-dir="):
             i += 1
         else:
+            if not word.startswith("-") and word not in game_ids() and closest(word, RUNS) is not None:
+                return argv
             break
     return [*argv[:i], "play", *argv[i:]]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.engine import Game, GameOptions
+from host.engine import Game, GameOptions, PlayerCountError, RuleError
 from host.journal import Journal
 from partyhost.config import Settings
 from partyhost.player_names import numbered
@@ -118,11 +118,12 @@ def after_last_game(game: Game[Any], options: GameOptions, journal: Journal, gro
     return replace(options, rules={**options.rules, **follow(scores, options.players, options.rules)})
 
 
-def explained(game: Game[Any], reason: str, options: GameOptions, named: bool) -> str:
+def explained(game: Game[Any], refused: RuleError, options: GameOptions, named: bool) -> str:
     """A refusal of the options, with the flag that fixes it where the rules name one; when
     no players were named, how to name them (the stand-in roster did not fit)."""
-    if game.id == "centurion" and "two players" in reason:
-        return f"{reason} (one player: --mode vs-host)"
+    reason = refused.reason
+    if game.solo_mode and options.mode != game.solo_mode and isinstance(refused, PlayerCountError):
+        return f"{reason} (one player: --mode {game.solo_mode})"
     if not named:
         solo = options.mode == game.solo_mode
         example = ",".join(("Ana", "Ben", "Cy", "Dee")[: 1 if solo else max(game.min_players, 2)])

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 
 from partyhost.game_setup import IOChoice
+from partyhost.invoked import command
+from partyhost.usage import named
 from voice.recognizers import BACKENDS
 
 
@@ -13,15 +15,17 @@ def add_io_arguments(parser: argparse.ArgumentParser) -> None:
     io = parser.add_argument_group("listening and speaking (defaults from the settings file)")
     io.add_argument(
         "--input",
+        type=named,
         help="mic, text (typed lines), FILE.wav (a recording as the microphone) "
         "or wyoming://HOST:PORT (a voice satellite's microphone)",
     )
     io.add_argument(
         "--output",
+        type=named,
         help="speaker, text (printed lines), FILE.wav (all the host says) "
         "or wyoming://HOST:PORT (a voice satellite's speaker)",
     )
-    io.add_argument("--input-device", help="microphone name or index (see: partyhost devices)")
+    io.add_argument("--input-device", help=f"microphone name or index (see: {command()} devices)")
     io.add_argument("--output-device", help="speaker name or index")
     io.add_argument(
         "--backend",
@@ -32,7 +36,7 @@ def add_io_arguments(parser: argparse.ArgumentParser) -> None:
         "--voice",
         help="wyoming://HOST:PORT: a Wyoming text-to-speech server speaks (the local Piper voice if it fails)",
     )
-    io.add_argument("--events", metavar="FILE.jsonl", help="also write the event log here")
+    io.add_argument("--events", metavar="FILE.jsonl", type=named, help="also write the event log here")
     io.add_argument("--hide-private", action="store_true", help="do not print players' secret cards")
     io.add_argument(
         "--reveal-words",

@@ -18,7 +18,7 @@ from host.announcer import Mouth
 from host.awaiting import Ears
 from host.common_commands import COMMON_INTENTS
 from host.contract import Prompt, Verdict
-from host.engine import Game, join_names
+from host.engine import Game, join_names, players_needed
 from host.games import game_ids, get_game
 from partyhost.menu_commands import MenuStep, Next, answer_command
 from partyhost.player_names import names_heard, numbered
@@ -107,7 +107,7 @@ def _ask_count(ears: Ears, mouth: Mouth, game: Game[Any]) -> int | Next | None:
         count = _ask(ears, mouth, question)
         if not isinstance(count, int) or low <= count <= high:
             return count
-        mouth.say(f"{game.title} needs {low} to {high} players.")
+        mouth.say(f"{players_needed(game.title, '', low, high)}.")
 
 
 def _ask_players(ears: Ears, mouth: Mouth, game: Game[Any]) -> tuple[str, ...] | Next | None:

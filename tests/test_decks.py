@@ -328,7 +328,7 @@ def test_broken_yaml_question_file_names_file_and_line(tmp_path, text, line, mes
 def test_unknown_format_and_missing_file_are_deck_errors(tmp_path):
     with pytest.raises(DeckError, match=r"unknown question deck format '\.txt'"):
         load_questions(write(tmp_path, "q.txt", "x"))
-    with pytest.raises(DeckError, match="cannot read the file"):
+    with pytest.raises(DeckError, match="nowhere.csv: no such deck file"):
         load_questions(tmp_path / "nowhere.csv")
 
 
@@ -1013,7 +1013,7 @@ def test_card_files_that_are_empty_or_not_a_mapping_are_refused(tmp_path):
         r"bid_deck, reward_deck",
     ):
         load_bid_reward_decks(listed)
-    with pytest.raises(DeckError, match=r"missing\.yaml: cannot read the file"):
+    with pytest.raises(DeckError, match=r"missing\.yaml: no such deck file"):
         load_pack(tmp_path / "missing.yaml")
 
 

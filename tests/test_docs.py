@@ -107,8 +107,8 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
         "HOST: The game is saved.",
     ),
     "scripts/run sessions": ("one-percent  over", "keep-cool    playing"),
-    "scripts/run resume": ("HOST: Welcome back to Keep Cool.",),
-    "scripts/run sessions --check": ("5 saved games checked", "all can be resumed"),
+    "scripts/run resume": ("HOST: Welcome back to Centurion.",),  # the phones game, the newest
+    "scripts/run sessions --check": ("6 saved games checked", "all can be resumed"),
     "scripts/run sessions --prune": (
         "keep-it-100, 0 moves",
         "centurion, 0 moves",
@@ -120,16 +120,20 @@ OUTCOMES: dict[str, tuple[str, ...]] = {
     ),
     "scripts/run decks stats": ("questions: 601", "for keep-it-100: 267"),
     "scripts/run models list": ("whisper-tiny.en (shipped)",),
+    'scripts/run play centurion --players "Ana,Ben" --phones --input text --output text': (
+        "PHONES: open http://",
+        "HOST: Your secret cards are on your phones.",
+        "HOST: The game is saved.",
+    ),
 }
 """What each command shows when it has run to its end, in the README's order, on one
 machine: a first evening's games, then the saved games they left."""
 
 NOT_RUN = {
     "scripts/test": "the tests themselves",
-    "scripts/run": "the spoken menu (tests/test_cli.py plays it)",
-    "scripts/run devices": "this machine's sound devices (tests/test_pulse_device.py)",
+    "scripts/run": "the spoken menu (tests/test_cli.py plays it; without sound devices: below)",
+    "scripts/run devices": "this machine's sound devices (tests/test_pulse_device.py; without any: below)",
     "scripts/install-service": "installs a system service (tests/test_cli.py renders its unit)",
-    'scripts/run play centurion --players "Ana,Ben" --phones': "serves phone pages (tests/test_phones.py)",
 }
 SPOKEN_COMMANDS = ('scripts/run play centurion --mode vs-host --players "Ana"', "scripts/run resume")
 
@@ -143,7 +147,9 @@ def test_every_readme_command_has_an_outcome_or_a_reason():
 def test_the_readme_commands_run_to_their_end_as_written(tmp_path):
     """A first evening: every command the README shows, in its order and on one machine,
     does what the README says; a piped game is played to its end, refusing nothing."""
-    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    config = tmp_path / "config.toml"
+    config.write_text("phones_port = 0\n")  # any free port: another run may hold 8080
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": str(config)}
     for command in [c for c in README_COMMANDS if c in OUTCOMES]:
         words, stdin = partyhost_words(command)
         words += list(SPOKEN) if command in SPOKEN_COMMANDS else []
@@ -162,6 +168,34 @@ def test_the_readme_commands_run_to_their_end_as_written(tmp_path):
         assert "Traceback" not in result.stderr and "Sorry, I didn't catch that" not in result.stdout, shown
         for expected in OUTCOMES[command]:
             assert expected in result.stdout, (command, expected, shown)
+
+
+NO_SOUND_DEVICE = {"PULSE_SERVER": "unix:/nonexistent"}
+"""No sound server: where no sound card either (this machine, CI), no microphone or speaker."""
+
+
+@pytest.mark.slow
+def test_each_readme_command_for_a_microphone_says_what_is_missing_without_one(tmp_path):
+    """The README's spoken commands, as written, on a machine with no sound device: each
+    says in one line what is missing and how to go on, never a traceback (issue 57)."""
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data"), "PARTYHOST_CONFIG": os.devnull}
+    env.update(NO_SOUND_DEVICE)
+
+    def as_written(command: str) -> subprocess.CompletedProcess:
+        words, _ = partyhost_words(command)
+        partyhost = [sys.executable, "-m", "partyhost", *words]
+        return subprocess.run(partyhost, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+    listed = as_written("scripts/run devices")
+    if listed.stdout.strip() != "No sound devices found. Plug in a USB speakerphone, or check `pactl info`.":
+        pytest.skip(f"this machine has sound devices without a sound server: {listed.stdout[:200]}")
+    spoken = [c for c in README_COMMANDS if c in SPOKEN_COMMANDS or c == "scripts/run"]
+    assert len(spoken) == 3
+    for command in spoken:
+        result = as_written(command)
+        told = result.stderr.strip()
+        assert result.returncode == 2 and "\n" not in told and "Traceback" not in told, (command, result.stderr)
+        assert "no microphone" in told and "add --input text" in told or "no unfinished game" in told, (command, told)
 
 
 # ---- links between the pages -------------------------------------------------------

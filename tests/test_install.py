@@ -108,15 +108,34 @@ def installs(calls: list[str]) -> list[str]:
     return [call.split(" (")[0] for call in calls if " -m pip install" in call and "--upgrade pip" not in call]
 
 
-def test_scripts_run_installs_the_runtime_only_and_prints_nothing_but_the_game(tmp_path):
+SETTING_UP = "setting up partyhost (about a minute, once)...\n"
+
+
+def test_scripts_run_installs_the_runtime_only_and_says_so_in_one_line(tmp_path):
+    """A first run that is silent for a minute looks hung: one line says what happens, on
+    stderr (stdout is the game's), and pip's own output stays in its log."""
     repo, calls = checkout(tmp_path)
     played, made = script(repo, calls, "run", "play", "keep-it-100")
     assert played.returncode == 0, played.stderr
-    assert (played.stdout, played.stderr) == ("HOST: Welcome to Keep It 100.\n", "")
+    assert (played.stdout, played.stderr) == ("HOST: Welcome to Keep It 100.\n", SETTING_UP)
     assert installs(made) == ["python -m pip install --quiet --no-compile -e ."]
     assert all("version check off: 1" in call for call in made if " -m pip " in call)
     again, made = script(repo, calls, "run", "play", "keep-it-100")
-    assert again.returncode == 0 and made == []
+    assert again.returncode == 0 and made == [] and again.stderr == ""
+
+
+def test_scripts_run_and_test_show_pips_progress_with_v(tmp_path):
+    repo, calls = checkout(tmp_path)
+    played, made = script(repo, calls, "run", "-v", "play", "keep-it-100")
+    assert played.returncode == 0, played.stderr
+    assert played.stdout == "HOST: Welcome to Keep It 100.\n"  # -v was scripts/run's, not the game's
+    assert played.stderr == SETTING_UP + "pip's own chatter: Collecting hassil ...\n" * 2
+    assert installs(made) == ["python -m pip install --no-compile -e ."]
+    tested, made = script(repo, calls, "test", "-v")
+    assert "setting up partyhost and its test tools (a minute or two, once)..." in tested.stderr
+    assert "pip's own chatter" in tested.stderr
+    assert installs(made) == ["python -m pip install --no-compile -e .[test] -e ./lab"]
+    assert any(call.startswith("python -m pytest") and call.split(" (")[0].endswith(" -v") for call in made)
 
 
 def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):

@@ -6,6 +6,7 @@ real HTTP server on 127.0.0.1."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -105,7 +106,7 @@ def test_the_choice_is_the_largest_within_the_budget_and_is_written_to_the_setti
     assert choose_command(models, FIXTURES / "manifest.jsonl", limit=3, settings_file=settings) == 0
     chosen = load_settings(settings)
     assert chosen.volume == 0.5 and chosen.whisper_model in ("", entry.name)
-    assert any("p95" in line and "measured" in line for line in model_lines([entry], models))
+    assert any("p95" in line and "measured" in line for line in model_lines([entry], models, "fetch {name}"))
 
 
 def test_fetch_without_names_leaves_the_large_and_the_unverifiable_alone(tmp_path, capsys, monkeypatch):
@@ -119,8 +120,8 @@ def test_fetch_without_names_leaves_the_large_and_the_unverifiable_alone(tmp_pat
     assert main(["models", "fetch", "--models-dir", str(tmp_path)]) == 0
     said = capsys.readouterr().out
     assert not any("whisper" in name or "lgraph" in name for name in fetched)
-    assert "faster-whisper-small.en: only when named" in said
-    assert "vosk-model-en-us-0.22-lgraph: only when named" in said
+    assert "faster-whisper-small.en: only when named: partyhost models fetch faster-whisper-small.en" in said
+    assert "lgraph" not in said  # no checksum: not offered (models list says so)
 
 
 @pytest.mark.model
@@ -139,3 +140,26 @@ def test_the_products_own_recordings_are_read_as_their_replies(tmp_path):
     assert all(item["ms"] > 0 for item in result["items"])  # each one heard and timed
     missed = [(item["id"], item["heard"]) for item in result["items"] if not item["correct"]]
     assert len(missed) <= 2, missed  # the host's voice at its own prompts: almost all read right
+
+
+@pytest.mark.model
+def test_bench_latency_keeps_the_speed_models_list_shows(tmp_path, capsys, monkeypatch):
+    """After `bench latency` the model it timed is no longer "speed not measured" (issue 57)."""
+    from partyhost.cli import main
+
+    manifest = tmp_path / "manifest.jsonl"
+    lines = [json.loads(line) for line in (FIXTURES / "manifest.jsonl").read_text().splitlines()[:3]]
+    manifest.write_text("".join(json.dumps({**line, "wav": str(FIXTURES / line["wav"])}) + "\n" for line in lines))
+    config = tmp_path / "config.toml"
+    config.write_text(f'models_dir = "{tmp_path / "models"}"\n')
+    monkeypatch.setenv("PARTYHOST_CONFIG", str(config))
+    assert main(["models", "list"]) == 0
+    assert "speed not measured" in next(
+        line for line in capsys.readouterr().out.splitlines() if line.startswith(SHIPPED)
+    )
+    assert main(["bench", "latency", str(manifest)]) == 0
+    printed = capsys.readouterr().out
+    p95 = printed.split("end_of_speech_to_intent_p50_ms=")[1].split("p95_ms=")[1].split()[0]
+    assert main(["models", "list"]) == 0
+    shipped = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(SHIPPED))
+    assert f"p95 {p95} ms end of speech to intent here" in shipped and "MB memory measured" in shipped

@@ -157,3 +157,20 @@ def test_keep_it_100_played_again_the_same_day_starts_with_the_last_games_lowest
     )
     assert "HOST: Ana, you're the Slider" in listed.getvalue()
     assert open_journals == []
+
+
+def test_ctrl_c_while_the_host_deals_leaves_no_game_of_no_moves(table, tmp_path, open_journals):
+    """A Ctrl-C before the first question (the deal, the welcome) stops the start: the game,
+    saved a moment before, is deleted with its event log, as nothing was played (issue 57)."""
+
+    class Interrupting(TextMouth):
+        def say(self, text: str) -> None:
+            raise KeyboardInterrupt  # the welcome's first line
+
+    def opener(settings, t0):
+        return GameIO(TextEars(io.StringIO(""), io.StringIO()), Interrupting(io.StringIO()), time.monotonic)
+
+    with pytest.raises(KeyboardInterrupt):
+        table.play(GameSetup(game="keep-it-100", players=("Ana", "Ben"), seed=7), IOChoice(opener=opener))
+    assert table.saved_games().entries == [] and open_journals == []
+    assert list((tmp_path / "data" / "events").glob("*.jsonl")) == []

@@ -321,3 +321,25 @@ def test_without_a_reveal_undone_nothing_is_redrawn(tmp_path):
     session, mouth, actions = play(tmp_path, "keep-it-100", ["card 1", "undo", "card 1"], **KEEP_IT_100)
     fresh, _, fresh_actions = play(tmp_path / "fresh", "keep-it-100", ["card 1"], **KEEP_IT_100)
     assert actions == fresh_actions and _same_game(session.state, fresh.state)
+
+
+def test_repeat_after_an_undo_says_what_led_to_the_question_asked_again(tmp_path):
+    """Card 1, undo, repeat: the host repeats what it said before "pick a card" (the deal),
+    never the question of the card taken back (issue 57). A placing taken back: what led to
+    "where does it go?", the card's question."""
+    session, _, _ = play(tmp_path / "card", "keep-it-100", ["card 1"], **KEEP_IT_100)
+    card_said = session.announcer.last_spoken  # the card's question, said when it was taken
+    assert card_said
+
+    def after_undo(mouth) -> list[str]:
+        return mouth.said[next(i for i, text in enumerate(mouth.said) if text.startswith("Undone.")) :]
+
+    session, mouth, actions = play(tmp_path / "one", "keep-it-100", ["card 1", "undo", "repeat"], **KEEP_IT_100)
+    assert actions == [] and not set(card_said) & set(after_undo(mouth)), after_undo(mouth)
+    assert "Keep It 100!" in after_undo(mouth)  # the deal, as "repeat" said it before card 1
+
+    placed = ["card 1", "at the end of line one", "undo", "yes", "repeat"]
+    session, mouth, actions = play(tmp_path / "two", "keep-it-100", placed, **KEEP_IT_100)
+    assert [a["intent"] for a in actions] == ["choose_card"]
+    assert set(card_said) <= set(after_undo(mouth))  # the card's question again, to place it
+    assert not any("slides it" in text for text in after_undo(mouth))

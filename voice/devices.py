@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, command
 
 Kind = Literal["input", "output"]
 
@@ -178,7 +178,7 @@ def _not_found(problem: str, kind: Kind, devices: list[Device]) -> str:
         listing = "; ".join(f"{d.index}: {d.name}" for d in devices)
         return (
             f"{problem}. {_noun(kind).capitalize()}s found: {listing}. "
-            f"Choose one with {flag} NAME|INDEX (`partyhost devices` lists them)."
+            f"Choose one with {flag} NAME|INDEX (`{command()} devices` lists them)."
         )
     fallback = "--input FILE.wav" if kind == "input" else "--output FILE.wav or --output text"
     return (

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from host.contract import command, did_you_mean
 from voice.remote.address import is_wyoming, parse_address
 
 if TYPE_CHECKING:  # the command line reads BACKENDS without loading numpy
@@ -69,7 +70,7 @@ def whisper_model_path(whisper_model: str | None, models_dir: ModelsDir) -> Path
         if (folder / whisper_model / "model.bin").is_file():
             return folder / whisper_model
     raise ModelMissingError(
-        f"The Whisper model {whisper_model} is not installed: run `partyhost models "
+        f"The Whisper model {whisper_model} is not installed: run `{command()} models "
         f"fetch {whisper_model}`, or remove whisper_model from the settings."
     )
 
@@ -88,21 +89,25 @@ def _sphinx(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
 def _vosk_status(models_dir: ModelsDir) -> tuple[bool, str]:
     if not _has("vosk"):
         return False, "pip install vosk"
-    from voice.asr.vosk import english_model_path
+    from voice.asr.vosk import ENGLISH_MODEL, english_model_path
 
     path = english_model_path(models_dir)
-    return (False, "no English model: run `partyhost models fetch`") if path is None else (True, str(path))
+    return (
+        (False, f"no English model: run `{command()} models fetch {ENGLISH_MODEL}`")
+        if path is None
+        else (True, str(path))
+    )
 
 
 def _vosk(models_dir: ModelsDir, model: str | None = None) -> Recognizer:
     from voice.asr import ModelMissingError
-    from voice.asr.vosk import VoskRecognizer, english_model_path
+    from voice.asr.vosk import ENGLISH_MODEL, VoskRecognizer, english_model_path
 
     path = english_model_path(models_dir)
     if path is None:
         raise ModelMissingError(
-            "The Vosk English model (vosk-model-small-en-us-0.15) is not in the models "
-            "folder: run `partyhost models fetch`, or use --backend whisper."
+            f"The Vosk English model ({ENGLISH_MODEL}) is not in the models "
+            f"folder: run `{command()} models fetch {ENGLISH_MODEL}`, or use --backend whisper."
         )
     return VoskRecognizer(path)
 
@@ -165,4 +170,6 @@ def check_backend_name(name: str) -> None:
     if is_wyoming(name):
         parse_address(name)
     elif name not in RECOGNISERS:
-        raise ValueError(f"must be one of {', '.join(BACKENDS)}, or wyoming://HOST:PORT, not {name!r}")
+        raise ValueError(
+            f"must be one of {', '.join(BACKENDS)}, or wyoming://HOST:PORT, not {name!r}{did_you_mean(name, BACKENDS)}"
+        )

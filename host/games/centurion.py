@@ -96,6 +96,7 @@ from host.engine import (
     GameOptions,
     RuleError,
     Unchanging,
+    check_player_count,
     evolve,
     game_over,
     join_names,
@@ -313,13 +314,11 @@ def _seat_names(options: GameOptions, mode: str) -> tuple[tuple[str, str], str |
     if any(not str(name).strip() for name in names):
         raise RuleError("Every player needs a name.")
     if mode == "pvp":
-        if len(names) != 2:
-            raise RuleError("Centurion is for exactly two players; for one, play against the host.")
+        check_player_count(TITLE, mode, names, 2, 2)
         if names[0] == names[1]:
             raise RuleError("The two players need different names.")
         return (names[0], names[1]), None
-    if len(names) != 1:
-        raise RuleError("Against the host, Centurion takes exactly one player.")
+    check_player_count(TITLE, mode, names, 1, 1)
     computer = next(c for c in COMPUTER_NAMES if c.lower() != names[0].lower())
     return (names[0], computer), computer
 

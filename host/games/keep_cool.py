@@ -140,6 +140,7 @@ from host.engine import (
     Game,
     GameOptions,
     RuleError,
+    check_player_count,
     evolve,
     game_over,
     join_names,
@@ -243,11 +244,11 @@ class KeepCoolState:
 
 def setup(options: GameOptions, decks: Decks) -> tuple[KeepCoolState, list[Event]]:
     """Check the options, shuffle the word deck, and deal if face and line are preset."""
-    players = _checked_players(options.players)
     mode = options.mode or MODES[0]
     deal = options.deal or DEALS[0]
     if mode not in MODES:
         raise RuleError(f"Keep Cool has no mode {mode!r}; choose basic or too-cool.")
+    players = _checked_players(options.players, mode)
     if deal not in DEALS:
         raise RuleError(f"Keep Cool has no deal {deal!r}; choose host or table.")
     rules = check_rules(options.rules, players)
@@ -278,10 +279,9 @@ def setup(options: GameOptions, decks: Decks) -> tuple[KeepCoolState, list[Event
     return state, events
 
 
-def _checked_players(players: tuple[str, ...]) -> tuple[str, ...]:
+def _checked_players(players: tuple[str, ...], mode: str) -> tuple[str, ...]:
     players = tuple(players)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"Keep Cool needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.")
+    check_player_count(TITLE, mode, players, MIN_PLAYERS, MAX_PLAYERS)
     if any(not p.strip() for p in players):
         raise RuleError("Every player needs a name.")
     if len({p.lower() for p in players}) != len(players):

@@ -93,6 +93,7 @@ from host.engine import (
     Game,
     GameOptions,
     RuleError,
+    check_player_count,
     evolve,
     game_over,
     join_names,
@@ -321,8 +322,7 @@ def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str
     if len(set(players)) != len(players) or not all(players):
         raise RuleError("Every player needs a different name.")
     low, high = (MIN_PLAYERS, MAX_PLAYERS) if mode == "challenge" else COMPETITIVE_PLAYERS
-    if not low <= len(players) <= high:
-        raise RuleError(f"The {mode} game needs {low} to {high} players.")
+    check_player_count(TITLE, mode, players, low, high)
     if rules["first_slider"] and rules["first_slider"] not in players:
         raise RuleError(f"{rules['first_slider']} isn't playing, so can't start.")
     needed = 1 if mode == "challenge" else 4

@@ -102,6 +102,7 @@ from host.engine import (
     GameOptions,
     RuleError,
     Unchanging,
+    check_player_count,
     evolve,
     game_over,
     join_names,
@@ -339,8 +340,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
 
 def _checked_players(options: GameOptions) -> tuple[str, ...]:
     players = tuple(options.players)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"1% needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}.")
+    check_player_count(TITLE, options.mode or MODES[0], players, MIN_PLAYERS, MAX_PLAYERS)
     if any(not p for p in players) or len(set(players)) != len(players):
         raise RuleError("Every player needs a different name.")
     return players

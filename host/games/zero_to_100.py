@@ -114,6 +114,7 @@ from ..engine import (
     Game,
     GameOptions,
     RuleError,
+    check_player_count,
     evolve,
     game_over,
     join_names,
@@ -308,8 +309,7 @@ def _check_mode_deal_players(options: GameOptions) -> None:
     if (options.deal or DEALS[0]) not in DEALS:
         raise RuleError("In Zero to 100 the host holds the deck: the deal must be host.")
     players = options.players
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RuleError(f"Zero to 100 is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    check_player_count(TITLE, options.mode or MODES[0], players, MIN_PLAYERS, MAX_PLAYERS)
     if len(set(players)) != len(players) or not all(p.strip() for p in players):
         raise RuleError("Every player needs a different name.")
 
@@ -327,8 +327,24 @@ def _form_teams(options: GameOptions, team_count: int) -> list[tuple[str, ...]]:
         raise RuleError("Every team needs at least one player.")
     members = [name for team in teams for name in team]
     if sorted(members) != sorted(players):
-        raise RuleError("Every player must be in exactly one team.")
+        raise RuleError(f"Every player must be in exactly one team: {_team_mismatch(members, players)}.")
     return teams
+
+
+def _team_mismatch(members: list[str], players: tuple[str, ...]) -> str:
+    """Which names the teams and the players disagree on: in no team, in no list of
+    players, in two teams."""
+    told = []
+    teamless = [name for name in players if name not in members]
+    if teamless:
+        told.append(f"{join_names(teamless)} {'is' if len(teamless) == 1 else 'are'} in no team")
+    outside = list(dict.fromkeys(name for name in members if name not in players))
+    if outside:
+        told.append(f"{join_names(outside)} {'is' if len(outside) == 1 else 'are'} in a team but not among the players")
+    twice = list(dict.fromkeys(name for name in members if members.count(name) > 1))
+    if twice:
+        told.append(f"{join_names(twice)} {'is' if len(twice) == 1 else 'are'} in two teams")
+    return "; ".join(told)
 
 
 def _deck_in_order(decks: Decks, shuffle: bool, rng: random.Random) -> list[Question]:

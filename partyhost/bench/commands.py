@@ -139,12 +139,14 @@ def _latency(args: argparse.Namespace, settings: Settings) -> int:
         print(f"cores={len(kept)} (this run is kept to core {', '.join(map(str, kept))}; threads follow)")
     with tempfile.TemporaryDirectory(prefix="partyhost-lines-") as spoken:
         recordings = args.manifest or _own_recordings(Path(spoken))
+        from partyhost.models import default_models_dir
+
+        models_dir = Path(settings.models_dir or default_models_dir())
         if args.choose:
             from partyhost.bench.model_choice import choose_command
-            from partyhost.models import default_models_dir
 
-            return choose_command(Path(settings.models_dir or default_models_dir()), recordings)
-        return manifest.latency_command(recordings, settings, args.paced)
+            return choose_command(models_dir, recordings)
+        return manifest.latency_command(recordings, settings, args.paced, models_dir)
 
 
 def _own_recordings(folder: Path) -> Path:

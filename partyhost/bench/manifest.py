@@ -11,6 +11,7 @@ recognition and matching only (the audio is already loaded), as the spec asks.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import statistics
 import time
@@ -25,10 +26,12 @@ from host.contract import Prompt, Verdict, decide
 from host.games import grammar_slots, unclear_intent
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, endpointer_for, front_end, listening_chain
+from partyhost.model_list import Measured, remember, whisper_label
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance
 from voice.listening.audio_in import read_wav_16k
 from voice.listening.pipeline import Reader
 from voice.listening.reading import cut_sign
+from voice.recognizers import DEFAULT_BACKEND
 from voice.understanding.matcher import Matcher
 
 
@@ -239,6 +242,19 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def rss_mb() -> float:
+    """The memory this process holds now."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def measured_now(times: list[float], memory_mb: float) -> Measured:
+    """The figures of one model's run over recordings (`times`: each reply's ms), dated today,
+    as `models list` shows them."""
+    p50, p95 = round(percentile(times, 50), 1), round(percentile(times, 95), 1)
+    return Measured(p50, p95, round(memory_mb, 1), len(times), time.strftime("%Y-%m-%d"))
+
+
 # ---- the commands ------------------------------------------------------------------
 
 LATENCY_SENTENCES = [
@@ -274,10 +290,13 @@ def accuracy_command(manifest: Path, settings: Settings, grammar: Path | None, j
     return 0
 
 
-def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> int:
+def latency_command(manifest: Path, settings: Settings, paced: bool = False, models_dir: Path | None = None) -> int:
     """End of speech to intent, TTS first audio and speed, idle listening CPU, peak memory;
-    `paced`: also as a live game has it, clips played in real time (a few minutes)."""
+    `paced`: also as a live game has it, clips played in real time (a few minutes). With
+    Whisper, its figures are kept in `models_dir` for `models list`."""
+    before = rss_mb()
     listener = make_listener(settings)
+    memory = rss_mb() - before
     other_games = run_accuracy(manifest, listener, progress=False, only=lambda line: line.get("game") != "keep-cool")
     peak_other_games = peak_rss_mb()
     if listener.reader.second is not None:
@@ -297,6 +316,8 @@ def latency_command(manifest: Path, settings: Settings, paced: bool = False) -> 
         f"end_of_speech_to_intent_p50_ms={percentile(times, 50):.0f} "
         f"p95_ms={percentile(times, 95):.0f} (after the endpoint silence; n={len(times)})"
     )
+    if models_dir is not None and (settings.backend or DEFAULT_BACKEND) == "whisper" and times:
+        remember(models_dir, whisper_label(settings.whisper_model), measured_now(times, memory))
     others = [i["ms"] for i in result["items"] if i["ms"] > 0 and i["prompt"] != "keep-cool/word"]
     print(
         f"other_prompts_p50_ms={percentile(others, 50):.0f} p95_ms={percentile(others, 95):.0f} "

@@ -10,31 +10,13 @@ the budget (400 ms). A box too slow for any larger one keeps tiny.en.
 
 from __future__ import annotations
 
-import json
-import os
-import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from partyhost.bench.manifest import make_listener, percentile, run_accuracy
+from partyhost.bench.manifest import make_listener, measured_now, rss_mb, run_accuracy
 from partyhost.config import Settings, save_setting
-from partyhost.model_list import MEASURED_FILE, Candidate, candidates, load_measured
+from partyhost.model_list import Candidate, Measured, candidates, remember
 
 BUDGET_MS = 400.0
-
-
-@dataclass(frozen=True)
-class Measured:
-    p50_ms: float
-    p95_ms: float
-    memory_mb: float
-    n: int
-    when: str
-
-
-def rss_mb() -> float:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
 def measure(candidate: Candidate, models_dir: Path, manifest: Path, limit: int | None = None) -> Measured:
@@ -45,21 +27,7 @@ def measure(candidate: Candidate, models_dir: Path, manifest: Path, limit: int |
     )
     memory = rss_mb() - before
     items = run_accuracy(manifest, listener, progress=False, limit=limit)["items"]
-    times = [i["ms"] for i in items if i["ms"] > 0]
-    return Measured(
-        round(percentile(times, 50), 1),
-        round(percentile(times, 95), 1),
-        round(memory, 1),
-        len(times),
-        time.strftime("%Y-%m-%d"),
-    )
-
-
-def remember(models_dir: Path, label: str, measured: Measured) -> None:
-    figures = load_measured(models_dir)
-    figures[label] = asdict(measured)
-    models_dir.mkdir(parents=True, exist_ok=True)
-    (models_dir / MEASURED_FILE).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    return measured_now([i["ms"] for i in items if i["ms"] > 0], memory)
 
 
 def choose(measured: dict[str, Measured], found: list[Candidate], budget_ms: float = BUDGET_MS) -> Candidate:

@@ -589,10 +589,10 @@ def test_nothing_can_be_played_after_the_game_is_over():
 @pytest.mark.parametrize(
     "opts, reason",
     [
-        (options(players=("Ana",)), "exactly two"),
-        (options(players=("Ana", "Ben", "Cy")), "exactly two"),
+        (options(players=("Ana",)), "Centurion pvp needs 2 players, not 1"),
+        (options(players=("Ana", "Ben", "Cy")), "Centurion pvp needs 2 players, not 3"),
         (options(players=("Ana", "Ana")), "different names"),
-        (options(mode="vs-host"), "exactly one"),
+        (options(mode="vs-host"), "Centurion vs-host needs 1 player, not 2"),
         (options(mode="solo"), "modes"),
         (options(deal="mail"), "deals"),
         (options(players=("Ana",), mode="vs-host", deal="table"), "two people"),

@@ -128,8 +128,9 @@ def test_each_team_is_its_own_sentence_so_no_name_is_heard_in_the_wrong_team():
     "teams, reason",
     [
         ((("Ana",), ("Ben",), ("Cy",), ("Dan",)), "2 or 3 teams"),
-        ((("Ana", "Ben"), ("Cy",)), "exactly one team"),  # Dan has no team
-        ((("Ana", "Ben"), ("Ben", "Cy", "Dan")), "exactly one team"),  # Ben twice
+        ((("Ana", "Ben"), ("Cy",)), "exactly one team: Dan is in no team"),
+        ((("Ana", "Ben"), ("Ben", "Cy", "Dan")), "exactly one team: Ben is in two teams"),
+        ((("Ana", "Ben"), ("Cy", "Eve")), "Dan is in no team; Eve is in a team but not among the players"),
         ((("Ana", "Ben", "Cy", "Dan"), ()), "at least one player"),
     ],
 )

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from host.contract import command
 from voice.asr import ModelMissingError, default_models_dirs
 from voice.cores import worker_threads
 
@@ -111,7 +112,7 @@ class MoonshineScorer:
         if folder is None or not _model_in(folder):
             raise ModelMissingError(
                 "Moonshine's model is not installed: pip install moonshine-cpp, "
-                f"or where pip has none, partyhost models fetch {FETCHED}"
+                f"or where pip has none, {command()} models fetch {FETCHED}"
             )
         cache = Path(cache_dir) if cache_dir else _cache_dir()
         options = onnxruntime.SessionOptions()

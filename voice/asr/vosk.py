@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from host.contract import command
 from voice.asr import CompiledCache, ModelMissingError, calibrate, default_models_dirs
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 
@@ -82,7 +83,7 @@ class VoskRecognizer:
         path = Path(model_path)
         if not path.is_dir():
             raise ModelMissingError(
-                f"No Vosk model at {path}: run `partyhost models fetch`, or choose another "
+                f"No Vosk model at {path}: run `{command()} models fetch`, or choose another "
                 "recogniser with --backend whisper."
             )
         vosk.SetLogLevel(-1)  # we report dropped words ourselves, once
@@ -90,7 +91,7 @@ class VoskRecognizer:
             self._model = vosk.Model(str(path))
         except Exception as error:  # vosk raises a bare Exception
             raise ModelMissingError(
-                f"The Vosk model at {path} cannot be loaded ({error}); fetch it again with `partyhost models fetch`."
+                f"The Vosk model at {path} cannot be loaded ({error}); fetch it again with `{command()} models fetch`."
             ) from error
         self._vosk = vosk
         self.settings = settings or VoskSettings()

@@ -21,7 +21,7 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.contract import PartyhostError
+from host.contract import PartyhostError, command
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.devices import AudioDeviceError, DeviceProblem, close_stream, find_device, rescan, sounddevice_module
 
@@ -328,7 +328,7 @@ class MicSource:
             raise AudioDeviceError(
                 f"Cannot open the microphone {dev.name!r} at {rate} Hz: {errors[-1]}. "
                 "Check that no other program holds it exclusively, try another device "
-                "(`partyhost devices`), or give a rate the device supports."
+                f"(`{command()} devices`), or give a rate the device supports."
             )
         self._prepare(dev.name, rate)
         try:
