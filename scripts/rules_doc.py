@@ -79,7 +79,9 @@ refusal secret (`RuleError(..., secret=True)` in `host/engine.py`). By voice the
 cannot tell who spoke, so anyone could name cards at another player's turn to learn
 them: to a spoken move so refused the table hears exactly what words the host could
 not read get ("Sorry?", and after a second miss the narrowed questions), and the reason
-goes to the player asked, on their phone page (the event log keeps it). Typed or
+goes to the player asked, on their phone page (the event log keeps it). A spoken
+correction so refused ("no, I said the ace of clubs") gets what a correction that names
+no move gets, and the reason goes to the player whose move it would correct. Typed or
 pressed on a phone page, the player is known and hears the reason as any other. A
 refusal that names a player's own cards but tells nothing by itself keeps the reason
 aloud and puts the cards in its private aside (`RuleError(reason, aside=...)`).

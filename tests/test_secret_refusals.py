@@ -61,6 +61,22 @@ def test_a_card_not_held_said_aloud_sounds_like_words_not_understood(tmp_path):
     assert _rejected(tmp_path / "probe") == [f"You don't hold the {absent}."]  # the log keeps why
 
 
+def test_a_spoken_correction_naming_a_card_not_held_sounds_like_words_that_are_no_move(tmp_path):
+    """ "No, I said the 2 of clubs" after Ana's card, at Ben's turn: the rules would refuse it
+    because Ana does not hold it, which the table must not learn (host/corrections.py)."""
+    game = get_game("centurion")
+    state, _ = game.setup(GameOptions(**PVP), load_game_decks(game.deck, []))
+    holder, laid = state.players[state.turn], state.name(state.hands[state.turn][0])
+    _, absent = _to_move_and_absent(PVP)
+    said = {}
+    for name, words in (("probe", absent), ("noise", "banana bread")):
+        lines = [_spoken(laid, 1.0), _spoken(f"no, I said the {words}", 3.0)]
+        said[name] = play_lines(tmp_path / name, "centurion", lines, **PVP)[1].said
+    assert _public(said["probe"]) == _public(said["noise"])
+    assert "Sorry, I couldn't tell what the move should be. Nothing changed." in said["probe"]
+    assert f"[{holder}] You don't hold the {absent}." in said["probe"]
+
+
 def test_typed_the_player_is_known_and_hears_the_reason(tmp_path):
     _, absent = _to_move_and_absent(PVP)
     _, mouth, _ = play_lines(tmp_path, "centurion", [absent], **PVP)
