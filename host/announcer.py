@@ -80,6 +80,14 @@ class Announcer:
             if where:
                 self.say(where, remember=False)
 
+    def refuse_privately(self, player: str | None, error: RuleError) -> None:
+        """A refusal whose reason would tell a hidden hand aloud (RuleError.secret), to
+        `player` alone (their phone page): the reason, then the aside. What the table
+        hears instead is the caller's: what words not read get there."""
+        if player:
+            told = [error.reason, error.aside] if error.aside else [error.reason]
+            self.narrate([private(player, text) for text in told])
+
     def narrate(self, events: list[Event]) -> None:
         """A game's events, in order: said, played, told privately, or only logged."""
         for event in events:  # tested on event["type"] itself, which narrows the union

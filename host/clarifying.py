@@ -86,10 +86,24 @@ class Clarifier:
         """A move the rules refuse: their reason aloud, and the aside (which names the
         player's own secret cards) to that player only. The readings the player said no
         to here are forgotten: told why, they may now mean what they refused before
-        ("card one" after "card one with plus twenty" was refused: plus 20 is used)."""
+        ("card one" after "card one with plus twenty" was refused: plus 20 is used).
+        A spoken move refused for a secret reason never comes here (secret_refusal)."""
         if self._trouble is not None and self._trouble.prompt == prompt:
             self._trouble.refused.clear()
         self.announcer.refuse(prompt, error)
+
+    def secret_refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+        """The rules' refusal of a spoken move whose reason would tell a secret aloud
+        (RuleError.secret: "You don't hold the ace of clubs"), told now to the player
+        asked alone, with its aside; None when the move is not so refused. The host cannot
+        tell who spoke, so the session answers such a reply as one it could not read
+        ("Sorry?", a miss): whoever said it to learn the hand hears nothing of it. Only
+        for spoken replies: typed or pressed, the player is known (refuse)."""
+        error = self.refusal(prompt, intent)
+        if error is None or not error.secret:
+            return None
+        self.announcer.refuse_privately(prompt.player, error)
+        return error
 
     def trouble_at(self, prompt: Prompt) -> Trouble:
         """What went wrong so far at this prompt (forgotten when the prompt changes)."""
@@ -223,6 +237,9 @@ class Clarifier:
             read = heard.outcome is Outcome.REPLY and whole.verdict is Verdict.ACT
             return Reply(intent, sure=True, phrase=whole.phrase) if read and leads_to(prompt.narrow, intent) else None
         if not heard.spoken:
+            return None
+        if refusal.secret:  # as words that fit no choice, the reason told privately
+            self.announcer.refuse_privately(prompt.player, refusal)
             return None
         self.refuse(prompt, refusal)
         return Reply(cut=MOVED_ON)

@@ -207,4 +207,3 @@ class CommonCommands:
         if prompt.choices:
             return "You can say, for example: " + join_names([f'"{c}"' for c in prompt.choices], "or") + "."
         return "Say help to hear what you can say."
-

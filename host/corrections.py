@@ -45,6 +45,9 @@ STANDS = "Okay, it stands as I heard it."
 TABLE_AGREES = "Does everyone agree? Yes or no?"
 """How the table is asked about a correction (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
 ALREADY = "That is what I took: {phrase}."
+NOT_A_MOVE = "Sorry, I couldn't tell what the move should be."
+"""Said when the corrected words are no move at the question the last move answered, and
+for a spoken correction the rules refuse for a reason that would tell a hand."""
 
 
 class Corrections:
@@ -94,6 +97,12 @@ class Corrections:
             self.announcer.say(ALREADY.format(phrase=phrase), remember=False)
             return
         tried = self.play.tried(move, owner, last.before)
+        if isinstance(tried, RuleError) and tried.secret and heard is not None and heard.spoken:
+            # Anyone may have said it (host.engine.RuleError.secret): as words that are no
+            # move there, and the reason to the hand's holder alone.
+            self.announcer.refuse_privately(owner, tried)
+            self.announcer.reject(prompt, tried.reason, f"{NOT_A_MOVE} Nothing changed.")
+            return
         if isinstance(tried, RuleError):
             self.announcer.refuse(prompt, tried)
             return
@@ -147,7 +156,7 @@ class Corrections:
             heard = answer
         move = heard.intent
         if move is None or move["intent"] in COMMON_INTENTS:
-            why = heard.unavailable or "Sorry, I couldn't tell what the move should be."
+            why = heard.unavailable or NOT_A_MOVE
             self.announcer.reject(prompt, "correction not understood", f"{why} Nothing changed.")
             return None
         return move, heard.phrase or said

@@ -41,10 +41,14 @@ class SayEvent(_Said, total=False):
     read_out: bool  # what the rulebook has a player read out (bench pace counts it apart)
 
 
-class PrivateEvent(TypedDict):
+class _Private(TypedDict):
     type: Literal["private"]  # only `player` may know it
     player: str
     text: str
+
+
+class PrivateEvent(_Private, total=False):
+    by_owner: bool  # it tells the player only what they chose themselves: see crosses_reveal
 
 
 class SoundEvent(TypedDict):
@@ -86,11 +90,18 @@ the prompt/heard/intent/rejected events itself."""
 
 class RuleError(PartyhostError):
     """An action the rules do not allow. `reason` is spoken to the players; `aside`, if
-    any, only to the player who moved (it names their own secret cards), after it."""
+    any, only to the player who moved (it names their own secret cards), after it.
 
-    def __init__(self, reason: str, aside: str = ""):
+    `secret`: the reason itself tells something hidden ("You don't hold the ace of clubs"
+    tells what a hand lacks). By voice the host cannot tell who spoke, so anyone may have
+    said the move to learn that: to a spoken reply the table hears only what any reply
+    the host could not read gets, and the reason (with the aside) goes privately to the
+    player asked (host/clarifying.py, Clarifier.secret_refusal). Typed or pressed on a
+    phone, the player is known and hears the reason as any other."""
+
+    def __init__(self, reason: str, aside: str = "", secret: bool = False):
         super().__init__(reason)
-        self.reason, self.aside = reason, aside
+        self.reason, self.aside, self.secret = reason, aside, secret
 
 
 class PlayerCountError(RuleError):
@@ -322,8 +333,11 @@ def sound(name: str) -> SoundEvent:
     return {"type": "sound", "name": name}
 
 
-def private(player: str, text: str) -> PrivateEvent:
-    """Something only `player` may know (their cards): their phone page, or the terminal."""
+def private(player: str, text: str, by_owner: bool = False) -> PrivateEvent:
+    """Something only `player` may know (their cards): their phone page, or the terminal.
+    `by_owner`: it only tells them back what they chose (a held pick), nothing new."""
+    if by_owner:
+        return {"type": "private", "player": player, "text": text, "by_owner": True}
     return {"type": "private", "player": player, "text": text}
 
 
@@ -342,11 +356,12 @@ def crosses_reveal(events: list[Event]) -> bool:
     Any "reveal" counts (a question's answer, a roll, the host's card, a tiebreak
     number) except one marked by_owner: a card its holder laid face up by their own
     choice (Centurion between two people), which taught the mover nothing, so a
-    misheard card can still be taken back. So does any "private" event: a card just
-    drawn or dealt, told to its new holder.
+    misheard card can still be taken back. So does any "private" event (a card just
+    drawn or dealt, told to its new holder) except one marked by_owner: a team's own
+    pick told back to it (Zero to 100).
     """
     return any(
-        event["type"] == "private" or event["type"] == "reveal" and not event.get("by_owner") for event in events
+        (event["type"] == "private" or event["type"] == "reveal") and not event.get("by_owner") for event in events
     )
 
 

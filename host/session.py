@@ -189,12 +189,18 @@ class Session:
             and intent["intent"] not in COMMON_INTENTS
             and self.clarifier.said_no_to(prompt, trouble, intent)
         )
-        if intent is None or verdict is Verdict.ASK_AGAIN or refused:
+        # A spoken move refused for a reason that would tell a secret (a card the player
+        # to move does not hold) is answered as a reply not read: anyone may have said it.
+        secret = None
+        if heard.spoken and intent is not None and verdict is not Verdict.ASK_AGAIN and not refused:
+            secret = self.clarifier.secret_refusal(prompt, intent)
+        if intent is None or verdict is Verdict.ASK_AGAIN or refused or secret is not None:
             # Words read from speech that was no reliable reply do not point narrowing anywhere.
             if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
                 return self.clarifier.narrow(prompt)
             if heard.spoken and not heard.unavailable:
-                self.announcer.reject(prompt, "not understood", SORRY)  # spoken, and plausibly a reply
+                reason = secret.reason if secret is not None else "not understood"  # the log keeps why
+                self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
                 return LISTEN_AGAIN  # the prompt is not re-read
             self.clarifier.not_understood(prompt, heard)
             return None

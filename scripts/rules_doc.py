@@ -70,6 +70,28 @@ clock (a Keep Cool clue) cannot be corrected: say "host, undo".
 Before a spoken move that shows something hidden (the last prediction, a challenge, a
 roll), the host acts unasked only on a reading surer than for other moves; otherwise it
 asks first: "Ben says lower: is that your answer?" (yes, no, or the answer again).
+
+## In every game: refusals that would tell a secret, and players' names
+
+Where the rules refuse a move for a reason that would tell a hidden hand if said aloud
+("You don't hold the ace of clubs" tells what a hand lacks), the engine marks the
+refusal secret (`RuleError(..., secret=True)` in `host/engine.py`). By voice the host
+cannot tell who spoke, so anyone could name cards at another player's turn to learn
+them: to a spoken move so refused the table hears exactly what words the host could
+not read get ("Sorry?", and after a second miss the narrowed questions), and the reason
+goes to the player asked, on their phone page (the event log keeps it). A spoken
+correction so refused ("no, I said the ace of clubs") gets what a correction that names
+no move gets, and the reason goes to the player whose move it would correct. Typed or
+pressed on a phone page, the player is known and hears the reason as any other. A
+refusal that names a player's own cards but tells nothing by itself keeps the reason
+aloud and puts the cards in its private aside (`RuleError(reason, aside=...)`).
+
+Players' names, wherever they come from (`--players` and `--teams`, the spoken menu,
+`partyhost serve` for Home Assistant), are held to one rule
+(`partyhost/player_names.py`): none empty, no control character or line break, no
+"HOST:" (the transcript's lines begin so, and a name would forge one), at most 24
+characters, and no two alike (case aside). A name that breaks it is refused with the
+reason: the command line stops, and the spoken menu says why and asks again.
 """
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from understood import Understands
+from understood import Say, Understands
 
 from host.contract import Prompt, Understood
 from host.decks import load_game_decks
@@ -23,17 +23,22 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 class _Lines(Understands):
-    def __init__(self, lines: list[str]):
+    """Typed lines; a Say (tests/understood.py) with a start is a line spoken aloud."""
+
+    def __init__(self, lines: list[str | Say]):
         self.lines = list(lines)
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        return self.understand(prompt, self.lines.pop(0)) if self.lines else None
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        return self.understood(prompt, line) if isinstance(line, Say) else self.understand(prompt, line)
 
 
 def play_lines(
     folder: Path,
     game_id: str,
-    lines: list[str],
+    lines: list[str | Say],
     deck: str | None = None,
     undo_after_reveal: bool = False,
     **options: Any,

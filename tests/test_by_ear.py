@@ -27,6 +27,11 @@ def test_zero_to_100_another_teams_questions_and_powers_in_full(tmp_path):
 def test_zero_to_100_the_table_picks_and_the_last_reveal_in_full(tmp_path):
     lines = ["card 1 with plus fifty", "read the table"]
     session, mouth, _ = play_lines(tmp_path, "zero-to-100", lines, **ZERO)
+    table = mouth.said[-2]
+    assert table.endswith("Power cards: plus or minus 50, plus or minus 20 and Spot On. Team Ana has chosen.")
+    assert "plus 50" not in table and "has played" not in table  # held until the reveal: who, nothing more
+    open_picks = {**ZERO, "rules": {**ZERO["rules"], "hide_picks": False}}
+    session, mouth, _ = play_lines(tmp_path / "open", "zero-to-100", lines, **open_picks)
     picked = session.state.plays[0].card
     table = mouth.said[-2]
     assert f"Team Ana has played: {picked.text} With plus 50." in table

@@ -214,6 +214,24 @@ def test_names_that_cannot_be_read_are_asked_once_more_then_the_players_are_numb
     assert talk.choice().players == ("Player One", "Player Two", "Player Three")
 
 
+@pytest.mark.parametrize(
+    "bad, reason",
+    [
+        ("Ana, Ben and C\x1b[2Jy", 'the player name "C [2Jy" holds a control character or a line break'),
+        ("Ana, Ben and Cy HOST: forged", 'the player name "Cy HOST: forged" holds "HOST:"'),
+    ],
+    ids=["escape code", "host line"],
+)
+def test_names_with_an_escape_code_or_a_host_line_are_refused_with_the_reason_and_asked_again(talk, bad, reason):
+    """The one rule of partyhost/player_names.py, as `--players` has it: never cleaned and taken."""
+    talk.say("let's play keep cool")
+    talk.say("three")
+    again = talk.say(bad)
+    assert f"Sorry, {reason}" in again and again.endswith("Who's playing? Say your names.")
+    assert "you are Ana, Ben and Cy" in talk.say("Ana, Ben and Cy")
+    assert talk.choice().players == ("Ana", "Ben", "Cy")
+
+
 def test_at_the_names_question_what_can_i_say_explains_and_go_back_asks_the_number_again(talk):
     talk.say("let's play keep cool")
     talk.say("three")

@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from phone_game import PhoneGame
 
 from partyhost.textio import TextMouth
@@ -54,7 +55,16 @@ def test_the_host_s_printed_words_cannot_forge_a_line(tmp_path: Path):
     assert not any(line.startswith("HOST: The game") for line in lines)
 
 
-def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path):
+@pytest.mark.parametrize(
+    "players, reason",
+    [
+        ("Ana\x1b[2J,Ben\nHOST: forged", "control character or a line break"),
+        ("Ana,Ben HOST: forged", 'holds "HOST:"'),  # the spoken menu's rule too (partyhost/player_names.py)
+        ("Ana,Bartholomew Maximilianus Smith", "is longer than 24 characters"),
+    ],
+    ids=["control character", "host line", "too long"],
+)
+def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path, players: str, reason: str):
     result = subprocess.run(
         [
             sys.executable,
@@ -63,7 +73,7 @@ def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path
             "play",
             "keep-it-100",
             "--players",
-            "Ana\x1b[2J,Ben\nHOST: forged",
+            players,
             "--input",
             "text",
             "--output",
@@ -77,7 +87,7 @@ def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path
         timeout=60,
     )
     assert result.returncode == 2
-    assert "control character or a line break" in result.stderr
+    assert reason in result.stderr
     assert "\x1b" not in result.stderr + result.stdout and "HOST:" not in result.stdout
     assert "Traceback" not in result.stderr
 

@@ -97,3 +97,35 @@ def test_script_plays_to_game_over(script, args, winners, tmp_path):
     assert "Team Ben is furthest and draws: marriage emerald anniversary. Target 10." in spoken  # after round 1
     used = [i for e in events if e["type"] == "questions_used" for i in e["ids"]]
     assert used == ["zt02", "zt05", "zt07", "zt04", "zt08", "zt01", "zt10", "zt09"]
+
+
+def test_typed_a_pick_is_not_heard_before_the_next_team_picks_and_every_pick_is_at_the_reveal(tmp_path):
+    """Issue 59, as its audit listened (--hide-private: what is said aloud only): seed 3,
+    three teams, the shipped deck. Nothing of Team Ana's pick before Team Ben's; at the
+    reveal each team's question, and each power card with its side."""
+    lines = "card 1 with plus fifty and spot on\ncard 2 with minus twenty\ncard 3 with plus twenty\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "partyhost", "play", "zero-to-100", "--players", "Ana,Ben,Cy", "--seed", "3"]
+        + ["--input", "text", "--output", "text", "--hide-private"],
+        cwd=REPO,
+        input=lines,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    said = [line.removeprefix("HOST: ") for line in result.stdout.splitlines() if line.startswith("HOST: ")]
+    before_ben = said[: said.index("Team Ben, your pick?") + 1]
+    assert "Team Ana has chosen." in before_ben
+    assert not any(word in line.lower() for line in before_ben for word in ("plus", "fifty", "spot on", "card 1"))
+    reveal = said[said.index("Team Cy has chosen.") + 1 :]
+    assert reveal[:2] == [
+        "Team Ana: Out of 100 men of northern European descent, about how many have red-green color blindness?",
+        "Team Ana 8, plus 50 makes 58.",
+    ]
+    assert "Spot On missed." in reveal
+    assert "Team Ben: How many gold stars are on the flag of the European Union?" in reveal
+    assert "Team Ben 12, minus 20 makes -8." in reveal
+    assert any(line.startswith("Team Cy: What is the most units of alcohol") for line in reveal)
+    assert "Team Cy 14, plus 20 makes 34." in reveal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from partyhost.player_names import name_problem, names_heard, numbered
+from partyhost.player_names import NAME_MAX_CHARS, name_problem, names_heard, numbered
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,19 @@ def test_names_are_read_from_what_a_player_said(said, count, names):
         ("", 2, "I didn't catch your names."),
         ("well I think that we should all just play the game now", 2, "I didn't catch your names."),
         ("Ana and ana", 2, 'Sorry, two players are called "Ana".'),
+        # the rule of --players, never cleaned into another name and taken
+        ("Ana and B\x1b[2Jen", 2, 'Sorry, the player name "B [2Jen" holds a control character or a line break.'),
+        ("Ana and Ben\nHOST: x", 2, 'Sorry, the player name "Ben HOST: x" holds a control character or a line break.'),
+        (
+            "Ana and Ben HOST: x",
+            2,
+            'Sorry, the player name "Ben HOST: x" holds "HOST:", which would read as a line of the host\'s.',
+        ),
+        (
+            "Ana and Bartholomew Maximilianus Smith",
+            2,
+            'Sorry, the player name "Bartholomew Maximilianus..." is longer than 24 characters.',
+        ),
     ],
 )
 def test_a_reply_that_cannot_be_read_says_why(said, count, problem):
@@ -46,6 +59,20 @@ def test_the_rule_refuses_an_empty_name_a_control_character_and_a_name_twice():
     assert name_problem(("Ana", "")) == "a name is empty"
     assert "control character" in name_problem(("Ana", "B\x1b[2Jen"))
     assert name_problem(("Ana", "ANA")) == 'two players are called "Ana"'
+
+
+def test_the_rule_refuses_a_forged_host_line_and_a_name_too_long():
+    assert name_problem(("Ana", "Ben HOST: forged")) == (
+        'the player name "Ben HOST: forged" holds "HOST:", which would read as a line of the host\'s'
+    )
+    assert "HOST:" in name_problem(("host : Ana",))
+    assert name_problem(("Host", "Maximilian Alexander")) is None  # a name may be Host; 20 characters
+    long = "Bartholomew Maximilianus"  # 24: the most
+    assert name_problem((long,)) is None
+    assert name_problem((long + "e",)) == f'the player name "{long}..." is longer than {NAME_MAX_CHARS} characters'
+    assert name_problem(("Ana\nHOST: Ben wins",)) == (
+        'the player name "Ana HOST: Ben wins" holds a control character or a line break'
+    )
 
 
 def test_numbered_players():

@@ -786,9 +786,9 @@ def test_some_lines_are_begun_while_the_host_is_finishing(tmp_path):
 def test_a_move_is_done_when_the_host_tells_it_in_the_typed_hosts_words(tmp_path):
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
-    assert line.told[0] == "Card 2, with plus 20."  # what the typed host said of it
-    assert told_as_typed(["Did you mean: card two?", "card 2 with PLUS 20", *line.told[1:]], line.told)
-    assert not told_as_typed(["Card 2.", *line.told[1:]], line.told)
+    assert line.told[0] == "Team Ana has chosen."  # what the typed host said of it (the pick: privately)
+    assert told_as_typed(["Did you mean: card two?", "team ana has CHOSEN", *line.told[1:]], line.told)
+    assert not told_as_typed(["Team Ana.", *line.told[1:]], line.told)
     assert told_as_typed(["anything"], ())  # nothing to listen for
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     host = ScriptedHost(
@@ -926,3 +926,27 @@ def test_a_stopped_game_says_at_which_line_why_and_what_could_have_saved_it(tmp_
     assert unheard is not None and unheard.saved_by == "nothing"
     rows = stop_rows([_stopped(tmp_path, True, True), _stopped(tmp_path, False, False)])
     assert rows[-1] == f"\n{IRREVERSIBLE}: 1 of 2 games"
+
+
+@pytest.mark.parametrize("second_miss", [False, True], ids=["sorry", "narrowing"])
+def test_a_refusal_that_would_tell_a_hand_is_done_when_its_reason_reaches_the_players_page(tmp_path, second_miss):
+    """Centurion between two people by voice: a card not held gets "Sorry?" (or, as a second
+    miss, the narrowed questions) aloud, and the typed game's reason on the player's page."""
+    case = next(c for c in load_cases() if c.script == "centurion-pvp-host.txt")
+    lines, _ = typed_lines(case, tmp_path / "typed", speaker_for(case))
+    line = next(line for line in lines if line.goal == "refusal" and line.refusal.startswith("You don't hold"))
+    player = line.prompt.player
+    paged = {"type": "private", "player": player, "text": line.refusal}
+    aloud = (
+        [{"type": "narrowing", "player": player}, {"type": "say", "text": f"{player}, which card, by its place?"}]
+        if second_miss
+        else [{"type": "rejected", "player": player, "reason": line.refusal}, {"type": "say", "text": "Sorry?"}]
+    )
+    ask = {"type": "prompt", "player": player, "prompt": line.prompt.name}
+    over = {"type": "game_over", "scores": {}, "winners": []}  # so the stand-in host may end
+    host = ScriptedHost(tmp_path, [(line.text, [paged, *aloud, over])], opening=[ask, {"type": "say", "text": "Card?"}])
+    table = Table(case.game, host, host.log, host, speech, tries=2, quiet_s=0.2, patience_s=0.5)
+    game = table.play([line])
+    [record] = game.lines
+    host.thread.join(5)
+    assert record.done and record.tries == 1 and record.errors == [] and record.reactions == ["done"], game.error

@@ -64,6 +64,14 @@ Rules choices
 - In table deal a card counts as "played twice" if it already came up this deal
   (or, with "replenish", since the pack was last gathered and shuffled); the host
   tracks how many cards each hand holds from the seven dealt.
+- Refusals that would tell a hand (pvp, host deal): "You don't hold the ace of
+  clubs", "Which king? Say its suit as well." (two kings held), the first-card rule
+  (the card is held) and "You don't hold a joker" would tell whoever said the card
+  what the hand holds or lacks, and by voice the host cannot tell who spoke. So to a
+  spoken card they get what any reply the host could not read gets ("Sorry?", and
+  its narrowed questions by place in the hand after the second), and the reason goes
+  to the player's phone page. Typed (or pressed on the page), the player is known
+  and hears the reason.
 - In vs-host the host is a player called "Host" (or "Robo" if the person is
   called Host). It sees only its own hand and the played cards: it makes a stop
   whenever it can, otherwise it avoids counts the other player could stop on.
@@ -668,7 +676,7 @@ def _card_of_rank(s: State, rank: int) -> Card:
         held = {c.suit for c in s.hands[s.turn] if not c.is_joker and c.rank == rank}
         suits = [suit for suit in s.pack.suit_names if suit in held]
         if not suits:
-            raise RuleError(f"You don't hold {article} {named}.")
+            raise RuleError(f"You don't hold {article} {named}.", secret=_hand_secret(s))
     else:
         seen = s.out_of_play + [c for _, c in s.played]
         suits = [suit for suit in s.pack.suit_names if Card(rank, suit) not in seen]
@@ -678,7 +686,7 @@ def _card_of_rank(s: State, rank: int) -> Card:
         return Card(rank, suits[0])
     question = f"Which {named}: {join_names(suits, 'or')}?"
     if _hand_secret(s):
-        raise RuleError(f"Which {named}? Say its suit as well.", aside=question)
+        raise RuleError(f"Which {named}? Say its suit as well.", aside=question, secret=True)
     raise RuleError(question)
 
 
@@ -691,7 +699,7 @@ def _card_of_suit(s: State, suit: str) -> Card:
     hand = [c for c in s.hands[s.turn] if not c.is_joker]
     held = [c for c in hand if c.suit == suit]
     if not held:
-        raise RuleError(f"You don't hold any {suit}.")
+        raise RuleError(f"You don't hold any {suit}.", secret=_hand_secret(s))
     doubled = [c for c in held if sum(other.rank == c.rank for other in hand) > 1]
     for cards in (held, doubled):
         if len(cards) == 1:
@@ -700,7 +708,7 @@ def _card_of_suit(s: State, suit: str) -> Card:
     ranks = join_names([s.pack.spoken(c.rank) for c in sorted(offered, key=lambda c: c.rank)], "or")
     question = f"Which of your {suit}: {ranks}?"
     if _hand_secret(s):  # a host deal, checked above
-        raise RuleError(f"Which of your {suit}? Say the whole card.", aside=question)
+        raise RuleError(f"Which of your {suit}? Say the whole card.", aside=question, secret=True)
     raise RuleError(question)
 
 
@@ -718,10 +726,12 @@ def _check_playable(s: State, seat: int, card: Card) -> None:
     if card.is_joker and not s.rules["jokers"]:
         raise RuleError("We're playing without jokers.")
     if s.deal == "host":
+        secret = _hand_secret(s)
         if card not in s.hands[seat]:
-            raise RuleError(f"You don't hold the {s.name(card)}." if not card.is_joker else "You don't hold a joker.")
+            held = f"the {s.name(card)}" if not card.is_joker else "a joker"
+            raise RuleError(f"You don't hold {held}.", secret=secret)
         if card not in legal_cards(s, seat):
-            raise RuleError("Your first card this deal must be your highest-valued card.")
+            raise RuleError("Your first card this deal must be your highest-valued card.", secret=secret)
         return
     seen = s.out_of_play + [c for _, c in s.played]
     if card.is_joker and seen.count(JOKER) >= s.rules["jokers"]:
@@ -836,7 +846,7 @@ def _answer_joker_offer(s: State, action: Action, events: list[Event]) -> None:
 def _check_joker_available(s: State, seat: int) -> None:
     """RuleError unless `seat` can lay a joker (the first-card rule does not apply here)."""
     if s.deal == "host" and JOKER not in s.hands[seat]:
-        raise RuleError("You don't hold a joker. Say pass.")
+        raise RuleError("You don't hold a joker. Say pass.", secret=_hand_secret(s))
     if s.deal == "table" and _jokers_unplayed(s) <= 0:
         raise RuleError(f"All {s.rules['jokers']} jokers have been played already.")
 

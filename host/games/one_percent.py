@@ -27,6 +27,9 @@ Rules choices (where the rulebook is silent or players might disagree)
   bid of a phase cannot be a challenge. There is no upper limit (a bid above what
   the deck could hold is legal, just surely false).
 - A bid "holds" when the named family adds up to at least the bid.
+- At a reveal (host deal) everyone in play shows their hand, as the rulebook has it:
+  the host reads each hand, card by card, and its total of the named family ("Ana
+  shows comet 2, shark 3 and star 1: 2 comets."), in seat order, before the verdict.
 - At a reveal every hand goes to the discard pile, including the hands of players
   who are now out; only players still in draw a new hand. When the draw pile runs
   out mid-deal, the discards are shuffled into a new draw pile.
@@ -773,7 +776,7 @@ def _reveal(s: State) -> list[Event]:
         total = sum(card.value for card in s.hands[player] if card.family == c.bid.family)
         c.totals[player] = total
         events.append({"type": "reveal", "player": player, "card": hand_words(s.hands[player]), "value": total})
-        events.append(say(f"{player}: {family_words(s, c.bid.family, total)}."))
+        events.append(say(f"{player} shows {hand_words(s.hands[player])}: {family_words(s, c.bid.family, total)}."))
     return events + _settle(s)
 
 

@@ -28,8 +28,21 @@ Rules choices
 - Deck order: question cards come in deck order, not shuffled, as the rulebook
   advises; cards this group never played come first, cards already played in
   earlier games go to the bottom. `shuffle: true` shuffles each of the two parts.
-- Turns: teams pick one after another (the physical game is simultaneous); the
-  host repeats each pick back but reveals nothing until all have picked. The first
+- Turns: teams pick one after another (the physical game is simultaneous), so a
+  pick is held until the reveal as if all had chosen at once (`hide_picks`, the
+  rulebook): the table hears "Team Ana has chosen." and nothing of the question,
+  the powers or their sides, and the team is told its pick in a private event (the
+  game has no phone pages yet: the terminal shows it, unless `--hide-private`). By
+  voice the other teams still hear what a team says, and a "Did you mean ...?"
+  about it; the host adds nothing. Until the last team has chosen, a team may
+  change its pick: "change team Ana's pick" (at another team's turn) asks Team Ana
+  for its new pick, and "keep our pick" leaves it as it was. A pick said again as
+  it is, a change once the picks are revealed (or of a team that has not chosen
+  this round), and a power card already spent are refused with a one-line reason
+  and change nothing; the reason names nothing of a held pick (the pick goes in the
+  private aside), and a power card spent is known to all from an earlier reveal.
+  `hide_picks: false` repeats each pick aloud (the behaviour before 2026-12): a
+  table without a private screen hears what the host understood. The first
   team to pick moves on by one each round (`rotate_first`); reveals follow the same
   order. At its first turn a team hears its questions by their names in the deck
   ("the June one"), which it says back to pick one (a deck without names: short
@@ -38,8 +51,9 @@ Rules choices
   in full, "read our cards" all of them, at any time. `first` reads a team's
   questions in full at its first turn; `full` reads them in full every turn (the
   behaviour before 2026-12); `off` names nothing. A pick is repeated back by its
-  number and powers; the reveal (a drumroll) reads each team's question aloud, as
-  the rulebook has the teams do, then its answer and powers (`reveal_question:
+  number and powers (privately, with `hide_picks`); the reveal (a drumroll) reads
+  each team's question aloud, as the rulebook has the teams do, then its answer and
+  each power card with its side, step by step, and a Spot On's outcome (`reveal_question:
   false` gives the answers alone, the behaviour before 2026-12); the furthest team
   is named, and the next round says its target. The distances are left out by
   default, for the host's pace (what they cost: the pace section below); a table that
@@ -47,9 +61,12 @@ Rules choices
   are named by "read our cards"; the first round's prompt reminds teams of them.
 - By ear, what lies face up on a real table: "read team Ben's cards" reads another
   team's questions in full and its power cards left; "read the table" reads every
-  team's, this round's picks (the questions, not their answers) and the last reveal
-  in full. The welcome says each team in a sentence of its own ("Teams: Ana and
-  Dan. Ben."), so no name is heard in the wrong team.
+  team's, who has chosen this round (with `hide_picks: false`, the picks: the
+  questions and powers, not their answers) and the last reveal in full. A held pick
+  is not shown by its absence either: a team's questions and power cards are read
+  as they were before it chose, until the reveal. The welcome says each team in a
+  sentence of its own ("Teams: Ana and Dan. Ben."), so no name is heard in the
+  wrong team.
 - Power arithmetic: results may leave 0-100 (90 plus 50 is 140); nothing is clipped.
 - Spot On is judged on the result after the 50 and 20 cards, and is right when the
   distance is at most `spot_on_margin` (5). A missed Spot On is simply lost.
@@ -103,6 +120,7 @@ from ..engine import (
     join_names,
     narrow_numbers,
     new_rng,
+    private,
     say,
     score,
     sound,
@@ -137,6 +155,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "read_hand": "titles",  # a team's questions as its turn starts: titles | first | full | off
     "reveal_question": True,  # the reveal reads each team's question before its answer (the rulebook)
     "say_distances": False,  # the reveal says each team's distance from the target
+    "hide_picks": True,  # a pick is told only to its team until the reveal (the rulebook)
 }
 RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "teams": (2, 3),
@@ -149,8 +168,8 @@ RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "spot_on_discard": ("ask", "random"),
 }
 
-RULES_BEFORE = {"reveal_question": False}
-"""A game saved before the rule reveal_question existed resumes as it was played."""
+RULES_BEFORE = {"reveal_question": False, "hide_picks": False}
+"""A game saved before the rules reveal_question or hide_picks existed resumes as it was played."""
 RULES_SUMMARY = (
     "Zero to 100. Each team has a row of questions whose answers run from 0 to 100. "
     "Each round, every team picks the question it thinks is closest to the target, "
@@ -158,7 +177,9 @@ RULES_SUMMARY = (
     "you choose the sign; Spot On says you will land within 5 of the target, and if "
     "you do, you throw away one more question. The team furthest from the target "
     "gives its card to the middle, where it becomes the new target, and draws a new "
-    "question. Get down to one card to win, or to none for a Supreme Victory."
+    "question. Get down to one card to win, or to none for a Supreme Victory. "
+    "Until the last team has chosen, a team may still change its pick: say "
+    "change team Ana's pick."
 )
 
 POWER_CARDS = ("50", "20", "spot_on")
@@ -207,7 +228,8 @@ class Team:
 
 @dataclass
 class Play:
-    """The question a team slid forward this round and the powers it added."""
+    """The question a team slid forward this round and the powers it added. Both stay in
+    the team's hand and powers until the reveal, so the pick may still change."""
 
     card: Question
     powers: list[str]  # "+50" "-50" "+20" "-20" "spot_on", in that card order
@@ -229,7 +251,8 @@ class State:
     target: int = 50
     round: int = 0
     order: list[int] = field(default_factory=list)  # team indices: pick/reveal order
-    plays: dict[int, Play] = field(default_factory=dict)
+    plays: dict[int, Play] = field(default_factory=dict)  # held until the reveal
+    changing: int | None = None  # a team that chose, asked for its new pick
     phase: str = "choose"  # choose | discard | tiebreak | over
     to_discard: list[int] = field(default_factory=list)  # teams owed a Spot On discard
     cards_at_round_start: list[int] = field(default_factory=list)
@@ -365,18 +388,22 @@ def prompt(state: State) -> Prompt | None:
             "powers": list(team.powers),
             "teams": _members(state),
         }
+        if state.changing is not None:  # its held pick is still in its hand and powers
+            text = f"{team.name}, your new pick? Or say keep our pick."
+            choices = (*_choose_examples(team)[:2], "keep our pick")
+        elif state.round == 1 and not state.plays:  # the game's first pick says how
+            text = f"{team.name}, which question is closest to {state.target}?"
+            text += " Add power cards if you like." if team.powers else ""
+            choices = _choose_examples(team)
+        else:  # the round's opening named the target
+            text, choices = f"{team.name}, your pick?", _choose_examples(team)
         return Prompt(
             name=name,
             player=team.name,
-            text=(
-                f"{team.name}, which question is closest to {state.target}?"
-                + (" Add power cards if you like." if team.powers else "")
-            )
-            if state.round == 1 and not state.plays  # the game's first pick says how
-            else f"{team.name}, your pick?",  # the round's opening named the target
+            text=text,
             context=context,
             slots=grammar_slots(name, context),
-            choices=_choose_examples(team),
+            choices=choices,
             narrow=_cards_narrow(team, "choose_card"),
         )
     if state.phase == "discard":
@@ -433,7 +460,10 @@ def _cards_narrow(team: Team, intent: str) -> Narrow:
 
 
 def _choosing_team(s: State) -> int:
-    return s.order[len(s.plays)]
+    """The team asked now: one changing its pick, else the first in order yet to choose."""
+    if s.changing is not None:
+        return s.changing
+    return next(i for i in s.order if i not in s.plays)
 
 
 def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
@@ -499,7 +529,8 @@ def _choose_examples(team: Team) -> tuple[str, ...]:
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
     if action.get("intent") == "read_cards" and action.get("team") is not None:
-        return state, [say(_hand_sentence(_named_team(state, action.get("team")), own=False))]
+        shown = _face_up(state, state.teams.index(_named_team(state, action.get("team"))))
+        return state, [say(_hand_sentence(shown, own=False))]
     if action.get("intent") == "read_cards":
         return state, _read_cards(state)
     if action.get("intent") == "read_card":
@@ -508,6 +539,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase not in handlers:
         raise RuleError("The game is over.")
     s = evolve(state)
+    if action.get("intent") == "change_pick":
+        return s, _change_pick(s, action)
     events = handlers[s.phase](s, action)
     return s, events
 
@@ -553,21 +586,61 @@ def _card_index(action: Action, team: Team) -> int:
 
 
 def _choose_card(s: State, action: Action) -> list[Event]:
+    """A team's pick, held until the last team has chosen; a changed pick replaces its old one."""
     team_index = _choosing_team(s)
     team = s.teams[team_index]
+    if action.get("intent") == "keep_pick":
+        return _keep_pick(s, team, action)
     _check_intent(action, "choose_card", "Pick a question: say card and its number, and any power cards.")
     _check_speaker(team, action)
     index = _card_index(action, team)
-    powers = _checked_powers(action.get("powers") or [], team)
-    card = team.hand.pop(index)
-    for power in powers:
-        team.powers.remove(PLAYED_POWERS[power][0])
-    s.plays[team_index] = Play(card, powers)
-    with_powers = f", with {_powers_played(powers)}" if powers else ""
-    events: list[Event] = [say(f"Card {index + 1}{with_powers}.")]
+    play = Play(team.hand[index], _checked_powers(action.get("powers") or [], team))
+    words, held = _pick_words(team, play), s.plays.get(team_index)
+    if play == held:
+        raise RuleError("That is your pick already: say another, or keep our pick.", aside=f"Your pick: {words}.")
+    s.plays[team_index] = play
+    s.changing = None
+    if not s.rules["hide_picks"]:
+        events: list[Event] = [say(f"{words[0].upper()}{words[1:]}.")]
+    else:
+        done = "has changed its pick" if held is not None else "has chosen"
+        events = [say(f"{team.name} {done}."), private(team.name, f"Your pick: {words}.", by_owner=True)]
     if len(s.plays) < len(s.order):
         return events + _start_turn(s)
     return events + _reveal_round(s)
+
+
+def _pick_words(team: Team, play: Play) -> str:
+    """ "card 2, with plus 50 and Spot On": a pick by its place in the team's hand."""
+    with_powers = f", with {_powers_played(play.powers)}" if play.powers else ""
+    return f"card {team.hand.index(play.card) + 1}{with_powers}"
+
+
+def _change_pick(s: State, action: Action) -> list[Event]:
+    """ "change team Ana's pick": a team that has chosen is asked for its new pick (its old
+    one stands until it says another); once the picks are revealed it is too late."""
+    team = _named_team(s, action.get("team"))
+    team_index = s.teams.index(team)
+    if s.phase != "choose":
+        raise RuleError("Every team has chosen and the picks are revealed: too late to change.")
+    if team_index not in s.plays:
+        raise RuleError(f"{team.name} has no pick to change: it has not chosen since the last reveal.")
+    if s.changing == team_index:
+        raise RuleError(f"{team.name}, say your new pick, or keep our pick.")
+    s.changing = team_index
+    events: list[Event] = [say(f"{team.name} may change its pick.")]
+    if s.rules["hide_picks"]:
+        events.append(private(team.name, f"Your pick now: {_pick_words(team, s.plays[team_index])}.", by_owner=True))
+    return events
+
+
+def _keep_pick(s: State, team: Team, action: Action) -> list[Event]:
+    """ "keep our pick": a team asked for its new pick keeps the one it had."""
+    if s.changing is None:
+        raise RuleError(f"{team.name} has not chosen yet: say your pick.")
+    _check_speaker(team, action)
+    s.changing = None
+    return [say(f"{team.name} keeps its pick.")] + _start_turn(s)
 
 
 def _checked_powers(said: Any, team: Team) -> list[str]:
@@ -650,7 +723,13 @@ def _start_turn(s: State) -> list[Event]:
 
 
 def _reveal_round(s: State) -> list[Event]:
-    """All teams have picked: reveal in order, then the furthest team's card moves."""
+    """All teams have picked: the picks leave the hands, each is revealed in order, then
+    the furthest team's card moves."""
+    for team_index, play in s.plays.items():
+        team = s.teams[team_index]
+        team.hand.remove(play.card)
+        for power in play.powers:
+            team.powers.remove(PLAYED_POWERS[power][0])
     s.revealed = [(i, s.plays[i]) for i in s.order]
     events: list[Event] = [sound("drumroll")]
     distances = {i: abs(s.plays[i].result - s.target) for i in s.order}
@@ -836,8 +915,11 @@ def table_text(state: State) -> str:
     team's questions and power cards, this round's picks so far, and the last reveal."""
     s = state
     parts = [f"Round {s.round}, target {s.target}." if s.phase != "over" else scores(s), _line_up(s)]
-    parts += [_hand_sentence(team, own=False) for team in s.teams if team.hand]
-    if s.phase == "choose":  # picked this round, face up, their answers still hidden
+    parts += [_hand_sentence(_face_up(s, i), own=False) for i, team in enumerate(s.teams) if team.hand]
+    chosen = [s.teams[i].name for i in s.order if i in s.plays]
+    if s.phase == "choose" and chosen and s.rules["hide_picks"]:  # held: who, and nothing more
+        parts.append(f"{join_names(chosen)} {'has' if len(chosen) == 1 else 'have'} chosen.")
+    elif s.phase == "choose":  # picked this round, face up, their answers still hidden
         parts += [
             f"{s.teams[i].name} has played: {_sentence(s.plays[i].card.text)}"
             + (f" With {_powers_played(s.plays[i].powers)}." if s.plays[i].powers else "")
@@ -847,6 +929,18 @@ def table_text(state: State) -> str:
     if s.revealed:
         parts.append("The last reveal. " + " ".join(_revealed_text(s.teams[i], play) for i, play in s.revealed))
     return " ".join(parts)
+
+
+def _face_up(s: State, team_index: int) -> Team:
+    """A team as the other teams see it this round. A pick held (rule hide_picks) leaves
+    its row and power cards as they were, so nothing of it shows by its absence; without
+    hide_picks the picked question and powers are out of them, told apart."""
+    team, play = s.teams[team_index], s.plays.get(team_index)
+    if play is None or s.rules["hide_picks"] or s.phase != "choose":
+        return team
+    spent = [PLAYED_POWERS[p][0] for p in play.powers]
+    powers = [p for p in team.powers if p not in spent]
+    return Team(team.name, team.members, [q for q in team.hand if q != play.card], powers)
 
 
 def _powers_played(powers: list[str]) -> str:

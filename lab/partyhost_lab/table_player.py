@@ -6,7 +6,9 @@ cues (the event log's `say` and `sound` lines, read as they are written, while t
 audio itself goes to the satellite's speaker) and what its narration tells of a move
 it accepted, undid or refused (the log's `intent`, `undo` and `rejected` lines; a line
 is done only when the host's words also hold what the typed host said of it, else it
-counts as an error: UNTOLD), and
+counts as an error: UNTOLD), what their own phone page shows (a `private` line to the
+line's player: a refusal whose reason would tell a hand, host.engine.RuleError.secret,
+which the table hears as words not read, is done when its reason reaches the page), and
 that it has begun narrowing its question (`narrowing`; each narrowed question's own
 `narrowed_prompt` line is not read: they hear its words). They never read what the ears heard (`heard`,
 `ignored`): that is only kept for the transcript. A player
@@ -466,7 +468,7 @@ class Table:
     def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
         """The host's reaction to a line, after answering its "Did you mean ...?" and
         narrowed questions."""
-        reaction, answer = self._reaction(mark, spoken_end, line.silent), ""
+        reaction, answer = self._reaction(mark, spoken_end, line.silent, line), ""
         for _ in range(QUESTIONS_PER_SAYING):
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
@@ -481,7 +483,7 @@ class Table:
             else:
                 break
             result.asked.append(reaction.text)
-            reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer))
+            reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer), line=line)
         return replace(reaction, since=mark)  # the host's words are heard from the line on
 
     def _undo_phrase(self, prompt_name: str) -> str:
@@ -503,9 +505,11 @@ class Table:
 
     def _listening_on(self, decided: int) -> bool:
         """A refusal after which the host listens on without asking again ("Sorry?" to
-        words it could not read): it has fallen silent, and no question followed."""
+        words it could not read, or told on the player's page only): it has fallen silent,
+        and no question followed."""
         event = self.log.events[decided]
-        return event["type"] == "rejected" and self.log.first(("prompt", "game_over"), decided + 1) is None
+        refused = event["type"] in ("rejected", "private")
+        return refused and self.log.first(("prompt", "game_over"), decided + 1) is None
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
@@ -557,15 +561,19 @@ class Table:
 
     # ---- what the host did ---------------------------------------------------
 
-    def _reaction(self, mark: int, spoken_end: float, silent: bool = False) -> Reaction:
+    def _reaction(self, mark: int, spoken_end: float, silent: bool = False, line: Line | None = None) -> Reaction:
         """What the host did with what was said (from event `mark` on), once it is silent;
-        `silent`: nothing was said, and only a decision counts (the turn's time running out)."""
+        `silent`: nothing was said, and only a decision counts (the turn's time running out).
+        `line`: what was said, whose refusal may come on its player's page alone."""
         deadline = spoken_end + ANSWER_S
         while True:
             self._alive()
             new = self.log.since(mark)
             over = self.log.first(("game_over",), mark)
             decided = self.log.first(("intent", "rejected"), mark)
+            paged = self._refused_on_page(line, mark) if line is not None else None
+            if paged is not None and (decided is None or paged < decided):
+                decided = paged
             said = [e["text"] for e in new if e["type"] == "say"]
             if over is not None and decided is None:
                 return Reaction("over", over)
@@ -584,6 +592,15 @@ class Table:
                 raise GameAborted(f"the host did not answer within {ANSWER_S:g} s")
             time.sleep(0.05)
 
+    def _refused_on_page(self, line: Line, mark: int) -> int | None:
+        """Where (from event `mark` on) the host told the line's refusal to its player
+        alone: a reason that would tell a hand, which the table hears as words not read."""
+        if line.goal != "refusal" or not line.prompt.player:
+            return None
+        page = {"type": "private", "player": line.prompt.player, "text": line.refusal}
+        events = enumerate(self.log.since(mark), start=mark)
+        return next((i for i, e in events if all(e.get(key) == value for key, value in page.items())), None)
+
     def _settled(self, decided: int) -> bool:
         """The host has gone on after deciding: it spoke, asked again or ended."""
         return self.log.first(("say", "prompt", "game_over"), decided + 1) is not None
@@ -597,6 +614,8 @@ class Table:
             nothing_taken = line.refusal == NOT_UNDERSTOOD
             return "done" if nothing_taken and reaction.kind in ("answered", "silence") else reaction.kind
         event = self.log.events[reaction.at]
+        if event["type"] == "private":
+            return "done"  # the typed game's refusal, on the player's page: the table heard "Sorry?"
         if event["type"] == "rejected":
             done = bool(line.refusal) and event["reason"] == line.refusal
             if done and line.refusal == NOT_UNDERSTOOD:

@@ -527,6 +527,44 @@ def test_a_card_you_do_not_hold_is_refused_and_nothing_changes():
     assert snapshot(state) == before
 
 
+def test_between_two_people_a_refusal_that_would_tell_the_hand_is_secret():
+    """Said aloud, these would tell whoever named the card what the hand holds or lacks:
+    host.engine.RuleError.secret (the session answers them by voice as words not read)."""
+    state = game(["KH", "KD", "AC", "2C", "3C", "4C", "5C"], LOW_BEN)
+    before = snapshot(state)
+    for move, reason in (
+        (action("Ana", "QH"), "You don't hold the queen of hearts."),
+        ({"intent": "rank_alone", "rank": 12, "player": "Ana"}, "You don't hold a queen."),
+        ({"intent": "rank_alone", "rank": 13, "player": "Ana"}, "Which king? Say its suit as well."),
+        ({"intent": "suit_alone", "suit": "spades", "player": "Ana"}, "You don't hold any spades."),
+    ):
+        with pytest.raises(RuleError) as refused:
+            cen.apply(state, move)
+        assert refused.value.reason == reason and refused.value.secret, reason
+    assert snapshot(state) == before
+    highest = game(["KH", "AC", "2C", "3C", "4C", "5C", "6C"], LOW_BEN, highest_first=True)
+    with pytest.raises(RuleError, match="must be your highest") as refused:
+        cen.apply(highest, action("Ana", "AC"))  # held, so saying why would tell it
+    assert refused.value.secret
+    stealing = game(["KS", "AC", "2C", "3C", "4C", "5C", "6C"], ["QS", *LOW_BEN[:6]], jokers=2, joker_at_multiple=True)
+    stealing, _ = play(stealing, "KS", "QS")
+    with pytest.raises(RuleError, match="don't hold a joker") as refused:
+        cen.apply(stealing, {"intent": "yes", "player": "Ana"})
+    assert refused.value.secret
+
+
+def test_against_the_host_or_at_a_table_deal_a_refusal_tells_nobody_else():
+    solo, _ = cen.setup(options(players=("Ana",), mode="vs-host"), Decks())
+    solo = rig(solo, LOW_ANA, LOW_BEN)
+    with pytest.raises(RuleError, match="don't hold the queen of hearts") as refused:
+        cen.apply(solo, action("Ana", "QH"))
+    assert not refused.value.secret
+    table, _ = play(table_game(), "KS")
+    with pytest.raises(RuleError, match="has been played already") as refused:
+        cen.apply(table, action(cen.prompt(table).player, "KS"))
+    assert not refused.value.secret
+
+
 def test_out_of_turn_and_nonsense_are_refused():
     state = game(LOW_ANA, LOW_BEN)
     before = snapshot(state)

@@ -446,6 +446,26 @@ def test_rulebook_example_wrong_side_is_out_and_challenger_opens():
     assert [(e["player"], e["value"]) for e in reveals] == [("Ana", 1), ("Ben", 2), ("Cy", 2), ("Dee", 0)]
 
 
+def test_the_reveal_reads_each_hand_before_the_verdict():
+    """The rulebook: "Everyone reveals their hand", then the named family is added up."""
+    s = bidding(
+        new_game(players=("Ana", "Ben", "Cy")),
+        "Ana",
+        dealt=hands(Ana="shark 2, comet 2, star 1", Ben="comet 1, star 3, clover 4", Cy="lightning 1, shark 5, star 2"),
+    )
+    s, _ = act(s, "bid", count=4, family="comet")
+    s, _ = act(s, "challenge")  # Ben
+    s, events = act(s, "agree")  # Cy
+    spoken = [e["text"] for e in events if e["type"] == "say"]
+    shown = [
+        "Ana shows shark 2, comet 2 and star 1: 2 comets.",
+        "Ben shows comet 1, star 3 and clover 4: 1 comet.",
+        "Cy shows lightning 1, shark 5 and star 2: 0 comets.",
+    ]
+    verdict = next(i for i, text in enumerate(spoken) if text.startswith("3 comets in all: the bid was false"))
+    assert [spoken.index(line) for line in shown] == list(range(verdict - 3, verdict))
+
+
 def test_family_total_adds_card_values_not_card_count():
     s = bidding(
         new_game(players=("Ana", "Ben")),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from host.decks import Decks, Question
-from host.engine import GameOptions, RuleError
+from host.engine import GameOptions, RuleError, crosses_reveal
 from host.games import zero_to_100 as z
 from voice.understanding.grammar import Grammar
 from voice.understanding.matcher import Matcher
@@ -299,17 +299,121 @@ def test_card_words_name_each_question_by_what_only_it_mentions():
 # ---- choosing -----------------------------------------------------------------
 
 
-def test_choosing_slides_the_card_out_spends_powers_and_repeats_it_back():
+def test_a_pick_is_held_until_the_reveal_and_told_only_to_its_team():
+    """The rulebook has the teams choose as if at once: the table hears who has chosen,
+    nothing of the question or the powers; the team is told its pick privately."""
     state, _ = start(FILLER)
     state, events = choose(state, 2, ["spot_on", "+50"])
-    ana = state.teams[0]
-    assert hand_ids(state, 0) == ["q0", "q2", "q3", "q4", "q5"]
-    assert ana.powers == ["20"]
-    assert state.plays[0].powers == ["+50", "spot_on"]
-    assert "Card 2, with plus 50 and Spot On." in said(events)
+    assert state.plays[0].card.id == "q1" and state.plays[0].powers == ["+50", "spot_on"]
+    assert hand_ids(state, 0) == ["q0", "q1", "q2", "q3", "q4", "q5"]  # in its row until the reveal
+    assert state.teams[0].powers == ["50", "20", "spot_on"]
+    assert said(events).startswith("Team Ana has chosen. Team Ben's questions: Question")
+    assert not any(word in said(events) for word in ("Card 2", "50", "Spot On"))
+    assert of_type(events, "private") == [
+        {
+            "type": "private",
+            "player": "Team Ana",
+            "text": "Your pick: card 2, with plus 50 and Spot On.",
+            "by_owner": True,
+        }
+    ]
+    assert not crosses_reveal(events)  # told back its own choice: a misheard pick may be undone
     assert z.prompt(state).player == "Team Ben"
-    assert "Team Ben's questions: Question" in said(events)
     assert not of_type(events, "reveal")  # nothing revealed before all chose
+
+
+def test_without_hide_picks_a_pick_is_repeated_aloud_as_before():
+    state, _ = start(FILLER, hide_picks=False)
+    state, events = choose(state, 2, ["spot_on", "+50"])
+    assert "Card 2, with plus 50 and Spot On." in said(events) and not of_type(events, "private")
+    assert "Team Ana has played: Question 1? With plus 50 and Spot On." in z.table_text(state)
+    ana = z.apply(state, {"intent": "read_cards", "team": 1})[1][0]["text"]
+    assert "Question 1?" not in ana and ana.endswith("Power cards: plus or minus 20.")  # slid forward
+
+
+def test_before_the_reveal_the_table_hears_who_has_chosen_and_nothing_more():
+    state, _ = start(FILLER)
+    fresh = z.table_text(state)
+    state, _ = choose(state, 2, ["spot_on", "+50"])
+    table = z.table_text(state)
+    assert table == fresh + " Team Ana has chosen."  # its row and power cards read as before it chose
+    state, _ = choose(state, 1, ["-20"])
+    assert z.table_text(state).endswith("Team Ana and Team Ben have chosen.")
+    another = z.apply(state, {"intent": "read_cards", "team": 1})[1][0]["text"]
+    assert "Question 1?" in another and another.endswith("Power cards: plus or minus 50, plus or minus 20 and Spot On.")
+
+
+def test_the_reveal_reads_every_teams_question_powers_and_sides():
+    answers = [30] + [0] * 5 + [70] + [0] * 5 + [52] + FILLER
+    state, _ = start(answers)
+    state, events = play_round(state, (1, ["+50", "spot_on"]), (1, ["-20"]), 1)
+    spoken = said(events)
+    assert spoken.index("Team Ana has chosen.") < spoken.index("Team Ben has chosen.") < spoken.index("Team Ana:")
+    assert "Team Ana: Question 0? Team Ana 30, plus 50 makes 80. Spot On missed." in spoken
+    assert "Team Ben: Question 6? Team Ben 70, minus 20 makes 50, right on target!" in spoken
+    assert "Team Cy: Question 12? Team Cy 52." in spoken
+    assert hand_ids(state, 0) == ["q1", "q2", "q3", "q4", "q5", "q18"]  # played, and drew (furthest)
+    assert state.teams[0].powers == ["20"] and state.teams[1].powers == ["50", "spot_on"]
+
+
+def change(state, team):
+    return z.apply(state, {"intent": "change_pick", "team": team, "player": z.prompt(state).player})
+
+
+def test_a_team_may_change_its_pick_until_the_last_team_has_chosen():
+    answers = [30, 60] + [0] * 4 + [70] + [0] * 5 + [52] + FILLER
+    state, _ = start(answers)
+    state, _ = choose(state, 1, ["+50"])
+    state, events = change(state, 1)  # at Team Ben's turn
+    assert said(events) == "Team Ana may change its pick."
+    assert of_type(events, "private")[0]["text"] == "Your pick now: card 1, with plus 50."
+    prompt = z.prompt(state)
+    assert prompt.player == "Team Ana" and prompt.text == "Team Ana, your new pick? Or say keep our pick."
+    assert len(prompt.context["hand"]) == 6 and "50" in prompt.context["powers"]
+    state, events = choose(state, 2, ["-50"])  # the 50 card again, on its other side
+    assert said(events) == "Team Ana has changed its pick."
+    assert of_type(events, "private")[0]["text"] == "Your pick: card 2, with minus 50."
+    assert z.prompt(state).player == "Team Ben"  # whose turn it was
+    state, events = play_round(state, 1, 1)
+    assert "Team Ana 60, minus 50 makes 10." in said(events)
+    assert hand_ids(state, 0)[0] == "q0"  # the first pick stayed in the row
+
+
+def test_keep_our_pick_leaves_the_pick_as_it_was():
+    state, _ = start(FILLER)
+    state, _ = choose(state, 3, ["spot_on"])
+    held = state.plays[0]
+    state, _ = change(state, 1)
+    state, events = z.apply(state, {"intent": "keep_pick", "player": "Team Ana"})
+    assert said(events) == "Team Ana keeps its pick." and state.plays[0] == held and state.changing is None
+    assert z.prompt(state).player == "Team Ben"
+
+
+def test_bad_picks_and_changes_are_refused_in_one_line_and_change_nothing():
+    answers = [0] * 6 + [30] + [0] * 5 + [52] + [90] + FILLER
+    state, _ = start(answers, hand_size=6)
+    state, _ = choose(state, 2, ["+50"])
+    state, _ = change(state, 1)
+    # a pick said again as it is: the reason names nothing of it, the aside (private) does
+    with pytest.raises(RuleError) as said_twice:
+        z.apply(state, {"intent": "choose_card", "card": 2, "powers": ["+50"], "player": "Team Ana"})
+    assert said_twice.value.reason == "That is your pick already: say another, or keep our pick."
+    assert said_twice.value.aside == "Your pick: card 2, with plus 50." and not said_twice.value.secret
+    assert_refused(state, {"intent": "change_pick", "team": 1}, "say your new pick")
+    state, _ = z.apply(state, {"intent": "keep_pick", "player": "Team Ana"})
+    assert_refused(state, {"intent": "keep_pick", "player": "Team Ben"}, "Team Ben has not chosen yet")
+    assert_refused(state, {"intent": "change_pick", "team": 3}, "Team Cy has no pick to change")
+    assert_refused(state, {"intent": "change_pick", "team": 9}, "The teams are")
+    state, _ = play_round(state, 1, 1)  # Ana 0 + 50, Ben 30, Cy 52: Ben is furthest
+    assert state.round == 2 and state.phase == "choose"
+    assert_refused(state, {"intent": "change_pick", "team": 1}, "has not chosen since the last reveal")
+
+
+def test_a_change_once_the_picks_are_revealed_is_too_late():
+    state, _ = start([50, 10, 20] + [50] * 3 + [90] * 6 + FILLER, players=("Ana", "Ben"), hand_size=6)
+    state, _ = play_round(state, (1, ["spot_on"]), 1)  # Ana right on target: she throws one away
+    assert state.phase == "discard"
+    assert_refused(state, {"intent": "change_pick", "team": 1}, "too late to change")
 
 
 def test_a_member_may_answer_for_the_team():
