@@ -354,3 +354,46 @@ def test_music_is_bounded_and_mostly_refused(noises):
     assert rules_only and all(u.end - u.start <= RULES.max_ms / 1000 + 1e-6 for u in rules_only)
     assert len(confirmed) <= 3 and 4 * len(confirmed) <= len(rules_only)
     assert all(u.end - u.start < 1.0 for u in confirmed)
+
+
+TALKER_UNDER_DB, TALK_S = 8.0, 1.2
+
+
+def talker_going_on(corpora, noise, follow: bool, seed: int = 3) -> tuple[list, list[Truth]]:
+    """People's digits over a party's noise 10 dB below them, each reply followed at once by
+    talk nearer than the party (TALKER_UNDER_DB under the reply: other people's words, one
+    after another, for TALK_S): the utterances the endpointer finds, and where the replies were."""
+    rng = random.Random(seed)
+    signal, truth = scene(corpora["fsdd"][:40:2], noise, seed=seed)
+    words = [x[int(s * SAMPLE_RATE) : int(e * SAMPLE_RATE)] for _, x, s, e in corpora["speech-commands"][::7]]
+    for t in truth:
+        at, talk = int(t.end * SAMPLE_RATE), []
+        while sum(map(len, talk)) < TALK_S * SAMPLE_RATE:
+            word = words[rng.randrange(len(words))]
+            talk += [word / (np.sqrt(np.mean(word**2)) + 1e-9), silence(0.05)]
+        said = np.concatenate(talk)[: len(signal) - at] * 10 ** ((-23.0 - TALKER_UNDER_DB) / 20)
+        signal[at : at + len(said)] += said.astype(np.float32)
+    return list(Endpointer(EndpointConfig(follow_nearest=follow)).utterances(frames_of(signal))), truth
+
+
+def test_a_talker_who_goes_on_after_a_reply_is_not_part_of_it(corpora):
+    """In a loud room the utterance is the nearest voice's (its level and its pitch): it
+    ends where the reply does, not when the talker after it stops. Measured: without
+    following the nearest voice, 1 of 20 replies ended within 0.3 s of its end; following
+    its level alone 5 of 20 (the talker is loud enough to join it); its level and pitch 16."""
+    from partyhost_lab.chatter import party_noise
+
+    noise = party_noise(120, corpora=("speech-commands",))
+    for follow in (False, True):
+        found, truth = talker_going_on(corpora, noise, follow)
+        ends = [
+            min(
+                (u for u in found if u.start < t.end and u.end > t.start),
+                key=lambda u: abs(u.end - t.end),
+                default=None,
+            )
+            for t in truth
+        ]
+        ended = sum(u is not None and abs(u.end - t.end) <= END_TOLERANCE for u, t in zip(ends, truth))
+        print(f"\nfollowing the nearest voice {follow}: {ended}/{len(truth)} end with the reply")
+    assert ended >= 0.8 * len(truth)
