@@ -55,7 +55,10 @@ class Session:
         self.log = log
         self.play = Play(game, options, decks, journal, info, clock, watchers)
         self.announcer = Announcer(mouth, log, self.play)
-        self.awaiting = Awaiting(ears, clock, log, self.announcer, remind_after)
+        other_way = other_ways or (lambda prompt, state: "")
+        self.awaiting = Awaiting(
+            ears, clock, log, self.announcer, remind_after, lambda prompt: other_way(prompt, self.play.state)
+        )
         self.commands = CommonCommands(self.play, self.announcer, self.awaiting, log, undo_after_reveal)
         self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
 
