@@ -126,6 +126,7 @@ def endpointer_for(settings: Settings) -> Endpointer:
             end_silence_ms=settings.endpoint_silence_ms,
             max_ms=int(settings.max_utterance_s * 1000),
             follow_nearest=settings.follow_nearest_voice,
+            follow_after_ms=int(settings.max_utterance_s * 1000),
         )
     )
 

@@ -28,9 +28,9 @@ reply may have been cut (voice/listening/reading.py cut_sign).
 
 In a loud room the endpointer also follows the nearest voice (voice/listening/nearest.py):
 the talk behind a player is speech too, and used to run their reply on into a stretch
-too long for one. There the utterance ends when the nearest voice has been quiet for the
-endpoint silence, and is handed over as that voice's stretch alone; at the length limit,
-a voice still speaking keeps its stretch and the talk before it is let go.
+too long for one, which the ears set aside unread. Where speech there runs to the length
+limit, it is handed over as the nearest voice's stretch alone, or, where that voice is
+still speaking, the talk before it is let go and the voice heard on.
 """
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ class EndpointConfig:
     hold_max_ms: int = 800  # ... for at most this long after the last frame the energy test heard
     hold_percentile: float = 80.0  # ... in a frame louder than this share of the bed's frames ...
     hold_over_bed_db: float = 3.0  # ... by this much (chatter as steady as the bed is the bed)
-    follow_nearest: bool = True  # in a loud room, the utterance is the nearest voice's stretch (nearest.py)
+    follow_nearest: bool = True  # in a loud room, the utterance is the nearest voice's stretch (nearest.py) ...
+    follow_after_ms: int = 6000  # ... once it has run this long (the length limit: max_ms)
 
 
 class BandLevel:
@@ -534,11 +535,15 @@ class Endpointer:
         return utterance
 
     def _voice(self, speech: _Speech) -> tuple[VoiceStretch | None, int]:
-        """In a loud room, the nearest voice's stretch within the speech (nearest.py) and how
-        many frames ago it last stood over the room; (None, 0) in a quieter room, or where no
-        voice stood over it for `min_speech_ms`."""
+        """In a loud room, once the speech has run `follow_after_ms` (the length limit), the
+        nearest voice's stretch within it (nearest.py) and how many frames ago it last stood
+        over the room; (None, 0) before, in a quieter room, or where no voice stood over it
+        for `min_speech_ms` or over the rest of the speech. Shorter speech is left as the
+        endpointer found it: in a kitchen's clatter, cutting replies to their loud part
+        lost the quiet ends of orders (docs/lab/recognition.md, 2026-12-07)."""
         c = self.config
-        if not c.follow_nearest or not loud_room(self._snr_db(speech)):
+        running_ms = len(speech.levels) * FRAME_MS
+        if not c.follow_nearest or running_ms < c.follow_after_ms or not loud_room(self._snr_db(speech)):
             return None, 0
         gap = _frames(c.end_silence_ms)
         voice = nearest_voice(speech.levels, speech.voice_line, gap, speech.voice_edge, speech.pitches)
