@@ -101,7 +101,7 @@ TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en
 VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
 QUICK_CASES = ("zero-to-100-basic.txt",)
 """--quick: the shortest script (15 lines), in every condition, the conditions played at
-the same time (three hosts on the machine at once: its timings are not the full run's)."""
+the same time (a host for each on the machine at once: its timings are not the full run's)."""
 TRIES = 6
 
 
