@@ -42,6 +42,7 @@ __all__ = [
     "clarifying",
     "common_commands",
     "contract",
+    "corrections",
     "decks",
     "engine",
     "eventlog",

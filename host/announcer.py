@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .contract import Prompt
-from .engine import Event, say, sound
+from .engine import Event, RuleError, private, say, sound
 from .eventlog import EventLog
 from .log_events import Rejected
 from .play import Play
@@ -49,6 +49,13 @@ class Announcer:
         self.log.write(Rejected(prompt.player, reason))
         self.mouth.sound("wrong")
         self.say(spoken, remember=False)
+
+    def refuse(self, prompt: Prompt, error: RuleError) -> None:
+        """A move the rules refuse: their reason aloud, and the aside (which names the
+        player's own secret cards) to that player only."""
+        self.reject(prompt, error.reason, error.reason)
+        if error.aside and prompt.player:
+            self.narrate([private(prompt.player, error.aside)])
 
     def narrate(self, events: list[Event]) -> None:
         """A game's events, in order: said, played, told privately, or only logged."""

@@ -17,10 +17,10 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from .announcer import Announcer
-from .contract import Outcome, Prompt, Source, Understood, loud_room
+from .contract import Likeness, Outcome, Prompt, Source, Understood, loud_room
 from .eventlog import EventLog
 from .log_events import Heard, Ignored, Misheard, Reminded, Woken
-from .narrowing import addressed
+from .narrowing import YES_NO_PROMPT, addressed
 
 YES = "Yes?"
 """The answer to the wake word said alone: the host is listening for what follows."""
@@ -33,6 +33,9 @@ AGAIN_MAX = 1
 whose words the host could not read (Prompt.unclear), so a player who keeps speaking
 never loses the turn to the clock through the host's ears."""
 MISSED_START = "Sorry, I missed the start of that. Please say it again."
+CONFIRM_AGAIN = "Sorry? Yes or no?"
+CONFIRM_TRIES = 2
+"""Tries at a yes-or-no question the host could not read before it counts as a no."""
 LOUD_HERE = "It's loud here: just the answer, please"
 """Said once a game, at the first reply the host could not read in a loud room: the table's
 talk runs on around a reply, and a reply said alone, short, stands out of it."""
@@ -49,6 +52,11 @@ class Ears(Protocol):
     def reread(self, prompt: Prompt, text: str) -> Understood:
         """Words heard before, understood against another prompt (a narrowed question's
         choices: which one the missed replies sound like)."""
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """How well the speech behind `heard` (a reply to `prompt` the host acted on) fits
+        `corrected`, words of `prompt` a player says were said instead; None when the
+        speech is not at hand (typed, pressed, or heard too long ago)."""
 
 
 class Awaiting:
@@ -158,6 +166,24 @@ class Awaiting:
         The host says so, which asks for it again."""
         self.log.write(Ignored(prompt.player, "missed start", detail=heard.reason, timing=timing(heard, prompt)))
         self.announcer.say(MISSED_START, remember=False)
+
+    def confirm(self, prompt: Prompt, question: str) -> bool:
+        """Ask `prompt.player` (None: the table) yes or no; only a yes agrees, so nothing
+        happens by accident. A reply that could not be read is asked about once more,
+        never taken for a no unheard; what was heard is logged, as any reply is."""
+        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
+        self.announcer.say(question, remember=False)
+        for attempt in range(CONFIRM_TRIES):
+            heard = self.hear(ask)
+            if heard is None or heard.outcome is Outcome.TIMED_OUT:
+                return False
+            if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
+                if attempt + 1 < CONFIRM_TRIES:
+                    self.announcer.say(CONFIRM_AGAIN, remember=False)
+                continue
+            self.log_answer(prompt, heard, question)
+            return bool(heard.intent and heard.intent["intent"] == "yes")
+        return False
 
     def log_answer(self, prompt: Prompt, heard: Understood, confirming: str) -> None:
         """The answer to a question the host asked about something (`confirming`), as heard."""

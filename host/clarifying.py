@@ -10,20 +10,27 @@ move is taken or the prompt changes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from enum import Enum
 from typing import Any, Final
 
 from .announcer import Announcer
-from .awaiting import Awaiting, timing
-from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CONFIRM_AGAIN, CommonCommands
+from .awaiting import CONFIRM_AGAIN, Awaiting, timing
+from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCommands
 from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
-from .engine import RuleError, private
+from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, likeliest_choice
 from .play import Play
 
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
+SURE_TO_REVEAL = 0.9
+"""A spoken move that cannot be taken back (it shows something hidden: a card's value, a
+roll, a hand) is acted on unasked only when read at least this surely (confidence:
+the recogniser's x the match's); below, "Ben says lower: is that your answer?" first.
+An ordinary move is acted on from the reader's own line, as undo can take it back.
+Measured on the tuning voices (docs/recognition.md, "Before a reveal")."""
 SORRY = "Sorry?"
 CANNOT_TELL = "I'm sorry, I can't tell."
 """When the narrowed questions found no move; the other ways to answer follow, then TRY_AGAIN."""
@@ -82,9 +89,7 @@ class Clarifier:
         ("card one" after "card one with plus twenty" was refused: plus 20 is used)."""
         if self._trouble is not None and self._trouble.prompt == prompt:
             self._trouble.refused.clear()
-        self.announcer.reject(prompt, error.reason, error.reason)
-        if error.aside and prompt.player:
-            self.announcer.narrate([private(prompt.player, error.aside)])
+        self.announcer.refuse(prompt, error)
 
     def trouble_at(self, prompt: Prompt) -> Trouble:
         """What went wrong so far at this prompt (forgotten when the prompt changes)."""
@@ -142,13 +147,14 @@ class Clarifier:
             reply = self._narrowed_reply(prompt, ask, heard)
             if reply.intent is None:
                 reply = self._whole_move(prompt, heard) or reply
-            command = (reply.intent or {}).get("intent")
+            intent = reply.intent or {}
+            command = intent.get("intent")
             if command not in COMMON_INTENTS:
                 return reply
             if command in CHANGES_THE_GAME and not reply.sure:
                 return Reply()
             if command != "repeat":
-                ending = self.commands.carry_out(prompt, command)
+                ending = self.commands.carry_out(prompt, intent, heard)
                 if ending is not None:
                     return Reply(cut=ending)
                 if self.play.game.prompt(self.play.state) != prompt:
@@ -244,18 +250,34 @@ class Clarifier:
         labels = [c.label for c in prompt.narrow.choices] if prompt.narrow is not None else []
         return any(self._reads_as_yes(words) for words in labels + list(prompt.choices))
 
-    def did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any]) -> dict[str, Any] | Taken:
-        """Ask before acting on an unsure reply. "yes" settles it, "no" refuses it (never
-        acted on unasked at this prompt again), and a corrected answer to the prompt is
-        taken (asked about in its turn if it is unsure itself); a common command still
+    def needs_surer(self, prompt: Prompt, heard: Understood, intent: dict[str, Any] | None) -> bool:
+        """A spoken move read surely enough to act on, but not surely enough for a move
+        that cannot be taken back (SURE_TO_REVEAL): asked "is that your answer?" first.
+        Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
+        if not heard.spoken or heard.verdict is not Verdict.ACT or intent is None or prompt.timeout is not None:
+            return False
+        if intent["intent"] in COMMON_INTENTS or (heard.confidence or 0.0) >= SURE_TO_REVEAL:
+            return False
+        tried = self.play.tried(intent, prompt.player)
+        return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
+
+    def did_you_mean(
+        self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False
+    ) -> dict[str, Any] | Taken:
+        """Ask before acting on an unsure reply (`sure_only`: a reply sure enough for a move
+        that can be taken back, but not for this one: "Ben says lower: is that your
+        answer?"). "yes" settles it, "no" refuses it (never acted on unasked at this
+        prompt again), and a corrected answer to the prompt is taken (asked about in its
+        turn if it is unsure itself; "no, I said higher" too); a common command still
         works (one that CHANGES_THE_GAME only when said surely). Returns the intent to
         act on, None to ask the prompt again, or how the session ends (EOF, QUIT); when
         nothing was settled twice at this prompt, what the narrowed questions found
         (narrow)."""
         unclear_before = say_again = False
+        question = your_answer(prompt, phrase) if sure_only else ""
         for _ in range(CORRECTIONS):
-            heard = self._ask_did_you_mean(prompt, phrase, again=say_again)
-            say_again = False  # a corrected answer is asked about by its own words
+            heard = self._ask_did_you_mean(prompt, phrase, again=say_again, question=question)
+            say_again, question = False, ""  # a corrected answer is asked about by its own words
             if heard is None:
                 return Ending.EOF
             if heard.outcome is Outcome.UNCLEAR and not unclear_before:
@@ -263,6 +285,9 @@ class Clarifier:
                 continue
             if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break
+            if heard.intent is not None and heard.intent["intent"] == CORRECT and heard.intent.get("said"):
+                said = str(heard.intent["said"])  # "no, I said higher": the answer, corrected
+                heard = replace(self.awaiting.ears.reread(prompt, said), source=heard.source)
             answer = heard.intent
             if answer is None:
                 if heard.unavailable:
@@ -277,7 +302,7 @@ class Clarifier:
             if answer["intent"] in COMMON_INTENTS:
                 if answer["intent"] in CHANGES_THE_GAME and heard.verdict is not Verdict.ACT:
                     break  # "yes, that's wrong" is no undo
-                ending = self.commands.carry_out(prompt, answer["intent"])
+                ending = self.commands.carry_out(prompt, answer)
                 if ending is not None:
                     return ending
                 continue
@@ -291,11 +316,13 @@ class Clarifier:
         self.announcer.say("Okay, let's try again.")
         return None
 
-    def _ask_did_you_mean(self, prompt: Prompt, phrase: str, again: bool = False) -> Understood | None:
-        """Say "Did you mean: <phrase>?" (`again`: "Sorry? Yes or no?", after an answer not
-        read) and hear the answer: yes or no, or a corrected answer to the prompt (the
-        question's prompt accepts both); logged when it was spoken."""
-        question = f"Did you mean: {phrase}?"
+    def _ask_did_you_mean(
+        self, prompt: Prompt, phrase: str, again: bool = False, question: str = ""
+    ) -> Understood | None:
+        """Say "Did you mean: <phrase>?" (or `question`; `again`: "Sorry? Yes or no?", after
+        an answer not read) and hear the answer: yes or no, or a corrected answer to the
+        prompt (the question's prompt accepts both); logged when it was spoken."""
+        question = question or f"Did you mean: {phrase}?"
         ask = Prompt(
             joined_prompt(YES_NO_PROMPT, prompt.name),
             prompt.player,
@@ -309,3 +336,9 @@ class Clarifier:
         if heard is not None and heard.outcome not in (Outcome.TIMED_OUT, Outcome.MISSED_START):
             self.awaiting.log_answer(prompt, heard, phrase)
         return heard
+
+
+def your_answer(prompt: Prompt, phrase: str) -> str:
+    """The question before a move that cannot be taken back: "Ben says lower: is that your answer?"."""
+    who = f"{prompt.player} says" if prompt.player else "I heard"
+    return f"{who} {phrase}: is that your answer?"

@@ -8,17 +8,20 @@ stake (docs/rules.md, "In every game").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .announcer import Announcer
 from .awaiting import Awaiting
-from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt
+from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Understood
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
-from .narrowing import YES_NO_PROMPT
 from .play import Play
 
+CORRECT = "correct"
+"""A correction of the last move: "no, I said lower" (host/corrections.py)."""
 COMMON_INTENTS = {
     "repeat",
     "help",
@@ -26,6 +29,7 @@ COMMON_INTENTS = {
     "score",
     "whose_turn",
     "undo",
+    CORRECT,
     "pause",
     "resume",
     "rules",
@@ -36,20 +40,18 @@ COMMON_INTENTS = {
     "quit",
     "read_table",
 }
-CHANGES_THE_GAME = frozenset({"undo", "pause", "quit"})
+CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
 narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
 for the choice "no bet"). The others only say something, and the question is asked again."""
+CORRECTION_HINT = 'If I took a move wrong, say what was said: "no, I said lower".'
 GENERAL_HELP = (
     "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
-    "undo, rules, pause, slower, faster, louder, quieter, or quit."
+    "undo, rules, pause, slower, faster, louder, quieter, or quit. " + CORRECTION_HINT
 )
 UNDO_REFUSED = "That can't be undone: it showed something that was hidden, and whoever moves again would now know it."
 UNDO_ASK = "That move showed something that was hidden. Take it back anyway? Only if everyone agrees: yes or no?"
 UNDO_STANDS = "Okay, it stands."
-CONFIRM_AGAIN = "Sorry? Yes or no?"
-CONFIRM_TRIES = 2
-"""Tries at a yes-or-no question the host could not read before it counts as a no."""
 UNDO_CONSENT = "That takes back "
 """How undo_consent_question begins (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
 
@@ -67,19 +69,31 @@ class CommonCommands:
     """Carries out a common command at a prompt."""
 
     def __init__(
-        self, play: Play, announcer: Announcer, awaiting: Awaiting, log: EventLog, undo_after_reveal: bool = False
+        self,
+        play: Play,
+        announcer: Announcer,
+        awaiting: Awaiting,
+        log: EventLog,
+        correct: Callable[[Prompt, dict[str, Any], Understood | None], None],
+        undo_after_reveal: bool = False,
     ):
         self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
+        self.correct = correct
+        """Puts the last move right (host/corrections.py Corrections.correct)."""
         self.undo_after_reveal = undo_after_reveal
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
 
-    def carry_out(self, prompt: Prompt, name: str) -> Ending | None:
+    def carry_out(self, prompt: Prompt, intent: dict[str, Any], heard: Understood | None = None) -> Ending | None:
+        """The command `intent` names, heard at `prompt` (`heard`: the reply it came in, if any)."""
+        name = intent["intent"]
         if name == "repeat":
             for text in self.announcer.last_spoken[-4:]:
                 self.announcer.say(text, remember=False)
         elif name in ("help", "what_can_i_say"):
             self.announcer.say(self.options_sentence(prompt), remember=False)
+            if name == "what_can_i_say" and self.play.actions and prompt.timeout is None:
+                self.announcer.say(CORRECTION_HINT, remember=False)  # a move to put right
             if name == "help":
                 self.announcer.say(self.play.game.help.get(prompt.name, GENERAL_HELP), remember=False)
         elif name == "score":
@@ -96,12 +110,14 @@ class CommonCommands:
             self.announcer.say(self.announcer.mouth.adjust(name), remember=False)
         elif name == "undo":
             self._undo(prompt)
+        elif name == CORRECT:
+            self.correct(prompt, intent, heard)
         elif name == "pause":
             return self._pause()
         elif name == "resume":  # only the pause's prompt hears it (PAUSED_PROMPT): decided elsewhere
             self.announcer.say("We're not paused. Carry on.", remember=False)
         elif name == "quit":
-            if self.confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
+            if self.awaiting.confirm(prompt, "Do you want to stop the game? It is saved, and you can resume it later."):
                 self.announcer.say("Game saved. See you next time!", remember=False)
                 return Ending.QUIT
             self.announcer.say("Okay, we keep playing.", remember=False)
@@ -123,10 +139,12 @@ class CommonCommands:
             if not self.undo_after_reveal:
                 self.announcer.reject(prompt, "undo after a reveal", UNDO_REFUSED)
                 return
-            agreed = self.confirm(replace(prompt, player=None), UNDO_ASK)
+            agreed = self.awaiting.confirm(replace(prompt, player=None), UNDO_ASK)
         else:
             owner = last.action.get("player")
-            agreed = owner == prompt.player or self.confirm(replace(prompt, player=owner), undo_consent_question(owner))
+            agreed = owner == prompt.player or self.awaiting.confirm(
+                replace(prompt, player=owner), undo_consent_question(owner)
+            )
         if not agreed:
             self.announcer.say(UNDO_STANDS, remember=False)
             return
@@ -151,24 +169,6 @@ class CommonCommands:
             if intent and intent["intent"] == "quit":
                 return Ending.QUIT
             self.announcer.say("We're paused. Say resume to continue.", remember=False)
-
-    def confirm(self, prompt: Prompt, question: str) -> bool:
-        """Ask yes or no; only a yes agrees, so nothing happens by accident. A reply that
-        could not be read is asked about once more, never taken for a no unheard; what
-        was heard is logged, as any reply is."""
-        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
-        self.announcer.say(question, remember=False)
-        for attempt in range(CONFIRM_TRIES):
-            heard = self.awaiting.hear(ask)
-            if heard is None or heard.outcome is Outcome.TIMED_OUT:
-                return False
-            if heard.outcome in (Outcome.UNCLEAR, Outcome.MISSED_START):
-                if attempt + 1 < CONFIRM_TRIES:
-                    self.announcer.say(CONFIRM_AGAIN, remember=False)
-                continue
-            self.awaiting.log_answer(prompt, heard, question)
-            return bool(heard.intent and heard.intent["intent"] == "yes")
-        return False
 
     def options_sentence(self, prompt: Prompt) -> str:
         if prompt.choices:

@@ -68,6 +68,8 @@ Intent = TypedDict(
         "team": int,
         "index": int,
         "seed": int,  # the journal's own redraw (host.engine.REDRAW), which no game sees
+        "said": str,  # a correction's words for the last move (host/corrections.py)
+        "by": str,  # whose move a correction names
     },
     total=False,
 )
@@ -269,6 +271,22 @@ class Outcome(Enum):
     """Speech where any speech is a move, read as something a player is unlikely to have
     said (a Keep Cool clue of two words, a non-word or a player's name; `reason` says
     which): never a move; the host asks "Again?" and listens on, its clock still running."""
+
+
+@dataclass(frozen=True)
+class Likeness:
+    """How well the speech behind a move the host took fits the words a player now says
+    they said (a correction, host/corrections.py), as the ears measured it: the host
+    decides what is close enough.
+
+    in_readings: one of the recogniser's own readings of that speech was the corrected move.
+    nats: the corrected words' log-likelihood as the speech's transcript minus the taken
+    words', both scored without the prompt's steering (None: this recogniser cannot score
+    words). Near 0 or above: the speech fits the correction as well as what was taken.
+    """
+
+    in_readings: bool
+    nats: float | None = None
 
 
 class Source(Enum):

@@ -90,6 +90,17 @@ def check_writable(path: Path, what: str, *, own_folder: bool = False) -> None:
         raise FileProblem(f"{path}: there is no folder {parent}, so the {what} cannot be made there")
 
 
+def make_folder(path: Path) -> None:
+    """The folder at `path`, made with its parents where missing; what stands in the way (a
+    file where a folder must be) is a FileProblem naming it (mkdir says only "File exists")."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next(p for p in (path, *path.parents) if p.exists() and not p.is_dir())
+        problem = f"{blocking} is {kind_of(blocking.stat().st_mode) or 'a file'}, not a folder"
+        raise FileProblem(problem if blocking == path else f"{path} cannot be made: {problem}") from None
+
+
 def read_bytes(path: Path, what: str, limit: int) -> bytes:
     """The whole of a regular file of at most `limit` bytes; FileProblem otherwise."""
     try:

@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS actions (
     session_id TEXT NOT NULL REFERENCES sessions(id),
     seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,             -- action | undo | redraw
+    kind TEXT NOT NULL,             -- action | undo | redraw | correction
     action TEXT,                    -- JSON intent with "player"
     t REAL NOT NULL,
     PRIMARY KEY (session_id, seq)
@@ -95,8 +95,10 @@ CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however 
 SCHEMA_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 REQUIRED_TABLES = ("sessions", "actions")
 """Without these a journal is not one; the others are added when missing (older journals)."""
-ACTION_KINDS = ("action", "undo", "redraw")
-"""A redraw is a move no game sees (host.engine.REDRAW): kept apart so it is not counted as one."""
+ACTION_KINDS = ("action", "undo", "redraw", "correction")
+"""A redraw is a move no game sees (host.engine.REDRAW): kept apart so it is not counted as
+one. A correction is the last move as the player said it, where the host misheard it
+(host/corrections.py): it takes that move's place."""
 EMPTY_GRACE_S = 10.0
 """An empty database file younger than this may be one another process is creating right
 now (SQLite writes its first page at once); an older one is an emptied journal."""
@@ -251,16 +253,24 @@ class Journal:
 
     def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
         """The actions in force: journal order, each undo removing the latest one (a
-        redraw counts as one: host.engine.apply_move replays it)."""
+        redraw counts as one: host.engine.apply_move replays it), each correction taking
+        the place of the latest move a player made (the redraws after it stay)."""
         actions: list[dict[str, Any]] = []
+        kinds: list[str] = []
         for seq, kind, action in self.db.execute(
             "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
         ):
             if kind == "undo":
                 if actions:
                     actions.pop()
+                    kinds.pop()
             elif kind in ("action", "redraw"):
                 actions.append(_action(session_id, seq, action))
+                kinds.append(kind)
+            elif kind == "correction":
+                if "action" not in kinds:
+                    raise SessionDamaged(f"game {session_id}: record {seq} corrects a move never made")
+                actions[len(kinds) - 1 - kinds[::-1].index("action")] = _action(session_id, seq, action)
             else:
                 raise SessionDamaged(f"game {session_id}: record {seq} is of unknown kind {kind!r}")
         return actions
@@ -382,6 +392,10 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
         _owner_only(path)  # seat tokens live here: 600, and SQLite gives its -wal and -shm the same
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        loss = None
+        if pending is not None:  # before anything is written here (wal_check.after_open says why)
+            index, loss = pending
+            loss = loss or wal_check.after_open(db, path, index)
         (verdict,) = db.execute("PRAGMA quick_check(1)").fetchone()
         if verdict != "ok":
             raise JournalDamaged(verdict)
@@ -391,10 +405,6 @@ def _open(path: Path) -> tuple[sqlite3.Connection, wal_check.Loss | None]:
             raise JournalDamaged(f"its {' and '.join(missing)} table{'s are' if len(missing) > 1 else ' is'} missing")
         if SCHEMA_TABLES - tables:  # only then: a full disk may still be read
             db.executescript(SCHEMA)
-        loss = None
-        if pending is not None:
-            index, loss = pending
-            loss = loss or wal_check.after_open(db, path, index)
     except BaseException:
         db.close()
         raise

@@ -178,6 +178,16 @@ class Undone(LogEvent):
     action: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Corrected(LogEvent):
+    """The last move replaced by what its player said, where the host misheard it."""
+
+    KIND = "correction"
+    action: Mapping[str, Any]
+    was: Mapping[str, Any]
+    asked: bool = False
+
+
 def kinds() -> set[str]:
     """Every type the session writes (tests/test_specs.py holds them to the spec)."""
     found, pending = set(), list(LogEvent.__subclasses__())

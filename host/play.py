@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from .contract import Understood
 from .engine import REDRAW, Action, Event, Game, GameOptions, RuleError, apply_move, crosses_reveal, redraw_seed
 from .journal import Journal
 
@@ -34,6 +35,11 @@ class LastMove:
     """The state before it."""
     revealed: bool
     """It showed something hidden (host.engine.crosses_reveal)."""
+    events: list[Event]
+    """What it gave when it was taken."""
+    heard: Understood | None
+    """The reply it was taken from, while this process remembers it (None: typed or
+    chosen step by step, or resumed since): a correction of it is weighed against it."""
 
 
 class Play:
@@ -55,6 +61,8 @@ class Play:
         self.actions: list[Action] = []
         self.watchers: list[Callable[[Any], None]] = list(watchers)
         """Called with the new state whenever it changes (the phone pages follow it)."""
+        self._heard: tuple[int, Understood] | None = None
+        """The last move's place among the moves and the reply it was taken from."""
 
     def start(self) -> list[Event]:
         """A new game: the deal, and what it says."""
@@ -80,19 +88,34 @@ class Play:
             state, _ = apply_move(self.game, state, action)
         return state
 
-    def tried(self, intent: dict[str, Any], player: str | None) -> tuple[Any, list[Event]] | RuleError:
-        """What the rules would do with the move now (the state stays as it is)."""
+    def tried(
+        self, intent: dict[str, Any], player: str | None, state: Any = None
+    ) -> tuple[Any, list[Event]] | RuleError:
+        """What the rules would do with the move now, or in `state` (which stays as it is)."""
         try:
-            return self.game.apply(self.state, _action(intent, player))
+            return self.game.apply(self.state if state is None else state, _action(intent, player))
         except RuleError as error:
             return error
 
-    def take(self, intent: dict[str, Any], player: str | None, state: Any) -> None:
-        """A move the rules took (`tried`): journaled first, then the game goes on from `state`."""
+    def take(self, intent: dict[str, Any], player: str | None, state: Any, heard: Understood | None = None) -> None:
+        """A move the rules took (`tried`): journaled first, then the game goes on from
+        `state`. `heard`: the reply it was taken from, kept for a correction of it."""
         action = _action(intent, player)
         self.journal.append(self.info.id, "action", action, self.clock())
         self.actions.append(action)
+        self._heard = (len(self.actions) - 1, heard) if heard is not None else None
         self.state = state
+        self._changed()
+
+    def correct(self, last: LastMove, intent: dict[str, Any]) -> None:
+        """`last` as its player said it, `intent`, where the host misheard it: journaled as
+        a correction first, then the game goes on as if it had been taken so (the redraws
+        after it replayed too). Its player stays the same."""
+        action = _action(intent, last.action.get("player"))
+        self.journal.append(self.info.id, "correction", action, self.clock())
+        self.actions[last.position] = action
+        self._heard = None
+        self.state = self.replay(self.actions)
         self._changed()
 
     def last_move(self) -> LastMove | None:
@@ -103,7 +126,8 @@ class Play:
         position = moves[-1]
         before = self.replay(self.actions[:position])
         _, events = apply_move(self.game, before, self.actions[position])
-        return LastMove(position, self.actions[position], before, crosses_reveal(events))
+        heard = self._heard[1] if self._heard is not None and self._heard[0] == position else None
+        return LastMove(position, self.actions[position], before, crosses_reveal(events), events, heard)
 
     def take_back(self, last: LastMove) -> None:
         """Undo `last` (and any redraw after it) in the journal. Where something drawn since
@@ -112,6 +136,7 @@ class Play:
         for _ in dropped:
             position = self.journal.append(self.info.id, "undo", None, self.clock())
         del self.actions[last.position :]
+        self._heard = None
         self.state = last.before
         if last.revealed or len(dropped) > 1:
             redraw: Action = {"intent": REDRAW, "seed": redraw_seed(self.options.seed, position)}

@@ -25,6 +25,7 @@ from .awaiting import Awaiting, Ears, timing
 from .clarifying import LISTEN_AGAIN, SORRY, Clarifier, Taken
 from .common_commands import COMMON_INTENTS, CommonCommands
 from .contract import Ending, Outcome, Prompt, Understood, Verdict
+from .corrections import Corrections
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
 from .journal import Journal
@@ -59,7 +60,10 @@ class Session:
         self.awaiting = Awaiting(
             ears, clock, log, self.announcer, remind_after, lambda prompt: other_way(prompt, self.play.state)
         )
-        self.commands = CommonCommands(self.play, self.announcer, self.awaiting, log, undo_after_reveal)
+        self.corrections = Corrections(self.play, self.announcer, self.awaiting)
+        self.commands = CommonCommands(
+            self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal
+        )
         self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
 
     @property
@@ -150,7 +154,7 @@ class Session:
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write(Heard(prompt.player, heard.text, source=heard.source.value))
-            return self._act(prompt, dict(heard.intent), heard.seat)
+            return self._act(prompt, dict(heard.intent), heard, heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             confidence = round(heard.confidence or 0.0, 3)
@@ -176,8 +180,9 @@ class Session:
                 timing=timing(heard, prompt),
             )
         )
-        intent, verdict = heard.intent, heard.verdict
         trouble = self.clarifier.trouble_at(prompt)
+        heard = self.corrections.meant_now(prompt, heard, bool(trouble.misses or trouble.ruled_out))
+        intent, verdict = heard.intent, heard.verdict
         # A spoken reading the player already said "no" to is a miss: never acted on, and
         # never the same "Did you mean" again (not even after narrowing found nothing).
         # Typed or pressed, the move is the player's own choice and is taken.
@@ -214,8 +219,9 @@ class Session:
             # "Right" would be both a yes and a guess: ask with the choices themselves.
             trouble.heard.append(heard.text)
             return self.clarifier.narrow(prompt)
-        if verdict is Verdict.ASK_FIRST:
-            settled = self.clarifier.did_you_mean(prompt, heard.phrase, intent)
+        if verdict is Verdict.ASK_FIRST or self.clarifier.needs_surer(prompt, heard, intent):
+            # Unsure, or not sure enough for a move that cannot be taken back.
+            settled = self.clarifier.did_you_mean(prompt, heard.phrase, intent, sure_only=verdict is Verdict.ACT)
             if not isinstance(settled, dict):
                 return settled
             intent = settled
@@ -228,18 +234,19 @@ class Session:
             return self.clarifier.narrow(prompt) if trouble.miss(heard.text) else None
         if refusal is not None:
             trouble.ruled_out.append(dict(intent))
-        return self._act(prompt, intent)
+        return self._act(prompt, intent, heard)
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> Ending | None:
+    def _act(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, seat: str = "") -> Ending | None:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
-            return self.commands.carry_out(prompt, intent["intent"])
-        self._accept(prompt, intent, seat)
+            return self.commands.carry_out(prompt, intent, heard)
+        self._accept(prompt, intent, seat, heard)
         return None
 
-    def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "") -> None:
+    def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "", heard: Understood | None = None) -> None:
         """A move by the player asked, or, where anyone of several may answer (player
-        None), by the seat of the phone page it came from."""
+        None), by the seat of the phone page it came from. `heard`: the reply it came
+        from (kept for a correction of it)."""
         player = prompt.player or seat or None
         tried = self.play.tried(intent, player)
         if isinstance(tried, RuleError):
@@ -247,7 +254,7 @@ class Session:
             return
         new_state, events = tried
         if intent["intent"] not in self.play.game.info_intents:
-            self.play.take(intent, player, new_state)  # journal first: a crash while speaking loses nothing
+            self.play.take(intent, player, new_state, heard)  # journal first: a crash while speaking loses nothing
             self.clarifier.forget()
         self.log.write(Accepted(prompt.player, intent))
         self.announcer.last_spoken = []

@@ -172,7 +172,11 @@ def _judged(path: Path) -> tuple[Index, Loss | None] | None:
 
 
 def after_open(db: sqlite3.Connection, path: Path, index: Index) -> Loss | None:
-    """Once SQLite has read the log: the frames it found valid against those committed."""
+    """Once SQLite has read the log: the frames it found valid against those committed.
+
+    Called before this process writes anything: when no frame is valid (the log's first
+    pages damaged), SQLite's first write starts a new log with a new salt, which this
+    would take for a live process's new log, and the loss would pass unsaid (issue 58)."""
     wal = Path(f"{path}-wal")
     try:
         _, frames, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()

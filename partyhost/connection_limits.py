@@ -4,10 +4,13 @@
 kept here once. At most `per_address` connections from one address and `total` in all
 are open; `total` is kept under the process's open-file limit (total_connections), so
 accepting never fails for want of a descriptor. A newcomer beyond a cap closes the
-connection idle longest (of its own address, for the per-address cap), so a player is
-served however many idle connections someone holds; when every one is busy with a
-request, the newcomer is turned away instead. Each kind of trouble is logged at most
-once every LOG_EVERY_S, with a count of the lines left out (a line per accept that
+connection idle longest (of its own address, for the per-address cap; of the address
+holding the most, for the total), so a player is served however many idle connections
+someone holds; when every one it could close is busy with a request, the newcomer is
+turned away instead. The last few places (reserve_for) are kept for an address that has
+no connection yet: the addresses already connected share the rest, so a few households'
+busy connections cannot turn another away (issue 58). Each kind of trouble is logged at
+most once every LOG_EVERY_S, with a count of the lines left out (a line per accept that
 failed for want of files flooded the terminal: issue 46, docs/robustness.md).
 """
 
@@ -26,6 +29,8 @@ BACKLOG = 32
 SPARE_FILES = 16
 """Descriptors kept free beyond those in use at start: logs, the journal, a model file."""
 LOG_EVERY_S = 10.0
+FULL = "every place it may take is held by a connection busy with a request"
+"""Why a newcomer was turned away (Gate.admit said no), for the log line."""
 
 
 class Connection(Protocol):
@@ -40,25 +45,40 @@ class Connection(Protocol):
     def close(self) -> Any: ...
 
 
+def reserve_for(per_address: int, total: int) -> int:
+    """Places kept for addresses with no connection: one address's worth, at most an eighth."""
+    return min(per_address, total // 8)
+
+
 class Gate:
-    """The connections open now: at most `per_address` from one address and `total` in all
-    (module docstring)."""
+    """The connections open now: at most `per_address` from one address and `total` in all,
+    the last `reserve_for` of them for an address with none yet (module docstring)."""
 
     def __init__(self, per_address: int, total: int):
         self.per_address, self.total = per_address, total
+        self.reserve = reserve_for(per_address, total)
         self.open: dict[Connection, str] = {}
 
     def admit(self, newcomer: Connection) -> bool:
-        for cap, of_address in ((self.per_address, newcomer.address), (self.total, None)):
-            crowd = [c for c, address in self.open.items() if of_address in (None, address)]
-            if len(crowd) >= cap:
-                idle = [c for c in crowd if not c.busy]
-                if not idle:
-                    return False
-                oldest = min(idle, key=lambda c: c.idle_since)
-                oldest.close()
-                self.leave(oldest)
+        own = [c for c, address in self.open.items() if address == newcomer.address]
+        if len(own) >= self.per_address and not self._close_idle(own):
+            return False
+        room = self.total - self.reserve if own else self.total
+        if len(self.open) >= room and not self._close_idle(list(self.open)):
+            return False
         self.open[newcomer] = newcomer.address
+        return True
+
+    def _close_idle(self, crowd: list[Connection]) -> bool:
+        """Close the idle connection of `crowd` whose address holds the most, the one idle
+        longest of those; False when every one is busy."""
+        idle = [c for c in crowd if not c.busy]
+        if not idle:
+            return False
+        held = Counter(self.open.values())
+        chosen = min(idle, key=lambda c: (-held[c.address], c.idle_since))
+        chosen.close()
+        self.leave(chosen)
         return True
 
     def leave(self, connection: Connection) -> None:

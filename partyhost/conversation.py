@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.contract import Outcome, Prompt, Source, Understood, one_line
+from host.contract import Likeness, Outcome, Prompt, Source, Understood, one_line
 from partyhost.speech_time import estimated_seconds
 from partyhost.textio import TextMouth
 from voice.understanding.matcher import Matcher
@@ -108,6 +108,10 @@ class Conversation:
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.understand(prompt, text, Source.VOICE)
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """An assistant sends text only: no speech to weigh a correction against."""
+        return None
 
     def say(self, text: str) -> None:
         with self._lock:

@@ -29,7 +29,7 @@ import platformdirs
 from host.contract import PartyhostError
 from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
-from host.files import FileProblem, check_writable, resolved
+from host.files import FileProblem, check_writable, make_folder, resolved
 from host.games import game_ids, get_game
 from host.journal import Journal, SessionRecord
 from host.play import SessionInfo
@@ -162,6 +162,7 @@ class Table:
         files it needs beside the journal: with `to_read` (listing, checking) it is read as it
         is, unchanging; anything else is refused with the reason."""
         path = self.place.journal
+        self._make_folder()
         try:
             journal = Journal(path)
         except (sqlite3.OperationalError, OSError) as error:
@@ -177,6 +178,13 @@ class Table:
             self.tell(journal.notice)
         return journal
 
+    def _make_folder(self) -> None:
+        """The data folder, made where missing; one line when something else stands in its place."""
+        try:
+            make_folder(self.place.folder)
+        except OSError as problem:  # a file in its place, or no right to make it
+            raise UserError(f"the data folder cannot be used: {problem}; choose another with --data-dir") from None
+
     def check(self) -> None:
         """Refuse now a journal that cannot open (partyhost serve, before it listens)."""
         self.open_journal().close()
@@ -184,9 +192,16 @@ class Table:
     # ---- play and resume ----------------------------------------------------
 
     def play(self, setup: GameSetup, choice: IOChoice) -> GameEnd | None:
-        """A new game; None when the spoken menu was left without choosing one."""
+        """A new game; None when the spoken menu was left without choosing one.
+
+        Where there is no journal yet, none is made until the game is sure to start: a
+        refused deck or option leaves no empty journal behind."""
         settings = self._settings(choice)
-        with contextlib.closing(self.open_journal()) as journal:
+        self._make_folder()  # an event log may be asked for in it
+        with contextlib.ExitStack() as held:
+            journal = None
+            if os.path.lexists(self.place.journal):  # anything by its name: open_journal judges it
+                journal = held.enter_context(contextlib.closing(self.open_journal()))
             game_id = setup.game
             if game_id is None:
                 _check_grammars(list(game_ids()))
@@ -200,6 +215,9 @@ class Table:
             _check_grammars([game_id])
             events = _events_arg(choice)  # so is an event log that cannot be written
             io = _open_io(settings, 0.0, choice)  # a missing device is refused before anything is saved
+            if journal is None:
+                with _closed_on_failure(io):
+                    journal = held.enter_context(contextlib.closing(self.open_journal()))
             return self._start(journal, new, settings, io, events)
 
     def resume(self, session_id: str | None, choice: IOChoice) -> GameEnd:
@@ -402,20 +420,22 @@ class Table:
                     yield records[session_id]
 
 
-def _new_game(journal: Journal, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
-    """The game's options and decks, checked by its rules before anything is saved."""
+def _new_game(journal: Journal | None, game_id: str, setup: GameSetup, settings: Settings) -> _NewGame:
+    """The game's options and decks, checked by its rules before anything is saved (`journal`:
+    the games played before, which some rules and decks follow; None when there are none)."""
     game = get_game(game_id)
     if setup.teams and not game.teams:
         raise UserError(f"{game.title} is not played in teams; name the players with --players instead of --teams.")
     options = game_options(game, setup, settings)
     group = ",".join(sorted(name.lower() for name in options.players))
-    options = after_last_game(game, options, journal, group, time.time())
+    if journal is not None:
+        options = after_last_game(game, options, journal, group, time.time())
     saved = SavedSetup(
         options,
         question_decks=tuple(str(resolved(p, "deck file")) for p in setup.question_decks),
         word_decks=tuple(str(resolved(p, "deck file")) for p in setup.word_decks),
         card_deck=str(resolved(setup.card_deck, "deck file")) if setup.card_deck else None,
-        used_questions=tuple(sorted(journal.used_questions(group))),
+        used_questions=tuple(sorted(journal.used_questions(group))) if journal is not None else (),
         group=group,
         io=_io_to_keep(settings),
         pins=Pins(grammar_version(game.id), rule_defaults(game), __version__),

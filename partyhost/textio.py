@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from host.contract import Outcome, Prompt, Source, Understood, one_line
+from host.contract import Likeness, Outcome, Prompt, Source, Understood, one_line
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -120,6 +120,10 @@ class TextEars:
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.understand(prompt, text)
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """Typed words are not misheard: a correction of them is asked of the table."""
+        return None
 
     def _read(self, prompt: Prompt, line: str) -> Understood:
         """A command after an address is decided here, like a phone's button; a bare one at a

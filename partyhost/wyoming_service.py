@@ -45,7 +45,7 @@ from wyoming.ping import Ping, Pong
 from host.contract import PartyhostError, one_line
 from partyhost import __version__
 from partyhost.answer_bound import ANSWER_BOUND_S, AnswerBound
-from partyhost.connection_limits import BACKLOG, Gate, Quiet, total_connections, watch_the_loop
+from partyhost.connection_limits import BACKLOG, FULL, Gate, Quiet, total_connections, watch_the_loop
 from partyhost.conversation import LONGEST_REPLY, Conversation, HostStopped
 from partyhost.logs import one_line_logs
 from voice.remote.wire import BadEvent, EventLimits, read_event
@@ -132,9 +132,7 @@ class TableHandler:
         """Events until the peer closes; a slow, silent, malformed or oversized one ends only this
         connection (module docstring)."""
         if not self.gate.admit(self):
-            self.quiet.warning(
-                "full", f"turned away a connection from {self.address}: every connection is busy with a request"
-            )
+            self.quiet.warning("full", f"turned away a connection from {self.address}: {FULL}")
             self.close()
             return
         try:
@@ -224,7 +222,12 @@ async def serve(
     watch_the_loop(asyncio.get_running_loop(), quiet)
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await TableHandler(reader, writer, table, gate, quiet).run()
+        try:
+            await TableHandler(reader, writer, table, gate, quiet).run()
+        except asyncio.CancelledError:
+            # The service is stopping mid-request. Ended, not cancelled: Python 3.11's streams
+            # print a line for each cancelled connection's task (fixed in 3.12).
+            pass
 
     server = await asyncio.start_server(connected, bind, port, backlog=BACKLOG)
     table.start()

@@ -51,6 +51,25 @@ set `undo_after_reveal = true` in config.toml: the host then asks the table, and
 the move back only when it hears yes. The game's randomness is then drawn afresh (the
 journal records the new seed, so a resumed game replays exactly): a roll taken back
 and rolled again does not repeat the result everyone just heard.
+
+When the host took a move other than the one said, say what was said: "no, I said
+lower", "I said the bowling one", "Cy said lower" (or "that's not what I said", and the
+host asks what was). A correction puts right the host's reading of the last move, even
+after the card it turned was shown: it restores what was said, it is not a new choice,
+so nobody can use it to choose again after a reveal. Only the last move can be
+corrected, until the next one is taken ("Only the last move can be corrected, and Ben
+has moved since Ana."); the words must be a move the rules take at the question that
+move answered, and the host then says what changed ("Ben said lower: Ben gets 0, not
+10."). It asks the table first ("Ben said lower, not right? Does everyone agree?") when
+the move was another player's than the one whose turn it is, when the correction was
+typed after a reveal (typing is not misheard), when the corrected move would show
+something other than what was shown, or when what it heard does not sound enough like
+the correction; the move stands unless the table says yes. A move made against the
+clock (a Keep Cool clue) cannot be corrected: say "host, undo".
+
+Before a spoken move that shows something hidden (the last prediction, a challenge, a
+roll), the host acts unasked only on a reading surer than for other moves; otherwise it
+asks first: "Ben says lower: is that your answer?" (yes, no, or the answer again).
 """
 
 

@@ -1,4 +1,5 @@
-"""A game played in-process with the phone pages on: typed lines fed from the test, pages on 127.0.0.1.
+"""A game played in-process with the phone pages on: typed lines fed from the test, pages on 127.0.0.1
+(and PhoneGame, a real `partyhost play --phones` process, for what its terminal shows).
 
 The session runs in its own thread exactly as `partyhost play --phones` runs it
 (PhoneTable.open / attach / close around Session), with the typed ears reading
@@ -8,8 +9,12 @@ lines the test hands over one at a time, so a test can act between two moves.
 from __future__ import annotations
 
 import io
+import os
 import queue
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +36,13 @@ from partyhost.textio import TextMouth
 from voice.understanding.matcher import Matcher
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+WEBSOCKET_UPGRADE = (
+    b"GET /ws/Ana HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+"""A WebSocket opened to Ana's seat by hand, as someone holding it open without a token would."""
 
 
 def free_port() -> int:
@@ -180,3 +192,69 @@ def running_centurion(folder: Path) -> Iterator[LiveGame]:
     yield game
     if game.running:
         game.finish()
+
+
+class PhoneGame:
+    """A real `partyhost play --phones` on 127.0.0.1 (Centurion, Ana and Ben), waiting for its first line."""
+
+    def __init__(self, tmp_path: Path, **popen):
+        env = {
+            **os.environ,
+            "PARTYHOST_DATA_DIR": str(tmp_path / "data"),
+            "PARTYHOST_CONFIG": os.devnull,
+            "PYTHONUNBUFFERED": "1",
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "partyhost",
+            "play",
+            "centurion",
+            "--players",
+            "Ana,Ben",
+            "--mode",
+            "pvp",
+            "--deal",
+            "host",
+            "--seed",
+            "7",
+            "--phones",
+            "--phones-bind",
+            "127.0.0.1",
+            "--phones-port",
+            "0",
+            "--input",
+            "text",
+            "--output",
+            "text",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            **popen,
+        )
+        assert self.process.stdout is not None and self.process.stdin is not None
+        self.port = 0
+        while not self.port:
+            line = self.process.stdout.readline()
+            assert line, "the game ended before its phone server started"
+            found = re.search(r"PHONES: open http://127\.0\.0\.1:(\d+)/", line)
+            self.port = int(found.group(1)) if found else 0
+
+    def end(self) -> tuple[int, str, str]:
+        """Its exit code and what it wrote on stdout (after its join line) and stderr, once its
+        input has ended."""
+        assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
+        self.process.stdin.close()
+        out, err = self.process.stdout.read(), self.process.stderr.read()
+        return self.process.wait(timeout=60), out, err
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()

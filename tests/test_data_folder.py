@@ -126,3 +126,33 @@ def test_a_read_only_data_folder_is_listed_and_checked_and_a_game_refused_plainl
         assert refused.returncode == 2 and "HOST:" not in refused.stdout
         [line] = refused.stderr.splitlines()
         assert line.startswith("partyhost: ") and "read-only" in line.lower()
+
+
+# ---- a data folder that cannot be one, and nothing made for a game refused (issue 58, item 5) ----
+
+
+@pytest.mark.parametrize("under", ["", "games/2026"])
+def test_a_data_folder_that_is_a_file_is_named_in_one_line(tmp_path: Path, under: str):
+    """It was SQLite's "[Errno 17] File exists: '...'" (or "[Errno 20] Not a directory")."""
+    blocking = tmp_path / "partyhost-data"
+    blocking.write_text("notes\n")
+    folder = blocking / under if under else blocking
+    made = "" if not under else f"{folder} cannot be made: "
+    for args in (["sessions"], ["play", "centurion", "--players", "Ana,Ben"]):
+        refused = partyhost(args, folder)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr == (
+            f"partyhost: the data folder cannot be used: {made}{blocking} is a file, not a folder; "
+            "choose another with --data-dir\n"
+        )
+    assert blocking.read_text() == "notes\n"
+
+
+def test_a_refused_deck_leaves_no_journal_behind(tmp_path: Path):
+    """A journal with no game in it was made before the deck was read and refused."""
+    deck = tmp_path / "questions.csv"
+    deck.write_text("question,answer\nWhat year?,1999\n")
+    data = tmp_path / "data"
+    refused = partyhost(["play", "keep-it-100", "--players", "Ana,Ben,Cy", "--deck", str(deck)], data)
+    assert refused.returncode == 2 and refused.stderr.startswith(f"partyhost: bad deck: {deck}:1: missing columns")
+    assert list(data.iterdir()) == []

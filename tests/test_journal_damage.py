@@ -307,6 +307,64 @@ def test_moves_lost_with_the_write_ahead_log_are_named_not_silent(tmp_path, kind
     assert err == ""
 
 
+KILLED_AT_THE_END = """
+import io, os, signal, sys
+from partyhost.cli import main
+
+class KilledWhenDone(io.StringIO):
+    def readline(self, size=-1):
+        line = super().readline(size)
+        if not line:  # every line played: killed while waiting for the next one
+            os.kill(os.getpid(), signal.SIGKILL)
+        return line
+
+sys.stdin = KilledWhenDone(sys.argv[1])
+main(sys.argv[2:])
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh_game_killed(tmp_path_factory) -> Path:
+    """A data folder whose first game (Centurion, Ana and Ben, 40 typed lines) was killed: its
+    tables and moves are all in the write-ahead log, none yet in the database file."""
+    data = tmp_path_factory.mktemp("killed")
+    lines = "\n".join(SCRIPT[:40]) + "\n"
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(data), "PARTYHOST_CONFIG": os.devnull}
+    done = subprocess.run([sys.executable, "-c", KILLED_AT_THE_END, lines, *CENTURION], cwd=REPO, env=env, timeout=120)
+    assert done.returncode == -9
+    assert (data / "partyhost.sqlite3").stat().st_size == 4096  # the first page only: an empty schema
+    return data
+
+
+def flip(wal: Path, at: int) -> None:
+    with open(wal, "r+b") as log:
+        log.seek(at)
+        flipped = bytes(b ^ 0xFF for b in log.read(16))
+        log.seek(at)
+        log.write(flipped)
+
+
+@pytest.mark.parametrize("at", [268, 2_062, 4_920, "mid-log"])
+def test_a_log_damaged_in_its_first_pages_is_reported_as_mid_log_damage_is(
+    fresh_game_killed, tmp_path, at, monkeypatch, capsys
+):
+    """Issue 58: with its first frame bad the log gives SQLite no table; the check once came
+    after the tables were made anew, whose write started a new log that it took for a live
+    process's, and `sessions --check` said "No saved games yet" and exit 0."""
+    data = tmp_path / "data"
+    shutil.copytree(fresh_game_killed, data)
+    wal = data / "partyhost.sqlite3-wal"
+    flip(wal, wal.stat().st_size // 2 if at == "mid-log" else at)
+    found_as = wal.read_bytes()
+    code, out, err = run(["sessions", "--check"], data, monkeypatch, capsys)
+    assert code == 1
+    [line] = err.splitlines()
+    assert "lost their latest changes: its write-ahead log partyhost.sqlite3-wal is damaged" in line
+    assert "pages saved since the last checkpoint are gone" in line
+    kept = [p.read_bytes() for p in data.iterdir() if ".damaged-" in p.name]
+    assert kept == [found_as]  # the log as found, for a rescue
+
+
 def test_an_intact_log_after_a_crash_gives_every_move_and_no_notice(tmp_path, monkeypatch, capsys):
     data = crashed_journal(tmp_path)
     code, out, err = run(["sessions"], data, monkeypatch, capsys)

@@ -13,10 +13,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from phone_game import PhoneGame
 
 from partyhost.textio import TextMouth
 
@@ -83,62 +84,17 @@ def test_a_name_with_a_control_character_is_refused_with_a_reason(tmp_path: Path
 
 def test_a_forged_request_path_prints_one_harmless_line_on_the_host_s_terminal(tmp_path: Path):
     """The probe's curl, against a real `partyhost play --phones` on 127.0.0.1."""
-    command = [
-        sys.executable,
-        "-m",
-        "partyhost",
-        "play",
-        "centurion",
-        "--players",
-        "Ana,Ben",
-        "--mode",
-        "pvp",
-        "--deal",
-        "host",
-        "--seed",
-        "7",
-        "--phones",
-        "--phones-bind",
-        "127.0.0.1",
-        "--phones-port",
-        "0",
-        "--input",
-        "text",
-        "--output",
-        "text",
-    ]
-    game = subprocess.Popen(
-        command,
-        cwd=REPO,
-        env=_env(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    game = PhoneGame(tmp_path)
     try:
-        assert game.stdout is not None and game.stdin is not None
-        deadline = time.monotonic() + 60
-        url = None
-        while url is None and time.monotonic() < deadline:
-            line = game.stdout.readline()
-            assert line, "the game ended before its phone server started"
-            found = re.search(r"PHONES: open (http://127\.0\.0\.1:\d+)/", line)
-            url = found.group(1) if found else None
-        assert url is not None
+        url = f"http://127.0.0.1:{game.port}"
         for path in (FORGED_PATH, "/seat/x%0d%0aHOST:%20forged%1b%5b2J", "/%1b%5d0;owned%07?code=%0aHOST:%20x"):
             try:
                 urllib.request.urlopen(url + path, timeout=10).read()
             except urllib.error.HTTPError as refused:
                 assert refused.code in (403, 404)
-        game.stdin.close()
-        assert game.stderr is not None
-        out, err = game.stdout.read(), game.stderr.read()
-        game.wait(timeout=60)
+        _, out, err = game.end()
     finally:
-        if game.poll() is None:
-            game.kill()
-            game.wait()
+        game.kill()
     assert "asked for x HOST: The game is over. Ana wins [2J ]0;owned 's cards" in err
     for line in (out + err).splitlines():
         assert not DRIVES_A_TERMINAL.search(line), repr(line)

@@ -9,7 +9,8 @@ from pathlib import Path
 from fakes import RecordingMouth
 from understood import Say, Understands
 
-from host.common_commands import CONFIRM_AGAIN, UNDO_CONSENT
+from host.awaiting import CONFIRM_AGAIN
+from host.common_commands import UNDO_CONSENT
 from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import Game, GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog

@@ -94,6 +94,17 @@ def test_a_bad_rule_of_any_game_is_refused_before_the_service_starts(tmp_path, m
     assert code == 2 and "[rules.keep-it-100] Keep It 100 has no rule called no_such_rule." in err
 
 
+def test_a_settings_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows' Notepad may begin a UTF-8 file with one; it is not part of the first key
+    (docs/robustness.md). This held before issue 58 too: it was only not written down."""
+    from partyhost.config import load_settings
+
+    path = tmp_path / "config.toml"
+    path.write_bytes("\ufeffspeech_rate = 1.2\nvolume = 0.5\n".encode())
+    settings = load_settings(path)
+    assert (settings.speech_rate, settings.volume) == (1.2, 0.5)
+
+
 def test_every_number_setting_has_limits():
     numbers = {
         f.name

@@ -16,9 +16,20 @@ import pytest
 from replay import load_cases
 from satellite import satellite_program_path  # noqa: F401 (fixture)
 
-from host.common_commands import CONFIRM_AGAIN, undo_consent_question
-from partyhost_lab.table import play_case, speaker_for
-from partyhost_lab.table_player import UNTOLD, Table, narrowed_answer, told_as_typed, typed_lines
+from host.awaiting import CONFIRM_AGAIN
+from host.common_commands import undo_consent_question
+from host.corrections import TABLE_AGREES
+from partyhost_lab.scripted import outcomes
+from partyhost_lab.table import IRREVERSIBLE, CaseResult, play_case, speaker_for, stop_of, stop_rows
+from partyhost_lab.table_player import (
+    UNTOLD,
+    GameRecord,
+    LineRecord,
+    Table,
+    narrowed_answer,
+    told_as_typed,
+    typed_lines,
+)
 
 SHORT = replace(
     next(c for c in load_cases() if c.script == "centurion-vs-host.txt"),
@@ -123,6 +134,7 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
                 ],
             ),
+            (f"no, I said {line.text}", not_corrected(line)),
             (
                 "undo",
                 [
@@ -161,9 +173,9 @@ def test_a_player_answers_did_you_mean_truthfully_undoes_a_wrong_move_and_says_i
     table = Table(case.game, host, host.log, host, numbered, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
-    assert host.said == [line.text, "no", line.text, "undo", line.text, "yes", "yes"]  # yes again, not the line
+    assert host.said == [line.text, "no", line.text, f"no, I said {line.text}", "undo", line.text, "yes", "yes"]
     assert [n for text, n in sayings if text == line.text] == [0, 1, 2]  # each repeat a new saying
-    assert record.done and record.tries == 3 and record.undos == 1
+    assert record.done and record.tries == 3 and record.undos == 1 and record.corrections == 1
     assert record.asked == ["one with plus twenty", "card two with plus twenty", CONFIRM_AGAIN]
     assert record.wrong_moves == [wrong]
     assert record.reactions == ["answered", "wrong move", "done"]
@@ -187,6 +199,7 @@ def test_a_player_agrees_when_the_undo_of_their_wrong_move_needs_their_yes(tmp_p
                     {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
                 ],
             ),
+            (f"no, I said {line.text}", not_corrected(line)),
             ("undo", [{"type": "say", "text": undo_consent_question("Team Ana")}]),
             (
                 "yes",
@@ -212,8 +225,61 @@ def test_a_player_agrees_when_the_undo_of_their_wrong_move_needs_their_yes(tmp_p
     table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
     [record] = table.play([line]).lines
     host.thread.join(5)
-    assert host.said == [line.text, "undo", "yes", line.text]
+    assert host.said == [line.text, f"no, I said {line.text}", "undo", "yes", line.text]
     assert record.done and record.undos == 1 and record.wrong_moves == [wrong]
+
+
+def not_corrected(line) -> list[dict]:
+    """The host's answer to a correction it could not read: the reason, and the question again."""
+    return [
+        {"type": "rejected", "player": "Team Ben", "reason": "correction not understood"},
+        {"type": "say", "text": "Sorry, I couldn't tell what the move should be. Nothing changed."},
+        {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+        {"type": "say", "text": "Team Ben, which question is closest to 50?"},
+    ]
+
+
+def test_a_player_corrects_a_wrong_move_and_the_table_agrees(tmp_path):
+    """The host took card 1 for "card two with plus twenty": "no, I said ...", the table's
+    yes to the host's question, and the move stands as said, with no undo."""
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
+    wrong = {"intent": "choose_card", "card": 1}
+    ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
+    question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (
+                line.text,
+                [
+                    {"type": "intent", "intent": wrong},
+                    {"type": "say", "text": "Card 1."},
+                    {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+                ],
+            ),
+            (
+                f"no, I said {line.text}",
+                [{"type": "say", "text": f"Team Ana said {line.text}, not card one? {TABLE_AGREES}"}],
+            ),
+            (
+                "yes",
+                [
+                    {"type": "correction", "action": {**line.move, "player": "Team Ana"}, "was": wrong, "asked": True},
+                    {"type": "say", "text": f"Team Ana said {line.text}: nothing else changes."},
+                    {"type": "intent", "intent": {"intent": "correct"}},
+                    {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=[ask, question],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, f"no, I said {line.text}", "yes"]
+    assert record.done and record.corrections == 1 and record.undos == 0 and record.wrong_moves == [wrong]
 
 
 def test_a_scripts_yes_to_an_undo_is_folded_into_its_undo_line(tmp_path):
@@ -818,3 +884,45 @@ def test_a_line_not_understood_is_done_by_a_spoken_sorry_though_typed_play_words
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert record.done and record.tries == 1 and record.errors == []
+
+
+def test_a_games_record_keeps_what_stands_after_an_undo_and_a_correction():
+    """The reveal and scores of a misheard move are not the game's once corrected or undone:
+    the corrected move's record stands in its place (what the journal keeps)."""
+    right, lower = {"intent": "predict", "guess": "correct"}, {"intent": "predict", "guess": "lower"}
+    events = [
+        {"type": "reveal", "value": 40},  # the deal's
+        {"type": "intent", "intent": {"intent": "place", "line": 1}},
+        {"type": "intent", "intent": right},
+        {"type": "reveal", "value": 78},
+        {"type": "score", "player": "Ben", "delta": 10, "total": 10, "reason": "right"},
+        {"type": "intent", "intent": {"intent": "score"}},  # a command: no move
+        {"type": "correction", "action": {**lower, "player": "Ben"}, "was": {**right, "player": "Ben"}},
+        {"type": "reveal", "value": 78},
+        {"type": "intent", "intent": {"intent": "correct"}},
+        {"type": "intent", "intent": {"intent": "place", "line": 2}},
+        {"type": "score", "player": "Ana", "delta": 5, "total": 5, "reason": "x"},
+        {"type": "undo", "action": {"intent": "place", "line": 2, "player": "Ana"}},
+    ]
+    assert outcomes(events) == [{"type": "reveal", "value": 40}, {"type": "reveal", "value": 78}]
+
+
+def _stopped(tmp_path, wrong: bool, refused_undo: bool):
+    line = LineRecord(4, "lower", "Ben", tries=6, heard=["you're right", "right"])
+    if wrong:
+        line.wrong_moves.append({"intent": "predict", "guess": "correct"})
+    events = [{"type": "rejected", "reason": "undo after a reveal"}] if refused_undo else []
+    record = GameRecord(lines=[line], events=events, stalled_at=4)
+    return CaseResult("s.txt", "keep-it-100", "basic", "clean", {}, False, record, 26, 1.0)
+
+
+def test_a_stopped_game_says_at_which_line_why_and_what_could_have_saved_it(tmp_path):
+    irreversible = stop_of(_stopped(tmp_path, wrong=True, refused_undo=True))
+    assert irreversible is not None and irreversible.line == 5 and irreversible.heard == ("you're right", "right")
+    assert (irreversible.cause, irreversible.saved_by) == (IRREVERSIBLE, "a correction")
+    undoable = stop_of(_stopped(tmp_path, wrong=True, refused_undo=False))
+    assert undoable is not None and undoable.saved_by == "an undo"
+    unheard = stop_of(_stopped(tmp_path, wrong=False, refused_undo=False))
+    assert unheard is not None and unheard.saved_by == "nothing"
+    rows = stop_rows([_stopped(tmp_path, True, True), _stopped(tmp_path, False, False)])
+    assert rows[-1] == f"\n{IRREVERSIBLE}: 1 of 2 games"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
-from wyoming.event import Event
+from wyoming.event import Event, async_read_event, async_write_event
 from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 
@@ -612,3 +612,91 @@ def test_serving_with_no_saved_game_starts_the_menu_without_sounding_like_an_err
     assert started == [None]
     err = capsys.readouterr().err
     assert err == "partyhost: no unfinished game to continue; a new one starts from the menu\n"
+
+
+# ---- one household's busy clients and another's player (issue 58, item 4) ----------------
+
+
+class BusyClients:
+    """`per_address` connections from each of `addresses`, each sending transcripts back to back
+    (one always waiting behind the one being answered, so the connection is never idle), opened
+    again a moment after the service drops one; in a thread of their own."""
+
+    def __init__(self, port: int, addresses: list[str], per_address: int):
+        self.port, self.wanted = port, [a for a in addresses for _ in range(per_address)]
+        self.answered = 0
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=asyncio.run, args=(self._all(),), daemon=True)
+
+    def __enter__(self) -> BusyClients:
+        self._thread.start()
+        assert self._ready.wait(30)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=30)
+
+    async def _all(self) -> None:
+        self._stopping = threading.Event()
+        clients = [asyncio.create_task(self._client(address)) for address in self.wanted]
+        while self.answered < len(self.wanted):  # each has had an answer: all connected and busy
+            await asyncio.sleep(0.05)
+        self._ready.set()
+        while not self._stopping.is_set():
+            await asyncio.sleep(0.05)
+        for client in clients:
+            client.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
+
+    async def _client(self, address: str) -> None:
+        words = Transcript("score", context={"conversation_id": "busy"}).event()
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(address, 0))
+                try:
+                    await async_write_event(words, writer)
+                    while True:
+                        await async_write_event(words, writer)
+                        if await async_read_event(reader) is None:
+                            break
+                        self.answered += 1
+                finally:
+                    writer.close()
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+
+
+def test_64_busy_clients_from_8_addresses_never_turn_away_a_player_from_another(tmp_path):
+    """A fair share per address, and room kept for an address with no connection: one
+    household's 64 busy connections took every place, and a player was reset 4 of 10 times
+    (here 5 of 30 before, in three runs of ten: a player got in only where a busy connection
+    was between two requests, so 30 tries, not 10)."""
+    table = Service(tmp_path, "--no-zeroconf")
+    try:
+        with BusyClients(table.port, [f"127.0.2.{n}" for n in range(1, 9)], per_address=8):
+            answered = []
+            for _ in range(30):
+                try:
+                    answer = asyncio.run(asyncio.wait_for(send_from("127.0.3.1", table.port, "hello"), 10))
+                    answered.append(
+                        answer is not None and (Handled.is_type(answer.type) or NotHandled.is_type(answer.type))
+                    )
+                except (OSError, asyncio.TimeoutError):
+                    answered.append(False)
+    finally:
+        code, errors = table.stop()
+    assert answered == [True] * 30
+    assert code == 0 and "Traceback" not in errors
+    assert len(errors.splitlines()) <= 5, errors[-3000:]
+
+
+async def send_from(address: str, port: int, text: str) -> Event | None:
+    """The answer to one transcript sent on a connection of its own from `address`."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    try:
+        await async_write_event(Transcript(text, context={"conversation_id": "player"}).event(), writer)
+        return await async_read_event(reader)
+    finally:
+        writer.close()

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from host.common_commands import COMMON_INTENTS
-from host.contract import Ending, Prompt, Source, Understood
+from host.contract import Ending, Likeness, Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -146,6 +146,10 @@ class TableEars:
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         raise NotImplementedError("the table chooses moves; it never misses, so nothing is read again")
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """The table chooses moves: nothing is misheard."""
+        return None
 
 
 def play_table(table: Table, seed: int, folder: Path) -> tuple[Ending, list[dict]]:

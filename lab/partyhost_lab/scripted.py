@@ -17,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from host.contract import Ending, Outcome, Prompt, Understood
+from host.common_commands import COMMON_INTENTS
+from host.contract import Ending, Likeness, Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -153,15 +154,35 @@ class _ScriptEars:
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.understand(prompt, text)
 
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """Typed lines are not misheard."""
+        return None
+
 
 def outcomes(events: list[dict]) -> list[dict]:
     """What a game did, from its event log: every score, reveal and the end (not how
-    each move was worded), so a spoken game compares with its typed one."""
-    return [
-        {k: v for k, v in e.items() if k not in ("seq", "t")}
-        for e in events
-        if e["type"] in ("score", "reveal", "game_over")
-    ]
+    each move was worded), so a spoken game compares with its typed one. What stands, as
+    the journal keeps it: a move undone takes its record with it, and a move corrected
+    ("no, I said lower") has the corrected move's record instead of the misheard one's."""
+    moves: list[tuple[dict, list[dict]]] = [({}, [])]  # each move and its record; first, the deal's
+    for event in events:
+        if event["type"] == "intent" and event["intent"].get("intent") not in COMMON_INTENTS:
+            moves.append((event["intent"], []))
+        elif event["type"] in ("undo", "correction"):
+            was = event["action"] if event["type"] == "undo" else event["was"]
+            found = next((n for n in range(len(moves) - 1, 0, -1) if _same(moves[n][0], was)), None)
+            if found is not None:
+                del moves[found]
+            if event["type"] == "correction":
+                moves.append((event["action"], []))
+        elif event["type"] in ("score", "reveal", "game_over"):
+            moves[-1][1].append({k: v for k, v in event.items() if k not in ("seq", "t")})
+    return [record for _, kept in moves for record in kept]
+
+
+def _same(intent: dict, action: dict) -> bool:
+    """The same move, whoever the log names as its player."""
+    return {k: v for k, v in intent.items() if k != "player"} == {k: v for k, v in action.items() if k != "player"}
 
 
 def play_script(case: ScriptCase, folder: Path) -> Transcript:

@@ -268,6 +268,64 @@ def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...], lively
 
 # ---- figures ---------------------------------------------------------------------
 
+IRREVERSIBLE = "stopped by a move that could not be taken back"
+WRONG_NOT_UNDONE = "stopped by a wrong move that was not undone"
+NEVER_TAKEN = "stopped by a line never taken as meant"
+HOST_FAILED = "stopped by the host (it ended, or did not answer)"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a game stopped, at which line, and what could have saved it."""
+
+    line: int  # from 1
+    text: str
+    heard: tuple[str, ...]  # the ears' last readings of it
+    cause: str  # IRREVERSIBLE, WRONG_NOT_UNDONE, NEVER_TAKEN or HOST_FAILED
+    saved_by: str  # "a correction", "an undo" or "nothing" (better hearing)
+
+
+def stop_of(result: CaseResult) -> Stop | None:
+    """The stop of a game that did not complete (None: it did, or it ended elsewhere than
+    at a line). A wrong move whose undo was refused because it showed something hidden
+    stopped the game for good unless a correction put it right; one that could be undone
+    needed an undo; a line the host never took as meant, only better hearing."""
+    record = result.record
+    if record.stalled_at is None:
+        return None
+    line = next((r for r in record.lines if r.index == record.stalled_at), None)
+    if line is None:
+        return Stop(record.stalled_at + 1, "", (), HOST_FAILED, "nothing")
+    refused_undo = any(e["type"] == "rejected" and e.get("reason") == "undo after a reveal" for e in record.events)
+    if line.wrong_moves and refused_undo:
+        cause, saved_by = IRREVERSIBLE, "a correction"
+    elif line.wrong_moves:
+        cause, saved_by = WRONG_NOT_UNDONE, "an undo"
+    elif "did not answer" in record.error or "exited" in record.error:
+        cause, saved_by = HOST_FAILED, "nothing"
+    else:
+        cause, saved_by = NEVER_TAKEN, "nothing"
+    return Stop(line.index + 1, line.text, tuple(h for h in line.heard if h)[-3:], cause, saved_by)
+
+
+def stop_rows(results: list[CaseResult]) -> list[str]:
+    """Every stopped game: the line, what the ears read, why, and what could have saved it;
+    then the count of games stopped by a move that could not be taken back."""
+    stops = [(r, stop) for r in results if not r.completed and (stop := stop_of(r)) is not None]
+    out = [
+        "| game | condition | line | said | read | why it stopped | could have saved it |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for result, stop in stops:
+        read = "; ".join(f'"{h}"' for h in stop.heard)
+        out.append(
+            f"| {result.game} {result.mode} | {result.condition} | {stop.line} | {stop.text} | {read} | "
+            f"{stop.cause} | {stop.saved_by} |"
+        )
+    irreversible = sum(stop.cause == IRREVERSIBLE for _, stop in stops)
+    out.append(f"\n{IRREVERSIBLE}: {irreversible} of {len(results)} games")
+    return out
+
 
 def figures(results: list[CaseResult]) -> Figures:
     lines = [line for r in results for line in r.record.lines]
@@ -368,6 +426,8 @@ def reprint(path: Path) -> int:
         print(row(result))
     print()
     print("\n".join(summary_rows(results)))
+    print()
+    print("\n".join(stop_rows(results)))
     return 0
 
 
@@ -435,6 +495,8 @@ def command(
             shutil.rmtree(folder, ignore_errors=True)
     print()
     print("\n".join(summary_rows(results)))
+    print()
+    print("\n".join(stop_rows(results)))
     return 0
 
 

@@ -25,8 +25,11 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 - says the line again (anew: lab/partyhost_lab/table_speech.py) when the host asked
   again, refused it for another reason than the typed game did, or said nothing for
   PATIENCE_S;
-- says "undo" (until it is undone) and then the line again when the host took another
-  move, and answers when the host asks whether the move may be taken back (said at
+- says "no, I said <the line>" when the host took another move (a correction,
+  host/corrections.py), and answers yes when the host asks the table whether that is
+  what was said; where the host cannot take a correction (a Keep Cool turn, where any
+  word is a clue) or did not make it, says "undo" (until it is undone) and then the
+  line again, and answers when the host asks whether the move may be taken back (said at
   the next player's turn, an undo needs the move's player's yes) as the typed script
   did: its answer to that question is folded into its "undo" line, a yes where the
   typed game undid the move, else a no;
@@ -51,8 +54,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from host.common_commands import COMMON_INTENTS, CONFIRM_AGAIN, UNDO_CONSENT
+from host.awaiting import CONFIRM_AGAIN
+from host.common_commands import COMMON_INTENTS, CORRECT, UNDO_CONSENT
 from host.contract import Choice, Narrow, Prompt
+from host.corrections import TABLE_AGREES
 from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
 from host.narrowing import SOMETHING_ELSE, YES_NO_PROMPT, question_alone
@@ -73,7 +78,12 @@ START_S = 240.0
 ANSWER_S = 90.0
 """Longest wait for the host to answer a line and fall silent."""
 DID_YOU_MEAN = re.compile(r"^did you mean:?\s*(?P<phrase>.+?)\??$", re.IGNORECASE)
+YOUR_ANSWER = re.compile(r"^(?:.+? says|I heard) (?P<phrase>.+?): is that your answer\?$", re.IGNORECASE)
+"""The host's question before a move that cannot be taken back (host/clarifying.py your_answer)."""
 UNDONE = {"intent": "undo"}
+CORRECTING = {"intent": CORRECT}
+CORRECTION = "no, I said {line}"
+"""How a player tells the host it took their move wrong."""
 UNDO_PHRASES = ("undo", "host, undo")
 """How a player asks to undo: the first the prompt takes as undo (at a Keep Cool turn,
 where any word is a clue, a command follows the wake word)."""
@@ -131,6 +141,7 @@ class LineRecord:
     wrong_moves: list[dict] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # a command taken instead, a refusal for another reason
     undos: int = 0  # "undo" said
+    corrections: int = 0  # "no, I said ..." said
     reactions: list[str] = field(default_factory=list)  # what each try met
     heard: list[str] = field(default_factory=list)  # what the ears read (transcript only)
     done: bool = False
@@ -445,7 +456,11 @@ class Table:
                 break
             self._tally(verdict, reaction, result)
             if verdict == "wrong move":
-                self._wait_for_prompt(self._undo(line, result, reaction.at + 1), ANSWER_S)
+                corrected, mark = self._correct(line, result, reaction.at + 1)
+                if corrected:
+                    result.done = True
+                    return mark
+                self._wait_for_prompt(self._undo(line, result, mark), ANSWER_S)
         return len(self.log.update())
 
     def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
@@ -459,6 +474,8 @@ class Table:
                 pass  # the yes or no was not caught: said again
             elif reaction.kind == "answered" and line.move == UNDONE and reaction.text.startswith(UNDO_CONSENT):
                 answer = YES if line.consents else NO  # as the move's player answered when typed
+            elif reaction.kind == "answered" and line.move == CORRECTING and reaction.text.endswith(TABLE_AGREES):
+                answer = YES  # the table heard what was said
             elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
                 answer = narrowed
             else:
@@ -492,6 +509,25 @@ class Table:
 
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
+
+    def _correct(self, line: Line, result: LineRecord, mark: int) -> tuple[bool, int]:
+        """Tell the host it took the line's move wrong: "no, I said <line>", once. Whether
+        the host put the move right, and the index from which the next question is looked
+        for (when it did not, or cannot at this prompt, the move is to be undone)."""
+        asked = self._wait_for_prompt(mark, ANSWER_S)
+        prompt_name = self.log.events[asked - 1].get("prompt", line.prompt.name)
+        text = CORRECTION.format(line=line.text)
+        heard = self.matcher.match(prompt_name, text, {}).intent
+        if line.move is None or heard is None or heard["intent"] != CORRECT:
+            return False, mark
+        correction = _with(line, text=text, meaning=CORRECTING, move=CORRECTING, refusal="", told=(), consents=True)
+        result.corrections += 1
+        said_from = len(self.log.update())
+        reaction = self._answered(correction, said_from, self._say(line.speaker, text, result.corrections - 1), result)
+        made = self.log.first(("correction",), said_from)
+        action = self.log.events[made]["action"] if made is not None else {}
+        right = made is not None and same_move({k: v for k, v in action.items() if k != "player"}, line.move)
+        return right, reaction.at + 1
 
     def _undo(self, line: Line, result: LineRecord, mark: int) -> int:
         """Say "undo" until the wrong move is taken back (a move taken for the undo
@@ -537,7 +573,7 @@ class Table:
                 if self._settled(decided) and self.silence.quiet():
                     return Reaction("decided", decided, since=mark)
             elif said and self.silence.quiet():
-                asked = DID_YOU_MEAN.match(said[-1].strip())
+                asked = DID_YOU_MEAN.match(said[-1].strip()) or YOUR_ANSWER.match(said[-1].strip())
                 if asked:
                     return Reaction("asked", mark, asked["phrase"])
                 if not silent:

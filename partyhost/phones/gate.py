@@ -10,6 +10,7 @@ server.close_idle_connections.)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from partyhost.connection_limits import Gate, Quiet, total_connections
+from partyhost.connection_limits import FULL, Gate, Quiet, total_connections
 
 PER_ADDRESS = 16
 """A phone's browser opens about six connections to a host, and one WebSocket."""
@@ -68,8 +69,10 @@ class PhoneGate:
             if self.gate.admit(connection):
                 self._open[handler] = connection
                 return
-            self.quiet.warning("full", f"turned away a connection from {address}: every connection is busy")
-            handler.force_close()
+            self.quiet.warning("full", f"turned away a connection from {address}: {FULL}")
+            # Not closed here: aiohttp starts the handler's task after this returns, and a connection
+            # lost before the task runs fails its assertions ("Task exception was never retrieved").
+            asyncio.get_running_loop().call_soon(handler.force_close)
 
         def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
             connection = self._open.pop(handler, None)

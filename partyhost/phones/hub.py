@@ -100,6 +100,7 @@ class PhoneHub:
         self._listeners: dict[str, list[Callable[[], None]]] = {p: [] for p in players}
         self._lock = threading.Lock()
         self._message_seq = 0
+        self._announcements: list[str] = []
 
     # ---- from the session -------------------------------------------------
 
@@ -137,7 +138,18 @@ class PhoneHub:
         for player in self.players:
             self._notify(player)
 
+    def announcements(self) -> list[str]:
+        """What the server asked the host to say at the table, taken (said before its next words)."""
+        with self._lock:
+            taken, self._announcements = self._announcements, []
+        return taken
+
     # ---- from the pages ---------------------------------------------------
+
+    def announce(self, text: str) -> None:
+        """Something for the whole table to hear (joining paused): the host says it next time it speaks."""
+        with self._lock:
+            self._announcements.append(text)
 
     def snapshot(self, player: str) -> dict[str, Any]:
         """Everything `player`'s page shows, and nothing about any other seat."""

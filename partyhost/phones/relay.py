@@ -1,7 +1,8 @@
 """Ears and a mouth that add the phone pages to whatever the host hears and speaks with.
 
 PhoneMouth sends secrets (`private`) to the player's page instead of the terminal
-or the speaker; everything else goes to the mouth it wraps. PhoneEars answers a
+or the speaker; everything else goes to the mouth it wraps, after what the server
+asked the whole table to hear (joining paused by guessing). PhoneEars answers a
 prompt with whichever comes first: what the wrapped ears hear, or a button the
 prompted player pressed on their page (an Understood already decided, Source.PHONE;
 where a prompt awaits any of several players, its context's "answering", a press
@@ -27,7 +28,7 @@ from typing import Protocol, runtime_checkable
 
 from host.announcer import Mouth
 from host.awaiting import Ears
-from host.contract import Outcome, Prompt, Source, Understood, prompt_parts
+from host.contract import Likeness, Outcome, Prompt, Source, Understood, prompt_parts
 from host.narrowing import CHOICE_PROMPT
 from voice.understanding.understand import decided
 
@@ -49,6 +50,8 @@ class PhoneMouth:
         self.inner, self.hub = inner, hub
 
     def say(self, text: str) -> None:
+        for announcement in self.hub.announcements():
+            self.inner.say(announcement)
         self.inner.say(text)
 
     def sound(self, name: str) -> None:
@@ -82,6 +85,9 @@ class PhoneEars:
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         return self.inner.reread(prompt, text)
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        return self.inner.likeness(heard, prompt, corrected)
 
     # ---- ears that can be interrupted (the microphone) ----------------------
 

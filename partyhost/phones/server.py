@@ -45,7 +45,10 @@ from .seats import SeatBook, SeatRefused
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("partyhost.phones")
-AUTH_TIMEOUT_S = 10.0
+AUTH_TIMEOUT_S = 1.5
+"""A page sends its token the moment its WebSocket opens; on a LAN that takes milliseconds."""
+CLOSE_TIMEOUT_S = 0.5
+"""How long a closed WebSocket waits for the page's own close (a page answers at once)."""
 REQUEST_TIMEOUT_S = 10.0
 """Headers and body must arrive within this; an idle connection is closed after it too."""
 SERVER_NAME = "partyhost"
@@ -100,6 +103,8 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     except asyncio.TimeoutError:
         LOG.warning("request from %s: body not sent within %g s", request.remote, REQUEST_TIMEOUT_S)
         raise web.HTTPRequestTimeout(text="Too slow.", headers=HEADERS) from None
+    except ConnectionError:  # the peer left, or the gate closed it for a newcomer: nobody to answer
+        raise web.HTTPServiceUnavailable(headers=HEADERS) from None
     except HOSTILE as error:
         LOG.warning("bad request from %s to %s: %s", request.remote, request.path, short_error(error))
         raise web.HTTPBadRequest(text="Bad request.", headers=HEADERS) from None
@@ -252,13 +257,21 @@ def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> tuple[dict[str, An
 
 
 async def socket(request: web.Request) -> web.WebSocketResponse:
-    """Live updates for one seat, after the first message proves the token."""
+    """Live updates for one seat, after the first message proves the token.
+
+    Until then the socket is not busy: the gate may close it for a newcomer, the one
+    waiting longest first, so sockets that never send a token cannot fill the server
+    (issue 58); and it is closed after AUTH_TIMEOUT_S (and CLOSE_TIMEOUT_S for the close),
+    since a page sends its token as soon as the socket opens."""
     player = request.match_info["player"]
-    ws = web.WebSocketResponse(heartbeat=20)
+    ws = web.WebSocketResponse(heartbeat=20, timeout=CLOSE_TIMEOUT_S)
     await ws.prepare(request)
-    hub, sockets = request.app[HUB], request.app[SOCKETS]
+    hub, sockets, busy = request.app[HUB], request.app[SOCKETS], request.app[BUSY]
+    busy.discard(request.protocol)
     try:
         first = await ws.receive(timeout=AUTH_TIMEOUT_S)
+        if first.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return ws  # gone before its token (closed by its page, or by the gate): nothing to refuse
         token = _json_field(first, "token")
         try:
             _check(request, player, token if isinstance(token, str) else None)
@@ -268,6 +281,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     except asyncio.TimeoutError:
         await ws.close(code=4408, message=b"no token")
         return ws
+    busy.add(request.protocol)
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
 

@@ -23,8 +23,8 @@ from host.views import HandView
 
 from .hub import PhoneHub
 from .relay import PhoneEars, PhoneMouth
-from .seats import SeatBook
-from .service import JoinAddress, PhoneService
+from .seats import Guessing, SeatBook
+from .service import LOG, JoinAddress, PhoneService
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,6 @@ class PhoneTable:
     service: PhoneService
     journal: Journal
     session_id: str
-    address: JoinAddress
 
     @classmethod
     def open(
@@ -110,8 +109,33 @@ class PhoneTable:
         seats.on_claim = persist_claim
         hub = PhoneHub(game.title, players, hands_of(game))
         service = PhoneService(hub, seats, bind, port)
-        address = service.start()
-        return cls(hub, seats, service, journal, session_id, address)
+
+        def paused(guessing: Guessing) -> None:
+            # On the server's thread too: the new code is saved, the terminal told at once, and
+            # the table when the host next speaks.
+            if guessing.new_code is not None:
+                own = Journal(path)
+                try:
+                    own.save_seat_tokens(session_id, guessing.new_code, seats.tokens)
+                finally:
+                    own.close()
+            new_code = f"; the join code is now {guessing.new_code}: {service.address.url}" if guessing.new_code else ""
+            LOG.warning(
+                "%d wrong join codes within a minute: joining is paused for %g s%s",
+                guessing.wrong,
+                guessing.pause_s,
+                new_code,
+            )
+            hub.announce(guessing.spoken)
+
+        seats.on_guessing = paused
+        service.start()
+        return cls(hub, seats, service, journal, session_id)
+
+    @property
+    def address(self) -> JoinAddress:
+        """Where phones join, with the code as it is now (guessing makes it longer)."""
+        return self.service.address
 
     def seat(self, game: Game[Any], ears: Ears, mouth: Mouth) -> Seated:
         """The session's parts with the pages in: secrets to the pages, page buttons into

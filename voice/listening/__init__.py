@@ -9,6 +9,7 @@ __all__ = [
     "ears",
     "endpoint",
     "frontend",
+    "likeness",
     "nearest",
     "onset",
     "pipeline",

@@ -15,6 +15,7 @@ prompt's command prefix ("host, score"), or as a common command where it has non
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import Outcome, Prompt, Source, Understood, Verdict  # where host and voice meet; no rules in it
+from host.contract import Likeness, Outcome, Prompt, Source, Understood, Verdict  # where host and voice meet
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import (
     AMID_TALK,
@@ -40,6 +41,7 @@ from voice.listening.attention import (
 )
 from voice.listening.endpoint import Endpointer
 from voice.listening.frontend import FrontEnd
+from voice.listening.likeness import likeness
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
 from voice.listening.reading import Reading, cut_sign, read_table
@@ -64,6 +66,9 @@ COMMAND_MIN_S = 0.15
 WAKE_ALONE = "wake word alone: listening for a command"
 """Why the ears answered WOKEN (the host says "Yes?" and listens)."""
 WAKE_UNCLEAR = "wake word, but no command understood"
+RECENT_READINGS = 8
+"""The readings kept for a correction of a move taken from one (likeness): the last move
+is at most a few replies back (commands and questions come between)."""
 
 
 class Interrupted(Exception):
@@ -121,6 +126,8 @@ class VoiceEars:
             frames = wake.frames(frames)
         self._frames = _Interruptible(frames, self)
         self._ahead = _ReadAhead() if read_ahead else None
+        self._recent: deque[Reading] = deque(maxlen=RECENT_READINGS)
+        """The latest readings, for a correction of a move taken from one."""
 
     def hear(self, prompt: Prompt) -> Understood | None:
         if self.before_listening is not None:
@@ -171,12 +178,22 @@ class VoiceEars:
         reading = ahead.result(read, utterance) if ahead else read(utterance)
         if self.on_reading:
             self.on_reading(reading)
+        self._recent.append(reading)
         return self._attend(prompt, reading, missed_start(utterance, listening_from), timing)
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         """Words already heard, understood against another prompt (a narrowed question's
         choices): text understanding, no audio read again."""
         return TextUnderstanding(self.matcher)(prompt, text, Source.VOICE)
+
+    def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:
+        """How well the speech behind `heard` fits `corrected` against the words taken
+        (voice/listening/likeness.py); None once its reading is no longer kept."""
+        reading = next((r for r in self._recent if heard.start is not None and r.utterance.start == heard.start), None)
+        if reading is None or self.reader.recognizer is None:
+            return None
+        table = self.matcher.table(prompt.name, prompt.slots)
+        return likeness(reading, table, heard.phrase, corrected, self.reader.recognizer)
 
     @property
     def wake_phrase(self) -> str | None:

@@ -95,9 +95,7 @@ def _check(
     forms = written(phrase)
     steered = [
         t
-        for t in dict.fromkeys(
-            _tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses
-        )
+        for t in dict.fromkeys(tidy(h.details.get("text", h.text) if h.details else h.text) for h in reading.hypotheses)
         if t and t not in forms and not _names(table, t, intent)
     ]
     scores, unsteered = score_texts(reading.utterance.audio, forms + steered, 3)
@@ -128,7 +126,7 @@ def written(phrase: str) -> list[str]:
     return [" " + bare[:1].upper() + bare[1:] + ".", f" {article.capitalize()} {bare}."]
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     """A reading said once ("Kettle. Kettle." -> " Kettle."), ending as Whisper ends a reply."""
     from voice.asr.text_guards import collapse_repeats
 

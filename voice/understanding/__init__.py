@@ -7,6 +7,7 @@ __all__ = [
     "align",
     "clues",
     "commands",
+    "corrections",
     "grammar",
     "grammar_decode",
     "grammar_folder",

@@ -21,6 +21,7 @@ from rapidfuzz import fuzz
 
 from host.contract import prompt_parts  # the contract where host and voice meet
 from voice.understanding.align import INF, Alignment, Path, Step
+from voice.understanding.corrections import read_correction
 from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
 from voice.understanding.grammar_decode import Meaning, SaidValue
 from voice.understanding.graph import (
@@ -130,6 +131,9 @@ class PromptGraph:
     game_words: frozenset[str] = frozenset()
     """Words of the game's own prompts that no common command uses: heard as said,
     never as a slip for a command ("lower" is not "slower")."""
+    corrections: bool = False
+    """Whether a correction of the last move ("no, I said lower") is heard here: where
+    the common commands are, but not where any speech is a move (a Keep Cool clue)."""
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     def decodable(self) -> PromptGraph | None:
@@ -152,6 +156,9 @@ class PromptGraph:
             return Match(heard, None, 0.0, accept=self.accept)
         if len(words) > MAX_HEARD_WORDS:
             return Match(heard, None, 0.0, accept=self.accept)
+        correction = read_correction(words) if self.corrections else None
+        if correction is not None:  # the move's words belong to another prompt: the host reads them
+            return Match(heard, correction.intent(), 100.0, correction.phrase, self.accept)
         alignment = Alignment(self.graph, words)
         best = self._best(alignment)
         if best is not None and best.score < ADDRESSED_SCORE and self._guessed_prefix(best, words):
@@ -718,6 +725,7 @@ class Matcher:
             own,
             live,
             owner.words - self.grammar("common").words if self.common else frozenset(),
+            corrections=(self.common or COMMON_PROMPT in names) and names[-1] not in owner.fallbacks,
         )
 
     def has_second_listener(self, prompt: str) -> bool:
