@@ -387,8 +387,8 @@ def talker_going_on(corpora, noise, follow: bool, seed: int = 3) -> tuple[list, 
 
 
 def test_a_talker_who_goes_on_after_a_reply_is_not_part_of_it(corpora):
-    """Followed from the first frame (follow_after_ms 0; the setting, off by default, follows
-    it only at the length limit), the utterance is the nearest voice's (its level and its
+    """Followed from the first frame (follow_after_ms 0; shipped, it is followed only at the
+    length limit), the utterance is the nearest voice's (its level and its
     pitch): it ends where the reply does, not when the talker after it stops. Measured:
     without following the nearest voice, 0 of 20 replies ended within 0.3 s of their end;
     following it, 14."""

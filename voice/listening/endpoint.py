@@ -26,8 +26,7 @@ end there. What the model hears in the silence that ended a reply, heard afresh,
 on the utterance (Utterance.end_speech_prob): the reader takes a high one as a sign the
 reply may have been cut (voice/listening/reading.py cut_sign).
 
-In a loud room the endpointer can also follow the nearest voice (voice/listening/nearest.py,
-`follow_nearest`, off by default: in a kitchen's clatter it cut orders short, below):
+In a loud room the endpointer also follows the nearest voice (voice/listening/nearest.py):
 the talk behind a player is speech too, and used to run their reply on into a stretch
 too long for one, which the ears set aside unread. Where speech there runs to the length
 limit, it is handed over as the nearest voice's stretch alone, or, where that voice is
@@ -87,7 +86,7 @@ class EndpointConfig:
     hold_max_ms: int = 800  # ... for at most this long after the last frame the energy test heard
     hold_percentile: float = 80.0  # ... in a frame louder than this share of the bed's frames ...
     hold_over_bed_db: float = 3.0  # ... by this much (chatter as steady as the bed is the bed)
-    follow_nearest: bool = False  # in a loud room, the utterance is the nearest voice's stretch (nearest.py) ...
+    follow_nearest: bool = True  # in a loud room, the utterance is the nearest voice's stretch (nearest.py) ...
     follow_after_ms: int = 6000  # ... once it has run this long (the length limit: max_ms)
 
 

@@ -31,9 +31,8 @@ the nearest voice fell silent, however the talk goes on behind it. Of several st
 in one utterance (a talker near the microphone for a moment, then the player), the
 one with the most voice in it is the reply: the others are read no more than the talk.
 
-The endpointer asks this only where it is set to (voice/listening/endpoint.py
-`follow_nearest`, off by default), in a loud room (host.contract.loud_room), where speech
-runs to its length limit (`follow_after_ms`): in a quiet room every frame of speech
+The endpointer asks this only in a loud room (host.contract.loud_room), where speech
+runs to its length limit (voice/listening/endpoint.py `follow_after_ms`): in a quiet room every frame of speech
 stands over the room, and in a kitchen's clatter a reply's quiet end under it is the
 reply's own, which the stretch loses (docs/recognition.md, 2026-12-07).
 """
