@@ -2,9 +2,11 @@
 
 Speech the ears found not said to the host is logged with the reason and not answered;
 the wake word said alone gets "Yes?", a Keep Cool clue likely misheard "Again?" (inside
-the turn's clock); a silent player is reminded of the question after a while, then at
-doubling intervals; speech whose start was lost is asked for again. What comes out is a
-reply to act on, the prompt's time running out, or the end of the input.
+the turn's clock); the first reply lost to a loud room is answered, once a game, by
+asking for just the answer (LOUD_HERE), or the phone page where it has the move; a
+silent player is reminded of the question after a while, then at doubling intervals;
+speech whose start was lost is asked for again. What comes out is a reply to act on,
+the prompt's time running out, or the end of the input.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from .announcer import Announcer
-from .contract import Likeness, Outcome, Prompt, Source, Understood
+from .contract import Likeness, Outcome, Prompt, Source, Understood, loud_room
 from .eventlog import EventLog
 from .log_events import Heard, Ignored, Misheard, Reminded, Woken
 from .narrowing import YES_NO_PROMPT, addressed
@@ -34,6 +36,11 @@ MISSED_START = "Sorry, I missed the start of that. Please say it again."
 CONFIRM_AGAIN = "Sorry? Yes or no?"
 CONFIRM_TRIES = 2
 """Tries at a yes-or-no question the host could not read before it counts as a no."""
+LOUD_HERE = "It's loud here: just the answer, please"
+"""Said once a game, at the first reply the host could not read in a loud room: the table's
+talk runs on around a reply, and a reply said alone, short, stands out of it."""
+LOUD_ROOM = "loud room"
+"""Why that reply was answered so (the event log's `heard` reason)."""
 
 
 class Ears(Protocol):
@@ -62,8 +69,14 @@ class Awaiting:
         log: EventLog,
         announcer: Announcer,
         remind_after: float | None = None,
+        other_way: Callable[[Prompt], str] = lambda prompt: "",
     ):
+        """`other_way(prompt)`: how else the player asked can answer now (their phone page),
+        or "" when there is no other way."""
         self.ears, self.clock, self.log, self.announcer = ears, clock, log, announcer
+        self.other_way = other_way
+        self.told_loud = False
+        """The table was told once that the room is too loud (LOUD_HERE)."""
         self.remind_after = remind_after
         """Seconds of no reply to an untimed prompt before a brief reminder (then doubling);
         None: never (typed play)."""
@@ -100,6 +113,9 @@ class Awaiting:
                 continue
             if heard is not None and heard.outcome is Outcome.MISHEARD and again >= AGAIN_MAX and prompt.unclear:
                 return replace(heard, outcome=Outcome.UNCLEAR)  # a clue all the same
+            if heard is not None and self._lost_to_the_room(prompt, heard):
+                self._tell_loud(prompt, heard)
+                continue
             if heard is not None and heard.outcome in (Outcome.WOKEN, Outcome.MISHEARD):
                 again += heard.outcome is Outcome.MISHEARD
                 self._answer_at_once(prompt, heard)
@@ -119,6 +135,25 @@ class Awaiting:
         answered = Woken if woken else Misheard
         self.log.write(answered(prompt.player, heard.text, heard.reason or None, timing(heard, prompt)))
         self.announcer.say(YES if woken else AGAIN, remember=False)
+
+    def _lost_to_the_room(self, prompt: Prompt, heard: Understood) -> bool:
+        """The first spoken reply of the game the host could not read in a loud room (a miss
+        it would answer "Sorry?"), where no speech is a move by itself (a Keep Cool clue)."""
+        return (
+            not self.told_loud
+            and heard.outcome is Outcome.UNCLEAR
+            and heard.spoken
+            and prompt.unclear is None
+            and loud_room(heard.snr_db)
+        )
+
+    def _tell_loud(self, prompt: Prompt, heard: Understood) -> None:
+        """Once a game: just the answer, please, or the phone page where it has the move.
+        The host then listens again; the miss is not counted (the table was told why)."""
+        self.told_loud = True
+        self.log.write(Heard(prompt.player, heard.text, unclear=True, reason=LOUD_ROOM, timing=timing(heard, prompt)))
+        phone = self.other_way(prompt)
+        self.announcer.say(f"{LOUD_HERE}, or use your phone." if phone else f"{LOUD_HERE}.", remember=False)
 
     def _remind(self, prompt: Prompt) -> None:
         """Name and question, not the whole prompt (which may read out a hand)."""

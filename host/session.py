@@ -56,7 +56,10 @@ class Session:
         self.log = log
         self.play = Play(game, options, decks, journal, info, clock, watchers)
         self.announcer = Announcer(mouth, log, self.play)
-        self.awaiting = Awaiting(ears, clock, log, self.announcer, remind_after)
+        other_way = other_ways or (lambda prompt, state: "")
+        self.awaiting = Awaiting(
+            ears, clock, log, self.announcer, remind_after, lambda prompt: other_way(prompt, self.play.state)
+        )
         self.corrections = Corrections(self.play, self.announcer, self.awaiting)
         self.commands = CommonCommands(
             self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal, self._accept

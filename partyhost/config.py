@@ -78,6 +78,8 @@ class Settings:
     )
     # false: the free reading alone, a little faster on a slow machine
     max_utterance_s: float = 6.0
+    follow_nearest_voice: bool = True  # in a loud room speech run to the length limit is cut to the nearest
+    # voice's stretch, not set aside whole (voice/listening/nearest.py)
     agc: bool = True  # gain for quiet voices before the endpointer (voice/listening/frontend.py)
     noise_suppression: int = 0  # WebRTC noise suppression 0 (off, measured best) .. 4
     reply_max_s: float = 4.0  # longer speech is table talk, not a reply (voice/listening/attention.py); 0: no limit

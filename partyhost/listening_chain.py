@@ -122,7 +122,12 @@ def endpointer_for(settings: Settings) -> Endpointer:
     from voice.listening.endpoint import EndpointConfig, Endpointer
 
     return Endpointer(
-        EndpointConfig(end_silence_ms=settings.endpoint_silence_ms, max_ms=int(settings.max_utterance_s * 1000))
+        EndpointConfig(
+            end_silence_ms=settings.endpoint_silence_ms,
+            max_ms=int(settings.max_utterance_s * 1000),
+            follow_nearest=settings.follow_nearest_voice,
+            follow_after_ms=int(settings.max_utterance_s * 1000),
+        )
     )
 
 

@@ -345,3 +345,46 @@ def test_a_long_run_of_unclear_replies_is_asked_about_in_a_loop_not_a_deep_stack
         sys.setrecursionlimit(limit)
     assert mouth.said.count("Sorry?") == 300
     assert journal.accepted_actions(sid)[0]["value"] == 5
+
+
+class LoudRoomEars(ScriptEars):
+    """Replies lost to a loud room ("lost": reply-length speech the ears could not read, at
+    `snr_db` over the room's noise), then typed lines."""
+
+    def __init__(self, lines, snr_db):
+        super().__init__(lines)
+        self.snr_db = snr_db
+
+    def hear(self, prompt):
+        if self.lines and self.lines[0] == "lost":
+            self.lines.pop(0)
+            return Understood(Outcome.UNCLEAR, Source.VOICE, text="", start=1.0, end=2.0, snr_db=self.snr_db)
+        return super().hear(prompt)
+
+
+def test_a_loud_room_is_told_once_to_give_just_the_answer_or_use_a_phone(tmp_path):
+    """The first reply lost to a loud room gets the notice (with the phone page where it
+    has the move), not "Sorry?", and is no miss; the next one is a miss as before. A
+    quiet room's lost reply is a plain "Sorry?"."""
+    from host.awaiting import LOUD_HERE
+
+    lines = ["lost", "lost", "2", "3", "lost", "5"]
+    session, mouth, _, sid = make_session(
+        tmp_path, [], ears=LoudRoomEars(lines, snr_db=6.0), other_ways=lambda prompt, state: "phone"
+    )
+    session.start()
+    session.run()
+    assert mouth.said.count(f"{LOUD_HERE}, or use your phone.") == 1
+    assert mouth.said.count("Sorry?") == 2 and session.state.total == 10
+    told = [e for e in events(tmp_path, sid) if e["type"] == "heard" and e.get("reason") == "loud room"]
+    assert len(told) == 1 and told[0]["snr_db"] == 6.0
+
+    session, mouth, _, _ = make_session(tmp_path, [], ears=LoudRoomEars(["lost", "2"], snr_db=6.0))
+    session.start()
+    session.run()
+    assert f"{LOUD_HERE}." in mouth.said  # no phone: just the answer
+
+    session, mouth, _, _ = make_session(tmp_path, [], ears=LoudRoomEars(["lost", "2"], snr_db=30.0))
+    session.start()
+    session.run()
+    assert not any(line.startswith(LOUD_HERE) for line in mouth.said) and "Sorry?" in mouth.said

@@ -112,14 +112,20 @@ PARTY = (("chatter", 1.0), ("doing_the_dishes", 0.5), ("music", 0.5))
 """A party's continuous noise: five voices of chatter, a kitchen and music, by power."""
 
 
-def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPORA) -> np.ndarray:
-    """`seconds` of a party's noise (PARTY) at unit RMS: the chatter above and the
-    kitchen and music of ../shared/audio/noise, each looped from a random point."""
+LIVELY = (("chatter", 4.0), ("doing_the_dishes", 0.5), ("music", 0.5))
+LIVELY_VOICES = 2
+"""A lively table's noise: two people talking close by (the party has five, further off),
+their talk most of the room's power, the kitchen and music under it."""
+
+
+def party_noise(seconds: float, seed: int = 19, corpora: tuple[str, ...] = CORPORA, lively: bool = False) -> np.ndarray:
+    """`seconds` of a party's noise (PARTY; `lively`: a lively table's, LIVELY) at unit
+    RMS: the chatter above and the kitchen and music of ../shared/audio/noise, each looped
+    from a random point."""
     from partyhost_lab.synthetic_speech import load_noise
 
-    sounds = [
-        (babble(seconds, seed, corpora=corpora) if name == "chatter" else load_noise(name), p) for name, p in PARTY
-    ]
+    mix, voices = (LIVELY, LIVELY_VOICES) if lively else (PARTY, VOICES)
+    sounds = [(babble(seconds, seed, voices, corpora) if name == "chatter" else load_noise(name), p) for name, p in mix]
     return by_power(sounds, seconds, np.random.default_rng(seed))
 
 

@@ -105,13 +105,13 @@ def _add_table(benches: Any) -> None:
     table = benches.add_parser(
         "table",
         help="simulated players play every scripted game live through a Wyoming satellite: "
-        "clean, in a party's noise, with a quiet player",
+        "clean, in a party's noise, at a lively table, with a quiet player",
     )
     table.add_argument("--quick", action="store_true", help="the shortest script in each condition (under 10 minutes)")
     table.add_argument(
         "--cases", help="comma-separated scripts (lab/scripted_games/cases.yaml) or games (default: all)"
     )
-    table.add_argument("--conditions", help="comma-separated: clean, party, quiet (default: all three)")
+    table.add_argument("--conditions", help="comma-separated: clean, party, lively, quiet (default: all four)")
     table.add_argument(
         "--voices",
         default="held-apart",
@@ -139,10 +139,10 @@ def _add_commands(benches: Any) -> None:
     spoken = benches.add_parser(
         "commands",
         help="the common commands and the prompts' replies at every kind of prompt, by held-apart voices, "
-        "in the clean, party and quiet rooms",
+        "in the clean, party, lively and quiet rooms",
     )
     spoken.add_argument("--voices", help="comma-separated voices (default: the held-apart ones)")
-    spoken.add_argument("--rooms", help="comma-separated: clean, party, quiet (default: all three)")
+    spoken.add_argument("--rooms", help="comma-separated: clean, party, lively, quiet (default: all four)")
     spoken.add_argument("--json", type=Path, help="write the figures and every miss here")
 
 

@@ -41,14 +41,23 @@ TALK = (
 )
 """Table talk that no bench or fixture says (lab/partyhost_lab/synthetic_speech.py's CHATTER is another list)."""
 POWER = (("talk", 2.0), ("kitchen", 1.0), ("music", 1.0))
+LIVELY_POWER = (("talk", 8.0), ("kitchen", 1.0), ("music", 1.0))
+LIVELY_PEOPLE = 2
+"""A lively table: two people talking close by, their talk most of the room's power (as
+lab/partyhost_lab/chatter.py's LIVELY)."""
 BPM = 112
 
 
-def held_apart_party(voices: Voices, seconds: float, seed: int = 41) -> np.ndarray:
-    """`seconds` of the held-apart party at unit RMS."""
+def held_apart_party(voices: Voices, seconds: float, seed: int = 41, lively: bool = False) -> np.ndarray:
+    """`seconds` of the held-apart party (`lively`: a lively table's talk) at unit RMS."""
     rng = np.random.default_rng(seed)
-    made = {"talk": talk(voices, seconds, rng), "kitchen": kitchen(seconds, rng), "music": music(seconds, rng)}
-    return by_power([(made[name], power) for name, power in POWER], seconds, rng)
+    people, power = (LIVELY_PEOPLE, LIVELY_POWER) if lively else (4, POWER)
+    made = {
+        "talk": talk(voices, seconds, rng, people),
+        "kitchen": kitchen(seconds, rng),
+        "music": music(seconds, rng),
+    }
+    return by_power([(made[name], share) for name, share in power], seconds, rng)
 
 
 def talk(voices: Voices, seconds: float, rng: np.random.Generator, people: int = 4) -> np.ndarray:

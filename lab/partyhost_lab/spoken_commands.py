@@ -5,10 +5,11 @@ A command is how a table recovers from every other mistake, so it must be heard 
 any prompt and nothing else may be taken for one. Every command of COMMANDS is said at
 each kind of prompt (PROMPTS: open questions, a narrowed question, "Did you mean ...?",
 a Keep Cool turn with the prefix "host, ..."), and so are a few of each prompt's own
-replies, in three rooms (ROOMS, as `bench table` has them: clean, a party's noise 10 dB
-below the voice, a quiet player). Each clip goes through the ears of a game with the
-given settings (front end, endpointer, wake word watch, reader and checks), and is
-counted as the session would take it (host.contract.decide):
+replies, in four rooms (ROOMS, as `bench table` has them: clean, a party's noise 10 dB
+below the voice, a lively table's talk closer and 5 dB below it, a quiet player). Each
+clip goes through the ears of a game with the given settings (front end, endpointer, wake
+word watch, reader and checks), and is counted as the session would take it
+(host.contract.decide):
 
 - commands heard and done: the command, acted on unasked;
 - commands taken as another move: another move or command acted on unasked;
@@ -52,10 +53,11 @@ COMMANDS = {
     "pause": "pause",
 }
 """The eight common commands, as a player says them, and the intent each means."""
-ROOMS = ("clean", "party", "quiet")
-VOICE_DBFS, QUIET_DBFS, PARTY_SNR_DB = -23.0, -35.0, 10.0
+ROOMS = ("clean", "party", "lively", "quiet")
+VOICE_DBFS, QUIET_DBFS = -23.0, -35.0
+NOISY_ROOMS = {"party": 10.0, "lively": 5.0}
 """As `bench table` (lab/partyhost_lab/table.py): a player across the table, the quiet one,
-and the party's noise below the voices."""
+and how far the noisy rooms' noise is below the voices."""
 REPLIES_PER_PROMPT = 4
 KEEP_COOL = {"words": ["kettle", "candle", "pencil", "lemon"], "roster": ["Ana", "Ben", "Cy"]}
 ZERO_TO_100 = {
@@ -138,11 +140,11 @@ def common_intents() -> frozenset[str]:
 
 
 def in_room(speech: np.ndarray, room: str, noise: np.ndarray | None, rng: random.Random) -> np.ndarray:
-    """The clip padded with silence, at the room's level, in its noise."""
+    """The clip padded with silence, at the room's level, in its noise (a noisy room's)."""
     level = QUIET_DBFS if room == "quiet" else VOICE_DBFS
     clip = np.concatenate([padded(at_level(speech, level)), np.zeros(SAMPLE_RATE, np.float32)])
-    if room == "party" and noise is not None:
-        clip = mix_at_snr(clip, noise, PARTY_SNR_DB, rng)
+    if room in NOISY_ROOMS and noise is not None:
+        clip = mix_at_snr(clip, noise, NOISY_ROOMS[room], rng)
     return clip.astype(np.float32)
 
 
@@ -162,7 +164,7 @@ def measure(
     from voice.understanding.matcher import Matcher
 
     chain, matcher = listening_chain(settings or Settings()), Matcher()
-    noise = party_noise(60.0) if "party" in rooms else None
+    noises = {room: party_noise(60.0, lively=room == "lively") for room in rooms if room in NOISY_ROOMS}
     common, rng = common_intents(), random.Random(seed)
     counts = {room: Counts() for room in rooms}
     for kind, prompt in prompts().items():
@@ -177,7 +179,8 @@ def measure(
                 for room in rooms:
                     shipped = chain.wake()
                     wake = _CountingWatch(shipped.detector) if shipped is not None else None
-                    ears = chain.ears(ClipSource(in_room(speech, room, noise, rng)), matcher, wake=wake)
+                    clip = in_room(speech, room, noises.get(room), rng)
+                    ears = chain.ears(ClipSource(clip), matcher, wake=wake)
                     heard = ears.hear(prompt)
                     acted = (
                         heard is not None

@@ -17,6 +17,9 @@ its microphone in their own voices, and know what the host said from its event l
   and music that no test or threshold uses (lab/partyhost_lab/held_apart_room.py); for
   the tuning table, the party the other benches know (chatter of people's recordings,
   the dishes and music of ../shared/audio: chatter.party_noise);
+- lively: a lively table, its talk closer (two people near by, most of the room's power)
+  and LIVELY_SNR_DB below the voices, made the same two ways (LIVELY in chatter.py and
+  held_apart_room.py);
 - quiet: the first player speaks at QUIET_DBFS (the others as usual), in a clean room.
 
 The figures are for the held-apart table (HELD_APART): voices nothing else in the
@@ -69,7 +72,7 @@ from partyhost_lab.table_player import GameRecord, LineRecord, Table, typed_line
 from partyhost_lab.table_speech import Speech
 from voice.speaking.mixing import speech_level_dbfs
 
-CONDITIONS = ("clean", "party", "quiet")
+CONDITIONS = ("clean", "party", "lively", "quiet")
 VOICE_DBFS = -23.0
 """A player across the table, as a laptop's microphone hears one (speech level)."""
 QUIET_DBFS = -35.0
@@ -87,6 +90,7 @@ at fault is not known."""
 HOST_SAMPLE = "Team Ana, which card: 1, 2 or 3?"
 """A sentence of the host's, to measure the level its speaker plays at."""
 PARTY_SNR_DB = 10.0
+LIVELY_SNR_DB = 5.0
 ROOM_LOOP_S = 180.0
 """The party's noise is this long, played in a loop."""
 HELD_APART = ("espeak-en-gb-x-gbcwmd", "piper-0.75", "espeak-en-gb-x-rp+aunty", "piper-1.35", "espeak-en-029+m5")
@@ -97,7 +101,7 @@ TUNING = ("piper-1", "espeak-en-gb", "piper-1.15", "espeak-en-us+m3", "espeak-en
 VOICE_TABLES: dict[str, tuple[str, ...]] = {"held-apart": HELD_APART, "tuning": TUNING}
 QUICK_CASES = ("zero-to-100-basic.txt",)
 """--quick: the shortest script (15 lines), in every condition, the conditions played at
-the same time (three hosts on the machine at once: its timings are not the full run's)."""
+the same time (a host for each on the machine at once: its timings are not the full run's)."""
 TRIES = 6
 
 
@@ -176,7 +180,8 @@ def play_case(
     for line in lines:  # made before the game, so it does not slow the host
         if not line.silent:
             speech(line.speaker, line.text)
-    room = _party_room(work / "room.raw", voices, voice_table) if condition == "party" else None
+    noisy = condition in ("party", "lively")
+    room = _party_room(work / "room.raw", voices, voice_table, condition == "lively") if noisy else None
     satellite = RunningSatellite(program, work / "satellite", room=room, echo_gain=echo_gain).start()
     log = work / "events.jsonl"
     with open(work / "host.log", "w") as terminal:
@@ -247,12 +252,16 @@ def echo_gain(voices: Voices, settings: Path | None) -> float:
     return round(10 ** ((ECHO_DBFS - played) / 20), 4)
 
 
-def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...]) -> Path:
-    """The party's noise at PARTY_SNR_DB below the voices, as the microphone's room: the
-    tuning table plays in the party the other benches and tests know, every other table
-    in a party held apart from them (lab/partyhost_lab/held_apart_room.py)."""
-    made = party_noise(ROOM_LOOP_S) if voice_table == TUNING else held_apart_party(voices, ROOM_LOOP_S)
-    noise = made * 10 ** ((VOICE_DBFS - PARTY_SNR_DB) / 20)
+def _party_room(path: Path, voices: Voices, voice_table: tuple[str, ...], lively: bool = False) -> Path:
+    """The party's noise at PARTY_SNR_DB below the voices (`lively`: a lively table's at
+    LIVELY_SNR_DB), as the microphone's room: the tuning table plays in the party the other
+    benches and tests know, every other table in a party held apart from them
+    (lab/partyhost_lab/held_apart_room.py)."""
+    if voice_table == TUNING:
+        made = party_noise(ROOM_LOOP_S, lively=lively)
+    else:
+        made = held_apart_party(voices, ROOM_LOOP_S, lively=lively)
+    noise = made * 10 ** ((VOICE_DBFS - (LIVELY_SNR_DB if lively else PARTY_SNR_DB)) / 20)
     path.write_bytes(np.round(np.clip(noise, -1, 1) * 32767).astype("<i2").tobytes())
     return path
 

@@ -10,6 +10,7 @@ __all__ = [
     "endpoint",
     "frontend",
     "likeness",
+    "nearest",
     "onset",
     "pipeline",
     "reading",

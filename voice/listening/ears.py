@@ -161,7 +161,9 @@ class VoiceEars:
         if turn.utterance is None:
             return None  # the input has ended
         utterance = turn.utterance
-        timing = _Timing(listening_from, utterance.start, utterance.end, cues, self.input_level(utterance))
+        timing = _Timing(
+            listening_from, utterance.start, utterance.end, cues, self.input_level(utterance), utterance.snr_db
+        )
         if self.wake is not None:
             command = self._wake_command(self.wake, prompt, utterance, timing)
             if command is not None:
@@ -373,19 +375,22 @@ class VoiceEars:
 
 @dataclass(frozen=True)
 class _Timing:
-    """When one utterance was listened for and said, and how loud it came in."""
+    """When one utterance was listened for and said, how loud it came in, and how far it
+    stood over the room's noise (`snr_db`: an understood reply carries it with its verdict,
+    one not read carries it for the host to tell a loud room)."""
 
     listening_from: float
     start: float
     end: float
     cues: tuple[tuple[str, float], ...]
     input_level: dict[str, float] | None
+    snr_db: float | None = None
 
     def fields(self) -> dict[str, Any]:
-        return asdict(self)
+        return {key: value for key, value in asdict(self).items() if key != "snr_db"}
 
     def made(self, outcome: Outcome, **fields: Any) -> Understood:
-        return Understood(outcome, Source.VOICE, **fields, **self.fields())
+        return Understood(outcome, Source.VOICE, **fields, snr_db=self.snr_db, **self.fields())
 
 
 class _ReadAhead:

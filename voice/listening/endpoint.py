@@ -25,6 +25,12 @@ the last frame the energy test heard. In kitchen noise the quiet end of an order
 end there. What the model hears in the silence that ended a reply, heard afresh, is kept
 on the utterance (Utterance.end_speech_prob): the reader takes a high one as a sign the
 reply may have been cut (voice/listening/reading.py cut_sign).
+
+In a loud room the endpointer also follows the nearest voice (voice/listening/nearest.py):
+the talk behind a player is speech too, and used to run their reply on into a stretch
+too long for one, which the ears set aside unread. Where speech there runs to the length
+limit, it is handed over as the nearest voice's stretch alone, or, where that voice is
+still speaking, the talk before it is let go and the voice heard on.
 """
 
 from __future__ import annotations
@@ -34,13 +40,15 @@ import logging
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
 import webrtcvad
 
+from host.contract import loud_room  # where host and voice meet: the idea of a loud room
 from voice.audio_types import FRAME_MS, FRAME_SAMPLES, SAMPLE_RATE, Frame, Utterance, pcm16
+from voice.listening.nearest import VoiceStretch, nearest_voice, pitch_hz, stands_over_the_rest
 
 FRAME_SECONDS = FRAME_MS / 1000
 log = logging.getLogger(__name__)
@@ -78,6 +86,8 @@ class EndpointConfig:
     hold_max_ms: int = 800  # ... for at most this long after the last frame the energy test heard
     hold_percentile: float = 80.0  # ... in a frame louder than this share of the bed's frames ...
     hold_over_bed_db: float = 3.0  # ... by this much (chatter as steady as the bed is the bed)
+    follow_nearest: bool = True  # in a loud room, the utterance is the nearest voice's stretch (nearest.py) ...
+    follow_after_ms: int = 6000  # ... once it has run this long (the length limit: max_ms)
 
 
 class BandLevel:
@@ -266,6 +276,9 @@ class _Speech:
     silent_run: int = 0
     ahead: Utterance | None = None  # what it will be if the silence goes on (pending())
     heard_end: float = 0.0  # end of the last frame the energy test took for speech
+    voice_line: float = -math.inf  # a frame this loud is the nearest voice's (nearest.py) ...
+    voice_edge: float = -math.inf  # ... and this loud, next to its frames, too
+    pitches: list[float | None] = field(default_factory=list)  # each level's frame's pitch (nearest.py)
 
 
 class Endpointer:
@@ -324,15 +337,14 @@ class Endpointer:
         speech goes on or too little of it was heard; the speech check still decides
         at the end."""
         speech, c = self._speech, self.config
-        if (
-            speech is None
-            or speech.silent_run < _frames(c.tail_ms)
-            or speech.speech_frames * FRAME_MS < c.min_speech_ms
-            or not self._stands_out(speech)
-        ):
+        if speech is None or speech.speech_frames * FRAME_MS < c.min_speech_ms or not self._stands_out(speech):
             return None
-        if speech.ahead is None:
-            speech.ahead = self._cut(speech)
+        voice, quiet = self._voice(speech)
+        heard = speech if voice is None else self._voice_only(speech, voice)  # in a loud room, the voice's
+        if (speech.silent_run if voice is None else quiet) < _frames(c.tail_ms):
+            return None
+        if speech.ahead is None or speech.ahead.end != heard.last_speech_end:
+            speech.ahead = self._cut(heard)
         return speech.ahead
 
     def reset(self) -> None:
@@ -409,6 +421,9 @@ class Endpointer:
             last_speech_end=recent[last_voiced][0].t + FRAME_SECONDS,
             speech_frames=sum(v for _, _, v in window),
             silent_run=len(recent) - 1 - last_voiced,
+            voice_line=self._bed_reach(c.bed_start_percentile) + c.stand_over_bed_db,
+            voice_edge=self._bed_reach(c.hold_percentile) + c.hold_over_bed_db,
+            pitches=[pitch_hz(f.samples) for f, _, _ in recent[start_i:]] if c.follow_nearest else [],
         )
         self._speech.heard_end = self._speech.last_speech_end
         if self.stream is not None:  # the model warms up on the lead-in, as on a stream
@@ -422,6 +437,8 @@ class Endpointer:
         assert speech is not None
         speech.frames.append(frame)
         speech.levels.append(level)
+        if c.follow_nearest:
+            speech.pitches.append(pitch_hz(frame.samples))
         prob = self.stream.feed(frame.samples) if self.stream is not None else 0.0
         if self._is_speech(frame, level, starting=False):
             speech.speech_frames += 1
@@ -437,7 +454,14 @@ class Endpointer:
         if speech.silent_run >= _frames(c.end_silence_ms):
             self._speech = None
             return self._finish(speech)
+        voice, quiet = self._voice(speech)
+        if voice is not None and quiet >= _frames(c.end_silence_ms):
+            self._speech = None  # the nearest voice has fallen silent: the talk behind it is not its reply
+            return self._finish(speech)
         if frame.t + FRAME_SECONDS - speech.start >= c.max_ms / 1000:
+            if voice is not None and quiet < _frames(c.end_silence_ms) and voice.first > 0:
+                self._speech = self._voice_only(speech, voice, keep_tail=True)  # the talk before it is let go
+                return None
             self._speech = None
             # a sound this long is likely background that arrived: let the floor catch up
             self.floor.raise_to(float(np.percentile(speech.levels, 30)))
@@ -486,10 +510,18 @@ class Endpointer:
             self.in_bed += 1
             return None
         ahead = speech.ahead
+        voice, _ = self._voice(speech)
+        if voice is not None:  # a loud room: the nearest voice's stretch alone
+            cut = cut and voice.last == len(speech.levels) - 1
+            speech = self._voice_only(speech, voice)
         utterance = ahead if ahead is not None and ahead.end == speech.last_speech_end else self._cut(speech)
         # what the model hears in the closing silence, or (cut at the limit) in its last moments
         last = speech.last_speech_end - (c.end_silence_ms / 1000 if cut else 0.0)
-        closing = [f.samples for f in speech.frames if f.t >= last - 1e-9]
+        closing = [
+            f.samples
+            for f in speech.frames
+            if last - 1e-9 <= f.t < last + _frames(c.end_silence_ms) * FRAME_SECONDS - 1e-9
+        ]
         prob = self.stream.peak(np.concatenate(closing)) if self.stream is not None and closing else None
         if cut or prob is not None:  # the same audio: a reading begun ahead of it stands (ears.py)
             utterance = replace(utterance, forced=cut, end_speech_prob=prob)
@@ -501,6 +533,42 @@ class Endpointer:
             self.unconfirmed += 1
             return None
         return utterance
+
+    def _voice(self, speech: _Speech) -> tuple[VoiceStretch | None, int]:
+        """In a loud room, once the speech has run `follow_after_ms` (the length limit), the
+        nearest voice's stretch within it (nearest.py) and how many frames ago it last stood
+        over the room; (None, 0) before, in a quieter room, or where no voice stood over it
+        for `min_speech_ms` or over the rest of the speech. Shorter speech is left as the
+        endpointer found it: in a kitchen's clatter, cutting replies to their loud part
+        lost the quiet ends of orders (docs/lab/recognition.md, 2026-12-07)."""
+        c = self.config
+        running_ms = len(speech.levels) * FRAME_MS
+        if not c.follow_nearest or running_ms < c.follow_after_ms or not loud_room(self._snr_db(speech)):
+            return None, 0
+        gap = _frames(c.end_silence_ms)
+        voice = nearest_voice(speech.levels, speech.voice_line, gap, speech.voice_edge, speech.pitches)
+        if voice is None or voice.frames * FRAME_MS < c.min_speech_ms or not stands_over_the_rest(speech.levels, voice):
+            return None, 0
+        return voice, len(speech.levels) - 1 - voice.heard_last
+
+    def _voice_only(self, speech: _Speech, voice: VoiceStretch, keep_tail: bool = False) -> _Speech:
+        """The speech cut to the nearest voice's stretch, with the usual lead-in and tail (or,
+        `keep_tail`, everything after it: the voice may still be speaking)."""
+        start = speech.start + voice.first * FRAME_SECONDS
+        end = speech.start + (voice.last + 1) * FRAME_SECONDS
+        lead_from = start - self.config.pre_roll_ms / 1000
+        kept = slice(voice.first, None if keep_tail else voice.last + 1)
+        return replace(
+            speech,
+            start=start,
+            frames=[f for f in speech.frames if f.t >= lead_from - 1e-9],
+            levels=speech.levels[kept],
+            pitches=speech.pitches[kept],
+            last_speech_end=max(end, speech.last_speech_end) if keep_tail else end,
+            heard_end=max(end, speech.heard_end) if keep_tail else end,
+            speech_frames=voice.frames,
+            ahead=None,
+        )
 
     def _snr_db(self, speech: _Speech) -> float | None:
         """The room's SNR where this speech was said: the speech's mean power in the
