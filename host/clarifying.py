@@ -168,7 +168,7 @@ class Clarifier:
             if command in CHANGES_THE_GAME and not reply.sure:
                 return Reply()
             if command == "never_mind" and reply.sure:  # back to the open question, its misses forgotten
-                self.commands.carry_out(prompt, command)
+                self.commands.carry_out(prompt, intent, heard)
                 self.trouble_at(prompt).misses = 0
                 return Reply(cut=MOVED_ON)
             if command != "repeat":
