@@ -7,8 +7,11 @@ traceback: scripts/run starts partyhost with Ctrl-C blocked, and it is let throu
 so one pressed while Python started stops partyhost now instead of being lost.
 A Ctrl-C that lands in a clean-up callback (an import lock's, a weak reference's) cannot be
 raised there, and Python would print "Exception ignored" and drop it: it is sent again.
+Output piped into a program that stops reading (`partyhost models list | head -1`) ends
+partyhost quietly, as any command line tool does, not with a traceback.
 """
 
+import os
 import signal
 import sys
 import threading
@@ -28,6 +31,16 @@ def run() -> int:
             raise  # (Python 3.11 wraps a Ctrl-C during a class's creation in a RuntimeError)
         print("\npartyhost: stopped.", file=sys.stderr)
         return 130  # cli.EXIT_INTERRUPTED, which may not be imported yet
+    except BrokenPipeError:  # whoever read the output stopped reading
+        _quiet_stdout()
+        return 1
+
+
+def _quiet_stdout() -> None:
+    """Standard output sent to nowhere, so that Python's flush of it on the way out
+    does not fail a second time and print a traceback after all."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _interrupt_again(unraisable: "sys.UnraisableHookArgs") -> None:

@@ -418,3 +418,22 @@ def test_a_deck_that_is_no_file_is_named_as_what_it_is(tmp_path, refused_here, d
 def test_how_many_may_play_is_said_one_way_naming_the_game_and_mode(refused_here, game, said):
     """One rule and one wording for every game (host.engine.check_player_count; issue 57)."""
     assert refused_here(["play", *game, "--input", "text", "--output", "text"]) == (2, f"partyhost: {said}\n")
+
+
+def test_output_into_a_pipe_nobody_reads_ends_quietly_not_with_a_traceback():
+    """`partyhost rules keep-it-100 | head -0`: the reader is gone before anything is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "partyhost", "rules", "keep-it-100"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            cwd=REPO,
+        )
+    finally:
+        os.close(write)
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert done.returncode == 1
