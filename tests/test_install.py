@@ -147,8 +147,8 @@ def test_the_test_extras_come_on_top_of_the_runtime_and_count_as_it(tmp_path):
     quick = "not slow and not audio and not browser and not model and not live"
     runs = [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")]
     assert runs == [
-        f"python -m pytest -m {quick} -n auto -q",
-        f"python -m pytest -m not ({quick}) -n 2 --dist loadgroup -q",
+        f"python -m pytest -m {quick} and not nightly -n auto -q",
+        f"python -m pytest -m not ({quick}) and not nightly -n 2 --dist loadgroup -q",
     ]
     _, made = script(repo, calls, "test", "tests/test_cli.py", "-q")  # chosen tests: one run
     assert [call.split(" (version")[0] for call in made if call.startswith("python -m pytest")] == [
