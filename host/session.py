@@ -155,7 +155,9 @@ class Session:
             self.log.write(
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
             )
-            self._accept(prompt, dict(prompt.unclear))
+            self._accept(
+                prompt, {**prompt.unclear, "heard": list(heard.heard_as)} if heard.heard_as else prompt.unclear
+            )
             return None
         return self._take_understood(prompt, heard)
 

@@ -1,6 +1,6 @@
-"""The second listener's veto and rescue at a Keep Cool turn (voice/listening/second_opinion.py),
-with stand-ins whose likelihoods the test sets; the real Moonshine is in
-tests/test_asr_moonshine.py."""
+"""The second ear at a Keep Cool turn (voice/listening/second_opinion.py): a word taken
+only where both ears write it, with stand-ins whose first choices the test sets; the
+real Moonshine is in tests/test_asr_moonshine.py."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from host.games import grammar_slots
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
+from voice.listening import wordcheck
 from voice.listening.pipeline import Reader, read_checked
-from voice.listening.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
 
@@ -53,10 +53,16 @@ class Unsure(FakeWhisper):
         return [Hypothesis(self.steered, 0.3, {"text": self.steered.capitalize() + "."})]
 
 
+SILENCE = Utterance(np.zeros(16000, np.float32), 0, 1)
+
+
 def read(whisper, moonshine):
-    return read_checked(
-        whisper, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1), second=Preloaded(lambda: moonshine)
-    )
+    return read_checked(whisper, Matcher(), TURN, SILENCE, second=Preloaded(lambda: moonshine))
+
+
+def word_in_play(reading, prompt=TURN):
+    """The word in play the host would take from the reading, or None."""
+    return wordcheck.word_in_play(Matcher().table(prompt.name, prompt.slots), reading)
 
 
 def passes_whisper(word="kettle", rival=" Cattle."):
@@ -65,143 +71,94 @@ def passes_whisper(word="kettle", rival=" Cattle."):
     return FakeWhisper(word, {bare: -3.0, f" A {word}.": -4.0, rival: -2.0}, [rival])
 
 
-# ---- the veto ------------------------------------------------------------------
+# ---- two ears: a word in play ----------------------------------------------------
 
 
-def test_a_word_the_second_listener_finds_much_less_likely_than_a_rival_is_a_clue():
-    moonshine = FakeMoonshine({"Kettle": -9.0, "Cattle": -1.0})
+def test_a_word_in_play_both_ears_write_is_taken():
+    moonshine = FakeMoonshine({"Kettle": -2.0, "Cattle": -4.0}, free="Kettle.")
     reading = read(passes_whisper(), moonshine)
-    assert reading.text == "cattle" and not reading.rejected
+    assert reading.text == "kettle" and reading.heard_as == ()
+    assert word_in_play(reading) == "kettle"
     assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]  # one question, no rescue
 
 
-def test_a_word_the_second_listener_agrees_with_stands():
-    reading = read(passes_whisper(), FakeMoonshine({"Kettle": -2.0, "Cattle": -4.0}))
-    assert reading.text == "kettle"
+@pytest.mark.parametrize("free", ["Cattle.", ""])  # it writes the rival, or nothing asked about
+def test_a_word_in_play_the_second_ear_writes_otherwise_is_no_word_and_asked_again(free):
+    """Even where Moonshine finds the word likelier than Whisper's other reading: a word
+    in play is taken only when both ears write it."""
+    reading = read(passes_whisper(), FakeMoonshine({"Kettle": -1.0, "Cattle": -4.0}, free=free))
+    assert word_in_play(reading) is None
+    assert reading.heard_as == (("kettle", "cattle") if free else ("kettle",))
 
 
-def test_the_veto_line_is_where_the_word_loses():
-    just_in = FakeMoonshine({"Kettle": -1.0 + VETO_LINE, "Cattle": -1.0})
-    just_out = FakeMoonshine({"Kettle": -1.01 + VETO_LINE, "Cattle": -1.0})
-    assert read(passes_whisper(), just_in).text == "kettle"
-    assert read(passes_whisper(), just_out).text == "cattle"
+def test_a_near_sounding_clue_is_no_hit_unless_both_ears_write_the_word_in_play():
+    """Issue 56: "tune" said at a table with "dune", which the prompt steers Whisper to."""
+    dune = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": ["dune", "candle"], "roster": ["Ana"]}))
+    whisper = FakeWhisper("dune", {" Dune.": -3.0, " A dune.": -4.0, " Tune.": -3.5}, [" Tune."])
+    reading = read_checked(whisper, Matcher(), dune, SILENCE, second=Preloaded(lambda: FakeMoonshine({}, "Tune.")))
+    assert reading.heard_as == ("dune", "tune")
+    assert word_in_play(reading, dune) is None
 
 
-def test_a_reading_said_exactly_like_the_word_is_no_rival():
-    # "colonel" is said as "kernel": Moonshine spelling it so is no evidence against it.
-    moonshine = FakeMoonshine({"Kernel": -9.0, "Colonel": -1.0})
-    assert read(passes_whisper("kernel", " Colonel."), moonshine).text == "kernel"
+def test_a_reading_said_exactly_like_the_word_in_play_is_the_same_word():
+    # "colonel" is said as "kernel": Whisper writing it so agrees with Moonshine's "Kernel".
+    whisper = FakeWhisper("colonel", {" Kernel.": -3.0, " A kernel.": -4.0, " Cattle.": -5.0}, [" Cattle."])
+    reading = read(whisper, FakeMoonshine({}, free="Kernel."))
+    assert word_in_play(reading) == "kernel" and reading.heard_as == ()
 
 
-def test_a_likelier_other_word_in_play_is_too_close_to_call():
-    # Whisper's other reading is another word in play: no hit for either.
-    reading = read(passes_whisper(rival=" Candle."), FakeMoonshine({"Kettle": -9.0, "Candle": -1.0}))
-    assert reading.rejected and reading.text == ""
+# ---- two ears: a clue --------------------------------------------------------------
 
 
-def test_a_clue_stays_a_clue_unless_moonshine_would_have_written_a_word_in_play():
-    moonshine = FakeMoonshine({}, free="Fruit.")
+@pytest.mark.parametrize("free", ["Fruit.", "A fruit."])
+def test_a_clue_both_ears_write_is_a_clue(free):
+    moonshine = FakeMoonshine({}, free=free)
     reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.text == "fruit" and len(moonshine.asked) == 1  # one question: the rescue
+    assert reading.text == "fruit" and reading.heard_as == ()
+    assert len(moonshine.asked) == 1  # one question for all of it
 
 
-# ---- the rescue ------------------------------------------------------------------
+@pytest.mark.parametrize("free", ["", "Candle."])
+def test_a_clue_the_second_ear_writes_otherwise_is_asked_again_never_a_word_in_play(free):
+    moonshine = FakeMoonshine({"Candle": -1.0}, free=free)
+    reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
+    assert reading.heard_as == ("fruit",) and word_in_play(reading) is None
+    assert moonshine.asked == [["Fruit", "A fruit"]]  # Whisper's reading only: no word in play it did not name
 
 
-def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
-    moonshine = FakeMoonshine({}, free="A kettle.")
-    reading = read(Unsure("kettle", {}, []), moonshine)
+def test_a_word_in_play_whisper_was_unsure_of_is_taken_when_both_ears_name_it():
+    reading = read(Unsure("kettle", {}, []), FakeMoonshine({}, free="A kettle."))
     assert not reading.rejected and reading.text == "kettle"
-    assert len(moonshine.asked) == 1  # one question for all of the rescue
 
 
-def test_when_whisper_named_a_word_in_play_only_that_word_can_be_rescued():
-    moonshine = FakeMoonshine({}, free="Candle.")  # Whisper heard kettle
-    assert read(Unsure("kettle", {}, []), moonshine).rejected
+def test_speech_whisper_was_unsure_of_stays_unread_with_what_each_ear_wrote():
+    reading = read(Unsure("fruit", {}, []), FakeMoonshine({}, free="A fruit."))
+    assert reading.rejected and reading.heard_as == ("fruit",)
+    candle = read(Unsure("kettle", {}, []), FakeMoonshine({}, free="Candle."))  # two words in play
+    assert candle.rejected and candle.heard_as == ("kettle",)
 
 
-def test_when_whisper_named_none_a_word_moonshine_would_write_is_rescued():
-    moonshine = FakeMoonshine({}, free="Candle.")
-    reading = read(Unsure("fruit", {}, []), moonshine)
-    assert not reading.rejected and reading.text == "candle"
-    assert sorted(moonshine.asked[0]) == ["A candle", "A kernel", "A kettle", "Candle", "Fruit", "Kernel", "Kettle"]
-    said_nothing_in_play = FakeMoonshine({}, free="Fruit.")
-    assert read(Unsure("fruit", {}, []), said_nothing_in_play).rejected
+def test_a_word_whisper_s_check_threw_out_is_asked_again_when_the_second_ear_writes_it():
+    whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
+    differ = read(whisper, FakeMoonshine({}, free="Kettle."))
+    assert differ.text == "cattle" and differ.heard_as == ("cattle", "kettle")
+    both = read(whisper, FakeMoonshine({}, free="Cattle."))
+    assert both.text == "cattle" and both.heard_as == ()
 
 
-def test_a_word_in_play_far_likelier_than_what_whisper_heard_is_rescued():
-    """Whisper heard "fruit" (a clue); Moonshine finds "candle" likely, and likelier
-    than "fruit" by more than RESCUE_LINE."""
-    lead = RESCUE_LINE + 1
-    rescued = read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine({"Candle": -2.0, "Fruit": -2.0 - lead}))
-    assert rescued.text == "candle" and not rescued.rejected
-
-
-@pytest.mark.parametrize(
-    "likelihood",
-    [
-        {"Candle": -2.0, "Fruit": -2.0 - RESCUE_LINE},  # not far enough ahead
-        {"Candle": RESCUE_FLOOR - 0.5, "Fruit": RESCUE_FLOOR - 0.5 - 2 * RESCUE_LINE},  # unlikely in itself
-    ],
-)
-def test_a_word_in_play_only_somewhat_likelier_stays_a_clue(likelihood):
-    assert read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine(likelihood)).text == "fruit"
-
-
-def test_with_no_word_in_play_a_clue_is_a_clue():
-    """The table deal: the host knows no words, so there is nothing to rescue."""
-
+def test_at_a_table_deal_the_ears_compare_the_clue_too():
+    """The table deal: the host knows no words, but a clue is still read by both ears."""
     table_deal = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]}))
-    moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}))
-    reading = read_checked(
-        FakeWhisper("fruit", {}, [" Fruit."]),
-        Matcher(),
-        table_deal,
-        Utterance(np.zeros(16000, np.float32), 0, 1),
-        second=moonshine,
-    )
-    assert reading.text == "fruit"
+    for free, heard_as in (("Fruit.", ()), ("", ("fruit",))):
+        moonshine = Preloaded(lambda free=free: FakeMoonshine({"Fruit": -1.0}, free=free))
+        reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine)
+        assert reading.text == "fruit" and reading.heard_as == heard_as
 
 
 def test_a_command_or_a_claim_is_never_taken_for_a_word():
     moonshine = FakeMoonshine({}, free="Kettle.")
     assert read(FakeWhisper("host pause", {}, []), moonshine).text == "host pause"
     assert moonshine.asked == []
-
-
-def test_a_word_whisper_s_check_threw_out_can_be_rescued():
-    whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
-    rescued = read(whisper, FakeMoonshine({}, free="Kettle."))
-    assert rescued.text == "kettle"
-    kept_out = read(whisper, FakeMoonshine({}, free="Cattle."))
-    assert kept_out.text == "cattle"
-
-
-# ---- the verdict, as the live loop and the benchmark both take it ---------------
-
-
-@pytest.mark.parametrize(
-    "took, opinion, expected",
-    [
-        (True, Opinion(), "kept"),  # nobody to compare with
-        (True, Opinion(veto_margin=VETO_LINE), "kept"),
-        (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
-        (False, Opinion(), None),
-        (False, Opinion(rescued="kettle"), "rescued"),
-        (
-            False,
-            Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
-            "likeliest",
-        ),
-        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
-        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
-        (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
-    ],
-)
-def test_verdict(took, opinion, expected):
-    assert verdict(took, opinion) == expected
-    if expected in ("rescued", "likeliest"):
-        assert verdict(took, opinion, rescue=False) is None
 
 
 # ---- loading ----------------------------------------------------------------------
