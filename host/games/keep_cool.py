@@ -109,10 +109,14 @@ Rules choices (what the rulebook leaves open)
   article may come before it ("a fruit"). A reading of two words ("post onto",
   "big tree"), or of a word no dictionary knows (a name such as "Katelyn", a
   non-word), gets a quick "Again?" and the turn goes on inside its clock; it is
-  not scored. Misheard a second time in the same turn, it is taken as a clue the
-  host could not read, never left to the buzzer. A name the dictionary holds ("Keating": many surnames are there)
-  still counts as a clue, as the host cannot tell it from a word. By voice,
-  only the several words allowed here reach "several_words".
+  not scored. So does a word the host's two ears (Whisper and Moonshine) write
+  differently, and a word in play counts only when both write it ("tune" said
+  where "dune" is in play is no hit unless both write "dune"). Misheard a second
+  time in the same turn, it is taken as a clue the host could not read, never
+  left to the buzzer, what each ear wrote kept for a claim. A name the dictionary
+  holds ("Keating": many surnames are there) still counts as a clue, as the host
+  cannot tell it from a word. By voice, only the several words allowed here
+  reach "several_words".
 - During turns the common commands need the prefix "host" ("host, score",
   "host, pause"), since "score", "sorry" or "help" may well be clues.
 - The player who said the word that emptied a hand starts the next round.
