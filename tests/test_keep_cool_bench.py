@@ -191,7 +191,7 @@ def test_two_ears_are_applied_when_summarising():
     """The rule shipped since issue 56: a word in play only when both ears write it;
     where they write different words the host asks again (counted apart, no word)."""
 
-    def result(expect, got, ratio, written, heard="", rescued=None, seconded=False, check_other=""):
+    def result(expect, got, ratio, written, heard="", rescued=None, seconded=False, check_other="", margin=None):
         return {
             "voice": "piper-0.8",
             "condition": "clean",
@@ -201,7 +201,7 @@ def test_two_ears_are_applied_when_summarising():
             "confidence": 0.9,
             "ms": 10.0,
             "word_check": ratio,
-            "veto_margin": None,
+            "veto_margin": margin,
             "written": written,
             "heard": heard,
             "rescued": rescued,
@@ -211,16 +211,18 @@ def test_two_ears_are_applied_when_summarising():
 
     results = [
         result("candle", "candle", -1.0, "candle"),  # both: a hit
-        result(None, "dune", -1.0, "tune", heard="dune"),  # "tune" said: asked again, no hit
+        result("lemon", "lemon", -1.0, "", margin=5.0),  # Moonshine: far likelier than Whisper's other reading
+        result(None, "dune", -1.0, "tune", heard="dune", margin=-2.0),  # "tune" said: asked again, no hit
         result("river", None, None, "river", heard="", rescued="river", seconded=True),  # Whisper unsure, both
-        result("kettle", None, None, "kettle", heard="keating", rescued="kettle"),  # Whisper: a clue
-        result(None, None, None, "fruit", heard="fruit"),  # a clue both wrote
-        result(None, "rocket", -5.0, "pocket", check_other="Pocket."),  # Whisper's check: a clue, both
+        result("kettle", None, None, "kettle", heard="keating", rescued="kettle", seconded=True),  # differ
+        result(None, None, None, "", heard="fruit"),  # a clue
+        result(None, "rocket", -5.0, "pocket", check_other="Pocket."),  # Whisper's check: a clue
     ]
-    rows = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}
-    held = rows[("held-apart", "clean")]
-    assert held["true_matches"]["count"] == 2 and held["false_matches"]["count"] == 0
+    held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
+    assert held["true_matches"]["count"] == 3 and held["false_matches"]["count"] == 0
     assert held["asked_again"]["count"] == 2  # dune / tune, and keating / kettle
+    strict = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0, agree_line=6.0)}
+    assert strict[("held-apart", "clean")]["true_matches"]["count"] == 2  # lemon's margin is below it
 
 
 def test_people_s_recordings_are_words_in_play_or_clues_at_each_table(shared_audio):

@@ -17,6 +17,7 @@ from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening import wordcheck
 from voice.listening.pipeline import Reader, read_checked
+from voice.listening.second_opinion import AGREE_LINE
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
 
@@ -82,13 +83,18 @@ def test_a_word_in_play_both_ears_write_is_taken():
     assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]  # one question, no rescue
 
 
-@pytest.mark.parametrize("free", ["Cattle.", ""])  # it writes the rival, or nothing asked about
-def test_a_word_in_play_the_second_ear_writes_otherwise_is_no_word_and_asked_again(free):
-    """Even where Moonshine finds the word likelier than Whisper's other reading: a word
-    in play is taken only when both ears write it."""
-    reading = read(passes_whisper(), FakeMoonshine({"Kettle": -1.0, "Cattle": -4.0}, free=free))
-    assert word_in_play(reading) is None
-    assert reading.heard_as == (("kettle", "cattle") if free else ("kettle",))
+@pytest.mark.parametrize(
+    ("likelihood", "free", "taken"),
+    [
+        ({"Kettle": -1.0, "Cattle": -4.0}, "Cattle.", False),  # it would write Whisper's other reading
+        ({"Kettle": -1.01 - AGREE_LINE, "Cattle": -1.0}, "", False),  # it finds that one likelier by too little
+        ({"Kettle": -1.0 + AGREE_LINE, "Cattle": -1.0}, "", True),  # ... or by enough: the ears agree
+    ],
+)
+def test_a_word_in_play_is_taken_only_where_the_second_ear_agrees(likelihood, free, taken):
+    reading = read(passes_whisper(), FakeMoonshine(likelihood, free=free))
+    assert (word_in_play(reading) == "kettle") is taken
+    assert reading.heard_as == (() if taken else ("kettle", "cattle") if free else ("kettle",))
 
 
 def test_a_near_sounding_clue_is_no_hit_unless_both_ears_write_the_word_in_play():
@@ -110,20 +116,14 @@ def test_a_reading_said_exactly_like_the_word_in_play_is_the_same_word():
 # ---- two ears: a clue --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("free", ["Fruit.", "A fruit."])
-def test_a_clue_both_ears_write_is_a_clue(free):
-    moonshine = FakeMoonshine({}, free=free)
-    reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.text == "fruit" and reading.heard_as == ()
-    assert len(moonshine.asked) == 1  # one question for all of it
-
-
-@pytest.mark.parametrize("free", ["", "Candle."])
-def test_a_clue_the_second_ear_writes_otherwise_is_asked_again_never_a_word_in_play(free):
+@pytest.mark.parametrize("free", ["Fruit.", "A fruit.", "", "Candle."])
+def test_a_clue_stays_the_clue_whisper_wrote_unless_moonshine_writes_a_word_whisper_named(free):
+    """Moonshine writing a lone word freely is no judge of a clue (it writes "There,
+    little gate-goat." for "alligator"); only a word in play both ears named is a doubt."""
     moonshine = FakeMoonshine({"Candle": -1.0}, free=free)
     reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.heard_as == ("fruit",) and word_in_play(reading) is None
-    assert moonshine.asked == [["Fruit", "A fruit"]]  # Whisper's reading only: no word in play it did not name
+    assert reading.text == "fruit" and reading.heard_as == () and word_in_play(reading) is None
+    assert moonshine.asked == [["Fruit", "A fruit"]]  # one question: no word in play Whisper did not name
 
 
 def test_a_word_in_play_whisper_was_unsure_of_is_taken_when_both_ears_name_it():
@@ -146,13 +146,12 @@ def test_a_word_whisper_s_check_threw_out_is_asked_again_when_the_second_ear_wri
     assert both.text == "cattle" and both.heard_as == ()
 
 
-def test_at_a_table_deal_the_ears_compare_the_clue_too():
-    """The table deal: the host knows no words, but a clue is still read by both ears."""
+def test_at_a_table_deal_a_clue_is_a_clue():
+    """The table deal: the host knows no words, so nothing is in doubt."""
     table_deal = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]}))
-    for free, heard_as in (("Fruit.", ()), ("", ("fruit",))):
-        moonshine = Preloaded(lambda free=free: FakeMoonshine({"Fruit": -1.0}, free=free))
-        reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine)
-        assert reading.text == "fruit" and reading.heard_as == heard_as
+    moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}, free="Kettle."))
+    reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine)
+    assert reading.text == "fruit" and reading.heard_as == ()
 
 
 def test_a_command_or_a_claim_is_never_taken_for_a_word():

@@ -109,9 +109,9 @@ Rules choices (what the rulebook leaves open)
   article may come before it ("a fruit"). A reading of two words ("post onto",
   "big tree"), or of a word no dictionary knows (a name such as "Katelyn", a
   non-word), gets a quick "Again?" and the turn goes on inside its clock; it is
-  not scored. So does a word the host's two ears (Whisper and Moonshine) write
-  differently, and a word in play counts only when both write it ("tune" said
-  where "dune" is in play is no hit unless both write "dune"). Misheard a second
+  not scored. So does a word the host's two ears (Whisper and Moonshine) do not
+  agree on, and a word in play counts only when both take it for that word ("tune"
+  said where "dune" is in play is no hit unless both hear "dune"). Misheard a second
   time in the same turn, it is taken as a clue the host could not read, never
   left to the buzzer, what each ear wrote kept for a claim. A name the dictionary
   holds ("Keating": many surnames are there) still counts as a clue, as the host

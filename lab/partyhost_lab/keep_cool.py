@@ -51,7 +51,7 @@ from partyhost_lab.places import SHARED_AUDIO
 from partyhost_lab.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
-from voice.listening.second_opinion import Opinion, SecondOpinion, by_both
+from voice.listening.second_opinion import AGREE_LINE, Opinion, SecondOpinion, by_both
 from voice.listening.wordcheck import CHECK_LINE, word_in_play
 from voice.speaking.mixing import padded
 from voice.understanding.matcher import Matcher
@@ -345,17 +345,22 @@ RULES = ("after", "before")
 by_both, issue 56), and the second listener's veto and rescues shipped before it."""
 
 
-def word_by_both(result: dict[str, Any], line: float) -> tuple[str | None, bool]:
-    """The word in play the host acts on by two ears (by_both), and whether it asks
-    "Again?" (the ears wrote different words: a second saying by the same voice is
+def word_by_both(result: dict[str, Any], line: float, agree_line: float = AGREE_LINE) -> tuple[str | None, bool]:
+    """The word in play the host acts on by two ears (by_both, agreeing at `agree_line`),
+    and whether it asks "Again?" (the ears differ: a second saying by the same voice is
     the same clip, so it is then taken unread, no word in play)."""
     ratio = result.get("word_check")
     took = result["got"] if result["got"] is not None and (ratio is None or ratio >= line) else None
     if "written" not in result:  # no second listener: Whisper alone
         return took, False
     clue = result.get("check_other", "") if result["got"] is not None and took is None else result["heard"]
-    opinion = Opinion(rescued=result["rescued"], seconded=result.get("seconded", False), written=result["written"])
-    said = by_both(took, opinion, clue)
+    opinion = Opinion(
+        veto_margin=result.get("veto_margin"),
+        rescued=result["rescued"],
+        seconded=result.get("seconded", False),
+        written=result["written"],
+    )
+    said = by_both(took, opinion, clue, agree_line)
     return {"kept": took, "rescued": result["rescued"]}.get(said or ""), said == "differ"
 
 
@@ -504,10 +509,11 @@ def summarise(
     veto_line: float = VETO_LINE,
     rescue: bool = True,
     rule: str = RULES[0],
+    agree_line: float = AGREE_LINE,
 ) -> list[dict[str, Any]]:
     """Per voice group and condition: true matches, false matches (all clues, hard ones),
-    with the word check at `line`, by `rule` (RULES): two ears, or the second opinion (if
-    run) vetoing at `veto_line` as before."""
+    with the word check at `line`, by `rule` (RULES): two ears agreeing at `agree_line`,
+    or the second opinion (if run) vetoing at `veto_line` as before."""
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in results:
         group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
@@ -518,7 +524,7 @@ def summarise(
     rows = []
     for (group, condition), items in groups.items():
         if rule == "after":
-            decided = [word_by_both(r, line) for r in items]
+            decided = [word_by_both(r, line, agree_line) for r in items]
         else:
             decided = [(word_at(r, line, veto_line, rescue), False) for r in items]
         got = [word if r["confidence"] >= min_word_confidence else None for r, (word, _) in zip(items, decided)]
@@ -583,6 +589,7 @@ def command(
     rescue: bool = True,
     real: bool = False,
     settings: Settings | None = None,
+    agree_line: float | None = None,
 ) -> int:
     """`settings`: how the game hears (None: as shipped)."""
     if real and from_json is None and not REAL_WORDS.is_dir():
@@ -602,6 +609,7 @@ def command(
             VETO_LINE if veto_line is None else veto_line,
             rescue,
             rule,
+            AGREE_LINE if agree_line is None else agree_line,
         )
         print(f"rule: {rule}" + (" (shipped)" if rule == RULES[0] else ""))
         print(format_rows(ruled))
