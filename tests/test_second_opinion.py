@@ -117,9 +117,9 @@ def test_a_reading_said_exactly_like_the_word_in_play_is_the_same_word():
 
 
 @pytest.mark.parametrize("free", ["Fruit.", "A fruit.", "", "Candle."])
-def test_a_clue_stays_the_clue_whisper_wrote_unless_moonshine_writes_a_word_whisper_named(free):
+def test_a_clue_stays_the_clue_whisper_wrote_unless_both_ears_named_a_word_in_play(free):
     """Moonshine writing a lone word freely is no judge of a clue (it writes "There,
-    little gate-goat." for "alligator"); only a word in play both ears named is a doubt."""
+    little gate-goat." for "alligator"); a word in play Whisper did not name is no hit."""
     moonshine = FakeMoonshine({"Candle": -1.0}, free=free)
     reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
     assert reading.text == "fruit" and reading.heard_as == () and word_in_play(reading) is None
@@ -138,12 +138,14 @@ def test_speech_whisper_was_unsure_of_stays_unread_with_what_each_ear_wrote():
     assert candle.rejected and candle.heard_as == ("kettle",)
 
 
-def test_a_word_whisper_s_check_threw_out_is_asked_again_when_the_second_ear_writes_it():
+def test_a_word_whisper_s_check_threw_out_is_taken_when_the_second_ear_writes_it():
+    """Whisper's steered reading named "kettle", its check took it for "cattle": where
+    Moonshine would write "kettle" itself, both ears named it."""
     whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
-    differ = read(whisper, FakeMoonshine({}, free="Kettle."))
-    assert differ.text == "cattle" and differ.heard_as == ("cattle", "kettle")
-    both = read(whisper, FakeMoonshine({}, free="Cattle."))
-    assert both.text == "cattle" and both.heard_as == ()
+    both = read(whisper, FakeMoonshine({}, free="Kettle."))
+    assert word_in_play(both) == "kettle" and both.heard_as == ()
+    clue = read(whisper, FakeMoonshine({}, free="Cattle."))
+    assert clue.text == "cattle" and clue.heard_as == () and word_in_play(clue) is None
 
 
 def test_at_a_table_deal_a_clue_is_a_clue():
@@ -220,3 +222,9 @@ def test_a_second_listener_named_as_a_bare_string_is_refused(tmp_path):
     grammar.write_text("prompts:\n  game/word: []\nsecond_listener: game/word\n", encoding="utf-8")
     with pytest.raises(GrammarError, match="second_listener must be a list"):
         Grammar.load(grammar)
+
+
+def test_the_plural_of_a_word_in_play_both_ears_write_is_that_word():
+    whisper = FakeWhisper("kettles", {" Kettles.": -3.0, " A kettles.": -4.0, " Cattle.": -5.0}, [" Cattle."])
+    reading = read(whisper, FakeMoonshine({}, free="Kettles."))
+    assert word_in_play(reading) == "kettles" and reading.heard_as == ()

@@ -263,7 +263,6 @@ class Decision:
     opinion: Opinion | None = None  # the second listener's (voice/listening/second_opinion.py), if any
     rescued: str | None = None  # the word in play the second opinion would rescue
     likeliest: str | None = None  # ... or else the one it finds likeliest (Opinion.likeliest)
-    check_other: str = ""  # the reading Whisper's check found likelier than the word, if any
 
 
 def decide(
@@ -289,17 +288,16 @@ def decide(
         written = _word(matcher, prompt, written) or written  # a word in play as its word
         opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival, written=written)
         rescued = _word(matcher, prompt, opinion.rescued)
-    checks = [h.details for h in reading.hypotheses if h.details and "word_check" in h.details]
+    checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
     return Decision(
         word,
         reading.text,
         reading.confidence,
         (time.perf_counter() - started) * 1000,
-        checks[-1]["word_check"] if checks else None,
+        checks[-1] if checks else None,
         opinion,
         rescued,
         _word(matcher, prompt, opinion.likeliest) if opinion else None,
-        checks[-1]["other"] if checks else "",
     )
 
 
@@ -353,14 +351,13 @@ def word_by_both(result: dict[str, Any], line: float, agree_line: float = AGREE_
     took = result["got"] if result["got"] is not None and (ratio is None or ratio >= line) else None
     if "written" not in result:  # no second listener: Whisper alone
         return took, False
-    clue = result.get("check_other", "") if result["got"] is not None and took is None else result["heard"]
     opinion = Opinion(
         veto_margin=result.get("veto_margin"),
         rescued=result["rescued"],
         seconded=result.get("seconded", False),
         written=result["written"],
     )
-    said = by_both(took, opinion, clue, agree_line)
+    said = by_both(took, opinion, agree_line)
     return {"kept": took, "rescued": result["rescued"]}.get(said or ""), said == "differ"
 
 

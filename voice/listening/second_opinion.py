@@ -12,17 +12,18 @@ Whisper took, or the ones its steered readings named. Then by_both:
 - a word in play Whisper took stands when Moonshine agrees: it would write that word
   itself (or one said alike, "colonel" for "kernel"), or, writing none of the texts,
   finds it likelier than every other reading Whisper made by AGREE_LINE;
-- where Moonshine would write another of Whisper's readings, or finds one likelier, or
-  would write a word in play where Whisper wrote a clue, the ears differ: the reading
-  holds what each wrote (Reading.heard_as), the ears ask "Again?" once
-  (host.contract.Outcome.MISHEARD), then the speech is taken unread (Prompt.unclear),
-  never as a word the player did not say, what each ear wrote kept with the move for
-  a claim to be checked against;
-- a clue Whisper wrote otherwise stands as written: Moonshine writing a lone word
-  freely is no judge of it (on the benchmark's tuning set its own reading agreed with
-  Whisper's, even by sound, on 1 word in 40 of those where it wrote none of Whisper's);
-- speech Whisper was unsure of stays unread, unless both ears named the same word in
-  play (Whisper's steered reading and Moonshine's own).
+- where Moonshine would write another of Whisper's readings, or finds one likelier,
+  the ears differ: the reading holds what each wrote (Reading.heard_as), the ears ask
+  "Again?" once (host.contract.Outcome.MISHEARD), then the speech is taken unread
+  (Prompt.unclear), never as a word the player did not say, what each ear wrote kept
+  with the move for a claim to be checked against;
+- where Whisper took no word in play (a clue, or unsure) but one of its steered
+  readings named the word in play Moonshine would write itself, both ears named it:
+  that word is taken;
+- a clue otherwise stands as Whisper wrote it: Moonshine writing a lone word freely is
+  no judge of it (on the benchmark's tuning set its own reading agreed with Whisper's,
+  even by sound, on 1 word in 40 of those where it wrote none of Whisper's readings).
+  Speech Whisper was unsure of stays unread, with what each ear wrote.
 
 The rule before (issue 56) vetoed a word Moonshine found far less likely than a rival
 and rescued words in play Whisper missed; the benchmark measures it beside this one
@@ -139,15 +140,19 @@ class SecondOpinion:
         """The text Moonshine would write itself among those judged, as the word in play it
         names (its phrase) if it names one; "" when it would write none of them."""
         text = next((text for text, judgement in judged.items() if judgement.first_choice), "")
-        key = self._key(self._intent_of(text)) if text else None
+        return self.word_named(text) if text else ""
+
+    def word_named(self, text: str) -> str:
+        """The word in play `text` names, as Opinion.written gives it ("candle" for
+        "candles"), else `text` itself."""
+        key = self._key(self._intent_of(text))
         return self._words_in_play.get(key, text) if key is not None else text
 
     def heard_as(self, reading: Reading, opinion: Opinion) -> tuple[str, ...]:
         """What each ear wrote (Whisper's reading, or its likeliest when it was unsure;
         Moonshine's, if it was among the texts asked), with the word in play each names."""
         said = [reading.text or next(iter(self._whisper_readings()), ""), opinion.written or ""]
-        keys = [self._key(self._intent_of(text)) for text in said if text]
-        named = [self._words_in_play[key] for key in keys if key is not None and key in self._words_in_play]
+        named = [self.word_named(text) for text in said if text]
         words = [" ".join(without_article(normalize(text).split())) for text in said + named if text]
         return tuple(dict.fromkeys(word for word in words if word))
 
@@ -206,22 +211,18 @@ Chosen on the benchmark's tuning set, never its reported voices: the lowest line
 false matches stayed within 2 % (docs/lab/keep-cool-live.md, "Two ears")."""
 
 
-def by_both(whisper_took: str | None, opinion: Opinion, clue: str, line: float = AGREE_LINE) -> str | None:
+def by_both(whisper_took: str | None, opinion: Opinion, line: float = AGREE_LINE) -> str | None:
     """The verdict of two ears on one utterance: "kept" (Moonshine agrees on the word in
     play Whisper took, `whisper_took`: it would write it itself, or finds it likelier than
-    Whisper's other readings by `line`), "rescued" (Whisper, unsure, and Moonshine named
-    the same word in play), "differ" (Moonshine finds another reading likelier, or would
-    write a word in play where Whisper wrote the clue `clue`: the host asks again, then
-    takes the speech unread), or None: taken as Whisper read it."""
-    written = opinion.written or ""
+    Whisper's other readings by `line`), "differ" (it would write another of Whisper's
+    readings, or finds one likelier: the host asks again, then takes the speech unread),
+    "rescued" (Whisper took no word in play, but one of its steered readings named the
+    word Moonshine would write), or None: taken as Whisper read it."""
     if whisper_took:
-        margin = opinion.veto_margin
+        written, margin = opinion.written or "", opinion.veto_margin
         agrees = same_word(written, whisper_took) if written else margin is None or margin >= line
         return "kept" if agrees else "differ"
-    named_in_play = opinion.rescued is not None and opinion.seconded
-    if not clue:  # Whisper unsure: unread, unless both named the same word in play
-        return "rescued" if named_in_play else None
-    return "differ" if named_in_play else None
+    return "rescued" if opinion.rescued is not None and opinion.seconded else None
 
 
 def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) -> Reading:
@@ -230,7 +231,7 @@ def review(reading: Reading, second: SecondOpinion, whisper_took: str | None) ->
     if not whisper_took and not second.may_rescue(reading):
         return reading
     opinion = second.veto(whisper_took) if whisper_took else second.rescue()
-    said = by_both(whisper_took, opinion, "" if reading.rejected else reading.text)
+    said = by_both(second.word_named(whisper_took) if whisper_took else None, opinion)
     found = note({"second_opinion": said or "as read", **{k: v for k, v in vars(opinion).items() if v}})
     hypotheses = reading.hypotheses + (found,)
     if said == "rescued" and opinion.rescued is not None:
