@@ -779,7 +779,7 @@ def is_sound_word(said: list[str]) -> bool:
 def _heard_as(word: str | None, heard: list[str], readings: Any) -> list[str]:
     """Every way the word just said was heard: the word in play taken, the text, and the
     other readings the ears give (`heard`: each ear's reading and the word in play it
-    sounds like, voice/listening/pipeline.py); a claim must match one of them."""
+    names, voice/listening/second_opinion.py); a claim must match one of them."""
     forms = [word] if word else []
     forms += [" ".join(heard)] if heard else []
     forms += [" ".join(_without_article(text.split())) for text in map(_clean, readings or []) if text]
@@ -939,8 +939,8 @@ def _check_claim(s: KeepCoolState, words: list[str]) -> None:
 
 
 def said_is(said: str, word: str) -> bool:
-    """Whether `said` names the word in play `word`: the word itself or its plural (the
-    words that sound the same are the ears' to add, host/contract.py knows no sounds)."""
+    """Whether `said` names the word in play `word`: the word itself or its plural (a
+    word said alike comes from the ears, in the move's "heard": host/ knows no sounds)."""
     return said == word or said in plurals(word)
 
 
