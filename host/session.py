@@ -156,7 +156,7 @@ class Session:
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
             )
             self._accept(
-                prompt, {**prompt.unclear, "heard": list(heard.heard_as)} if heard.heard_as else prompt.unclear
+                prompt, {**prompt.unclear, "heard": list(heard.heard_as)} if heard.heard_as else dict(prompt.unclear)
             )
             return None
         return self._take_understood(prompt, heard)

@@ -86,8 +86,8 @@ class Reading:
     reading heard kept, more values allowed (fills_in: noise takes words away). None: not
     decoded. In a loud room only an agreed move is acted on unasked (host.contract.decide)."""
     heard_as: tuple[str, ...] = ()
-    """Where two ears read the speech and did not write the same word: what each wrote,
-    and the word in play each names (voice/listening/second_opinion.py). Such speech is
+    """Speech two ears read and did not agree on, or that Whisper was unsure of: what each
+    ear wrote, and the word in play each names (voice/listening/second_opinion.py). It is
     not taken as read: the host asks again, or takes it unread, these words kept with it."""
 
     @property
