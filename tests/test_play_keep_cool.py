@@ -93,9 +93,10 @@ def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, playe
 def test_refusals_and_false_claims_tell_the_table_nothing_with_the_shipped_deck(tmp_path):
     """Issue 56, typed, seed 5, relaxed, red line 3 of the shipped deck: Ana holds broker,
     gateway, sweater and volleyball, Ben pasta, Cy velvet. What the table hears
-    (--hide-private): Ana's "broke" and "sweat" are refused without their reason, Cy's
-    "banana" claimed as Ben's pasta wins nothing, and Cy's "velvit" is refused too."""
-    lines = ["red", "3", "no", "no", "no", "broke", "sweat", "sky", "hello", "banana", "got it"]
+    (--hide-private): Ana's "broke" and "sweat" are refused without their reason, and so
+    is "x7", no word; Cy's "banana" claimed as Ben's pasta wins nothing, and Cy's "velvit"
+    is refused too. Each is one line, and the turn stays."""
+    lines = ["red", "3", "no", "no", "no", "broke", "sweat", "x7", "sky", "hello", "banana", "got it"]
     lines += ["rain", "bird", "velvit", "moon"]
     command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", "Ana,Ben,Cy", "--seed", "5"]
     command += ["--rules", "relaxed=true", "--input", "text", "--output", "text", "--hide-private"]
@@ -110,4 +111,5 @@ def test_refusals_and_false_claims_tell_the_table_nothing_with_the_shipped_deck(
     assert not any("root" in line or "your own" in line for line in said)
     assert "HOST: That claim does not match." in play
     assert not any("Pasta" in line or "win that card" in line for line in said)
-    assert play.count("HOST: Not that one. Another word.") == 3  # and Cy's velvit
+    assert play[2] == "HOST: Not that one. Another word."  # "x7": no word (the turn stays Ana's)
+    assert play.count("HOST: Not that one. Another word.") == 4  # and Cy's velvit
