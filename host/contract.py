@@ -324,8 +324,9 @@ class Outcome(Enum):
     follows, never silently."""
     MISHEARD = "misheard"
     """Speech where any speech is a move, read as something a player is unlikely to have
-    said (a Keep Cool clue of two words, a non-word or a player's name; `reason` says
-    which): never a move; the host asks "Again?" and listens on, its clock still running."""
+    said (a Keep Cool clue of two words, a non-word or a player's name, or one two ears
+    wrote differently; `reason` says which): never a move; the host asks "Again?" and
+    listens on, its clock still running."""
 
 
 @dataclass(frozen=True)
@@ -400,6 +401,11 @@ class Understood:
     seat: str = ""
     """The player whose phone page a press came from ("" for anything else): the
     mover where the prompt awaits any of several players (player None)."""
+    heard_as: tuple[str, ...] = ()
+    """Speech the ears did not take as read (UNCLEAR, or MISHEARD because two ears wrote
+    different words): the words each ear wrote. Never acted on; where the prompt takes
+    unread speech as a move (`Prompt.unclear`) they go with it as its "heard", so the
+    game can check a later claim against what was said (Keep Cool)."""
 
     @property
     def spoken(self) -> bool:

@@ -162,7 +162,9 @@ class Session:
             self.log.write(
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
             )
-            self._accept(prompt, dict(prompt.unclear))
+            self._accept(
+                prompt, {**prompt.unclear, "heard": list(heard.heard_as)} if heard.heard_as else dict(prompt.unclear)
+            )
             return None
         return self._take_understood(prompt, heard)
 

@@ -72,7 +72,7 @@ class Settings:
     # (voice.listening.reading.RIVAL_MARGIN, tested); 0: never asked for this
     second_opinion: bool = True  # Keep Cool: Moonshine re-judges each word in play (voice/listening/second_opinion.py)
     second_opinion_weights: str = "auto"  # its weights: "int8" (145 MB, slower), "float" (460 MB, faster),
-    # "auto": int8 on a machine with less than 4 GB (voice.asr.moonshine.WEIGHTS)
+    # "auto": int8 (voice.asr.moonshine.WEIGHTS)
     grammar_decoding: bool = (
         True  # Whisper also decodes inside each prompt's grammar (voice/understanding/grammar_decode.py);
     )

@@ -34,9 +34,9 @@ def moonshine(cache):
     return MoonshineScorer(cache_dir=cache, weights="int8")  # as a small machine holds it
 
 
-def test_the_weights_stay_int8_where_memory_is_short_or_when_asked():
-    assert int8_weights("auto", machine_bytes=2 * 2**30) and not int8_weights("auto", machine_bytes=16 * 2**30)
-    assert int8_weights("int8", machine_bytes=64 * 2**30) and not int8_weights("float", machine_bytes=2**30)
+def test_the_weights_stay_int8_unless_floats_are_asked_for():
+    """Issue 56: within 600 MB wherever it runs, a machine with plenty of memory too."""
+    assert int8_weights("auto") and int8_weights("int8") and not int8_weights("float")
     assert set(WEIGHTS) == {"auto", "int8", "float"}
 
 

@@ -14,17 +14,23 @@ import pytest
 
 from host.games.keep_cool import plurals
 from partyhost_lab.keep_cool import (
-    HARD_PAIRS,
     REAL_TUNE_SPEAKERS,
     REPORT_VOICES,
+    REPORTED_PAIRS,
+    RESCUE_FLOOR,
+    RESCUE_LINE,
+    SOUND_PAIRS,
     TABLE_SIZE,
     TUNING_PAIRS,
     TUNING_VOICES,
+    VETO_LINE,
     build_set,
     format_rows,
     real_set,
     summarise,
+    verdict,
 )
+from voice.listening.second_opinion import Opinion
 
 pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 
@@ -32,7 +38,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.model, pytest.mark.audio]
 def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
     bench = build_set()
     assert len(bench.tables) == 6 and all(len(set(t)) == TABLE_SIZE for t in bench.tables)
-    pair_of = dict((clue, word) for word, clue in HARD_PAIRS)
+    pair_of = dict((clue, word) for word, clue in REPORTED_PAIRS)
     for item in bench.items:
         words = bench.tables[item.table]
         if item.expect is not None:
@@ -43,7 +49,9 @@ def test_tables_hold_the_hard_words_and_clues_are_never_words_in_play():
         if item.hard:
             assert pair_of[item.text] in words
     clues = [i for i in bench.items if i.expect is None]
-    assert sum(i.hard for i in clues) == len(HARD_PAIRS) and len(clues) == 6 * 18 + len(HARD_PAIRS)
+    assert sum(i.hard for i in clues) == len(REPORTED_PAIRS) and len(clues) == 6 * 18 + len(REPORTED_PAIRS)
+    said = {item.text for item in bench.items}
+    assert {w for pair in SOUND_PAIRS for w in pair} <= said  # issue 56's 18 pairs, both sides
     quick = build_set(tables=2, clues_per_table=6)
     assert all(len(t) == TABLE_SIZE for t in quick.tables)
 
@@ -143,7 +151,7 @@ def test_the_command_re_summarises_a_saved_run_at_another_line(tmp_path, capsys)
 
 
 def test_the_tuning_set_shares_no_hard_pair_and_no_voice_with_the_reported_one():
-    reported = {w for pair in HARD_PAIRS for w in pair}
+    reported = {w for pair in REPORTED_PAIRS for w in pair}
     assert not reported & {w for pair in TUNING_PAIRS for w in pair}
     assert not set(TUNING_VOICES) & set(REPORT_VOICES)
     tuning = build_set(clues_per_table=6, pairs=TUNING_PAIRS)
@@ -171,12 +179,50 @@ def test_the_second_opinion_s_veto_and_rescue_are_applied_when_summarising():
         result("river", None, None, rescued="river"),  # rescued
         result(None, "river", -5.0, veto=9.0),
     ]  # "rivet": Whisper's check threw it out
-    held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
-    assert held["true_matches"]["count"] == 2 and held["false_matches"]["count"] == 0
-    lax = {(r["group"], r["condition"]): r for r in summarise(results, line=-100.0, veto_line=-100.0, rescue=False)}[
-        ("held-apart", "clean")
+    held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0, rule="before")}
+    assert held[("held-apart", "clean")]["true_matches"]["count"] == 2
+    assert held[("held-apart", "clean")]["false_matches"]["count"] == 0
+    lax = summarise(results, line=-100.0, veto_line=-100.0, rescue=False, rule="before")
+    lax_row = {(r["group"], r["condition"]): r for r in lax}[("held-apart", "clean")]
+    assert lax_row["false_matches"]["count"] == 2 and lax_row["true_matches"]["count"] == 1
+
+
+def test_two_ears_are_applied_when_summarising():
+    """The rule shipped since issue 56: a word in play only when both ears write it;
+    where they write different words the host asks again (counted apart, no word)."""
+
+    def result(expect, got, ratio, written, heard="", rescued=None, seconded=False, margin=None):
+        return {
+            "voice": "piper-0.8",
+            "condition": "clean",
+            "expect": expect,
+            "got": got,
+            "hard": expect is None,
+            "confidence": 0.9,
+            "ms": 10.0,
+            "word_check": ratio,
+            "veto_margin": margin,
+            "written": written,
+            "heard": heard,
+            "rescued": rescued,
+            "seconded": seconded,
+        }
+
+    results = [
+        result("candle", "candle", -1.0, "candle"),  # both: a hit
+        result("lemon", "lemon", -1.0, "", margin=5.0),  # Moonshine: far likelier than Whisper's other reading
+        result(None, "dune", -1.0, "tune", heard="dune", margin=-2.0),  # "tune" said: asked again, no hit
+        result("river", None, None, "river", heard="", rescued="river", seconded=True),  # Whisper unsure, both
+        result("kettle", None, None, "kettle", heard="keating", rescued="kettle", seconded=True),  # both named it
+        result("glove", None, None, "glove", heard="love", rescued="glove"),  # Moonshine alone: no rescue now
+        result(None, None, None, "", heard="fruit"),  # a clue
+        result(None, "rocket", -5.0, "pocket"),  # Whisper's check: a clue
     ]
-    assert lax["false_matches"]["count"] == 2 and lax["true_matches"]["count"] == 1
+    held = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0)}[("held-apart", "clean")]
+    assert held["true_matches"]["count"] == 4 and held["false_matches"]["count"] == 0
+    assert held["asked_again"]["count"] == 1  # dune / tune
+    strict = {(r["group"], r["condition"]): r for r in summarise(results, line=-3.0, agree_line=6.0)}
+    assert strict[("held-apart", "clean")]["true_matches"]["count"] == 3  # lemon's margin is below it
 
 
 def test_people_s_recordings_are_words_in_play_or_clues_at_each_table(shared_audio):
@@ -222,3 +268,30 @@ def test_without_people_s_recordings_real_says_what_is_missing_and_runs_nothing(
     monkeypatch.setattr(bench, "run_real", lambda **kwargs: pytest.fail("nothing may run"))
     assert bench.command(None, True, None, True, real=True) == 2
     assert "speech-commands is missing" in capsys.readouterr().out
+
+
+# ---- the rule before two ears, which the benchmark measures beside them ------------
+
+
+@pytest.mark.parametrize(
+    "took, opinion, expected",
+    [
+        (True, Opinion(), "kept"),  # nobody to compare with
+        (True, Opinion(veto_margin=VETO_LINE), "kept"),
+        (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
+        (False, Opinion(), None),
+        (False, Opinion(rescued="kettle"), "rescued"),
+        (
+            False,
+            Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
+            "likeliest",
+        ),
+        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
+        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
+        (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
+    ],
+)
+def test_verdict(took, opinion, expected):
+    assert verdict(took, opinion) == expected
+    if expected in ("rescued", "likeliest"):
+        assert verdict(took, opinion, rescue=False) is None

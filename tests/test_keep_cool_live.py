@@ -114,3 +114,25 @@ def test_the_timer_is_changed_by_voice(tmp_path):
     timeouts = [p.timeout for p in ears.prompts if p.name == "keep-cool/word"]
     assert timeouts == [8.0, None, None, 12.0]
     assert session.state.turn == "Ben"
+
+
+def test_speech_two_ears_wrote_differently_is_asked_again_once_then_a_clue_with_both_readings(tmp_path):
+    """Issue 56: where Whisper and the second listener write different words the host
+    says "Again?" once, then takes the clue unread, never as either word; what each ear
+    wrote goes with the move, so a claim can be checked against it."""
+    differ = Understood(
+        Outcome.MISHEARD,
+        Source.VOICE,
+        text="keating",
+        reason="two ears wrote different words",
+        heard_as=("keating", "kettle"),
+        listening_from=1.0,
+        start=2.0,
+        end=2.5,
+    )
+    session, ears, mouth, events = play(tmp_path, [differ, differ])
+    assert mouth.said.count("Again?") == 1
+    assert session.state.turn == "Ben" and session.state.won == []
+    assert session.state.said == ["keating", "kettle"]  # the clue, unread, with what each ear wrote
+    move = session.play.actions[-1]
+    assert move["word"] is None and move["heard"] == ["keating", "kettle"]

@@ -88,3 +88,28 @@ def test_script_plays_to_the_expected_winner(tmp_path, script, mode, deal, playe
     typed = [line for line in (SCRIPTS / script).read_text(encoding="utf-8").splitlines() if line.strip()]
     heard = [e for e in events if e["type"] == "heard"]
     assert len(heard) == len(typed)  # every line was used, and the game ended on the last one
+
+
+def test_refusals_and_false_claims_tell_the_table_nothing_with_the_shipped_deck(tmp_path):
+    """Issue 56, typed, seed 5, relaxed, red line 3 of the shipped deck: Ana holds broker,
+    gateway, sweater and volleyball, Ben pasta, Cy velvet. What the table hears
+    (--hide-private): Ana's "broke" and "sweat" are refused without their reason, and so
+    is "x7", no word; Cy's "banana" claimed as Ben's pasta wins nothing, and Cy's "velvit"
+    is refused too. Each is one line, and the turn stays."""
+    lines = ["red", "3", "no", "no", "no", "broke", "sweat", "x7", "sky", "hello", "banana", "got it"]
+    lines += ["rain", "bird", "velvit", "moon"]
+    command = [sys.executable, "-m", "partyhost", "play", "keep-cool", "--players", "Ana,Ben,Cy", "--seed", "5"]
+    command += ["--rules", "relaxed=true", "--input", "text", "--output", "text", "--hide-private"]
+    env = {**os.environ, "PARTYHOST_DATA_DIR": str(tmp_path / "data")}
+    result = subprocess.run(
+        command, input="\n".join(lines) + "\n", cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stdout.splitlines() if line.startswith("HOST:")]
+    play = said[said.index("HOST: Ana starts. Keep cool!") + 1 :]
+    assert play[:2] == ["HOST: Not that one. Another word."] * 2  # broke, sweat
+    assert not any("root" in line or "your own" in line for line in said)
+    assert "HOST: That claim does not match." in play
+    assert not any("Pasta" in line or "win that card" in line for line in said)
+    assert play[2] == "HOST: Not that one. Another word."  # "x7": no word (the turn stays Ana's)
+    assert play.count("HOST: Not that one. Another word.") == 4  # and Cy's velvit

@@ -1,6 +1,6 @@
-"""The second listener's veto and rescue at a Keep Cool turn (voice/listening/second_opinion.py),
-with stand-ins whose likelihoods the test sets; the real Moonshine is in
-tests/test_asr_moonshine.py."""
+"""The second ear at a Keep Cool turn (voice/listening/second_opinion.py): a word taken
+only where both ears write it, with stand-ins whose first choices the test sets; the
+real Moonshine is in tests/test_asr_moonshine.py."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from host.games import grammar_slots
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
+from voice.listening import wordcheck
 from voice.listening.pipeline import Reader, read_checked
-from voice.listening.second_opinion import RESCUE_FLOOR, RESCUE_LINE, VETO_LINE, Opinion, verdict
+from voice.listening.second_opinion import AGREE_LINE
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
 
@@ -53,10 +54,16 @@ class Unsure(FakeWhisper):
         return [Hypothesis(self.steered, 0.3, {"text": self.steered.capitalize() + "."})]
 
 
+SILENCE = Utterance(np.zeros(16000, np.float32), 0, 1)
+
+
 def read(whisper, moonshine):
-    return read_checked(
-        whisper, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1), second=Preloaded(lambda: moonshine)
-    )
+    return read_checked(whisper, Matcher(), TURN, SILENCE, second=Preloaded(lambda: moonshine))
+
+
+def word_in_play(reading, prompt=TURN):
+    """The word in play the host would take from the reading, or None."""
+    return wordcheck.word_in_play(Matcher().table(prompt.name, prompt.slots), reading)
 
 
 def passes_whisper(word="kettle", rival=" Cattle."):
@@ -65,143 +72,94 @@ def passes_whisper(word="kettle", rival=" Cattle."):
     return FakeWhisper(word, {bare: -3.0, f" A {word}.": -4.0, rival: -2.0}, [rival])
 
 
-# ---- the veto ------------------------------------------------------------------
+# ---- two ears: a word in play ----------------------------------------------------
 
 
-def test_a_word_the_second_listener_finds_much_less_likely_than_a_rival_is_a_clue():
-    moonshine = FakeMoonshine({"Kettle": -9.0, "Cattle": -1.0})
+def test_a_word_in_play_both_ears_write_is_taken():
+    moonshine = FakeMoonshine({"Kettle": -2.0, "Cattle": -4.0}, free="Kettle.")
     reading = read(passes_whisper(), moonshine)
-    assert reading.text == "cattle" and not reading.rejected
+    assert reading.text == "kettle" and reading.heard_as == ()
+    assert word_in_play(reading) == "kettle"
     assert moonshine.asked == [["Kettle", "A kettle", "Cattle"]]  # one question, no rescue
 
 
-def test_a_word_the_second_listener_agrees_with_stands():
-    reading = read(passes_whisper(), FakeMoonshine({"Kettle": -2.0, "Cattle": -4.0}))
-    assert reading.text == "kettle"
-
-
-def test_the_veto_line_is_where_the_word_loses():
-    just_in = FakeMoonshine({"Kettle": -1.0 + VETO_LINE, "Cattle": -1.0})
-    just_out = FakeMoonshine({"Kettle": -1.01 + VETO_LINE, "Cattle": -1.0})
-    assert read(passes_whisper(), just_in).text == "kettle"
-    assert read(passes_whisper(), just_out).text == "cattle"
-
-
-def test_a_reading_said_exactly_like_the_word_is_no_rival():
-    # "colonel" is said as "kernel": Moonshine spelling it so is no evidence against it.
-    moonshine = FakeMoonshine({"Kernel": -9.0, "Colonel": -1.0})
-    assert read(passes_whisper("kernel", " Colonel."), moonshine).text == "kernel"
-
-
-def test_a_likelier_other_word_in_play_is_too_close_to_call():
-    # Whisper's other reading is another word in play: no hit for either.
-    reading = read(passes_whisper(rival=" Candle."), FakeMoonshine({"Kettle": -9.0, "Candle": -1.0}))
-    assert reading.rejected and reading.text == ""
-
-
-def test_a_clue_stays_a_clue_unless_moonshine_would_have_written_a_word_in_play():
-    moonshine = FakeMoonshine({}, free="Fruit.")
-    reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
-    assert reading.text == "fruit" and len(moonshine.asked) == 1  # one question: the rescue
-
-
-# ---- the rescue ------------------------------------------------------------------
-
-
-def test_a_word_both_listeners_name_is_rescued_from_a_low_confidence():
-    moonshine = FakeMoonshine({}, free="A kettle.")
-    reading = read(Unsure("kettle", {}, []), moonshine)
-    assert not reading.rejected and reading.text == "kettle"
-    assert len(moonshine.asked) == 1  # one question for all of the rescue
-
-
-def test_when_whisper_named_a_word_in_play_only_that_word_can_be_rescued():
-    moonshine = FakeMoonshine({}, free="Candle.")  # Whisper heard kettle
-    assert read(Unsure("kettle", {}, []), moonshine).rejected
-
-
-def test_when_whisper_named_none_a_word_moonshine_would_write_is_rescued():
-    moonshine = FakeMoonshine({}, free="Candle.")
-    reading = read(Unsure("fruit", {}, []), moonshine)
-    assert not reading.rejected and reading.text == "candle"
-    assert sorted(moonshine.asked[0]) == ["A candle", "A kernel", "A kettle", "Candle", "Fruit", "Kernel", "Kettle"]
-    said_nothing_in_play = FakeMoonshine({}, free="Fruit.")
-    assert read(Unsure("fruit", {}, []), said_nothing_in_play).rejected
-
-
-def test_a_word_in_play_far_likelier_than_what_whisper_heard_is_rescued():
-    """Whisper heard "fruit" (a clue); Moonshine finds "candle" likely, and likelier
-    than "fruit" by more than RESCUE_LINE."""
-    lead = RESCUE_LINE + 1
-    rescued = read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine({"Candle": -2.0, "Fruit": -2.0 - lead}))
-    assert rescued.text == "candle" and not rescued.rejected
-
-
 @pytest.mark.parametrize(
-    "likelihood",
+    ("likelihood", "free", "taken"),
     [
-        {"Candle": -2.0, "Fruit": -2.0 - RESCUE_LINE},  # not far enough ahead
-        {"Candle": RESCUE_FLOOR - 0.5, "Fruit": RESCUE_FLOOR - 0.5 - 2 * RESCUE_LINE},  # unlikely in itself
+        ({"Kettle": -1.0, "Cattle": -4.0}, "Cattle.", False),  # it would write Whisper's other reading
+        ({"Kettle": -1.01 - AGREE_LINE, "Cattle": -1.0}, "", False),  # it finds that one likelier by too little
+        ({"Kettle": -1.0 + AGREE_LINE, "Cattle": -1.0}, "", True),  # ... or by enough: the ears agree
     ],
 )
-def test_a_word_in_play_only_somewhat_likelier_stays_a_clue(likelihood):
-    assert read(FakeWhisper("fruit", {}, [" Fruit."]), FakeMoonshine(likelihood)).text == "fruit"
+def test_a_word_in_play_is_taken_only_where_the_second_ear_agrees(likelihood, free, taken):
+    reading = read(passes_whisper(), FakeMoonshine(likelihood, free=free))
+    assert (word_in_play(reading) == "kettle") is taken
+    assert reading.heard_as == (() if taken else ("kettle", "cattle") if free else ("kettle",))
 
 
-def test_with_no_word_in_play_a_clue_is_a_clue():
-    """The table deal: the host knows no words, so there is nothing to rescue."""
+def test_a_near_sounding_clue_is_no_hit_unless_both_ears_write_the_word_in_play():
+    """Issue 56: "tune" said at a table with "dune", which the prompt steers Whisper to."""
+    dune = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": ["dune", "candle"], "roster": ["Ana"]}))
+    whisper = FakeWhisper("dune", {" Dune.": -3.0, " A dune.": -4.0, " Tune.": -3.5}, [" Tune."])
+    reading = read_checked(whisper, Matcher(), dune, SILENCE, second=Preloaded(lambda: FakeMoonshine({}, "Tune.")))
+    assert reading.heard_as == ("dune", "tune")
+    assert word_in_play(reading, dune) is None
 
+
+def test_a_reading_said_exactly_like_the_word_in_play_is_the_same_word():
+    # "colonel" is said as "kernel": Whisper writing it so agrees with Moonshine's "Kernel".
+    whisper = FakeWhisper("colonel", {" Kernel.": -3.0, " A kernel.": -4.0, " Cattle.": -5.0}, [" Cattle."])
+    reading = read(whisper, FakeMoonshine({}, free="Kernel."))
+    assert word_in_play(reading) == "kernel" and reading.heard_as == ()
+
+
+# ---- two ears: a clue --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("free", ["Fruit.", "A fruit.", "", "Candle."])
+def test_a_clue_stays_the_clue_whisper_wrote_unless_both_ears_named_a_word_in_play(free):
+    """Moonshine writing a lone word freely is no judge of a clue (it writes "There,
+    little gate-goat." for "alligator"); a word in play Whisper did not name is no hit."""
+    moonshine = FakeMoonshine({"Candle": -1.0}, free=free)
+    reading = read(FakeWhisper("fruit", {}, [" Fruit."]), moonshine)
+    assert reading.text == "fruit" and reading.heard_as == () and word_in_play(reading) is None
+    assert moonshine.asked == [["Fruit", "A fruit"]]  # one question: no word in play Whisper did not name
+
+
+def test_a_word_in_play_whisper_was_unsure_of_is_taken_when_both_ears_name_it():
+    reading = read(Unsure("kettle", {}, []), FakeMoonshine({}, free="A kettle."))
+    assert not reading.rejected and reading.text == "kettle"
+
+
+def test_speech_whisper_was_unsure_of_stays_unread_with_what_each_ear_wrote():
+    reading = read(Unsure("fruit", {}, []), FakeMoonshine({}, free="A fruit."))
+    assert reading.rejected and reading.heard_as == ("fruit",)
+    candle = read(Unsure("kettle", {}, []), FakeMoonshine({}, free="Candle."))  # two words in play
+    assert candle.rejected and candle.heard_as == ("kettle",)
+
+
+def test_a_word_whisper_s_check_threw_out_is_taken_when_the_second_ear_writes_it():
+    """Whisper's steered reading named "kettle", its check took it for "cattle": where
+    Moonshine would write "kettle" itself, both ears named it."""
+    whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
+    both = read(whisper, FakeMoonshine({}, free="Kettle."))
+    assert word_in_play(both) == "kettle" and both.heard_as == ()
+    clue = read(whisper, FakeMoonshine({}, free="Cattle."))
+    assert clue.text == "cattle" and clue.heard_as == () and word_in_play(clue) is None
+
+
+def test_at_a_table_deal_a_clue_is_a_clue():
+    """The table deal: the host knows no words, so nothing is in doubt."""
     table_deal = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]}))
-    moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}))
-    reading = read_checked(
-        FakeWhisper("fruit", {}, [" Fruit."]),
-        Matcher(),
-        table_deal,
-        Utterance(np.zeros(16000, np.float32), 0, 1),
-        second=moonshine,
-    )
-    assert reading.text == "fruit"
+    moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}, free="Kettle."))
+    reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine)
+    assert reading.text == "fruit" and reading.heard_as == ()
 
 
 def test_a_command_or_a_claim_is_never_taken_for_a_word():
     moonshine = FakeMoonshine({}, free="Kettle.")
     assert read(FakeWhisper("host pause", {}, []), moonshine).text == "host pause"
     assert moonshine.asked == []
-
-
-def test_a_word_whisper_s_check_threw_out_can_be_rescued():
-    whisper = FakeWhisper("kettle", {" Kettle.": -9.0, " A kettle.": -9.0, " Cattle.": -1.0}, [" Cattle."])
-    rescued = read(whisper, FakeMoonshine({}, free="Kettle."))
-    assert rescued.text == "kettle"
-    kept_out = read(whisper, FakeMoonshine({}, free="Cattle."))
-    assert kept_out.text == "cattle"
-
-
-# ---- the verdict, as the live loop and the benchmark both take it ---------------
-
-
-@pytest.mark.parametrize(
-    "took, opinion, expected",
-    [
-        (True, Opinion(), "kept"),  # nobody to compare with
-        (True, Opinion(veto_margin=VETO_LINE), "kept"),
-        (True, Opinion(veto_margin=VETO_LINE - 0.1), "vetoed"),
-        (False, Opinion(), None),
-        (False, Opinion(rescued="kettle"), "rescued"),
-        (
-            False,
-            Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE + 0.1),
-            "likeliest",
-        ),
-        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR, likeliest_margin=RESCUE_LINE), None),
-        (False, Opinion(likeliest="kettle", likeliest_score=RESCUE_FLOOR - 0.1, likeliest_margin=9.0), None),
-        (True, Opinion(likeliest="kettle", likeliest_score=0.0, likeliest_margin=9.0), "kept"),
-    ],
-)
-def test_verdict(took, opinion, expected):
-    assert verdict(took, opinion) == expected
-    if expected in ("rescued", "likeliest"):
-        assert verdict(took, opinion, rescue=False) is None
 
 
 # ---- loading ----------------------------------------------------------------------
@@ -264,3 +222,9 @@ def test_a_second_listener_named_as_a_bare_string_is_refused(tmp_path):
     grammar.write_text("prompts:\n  game/word: []\nsecond_listener: game/word\n", encoding="utf-8")
     with pytest.raises(GrammarError, match="second_listener must be a list"):
         Grammar.load(grammar)
+
+
+def test_the_plural_of_a_word_in_play_both_ears_write_is_that_word():
+    whisper = FakeWhisper("kettles", {" Kettles.": -3.0, " A kettles.": -4.0, " Cattle.": -5.0}, [" Cattle."])
+    reading = read(whisper, FakeMoonshine({}, free="Kettles."))
+    assert word_in_play(reading) == "kettles" and reading.heard_as == ()

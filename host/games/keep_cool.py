@@ -51,11 +51,21 @@ Rules choices (what the rulebook leaves open)
   a part of a hyphenated compound is refused ("dog"/"wolf-dog"), when both share
   a 5-letter beginning ("painter"/"painting"), or when both reduce to the same
   stem after stripping a light suffix (plural, -ing, -ed, -er, -ly, -ness, -ment,
-  -ful, -less; "flies"/"fly"). Mere look-alikes are allowed: "ear"/"heart",
-  "ring"/"spring". The check uses the intent's word, and also its "text" field
-  (what was heard) when the matcher provides it, since a clue's word is null.
+  -ful, -less; "flies"/"fly"). With rule roots "near" (the default) a root
+  misspelt or said a little otherwise counts too: words of 5 letters or more
+  whose stems, written as they sound (c and k, ph and f, no doubled letters),
+  differ only in a vowel after the first ("velvit"/"velvet", "sweter"/"sweater");
+  the first vowel, most often the stressed one, tells words apart ("battle" is
+  no "bottle"). "exact" leaves that out (games saved before the rule play so).
+  Mere look-alikes are allowed: "ear"/"heart", "ring"/"spring". The check uses
+  the intent's word, and also its "text" field (what was heard) when the
+  matcher provides it, since a clue's word is null.
+- A word refused for any reason (a root, a sound word, several words) gets one
+  answer aloud, "Not that one. Another word.", and its reason goes to the player
+  alone (their phone page, or the terminal): said aloud, "that shares a root with
+  one of your words" would tell the guesser part of a secret word.
 - Sound words: a clue that imitates a sound ("meow", "crack", "bow wow") is
-  refused, in both deals, and the turn goes on, as the rulebook forbids
+  refused (as any refused word), in both deals, and the turn goes on, as the rulebook forbids
   onomatopoeias; the list, with its source, is decks/onomatopoeia.txt. A word in
   play is always a guess, never refused for sounding like one.
 - A word in play that matches no hit (a non-neighbour's word in the basic game,
@@ -66,7 +76,16 @@ Rules choices (what the rulebook leaves open)
   it the same way ("got it", "Ben got it"), and the host asks which of their
   words it was; naming it wins that card as if the host had heard it ("no"
   takes the claim back). The same checks apply, and a word the host already
-  counted as a hit cannot be claimed again.
+  counted as a hit cannot be claimed again. With rule claims "checked" (the
+  default) the host knows both the cards and the word said, so it compares
+  them, as the rulebook asks ("if the word said really is one of the words"):
+  a claim stands only when the word said, as the host heard it, is one of the
+  owner's words (or its plural); by voice each ear's reading counts, and a
+  reading that sounds the same as the word. Otherwise the host answers "That
+  claim does not match." and nothing changes; the card named must be that word
+  too. A claim after the buzzer has sounded is too late (play goes on without
+  waiting). "trusted" takes the owner's word for it, as games saved before the
+  rule do. Typed, the word said is the text typed.
 - Which word was said (host deal): a word in play counts when it is said exactly,
   as its plural, or as a word that sounds the same (it is a spoken game). A near
   miss is another word and so a clue: "widow" is not "window", "plane" is not
@@ -76,7 +95,8 @@ Rules choices (what the rulebook leaves open)
   need not understand clues). A word begun before the buzzer belongs to the
   player whose turn it was, and the host does not sound the buzzer over it.
 - One word a turn (rule "several_words"): "refuse" (the default) answers a clue
-  of two words or more ("big tree") with "One word." and the turn goes on, its
+  of two words or more ("big tree") as any refused word (the reason, one word,
+  to the player alone) and the turn goes on, its
   clock still running in live typed play; a hyphenated compound is one word,
   and so is a word with an article before it ("a rabbit").
   "clue" takes it as a clue, its text kept in the log. `partyhost play` sets
@@ -89,10 +109,14 @@ Rules choices (what the rulebook leaves open)
   article may come before it ("a fruit"). A reading of two words ("post onto",
   "big tree"), or of a word no dictionary knows (a name such as "Katelyn", a
   non-word), gets a quick "Again?" and the turn goes on inside its clock; it is
-  not scored. Misheard a second time in the same turn, it is taken as a clue the
-  host could not read, never left to the buzzer. A name the dictionary holds ("Keating": many surnames are there)
-  still counts as a clue, as the host cannot tell it from a word. By voice,
-  only the several words allowed here reach "several_words".
+  not scored. So does a word the host's two ears (Whisper and Moonshine) do not
+  agree on, and a word in play counts only when both take it for that word ("tune"
+  said where "dune" is in play is no hit unless both hear "dune"). Misheard a second
+  time in the same turn, it is taken as a clue the host could not read, never
+  left to the buzzer, what each ear wrote kept for a claim. A name the dictionary
+  holds ("Keating": many surnames are there) still counts as a clue, as the host
+  cannot tell it from a word. By voice, only the several words allowed here
+  reach "several_words".
 - During turns the common commands need the prefix "host" ("host, score",
   "host, pause"), since "score", "sorry" or "help" may well be clues.
 - The player who said the word that emptied a hand starts the next round.
@@ -118,7 +142,8 @@ Rule keys (RULE_DEFAULTS): face ("red"/"blue"), line (1-10), turn_seconds (the
 buzzer, 8; 3 to 60, relaxed turns it off), warning_seconds (ticks in the last seconds of a turn, 3; 0: none),
 relaxed (no timer), say_names (name the player at each turn), rounds_to_win (2),
 swap (allow the one-card exchange), first_player (a name), several_words
-("refuse" or "clue"), clued ("per_card" or "per_player"). During play the timer
+("refuse" or "clue"), clued ("per_card" or "per_player"), roots ("near" or
+"exact"), claims ("checked" or "trusted"). During play the timer
 can be changed by voice: "host, relaxed mode", "host, timer on", "host, timer
 twelve seconds" (3 to 60); the turn goes on.
 """
@@ -177,9 +202,11 @@ RULE_DEFAULTS: dict[str, Any] = {
     "first_player": None,
     "several_words": "refuse",  # "refuse": "one word", the turn goes on; "clue": take it
     "clued": "per_card",  # a card wins once a clue of its own was given (the rulebook); "per_player"
+    "roots": "near",  # "near": a root misspelt or said near ("velvit") is one too; "exact"
+    "claims": "checked",  # host deal: a claim wins only a card whose word was said; "trusted"
 }
-RULES_BEFORE = {"clued": "per_player"}
-"""A game saved before the rule clued existed resumes as it was played."""
+RULES_BEFORE = {"clued": "per_player", "roots": "exact", "claims": "trusted"}
+"""A game saved before these rules existed resumes as it was played."""
 RULES_SUMMARY = (
     "Keep Cool. Everyone holds 4 secret words. On your turn you say one single word: "
     "either a hint for the player who plays after you, or a guess at a word of the "
@@ -234,6 +261,8 @@ class KeepCoolState:
     spoken: list[str] = field(default_factory=list)  # said a word this round
     clues: dict[str, int] = field(default_factory=dict)  # words said this round that won nothing
     last_speaker: str | None = None  # whose word a claimed hit would be (none after a hit)
+    said: list[str] = field(default_factory=list)  # the last word as heard: its readings (host deal)
+    buzzed: bool = False  # the buzzer sounded since the last word was said
     claim: dict[str, str] | None = None  # host deal, phase claim: {"speaker", "owner"}
     round_wins: dict[str, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
@@ -311,6 +340,10 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
         raise RuleError("The rule several_words must be refuse or clue.")
     if rules["clued"] not in ("per_card", "per_player"):
         raise RuleError("The rule clued must be per_card or per_player.")
+    if rules["roots"] not in ("near", "exact"):
+        raise RuleError("The rule roots must be near or exact.")
+    if rules["claims"] not in ("checked", "trusted"):
+        raise RuleError("The rule claims must be checked or trusted.")
     rules["first_player"] = _optional(rules, "first_player", str)
     if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
@@ -694,20 +727,27 @@ def _ready(s: KeepCoolState, intent: Any, events: list[Event]) -> None:
 # ------------------------------------------------------------------ a word is said
 
 
+REFUSED = "Not that one. Another word."
+"""What the table hears when a word is refused, whatever the reason: a reason said aloud
+("that shares a root with one of your words") would tell the guesser part of a secret
+word; the reason goes to the player alone (RuleError's aside: the phone page)."""
+
+
 def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     """One word from the player whose turn it is: a clue, a guess, or an attack."""
     speaker = s.turn
     word = _clean(action.get("word"))
     heard = _without_article((_clean(action.get("text")) or "").split())
     if word is None and heard and is_sound_word(heard):
-        raise RuleError(f"Careful, {speaker}: no sound words. Say another.")
+        raise RuleError(REFUSED, aside=f"{speaker}, no sound words: {' '.join(heard)} imitates a sound.")
     if len(heard) > 1 and word is None and s.rules["several_words"] == "refuse":
-        raise RuleError("One word.")
+        raise RuleError(REFUSED, aside=f"{speaker}, one word only, not {len(heard)}.")
     if s.deal == "host":
         _refuse_own_root(s, speaker, ([word] if word else []) + heard)
     if speaker not in s.spoken:
         s.spoken.append(speaker)
-    s.last_speaker = speaker
+    s.last_speaker, s.buzzed = speaker, False
+    s.said = _heard_as(word, heard, action.get("heard"))
     hit = _find_hit(s, speaker, word) if s.deal == "host" and word else None
     if hit is None:
         s.clues[speaker] = s.clues.get(speaker, 0) + 1  # maybe a clue: the host cannot tell
@@ -734,6 +774,16 @@ def is_sound_word(said: list[str]) -> bool:
     forbids: the whole clue is one sound word, or every word of it is one."""
     sounds = sound_words()
     return sound_key(" ".join(said)) in sounds or all(sound_key(word) in sounds for word in said)
+
+
+def _heard_as(word: str | None, heard: list[str], readings: Any) -> list[str]:
+    """Every way the word just said was heard: the word in play taken, the text, and the
+    other readings the ears give (`heard`: each ear's reading and the word in play it
+    names, voice/listening/second_opinion.py); a claim must match one of them."""
+    forms = [word] if word else []
+    forms += [" ".join(heard)] if heard else []
+    forms += [" ".join(_without_article(text.split())) for text in map(_clean, readings or []) if text]
+    return list(dict.fromkeys(forms))
 
 
 def _clean(value: Any) -> str | None:
@@ -794,6 +844,7 @@ def _after_win(s: KeepCoolState, speaker: str, events: list[Event], next_turn: s
 def _time_out(s: KeepCoolState, events: list[Event]) -> None:
     """The buzzer beat the player: nothing said, the turn passes."""
     events.append(sound("buzzer"))
+    s.buzzed = True
     s.turn = next_player(s, s.turn)
 
 
@@ -839,6 +890,7 @@ def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     if not _clued(s, owner):
         raise RuleError(f"That doesn't count: {owner} had not given a clue for it yet.")
     if s.deal == "host":
+        _check_claim(s, _hand_words(s, owner))
         s.phase, s.claim = "claim", {"speaker": speaker, "owner": owner}
         return
     s.hands[owner].pop()
@@ -861,6 +913,7 @@ def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Ev
     if word not in words:
         places = join_names(list(ORDINALS[: len(words)]), "or")  # by place: the table hears this
         raise RuleError(f"{owner}, say which of your words it was, by its place: {places}; or no.")
+    _check_claim(s, [word])
     index = words.index(word)
     card = s.hands[owner].pop(index)
     s.phase, s.claim, s.last_speaker = "play", None, None
@@ -868,6 +921,27 @@ def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Ev
     guessed = previous_player(s, speaker)
     _record_win(s, WonCard(word, card, owner, speaker, attack=owner != guessed), events)
     _after_win(s, speaker, events, next_turn=s.turn)
+
+
+CLAIM_MISMATCH = "That claim does not match."
+
+
+def _check_claim(s: KeepCoolState, words: list[str]) -> None:
+    """Host deal, rule claims "checked": a claim stands only for a card whose word was the
+    word said, as the host heard it (any of its readings), and only until the buzzer
+    sounds after it (the rulebook: play goes on without waiting)."""
+    if s.rules["claims"] != "checked":
+        return
+    if s.buzzed:
+        raise RuleError("Too late: the buzzer has sounded since that word.")
+    if not any(said_is(form, word) for form in s.said for word in words):
+        raise RuleError(CLAIM_MISMATCH)
+
+
+def said_is(said: str, word: str) -> bool:
+    """Whether `said` names the word in play `word`: the word itself or its plural (a
+    word said alike comes from the ears, in the move's "heard": host/ knows no sounds)."""
+    return said == word or said in plurals(word)
 
 
 def _player_named(s: KeepCoolState, name: Any) -> str:
@@ -884,17 +958,56 @@ LIGHT_SUFFIXES = ("ings", "ing", "ers", "er", "es", "ed", "s", "ly", "ness", "me
 
 
 def _refuse_own_root(s: KeepCoolState, speaker: str, said: list[str]) -> None:
+    near = s.rules["roots"] == "near"
     for word in said:
-        if any(share_root(word, own) for own in _hand_words(s, speaker)):
-            raise RuleError(f"Careful, {speaker}: that word shares a root with one of your own. Say another.")
+        for own in _hand_words(s, speaker):
+            if said_is(word, own):
+                raise RuleError(REFUSED, aside=f"{speaker}, {own} is your own word.")
+            if share_root(word, own, near):
+                raise RuleError(REFUSED, aside=f"{speaker}, {word} shares a root with your word {own}.")
 
 
-def share_root(a: str, b: str) -> bool:
-    """True when two words are too close to be a fair clue for each other."""
+def share_root(a: str, b: str, near: bool = True) -> bool:
+    """True when two words are too close to be a fair clue for each other; `near`: also
+    when one is the other's root misspelt or said a little otherwise ("velvit")."""
     parts_a, parts_b = _parts(a), _parts(b)
+    close = _close_or_near if near else _close
     if len(parts_a) + len(parts_b) > 2:  # a compound: compare each part too
-        return any(_close(x, y) for x in parts_a + [_letters(a)] for y in parts_b + [_letters(b)])
-    return _close(_letters(a), _letters(b))
+        return any(close(x, y) for x in parts_a + [_letters(a)] for y in parts_b + [_letters(b)])
+    return close(_letters(a), _letters(b))
+
+
+def _close_or_near(a: str, b: str) -> bool:
+    """_close, or, for words of 5 letters or more, the same stem as it sounds
+    (_sound_spelling) but for a vowel after the first ("velvit" / "velvet", "sweter" /
+    "sweater"): a misspelling or a near saying changes an unstressed vowel most. The first
+    vowel is kept apart, which is most often the stressed one ("battle" is no "bottle")."""
+    if _close(a, b):
+        return True
+    if min(len(a), len(b)) < 5:
+        return False
+    a_stem, b_stem = _stem(_sound_spelling(a)), _stem(_sound_spelling(b))
+    return _consonants(a_stem) == _consonants(b_stem) and _first_vowel(a_stem) == _first_vowel(b_stem)
+
+
+SOUND_SPELLINGS = (("ph", "f"), ("ck", "k"), ("q", "k"), ("c", "k"), ("z", "s"), ("y", "i"))
+"""Spellings of one sound, written one way ("kolour" and "colour" alike)."""
+
+
+def _sound_spelling(word: str) -> str:
+    """A word written as it sounds, roughly: one spelling per sound, no doubled letters."""
+    for written, sound_ in SOUND_SPELLINGS:
+        word = word.replace(written, sound_)
+    return re.sub(r"(.)\1+", r"\1", word)
+
+
+def _consonants(word: str) -> str:
+    """The word with each run of vowels as one mark: "sweater" and "sweter" alike."""
+    return re.sub(r"[aeiou]+", "_", word)
+
+
+def _first_vowel(word: str) -> str:
+    return next((letter for letter in word if letter in "aeiou"), "")
 
 
 def _close(a: str, b: str) -> bool:

@@ -64,17 +64,23 @@ def _add_keep_cool(benches: Any) -> None:
         action="store_true",
         help="people instead: Speech Commands words of ../shared/audio as words in play and clues",
     )
+    keep_cool.add_argument("--no-second-opinion", action="store_true", help="Whisper alone, without Moonshine")
     keep_cool.add_argument(
-        "--no-second-opinion", action="store_true", help="Whisper alone, without Moonshine's veto and rescue"
+        "--agree-line",
+        type=float,
+        default=None,
+        help="summarise with the two ears agreeing on a word in play at this line; also with --from-json",
     )
     keep_cool.add_argument(
         "--veto-line",
         type=float,
         default=None,
-        help="summarise with the second opinion's veto at this line; also with --from-json",
+        help="summarise the rule before two ears with its veto at this line; also with --from-json",
     )
     keep_cool.add_argument(
-        "--no-rescue", action="store_true", help="summarise without the second opinion's rescue; also with --from-json"
+        "--no-rescue",
+        action="store_true",
+        help="summarise the rule before two ears without its rescue; also with --from-json",
     )
 
 
@@ -275,6 +281,7 @@ def _keep_cool(args: argparse.Namespace, settings: Settings) -> int:
         second_opinion=not args.no_second_opinion,
         veto_line=args.veto_line,
         rescue=not args.no_rescue,
+        agree_line=args.agree_line,
         real=args.real,
     )
 

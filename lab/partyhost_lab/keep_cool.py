@@ -51,7 +51,7 @@ from partyhost_lab.places import SHARED_AUDIO
 from partyhost_lab.synthetic_speech import CHATTER, Voices, load_noise, mix_at_snr
 from voice.asr.moonshine import Preloaded
 from voice.audio_types import SAMPLE_RATE
-from voice.listening.second_opinion import VETO_LINE, Opinion, SecondOpinion, verdict
+from voice.listening.second_opinion import AGREE_LINE, Opinion, SecondOpinion, by_both
 from voice.listening.wordcheck import CHECK_LINE, word_in_play
 from voice.speaking.mixing import padded
 from voice.understanding.matcher import Matcher
@@ -91,6 +91,26 @@ HARD_PAIRS = [  # (word in play, a clue that sounds close to it)
     ("dollar", "collar"),
     ("monkey", "money"),
     ("cheese", "chess"),
+]
+SOUND_PAIRS = [  # deck words one voiced or voiceless consonant, or m for n, from an everyday word (issue 56)
+    ("writer", "rider"),
+    ("plaque", "black"),
+    ("cheese", "jeez"),
+    ("trout", "drought"),
+    ("puck", "buck"),
+    ("dune", "tune"),
+    ("dart", "tart"),
+    ("coast", "ghost"),
+    ("card", "guard"),
+    ("nail", "mail"),
+    ("ball", "Paul"),
+    ("wheat", "weed"),
+    ("fuse", "views"),
+    ("braid", "prayed"),
+    ("hearse", "hers"),
+    ("fawn", "Vaughn"),
+    ("thumb", "them"),
+    ("cashmere", "Kashmir"),
 ]
 TUNING_PAIRS = [  # a set of its own, for tuning the second opinion's lines (voice/listening/second_opinion.py)
     ("cookie", "rookie"),
@@ -154,27 +174,36 @@ class BenchSet:
     items: list[Item] = field(default_factory=list)
 
 
+REPORTED_PAIRS = HARD_PAIRS + SOUND_PAIRS
+HARD_PER_TABLE = 8
+"""At most this many of a table's 12 words in play have a close-sounding clue said."""
+
+
 def build_set(
-    tables: int = 6, clues_per_table: int = 18, seed: int = 5, pairs: list[tuple[str, str]] = HARD_PAIRS
+    tables: int = 6, clues_per_table: int = 18, seed: int = 5, pairs: list[tuple[str, str]] = REPORTED_PAIRS
 ) -> BenchSet:
-    """Tables of words in play, and what is said at each, from the deck and the hard pairs."""
+    """Tables of words in play, and what is said at each, from the deck and the hard pairs
+    (a word in play with two close clues, "cheese" / "chess" and "jeez", has both said)."""
     rng = random.Random(seed)
     pool = deck_words()
-    hard = list(pairs)
+    close: dict[str, list[str]] = defaultdict(list)
+    for word, clue in pairs:
+        close[word].append(clue)
+    hard = sorted(close.items())
     rng.shuffle(hard)
-    taken = {w for pair in hard for w in pair}
+    taken = {w for word, clues in hard for w in [word, *clues]}
     pool = [w for w in pool if w not in taken and not _close_to_any(w, taken)]
     rng.shuffle(pool)
     bench = BenchSet(tables=[])
-    per_table = max(1, min(TABLE_SIZE // 2, len(hard) // tables))  # at most half a table is hard
+    per_table = max(1, min(HARD_PER_TABLE, math.ceil(len(hard) / tables)))
     for number in range(tables):
-        pairs = hard[number * per_table : (number + 1) * per_table]
-        words = [w for w, _ in pairs]
+        hard_here = hard[number * per_table : (number + 1) * per_table]
+        words = [w for w, _ in hard_here]
         while len(words) < TABLE_SIZE:
             words.append(pool.pop())
         bench.tables.append(words)
         bench.items += [Item(number, w, w) for w in words]
-        bench.items += [Item(number, clue, None, hard=True) for _, clue in pairs]
+        bench.items += [Item(number, clue, None, hard=True) for _, clues in hard_here for clue in clues]
         clues: list[str] = []
         while len(clues) < clues_per_table:
             word = pool.pop()
@@ -254,8 +283,10 @@ def decide(
     if second is not None:
         asked = SecondOpinion(second, table, reading)
         veto = asked.veto(phrase) if phrase else Opinion()
-        rescue = asked.rescue() if phrase or asked.may_rescue(reading) else Opinion()
-        opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival)
+        rescue = asked.rescue(every_word=True) if phrase or asked.may_rescue(reading) else Opinion()
+        written = (rescue if rescue.written is not None else veto).written
+        written = _word(matcher, prompt, written) or written  # a word in play as its word
+        opinion = replace(rescue, veto_margin=veto.veto_margin, rival=veto.rival, written=written)
         rescued = _word(matcher, prompt, opinion.rescued)
     checks = [h.details["word_check"] for h in reading.hypotheses if h.details and "word_check" in h.details]
     return Decision(
@@ -273,6 +304,61 @@ def decide(
 def _word(matcher: Matcher, prompt: Prompt, phrase: str | None) -> str | None:
     intent = matcher.match(PROMPT, phrase, prompt.slots).intent if phrase else None
     return intent.get("word") if intent and intent.get("intent") == "word" else None
+
+
+VETO_LINE = -4.0
+"""Before two ears: Moonshine, the word minus Whisper's likeliest other reading; below
+it, a clue (tuned on the tuning set, docs/lab/keep-cool-live.md)."""
+RESCUE_LINE = 4.0
+"""Before two ears: the likeliest word in play minus Whisper's likeliest other reading;
+above it, that word was said (the veto's margin, the other way round)."""
+RESCUE_FLOOR = -6.0
+"""... and the word's own log-likelihood must reach this: in noise every text is unlikely."""
+
+
+def verdict(whisper_took: bool, opinion: Opinion, veto_line: float = VETO_LINE, rescue: bool = True) -> str | None:
+    """The second listener's verdict before two ears (shipped until issue 56): "kept",
+    "vetoed", "rescued", "likeliest" (rescued by its lead), or None (nothing in play
+    was said)."""
+    if whisper_took:
+        vetoed = opinion.veto_margin is not None and opinion.veto_margin < veto_line
+        return "vetoed" if vetoed else "kept"
+    if not rescue:
+        return None
+    if opinion.rescued is not None:
+        return "rescued"
+    if (
+        opinion.likeliest is not None
+        and opinion.likeliest_score is not None
+        and opinion.likeliest_margin is not None
+        and opinion.likeliest_score >= RESCUE_FLOOR
+        and opinion.likeliest_margin > RESCUE_LINE
+    ):
+        return "likeliest"
+    return None
+
+
+RULES = ("after", "before")
+"""The rules a run is summarised by: two ears agreeing (voice/listening/second_opinion.py
+by_both, issue 56), and the second listener's veto and rescues shipped before it."""
+
+
+def word_by_both(result: dict[str, Any], line: float, agree_line: float = AGREE_LINE) -> tuple[str | None, bool]:
+    """The word in play the host acts on by two ears (by_both, agreeing at `agree_line`),
+    and whether it asks "Again?" (the ears differ: a second saying by the same voice is
+    the same clip, so it is then taken unread, no word in play)."""
+    ratio = result.get("word_check")
+    took = result["got"] if result["got"] is not None and (ratio is None or ratio >= line) else None
+    if "written" not in result:  # no second listener: Whisper alone
+        return took, False
+    opinion = Opinion(
+        veto_margin=result.get("veto_margin"),
+        rescued=result["rescued"],
+        seconded=result.get("seconded", False),
+        written=result["written"],
+    )
+    said = by_both(took, opinion, agree_line)
+    return {"kept": took, "rescued": result["rescued"]}.get(said or ""), said == "differ"
 
 
 def word_at(result: dict[str, Any], line: float, veto_line: float = VETO_LINE, rescue: bool = True) -> str | None:
@@ -323,7 +409,7 @@ def run(
     chain: ListeningChain | None = None,
     progress: bool = True,
     seed: int = 5,
-    pairs: list[tuple[str, str]] = HARD_PAIRS,
+    pairs: list[tuple[str, str]] = REPORTED_PAIRS,
     second: Any = None,
 ) -> list[dict[str, Any]]:
     """Every item of the set by every voice; `chain`: how a game hears (None: as shipped);
@@ -419,9 +505,12 @@ def summarise(
     line: float = CHECK_LINE,
     veto_line: float = VETO_LINE,
     rescue: bool = True,
+    rule: str = RULES[0],
+    agree_line: float = AGREE_LINE,
 ) -> list[dict[str, Any]]:
     """Per voice group and condition: true matches, false matches (all clues, hard ones),
-    with the word check at `line` and the second opinion (if run) vetoing at `veto_line`."""
+    with the word check at `line`, by `rule` (RULES): two ears agreeing at `agree_line`,
+    or the second opinion (if run) vetoing at `veto_line` as before."""
     groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for r in results:
         group = "tune (piper-1)" if r["voice"] in TUNE_VOICES else "held-apart"
@@ -431,7 +520,11 @@ def summarise(
             groups[(r["voice"], r["condition"])].append(r)
     rows = []
     for (group, condition), items in groups.items():
-        got = [word_at(r, line, veto_line, rescue) if r["confidence"] >= min_word_confidence else None for r in items]
+        if rule == "after":
+            decided = [word_by_both(r, line, agree_line) for r in items]
+        else:
+            decided = [(word_at(r, line, veto_line, rescue), False) for r in items]
+        got = [word if r["confidence"] >= min_word_confidence else None for r, (word, _) in zip(items, decided)]
         pos = [(r, g) for r, g in zip(items, got) if r["expect"] is not None]
         neg = [(r, g) for r, g in zip(items, got) if r["expect"] is None]
         hard = [(r, g) for r, g in neg if r["hard"]]
@@ -444,6 +537,7 @@ def summarise(
                 "wrong_word": _share(sum(g is not None and g != r["expect"] for r, g in pos), len(pos)),
                 "false_matches": _share(sum(g is not None for _, g in neg), len(neg)),
                 "hard_false_matches": _share(sum(g is not None for _, g in hard), len(hard)),
+                "asked_again": _share(sum(again for _, again in decided), len(items)),
                 "p50_ms": round(percentile(times, 50)),
                 "p95_ms": round(percentile(times, 95)),
             }
@@ -465,7 +559,7 @@ def _exact(share: dict[str, Any]) -> float:
 def format_rows(rows: list[dict[str, Any]]) -> str:
     lines = [
         f"{'voices':<18} {'condition':<12} {'true matches':>16} {'wrong word':>12} "
-        f"{'false matches':>16} {'of them hard':>14} {'p50 ms':>7} {'p95 ms':>7}"
+        f"{'false matches':>16} {'of them hard':>14} {'again':>6} {'p50 ms':>7} {'p95 ms':>7}"
     ]
     for row in rows:
         t, w, f, h = (row[k] for k in ("true_matches", "wrong_word", "false_matches", "hard_false_matches"))
@@ -473,7 +567,7 @@ def format_rows(rows: list[dict[str, Any]]) -> str:
             f"{row['group']:<18} {row['condition']:<12} "
             f"{_exact(t):>7.1%} ({t['count']:>3}/{t['n']:<3}) {_exact(w):>6.1%} ({w['count']:>2}) "
             f"{_exact(f):>7.1%} ({f['count']:>2}/{f['n']:<3}) {_exact(h):>5.1%} ({h['count']:>2}/{h['n']:<2}) "
-            f"{row['p50_ms']:>7} {row['p95_ms']:>7}"
+            f"{_exact(row['asked_again']):>6.1%} {row['p50_ms']:>7} {row['p95_ms']:>7}"
         )
     return "\n".join(lines)
 
@@ -492,6 +586,7 @@ def command(
     rescue: bool = True,
     real: bool = False,
     settings: Settings | None = None,
+    agree_line: float | None = None,
 ) -> int:
     """`settings`: how the game hears (None: as shipped)."""
     if real and from_json is None and not REAL_WORDS.is_dir():
@@ -502,20 +597,27 @@ def command(
     else:
         chain = listening_chain(settings or Settings())
         results = _measured(chain, voices, quick, clean_only, tuning, second_opinion, real)
-    rows = summarise(
-        results,
-        min_word_confidence,
-        CHECK_LINE if line is None else line,
-        VETO_LINE if veto_line is None else veto_line,
-        rescue,
-    )
+    rows = []
+    for rule in RULES:  # the rule shipped and the one before it, from the same run
+        ruled = summarise(
+            results,
+            min_word_confidence,
+            CHECK_LINE if line is None else line,
+            VETO_LINE if veto_line is None else veto_line,
+            rescue,
+            rule,
+            AGREE_LINE if agree_line is None else agree_line,
+        )
+        print(f"rule: {rule}" + (" (shipped)" if rule == RULES[0] else ""))
+        print(format_rows(ruled))
+        rows += [{"rule": rule, **row} for row in ruled]
     if json_out:
         json_out.write_text(json.dumps({"summary": rows, "items": results}, indent=1), encoding="utf-8")
-    print(format_rows(rows))
     for row in [r for r in rows if r["group"] in ("held-apart", "people")]:
         print(
-            f"keep_cool group={row['group']} condition={row['condition']} "
+            f"keep_cool rule={row['rule']} group={row['group']} condition={row['condition']} "
             f"true_matches={row['true_matches']['rate']:.3f} false_matches={row['false_matches']['rate']:.3f} "
+            f"asked_again={row['asked_again']['rate']:.3f} "
             f"n_words={row['true_matches']['n']} n_clues={row['false_matches']['n']}"
         )
     return 0
@@ -544,7 +646,7 @@ def _measured(
             tables=tables,
             clues_per_table=6 if quick or tuning else 18,
             seed=TUNING_SEED if tuning else 5,
-            pairs=TUNING_PAIRS if tuning else HARD_PAIRS,
+            pairs=TUNING_PAIRS if tuning else REPORTED_PAIRS,
             chain=chain,
             second=second,
         )

@@ -98,6 +98,17 @@ def assert_refused(state, action, fragment=""):
     assert snapshot(state) == before
 
 
+def assert_refused_quietly(state, action, aside=""):
+    """Refused with the one public answer for every refused word (which tells the guesser
+    nothing), its reason in the aside, to the player alone; the state left as it was."""
+    before = snapshot(state)
+    with pytest.raises(RuleError) as error:
+        kc.apply(state, {"player": kc.prompt(state).player, **action})
+    assert error.value.reason == kc.REFUSED
+    assert aside.lower() in error.value.aside.lower()
+    assert snapshot(state) == before
+
+
 def says(events) -> str:
     return " ".join(e["text"] for e in events if e["type"] == "say")
 
@@ -455,32 +466,58 @@ def test_rulebook_laura_scores_six_basic_and_thirteen_too_cool():
         ("flies", "fly"),
         ("grandmother", "mother"),
         ("piano", "piano"),
+        ("broke", "broker"),
+        ("sweat", "sweater"),
+        ("volley", "volleyball"),
+        ("sweaters", "sweater"),
     ],
 )
 def test_words_sharing_a_root(said, own):
     assert kc.share_root(said, own)
 
 
-@pytest.mark.parametrize("said, own", [("ear", "heart"), ("ring", "spring"), ("river", "piano"), ("ice", "nice")])
+@pytest.mark.parametrize(
+    "said, own",
+    [("velvit", "velvet"), ("velvits", "velvet"), ("kolour", "colour"), ("pilow", "pillow"), ("sweter", "sweater")],
+)
+def test_a_root_misspelt_or_said_near_shares_it_too(said, own):
+    assert kc.share_root(said, own) and not kc.share_root(said, own, near=False)
+
+
+@pytest.mark.parametrize(
+    "said, own",
+    [("ear", "heart"), ("ring", "spring"), ("river", "piano"), ("ice", "nice"), ("horse", "house"), ("tune", "dune")]
+    + [("timer", "tiger"), ("ladder", "letter"), ("melon", "lemon"), ("battle", "bottle"), ("paper", "pepper")],
+)
 def test_words_only_looking_alike_are_allowed(said, own):
     assert not kc.share_root(said, own)
 
 
+def test_the_rule_roots_exact_takes_a_misspelt_root_as_before():
+    state = table_of({"Ana": ["velvet", "river"], "Ben": ["tiger"], "Cy": ["castle"]})
+    assert_refused_quietly(state, {"intent": "word", "word": None, "text": "velvit"}, "velvit shares a root")
+    exact = table_of({"Ana": ["velvet", "river"], "Ben": ["tiger"], "Cy": ["castle"]}, roots="exact")
+    exact, _ = play(exact, {"intent": "word", "word": None, "text": "velvit"})
+    assert kc.prompt(exact).player == "Ben"
+
+
 def test_saying_your_own_word_is_refused():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger"], "Cy": ["castle"]})
-    assert_refused(state, word("piano"), "root")
+    assert_refused_quietly(state, word("piano"), "piano is your own word")
 
 
 def test_a_heard_clue_sharing_a_root_with_your_word_is_refused():
     state = table_of({"Ana": ["armour", "river"], "Ben": ["tiger"], "Cy": ["castle"]})
-    assert_refused(state, {"intent": "word", "word": None, "text": "arm"}, "root")
+    assert_refused_quietly(
+        state, {"intent": "word", "word": None, "text": "arm"}, "arm shares a root with your word armour"
+    )
     state, _ = play(state, {"intent": "word", "word": None, "text": "knight"})
     assert kc.prompt(state).player == "Ben"
 
 
 def test_a_word_in_play_sharing_a_root_with_your_own_is_refused():
     state = table_of({"Ana": ["painting"], "Ben": ["tiger"], "Cy": ["painter"]})
-    assert_refused(state, word("painter"), "root")
+    assert_refused_quietly(state, word("painter"), "root")
 
 
 # -------------------------------------------------------------- invalid actions
@@ -712,10 +749,14 @@ def test_replaying_the_accepted_actions_rebuilds_the_same_state():
 # ------------------------------------------------------- host deal: a missed hit claimed
 
 
+MISSED_CASTLE = {"intent": "word", "word": None, "text": "cassel", "heard": ["castle"]}
+"""A clue as the ears give it when one ear wrote "castle" and the other did not."""
+
+
 def test_host_deal_a_missed_hit_is_claimed_and_the_owner_names_the_word():
     # Ana guesses Cy's words; the host heard a clue where Ana said "castle".
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
-    state, _ = play(state, CLUE, CLUE, CLUE, CLUE)  # Ana, Ben, Cy, then Ana's missed word
+    state, _ = play(state, CLUE, CLUE, CLUE, MISSED_CASTLE)  # Ana, Ben, Cy, then Ana's missed word
     assert kc.prompt(state).player == "Ben"
     state, events = play(state, {"intent": "hit", "owner": "Cy"})
     asked = kc.prompt(state)
@@ -732,7 +773,7 @@ def test_host_deal_a_missed_hit_is_claimed_and_the_owner_names_the_word():
 
 def test_host_deal_a_claim_can_be_taken_back():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
-    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, {"intent": "hit"})
+    state, _ = play(state, CLUE, CLUE, CLUE, MISSED_CASTLE, {"intent": "hit"})
     state, events = play(state, {"intent": "no"})
     assert state.won == [] and kc.prompt(state).name == "keep-cool/word"
     assert kc.prompt(state).player == "Ben"
@@ -751,9 +792,50 @@ def test_host_deal_claims_follow_the_same_rules():
     assert_refused(state, {"intent": "hit", "owner": "Ben"}, "can only win")
 
 
+def test_host_deal_a_claim_wins_only_a_card_whose_word_was_said():
+    """Rulebook: the card is won "If the word said really is one of the words on the
+    right-hand neighbour's card". Typed, Cy says banana; a claim for Ben's pasta wins nothing."""
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["pasta", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE)  # Ana, then Ben: Ben's cards are clued
+    state, _ = play(state, {"intent": "word", "word": None, "text": "banana"})  # Cy
+    assert_refused(state, {"intent": "hit"}, kc.CLAIM_MISMATCH)  # Ben's, as Cy guesses Ben's words
+    assert_refused(state, {"intent": "hit", "owner": "Ben"}, kc.CLAIM_MISMATCH)
+    assert state.won == [] and kc.prompt(state).player == "Ana"
+
+
+def test_host_deal_a_claim_names_the_card_whose_word_was_said():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, MISSED_CASTLE, {"intent": "hit"})
+    assert_refused(state, word("wolf"), kc.CLAIM_MISMATCH)  # not the word said: still asked which
+    assert kc.prompt(state).name == "keep-cool/claim"
+    state, _ = play(state, word("castle"))
+    assert [won.word for won in state.won] == ["castle"]
+
+
+def test_host_deal_a_claim_matches_the_plural_or_any_reading_of_the_word_said():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    castles = {"intent": "word", "word": None, "text": "the castles"}
+    state, _ = play(state, CLUE, CLUE, CLUE, castles, {"intent": "hit"}, word("castle"))
+    assert [won.word for won in state.won] == ["castle"]
+
+
+def test_host_deal_a_claim_after_the_buzzer_is_too_late():
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
+    state, _ = play(state, CLUE, CLUE, CLUE, MISSED_CASTLE, TIMEOUT)  # Ana's word, then Ben's buzzer
+    assert_refused(state, {"intent": "hit"}, "too late")
+
+
+def test_host_deal_claims_trusted_as_before_the_rule():
+    """A game saved before claims were checked resumes with the rule claims=trusted."""
+    state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]}, claims="trusted")
+    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, TIMEOUT, {"intent": "hit"}, word("wolf"))
+    assert [won.word for won in state.won] == ["wolf"]
+    assert kc.RULES_BEFORE["claims"] == "trusted" and kc.RULE_DEFAULTS["claims"] == "checked"
+
+
 def test_the_owners_phone_page_offers_the_claimed_words_as_buttons():
     state = table_of({"Ana": ["piano", "river"], "Ben": ["tiger", "lemon"], "Cy": ["castle", "wolf"]})
-    state, _ = play(state, CLUE, CLUE, CLUE, CLUE, {"intent": "hit", "owner": "Cy"})
+    state, _ = play(state, CLUE, CLUE, CLUE, MISSED_CASTLE, {"intent": "hit", "owner": "Cy"})
     view = kc.hand_view(state, "Cy")
     assert [card.play for card in view.cards] == [
         {"intent": "word", "word": "castle"},
@@ -769,7 +851,7 @@ def test_the_owners_phone_page_offers_the_claimed_words_as_buttons():
 def test_a_clue_of_two_words_is_refused_and_the_turn_stays():
     """Rulebook: a player "Says exactly one word"."""
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
-    assert_refused(state, {"intent": "word", "word": None, "text": "big tree"}, "one word")
+    assert_refused_quietly(state, {"intent": "word", "word": None, "text": "big tree"}, "one word")
     state, _ = play(state, {"intent": "word", "word": None, "text": "wolf-dog"})  # a compound is one
     assert kc.prompt(state).player == "Ben"
 
@@ -778,7 +860,7 @@ def test_a_clue_with_an_article_before_it_is_one_word_as_by_voice():
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]})
     state, _ = play(state, {"intent": "word", "word": None, "text": "a rabbit"})
     assert kc.prompt(state).player == "Ben"
-    assert_refused(state, {"intent": "word", "word": None, "text": "the big tree"}, "one word")
+    assert_refused_quietly(state, {"intent": "word", "word": None, "text": "the big tree"}, "one word")
 
 
 @pytest.mark.parametrize("typed", ["wolf-dog", "ice-cream", "Grand-Mother!"])
@@ -802,7 +884,7 @@ def test_a_sound_word_is_refused_and_the_turn_stays(deal, text):
     state = table_of({"Ana": ["apple"], "Ben": ["piano"], "Cy": ["river"]}, deal=deal)
     if deal == "table":
         state, _ = play(state, {"intent": "ready"})
-    assert_refused(state, {"intent": "word", "word": None, "text": text.lower()}, "no sound words")
+    assert_refused_quietly(state, {"intent": "word", "word": None, "text": text.lower()}, "no sound words")
 
 
 def test_a_word_that_only_contains_a_sound_is_a_clue_and_a_sound_word_in_play_a_guess():

@@ -74,25 +74,14 @@ def _model_in(folder: Path) -> Path | None:
 
 WEIGHTS = ("auto", "int8", "float")
 """How Moonshine's weights are held: int8 (about 145 MB loaded, judging 1.6-1.9 times as
-long: they are expanded at every call), float (about 460 MB, the faster), or auto."""
-INT8_BELOW_BYTES = 4 * 2**30
-"""auto keeps the weights int8 on a machine with less memory than this (a Raspberry Pi
-with 1-2 GB needs the memory; a laptop has it and gets the speed)."""
+long: they are expanded at every call), float (about 460 MB, the faster), or auto: int8
+on every machine, as Keep Cool must keep within 600 MB wherever it runs (issue 56; a
+turn asks Moonshine about a few texts only, docs/keep-cool-live.md)."""
 
 
-def int8_weights(choice: str = "auto", machine_bytes: int | None = None) -> bool:
+def int8_weights(choice: str = "auto") -> bool:
     """Whether Moonshine's weights stay int8, as `choice` (one of WEIGHTS) asks."""
-    if choice != "auto":
-        return choice == "int8"
-    return (machine_memory() if machine_bytes is None else machine_bytes) < INT8_BELOW_BYTES
-
-
-def machine_memory() -> int:
-    """The machine's memory in bytes (where the platform does not say: plenty)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return INT8_BELOW_BYTES
+    return choice != "float"
 
 
 class MoonshineScorer:

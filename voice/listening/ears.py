@@ -45,6 +45,7 @@ from voice.listening.likeness import likeness
 from voice.listening.onset import missed_start
 from voice.listening.pipeline import Reader
 from voice.listening.reading import Reading, cut_sign, read_table
+from voice.listening.second_opinion import EARS_DIFFER
 from voice.listening.turns import listen_for_turn
 from voice.listening.wake import STEP, WakeWatch, command_start
 from voice.understanding.clues import clue_doubt
@@ -230,10 +231,19 @@ class VoiceEars:
         if missed:
             return timing.made(Outcome.MISSED_START, reason=missed)
         if reading.rejected or reading.match is None:
-            return timing.made(Outcome.UNCLEAR, text=_free_text(reading), confidence=reading.confidence)
+            return timing.made(
+                Outcome.UNCLEAR, text=_free_text(reading), confidence=reading.confidence, heard_as=reading.heard_as
+            )
         doubt = clue_doubt(reading.match.phrase, _live_words(table)) if reading.match.fallback else ""
+        doubt = EARS_DIFFER if reading.heard_as else doubt
         if doubt:  # where any speech is a move, a reading nobody is likely to have said is asked again
-            return timing.made(Outcome.MISHEARD, text=reading.text, reason=doubt, confidence=reading.confidence)
+            return timing.made(
+                Outcome.MISHEARD,
+                text=reading.text,
+                reason=doubt,
+                confidence=reading.confidence,
+                heard_as=reading.heard_as,
+            )
         return understood(
             reading.match,
             Source.VOICE,

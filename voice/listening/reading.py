@@ -85,6 +85,10 @@ class Reading:
     fits, and does not contradict the free reading: the same intent, every value the free
     reading heard kept, more values allowed (fills_in: noise takes words away). None: not
     decoded. In a loud room only an agreed move is acted on unasked (host.contract.decide)."""
+    heard_as: tuple[str, ...] = ()
+    """Speech two ears read and did not agree on, or that Whisper was unsure of: what each
+    ear wrote, and the word in play each names (voice/listening/second_opinion.py). It is
+    not taken as read: the host asks again, or takes it unread, these words kept with it."""
 
     @property
     def unsure(self) -> bool:

@@ -43,8 +43,8 @@ def word_in_play(table: PromptGraph, reading: Reading) -> str | None:
     """The phrase of the exact intent (a word in play) the reading holds, if any (from
     the reading's own match: nothing is matched again)."""
     match = reading.match
-    if reading.rejected or not table.exact or match is None:
-        return None
+    if reading.rejected or reading.heard_as or not table.exact or match is None:
+        return None  # not taken as read (two ears wrote different words): no word in play
     if (
         match.intent is None
         or match.intent.get("intent") not in table.exact
