@@ -114,10 +114,12 @@ def prompts() -> dict[str, Prompt]:
     own = grammar_slots("zero-to-100/choose_card", ZERO_TO_100)
     card = _zero_to_100_card()
     narrow = card.narrow
-    assert narrow is not None and narrow.choices[0].then is not None  # the engine narrows its card, then powers
+    assert narrow is not None  # the engine narrows its card ...
     labels = [c.label for c in narrow.choices]
     first = narrow.choices[0]
-    powers = first.then.choices[: NARROW_LIST_MAX - 1]  # the first breath of the list, "something else" after it
+    power = first.then
+    assert power is not None  # ... then the power card
+    powers = power.choices[: NARROW_LIST_MAX - 1]  # the first breath of the list, "something else" after it
     power_labels = [c.label for c in powers] + [SOMETHING_ELSE]
     return {
         "open: Keep It 100's prediction": bench_prompt("keep-it-100/predict", {}),
@@ -129,7 +131,7 @@ def prompts() -> dict[str, Prompt]:
         f"{NARROWED}the power card": narrowed_prompt(
             card,
             CHOICE_PROMPT,
-            list_question(card.player, first.then.question, power_labels[:-1], True),
+            list_question(card.player, power.question, power_labels[:-1], True),
             powers,
             power_labels,
         ),
