@@ -1,0 +1,106 @@
+"""The look without the prompt (voice/listening/steering.py), with a stand-in recogniser
+whose readings and likelihoods the test sets: a phrase the prompt put there is asked
+about, never acted on unasked; a command the reading lost is asked about, not dropped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from host.contract import Prompt, Source, Verdict
+from voice.audio_types import PROMPT_PHRASE, Hypothesis, Utterance
+from voice.listening.pipeline import read_checked
+from voice.listening.reading import Reading
+from voice.understanding.matcher import Matcher
+from voice.understanding.understand import understood
+
+PREDICT = Prompt("keep-it-100/predict", "Cy", "Cy, lower, right or higher?")
+WHICH_CARD = Prompt(
+    "common/choice", "Ana", "Ana, which card: 1, 2 or 3?", slots={"choice": [("1", 0), ("2", 1), ("3", 2)]}
+)
+
+
+class SteeredWhisper:
+    """Reads `steered`, marked as a phrase of its prompt when `written`; scores texts from
+    `likelihood` and reads `unprompted` without the prompt."""
+
+    def __init__(self, steered: str, likelihood: dict[str, float], unprompted: list[str], written: bool = True):
+        self.steered, self.likelihood, self.unprompted, self.written = steered, likelihood, unprompted, written
+        self.scored: list[str] = []
+
+    def compile(self, phrases):
+        return phrases
+
+    def recognize(self, audio, grammar):
+        details = {"text": self.steered.capitalize() + ".", **({PROMPT_PHRASE: True} if self.written else {})}
+        return [Hypothesis(self.steered, 0.9, details)]
+
+    def text_scorer(self):
+        return self.score_texts
+
+    def score_texts(self, audio, texts, unprompted=3):
+        self.scored += texts
+        readings = [r for r in self.unprompted[:unprompted] if r not in texts]
+        return [self.likelihood.get(t, -20.0) for t in texts], [(r, self.likelihood.get(r, -20.0)) for r in readings]
+
+
+def read(recognizer, prompt: Prompt = PREDICT) -> Reading:
+    return read_checked(recognizer, Matcher(), prompt, Utterance(np.zeros(16000, np.float32), 0, 1))
+
+
+def verdict(reading: Reading) -> Verdict:
+    """What the host does with the reading (host.contract.decide, as the ears hand it over)."""
+    assert reading.match is not None
+    return understood(reading.match, Source.VOICE, reading.text, reading.rival).verdict
+
+
+def test_a_phrase_of_the_prompt_the_audio_does_not_bear_out_is_asked_about_as_what_was_heard():
+    """Cy's "lower" was read "you're right", a phrase of the prompt, and acted on unasked:
+    without the prompt "Lower." is far likelier, so the host asks about lower."""
+    whisper = SteeredWhisper("you're right", {" You're right.": -14.0, " Lower.": -2.0}, [" Lower."])
+    reading = read(whisper)
+    assert reading.match is not None and reading.match.intent == {"intent": "predict", "guess": "lower"}
+    assert reading.rival == "you're right"
+    assert verdict(reading) is Verdict.ASK_FIRST
+
+
+def test_a_phrase_far_less_likely_than_words_that_name_nothing_is_asked_about_itself():
+    whisper = SteeredWhisper(
+        "you're right", {" You're right.": -14.0, " The bowling one.": -2.0}, [" The bowling one."]
+    )
+    reading = read(whisper)
+    assert reading.match is not None and reading.match.intent == {"intent": "predict", "guess": "correct"}
+    assert reading.rival == "the bowling one"
+    assert verdict(reading) is Verdict.ASK_FIRST
+
+
+def test_a_phrase_an_unprompted_reading_means_too_stands():
+    """ "Undo." scores far below "And you." unprompted, and the matcher reads "and you" as undo."""
+    whisper = SteeredWhisper("undo", {" Undo.": -12.0, " And you.": -2.0}, [" And you."])
+    reading = read(whisper)
+    assert reading.match is not None and reading.match.intent == {"intent": "undo"}
+    assert verdict(reading) is Verdict.ACT
+
+
+def test_a_phrase_about_as_likely_as_the_unprompted_reading_stands():
+    whisper = SteeredWhisper("lower", {" Lower.": -5.0, " Lover.": -2.0}, [" Lover."])
+    assert verdict(read(whisper)) is Verdict.ACT
+
+
+def test_a_reading_not_written_in_the_prompt_is_not_looked_at_again():
+    whisper = SteeredWhisper("you're right", {" You're right.": -14.0, " Lower.": -2.0}, [" Lower."], written=False)
+    assert verdict(read(whisper)) is Verdict.ACT and whisper.scored == []
+
+
+def test_a_command_read_as_numbers_at_a_narrowed_question_is_asked_about():
+    """The table's "undo" was read "one two" at "which card: 1, 2 or 3?": no sure answer,
+    and Whisper unprompted writes "And you.", which the matcher reads as undo surely."""
+    whisper = SteeredWhisper("one two", {" And you.": -2.0}, [" And you."], written=False)
+    reading = read(whisper, WHICH_CARD)
+    assert reading.match is not None and reading.match.intent == {"intent": "undo"}
+    assert reading.rival == "one two" and verdict(reading) is Verdict.ASK_FIRST
+
+
+def test_no_command_is_made_of_a_reading_where_no_command_is_heard_unprompted():
+    whisper = SteeredWhisper("one two", {" One, two.": -2.0}, [" One, two."], written=False)
+    reading = read(whisper, WHICH_CARD)
+    assert reading.match is None or reading.match.intent != {"intent": "undo"}
