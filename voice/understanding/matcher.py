@@ -130,6 +130,8 @@ class PromptGraph:
     game_words: frozenset[str] = frozenset()
     """Words of the game's own prompts that no common command uses: heard as said,
     never as a slip for a command ("lower" is not "slower")."""
+    commands_early: bool = False
+    """The recogniser's prompt names the common commands early (prompt_order, step 3)."""
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     def decodable(self) -> PromptGraph | None:
@@ -450,7 +452,7 @@ class PromptGraph:
             return list(dict.fromkeys(t for t, _ in self.examples))
         own = sum(1 for intent in by_text.values() if self._order(intent) < self.own)
         ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
-        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix)
+        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix, self.commands_early)
 
     def _order(self, intent: dict[str, Any]) -> int:
         return self._intent_order.get(intent["intent"], 0)
@@ -611,7 +613,18 @@ def phrase_count(g: WordGraph, out: list[list[int]] | None = None) -> int:
     return ways[g.start]
 
 
-def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, prefix: str | None = None) -> list[str]:
+PROMPTED_COMMANDS = ("undo", "repeat", "score", "whose_turn", "what_can_i_say", "help", "pause")
+"""The common commands a player stuck at a question reaches for: at a narrowed question
+one phrase of each is written into the recogniser's prompt (prompt_order, step 3)."""
+
+
+def prompt_order(
+    by_text: dict[str, dict[str, Any]],
+    own: int,
+    live: LiveLists,
+    prefix: str | None = None,
+    commands_early: bool = False,
+) -> list[str]:
     """Phrases in the order a recogniser's prompt of limited length should read them.
 
     1. One phrase of each of the prompt's own intents (the first `own` phrases are
@@ -624,7 +637,11 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, 
        no room for a short one ("Ben got it" was read "then got it"). Lists whose
        values are numbers are left to step 3, in grammar order: bets, and cards
        named by number or by a word of theirs (the value is the card's number).
-    3. The rest in grammar order.
+    3. Where `commands_early` (a narrowed question, "Did you mean ...?": the grammar key
+       `prompted_commands`), one phrase of each of PROMPTED_COMMANDS: there the prompt's
+       own phrases are a few words said many ways ("it's one one", "take one one"), and
+       without the commands in the prompt "undo" was read "two".
+    4. The rest in grammar order.
     """
     texts = list(by_text)
     lead: dict[str, str] = {}
@@ -649,6 +666,11 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, 
             if found:
                 chosen.append(found)
                 said += " " + found
+    if commands_early and not prefix:
+        first: dict[str, str] = {}
+        for text in texts[own:]:
+            first.setdefault(by_text[text]["intent"], text)
+        chosen += [first[name] for name in PROMPTED_COMMANDS if name in first and first[name] not in chosen]
     taken = set(chosen)
     return chosen + [text for text in texts if text not in taken]
 
@@ -718,6 +740,7 @@ class Matcher:
             own,
             live,
             owner.words - self.grammar("common").words if self.common else frozenset(),
+            self.common and any(name in self.grammar("common").prompted_commands for name in names),
         )
 
     def has_second_listener(self, prompt: str) -> bool:
