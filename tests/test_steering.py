@@ -104,3 +104,28 @@ def test_no_command_is_made_of_a_reading_where_no_command_is_heard_unprompted():
     whisper = SteeredWhisper("one two", {" One, two.": -2.0}, [" One, two."], written=False)
     reading = read(whisper, WHICH_CARD)
     assert reading.match is None or reading.match.intent != {"intent": "undo"}
+
+
+def test_a_card_the_prompt_put_there_is_asked_about_at_a_prompt_with_words_heard_only_exactly():
+    """Centurion hears a rank or suit alone only as said (exact intents), and a whole card
+    as any reply: "the queen of clubs" was read "the three of clubs", a phrase of the prompt."""
+    whisper = SteeredWhisper(
+        "the three of clubs", {" The three of clubs.": -11.0, " We have clubs.": -3.4}, [" We have clubs."]
+    )
+    reading = read(whisper, Prompt("centurion/play_card", "Ana", "Ana, your card?"))
+    assert reading.rival == "we have clubs" and verdict(reading) is Verdict.ASK_FIRST
+
+
+def test_a_keep_cool_turn_is_left_to_its_own_checks():
+    """There any speech is a move (a clue): the word check and the second listener judge it."""
+    from host.games import grammar_slots
+
+    turn = Prompt(
+        "keep-cool/word",
+        "Ana",
+        "",
+        slots=grammar_slots("keep-cool/word", {"words": ["kettle"], "roster": ["Ana", "Ben"]}),
+    )
+    whisper = SteeredWhisper("ana got it", {" Ana got it.": -14.0, " A lemon.": -2.0}, [" A lemon."])
+    read(whisper, turn)
+    assert whisper.scored == []

@@ -35,22 +35,22 @@ def read_checked(
     in_grammar: bool = True,
 ) -> Reading:
     """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
-    the module docstring; at other prompts the number check, at `number_line`, and the
-    second look without the prompt), then
-    the second listener's opinion if there is one. `second`: a
+    the module docstring; at other prompts the number check, at `number_line`), then
+    the second listener's opinion if there is one, and wherever every reply is a phrase
+    of the grammar (no fallback: not at a Keep Cool turn) the look without the prompt
+    (voice/listening/steering.py). `second`: a
     voice.asr.moonshine.Preloaded (anything whose get() gives a voice.listening.second_opinion.Scorer
     or None); it is asked for only here, so no other prompt waits for it to load."""
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar)
     table = matcher.table(prompt.name, prompt.slots)
-    if reading.posterior is not None:  # decoded inside the grammar: its regret is the check, and
-        return second_look(reading, recognizer, table)  # the grammar's words may be the prompt's too
-    if not table.exact:
-        return second_look(check_number(reading, recognizer, table, number_line), recognizer, table)
-    checked = check_exact(reading, recognizer, table, line)
-    scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
-    if scorer is None:
-        return checked
-    return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
+    if reading.posterior is None and not table.exact:  # (decoded inside the grammar: its regret is the check)
+        reading = check_number(reading, recognizer, table, number_line)
+    elif reading.posterior is None:
+        reading = check_exact(reading, recognizer, table, line)
+        scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
+        if scorer is not None:
+            reading = review(reading, SecondOpinion(scorer, table, reading), word_in_play(table, reading))
+    return second_look(reading, recognizer, table) if table.fallback is None else reading
 
 
 @dataclass
