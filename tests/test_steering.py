@@ -129,3 +129,35 @@ def test_a_keep_cool_turn_is_left_to_its_own_checks():
     whisper = SteeredWhisper("ana got it", {" Ana got it.": -14.0, " A lemon.": -2.0}, [" A lemon."])
     read(whisper, turn)
     assert whisper.scored == []
+
+
+class DecodingWhisper(SteeredWhisper):
+    """Also decodes inside a grammar (voice.listening.reading.DecodesInGrammar); what the
+    decoder names is set by the test through steering.decoded_says."""
+
+    def decode_in_grammar(self, audio, graph):
+        return []
+
+
+def test_a_phrase_the_decoder_hears_inside_the_grammar_without_the_prompt_stands(monkeypatch):
+    """Whisper unprompted reads some voices' "ace of spades" as "based on spades", words of
+    no move; decoded inside the grammar, with no prompt, the sound still picks the same
+    move among all of the grammar's: the reading stands. With grammar decoding off
+    (grammar_decoding = false) it is asked about."""
+    import voice.listening.steering as steering
+
+    asked_about: list[dict] = []
+    monkeypatch.setattr(
+        steering, "decoded_says", lambda recognizer, utterance, table, intent: not asked_about.append(intent)
+    )
+    likelihood = {" That's right.": -14.0, " Based on spades.": -2.0}
+    reading = read(DecodingWhisper("that's right", likelihood, [" Based on spades."]))
+    assert asked_about == [{"intent": "predict", "guess": "correct"}] and verdict(reading) is Verdict.ACT
+    undecoded = read_checked(
+        DecodingWhisper("that's right", likelihood, [" Based on spades."]),
+        Matcher(),
+        PREDICT,
+        Utterance(np.zeros(16000, np.float32), 0, 1),
+        in_grammar=False,
+    )
+    assert verdict(undecoded) is Verdict.ASK_FIRST

@@ -50,7 +50,7 @@ def read_checked(
         scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
         if scorer is not None:
             reading = review(reading, SecondOpinion(scorer, table, reading), word_in_play(table, reading))
-    return second_look(reading, recognizer, table) if table.fallback is None else reading
+    return second_look(reading, recognizer, table, in_grammar) if table.fallback is None else reading
 
 
 @dataclass

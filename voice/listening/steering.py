@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from voice.audio_types import PROMPT_PHRASE, Recognizer, ScoresTexts
-from voice.listening.reading import Reading
+from voice.listening.reading import DecodesInGrammar, Reading, decoded_says
 from voice.listening.wordcheck import note
 from voice.understanding.matcher import Match, PromptGraph
 from voice.understanding.normalize import normalize
@@ -49,20 +49,25 @@ class _Unprompted:
     match: Match
 
 
-def second_look(reading: Reading, recognizer: Recognizer, table: PromptGraph, line: float = STEERED_LINE) -> Reading:
+def second_look(
+    reading: Reading, recognizer: Recognizer, table: PromptGraph, in_grammar: bool = True, line: float = STEERED_LINE
+) -> Reading:
     """The reading as it stands, asked about first when it is a phrase of the prompt the
     audio does not bear out (check_steered), or, where it is no sure move, taken as the
     command Whisper writes unprompted, asked about first (unprompted_command)."""
     match = None if reading.rejected else reading.match
     if match is not None and match.intent is not None and not reading.unsure and not match.needs_confirmation:
-        return (
-            check_steered(reading, match, recognizer, table, line) if _from_prompt(reading, reading.text) else reading
-        )
+        steered = _from_prompt(reading, reading.text)
+        return check_steered(reading, match, recognizer, table, in_grammar, line) if steered else reading
     return unprompted_command(reading, recognizer, table)
 
 
-def check_steered(reading: Reading, match: Match, recognizer: Recognizer, table: PromptGraph, line: float) -> Reading:
-    """A sure reading (`match`) that is a phrase of the prompt, heard again without it."""
+def check_steered(
+    reading: Reading, match: Match, recognizer: Recognizer, table: PromptGraph, in_grammar: bool, line: float
+) -> Reading:
+    """A sure reading (`match`) that is a phrase of the prompt, heard again without it; where
+    the unprompted readings stand against it, also decoded inside the grammar when
+    `in_grammar` (the setting grammar_decoding), whose word for the same move lets it stand."""
     phrase = _as_written(reading.text)
     looked = _look(recognizer, reading, table, [phrase])
     if looked is None:
@@ -71,7 +76,7 @@ def check_steered(reading: Reading, match: Match, recognizer: Recognizer, table:
     others = [u for u in heard if u.match.intent != match.intent]
     margin = scores[0] - max((u.score for u in others), default=scores[0])
     found = note({"steered_check": round(margin, 3), "unprompted": [u.text for u in heard]})
-    if len(others) < len(heard) or margin >= line:
+    if len(others) < len(heard) or margin >= line or (in_grammar and _decoder_says(recognizer, reading, table, match)):
         return replace(reading, hypotheses=reading.hypotheses + (found,))
     other = max(others, key=lambda u: u.score)
     if other.match.intent is not None and not other.match.needs_confirmation:
@@ -128,6 +133,17 @@ def _look(
         if words:
             heard.append(_Unprompted(words, score, table.match(words)))
     return scores, heard
+
+
+def _decoder_says(recognizer: Recognizer, reading: Reading, table: PromptGraph, match: Match) -> bool:
+    """Decoded inside the prompt's grammar, with no prompt, the audio names the same move
+    (voice/listening/reading.py decoded_says): Whisper unprompted wrote words of no move
+    ("based on spades"), but among the grammar's moves the sound picks this one. Also
+    where a word alone is heard only as said (Centurion's ranks): the decoder only
+    confirms a move here, it never chooses one."""
+    if table.fallback is not None or not isinstance(recognizer, DecodesInGrammar) or match.intent is None:
+        return False
+    return decoded_says(recognizer, reading.utterance, table, match.intent)
 
 
 def _command(match: Match, table: PromptGraph) -> bool:
