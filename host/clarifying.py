@@ -38,6 +38,12 @@ NONE_OF_THOSE = "None of those, then."
 """Said instead of CANNOT_TELL when the last narrowed choice got a plain "no"."""
 TRY_AGAIN = "Say it once more, a little slower."
 """Spoken play; typed play is told what it may type instead (a typed reply was not misheard)."""
+UNDO_WAY = "If the last move was misheard, say undo to take it back."
+"""Said after TRY_AGAIN in spoken play when the last move may be taken back: a player
+stuck at a question may be there because the move before it was misread."""
+UNSURE_COMMANDS_MAX = 3
+"""Answers to one narrowed question read only unsurely as a command: at the last, the
+answer is one the host could not use ("undo" read "one two" is no "repeat" each time)."""
 
 
 class _Again(Enum):
@@ -140,14 +146,25 @@ class Clarifier:
         opening = NONE_OF_THOSE if last is not None and (last.intent or {}).get("intent") == "no" else CANNOT_TELL
         typed = last is not None and last.source is Source.TYPED
         again = self.commands.options_sentence(prompt) if typed else TRY_AGAIN
-        return " ".join(part for part in (opening, self.other_ways(prompt, self.play.state), again) if part)
+        undo = UNDO_WAY if not typed and self._undoable() else ""
+        return " ".join(part for part in (opening, self.other_ways(prompt, self.play.state), again, undo) if part)
+
+    def _undoable(self) -> bool:
+        """Whether "undo" would take back the last move now (not one that showed something
+        hidden, unless the settings let the table agree to it)."""
+        last = self.play.last_move()
+        return last is not None and (not last.revealed or self.commands.undo_after_reveal)
 
     def _ask_narrowed(self, prompt: Prompt, ask: Prompt) -> Reply:
         """Say one narrowed question and understand its answer against `ask`. A common
         command is carried out and the question said again; one that changes the game
-        (undo) ends the narrowing. Each question is logged as a prompt of its own."""
+        (undo) ends the narrowing. A command heard unsurely is asked about first where it
+        changes the game ("Did you mean: undo?"); the UNSURE_COMMANDS_MAX-th unsure one
+        is an answer the host could not use, so a misheard answer cannot keep the question
+        coming back. Each question is logged as a prompt of its own."""
         self.log.write(NarrowedAsked(prompt.player, ask.name, prompt.name, ask.text, list(ask.choices)))
         self.announcer.say(ask.text, remember=False)
+        unsure = 0
         while True:
             heard = self.awaiting.hear(ask)
             if heard is None:
@@ -165,8 +182,12 @@ class Clarifier:
             command = intent.get("intent")
             if command not in COMMON_INTENTS:
                 return reply
-            if command in CHANGES_THE_GAME and not reply.sure:
-                return Reply()
+            if not reply.sure:
+                unsure += 1
+                if unsure >= UNSURE_COMMANDS_MAX:
+                    return Reply()  # an answer the host could not use, not a question said once more
+                if command in CHANGES_THE_GAME and not self.awaiting.confirm(prompt, f"Did you mean: {reply.phrase}?"):
+                    return Reply()
             if command == "never_mind" and reply.sure:  # back to the open question, its misses forgotten
                 self.commands.carry_out(prompt, intent, heard)
                 self.trouble_at(prompt).misses = 0

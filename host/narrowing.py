@@ -304,9 +304,16 @@ class Narrowing:
     def _ask(self, kind: str, text: str, choices: Sequence[Choice], labels: list[str]) -> Reply:
         """The question as a prompt of its own few answers (and the commands, which every
         prompt hears), asked once."""
-        name = joined_prompt(kind, CHOICE_PROMPT) if kind != CHOICE_PROMPT else CHOICE_PROMPT
-        slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
-        return self.ask(Prompt(name, self.prompt.player, text, self.prompt.context, slots, choices=tuple(labels)))
+        return self.ask(narrowed_prompt(self.prompt, kind, text, choices, labels))
+
+
+def narrowed_prompt(prompt: Prompt, kind: str, text: str, choices: Sequence[Choice], labels: list[str]) -> Prompt:
+    """A narrowed question of `prompt` as a prompt of its own: `kind` CHOICE_PROMPT (one
+    of the choices) or YES_NO_PROMPT (a yes or no, or one of the choices), heard with
+    the commands, which every prompt hears; `labels`: what may be said, for "what can I say"."""
+    name = joined_prompt(kind, CHOICE_PROMPT) if kind != CHOICE_PROMPT else CHOICE_PROMPT
+    slots = {"choice": [(c.label, i) for i, c in enumerate(choices)]}
+    return Prompt(name, prompt.player, text, prompt.context, slots, choices=tuple(labels))
 
 
 def question_alone(choice: Choice) -> str:

@@ -20,8 +20,9 @@ from voice.asr.whisper import (
     collapse_repeats,
     prompt_text,
     rejection_reason,
+    written_phrases,
 )
-from voice.audio_types import SAMPLE_RATE
+from voice.audio_types import PROMPT_PHRASE, SAMPLE_RATE
 from voice.understanding.matcher import Matcher
 
 pytestmark = [pytest.mark.model, pytest.mark.audio]
@@ -176,6 +177,23 @@ def test_numbers_said_alone_get_room_for_every_tens_word(whisper, matcher):
     assert len(encode(" " + longer)) <= 80
     cards = list(matcher.table("centurion/play_card").texts)
     assert prompt_text(cards, encode, 60, 20) == prompt_text(cards, encode, 60)
+
+
+def test_the_phrases_written_in_a_prompt_are_known_and_a_reading_of_one_is_marked(whisper, matcher, say):
+    """A reading that is a phrase of its own prompt may be the prompt's words, not the
+    speaker's (voice/listening/steering.py): the recogniser says which readings are."""
+    assert written_phrases("We play card one. What's the score? Undo.") == {
+        "we play card one",
+        "what's the score",
+        "undo",
+    }
+    assert written_phrases("kettle candle lemon") == frozenset()  # bare words: no phrase
+    prompt = whisper.compile(list(matcher.table("keep-it-100/predict").texts))
+    assert {"lower", "you're right"} <= prompt.written
+    [hypothesis, *_] = whisper.recognize(say("lower"), prompt)
+    assert hypothesis.text == "lower" and hypothesis.details[PROMPT_PHRASE]
+    [bet, *_] = whisper.recognize(say("lower"), whisper.compile(["higher", "spot on"]))
+    assert PROMPT_PHRASE not in bet.details
 
 
 def test_compiled_prompts_are_cached_by_phrase_set(matcher):

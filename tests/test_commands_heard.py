@@ -442,6 +442,22 @@ def test_the_commands_bench_counts_each_clip_once():
     assert figures["commands taken as another move"] == "1/40 (2.5 %)"
     assert figures["replies taken as a command"] == "0/20 (0.0 %)"
     assert figures["wake fires on bare commands and replies"] == "1/48 (2.1 %)"
+    assert Counts(narrowed=16, narrowed_done=15).figures()["commands at narrowed questions heard and done"] == (
+        "15/16 (93.8 %)"
+    )
+
+
+def test_the_commands_bench_asks_the_narrowed_questions_as_the_host_does():
+    """The narrowed questions hear their own few answers and the commands, not the whole
+    prompt they narrow (host/narrowing.py): the bench asks them so."""
+    from partyhost_lab.spoken_commands import prompts
+
+    asked = prompts()
+    which, alone, power = asked["narrowed: which card"], asked["narrowed: Card 1?"], asked["narrowed: the power card"]
+    assert (which.name, which.text) == ("common/choice", "Team Ana, which card: 1, 2 or 3?")
+    assert (alone.name, alone.text) == ("common/yes_no+common/choice", "Card 1?")
+    assert power.name == "common/choice" and power.text.startswith("Team Ana, power card: none, plus 50")
+    assert asked["narrowed: Did you mean"].name == "common/yes_no+zero-to-100/choose_card"
 
 
 @pytest.mark.slow
@@ -475,8 +491,8 @@ def test_the_commands_bench_runs_and_its_misses_match_its_figures(tmp_path):
         stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    done = re.search(r"commands heard and done: (\d+)/40", result.stdout)
+    done = re.search(r"commands heard and done: (\d+)/56", result.stdout)
     assert done is not None, result.stdout
     figures = json.loads(out.read_text())["clean"]
     missed = [m for m in figures["misses"] if m["acted on"] is None]
-    assert int(done.group(1)) + len(missed) + int(figures["commands taken as another move"].split("/")[0]) == 40
+    assert int(done.group(1)) + len(missed) + int(figures["commands taken as another move"].split("/")[0]) == 56

@@ -318,14 +318,59 @@ def test_words_that_are_no_whole_move_either_leave_the_narrowed_question_unanswe
     assert journal.accepted_actions(sid) == []
 
 
-def test_a_command_read_unsurely_at_a_narrowed_question_is_no_answer_and_never_done(tmp_path):
+def test_a_command_read_unsurely_at_a_narrowed_question_is_asked_about_never_done_unasked(tmp_path):
     """ "no bet" to "your bet: 10, 20 ... or no bet?" came through as "no wait" (undo), with
     the choice close behind: the host took back the player's last move. A command among a
-    few choices is done only when sure; an unsure one is a miss, and narrowing goes on."""
+    few choices is done only when sure; an unsure one that changes the game is asked
+    about first, and a "no" is an answer not understood: narrowing goes on."""
     unsure_undo = Say("no wait", rival="one", start=1.0, end=2.0)
-    played = _played(tmp_path, [UNCLEAR, UNCLEAR, unsure_undo, "yes"])
-    assert played.said[2:4] == ["Ana, which card: 1, 2 or 3?", "Card 1?"]
+    played = _played(tmp_path, [UNCLEAR, UNCLEAR, unsure_undo, "no", "yes"])
+    assert played.said[2:5] == ["Ana, which card: 1, 2 or 3?", "Did you mean: no wait?", "Card 1?"]
     assert played.moves == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
+
+
+def test_an_undo_read_unsurely_at_a_narrowed_question_is_done_once_the_player_says_yes(tmp_path):
+    """The table's "undo" at "which card: 1, 2 or 3?" was read as numbers, 30 times in a
+    row, and dropped each time: a command read unsurely is asked about, not dropped."""
+    unsure_undo = Say("undo", rival="one two", start=1.0, end=2.0)
+    session, ears, mouth, journal, sid = _session(
+        tmp_path, "keep-it-100", ["card one", UNCLEAR, UNCLEAR, unsure_undo, "yes"], rules={"hand_size": 3}
+    )
+    session.run()
+    said = _after_first_question(mouth, "Ana, which line: one or two?")
+    assert said[1:3] == ["Did you mean: undo?", "Undone. Back to before Ana's last move."]
+    assert journal.accepted_actions(sid) == []
+
+
+def test_a_command_read_unsurely_again_and_again_is_an_answer_not_understood(tmp_path):
+    """ "undo" read "one two" was heard each time as an unsure "what" (repeat), and the
+    question came back each time, for ever: the third such answer is one the host could
+    not use, and narrowing goes on."""
+    unsure_repeat = Say("what", rival="one", start=1.0, end=2.0)
+    played = _played(tmp_path, [UNCLEAR, UNCLEAR, unsure_repeat, unsure_repeat, unsure_repeat, "yes"])
+    question = "Ana, which card: 1, 2 or 3?"
+    assert played.said.count(question) == 3  # asked, then said again after each of two repeats
+    assert played.said[played.said.index(question) + 2 :].count("Card 1?") == 1
+    assert played.moves == [{"intent": "choose_card", "card": 1, "player": "Ana"}]
+
+
+def test_a_player_stuck_after_a_move_is_told_undo_takes_it_back(tmp_path):
+    """When the narrowed questions found nothing and the last move may be taken back, the
+    host says so: the move before may have been misheard. Not before any move."""
+    session, ears, mouth, journal, sid = _session(
+        tmp_path,
+        "keep-it-100",
+        ["card one", UNCLEAR, UNCLEAR, UNCLEAR, UNCLEAR],
+        rules={"hand_size": 3},
+        other_ways=lambda prompt, state: "You can also use your phone page.",
+    )
+    session.run()
+    assert mouth.said[-1] == (
+        "I'm sorry, I can't tell. You can also use your phone page. Say it once more, a little slower. "
+        "If the last move was misheard, say undo to take it back."
+    )
+    played = _played(tmp_path / "first", [UNCLEAR, UNCLEAR, UNCLEAR, UNCLEAR])
+    assert played.said[-1] == "I'm sorry, I can't tell. Say it once more, a little slower."
 
     unsure_score = Say("score", rival="one", start=1.0, end=2.0)  # says something, changes nothing: said
     session, ears, mouth, journal, sid = _session(tmp_path / "score", "keep-it-100", [UNCLEAR, UNCLEAR, unsure_score])

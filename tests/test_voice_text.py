@@ -123,6 +123,17 @@ def test_clues_do_not_become_commands(heard):
     assert Matcher().match("keep-cool/word", heard, live).intent["intent"] == "word"
 
 
+def test_a_narrowed_question_names_the_commands_in_the_recogniser_prompt_and_an_open_one_does_not():
+    """ "undo" at "which card: 1, 2 or 3?" was read "two": the prompt was all "it's one one",
+    "take one one". At a narrowed question and "Did you mean" the commands come right
+    after the choices' first words; an open prompt keeps its own phrases first."""
+    choices = {"choice": [("1", 0), ("2", 1), ("3", 2)]}
+    for name in ("common/choice", "common/yes_no+common/choice", "common/yes_no+keep-it-100/predict"):
+        first = Matcher().table(name, choices).texts[:10]
+        assert {"undo that", "repeat that", "what's the score", "whose turn is it", "what can i say"} <= set(first)
+    assert "undo that" not in Matcher().table("keep-it-100/predict").texts[:40]
+
+
 def test_live_lists_of_numbers_keep_the_grammar_order():
     """A bet (0 to 100): the amounts are the prompt's vocabulary, in order; "all in"
     and "everything" (worth a number) do not jump ahead of them."""

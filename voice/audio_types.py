@@ -82,6 +82,12 @@ class Hypothesis:
     details: dict[str, Any] | None = None
 
 
+PROMPT_PHRASE = "prompt_phrase"
+"""A key of Hypothesis.details, True where the hypothesis' words are a phrase written whole
+in the prompt that steered the recogniser (Whisper's previous text): they may be the
+prompt's words rather than the speaker's (voice/listening/steering.py)."""
+
+
 class Recognizer(Protocol):
     """A speech recognizer that can be steered by the phrases of the current prompt."""
 

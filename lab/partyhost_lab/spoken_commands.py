@@ -3,7 +3,8 @@ prompts' own replies, by voices no tuning used, through the live ears.
 
 A command is how a table recovers from every other mistake, so it must be heard at
 any prompt and nothing else may be taken for one. Every command of COMMANDS is said at
-each kind of prompt (PROMPTS: open questions, a narrowed question, "Did you mean ...?",
+each kind of prompt (prompts(): open questions; the narrowed questions "which card: 1,
+2 or 3?", "Card 1?" and the power card, and "Did you mean ...?", as the host asks them;
 a Keep Cool turn with the prefix "host, ..."), and so are a few of each prompt's own
 replies, in four rooms (ROOMS, as `bench table` has them: clean, a party's noise 10 dB
 below the voice, a lively table's talk closer and 5 dB below it, a quiet player). Each
@@ -11,7 +12,8 @@ clip goes through the ears of a game with the given settings (front end, endpoin
 word watch, reader and checks), and is counted as the session would take it
 (host.contract.decide):
 
-- commands heard and done: the command, acted on unasked;
+- commands heard and done: the command, acted on unasked (and the same of those said at
+  the narrowed questions and "Did you mean ...?");
 - commands taken as another move: another move or command acted on unasked;
 - replies taken as a command: a reply acted on unasked as a command;
 - wake fires: the wake word detected in a clip with no wake word in it, and clips
@@ -32,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from host.contract import Prompt
+from host.engine import NARROW_LIST_MAX
+from host.narrowing import SOMETHING_ELSE, list_question, question_alone
 from partyhost.bench.manifest import bench_prompt
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
@@ -59,6 +63,8 @@ NOISY_ROOMS = {"party": 10.0, "lively": 5.0}
 """As `bench table` (lab/partyhost_lab/table.py): a player across the table, the quiet one,
 and how far the noisy rooms' noise is below the voices."""
 REPLIES_PER_PROMPT = 4
+NARROWED = "narrowed: "
+"""How the kinds of prompt asked after a reply the host could not use begin (prompts())."""
 KEEP_COOL = {"words": ["kettle", "candle", "pencil", "lemon"], "roster": ["Ana", "Ben", "Cy"]}
 ZERO_TO_100 = {
     "hand": ["How tall is the Eiffel tower in metres?", "How many keys has a piano?"],
@@ -73,6 +79,8 @@ class Counts:
 
     commands: int = 0
     done: int = 0
+    narrowed: int = 0  # commands said at a narrowed question or "Did you mean ...?"
+    narrowed_done: int = 0
     as_other: int = 0
     replies: int = 0
     reply_as_command: int = 0
@@ -85,6 +93,7 @@ class Counts:
         clips = self.commands + self.replies
         return {
             "commands heard and done": _share(self.done, self.commands),
+            "commands at narrowed questions heard and done": _share(self.narrowed_done, self.narrowed),
             "commands taken as another move": _share(self.as_other, self.commands),
             "replies taken as a command": _share(self.reply_as_command, self.replies),
             "wake fires on bare commands and replies": _share(self.wake_fires, self.bare),
@@ -97,23 +106,62 @@ def _share(part: int, whole: int) -> str:
 
 
 def prompts() -> dict[str, Prompt]:
-    """One prompt of each kind, with the live lists a game gives it."""
+    """One prompt of each kind, with the live lists a game gives it; the narrowed
+    questions and "Did you mean ...?" as the host asks them at Zero to 100's card
+    (host/narrowing.py, host/clarifying.py): each hears its own few answers and the commands."""
     from host.contract import joined_prompt
     from host.games import grammar_slots
-    from host.games.zero_to_100 import PLAYED_POWERS, _played_power_name
+    from host.narrowing import CHOICE_PROMPT, YES_NO_PROMPT, narrowed_prompt
 
     own = grammar_slots("zero-to-100/choose_card", ZERO_TO_100)
-    powers = ["none"] + [_played_power_name(p) for p in PLAYED_POWERS]
+    card = _zero_to_100_card()
+    narrow = card.narrow
+    assert narrow is not None  # the engine narrows its card ...
+    labels = [c.label for c in narrow.choices]
+    first = narrow.choices[0]
+    power = first.then
+    assert power is not None  # ... then the power card
+    powers = power.choices[: NARROW_LIST_MAX - 1]  # the first breath of the list, "something else" after it
+    power_labels = [c.label for c in powers] + [SOMETHING_ELSE]
     return {
         "open: Keep It 100's prediction": bench_prompt("keep-it-100/predict", {}),
         "open: Zero to 100's card": bench_prompt("zero-to-100/choose_card", own),
-        "narrowed: the power card": bench_prompt(
-            joined_prompt("common/choice", "zero-to-100/choose_card"),
-            {**own, "choice": [(label, i) for i, label in enumerate(powers)]},
+        f"{NARROWED}which card": narrowed_prompt(
+            card, CHOICE_PROMPT, list_question(card.player, narrow.question, labels), narrow.choices, labels
         ),
-        "yes/no: Did you mean": bench_prompt(joined_prompt("common/yes_no", "zero-to-100/choose_card"), own),
+        f"{NARROWED}Card 1?": narrowed_prompt(card, YES_NO_PROMPT, question_alone(first), narrow.choices, labels),
+        f"{NARROWED}the power card": narrowed_prompt(
+            card,
+            CHOICE_PROMPT,
+            list_question(card.player, power.question, power_labels[:-1], True),
+            powers,
+            power_labels,
+        ),
+        f"{NARROWED}Did you mean": bench_prompt(joined_prompt(YES_NO_PROMPT, "zero-to-100/choose_card"), own),
         "Keep Cool turn, after host": bench_prompt("keep-cool/word", grammar_slots("keep-cool/word", KEEP_COOL), 8.0),
     }
+
+
+def _zero_to_100_card() -> Prompt:
+    """Zero to 100's first prompt as the engine asks it (three cards, power cards in hand),
+    with the narrowed questions it offers."""
+    from host.decks import load_game_decks
+    from host.engine import GameOptions
+    from host.games import get_game
+
+    game = get_game("zero-to-100")
+    options = GameOptions(
+        players=("Ana", "Ben", "Cy"),
+        teams=(("Ana",), ("Ben",), ("Cy",)),
+        mode="basic",
+        deal=game.deals[0],
+        seed=7,
+        rules={"hand_size": 3},
+    )
+    state, _ = game.setup(options, load_game_decks(game.deck, []))
+    prompt = game.prompt(state)
+    assert prompt is not None
+    return prompt
 
 
 def replies(prompt: Prompt, seed: int) -> list[tuple[str, dict[str, Any] | None]]:
@@ -196,6 +244,9 @@ def measure(
                     if is_command:
                         c.commands += 1
                         c.done += got == expect
+                        if kind.startswith(NARROWED):
+                            c.narrowed += 1
+                            c.narrowed_done += got == expect
                         c.as_other += got is not None and got != expect
                     else:
                         c.replies += 1

@@ -19,6 +19,7 @@ and a party:
 from __future__ import annotations
 
 import math
+import re
 import threading
 import weakref
 from collections.abc import Callable, Iterable
@@ -31,7 +32,7 @@ import numpy as np
 from voice.asr import CompiledCache, ModelMissingError, calibrate, unique_words
 from voice.asr.text_guards import HALLUCINATIONS, collapse_repeats
 from voice.asr.whisper_steps import WhisperSteps, WhisperVocabulary
-from voice.audio_types import SAMPLE_RATE, Hypothesis, TextScores
+from voice.audio_types import PROMPT_PHRASE, SAMPLE_RATE, Hypothesis, TextScores
 from voice.cores import worker_threads
 from voice.pinned import WHISPER_TINY_EN, Pin, problem
 from voice.understanding.grammar_decode import DecodedPath, SearchSettings, TokenGraph, decode
@@ -70,6 +71,9 @@ class WhisperPrompt:
     prompt_tokens: tuple[int, ...]
     max_words: int
     max_new_tokens: int
+    written: frozenset[str] = frozenset()
+    """The phrases written whole in the prompt (written_phrases): a reading that is one of
+    them may be the prompt's words rather than the speaker's (voice/listening/steering.py)."""
 
 
 def default_model_path(pin: Pin = WHISPER_TINY_EN, cache: Path | None = None) -> Path:
@@ -124,6 +128,7 @@ class WhisperRecognizer:
         self._decoder: tuple[WhisperSteps, WhisperVocabulary] | None = None
         self._token_graphs: weakref.WeakKeyDictionary[WordGraph, TokenGraph] = weakref.WeakKeyDictionary()
         self._last_encoded: tuple[int, object] | None = None
+        self._last_unprompted: tuple[object, int, list[str]] | None = None
         self._cache: CompiledCache[WhisperPrompt] = CompiledCache(self._build)
 
     # ---- grammar ----------------------------------------------------------
@@ -144,7 +149,12 @@ class WhisperRecognizer:
         long_phrases = sorted(phrases, key=len, reverse=True)[:20]
         needed = max((len(self._tokenizer.encode(" " + p.capitalize() + ".")) for p in long_phrases), default=0) + 3
         return WhisperPrompt(
-            frozenset(phrases), text, tuple(tokens), longest, max(self.settings.max_new_tokens, needed)
+            frozenset(phrases),
+            text,
+            tuple(tokens),
+            longest,
+            max(self.settings.max_new_tokens, needed),
+            written_phrases(text),
         )
 
     # ---- recognition --------------------------------------------------------
@@ -185,6 +195,8 @@ class WhisperRecognizer:
             "raw": round(raw, 4),
             "text": text,
         }
+        if said in grammar.written:
+            details[PROMPT_PHRASE] = True
         reason = rejection_reason(said, avg_logprob, no_speech, grammar, s)
         if reason:
             details["rejected"] = reason
@@ -281,22 +293,7 @@ class WhisperRecognizer:
         start = list(tok.sot_sequence) + [tok.no_timestamps]
         with self._lock:
             encoded = self._encode(audio)
-            readings: list[str] = []
-            if unprompted:
-                result = self._model.model.generate(
-                    encoded,
-                    [start],
-                    beam_size=unprompted,
-                    num_hypotheses=unprompted,
-                    max_length=len(start) + self.settings.max_new_tokens,
-                    suppress_blank=True,
-                    suppress_tokens=self._suppress,
-                )[0]
-                for ids in result.sequences_ids:
-                    said = collapse_repeats(tok.decode(ids)).strip()
-                    if said:
-                        readings.append(" " + (said if said.endswith((".", "?", "!")) else said + "."))
-            readings = [r for r in dict.fromkeys(readings) if r not in texts]
+            readings = [r for r in dict.fromkeys(self._unprompted(encoded, unprompted)) if r not in texts]
             every = list(texts) + readings
             if not every:
                 return [], []
@@ -310,6 +307,34 @@ class WhisperRecognizer:
             float(np.log(np.maximum(np.asarray(a.text_token_probs, dtype=np.float64), 1e-12)).sum()) for a in aligned
         ]
         return scores[: len(texts)], list(zip(readings, scores[len(texts) :]))
+
+    def _unprompted(self, encoded: Any, count: int) -> list[str]:
+        """The decoder's own `count` best readings of the encoded audio, with no prompt
+        (call with the lock held). The last ones are kept: the checks of one reading
+        (voice/listening/wordcheck.py, steering.py) may each ask for them."""
+        if not count:
+            return []
+        last = self._last_unprompted
+        if last is not None and last[0] is encoded and last[1] == count:
+            return last[2]
+        tok = self._tokenizer
+        start = list(tok.sot_sequence) + [tok.no_timestamps]
+        result = self._model.model.generate(
+            encoded,
+            [start],
+            beam_size=count,
+            num_hypotheses=count,
+            max_length=len(start) + self.settings.max_new_tokens,
+            suppress_blank=True,
+            suppress_tokens=self._suppress,
+        )[0]
+        readings = []
+        for ids in result.sequences_ids:
+            said = collapse_repeats(tok.decode(ids)).strip()
+            if said:
+                readings.append(" " + (said if said.endswith((".", "?", "!")) else said + "."))
+        self._last_unprompted = (encoded, count, readings)
+        return readings
 
     def _suppressed_tokens(self) -> list[int]:
         tok = self._tokenizer
@@ -376,6 +401,15 @@ def prompt_text(
     if number_budget and any(set(p.split()) & TENS_WORDS for p in numbers):  # up to 100, not a rank alone
         take(numbers, budget + number_budget)
     return _join(chosen)
+
+
+def written_phrases(text: str) -> frozenset[str]:
+    """The phrases a prompt text writes, as the matcher reads them ("We play card one.
+    Undo." -> {"we play card one", "undo"}); none where it lists bare words (no sentences)."""
+    sentences = re.split(r"[.?!]", text)
+    if len(sentences) < 2:
+        return frozenset()
+    return frozenset(normalize(sentence, strip_fillers=False) for sentence in sentences if sentence.strip())
 
 
 def _join(phrases: list[str]) -> str:

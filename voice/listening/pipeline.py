@@ -1,8 +1,10 @@
 """The reading pipeline's front door: one utterance read against one prompt.
 
 read_utterance (voice/listening/reading.py) picks the reading and its rival; then the check of
-a word in play or of a number said alone (voice/listening/wordcheck.py); then, at Keep Cool's
-turns, the second listener (voice/listening/second_opinion.py). The ears and every benchmark
+a word in play or of a number said alone (voice/listening/wordcheck.py); at other prompts
+a look without the prompt at a reading the prompt may have put there, or at a command the
+reading lost (voice/listening/steering.py); then, at Keep Cool's turns, the second listener
+(voice/listening/second_opinion.py). The ears and every benchmark
 read through here, so there is one way to read.
 """
 
@@ -15,6 +17,7 @@ from host.contract import Prompt  # where host and voice meet
 from voice.audio_types import Recognizer, Utterance
 from voice.listening.reading import RIVAL_MARGIN, Reading, read_utterance
 from voice.listening.second_opinion import SecondOpinion, review
+from voice.listening.steering import second_look
 from voice.listening.wordcheck import CHECK_LINE, NUMBER_LINE, check_exact, check_number, word_in_play
 from voice.understanding.matcher import Matcher
 
@@ -33,20 +36,21 @@ def read_checked(
 ) -> Reading:
     """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
     the module docstring; at other prompts the number check, at `number_line`), then
-    the second listener's opinion if there is one. `second`: a
+    the second listener's opinion if there is one, and wherever every reply is a phrase
+    of the grammar (no fallback: not at a Keep Cool turn) the look without the prompt
+    (voice/listening/steering.py). `second`: a
     voice.asr.moonshine.Preloaded (anything whose get() gives a voice.listening.second_opinion.Scorer
     or None); it is asked for only here, so no other prompt waits for it to load."""
     reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar)
     table = matcher.table(prompt.name, prompt.slots)
-    if reading.posterior is not None:
-        return reading  # decoded inside the grammar: its regret is the check
-    if not table.exact:
-        return check_number(reading, recognizer, table, number_line)
-    checked = check_exact(reading, recognizer, table, line)
-    scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
-    if scorer is None:
-        return checked
-    return review(checked, SecondOpinion(scorer, table, checked), word_in_play(table, checked))
+    if reading.posterior is None and not table.exact:  # (decoded inside the grammar: its regret is the check)
+        reading = check_number(reading, recognizer, table, number_line)
+    elif reading.posterior is None:
+        reading = check_exact(reading, recognizer, table, line)
+        scorer = second.get() if second is not None and matcher.second_listener_at(prompt.name) else None
+        if scorer is not None:
+            reading = review(reading, SecondOpinion(scorer, table, reading), word_in_play(table, reading))
+    return second_look(reading, recognizer, table, in_grammar) if table.fallback is None else reading
 
 
 @dataclass

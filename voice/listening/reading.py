@@ -260,6 +260,19 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     )
 
 
+def decoded_says(recognizer: DecodesInGrammar, utterance: Utterance, table: PromptGraph, intent: dict) -> bool:
+    """Whether the utterance decoded inside the prompt's grammar, with no prompt, names this
+    move surely (AGREE_POSTERIOR) on a path the audio fits (REGRET_PER_WORD): a witness
+    the recogniser's prompt did not steer (voice/listening/steering.py)."""
+    decoded = _decoded(recognizer.decode_in_grammar(utterance.audio, table.graph), table)
+    return (
+        decoded is not None
+        and decoded.posterior >= AGREE_POSTERIOR
+        and decoded.regret_per_word <= REGRET_PER_WORD
+        and decoded.match.intent == intent
+    )
+
+
 def fills_in(heard: Match | None, decoded: Match) -> bool:
     """The decoded move does not contradict the free reading's: the same intent, and every
     slot value the free reading heard is in the decoded move with the same value (the

@@ -46,6 +46,9 @@ class Grammar:
     play): its model loads only in a game that has one (issue 43: 460 MB in Centurion)."""
     command_prefixes: dict[str, str] = field(default_factory=dict)
     """prompt -> a word the common commands need in front at that prompt ("host, score")."""
+    prompted_commands: frozenset[str] = frozenset()
+    """Prompts (or parts of a joined one) whose recogniser prompt names the common commands
+    right after the prompt's own first phrases: the narrowed questions and "Did you mean"."""
     unavailable: dict[str, str] = field(default_factory=dict)
     """list name -> what to say when a clear value of it is not available now
     ("There is no card {said}. Your cards are {choices}.")."""
@@ -79,6 +82,7 @@ class Grammar:
             min_scores=dict(data.get("min_scores") or {}),
             exact_intents={k: list(v) for k, v in (data.get("exact_intents") or {}).items()},
             second_listener=frozenset(_names(path, "second_listener", data.get("second_listener"))),
+            prompted_commands=frozenset(_names(path, "prompted_commands", data.get("prompted_commands"))),
             command_prefixes={
                 k: normalize(str(v), strip_fillers=False) for k, v in (data.get("command_prefixes") or {}).items()
             },

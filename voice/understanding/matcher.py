@@ -134,6 +134,8 @@ class PromptGraph:
     corrections: bool = False
     """Whether a correction of the last move ("no, I said lower") is heard here: where
     the common commands are, but not where any speech is a move (a Keep Cool clue)."""
+    commands_early: bool = False
+    """The recogniser's prompt names the common commands early (prompt_order, step 3)."""
     _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
     def decodable(self) -> PromptGraph | None:
@@ -457,7 +459,7 @@ class PromptGraph:
             return list(dict.fromkeys(t for t, _ in self.examples))
         own = sum(1 for intent in by_text.values() if self._order(intent) < self.own)
         ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
-        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix)
+        return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix, self.commands_early)
 
     def _order(self, intent: dict[str, Any]) -> int:
         return self._intent_order.get(intent["intent"], 0)
@@ -618,7 +620,18 @@ def phrase_count(g: WordGraph, out: list[list[int]] | None = None) -> int:
     return ways[g.start]
 
 
-def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, prefix: str | None = None) -> list[str]:
+PROMPTED_COMMANDS = ("undo", "repeat", "score", "whose_turn", "what_can_i_say", "help", "pause")
+"""The common commands a player stuck at a question reaches for: at a narrowed question
+one phrase of each is written into the recogniser's prompt (prompt_order, step 3)."""
+
+
+def prompt_order(
+    by_text: dict[str, dict[str, Any]],
+    own: int,
+    live: LiveLists,
+    prefix: str | None = None,
+    commands_early: bool = False,
+) -> list[str]:
     """Phrases in the order a recogniser's prompt of limited length should read them.
 
     1. One phrase of each of the prompt's own intents (the first `own` phrases are
@@ -631,7 +644,11 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, 
        no room for a short one ("Ben got it" was read "then got it"). Lists whose
        values are numbers are left to step 3, in grammar order: bets, and cards
        named by number or by a word of theirs (the value is the card's number).
-    3. The rest in grammar order.
+    3. Where `commands_early` (a narrowed question, "Did you mean ...?": the grammar key
+       `prompted_commands`), one phrase of each of PROMPTED_COMMANDS: there the prompt's
+       own phrases are a few words said many ways ("it's one one", "take one one"), and
+       without the commands in the prompt "undo" was read "two".
+    4. The rest in grammar order.
     """
     texts = list(by_text)
     lead: dict[str, str] = {}
@@ -656,6 +673,11 @@ def prompt_order(by_text: dict[str, dict[str, Any]], own: int, live: LiveLists, 
             if found:
                 chosen.append(found)
                 said += " " + found
+    if commands_early and not prefix:
+        first: dict[str, str] = {}
+        for text in texts[own:]:
+            first.setdefault(by_text[text]["intent"], text)
+        chosen += [first[name] for name in PROMPTED_COMMANDS if name in first and first[name] not in chosen]
     taken = set(chosen)
     return chosen + [text for text in texts if text not in taken]
 
@@ -726,6 +748,7 @@ class Matcher:
             live,
             owner.words - self.grammar("common").words if self.common else frozenset(),
             corrections=(self.common or COMMON_PROMPT in names) and names[-1] not in owner.fallbacks,
+            commands_early=self.common and any(name in self.grammar("common").prompted_commands for name in names),
         )
 
     def has_second_listener(self, prompt: str) -> bool:
