@@ -15,6 +15,7 @@ __all__ = [
     "pipeline",
     "reading",
     "second_opinion",
+    "steering",
     "turns",
     "wake",
     "wordcheck",
