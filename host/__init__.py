@@ -55,6 +55,7 @@ __all__ = [
     "rules",
     "session",
     "sessionlock",
+    "unchanging",
     "views",
     "wal_check",
 ]

@@ -17,7 +17,7 @@ import csv
 import functools
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -26,9 +26,8 @@ from typing import Any
 import yaml
 
 from host.contract import PartyhostError
-from host.engine import DeckEntry, Unchanging
 from host.files import DECK_BYTES, FileProblem, check_regular, read_text
-from host.games import dealing
+from host.unchanging import Unchanging
 
 
 class DeckError(PartyhostError):
@@ -45,7 +44,7 @@ class Question(Unchanging):
     year: int | None  # the year of the survey or figure; None for a fact without one
     source: str
     category: str
-    games: tuple[str, ...]  # which games it suits, among question_games()
+    games: tuple[str, ...]  # which games it suits, among those dealt questions (host.games.dealing)
     name: str = ""
     """What the card is called aloud, one or two everyday words ("June" for "the June
     one"; host/cardtitle.py, partyhost/deckcheck.py NAME_WORDS_MAX); "" where a deck has
@@ -155,6 +154,23 @@ class Pack(Unchanging):
 
 
 @dataclass(frozen=True)
+class DeckEntry:
+    """Which deck a game deals from: with its module and its grammar, all a game is.
+
+    kind: the Decks field it reads ("questions", "words", "bid_reward", "pack"), or
+        "" for none. The command line passes --deck to "questions", --word-deck to
+        "words" and --card-deck to the other two.
+    file: the shipped file of decks/ it deals from when no other is given.
+    min_cards: `partyhost decks check` wants at least this many of the game's cards
+        in a question deck: enough for its biggest deal.
+    """
+
+    kind: str = ""
+    file: str = ""
+    min_cards: int = 0
+
+
+@dataclass(frozen=True)
 class Decks:
     """Every deck a game may deal from; engines take what they need."""
 
@@ -247,9 +263,12 @@ def default_deck_dir() -> Path:
     return Path(str(resources.files("host.deck_files")))
 
 
-def load_questions(path: PathLike) -> tuple[Question, ...]:
-    """Every question of one CSV or YAML file, or DeckError on its first problem."""
-    return tuple(question for _, question in _questions_with_rows(Path(path)))
+def load_questions(path: PathLike, question_games: Collection[str]) -> tuple[Question, ...]:
+    """Every question of one CSV or YAML file, or DeckError on its first problem.
+
+    question_games: the games a question may name, those dealt from a question deck
+    (host.games.dealing("questions")); passed in, as the games import this module."""
+    return tuple(question for _, question in _questions_with_rows(Path(path), question_games))
 
 
 def load_words(path: PathLike) -> tuple[WordCard, ...]:
@@ -262,17 +281,19 @@ def load_decks(
     word_paths: Iterable[PathLike] | PathLike,
     used_questions: Iterable[str] = frozenset(),
     *,
+    question_games: Collection[str] = (),
     bid_reward: PathLike | None = None,
     pack: PathLike | None = None,
 ) -> Decks:
     """All the given files as one Decks; ids and card numbers unique across files too.
 
+    `question_games` as for load_questions, needed where question files are given.
     `bid_reward` (1%) and `pack` (Centurion) are one file each, loaded only when given.
     """
     questions: list[Question] = []
     first_seen: dict[str, str] = {}
     for path in _as_paths(question_paths):
-        for row, question in _questions_with_rows(path):
+        for row, question in _questions_with_rows(path, question_games):
             if question.id in first_seen:
                 raise row.fail(f"duplicate id '{question.id}' (already in {first_seen[question.id]})")
             first_seen[question.id] = row.where
@@ -299,30 +320,32 @@ def load_decks(
     )
 
 
-def question_games() -> tuple[str, ...]:
-    """The games a question may name: those dealt from a question deck (their DECK entry)."""
-    return dealing("questions")
-
-
 def load_game_decks(
-    deck: DeckEntry, given: Iterable[PathLike] = (), used_questions: Iterable[str] = frozenset()
+    deck: DeckEntry,
+    given: Iterable[PathLike] = (),
+    used_questions: Iterable[str] = frozenset(),
+    *,
+    question_games: Collection[str] = (),
 ) -> Decks:
     """Only the deck one game deals from (a broken word deck must not stop Centurion):
-    the files given, else its shipped file."""
+    the files given, else its shipped file. `question_games` as for load_questions."""
     paths = list(given) or ([default_deck_dir() / deck.file] if deck.file else [])
     return load_decks(
         paths if deck.kind == "questions" else [],
         paths if deck.kind == "words" else [],
         used_questions,
+        question_games=question_games,
         bid_reward=paths[0] if deck.kind == "bid_reward" else None,
         pack=paths[0] if deck.kind == "pack" else None,
     )
 
 
-def load_default_decks(used_questions: Iterable[str] = frozenset()) -> Decks:
-    """The starter decks shipped in decks/."""
+def load_default_decks(used_questions: Iterable[str] = frozenset(), *, question_games: Collection[str]) -> Decks:
+    """The starter decks shipped in decks/; `question_games` as for load_questions."""
     deck_dir = default_deck_dir()
-    return load_decks([deck_dir / QUESTIONS_FILE], [deck_dir / WORDS_FILE], used_questions)
+    return load_decks(
+        [deck_dir / QUESTIONS_FILE], [deck_dir / WORDS_FILE], used_questions, question_games=question_games
+    )
 
 
 def load_bid_reward_decks(path: PathLike) -> BidRewardDecks:
@@ -374,7 +397,7 @@ def _as_paths(paths: Iterable[PathLike] | PathLike) -> list[Path]:
 # Questions
 
 
-def _questions_with_rows(path: Path) -> list[tuple[_Row, Question]]:
+def _questions_with_rows(path: Path, question_games: Collection[str]) -> list[tuple[_Row, Question]]:
     """Parse and check a question file; ids must be unique within it."""
     rows = _read_question_rows(path)
     if not rows:
@@ -382,7 +405,7 @@ def _questions_with_rows(path: Path) -> list[tuple[_Row, Question]]:
     result: list[tuple[_Row, Question]] = []
     first_line: dict[str, int] = {}
     for row in rows:
-        question = _question_from_row(row)
+        question = _question_from_row(row, question_games)
         if question.id in first_line:
             raise row.fail(f"duplicate id '{question.id}' (first used on line {first_line[question.id]})")
         first_line[question.id] = row.line
@@ -403,7 +426,7 @@ def _read_question_rows(path: Path) -> list[_Row]:
     raise DeckError(f"{path}: unknown question deck format '{path.suffix}'; use a .csv or .yaml file")
 
 
-def _question_from_row(row: _Row) -> Question:
+def _question_from_row(row: _Row, question_games: Collection[str]) -> Question:
     _check_field_names(row, QUESTION_FIELDS + QUESTION_OPTIONAL)
     question_id = _text_field(row, "id")
     if not _ID_PATTERN.fullmatch(question_id):
@@ -418,12 +441,12 @@ def _question_from_row(row: _Row) -> Question:
         year=_optional_year(row),
         source=_text_field(row, "source"),
         category=category,
-        games=_games_field(row),
+        games=_games_field(row, question_games),
         name=_optional_text(row, "name"),
     )
 
 
-def _games_field(row: _Row) -> tuple[str, ...]:
+def _games_field(row: _Row, question_games: Collection[str]) -> tuple[str, ...]:
     """'keep-it-100;zero-to-100' in CSV, a string or a list in YAML."""
     value = _present(row, "games")
     if isinstance(value, (list, tuple)):
@@ -432,10 +455,10 @@ def _games_field(row: _Row) -> tuple[str, ...]:
         names = [part.strip() for part in str(value).split(GAME_SEPARATOR)]
     names = [name for name in names if name]
     if not names:
-        raise row.fail(f"games is empty; use {' or '.join(question_games())} (both separated by ';')")
+        raise row.fail(f"games is empty; use {' or '.join(question_games)} (both separated by ';')")
     for name in names:
-        if name not in question_games():
-            raise row.fail(f"unknown game '{name}'; use {' or '.join(question_games())}")
+        if name not in question_games:
+            raise row.fail(f"unknown game '{name}'; use {' or '.join(question_games)}")
     return tuple(dict.fromkeys(names))  # drop repeats, keep order
 
 

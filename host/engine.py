@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
+from host.decks import DeckEntry, Decks
 from host.views import HandView
 
 
@@ -159,23 +160,6 @@ class GameOptions:
     rules: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class DeckEntry:
-    """Which deck a game deals from: with its module and its grammar, all a game is.
-
-    kind: the Decks field it reads ("questions", "words", "bid_reward", "pack"), or
-        "" for none. The command line passes --deck to "questions", --word-deck to
-        "words" and --card-deck to the other two.
-    file: the shipped file of decks/ it deals from when no other is given.
-    min_cards: `partyhost decks check` wants at least this many of the game's cards
-        in a question deck: enough for its biggest deal.
-    """
-
-    kind: str = ""
-    file: str = ""
-    min_cards: int = 0
-
-
 S = TypeVar("S")
 """A game's state: its own value, which only its own functions look inside."""
 
@@ -199,9 +183,7 @@ class Game(Generic[S]):
     max_players: int
     rule_defaults: dict[str, Any]  # the game's own rules (GameOptions.rules) and their defaults
     rules_summary: str  # spoken by "rules", in our own words
-    setup: Callable[[GameOptions, Any], tuple[S, list[Event]]]
-    """The first state and what the deal says. It takes a host.decks.Decks, not named
-    here because host.decks asks host.games which games deal questions."""
+    setup: Callable[[GameOptions, Decks], tuple[S, list[Event]]]  # the first state and what the deal says
     prompt: Callable[[S], Prompt | None]  # None once the game is over
     apply: Callable[[S, Action], tuple[S, list[Event]]]
     scores: Callable[[S], str]  # spoken on "score"
@@ -246,19 +228,9 @@ class Game(Generic[S]):
 
 
 def evolve(state: Any) -> Any:
-    """A private copy of a state for `apply` to change, keeping the input untouched."""
+    """A private copy of a state for `apply` to change, keeping the input untouched
+    (values marked host.unchanging.Unchanging are shared, not copied)."""
     return copy.deepcopy(state)
-
-
-class Unchanging:
-    """A value no move changes (a card, a question, a bid, a deck): a state's deep copy
-    shares it instead of rebuilding it field by field, which keeps `evolve` fast.
-    Only for frozen values whose fields are immutable too."""
-
-    __slots__ = ()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self
 
 
 class GameRandom(random.Random):

@@ -65,10 +65,9 @@ from host.decks import (
     load_bid_reward_decks,
     load_decks,
     load_pack,
-    question_games,
 )
 from host.engine import ORDINALS
-from host.games import get_game, grammar_slots
+from host.games import dealing, get_game, grammar_slots
 from voice.understanding import normalize as normalize_words
 from voice.understanding import vocabulary
 from voice.understanding.normalize import normalize
@@ -175,8 +174,8 @@ def _field_problems(q: Question) -> list[str]:
         problems.append(f"answer {q.answer} outside {ANSWER_MIN} to {ANSWER_MAX}")
     if q.category not in CATEGORIES:
         problems.append(f"unknown category '{q.category}'")
-    if not q.games or any(game not in question_games() for game in q.games):
-        problems.append(f"games must be among {', '.join(question_games())}")
+    if not q.games or any(game not in dealing("questions") for game in q.games):
+        problems.append(f"games must be among {', '.join(dealing('questions'))}")
     return problems
 
 
@@ -231,7 +230,7 @@ def spread_warnings(questions: Sequence[Question], max_share: float = MAX_SHARE_
 
 def game_count_warnings(questions: Sequence[Question]) -> list[str]:
     warnings = []
-    for game in question_games():
+    for game in dealing("questions"):
         minimum = get_game(game).deck.min_cards
         count = sum(game in q.games for q in questions)
         if count < minimum:
@@ -533,7 +532,7 @@ def check_card_names(questions: Sequence[Question], dictionary: vocabulary.Dicti
             errors.append(f"question {q.id}: name '{q.name}' holds the number word '{numbers[0]}'")
         for word in vocabulary.missing_words(words, dictionary) if dictionary is not None else []:
             errors.append(f"question {q.id}: name '{q.name}': '{word}' is not in the pronouncing dictionary")
-    for game in question_games():
+    for game in dealing("questions"):
         deck = [q for q in named if game in q.games]
         first_with: dict[str, Question] = {}
         for q in deck:
@@ -653,7 +652,7 @@ def _load(args: argparse.Namespace) -> tuple[Decks, bool] | None:
     try:
         for path in card_paths:  # a YAML card deck is either kind: the loaders tell them apart
             _load_card_deck(Path(path))
-        return load_decks(question_paths, word_paths), full_deck
+        return load_decks(question_paths, word_paths, question_games=dealing("questions")), full_deck
     except DeckError as error:
         print(f"error: {error}")
         return None
@@ -691,7 +690,7 @@ def run_stats(args: argparse.Namespace) -> int:
 def format_stats(decks: Decks) -> str:
     questions, cards = decks.questions, decks.words
     lines = [f"questions: {len(questions)}"]
-    for game in question_games():
+    for game in dealing("questions"):
         lines.append(f"  for {game}: {sum(game in q.games for q in questions)}")
     categories = Counter(q.category for q in questions)
     lines.append("  by category: " + ", ".join(f"{c} {n}" for c, n in categories.most_common()))

@@ -29,7 +29,7 @@ from host.contract import PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import Action, Game, GameOptions, RuleError, apply_move
 from host.files import DECK_BYTES, read_bytes
-from host.games import game_ids, get_game
+from host.games import dealing, game_ids, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 
@@ -66,7 +66,7 @@ class SavedGame:
 
 def deck_files(game: Game[Any], setup: SavedSetup) -> dict[str, list[Path]]:
     """The files each kind of deck of this game comes from: the ones given, else the
-    shipped one its registry entry names (host.engine.DeckEntry)."""
+    shipped one its registry entry names (host.decks.DeckEntry)."""
     deck = game.deck
     shipped = [default_deck_dir() / deck.file] if deck.file else []
     files: dict[str, list[Path]] = {"questions": [], "words": [], "cards": []}
@@ -91,6 +91,7 @@ def load_game_decks(game: Game[Any], files: dict[str, list[Path]], used_question
             files["questions"],
             files["words"],
             used_questions,
+            question_games=dealing("questions"),
             bid_reward=cards if game.deck.kind == "bid_reward" else None,
             pack=cards if game.deck.kind == "pack" else None,
         )

@@ -23,7 +23,7 @@ from host.contract import Ending
 from host.decks import load_game_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import game_ids, get_game
+from host.games import dealing, game_ids, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from host.session import Session
@@ -134,7 +134,7 @@ def configurations() -> list[Config]:
     configs = []
     for game_id in game_ids():
         game = get_game(game_id)
-        decks = load_game_decks(game.deck)
+        decks = load_game_decks(game.deck, question_games=dealing("questions"))
         for mode in game.modes:
             for deal in game.deals:
                 for n in (3, 2, 1, 4):
@@ -205,7 +205,7 @@ def run_fuzz(seed: int, count: int, folder: Path) -> FuzzResult:
 def _one_game(config: Config, journal: Journal, ears: TimedEars, folder: Path, result: FuzzResult) -> Ending:
     game = get_game(config.game)
     options = GameOptions(players=config.players, mode=config.mode, deal=config.deal, seed=result.games)
-    decks = load_game_decks(game.deck)
+    decks = load_game_decks(game.deck, question_games=dealing("questions"))
     session_id = journal.create(game.id, {"options": {}})
     log = EventLog(folder / "events" / f"{session_id}.jsonl", time.monotonic)
     session = Session(

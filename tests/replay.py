@@ -13,7 +13,7 @@ from host.contract import Prompt, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from host.session import Session
@@ -53,7 +53,7 @@ def play_lines(
     journal = Journal(folder / "db.sqlite3")
     session_id = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
-    decks = load_game_decks(game.deck, [REPO / deck] if deck else [])
+    decks = load_game_decks(game.deck, [REPO / deck] if deck else [], question_games=dealing("questions"))
     session = Session(
         game,
         GameOptions(**options),

@@ -12,14 +12,15 @@ from test_decks import check, needs_pocketsphinx
 from test_narrowing import _session
 
 from host.cardtitle import names_text, spoken_name, with_names
-from host.decks import default_deck_dir, load_questions, question_games
+from host.decks import default_deck_dir, load_questions
+from host.games import dealing
 from partyhost.deckcheck import check_card_names
 from voice.understanding import vocabulary
 
 
 @pytest.fixture(scope="module")
 def questions():
-    return load_questions(default_deck_dir() / "questions.csv")
+    return load_questions(default_deck_dir() / "questions.csv", dealing("questions"))
 
 
 def test_every_shipped_question_card_has_a_name_of_one_or_two_words(questions):
@@ -34,7 +35,7 @@ def test_the_shipped_names_pass_the_deck_check(questions):
 
 def _shared_pair(questions):
     """Two questions of one game (they can be dealt into one hand)."""
-    game = question_games()[0]
+    game = dealing("questions")[0]
     first, second = [q for q in questions if game in q.games][:2]
     return first, second
 

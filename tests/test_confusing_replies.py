@@ -15,7 +15,7 @@ from host.contract import Outcome, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions, RuleError
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from host.session import Session
@@ -42,7 +42,7 @@ def session(tmp_path, game_id, replies, players=("Ana", "Ben", "Cy"), rules=None
     played = Session(
         game,
         options,
-        load_game_decks(game.deck, []),
+        load_game_decks(game.deck, [], question_games=dealing("questions")),
         journal,
         SessionInfo(session_id, "g"),
         EventLog(tmp_path / "events.jsonl", lambda: 0.0),

@@ -18,7 +18,7 @@ from host.contract import Likeness, Prompt, Understood
 from host.decks import load_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from host.session import Session
@@ -144,7 +144,7 @@ def _session(tmp_path: Path, ears, game_id: str = "keep-it-100", players=("Ana",
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 1.5)
     game_options = GameOptions(players=players, seed=7, mode="basic", rules=rules or {"hand_size": 2})
     deck = STARTER if game_id == "keep-it-100" else STARTER.parent / "zero-to-100-test.csv"
-    decks = load_decks([deck], [])
+    decks = load_decks([deck], [], question_games=dealing("questions"))
     session = Session(
         get_game(game_id), game_options, decks, journal, SessionInfo(sid, "g"), log, ears, mouth, clock=lambda: 1.5
     )

@@ -26,9 +26,11 @@ from host.decks import (
     load_questions,
     load_words,
 )
+from host.games import dealing
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTION_HEADER = "id,text,answer,year,source,category,games"
+QUESTION_GAMES = dealing("questions")
 GOOD_QUESTION = 'q1,How many keys does a piano have?,88,2026,"Britannica, Piano",culture,zero-to-100'
 
 
@@ -79,7 +81,7 @@ def word_file(tmp_path: Path, rows: list[str], name: str = "words.csv") -> Path:
 
 @pytest.fixture(scope="module")
 def shipped() -> Decks:
-    return load_default_decks()
+    return load_default_decks(question_games=QUESTION_GAMES)
 
 
 def test_default_deck_dir_is_the_repo_decks_folder():
@@ -157,7 +159,7 @@ def test_csv_questions_load(tmp_path):
         f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n"
         'q2,"Out of 100 people, how many?",12,2024,Pew,survey,keep-it-100; zero-to-100\n',
     )
-    questions = load_questions(path)
+    questions = load_questions(path, QUESTION_GAMES)
     assert questions[0] == Question(
         "q1", "How many keys does a piano have?", 88, 2026, "Britannica, Piano", "culture", ("zero-to-100",)
     )
@@ -185,7 +187,7 @@ def test_yaml_questions_load(tmp_path):
   games: keep-it-100;zero-to-100
 """,
     )
-    questions = load_questions(path)
+    questions = load_questions(path, QUESTION_GAMES)
     assert [q.id for q in questions] == ["y1", "y2"]
     assert questions[1].answer == 12 and questions[1].games == ("keep-it-100", "zero-to-100")
 
@@ -193,7 +195,7 @@ def test_yaml_questions_load(tmp_path):
 def test_spreadsheet_bom_and_blank_lines_are_fine(tmp_path):
     path = tmp_path / "q.csv"
     path.write_text(f"\ufeff{QUESTION_HEADER}\n\n{GOOD_QUESTION}\n\n", encoding="utf-8")
-    assert len(load_questions(path)) == 1
+    assert len(load_questions(path, QUESTION_GAMES)) == 1
 
 
 def test_line_numbers_count_quoted_line_breaks(tmp_path):
@@ -206,7 +208,7 @@ def test_line_numbers_count_quoted_line_breaks(tmp_path):
         "q2,Q?,500,2020,S,food,zero-to-100\n",
     )
     with pytest.raises(DeckError, match=rf"^{path}:4: answer 500"):
-        load_questions(path)
+        load_questions(path, QUESTION_GAMES)
 
 
 def test_words_load_in_card_order(tmp_path):
@@ -220,7 +222,7 @@ def test_load_decks_combines_files_and_keeps_used_ids(tmp_path):
     q1 = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
     q2 = write(tmp_path, "b.csv", f"{QUESTION_HEADER}\n" + GOOD_QUESTION.replace("q1,", "q2,") + "\n")
     words = word_file(tmp_path, word_rows())
-    decks = load_decks([q1, q2], [words], used_questions={"q1"})
+    decks = load_decks([q1, q2], [words], used_questions={"q1"}, question_games=QUESTION_GAMES)
     assert [q.id for q in decks.questions] == ["q1", "q2"]
     assert len(decks.words) == 1
     assert decks.used_questions == frozenset({"q1"})
@@ -228,7 +230,7 @@ def test_load_decks_combines_files_and_keeps_used_ids(tmp_path):
 
 def test_load_decks_accepts_a_single_path(tmp_path):
     q1 = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
-    assert len(load_decks(str(q1), []).questions) == 1
+    assert len(load_decks(str(q1), [], question_games=QUESTION_GAMES).questions) == 1
 
 
 # ---------------------------------------------------------------------------
@@ -273,7 +275,7 @@ QUESTION_ERRORS = [
 def test_broken_csv_question_file_names_file_and_line(tmp_path, text, line, message):
     path = write(tmp_path, "bad.csv", text)
     with pytest.raises(DeckError) as caught:
-        load_questions(path)
+        load_questions(path, QUESTION_GAMES)
     assert str(caught.value).startswith(f"{path}:{line}: ")
     assert message in str(caught.value)
 
@@ -320,23 +322,23 @@ YAML_ERRORS = [
 def test_broken_yaml_question_file_names_file_and_line(tmp_path, text, line, message):
     path = write(tmp_path, "bad.yaml", text)
     with pytest.raises(DeckError) as caught:
-        load_questions(path)
+        load_questions(path, QUESTION_GAMES)
     assert str(caught.value).startswith(f"{path}:{line}: ")
     assert message in str(caught.value)
 
 
 def test_unknown_format_and_missing_file_are_deck_errors(tmp_path):
     with pytest.raises(DeckError, match=r"unknown question deck format '\.txt'"):
-        load_questions(write(tmp_path, "q.txt", "x"))
+        load_questions(write(tmp_path, "q.txt", "x"), QUESTION_GAMES)
     with pytest.raises(DeckError, match="nowhere.csv: no such deck file"):
-        load_questions(tmp_path / "nowhere.csv")
+        load_questions(tmp_path / "nowhere.csv", QUESTION_GAMES)
 
 
 def test_non_utf8_file_names_the_line(tmp_path):
     path = tmp_path / "q.csv"
     path.write_bytes(f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n".encode() + b"q2,caf\xe9?,5\n")
     with pytest.raises(DeckError, match=rf"^{path}:3: not UTF-8"):
-        load_questions(path)
+        load_questions(path, QUESTION_GAMES)
 
 
 # ---------------------------------------------------------------------------
@@ -386,7 +388,7 @@ def test_a_bad_last_row_returns_nothing(tmp_path):
     path = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n{good_rows}\nq99,Q?,500,2020,S,food,zero-to-100\n")
     result = None
     with pytest.raises(DeckError, match=rf"^{path}:31: answer 500"):
-        result = load_questions(path)
+        result = load_questions(path, QUESTION_GAMES)
     assert result is None
 
 
@@ -395,14 +397,14 @@ def test_one_bad_file_fails_the_whole_load(tmp_path):
     bad = write(tmp_path, "bad.csv", f"{QUESTION_HEADER}\nq2,Q?,x,2020,S,food,zero-to-100\n")
     words = word_file(tmp_path, word_rows())
     with pytest.raises(DeckError, match=rf"^{bad}:2: "):
-        load_decks([good, bad], [words])
+        load_decks([good, bad], [words], question_games=QUESTION_GAMES)
 
 
 def test_duplicate_ids_across_files_name_both_places(tmp_path):
     a = write(tmp_path, "a.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
     b = write(tmp_path, "b.csv", f"{QUESTION_HEADER}\n\n{GOOD_QUESTION}\n")
     with pytest.raises(DeckError) as caught:
-        load_decks([a, b], [])
+        load_decks([a, b], [], question_games=QUESTION_GAMES)
     assert str(caught.value) == f"{b}:3: duplicate id 'q1' (already in {a}:2)"
 
 
@@ -1021,7 +1023,7 @@ def test_a_broken_card_file_never_half_loads_into_decks(tmp_path):
     good = write(tmp_path, "q.csv", f"{QUESTION_HEADER}\n{GOOD_QUESTION}\n")
     path, _ = broken(tmp_path, PACK_FILE, "  default: 0", "  default: 3")
     with pytest.raises(DeckError, match="cards.yaml"):
-        load_decks([good], [], pack=path)
+        load_decks([good], [], question_games=QUESTION_GAMES, pack=path)
 
 
 # ---------------------------------------------------------------------------
@@ -1092,7 +1094,7 @@ def test_a_question_may_leave_its_year_empty(tmp_path):
         "q.csv",
         f'{QUESTION_HEADER}\nq1,What percent of the air is oxygen?,21,,"NASA, Earth Fact Sheet",nature,keep-it-100\n',
     )
-    assert load_questions(path)[0].year is None
+    assert load_questions(path, QUESTION_GAMES)[0].year is None
 
 
 @pytest.mark.parametrize(

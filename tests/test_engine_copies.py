@@ -1,6 +1,6 @@
 """Every engine is pure: `apply` leaves its input state as it was, through whole games.
 
-A state's deep copy shares the values marked host.engine.Unchanging (cards, questions,
+A state's deep copy shares the values marked host.unchanging.Unchanging (cards, questions,
 bids, decks) and copies the generator through its state (host.engine.GameRandom). If a
 value that a move changes were ever marked Unchanging, the move would change the state
 it was given too: each scripted game is replayed here move by move, and the state given
@@ -15,9 +15,10 @@ import pickle
 import pytest
 from replay import load_cases, play_script
 
-from host.engine import GameRandom, Unchanging, new_rng
+from host.engine import GameRandom, new_rng
 from host.games import get_game
 from host.journal import Journal
+from host.unchanging import Unchanging
 
 CASES = load_cases()
 

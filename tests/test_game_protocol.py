@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from host.engine import DeckEntry, Game
+from host.decks import DeckEntry
+from host.engine import Game
 from host.games import game_ids, get_game
 
 REQUIRED = [f.name for f in dataclasses.fields(Game) if f.default is f.default_factory is dataclasses.MISSING]

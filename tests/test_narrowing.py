@@ -19,7 +19,7 @@ from understood import Say, Understands
 from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.engine import RuleError
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.narrowing import Trouble
 from host.play import SessionInfo
@@ -87,7 +87,7 @@ def _session(tmp_path, game_id, replies, players=("Ana", "Ben"), rules=None, mod
     session = Session(
         game,
         options,
-        load_game_decks(game.deck, []),
+        load_game_decks(game.deck, [], question_games=dealing("questions")),
         journal,
         SessionInfo(session_id, "g"),
         EventLog(tmp_path / "events.jsonl", lambda: 0.0),

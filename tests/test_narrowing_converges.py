@@ -26,7 +26,7 @@ from host.contract import Choice, Ending, Narrow, Prompt, prompt_parts
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.narrowing import CHOICE_PROMPT, SOMETHING_ELSE, YES_NO_PROMPT, Narrowing, Reply, Trouble, question_alone
 from host.play import SessionInfo
@@ -205,7 +205,7 @@ def test_a_corrected_answer_the_rules_refuse_is_not_asked_about(tmp_path):
         tmp_path,
         get_game("keep-it-100"),
         GameOptions(players=("Ana", "Ben"), seed=1, mode="basic"),
-        load_game_decks(get_game("keep-it-100").deck, []),
+        load_game_decks(get_game("keep-it-100").deck, [], question_games=dealing("questions")),
         Lines(["2", "below 80", Say("lowered", rival="higher"), Say("lowered", rival="higher"), "higher"]),
     )
     session.run()

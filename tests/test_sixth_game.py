@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from host.decks import QUESTIONS_FILE, Question
+from host.decks import QUESTIONS_FILE, DeckEntry, Question
 from host.contract import Prompt
 from host.rules import merge_rules
-from host.engine import DeckEntry, Game, GameOptions, RuleError, evolve, game_over, new_rng, say
+from host.engine import Game, GameOptions, RuleError, evolve, game_over, new_rng, say
 
 ID = "closest-guess"
 TITLE = "Closest Guess"

@@ -108,13 +108,14 @@ def installed(tmp_path_factory) -> Installed:
 
 FIND_DATA = """
 from host.decks import default_deck_dir, default_pack, load_default_decks
+from host.games import dealing
 from partyhost.models import MANIFEST, load_manifest
 from voice.understanding.grammar import GRAMMAR_DIR, load_grammar
 from voice.understanding.vocabulary import EXTRA_PRONUNCIATIONS
 import partyhost
 
 grammar = load_grammar("centurion")
-decks = load_default_decks()
+decks = load_default_decks(question_games=dealing("questions"))
 models = load_manifest()
 assert grammar.prompts and decks.questions and decks.words and default_pack() and models
 assert EXTRA_PRONUNCIATIONS.is_file()

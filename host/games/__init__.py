@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from host.engine import Game
+if TYPE_CHECKING:
+    from host.engine import Game
 
 __all__ = ["dealing", "game_ids", "get_game", "grammar_slots", "unclear_intent"]
 """The registry's functions. The game modules are not listed: a game is found by its id
@@ -23,8 +24,10 @@ __all__ = ["dealing", "game_ids", "get_game", "grammar_slots", "unclear_intent"]
 def _registry() -> dict[str, Game[Any]]:
     """Game id -> game, in each game's order (menus, --help, error messages).
 
-    Found when first asked for, not on import: finding the games imports their modules,
-    which import host.decks, which asks this package which games deal questions."""
+    Found when first asked for, not on import: importing this package stays light (the
+    engine, and through it the deck loaders, come with the games)."""
+    from host.engine import Game
+
     found = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")

@@ -86,16 +86,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import PACK_FILE, Decks, Pack, default_pack
+from host.decks import PACK_FILE, DeckEntry, Decks, Pack, default_pack
 from host.engine import (
     ORDINALS,
     Action,
-    DeckEntry,
     Event,
     Game,
     GameOptions,
     RuleError,
-    Unchanging,
     check_player_count,
     evolve,
     game_over,
@@ -108,6 +106,7 @@ from host.engine import (
     sound,
 )
 from host.rules import convert_rule, merge_rules
+from host.unchanging import Unchanging
 from host.views import CardView, HandView
 
 ID = "centurion"

@@ -156,11 +156,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import WORDS_FILE, Decks, WordCard, sound_key, sound_words
+from host.decks import WORDS_FILE, DeckEntry, Decks, WordCard, sound_key, sound_words
 from host.engine import (
     ORDINALS,
     Action,
-    DeckEntry,
     Event,
     Game,
     GameOptions,

@@ -83,12 +83,11 @@ from host.cardtitle import (
     with_names,
 )
 from host.contract import Choice, Narrow, Prompt
-from host.decks import QUESTIONS_FILE, Decks, Question
+from host.decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from host.engine import (
     NARROW_LIST_MAX,
     ORDINALS,
     Action,
-    DeckEntry,
     Event,
     Game,
     GameOptions,

@@ -93,15 +93,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.contract import Choice, Narrow, Prompt
-from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, Decks, RewardDeck, default_bid_reward_decks
+from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, DeckEntry, Decks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
-    DeckEntry,
     Event,
     Game,
     GameOptions,
     RuleError,
-    Unchanging,
     check_player_count,
     evolve,
     game_over,
@@ -115,6 +113,7 @@ from host.engine import (
     sound,
 )
 from host.rules import merge_rules
+from host.unchanging import Unchanging
 from host.views import CardView, HandView
 
 ID = "one-percent"

@@ -105,11 +105,10 @@ from typing import Any
 from host.cardtitle import READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 
 from ..contract import Choice, Narrow, Prompt
-from ..decks import QUESTIONS_FILE, Decks, Question
+from ..decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from ..engine import (
     ORDINALS,
     Action,
-    DeckEntry,
     Event,
     Game,
     GameOptions,

@@ -36,7 +36,7 @@ from host.contract import Ending, Likeness, Prompt, Source, Understood
 from host.decks import load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from partyhost.bench.manifest import percentile
@@ -164,7 +164,7 @@ def play_table(table: Table, seed: int, folder: Path) -> tuple[Ending, list[dict
     log = EventLog(folder / "events.jsonl", lambda: 0.0)
     io = GameIO(TableEars(seed), QuietMouth(), clock=lambda: 0.0)
     info = SessionInfo(session_id, f"pace-{seed}")
-    decks = load_game_decks(game.deck, [])
+    decks = load_game_decks(game.deck, [], question_games=dealing("questions"))
     session = build_session(Sitting(game, options, decks, journal, info, Settings(), io, log.path), log)
     session.start()
     outcome = session.run()

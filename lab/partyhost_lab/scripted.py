@@ -22,7 +22,7 @@ from host.contract import Ending, Likeness, Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
-from host.games import get_game
+from host.games import dealing, get_game
 from host.journal import Journal
 from host.play import SessionInfo
 from partyhost.config import Settings
@@ -85,7 +85,7 @@ class ScriptCase:
 
     def decks(self) -> Decks:
         given = [SCRIPTED_GAMES / path for path in (self.questions, self.words) if path]
-        return load_game_decks(get_game(self.game).deck, given)
+        return load_game_decks(get_game(self.game).deck, given, question_games=dealing("questions"))
 
     def cli_arguments(self) -> list[str]:
         """`partyhost play` arguments that play this case (stdin: the script)."""

@@ -147,7 +147,7 @@ def _zero_to_100_card() -> Prompt:
     with the narrowed questions it offers."""
     from host.decks import load_game_decks
     from host.engine import GameOptions
-    from host.games import get_game
+    from host.games import dealing, get_game
 
     game = get_game("zero-to-100")
     options = GameOptions(
@@ -158,7 +158,7 @@ def _zero_to_100_card() -> Prompt:
         seed=7,
         rules={"hand_size": 3},
     )
-    state, _ = game.setup(options, load_game_decks(game.deck, []))
+    state, _ = game.setup(options, load_game_decks(game.deck, [], question_games=dealing("questions")))
     prompt = game.prompt(state)
     assert prompt is not None
     return prompt

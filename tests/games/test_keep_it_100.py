@@ -15,6 +15,7 @@ from host.cardtitle import names_text
 from host.contract import Ending
 from host.decks import Decks, Question
 from host.engine import GameOptions, RuleError
+from host.games import dealing
 from host.games import keep_it_100 as k100
 
 FOODS = (
@@ -975,7 +976,7 @@ def test_a_year_is_said_only_on_survey_cards():
     or "VAT in Germany ... From 2007" dated a law, not a survey."""
     from host.decks import load_default_decks
 
-    cards = load_default_decks().questions_for(k100.ID)
+    cards = load_default_decks(question_games=dealing("questions")).questions_for(k100.ID)
     dated = [q for q in cards if k100._question_text(q) != q.text]
     assert dated and {q.category for q in dated} == {"survey"}
     assert all(k100._question_text(q).endswith(f" From {q.year}.") for q in dated)
@@ -986,7 +987,7 @@ def test_the_spoken_rules_describe_the_questions_as_they_are():
     water?"): the rules say so rather than "how many people said yes"."""
     from host.decks import load_default_decks
 
-    cards = load_default_decks().questions_for(k100.ID)
+    cards = load_default_decks(question_games=dealing("questions")).questions_for(k100.ID)
     people = (
         "people",
         "adults",
