@@ -143,6 +143,13 @@ def test_the_wheel_holds_no_lab_and_only_the_measuring_a_player_runs(installed):
     assert not [name for name in names if name.startswith("tests/") or "/tests/" in name]
 
 
+def test_the_wheel_marks_each_of_its_packages_as_typed(installed):
+    """PEP 561: a project importing partyhost, host or voice from the wheel is checked
+    against their type hints, which a py.typed beside each top-level package says are there."""
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    assert {f"{package}/py.typed" for package in ("partyhost", "host", "voice")} <= names
+
+
 def test_the_installed_wheel_finds_its_grammars_decks_and_model_list(installed):
     found = installed.run(installed.python, "-c", FIND_DATA)
     assert found.returncode == 0, found.stderr
