@@ -27,6 +27,7 @@ __all__ = [
     "phones",
     "player_names",
     "saved",
+    "serve_command",
     "served_table",
     "sitting",
     "speech_time",

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from host.contract import PartyhostError, closest, one_line
 from host.games import game_ids, get_game
-from partyhost import __version__, deckcheck, model_commands
+from partyhost import __version__, deckcheck, model_commands, serve_command
 from partyhost.bench import commands as bench_commands
-from partyhost.config import COMMAND_LINE, apply_overrides, load_settings, rule_values, settings_path
+from partyhost.config import rule_values
 from partyhost.game_setup import GameSetup
 from partyhost.invoked import command
 from partyhost.io_arguments import add_io_arguments, io_choice
@@ -29,7 +29,6 @@ from partyhost.table import Place, SavedEntry, Table
 from partyhost.usage import Parser, named
 
 if TYPE_CHECKING:
-    from partyhost.discovery import Announced
     from partyhost.sitting import GameEnd
 
 EXIT_USAGE = 2
@@ -49,7 +48,7 @@ def build_parser(more_benches: bool = True) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_play(commands, data_dir)
     _add_saved_games(commands, data_dir)
-    _add_serve(commands, data_dir)
+    serve_command.add_parser(commands, data_dir)
     bench_commands.add_parser(commands, more_benches)
     model_commands.add_parser(commands)
     decks = commands.add_parser("decks", help="check deck files, or show their statistics")
@@ -109,24 +108,6 @@ def _add_saved_games(commands: Any, data_dir: Parser) -> None:
     )
     sessions.add_argument("--prune", action="store_true", help="delete every saved game with no move")
     commands.add_parser("devices", help="list microphones and speakers (> default input, < default output)")
-
-
-def _add_serve(commands: Any, data_dir: Parser) -> None:
-    serve = commands.add_parser(
-        "serve",
-        help="be a Home Assistant conversation agent (Wyoming protocol): "
-        "players start and play games through their Assist devices",
-        parents=[data_dir],
-    )
-    serve.add_argument(
-        "--bind",
-        help="address to listen on (default: the settings' serve_bind, else this "
-        "machine's LAN address; 0.0.0.0 for all interfaces)",
-    )
-    serve.add_argument(
-        "--port", type=int, help="port to listen on (default: the settings' serve_port, 10800; 0: any free one)"
-    )
-    serve.add_argument("--no-zeroconf", action="store_true", help="do not announce the service on the network")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -298,26 +279,7 @@ def devices(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Games played through Home Assistant's Assist devices (partyhost/served_table.py)."""
-    from partyhost.served_table import serve as serve_games
-
-    flags = {"serve_bind": args.bind, "serve_port": args.port, "serve_zeroconf": False if args.no_zeroconf else None}
-    settings = apply_overrides(load_settings(settings_path()), flags, source=COMMAND_LINE)
-    serve_games(_table(args), settings, _serving)
-    return 0
-
-
-def _serving(bind: str, port: int, announced: Announced | None) -> None:
-    at = f", announced as {announced.name} at {announced.address}" if announced and announced.name else ""
-    print(f"partyhost: serving games on {bind}:{port} (Wyoming protocol){at}", flush=True)
-    if announced and announced.reason:
-        print(f"partyhost: not announced: {announced.reason}", flush=True)
-    print(
-        "partyhost: in Home Assistant: Settings > Devices & services > Add integration > "
-        f"Wyoming Protocol, this machine's address, port {port}; then choose partyhost as the "
-        "conversation agent of an Assist pipeline",
-        flush=True,
-    )
+    return serve_command.run(args, _table(args))
 
 
 def decks(args: argparse.Namespace) -> int:
