@@ -333,9 +333,7 @@ class Clarifier:
                 continue
             if heard.outcome in (Outcome.TIMED_OUT, Outcome.MISSED_START, Outcome.UNCLEAR):
                 break
-            if heard.intent is not None and heard.intent["intent"] == CORRECT and heard.intent.get("said"):
-                said = str(heard.intent["said"])  # "no, I said higher": the answer, corrected
-                heard = replace(self.awaiting.ears.reread(prompt, said), source=heard.source)
+            heard = self._as_corrected(prompt, heard)
             answer = heard.intent
             if answer is None:
                 if heard.unavailable:
@@ -359,6 +357,18 @@ class Clarifier:
             if self.refusal(prompt, answer) is not None:
                 break  # never asked about a move the rules refuse now
             phrase, intent = heard.phrase, answer
+        return self._unsettled(prompt)
+
+    def _as_corrected(self, prompt: Prompt, heard: Understood) -> Understood:
+        """An answer to "Did you mean" that corrects the reply ("no, I said higher") as the
+        reply it says, read against the prompt; any other answer as it was heard."""
+        if heard.intent is not None and heard.intent["intent"] == CORRECT and heard.intent.get("said"):
+            said = str(heard.intent["said"])
+            return replace(self.awaiting.ears.reread(prompt, said), source=heard.source)
+        return heard
+
+    def _unsettled(self, prompt: Prompt) -> Taken:
+        """Nothing settled by asking: the narrowed questions once misses are due, else the prompt again."""
         if self.trouble_at(prompt).miss():
             return self.narrow(prompt)
         self.announcer.say("Okay, let's try again.")

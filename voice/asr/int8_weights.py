@@ -124,18 +124,7 @@ def _compact(
         key = "as_is" if rows_are_outputs else "transposed"
         if key not in stored:
             matrix = quantised if rows_are_outputs else quantised.T
-            outputs, inner = matrix.shape
-            blocks = inner // BLOCK
-            as_uint8 = (matrix.astype(np.int16) + 128).astype(np.uint8).reshape(outputs, blocks, BLOCK)
-            names = [f"{weight}_nbits_{key}", f"{weight}_nbits_{key}_scales", f"{weight}_nbits_{key}_zero_points"]
-            graph.initializer.extend(
-                [
-                    numpy_helper.from_array(np.ascontiguousarray(as_uint8), names[0]),
-                    numpy_helper.from_array(np.full(outputs * blocks, scale, np.float32), names[1]),
-                    numpy_helper.from_array(np.full(outputs * blocks, 128 - steps, np.uint8), names[2]),
-                ]
-            )
-            stored[key] = names
+            stored[key] = _add_nbits_weight(graph, matrix, f"{weight}_nbits_{key}", scale, steps)
         return stored[key]
 
     def product(node: onnx.NodeProto, rows_are_outputs: bool) -> onnx.NodeProto:
@@ -157,27 +146,56 @@ def _compact(
         if node.op_type == "MatMul":
             _replace(where, node, [product(node, rows_are_outputs=False)])
         elif node.op_type == "Gather":
-            rows = f"{node.output[0]}_int8"
-            zero_point = f"{weight}_zero_point"
-            if zero_point not in {t.name for t in graph.initializer}:
-                graph.initializer.extend(
-                    [
-                        numpy_helper.from_array(np.array(-steps, np.int8), zero_point),
-                        numpy_helper.from_array(np.array(scale, np.float32), f"{weight}_scale"),
-                    ]
-                )
-            gather = helper.make_node("Gather", [quantised_name, node.input[1]], [rows], name=node.name)
-            dequantise = helper.make_node(
-                "DequantizeLinear", [rows, f"{weight}_scale", zero_point], list(node.output), name=f"{node.name}_dq"
-            )
-            _replace(where, node, [gather, dequantise])
+            _replace(where, node, _dequantised_gather(graph, node, quantised_name, scale, steps, weight))
         else:  # the transpose of the token table, read by the logits' MatMul
             for after in [n for n in where.node if node.output[0] in n.input]:
                 _replace(where, after, [product(after, rows_are_outputs=True)])
-            _replace(where, node, [])
-            values = [v for v in where.value_info if v.name != node.output[0]]
-            del where.value_info[:]
-            where.value_info.extend(values)
+            _drop(where, node)
+
+
+def _add_nbits_weight(graph: onnx.GraphProto, matrix: np.ndarray, name: str, scale: float, steps: int) -> list[str]:
+    """Adds MatMulNBits' weight, scales and zero points for `matrix` ([N, K]: the outputs'
+    rows) to the graph's initialisers, and returns their names."""
+    outputs, inner = matrix.shape
+    blocks = inner // BLOCK
+    as_uint8 = (matrix.astype(np.int16) + 128).astype(np.uint8).reshape(outputs, blocks, BLOCK)
+    names = [name, f"{name}_scales", f"{name}_zero_points"]
+    graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.ascontiguousarray(as_uint8), names[0]),
+            numpy_helper.from_array(np.full(outputs * blocks, scale, np.float32), names[1]),
+            numpy_helper.from_array(np.full(outputs * blocks, 128 - steps, np.uint8), names[2]),
+        ]
+    )
+    return names
+
+
+def _dequantised_gather(
+    graph: onnx.GraphProto, node: onnx.NodeProto, quantised_name: str, scale: float, steps: int, weight: str
+) -> list[onnx.NodeProto]:
+    """A token table's Gather that reads the int8 rows and dequantises only those."""
+    rows = f"{node.output[0]}_int8"
+    zero_point = f"{weight}_zero_point"
+    if zero_point not in {t.name for t in graph.initializer}:
+        graph.initializer.extend(
+            [
+                numpy_helper.from_array(np.array(-steps, np.int8), zero_point),
+                numpy_helper.from_array(np.array(scale, np.float32), f"{weight}_scale"),
+            ]
+        )
+    gather = helper.make_node("Gather", [quantised_name, node.input[1]], [rows], name=node.name)
+    dequantise = helper.make_node(
+        "DequantizeLinear", [rows, f"{weight}_scale", zero_point], list(node.output), name=f"{node.name}_dq"
+    )
+    return [gather, dequantise]
+
+
+def _drop(graph: onnx.GraphProto, node: onnx.NodeProto) -> None:
+    """Removes a node and what the graph says of its output's shape."""
+    _replace(graph, node, [])
+    values = [v for v in graph.value_info if v.name != node.output[0]]
+    del graph.value_info[:]
+    graph.value_info.extend(values)
 
 
 def _replace(graph: onnx.GraphProto, old: onnx.NodeProto, new: list[onnx.NodeProto]) -> None:

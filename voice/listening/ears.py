@@ -131,14 +131,7 @@ class VoiceEars:
         """The latest readings, for a correction of a move taken from one."""
 
     def hear(self, prompt: Prompt) -> Understood | None:
-        if self.before_listening is not None:
-            self.before_listening()
-        if self.reader.second is not None and self.matcher.has_second_listener(prompt.name):
-            self.reader.second.start()  # loads while the game is set up, and only for such a game
-        # The prompt's graph and the recogniser's steering, built while the host still
-        # speaks (both are cached), not after the player has finished.
-        if self.reader.recognizer is not None:
-            self.reader.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
+        self._get_ready(prompt)
         listening_from = self.busy_until() + AFTER_SPEECH_GUARD_S
         self.source.skip_until(listening_from)
         # From the first audio still to come: a microphone keeps what it caught while the
@@ -181,6 +174,17 @@ class VoiceEars:
             self.on_reading(reading)
         self._recent.append(reading)
         return self._attend(prompt, reading, missed_start(utterance, listening_from), timing)
+
+    def _get_ready(self, prompt: Prompt) -> None:
+        """What reading this prompt's reply needs, made ready while the host still speaks."""
+        if self.before_listening is not None:
+            self.before_listening()
+        if self.reader.second is not None and self.matcher.has_second_listener(prompt.name):
+            self.reader.second.start()  # loads while the game is set up, and only for such a game
+        # The prompt's graph and the recogniser's steering, built while the host still
+        # speaks (both are cached), not after the player has finished.
+        if self.reader.recognizer is not None:
+            self.reader.recognizer.compile(self.matcher.table(prompt.name, prompt.slots).texts)
 
     def reread(self, prompt: Prompt, text: str) -> Understood:
         """Words already heard, understood against another prompt (a narrowed question's

@@ -216,20 +216,7 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
     fitting the audio and not contradicting the free one, fills_in), which the verdict
     asks for in a loud room."""
     decoded = _decoded(paths, table)
-    note = Hypothesis(
-        "",
-        0.0,
-        {
-            "decoded": [p.text for p in paths[:3]],
-            "score": [round(p.score, 2) for p in paths[:3]],
-            **(
-                {"posterior": round(decoded.posterior, 3), "regret_per_word": round(decoded.regret_per_word, 2)}
-                if decoded
-                else {}
-            ),
-        },
-    )
-    free = replace(free, hypotheses=free.hypotheses + (note,), agreed=False)
+    free = replace(free, hypotheses=free.hypotheses + (_decoding_note(paths, decoded),), agreed=False)
     if decoded is None or decoded.regret_per_word > REGRET_PER_WORD:
         return free
     if _command_disputed(decoded, table, free):
@@ -257,6 +244,24 @@ def judge(paths: list[DecodedPath], table: PromptGraph, free: Reading) -> Readin
         free.closest,
         decoded.posterior,
         agreed,
+    )
+
+
+def _decoding_note(paths: list[DecodedPath], decoded: _Decoded | None) -> Hypothesis:
+    """What the decoder heard, for the reading's log: its best paths and their scores, and
+    the decoded reading's posterior and regret per word where there is one."""
+    return Hypothesis(
+        "",
+        0.0,
+        {
+            "decoded": [p.text for p in paths[:3]],
+            "score": [round(p.score, 2) for p in paths[:3]],
+            **(
+                {"posterior": round(decoded.posterior, 3), "regret_per_word": round(decoded.regret_per_word, 2)}
+                if decoded
+                else {}
+            ),
+        },
     )
 
 

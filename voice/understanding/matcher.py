@@ -655,7 +655,20 @@ def prompt_order(
     for text in texts[:own]:
         if not (prefix and text.startswith(prefix + " ")):
             lead.setdefault(by_text[text]["intent"], text)
-    chosen = list(lead.values())
+    chosen = _with_live_values(list(lead.values()), texts[:own], live)
+    if commands_early and not prefix:
+        first: dict[str, str] = {}
+        for text in texts[own:]:
+            first.setdefault(by_text[text]["intent"], text)
+        chosen += [first[name] for name in PROMPTED_COMMANDS if name in first and first[name] not in chosen]
+    taken = set(chosen)
+    return chosen + [text for text in texts if text not in taken]
+
+
+def _with_live_values(chosen: list[str], own_texts: list[str], live: LiveLists) -> list[str]:
+    """`chosen` and then, taking the live lists of names and words in turn, a phrase of the
+    prompt's own for each value no phrase chosen yet mentions (prompt_order, step 2)."""
+    chosen = list(chosen)
     said = " ".join(chosen)
     queues = [
         [normalize(t, strip_fillers=False) for t, _ in values]
@@ -669,17 +682,11 @@ def prompt_order(
             if not queue:
                 continue
             value = queue.pop(0)
-            found = next((t for t in texts[:own] if _mentions(t, value) and t not in chosen), None)
+            found = next((t for t in own_texts if _mentions(t, value) and t not in chosen), None)
             if found:
                 chosen.append(found)
                 said += " " + found
-    if commands_early and not prefix:
-        first: dict[str, str] = {}
-        for text in texts[own:]:
-            first.setdefault(by_text[text]["intent"], text)
-        chosen += [first[name] for name in PROMPTED_COMMANDS if name in first and first[name] not in chosen]
-    taken = set(chosen)
-    return chosen + [text for text in texts if text not in taken]
+    return chosen
 
 
 def _is_number(value: Any) -> bool:
