@@ -912,6 +912,7 @@ def _stopped(tmp_path, wrong: bool, refused_undo: bool):
     if wrong:
         line.wrong_moves.append({"intent": "predict", "guess": "correct"})
     events = [{"type": "rejected", "reason": "undo after a reveal"}] if refused_undo else []
+    events.append({"type": "say", "text": "Ben says right: is that your answer?"})
     record = GameRecord(lines=[line], events=events, stalled_at=4)
     return CaseResult("s.txt", "keep-it-100", "basic", "clean", {}, False, record, 26, 1.0)
 
@@ -925,7 +926,8 @@ def test_a_stopped_game_says_at_which_line_why_and_what_could_have_saved_it(tmp_
     unheard = stop_of(_stopped(tmp_path, wrong=False, refused_undo=False))
     assert unheard is not None and unheard.saved_by == "nothing"
     rows = stop_rows([_stopped(tmp_path, True, True), _stopped(tmp_path, False, False)])
-    assert rows[-1] == f"\n{IRREVERSIBLE}: 1 of 2 games"
+    before = "asked before a move that cannot be taken back: 2 in 2 games"
+    assert rows[-2:] == [f"\n{IRREVERSIBLE}: 1 of 2 games", before]
 
 
 @pytest.mark.parametrize("second_miss", [False, True], ids=["sorry", "narrowing"])

@@ -68,7 +68,7 @@ from partyhost_lab.live_satellite import stop as stop_process
 from partyhost_lab.places import CHECKOUT
 from partyhost_lab.scripted import ScriptCase, load_cases, outcomes
 from partyhost_lab.synthetic_speech import FixtureError, Voices
-from partyhost_lab.table_player import GameRecord, LineRecord, Table, typed_lines
+from partyhost_lab.table_player import YOUR_ANSWER, GameRecord, LineRecord, Table, typed_lines
 from partyhost_lab.table_speech import Speech
 from voice.speaking.mixing import speech_level_dbfs
 
@@ -324,7 +324,15 @@ def stop_rows(results: list[CaseResult]) -> list[str]:
         )
     irreversible = sum(stop.cause == IRREVERSIBLE for _, stop in stops)
     out.append(f"\n{IRREVERSIBLE}: {irreversible} of {len(results)} games")
+    before = sum(before_a_reveal(r.record.events) for r in results)
+    out.append(f"asked before a move that cannot be taken back: {before} in {len(results)} games")
     return out
+
+
+def before_a_reveal(events: list[dict]) -> int:
+    """The host's "... is that your answer?" questions: the stricter line before a move
+    that shows something hidden (host/clarifying.py your_answer)."""
+    return sum(e["type"] == "say" and YOUR_ANSWER.match(e.get("text", "").strip()) is not None for e in events)
 
 
 def figures(results: list[CaseResult]) -> Figures:
