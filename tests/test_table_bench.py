@@ -648,6 +648,27 @@ def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path
     assert record.done and record.wrong_moves == [misheard] and record.undos == 1
 
 
+def test_a_clue_taken_as_other_words_without_a_word_said_is_counted_and_played_on(tmp_path):
+    """The live host does not say a clue back: nobody at a table could know it heard
+    "taste" for "toast", so the player goes on; the bench still counts a wrong move."""
+    case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
+    line = next(each for each in typed_lines(case, tmp_path / "typed", speaker_for(case))[0] if each.text == "toast")
+    misheard = {**line.move, "text": "taste"}
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
+    following = {"type": "prompt", "player": "Cy", "prompt": line.prompt.name}
+    host = ScriptedHost(
+        tmp_path,
+        [(line.text, [{"type": "intent", "intent": misheard}, following])],
+        opening=[ask, question],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text]
+    assert record.done and record.wrong_moves == [misheard] and record.undos == 0
+
+
 def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
     from partyhost_lab.table import CaseResult, figures
 

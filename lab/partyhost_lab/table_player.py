@@ -27,6 +27,9 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
 - says the line again (anew: lab/partyhost_lab/table_speech.py) when the host asked
   again, refused it for another reason than the typed game did, or said nothing for
   PATIENCE_S;
+- goes on when the host took another move without a word before its next question
+  (a Keep Cool clue heard as other words is not said back: nobody at a table could
+  know), counting it as a wrong move (UNNOTICED);
 - says "no, I said <the line>" when the host took another move (a correction,
   host/corrections.py), and answers yes when the host asks the table whether that is
   what was said; where the host cannot take a correction (a Keep Cool turn, where any
@@ -99,6 +102,11 @@ ERRORS = ("took ", "refused: ")
 UNTOLD = "done, but not told as typed"
 """The host did what the typed game did but did not say so in the typed host's words:
 the player goes on (the move stands), and it counts as an error."""
+UNNOTICED = "wrong move, taken without a word"
+"""The host took another move and said nothing of it before its next question (a Keep
+Cool clue is not said back): nobody at the table can know it was misheard, so the
+player goes on, and it counts as a wrong move. Whether it mattered, the game's end says
+(completed: every score, reveal and winner as typed)."""
 """Verdicts that are the host's mistakes though nothing is to undo: a command taken
 instead of the line's move, a refusal for another reason than the typed game's."""
 
@@ -444,10 +452,13 @@ class Table:
             reaction = self._answered(line, said_from, end, result)
             result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
             verdict = self._verdict(line, reaction)
+            if verdict == "wrong move" and self._taken_without_a_word(reaction.at):
+                verdict = UNNOTICED
+                result.wrong_moves.append(self.log.events[reaction.at]["intent"])
             result.reactions.append(verdict)
             if verdict == UNTOLD:
                 result.errors.append(verdict)
-            if verdict in ("done", UNTOLD):
+            if verdict in ("done", UNTOLD, UNNOTICED):
                 result.done = True
                 if reaction.kind != "decided" or self._narrowing(reaction.at) or self._listening_on(reaction.at):
                     return self._last_prompt()  # nothing taken, or a command: the same question is open
@@ -485,6 +496,12 @@ class Table:
             result.asked.append(reaction.text)
             reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer), line=line)
         return replace(reaction, since=mark)  # the host's words are heard from the line on
+
+    def _taken_without_a_word(self, decided: int) -> bool:
+        """The host said nothing between the move it took (event `decided`) and its next
+        question or the game's end (UNNOTICED)."""
+        following = self._wait_for_prompt(decided + 1, ANSWER_S, settle=False) - 1
+        return not any(e["type"] == "say" for e in self.log.events[decided + 1 : following])
 
     def _undo_phrase(self, prompt_name: str) -> str:
         return next(
