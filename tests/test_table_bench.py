@@ -663,6 +663,7 @@ def test_a_clue_taken_as_other_words_without_a_word_said_is_counted_and_played_o
         opening=[ask, question],
     )
     table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    assert line.told == ()  # the typed host said nothing of the clue either
     [record] = table.play([line]).lines
     host.thread.join(5)
     assert host.said == [line.text]

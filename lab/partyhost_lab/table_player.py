@@ -28,8 +28,8 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   again, refused it for another reason than the typed game did, or said nothing for
   PATIENCE_S;
 - goes on when the host took another move without a word before its next question
-  (a Keep Cool clue heard as other words is not said back: nobody at a table could
-  know), counting it as a wrong move (UNNOTICED);
+  where the typed host said nothing either (a Keep Cool clue heard as other words is
+  not said back: nobody at a table could know), counting it as a wrong move (UNNOTICED);
 - says "no, I said <the line>" when the host took another move (a correction,
   host/corrections.py), and answers yes when the host asks the table whether that is
   what was said; where the host cannot take a correction (a Keep Cool turn, where any
@@ -99,16 +99,17 @@ question once, so this only stops a host that loops)."""
 NOT_UNDERSTOOD = "not understood"
 SILENCE_GOAL = "silence"
 ERRORS = ("took ", "refused: ")
+"""Verdicts that are the host's mistakes though nothing is to undo: a command taken
+instead of the line's move, a refusal for another reason than the typed game's."""
 UNTOLD = "done, but not told as typed"
 """The host did what the typed game did but did not say so in the typed host's words:
 the player goes on (the move stands), and it counts as an error."""
 UNNOTICED = "wrong move, taken without a word"
-"""The host took another move and said nothing of it before its next question (a Keep
-Cool clue is not said back): nobody at the table can know it was misheard, so the
-player goes on, and it counts as a wrong move. Whether it mattered, the game's end says
-(completed: every score, reveal and winner as typed)."""
-"""Verdicts that are the host's mistakes though nothing is to undo: a command taken
-instead of the line's move, a refusal for another reason than the typed game's."""
+"""The host took another move and said nothing of it before its next question, where
+the typed host said nothing either (a Keep Cool clue is not said back): nobody at the
+table can know it was misheard, so the player goes on, and it counts as a wrong move.
+Whether it mattered, the game's end says (completed: every score, reveal and winner as
+typed). A word in play taken as a clue is noticed: the typed host called the card."""
 
 
 @dataclass(frozen=True)
@@ -452,7 +453,7 @@ class Table:
             reaction = self._answered(line, said_from, end, result)
             result.heard += [_heard(e) for e in self.log.events[said_from:] if e["type"] in ("heard", "ignored")]
             verdict = self._verdict(line, reaction)
-            if verdict == "wrong move" and self._taken_without_a_word(reaction.at):
+            if verdict == "wrong move" and not line.told and self._taken_without_a_word(reaction.at):
                 verdict = UNNOTICED
                 result.wrong_moves.append(self.log.events[reaction.at]["intent"])
             result.reactions.append(verdict)
