@@ -670,6 +670,35 @@ def test_a_clue_taken_as_other_words_without_a_word_said_is_counted_and_played_o
     assert record.done and record.wrong_moves == [misheard] and record.undos == 0
 
 
+def test_a_word_in_play_taken_silently_as_a_clue_is_noticed_and_undone(tmp_path):
+    """The typed host called the card; the live one said nothing: the table notices the
+    card was not called, and the player has it undone and says the word again."""
+    case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
+    lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
+    line = next(each for each in lines if each.move and each.move.get("word") and each.told)
+    assert line.told == ("Forest! Ana and Cy win that card.",)
+    clue = {"intent": "word", "word": None, "text": "cattle"}
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
+    following = {"type": "prompt", "player": "Cy", "prompt": line.prompt.name}
+    undone = [{"type": "undo", "action": clue}, {"type": "intent", "intent": {"intent": "undo"}}, ask, question]
+    called = [{"type": "intent", "intent": line.move}, *({"type": "say", "text": told} for told in line.told)]
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (line.text, [{"type": "intent", "intent": clue}, following]),
+            ("host, undo", undone),
+            (line.text, [*called, {"type": "game_over", "scores": {}, "winners": []}]),
+        ],
+        opening=[ask, question],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "host, undo", line.text]
+    assert record.done and record.wrong_moves == [clue] and record.undos == 1
+
+
 def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
     from partyhost_lab.table import CaseResult, figures
 
