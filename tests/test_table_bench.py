@@ -699,6 +699,34 @@ def test_a_word_in_play_taken_silently_as_a_clue_is_noticed_and_undone(tmp_path)
     assert record.done and record.wrong_moves == [clue] and record.undos == 1
 
 
+def test_a_game_paused_on_a_misreading_is_resumed_as_the_host_asks(tmp_path):
+    """1%, quiet room: "disagree" read "pause" paused the game, and a player who never
+    says "resume" ends it there; a table says it, then the line again."""
+    case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
+    line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][0]
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    question = {"type": "say", "text": "Your pick?"}
+    paused = [
+        {"type": "intent", "intent": {"intent": "pause"}},
+        {"type": "say", "text": "Paused. Say resume when you are ready."},
+        {"type": "prompt", "player": None, "prompt": "common/paused"},
+    ]
+    still = [{"type": "say", "text": "We're paused. Say resume to continue."}]
+    gone_on = [{"type": "say", "text": "Let's go on."}, ask, question]
+    done = [{"type": "intent", "intent": line.move}, *({"type": "say", "text": told} for told in line.told)]
+    done.append({"type": "game_over", "scores": {}, "winners": []})
+    host = ScriptedHost(
+        tmp_path,
+        [(line.text, paused), ("resume", still), ("resume", gone_on), (line.text, done)],
+        opening=[ask, question],
+    )
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    assert host.said == [line.text, "resume", "resume", line.text]
+    assert record.done and record.errors == ["took pause (not a move)"]
+
+
 def test_a_command_taken_instead_and_a_refusal_for_another_reason_are_errors(tmp_path):
     from partyhost_lab.table import CaseResult, figures
 

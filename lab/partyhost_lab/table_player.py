@@ -38,6 +38,7 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   the next player's turn, an undo needs the move's player's yes) as the typed script
   did: its answer to that question is folded into its "undo" line, a yes where the
   typed game undid the move, else a no;
+- says "resume" when the host paused the game on a misreading and asks for it;
 - gives up after `tries` tries of a line, which ends the game there.
 
 Each scripted line's goal is what the typed game did with it (lab/partyhost_lab/scripted.py): the
@@ -54,6 +55,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -104,6 +106,9 @@ instead of the line's move, a refusal for another reason than the typed game's."
 UNTOLD = "done, but not told as typed"
 """The host did what the typed game did but did not say so in the typed host's words:
 the player goes on (the move stands), and it counts as an error."""
+RESUME, RESUME_ASKED, GONE_ON, RESUME_TRIES = "resume", "Say resume", "Let's go on.", 3
+"""A game paused on a misreading: the player says "resume" as the host asks, then the
+line again (host/common_commands.py words it so)."""
 UNNOTICED = "wrong move, taken without a word"
 """The host took another move and said nothing of it before its next question, where
 the typed host said nothing either (a Keep Cool clue is not said back): nobody at the
@@ -469,6 +474,8 @@ class Table:
             if reaction.kind == "over":
                 break
             self._tally(verdict, reaction, result)
+            if self._paused(said_from):
+                self._resume(line)
             if verdict == "wrong move":
                 corrected, mark = self._correct(line, result, reaction.at + 1)
                 if corrected:
@@ -503,6 +510,27 @@ class Table:
         question or the game's end (UNNOTICED)."""
         following = self._wait_for_prompt(decided + 1, ANSWER_S, settle=False) - 1
         return not any(e["type"] == "say" for e in self.log.events[decided + 1 : following])
+
+    def _paused(self, since: int) -> bool:
+        """The host paused the game since event `since` (a misreading taken for "pause")
+        and has not gone on: it asked for "resume" (host/common_commands.py)."""
+        said = [e["text"] for e in self.log.since(since) if e["type"] == "say"]
+        asked = max((i for i, text in enumerate(said) if RESUME_ASKED in text), default=None)
+        return asked is not None and GONE_ON not in said[asked:]
+
+    def _resume(self, line: Line) -> None:
+        """Say "resume", as the paused host asks, until it goes on (a few tries)."""
+        for saying in range(RESUME_TRIES):
+            said_from = len(self.log.update())
+            self._say(line.speaker, RESUME, saying)
+            answered = partial(lambda since: self._paused(since) or self._gone_on(since), said_from)
+            self._wait(answered, ANSWER_S, "the host to go on")
+            if self._gone_on(said_from):
+                self._wait(self.silence.quiet, ANSWER_S, "the host to fall silent")
+                return
+
+    def _gone_on(self, since: int) -> bool:
+        return any(e["type"] == "say" and e["text"] == GONE_ON for e in self.log.since(since))
 
     def _undo_phrase(self, prompt_name: str) -> str:
         return next(
