@@ -222,9 +222,7 @@ def test_a_player_agrees_when_the_undo_of_their_wrong_move_needs_their_yes(tmp_p
         ],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, f"no, I said {line.text}", "undo", "yes", line.text]
     assert record.done and record.undos == 1 and record.wrong_moves == [wrong]
 
@@ -275,9 +273,7 @@ def test_a_player_corrects_a_wrong_move_and_the_table_agrees(tmp_path):
         ],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, f"no, I said {line.text}", "yes"]
     assert record.done and record.corrections == 1 and record.undos == 0 and record.wrong_moves == [wrong]
 
@@ -405,9 +401,7 @@ def test_a_player_answers_the_narrowed_questions_as_someone_who_knows_what_they_
         ],
         opening=[ask, {"type": "say", "text": "Team Ana, your pick?"}],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, "2", "plus 20"]
     assert record.done and record.tries == 1
     assert record.asked == ["Team Ana, which card: 1, 2 or 3?", "Power card: none, plus 20 or minus 20?"]
@@ -596,6 +590,14 @@ def test_a_pitch_shift_moves_the_pitch_and_keeps_the_length():
 # ---------------------------------------------------------------- what is counted
 
 
+def _played(case, host: ScriptedHost, line) -> LineRecord:
+    """One line played by a table of three tries against the scripted host."""
+    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
+    [record] = table.play([line]).lines
+    host.thread.join(5)
+    return record
+
+
 def test_a_clue_is_judged_by_its_words():
     from partyhost_lab.table_player import same_move
 
@@ -641,9 +643,7 @@ def test_a_clue_heard_as_another_word_is_a_wrong_move_the_player_undoes(tmp_path
         ],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, "host, undo", line.text]
     assert record.done and record.wrong_moves == [misheard] and record.undos == 1
 
@@ -662,10 +662,8 @@ def test_a_clue_taken_as_other_words_without_a_word_said_is_counted_and_played_o
         [(line.text, [{"type": "intent", "intent": misheard}, following])],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
     assert line.told == ()  # the typed host said nothing of the clue either
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text]
     assert record.done and record.wrong_moves == [misheard] and record.undos == 0
 
@@ -692,15 +690,13 @@ def test_a_word_in_play_taken_silently_as_a_clue_is_noticed_and_undone(tmp_path)
         ],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, "host, undo", line.text]
     assert record.done and record.wrong_moves == [clue] and record.undos == 1
 
 
 def test_a_game_paused_on_a_misreading_is_resumed_as_the_host_asks(tmp_path):
-    """1%, quiet room: "disagree" read "pause" paused the game, and a player who never
+    """1%, quiet room: "false" read "pause" paused the game, and a player who never
     says "resume" ends it there; a table says it, then the line again."""
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][0]
@@ -720,9 +716,7 @@ def test_a_game_paused_on_a_misreading_is_resumed_as_the_host_asks(tmp_path):
         [(line.text, paused), ("resume", still), ("resume", gone_on), (line.text, done)],
         opening=[ask, question],
     )
-    table = Table(case.game, host, host.log, host, speech, tries=3, quiet_s=0.2, patience_s=0.5)
-    [record] = table.play([line]).lines
-    host.thread.join(5)
+    record = _played(case, host, line)
     assert host.said == [line.text, "resume", "resume", line.text]
     assert record.done and record.errors == ["took pause (not a move)"]
 
