@@ -63,7 +63,7 @@ class GameIO:
 
 Opener = Callable[[Settings, float], GameIO]
 """Ears and a mouth for a game from its settings and clock start, instead of open_io's
-(partyhost serve's conversation: partyhost/served_table.py)."""
+(partyhost serve's conversation: partyhost/served_games.py)."""
 
 
 def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:
