@@ -212,9 +212,10 @@ def _commit() -> str:
 
 
 async def each_kind(port: int, rounds: int) -> dict[str, list[float]]:
-    """Keep It 100 for two started, then `rounds` of Describe, "score", a move and its undo."""
-    await ask(port, "let's play keep it 100")
-    started = (await ask(port, "two"))[1]
+    """Keep It 100 for Ana and Ben started, then `rounds` of Describe, "score", a move and its undo."""
+    for words in ("let's play keep it 100", "two"):
+        await ask(port, words)
+    started = (await ask(port, "Ana and Ben"))[1]
     if "pick a card" not in started:
         raise RuntimeError(f"Keep It 100 did not start: {started!r}")
     times: dict[str, list[float]] = {"describe": [], "score": [], "move": [], "undo": []}
