@@ -95,7 +95,7 @@ CREATE TABLE IF NOT EXISTS input_copies (  -- each file's content once, however 
 UNFINISHED = ("playing", "quit")
 """The statuses of a game that can be resumed: being played (or stopped by the end of the
 input, a crash, a service stopping), or quit by its players, who chose to stop; `partyhost
-serve` resumes only the first kind by itself (partyhost/table.py)."""
+serve` resumes only the first kind by itself (partyhost/games_folder.py)."""
 SCHEMA_TABLES = frozenset(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 REQUIRED_TABLES = ("sessions", "actions")
 """Without these a journal is not one; the others are added when missing (older journals)."""

@@ -1,8 +1,8 @@
 """The partyhost command line: it reads the arguments, hands them to the application and prints
 what comes back.
 
-Games are started, resumed, listed and deleted by the Table (partyhost/table.py); `serve` by
-partyhost/served_table.py; `bench`, `models` and `decks` by their own command modules.
+Games are started, resumed, listed and deleted by partyhost/games_folder.py; `serve` by
+partyhost/served_games.py; `bench`, `models` and `decks` by their own command modules.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from partyhost import __version__, deckcheck, model_commands, serve_command
 from partyhost.bench import commands as bench_commands
 from partyhost.config import rule_values
 from partyhost.game_setup import GameSetup
+from partyhost.games_folder import GamesFolder, Place, SavedEntry
 from partyhost.invoked import command
 from partyhost.io_arguments import add_io_arguments, io_choice
 from partyhost.logs import one_line_logs
 from partyhost.player_names import name_problem
 from partyhost.saved import SavedSetup
-from partyhost.table import Place, SavedEntry, Table
 from partyhost.usage import Parser, named
 
 if TYPE_CHECKING:
@@ -154,8 +154,8 @@ def _with_command(argv: list[str]) -> list[str]:
 # ---- games ----------------------------------------------------------------------
 
 
-def _table(args: argparse.Namespace) -> Table:
-    return Table(Place.chosen(args.data_dir), tell=_note)
+def _games_folder(args: argparse.Namespace) -> GamesFolder:
+    return GamesFolder(Place.chosen(args.data_dir), tell=_note)
 
 
 def _note(text: str) -> None:
@@ -175,11 +175,11 @@ def play(args: argparse.Namespace) -> int:
         word_decks=tuple(Path(p) for p in args.word_deck),
         card_deck=Path(args.card_deck) if args.card_deck else None,
     )
-    return _ended(_table(args).play(setup, io_choice(args)))
+    return _ended(_games_folder(args).play(setup, io_choice(args)))
 
 
 def resume(args: argparse.Namespace) -> int:
-    return _ended(_table(args).resume(args.session, io_choice(args)))
+    return _ended(_games_folder(args).resume(args.session, io_choice(args)))
 
 
 def _ended(end: GameEnd | None) -> int:
@@ -232,16 +232,16 @@ def rules(args: argparse.Namespace) -> int:
 def sessions(args: argparse.Namespace) -> int:
     """One line per saved game; with --check each is replayed, and the exit code says if any is damaged.
     With --delete and --prune, the games deleted."""
-    table = _table(args)
+    folder = _games_folder(args)
     if args.delete or args.prune:
         deleted = 0
-        for record in table.delete(args.delete, args.prune):
+        for record in folder.delete(args.delete, args.prune):
             print(f"deleted {record.id}  {record.game}, {_moves(record.actions)}")
             deleted += 1
         if not deleted:
             print("No saved game without moves.")
         return 0
-    saved = table.saved_games(replay=args.check)
+    saved = folder.saved_games(replay=args.check)
     if not saved.entries:
         print("No saved games yet.")
     for entry in saved.entries:
@@ -279,7 +279,7 @@ def devices(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    return serve_command.run(args, _table(args))
+    return serve_command.run(args, _games_folder(args))
 
 
 def decks(args: argparse.Namespace) -> int:

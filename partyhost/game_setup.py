@@ -2,7 +2,7 @@
 game policy that turns them into a game's options: stand-in players, the rules that depend
 on how players answer, and a refusal of the options explained with the flag that fixes it.
 
-Values only: nothing here opens a file, a device or the journal (partyhost/table.py does).
+Values only: nothing here opens a file, a device or the journal (partyhost/games_folder.py does).
 """
 
 from __future__ import annotations

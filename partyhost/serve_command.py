@@ -10,7 +10,7 @@ from partyhost.usage import Parser
 
 if TYPE_CHECKING:
     from partyhost.discovery import Announced
-    from partyhost.table import Table
+    from partyhost.games_folder import GamesFolder
 
 
 def add_parser(commands: Any, data_dir: Parser) -> None:
@@ -32,13 +32,13 @@ def add_parser(commands: Any, data_dir: Parser) -> None:
     serve.add_argument("--no-zeroconf", action="store_true", help="do not announce the service on the network")
 
 
-def run(args: argparse.Namespace, table: Table) -> int:
-    """Games played through Home Assistant's Assist devices (partyhost/served_table.py)."""
-    from partyhost.served_table import serve as serve_games
+def run(args: argparse.Namespace, folder: GamesFolder) -> int:
+    """Games played through Home Assistant's Assist devices (partyhost/served_games.py)."""
+    from partyhost.served_games import serve as serve_games
 
     flags = {"serve_bind": args.bind, "serve_port": args.port, "serve_zeroconf": False if args.no_zeroconf else None}
     settings = apply_overrides(load_settings(settings_path()), flags, source=COMMAND_LINE)
-    serve_games(table, settings, _serving)
+    serve_games(folder, settings, _serving)
     return 0
 
 

@@ -57,36 +57,39 @@ class GameIO:
     """For the session: spoken play reminds a silent player (settings.remind_after_s)."""
 
     def close(self) -> None:
-        for close in reversed(self.closers):
-            close()
+        close_all(self.closers)
+
+
+def close_all(closers: list[Callable[[], None]]) -> None:
+    """Close what was opened, the last opened first."""
+    for close in reversed(closers):
+        close()
 
 
 Opener = Callable[[Settings, float], GameIO]
 """Ears and a mouth for a game from its settings and clock start, instead of open_io's
-(partyhost serve's conversation: partyhost/served_table.py)."""
+(partyhost serve's conversation: partyhost/served_games.py)."""
 
 
 def open_io(settings: Settings, matcher: Matcher, clock_offset: float = 0.0) -> GameIO:
     """Build ears and mouth; audio parts are imported only when used (text play stays light)."""
-    io = GameIO(ears=None, mouth=None, clock=None)  # type: ignore[arg-type]
-    satellites = _Satellites(io.closers)
+    closers: list[Callable[[], None]] = []
+    satellites = _Satellites(closers)
     problems = DeviceReport()
     try:
-        source, io.clock = _open_source(settings, clock_offset, satellites, problems)
+        source, clock = _open_source(settings, clock_offset, satellites, problems)
         if source is not None:
-            io.closers.append(source.close)
+            closers.append(source.close)
         notices = _notices(settings)
-        io.mouth = _open_mouth(settings, io.clock, io.closers, satellites, problems, notices)
+        mouth = _open_mouth(settings, clock, closers, satellites, problems, notices)
     except BaseException:
-        io.close()
+        close_all(closers)
         raise
-    problems.mouth = io.mouth if _speaks_apart(settings) else None
+    problems.mouth = mouth if _speaks_apart(settings) else None
     if source is None:
-        io.ears = TextEars(commands=TypedCommands(matcher, settings.wake_word))
-    else:
-        io.ears = _voice_ears(settings, source, matcher, io.mouth, notices)
-        io.remind_after = settings.remind_after_s or None
-    return io
+        return GameIO(TextEars(commands=TypedCommands(matcher, settings.wake_word)), mouth, clock, closers)
+    ears = _voice_ears(settings, source, matcher, mouth, notices)
+    return GameIO(ears, mouth, clock, closers, remind_after=settings.remind_after_s or None)
 
 
 class DeviceReport:

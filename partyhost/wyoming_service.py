@@ -10,7 +10,7 @@ One game is played at a time (one table), whoever's device the words come from:
 transcripts take turns, so two devices at once cannot interleave in one game, and each
 is answered within ANSWER_BOUND_S, with "one moment" while the game is still busy
 (Home Assistant's client waits for ever; partyhost/answer_bound.py).
-The game's thread is given by the caller (partyhost/served_table.py starts or resumes
+The game's thread is given by the caller (partyhost/served_games.py starts or resumes
 games with the same Table as `partyhost play` / `resume`), so saving, the journal and
 the session lock work as in typed play.
 
@@ -113,13 +113,13 @@ def read_transcript(event: Event) -> str | Refusal:
     return one_line(text)
 
 
-class TableHandler:
+class RequestHandler:
     """One connection from Home Assistant (or any Wyoming client)."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, table: ServedTable, gate: Gate, quiet: Quiet
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, game: GameThread, gate: Gate, quiet: Quiet
     ):
-        self.reader, self.writer, self.table, self.gate, self.quiet = reader, writer, table, gate, quiet
+        self.reader, self.writer, self.game, self.gate, self.quiet = reader, writer, game, gate, quiet
         peer = writer.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.busy = False
@@ -164,7 +164,7 @@ class TableHandler:
         elif Ping.is_type(event.type):
             await self.write_event(Pong(text=_text(event.data.get("text"))).event())
         elif Transcript.is_type(event.type):
-            await self.write_event(await self.table.answer(read_transcript(event)))
+            await self.write_event(await self.game.answer(read_transcript(event)))
         else:
             _LOGGER.debug("ignored a %r event: this service handles transcripts", event.type[:40])
 
@@ -173,8 +173,8 @@ def _text(value: Any) -> str | None:
     return value[:LONGEST_REPLY] if isinstance(value, str) else None
 
 
-class ServedTable:
-    """The one game table behind the service: its conversation and its thread."""
+class GameThread:
+    """The thread that plays the service's games, one at a time, and the conversation it plays through."""
 
     def __init__(
         self, conversation: Conversation, play_games: Callable[[Conversation], None], bound: float = ANSWER_BOUND_S
@@ -214,7 +214,7 @@ class ServedTable:
 
 
 async def serve(
-    table: ServedTable, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
+    game: GameThread, bind: str, port: int, stop: asyncio.Event, on_ready: Callable[[int], Awaitable[None]]
 ) -> None:
     """Serve until `stop` is set; `on_ready` gets the port (the chosen one when port is 0)."""
     one_line_logs(_LOGGER.name)
@@ -223,21 +223,21 @@ async def serve(
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            await TableHandler(reader, writer, table, gate, quiet).run()
+            await RequestHandler(reader, writer, game, gate, quiet).run()
         except asyncio.CancelledError:
             # The service is stopping mid-request. Ended, not cancelled: Python 3.11's streams
             # print a line for each cancelled connection's task (fixed in 3.12).
             pass
 
     server = await asyncio.start_server(connected, bind, port, backlog=BACKLOG)
-    table.start()
+    game.start()
     try:
         await on_ready(server.sockets[0].getsockname()[1] if server.sockets else port)
         await stop.wait()
     finally:
         server.close()
         gate.close_all()
-        await asyncio.to_thread(table.stop)
+        await asyncio.to_thread(game.stop)
 
 
 class ServiceError(PartyhostError):
@@ -245,7 +245,7 @@ class ServiceError(PartyhostError):
 
 
 def run_service(
-    table: ServedTable, bind: str, port: int, announce_as: str | None, ready: Callable[[int, Announced | None], None]
+    game: GameThread, bind: str, port: int, announce_as: str | None, ready: Callable[[int, Announced | None], None]
 ) -> None:
     """Serve until SIGINT or SIGTERM; announced by zeroconf as `announce_as` unless None.
 
@@ -272,9 +272,9 @@ def run_service(
             ready(chosen, announced)
 
         try:
-            await serve(table, bind, port, stop, on_ready)
+            await serve(game, bind, port, stop, on_ready)
         except OSError as error:
-            table.stop()
+            game.stop()
             raise ServiceError(f"cannot listen on {bind}:{port}: {error.strerror or error}") from error
         finally:
             if advertiser is not None and (trouble := await stop_announcing(advertiser)):

@@ -14,7 +14,7 @@ from wyoming.handle import Handled
 from host.contract import Outcome, Prompt, Understood
 from partyhost.answer_bound import STILL_BUSY, STILL_WORKING, AnswerBound
 from partyhost.conversation import Conversation
-from partyhost.wyoming_service import ServedTable
+from partyhost.wyoming_service import GameThread
 
 BOUND = 0.2
 
@@ -96,22 +96,22 @@ class SlowGame:
 def test_a_stuck_game_still_answers_and_loses_nothing():
     game = SlowGame()
     words = lambda prompt, text, source: Understood(Outcome.REPLY, source, text)  # noqa: E731  (no grammar needed)
-    table = ServedTable(Conversation(out=io.StringIO(), understanding=words), game, bound=BOUND)
-    table.start()
+    served = GameThread(Conversation(out=io.StringIO(), understanding=words), game, bound=BOUND)
+    served.start()
 
     async def run():
         texts = []
         for words in ("", "card one", "card two"):  # hear the question, a move that sticks, words meanwhile
-            texts.append(Handled.from_event(await table.answer(words)).text)
+            texts.append(Handled.from_event(await served.answer(words)).text)
         game.release.set()
-        texts.append(Handled.from_event(await table.answer("repeat")).text)
-        texts.append(Handled.from_event(await table.answer("card three")).text)
+        texts.append(Handled.from_event(await served.answer("repeat")).text)
+        texts.append(Handled.from_event(await served.answer("card three")).text)
         return texts
 
     try:
         question, stuck, meanwhile, heard, next_move = asyncio.run(run())
     finally:
-        table.stop()
+        served.stop()
     assert question == "Ana, pick a card."
     assert (stuck, meanwhile) == (STILL_WORKING, STILL_BUSY)
     assert heard == "You said card one. Ana, pick a card."  # "repeat" was not taken: the move's answer was unheard

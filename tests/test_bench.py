@@ -271,15 +271,29 @@ def test_only_the_bench_command_looks_for_the_labs_benches():
     listed = subprocess.run(
         [sys.executable, "-m", "partyhost", "bench", "--help"], capture_output=True, text=True, cwd=REPO, check=True
     ).stdout
-    assert all(name in listed for name in ("accuracy", "latency", "table", "chatter", "commands"))
+    assert all(name in listed for name in ("accuracy", "latency", "table", "chatter", "commands", "tts", "coffee"))
+
+
+def test_the_benches_of_one_part_refuse_bad_arguments_in_one_line():
+    """`bench tts`, `satellite` and `coffee` (once scripts of their own) check their arguments
+    as every bench does, before anything loads or starts."""
+    for args, reason in (
+        (("tts", "--repeat", "0"), "--repeat"),
+        (("satellite", "--chunk", "1"), "--chunk"),
+        (("coffee", "--snr", "loud"), "--snr loud"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "partyhost", "bench", *args], capture_output=True, text=True, cwd=REPO, timeout=60
+        )
+        assert run.returncode == 2 and reason in run.stderr and len(run.stderr.strip().splitlines()) == 1, run
 
 
 def test_every_file_the_lab_names_by_path_is_there():
     """The lab finds its files from its own folder; a path left pointing where a file
     used to be (the matcher bench's example grammar) fails here, not at a bench run."""
-    from partyhost_lab import live_satellite, matcher, scripted
+    from partyhost_lab import coffee, live_satellite, matcher, scripted
 
-    for path in (matcher.EXAMPLE, scripted.CASES_FILE, live_satellite.MIC):
+    for path in (matcher.EXAMPLE, scripted.CASES_FILE, live_satellite.MIC, coffee.GRAMMAR):
         assert path.is_file(), path
     assert all(case.decks() is not None for case in scripted.load_cases())  # every deck cases.yaml names
 

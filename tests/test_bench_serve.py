@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from partyhost.served_table import PLAY_AGAIN
+from partyhost.served_games import PLAY_AGAIN
 from partyhost_lab.serve import SPIN
 from partyhost_lab.serve_player import Player, examples_in
 
@@ -65,11 +65,23 @@ def test_bench_serve_plays_under_load_reports_and_stops_what_it_started(tmp_path
     assert spinners() <= before  # its busy process is gone
 
 
+def test_bench_serve_rounds_times_each_kind_of_request_on_an_idle_machine():
+    """`--rounds` (what scripts/bench_serve.py measured): Describe, score, a move and its undo."""
+    run = bench("--rounds", "2")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[0].startswith("partyhost serve on 127.0.0.1, 2 rounds, load 0"), run.stdout
+    kinds = [line.split(":")[0].strip() for line in lines[1:]]
+    assert kinds == ["describe", "score", "move", "undo"], run.stdout
+    assert all(re.search(r"p50 +[\d.]+  p95 +[\d.]+  max +[\d.]+ ms  \(n=2\)$", line) for line in lines[1:]), run.stdout
+
+
 def test_bad_arguments_are_refused_in_one_line_and_nothing_starts():
     for args, reason in (
         (("--load", "-1"), "--load"),
         (("--games", "chess"), "no game called chess"),
         (("--max-requests", "0"), "--max-requests"),
+        (("--rounds", "1"), "--rounds"),
     ):
         run = bench(*args)
         assert run.returncode == 2 and reason in run.stderr and len(run.stderr.strip().splitlines()) == 1, run

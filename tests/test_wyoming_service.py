@@ -600,19 +600,19 @@ def test_oversized_or_deeply_nested_events_drop_that_connection_quietly(tmp_path
 def test_serving_with_no_saved_game_starts_the_menu_without_sounding_like_an_error(tmp_path, capsys):
     """No unfinished game is the usual start of `serve`: it says so plainly, and the menu follows."""
     from partyhost.conversation import Conversation
-    from partyhost.served_table import play_games
-    from partyhost.table import Place, Table
+    from partyhost.games_folder import GamesFolder, Place
+    from partyhost.served_games import play_games
 
     conversation = Conversation(show_private=False)
-    table = Table(Place(tmp_path / "data"), tell=lambda text: None)
+    folder = GamesFolder(Place(tmp_path / "data"), tell=lambda text: None)
     started = []
 
     def play(setup, choice):
         started.append(setup.game)
         conversation.close()
 
-    table.play = play  # the menu itself is tested elsewhere
-    play_games(conversation, table)
+    folder.play = play  # the menu itself is tested elsewhere
+    play_games(conversation, folder)
     assert started == [None]
     err = capsys.readouterr().err
     assert err == "partyhost: no unfinished game to continue; a new one starts from the menu\n"

@@ -25,6 +25,7 @@ def add_benches(benches: Any) -> None:
     _add_table(benches)
     _add_commands(benches)
     _add_serve(benches)
+    _add_voice_parts(benches)
 
 
 def _add_matcher_and_chatter(benches: Any) -> None:
@@ -156,16 +157,44 @@ def _add_serve(benches: Any) -> None:
     serve = benches.add_parser(
         "serve", help="answer times of `partyhost serve` while whole games are played through it on a busy machine"
     )
-    serve.add_argument("--load", type=int, default=4, help="busy processes, one core each (default 4)")
+    serve.add_argument("--load", type=int, help="busy processes, one core each (default 4; 0 with --rounds)")
     serve.add_argument("--games", help="comma-separated games (default: keep-it-100, one-percent, zero-to-100)")
     serve.add_argument(
         "--warmup", type=float, default=60.0, help="seconds of load before the service starts (default 60)"
+    )
+    serve.add_argument(
+        "--rounds",
+        type=int,
+        help="instead of whole games, time Describe, score, a move and its undo this many times each",
     )
     serve.add_argument(
         "--max-requests", type=int, default=600, help="requests per game before the table quits it (default 600)"
     )
     serve.add_argument("--seed", type=int, default=45, help="the table's choices (default 45)")
     serve.add_argument("--json", type=Path, help="write every request, its time and answer here")
+
+
+def _add_voice_parts(benches: Any) -> None:
+    tts = benches.add_parser("tts", help="Piper's time to first audio, real-time factor and memory, over host lines")
+    tts.add_argument("--repeat", type=int, default=2, help="passes over the lines (default 2)")
+    tts.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads (default 1; 0: one per core)")
+    satellite = benches.add_parser(
+        "satellite", help="end of speech to intent through a real wyoming-satellite, against a local microphone"
+    )
+    satellite.add_argument("--rounds", type=int, default=2, help="times each reply is said per path (default 2)")
+    satellite.add_argument(
+        "--chunk", type=int, default=1024, help="the satellite's --mic-command-samples-per-chunk (its default: 1024)"
+    )
+    coffee = benches.add_parser(
+        "coffee",
+        help="Picovoice's speech-to-intent benchmark (coffee orders of ../shared/peers/picovoice), "
+        "clean and in its kitchen noise",
+    )
+    coffee.add_argument("--snr", default="24,12,6", help="kitchen-noise SNRs in dB, comma-separated (default 24,12,6)")
+    coffee.add_argument(
+        "--out", type=Path, default=Path("/tmp/partyhost-coffee"), help="where the mixes and results go"
+    )
+    coffee.add_argument("--backend", help="recogniser (default: the measured default)")
 
 
 # ---- running them ----------------------------------------------------------------
@@ -243,13 +272,18 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     unknown = sorted(set(games) - set(game_ids()))
     if unknown:
         raise BenchUsageError(f"no game called {', '.join(unknown)}; games: {', '.join(game_ids())}")
-    if not 0 <= args.load <= 64:
+    load = (0 if args.rounds else 4) if args.load is None else args.load
+    if not 0 <= load <= 64:
         raise BenchUsageError("--load takes 0 to 64 busy processes")
     if not 0 <= args.warmup <= 600:
         raise BenchUsageError("--warmup takes 0 to 600 seconds")
     if not 1 <= args.max_requests <= 10000:
         raise BenchUsageError("--max-requests takes 1 to 10000")
-    return serve.command(args.load, games, args.warmup, args.max_requests, args.seed, args.json)
+    if args.rounds is not None:
+        if not 2 <= args.rounds <= 10000:
+            raise BenchUsageError("--rounds takes 2 to 10000")
+        return serve.rounds_command(load, args.rounds)
+    return serve.command(load, games, args.warmup, args.max_requests, args.seed, args.json)
 
 
 def _wake(args: argparse.Namespace, settings: Settings) -> int:
@@ -286,6 +320,32 @@ def _keep_cool(args: argparse.Namespace, settings: Settings) -> int:
     )
 
 
+def _tts(args: argparse.Namespace, settings: Settings) -> int:
+    if not 1 <= args.repeat <= 100 or not 0 <= args.threads <= 64:
+        raise BenchUsageError("--repeat takes 1 to 100 passes, --threads 0 to 64")
+    from partyhost_lab import tts
+
+    return tts.command(args.repeat, args.threads)
+
+
+def _satellite(args: argparse.Namespace, settings: Settings) -> int:
+    if not 1 <= args.rounds <= 100 or not 64 <= args.chunk <= 16384:
+        raise BenchUsageError("--rounds takes 1 to 100, --chunk 64 to 16384 samples")
+    from partyhost_lab import satellite_delay
+
+    return satellite_delay.command(args.rounds, args.chunk)
+
+
+def _coffee(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        snrs = [float(snr) for snr in _split(args.snr) or ()]
+    except ValueError:
+        raise BenchUsageError(f"--snr {args.snr}: give dB figures separated by commas, such as 24,12,6") from None
+    from partyhost_lab import coffee
+
+    return coffee.command(snrs, args.out, args.backend)
+
+
 RUNNERS: dict[str, Runner] = {
     "matcher": _matcher,
     "chatter": _chatter,
@@ -295,5 +355,8 @@ RUNNERS: dict[str, Runner] = {
     "table": _table,
     "commands": _commands,
     "serve": _serve,
+    "tts": _tts,
+    "satellite": _satellite,
+    "coffee": _coffee,
 }
 """Each `bench` subcommand's runner."""

@@ -3,7 +3,7 @@
 Stands in for `arecord -r 16000 -c 1 -f S16_LE -t raw`: it writes the room until a
 file NAME.raw appears in the mailbox folder, then that file's samples over the room,
 then renames it NAME.said (NAME.start holds the time.monotonic() at which its first
-sample was "heard", for scripts/bench_satellite.py and `partyhost bench table`), so a
+sample was "heard", for `scripts/bench satellite` and `partyhost bench table`), so a
 test can speak a line into the room when the host is listening. The room is a faint
 noise floor, or (third argument) a raw file of the same format played in a loop
 under everything, without a break: a party's continuous noise ("-": the floor). With

@@ -9,6 +9,12 @@ Transcript, timed from connecting to the whole answer read. The table is
 lab/partyhost_lab/serve_player.py: menu, moves, and mid-game score, whose turn, repeat and
 undo. Reports p50 / p95 / max, the answers over 2 s, the "one moment" answers, and the
 loadavg seen (other programs on the machine add to it: the figure is then conservative).
+
+With `--rounds N` it times each kind of request instead, on a machine left as it is (no
+load unless `--load` is given): Keep It 100 for two started, then N rounds of Describe ->
+Info (Home Assistant gives up after 1 s when adding or reloading the service), "score" (a
+command that plays nothing), a move and its undo (each journaled: a card picked, then
+taken back); p50 / p95 / max per kind, for docs/smart-speaker.md.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +37,8 @@ from pathlib import Path
 
 from wyoming.asr import Transcript
 from wyoming.client import AsyncTcpClient
+from wyoming.event import Event
+from wyoming.info import Describe
 
 from partyhost.bench.manifest import percentile
 from partyhost_lab.serve_player import Player
@@ -108,16 +117,22 @@ def service(data: Path) -> Iterator[int]:
             process.wait()
 
 
-async def ask(port: int, text: str) -> tuple[float, str]:
-    """Milliseconds from connecting to the whole answer, and the answer's text."""
+async def exchange(port: int, event: Event) -> tuple[float, Event]:
+    """Milliseconds from connecting to the whole answer, and the answer."""
     began = time.perf_counter()
     async with AsyncTcpClient("127.0.0.1", port) as client:
-        await client.write_event(Transcript(text).event())
-        event = await asyncio.wait_for(client.read_event(), NO_ANSWER_S)
+        await client.write_event(event)
+        answer = await asyncio.wait_for(client.read_event(), NO_ANSWER_S)
     took = (time.perf_counter() - began) * 1000
-    if event is None:
-        raise RuntimeError(f"the service closed the connection without answering {text!r}")
-    return took, str(event.data.get("text", ""))
+    if answer is None:
+        raise RuntimeError(f"the service closed the connection without answering {event.data or event.type}")
+    return took, answer
+
+
+async def ask(port: int, text: str) -> tuple[float, str]:
+    """Milliseconds from connecting to the whole answer, and the answer's text."""
+    took, answer = await exchange(port, Transcript(text).event())
+    return took, str(answer.data.get("text", ""))
 
 
 async def play(port: int, run: Run, games: list[str], max_requests: int, rng: random.Random) -> None:
@@ -194,6 +209,37 @@ def _commit() -> str:
     except OSError:
         return "?"  # no git: an installed copy
     return found.stdout.strip() or "?"
+
+
+async def each_kind(port: int, rounds: int) -> dict[str, list[float]]:
+    """Keep It 100 for Ana and Ben started, then `rounds` of Describe, "score", a move and its undo."""
+    for words in ("let's play keep it 100", "two"):
+        await ask(port, words)
+    started = (await ask(port, "Ana and Ben"))[1]
+    if "pick a card" not in started:
+        raise RuntimeError(f"Keep It 100 did not start: {started!r}")
+    times: dict[str, list[float]] = {"describe": [], "score": [], "move": [], "undo": []}
+    for _ in range(rounds):
+        times["describe"].append((await exchange(port, Describe().event()))[0])
+        times["score"].append((await ask(port, "score"))[0])
+        for kind, words, answered in (("move", "card three", "where does it go"), ("undo", "undo", "Undone")):
+            took, answer = await ask(port, words)
+            if answered not in answer:
+                raise RuntimeError(f"{words!r} was answered {answer!r}")
+            times[kind].append(took)
+    return times
+
+
+def rounds_command(load: int, rounds: int) -> int:
+    """`bench serve --rounds N`: each kind of request timed, printed per kind."""
+    with busy_processes(load), tempfile.TemporaryDirectory(prefix="partyhost-bench-serve-") as data:
+        with service(Path(data)) as port:
+            times = asyncio.run(each_kind(port, rounds))
+    print(f"partyhost serve on 127.0.0.1, {rounds} rounds, load {load}, commit {_commit()}, {os.cpu_count()} cores")
+    for kind, values in times.items():
+        cuts = statistics.quantiles(values, n=100, method="inclusive")
+        print(f"{kind:>9}: p50 {cuts[49]:6.1f}  p95 {cuts[94]:6.1f}  max {max(values):6.1f} ms  (n={len(values)})")
+    return 0
 
 
 def command(load: int, games: list[str], warmup_s: float, max_requests: int, seed: int, json_path: Path | None) -> int:

@@ -13,7 +13,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from partyhost.served_table import PLAY_AGAIN
+from partyhost.served_games import PLAY_AGAIN
 
 MENU_QUESTION = "Which game shall we play"
 EXAMPLES = "You can say, for example:"

@@ -8,7 +8,7 @@ compare against define SNR differently:
 - LOUD_FRAMES: the power of the 30 ms frames within 30 dB of the loudest against the
   noise's mean power: scripts/measure_asr.py on people's recordings;
 - LOUDEST_FRAME: the loudest 2048-sample frame of each, speech and noise: Picovoice's
-  speech-to-intent benchmark (scripts/bench_coffee.py), so figures compare with theirs.
+  speech-to-intent benchmark (`scripts/bench coffee`), so figures compare with theirs.
 """
 
 from __future__ import annotations

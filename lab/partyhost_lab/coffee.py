@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Picovoice's speech-to-intent benchmark (coffee orders) through partyhost's ears.
 
-    scripts/bench_coffee.py [--snr 24,12,6] [--out DIR]
+    partyhost bench coffee [--snr 24,12,6] [--out DIR] [--backend NAME]
 
 Makes a manifest of ../shared/peers/picovoice's recordings, clean and mixed with its
 kitchen noise the way the benchmark mixes (README there), runs `partyhost bench
@@ -14,7 +13,6 @@ recogniser's ceiling beside the matcher's result.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -23,17 +21,15 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from partyhost.bench.manifest import make_listener, run_accuracy
+from partyhost.config import Settings
+from partyhost_lab.places import CHECKOUT
+from voice.listening.audio_in import read_wav_16k
+from voice.speaking import mixing
+from voice.understanding.normalize import normalize
 
-from partyhost.bench.manifest import make_listener, run_accuracy  # noqa: E402
-from partyhost.config import Settings  # noqa: E402
-from voice.listening.audio_in import read_wav_16k  # noqa: E402
-from voice.speaking import mixing  # noqa: E402
-from voice.understanding.normalize import normalize  # noqa: E402
-
-PEER = ROOT.parent / "shared" / "peers" / "picovoice"
-GRAMMAR = ROOT / "docs" / "examples" / "coffee_maker.yaml"
+PEER = CHECKOUT.parent / "shared" / "peers" / "picovoice"
+GRAMMAR = CHECKOUT / "docs" / "examples" / "coffee_maker.yaml"
 
 
 def mix(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: random.Random) -> np.ndarray:
@@ -111,21 +107,13 @@ def _recording(item: dict) -> str:
     return item["id"].removesuffix("-" + item["condition"])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--snr", default="24,12,6", help="kitchen-noise SNRs in dB (comma-separated)")
-    parser.add_argument("--out", type=Path, default=Path("/tmp/partyhost-coffee"))
-    parser.add_argument("--backend", default=None)
-    args = parser.parse_args()
+def command(snrs: list[float], out: Path, backend: str | None) -> int:
+    """`partyhost bench coffee`: the manifest made in `out`, read, and scored."""
     if not PEER.is_dir():
-        print(f"bench_coffee: {PEER} is missing", file=sys.stderr)
+        print(f"partyhost bench coffee: {PEER} is missing", file=sys.stderr)
         return 2
-    manifest = build(args.out, [float(s) for s in args.snr.split(",") if s])
-    result = run_accuracy(manifest, make_listener(Settings(backend=args.backend), GRAMMAR), args.out / "result.json")
+    manifest = build(out, snrs)
+    result = run_accuracy(manifest, make_listener(Settings(backend=backend), GRAMMAR), out / "result.json")
     report(result["items"])
     print(f"p50 {result['summary']['p50_ms']} ms, p95 {result['summary']['p95_ms']} ms (recognise and match)")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""`partyhost serve`'s table (partyhost/served_table.py), its game loop run in this process on
+"""`partyhost serve`'s table (partyhost/served_games.py), its game loop run in this process on
 a real data folder, talked to through its conversation as the service does: what each game
 ends with, what a quit game waits for, and "resume" at the menu. The service's own process,
 its wire and its limits: tests/test_wyoming_service.py."""
@@ -17,9 +17,9 @@ from test_wyoming_service import reply_to
 
 from host.journal import Journal
 from partyhost.conversation import Conversation
+from partyhost.games_folder import GamesFolder, Place
 from partyhost.menu_commands import NOTHING_SAVED
-from partyhost.served_table import PLAY_AGAIN, RESUME_LATER, play_games
-from partyhost.table import Place, Table
+from partyhost.served_games import PLAY_AGAIN, RESUME_LATER, play_games
 
 GREETING_OR_MENU = ("Hello!", "Which game shall we play?")
 
@@ -29,8 +29,8 @@ class Served:
 
     def __init__(self, data: Path):
         self.conversation = Conversation(out=io.StringIO(), show_private=False)
-        table = Table(Place(data), tell=lambda text: None)
-        self.thread = threading.Thread(target=play_games, args=(self.conversation, table), daemon=True)
+        folder = GamesFolder(Place(data), tell=lambda text: None)
+        self.thread = threading.Thread(target=play_games, args=(self.conversation, folder), daemon=True)
         self.thread.start()
 
     def say(self, words: str) -> str:

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How fast the Piper voice starts talking: time to first audio, real-time factor, memory.
 
 Sentences are typical host lines from the five games. "cold" clears the piece cache
@@ -7,24 +6,19 @@ where names and stock phrases recur; "mouth" is cold, from AudioMouth.say to the
 sink (with its worker thread). Timings are wall clock on a machine that other
 processes may be loading, so the load average is printed with them.
 
-    python scripts/bench_tts.py [--repeat 2] [--threads 1]
+    partyhost bench tts [--repeat 2] [--threads 1]
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from voice.speaking.mouth import AudioMouth  # noqa: E402
-from voice.speaking.tts import PiperTTS  # noqa: E402
+from voice.speaking.mouth import AudioMouth
+from voice.speaking.tts import PiperTTS
 
 LINES = [
     "Ana, where does it go? Line one: 20, 50. Line two: 35, 95.",
@@ -85,7 +79,7 @@ def measure(tts: PiperTTS, lines: list[str], cold: bool) -> tuple[list[float], l
 class FirstPlayTimer:
     """A sink that notes when the first piece of each text arrives (what a player hears)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.first: float | None = None
 
     def play(self, audio: np.ndarray, rate: int, at: float) -> float:
@@ -98,36 +92,35 @@ def through_mouth(tts: PiperTTS, lines: list[str]) -> list[float]:
     """First-audio times (ms) from AudioMouth.say to the sink, cache cleared (cold)."""
     sink = FirstPlayTimer()
     mouth = AudioMouth(tts, sink, clock=lambda: 0.0, volume=1.0)
-    firsts = []
+    firsts: list[float] = []
     for line in lines:
         tts.clear_cache()
         sink.first = None
         started = time.perf_counter()
         mouth.say(line)
+        assert sink.first is not None  # say() hands every piece to the sink before it returns
         firsts.append(1000 * (sink.first - started))
     mouth.close()
     return firsts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=2, help="passes over the lines")
-    parser.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads (0: one per core)")
-    args = parser.parse_args()
-
+def command(repeat: int, threads: int) -> int:
+    """`partyhost bench tts`: the figures in one key=value line."""
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    tts = PiperTTS(threads=args.threads or None)
+    tts = PiperTTS(threads=threads or None)
     load_s = time.perf_counter() - started
 
-    cold, cold_cpu, work, audio = [], [], 0.0, 0.0
-    for _ in range(args.repeat):
+    cold: list[float] = []
+    cold_cpu: list[float] = []
+    work, audio = 0.0, 0.0
+    for _ in range(repeat):
         firsts, cpus, w, a = measure(tts, LINES, cold=True)
         cold, cold_cpu = cold + firsts, cold_cpu + cpus
         work, audio = work + w, audio + a
     tts.clear_cache()
     game: list[float] = []
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         game += measure(tts, LINES, cold=False)[0]
     mouth = through_mouth(tts, LINES)
     load_after = os.getloadavg()[0]
@@ -141,9 +134,6 @@ def main() -> None:
         f"mouth_p50_ms={p(mouth, 50):.0f} mouth_p95_ms={p(mouth, 95):.0f} "
         f"rtf={work / audio:.3f} load_s={load_s:.2f} peak_rss_mb={rss_mb:.0f} "
         f"loadavg={load_before:.2f}->{load_after:.2f} cores={os.cpu_count()} "
-        f"threads={args.threads or 'per-core'} lines={len(LINES)}x{args.repeat}"
+        f"threads={threads or 'per-core'} lines={len(LINES)}x{repeat}"
     )
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,7 +1,7 @@
 """The games of a served table, one after another, until the service stops.
 
 `partyhost serve` plays exactly as `partyhost resume` and `partyhost play` do (the same
-Table, partyhost/table.py, with the conversation as its ears and mouth): first the
+GamesFolder, partyhost/games_folder.py, with the conversation as its ears and mouth): first the
 unfinished game, if any (not one its players quit: they chose to stop, and "resume" at
 the menu goes on with it), then the spoken menu and a new game, again and again. Each game
 ends with a line of its own, saying what may come next; the menu's greeting waits for the
@@ -26,8 +26,8 @@ from host.sessionlock import SessionBusy
 from partyhost.config import Settings
 from partyhost.conversation import MENU_PROMPT, Conversation
 from partyhost.game_setup import SPOKEN, GameSetup
+from partyhost.games_folder import GamesFolder, NothingToResume, UserError
 from partyhost.sitting import GameEnd
-from partyhost.table import NothingToResume, Table, UserError
 from partyhost.voiceio import GameIO, Opener
 from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding
@@ -57,29 +57,29 @@ Ready = Callable[[str, int, "Announced | None"], None]
 not (None: announcing is off)."""
 
 
-def serve(table: Table, settings: Settings, ready: Ready) -> None:
+def serve(folder: GamesFolder, settings: Settings, ready: Ready) -> None:
     """Games through Home Assistant's Assist devices until SIGINT or SIGTERM (partyhost/wyoming_service.py)."""
     import socket
 
     from partyhost.phones.service import bind_address
-    from partyhost.wyoming_service import ServedTable, run_service
+    from partyhost.wyoming_service import GameThread, run_service
 
-    table.check()  # a journal that cannot open is refused now
+    folder.check()  # a journal that cannot open is refused now
     bind = bind_address(settings.serve_bind)
     matcher = Matcher(accept=settings.accept_score, confirm=settings.confirm_score)
     conversation = Conversation(show_private=settings.show_private, understanding=TextUnderstanding(matcher))
 
     def playing(talk: Conversation) -> None:
         matcher.table(MENU_PROMPT)  # the pronouncing dictionary and the menu now, not in the first request
-        play_games(talk, table)
+        play_games(talk, folder)
 
-    served = ServedTable(conversation, playing)
+    served = GameThread(conversation, playing)
     name = f"partyhost-{socket.gethostname().split('.')[0]}"[:60]
     announce_as = name if settings.serve_zeroconf else None
     run_service(served, bind, settings.serve_port, announce_as, lambda port, announced: ready(bind, port, announced))
 
 
-def play_games(conversation: Conversation, table: Table) -> None:
+def play_games(conversation: Conversation, folder: GamesFolder) -> None:
     """Resume the unfinished game (unless NOT_RESUMED), then play until the conversation closes.
 
     A PartyhostError is told in its own words; any other error is a bug: its traceback
@@ -92,13 +92,13 @@ def play_games(conversation: Conversation, table: Table) -> None:
             if unfinished:
                 unfinished = False
                 try:
-                    _signed_off(conversation, table.resume(None, choice, quit_too=False))
+                    _signed_off(conversation, folder.resume(None, choice, quit_too=False))
                     continue
                 except NothingToResume:
                     print("partyhost: no unfinished game to continue; a new one starts from the menu", file=sys.stderr)
                 except NOT_RESUMED as reason:
                     print(f"partyhost: {reason}; starting the menu", file=sys.stderr)
-            _signed_off(conversation, table.play(GameSetup(), choice))
+            _signed_off(conversation, folder.play(GameSetup(), choice))
         except JournalUnwritable as error:
             print(f"partyhost: {error}", file=sys.stderr)
             unfinished = True

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """End of speech to intent, through a real wyoming-satellite against a local microphone.
 
 The same replies (Piper's voice, game commands of one prompt) reach the ears two ways:
@@ -14,28 +13,30 @@ reader). For each reply, "end of speech" is the moment its last speech sample wa
 (the microphone program logs when each line starts). Measured: end of speech ->
 utterance endpointed, and -> intent (recognised and matched: the same recogniser
 for both). The satellite's overhead is the difference. Run:
-    .venv/bin/python scripts/bench_satellite.py [--rounds 2]
+    partyhost bench satellite [--rounds 2] [--chunk 1024]
 It needs the satellite's venv that lab/partyhost_lab/live_satellite.py builds (run tests/test_satellite.py once).
 """
 
 from __future__ import annotations
 
-import argparse
 import queue
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO)]
+from partyhost.bench.manifest import bench_prompt
+from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+from voice.speaking.mixing import padded, speech_end
 
-from partyhost.bench.manifest import bench_prompt  # noqa: E402
-from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
-from voice.speaking.mixing import padded, speech_end  # noqa: E402
+if TYPE_CHECKING:
+    from partyhost.listening_chain import ListeningChain
+    from voice.understanding.matcher import Matcher
 
 PROMPT = "zero-to-100/choose_card"
 REPLIES = [
@@ -60,7 +61,7 @@ class DirectMic:
         self.lines: queue.Queue = queue.Queue()
         self.started: list[float] = []
 
-    def frames(self):
+    def frames(self) -> Iterator[Frame]:
         due = time.monotonic()
         pending = np.zeros(0, np.float32)
         while True:
@@ -78,7 +79,15 @@ class DirectMic:
         return time.monotonic()
 
 
-def measure(frames, now, say, started, replies, chain, matcher) -> list[tuple[float, float, bool]]:
+def measure(
+    frames: Iterator[Frame],
+    now: Callable[[], float],
+    say: Callable[[np.ndarray], object],
+    started: Callable[[], list[float]],
+    replies: list[tuple[str, np.ndarray]],
+    chain: ListeningChain,
+    matcher: Matcher,
+) -> list[tuple[float, float, bool]]:
     """(end of speech -> endpointed, -> intent, understood) for each reply that was
     endpointed within 5 s of its end; a reply never endpointed is left out (counted)."""
     from voice.listening.turns import listen_for_turn
@@ -110,14 +119,8 @@ def percentiles(values: list[float]) -> str:
     return f"p50 {np.percentile(ms, 50):6.0f} ms  p95 {np.percentile(ms, 95):6.0f} ms"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2, help="times each reply is said per path")
-    parser.add_argument(
-        "--chunk", type=int, default=1024, help="the satellite's --mic-command-samples-per-chunk (its default: 1024)"
-    )
-    args = parser.parse_args()
-
+def command(rounds: int, chunk: int) -> int:
+    """`partyhost bench satellite`: both paths measured, the figures printed."""
     from partyhost.config import Settings
     from partyhost.listening_chain import listening_chain
     from partyhost_lab.live_satellite import SATELLITE_VENV, RunningSatellite
@@ -129,18 +132,17 @@ def main() -> None:
 
     program = SATELLITE_VENV / "bin" / "python"
     if not program.exists():
-        sys.exit(f"no wyoming-satellite venv at {program}: run tests/test_satellite.py once")
+        print(f"no wyoming-satellite venv at {program}: run tests/test_satellite.py once", file=sys.stderr)
+        return 2
     voices = Voices(noise_scale=0.0)
-    replies = [
-        (text, padded(voices.speak(voice, text))) for _ in range(args.rounds) for voice in VOICES for text in REPLIES
-    ]
+    replies = [(text, padded(voices.speak(voice, text))) for _ in range(rounds) for voice in VOICES for text in REPLIES]
     chain, matcher = listening_chain(Settings()), Matcher()  # as a live game hears
 
     direct = DirectMic()
     local = measure(direct.frames(), direct.now, direct.lines.put, lambda: direct.started, replies, chain, matcher)
 
     work = Path(tempfile.mkdtemp(prefix="bench-satellite-"))
-    running = RunningSatellite(program, work, mic_chunk=args.chunk).start()
+    running = RunningSatellite(program, work, mic_chunk=chunk).start()
     link = SatelliteLink(parse_address(running.address))
     source = SatelliteSource(link)
     try:
@@ -158,12 +160,13 @@ def main() -> None:
         running.kill()
         shutil.rmtree(work, ignore_errors=True)
 
-    report(args, replies, local, remote)
+    report(rounds, chunk, replies, local, remote)
+    return 0
 
 
-def report(args: argparse.Namespace, replies: list, local: list, remote: list) -> None:
-    print(f"satellite microphone chunks of {args.chunk} samples")
-    print(f"{len(replies)} replies per path ({args.rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
+def report(rounds: int, chunk: int, replies: list, local: list, remote: list) -> None:
+    print(f"satellite microphone chunks of {chunk} samples")
+    print(f"{len(replies)} replies per path ({rounds} rounds x {len(VOICES)} voices x {len(REPLIES)})")
     for name, rows in (("local", local), ("satellite", remote)):
         print(f"{name:10s} end of speech -> endpointed: {percentiles([r[0] for r in rows])}")
         print(
@@ -181,7 +184,3 @@ def report(args: argparse.Namespace, replies: list, local: list, remote: list) -
         p50 = 1000 * (np.percentile(ep_r, 50) - np.percentile(ep_l, 50))
         p95 = 1000 * (np.percentile(ep_r, 95) - np.percentile(ep_l, 95))
         print(f"satellite overhead to {label:10s}: p50 {p50:+.0f} ms  p95 {p95:+.0f} ms")
-
-
-if __name__ == "__main__":
-    main()

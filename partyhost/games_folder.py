@@ -1,6 +1,6 @@
 """The application: games started, resumed, listed and deleted in one data folder.
 
-The command line, `partyhost serve` and the tests call a Table; it owns what a game holds
+The command line, `partyhost serve` and the tests call a GamesFolder; it owns what a game holds
 open while it is played (the journal, the session lock, the event log, the ears and mouth,
 the phone pages) and closes each when the game ends (the game itself: partyhost/sitting.py).
 What the players should know on the way (a damaged journal set aside, a stale lock taken
@@ -52,7 +52,7 @@ from partyhost.saved import (
 )
 from voice.remote.address import is_wyoming
 
-if TYPE_CHECKING:  # the game's machinery is imported where a game starts (see Table's docstring)
+if TYPE_CHECKING:  # the game's machinery is imported where a game starts (see GamesFolder's docstring)
     from partyhost.menu import MenuChoice
     from partyhost.sitting import GameEnd, Sitting
     from partyhost.voiceio import GameIO
@@ -145,7 +145,7 @@ class _NewGame:
     setup: SavedSetup
 
 
-class Table:
+class GamesFolder:
     """Games in one data folder: play, resume, list and delete them."""
 
     def __init__(self, place: Place, tell: Callable[[str], None]):
