@@ -117,7 +117,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 
 def narrow_numbers(
-    question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]], named: Callable[[int], str] = str
+    question: str, values: Sequence[int], choose: Callable[[int], Intent], named: Callable[[int], str] = str
 ) -> Narrow:
     """A number among `values` as a Narrow: the values themselves (said as a span), or,
     beyond a dozen, their tens first ("0, 10, 20 and so on up to 100"), then the number
@@ -193,7 +193,7 @@ class Game(Generic[S]):
 
     order: int = 100  # where it comes in menus and lists
     deck: DeckEntry = DeckEntry()  # the deck it deals from
-    unclear: dict[str, dict[str, Any]] = field(default_factory=dict)
+    unclear: dict[str, Intent] = field(default_factory=dict)
     """Prompt name -> the intent for speech not understood there (Prompt.unclear)."""
     info_intents: Collection[str] = ()  # intents that only tell (read my cards): not journalled
     solo_mode: str = ""  # the mode one person plays against the host ("": none)

@@ -85,7 +85,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, Narrow, Prompt
 from host.decks import PACK_FILE, DeckEntry, Decks, Pack, default_pack
 from host.engine import (
     ORDINALS,
@@ -581,10 +581,10 @@ def _cards_narrow(s: State) -> Narrow:
     return Narrow("Which card?", tuple(ranks))
 
 
-def _card_intent(card: Card) -> dict[str, Any]:
+def _card_intent(card: Card) -> Intent:
     if card.is_joker:
         return {"intent": "play_card", "joker": True}
-    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
+    return {"intent": "play_card", "rank": card.rank, "suit": required(card.suit, "suit")}
 
 
 def _steal_prompt(s: State) -> Prompt:
@@ -1121,32 +1121,25 @@ def hand_view(state: State, player: str) -> HandView | None:
         CardView(
             label=s.name(c),
             detail=f"worth {s.value(c)}",
-            play=_play_intent(c) if c in playable else None,
+            play=_card_intent(c) if c in playable else None,
             play_label=f"Play the {s.name(c)}" if c in playable else "",
         )
         for c in hand
     )
     facts = [f"Count {s.count}.", _standing(s)]
-    actions: tuple[tuple[str, dict[str, Any]], ...] = ()
+    actions: tuple[tuple[str, Intent], ...] = ()
     if s.phase == "over":
         facts.insert(0, "The game is over.")
     elif my_turn:
         facts.insert(0, "Your turn: play a card.")
     elif s.phase == "steal" and s.other(s.stop_maker) == seat:
         facts.insert(0, f"{s.players[s.stop_maker]} made {s.count}: lay a joker on it, or pass.")
-        actions = (
-            (("Lay a joker on it", {"intent": "play_card", "joker": True}),) if JOKER in s.hands[seat] else ()
-        ) + (("Pass", {"intent": "pass"}),)
+        lay: Intent = {"intent": "play_card", "joker": True}
+        actions = ((("Lay a joker on it", lay),) if JOKER in s.hands[seat] else ()) + (("Pass", {"intent": "pass"}),)
     spoken = f"Your cards: {_hand_text(s, seat)}. Count {s.count}."
     return HandView(
         heading=f"Your {_plural(len(hand), 'card')}", cards=cards, spoken=spoken, facts=tuple(facts), actions=actions
     )
-
-
-def _play_intent(card: Card) -> dict[str, Any]:
-    if card.is_joker:
-        return {"intent": "play_card", "joker": True}
-    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
 
 
 GAME = Game(

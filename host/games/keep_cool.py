@@ -155,7 +155,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, Narrow, Prompt
 from host.decks import WORDS_FILE, DeckEntry, Decks, WordCard, sound_key, sound_words
 from host.engine import (
     ORDINALS,
@@ -554,7 +554,7 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         choices=choices,
         timeout=timeout,
         warning=min(warning, timeout) if warning and timeout else None,
-        unclear=dict(UNCLEAR[name]),
+        unclear=UNCLEAR[name].copy(),
         narrow=_words_narrow(s),
     )
 
@@ -586,11 +586,11 @@ def _words_narrow(s: KeepCoolState) -> Narrow:
     """What the host can offer at a turn without saying a word in play: to count what
     it could not read as the clue (as it does with speech it cannot read). A guess is
     never offered: the words it could name are other players' secrets."""
-    clue = Choice("clue", dict(UNCLEAR["keep-cool/word"]), f"{s.turn}, count that as your clue?")
+    clue = Choice("clue", UNCLEAR["keep-cool/word"].copy(), f"{s.turn}, count that as your clue?")
     return Narrow("Your clue?", (clue,))
 
 
-UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
+UNCLEAR: dict[str, Intent] = {"keep-cool/word": {"intent": "word", "word": None}}
 """Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""
 
 
@@ -1193,7 +1193,7 @@ def hand_view(state: KeepCoolState, player: str) -> HandView | None:
         for i, card in enumerate(hand, start=1)
     )
     facts = _hand_facts(s, player, swapping)
-    actions = (
+    actions: tuple[tuple[str, Intent], ...] = (
         (("Keep all four", {"intent": "no"}),)
         if swapping
         else (("None of them", {"intent": "no"}),)

@@ -82,7 +82,7 @@ from host.cardtitle import (
     spoken_name,
     with_names,
 )
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from host.engine import (
     NARROW_LIST_MAX,
@@ -573,9 +573,9 @@ def _gap_words(spot: Spot) -> str:
     return f"between {spot.low} and {spot.high}"
 
 
-def _gap_intent(spot: Spot, length: int) -> dict[str, Any]:
+def _gap_intent(spot: Spot, length: int) -> Intent:
     """The place intent naming exactly this gap (find_spot finds it again)."""
-    intent: dict[str, Any] = {"intent": "place", "line": spot.line + 1}
+    intent: Intent = {"intent": "place", "line": spot.line + 1}
     if spot.low is not None:
         intent["after"] = spot.low
     if spot.high is not None:
