@@ -23,6 +23,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ import platformdirs
 import tomlkit
 import tomlkit.exceptions
 
-from host.contract import PartyhostError
+from host.contract import Json, PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import game_ids, get_game
 from voice.recognizers import check_backend_name
@@ -242,7 +243,7 @@ def _as_text(item: str | int | float) -> str:
         return "9" * (VALUE_CHARS + 1)
 
 
-def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> Settings:
+def apply_overrides(settings: Settings, values: Mapping[str, Json], source: str) -> Settings:
     """A copy of settings with values set; each checked against the field's type."""
     known = {f.name: f for f in dataclasses.fields(Settings)}
     changes: dict[str, Any] = {}
