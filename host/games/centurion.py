@@ -83,7 +83,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 from host.contract import Choice, Intent, Narrow, Prompt
 from host.decks import PACK_FILE, DeckEntry, Decks, Pack, default_pack
@@ -105,6 +105,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import No, Said, Yes
 from host.rules import convert_rule, merge_rules
 from host.unchanging import Unchanging
 from host.views import CardView, HandView
@@ -624,31 +625,66 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
 # ---------------------------------------------------------------- apply
 
 
+class _PlayCard(Said):
+    intent: Literal["play_card"]
+
+
+class PlayCard(_PlayCard, total=False):
+    """A whole card, {"rank": 1..13, "suit": S}, or {"joker": True}."""
+
+    rank: int
+    suit: str
+    joker: bool
+
+
+class RankAlone(Said):
+    intent: Literal["rank_alone"]  # "king": the card it can only be, else the host asks
+    rank: int
+
+
+class SuitAlone(Said):
+    intent: Literal["suit_alone"]  # "hearts", after "Which king: diamonds or hearts?"
+    suit: str
+
+
+class ReadCards(Said):
+    intent: Literal["read_cards"]
+
+
+class Pass(Said):
+    intent: Literal["pass"]
+
+
+Move = PlayCard | RankAlone | SuitAlone | ReadCards | Pass | Yes | No
+"""Every intent Centurion's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Play the named card (or answer the joker offer); the host then moves if it must."""
     if state.phase == "over":
         raise RuleError("The game is over.")
+    move = cast(Move, action)  # by its name; each field is checked where it is used
     current = prompt(state)
-    speaker = action.get("player")
+    speaker = move.get("player")
     if speaker is not None and current is not None and speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn.")
-    if action.get("intent") == "read_cards":
+    if move["intent"] == "read_cards":
         return state, _read_cards(state, current.player if current else None)
     s = evolve(state)
     events: list[Event] = []
     if s.phase == "steal":
-        _answer_joker_offer(s, action, events)
+        _answer_joker_offer(s, move, events)
     else:
-        card = _card_from(s, action)
+        card = _card_from(s, move)
         _check_playable(s, s.turn, card)
         _play(s, s.turn, card, events)
     _let_computer_move(s, events)
     return s, events
 
 
-def _card_from(s: State, action: Action) -> Card:
+def _card_from(s: State, action: Move) -> Card:
     """The card an intent names; RuleError if it names none."""
-    if action.get("intent") not in ("play_card", "rank_alone", "suit_alone"):
+    if action["intent"] not in ("play_card", "rank_alone", "suit_alone"):
         raise RuleError("Name the card you play, like queen of hearts.")
     if action.get("joker"):
         return JOKER
@@ -825,19 +861,18 @@ def _joker_may_answer(s: State, seat: int) -> bool:
     return _jokers_unplayed(s) > 0
 
 
-def _answer_joker_offer(s: State, action: Action, events: list[Event]) -> None:
+def _answer_joker_offer(s: State, action: Move, events: list[Event]) -> None:
     """Joker: it takes the stop over (and the maker may answer it). Pass: score the stop."""
-    intent = action.get("intent")
     seat = s.other(s.stop_maker)
-    if intent in ("pass", "no"):
+    if action["intent"] in ("pass", "no"):
         events.append(say(f"{s.players[seat]} lets it stand."))
         _finish_deal(s, s.maker, events)
         return
-    if intent == "yes" or (intent == "play_card" and action.get("joker")):
+    if action["intent"] == "yes" or (action["intent"] == "play_card" and action.get("joker")):
         _check_joker_available(s, seat)
         _lay_stealing_joker(s, seat, events)
         return
-    if intent == "play_card":
+    if action["intent"] == "play_card":
         raise RuleError("Only a joker can go on the count now. Say joker or pass.")
     raise RuleError("Say joker to take the deal, or pass.")
 
