@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from host.contract import JsonObject
 from host.engine import Game, GameOptions, PlayerCountError, RuleError
 from host.journal import Journal
 from partyhost.config import Settings
@@ -101,7 +102,7 @@ def game_options(game: Game[Any], setup: GameSetup, settings: Settings) -> GameO
     )
 
 
-def input_rules(game: Game[Any], settings: Settings, rules: dict[str, Any]) -> dict[str, Any]:
+def input_rules(game: Game[Any], settings: Settings, rules: JsonObject) -> JsonObject:
     """The given rules, plus the defaults that depend on how players answer."""
     by_input = {**(SPEECH_RULES if settings.input != "text" else {}), **(PHONE_RULES if settings.phones else {})}
     return {**{key: value for key, value in by_input.items() if key in game.rule_defaults}, **rules}
