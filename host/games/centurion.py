@@ -83,9 +83,9 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, cast
 
-from host.contract import Choice, Intent, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import PACK_FILE, DeckEntry, Decks, Pack, default_pack
 from host.engine import (
     ORDINALS,
@@ -120,7 +120,21 @@ DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
 
-RULE_DEFAULTS: dict[str, Any] = {
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    suit_values: dict[str, int]
+    jokers: int
+    target: int
+    pool: int
+    highest_first: bool
+    joker_at_multiple: bool
+    replenish: bool
+    stock_out: str
+    read_hand: str
+
+
+RULE_DEFAULTS: Rules = {
     # The game's defaults for these two are the pack file's (these are the shipped
     # decks/cards.yaml's, for docs/rules.md).
     "suit_values": {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4},
@@ -220,7 +234,7 @@ class State:
     computer: str | None  # the seat name played by the host (vs-host)
     mode: str
     deal: str  # "host" or "table"
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     pack: Pack  # the pack file: rank names, suits, jokers allowed
     dealer: int = 0
@@ -287,11 +301,11 @@ def _pack_of(decks: Decks) -> Pack:
     return decks.pack or default_pack()
 
 
-def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, pack: Pack | None = None) -> Rules:
     """Defaults (suit values and jokers from the pack file, the shipped one unless given)
     overlaid with the players' rules (typed by merge_rules), then checked."""
     pack = pack or default_pack()
-    defaults = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
+    defaults: Rules = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
     rules = merge_rules(TITLE, defaults, given)
     rules["suit_values"] = _as_suit_values(rules["suit_values"], pack.suit_names)
     if rules["jokers"] not in pack.jokers_allowed:

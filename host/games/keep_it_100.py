@@ -70,7 +70,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, TypedDict
 
 from host.cardtitle import (
     HAND_TITLE_WORDS,
@@ -82,7 +82,7 @@ from host.cardtitle import (
     spoken_name,
     with_names,
 )
-from host.contract import Choice, Intent, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from host.engine import (
     NARROW_LIST_MAX,
@@ -119,7 +119,26 @@ MAX_PLAYERS = 8
 INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 """Intents that only read something out: the session does not journal them."""
 
-RULE_DEFAULTS: dict[str, Any] = {
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    starters: list[int]
+    hand_size: int
+    slider_points: int
+    predictor_points: int
+    bet_step: int
+    read_hand: str
+    first_slider: str
+    again_first: str
+    challenge_deck: int
+    challenge_lives: int
+    challenge_target: int
+    life_points: int
+    challenge_play_leftover: bool
+    tiebreak_entry: str
+
+
+RULE_DEFAULTS: Rules = {
     "starters": [5, 20, 35, 50, 65, 80, 95],
     "hand_size": 0,  # 0: by player count, as in the rulebook table
     "slider_points": 20,
@@ -230,7 +249,7 @@ class State:
 
     mode: str
     players: tuple[str, ...]
-    rules: dict[str, Any]
+    rules: Rules
     rng: Random
     lines: list[list[int]]
     deck: list[Question]  # unused questions (tiebreaks draw here)
@@ -282,7 +301,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, events
 
 
-def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+def check_rules(given: JsonObject) -> Rules:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked.
     Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
@@ -298,9 +317,9 @@ def check_rules(given: dict[str, Any]) -> dict[str, Any]:
     for key in ("slider_points", "predictor_points", "hand_size"):
         if rules[key] < 0:
             raise RuleError(f"The rule {key} can't be negative.")
-    for key in ("bet_step", "challenge_deck", "challenge_lives", "challenge_target"):
-        if rules[key] < 1:
-            raise RuleError(f"The rule {key} must be at least 1.")
+    for size in ("bet_step", "challenge_deck", "challenge_lives", "challenge_target"):
+        if rules[size] < 1:
+            raise RuleError(f"The rule {size} must be at least 1.")
     return rules
 
 
@@ -312,7 +331,7 @@ def _starters(value: Any) -> list[int]:
     return [convert_rule("starters", item, int) for item in items]
 
 
-def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:
+def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: Rules) -> None:
     """Refuse a mode, deal, roster or starter set this game can't be played with."""
     if mode not in MODES:
         raise RuleError(f"{TITLE} has no mode {mode!r}; choose {', '.join(MODES)}.")
@@ -1019,7 +1038,7 @@ def table_text(state: State) -> str:
     return " ".join(parts + [f"Scores: {scores(s)}"])
 
 
-def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: dict[str, Any]) -> dict[str, Any]:
+def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: JsonObject) -> JsonObject:
     """The rulebook's first Slider for a later game of the day: the last game's lowest
     scorer still at the table, the first of them in seat order on a tie (Game.rules_after)."""
     if given.get("first_slider") or str(given.get("again_first", RULE_DEFAULTS["again_first"])).lower() != "lowest":

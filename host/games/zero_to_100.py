@@ -100,11 +100,11 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, cast
 
 from host.cardtitle import READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 
-from ..contract import Choice, Narrow, Prompt
+from ..contract import Choice, JsonObject, Narrow, Prompt
 from ..decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from ..engine import (
     ORDINALS,
@@ -141,7 +141,26 @@ INFO_INTENTS = ("read_cards", "read_card")
 TEAMS = True
 """Played in teams (--teams)."""
 
-RULE_DEFAULTS: dict[str, Any] = {
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    teams: int
+    team_names: str
+    hand_size: int
+    start_target: int
+    shuffle: bool
+    spot_on_margin: int
+    tie_draw: str
+    tie_target: str
+    spot_on_discard: str
+    rotate_first: bool
+    read_hand: str
+    reveal_question: bool
+    say_distances: bool
+    hide_picks: bool
+
+
+RULE_DEFAULTS: Rules = {
     "teams": 3,  # 2 or 3 teams when options.teams is empty
     "team_names": "player",  # "player": Team Ana; "number": Team 1
     "hand_size": 6,  # question cards per team at the start (2..10)
@@ -244,7 +263,7 @@ class Play:
 class State:
     """Everything about a game in progress; `apply` returns a changed copy."""
 
-    rules: dict[str, Any]
+    rules: Rules
     teams: list[Team]
     deck: list[Question]  # the draw pile, top first
     rng: random.Random = field(compare=False)
@@ -290,16 +309,18 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, _welcome(state) + _start_round(state)
 
 
-def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+def check_rules(given: JsonObject) -> Rules:
     """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused.
     Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    by_key = cast(dict[str, object], rules)  # the same dict, read rule by rule
     for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
-        if isinstance(rules[key], str):
-            rules[key] = rules[key].lower()
-        if rules[key] not in allowed:
+        value = by_key[key]
+        if isinstance(value, str):
+            value = by_key[key] = value.lower()
+        if value not in allowed:
             shown = f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4 else " or ".join(map(str, allowed))
-            raise RuleError(f"The rule {key} must be {shown}, not {rules[key]}.")
+            raise RuleError(f"The rule {key} must be {shown}, not {value}.")
     return rules
 
 
