@@ -120,6 +120,7 @@ DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
 
+
 class Rules(TypedDict):
     """The game's own rules (GameOptions.rules), as check_rules gives them."""
 

@@ -153,9 +153,9 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from host.contract import Choice, Intent, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import WORDS_FILE, DeckEntry, Decks, WordCard, sound_key, sound_words
 from host.engine import (
     ORDINALS,
@@ -189,7 +189,27 @@ MAX_PLAYERS = 8
 TIMER_SECONDS = (3, 60)
 """The turn time a table may choose (turn_seconds, or "host, timer twelve seconds"): below 3
 nobody can say a word in time; above 60 the turn drags (relaxed=true turns the timer off)."""
-RULE_DEFAULTS: dict[str, Any] = {
+
+
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    face: str | None  # None: asked at the table
+    line: int | None
+    turn_seconds: float
+    warning_seconds: float
+    relaxed: bool
+    say_names: bool
+    rounds_to_win: int
+    swap: bool
+    first_player: str | None
+    several_words: str
+    clued: str
+    roots: str
+    claims: str
+
+
+RULE_DEFAULTS: Rules = {
     "face": None,
     "line": None,
     "turn_seconds": 8.0,
@@ -242,7 +262,7 @@ class KeepCoolState:
     players: tuple[str, ...]
     mode: str
     deal: str
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     phase: str = "face"  # face, line, swap, ready, play, over
     face: str | None = None
@@ -317,15 +337,15 @@ def _checked_players(players: tuple[str, ...], mode: str) -> tuple[str, ...]:
     return players
 
 
-def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, players: tuple[str, ...] | None = None) -> Rules:
     """Merge the rules over the defaults, then check what only Keep Cool knows; the first
     player against the table only when there is one (the settings check rules before)."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, given)
-    face = _optional(rules, "face", str)
+    face = _optional("face", rules["face"], str)
     rules["face"] = face.lower() if face is not None else None
     if rules["face"] is not None and rules["face"] not in FACES:
         raise RuleError("The face must be red or blue.")
-    rules["line"] = _optional(rules, "line", int)
+    rules["line"] = _optional("line", rules["line"], int)
     if rules["line"] is not None and rules["line"] not in LINES:
         raise RuleError("The line must be a number from 1 to 10.")
     low, high = TIMER_SECONDS
@@ -343,15 +363,14 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
         raise RuleError("The rule roots must be near or exact.")
     if rules["claims"] not in ("checked", "trusted"):
         raise RuleError("The rule claims must be checked or trusted.")
-    rules["first_player"] = _optional(rules, "first_player", str)
+    rules["first_player"] = _optional("first_player", rules["first_player"], str)
     if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
     return rules
 
 
-def _optional(rules: dict[str, Any], key: str, kind: type) -> Any:
+def _optional(key: str, value: object, kind: type) -> Any:
     """A rule whose default None means "not chosen" (asked at the table); "none" says so too."""
-    value = rules[key]
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
         return None
     return convert_rule(key, value, kind)

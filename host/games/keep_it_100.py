@@ -119,6 +119,7 @@ MAX_PLAYERS = 8
 INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 """Intents that only read something out: the session does not journal them."""
 
+
 class Rules(TypedDict):
     """The game's own rules (GameOptions.rules), as check_rules gives them."""
 

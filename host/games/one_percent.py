@@ -90,9 +90,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, TypedDict
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, JsonObject, Narrow, Prompt
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, DeckEntry, Decks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
@@ -124,7 +124,28 @@ MODES = ("basic",)
 DEALS = ("host", "table")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-RULE_DEFAULTS: dict[str, Any] = {
+
+
+class DeckCounts(TypedDict):
+    """The reward deck's counts, as rules: the deck file's unless the players change them."""
+
+    winning_copies: int
+    steal_cards: int
+    draw_two_cards: int
+    reroll_cards: int
+
+
+class Rules(DeckCounts):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    dice: str
+    rewards: int
+    max_cards: int
+    duplicates: str
+    hand_size: int
+
+
+RULE_DEFAULTS: Rules = {
     "dice": "host",  # "host": the host rolls; "table": players say their dice
     "rewards": 3,  # rewards earned by the last player in play
     "max_cards": 8,  # reward cards a player may own
@@ -155,8 +176,19 @@ BONUS_NAMES = {"steal": "steal", "draw_two": "draw two", "reroll": "reroll"}
 ROW_SIZE = 3
 DIE_FACES = range(10)
 
-INT_RULES = ("rewards", "max_cards", "hand_size", "winning_copies", "steal_cards", "draw_two_cards", "reroll_cards")
-CHOICE_RULES = {"dice": ("host", "table"), "duplicates": ("warn", "refuse")}
+INT_RULES: Final = (
+    "rewards",
+    "max_cards",
+    "hand_size",
+    "winning_copies",
+    "steal_cards",
+    "draw_two_cards",
+    "reroll_cards",
+)
+CHOICE_RULES: dict[Literal["dice", "duplicates"], tuple[str, ...]] = {
+    "dice": ("host", "table"),
+    "duplicates": ("warn", "refuse"),
+}
 
 # Phases: what the host is waiting for.
 SETUP_ROLL = "setup_roll"  # table dice: players say their setup roll
@@ -226,7 +258,7 @@ class DiceWait:
 class State:
     players: tuple[str, ...]
     deal: str
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     cards: BidRewardDecks  # the deck file's composition
     phase: str = BID
@@ -350,28 +382,31 @@ def _deck_data(decks: Decks) -> BidRewardDecks:
     return decks.bid_reward or default_bid_reward_decks()
 
 
-def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
+def _deck_rule_defaults(reward: RewardDeck) -> DeckCounts:
     """The reward count rules' defaults: the deck file's counts."""
-    counts = {"winning_copies": reward.winning_copies}
-    counts.update({f"{bonus}_cards": getattr(reward, bonus) for bonus in BONUSES})
-    return counts
+    return {
+        "winning_copies": reward.winning_copies,
+        "steal_cards": reward.steal,
+        "draw_two_cards": reward.draw_two,
+        "reroll_cards": reward.reroll,
+    }
 
 
-def check_rules(given: dict[str, Any], cards: BidRewardDecks | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, cards: BidRewardDecks | None = None) -> Rules:
     """The defaults (the deck's counts among them; the shipped deck's unless given)
     overridden by the given rules, then checked."""
     cards = cards or default_bid_reward_decks()
-    defaults = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
+    defaults: Rules = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
     rules = merge_rules(TITLE, defaults, given)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")
-    for key in INT_RULES:
-        if rules[key] < 0:
-            raise RuleError(f"The {key} rule cannot be negative.")
-    for key in ("rewards", "max_cards", "hand_size"):
-        if rules[key] < 1:
-            raise RuleError(f"The {key} rule must be at least 1.")
+    for count in INT_RULES:
+        if rules[count] < 0:
+            raise RuleError(f"The {count} rule cannot be negative.")
+    for least_one in ("rewards", "max_cards", "hand_size"):
+        if rules[least_one] < 1:
+            raise RuleError(f"The {least_one} rule must be at least 1.")
     if rules["hand_size"] * MAX_PLAYERS > cards.bid.size:
         raise RuleError(f"The hand size is too big for the {cards.bid.size} bid cards.")
     return rules
@@ -382,11 +417,12 @@ def _bid_deck(bid: BidDeck) -> list[BidCard]:
     return [BidCard(family.name, value) for family in bid.families for value in bid.values for _ in range(bid.copies)]
 
 
-def _reward_deck(rules: dict[str, Any], reward: RewardDeck) -> list[RewardCard]:
+def _reward_deck(rules: Rules, reward: RewardDeck) -> list[RewardCard]:
     """The file's winning numbers and bonus kinds, in the counts the rules settled on."""
     deck: list[RewardCard] = [n for n in reward.winning_numbers for _ in range(rules["winning_copies"])]
+    counts = {"steal": rules["steal_cards"], "draw_two": rules["draw_two_cards"], "reroll": rules["reroll_cards"]}
     for bonus in BONUSES:
-        deck += [bonus] * rules[f"{bonus}_cards"]
+        deck += [bonus] * counts[bonus]
     return deck
 
 

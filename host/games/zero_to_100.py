@@ -141,6 +141,7 @@ INFO_INTENTS = ("read_cards", "read_card")
 TEAMS = True
 """Played in teams (--teams)."""
 
+
 class Rules(TypedDict):
     """The game's own rules (GameOptions.rules), as check_rules gives them."""
 
