@@ -153,7 +153,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import WORDS_FILE, DeckEntry, Decks, WordCard, sound_key, sound_words
@@ -175,6 +175,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import No, Said, Timeout, Yes
 from host.rules import convert_rule, merge_rules
 from host.views import CardView, HandView
 
@@ -659,37 +660,92 @@ def _turn_timeout(s: KeepCoolState) -> float | None:
 # ---------------------------------------------------------------------------- apply
 
 
+class Face(Said):
+    intent: Literal["face"]
+    face: str  # "red" or "blue"
+
+
+class Line(Said):
+    intent: Literal["line"]
+    line: int  # 1 to 10
+
+
+class RejectCard(Said):
+    intent: Literal["reject_card"]  # swap that card
+    card: int
+
+
+class Ready(Said):
+    intent: Literal["ready"]
+
+
+class _Word(Said):
+    intent: Literal["word"]
+    word: str | None  # a word in play; None: any other word, a clue
+
+
+class Word(_Word, total=False):
+    text: str  # the words said, as the grammar's fallback took them
+    heard: list[str]  # speech taken unread as a clue: the words each ear wrote (Prompt.unclear)
+
+
+class _Hit(Said):
+    intent: Literal["hit"]
+
+
+class Hit(_Hit, total=False):
+    owner: str  # whose word was guessed; left out: the player before the speaker
+
+
+class Timer(Said):
+    intent: Literal["timer"]
+    seconds: int
+
+
+class _Relaxed(Said):
+    intent: Literal["relaxed"]
+
+
+class Relaxed(_Relaxed, total=False):
+    on: bool  # left out: on
+
+
+Move = Face | Line | RejectCard | Ready | Word | Hit | Timer | Relaxed | Timeout | Yes | No
+"""Every intent Keep Cool's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Event]]:
     """Apply one player's intent to a copy of the state; RuleError leaves all as it was."""
     s = evolve(state)
     events: list[Event] = []
-    intent = action.get("intent")
+    move = cast(Move, action)  # by its name; each field is checked where it is used
+    intent = move.get("intent")
     if s.phase == "over":
         raise RuleError("The game is over.")
     if s.phase == "face":
-        _choose_face(s, intent, action, events)
+        _choose_face(s, intent, move, events)
     elif s.phase == "line":
-        _choose_line(s, intent, action, events)
+        _choose_line(s, intent, move, events)
     elif s.phase == "swap":
-        _swap(s, intent, action, events)
+        _swap(s, intent, move, events)
     elif s.phase == "ready":
         _ready(s, intent, events)
     elif s.phase == "claim":
-        _settle_claim(s, intent, action, events)
-    elif intent == "word":
-        _say_word(s, action, events)
-    elif intent == "timeout":
+        _settle_claim(s, move, events)
+    elif move["intent"] == "word":
+        _say_word(s, move, events)
+    elif move["intent"] == "timeout":
         _time_out(s, events)
-    elif intent == "hit":
-        _claim_hit(s, action, events)
-    elif intent in ("timer", "relaxed"):
-        _set_timer(s, intent, action, events)
+    elif move["intent"] == "hit":
+        _claim_hit(s, move, events)
+    elif move["intent"] == "timer" or move["intent"] == "relaxed":
+        _set_timer(s, move, events)
     else:
         raise RuleError(f"{s.turn}, say one word.")
     return s, events
 
 
-def _choose_face(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _choose_face(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     face = str(action.get("face") or "").lower()
     if intent != "face" or face not in FACES:
         raise RuleError("Say red or blue.")
@@ -698,7 +754,7 @@ def _choose_face(s: KeepCoolState, intent: Any, action: Action, events: list[Eve
     _continue_setup(s, events)
 
 
-def _choose_line(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _choose_line(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     line = _whole_number(action.get("line"))
     if intent != "line" or line not in LINES:
         raise RuleError("Say a line number from 1 to 10.")
@@ -707,7 +763,7 @@ def _choose_line(s: KeepCoolState, intent: Any, action: Action, events: list[Eve
     _continue_setup(s, events)
 
 
-def _swap(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _swap(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     """One player's optional exchange; a bare number (heard as a line) names a card."""
     player = s.swap_queue[0]
     if intent == "no":
@@ -751,7 +807,7 @@ REFUSED = "Not that one. Another word."
 word; the reason goes to the player alone (RuleError's aside: the phone page)."""
 
 
-def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+def _say_word(s: KeepCoolState, action: Word, events: list[Event]) -> None:
     """One word from the player whose turn it is: a clue, a guess, or an attack."""
     speaker = s.turn
     word = _clean(action.get("word"))
@@ -866,9 +922,9 @@ def _time_out(s: KeepCoolState, events: list[Event]) -> None:
     s.turn = next_player(s, s.turn)
 
 
-def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event]) -> None:
+def _set_timer(s: KeepCoolState, action: Timer | Relaxed, events: list[Event]) -> None:
     """ "host, relaxed mode" / "host, timer on" / "host, twelve seconds": the same turn goes on."""
-    if intent == "relaxed":
+    if action["intent"] == "relaxed":
         s.rules["relaxed"] = bool(action.get("on", True))
         if s.rules["relaxed"]:
             events.append(say("Relaxed mode: no timer."))
@@ -884,7 +940,7 @@ def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event
     events.append(say(f"Timer on: {s.rules['turn_seconds']:g} seconds a turn."))
 
 
-def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+def _claim_hit(s: KeepCoolState, action: Hit, events: list[Event]) -> None:
     """The owner says the last word said was one of their cards.
 
     Table deal: the host takes their word for it. Host deal: the host missed it
@@ -918,15 +974,15 @@ def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     _after_win(s, speaker, events, next_turn=s.turn)
 
 
-def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _settle_claim(s: KeepCoolState, action: Move, events: list[Event]) -> None:
     """Host deal: the owner names the word the host missed (or takes the claim back)."""
     assert s.claim is not None
     speaker, owner = s.claim["speaker"], s.claim["owner"]
-    if intent == "no":
+    if action["intent"] == "no":
         s.phase, s.claim = "play", None
         events.append(say("Fine, no card."))
         return
-    word = _clean(action.get("word")) if intent == "word" else None
+    word = _clean(action.get("word")) if action["intent"] == "word" else None
     words = _hand_words(s, owner)
     if word not in words:
         places = join_names(list(ORDINALS[: len(words)]), "or")  # by place: the table hears this
