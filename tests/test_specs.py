@@ -141,10 +141,15 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
 def test_the_commands_the_session_handles_are_the_common_grammar_s():
     """host.common_commands.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
     common/any prompt, with resume from the pause's own prompt, name the same commands,
-    so neither can gain one the other lacks."""
+    so neither can gain one the other lacks; host.moves types each of them (CommonCommand)."""
+    from typing import get_args, get_type_hints
+
     from host.common_commands import COMMON_INTENTS
     from host.contract import PAUSED_PROMPT
+    from host.moves import CommonCommand
 
     common = next(grammar for grammar in GRAMMARS if "common/any" in grammar.prompts)
     assert common.prompts[PAUSED_PROMPT] == ["resume"] and "resume" not in common.prompts["common/any"]
     assert set(common.prompts["common/any"]) | {"resume"} == COMMON_INTENTS
+    typed = {name for kind in get_args(CommonCommand) for name in get_args(get_type_hints(kind)["intent"])}
+    assert typed == COMMON_INTENTS
