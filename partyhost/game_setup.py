@@ -63,7 +63,7 @@ class IOChoice:
     """Everyone hears the host (partyhost serve): a game dealing hands only their holders may
     know (Game.hidden_hands) opens its phone pages, or is refused when it cannot."""
 
-    def overrides(self) -> dict[str, Any]:
+    def overrides(self) -> JsonObject:
         """The settings this choice sets, as the settings file names them."""
         names = ("input", "output", "input_device", "output_device", "backend", "voice", "show_private")
         return {name: getattr(self, name) for name in (*names, "phones", "phones_port", "phones_bind")}
