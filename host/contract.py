@@ -133,7 +133,9 @@ Intent = TypedDict(
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
 each intent uses the few docs/specs/intents.md gives it. A TypedDict, so the journal's
-JSON is the value itself."""
+JSON is the value itself. The widest shape, what the matcher, the phone pages and the
+journal hand over: each intent's own TypedDict (host/moves.py, each game's Move) is the
+type a game reads it as."""
 
 
 Json: TypeAlias = "None | bool | int | float | str | list[Json] | dict[str, Json]"
