@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import get_args
 
 from .announcer import Announcer
 from .awaiting import Awaiting, said_yes
@@ -17,29 +18,13 @@ from .contract import PAUSED_PROMPT, Ending, Intent, Outcome, Prompt, Understood
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
+from .moves import CommandName
 from .play import Play
 
 CORRECT = "correct"
 """A correction of the last move: "no, I said lower" (host/corrections.py)."""
-COMMON_INTENTS = {
-    "repeat",
-    "help",
-    "what_can_i_say",
-    "score",
-    "whose_turn",
-    "undo",
-    CORRECT,
-    "pause",
-    "resume",
-    "rules",
-    "slower",
-    "faster",
-    "louder",
-    "quieter",
-    "quit",
-    "read_table",
-    "never_mind",
-}
+COMMON_INTENTS: set[str] = {*get_args(CommandName), CORRECT}
+"""Every common command: said at any prompt, answered by the session (host/moves.py types them)."""
 CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
 narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
