@@ -11,7 +11,8 @@ value stay where they are, since a journal written by an older version may hold 
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from collections.abc import Mapping
+from typing import Literal, TypedDict, TypeVar, cast
 
 
 class Said(TypedDict, total=False):
@@ -79,3 +80,13 @@ class Correct(_Correct, total=False):
 
 CommonCommand = Command | Correct
 """What the session's common commands are given (host/common_commands.py)."""
+
+
+A = TypeVar("A", bound=Mapping[str, object])
+
+
+def named(action: A) -> A:
+    """`action` as a game reads its kind, by `move["intent"]`: itself, or where it has no name
+    a copy named None, which no kind has (a part of a narrowed question alone, {"powers":
+    [...]}, that the lab's table player tries on the rules), so it is refused as before."""
+    return action if "intent" in action else cast(A, {**action, "intent": None})

@@ -105,7 +105,7 @@ from host.engine import (
     score,
     sound,
 )
-from host.moves import No, Said, Yes
+from host.moves import No, Said, Yes, named
 from host.rules import convert_rule, merge_rules
 from host.unchanging import Unchanging
 from host.views import CardView, HandView
@@ -678,7 +678,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Play the named card (or answer the joker offer); the host then moves if it must."""
     if state.phase == "over":
         raise RuleError("The game is over.")
-    move = cast(Move, action)  # by its name; each field is checked where it is used
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     current = prompt(state)
     speaker = move.get("player")
     if speaker is not None and current is not None and speaker != current.player:

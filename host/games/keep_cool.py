@@ -175,7 +175,7 @@ from host.engine import (
     score,
     sound,
 )
-from host.moves import No, Said, Timeout, Yes
+from host.moves import No, Said, Timeout, Yes, named
 from host.rules import convert_rule, merge_rules
 from host.views import CardView, HandView
 
@@ -718,7 +718,7 @@ def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Eve
     """Apply one player's intent to a copy of the state; RuleError leaves all as it was."""
     s = evolve(state)
     events: list[Event] = []
-    move = cast(Move, action)  # by its name; each field is checked where it is used
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     intent = move.get("intent")
     if s.phase == "over":
         raise RuleError("The game is over.")

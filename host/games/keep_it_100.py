@@ -104,7 +104,7 @@ from host.engine import (
     score,
     sound,
 )
-from host.moves import Number, Said
+from host.moves import Number, Said, named
 from host.rules import convert_rule, merge_rules
 from host.views import CardView, HandView, NumberEntry
 
@@ -699,7 +699,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Check the action against the rules and return the next state and its events."""
     if state.phase == OVER:
         raise RuleError("The game is over.")
-    move = cast(Move, action)  # by its name; each field is checked where it is used
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     asked = required(prompt(state), "prompt").player
     speaker = move.get("player")
     if speaker is not None and asked is not None and speaker != asked:

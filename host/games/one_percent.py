@@ -112,7 +112,7 @@ from host.engine import (
     score,
     sound,
 )
-from host.moves import Number, Said
+from host.moves import Number, Said, named
 from host.rules import merge_rules
 from host.unchanging import Unchanging
 from host.views import CardView, HandView
@@ -716,7 +716,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     current = prompt(state)
     if current is None:
         raise RuleError("The game is over.")
-    move = cast(Move, action)  # by its name; each field is checked where it is used
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     speaker = move.get("player", current.player)
     if speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn to answer.")

@@ -124,7 +124,7 @@ from ..engine import (
     score,
     sound,
 )
-from ..moves import Number, Said
+from ..moves import Number, Said, named
 from ..rules import merge_rules
 
 ID = "zero-to-100"
@@ -605,7 +605,7 @@ Move = ChooseCard | KeepPick | ReadCards | ReadCard | ChangePick | Discard | Num
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
-    move = cast(Move, action)  # by its name; each field is checked where it is used
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     if move["intent"] == "read_cards" and move.get("team") is not None:
         shown = _face_up(state, state.teams.index(_named_team(state, move.get("team"))))
         return state, [say(_hand_sentence(shown, own=False))]
