@@ -50,6 +50,7 @@ __all__ = [
     "games",
     "journal",
     "log_events",
+    "moves",
     "narrowing",
     "play",
     "rules",

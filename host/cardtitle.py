@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
+from host.contract import JsonObject
 from host.engine import join_names
 from host.rules import FALSE_WORDS, TRUE_WORDS
 
@@ -114,7 +115,7 @@ def _title_words(text: str) -> list[str]:
     return found
 
 
-def read_hand_rule(given: dict[str, Any]) -> dict[str, Any]:
+def read_hand_rule(given: JsonObject) -> JsonObject:
     """Rules with read_hand as one of READ_HAND. It was on/off before titles: on read
     every card in full ("full"), off nothing ("off"); those values still work."""
     value = given.get("read_hand")

@@ -17,7 +17,7 @@ from typing import Any, Final
 from .announcer import Announcer
 from .awaiting import CONFIRM_AGAIN, Awaiting, timing
 from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCommands
-from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
+from .contract import Ending, Intent, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
 from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
@@ -68,7 +68,7 @@ class Clarifier:
         announcer: Announcer,
         awaiting: Awaiting,
         commands: CommonCommands,
-        take: Callable[[Prompt, dict[str, Any]], None],
+        take: Callable[[Prompt, Intent], None],
         other_ways: Callable[[Prompt, Any], str] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.commands = play, announcer, awaiting, commands
@@ -98,7 +98,7 @@ class Clarifier:
             self._trouble.refused.clear()
         self.announcer.refuse(prompt, error)
 
-    def secret_refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+    def secret_refusal(self, prompt: Prompt, intent: Intent) -> RuleError | None:
         """The rules' refusal of a spoken move whose reason would tell a secret aloud
         (RuleError.secret: "You don't hold the ace of clubs"), told now to the player
         asked alone, with its aside; None when the move is not so refused. The host cannot
@@ -221,14 +221,14 @@ class Clarifier:
         index = intent.get("index") if intent.get("intent") == "choice" else None
         return index if isinstance(index, int) else None
 
-    def said_no_to(self, prompt: Prompt, trouble: Trouble, intent: dict[str, Any]) -> bool:
+    def said_no_to(self, prompt: Prompt, trouble: Trouble, intent: Intent) -> bool:
         """Whether the player already said no to this move here: a reading they refused,
         however worded ("between 20 and 50" after a no to "before 50"), but not one that
         adds to it what the rules take otherwise ("card one with plus twenty" after a no
         to "card one": they said no because the plus twenty was missing)."""
         return any(self._same_result(prompt, intent, refused) for refused in trouble.named(intent))
 
-    def _same_result(self, prompt: Prompt, one: dict[str, Any], other: dict[str, Any]) -> bool:
+    def _same_result(self, prompt: Prompt, one: Intent, other: Intent) -> bool:
         """The rules do the same with both moves now: the same new state and events, or
         the same refusal."""
         first, second = self.play.tried(one, prompt.player), self.play.tried(other, prompt.player)
@@ -275,7 +275,7 @@ class Clarifier:
     def sorry(self, prompt: Prompt) -> str:
         return "Sorry, I didn't catch that. " + self.commands.options_sentence(prompt)
 
-    def refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None:
+    def refusal(self, prompt: Prompt, intent: Intent) -> RuleError | None:
         """Why the rules refuse the move now, or None when they take it (tried on the
         state, which stays as it is)."""
         if intent["intent"] in COMMON_INTENTS:
@@ -298,7 +298,7 @@ class Clarifier:
         labels = [c.label for c in prompt.narrow.choices] if prompt.narrow is not None else []
         return any(self._reads_as_yes(words) for words in labels + list(prompt.choices))
 
-    def needs_surer(self, prompt: Prompt, heard: Understood, intent: dict[str, Any] | None) -> bool:
+    def needs_surer(self, prompt: Prompt, heard: Understood, intent: Intent | None) -> bool:
         """A spoken move read surely enough to act on, but not surely enough for a move
         that cannot be taken back (SURE_TO_REVEAL): asked "is that your answer?" first.
         Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
@@ -309,9 +309,7 @@ class Clarifier:
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
 
-    def did_you_mean(
-        self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False
-    ) -> dict[str, Any] | Taken:
+    def did_you_mean(self, prompt: Prompt, phrase: str, intent: Intent, sure_only: bool = False) -> Intent | Taken:
         """Ask before acting on an unsure reply (`sure_only`: a reply sure enough for a move
         that can be taken back, but not for this one: "Ben says lower: is that your
         answer?"). "yes" settles it, "no" refuses it (never acted on unasked at this

@@ -10,37 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import get_args
 
 from .announcer import Announcer
 from .awaiting import Awaiting, said_yes
-from .contract import PAUSED_PROMPT, Ending, Outcome, Prompt, Understood, Verdict
+from .contract import PAUSED_PROMPT, Ending, Intent, Outcome, Prompt, Understood, Verdict
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
+from .moves import CommandName
 from .play import Play
 
 CORRECT = "correct"
 """A correction of the last move: "no, I said lower" (host/corrections.py)."""
-COMMON_INTENTS = {
-    "repeat",
-    "help",
-    "what_can_i_say",
-    "score",
-    "whose_turn",
-    "undo",
-    CORRECT,
-    "pause",
-    "resume",
-    "rules",
-    "slower",
-    "faster",
-    "louder",
-    "quieter",
-    "quit",
-    "read_table",
-    "never_mind",
-}
+COMMON_INTENTS: set[str] = {*get_args(CommandName), CORRECT}
+"""Every common command: said at any prompt, answered by the session (host/moves.py types them)."""
 CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
 narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
@@ -79,9 +63,9 @@ class CommonCommands:
         announcer: Announcer,
         awaiting: Awaiting,
         log: EventLog,
-        correct: Callable[[Prompt, dict[str, Any], Understood | None], None],
+        correct: Callable[[Prompt, Intent, Understood | None], None],
         undo_after_reveal: bool = False,
-        take: Callable[[Prompt, dict[str, Any]], None] | None = None,
+        take: Callable[[Prompt, Intent], None] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
         self.correct = correct
@@ -93,7 +77,7 @@ class CommonCommands:
         """Takes a move said instead of an answer to "Do you want to stop the game?" (the
         session's own way to take a move); None: such a move is not taken."""
 
-    def carry_out(self, prompt: Prompt, intent: dict[str, Any], heard: Understood | None = None) -> Ending | None:
+    def carry_out(self, prompt: Prompt, intent: Intent, heard: Understood | None = None) -> Ending | None:
         """The command `intent` names, heard at `prompt` (`heard`: the reply it came in, if any)."""
         name = intent["intent"]
         if name == "repeat":
@@ -141,7 +125,7 @@ class CommonCommands:
         self.log.write(Accepted(prompt.player, {"intent": name}))
         return None
 
-    def _move_instead(self, prompt: Prompt, heard: Understood | None) -> dict[str, Any] | None:
+    def _move_instead(self, prompt: Prompt, heard: Understood | None) -> Intent | None:
         """A move said instead of yes or no ("5 clovers" to "Do you want to stop the
         game?"): the words read surely as an answer to the game's question, never lost."""
         if heard is None or heard.intent is not None or not heard.text:
@@ -150,7 +134,7 @@ class CommonCommands:
         intent = whole.intent
         if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
             return None
-        return dict(intent)
+        return intent.copy()
 
     def _undo(self, prompt: Prompt) -> None:
         """Take back the last move (docs/rules.md, "In every game"). Its own player may;

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypeAlias, TypedDict
 
 
 class PartyhostError(Exception):
@@ -97,7 +97,7 @@ Intent = TypedDict(
         "intent": str,  # always present: the intent's name (docs/specs/intents.md)
         "value": int,
         "values": Any,
-        "card": int,
+        "card": "int | str",  # a card by its place (1-based), or by its name (one-percent)
         "line": int,
         "after": int,
         "before": int,
@@ -125,13 +125,25 @@ Intent = TypedDict(
         "seed": int,  # the journal's own redraw (host.engine.REDRAW), which no game sees
         "said": str,  # a correction's words for the last move (host/corrections.py)
         "by": str,  # whose move a correction names
+        "heard": "list[str]",  # the words each ear wrote of speech taken unread as a move (Prompt.unclear)
+        "text": str,  # the words a prompt's fallback took as said, unread (a Keep Cool clue)
     },
     total=False,
 )
 """What a player meant: one JSON object, {"intent": NAME, ...fields}. The fields are
 every slot any grammar or engine fills (tests/test_specs.py keeps this list complete);
 each intent uses the few docs/specs/intents.md gives it. A TypedDict, so the journal's
-JSON is the value itself."""
+JSON is the value itself. The widest shape, what the matcher, the phone pages and the
+journal hand over: each intent's own TypedDict (host/moves.py, each game's Move) is the
+type a game reads it as."""
+
+
+Json: TypeAlias = "None | bool | int | float | str | list[Json] | dict[str, Json]"
+"""A value as JSON holds it: what a settings file, a saved game's setup, a phone's
+message or a log line is made of, before the code that knows its shape reads it."""
+
+JsonObject: TypeAlias = "dict[str, Json]"
+"""One JSON object: {"name": value, ...}."""
 
 
 PAUSED_PROMPT = "common/paused"
@@ -183,7 +195,7 @@ class Choice:
     """
 
     label: str
-    intent: dict[str, Any]
+    intent: Intent
     named: str = ""
     then: Narrow | None = None
 
@@ -205,11 +217,11 @@ class Narrow:
     part whose list would tell what a player holds (a joker offered only to its holder),
     so the same words are said whatever the hand. "": built from the labels."""
 
-    def moves(self, taken: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    def moves(self, taken: Intent | None = None) -> list[Intent]:
         """Every move a path through it makes (the intents along each path, merged)."""
-        found = []
+        found: list[Intent] = []
         for choice in self.choices:
-            move = {**(taken or {}), **choice.intent}
+            move = (taken or {}) | choice.intent
             found += choice.then.moves(move) if choice.then is not None else [move]
         return found
 
@@ -244,7 +256,7 @@ class Prompt:
     choices: tuple[str, ...] = ()
     timeout: float | None = None
     warning: float | None = None
-    unclear: dict[str, Any] | None = None
+    unclear: Intent | None = None
     narrow: Narrow | None = None
 
 
@@ -262,7 +274,7 @@ class Matched(Protocol):
     """What decide needs of a matcher's verdict (voice.understanding.matcher.Match fits)."""
 
     @property
-    def intent(self) -> dict[str, Any] | None: ...
+    def intent(self) -> Intent | None: ...
 
     @property
     def needs_confirmation(self) -> bool: ...
@@ -382,7 +394,7 @@ class Understood:
     outcome: Outcome
     source: Source = Source.TYPED
     text: str = ""
-    intent: dict[str, Any] | None = None
+    intent: Intent | None = None
     phrase: str = ""
     score: float = 0.0
     confidence: float | None = None

@@ -25,7 +25,7 @@ from typing import Any
 from .announcer import Announcer
 from .awaiting import Awaiting
 from .common_commands import COMMON_INTENTS, CORRECT
-from .contract import Prompt, Understood, Verdict
+from .contract import Intent, Prompt, Understood, Verdict
 from .engine import Event, RuleError, join_names
 from .log_events import Corrected
 from .play import LastMove, Play
@@ -74,7 +74,7 @@ class Corrections:
             return heard
         return replace(heard, intent=here.intent, phrase=here.phrase, score=here.score, verdict=here.verdict)
 
-    def correct(self, prompt: Prompt, intent: dict[str, Any], heard: Understood | None) -> None:
+    def correct(self, prompt: Prompt, intent: Intent, heard: Understood | None) -> None:
         """A correction heard at `prompt` ({"said": words, "by": a name}, either may be
         empty): the last move replaced by the move said, once the rules and, where
         needed, the table agree; otherwise a reason, and nothing changes."""
@@ -140,7 +140,7 @@ class Corrections:
                 return name
         return None
 
-    def _read(self, prompt: Prompt, asked: Prompt, said: str, owner: str | None) -> tuple[dict[str, Any], str] | None:
+    def _read(self, prompt: Prompt, asked: Prompt, said: str, owner: str | None) -> tuple[Intent, str] | None:
         """The move the correction says, read against the question the last move answered,
         and its words; where none was said ("that's not what I said"), asked for. None
         (and the reason said) when nothing was understood."""

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from host.contract import PartyhostError
+from host.contract import Json, JsonObject, PartyhostError
 from host.files import DECK_BYTES, FileProblem, check_regular, read_text
 from host.unchanging import Unchanging
 
@@ -243,7 +243,7 @@ class _Row:
 
     path: Path
     line: int
-    fields: dict[str, Any]
+    fields: JsonObject
 
     @property
     def where(self) -> str:
@@ -676,7 +676,7 @@ def _check_field_names(row: _Row, allowed: tuple[str, ...]) -> None:
         raise row.fail(f"unknown field '{unknown[0]}'; the fields are {', '.join(allowed)}")
 
 
-def _present(row: _Row, name: str) -> Any:
+def _present(row: _Row, name: str) -> Json:
     if name not in row.fields or row.fields[name] is None:
         raise row.fail(f"missing field '{name}'")
     return row.fields[name]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from host.contract import Choice, Intent, Narrow, PartyhostError, Prompt
+from host.contract import Choice, Intent, Json, JsonObject, Narrow, PartyhostError, Prompt
 from host.decks import DeckEntry, Decks
 from host.views import HandView
 
@@ -117,7 +117,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 
 def narrow_numbers(
-    question: str, values: Sequence[int], choose: Callable[[int], dict[str, Any]], named: Callable[[int], str] = str
+    question: str, values: Sequence[int], choose: Callable[[int], Intent], named: Callable[[int], str] = str
 ) -> Narrow:
     """A number among `values` as a Narrow: the values themselves (said as a span), or,
     beyond a dozen, their tens first ("0, 10, 20 and so on up to 100"), then the number
@@ -157,7 +157,7 @@ class GameOptions:
     mode: str = ""
     deal: str = "host"
     seed: int = 0
-    rules: dict[str, Any] = field(default_factory=dict)
+    rules: JsonObject = field(default_factory=dict)
 
 
 S = TypeVar("S")
@@ -181,7 +181,7 @@ class Game(Generic[S]):
     deals: tuple[str, ...]  # subset of ("host", "table"); first is default
     min_players: int
     max_players: int
-    rule_defaults: dict[str, Any]  # the game's own rules (GameOptions.rules) and their defaults
+    rule_defaults: Mapping[str, object]  # the game's own rules (GameOptions.rules) and their defaults
     rules_summary: str  # spoken by "rules", in our own words
     setup: Callable[[GameOptions, Decks], tuple[S, list[Event]]]  # the first state and what the deal says
     prompt: Callable[[S], Prompt | None]  # None once the game is over
@@ -193,7 +193,7 @@ class Game(Generic[S]):
 
     order: int = 100  # where it comes in menus and lists
     deck: DeckEntry = DeckEntry()  # the deck it deals from
-    unclear: dict[str, dict[str, Any]] = field(default_factory=dict)
+    unclear: dict[str, Intent] = field(default_factory=dict)
     """Prompt name -> the intent for speech not understood there (Prompt.unclear)."""
     info_intents: Collection[str] = ()  # intents that only tell (read my cards): not journalled
     solo_mode: str = ""  # the mode one person plays against the host ("": none)
@@ -214,14 +214,14 @@ class Game(Generic[S]):
     """What a resumed game tells again before play goes on: each player's secret cards,
     privately, as the game's start gave them (Keep Cool's words), or the question in play
     (Keep It 100's card). None: nothing."""
-    check_rules: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    check_rules: Callable[[JsonObject], Mapping[str, object]] | None = None
     """The game's rules checked without a table (no players, the shipped decks), raising
     RuleError: the settings file's [rules.GAME] are checked so before any game starts.
     None: their types only (merge_rules)."""
-    rules_before: dict[str, Any] = field(default_factory=dict)
+    rules_before: Mapping[str, Json] = field(default_factory=dict)
     """For a rule key added later: the value that plays as the game did before the key
     existed, so a game saved then resumes as it began (partyhost/saved.py)."""
-    rules_after: Callable[[dict[str, int], tuple[str, ...], dict[str, Any]], dict[str, Any]] | None = None
+    rules_after: Callable[[dict[str, int], tuple[str, ...], JsonObject], JsonObject] | None = None
     """Rule values a new game takes from the same table's last game of the day, given
     that game's final scores, the new roster and the rules given (Keep It 100: its
     lowest scorer is the first Slider); None: the last game changes nothing."""

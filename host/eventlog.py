@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from .files import FileProblem, check_writable, kind_of, not_a
 from .log_events import LogEvent
@@ -47,7 +47,7 @@ class EventLog:
         self.file: TextIO | None = os.fdopen(fd, "a", encoding="utf-8")
         self.seq = _count_lines(path)
 
-    def write(self, event: LogEvent | Mapping[str, Any]) -> dict[str, Any]:
+    def write(self, event: LogEvent | Mapping[str, object]) -> dict[str, object]:
         """One entry: the session's typed ones (host/log_events.py) or an engine's event."""
         fields = event.to_dict() if isinstance(event, LogEvent) else event
         self.seq += 1

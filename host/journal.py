@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host.contract import PartyhostError
+from host.contract import JsonObject, PartyhostError
 
 from . import wal_check
 from .files import DECK_BYTES, check_regular, read_bytes
@@ -139,7 +139,7 @@ class JournalUnwritable(PartyhostError):
 class SessionRecord:
     id: str
     game: str
-    setup: dict[str, Any]
+    setup: JsonObject
     status: str
     created: float
     updated: float
@@ -201,7 +201,7 @@ class Journal:
         except sqlite3.OperationalError as error:
             raise JournalUnwritable(self.path, error) from error
 
-    def create(self, game: str, setup: dict[str, Any]) -> str:
+    def create(self, game: str, setup: JsonObject) -> str:
         session_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         now = time.time()
         with self._saving():
@@ -211,7 +211,7 @@ class Journal:
             )
         return session_id
 
-    def update_setup(self, session_id: str, setup: dict[str, Any]) -> None:
+    def update_setup(self, session_id: str, setup: JsonObject) -> None:
         with self._saving():
             self.db.execute("UPDATE sessions SET setup = ? WHERE id = ?", (json.dumps(setup), session_id))
 
@@ -241,12 +241,9 @@ class Journal:
         later (None: no such game)."""
         for record in self._records("WHERE s.game = ? AND s.status = 'over' AND s.updated >= ?", (game, since)):
             result = record.setup.get("result")
-            if (
-                record.setup.get("group") == group
-                and isinstance(result, dict)
-                and isinstance(result.get("scores"), dict)
-            ):
-                return {str(k): int(v) for k, v in result["scores"].items() if isinstance(v, int)}
+            scores = result.get("scores") if isinstance(result, dict) else None
+            if record.setup.get("group") == group and isinstance(scores, dict):
+                return {str(k): int(v) for k, v in scores.items() if isinstance(v, int)}
         return None
 
     def set_status(self, session_id: str, status: str) -> None:
@@ -255,11 +252,11 @@ class Journal:
                 "UPDATE sessions SET status = ?, updated = ? WHERE id = ?", (status, time.time(), session_id)
             )
 
-    def accepted_actions(self, session_id: str) -> list[dict[str, Any]]:
+    def accepted_actions(self, session_id: str) -> list[JsonObject]:
         """The actions in force: journal order, each undo removing the latest one (a
         redraw counts as one: host.engine.apply_move replays it), each correction taking
         the place of the latest move a player made (the redraws after it stay)."""
-        actions: list[dict[str, Any]] = []
+        actions: list[JsonObject] = []
         kinds: list[str] = []
         for seq, kind, action in self.db.execute(
             "SELECT seq, kind, action FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
@@ -494,7 +491,7 @@ def _number(value: Any) -> float:
         return 0.0
 
 
-def _action(session_id: str, seq: int, text: str | None) -> dict[str, Any]:
+def _action(session_id: str, seq: int, text: str | None) -> JsonObject:
     try:
         action = json.loads(text) if text is not None else None
     except (TypeError, ValueError, RecursionError) as error:

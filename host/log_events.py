@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from host.contract import JsonObject
+
 FLATTENED = "timing"
 """The field whose keys are written beside the others (listening_from, start, end ...)."""
 
@@ -25,8 +27,8 @@ class LogEvent:
 
     KIND: ClassVar[str]
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.KIND}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"type": self.KIND}
         for item in dataclasses.fields(self):
             value = getattr(self, item.name)
             if item.default is not dataclasses.MISSING and item.default in (None, False) and value is item.default:

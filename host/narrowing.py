@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
-from .contract import Choice, Ending, Narrow, Prompt, joined_prompt
+from .contract import Choice, Ending, Intent, Narrow, Prompt, joined_prompt
 from .engine import NARROW_LIST_MAX, ORDINALS, join_names
 
 NARROW_AFTER = 2
@@ -65,11 +65,11 @@ class Trouble:
 
     prompt: Prompt
     misses: int = 0
-    refused: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[Intent] = field(default_factory=list)
     """Readings the player said "no" to: never acted on unasked again at this prompt."""
     heard: list[str] = field(default_factory=list)
     """The texts of the missed replies, latest last (where the likeliest reading comes from)."""
-    ruled_out: list[dict[str, Any]] = field(default_factory=list)
+    ruled_out: list[Intent] = field(default_factory=list)
     """Spoken moves the rules refused here: heard again, the same one is a miss as well."""
 
     def miss(self, text: str = "") -> bool:
@@ -79,14 +79,14 @@ class Trouble:
             self.heard.append(text)
         return self.misses >= NARROW_AFTER and self.prompt.narrow is not None
 
-    def refuse(self, intent: dict[str, Any]) -> None:
-        self.refused.append(dict(intent))
+    def refuse(self, intent: Intent) -> None:
+        self.refused.append(intent.copy())
 
-    def was_refused(self, intent: dict[str, Any]) -> bool:
+    def was_refused(self, intent: Intent) -> bool:
         """The move was refused, however it was named ("before 50" is "between 20 and 50")."""
         return bool(self.named(intent))
 
-    def named(self, intent: dict[str, Any]) -> list[dict[str, Any]]:
+    def named(self, intent: Intent) -> list[Intent]:
         """The refused readings `intent` names: it says at least all they said."""
         return [refused for refused in self.refused if _names(intent, refused)]
 
@@ -117,7 +117,7 @@ class Reply:
     well as "lower"), else None.
     """
 
-    intent: dict[str, Any] | None = None
+    intent: Intent | None = None
     sure: bool = False
     phrase: str = ""
     cut: Cut | None = None
@@ -139,7 +139,7 @@ class _Rest(Enum):
 
 
 _GO_ON: Final = _Rest.GO_ON
-_Answer = Choice | dict[str, Any] | Cut
+_Answer = Choice | Intent | Cut
 """What questions about some choices gave: one of them, a full move (a phone's button),
 or what cut the narrowing short."""
 
@@ -156,17 +156,17 @@ class Narrowing:
         self.yes_no_word = yes_no_word or (lambda label: False)
         self.unused = 0
 
-    def run(self, likeliest: int | None = None) -> dict[str, Any] | Cut | None:
+    def run(self, likeliest: int | None = None) -> Intent | Cut | None:
         """The move (an intent), what cut the narrowing short, or None when no move was
         found. `likeliest`: the index of the first part's choice the misses point to, if any."""
         part = self.prompt.narrow
-        taken: dict[str, Any] = {}
+        taken: Intent = {}
         try:
             while part is not None:
                 step = self._part(part, taken, likeliest)
-                if step is None or isinstance(step, (Ending, MovedOn, dict)):
+                if not isinstance(step, Choice):
                     return step  # nothing found, cut short, or a full move
-                taken = {**taken, **step.intent}
+                taken = taken | step.intent
                 part, likeliest = step.then, None
         except _Stop:
             return None
@@ -174,7 +174,7 @@ class Narrowing:
 
     # ---- one part: the likeliest, the span or the list, then other words ---------
 
-    def _part(self, part: Narrow, taken: dict[str, Any], likeliest: int | None) -> _Answer | None:
+    def _part(self, part: Narrow, taken: Intent, likeliest: int | None) -> _Answer | None:
         """One part of the move (`taken`: what earlier parts settled); None: nothing in
         it (every choice refused)."""
         left = [c for c in part.choices if c.then is not None or not self.trouble.was_refused({**taken, **c.intent})]
@@ -286,7 +286,7 @@ class Narrowing:
         if self.unused >= UNUSED_MAX:
             raise _Stop
 
-    def _chosen(self, reply: Reply, among: Sequence[Choice]) -> Choice | dict[str, Any] | None:
+    def _chosen(self, reply: Reply, among: Sequence[Choice]) -> Choice | Intent | None:
         """The choice the reply names surely (one read nearly as well as another choice is
         only a guess: "right lower one"), a full move said surely (a phone's button), or None."""
         intent = reply.intent
@@ -298,7 +298,7 @@ class Narrowing:
         if intent.get("intent") in ("yes", "no", "something_else"):
             return None
         if reply.sure and not self.trouble.was_refused(intent):
-            return dict(intent)
+            return intent.copy()
         return None
 
     def _ask(self, kind: str, text: str, choices: Sequence[Choice], labels: list[str]) -> Reply:
@@ -359,14 +359,14 @@ def _rank(label: str) -> int | None:
     return ORDINALS.index(label) + 1 if label in ORDINALS else None
 
 
-def _leaf_numbers(choices: list[Choice]) -> list[tuple[int, dict[str, Any]]] | None:
+def _leaf_numbers(choices: list[Choice]) -> list[tuple[int, Intent]] | None:
     """Every number reachable from `choices` with its full move (the tens lead to their
     numbers), or None when some choice is no number."""
-    found: list[tuple[int, dict[str, Any]]] = []
+    found: list[tuple[int, Intent]] = []
 
-    def walk(options: Sequence[Choice], taken: dict[str, Any]) -> bool:
+    def walk(options: Sequence[Choice], taken: Intent) -> bool:
         for choice in options:
-            move = {**taken, **choice.intent}
+            move = taken | choice.intent
             if choice.then is not None:
                 if not walk(choice.then.choices, move):
                     return False
@@ -379,13 +379,13 @@ def _leaf_numbers(choices: list[Choice]) -> list[tuple[int, dict[str, Any]]] | N
     return found if walk(choices, {}) else None
 
 
-def leads_to(narrow: Narrow | None, intent: dict[str, Any]) -> bool:
+def leads_to(narrow: Narrow | None, intent: Intent) -> bool:
     """Whether `intent` is a move the narrowed questions lead to, said whole at one of them
     ("4 sharks" to "how many: 1 to 6?"): it says all that some path of their choices says."""
 
-    def walk(part: Narrow, taken: dict[str, Any]) -> bool:
+    def walk(part: Narrow, taken: Intent) -> bool:
         for choice in part.choices:
-            move = {**taken, **choice.intent}
+            move = taken | choice.intent
             if walk(choice.then, move) if choice.then is not None else _names(intent, move):
                 return True
         return False
@@ -407,6 +407,6 @@ def likeliest_choice(prompt: Prompt, texts: list[str], understand: Callable[[Pro
     return None
 
 
-def _names(intent: dict[str, Any], refused: dict[str, Any]) -> bool:
+def _names(intent: Intent, refused: Intent) -> bool:
     """Whether `intent` says at least everything `refused` said (the same move, maybe more fully)."""
     return all(intent.get(key) == value for key, value in refused.items() if key != "player")

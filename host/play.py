@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .contract import Understood
+from .contract import Intent, Understood
 from .engine import REDRAW, Action, Event, Game, GameOptions, RuleError, apply_move, crosses_reveal, redraw_seed
 from .journal import Journal
 
@@ -88,16 +88,14 @@ class Play:
             state, _ = apply_move(self.game, state, action)
         return state
 
-    def tried(
-        self, intent: dict[str, Any], player: str | None, state: Any = None
-    ) -> tuple[Any, list[Event]] | RuleError:
+    def tried(self, intent: Intent, player: str | None, state: Any = None) -> tuple[Any, list[Event]] | RuleError:
         """What the rules would do with the move now, or in `state` (which stays as it is)."""
         try:
             return self.game.apply(self.state if state is None else state, _action(intent, player))
         except RuleError as error:
             return error
 
-    def take(self, intent: dict[str, Any], player: str | None, state: Any, heard: Understood | None = None) -> None:
+    def take(self, intent: Intent, player: str | None, state: Any, heard: Understood | None = None) -> None:
         """A move the rules took (`tried`): journaled first, then the game goes on from
         `state`. `heard`: the reply it was taken from, kept for a correction of it."""
         action = _action(intent, player)
@@ -107,7 +105,7 @@ class Play:
         self.state = state
         self._changed()
 
-    def correct(self, last: LastMove, intent: dict[str, Any]) -> None:
+    def correct(self, last: LastMove, intent: Intent) -> None:
         """`last` as its player said it, `intent`, where the host misheard it: journaled as
         a correction first, then the game goes on as if it had been taken so (the redraws
         after it replayed too). Its player stays the same."""
@@ -158,7 +156,7 @@ class Play:
             watch(self.state)
 
 
-def _action(intent: dict[str, Any], player: str | None) -> Action:
+def _action(intent: Intent, player: str | None) -> Action:
     """The move as the rules and the journal take it. The ears build intents from the
     grammar as plain dicts; their keys are Intent's."""
     return cast(Action, {**intent, "player": player})

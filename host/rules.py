@@ -9,9 +9,9 @@ import copy
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from host.contract import did_you_mean
+from host.contract import Json, did_you_mean
 from host.engine import RuleError, join_names
 
 TRUE_WORDS = ("true", "yes", "on", "1")
@@ -19,7 +19,11 @@ FALSE_WORDS = ("false", "no", "off", "0")
 RULE_TYPES = (bool, int, float, str)  # bool first: a bool is also an int
 
 
-def merge_rules(title: str, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+R = TypeVar("R", bound=Mapping[str, object])
+"""A game's rules: its own TypedDict, the shape of its RULE_DEFAULTS."""
+
+
+def merge_rules(title: str, defaults: R, given: Mapping[str, Json]) -> R:
     """`given` over a copy of `defaults`, each value in its default's type.
 
     Rules come from the command line or a saved config, often as text ("12",
@@ -27,7 +31,9 @@ def merge_rules(title: str, defaults: Mapping[str, Any], given: Mapping[str, Any
     same way. A value whose default is bool, int, float or str is converted with
     `convert_rule`. Where the default is None, a dict or a list, the value passes
     through unchanged: only the engine knows its shape (suit values, starters,
-    "ask the players"). Ranges and allowed choices stay in the engines too.
+    "ask the players"). Ranges and allowed choices stay in the engines too, which is
+    where those values' shapes are checked: the result has the defaults' type as far
+    as this checks it, and the engine's check_rules the rest.
     """
     unknown = sorted(set(given) - set(defaults))
     if unknown:
@@ -40,7 +46,7 @@ def merge_rules(title: str, defaults: Mapping[str, Any], given: Mapping[str, Any
     for key, value in given.items():
         kind = next((k for k in RULE_TYPES if isinstance(defaults[key], k)), None)
         rules[key] = value if kind is None else convert_rule(key, value, kind)
-    return rules
+    return cast(R, rules)
 
 
 def convert_rule(key: str, value: Any, kind: type) -> Any:

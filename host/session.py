@@ -24,7 +24,7 @@ from .announcer import Announcer, Mouth
 from .awaiting import Awaiting, Ears, timing
 from .clarifying import LISTEN_AGAIN, SORRY, Clarifier, Taken
 from .common_commands import COMMON_INTENTS, CommonCommands
-from .contract import Ending, Outcome, Prompt, Understood, Verdict
+from .contract import Ending, Intent, Outcome, Prompt, Understood, Verdict
 from .corrections import Corrections
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
@@ -155,7 +155,7 @@ class Session:
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write(Heard(prompt.player, heard.text, source=heard.source.value))
-            return self._act(prompt, dict(heard.intent), heard, heard.seat)
+            return self._act(prompt, heard.intent.copy(), heard, heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
             confidence = round(heard.confidence or 0.0, 3)
@@ -164,7 +164,7 @@ class Session:
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
             )
             self._accept(
-                prompt, {**prompt.unclear, "heard": list(heard.heard_as)} if heard.heard_as else dict(prompt.unclear)
+                prompt, prompt.unclear | {"heard": list(heard.heard_as)} if heard.heard_as else prompt.unclear.copy()
             )
             return None
         return self._take_understood(prompt, heard)
@@ -213,7 +213,7 @@ class Session:
             self.clarifier.refuse(prompt, refusal)
             return self.clarifier.narrow(prompt) if trouble.miss(heard.text) else None
         if refusal is not None:
-            trouble.ruled_out.append(dict(intent))
+            trouble.ruled_out.append(intent.copy())
         return self._act(prompt, intent, heard)
 
     def _log_heard(self, prompt: Prompt, heard: Understood) -> None:
@@ -256,14 +256,14 @@ class Session:
             self.announcer.reject(prompt, "not understood", self.clarifier.sorry(prompt))
         return None
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, seat: str = "") -> Ending | None:
+    def _act(self, prompt: Prompt, intent: Intent, heard: Understood, seat: str = "") -> Ending | None:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
             return self.commands.carry_out(prompt, intent, heard)
         self._accept(prompt, intent, seat, heard)
         return None
 
-    def _accept(self, prompt: Prompt, intent: dict[str, Any], seat: str = "", heard: Understood | None = None) -> None:
+    def _accept(self, prompt: Prompt, intent: Intent, seat: str = "", heard: Understood | None = None) -> None:
         """A move by the player asked, or, where anyone of several may answer (player
         None), by the seat of the phone page it came from. `heard`: the reply it came
         from (kept for a correction of it)."""

@@ -6,7 +6,8 @@ pages (partyhost/phones/) render them. Values only, so host/ knows nothing of th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from host.contract import Intent
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class CardView:
 
     label: str  # "piano", "queen of hearts", "clover 4"
     detail: str = ""  # "card 1", "worth 36"
-    play: dict[str, Any] | None = None
+    play: Intent | None = None
     play_label: str = ""
 
 
@@ -30,7 +31,7 @@ class NumberEntry:
     a tiebreak guess no one else hears before the host reveals them all together."""
 
     label: str  # "Your tiebreak number"
-    intent: dict[str, Any]  # {"intent": "number"}
+    intent: Intent  # {"intent": "number"}
     slot: str  # "value"
     low: int = 0
     high: int = 100
@@ -52,6 +53,6 @@ class HandView:
     cards: tuple[CardView, ...]
     spoken: str
     facts: tuple[str, ...] = ()
-    actions: tuple[tuple[str, dict[str, Any]], ...] = ()
+    actions: tuple[tuple[str, Intent], ...] = ()
     markable: bool = False
     number: NumberEntry | None = None

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ import platformdirs
 import tomlkit
 import tomlkit.exceptions
 
-from host.contract import PartyhostError
+from host.contract import Json, JsonObject, PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import game_ids, get_game
 from voice.recognizers import check_backend_name
@@ -97,7 +98,7 @@ class Settings:
     serve_zeroconf: bool = True  # partyhost serve: announce it (_wyoming._tcp) so Home Assistant finds it
     undo_after_reveal: bool = False  # "undo" may take back a move that showed something hidden
     # (a card, a roll), once the table agrees (docs/rules.md)
-    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
+    rules: dict[str, JsonObject] = field(default_factory=dict)  # per game: {"keep-cool": {"turn_seconds": 12}}
 
 
 @dataclass(frozen=True)
@@ -213,10 +214,10 @@ def check_value_size(value: Any, where: str) -> None:
             raise ConfigError(f"{where}: the value is longer than {VALUE_CHARS} characters")
 
 
-def rule_values(pairs: list[str]) -> dict[str, Any]:
+def rule_values(pairs: list[str]) -> JsonObject:
     """KEY=VALUE pairs (--rules); values read as JSON where they parse (12, true, [1,2]), else
     text; bounded in length and nesting as the settings file's are."""
-    rules: dict[str, Any] = {}
+    rules: JsonObject = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or len(key) > 100:
@@ -242,7 +243,7 @@ def _as_text(item: str | int | float) -> str:
         return "9" * (VALUE_CHARS + 1)
 
 
-def apply_overrides(settings: Settings, values: dict[str, Any], source: str) -> Settings:
+def apply_overrides(settings: Settings, values: Mapping[str, Json], source: str) -> Settings:
     """A copy of settings with values set; each checked against the field's type."""
     known = {f.name: f for f in dataclasses.fields(Settings)}
     changes: dict[str, Any] = {}
@@ -359,7 +360,7 @@ def _io_choice(kind: str, value: Any, source: str) -> str:
     )
 
 
-def _check_game_rules(game_id: str, rules: dict[str, Any], source: str) -> None:
+def _check_game_rules(game_id: str, rules: JsonObject, source: str) -> None:
     """Every game's rules, whichever game is played (`relaxed = "maybe"` is refused before a
     game of Centurion too), as far as they can be checked without a table."""
     from host.engine import RuleError

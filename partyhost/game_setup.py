@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from host.contract import JsonObject
 from host.engine import Game, GameOptions, PlayerCountError, RuleError
 from host.journal import Journal
 from partyhost.config import Settings
@@ -62,7 +63,7 @@ class IOChoice:
     """Everyone hears the host (partyhost serve): a game dealing hands only their holders may
     know (Game.hidden_hands) opens its phone pages, or is refused when it cannot."""
 
-    def overrides(self) -> dict[str, Any]:
+    def overrides(self) -> JsonObject:
         """The settings this choice sets, as the settings file names them."""
         names = ("input", "output", "input_device", "output_device", "backend", "voice", "show_private")
         return {name: getattr(self, name) for name in (*names, "phones", "phones_port", "phones_bind")}
@@ -101,7 +102,7 @@ def game_options(game: Game[Any], setup: GameSetup, settings: Settings) -> GameO
     )
 
 
-def input_rules(game: Game[Any], settings: Settings, rules: dict[str, Any]) -> dict[str, Any]:
+def input_rules(game: Game[Any], settings: Settings, rules: JsonObject) -> JsonObject:
     """The given rules, plus the defaults that depend on how players answer."""
     by_input = {**(SPEECH_RULES if settings.input != "text" else {}), **(PHONE_RULES if settings.phones else {})}
     return {**{key: value for key, value in by_input.items() if key in game.rule_defaults}, **rules}

@@ -19,14 +19,14 @@ import dataclasses
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from host.contract import PartyhostError, did_you_mean
+from host.contract import Json, PartyhostError, did_you_mean
 from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
 from host.files import FileProblem, check_writable, make_folder, resolved
@@ -250,7 +250,7 @@ class GamesFolder:
                 sitting.phones = self._phones(sitting, choice)
             return play_sitting(sitting)
 
-    def _settings(self, choice: IOChoice, session_io: dict[str, Any] | None = None) -> Settings:
+    def _settings(self, choice: IOChoice, session_io: Mapping[str, Json] | None = None) -> Settings:
         """The settings file, then (on resume) the game's own input and output, then the choice."""
         try:
             settings = load_settings(settings_path())

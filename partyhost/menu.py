@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from host.announcer import Mouth
 from host.awaiting import Ears
@@ -68,7 +68,7 @@ class Question:
 
     prompt: Prompt
     intent: str
-    field: str
+    field: Literal["game", "index", "value"]  # the field of the intent that holds the answer
     step: MenuStep
     short: str = ""
     """The question without its choices, asked after "what can I say" or "help" named them

@@ -21,11 +21,12 @@ import dataclasses
 import hashlib
 import json
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
-from host.contract import PartyhostError
+from host.contract import Json, JsonObject, PartyhostError
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import Action, Game, GameOptions, RuleError, apply_move
 from host.files import DECK_BYTES, read_bytes
@@ -56,7 +57,7 @@ class SavedGame:
     options: GameOptions
     """The setup's, with the rule defaults it began with (_pinned_rules)."""
     decks: Decks
-    actions: list[dict[str, Any]]
+    actions: list[JsonObject]
     notes: list[str] = field(default_factory=list)
     """Things the player should know (an input changed and its saved copy is used)."""
 
@@ -101,14 +102,12 @@ def load_game_decks(game: Game[Any], files: dict[str, list[Path]], used_question
         raise SetupError(f"cannot read deck: {error}") from error
 
 
-def rule_defaults(game: Game[Any]) -> dict[str, Any]:
+def rule_defaults(game: Game[Any]) -> JsonObject:
     """The engine's default rules, as JSON would store them (tuples become lists)."""
     return json.loads(json.dumps(game.rule_defaults, default=list))
 
 
-def _pinned_rules(
-    game: Game[Any], options: GameOptions, pinned: dict[str, Any] | None
-) -> tuple[GameOptions, list[str]]:
+def _pinned_rules(game: Game[Any], options: GameOptions, pinned: JsonObject | None) -> tuple[GameOptions, list[str]]:
     """The options with each default the game relied on, and an update changed, put back;
     a rule added since, with the value that plays as the game did before (RULES_BEFORE)."""
     if pinned is None:
@@ -181,7 +180,7 @@ class Pins:
 
     grammar: str = ""
     """grammar_version when the game began."""
-    rule_defaults: dict[str, Any] | None = None
+    rule_defaults: JsonObject | None = None
     """rule_defaults when the game began."""
     partyhost: str = ""
     """The version of partyhost that began it."""
@@ -198,7 +197,7 @@ class Pins:
             version if isinstance(version, str) else "",
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"grammar": self.grammar, "rule_defaults": self.rule_defaults, "partyhost": self.partyhost}
 
 
@@ -217,30 +216,33 @@ class SavedSetup:
     """The group's questions used before this game began: not dealt again."""
     group: str = ""
     """The players' question-memory group (host.play.SessionInfo.group)."""
-    io: dict[str, Any] = field(default_factory=dict)
+    io: Mapping[str, Json] = field(default_factory=dict)
     """The input and output it was played with, as the settings file names them: its resume's."""
     pins: Pins = field(default_factory=Pins)
     events: str = ""
     """Its event log as the data folder keeps it (Place.stored_log); "": the default one."""
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SavedSetup:
+    def from_dict(cls, data: JsonObject) -> SavedSetup:
         """The setup read back; Unresumable naming the first field that is wrong."""
         options = _options(data.get("options"))
-        lists = {key: data.get(key, []) for key in ("question_decks", "word_decks", "used_questions")}
-        for key, value in lists.items():
-            _need(isinstance(value, list) and all(isinstance(v, str) for v in value), key)
+        question_decks, word_decks, used_questions = (
+            _names(data.get(key, []), key) for key in ("question_decks", "word_decks", "used_questions")
+        )
         card_deck, group, events = data.get("card_deck"), data.get("group", ""), data.get("events", "")
-        _need(isinstance(card_deck, (str, type(None))), "card_deck")
-        _need(isinstance(group, str), "group")
-        _need(isinstance(events, str), "events path")
+        if not isinstance(card_deck, (str, type(None))):
+            _unusable("card_deck")
+        if not isinstance(group, str):
+            _unusable("group")
+        if not isinstance(events, str):
+            _unusable("events path")
         io = data.get("io")
         return cls(
             options,
-            tuple(lists["question_decks"]),
-            tuple(lists["word_decks"]),
+            question_decks,
+            word_decks,
             card_deck,
-            tuple(lists["used_questions"]),
+            used_questions,
             group,
             io if isinstance(io, dict) else {},
             Pins.from_dict(data.get("pins")),
@@ -248,13 +250,13 @@ class SavedSetup:
         )
 
     @staticmethod
-    def events_of(data: dict[str, Any]) -> str:
+    def events_of(data: JsonObject) -> str:
         """The event log a setup names, even one from_dict refuses (a damaged game is
         deleted with its log); "" when it names none."""
         events = data.get("events")
         return events if isinstance(events, str) else ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """As the journal keeps it (JSON)."""
         options = self.options
         return {
@@ -304,7 +306,18 @@ def _options(data: Any) -> GameOptions:
 
 def _need(ok: bool, name: str) -> None:
     if not ok:
-        raise Unresumable(f"its setup has no usable {name}")
+        _unusable(name)
+
+
+def _unusable(name: str) -> NoReturn:
+    raise Unresumable(f"its setup has no usable {name}")
+
+
+def _names(value: Json, name: str) -> tuple[str, ...]:
+    """A setup's list of names (deck files, questions used); Unresumable when it is none."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _unusable(name)
+    return tuple(str(v) for v in value)
 
 
 def quick_problem(record: SessionRecord) -> str | None:
@@ -348,7 +361,7 @@ def open_saved(journal: Journal, record: SessionRecord) -> SavedGame:
     return SavedGame(record, setup, game, options, decks, actions, notes)
 
 
-def _replay(game: Game[Any], options: GameOptions, decks: Decks, actions: list[dict[str, Any]]) -> None:
+def _replay(game: Game[Any], options: GameOptions, decks: Decks, actions: list[JsonObject]) -> None:
     """Every journaled move again, as the session will; the first one refused is the reason."""
     try:
         state, _ = game.setup(options, decks)

@@ -20,9 +20,9 @@ import select
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
-from host.contract import Likeness, Outcome, Prompt, Source, Understood, one_line
+from host.contract import Intent, Likeness, Outcome, Prompt, Source, Understood, one_line
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -53,13 +53,13 @@ class TypedCommands:
             phrases += [phrases[-1].replace("okay ", "ok ", 1)] if phrases[-1].startswith("okay ") else []
         self.addresses = tuple(phrases)
 
-    def command(self, prompt: Prompt, line: str) -> dict[str, Any] | None:
+    def command(self, prompt: Prompt, line: str) -> Intent | None:
         """The command a line addresses to the host ("host, score"), or None."""
         said = normalize(line, strip_fillers=False)
         rest = next((said[len(a) :].strip() for a in self.addresses if said == a or said.startswith(a + " ")), None)
         return self._read(prompt, rest) if rest else None
 
-    def needs_address(self, prompt: Prompt, line: str, understood: dict[str, Any] | None) -> bool:
+    def needs_address(self, prompt: Prompt, line: str, understood: Intent | None) -> bool:
         """A command typed exactly but bare, at a prompt where commands need an address (a
         Keep Cool turn: "score" there is a clue); never a word in play (a guess).
         `understood`: what the line means at the prompt."""
@@ -69,9 +69,9 @@ class TypedCommands:
             return False
         return understood is None or understood.get("word") is None
 
-    def _read(self, prompt: Prompt, text: str) -> dict[str, Any] | None:
+    def _read(self, prompt: Prompt, text: str) -> Intent | None:
         found = Commands(self.matcher, prompt.name, prompt.slots).command(text)
-        return dict(found.intent) if found is not None and found.intent is not None else None
+        return found.intent.copy() if found is not None and found.intent is not None else None
 
 
 class TextEars:

@@ -94,6 +94,28 @@ def test_the_typed_intent_names_every_field_grammars_and_engines_fill():
     assert set(Action.__annotations__) - set(Intent.__annotations__) == {"player"}
 
 
+def test_each_game_reads_every_intent_its_prompts_hear_as_one_of_its_kinds():
+    """Each game's Move has a TypedDict for every intent its grammar gives its prompts (the
+    common commands aside: the session answers them), and no field Intent lacks, so any
+    move the journal holds reads as one of them (host/moves.py). A kind no grammar gives
+    is one the session makes (a timeout) or a yes or no a phone or a narrowed question sends."""
+    import sys
+    from typing import get_args, get_type_hints
+
+    from host.common_commands import COMMON_INTENTS
+    from host.contract import Intent
+    from host.games import get_game
+
+    for game_id in game_ids():
+        kinds = get_args(sys.modules[get_game(game_id).apply.__module__].Move)
+        names = {name for kind in kinds for name in get_args(get_type_hints(kind)["intent"])}
+        said = {intent for names in load_grammar(game_id).prompts.values() for intent in names} - COMMON_INTENTS
+        assert said and said <= names, (game_id, sorted(said - names))
+        assert names - said <= {"timeout", "yes", "no"}, (game_id, sorted(names - said))
+        for kind in kinds:
+            assert set(get_type_hints(kind)) - {"player"} <= set(Intent.__annotations__), (game_id, kind.__name__)
+
+
 def test_every_event_an_engine_writes_has_its_typed_shape():
     """Each {"type": ...} an engine builds is one of host.engine.Event's TypedDicts,
     with no key the shape does not name."""
@@ -119,10 +141,15 @@ def test_every_event_an_engine_writes_has_its_typed_shape():
 def test_the_commands_the_session_handles_are_the_common_grammar_s():
     """host.common_commands.COMMON_INTENTS (host/ reads no grammar) and grammars/common.yaml's
     common/any prompt, with resume from the pause's own prompt, name the same commands,
-    so neither can gain one the other lacks."""
+    so neither can gain one the other lacks; host.moves types each of them (CommonCommand)."""
+    from typing import get_args, get_type_hints
+
     from host.common_commands import COMMON_INTENTS
     from host.contract import PAUSED_PROMPT
+    from host.moves import CommonCommand
 
     common = next(grammar for grammar in GRAMMARS if "common/any" in grammar.prompts)
     assert common.prompts[PAUSED_PROMPT] == ["resume"] and "resume" not in common.prompts["common/any"]
     assert set(common.prompts["common/any"]) | {"resume"} == COMMON_INTENTS
+    typed = {name for kind in get_args(CommonCommand) for name in get_args(get_type_hints(kind)["intent"])}
+    assert typed == COMMON_INTENTS

@@ -13,6 +13,7 @@ import pkgutil
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from host.contract import Intent
     from host.engine import Game
 
 __all__ = ["dealing", "game_ids", "get_game", "grammar_slots", "unclear_intent"]
@@ -71,11 +72,11 @@ def grammar_slots(prompt_name: str, context: dict[str, Any]) -> dict[str, list[t
     return get_game(game_id).grammar_slots(prompt_name, context)
 
 
-def unclear_intent(prompt_name: str) -> dict[str, Any] | None:
+def unclear_intent(prompt_name: str) -> Intent | None:
     """What a live game does with speech not understood at this prompt (Prompt.unclear):
     the game's unclear table, or None (the host asks again)."""
     game_id = prompt_name.split("/", 1)[0]
     if game_id == "common":
         return None
     found = get_game(game_id).unclear.get(prompt_name)
-    return dict(found) if found else None
+    return found.copy() if found else None

@@ -83,9 +83,9 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import PACK_FILE, DeckEntry, Decks, Pack, default_pack
 from host.engine import (
     ORDINALS,
@@ -105,6 +105,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import No, Said, Yes, named
 from host.rules import convert_rule, merge_rules
 from host.unchanging import Unchanging
 from host.views import CardView, HandView
@@ -119,7 +120,22 @@ DEALS = ("host", "table")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 2
 
-RULE_DEFAULTS: dict[str, Any] = {
+
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    suit_values: dict[str, int]
+    jokers: int
+    target: int
+    pool: int
+    highest_first: bool
+    joker_at_multiple: bool
+    replenish: bool
+    stock_out: str
+    read_hand: str
+
+
+RULE_DEFAULTS: Rules = {
     # The game's defaults for these two are the pack file's (these are the shipped
     # decks/cards.yaml's, for docs/rules.md).
     "suit_values": {"clubs": 1, "diamonds": 2, "hearts": 3, "spades": 4},
@@ -219,7 +235,7 @@ class State:
     computer: str | None  # the seat name played by the host (vs-host)
     mode: str
     deal: str  # "host" or "table"
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     pack: Pack  # the pack file: rank names, suits, jokers allowed
     dealer: int = 0
@@ -286,11 +302,11 @@ def _pack_of(decks: Decks) -> Pack:
     return decks.pack or default_pack()
 
 
-def check_rules(given: dict[str, Any], pack: Pack | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, pack: Pack | None = None) -> Rules:
     """Defaults (suit values and jokers from the pack file, the shipped one unless given)
     overlaid with the players' rules (typed by merge_rules), then checked."""
     pack = pack or default_pack()
-    defaults = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
+    defaults: Rules = {**RULE_DEFAULTS, "suit_values": pack.suit_values, "jokers": pack.jokers}
     rules = merge_rules(TITLE, defaults, given)
     rules["suit_values"] = _as_suit_values(rules["suit_values"], pack.suit_names)
     if rules["jokers"] not in pack.jokers_allowed:
@@ -581,10 +597,10 @@ def _cards_narrow(s: State) -> Narrow:
     return Narrow("Which card?", tuple(ranks))
 
 
-def _card_intent(card: Card) -> dict[str, Any]:
+def _card_intent(card: Card) -> Intent:
     if card.is_joker:
         return {"intent": "play_card", "joker": True}
-    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
+    return {"intent": "play_card", "rank": card.rank, "suit": required(card.suit, "suit")}
 
 
 def _steal_prompt(s: State) -> Prompt:
@@ -624,31 +640,66 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
 # ---------------------------------------------------------------- apply
 
 
+class _PlayCard(Said):
+    intent: Literal["play_card"]
+
+
+class PlayCard(_PlayCard, total=False):
+    """A whole card, {"rank": 1..13, "suit": S}, or {"joker": True}."""
+
+    rank: int
+    suit: str
+    joker: bool
+
+
+class RankAlone(Said):
+    intent: Literal["rank_alone"]  # "king": the card it can only be, else the host asks
+    rank: int
+
+
+class SuitAlone(Said):
+    intent: Literal["suit_alone"]  # "hearts", after "Which king: diamonds or hearts?"
+    suit: str
+
+
+class ReadCards(Said):
+    intent: Literal["read_cards"]
+
+
+class Pass(Said):
+    intent: Literal["pass"]
+
+
+Move = PlayCard | RankAlone | SuitAlone | ReadCards | Pass | Yes | No
+"""Every intent Centurion's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Play the named card (or answer the joker offer); the host then moves if it must."""
     if state.phase == "over":
         raise RuleError("The game is over.")
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     current = prompt(state)
-    speaker = action.get("player")
+    speaker = move.get("player")
     if speaker is not None and current is not None and speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn.")
-    if action.get("intent") == "read_cards":
+    if move["intent"] == "read_cards":
         return state, _read_cards(state, current.player if current else None)
     s = evolve(state)
     events: list[Event] = []
     if s.phase == "steal":
-        _answer_joker_offer(s, action, events)
+        _answer_joker_offer(s, move, events)
     else:
-        card = _card_from(s, action)
+        card = _card_from(s, move)
         _check_playable(s, s.turn, card)
         _play(s, s.turn, card, events)
     _let_computer_move(s, events)
     return s, events
 
 
-def _card_from(s: State, action: Action) -> Card:
+def _card_from(s: State, action: Move) -> Card:
     """The card an intent names; RuleError if it names none."""
-    if action.get("intent") not in ("play_card", "rank_alone", "suit_alone"):
+    if action["intent"] not in ("play_card", "rank_alone", "suit_alone"):
         raise RuleError("Name the card you play, like queen of hearts.")
     if action.get("joker"):
         return JOKER
@@ -825,19 +876,18 @@ def _joker_may_answer(s: State, seat: int) -> bool:
     return _jokers_unplayed(s) > 0
 
 
-def _answer_joker_offer(s: State, action: Action, events: list[Event]) -> None:
+def _answer_joker_offer(s: State, action: Move, events: list[Event]) -> None:
     """Joker: it takes the stop over (and the maker may answer it). Pass: score the stop."""
-    intent = action.get("intent")
     seat = s.other(s.stop_maker)
-    if intent in ("pass", "no"):
+    if action["intent"] in ("pass", "no"):
         events.append(say(f"{s.players[seat]} lets it stand."))
         _finish_deal(s, s.maker, events)
         return
-    if intent == "yes" or (intent == "play_card" and action.get("joker")):
+    if action["intent"] == "yes" or (action["intent"] == "play_card" and action.get("joker")):
         _check_joker_available(s, seat)
         _lay_stealing_joker(s, seat, events)
         return
-    if intent == "play_card":
+    if action["intent"] == "play_card":
         raise RuleError("Only a joker can go on the count now. Say joker or pass.")
     raise RuleError("Say joker to take the deal, or pass.")
 
@@ -1121,32 +1171,25 @@ def hand_view(state: State, player: str) -> HandView | None:
         CardView(
             label=s.name(c),
             detail=f"worth {s.value(c)}",
-            play=_play_intent(c) if c in playable else None,
+            play=_card_intent(c) if c in playable else None,
             play_label=f"Play the {s.name(c)}" if c in playable else "",
         )
         for c in hand
     )
     facts = [f"Count {s.count}.", _standing(s)]
-    actions: tuple[tuple[str, dict[str, Any]], ...] = ()
+    actions: tuple[tuple[str, Intent], ...] = ()
     if s.phase == "over":
         facts.insert(0, "The game is over.")
     elif my_turn:
         facts.insert(0, "Your turn: play a card.")
     elif s.phase == "steal" and s.other(s.stop_maker) == seat:
         facts.insert(0, f"{s.players[s.stop_maker]} made {s.count}: lay a joker on it, or pass.")
-        actions = (
-            (("Lay a joker on it", {"intent": "play_card", "joker": True}),) if JOKER in s.hands[seat] else ()
-        ) + (("Pass", {"intent": "pass"}),)
+        lay: Intent = {"intent": "play_card", "joker": True}
+        actions = ((("Lay a joker on it", lay),) if JOKER in s.hands[seat] else ()) + (("Pass", {"intent": "pass"}),)
     spoken = f"Your cards: {_hand_text(s, seat)}. Count {s.count}."
     return HandView(
         heading=f"Your {_plural(len(hand), 'card')}", cards=cards, spoken=spoken, facts=tuple(facts), actions=actions
     )
-
-
-def _play_intent(card: Card) -> dict[str, Any]:
-    if card.is_joker:
-        return {"intent": "play_card", "joker": True}
-    return {"intent": "play_card", "rank": card.rank, "suit": card.suit}
 
 
 GAME = Game(

@@ -153,9 +153,9 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import WORDS_FILE, DeckEntry, Decks, WordCard, sound_key, sound_words
 from host.engine import (
     ORDINALS,
@@ -175,6 +175,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import No, Said, Timeout, Yes, named
 from host.rules import convert_rule, merge_rules
 from host.views import CardView, HandView
 
@@ -189,7 +190,27 @@ MAX_PLAYERS = 8
 TIMER_SECONDS = (3, 60)
 """The turn time a table may choose (turn_seconds, or "host, timer twelve seconds"): below 3
 nobody can say a word in time; above 60 the turn drags (relaxed=true turns the timer off)."""
-RULE_DEFAULTS: dict[str, Any] = {
+
+
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    face: str | None  # None: asked at the table
+    line: int | None
+    turn_seconds: float
+    warning_seconds: float
+    relaxed: bool
+    say_names: bool
+    rounds_to_win: int
+    swap: bool
+    first_player: str | None
+    several_words: str
+    clued: str
+    roots: str
+    claims: str
+
+
+RULE_DEFAULTS: Rules = {
     "face": None,
     "line": None,
     "turn_seconds": 8.0,
@@ -242,7 +263,7 @@ class KeepCoolState:
     players: tuple[str, ...]
     mode: str
     deal: str
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     phase: str = "face"  # face, line, swap, ready, play, over
     face: str | None = None
@@ -317,15 +338,15 @@ def _checked_players(players: tuple[str, ...], mode: str) -> tuple[str, ...]:
     return players
 
 
-def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, players: tuple[str, ...] | None = None) -> Rules:
     """Merge the rules over the defaults, then check what only Keep Cool knows; the first
     player against the table only when there is one (the settings check rules before)."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, given)
-    face = _optional(rules, "face", str)
+    face = _optional("face", rules["face"], str)
     rules["face"] = face.lower() if face is not None else None
     if rules["face"] is not None and rules["face"] not in FACES:
         raise RuleError("The face must be red or blue.")
-    rules["line"] = _optional(rules, "line", int)
+    rules["line"] = _optional("line", rules["line"], int)
     if rules["line"] is not None and rules["line"] not in LINES:
         raise RuleError("The line must be a number from 1 to 10.")
     low, high = TIMER_SECONDS
@@ -343,15 +364,14 @@ def check_rules(given: dict[str, Any], players: tuple[str, ...] | None = None) -
         raise RuleError("The rule roots must be near or exact.")
     if rules["claims"] not in ("checked", "trusted"):
         raise RuleError("The rule claims must be checked or trusted.")
-    rules["first_player"] = _optional(rules, "first_player", str)
+    rules["first_player"] = _optional("first_player", rules["first_player"], str)
     if rules["first_player"] is not None and players is not None and rules["first_player"] not in players:
         raise RuleError(f"The first player {rules['first_player']!r} is not at the table.")
     return rules
 
 
-def _optional(rules: dict[str, Any], key: str, kind: type) -> Any:
+def _optional(key: str, value: object, kind: type) -> Any:
     """A rule whose default None means "not chosen" (asked at the table); "none" says so too."""
-    value = rules[key]
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
         return None
     return convert_rule(key, value, kind)
@@ -554,7 +574,7 @@ def _word_prompt(s: KeepCoolState) -> Prompt:
         choices=choices,
         timeout=timeout,
         warning=min(warning, timeout) if warning and timeout else None,
-        unclear=dict(UNCLEAR[name]),
+        unclear=UNCLEAR[name].copy(),
         narrow=_words_narrow(s),
     )
 
@@ -586,11 +606,11 @@ def _words_narrow(s: KeepCoolState) -> Narrow:
     """What the host can offer at a turn without saying a word in play: to count what
     it could not read as the clue (as it does with speech it cannot read). A guess is
     never offered: the words it could name are other players' secrets."""
-    clue = Choice("clue", dict(UNCLEAR["keep-cool/word"]), f"{s.turn}, count that as your clue?")
+    clue = Choice("clue", UNCLEAR["keep-cool/word"].copy(), f"{s.turn}, count that as your clue?")
     return Narrow("Your clue?", (clue,))
 
 
-UNCLEAR = {"keep-cool/word": {"intent": "word", "word": None}}
+UNCLEAR: dict[str, Intent] = {"keep-cool/word": {"intent": "word", "word": None}}
 """Speech not understood during a word turn still ends it, as a clue (see Prompt.unclear)."""
 
 
@@ -640,37 +660,92 @@ def _turn_timeout(s: KeepCoolState) -> float | None:
 # ---------------------------------------------------------------------------- apply
 
 
+class Face(Said):
+    intent: Literal["face"]
+    face: str  # "red" or "blue"
+
+
+class Line(Said):
+    intent: Literal["line"]
+    line: int  # 1 to 10
+
+
+class RejectCard(Said):
+    intent: Literal["reject_card"]  # swap that card
+    card: int
+
+
+class Ready(Said):
+    intent: Literal["ready"]
+
+
+class _Word(Said):
+    intent: Literal["word"]
+    word: str | None  # a word in play; None: any other word, a clue
+
+
+class Word(_Word, total=False):
+    text: str  # the words said, as the grammar's fallback took them
+    heard: list[str]  # speech taken unread as a clue: the words each ear wrote (Prompt.unclear)
+
+
+class _Hit(Said):
+    intent: Literal["hit"]
+
+
+class Hit(_Hit, total=False):
+    owner: str  # whose word was guessed; left out: the player before the speaker
+
+
+class Timer(Said):
+    intent: Literal["timer"]
+    seconds: int
+
+
+class _Relaxed(Said):
+    intent: Literal["relaxed"]
+
+
+class Relaxed(_Relaxed, total=False):
+    on: bool  # left out: on
+
+
+Move = Face | Line | RejectCard | Ready | Word | Hit | Timer | Relaxed | Timeout | Yes | No
+"""Every intent Keep Cool's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: KeepCoolState, action: Action) -> tuple[KeepCoolState, list[Event]]:
     """Apply one player's intent to a copy of the state; RuleError leaves all as it was."""
     s = evolve(state)
     events: list[Event] = []
-    intent = action.get("intent")
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
+    intent = move.get("intent")
     if s.phase == "over":
         raise RuleError("The game is over.")
     if s.phase == "face":
-        _choose_face(s, intent, action, events)
+        _choose_face(s, intent, move, events)
     elif s.phase == "line":
-        _choose_line(s, intent, action, events)
+        _choose_line(s, intent, move, events)
     elif s.phase == "swap":
-        _swap(s, intent, action, events)
+        _swap(s, intent, move, events)
     elif s.phase == "ready":
         _ready(s, intent, events)
     elif s.phase == "claim":
-        _settle_claim(s, intent, action, events)
-    elif intent == "word":
-        _say_word(s, action, events)
-    elif intent == "timeout":
+        _settle_claim(s, move, events)
+    elif move["intent"] == "word":
+        _say_word(s, move, events)
+    elif move["intent"] == "timeout":
         _time_out(s, events)
-    elif intent == "hit":
-        _claim_hit(s, action, events)
-    elif intent in ("timer", "relaxed"):
-        _set_timer(s, intent, action, events)
+    elif move["intent"] == "hit":
+        _claim_hit(s, move, events)
+    elif move["intent"] == "timer" or move["intent"] == "relaxed":
+        _set_timer(s, move, events)
     else:
         raise RuleError(f"{s.turn}, say one word.")
     return s, events
 
 
-def _choose_face(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _choose_face(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     face = str(action.get("face") or "").lower()
     if intent != "face" or face not in FACES:
         raise RuleError("Say red or blue.")
@@ -679,7 +754,7 @@ def _choose_face(s: KeepCoolState, intent: Any, action: Action, events: list[Eve
     _continue_setup(s, events)
 
 
-def _choose_line(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _choose_line(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     line = _whole_number(action.get("line"))
     if intent != "line" or line not in LINES:
         raise RuleError("Say a line number from 1 to 10.")
@@ -688,7 +763,7 @@ def _choose_line(s: KeepCoolState, intent: Any, action: Action, events: list[Eve
     _continue_setup(s, events)
 
 
-def _swap(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _swap(s: KeepCoolState, intent: Any, action: Move, events: list[Event]) -> None:
     """One player's optional exchange; a bare number (heard as a line) names a card."""
     player = s.swap_queue[0]
     if intent == "no":
@@ -732,7 +807,7 @@ REFUSED = "Not that one. Another word."
 word; the reason goes to the player alone (RuleError's aside: the phone page)."""
 
 
-def _say_word(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+def _say_word(s: KeepCoolState, action: Word, events: list[Event]) -> None:
     """One word from the player whose turn it is: a clue, a guess, or an attack."""
     speaker = s.turn
     word = _clean(action.get("word"))
@@ -847,9 +922,9 @@ def _time_out(s: KeepCoolState, events: list[Event]) -> None:
     s.turn = next_player(s, s.turn)
 
 
-def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event]) -> None:
+def _set_timer(s: KeepCoolState, action: Timer | Relaxed, events: list[Event]) -> None:
     """ "host, relaxed mode" / "host, timer on" / "host, twelve seconds": the same turn goes on."""
-    if intent == "relaxed":
+    if action["intent"] == "relaxed":
         s.rules["relaxed"] = bool(action.get("on", True))
         if s.rules["relaxed"]:
             events.append(say("Relaxed mode: no timer."))
@@ -865,7 +940,7 @@ def _set_timer(s: KeepCoolState, intent: str, action: Action, events: list[Event
     events.append(say(f"Timer on: {s.rules['turn_seconds']:g} seconds a turn."))
 
 
-def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
+def _claim_hit(s: KeepCoolState, action: Hit, events: list[Event]) -> None:
     """The owner says the last word said was one of their cards.
 
     Table deal: the host takes their word for it. Host deal: the host missed it
@@ -899,15 +974,15 @@ def _claim_hit(s: KeepCoolState, action: Action, events: list[Event]) -> None:
     _after_win(s, speaker, events, next_turn=s.turn)
 
 
-def _settle_claim(s: KeepCoolState, intent: Any, action: Action, events: list[Event]) -> None:
+def _settle_claim(s: KeepCoolState, action: Move, events: list[Event]) -> None:
     """Host deal: the owner names the word the host missed (or takes the claim back)."""
     assert s.claim is not None
     speaker, owner = s.claim["speaker"], s.claim["owner"]
-    if intent == "no":
+    if action["intent"] == "no":
         s.phase, s.claim = "play", None
         events.append(say("Fine, no card."))
         return
-    word = _clean(action.get("word")) if intent == "word" else None
+    word = _clean(action.get("word")) if action["intent"] == "word" else None
     words = _hand_words(s, owner)
     if word not in words:
         places = join_names(list(ORDINALS[: len(words)]), "or")  # by place: the table hears this
@@ -1193,7 +1268,7 @@ def hand_view(state: KeepCoolState, player: str) -> HandView | None:
         for i, card in enumerate(hand, start=1)
     )
     facts = _hand_facts(s, player, swapping)
-    actions = (
+    actions: tuple[tuple[str, Intent], ...] = (
         (("Keep all four", {"intent": "no"}),)
         if swapping
         else (("None of them", {"intent": "no"}),)

@@ -70,7 +70,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 from host.cardtitle import (
     HAND_TITLE_WORDS,
@@ -82,7 +82,7 @@ from host.cardtitle import (
     spoken_name,
     with_names,
 )
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, JsonObject, Narrow, Prompt
 from host.decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from host.engine import (
     NARROW_LIST_MAX,
@@ -104,6 +104,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import Number, Said, named
 from host.rules import convert_rule, merge_rules
 from host.views import CardView, HandView, NumberEntry
 
@@ -119,7 +120,27 @@ MAX_PLAYERS = 8
 INFO_INTENTS = frozenset({"read_cards", "read_card", "read_question"})
 """Intents that only read something out: the session does not journal them."""
 
-RULE_DEFAULTS: dict[str, Any] = {
+
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    starters: list[int]
+    hand_size: int
+    slider_points: int
+    predictor_points: int
+    bet_step: int
+    read_hand: str
+    first_slider: str
+    again_first: str
+    challenge_deck: int
+    challenge_lives: int
+    challenge_target: int
+    life_points: int
+    challenge_play_leftover: bool
+    tiebreak_entry: str
+
+
+RULE_DEFAULTS: Rules = {
     "starters": [5, 20, 35, 50, 65, 80, 95],
     "hand_size": 0,  # 0: by player count, as in the rulebook table
     "slider_points": 20,
@@ -230,7 +251,7 @@ class State:
 
     mode: str
     players: tuple[str, ...]
-    rules: dict[str, Any]
+    rules: Rules
     rng: Random
     lines: list[list[int]]
     deck: list[Question]  # unused questions (tiebreaks draw here)
@@ -282,7 +303,7 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, events
 
 
-def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+def check_rules(given: JsonObject) -> Rules:
     """Defaults overlaid with the given rules, typed by merge_rules, then range-checked.
     Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
@@ -298,9 +319,9 @@ def check_rules(given: dict[str, Any]) -> dict[str, Any]:
     for key in ("slider_points", "predictor_points", "hand_size"):
         if rules[key] < 0:
             raise RuleError(f"The rule {key} can't be negative.")
-    for key in ("bet_step", "challenge_deck", "challenge_lives", "challenge_target"):
-        if rules[key] < 1:
-            raise RuleError(f"The rule {key} must be at least 1.")
+    for size in ("bet_step", "challenge_deck", "challenge_lives", "challenge_target"):
+        if rules[size] < 1:
+            raise RuleError(f"The rule {size} must be at least 1.")
     return rules
 
 
@@ -312,7 +333,7 @@ def _starters(value: Any) -> list[int]:
     return [convert_rule("starters", item, int) for item in items]
 
 
-def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: dict[str, Any]) -> None:
+def _check_table(mode: str, deal: str, players: tuple[str, ...], rules: Rules) -> None:
     """Refuse a mode, deal, roster or starter set this game can't be played with."""
     if mode not in MODES:
         raise RuleError(f"{TITLE} has no mode {mode!r}; choose {', '.join(MODES)}.")
@@ -573,9 +594,9 @@ def _gap_words(spot: Spot) -> str:
     return f"between {spot.low} and {spot.high}"
 
 
-def _gap_intent(spot: Spot, length: int) -> dict[str, Any]:
+def _gap_intent(spot: Spot, length: int) -> Intent:
     """The place intent naming exactly this gap (find_spot finds it again)."""
-    intent: dict[str, Any] = {"intent": "place", "line": spot.line + 1}
+    intent: Intent = {"intent": "place", "line": spot.line + 1}
     if spot.low is not None:
         intent["after"] = spot.low
     if spot.high is not None:
@@ -619,19 +640,75 @@ def grammar_slots(prompt: str, context: dict[str, Any]) -> dict[str, list[tuple[
 # ---------------------------------------------------------------- actions
 
 
+class ChooseCard(Said):
+    intent: Literal["choose_card"]
+    card: int  # 1-based, in the Slider's hand
+
+
+class ReadCards(Said):
+    intent: Literal["read_cards"]
+
+
+class ReadCard(Said):
+    intent: Literal["read_card"]
+    card: int
+
+
+class _Place(Said):
+    intent: Literal["place"]
+
+
+class Place(_Place, total=False):
+    """`place`: the gap its neighbours name ("between 42 and 60": after 42, before 60), or
+    an end ("low", "high"); the line (1-based) left out where the numbers name one place."""
+
+    line: int
+    after: int
+    before: int
+    end: str
+
+
+class ReadQuestion(Said):
+    intent: Literal["read_question"]
+
+
+class CardAgain(Said):
+    intent: Literal["card_again"]  # a card named once it is chosen: refused with what to do now
+    card: int
+
+
+class Predict(Said):
+    intent: Literal["predict"]
+    guess: str  # one of GUESSES
+
+
+class Bet(Said):
+    intent: Literal["bet"]
+    amount: int  # 0: no bet
+
+
+class Ready(Said):
+    intent: Literal["ready"]  # the tied players have written their numbers down
+
+
+Move = ChooseCard | ReadCards | ReadCard | Place | ReadQuestion | CardAgain | Predict | Bet | Ready | Number
+"""Every intent Keep It 100's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Check the action against the rules and return the next state and its events."""
     if state.phase == OVER:
         raise RuleError("The game is over.")
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
     asked = required(prompt(state), "prompt").player
-    speaker = action.get("player")
+    speaker = move.get("player")
     if speaker is not None and asked is not None and speaker != asked:
         raise RuleError(f"It's {asked}'s turn to answer.")
-    intent = action.get("intent")
+    intent = move.get("intent")
     if intent == "read_cards" and state.phase == CHOOSE:
         return state, _read_hand(state)
-    if intent == "read_card" and state.phase == CHOOSE:
-        return state, [say(_read_one_card(state, action))]
+    if move["intent"] == "read_card" and state.phase == CHOOSE:
+        return state, [say(_read_one_card(state, move))]
     if intent == "read_question" and state.phase != CHOOSE:
         if state.phase in (WRITE, TIEBREAK):
             card = _tiebreak(state).question
@@ -645,8 +722,24 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         raise RuleError(f"Now {asked or 'the table'} should {WHAT_NOW[state.phase]}.")
     s = evolve(state)
     events: list[Event] = []
-    HANDLERS[s.phase](s, action, events)
+    _take(s, move, events)
     return s, events
+
+
+def _take(s: State, move: Move, events: list[Event]) -> None:
+    """The move the phase expects (apply checked its name: EXPECTED_INTENT), by its kind."""
+    if move["intent"] == "choose_card":
+        _choose_card(s, move, events)
+    elif move["intent"] == "place":
+        _place(s, move, events)
+    elif move["intent"] == "predict":
+        _predict(s, move, events)
+    elif move["intent"] == "bet":
+        _bet(s, move, events)
+    elif move["intent"] == "ready":
+        _numbers_written(s, events)
+    elif move["intent"] == "number":
+        _tiebreak_guess(s, move, events)
 
 
 def resumed(state: State) -> list[Event]:
@@ -663,7 +756,7 @@ def resumed(state: State) -> list[Event]:
     return events
 
 
-def _choose_card(s: State, action: Action, events: list[Event]) -> None:
+def _choose_card(s: State, action: ChooseCard, events: list[Event]) -> None:
     hand = _current_hand(s)
     number = whole_number(action.get("card"))
     if number is None or not 1 <= number <= len(hand):
@@ -671,7 +764,7 @@ def _choose_card(s: State, action: Action, events: list[Event]) -> None:
     _take_card(s, number - 1, events)
 
 
-def _place(s: State, action: Action, events: list[Event]) -> None:
+def _place(s: State, action: Place, events: list[Event]) -> None:
     spot = find_spot(s.lines, action)
     s.turn.spot = spot
     if s.mode == "challenge":  # the reveal follows at once: it says where it went
@@ -681,7 +774,7 @@ def _place(s: State, action: Action, events: list[Event]) -> None:
         s.phase = PREDICT
 
 
-def _predict(s: State, action: Action, events: list[Event]) -> None:
+def _predict(s: State, action: Predict, events: list[Event]) -> None:
     player = required(_next_predictor(s), "predictor")
     guess = action.get("guess")
     allowed = _allowed_guesses(required(s.turn.spot, "spot"))
@@ -699,7 +792,7 @@ def _predict(s: State, action: Action, events: list[Event]) -> None:
         _after_predictions(s, events)
 
 
-def _bet(s: State, action: Action, events: list[Event]) -> None:
+def _bet(s: State, action: Bet, events: list[Event]) -> None:
     player = required(_next_bettor(s), "bettor")
     amount = whole_number(action.get("amount"))
     most = s.points[player]
@@ -716,13 +809,13 @@ def _bet(s: State, action: Action, events: list[Event]) -> None:
         _reveal(s, events)
 
 
-def _numbers_written(s: State, action: Action, events: list[Event]) -> None:
+def _numbers_written(s: State, events: list[Event]) -> None:
     """By voice: every tied player has written a number down; the host collects them."""
     s.phase = TIEBREAK
     events.append(say("Let's hear them."))
 
 
-def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
+def _tiebreak_guess(s: State, action: Number, events: list[Event]) -> None:
     """A tied player's number: typed on their phone (hidden until all are in, in any
     order: the move names its page's seat), or read out from what they wrote down (said
     aloud, so known from now on). A number with no seat goes to the first still waiting."""
@@ -748,16 +841,6 @@ def _tiebreak_guess(s: State, action: Action, events: list[Event]) -> None:
         events.append(say(f"Got it, {player}."))
     if len(tiebreak.guesses) == len(tiebreak.players):
         _settle_tiebreak(s, events)
-
-
-HANDLERS = {
-    CHOOSE: _choose_card,
-    PLACE: _place,
-    PREDICT: _predict,
-    BET: _bet,
-    WRITE: _numbers_written,
-    TIEBREAK: _tiebreak_guess,
-}
 
 
 # ---------------------------------------------------------------- turns
@@ -1019,7 +1102,7 @@ def table_text(state: State) -> str:
     return " ".join(parts + [f"Scores: {scores(s)}"])
 
 
-def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: dict[str, Any]) -> dict[str, Any]:
+def rules_after(last_scores: dict[str, int], players: tuple[str, ...], given: JsonObject) -> JsonObject:
     """The rulebook's first Slider for a later game of the day: the last game's lowest
     scorer still at the table, the first of them in seat order on a tie (Game.rules_after)."""
     if given.get("first_slider") or str(given.get("again_first", RULE_DEFAULTS["again_first"])).lower() != "lowest":
@@ -1045,7 +1128,7 @@ def scores(state: State) -> str:
 # ---------------------------------------------------------------- spots
 
 
-def find_spot(lines: list[list[int]], action: Action) -> Spot:
+def find_spot(lines: list[list[int]], action: Place) -> Spot:
     """The one gap the place intent names, or a RuleError saying why there isn't one.
 
     after/before name the neighbours left and right of the gap; "end" ("low" or
@@ -1223,7 +1306,7 @@ def _turn_hand_text(s: State, hand: list[Question]) -> str:
     return " " + names_text(hand, HAND_TITLE_WORDS if not heard else 1)
 
 
-def _read_one_card(state: State, action: Action) -> str:
+def _read_one_card(state: State, action: ReadCard) -> str:
     """ "read card 3": one card of the hand in full, nothing changed."""
     hand = _current_hand(state)
     number = whole_number(action.get("card"))

@@ -90,9 +90,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, TypedDict, cast
 
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, JsonObject, Narrow, Prompt
 from host.decks import BID_REWARD_FILE, BidDeck, BidRewardDecks, DeckEntry, Decks, RewardDeck, default_bid_reward_decks
 from host.engine import (
     Action,
@@ -112,6 +112,7 @@ from host.engine import (
     score,
     sound,
 )
+from host.moves import Number, Said, named
 from host.rules import merge_rules
 from host.unchanging import Unchanging
 from host.views import CardView, HandView
@@ -124,7 +125,28 @@ MODES = ("basic",)
 DEALS = ("host", "table")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-RULE_DEFAULTS: dict[str, Any] = {
+
+
+class DeckCounts(TypedDict):
+    """The reward deck's counts, as rules: the deck file's unless the players change them."""
+
+    winning_copies: int
+    steal_cards: int
+    draw_two_cards: int
+    reroll_cards: int
+
+
+class Rules(DeckCounts):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    dice: str
+    rewards: int
+    max_cards: int
+    duplicates: str
+    hand_size: int
+
+
+RULE_DEFAULTS: Rules = {
     "dice": "host",  # "host": the host rolls; "table": players say their dice
     "rewards": 3,  # rewards earned by the last player in play
     "max_cards": 8,  # reward cards a player may own
@@ -155,8 +177,19 @@ BONUS_NAMES = {"steal": "steal", "draw_two": "draw two", "reroll": "reroll"}
 ROW_SIZE = 3
 DIE_FACES = range(10)
 
-INT_RULES = ("rewards", "max_cards", "hand_size", "winning_copies", "steal_cards", "draw_two_cards", "reroll_cards")
-CHOICE_RULES = {"dice": ("host", "table"), "duplicates": ("warn", "refuse")}
+INT_RULES: Final = (
+    "rewards",
+    "max_cards",
+    "hand_size",
+    "winning_copies",
+    "steal_cards",
+    "draw_two_cards",
+    "reroll_cards",
+)
+CHOICE_RULES: dict[Literal["dice", "duplicates"], tuple[str, ...]] = {
+    "dice": ("host", "table"),
+    "duplicates": ("warn", "refuse"),
+}
 
 # Phases: what the host is waiting for.
 SETUP_ROLL = "setup_roll"  # table dice: players say their setup roll
@@ -226,7 +259,7 @@ class DiceWait:
 class State:
     players: tuple[str, ...]
     deal: str
-    rules: dict[str, Any]
+    rules: Rules
     rng: random.Random
     cards: BidRewardDecks  # the deck file's composition
     phase: str = BID
@@ -350,28 +383,31 @@ def _deck_data(decks: Decks) -> BidRewardDecks:
     return decks.bid_reward or default_bid_reward_decks()
 
 
-def _deck_rule_defaults(reward: RewardDeck) -> dict[str, int]:
+def _deck_rule_defaults(reward: RewardDeck) -> DeckCounts:
     """The reward count rules' defaults: the deck file's counts."""
-    counts = {"winning_copies": reward.winning_copies}
-    counts.update({f"{bonus}_cards": getattr(reward, bonus) for bonus in BONUSES})
-    return counts
+    return {
+        "winning_copies": reward.winning_copies,
+        "steal_cards": reward.steal,
+        "draw_two_cards": reward.draw_two,
+        "reroll_cards": reward.reroll,
+    }
 
 
-def check_rules(given: dict[str, Any], cards: BidRewardDecks | None = None) -> dict[str, Any]:
+def check_rules(given: JsonObject, cards: BidRewardDecks | None = None) -> Rules:
     """The defaults (the deck's counts among them; the shipped deck's unless given)
     overridden by the given rules, then checked."""
     cards = cards or default_bid_reward_decks()
-    defaults = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
+    defaults: Rules = {**RULE_DEFAULTS, **_deck_rule_defaults(cards.reward)}
     rules = merge_rules(TITLE, defaults, given)
     for key, allowed in CHOICE_RULES.items():
         if rules[key] not in allowed:
             raise RuleError(f"The {key} rule must be {' or '.join(allowed)}.")
-    for key in INT_RULES:
-        if rules[key] < 0:
-            raise RuleError(f"The {key} rule cannot be negative.")
-    for key in ("rewards", "max_cards", "hand_size"):
-        if rules[key] < 1:
-            raise RuleError(f"The {key} rule must be at least 1.")
+    for count in INT_RULES:
+        if rules[count] < 0:
+            raise RuleError(f"The {count} rule cannot be negative.")
+    for least_one in ("rewards", "max_cards", "hand_size"):
+        if rules[least_one] < 1:
+            raise RuleError(f"The {least_one} rule must be at least 1.")
     if rules["hand_size"] * MAX_PLAYERS > cards.bid.size:
         raise RuleError(f"The hand size is too big for the {cards.bid.size} bid cards.")
     return rules
@@ -382,11 +418,12 @@ def _bid_deck(bid: BidDeck) -> list[BidCard]:
     return [BidCard(family.name, value) for family in bid.families for value in bid.values for _ in range(bid.copies)]
 
 
-def _reward_deck(rules: dict[str, Any], reward: RewardDeck) -> list[RewardCard]:
+def _reward_deck(rules: Rules, reward: RewardDeck) -> list[RewardCard]:
     """The file's winning numbers and bonus kinds, in the counts the rules settled on."""
     deck: list[RewardCard] = [n for n in reward.winning_numbers for _ in range(rules["winning_copies"])]
+    counts = {"steal": rules["steal_cards"], "draw_two": rules["draw_two_cards"], "reroll": rules["reroll_cards"]}
     for bonus in BONUSES:
-        deck += [bonus] * rules[f"{bonus}_cards"]
+        deck += [bonus] * counts[bonus]
     return deck
 
 
@@ -614,16 +651,77 @@ def _dice_narrow(dice: int) -> Narrow:
 # --------------------------------------------------------------------------- apply
 
 
+class BidMove(Said):
+    intent: Literal["bid"]
+    count: int
+    family: str  # shark, comet, star, lightning or clover
+
+
+class ChallengeMove(Said):
+    intent: Literal["challenge"]  # "that's false"
+
+
+class Vote(Said):
+    intent: Literal["agree", "disagree"]
+
+
+class Roll(Said):
+    intent: Literal["roll"]
+
+
+class RewardCardMove(Said):
+    """`take` a reward card from the row, `discard` one of your own: a winning number, or
+    a bonus card by its kind ("steal")."""
+
+    intent: Literal["take", "discard"]
+    card: int | str
+
+
+class _Use(Said):
+    intent: Literal["use"]
+    card: str  # the bonus card: steal, draw_two or reroll
+
+
+_Steal = TypedDict("_Steal", {"from": str, "target": "int | str"}, total=False)
+"""A steal's victim and the card taken (each may be left out: the host picks)."""
+
+
+class Use(_Use, _Steal):
+    """`use` a bonus card; a steal may name whom from and which card."""
+
+
+class Done(Said):
+    intent: Literal["done"]  # the reward phase ends
+
+
+class _Dice(Said):
+    intent: Literal["dice"]
+    values: list[int]  # both dice, or one with double
+
+
+class Dice(_Dice, total=False):
+    double: bool  # "double 3": values [3]
+
+
+class Read(Said):
+    intent: Literal["read_cards", "read_rewards"]
+
+
+Move = BidMove | ChallengeMove | Vote | Number | Roll | RewardCardMove | Use | Done | Dice | Read
+"""Every intent 1%'s prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One player's spoken action; invalid ones raise RuleError and change nothing."""
     current = prompt(state)
     if current is None:
         raise RuleError("The game is over.")
-    speaker = action.get("player", current.player)
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
+    speaker = move.get("player", current.player)
     if speaker != current.player:
         raise RuleError(f"It's {current.player}'s turn to answer.")
-    if action.get("intent") in INFO_INTENTS:
-        return state, _inform(state, action["intent"], required(current.player, "player to answer"))
+    if move["intent"] == "read_cards" or move["intent"] == "read_rewards":
+        return state, _inform(state, move["intent"], required(current.player, "player to answer"))
     s = evolve(state)
     handlers = {
         SETUP_ROLL: _on_setup_roll,
@@ -633,7 +731,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         REWARD: _on_reward,
         DICE: _on_dice,
     }
-    events = handlers[s.phase](s, action)
+    events = handlers[s.phase](s, move)
     return s, events
 
 
@@ -665,7 +763,7 @@ HINTS = {
 }
 
 
-def _intent(s: State, action: Action, *allowed: str) -> str:
+def _intent(s: State, action: Move, *allowed: str) -> str:
     """The action's intent if this phase accepts it; else a hint of what to say."""
     intent = action.get("intent")
     if intent not in allowed:
@@ -688,7 +786,7 @@ def _start_setup_roll(s: State) -> list[Event]:
     return events
 
 
-def _on_setup_roll(s: State, action: Action) -> list[Event]:
+def _on_setup_roll(s: State, action: Move) -> list[Event]:
     _intent(s, action, "dice")
     return _record_setup_roll(s, _two_dice(action))
 
@@ -714,13 +812,14 @@ def _record_setup_roll(s: State, dice: tuple[int, int]) -> list[Event]:
 # --- the bid phase
 
 
-def _on_bid_phase(s: State, action: Action) -> list[Event]:
-    if _intent(s, action, "bid", "challenge") == "challenge":
+def _on_bid_phase(s: State, action: Move) -> list[Event]:
+    _intent(s, action, "bid", "challenge")
+    if action["intent"] != "bid":
         return _challenge(s, _turn(s))
     return _bid(s, action)
 
 
-def _bid(s: State, action: Action) -> list[Event]:
+def _bid(s: State, action: BidMove) -> list[Event]:
     family = _family(s, action.get("family"))
     count = _whole_number(action.get("count"))
     if count is None or count < 1:
@@ -752,7 +851,7 @@ def _challenge(s: State, challenger: str) -> list[Event]:
     return events + _reveal(s)
 
 
-def _on_vote(s: State, action: Action) -> list[Event]:
+def _on_vote(s: State, action: Move) -> list[Event]:
     intent = _intent(s, action, "agree", "disagree")
     c = required(s.challenge, "challenge")
     voter = c.voters.pop(0)
@@ -779,7 +878,7 @@ def _reveal(s: State) -> list[Event]:
     return events + _settle(s)
 
 
-def _on_total(s: State, action: Action) -> list[Event]:
+def _on_total(s: State, action: Move) -> list[Event]:
     _intent(s, action, "number")
     total = _whole_number(action.get("value"))
     most = _largest_hand_total(s)
@@ -910,19 +1009,22 @@ def _start_reward_phase(s: State, player: str) -> list[Event]:
     return events
 
 
-def _on_reward(s: State, action: Action) -> list[Event]:
+def _on_reward(s: State, action: Move) -> list[Event]:
     intent = _intent(s, action, "roll", "take", "use", "discard", "done")
     r = _reward_turn(s)
     if intent != "use" or action.get("card") != "reroll":
         r.reroll_die = None  # a reroll must come straight after its roll
-    handlers = {"roll": _roll_reward, "take": _take, "use": _use, "discard": _discard, "done": _done}
-    events = handlers[intent](s, action)
+    if action["intent"] == "use":
+        events = _use(s, action)
+    else:
+        handlers = {"roll": _roll_reward, "take": _take, "discard": _discard, "done": _done}
+        events = handlers[intent](s, action)
     if s.phase == REWARD:
         events += _end_round_if_finished(s)
     return events
 
 
-def _roll_reward(s: State, action: Action) -> list[Event]:
+def _roll_reward(s: State, action: Move) -> list[Event]:
     r = _reward_turn(s)
     if r.left < 1:
         raise RuleError("Your rewards are spent: use a bonus card or say done.")
@@ -934,7 +1036,7 @@ def _roll_reward(s: State, action: Action) -> list[Event]:
     return _judge_roll(s, _roll_two(s))
 
 
-def _take(s: State, action: Action) -> list[Event]:
+def _take(s: State, action: Move) -> list[Event]:
     r = _reward_turn(s)
     card = _reward_card(action.get("card"))
     if r.left < 1:
@@ -950,7 +1052,7 @@ def _take(s: State, action: Action) -> list[Event]:
     return events + warning
 
 
-def _use(s: State, action: Action) -> list[Event]:
+def _use(s: State, action: Use) -> list[Event]:
     card = _reward_card(action.get("card"))
     player = _reward_turn(s).player
     if card not in BONUSES:
@@ -966,7 +1068,7 @@ def _spend_bonus(s: State, player: str, bonus: str) -> None:
     s.reward_discard.append(bonus)
 
 
-def _use_steal(s: State, action: Action) -> list[Event]:
+def _use_steal(s: State, action: Use) -> list[Event]:
     thief = _reward_turn(s).player
     target = action.get("target")
     target = None if target is None else _reward_card(target)
@@ -1014,7 +1116,7 @@ def _best_card_to_steal(s: State, thief: str, cards: list[RewardCard]) -> Reward
     return sorted(cards)[0]
 
 
-def _use_draw_two(s: State, action: Action) -> list[Event]:
+def _use_draw_two(s: State, action: Use) -> list[Event]:
     player = _reward_turn(s).player
     if not s.reward_deck:
         raise RuleError("The reward deck is empty: nothing to draw.")
@@ -1038,7 +1140,7 @@ def _use_draw_two(s: State, action: Action) -> list[Event]:
     return events
 
 
-def _use_reroll(s: State, action: Action) -> list[Event]:
+def _use_reroll(s: State, action: Use) -> list[Event]:
     r = _reward_turn(s)
     if r.reroll_die is None:
         raise RuleError("A reroll is only for straight after a roll with exactly one winning die.")
@@ -1050,7 +1152,7 @@ def _use_reroll(s: State, action: Action) -> list[Event]:
     return _judge_reroll(s, s.rng.randint(0, 9))
 
 
-def _discard(s: State, action: Action) -> list[Event]:
+def _discard(s: State, action: Move) -> list[Event]:
     player = _reward_turn(s).player
     card = _reward_card(action.get("card"))
     if card not in s.owned[player]:
@@ -1060,7 +1162,7 @@ def _discard(s: State, action: Action) -> list[Event]:
     return [say(f"{player} discards {card_name(card)}.")]
 
 
-def _done(s: State, action: Action) -> list[Event]:
+def _done(s: State, action: Move) -> list[Event]:
     left = _reward_turn(s).left
     if left > 0:
         raise RuleError(f"You still have {plural(left, 'reward')} to choose: roll or take a card.")
@@ -1122,7 +1224,7 @@ def _reward_card(value: Any) -> RewardCard:
 # --- dice
 
 
-def _on_dice(s: State, action: Action) -> list[Event]:
+def _on_dice(s: State, action: Move) -> list[Event]:
     _intent(s, action, "dice")
     wait = required(s.dice_wait, "dice awaited")
     s.dice_wait = None
@@ -1136,14 +1238,14 @@ def _on_dice(s: State, action: Action) -> list[Event]:
     return events
 
 
-def _two_dice(action: Action) -> tuple[int, int]:
+def _two_dice(action: Move) -> tuple[int, int]:
     values = _dice_values(action)
     if len(values) != 2:
         raise RuleError("Say both dice, like 7 and 3.")
     return values[0], values[1]
 
 
-def _rerolled_die(s: State, action: Action) -> int:
+def _rerolled_die(s: State, action: Move) -> int:
     """The new die: said alone, or with the kept die ("3 and 8" keeping the 3)."""
     values = _dice_values(action)
     kept = _reward_turn(s).kept_die()
@@ -1156,7 +1258,7 @@ def _rerolled_die(s: State, action: Action) -> int:
     raise RuleError("Say the number on the die you rolled again, like 4.")
 
 
-def _dice_values(action: Action) -> list[int]:
+def _dice_values(action: Move) -> list[int]:
     raw = action.get("values")
     if not isinstance(raw, (list, tuple)):
         raise RuleError("Say what the dice show, like 7 and 3.")

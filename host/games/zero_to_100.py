@@ -100,11 +100,11 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 from host.cardtitle import READ_HAND, card_name, names_context, names_text, read_hand_rule, with_names
 
-from ..contract import Choice, Narrow, Prompt
+from ..contract import Choice, JsonObject, Narrow, Prompt
 from ..decks import QUESTIONS_FILE, DeckEntry, Decks, Question
 from ..engine import (
     ORDINALS,
@@ -124,6 +124,7 @@ from ..engine import (
     score,
     sound,
 )
+from ..moves import Number, Said, named
 from ..rules import merge_rules
 
 ID = "zero-to-100"
@@ -140,7 +141,27 @@ INFO_INTENTS = ("read_cards", "read_card")
 TEAMS = True
 """Played in teams (--teams)."""
 
-RULE_DEFAULTS: dict[str, Any] = {
+
+class Rules(TypedDict):
+    """The game's own rules (GameOptions.rules), as check_rules gives them."""
+
+    teams: int
+    team_names: str
+    hand_size: int
+    start_target: int
+    shuffle: bool
+    spot_on_margin: int
+    tie_draw: str
+    tie_target: str
+    spot_on_discard: str
+    rotate_first: bool
+    read_hand: str
+    reveal_question: bool
+    say_distances: bool
+    hide_picks: bool
+
+
+RULE_DEFAULTS: Rules = {
     "teams": 3,  # 2 or 3 teams when options.teams is empty
     "team_names": "player",  # "player": Team Ana; "number": Team 1
     "hand_size": 6,  # question cards per team at the start (2..10)
@@ -243,7 +264,7 @@ class Play:
 class State:
     """Everything about a game in progress; `apply` returns a changed copy."""
 
-    rules: dict[str, Any]
+    rules: Rules
     teams: list[Team]
     deck: list[Question]  # the draw pile, top first
     rng: random.Random = field(compare=False)
@@ -289,16 +310,18 @@ def setup(options: GameOptions, decks: Decks) -> tuple[State, list[Event]]:
     return state, _welcome(state) + _start_round(state)
 
 
-def check_rules(given: dict[str, Any]) -> dict[str, Any]:
+def check_rules(given: JsonObject) -> Rules:
     """The rule parameters, typed by merge_rules; values outside RULE_CHOICES refused.
     Needs no table, so the settings check every game's rules before any game starts."""
     rules = merge_rules(TITLE, RULE_DEFAULTS, read_hand_rule(given))
+    by_key = cast(dict[str, object], rules)  # the same dict, read rule by rule
     for key, allowed in {**RULE_CHOICES, "read_hand": READ_HAND}.items():
-        if isinstance(rules[key], str):
-            rules[key] = rules[key].lower()
-        if rules[key] not in allowed:
+        value = by_key[key]
+        if isinstance(value, str):
+            value = by_key[key] = value.lower()
+        if value not in allowed:
             shown = f"{allowed[0]} to {allowed[-1]}" if len(allowed) > 4 else " or ".join(map(str, allowed))
-            raise RuleError(f"The rule {key} must be {shown}, not {rules[key]}.")
+            raise RuleError(f"The rule {key} must be {shown}, not {value}.")
     return rules
 
 
@@ -540,22 +563,63 @@ def _choose_examples(team: Team) -> tuple[str, ...]:
 # ---- actions --------------------------------------------------------------
 
 
+class _ChooseCard(Said):
+    intent: Literal["choose_card"]
+    card: int  # 1-based, in the team's hand
+
+
+class ChooseCard(_ChooseCard, total=False):
+    powers: list[str]  # among PLAYED_POWERS; left out when none is played
+
+
+class KeepPick(Said):
+    intent: Literal["keep_pick"]
+
+
+class _ReadCards(Said):
+    intent: Literal["read_cards"]
+
+
+class ReadCards(_ReadCards, total=False):
+    team: int  # another team's, by its number (1-based); left out: the team asked
+
+
+class ReadCard(Said):
+    intent: Literal["read_card"]
+    card: int
+
+
+class ChangePick(Said):
+    intent: Literal["change_pick"]
+    team: int
+
+
+class Discard(Said):
+    intent: Literal["discard"]
+    card: int
+
+
+Move = ChooseCard | KeepPick | ReadCards | ReadCard | ChangePick | Discard | Number
+"""Every intent Zero to 100's prompts hear (docs/specs/intents.md), by kind."""
+
+
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """One team's move; the state passed in is never changed."""
-    if action.get("intent") == "read_cards" and action.get("team") is not None:
-        shown = _face_up(state, state.teams.index(_named_team(state, action.get("team"))))
+    move = cast(Move, named(action))  # by its name; each field is checked where it is used
+    if move["intent"] == "read_cards" and move.get("team") is not None:
+        shown = _face_up(state, state.teams.index(_named_team(state, move.get("team"))))
         return state, [say(_hand_sentence(shown, own=False))]
-    if action.get("intent") == "read_cards":
+    if move["intent"] == "read_cards":
         return state, _read_cards(state)
-    if action.get("intent") == "read_card":
-        return state, _read_one_card(state, action)
+    if move["intent"] == "read_card":
+        return state, _read_one_card(state, move)
     handlers = {"choose": _choose_card, "discard": _discard_card, "tiebreak": _guess_answer}
     if state.phase not in handlers:
         raise RuleError("The game is over.")
     s = evolve(state)
-    if action.get("intent") == "change_pick":
-        return s, _change_pick(s, action)
-    events = handlers[s.phase](s, action)
+    if move["intent"] == "change_pick":
+        return s, _change_pick(s, move)
+    events = handlers[s.phase](s, move)
     return s, events
 
 
@@ -579,19 +643,14 @@ def _named_team(s: State, number: Any) -> Team:
     return s.teams[number - 1]
 
 
-def _check_speaker(team: Team, action: Action) -> None:
+def _check_speaker(team: Team, action: Move) -> None:
     """Only the prompted team (by its name or a member's) may answer."""
     player = action.get("player")
     if player is not None and player != team.name and player not in team.members:
         raise RuleError(f"It's {team.name}'s turn.")
 
 
-def _check_intent(action: Action, expected: str, reason: str) -> None:
-    if action.get("intent") != expected:
-        raise RuleError(reason)
-
-
-def _card_index(action: Action, team: Team) -> int:
+def _card_index(action: ChooseCard | Discard, team: Team) -> int:
     """The 0-based hand position of the card named (1-based) in the action."""
     card = action.get("card")
     if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= len(team.hand):
@@ -599,13 +658,14 @@ def _card_index(action: Action, team: Team) -> int:
     return card - 1
 
 
-def _choose_card(s: State, action: Action) -> list[Event]:
+def _choose_card(s: State, action: Move) -> list[Event]:
     """A team's pick, held until the last team has chosen; a changed pick replaces its old one."""
     team_index = _choosing_team(s)
     team = s.teams[team_index]
-    if action.get("intent") == "keep_pick":
+    if action["intent"] == "keep_pick":
         return _keep_pick(s, team, action)
-    _check_intent(action, "choose_card", "Pick a question: say card and its number, and any power cards.")
+    if action["intent"] != "choose_card":
+        raise RuleError("Pick a question: say card and its number, and any power cards.")
     _check_speaker(team, action)
     index = _card_index(action, team)
     play = Play(team.hand[index], _checked_powers(action.get("powers") or [], team))
@@ -630,7 +690,7 @@ def _pick_words(team: Team, play: Play) -> str:
     return f"card {team.hand.index(play.card) + 1}{with_powers}"
 
 
-def _change_pick(s: State, action: Action) -> list[Event]:
+def _change_pick(s: State, action: ChangePick) -> list[Event]:
     """ "change team Ana's pick": a team that has chosen is asked for its new pick (its old
     one stands until it says another); once the picks are revealed it is too late."""
     team = _named_team(s, action.get("team"))
@@ -648,7 +708,7 @@ def _change_pick(s: State, action: Action) -> list[Event]:
     return events
 
 
-def _keep_pick(s: State, team: Team, action: Action) -> list[Event]:
+def _keep_pick(s: State, team: Team, action: KeepPick) -> list[Event]:
     """ "keep our pick": a team asked for its new pick keeps the one it had."""
     if s.changing is None:
         raise RuleError(f"{team.name} has not chosen yet: say your pick.")
@@ -676,9 +736,10 @@ def _checked_powers(said: Any, team: Team) -> list[str]:
     return sorted(said, key=lambda p: POWER_CARDS.index(PLAYED_POWERS[p][0]))
 
 
-def _discard_card(s: State, action: Action) -> list[Event]:
+def _discard_card(s: State, action: Move) -> list[Event]:
     team = s.teams[s.to_discard[0]]
-    _check_intent(action, "discard", "Say which card you throw away, for example card 2.")
+    if action["intent"] != "discard":
+        raise RuleError("Say which card you throw away, for example card 2.")
     _check_speaker(team, action)
     index = _card_index(action, team)
     card = team.hand.pop(index)
@@ -687,10 +748,11 @@ def _discard_card(s: State, action: Action) -> list[Event]:
     return events + _spot_on_discards(s)
 
 
-def _guess_answer(s: State, action: Action) -> list[Event]:
+def _guess_answer(s: State, action: Move) -> list[Event]:
     team_index = s.tied[len(s.guesses)]
     team = s.teams[team_index]
-    _check_intent(action, "number", "Say a number from 0 to 100.")
+    if action["intent"] != "number":
+        raise RuleError("Say a number from 0 to 100.")
     _check_speaker(team, action)
     value = action.get("value")
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
@@ -968,7 +1030,7 @@ def _revealed_text(team: Team, play: Play) -> str:
     return f"{team.name}: {_sentence(play.card.text)} {play.card.answer}{moved}."
 
 
-def _read_one_card(s: State, action: Action) -> list[Event]:
+def _read_one_card(s: State, action: ReadCard) -> list[Event]:
     """ "read card 2": one of the asked team's questions in full, nothing changed."""
     if s.phase not in ("choose", "discard"):
         return _read_cards(s)

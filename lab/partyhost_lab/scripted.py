@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from host.common_commands import COMMON_INTENTS
-from host.contract import Ending, Likeness, Outcome, Prompt, Understood
+from host.contract import Ending, Intent, Likeness, Outcome, Prompt, Understood
 from host.decks import Decks, load_game_decks
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -119,7 +119,7 @@ class Exchange:
 
     prompt: Prompt
     line: str
-    intent: dict[str, Any] | None
+    intent: Intent | None
     state: Any = None
     """The game's state the line was said in (a player judges a reading by what it would do there)."""
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import Prompt
+from host.contract import Intent, Prompt
 from host.engine import NARROW_LIST_MAX
 from host.narrowing import SOMETHING_ELSE, list_question, question_alone
 from partyhost.bench.manifest import bench_prompt
@@ -164,7 +164,7 @@ def _zero_to_100_card() -> Prompt:
     return prompt
 
 
-def replies(prompt: Prompt, seed: int) -> list[tuple[str, dict[str, Any] | None]]:
+def replies(prompt: Prompt, seed: int) -> list[tuple[str, Intent | None]]:
     """A few of the prompt's own replies (never a common command), chosen by seed; at a
     Keep Cool turn, words in play and clues."""
     from voice.understanding.matcher import Matcher
@@ -217,7 +217,7 @@ def measure(
     counts = {room: Counts() for room in rooms}
     for kind, prompt in prompts().items():
         prefix = "host, " if prompt.name == "keep-cool/word" else ""
-        said: list[tuple[str, dict[str, Any] | None, bool]] = [
+        said: list[tuple[str, Intent | None, bool]] = [
             (prefix + text, {"intent": intent}, True) for text, intent in COMMANDS.items()
         ]
         said += [(text, intent, False) for text, intent in replies(prompt, seed)]

@@ -63,7 +63,7 @@ import numpy as np
 
 from host.awaiting import CONFIRM_AGAIN
 from host.common_commands import COMMON_INTENTS, CORRECT, UNDO_CONSENT
-from host.contract import Choice, Narrow, Prompt
+from host.contract import Choice, Intent, Narrow, Prompt
 from host.corrections import TABLE_AGREES
 from host.engine import ORDINALS, Action, RuleError
 from host.games import get_game
@@ -125,8 +125,8 @@ class Line:
     text: str
     speaker: str
     prompt: Prompt
-    meaning: dict[str, Any] | None  # the matcher's reading of the typed line
-    move: dict[str, Any] | None = None  # the intent the typed game took
+    meaning: Intent | None  # the matcher's reading of the typed line
+    move: Intent | None = None  # the intent the typed game took
     refusal: str = ""  # or the reason it refused it with
     told: tuple[str, ...] = ()  # what the typed host said of it, up to its next question
     state: Any = None  # the typed game's state it was said in
@@ -227,7 +227,7 @@ def _with(line: Line, **changes: Any) -> Line:
     return replace(line, **changes)
 
 
-def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
+def same_move(taken: Intent, meant: Intent) -> bool:
     """`taken` is the move `meant`. An intent's "text" is the words heard; for most moves
     it is only how they were worded, but a Keep Cool clue (a word that names nothing in
     play, so `meant` keeps its words) is its words: any sound would pass as the clue
@@ -240,7 +240,7 @@ def same_move(taken: dict[str, Any], meant: dict[str, Any]) -> bool:
     return {k: v for k, v in taken.items() if k != "text"} == {k: v for k, v in meant.items() if k != "text"}
 
 
-def same_effect(line: Line, taken: dict[str, Any]) -> bool:
+def same_effect(line: Line, taken: Intent) -> bool:
     """The typed game, in the state the line was said in, does the same with `taken` as
     with what the line meant: a reading worded otherwise that a person would say yes to
     ("between 35 and 95" where only line two has that gap, for "... on line two"). Never
@@ -576,7 +576,9 @@ class Table:
         reaction = self._answered(correction, said_from, self._say(line.speaker, text, result.corrections - 1), result)
         made = self.log.first(("correction",), said_from)
         action = self.log.events[made]["action"] if made is not None else {}
-        right = made is not None and same_move({k: v for k, v in action.items() if k != "player"}, line.move)
+        right = made is not None and same_move(
+            cast(Intent, {k: v for k, v in action.items() if k != "player"}), line.move
+        )
         return right, reaction.at + 1
 
     def _undo(self, line: Line, result: LineRecord, mark: int) -> int:

@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 import numpy as np
 
-from host.contract import Prompt, Verdict, decide
+from host.contract import Intent, JsonObject, Prompt, Verdict, decide
 from host.games import grammar_slots, unclear_intent
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, endpointer_for, front_end, listening_chain
@@ -35,6 +35,58 @@ from voice.recognizers import DEFAULT_BACKEND
 from voice.understanding.matcher import Matcher
 
 
+class ManifestLine(TypedDict, total=False):
+    """One line of a manifest (shared/specs/manifest.md): a recording, where it was said and what it means."""
+
+    id: str
+    wav: str
+    game: str
+    prompt: str
+    context: JsonObject
+    expect: Intent  # {"intent": "none"}: nothing should be done
+    condition: str
+    negative: bool
+
+
+class Item(TypedDict):
+    """One recording's result."""
+
+    id: str
+    condition: str
+    prompt: str
+    expect: Intent
+    got: Intent | None
+    heard: str
+    asked: bool
+    correct: bool
+    negative: bool
+    ms: float
+
+
+class Rate(TypedDict):
+    n: int
+    accuracy: float
+    acted_wrongly: float
+    unasked: float
+    asked: float
+
+
+class Summary(TypedDict):
+    n: int
+    accuracy: float
+    false_accepts: int
+    negatives: int
+    p50_ms: int
+    p95_ms: int
+    by_prompt: dict[str, Rate]
+    by_condition: dict[str, Rate]
+
+
+class AccuracyRun(TypedDict):
+    summary: Summary
+    items: list[Item]
+
+
 def bench_prompt(name: str, slots: dict, timeout: float | None = None) -> Prompt:
     """A prompt as the ears get it, for a recording with no game around it: its grammar,
     live lists and timer (nobody in particular is asked, and nothing is said)."""
@@ -45,7 +97,7 @@ def bench_prompt(name: str, slots: dict, timeout: float | None = None) -> Prompt
 class BenchReading:
     """One recording as a game would take it."""
 
-    intent: dict[str, Any] | None  # None: rejected, the host would ask again
+    intent: Intent | None  # None: rejected, the host would ask again
     ms: float  # recognition and matching
     text: str  # the reading chosen
     asked: bool = False  # the host would ask "Did you mean ...?" before acting
@@ -71,7 +123,7 @@ def first_utterance(audio: np.ndarray, settings: Settings | None = None) -> Utte
     return endpointer.flush()
 
 
-def expected_matches(expect: dict[str, Any], got: dict[str, Any] | None) -> bool:
+def expected_matches(expect: Intent, got: Intent | None) -> bool:
     if expect.get("intent") == "none":
         return got is None
     return got is not None and all(got.get(key) == value for key, value in expect.items())
@@ -93,7 +145,7 @@ class Listener:
         reader: Reader,
         matcher: Matcher,
         grammar_slots_for: Callable[[str, dict], dict] = grammar_slots,
-        unclear_for: Callable[[str], dict[str, Any] | None] = unclear_intent,
+        unclear_for: Callable[[str], Intent | None] = unclear_intent,
         settings: Settings | None = None,
     ):
         """`reader`: the recogniser, second listener and check lines, as the live ears
@@ -133,11 +185,12 @@ def run_accuracy(
     json_out: Path | None = None,
     progress: bool = True,
     limit: int | None = None,
-    only: Callable[[dict[str, Any]], bool] | None = None,
-) -> dict[str, Any]:
+    only: Callable[[ManifestLine], bool] | None = None,
+) -> AccuracyRun:
     """`limit`: only the manifest's first lines; `only`: only the lines it accepts."""
     lines = [line for line in manifest_lines(manifest)[:limit] if only is None or only(line)]
-    items, times = [], []
+    items: list[Item] = []
+    times: list[float] = []
     for number, line in enumerate(lines, start=1):
         prompt = prompt_name(line)
         audio = read_wav_16k(manifest.parent / line["wav"])
@@ -168,29 +221,29 @@ def run_accuracy(
     return {"summary": summary, "items": items}
 
 
-def manifest_lines(manifest: Path) -> list[dict[str, Any]]:
+def manifest_lines(manifest: Path) -> list[ManifestLine]:
     return [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def prompt_name(line: dict[str, Any]) -> str:
+def prompt_name(line: ManifestLine) -> str:
     """The manifest line's prompt as the grammars name it ("game/prompt")."""
     return f"{line['game']}/{line['prompt']}" if line.get("game") else line["prompt"]
 
 
-def is_negative(line: dict[str, Any]) -> bool:
+def is_negative(line: ManifestLine) -> bool:
     """Chatter, noise or music (`"negative": true` in the manifest): right when nothing
     is done, or (where a game acts on speech it did not understand, a Keep Cool clue)
     when it is taken as that."""
     return line["expect"].get("intent") == "none" or line.get("negative") is True
 
 
-def summarise(items: list[dict]) -> dict[str, Any]:
+def summarise(items: list[Item]) -> Summary:
     """false_accepts: negatives that became any other move than the one expected."""
     negatives = [i for i in items if i["negative"]]
     false_accepts = sum(1 for i in negatives if not i["correct"])
     times = [i["ms"] for i in items if i["ms"] > 0]
 
-    def by(key: str) -> dict[str, Any]:
+    def by(key: Literal["prompt", "condition"]) -> dict[str, Rate]:
         return {name: _rate([i for i in items if i[key] == name]) for name in sorted({i[key] for i in items})}
 
     return {
@@ -205,7 +258,7 @@ def summarise(items: list[dict]) -> dict[str, Any]:
     }
 
 
-def _rate(items: list[dict]) -> dict[str, Any]:
+def _rate(items: list[Item]) -> Rate:
     """accuracy; "acted_wrongly", the share that became a move other than the one
     expected (a miss that is asked again costs a second, a wrong move costs an undo);
     "unasked", the share of those made without "Did you mean ...?" first; "asked",
@@ -222,8 +275,8 @@ def _rate(items: list[dict]) -> dict[str, Any]:
     }
 
 
-def format_summary(summary: dict[str, Any]) -> str:
-    def table(title: str, rates: dict[str, Any]) -> list[str]:
+def format_summary(summary: Summary) -> str:
+    def table(title: str, rates: dict[str, Rate]) -> list[str]:
         return [f"{title:<34} {'n':>4}  accuracy  acted wrongly  unasked  asked first"] + [
             f"{name:<34} {v['n']:>4}  {v['accuracy']:.3f}     {v['acted_wrongly']:.3f}          "
             f"{v['unasked']:.3f}    {v['asked']:.3f}"

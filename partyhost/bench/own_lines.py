@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import soundfile
 import soxr
 
+from host.contract import Intent, JsonObject
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import padded
 
@@ -26,8 +26,8 @@ class OwnLine:
     game: str
     prompt: str
     text: str
-    expect: dict[str, Any]
-    context: dict[str, Any] = field(default_factory=dict)
+    expect: Intent
+    context: JsonObject = field(default_factory=dict)
 
 
 OWN_LINES = (

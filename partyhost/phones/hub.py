@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any, TypedDict, cast
 
+from host.contract import Intent
 from host.views import HandView
 
 MESSAGES_KEPT = 12
@@ -28,18 +29,87 @@ class PageAction:
 
     player: str
     version: int
-    intent: dict[str, Any]
+    intent: Intent
     label: str
+
+
+class PageCard(TypedDict):
+    """One card on a page: `action` is the number of its button, if it has one."""
+
+    label: str
+    detail: str
+    action: int | None
+    action_label: str
+
+
+class ShownCard(PageCard, total=False):
+    marked: bool  # the player marked it (Keep Cool: "I am cluing this"), added when the page is sent
+
+
+class PageButton(TypedDict):
+    label: str
+    action: int
+
+
+class PageNumber(TypedDict):
+    """A number entry: the typed number is sent with button `action`."""
+
+    label: str
+    low: int
+    high: int
+    action: int
+
+
+class PageView(TypedDict):
+    """A HandView as the page's JSON: each button an action number, never its intent."""
+
+    heading: str
+    cards: list[ShownCard]
+    spoken: str
+    facts: list[str]
+    actions: list[PageButton]
+    markable: bool
+    number: PageNumber | None
+
+
+class PageMessage(TypedDict):
+    n: int  # counts up over the game, so the page shows each message once
+    text: str
+
+
+class PageSnapshot(TypedDict):
+    """Everything one seat's page shows, as the server sends it."""
+
+    player: str
+    game: str
+    version: int
+    view: PageView | None
+    messages: list[PageMessage]
+    over: bool
+
+
+@dataclass(frozen=True)
+class NumberSlot:
+    """A number entry's button, kept back on the server: the slot of its intent the typed
+    value fills, and the range it must be in."""
+
+    slot: str
+    low: int
+    high: int
+
+
+Button = tuple[str, Intent, NumberSlot | None]
+"""A page button as the server keeps it: its label, its intent, and the number it takes, if any."""
 
 
 @dataclass
 class SeatPage:
     """One seat's page as it stands, and the intents of its buttons."""
 
-    view: dict[str, Any] | None = None
+    view: PageView | None = None
     version: int = 0
-    intents: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    messages: list[dict[str, Any]] = field(default_factory=list)
+    intents: list[Button] = field(default_factory=list)
+    messages: list[PageMessage] = field(default_factory=list)
     marks: set[str] = field(default_factory=set)
     over: bool = False
 
@@ -48,46 +118,50 @@ class PageRefused(Exception):
     """A page request that cannot be done now; `reason` is shown and announced on the page."""
 
 
-def page_json(view: HandView | None) -> tuple[dict[str, Any] | None, list[tuple[str, dict[str, Any]]]]:
+def page_json(view: HandView | None) -> tuple[PageView | None, list[Button]]:
     """A HandView as the page's JSON, with each button's intent kept back on the server."""
     if view is None:
         return None, []
-    intents: list[tuple[str, dict[str, Any]]] = []
-    cards = []
+    intents: list[Button] = []
+    cards: list[ShownCard] = []
     for card in view.cards:
         action = None
         if card.play is not None:
             action = len(intents)
-            intents.append((card.play_label or card.label, dict(card.play)))
+            intents.append((card.play_label or card.label, card.play.copy(), None))
         cards.append({"label": card.label, "detail": card.detail, "action": action, "action_label": card.play_label})
-    actions = []
+    actions: list[PageButton] = []
     for label, intent in view.actions:
         actions.append({"label": label, "action": len(intents)})
-        intents.append((label, dict(intent)))
-    number = None
+        intents.append((label, intent.copy(), None))
+    number: PageNumber | None = None
     if view.number is not None:
         entry = view.number
         number = {"label": entry.label, "low": entry.low, "high": entry.high, "action": len(intents)}
-        intents.append((entry.label, {**entry.intent, NUMBER_SLOT: (entry.slot, entry.low, entry.high)}))
-    data = asdict(view)
-    data.update(cards=cards, actions=actions, facts=list(view.facts), number=number)
+        intents.append((entry.label, entry.intent.copy(), NumberSlot(entry.slot, entry.low, entry.high)))
+    data: PageView = {
+        "heading": view.heading,
+        "cards": cards,
+        "spoken": view.spoken,
+        "facts": list(view.facts),
+        "actions": actions,
+        "markable": view.markable,
+        "number": number,
+    }
     return data, intents
 
 
-NUMBER_SLOT = "_number"
-"""Kept back on the server in a number entry's intent: (slot, low, high) the typed value fills."""
-
-
-def _with_number(intent: dict[str, Any], value: Any) -> dict[str, Any]:
+def _with_number(intent: Intent, number: NumberSlot | None, value: object) -> Intent:
     """A number entry's intent with the typed value in its slot; PageRefused when it can't be."""
-    if NUMBER_SLOT not in intent:
+    if number is None:
         return intent
-    slot, low, high = intent[NUMBER_SLOT]
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise PageRefused(f"Enter a whole number from {low} to {high}.")
-    return {**{k: v for k, v in intent.items() if k != NUMBER_SLOT}, slot: value}
+    if not isinstance(value, int) or isinstance(value, bool) or not number.low <= value <= number.high:
+        raise PageRefused(f"Enter a whole number from {number.low} to {number.high}.")
+    filled = intent.copy()
+    cast(MutableMapping[str, object], filled)[number.slot] = value  # NumberEntry.slot: one of Intent's keys
+    return filled
 
 
 class PhoneHub:
@@ -114,7 +188,7 @@ class PhoneHub:
                 if view != page.view:
                     page.view, page.intents = view, intents
                     page.version += 1
-                    labels = {c["label"] for c in (view or {}).get("cards", [])}
+                    labels = {c["label"] for c in view["cards"]} if view else set()
                     page.marks &= labels
                     changed.append(player)
         for player in changed:
@@ -151,13 +225,13 @@ class PhoneHub:
         with self._lock:
             self._announcements.append(text)
 
-    def snapshot(self, player: str) -> dict[str, Any]:
+    def snapshot(self, player: str) -> PageSnapshot:
         """Everything `player`'s page shows, and nothing about any other seat."""
         with self._lock:
             page = self.pages[player]
-            view = dict(page.view) if page.view else None
+            view = page.view.copy() if page.view else None
             if view is not None:
-                view["cards"] = [{**c, "marked": c["label"] in page.marks} for c in view["cards"]]
+                view["cards"] = [c | {"marked": c["label"] in page.marks} for c in view["cards"]]
             return {
                 "player": player,
                 "game": self.title,
@@ -178,8 +252,8 @@ class PhoneHub:
                 raise PageRefused("Your cards changed just before that; look again and choose.")
             if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < len(page.intents):
                 raise PageRefused("That choice is not available now.")
-            label, intent = page.intents[action]
-            intent = _with_number(intent, value)
+            label, intent, number = page.intents[action]
+            intent = _with_number(intent, number, value)
         self.inbox.put(PageAction(player, version, intent, label))
         return label
 
@@ -192,8 +266,8 @@ class PhoneHub:
         """Keep Cool: mark a word as the one you are cluing (for your own eyes only)."""
         with self._lock:
             page = self.pages[player]
-            view = page.view or {}
-            if not view.get("markable") or label not in {c["label"] for c in view.get("cards", [])}:
+            view = page.view
+            if view is None or not view["markable"] or label not in {c["label"] for c in view["cards"]}:
                 raise PageRefused("That word cannot be marked now.")
             if on:
                 page.marks.add(label)

@@ -32,12 +32,13 @@ import logging
 import time
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from host.contract import JsonObject
 from partyhost.logs import one_line_logs, short_error
 
 from .hub import PageRefused, PhoneHub
@@ -54,6 +55,20 @@ REQUEST_TIMEOUT_S = 10.0
 SERVER_NAME = "partyhost"
 HOSTILE = (ValueError, RecursionError, UnicodeError, TypeError, LookupError, HttpProcessingError)
 """What parsing a request someone crafted can raise: their fault, answered with 400."""
+
+
+class PageReply(TypedDict, total=False):
+    """The answer to a press or a mark: ok, with the button's label sent, or the reason it was refused."""
+
+    ok: bool
+    reason: str
+    sent: str
+
+
+class SocketReply(TypedDict):
+    reply: PageReply
+
+
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -212,7 +227,7 @@ async def seat_json(request: web.Request) -> web.Response:
     return web.json_response(request.app[HUB].snapshot(player))
 
 
-async def _body(request: web.Request) -> dict[str, Any]:
+async def _body(request: web.Request) -> JsonObject:
     try:
         data = await asyncio.wait_for(request.json(), REQUEST_TIMEOUT_S)
     except (ValueError, RecursionError):  # also JSON nested past Python's recursion limit
@@ -238,7 +253,7 @@ async def mark(request: web.Request) -> web.Response:
     return web.json_response(reply, status=status)
 
 
-def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = None) -> tuple[dict[str, Any], int]:
+def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = None) -> tuple[PageReply, int]:
     """A button pressed: the reply, and its HTTP status (409: refused), for a request or a socket."""
     try:
         label = hub.press(player, version, action, value)
@@ -247,7 +262,7 @@ def _press(hub: PhoneHub, player: str, version: Any, action: Any, value: Any = N
     return {"ok": True, "sent": label}, 200
 
 
-def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> tuple[dict[str, Any], int]:
+def _mark(hub: PhoneHub, player: str, label: Any, on: Any) -> tuple[PageReply, int]:
     """A word marked: the reply, and its HTTP status (409: refused), for a request or a socket."""
     try:
         hub.mark(player, str(label), bool(on))
@@ -315,7 +330,7 @@ async def _send_changes(ws: web.WebSocketResponse, hub: PhoneHub, player: str, c
         changed.clear()
 
 
-def _socket_request(hub: PhoneHub, player: str, text: str) -> dict[str, Any] | None:
+def _socket_request(hub: PhoneHub, player: str, text: str) -> PageReply | SocketReply | None:
     """A press or a mark sent over the socket; the seat is always the socket's own."""
     try:
         data = json.loads(text)

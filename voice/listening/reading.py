@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from host.contract import (  # where host and voice meet: the verdict's idea of a loud room
+    Intent,
     Prompt,
     Verdict,
     decide,
@@ -265,7 +266,7 @@ def _decoding_note(paths: list[DecodedPath], decoded: _Decoded | None) -> Hypoth
     )
 
 
-def decoded_says(recognizer: DecodesInGrammar, utterance: Utterance, table: PromptGraph, intent: dict) -> bool:
+def decoded_says(recognizer: DecodesInGrammar, utterance: Utterance, table: PromptGraph, intent: Intent) -> bool:
     """Whether the utterance decoded inside the prompt's grammar, with no prompt, names this
     move surely (AGREE_POSTERIOR) on a path the audio fits (REGRET_PER_WORD): a witness
     the recogniser's prompt did not steer (voice/listening/steering.py)."""

@@ -40,6 +40,7 @@ from typing import Protocol, overload
 
 import numpy as np
 
+from host.contract import Intent  # where host and voice meet
 from voice.asr.moonshine import Judgement
 from voice.listening.reading import Reading
 from voice.listening.wordcheck import note, written
@@ -176,18 +177,18 @@ class SecondOpinion:
             texts += details.get("rivals", [])
         return [form for form in dict.fromkeys(_plain(_first_sentence(t)) for t in texts) if form]
 
-    def _intent_of(self, text: str) -> dict | None:
+    def _intent_of(self, text: str) -> Intent | None:
         intent = self.table.lookup(text)
         return intent if intent is not None and intent.get("intent") in self.table.exact else None
 
     @overload
     @staticmethod
-    def _key(intent: dict) -> tuple: ...
+    def _key(intent: Intent) -> tuple: ...
     @overload
     @staticmethod
-    def _key(intent: dict | None) -> tuple | None: ...
+    def _key(intent: Intent | None) -> tuple | None: ...
     @staticmethod
-    def _key(intent: dict | None) -> tuple | None:
+    def _key(intent: Intent | None) -> tuple | None:
         """An intent as a dict key (None stays None: no word in play)."""
         return None if intent is None else tuple(sorted(intent.items()))
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from host.contract import Intent  # where host and voice meet
 from voice.audio_types import Hypothesis, Recognizer, ScoresTexts
 from voice.listening.reading import Reading
 from voice.understanding.matcher import PromptGraph
@@ -84,7 +85,7 @@ def check_number(reading: Reading, recognizer: Recognizer, table: PromptGraph, l
 
 
 def _check(
-    reading: Reading, recognizer: Recognizer, table: PromptGraph, phrase: str, intent: dict
+    reading: Reading, recognizer: Recognizer, table: PromptGraph, phrase: str, intent: Intent
 ) -> Hypothesis | None:
     """The phrase of `intent` (bare and with "a") against every reading that names
     something else, all scored without the prompt; a note with the ratio, or None when
@@ -136,7 +137,7 @@ def tidy(text: str) -> str:
     return " " + (text if text.endswith((".", "?", "!")) else text.rstrip(",;:") + ".")
 
 
-def _names(table: PromptGraph, text: str, intent: dict) -> bool:
+def _names(table: PromptGraph, text: str, intent: Intent) -> bool:
     """This reading is the checked word itself (in any of its phrases), so no rival."""
     found = table.lookup(text)
     return found is not None and found == intent

@@ -17,6 +17,7 @@ from typing import Any
 
 from wyoming.event import Event
 
+from host.contract import JsonObject  # where host and voice meet
 from voice.remote.nesting import depth
 
 
@@ -63,7 +64,7 @@ async def read_event(reader: asyncio.StreamReader, limits: EventLimits) -> Event
     return Event(type=header["type"], data=data, payload=payload)
 
 
-def _length(header: dict[str, Any], key: str, limit: int) -> int:
+def _length(header: JsonObject, key: str, limit: int) -> int:
     value = header.get(key) or 0
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise BadEvent(f"a {key} that is not a size")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from host.contract import Intent  # where host and voice meet
+
 CORRECT_INTENT = "correct"
 """The intent of a correction: {"intent": "correct", "said": words, "by": name}."""
 SAID_VERBS = ("said", "meant", "was saying")
@@ -41,7 +43,7 @@ class Correction:
     lead: str = ""
     """The words before the move ("no i said"), for "Did you mean ...?"."""
 
-    def intent(self) -> dict[str, str]:
+    def intent(self) -> Intent:
         return {"intent": CORRECT_INTENT, "said": self.said, "by": self.by}
 
     @property

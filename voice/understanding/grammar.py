@@ -16,7 +16,7 @@ import yaml
 from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence
 from hassil.intents import Intents
 
-from host.contract import PartyhostError
+from host.contract import Intent, PartyhostError
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 from voice.understanding.graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from voice.understanding.normalize import normalize
@@ -37,7 +37,7 @@ class Grammar:
     prompts: dict[str, list[str]]
     intents: Intents
     list_slots: frozenset[str] = frozenset()
-    fallbacks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    fallbacks: dict[str, Intent] = field(default_factory=dict)
     min_scores: dict[str, float] = field(default_factory=dict)
     exact_intents: dict[str, list[str]] = field(default_factory=dict)
     """prompt -> intents matched only as said, never by a near spelling (see PhraseTable)."""

@@ -11,15 +11,15 @@ is possible, never swapped for the nearest one that is.
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 from rapidfuzz import fuzz
 
-from host.contract import prompt_parts  # the contract where host and voice meet
+from host.contract import Intent, prompt_parts  # the contract where host and voice meet
 from voice.understanding.align import INF, Alignment, Path, Step
 from voice.understanding.corrections import read_correction
 from voice.understanding.grammar import COMMON_PROMPT, Grammar, load_grammar
@@ -67,7 +67,7 @@ class Match:
     """The matcher's verdict: intent is None when the text was refused."""
 
     text: str
-    intent: dict[str, Any] | None
+    intent: Intent | None
     score: float
     phrase: str = ""
     accept: float = ACCEPT_SCORE
@@ -120,7 +120,7 @@ class PromptGraph:
     """One prompt's word graph (its own intents and the common commands), ready to match."""
 
     graph: WordGraph
-    fallback: dict[str, Any] | None = None
+    fallback: Intent | None = None
     accept: float = ACCEPT_SCORE
     confirm: float = CONFIRM_SCORE
     exact: frozenset[str] = frozenset()
@@ -136,7 +136,7 @@ class PromptGraph:
     the common commands are, but not where any speech is a move (a Keep Cool clue)."""
     commands_early: bool = False
     """The recogniser's prompt names the common commands early (prompt_order, step 3)."""
-    _lookups: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    _lookups: dict[str, Intent | None] = field(default_factory=dict)
 
     def decodable(self) -> PromptGraph | None:
         """Itself when every reply is a path of its grammar, so a decoder may read inside
@@ -182,17 +182,17 @@ class PromptGraph:
             # typed compound whole ("wolf-dog" is one word, as the rulebook says).
             said = normalize(heard, strip_fillers=False, hyphens=True)
             if said and len(said.split()) <= 3:
-                return Match(heard, {**self.fallback, "text": said}, 100.0, said, self.accept, fallback=True)
+                return Match(heard, self.fallback | {"text": said}, 100.0, said, self.accept, fallback=True)
         return Match(heard, None, best.score if best else 0.0, accept=self.accept)
 
-    def lookup(self, text: str) -> dict[str, Any] | None:
+    def lookup(self, text: str) -> Intent | None:
         """The intent `text` says exactly (every word as in the grammar), or None."""
         if text not in self._lookups:
             self._lookups[text] = self._lookup(text)
         found = self._lookups[text]
-        return dict(found) if found is not None else None
+        return found.copy() if found is not None else None
 
-    def _lookup(self, text: str) -> dict[str, Any] | None:
+    def _lookup(self, text: str) -> Intent | None:
         words = normalize(text).split()
         if not words or len(words) > MAX_HEARD_WORDS:
             return None
@@ -256,8 +256,7 @@ class PromptGraph:
         """The intent a path says, or what to answer when a value it names is not available."""
         g = self.graph
         tag = self._intent_tag(path)
-        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
-        intent.update({name: [] for name in tag.lists})
+        intent = _new_intent(tag)
         number: NumberTag | None = None
         number_words_said: list[str] = []
         number_steps: list = []
@@ -291,18 +290,19 @@ class PromptGraph:
         return Match(heard, intent, path.score, " ".join(path.words), self.accept)
 
     @staticmethod
-    def _fill(intent: dict[str, Any], slot: str, value: Any, tag: IntentTag) -> None:
+    def _fill(intent: Intent, slot: str, value: Any, tag: IntentTag) -> None:
+        fields = cast(MutableMapping[str, Any], intent)  # a grammar's slot, one of Intent's keys (_new_intent)
         if slot in tag.lists:
-            intent[slot].append(value)
+            fields[slot].append(value)
         else:
-            intent[slot] = value
+            fields[slot] = value
 
     def said(self, meaning: Meaning, words: tuple[str, ...]) -> Match:
         """The verdict on a path the decoder chose inside the grammar
         (voice/understanding/grammar_decode.py): its intent, or what to answer when a number it
         names is not available now. Said as the graph says it: score 100."""
         tag = next(item for item in meaning if isinstance(item, IntentTag))
-        intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed), **{name: [] for name in tag.lists}}
+        intent = _new_intent(tag)
         phrase = " ".join(words)
         for item in meaning:
             if not isinstance(item, SaidValue):
@@ -363,7 +363,7 @@ class PromptGraph:
         """The best path naming another move: another intent, or one slot filled otherwise."""
         if found.intent is None:
             return None
-        candidates: list[tuple[float, tuple[str, ...], dict[str, Any]]] = []
+        candidates: list[tuple[float, tuple[str, ...], Intent]] = []
         best_tag = self._intent_tag(best)
         others = np.array(
             [
@@ -389,8 +389,8 @@ class PromptGraph:
         )
 
     def _slot_rivals(
-        self, alignment: Alignment, best: Path, intent: dict[str, Any]
-    ) -> Iterator[tuple[float, tuple[str, ...], dict[str, Any]]]:
+        self, alignment: Alignment, best: Path, intent: Intent
+    ) -> Iterator[tuple[float, tuple[str, ...], Intent]]:
         """For each slot on the best path, the same path with the slot's next best value."""
         g, steps = self.graph, best.steps
         for i, step in enumerate(steps):
@@ -422,17 +422,18 @@ class PromptGraph:
                 if best_alt is None or cost < best_alt[0]:
                     best_alt = (cost, alt_words, other_value)
             if best_alt is not None:
-                rival_intent = dict(intent)
-                if isinstance(rival_intent.get(slot), list):
-                    rival_intent[slot] = [best_alt[2] if v == value else v for v in rival_intent[slot]]
+                rival_intent = intent.copy()
+                fields = cast(MutableMapping[str, Any], rival_intent)  # a grammar's slot, one of Intent's keys
+                if isinstance(fields.get(slot), list):
+                    fields[slot] = [best_alt[2] if v == value else v for v in fields[slot]]
                 else:
-                    rival_intent[slot] = best_alt[2]
+                    fields[slot] = best_alt[2]
                 yield best_alt[0], before + best_alt[1] + after, rival_intent
 
     # ---- what recognisers are told ----
 
     @cached_property
-    def examples(self) -> list[tuple[str, dict[str, Any] | None]]:
+    def examples(self) -> list[tuple[str, Intent | None]]:
         """Phrases of the prompt with their intents, in grammar order: every one when
         there are at most EXAMPLE_LIMIT, else short paths covering every word."""
         return _examples(self)
@@ -451,7 +452,7 @@ class PromptGraph:
     @cached_property
     def texts(self) -> list[str]:
         """The examples in the order a recogniser's prompt of limited length should read them."""
-        by_text: dict[str, dict[str, Any]] = {}
+        by_text: dict[str, Intent] = {}
         for text, intent in self.examples:
             if intent is not None:
                 by_text.setdefault(text, intent)
@@ -461,7 +462,7 @@ class PromptGraph:
         ordered = sorted(by_text, key=lambda t: self._order(by_text[t]) >= self.own)
         return prompt_order({t: by_text[t] for t in ordered}, own, self.live, self.prefix, self.commands_early)
 
-    def _order(self, intent: dict[str, Any]) -> int:
+    def _order(self, intent: Intent) -> int:
         return self._intent_order.get(intent["intent"], 0)
 
     def order_of(self, match: Match) -> int:
@@ -557,7 +558,14 @@ def _say_choices(values: list[tuple[str, Any]], last: str) -> str:
     return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + f" {last} " + texts[-1]
 
 
-def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
+def _new_intent(tag: IntentTag) -> Intent:
+    """A sentence's intent before its slots are filled: its name, its fixed values and an
+    empty list for each list slot. The names come from the grammar files, which use only
+    Intent's keys (tests/test_specs.py), so the dict built from them is one."""
+    return cast(Intent, {"intent": tag.name, **dict(tag.fixed), **{name: [] for name in tag.lists}})
+
+
+def _examples(prompt: PromptGraph) -> list[tuple[str, Intent | None]]:
     g = prompt.graph.plain()
     out: list[list[int]] = [[] for _ in range(g.n_states)]
     for arc, s in enumerate(g.src.tolist()):
@@ -565,12 +573,11 @@ def _examples(prompt: PromptGraph) -> list[tuple[str, dict[str, Any] | None]]:
     if phrase_count(g, out) > EXAMPLE_LIMIT:
         return [(" ".join(words), None) for _, words in prompt.graph.covering_paths()]
     finals = set(g.finals.tolist())
-    result: list[tuple[str, dict[str, Any] | None]] = []
+    result: list[tuple[str, Intent | None]] = []
 
     def walk(state: int, words: list[str], tag: IntentTag | None, slots: list[tuple[str, Any]]) -> None:
         if state in finals and tag is not None:
-            intent: dict[str, Any] = {"intent": tag.name, **dict(tag.fixed)}
-            intent.update({name: [] for name in tag.lists})
+            intent = _new_intent(tag)
             for slot, value in slots:
                 PromptGraph._fill(intent, slot, value, tag)
             result.append((" ".join(words), intent))
@@ -626,7 +633,7 @@ one phrase of each is written into the recogniser's prompt (prompt_order, step 3
 
 
 def prompt_order(
-    by_text: dict[str, dict[str, Any]],
+    by_text: dict[str, Intent],
     own: int,
     live: LiveLists,
     prefix: str | None = None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from host.contract import Outcome, Prompt, Source, Understood, Verdict, decide  # where host and voice meet
+from host.contract import Intent, Outcome, Prompt, Source, Understood, Verdict, decide  # where host and voice meet
 from voice.understanding.matcher import Match, Matcher
 
 
@@ -32,7 +32,7 @@ def understood(
         Outcome.REPLY,
         source,
         text,
-        dict(match.intent) if match.intent is not None else None,
+        match.intent.copy() if match.intent is not None else None,
         match.phrase,
         match.score,
         rival=rival,
@@ -45,9 +45,9 @@ def understood(
     )
 
 
-def decided(intent: dict[str, Any], source: Source, text: str, **timing: Any) -> Understood:
+def decided(intent: Intent, source: Source, text: str, **timing: Any) -> Understood:
     """A move settled where it was made (a button, a command after an address): acted on."""
-    return Understood(Outcome.DECIDED, source, text, dict(intent), text, 100.0, verdict=Verdict.ACT, **timing)
+    return Understood(Outcome.DECIDED, source, text, intent.copy(), text, 100.0, verdict=Verdict.ACT, **timing)
 
 
 class TextUnderstanding:
