@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
-from partyhost.bench.manifest import make_listener, run_accuracy
+from partyhost.bench.manifest import Item, make_listener, run_accuracy
 from partyhost.config import Settings
 from partyhost_lab.places import CHECKOUT
 from voice.listening.audio_in import read_wav_16k
@@ -79,7 +79,7 @@ TUNING_HALF = 62
 the rest are held apart, as are the benchmark's 495 recordings not in ../shared."""
 
 
-def report(items: list[dict]) -> None:
+def report(items: list[Item]) -> None:
     tuning = set(sorted({_recording(i) for i in items})[:TUNING_HALF])
     print(
         f"{'condition':16} {'half':>6} {'n':>4} {'right unasked':>14} {'asked first':>12} {'wrong unasked':>14} "
@@ -102,7 +102,7 @@ def report(items: list[dict]) -> None:
             )
 
 
-def _recording(item: dict) -> str:
+def _recording(item: Item) -> str:
     """The recording an item was made from (its id is "<name>-<condition>")."""
     return item["id"].removesuffix("-" + item["condition"])
 
