@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
+from host.contract import Intent
 from partyhost.bench.manifest import Item, make_listener, run_accuracy
 from partyhost.config import Settings
 from partyhost_lab.places import CHECKOUT
@@ -69,7 +70,7 @@ def build(out: Path, snrs: list[float], seed: int = 1) -> Path:
     return manifest
 
 
-def holds_every_value(heard: str, expect: dict) -> bool:
+def holds_every_value(heard: str, expect: Intent) -> bool:
     said = f" {normalize(heard, strip_fillers=False)} "
     return all(f" {normalize(str(v), strip_fillers=False)} " in said for k, v in expect.items() if k != "intent")
 
