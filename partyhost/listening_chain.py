@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost.config import Settings
 
 if TYPE_CHECKING:
