@@ -14,8 +14,6 @@ from host.contract import (
     Prompt,
     Source,
     Understood,
-    Verdict,
-    decide,
     joined_prompt,
     prompt_parts,
 )
@@ -31,8 +29,6 @@ __all__ = [
     "Prompt",
     "Source",
     "Understood",
-    "Verdict",
-    "decide",
     "joined_prompt",
     "prompt_parts",
     # from host.errors
@@ -55,6 +51,7 @@ __all__ = [
     "log_events",
     "narrowing",
     "play",
+    "reply_policy",
     "rules",
     "session",
     "sessionlock",

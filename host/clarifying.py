@@ -17,11 +17,12 @@ from typing import Any, Final
 from .announcer import Announcer
 from .awaiting import CONFIRM_AGAIN, Awaiting, timing
 from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCommands
-from .contract import Ending, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
+from .contract import Ending, Outcome, Prompt, Source, Understood, joined_prompt
 from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
+from .reply_policy import Verdict, acts, verdict
 
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -206,16 +207,20 @@ class Clarifier:
             said = Heard(prompt.player, heard.text, source=heard.source.value, narrowed=ask.text)
         else:
             said = Heard(
-                prompt.player, heard.text, unsure=bool(heard.rival), narrowed=ask.text, timing=timing(heard, ask)
+                prompt.player,
+                heard.text,
+                unsure=bool(heard.evidence.rival),
+                narrowed=ask.text,
+                timing=timing(heard, ask),
             )
         self.log.write(said)
-        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
+        return Reply(heard.intent, acts(heard), heard.phrase, guess=self._guess(ask, heard))
 
     def _guess(self, ask: Prompt, heard: Understood) -> int | None:
         """The choice an answer not understood surely names all the same (a choice read
         unsurely, or its words read against the question's choices): a hint, never acted
         on alone (host/narrowing.py)."""
-        if heard.verdict is Verdict.ACT or not heard.spoken or not heard.text:
+        if acts(heard) or not heard.spoken or not heard.text:
             return None
         intent = heard.intent or self.awaiting.ears.reread(ask, heard.text).intent or {}
         index = intent.get("index") if intent.get("intent") == "choice" else None
@@ -251,11 +256,11 @@ class Clarifier:
             return None
         whole = self.awaiting.ears.reread(prompt, heard.text)
         intent = whole.intent
-        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is Verdict.ASK_AGAIN:
+        if intent is None or intent["intent"] in COMMON_INTENTS or verdict(whole) is Verdict.ASK_AGAIN:
             return None
         refusal = self.refusal(prompt, intent)
         if refusal is None:
-            read = heard.outcome is Outcome.REPLY and whole.verdict is Verdict.ACT
+            read = heard.outcome is Outcome.REPLY and acts(whole)
             return Reply(intent, sure=True, phrase=whole.phrase) if read and leads_to(prompt.narrow, intent) else None
         if not heard.spoken:
             return None
@@ -289,7 +294,7 @@ class Clarifier:
         if words not in self._yes_words:
             heard = self.awaiting.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words)
             yes = heard.intent is not None and heard.intent.get("intent") == "yes"
-            self._yes_words[words] = yes and heard.verdict is Verdict.ACT  # read surely, not a near sound
+            self._yes_words[words] = yes and acts(heard)  # read surely, not a near sound
         return self._yes_words[words]
 
     def yes_is_an_answer(self, prompt: Prompt) -> bool:
@@ -302,9 +307,9 @@ class Clarifier:
         """A spoken move read surely enough to act on, but not surely enough for a move
         that cannot be taken back (SURE_TO_REVEAL): asked "is that your answer?" first.
         Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
-        if not heard.spoken or heard.verdict is not Verdict.ACT or intent is None or prompt.timeout is not None:
+        if not heard.spoken or not acts(heard) or intent is None or prompt.timeout is not None:
             return False
-        if intent["intent"] in COMMON_INTENTS or (heard.confidence or 0.0) >= SURE_TO_REVEAL:
+        if intent["intent"] in COMMON_INTENTS or (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL:
             return False
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
@@ -346,13 +351,13 @@ class Clarifier:
                 self.trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
-                if answer["intent"] in CHANGES_THE_GAME and heard.verdict is not Verdict.ACT:
+                if answer["intent"] in CHANGES_THE_GAME and not acts(heard):
                     break  # "yes, that's wrong" is no undo
                 ending = self.commands.carry_out(prompt, answer)
                 if ending is not None:
                     return ending
                 continue
-            if heard.verdict is Verdict.ACT or answer == intent:
+            if acts(heard) or answer == intent:
                 return answer  # said surely, or said again as it was asked about
             if self.refusal(prompt, answer) is not None:
                 break  # never asked about a move the rules refuse now

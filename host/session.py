@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import reply_policy
 from .announcer import Announcer, Mouth
 from .awaiting import Awaiting, Ears, timing
 from .clarifying import LISTEN_AGAIN, SORRY, Clarifier, Taken
 from .common_commands import COMMON_INTENTS, CommonCommands
-from .contract import Ending, Outcome, Prompt, Understood, Verdict
+from .contract import Ending, Outcome, Prompt, Understood
 from .corrections import Corrections
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
@@ -32,6 +33,7 @@ from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .narrowing import Trouble
 from .play import Play, SessionInfo
+from .reply_policy import Verdict
 
 
 class Session:
@@ -158,7 +160,7 @@ class Session:
             return self._act(prompt, dict(heard.intent), heard, heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
-            confidence = round(heard.confidence or 0.0, 3)
+            confidence = round(heard.evidence.confidence or 0.0, 3)
             reason = heard.reason or None  # e.g. misheard again
             self.log.write(
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
@@ -175,7 +177,7 @@ class Session:
         self._log_heard(prompt, heard)
         trouble = self.clarifier.trouble_at(prompt)
         heard = self.corrections.meant_now(prompt, heard, bool(trouble.misses or trouble.ruled_out))
-        intent, verdict = heard.intent, heard.verdict
+        intent, verdict = heard.intent, reply_policy.verdict(heard)
         # A spoken reading the player already said "no" to is a miss: never acted on, and
         # never the same "Did you mean" again (not even after narrowing found nothing).
         # Typed or pressed, the move is the player's own choice and is taken.
@@ -217,13 +219,14 @@ class Session:
         return self._act(prompt, intent, heard)
 
     def _log_heard(self, prompt: Prompt, heard: Understood) -> None:
-        confidence = heard.confidence if heard.confidence is not None else heard.score / 100
+        evidence = heard.evidence
+        confidence = evidence.confidence if evidence.confidence is not None else evidence.score / 100
         self.log.write(
             Heard(
                 prompt.player,
                 heard.text,
                 round(confidence, 3),
-                unsure=bool(heard.rival),
+                unsure=bool(evidence.rival),
                 reason=heard.reason or None,  # why a reading was a miss
                 timing=timing(heard, prompt),
             )

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from host.contract import Likeness, Outcome, Prompt, Source, Understood
 from host.errors import one_line
+from host.reply_policy import acts
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -71,7 +72,7 @@ class TypedCommands:
         return understood is None or understood.get("word") is None
 
     def _read(self, prompt: Prompt, text: str) -> dict[str, Any] | None:
-        found = Commands(self.matcher, prompt.name, prompt.slots).command(text)
+        found = Commands(self.matcher, prompt.name, prompt.slots).command(text, acts)
         return dict(found.intent) if found is not None and found.intent is not None else None
 
 

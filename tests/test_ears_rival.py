@@ -12,6 +12,7 @@ from test_read_ahead import Recording
 
 from host.contract import Prompt
 from host.games import grammar_slots
+from host.reply_policy import acts
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.audio_in import read_wav_16k
 from voice.listening.ears import VoiceEars
@@ -43,7 +44,7 @@ class NBest:
 
 
 def read(recogniser, prompt: Prompt):
-    return read_utterance(recogniser, Matcher(), prompt, Utterance(np.zeros(8000, np.float32), 0.0, 0.5))
+    return read_utterance(recogniser, Matcher(), prompt, Utterance(np.zeros(8000, np.float32), 0.0, 0.5), acts=acts)
 
 
 JOKER = prompt_of("centurion/joker_steal", {"count": 230, "maker": "Ben"})
@@ -78,7 +79,7 @@ def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure)
         busy_until=lambda: 0.0,
     )
     heard = ears.hear(Prompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
-    assert heard.text == "yes" and bool(heard.rival) is unsure
+    assert heard.text == "yes" and bool(heard.evidence.rival) is unsure
 
 
 def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
@@ -95,9 +96,19 @@ def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
     # arithmetic differs between CPUs), astride RIVAL_MARGIN; a margin of 0.2 tests the
     # rule on the real n-best rather than the machine.
     reading = read_utterance(
-        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.2
+        make_recognizer("whisper"),
+        Matcher(),
+        JOKER,
+        first_utterance(audio, Settings(agc=False)),
+        rival_margin=0.2,
+        acts=acts,
     )
     assert {reading.text, reading.rival} == {"yes", "pass"}
     assert not read_utterance(
-        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.0
+        make_recognizer("whisper"),
+        Matcher(),
+        JOKER,
+        first_utterance(audio, Settings(agc=False)),
+        rival_margin=0.0,
+        acts=acts,
     ).rival
