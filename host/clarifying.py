@@ -230,7 +230,10 @@ class Clarifier:
         """Whether the player already said no to this move here: a reading they refused,
         however worded ("between 20 and 50" after a no to "before 50"), but not one that
         adds to it what the rules take otherwise ("card one with plus twenty" after a no
-        to "card one": they said no because the plus twenty was missing)."""
+        to "card one": they said no because the plus twenty was missing). A common command
+        is never refused so: it is no reading of a move."""
+        if intent["intent"] in COMMON_INTENTS:
+            return False
         return any(self._same_result(prompt, intent, refused) for refused in trouble.named(intent))
 
     def _same_result(self, prompt: Prompt, one: dict[str, Any], other: dict[str, Any]) -> bool:

@@ -11,10 +11,21 @@ is written once and a figure always means what a player would have met.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
-from .contract import Evidence, Understood, loud_room
+from .contract import Evidence, Prompt, Understood, loud_room
+
+if TYPE_CHECKING:  # the policy imports no game machinery: the session's Rules answer for it
+    from .engine import RuleError
+    from .narrowing import Trouble
+
+
+def assert_never(value: NoReturn) -> NoReturn:
+    """typing.assert_never (Python 3.11), for 3.10: mypy refuses a call it can reach, so a
+    `match` that misses a kind of reply or verdict is found before it runs."""
+    raise AssertionError(f"not handled: {value!r}")
 
 
 class Verdict(Enum):
@@ -72,3 +83,93 @@ def verdict(heard: Understood) -> Verdict:
 def acts(heard: Understood) -> bool:
     """Whether the host acts on `heard` unasked (host.contract.Acts, handed to the ears)."""
     return verdict(heard) is Verdict.ACT
+
+
+# ---------------------------------------------------------------- what the session does with a reply
+
+
+@dataclass(frozen=True)
+class Act:
+    """Take the move, or carry out the command, as it was read."""
+
+    intent: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Ask before acting: "Did you mean: <phrase>?", or, for a move read surely enough to
+    act on but not to take back (`your_answer`), "Ben says lower: is that your answer?"."""
+
+    intent: dict[str, Any]
+    phrase: str
+    your_answer: bool = False
+
+
+@dataclass(frozen=True)
+class AskChoices:
+    """Ask with the prompt's narrowed choices themselves (host/narrowing.py): a reading
+    to ask about where some answer would be heard as "yes" ("right" in "lower, right or
+    higher"), so a yes could not tell."""
+
+
+@dataclass(frozen=True)
+class Miss:
+    """No move: nothing read surely, a spoken reading the player already said no to here,
+    or a spoken move the rules refuse for a reason that would tell a secret (`secret`,
+    already told to the player asked alone): answered as a reply not read."""
+
+    secret: RuleError | None = None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A reading to ask about that the rules refuse now: never asked about (the question
+    would name it), a miss answered with the rules' reason."""
+
+    refusal: RuleError
+
+
+Reply = Act | Ask | AskChoices | Miss | Refused
+
+
+class Rules(Protocol):
+    """What the policy asks of the game about a reading now (host/clarifying.py, Clarifier)."""
+
+    def said_no_to(self, prompt: Prompt, trouble: Trouble, intent: dict[str, Any]) -> bool: ...
+
+    def secret_refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None: ...
+
+    def refusal(self, prompt: Prompt, intent: dict[str, Any]) -> RuleError | None: ...
+
+    def yes_is_an_answer(self, prompt: Prompt) -> bool: ...
+
+    def needs_surer(self, prompt: Prompt, heard: Understood, intent: dict[str, Any] | None) -> bool: ...
+
+
+def reply(prompt: Prompt, heard: Understood, trouble: Trouble, rules: Rules) -> Reply:
+    """What the session does with `heard` at `prompt`, by its verdict and what the rules
+    say of the move now. A spoken reading the player already said "no" to is a miss,
+    never the same "Did you mean" again; typed or pressed, the move is the player's own
+    choice and is taken. A spoken move refused for a reason that would tell a secret (a
+    card the player to move does not hold) is answered as a reply not read: anyone may
+    have said it."""
+    judged = verdict(heard)
+    intent = heard.intent
+    if intent is None or judged is Verdict.ASK_AGAIN:
+        return Miss()
+    if heard.spoken and rules.said_no_to(prompt, trouble, intent):
+        return Miss()
+    secret = rules.secret_refusal(prompt, intent) if heard.spoken else None
+    if secret is not None:
+        return Miss(secret)
+    match judged:
+        case Verdict.ASK_FIRST:
+            refusal = rules.refusal(prompt, intent)
+            if refusal is not None:
+                return Refused(refusal)
+            return AskChoices() if rules.yes_is_an_answer(prompt) else Ask(intent, heard.phrase)
+        case Verdict.ACT:
+            surer = rules.needs_surer(prompt, heard, intent)  # a move that cannot be taken back
+            return Ask(intent, heard.phrase, your_answer=True) if surer else Act(intent)
+        case _:
+            assert_never(judged)

@@ -33,7 +33,7 @@ from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .narrowing import Trouble
 from .play import Play, SessionInfo
-from .reply_policy import Verdict
+from .reply_policy import Act, Ask, AskChoices, Miss, Refused, assert_never
 
 
 class Session:
@@ -172,46 +172,35 @@ class Session:
         return self._take_understood(prompt, heard)
 
     def _take_understood(self, prompt: Prompt, heard: Understood) -> Taken:
-        """A reply with its verdict: acted on, asked about first, or asked again (narrowed
-        after the second miss at this prompt, or "Sorry?" when it was spoken)."""
+        """A reply as the reply policy says: acted on, asked about first, or a miss (asked
+        again, narrowed after the second miss at this prompt, or "Sorry?" when spoken)."""
         self._log_heard(prompt, heard)
         trouble = self.clarifier.trouble_at(prompt)
         heard = self.corrections.meant_now(prompt, heard, bool(trouble.misses or trouble.ruled_out))
-        intent, verdict = heard.intent, reply_policy.verdict(heard)
-        # A spoken reading the player already said "no" to is a miss: never acted on, and
-        # never the same "Did you mean" again (not even after narrowing found nothing).
-        # Typed or pressed, the move is the player's own choice and is taken.
-        refused = (
-            heard.spoken
-            and intent is not None
-            and intent["intent"] not in COMMON_INTENTS
-            and self.clarifier.said_no_to(prompt, trouble, intent)
-        )
-        # A spoken move refused for a reason that would tell a secret (a card the player
-        # to move does not hold) is answered as a reply not read: anyone may have said it.
-        secret = None
-        if heard.spoken and intent is not None and verdict is not Verdict.ASK_AGAIN and not refused:
-            secret = self.clarifier.secret_refusal(prompt, intent)
-        if intent is None or verdict is Verdict.ASK_AGAIN or refused or secret is not None:
-            return self._not_a_move(prompt, heard, trouble, secret)
-        refusal = self.clarifier.refusal(prompt, intent) if verdict is Verdict.ASK_FIRST else None
-        if refusal is not None:
-            return self._refused_unsure(prompt, heard, trouble, refusal)
-        if verdict is Verdict.ASK_FIRST and self.clarifier.yes_is_an_answer(prompt):
-            # "Right" would be both a yes and a guess: ask with the choices themselves.
-            trouble.heard.append(heard.text)
-            return self.clarifier.narrow(prompt)
-        if verdict is Verdict.ASK_FIRST or self.clarifier.needs_surer(prompt, heard, intent):
-            # Unsure, or not sure enough for a move that cannot be taken back.
-            settled = self.clarifier.did_you_mean(prompt, heard.phrase, intent, sure_only=verdict is Verdict.ACT)
-            if not isinstance(settled, dict):
-                return settled
-            intent = settled
+        step = reply_policy.reply(prompt, heard, trouble, self.clarifier)
+        match step:
+            case Miss(secret):
+                return self._not_a_move(prompt, heard, trouble, secret)
+            case Refused(refusal):
+                return self._refused_unsure(prompt, heard, trouble, refusal)
+            case AskChoices():
+                trouble.heard.append(heard.text)
+                return self.clarifier.narrow(prompt)
+            case Ask(intent, phrase, your_answer):
+                settled = self.clarifier.did_you_mean(prompt, phrase, intent, sure_only=your_answer)
+                return self._take(prompt, settled, heard, trouble) if isinstance(settled, dict) else settled
+            case Act(intent):
+                return self._take(prompt, intent, heard, trouble)
+            case _:
+                assert_never(step)
+
+    def _take(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, trouble: Trouble) -> Taken:
+        """A move settled: taken, unless the rules refuse the same spoken move again ("take
+        the number two card", six times, for "take the draw two card"): likely misheard,
+        so a miss as well. The reason first, then the narrowed questions once due, which
+        offer what is possible."""
         refusal = self.clarifier.refusal(prompt, intent) if heard.spoken else None
         if refusal is not None and intent in trouble.ruled_out:
-            # The same spoken move refused again ("take the number two card", six times, for
-            # "take the draw two card"): likely misheard, so a miss as well. The reason
-            # first, then the narrowed questions once due, which offer what is possible.
             self.clarifier.refuse(prompt, refusal)
             return self.clarifier.narrow(prompt) if trouble.miss(heard.text) else None
         if refusal is not None:
