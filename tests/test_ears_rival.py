@@ -74,7 +74,7 @@ def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure)
     ears = VoiceEars(
         Recording(audio),
         Endpointer(RULES),
-        Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin),
+        Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin, acts=acts),
         Matcher(),
         busy_until=lambda: 0.0,
     )
@@ -95,20 +95,12 @@ def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
     # The gap between the two is 0.08 on one machine and 0.11 on another (CTranslate2's
     # arithmetic differs between CPUs), astride RIVAL_MARGIN; a margin of 0.2 tests the
     # rule on the real n-best rather than the machine.
-    reading = read_utterance(
-        make_recognizer("whisper"),
-        Matcher(),
-        JOKER,
-        first_utterance(audio, Settings(agc=False)),
-        rival_margin=0.2,
-        acts=acts,
-    )
+    utterance = first_utterance(audio, Settings(agc=False))
+    whisper = make_recognizer("whisper")
+
+    def read_at(margin: float):
+        return read_utterance(whisper, Matcher(), JOKER, utterance, rival_margin=margin, acts=acts)
+
+    reading = read_at(0.2)
     assert {reading.text, reading.rival} == {"yes", "pass"}
-    assert not read_utterance(
-        make_recognizer("whisper"),
-        Matcher(),
-        JOKER,
-        first_utterance(audio, Settings(agc=False)),
-        rival_margin=0.0,
-        acts=acts,
-    ).rival
+    assert not read_at(0.0).rival
