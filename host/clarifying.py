@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from enum import Enum
-from typing import Any, Final
+from typing import Any
 
 from .announcer import Announcer
 from .awaiting import CONFIRM_AGAIN, Awaiting, timing
@@ -22,7 +21,7 @@ from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
-from .reply_policy import Verdict, acts, verdict
+from .reply_policy import Act, End, ListenAgain, Taken, Verdict, acts, verdict
 
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -45,18 +44,6 @@ stuck at a question may be there because the move before it was misread."""
 UNSURE_COMMANDS_MAX = 3
 """Answers to one narrowed question read only unsurely as a command: at the last, the
 answer is one the host could not use ("undo" read "one two" is no "repeat" each time)."""
-
-
-class _Again(Enum):
-    """What a reply taken gives when the host listens again for the same prompt (its own
-    type, so it can never be mistaken for an ending or None)."""
-
-    LISTEN = "listen again"
-
-
-LISTEN_AGAIN: Final = _Again.LISTEN
-Taken = Ending | _Again | None
-"""A reply taken: how the session ends, listen again, or None (go on)."""
 
 
 class Clarifier:
@@ -134,11 +121,11 @@ class Clarifier:
         if found is MOVED_ON:
             return None
         if found is not None:
-            return found  # an ending
+            return End(found)
         trouble.misses = 0
         self.log.write(Rejected(prompt.player, "no choice taken"))
         self.announcer.say(self._no_choice_taken(prompt), remember=False)
-        return LISTEN_AGAIN
+        return ListenAgain()
 
     def _no_choice_taken(self, prompt: Prompt) -> str:
         """What the host says when narrowing found no move, by the last answer it had: a "no"
@@ -317,16 +304,14 @@ class Clarifier:
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
 
-    def did_you_mean(
-        self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False
-    ) -> dict[str, Any] | Taken:
+    def did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False) -> Act | Taken:
         """Ask before acting on an unsure reply (`sure_only`: a reply sure enough for a move
         that can be taken back, but not for this one: "Ben says lower: is that your
         answer?"). "yes" settles it, "no" refuses it (never acted on unasked at this
         prompt again), and a corrected answer to the prompt is taken (asked about in its
         turn if it is unsure itself; "no, I said higher" too); a common command still
         works (one that CHANGES_THE_GAME only when said surely). Returns the intent to
-        act on, None to ask the prompt again, or how the session ends (EOF, QUIT); when
+        act on (Act), None to ask the prompt again, or how the session ends (End: EOF, QUIT); when
         nothing was settled twice at this prompt, what the narrowed questions found
         (narrow)."""
         unclear_before = say_again = False
@@ -335,7 +320,7 @@ class Clarifier:
             heard = self._ask_did_you_mean(prompt, phrase, again=say_again, question=question)
             say_again, question = False, ""  # a corrected answer is asked about by its own words
             if heard is None:
-                return Ending.EOF
+                return End(Ending.EOF)
             if heard.outcome is Outcome.UNCLEAR and not unclear_before:
                 unclear_before = say_again = True  # an answer heard but not read: "Sorry? Yes or no?", once
                 continue
@@ -349,7 +334,7 @@ class Clarifier:
                     return None
                 break
             if answer["intent"] == "yes":
-                return intent
+                return Act(intent)
             if answer["intent"] == "no":
                 self.trouble_at(prompt).refuse(intent)
                 break
@@ -358,10 +343,10 @@ class Clarifier:
                     break  # "yes, that's wrong" is no undo
                 ending = self.commands.carry_out(prompt, answer)
                 if ending is not None:
-                    return ending
+                    return End(ending)
                 continue
             if acts(heard) or answer == intent:
-                return answer  # said surely, or said again as it was asked about
+                return Act(answer)  # said surely, or said again as it was asked about
             if self.refusal(prompt, answer) is not None:
                 break  # never asked about a move the rules refuse now
             phrase, intent = heard.phrase, answer

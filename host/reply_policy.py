@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
-from .contract import Evidence, Prompt, Understood, loud_room
+from .contract import Ending, Evidence, Prompt, Understood, loud_room
 
 if TYPE_CHECKING:  # the policy imports no game machinery: the session's Rules answer for it
     from .engine import RuleError
@@ -173,3 +173,29 @@ def reply(prompt: Prompt, heard: Understood, trouble: Trouble, rules: Rules) -> 
             return Ask(intent, heard.phrase, your_answer=True) if surer else Act(intent)
         case _:
             assert_never(judged)
+
+
+# ---------------------------------------------------------------- what taking a reply came to
+
+
+@dataclass(frozen=True)
+class ListenAgain:
+    """Listen again for the same prompt without saying it again: after "Sorry?", a missed
+    start, or narrowed questions that found no move."""
+
+
+@dataclass(frozen=True)
+class End:
+    """The session ends: the players quit, or the input ended."""
+
+    ending: Ending
+
+
+Taken = End | ListenAgain | None
+"""What taking a reply came to: the session ends, the host listens again, or None: go on
+(the prompt is asked anew, or the next one)."""
+
+
+def ended(ending: Ending | None) -> End | None:
+    """A common command's outcome (host/common_commands.py carry_out) as Taken."""
+    return None if ending is None else End(ending)

@@ -23,7 +23,7 @@ from typing import Any
 from . import reply_policy
 from .announcer import Announcer, Mouth
 from .awaiting import Awaiting, Ears, timing
-from .clarifying import LISTEN_AGAIN, SORRY, Clarifier, Taken
+from .clarifying import SORRY, Clarifier
 from .common_commands import COMMON_INTENTS, CommonCommands
 from .contract import Ending, Outcome, Prompt, Understood
 from .corrections import Corrections
@@ -33,7 +33,7 @@ from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .narrowing import Trouble
 from .play import Play, SessionInfo
-from .reply_policy import Act, Ask, AskChoices, Miss, Refused, assert_never
+from .reply_policy import Act, Ask, AskChoices, End, ListenAgain, Miss, Refused, Taken, assert_never, ended
 
 
 class Session:
@@ -137,14 +137,18 @@ class Session:
         without re-reading the prompt, as often as it takes (a loop, so a long run of
         unclear replies never deepens the stack)."""
         while True:
-            taken = self._take_reply(prompt)
-            if taken is not LISTEN_AGAIN:
-                return taken
+            match self._take_reply(prompt):
+                case ListenAgain():
+                    continue
+                case End(ending):
+                    return ending
+                case None:
+                    return None
 
     def _take_reply(self, prompt: Prompt) -> Taken:
         heard = self.awaiting.hear(prompt)
         if heard is None:
-            return Ending.EOF
+            return End(Ending.EOF)
         for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
             self.log.write(CuePlayedLive(name, round(at, 3)))
         if heard.outcome is Outcome.TIMED_OUT:
@@ -153,7 +157,7 @@ class Session:
             return None
         if heard.outcome is Outcome.MISSED_START:
             self.awaiting.missed_start(prompt, heard)
-            return LISTEN_AGAIN  # asked again by saying so; the prompt is not re-read
+            return ListenAgain()  # asked again by saying so; the prompt is not re-read
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write(Heard(prompt.player, heard.text, source=heard.source.value))
@@ -188,7 +192,7 @@ class Session:
                 return self.clarifier.narrow(prompt)
             case Ask(intent, phrase, your_answer):
                 settled = self.clarifier.did_you_mean(prompt, phrase, intent, sure_only=your_answer)
-                return self._take(prompt, settled, heard, trouble) if isinstance(settled, dict) else settled
+                return self._take(prompt, settled.intent, heard, trouble) if isinstance(settled, Act) else settled
             case Act(intent):
                 return self._take(prompt, intent, heard, trouble)
             case _:
@@ -230,7 +234,7 @@ class Session:
         if heard.spoken and not heard.unavailable:
             reason = secret.reason if secret is not None else "not understood"  # the log keeps why
             self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
-            return LISTEN_AGAIN  # the prompt is not re-read
+            return ListenAgain()  # the prompt is not re-read
         self.clarifier.not_understood(prompt, heard)
         return None
 
@@ -248,10 +252,10 @@ class Session:
             self.announcer.reject(prompt, "not understood", self.clarifier.sorry(prompt))
         return None
 
-    def _act(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, seat: str = "") -> Ending | None:
+    def _act(self, prompt: Prompt, intent: dict[str, Any], heard: Understood, seat: str = "") -> Taken:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
-            return self.commands.carry_out(prompt, intent, heard)
+            return ended(self.commands.carry_out(prompt, intent, heard))
         self._accept(prompt, intent, seat, heard)
         return None
 
