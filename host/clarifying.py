@@ -21,7 +21,7 @@ from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
-from .reply_policy import Act, End, ListenAgain, Taken, Verdict, acts, verdict
+from .reply_policy import Act, Chosen, End, ListenAgain, Taken, Verdict, acts, verdict
 
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -48,7 +48,7 @@ answer is one the host could not use ("undo" read "one two" is no "repeat" each 
 
 class Clarifier:
     """Asks about what the host is unsure of, and narrows the question for a player it
-    cannot understand. A move it settles on is handed to `take`."""
+    cannot understand. A move it settles on is handed back (Act, Chosen): the session takes it."""
 
     def __init__(
         self,
@@ -56,12 +56,10 @@ class Clarifier:
         announcer: Announcer,
         awaiting: Awaiting,
         commands: CommonCommands,
-        take: Callable[[Prompt, dict[str, Any]], None],
         other_ways: Callable[[Prompt, Any], str] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.commands = play, announcer, awaiting, commands
         self.log = awaiting.log
-        self.take = take
         self.other_ways = other_ways or (lambda prompt, state: "")
         """How else the player asked can move now in this state, said when narrowing found
         no move ("You can also choose on your phone page."); "" when there is no other way."""
@@ -105,9 +103,9 @@ class Clarifier:
             self._trouble = Trouble(prompt)
         return self._trouble
 
-    def narrow(self, prompt: Prompt) -> Taken:
+    def narrow(self, prompt: Prompt) -> Chosen | Taken:
         """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
-        A move found is applied; when none was found, the other ways to answer are
+        A move found is handed back (Chosen); when none was found, the other ways to answer are
         offered and the host listens again, narrowing anew at the next misses."""
         trouble = self.trouble_at(prompt)
         self._last_narrowed = None
@@ -116,8 +114,7 @@ class Clarifier:
         asking = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask), self._reads_as_yes)
         found = asking.run(likeliest)
         if isinstance(found, dict):
-            self.take(prompt, found)
-            return None
+            return Chosen(found)
         if found is MOVED_ON:
             return None
         if found is not None:
@@ -304,7 +301,9 @@ class Clarifier:
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
 
-    def did_you_mean(self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False) -> Act | Taken:
+    def did_you_mean(
+        self, prompt: Prompt, phrase: str, intent: dict[str, Any], sure_only: bool = False
+    ) -> Act | Chosen | Taken:
         """Ask before acting on an unsure reply (`sure_only`: a reply sure enough for a move
         that can be taken back, but not for this one: "Ben says lower: is that your
         answer?"). "yes" settles it, "no" refuses it (never acted on unasked at this
@@ -360,7 +359,7 @@ class Clarifier:
             return replace(self.awaiting.ears.reread(prompt, said), source=heard.source)
         return heard
 
-    def _unsettled(self, prompt: Prompt) -> Taken:
+    def _unsettled(self, prompt: Prompt) -> Chosen | Taken:
         """Nothing settled by asking: the narrowed questions once misses are due, else the prompt again."""
         if self.trouble_at(prompt).miss():
             return self.narrow(prompt)

@@ -1,5 +1,8 @@
 """The host's one rule for a reply: act on it, ask "Did you mean ...?" first, or ask again.
 
+What the session does with a reply is `reply`'s one typed step (Act, Ask, AskChoices,
+Miss, Refused), and what taking it came to is Taken (End, ListenAgain, or go on).
+
 The ears report what they measured of a reply and no more (host.contract.Evidence: how
 well its words matched, a reading nearly as good, a sign it was cut, how far it stood over
 the room's noise, whether two readings agreed); what that means for the game is decided
@@ -176,6 +179,14 @@ def reply(prompt: Prompt, heard: Understood, trouble: Trouble, rules: Rules) -> 
 
 
 # ---------------------------------------------------------------- what taking a reply came to
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A move the player chose among the narrowed questions' choices (host/narrowing.py):
+    taken as it is, with no reply of its own to keep for a correction."""
+
+    intent: dict[str, Any]
 
 
 @dataclass(frozen=True)

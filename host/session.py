@@ -33,7 +33,7 @@ from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .narrowing import Trouble
 from .play import Play, SessionInfo
-from .reply_policy import Act, Ask, AskChoices, End, ListenAgain, Miss, Refused, Taken, assert_never, ended
+from .reply_policy import Act, Ask, AskChoices, Chosen, End, ListenAgain, Miss, Refused, Taken, assert_never, ended
 
 
 class Session:
@@ -67,7 +67,7 @@ class Session:
         self.commands = CommonCommands(
             self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal, self._accept
         )
-        self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
+        self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, other_ways)
 
     @property
     def game(self) -> Game[Any]:
@@ -189,10 +189,14 @@ class Session:
                 return self._refused_unsure(prompt, heard, trouble, refusal)
             case AskChoices():
                 trouble.heard.append(heard.text)
-                return self.clarifier.narrow(prompt)
+                return self._narrow(prompt)
             case Ask(intent, phrase, your_answer):
                 settled = self.clarifier.did_you_mean(prompt, phrase, intent, sure_only=your_answer)
-                return self._take(prompt, settled.intent, heard, trouble) if isinstance(settled, Act) else settled
+                return (
+                    self._take(prompt, settled.intent, heard, trouble)
+                    if isinstance(settled, Act)
+                    else self._taken(prompt, settled)
+                )
             case Act(intent):
                 return self._take(prompt, intent, heard, trouble)
             case _:
@@ -206,10 +210,21 @@ class Session:
         refusal = self.clarifier.refusal(prompt, intent) if heard.spoken else None
         if refusal is not None and intent in trouble.ruled_out:
             self.clarifier.refuse(prompt, refusal)
-            return self.clarifier.narrow(prompt) if trouble.miss(heard.text) else None
+            return self._narrow(prompt) if trouble.miss(heard.text) else None
         if refusal is not None:
             trouble.ruled_out.append(dict(intent))
         return self._act(prompt, intent, heard)
+
+    def _narrow(self, prompt: Prompt) -> Taken:
+        """The prompt's narrowed questions instead of the open one again (host/clarifying.py)."""
+        return self._taken(prompt, self.clarifier.narrow(prompt))
+
+    def _taken(self, prompt: Prompt, found: Chosen | Taken) -> Taken:
+        """A move the narrowed questions found is accepted as it is; anything else is as it came."""
+        if isinstance(found, Chosen):
+            self._accept(prompt, found.intent)
+            return None
+        return found
 
     def _log_heard(self, prompt: Prompt, heard: Understood) -> None:
         evidence = heard.evidence
@@ -230,7 +245,7 @@ class Session:
         "Sorry?" when spoken, else told it was not understood."""
         # Words read from speech that was no reliable reply do not point narrowing anywhere.
         if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
-            return self.clarifier.narrow(prompt)
+            return self._narrow(prompt)
         if heard.spoken and not heard.unavailable:
             reason = secret.reason if secret is not None else "not understood"  # the log keeps why
             self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
@@ -245,7 +260,7 @@ class Session:
         "Sorry?": nothing changes either way, and a player who said it learns why,
         one who did not hears what was heard."""
         if trouble.miss(heard.text):
-            return self.clarifier.narrow(prompt)
+            return self._narrow(prompt)
         if heard.spoken:
             self.clarifier.refuse(prompt, refusal)
         else:
