@@ -1,7 +1,8 @@
 """Game rules, sessions and persistence: everything but audio.
 
-The names of host.contract, where host/ and voice/ meet, are offered here too; importing
-this package imports nothing else (voice/ imports host.contract, which runs this file).
+The names of host.contract, where host/ and voice/ meet, and PartyhostError (host.errors) are
+offered here too; importing this package imports nothing else (voice/ imports host.contract
+and host.errors, which run this file).
 """
 
 from host.contract import (
@@ -10,15 +11,13 @@ from host.contract import (
     Intent,
     Narrow,
     Outcome,
-    PartyhostError,
     Prompt,
     Source,
     Understood,
-    Verdict,
-    decide,
     joined_prompt,
     prompt_parts,
 )
+from host.errors import PartyhostError
 
 __all__ = [
     # from host.contract
@@ -27,14 +26,13 @@ __all__ = [
     "Intent",
     "Narrow",
     "Outcome",
-    "PartyhostError",
     "Prompt",
     "Source",
     "Understood",
-    "Verdict",
-    "decide",
     "joined_prompt",
     "prompt_parts",
+    # from host.errors
+    "PartyhostError",
     # the subpackage and modules, imported when used
     "announcer",
     "awaiting",
@@ -45,6 +43,7 @@ __all__ = [
     "corrections",
     "decks",
     "engine",
+    "errors",
     "eventlog",
     "files",
     "games",
@@ -53,6 +52,7 @@ __all__ = [
     "moves",
     "narrowing",
     "play",
+    "reply_policy",
     "rules",
     "session",
     "sessionlock",

@@ -144,7 +144,7 @@ class Awaiting:
             and heard.outcome is Outcome.UNCLEAR
             and heard.spoken
             and prompt.unclear is None
-            and loud_room(heard.snr_db)
+            and loud_room(heard.evidence.snr_db)
         )
 
     def _tell_loud(self, prompt: Prompt, heard: Understood) -> None:
@@ -194,7 +194,7 @@ class Awaiting:
         """The answer to a question the host asked about something (`confirming`), as heard."""
         unclear = heard.outcome is Outcome.UNCLEAR
         self.log.write(
-            Heard(prompt.player, heard.text, unsure=bool(heard.rival), unclear=unclear, confirming=confirming)
+            Heard(prompt.player, heard.text, unsure=bool(heard.evidence.rival), unclear=unclear, confirming=confirming)
         )
 
 
@@ -228,6 +228,6 @@ def timing(heard: Understood, prompt: Prompt) -> dict[str, Any]:
         timing["deadline"] = round(heard.listening_from + prompt.timeout, 3)
     if heard.input_level:
         timing["input_level"] = dict(heard.input_level)
-    if heard.snr_db is not None:
-        timing["snr_db"] = heard.snr_db
+    if heard.evidence.snr_db is not None:
+        timing["snr_db"] = heard.evidence.snr_db
     return timing

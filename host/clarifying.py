@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from enum import Enum
-from typing import Any, Final
+from typing import Any
 
 from .announcer import Announcer
 from .awaiting import CONFIRM_AGAIN, Awaiting, timing
 from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCommands
-from .contract import Ending, Intent, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
+from .contract import Ending, Intent, Outcome, Prompt, Source, Understood, joined_prompt
 from .engine import RuleError, crosses_reveal
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
+from .reply_policy import Act, Chosen, End, ListenAgain, Taken, Verdict, acts, verdict
 
 CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
@@ -46,21 +46,9 @@ UNSURE_COMMANDS_MAX = 3
 answer is one the host could not use ("undo" read "one two" is no "repeat" each time)."""
 
 
-class _Again(Enum):
-    """What a reply taken gives when the host listens again for the same prompt (its own
-    type, so it can never be mistaken for an ending or None)."""
-
-    LISTEN = "listen again"
-
-
-LISTEN_AGAIN: Final = _Again.LISTEN
-Taken = Ending | _Again | None
-"""A reply taken: how the session ends, listen again, or None (go on)."""
-
-
 class Clarifier:
     """Asks about what the host is unsure of, and narrows the question for a player it
-    cannot understand. A move it settles on is handed to `take`."""
+    cannot understand. A move it settles on is handed back (Act, Chosen): the session takes it."""
 
     def __init__(
         self,
@@ -68,12 +56,10 @@ class Clarifier:
         announcer: Announcer,
         awaiting: Awaiting,
         commands: CommonCommands,
-        take: Callable[[Prompt, Intent], None],
         other_ways: Callable[[Prompt, Any], str] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.commands = play, announcer, awaiting, commands
         self.log = awaiting.log
-        self.take = take
         self.other_ways = other_ways or (lambda prompt, state: "")
         """How else the player asked can move now in this state, said when narrowing found
         no move ("You can also choose on your phone page."); "" when there is no other way."""
@@ -117,9 +103,9 @@ class Clarifier:
             self._trouble = Trouble(prompt)
         return self._trouble
 
-    def narrow(self, prompt: Prompt) -> Taken:
+    def narrow(self, prompt: Prompt) -> Chosen | Taken:
         """The prompt's narrowed questions (host/narrowing.py) instead of the open one again.
-        A move found is applied; when none was found, the other ways to answer are
+        A move found is handed back (Chosen); when none was found, the other ways to answer are
         offered and the host listens again, narrowing anew at the next misses."""
         trouble = self.trouble_at(prompt)
         self._last_narrowed = None
@@ -128,16 +114,15 @@ class Clarifier:
         asking = Narrowing(prompt, trouble, lambda ask: self._ask_narrowed(prompt, ask), self._reads_as_yes)
         found = asking.run(likeliest)
         if isinstance(found, dict):
-            self.take(prompt, found)
-            return None
+            return Chosen(found)
         if found is MOVED_ON:
             return None
         if found is not None:
-            return found  # an ending
+            return End(found)
         trouble.misses = 0
         self.log.write(Rejected(prompt.player, "no choice taken"))
         self.announcer.say(self._no_choice_taken(prompt), remember=False)
-        return LISTEN_AGAIN
+        return ListenAgain()
 
     def _no_choice_taken(self, prompt: Prompt) -> str:
         """What the host says when narrowing found no move, by the last answer it had: a "no"
@@ -206,16 +191,20 @@ class Clarifier:
             said = Heard(prompt.player, heard.text, source=heard.source.value, narrowed=ask.text)
         else:
             said = Heard(
-                prompt.player, heard.text, unsure=bool(heard.rival), narrowed=ask.text, timing=timing(heard, ask)
+                prompt.player,
+                heard.text,
+                unsure=bool(heard.evidence.rival),
+                narrowed=ask.text,
+                timing=timing(heard, ask),
             )
         self.log.write(said)
-        return Reply(heard.intent, heard.verdict is Verdict.ACT, heard.phrase, guess=self._guess(ask, heard))
+        return Reply(heard.intent, acts(heard), heard.phrase, guess=self._guess(ask, heard))
 
     def _guess(self, ask: Prompt, heard: Understood) -> int | None:
         """The choice an answer not understood surely names all the same (a choice read
         unsurely, or its words read against the question's choices): a hint, never acted
         on alone (host/narrowing.py)."""
-        if heard.verdict is Verdict.ACT or not heard.spoken or not heard.text:
+        if acts(heard) or not heard.spoken or not heard.text:
             return None
         intent = heard.intent or self.awaiting.ears.reread(ask, heard.text).intent or {}
         index = intent.get("index") if intent.get("intent") == "choice" else None
@@ -225,7 +214,10 @@ class Clarifier:
         """Whether the player already said no to this move here: a reading they refused,
         however worded ("between 20 and 50" after a no to "before 50"), but not one that
         adds to it what the rules take otherwise ("card one with plus twenty" after a no
-        to "card one": they said no because the plus twenty was missing)."""
+        to "card one": they said no because the plus twenty was missing). A common command
+        is never refused so: it is no reading of a move."""
+        if intent["intent"] in COMMON_INTENTS:
+            return False
         return any(self._same_result(prompt, intent, refused) for refused in trouble.named(intent))
 
     def _same_result(self, prompt: Prompt, one: Intent, other: Intent) -> bool:
@@ -251,11 +243,11 @@ class Clarifier:
             return None
         whole = self.awaiting.ears.reread(prompt, heard.text)
         intent = whole.intent
-        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is Verdict.ASK_AGAIN:
+        if intent is None or intent["intent"] in COMMON_INTENTS or verdict(whole) is Verdict.ASK_AGAIN:
             return None
         refusal = self.refusal(prompt, intent)
         if refusal is None:
-            read = heard.outcome is Outcome.REPLY and whole.verdict is Verdict.ACT
+            read = heard.outcome is Outcome.REPLY and acts(whole)
             return Reply(intent, sure=True, phrase=whole.phrase) if read and leads_to(prompt.narrow, intent) else None
         if not heard.spoken:
             return None
@@ -289,7 +281,7 @@ class Clarifier:
         if words not in self._yes_words:
             heard = self.awaiting.ears.reread(Prompt(YES_NO_PROMPT, None, "", choices=("yes", "no")), words)
             yes = heard.intent is not None and heard.intent.get("intent") == "yes"
-            self._yes_words[words] = yes and heard.verdict is Verdict.ACT  # read surely, not a near sound
+            self._yes_words[words] = yes and acts(heard)  # read surely, not a near sound
         return self._yes_words[words]
 
     def yes_is_an_answer(self, prompt: Prompt) -> bool:
@@ -302,21 +294,23 @@ class Clarifier:
         """A spoken move read surely enough to act on, but not surely enough for a move
         that cannot be taken back (SURE_TO_REVEAL): asked "is that your answer?" first.
         Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
-        if not heard.spoken or heard.verdict is not Verdict.ACT or intent is None or prompt.timeout is not None:
+        if not heard.spoken or not acts(heard) or intent is None or prompt.timeout is not None:
             return False
-        if intent["intent"] in COMMON_INTENTS or (heard.confidence or 0.0) >= SURE_TO_REVEAL:
+        if intent["intent"] in COMMON_INTENTS or (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL:
             return False
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
 
-    def did_you_mean(self, prompt: Prompt, phrase: str, intent: Intent, sure_only: bool = False) -> Intent | Taken:
+    def did_you_mean(
+        self, prompt: Prompt, phrase: str, intent: Intent, sure_only: bool = False
+    ) -> Act | Chosen | Taken:
         """Ask before acting on an unsure reply (`sure_only`: a reply sure enough for a move
         that can be taken back, but not for this one: "Ben says lower: is that your
         answer?"). "yes" settles it, "no" refuses it (never acted on unasked at this
         prompt again), and a corrected answer to the prompt is taken (asked about in its
         turn if it is unsure itself; "no, I said higher" too); a common command still
         works (one that CHANGES_THE_GAME only when said surely). Returns the intent to
-        act on, None to ask the prompt again, or how the session ends (EOF, QUIT); when
+        act on (Act), None to ask the prompt again, or how the session ends (End: EOF, QUIT); when
         nothing was settled twice at this prompt, what the narrowed questions found
         (narrow)."""
         unclear_before = say_again = False
@@ -325,7 +319,7 @@ class Clarifier:
             heard = self._ask_did_you_mean(prompt, phrase, again=say_again, question=question)
             say_again, question = False, ""  # a corrected answer is asked about by its own words
             if heard is None:
-                return Ending.EOF
+                return End(Ending.EOF)
             if heard.outcome is Outcome.UNCLEAR and not unclear_before:
                 unclear_before = say_again = True  # an answer heard but not read: "Sorry? Yes or no?", once
                 continue
@@ -339,19 +333,19 @@ class Clarifier:
                     return None
                 break
             if answer["intent"] == "yes":
-                return intent
+                return Act(intent)
             if answer["intent"] == "no":
                 self.trouble_at(prompt).refuse(intent)
                 break
             if answer["intent"] in COMMON_INTENTS:
-                if answer["intent"] in CHANGES_THE_GAME and heard.verdict is not Verdict.ACT:
+                if answer["intent"] in CHANGES_THE_GAME and not acts(heard):
                     break  # "yes, that's wrong" is no undo
                 ending = self.commands.carry_out(prompt, answer)
                 if ending is not None:
-                    return ending
+                    return End(ending)
                 continue
-            if heard.verdict is Verdict.ACT or answer == intent:
-                return answer  # said surely, or said again as it was asked about
+            if acts(heard) or answer == intent:
+                return Act(answer)  # said surely, or said again as it was asked about
             if self.refusal(prompt, answer) is not None:
                 break  # never asked about a move the rules refuse now
             phrase, intent = heard.phrase, answer
@@ -365,7 +359,7 @@ class Clarifier:
             return replace(self.awaiting.ears.reread(prompt, said), source=heard.source)
         return heard
 
-    def _unsettled(self, prompt: Prompt) -> Taken:
+    def _unsettled(self, prompt: Prompt) -> Chosen | Taken:
         """Nothing settled by asking: the narrowed questions once misses are due, else the prompt again."""
         if self.trouble_at(prompt).miss():
             return self.narrow(prompt)

@@ -14,12 +14,13 @@ from typing import get_args
 
 from .announcer import Announcer
 from .awaiting import Awaiting, said_yes
-from .contract import PAUSED_PROMPT, Ending, Intent, Outcome, Prompt, Understood, Verdict
+from .contract import PAUSED_PROMPT, Ending, Intent, Outcome, Prompt, Understood
 from .engine import join_names
 from .eventlog import EventLog
 from .log_events import Accepted, Undone
 from .moves import CommandName
 from .play import Play
+from .reply_policy import acts
 
 CORRECT = "correct"
 """A correction of the last move: "no, I said lower" (host/corrections.py)."""
@@ -132,7 +133,7 @@ class CommonCommands:
             return None
         whole = self.awaiting.ears.reread(prompt, heard.text)
         intent = whole.intent
-        if intent is None or intent["intent"] in COMMON_INTENTS or whole.verdict is not Verdict.ACT:
+        if intent is None or intent["intent"] in COMMON_INTENTS or not acts(whole):
             return None
         return intent.copy()
 

@@ -1,14 +1,8 @@
 """Where host/ and voice/ meet: what the host asks (Prompt, with its Narrow of choices,
 and prompt names joined into one), what a player meant (Intent), a reply as the ears
-understood it (Understood, with the one rule for acting on it: decide), how a session
-ended (Ending), and the one base of the errors a player is told about (PartyhostError);
-`one_line`, the one rule for text that reaches a terminal or a log, whichever half
-it comes from; `command`, how the user started partyhost, so that a command either
-half suggests ("run `scripts/run models fetch`") can be typed as it is printed; and
-`did_you_mean`, the one way a name typed wrong (a command, an option, a game, a model, a
-recogniser, a file) is answered with the known name closest to it, where one is close:
-"keep-it-10" is most likely keep-it-100, "plya" play (rapidfuzz's ratio, the share of
-letters in common in order, case aside; one name or none, never a list).
+understood it (Understood, with the Evidence of how surely it was read: what to do with
+it the host decides, host/reply_policy.py), and how a session ended (Ending). The errors
+a player is told about live beside it, in host/errors.py.
 
 It imports nothing of the project, so both halves and the application above them
 depend on it and on nothing of each other.
@@ -16,80 +10,10 @@ depend on it and on nothing of each other.
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import Path
-from typing import Any, Protocol, TypeAlias, TypedDict
-
-
-class PartyhostError(Exception):
-    """An error a player or an integrator is told about in one line, never a traceback."""
-
-
-def one_line(text: str) -> str:
-    """`text` made safe to print or log: one line that cannot drive a terminal.
-
-    Whatever wrote it (a phone's request path, a Wyoming event, a typed line, a player's
-    name), every character that is not printable (escape sequences, newlines, carriage
-    returns, bells, bidirectional overrides) becomes a space, and runs of spaces one, so
-    nobody can forge a line of the host's, clear the screen or retitle the window.
-    """
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-
-
-def printable(text: str) -> bool:
-    """Whether `text` would print as it is: no character one_line would take out."""
-    return text.isprintable()
-
-
-RUN_VARIABLE = "PARTYHOST_RUN"
-"""Set by scripts/run to the way it was called ("scripts/run", "./run"): what it runs is
-`partyhost`, but the user typed this."""
-
-
-def command() -> str:
-    """The command to suggest: scripts/run as called, `python -m partyhost` as run, the
-    program's path as given where `partyhost` on the PATH is another (".venv/bin/partyhost"),
-    else `partyhost` (also when partyhost runs inside another program)."""
-    named = os.environ.get(RUN_VARIABLE, "").strip()
-    if named:
-        return named
-    program = sys.argv[0] if sys.argv else ""
-    if Path(program).name == "__main__.py" and Path(program).parent.name == "partyhost":
-        return "python -m partyhost"
-    if Path(program).name != "partyhost" or "/" not in program:
-        return "partyhost"
-    on_path = shutil.which("partyhost")
-    same = on_path is not None and Path(on_path).resolve() == Path(program).resolve()
-    return "partyhost" if same else program
-
-
-CLOSE = 70.0
-"""The lowest ratio (0-100) a name is offered at: a letter left out, doubled or two swapped
-in a short word ("plya" for play is 75); two words that only share a few letters are not."""
-
-DID_YOU_MEAN = "did you mean"
-
-
-def closest(word: str, names: Iterable[str]) -> str | None:
-    """The name `word` was most likely meant to be, or None when none is close."""
-    from rapidfuzz import fuzz, process, utils  # loaded only when a name is refused
-
-    match = process.extractOne(
-        word, list(names), scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=CLOSE
-    )
-    return None if match is None else match[0]
-
-
-def did_you_mean(word: str, names: Iterable[str]) -> str:
-    """ "; did you mean NAME?" to end a refusal with, or "" when no name is close."""
-    name = closest(word, names)
-    return "" if name is None else f"; {DID_YOU_MEAN} {name}?"
-
+from typing import Any, TypeAlias, TypedDict
 
 Intent = TypedDict(
     "Intent",
@@ -260,26 +184,6 @@ class Prompt:
     narrow: Narrow | None = None
 
 
-class Verdict(Enum):
-    """What the host does with a reply: the one rule (decide) the session follows live and
-    the benchmarks count with, so a figure always means what a player would have met."""
-
-    ACT = "act"
-    ASK_FIRST = "ask first"
-    """ "Did you mean ...?" before acting."""
-    ASK_AGAIN = "ask again"
-
-
-class Matched(Protocol):
-    """What decide needs of a matcher's verdict (voice.understanding.matcher.Match fits)."""
-
-    @property
-    def intent(self) -> Intent | None: ...
-
-    @property
-    def needs_confirmation(self) -> bool: ...
-
-
 LOUD_ROOM_SNR_DB = 15.0
 """A room is loud where the speech stands less than this far over its noise (long-term
 levels in the speech band). Not tuned on any recording: it is where noise begins to
@@ -292,33 +196,43 @@ reading goes wrong without its confidence showing it."""
 
 
 def loud_room(snr_db: float | None) -> bool:
-    """The speech stood less than LOUD_ROOM_SNR_DB over the room's noise (None: not measured)."""
+    """The speech stood less than LOUD_ROOM_SNR_DB over the room's noise (None: not measured).
+    A measure, not a decision: the endpointer follows the nearest voice there, the reader
+    decodes inside the grammar as well, and the host's reply policy trusts a reading less."""
     return snr_db is not None and snr_db < LOUD_ROOM_SNR_DB
 
 
-def decide(
-    match: Matched, unsure: bool = False, cut: bool = False, snr_db: float | None = None, agreed: bool | None = None
-) -> Verdict:
-    """ASK_AGAIN when nothing was understood; ASK_FIRST for a middling match, when the
-    ears heard another move nearly as well (`unsure`), when the reply may have been
-    cut before its end (`cut`: the part heard may be a shorter order than the one said),
-    or in a loud room (`snr_db`, loud_room) where the reading decoded inside the grammar
-    and the free reading did not agree (`agreed` False: the decoded reading unsure, a poor
-    fit to the audio, or changing the intent or a value the free reading heard; one that
-    only adds values the noise hid agrees. None: only one reading was made, so there is
-    nothing to compare); else ACT."""
-    if match.intent is None:
-        return Verdict.ASK_AGAIN
-    if match.needs_confirmation or unsure or cut or (loud_room(snr_db) and agreed is False):
-        return Verdict.ASK_FIRST
-    return Verdict.ACT
+@dataclass(frozen=True)
+class Evidence:
+    """How surely the ears read a reply: what they measured of it, never what to do about
+    it (the host decides, host/reply_policy.py).
+
+    score: the match score (0-100); confidence: recogniser confidence x match quality
+    (typed: the score / 100; None when no words). middling: the matcher named an intent
+    but its words fit only middling well (Match.needs_confirmation).
+    rival: another reading the ears heard nearly as well ("" if none).
+    cut: why the reply may have been cut before its end ("" if not).
+    snr_db: how far the speech stood over the room's noise (None: not measured) and
+    agreed: whether the reading decoded inside the grammar, sure, agreed with the free one
+    (the same intent, every value the free reading heard kept, more allowed; None: one
+    reading).
+    """
+
+    score: float = 0.0
+    confidence: float | None = None
+    middling: bool = False
+    rival: str = ""
+    cut: str = ""
+    snr_db: float | None = None
+    agreed: bool | None = None
 
 
 class Outcome(Enum):
     """What became of one wait for a reply."""
 
     REPLY = "reply"
-    """Words said or typed in reply, understood or not: the verdict says what to do."""
+    """Words said or typed in reply, understood or not: the host's reply policy weighs its
+    evidence (host/reply_policy.py)."""
     DECIDED = "decided"
     """A move settled where it was made (a phone page's button, a command after the wake
     word or "host,"): acted on as it is, never asked about."""
@@ -373,14 +287,8 @@ class Understood:
 
     text: what was said or typed (the chosen reading; for IGNORED and UNCLEAR what was read).
     intent: what it means (None: nothing understood); phrase: the grammar's words for
-    it (asked back in "Did you mean ...?"); score: the match score (0-100); confidence:
-    recogniser confidence x match quality (typed: the score / 100; None when no words).
-    rival: another reading the ears heard nearly as well ("" if none): the verdict asks first.
-    cut: why the reply may have been cut before its end ("" if not): the verdict asks first.
-    snr_db: how far the speech stood over the room's noise (None: not measured) and
-    agreed: whether the reading decoded inside the grammar, sure, agreed with the free one
-    (the same intent, every value the free reading heard kept, more allowed; None: one
-    reading): in a loud room only an agreed move is acted on unasked (decide).
+    it (asked back in "Did you mean ...?"); evidence: how surely it was read (Evidence),
+    which the host's reply policy weighs (host/reply_policy.py).
     unavailable: what to say when the words clearly name something not possible now.
     reason: why an IGNORED reply was not for the host, why a start was missed, or why
     the awaited player's reply-length speech was UNCLEAR (read empty, far from the
@@ -396,13 +304,7 @@ class Understood:
     text: str = ""
     intent: Intent | None = None
     phrase: str = ""
-    score: float = 0.0
-    confidence: float | None = None
-    rival: str = ""
-    cut: str = ""
-    snr_db: float | None = None
-    agreed: bool | None = None
-    verdict: Verdict = Verdict.ASK_AGAIN
+    evidence: Evidence = Evidence()
     unavailable: str = ""
     reason: str = ""
     listening_from: float | None = None
@@ -423,3 +325,10 @@ class Understood:
     def spoken(self) -> bool:
         """Said aloud (it has a time): a reply not understood is plausibly one, asked "Sorry?"."""
         return self.start is not None
+
+
+Acts = Callable[[Understood], bool]
+"""The host's answer to whether it would act on a reply unasked (host/reply_policy.py acts).
+partyhost hands it to the ears where they must choose between readings themselves (a free
+reading that needs no decoding inside the grammar, a command after the wake word), so the
+rule is the host's, written once."""

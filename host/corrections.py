@@ -25,10 +25,11 @@ from typing import Any
 from .announcer import Announcer
 from .awaiting import Awaiting
 from .common_commands import COMMON_INTENTS, CORRECT
-from .contract import Intent, Prompt, Understood, Verdict
+from .contract import Intent, Prompt, Understood
 from .engine import Event, RuleError, join_names
 from .log_events import Corrected
 from .play import LastMove, Play
+from .reply_policy import acts
 
 CORRECTION_NATS = 3.0
 """A spoken move that showed something hidden is corrected without asking the table only
@@ -66,13 +67,14 @@ class Corrections:
             return heard
         said = str(intent["said"])
         here = self.awaiting.ears.reread(prompt, said)
-        if here.intent is None or here.intent["intent"] in COMMON_INTENTS or here.verdict is not Verdict.ACT:
+        if here.intent is None or here.intent["intent"] in COMMON_INTENTS or not acts(here):
             return heard
         last = self.play.last_move()
         asked = self.play.game.prompt(last.before) if last is not None else None
         if not answered and asked is not None and self.awaiting.ears.reread(asked, said).intent is not None:
             return heard
-        return replace(heard, intent=here.intent, phrase=here.phrase, score=here.score, verdict=here.verdict)
+        evidence = replace(here.evidence, confidence=heard.evidence.confidence, snr_db=heard.evidence.snr_db)
+        return replace(heard, intent=here.intent, phrase=here.phrase, evidence=evidence)
 
     def correct(self, prompt: Prompt, intent: Intent, heard: Understood | None) -> None:
         """A correction heard at `prompt` ({"said": words, "by": a name}, either may be

@@ -25,7 +25,8 @@ from typing import Any
 
 import yaml
 
-from host.contract import Json, JsonObject, PartyhostError
+from host.contract import Json, JsonObject
+from host.errors import PartyhostError
 from host.files import DECK_BYTES, FileProblem, check_regular, read_text
 from host.unchanging import Unchanging
 

@@ -17,8 +17,9 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from host.contract import Choice, Intent, Json, JsonObject, Narrow, PartyhostError, Prompt
+from host.contract import Choice, Intent, Json, JsonObject, Narrow, Prompt
 from host.decks import DeckEntry, Decks
+from host.errors import PartyhostError
 from host.views import HandView
 
 

@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-from host.contract import PartyhostError, did_you_mean
+from host.errors import PartyhostError, did_you_mean
 
 SETTINGS_BYTES = 1 << 20
 """A settings file is a page of TOML; a megabyte is far more than any can need."""

@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host.contract import JsonObject, PartyhostError
+from host.contract import JsonObject
+from host.errors import PartyhostError
 
 from . import wal_check
 from .files import DECK_BYTES, check_regular, read_bytes

@@ -11,8 +11,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
-from host.contract import Json, did_you_mean
+from host.contract import Json
 from host.engine import RuleError, join_names
+from host.errors import did_you_mean
 
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")

@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from . import reply_policy
 from .announcer import Announcer, Mouth
 from .awaiting import Awaiting, Ears, timing
-from .clarifying import LISTEN_AGAIN, SORRY, Clarifier, Taken
+from .clarifying import SORRY, Clarifier
 from .common_commands import COMMON_INTENTS, CommonCommands
-from .contract import Ending, Intent, Outcome, Prompt, Understood, Verdict
+from .contract import Ending, Intent, Outcome, Prompt, Understood
 from .corrections import Corrections
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
@@ -32,6 +33,7 @@ from .journal import Journal
 from .log_events import Accepted, Asked, CuePlayedLive, GameStarted, Heard, Resumed
 from .narrowing import Trouble
 from .play import Play, SessionInfo
+from .reply_policy import Act, Ask, AskChoices, Chosen, End, ListenAgain, Miss, Refused, Taken, assert_never, ended
 
 
 class Session:
@@ -65,7 +67,7 @@ class Session:
         self.commands = CommonCommands(
             self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal, self._accept
         )
-        self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, self._accept, other_ways)
+        self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, other_ways)
 
     @property
     def game(self) -> Game[Any]:
@@ -135,14 +137,18 @@ class Session:
         without re-reading the prompt, as often as it takes (a loop, so a long run of
         unclear replies never deepens the stack)."""
         while True:
-            taken = self._take_reply(prompt)
-            if taken is not LISTEN_AGAIN:
-                return taken
+            match self._take_reply(prompt):
+                case ListenAgain():
+                    continue
+                case End(ending):
+                    return ending
+                case None:
+                    return None
 
     def _take_reply(self, prompt: Prompt) -> Taken:
         heard = self.awaiting.hear(prompt)
         if heard is None:
-            return Ending.EOF
+            return End(Ending.EOF)
         for name, at in heard.cues:  # played live by the ears (the last seconds' ticks)
             self.log.write(CuePlayedLive(name, round(at, 3)))
         if heard.outcome is Outcome.TIMED_OUT:
@@ -151,14 +157,14 @@ class Session:
             return None
         if heard.outcome is Outcome.MISSED_START:
             self.awaiting.missed_start(prompt, heard)
-            return LISTEN_AGAIN  # asked again by saying so; the prompt is not re-read
+            return ListenAgain()  # asked again by saying so; the prompt is not re-read
         if heard.outcome is Outcome.DECIDED and heard.intent is not None:
             # Decided where it was made (a phone's button, a command after an address): no "did you mean?".
             self.log.write(Heard(prompt.player, heard.text, source=heard.source.value))
             return self._act(prompt, heard.intent.copy(), heard, heard.seat)
         if heard.outcome is Outcome.UNCLEAR and prompt.unclear is not None:
             # Speech the host could not read, where any speech is a move (a Keep Cool clue).
-            confidence = round(heard.confidence or 0.0, 3)
+            confidence = round(heard.evidence.confidence or 0.0, 3)
             reason = heard.reason or None  # e.g. misheard again
             self.log.write(
                 Heard(prompt.player, "", confidence, unclear=True, reason=reason, timing=timing(heard, prompt))
@@ -170,60 +176,65 @@ class Session:
         return self._take_understood(prompt, heard)
 
     def _take_understood(self, prompt: Prompt, heard: Understood) -> Taken:
-        """A reply with its verdict: acted on, asked about first, or asked again (narrowed
-        after the second miss at this prompt, or "Sorry?" when it was spoken)."""
+        """A reply as the reply policy says: acted on, asked about first, or a miss (asked
+        again, narrowed after the second miss at this prompt, or "Sorry?" when spoken)."""
         self._log_heard(prompt, heard)
         trouble = self.clarifier.trouble_at(prompt)
         heard = self.corrections.meant_now(prompt, heard, bool(trouble.misses or trouble.ruled_out))
-        intent, verdict = heard.intent, heard.verdict
-        # A spoken reading the player already said "no" to is a miss: never acted on, and
-        # never the same "Did you mean" again (not even after narrowing found nothing).
-        # Typed or pressed, the move is the player's own choice and is taken.
-        refused = (
-            heard.spoken
-            and intent is not None
-            and intent["intent"] not in COMMON_INTENTS
-            and self.clarifier.said_no_to(prompt, trouble, intent)
-        )
-        # A spoken move refused for a reason that would tell a secret (a card the player
-        # to move does not hold) is answered as a reply not read: anyone may have said it.
-        secret = None
-        if heard.spoken and intent is not None and verdict is not Verdict.ASK_AGAIN and not refused:
-            secret = self.clarifier.secret_refusal(prompt, intent)
-        if intent is None or verdict is Verdict.ASK_AGAIN or refused or secret is not None:
-            return self._not_a_move(prompt, heard, trouble, secret)
-        refusal = self.clarifier.refusal(prompt, intent) if verdict is Verdict.ASK_FIRST else None
-        if refusal is not None:
-            return self._refused_unsure(prompt, heard, trouble, refusal)
-        if verdict is Verdict.ASK_FIRST and self.clarifier.yes_is_an_answer(prompt):
-            # "Right" would be both a yes and a guess: ask with the choices themselves.
-            trouble.heard.append(heard.text)
-            return self.clarifier.narrow(prompt)
-        if verdict is Verdict.ASK_FIRST or self.clarifier.needs_surer(prompt, heard, intent):
-            # Unsure, or not sure enough for a move that cannot be taken back.
-            settled = self.clarifier.did_you_mean(prompt, heard.phrase, intent, sure_only=verdict is Verdict.ACT)
-            if not isinstance(settled, dict):
-                return settled
-            intent = settled
+        step = reply_policy.reply(prompt, heard, trouble, self.clarifier)
+        match step:
+            case Miss(secret):
+                return self._not_a_move(prompt, heard, trouble, secret)
+            case Refused(refusal):
+                return self._refused_unsure(prompt, heard, trouble, refusal)
+            case AskChoices():
+                trouble.heard.append(heard.text)
+                return self._narrow(prompt)
+            case Ask(intent, phrase, your_answer):
+                settled = self.clarifier.did_you_mean(prompt, phrase, intent, sure_only=your_answer)
+                return (
+                    self._take(prompt, settled.intent, heard, trouble)
+                    if isinstance(settled, Act)
+                    else self._taken(prompt, settled)
+                )
+            case Act(intent):
+                return self._take(prompt, intent, heard, trouble)
+            case _:
+                assert_never(step)
+
+    def _take(self, prompt: Prompt, intent: Intent, heard: Understood, trouble: Trouble) -> Taken:
+        """A move settled: taken, unless the rules refuse the same spoken move again ("take
+        the number two card", six times, for "take the draw two card"): likely misheard,
+        so a miss as well. The reason first, then the narrowed questions once due, which
+        offer what is possible."""
         refusal = self.clarifier.refusal(prompt, intent) if heard.spoken else None
         if refusal is not None and intent in trouble.ruled_out:
-            # The same spoken move refused again ("take the number two card", six times, for
-            # "take the draw two card"): likely misheard, so a miss as well. The reason
-            # first, then the narrowed questions once due, which offer what is possible.
             self.clarifier.refuse(prompt, refusal)
-            return self.clarifier.narrow(prompt) if trouble.miss(heard.text) else None
+            return self._narrow(prompt) if trouble.miss(heard.text) else None
         if refusal is not None:
             trouble.ruled_out.append(intent.copy())
         return self._act(prompt, intent, heard)
 
+    def _narrow(self, prompt: Prompt) -> Taken:
+        """The prompt's narrowed questions instead of the open one again (host/clarifying.py)."""
+        return self._taken(prompt, self.clarifier.narrow(prompt))
+
+    def _taken(self, prompt: Prompt, found: Chosen | Taken) -> Taken:
+        """A move the narrowed questions found is accepted as it is; anything else is as it came."""
+        if isinstance(found, Chosen):
+            self._accept(prompt, found.intent)
+            return None
+        return found
+
     def _log_heard(self, prompt: Prompt, heard: Understood) -> None:
-        confidence = heard.confidence if heard.confidence is not None else heard.score / 100
+        evidence = heard.evidence
+        confidence = evidence.confidence if evidence.confidence is not None else evidence.score / 100
         self.log.write(
             Heard(
                 prompt.player,
                 heard.text,
                 round(confidence, 3),
-                unsure=bool(heard.rival),
+                unsure=bool(evidence.rival),
                 reason=heard.reason or None,  # why a reading was a miss
                 timing=timing(heard, prompt),
             )
@@ -234,11 +245,11 @@ class Session:
         "Sorry?" when spoken, else told it was not understood."""
         # Words read from speech that was no reliable reply do not point narrowing anywhere.
         if trouble.miss(heard.text if heard.outcome is not Outcome.UNCLEAR else ""):
-            return self.clarifier.narrow(prompt)
+            return self._narrow(prompt)
         if heard.spoken and not heard.unavailable:
             reason = secret.reason if secret is not None else "not understood"  # the log keeps why
             self.announcer.reject(prompt, reason, SORRY)  # spoken, and plausibly a reply
-            return LISTEN_AGAIN  # the prompt is not re-read
+            return ListenAgain()  # the prompt is not re-read
         self.clarifier.not_understood(prompt, heard)
         return None
 
@@ -249,17 +260,17 @@ class Session:
         "Sorry?": nothing changes either way, and a player who said it learns why,
         one who did not hears what was heard."""
         if trouble.miss(heard.text):
-            return self.clarifier.narrow(prompt)
+            return self._narrow(prompt)
         if heard.spoken:
             self.clarifier.refuse(prompt, refusal)
         else:
             self.announcer.reject(prompt, "not understood", self.clarifier.sorry(prompt))
         return None
 
-    def _act(self, prompt: Prompt, intent: Intent, heard: Understood, seat: str = "") -> Ending | None:
+    def _act(self, prompt: Prompt, intent: Intent, heard: Understood, seat: str = "") -> Taken:
         """A common command is carried out; a move goes to the rules."""
         if intent["intent"] in COMMON_INTENTS:
-            return self.commands.carry_out(prompt, intent, heard)
+            return ended(self.commands.carry_out(prompt, intent, heard))
         self._accept(prompt, intent, seat, heard)
         return None
 

@@ -18,7 +18,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 
 
 class SessionBusy(PartyhostError):

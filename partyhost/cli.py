@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError, closest, one_line
+from host.errors import PartyhostError, closest, one_line
 from host.games import game_ids, get_game
 from partyhost import __version__, deckcheck, model_commands, serve_command
 from partyhost.bench import commands as bench_commands

@@ -32,7 +32,8 @@ import platformdirs
 import tomlkit
 import tomlkit.exceptions
 
-from host.contract import Json, JsonObject, PartyhostError
+from host.contract import Json, JsonObject
+from host.errors import PartyhostError
 from host.files import SETTINGS_BYTES, FileProblem, check_regular, check_writable, read_text
 from host.games import game_ids, get_game
 from voice.recognizers import check_backend_name

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.contract import Likeness, Outcome, Prompt, Source, Understood, one_line
+from host.contract import Likeness, Outcome, Prompt, Source, Understood
+from host.errors import one_line
 from partyhost.speech_time import estimated_seconds
 from partyhost.textio import TextMouth
 from voice.understanding.matcher import Matcher

@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from host.contract import Json, PartyhostError, did_you_mean
+from host.contract import Json
 from host.decks import Decks
 from host.engine import Game, GameOptions, RuleError
+from host.errors import PartyhostError, did_you_mean
 from host.files import FileProblem, check_writable, make_folder, resolved
 from host.games import game_ids, get_game
 from host.journal import UNFINISHED, Journal, SessionRecord

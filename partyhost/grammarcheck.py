@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from voice.understanding.grammar import GrammarError, load_grammar
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 

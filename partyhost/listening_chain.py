@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost.config import Settings
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
     """The recogniser, the second listener and the check lines the settings ask for.
     `whisper_model` stands in for the settings' (a benchmark's candidate); `notices` hears
     a remote recogniser's news (voice/remote/notices.py)."""
+    from host.reply_policy import acts
     from voice.asr import ModelMissingError
     from voice.listening.pipeline import Reader
     from voice.recognizers import make_recognizer
@@ -104,6 +105,7 @@ def reader_for(settings: Settings, whisper_model: str | None = None, notices: An
         number_check_line=settings.number_check_line,
         rival_margin=settings.rival_margin,
         in_grammar=settings.grammar_decoding,
+        acts=acts,
     )
 
 

@@ -1,7 +1,7 @@
 """Log lines as the host's terminal shows them: one short line each, whoever wrote them.
 
 Anyone on the LAN can put words in a log line (a phone's request path, a Wyoming peer's
-event), so every record is made one printable line by host.contract.one_line, the rule
+event), so every record is made one printable line by host.errors.one_line, the rule
 the typed echo and the host's printed words follow too; a traceback is folded into a
 short line naming the error. The filter sits on the loggers of the servers (for records
 made there) and on the handlers that print (for every record that reaches them,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from host.contract import one_line
+from host.errors import one_line
 
 SERVER_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.websocket", "aiohttp.access", "asyncio")
 LONGEST_ERROR = 120

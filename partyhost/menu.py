@@ -21,9 +21,10 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from host.announcer import Mouth
 from host.awaiting import Ears
 from host.common_commands import COMMON_INTENTS
-from host.contract import Prompt, Understood, Verdict
+from host.contract import Prompt, Understood
 from host.engine import Game, join_names, players_needed
 from host.games import game_ids, get_game
+from host.reply_policy import acts
 from partyhost.menu_commands import MenuStep, Next, answer_command
 from partyhost.player_names import names_heard, numbered
 
@@ -222,7 +223,7 @@ def _ask_names(ears: Ears, mouth: Mouth, count: int) -> tuple[str, ...] | Next |
         if heard is None:
             return None
         intent = heard.intent
-        if intent and intent["intent"] in COMMON_INTENTS and heard.verdict is Verdict.ACT:
+        if intent and intent["intent"] in COMMON_INTENTS and acts(heard):
             after = answer_command(intent["intent"], step, mouth)
             if after is not Next.ASK_AGAIN:
                 return None if after is Next.QUIT else after

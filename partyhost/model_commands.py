@@ -7,7 +7,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.contract import PartyhostError, command, did_you_mean
+from host.errors import PartyhostError, command, did_you_mean
 from partyhost.config import load_settings, settings_path
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from host.contract import command
+from host.errors import command
 from partyhost.models import ModelEntry, folder_mb, installed, load_manifest
 
 SHIPPED = "whisper-tiny.en (shipped)"

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from host.contract import PartyhostError, command
+from host.errors import PartyhostError, command
 from voice.asr import default_models_dirs, shipped_models_dir
 
 CHUNK = 1 << 16

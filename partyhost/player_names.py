@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from host.contract import one_line, printable
+from host.errors import one_line, printable
 from voice.understanding.normalize import number_words
 
 NAME_MAX_WORDS = 3

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from host.contract import Json, JsonObject, PartyhostError
+from host.contract import Json, JsonObject
 from host.decks import DeckError, Decks, default_deck_dir, load_decks
 from host.engine import Action, Game, GameOptions, RuleError, apply_move
+from host.errors import PartyhostError
 from host.files import DECK_BYTES, read_bytes
 from host.games import dealing, game_ids, get_game
 from host.journal import Journal, SessionDamaged, SessionRecord

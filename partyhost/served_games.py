@@ -20,7 +20,8 @@ import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from host.contract import Ending, PartyhostError
+from host.contract import Ending
+from host.errors import PartyhostError
 from host.journal import JournalUnwritable
 from host.sessionlock import SessionBusy
 from partyhost.config import Settings

@@ -5,7 +5,7 @@ A line "..." stands for silence: the prompt's timer runs out. With a real keyboa
 timed prompts also time out for real, and lines are edited with readline (arrows,
 history), so an arrow key is never taken as an answer. Bytes that are not UTF-8
 become U+FFFD, and every line printed (an echo, the host's words, a player's name) goes
-through host.contract.one_line: any line is just a reply, and none can drive the terminal.
+through host.errors.one_line: any line is just a reply, and none can drive the terminal.
 
 Each line is understood here, matched once with the text understanding (no audio
 module is imported for typed play). As by voice, a command typed after "host" or the
@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from host.contract import Intent, Likeness, Outcome, Prompt, Source, Understood, one_line
+from host.contract import Intent, Likeness, Outcome, Prompt, Source, Understood
+from host.errors import one_line
+from host.reply_policy import acts
 from voice.understanding.commands import Commands
 from voice.understanding.matcher import Matcher
 from voice.understanding.normalize import normalize
@@ -70,7 +72,7 @@ class TypedCommands:
         return understood is None or understood.get("word") is None
 
     def _read(self, prompt: Prompt, text: str) -> Intent | None:
-        found = Commands(self.matcher, prompt.name, prompt.slots).command(text)
+        found = Commands(self.matcher, prompt.name, prompt.slots).command(text, acts)
         return found.intent.copy() if found is not None and found.intent is not None else None
 
 

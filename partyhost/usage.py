@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
-from host.contract import DID_YOU_MEAN, did_you_mean, one_line
+from host.errors import DID_YOU_MEAN, did_you_mean, one_line
 
 EXIT_USAGE = 2
 PARSED_BY = "_parsed_by"

@@ -42,7 +42,7 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info
 from wyoming.ping import Ping, Pong
 
-from host.contract import PartyhostError, one_line
+from host.errors import PartyhostError, one_line
 from partyhost import __version__
 from partyhost.answer_bound import ANSWER_BOUND_S, AnswerBound
 from partyhost.connection_limits import BACKLOG, FULL, Gate, Quiet, total_connections, watch_the_loop

@@ -43,8 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from host.contract import Verdict  # noqa: E402
-from host.contract import decide as decide_reply  # noqa: E402
+from host.reply_policy import Verdict  # noqa: E402
+from host.reply_policy import decide as decide_reply  # noqa: E402
 from voice.asr import calibrate  # noqa: E402
 from voice.audio_types import (  # noqa: E402
     SAMPLE_RATE,  # noqa: E402
@@ -340,7 +340,7 @@ class Decision:
     intent: dict | None
     quality: float
     ms: float
-    asked: bool = False  # a game would ask "Did you mean ...?" before acting (host.contract.decide)
+    asked: bool = False  # a game would ask "Did you mean ...?" before acting (host.reply_policy.decide)
     reading: Reading | None = None  # as voice.listening.reading.weigh made it
 
 
@@ -367,7 +367,7 @@ def rescore(hyp: dict, line: float | None, span: float) -> float:
 
 
 def decide(row: dict, line: float | None, span: float) -> Decision:
-    """voice.listening.reading.weigh on the stored n-best (confidences at `line`), then host.contract.decide."""
+    """voice.listening.reading.weigh on the stored n-best (confidences at `line`), then host.reply_policy.decide."""
     hypotheses = tuple(Hypothesis(h["text"], rescore(h, line, span), h["details"]) for h in row["hyps"])
     reading = weigh(hypotheses, row["matches"], False, row["utterance"])
     intent = None if reading.rejected else reading.match.intent

@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import measure_asr as asr  # noqa: E402
 
+from host.reply_policy import acts  # noqa: E402
 from partyhost.bench.manifest import bench_prompt  # noqa: E402
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame  # noqa: E402
 from voice.listening.endpoint import Endpointer, SileroCheck  # noqa: E402
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
                 if recognizer is None:
                     continue
                 prompt = bench_prompt(asr.PROMPTS[item.prompt], {})
-                reading = read_checked(recognizer, matcher, prompt, utterance)
+                reading = read_checked(recognizer, matcher, prompt, utterance, acts=acts)
                 intent = None if reading.rejected else matcher.match(prompt.name, reading.text).intent
                 right += asr.correct(item, intent)
             print(

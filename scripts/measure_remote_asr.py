@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from host.reply_policy import acts  # noqa: E402
 from partyhost.bench.manifest import (  # noqa: E402 (after the path above)
     Listener,
     expected_matches,
@@ -61,7 +62,10 @@ def measure(server: str, manifest: Path, every: int, log: Path | None) -> dict:
     if not recognizer.check():
         raise SystemExit(f"{server} does not answer as a speech recogniser")
     matcher = Matcher()
-    remote, local = Listener(Reader(recognizer), matcher), Listener(Reader(recognizer.local()), matcher)
+    remote, local = (
+        Listener(Reader(recognizer, acts=acts), matcher),
+        Listener(Reader(recognizer.local(), acts=acts), matcher),
+    )
     rounds: list[float] = []
     remote_asr.transcribe = timed_transcribe(rounds)
     items = []

@@ -28,8 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from host.contract import Outcome, Prompt, Verdict
+from host.contract import Outcome, Prompt
 from host.games import grammar_slots
+from host.reply_policy import acts
 from partyhost.bench.manifest import bench_prompt
 from partyhost.config import Settings
 from partyhost.listening_chain import listening_chain
@@ -98,9 +99,9 @@ def measure(voice_names: tuple[str, ...], rooms: tuple[str, ...]) -> list[dict[s
                         "room": room,
                         "said": text,
                         "read": heard.text,
-                        "acted": heard.verdict is Verdict.ACT,
+                        "acted": acts(heard),
                         "right": heard.intent == meant[text],
-                        "confidence": round(heard.confidence or 0.0, 3),
+                        "confidence": round(heard.evidence.confidence or 0.0, 3),
                     }
                     row["claims"] = _claims(ears, heard, prompt, text, said, meant, row["right"])
                     rows.append(row)

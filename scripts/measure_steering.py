@@ -37,7 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from host.contract import Outcome, Prompt, Verdict  # noqa: E402
+from host.contract import Outcome, Prompt  # noqa: E402
+from host.reply_policy import Verdict, verdict  # noqa: E402
 from partyhost.config import Settings  # noqa: E402
 from partyhost.listening_chain import listening_chain  # noqa: E402
 from partyhost_lab import spoken_commands, table  # noqa: E402
@@ -104,7 +105,7 @@ def measure(
                 bare = recognizer.recognize(readings[-1].utterance.audio, unprompted)
                 plain = bare[0].text if bare else ""
             evidence = _evidence(recognizer, readings[-1], graph, phrases) if readings else None
-            acted = heard is not None and heard.intent is not None and heard.verdict is Verdict.ACT
+            acted = heard is not None and heard.intent is not None and verdict(heard) is Verdict.ACT
             acted = acted or (heard is not None and heard.outcome is Outcome.DECIDED)
             got = heard.intent if heard is not None and acted else None
             rows.append(
@@ -119,12 +120,12 @@ def measure(
                     "steered": _unsaid(free, said, phrases, graph, expect),
                     "steered_unprompted": _unsaid(plain, said, phrases, graph, expect),
                     "chosen": heard.text if heard is not None else None,
-                    "verdict": heard.verdict.value if heard is not None else None,
+                    "verdict": verdict(heard).value if heard is not None else None,
                     "outcome": heard.outcome.value if heard is not None else None,
                     "got": got,
                     "right": got is not None and got == expect,
                     "wrong": got is not None and got != expect,
-                    "asked": heard is not None and heard.verdict is Verdict.ASK_FIRST and not acted,
+                    "asked": heard is not None and verdict(heard) is Verdict.ASK_FIRST and not acted,
                     "evidence": evidence,
                 }
             )

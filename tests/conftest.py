@@ -244,6 +244,7 @@ def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = Non
     live lists), or None: the same reading function as voice.listening.ears (confidence x match
     score >= 0.5)."""
     from host.contract import Prompt
+    from host.reply_policy import acts
     from voice.audio_types import SAMPLE_RATE, Utterance
     from voice.listening.reading import read_utterance
 
@@ -252,6 +253,7 @@ def understood(recognizer, matcher, prompt: str, audio, slots: dict | None = Non
         matcher,
         Prompt(prompt, None, "", slots=slots or {}),
         Utterance(audio, 0.0, len(audio) / SAMPLE_RATE),
+        acts=acts,
     )
     return None if reading.rejected else matcher.match(prompt, reading.text, slots).intent
 

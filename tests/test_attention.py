@@ -12,6 +12,7 @@ from understood import Say
 
 from host.clarifying import SORRY
 from host.contract import Ending, Outcome, Prompt, Source, Understood
+from host.reply_policy import acts
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.listening.pipeline import Reader
@@ -160,7 +161,11 @@ def test_a_long_stretch_and_what_runs_on_after_its_cut_are_ignored_unread():
     audio = np.concatenate([silence(0.6), voiced(5.0, level=0.05), voiced(2.5, level=0.5), silence(1.0)])
     recogniser = Reads("seven")
     ears = VoiceEars(
-        Recording(audio), Endpointer(changed(RULES, max_ms=5000)), Reader(recogniser), Matcher(), busy_until=lambda: 0.0
+        Recording(audio),
+        Endpointer(changed(RULES, max_ms=5000)),
+        Reader(recogniser, acts=acts),
+        Matcher(),
+        busy_until=lambda: 0.0,
     )
     first, second = ears.hear(number_prompt()), ears.hear(number_prompt())
     assert ignored(first) == TOO_LONG and ignored(second) == TOO_LONG
@@ -186,7 +191,7 @@ def test_speech_begun_just_after_table_talk_long_after_the_host_spoke_is_more_of
         ears = VoiceEars(
             Recording(audio),
             Endpointer(changed(RULES, max_ms=8000)),
-            Reader(recogniser),
+            Reader(recogniser, acts=acts),
             Matcher(),
             busy_until=lambda: host_quiet_since,
         )
@@ -258,7 +263,7 @@ def _far_ears(audio, host_quiet_since=0.0, text=FAR_TEXT, max_ms=None, confidenc
     return VoiceEars(
         Recording(audio),
         Endpointer(rules),
-        Reader(Reads(text, confidence)),
+        Reader(Reads(text, confidence), acts=acts),
         Matcher(),
         busy_until=lambda: host_quiet_since,
     )

@@ -19,11 +19,12 @@ from fakes import RecordingMouth
 from understood import Say
 
 from host.awaiting import AGAIN, YES
-from host.contract import PAUSED_PROMPT, Outcome, Prompt, Source, Understood, Verdict, joined_prompt
+from host.contract import PAUSED_PROMPT, Outcome, Prompt, Source, Understood, joined_prompt
 from host.engine import Game, GameOptions, RuleError, say
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.play import SessionInfo
+from host.reply_policy import Verdict, acts, verdict
 from host.session import Session
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 from voice.understanding.clues import NOT_A_WORD, TWO_WORDS, clue_doubt
@@ -84,7 +85,7 @@ def test_resume_is_heard_only_where_the_game_is_paused():
     for said in ("resume", "let's go on", "carry on", "continue"):
         assert paused.match(said).intent == {"intent": "resume"}, said
     assert paused.match("what's the score").intent == {"intent": "score"}
-    assert Commands(matcher, PAUSED_PROMPT).command("resume") is not None
+    assert Commands(matcher, PAUSED_PROMPT).command("resume", acts) is not None
     question = power_card_question()
     for prompt, slots in (
         (question.name, question.slots),
@@ -96,7 +97,7 @@ def test_resume_is_heard_only_where_the_game_is_paused():
         for said in ("resume", "let's go on", "let's go", "carry on", "continue"):
             match = table.match(said)
             assert match.intent is None or match.intent["intent"] != "resume", (prompt, said, match)
-        assert Commands(matcher, prompt, slots).command("resume") is None, prompt
+        assert Commands(matcher, prompt, slots).command("resume", acts) is None, prompt
 
 
 # ---- what counts as a clue ---------------------------------------------------------
@@ -324,7 +325,7 @@ def ears_for(audio: np.ndarray, recognizer, wake=None):
     return VoiceEars(
         ClipSource(audio),
         Endpointer(),
-        Reader(recognizer),
+        Reader(recognizer, acts=acts),
         Matcher(),
         busy_until=lambda: 0.0,
         front_end=FrontEnd(),
@@ -350,7 +351,7 @@ def test_a_wake_detection_on_undo_at_an_open_prompt_undoes_the_last_move(voices,
     audio, end = spoken(voices, "piper-1", "undo")
     for name in ("keep-it-100/predict", "common/number"):
         heard = ears_for(audio, recognizer, WakeWatch(FiresAt(end))).hear(bench_prompt(name, {}, None))
-        assert heard.intent == {"intent": "undo"} and heard.verdict is Verdict.ACT, (name, heard)
+        assert heard.intent == {"intent": "undo"} and verdict(heard) is Verdict.ACT, (name, heard)
         assert heard.outcome is Outcome.REPLY and heard.source is Source.VOICE
 
 
@@ -371,7 +372,7 @@ def test_the_wake_word_alone_is_woken_and_never_read_as_a_clue(voices, recognize
 def test_host_undo_read_as_post_onto_at_a_keep_cool_turn_undoes_and_scores_no_clue(voices, recognizer, voice):
     audio, _ = spoken(voices, voice, "host, undo")
     heard = ears_for(audio, ReadsAs(recognizer, "Post onto.")).hear(keep_cool_turn())
-    assert heard.intent == {"intent": "undo"} and heard.verdict is Verdict.ACT, heard
+    assert heard.intent == {"intent": "undo"} and verdict(heard) is Verdict.ACT, heard
 
 
 @pytest.mark.audio

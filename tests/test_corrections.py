@@ -129,7 +129,7 @@ class SpokenEars(Understands):
         heard = self.understood(prompt, Say(line, start=float(len(self.lines)), end=float(len(self.lines)) + 0.5))
         if line.startswith("~"):  # read only fairly surely by the ears
             heard = self.understood(prompt, Say(line[1:], start=1.0, end=1.5))
-            heard = replace(heard, confidence=0.8)
+            heard = replace(heard, evidence=replace(heard.evidence, confidence=0.8))
         return heard
 
     def likeness(self, heard: Understood, prompt: Prompt, corrected: str) -> Likeness | None:

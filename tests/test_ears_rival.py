@@ -12,6 +12,7 @@ from test_read_ahead import Recording
 
 from host.contract import Prompt
 from host.games import grammar_slots
+from host.reply_policy import acts
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.audio_in import read_wav_16k
 from voice.listening.ears import VoiceEars
@@ -43,7 +44,7 @@ class NBest:
 
 
 def read(recogniser, prompt: Prompt):
-    return read_utterance(recogniser, Matcher(), prompt, Utterance(np.zeros(8000, np.float32), 0.0, 0.5))
+    return read_utterance(recogniser, Matcher(), prompt, Utterance(np.zeros(8000, np.float32), 0.0, 0.5), acts=acts)
 
 
 JOKER = prompt_of("centurion/joker_steal", {"count": 230, "maker": "Ben"})
@@ -73,12 +74,12 @@ def test_the_ears_hand_the_doubt_to_the_host_as_the_setting_says(margin, unsure)
     ears = VoiceEars(
         Recording(audio),
         Endpointer(RULES),
-        Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin),
+        Reader(NBest(("yes", 0.95), ("pass", 0.9)), rival_margin=margin, acts=acts),
         Matcher(),
         busy_until=lambda: 0.0,
     )
     heard = ears.hear(Prompt("centurion/joker_steal", "Ana", "Steal?", slots=JOKER.slots))
-    assert heard.text == "yes" and bool(heard.rival) is unsure
+    assert heard.text == "yes" and bool(heard.evidence.rival) is unsure
 
 
 def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
@@ -94,10 +95,12 @@ def test_whisper_reading_pipers_pass_as_yes_is_asked_about_not_acted_on():
     # The gap between the two is 0.08 on one machine and 0.11 on another (CTranslate2's
     # arithmetic differs between CPUs), astride RIVAL_MARGIN; a margin of 0.2 tests the
     # rule on the real n-best rather than the machine.
-    reading = read_utterance(
-        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.2
-    )
+    utterance = first_utterance(audio, Settings(agc=False))
+    whisper = make_recognizer("whisper")
+
+    def read_at(margin: float):
+        return read_utterance(whisper, Matcher(), JOKER, utterance, rival_margin=margin, acts=acts)
+
+    reading = read_at(0.2)
     assert {reading.text, reading.rival} == {"yes", "pass"}
-    assert not read_utterance(
-        make_recognizer("whisper"), Matcher(), JOKER, first_utterance(audio, Settings(agc=False)), rival_margin=0.0
-    ).rival
+    assert not read_at(0.0).rival

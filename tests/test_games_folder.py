@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from host.contract import Ending, PartyhostError
+from host.contract import Ending
+from host.errors import PartyhostError
 from host.journal import Journal
 from partyhost.game_setup import GameSetup, IOChoice
 from partyhost.games_folder import GamesFolder, Place, UserError

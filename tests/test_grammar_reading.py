@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from host.contract import Prompt, Verdict, decide
+from host.contract import Prompt
+from host.reply_policy import Verdict, decide
 from partyhost.bench.manifest import bench_prompt, first_utterance
 from partyhost.config import Settings
 from partyhost.listening_chain import reader_for

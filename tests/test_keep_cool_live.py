@@ -15,7 +15,7 @@ from pathlib import Path
 from fakes import RecordingMouth
 from understood import Say, Understands
 
-from host.contract import Outcome, Source, Understood
+from host.contract import Evidence, Outcome, Source, Understood
 from host.decks import Decks, WordCard
 from host.engine import GameOptions
 from host.eventlog import EventLog
@@ -74,7 +74,9 @@ def play(tmp_path: Path, replies, **rules):
 
 
 def test_speech_the_host_could_not_read_is_a_clue_and_ends_the_turn(tmp_path):
-    unclear = Understood(Outcome.UNCLEAR, Source.VOICE, confidence=0.2, listening_from=1.0, start=2.0, end=2.5)
+    unclear = Understood(
+        Outcome.UNCLEAR, Source.VOICE, evidence=Evidence(confidence=0.2), listening_from=1.0, start=2.0, end=2.5
+    )
     session, ears, mouth, events = play(tmp_path, [unclear])
     assert session.state.turn == "Ben" and session.state.spoken == ["Ana"]
     assert not [e for e in events if e["type"] == "rejected"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from host.reply_policy import acts
 from partyhost.bench.manifest import Listener
 from voice.asr.moonshine import Preloaded
 from voice.listening.audio_in import read_wav_16k
@@ -25,7 +26,7 @@ NO_IN_PLAY = ["no", "seven", *DECK]  # "go" is one sound from "no": a hard clue 
 
 @pytest.fixture(scope="module")
 def listener():
-    return Listener(Reader(make_recognizer("whisper"), Preloaded()), Matcher())
+    return Listener(Reader(make_recognizer("whisper"), Preloaded(), acts=acts), Matcher())
 
 
 def heard(listener, shared_audio, recording: str, words: list[str]) -> str | None:

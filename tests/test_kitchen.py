@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
-from host.contract import LOUD_ROOM_SNR_DB, Verdict, decide
+from host import reply_policy
+from host.contract import LOUD_ROOM_SNR_DB
+from host.reply_policy import Verdict, acts, decide
 from voice.audio_types import SAMPLE_RATE, Hypothesis, Utterance
 from voice.listening.endpoint import Endpointer
 from voice.listening.reading import FORCED, STILL_SPEAKING, Reading, cut_sign, fills_in, goes_on
@@ -210,13 +212,13 @@ def test_the_ears_hand_a_possibly_cut_reading_to_the_host_as_one_to_ask_about(st
     ears = VoiceEars(
         Recording(audio),
         Endpointer(HOLD, speech_stream=stream),
-        Reader(NBest((said, 0.95))),
+        Reader(NBest((said, 0.95)), acts=acts),
         Matcher(common=False, grammar_file=COFFEE),
         busy_until=lambda: 0.0,
     )
     heard = ears.hear(Prompt("coffee_maker/order", None, "Your order?"))
-    assert heard.intent is not None and heard.verdict is verdict
-    assert bool(heard.cut) is (verdict is Verdict.ASK_FIRST)
+    assert heard.intent is not None and reply_policy.verdict(heard) is verdict
+    assert bool(heard.evidence.cut) is (verdict is Verdict.ASK_FIRST)
 
 
 # ---------------------------------------------------------------- the act-or-ask rule per noise level
@@ -328,7 +330,7 @@ def test_a_settled_free_reading_the_grammar_decodes_otherwise_is_asked_about_in_
     prompt = bench_prompt("coffee_maker/order", {})
     utterance = first_utterance(read_wav_16k(HERE / "fixtures" / "decoding" / "small-dark-roast-mocha.wav"))
     utterance = replace(utterance, snr_db=snr_db)
-    reader = Reader(FreeReads(reader_for(Settings()).recognizer, "large dark roast mocha"))
+    reader = Reader(FreeReads(reader_for(Settings()).recognizer, "large dark roast mocha"), acts=acts)
     reading = reader.read(matcher, prompt, utterance)
     assert reading.match is not None and reading.match.intent is not None
     assert reading.agreed is (False if snr_db < LOUD_ROOM_SNR_DB else None)

@@ -20,6 +20,7 @@ from host.engine import GameOptions
 from host.eventlog import EventLog
 from host.journal import Journal
 from host.play import SessionInfo
+from host.reply_policy import acts
 from host.session import Session
 from voice.audio_types import Hypothesis
 from voice.listening.ears import VoiceEars
@@ -55,7 +56,9 @@ def test_each_hypothesis_of_a_spoken_reply_is_matched_once(tmp_path, monkeypatch
     audio = np.concatenate([silence(0.6), voiced(0.6), silence(1.0), voiced(0.4), silence(1.0)])
     # "four" with "five" close behind: the host asks "Did you mean: four?", and "yes" settles it.
     recogniser = NBests([("four", 0.95), ("five", 0.9)], [("yes", 0.95)])
-    ears = VoiceEars(Recording(audio), Endpointer(RULES), Reader(recogniser), Matcher(), busy_until=lambda: 0.0)
+    ears = VoiceEars(
+        Recording(audio), Endpointer(RULES), Reader(recogniser, acts=acts), Matcher(), busy_until=lambda: 0.0
+    )
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create("count", {"options": {}})
     mouth = RecordingMouth()

@@ -1,7 +1,7 @@
 """Nothing from outside writes its own lines on the host's terminal or in its logs (issue 46, item 2).
 
 A phone's request path, a Wyoming event, a typed line and a player's name all reach the
-terminal through host.contract.one_line; these tests send each one with escape sequences,
+terminal through host.errors.one_line; these tests send each one with escape sequences,
 line breaks and bells, and look at what was printed. Network tests use 127.0.0.1 only.
 """
 
@@ -38,7 +38,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_one_line_turns_every_control_into_a_space_and_keeps_words():
-    from host.contract import one_line
+    from host.errors import one_line
 
     assert one_line(FORGED) == "x HOST: The game is over. Ana wins [2J ]0;owned"
     assert one_line("Zoë  \u202eevil\u2028next\tend") == "Zoë evil next end"
@@ -136,4 +136,4 @@ def test_one_line_is_the_only_place_that_judges_what_may_be_printed():
             for node in ast.walk(tree):
                 if isinstance(node, ast.Attribute) and node.attr == "isprintable":
                     judged.append(str(path.relative_to(REPO)))
-    assert set(judged) == {"host/contract.py"}
+    assert set(judged) == {"host/errors.py"}

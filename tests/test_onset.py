@@ -12,6 +12,7 @@ from test_session import events, make_session
 
 from host.awaiting import MISSED_START
 from host.contract import Ending, Outcome, Prompt
+from host.reply_policy import acts
 from voice.audio_types import SAMPLE_RATE, Utterance
 from voice.listening.audio_in import WavSource
 from voice.listening.ears import VoiceEars
@@ -68,7 +69,7 @@ def test_speech_begun_while_the_host_spoke_is_not_read(tmp_path, say, host_stops
     ears = VoiceEars(
         recording(tmp_path, silence(lead), speech, silence(1.5)),
         room_heard_before(),
-        Reader(recogniser),
+        Reader(recogniser, acts=acts),
         Matcher(),
         busy_until=lambda: stops,
     )
@@ -112,7 +113,7 @@ def test_a_reply_cut_by_the_host_is_never_a_move_and_the_host_asks_again(tmp_pat
         ears=VoiceEars(
             source,
             room_heard_before(),
-            Reader(make_recognizer(None, None), rival_margin=0),
+            Reader(make_recognizer(None, None), rival_margin=0, acts=acts),
             Matcher(),
             busy_until=lambda: stops[0],
         ),

@@ -22,6 +22,7 @@ from host.decks import Decks
 from host.engine import GameOptions
 from host.games import centurion, keep_cool, one_percent
 from host.journal import Journal
+from host.reply_policy import acts
 from partyhost.phones.hub import PageRefused, PhoneHub
 from partyhost.phones.relay import PhoneEars
 from partyhost.phones.seats import (
@@ -578,7 +579,9 @@ def test_a_press_stops_the_microphone_wait_between_utterances():
 
     hub, turn = centurion_hub()
     room = QuietRoom()
-    ears = PhoneEars(VoiceEars(room, Endpointer(), Reader(None), matcher=Matcher(), busy_until=lambda: 0.0), hub)
+    ears = PhoneEars(
+        VoiceEars(room, Endpointer(), Reader(None, acts=acts), matcher=Matcher(), busy_until=lambda: 0.0), hub
+    )
     version = hub.snapshot(turn)["version"]
     threading.Timer(0.3, lambda: hub.press(turn, version, 2)).start()
     started = time.monotonic()

@@ -10,6 +10,7 @@ import pytest
 from test_endpoint import RULES, frames_of, silence, voiced
 
 from host.contract import Prompt
+from host.reply_policy import acts
 from voice.audio_types import Hypothesis
 from voice.listening.ears import VoiceEars
 from voice.listening.endpoint import Endpointer
@@ -60,7 +61,7 @@ def hear(audio: np.ndarray, read_ahead: bool = True):
     ears = VoiceEars(
         Recording(audio),
         Endpointer(RULES),
-        Reader(recogniser),
+        Reader(recogniser, acts=acts),
         Matcher(),
         busy_until=lambda: 0.0,
         read_ahead=read_ahead,
@@ -110,7 +111,7 @@ def test_with_the_real_recogniser_a_fixture_reads_the_same_ahead_and_after(tmp_p
             VoiceEars(
                 WavSource(fixtures / line["wav"]),
                 Endpointer(),
-                Reader(recogniser, second),
+                Reader(recogniser, second, acts=acts),
                 matcher,
                 busy_until=lambda: 0.0,
                 read_ahead=ahead,
@@ -138,6 +139,6 @@ def test_the_paced_benchmark_times_each_clip_both_ways(tmp_path):
     shutil.copy(fixtures / line["wav"], tmp_path / line["wav"])
     (tmp_path / "one.jsonl").write_text(json.dumps(line) + "\n")
     recogniser = Recogniser()
-    times = paced_latency(tmp_path / "one.jsonl", Listener(Reader(recogniser), Matcher()), every=1)
+    times = paced_latency(tmp_path / "one.jsonl", Listener(Reader(recogniser, acts=acts), Matcher()), every=1)
     assert len(times["read_ahead"]) == len(times["after_end"]) == 1 and times["read_ahead_keep_cool"] == []
     assert [thread for thread, _ in recogniser.reads] == ["read-ahead_0", "MainThread"]

@@ -16,6 +16,7 @@ import pytest
 from wyoming_servers import asr_command, free_port, running, stop
 
 from host.contract import Outcome
+from host.reply_policy import acts
 from partyhost.config import ConfigError, Settings, apply_overrides
 from voice.listening.pipeline import Reader
 from voice.remote.address import WyomingAddress
@@ -267,7 +268,10 @@ def test_recordings_read_by_the_server_as_by_the_local_recogniser(asr_server):
     remote = make_recognizer(str(address), notices=Notices(out))
     assert isinstance(remote, WyomingRecognizer) and remote.check()
     matcher = Matcher()
-    remote_listener, local_listener = Listener(Reader(remote), matcher), Listener(Reader(remote.local()), matcher)
+    remote_listener, local_listener = (
+        Listener(Reader(remote, acts=acts), matcher),
+        Listener(Reader(remote.local(), acts=acts), matcher),
+    )
     agree = 0
     for line in manifest_items(ITEMS):
         audio = read_wav_16k(FIXTURES / line["wav"])
@@ -315,7 +319,7 @@ def test_server_killed_mid_game_the_local_recogniser_reads_and_the_table_is_told
         ears = VoiceEars(
             WavSource(tmp_path / "two.wav"),
             Endpointer(),
-            Reader(recognizer),
+            Reader(recognizer, acts=acts),
             matcher,
             lambda: 0.0,
             before_listening=lambda: said.extend(notices.take()),

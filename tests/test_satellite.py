@@ -19,6 +19,7 @@ from satellite import SND_RATE, free_port, satellite, satellite_program_path  # 
 from test_pulse_device import listen, similarity, speech_span
 
 from host.contract import Outcome
+from host.reply_policy import acts
 from partyhost.config import COMMAND_LINE, ConfigError, Settings, apply_overrides
 from voice.audio_types import SAMPLE_RATE
 from voice.devices import AudioDeviceError
@@ -133,7 +134,7 @@ def test_the_ears_open_when_the_host_falls_silent_not_when_they_get_round_to_it(
     host_silent = source.now()
     satellite.say(np.concatenate([np.zeros(int(1.2 * SAMPLE_RATE), np.float32), say("Seven.")]), wait=False)
     time.sleep(1.0)
-    ears = VoiceEars(source, Endpointer(), Reader(Reads("seven")), Matcher(), busy_until=lambda: host_silent)
+    ears = VoiceEars(source, Endpointer(), Reader(Reads("seven"), acts=acts), Matcher(), busy_until=lambda: host_silent)
     heard = ears.hear(number_prompt())
     source.close()
     assert heard.listening_from == pytest.approx(host_silent + AFTER_SPEECH_GUARD_S, abs=0.1)

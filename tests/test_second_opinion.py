@@ -12,6 +12,7 @@ from test_wordcheck import FakeWhisper
 
 from host.contract import Prompt
 from host.games import grammar_slots
+from host.reply_policy import acts
 from voice.asr import ModelMissingError
 from voice.asr.moonshine import Judgement, Preloaded
 from voice.audio_types import Hypothesis, Utterance
@@ -58,7 +59,7 @@ SILENCE = Utterance(np.zeros(16000, np.float32), 0, 1)
 
 
 def read(whisper, moonshine):
-    return read_checked(whisper, Matcher(), TURN, SILENCE, second=Preloaded(lambda: moonshine))
+    return read_checked(whisper, Matcher(), TURN, SILENCE, second=Preloaded(lambda: moonshine), acts=acts)
 
 
 def word_in_play(reading, prompt=TURN):
@@ -101,7 +102,9 @@ def test_a_near_sounding_clue_is_no_hit_unless_both_ears_write_the_word_in_play(
     """Issue 56: "tune" said at a table with "dune", which the prompt steers Whisper to."""
     dune = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": ["dune", "candle"], "roster": ["Ana"]}))
     whisper = FakeWhisper("dune", {" Dune.": -3.0, " A dune.": -4.0, " Tune.": -3.5}, [" Tune."])
-    reading = read_checked(whisper, Matcher(), dune, SILENCE, second=Preloaded(lambda: FakeMoonshine({}, "Tune.")))
+    reading = read_checked(
+        whisper, Matcher(), dune, SILENCE, second=Preloaded(lambda: FakeMoonshine({}, "Tune.")), acts=acts
+    )
     assert reading.heard_as == ("dune", "tune")
     assert word_in_play(reading, dune) is None
 
@@ -152,7 +155,9 @@ def test_at_a_table_deal_a_clue_is_a_clue():
     """The table deal: the host knows no words, so nothing is in doubt."""
     table_deal = replace(TURN, slots=grammar_slots("keep-cool/word", {"words": [], "roster": ["Ana", "Ben"]}))
     moonshine = Preloaded(lambda: FakeMoonshine({"Fruit": -1.0}, free="Kettle."))
-    reading = read_checked(FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine)
+    reading = read_checked(
+        FakeWhisper("fruit", {}, [" Fruit."]), Matcher(), table_deal, SILENCE, second=moonshine, acts=acts
+    )
     assert reading.text == "fruit" and reading.heard_as == ()
 
 
@@ -196,7 +201,9 @@ def test_the_second_listener_loads_only_for_a_game_with_exact_prompts():
 
     loads = []
     second = Preloaded(lambda: loads.append("loaded") or FakeMoonshine({}))
-    ears = VoiceEars(EndedInput(), Endpointer(), Reader(None, second), matcher=Matcher(), busy_until=lambda: 0.0)
+    ears = VoiceEars(
+        EndedInput(), Endpointer(), Reader(None, second, acts=acts), matcher=Matcher(), busy_until=lambda: 0.0
+    )
     assert ears.hear(Prompt("keep-it-100/place", "Ana", "?")) is None
     assert ears.hear(Prompt("common/yes_no", "Ana", "?")) is None
     assert ears.hear(Prompt("centurion/play_card", "Ana", "?")) is None

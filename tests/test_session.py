@@ -11,7 +11,7 @@ from understood import Say, Understands
 
 from host.awaiting import CONFIRM_AGAIN
 from host.common_commands import UNDO_CONSENT
-from host.contract import Ending, Outcome, Prompt, Source, Understood
+from host.contract import Ending, Evidence, Outcome, Prompt, Source, Understood
 from host.engine import Game, GameOptions, RuleError, evolve, new_rng, say, sound
 from host.eventlog import EventLog
 from host.journal import Journal
@@ -358,7 +358,9 @@ class LoudRoomEars(ScriptEars):
     def hear(self, prompt):
         if self.lines and self.lines[0] == "lost":
             self.lines.pop(0)
-            return Understood(Outcome.UNCLEAR, Source.VOICE, text="", start=1.0, end=2.0, snr_db=self.snr_db)
+            return Understood(
+                Outcome.UNCLEAR, Source.VOICE, text="", evidence=Evidence(snr_db=self.snr_db), start=1.0, end=2.0
+            )
         return super().hear(prompt)
 
 

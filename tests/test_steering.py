@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from host.contract import Prompt, Source, Verdict
+from host import reply_policy
+from host.contract import Prompt, Source
+from host.reply_policy import Verdict, acts
 from voice.audio_types import PROMPT_PHRASE, Hypothesis, Utterance
 from voice.listening.pipeline import read_checked
 from voice.listening.reading import Reading
@@ -44,13 +46,13 @@ class SteeredWhisper:
 
 
 def read(recognizer, prompt: Prompt = PREDICT) -> Reading:
-    return read_checked(recognizer, Matcher(), prompt, Utterance(np.zeros(16000, np.float32), 0, 1))
+    return read_checked(recognizer, Matcher(), prompt, Utterance(np.zeros(16000, np.float32), 0, 1), acts=acts)
 
 
 def verdict(reading: Reading) -> Verdict:
-    """What the host does with the reading (host.contract.decide, as the ears hand it over)."""
+    """What the host does with the reading (host.reply_policy, as the ears hand it over)."""
     assert reading.match is not None
-    return understood(reading.match, Source.VOICE, reading.text, reading.rival).verdict
+    return reply_policy.verdict(understood(reading.match, Source.VOICE, reading.text, reading.rival))
 
 
 def test_a_phrase_of_the_prompt_the_audio_does_not_bear_out_is_asked_about_as_what_was_heard():
@@ -159,5 +161,6 @@ def test_a_phrase_the_decoder_hears_inside_the_grammar_without_the_prompt_stands
         PREDICT,
         Utterance(np.zeros(16000, np.float32), 0, 1),
         in_grammar=False,
+        acts=acts,
     )
     assert verdict(undecoded) is Verdict.ASK_FIRST

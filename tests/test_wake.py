@@ -18,6 +18,7 @@ import pytest
 import soundfile
 
 from host.contract import Outcome, Source
+from host.reply_policy import acts
 from partyhost.config import ConfigError, Settings, apply_overrides
 from voice.audio_types import SAMPLE_RATE
 from voice.listening.wake import OFF, command_start, shipped_wake_words
@@ -60,7 +61,7 @@ def ears_for(audio: np.ndarray, wake_word: str, recognizer, cues: list | None = 
     return VoiceEars(
         ClipSource(audio),
         Endpointer(),
-        Reader(recognizer),
+        Reader(recognizer, acts=acts),
         Matcher(),
         busy_until=lambda: 0.0,
         front_end=FrontEnd(),

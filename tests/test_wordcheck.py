@@ -8,6 +8,7 @@ import pytest
 
 from host.contract import Prompt
 from host.games import grammar_slots
+from host.reply_policy import acts
 from voice.audio_types import Hypothesis, Utterance
 from voice.listening.pipeline import read_checked
 from voice.understanding.matcher import Matcher
@@ -45,7 +46,7 @@ class FakeWhisper:
 
 
 def read(recognizer):
-    return read_checked(recognizer, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1))
+    return read_checked(recognizer, Matcher(), TURN, Utterance(np.zeros(16000, np.float32), 0, 1), acts=acts)
 
 
 def test_a_word_steered_onto_a_word_in_play_is_taken_for_what_was_said():
@@ -84,7 +85,7 @@ NUMBER = Prompt("common/number", "Ana", "How many?")
 
 
 def read_number(recognizer):
-    return read_checked(recognizer, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1))
+    return read_checked(recognizer, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1), acts=acts)
 
 
 def test_a_number_far_less_likely_than_another_reading_is_asked_again():
@@ -103,7 +104,9 @@ def test_a_number_within_the_line_stands():
 def test_the_number_line_is_a_setting():
     """config.toml's number_check_line reaches the check: -100 acts on the number anyway."""
     whisper = FakeWhisper("one", {" One.": -12.0, " A one.": -13.0, " On.": -1.0}, [" On."])
-    reading = read_checked(whisper, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1), number_line=-100.0)
+    reading = read_checked(
+        whisper, Matcher(), NUMBER, Utterance(np.zeros(16000, np.float32), 0, 1), number_line=-100.0, acts=acts
+    )
     assert not reading.rejected and reading.text == "one"
 
 

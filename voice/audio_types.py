@@ -46,7 +46,7 @@ class Utterance:
     snr_db: float | None = None
     """How far the speech stood over the room's noise where it was said, in the speech
     band (the endpointer's noise bed against the utterance's own level; None: not
-    measured): the verdict trusts a reading less in a loud room (host.contract.decide)."""
+    measured): the host's reply policy trusts a reading less in a loud room (host/reply_policy.py)."""
 
 
 class AudioSource(Protocol):

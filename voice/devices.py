@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal
 
-from host.contract import PartyhostError, command
+from host.errors import PartyhostError, command
 
 Kind = Literal["input", "output"]
 

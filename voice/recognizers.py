@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from host.contract import command, did_you_mean
+from host.errors import command, did_you_mean
 from voice.remote.address import is_wyoming, parse_address
 
 if TYPE_CHECKING:  # the command line reads BACKENDS without loading numpy

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost_lab.places import CHECKOUT
 from partyhost_lab.places import SHARED_AUDIO as AUDIO
 from partyhost_lab.scripted import ScriptCase, load_cases

@@ -10,7 +10,7 @@ replies, in four rooms (ROOMS, as `bench table` has them: clean, a party's noise
 below the voice, a lively table's talk closer and 5 dB below it, a quiet player). Each
 clip goes through the ears of a game with the given settings (front end, endpointer, wake
 word watch, reader and checks), and is counted as the session would take it
-(host.contract.decide):
+(host.reply_policy.decide):
 
 - commands heard and done: the command, acted on unasked (and the same of those said at
   the narrowed questions and "Did you mean ...?");
@@ -206,7 +206,8 @@ def measure(
 ) -> dict[str, Counts]:
     """The counts of each room (see the module docstring), heard as a game with these
     settings (None: as shipped) hears."""
-    from host.contract import Outcome, Verdict
+    from host.contract import Outcome
+    from host.reply_policy import acts
     from partyhost_lab.chatter import party_noise
     from partyhost_lab.wake import ClipSource
     from voice.understanding.matcher import Matcher
@@ -233,7 +234,7 @@ def measure(
                     acted = (
                         heard is not None
                         and heard.intent is not None
-                        and (heard.outcome is Outcome.DECIDED or heard.verdict is Verdict.ACT)
+                        and (heard.outcome is Outcome.DECIDED or acts(heard))
                     )
                     got = heard.intent if heard is not None and acted else None
                     c = counts[room]

@@ -19,7 +19,7 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost_lab.places import SHARED_AUDIO
 from voice.audio_types import SAMPLE_RATE
 from voice.speaking.mixing import LOUD_SAMPLES, mix, random_start

@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost.bench.manifest import percentile
 from partyhost.config import Settings, load_settings
 from partyhost_lab.chatter import ChatterError, party_noise

@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost.config import Settings, load_settings, settings_path
 
 BENCH_GROUP = "partyhost.bench"

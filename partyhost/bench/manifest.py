@@ -22,8 +22,9 @@ from typing import Literal, TypedDict
 
 import numpy as np
 
-from host.contract import Intent, JsonObject, Prompt, Verdict, decide
+from host.contract import Intent, JsonObject, Prompt
 from host.games import grammar_slots, unclear_intent
+from host.reply_policy import Verdict, decide
 from partyhost.config import Settings
 from partyhost.listening_chain import ListeningChain, endpointer_for, front_end, listening_chain
 from partyhost.model_list import Measured, remember, whisper_label
@@ -168,7 +169,7 @@ class Listener:
         reading = self.reader.read(self.matcher, prompt, utterance)
         if reading.rejected:  # as a live game: some prompts act on speech not understood
             intent, asked = self.unclear_for(prompt_name), False
-        else:  # what the session decides (host.contract.decide), on the reading's own match
+        else:  # what the session decides (host.reply_policy.decide), on the reading's own match
             match = reading.match
             intent = match.intent if match is not None else None
             cut = bool(cut_sign(reading, self.matcher.table(prompt_name, prompt.slots)))

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from aiohttp import web
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from partyhost.connection_limits import BACKLOG, watch_the_loop
 from partyhost.logs import stderr_handler
 

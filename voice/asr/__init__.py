@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 
 __all__ = [
     "CompiledCache",

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import command
+from host.errors import command
 from voice.asr import ModelMissingError, default_models_dirs
 from voice.cores import worker_threads
 

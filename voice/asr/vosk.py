@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import command
+from host.errors import command
 from voice.asr import CompiledCache, ModelMissingError, calibrate, default_models_dirs
 from voice.audio_types import SAMPLE_RATE, Hypothesis
 

@@ -21,7 +21,7 @@ import numpy as np
 import soundfile
 import soxr
 
-from host.contract import PartyhostError, command
+from host.errors import PartyhostError, command
 from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
 from voice.devices import AudioDeviceError, DeviceProblem, close_stream, find_device, rescan, sounddevice_module
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from host.contract import Likeness, Outcome, Prompt, Source, Understood, Verdict  # where host and voice meet
+from host.contract import Evidence, Likeness, Outcome, Prompt, Source, Understood  # where host and voice meet
 from voice.audio_types import SAMPLE_RATE, AudioSource, Utterance
 from voice.listening.attention import (
     AMID_TALK,
@@ -327,11 +327,12 @@ class VoiceEars:
                 commands,
                 min_confidence=self.reader.min_confidence,
                 rival_margin=self.reader.rival_margin,
+                acts=self.reader.acts,
             )
             reading = self._run(read, command)
             if self.on_reading:
                 self.on_reading(reading)
-            said = sure_command(reading.match) if not reading.rejected and reading.text else None
+            said = sure_command(reading.match, self.reader.acts) if not reading.rejected and reading.text else None
             if said is not None and said.intent is not None:
                 return decided(said.intent, Source.WAKE, reading.text, confidence=reading.confidence, **timing.fields())
             text = reading.text
@@ -357,7 +358,7 @@ class VoiceEars:
         reply = understood(
             reading.match, Source.VOICE, reading.text, reading.rival, confidence=reading.confidence, **timing.fields()
         )
-        return reply if reply.verdict is Verdict.ACT else None  # host.contract.decide says what is sure
+        return reply if self.reader.acts(reply) else None  # the host's rule says what is sure
 
     def _run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         return self._ahead.run(read, utterance) if self._ahead else read(utterance)
@@ -390,7 +391,7 @@ class VoiceEars:
 @dataclass(frozen=True)
 class _Timing:
     """When one utterance was listened for and said, how loud it came in, and how far it
-    stood over the room's noise (`snr_db`: an understood reply carries it with its verdict,
+    stood over the room's noise (`snr_db`: an understood reply carries it in its evidence,
     one not read carries it for the host to tell a loud room)."""
 
     listening_from: float
@@ -403,8 +404,9 @@ class _Timing:
     def fields(self) -> dict[str, Any]:
         return {key: value for key, value in asdict(self).items() if key != "snr_db"}
 
-    def made(self, outcome: Outcome, **fields: Any) -> Understood:
-        return Understood(outcome, Source.VOICE, **fields, snr_db=self.snr_db, **self.fields())
+    def made(self, outcome: Outcome, confidence: float | None = None, **fields: Any) -> Understood:
+        evidence = Evidence(confidence=confidence, snr_db=self.snr_db)
+        return Understood(outcome, Source.VOICE, **fields, evidence=evidence, **self.fields())
 
 
 class _ReadAhead:

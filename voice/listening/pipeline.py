@@ -10,10 +10,10 @@ read through here, so there is one way to read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from host.contract import Prompt  # where host and voice meet
+from host.contract import Acts, Prompt  # where host and voice meet
 from voice.audio_types import Recognizer, Utterance
 from voice.listening.reading import RIVAL_MARGIN, Reading, read_utterance
 from voice.listening.second_opinion import SecondOpinion, review
@@ -33,6 +33,8 @@ def read_checked(
     number_line: float = NUMBER_LINE,
     rival_margin: float = RIVAL_MARGIN,
     in_grammar: bool = True,
+    *,
+    acts: Acts,
 ) -> Reading:
     """read_utterance (unsure within `rival_margin`), then the exact-intent check (see
     the module docstring; at other prompts the number check, at `number_line`), then
@@ -41,7 +43,9 @@ def read_checked(
     (voice/listening/steering.py). `second`: a
     voice.asr.moonshine.Preloaded (anything whose get() gives a voice.listening.second_opinion.Scorer
     or None); it is asked for only here, so no other prompt waits for it to load."""
-    reading = read_utterance(recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar)
+    reading = read_utterance(
+        recognizer, matcher, prompt, utterance, min_confidence, rival_margin, in_grammar, acts=acts
+    )
     table = matcher.table(prompt.name, prompt.slots)
     if reading.posterior is None and not table.exact:  # (decoded inside the grammar: its regret is the check)
         reading = check_number(reading, recognizer, table, number_line)
@@ -69,6 +73,10 @@ class Reader:
     min_confidence: float = 0.5
     in_grammar: bool = True
     """Decode inside the prompt's grammar where the recogniser can (voice/understanding/grammar_decode.py)."""
+    acts: Acts = field(kw_only=True)
+    """The host's rule for acting on a reply unasked (host.reply_policy.acts), for the
+    choices the ears make themselves: a free reading that needs no decoding inside the
+    grammar, a command after the wake word."""
 
     def read(self, matcher: Matcher, prompt: Prompt, utterance: Utterance) -> Reading:
         return read_checked(
@@ -82,4 +90,5 @@ class Reader:
             self.number_check_line,
             self.rival_margin,
             self.in_grammar,
+            acts=self.acts,
         )

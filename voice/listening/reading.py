@@ -13,17 +13,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from host.contract import (  # where host and voice meet: the verdict's idea of a loud room
-    Intent,
-    Prompt,
-    Verdict,
-    decide,
-    loud_room,
-)
+from host.contract import Acts, Intent, Prompt, Source, loud_room  # where host and voice meet
 from voice.audio_types import Hypothesis, Recognizer, Utterance
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
 from voice.understanding.matcher import Match, Matcher, PromptGraph, PromptTable
+from voice.understanding.understand import understood
 
 RIVAL_MARGIN = 0.1
 """A reading that beats the best reading naming something else by less than this (in
@@ -85,7 +80,7 @@ class Reading:
     """Decoded inside the grammar as well: whether that reading is sure, a path the audio
     fits, and does not contradict the free reading: the same intent, every value the free
     reading heard kept, more values allowed (fills_in: noise takes words away). None: not
-    decoded. In a loud room only an agreed move is acted on unasked (host.contract.decide)."""
+    decoded. In a loud room only an agreed move is acted on unasked (host/reply_policy.py)."""
     heard_as: tuple[str, ...] = ()
     """Speech two ears read and did not agree on, or that Whisper was unsure of: what each
     ear wrote, and the word in play each names (voice/listening/second_opinion.py). It is
@@ -105,10 +100,12 @@ def read_utterance(
     min_confidence: float = 0.5,
     rival_margin: float = RIVAL_MARGIN,
     in_grammar: bool = True,
+    *,
+    acts: Acts,
 ) -> Reading:
     """read_table with the prompt's own table."""
     table = matcher.table(prompt.name, prompt.slots)
-    return read_table(recognizer, table, utterance, min_confidence, rival_margin, in_grammar)
+    return read_table(recognizer, table, utterance, min_confidence, rival_margin, in_grammar, acts=acts)
 
 
 def read_table(
@@ -118,6 +115,8 @@ def read_table(
     min_confidence: float = 0.5,
     rival_margin: float = RIVAL_MARGIN,
     in_grammar: bool = True,
+    *,
+    acts: Acts,
 ) -> Reading:
     """The recogniser's n-best for the table's phrases, each matched once, then weighed
     by weigh(); where the recogniser can decode inside the table's grammar (and
@@ -136,7 +135,7 @@ def read_table(
         if addressed is None or not _may_be_addressed(free):
             return free
         return addressed_command(recognizer.decode_in_grammar(utterance.audio, addressed.graph), addressed, free)
-    if settled(free) and not loose_command(free, graph) and not loud_room(utterance.snr_db):
+    if settled(free, acts) and not loose_command(free, graph) and not loud_room(utterance.snr_db):
         return free
     return judge(recognizer.decode_in_grammar(utterance.audio, graph.graph), graph, free)
 
@@ -186,11 +185,13 @@ def addressed_command(paths: list[DecodedPath], table: PromptGraph, free: Readin
     )
 
 
-def settled(free: Reading) -> bool:
-    """The free reading alone would be acted on: a phrase of the grammar said as it is,
-    with no rival close. Decoding it as well changed the outcome of 1 in 500 such
-    replies on the tuning sets (docs/lab/recognition.md), so the time is saved."""
-    return not free.rejected and free.match is not None and decide(free.match, free.unsure) is Verdict.ACT
+def settled(free: Reading, acts: Acts) -> bool:
+    """The free reading alone would be acted on (`acts`, the host's rule): a phrase of the
+    grammar said as it is, with no rival close. Decoding it as well changed the outcome of
+    1 in 500 such replies on the tuning sets (docs/lab/recognition.md), so the time is saved."""
+    if free.rejected or free.match is None:
+        return False
+    return acts(understood(free.match, Source.VOICE, free.text, free.rival))
 
 
 def loose_command(free: Reading, table: PromptGraph) -> bool:
@@ -401,7 +402,7 @@ def cut_sign(reading: Reading, table: PromptTable) -> str:
     path of the grammar goes on past the reading's last word ("a coffee" may go on
     "with ..."), and the speech went on as far as the ears can tell: the end was forced,
     or the speech probability was still high at the end (CUT_SPEECH_PROB). Such a
-    reading is asked about, not acted on (host.contract.decide): in kitchen noise the
+    reading is asked about, not acted on (host/reply_policy.py): in kitchen noise the
     part heard of "a coffee with lots of almond milk" is a valid, wrong, order. On the
     tuning recordings either sign alone was mostly noise: replies run to the limit
     whole, and kitchen clatter sounds like speech to the model."""

@@ -10,7 +10,7 @@ readings of the same audio are scored alike (voice.audio_types.ScoresTexts). It 
 when an unprompted reading means the same move (the matcher reads "and you" as undo),
 or when the phrase is nearly as likely as the likeliest unprompted reading
 (STEERED_LINE). Otherwise it is asked about first, never acted on unasked
-(host.contract.decide, through the reading's rival): the move the unprompted reading
+(the host's reply policy, through the reading's rival): the move the unprompted reading
 names, where it names one surely ("Did you mean: undo?" for "two"), else the phrase,
 its rival the words heard without the prompt.
 

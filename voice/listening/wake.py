@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from voice.audio_types import FRAME_MS, SAMPLE_RATE, Frame, pcm16
 from voice.wake_words import OFF, WakeWord, shipped_wake_words
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 from urllib.parse import urlsplit
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 
 SCHEME = "wyoming"
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from voice.pinned import PIPER_JOE, Pin, problem
 
 MIN_RATE, MAX_RATE = 0.5, 2.0

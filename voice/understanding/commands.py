@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from host.contract import PAUSED_PROMPT, Verdict, decide, prompt_parts  # where host and voice meet
+from host.contract import PAUSED_PROMPT, Acts, Source, prompt_parts  # where host and voice meet
 from voice.understanding.grammar import COMMON_PROMPT
 from voice.understanding.matcher import Match, Matcher, PromptGraph
+from voice.understanding.understand import understood
 
 
 class Commands:
@@ -59,9 +60,9 @@ class Commands:
             return Match(heard, None, 0.0, accept=found.accept)
         return found
 
-    def command(self, heard: str) -> Match | None:
+    def command(self, heard: str, acts: Acts) -> Match | None:
         """The command `heard` names surely, or None (one that needs asking about is none)."""
-        return sure_command(self.match(heard))
+        return sure_command(self.match(heard), acts)
 
 
 def _commands_at(prompt: str) -> str:
@@ -70,6 +71,7 @@ def _commands_at(prompt: str) -> str:
     return PAUSED_PROMPT if PAUSED_PROMPT in prompt_parts(prompt) else COMMON_PROMPT
 
 
-def sure_command(match: Match | None) -> Match | None:
-    """A command is taken only when understood surely: after an address nothing is asked about."""
-    return match if match is not None and decide(match) is Verdict.ACT else None
+def sure_command(match: Match | None, acts: Acts) -> Match | None:
+    """A command is taken only when the host would act on it unasked (`acts`, its rule):
+    after an address nothing is asked about."""
+    return match if match is not None and acts(understood(match, Source.WAKE, match.text)) else None

@@ -16,7 +16,8 @@ import yaml
 from hassil.expression import Alternative, Expression, ListReference, Permutation, RuleReference, Sequence
 from hassil.intents import Intents
 
-from host.contract import Intent, PartyhostError
+from host.contract import Intent
+from host.errors import PartyhostError
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 from voice.understanding.graph import IntentTag, LiveLists, Sentence, WordGraph, compile_graph
 from voice.understanding.normalize import normalize

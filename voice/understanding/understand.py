@@ -1,4 +1,5 @@
-"""A match as the host takes it: one Understood, with its verdict by the contract's rule.
+"""A match as the host takes it: one Understood, with the evidence of how surely it was
+read (what to do with it the host decides, host/reply_policy.py).
 
 The ears build theirs from the match their reading already made (voice/listening/ears.py);
 typed lines and an assistant's transcripts are matched here, once (TextUnderstanding).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from host.contract import Intent, Outcome, Prompt, Source, Understood, Verdict, decide  # where host and voice meet
+from host.contract import Evidence, Intent, Outcome, Prompt, Source, Understood  # where host and voice meet
 from voice.understanding.matcher import Match, Matcher
 
 
@@ -20,34 +21,32 @@ def understood(
     cut: str = "",
     snr_db: float | None = None,
     agreed: bool | None = None,
+    confidence: float | None = None,
     **timing: Any,
 ) -> Understood:
-    """A reply whose words gave `match`: its verdict is decide's, unsure when the ears
-    heard `rival` nearly as well, asked about when they say why it may have been
-    `cut` (voice/listening/reading.py cut_sign), and in a loud room (`snr_db`) when the
-    grammar's and the free reading did not agree (`agreed` False). `timing`: Understood's
-    confidence and timing fields (confidence defaults to the match score / 100, as for typed words)."""
-    timing.setdefault("confidence", match.score / 100)
-    return Understood(
-        Outcome.REPLY,
-        source,
-        text,
-        match.intent.copy() if match.intent is not None else None,
-        match.phrase,
+    """A reply whose words gave `match`, with its evidence: the match's score and doubt
+    (a middling match), `rival` (another reading heard nearly as well), `cut` (why it may
+    have been cut before its end: voice/listening/reading.py cut_sign), `snr_db` (the
+    room's noise) and `agreed` (whether the grammar's and the free reading agreed).
+    `confidence` defaults to the match score / 100, as for typed words; `timing`:
+    Understood's timing fields."""
+    evidence = Evidence(
         match.score,
-        rival=rival,
-        cut=cut,
-        snr_db=snr_db,
-        agreed=agreed,
-        verdict=decide(match, bool(rival), bool(cut), snr_db, agreed),
-        unavailable=match.unavailable,
-        **timing,
+        match.score / 100 if confidence is None else confidence,
+        match.needs_confirmation,
+        rival,
+        cut,
+        snr_db,
+        agreed,
     )
+    intent = match.intent.copy() if match.intent is not None else None
+    return Understood(Outcome.REPLY, source, text, intent, match.phrase, evidence, match.unavailable, **timing)
 
 
-def decided(intent: Intent, source: Source, text: str, **timing: Any) -> Understood:
+def decided(intent: Intent, source: Source, text: str, confidence: float | None = None, **timing: Any) -> Understood:
     """A move settled where it was made (a button, a command after an address): acted on."""
-    return Understood(Outcome.DECIDED, source, text, intent.copy(), text, 100.0, verdict=Verdict.ACT, **timing)
+    evidence = Evidence(100.0, confidence)
+    return Understood(Outcome.DECIDED, source, text, intent.copy(), text, evidence, **timing)
 
 
 class TextUnderstanding:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
-from host.contract import PartyhostError
+from host.errors import PartyhostError
 from voice.understanding.grammar_folder import GRAMMAR_DIR
 
 EXTRA_PRONUNCIATIONS = GRAMMAR_DIR / "pronunciations.dict"
