@@ -209,7 +209,11 @@ def test_vocabulary_knows_no_game_rules():
         "print(sorted(m for m in sys.modules if m == 'host' or m.startswith('host.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
-    assert set(ast.literal_eval(out.strip())) <= {"host", "host.contract", "host.errors"}  # the meeting points, no rules
+    assert set(ast.literal_eval(out.strip())) <= {
+        "host",
+        "host.contract",
+        "host.errors",
+    }  # the meeting points, no rules
 
 
 def test_possessives_are_derived_from_their_word():
