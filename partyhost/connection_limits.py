@@ -5,13 +5,14 @@ kept here once. At most `per_address` connections from one address and `total` i
 are open; `total` is kept under the process's open-file limit (total_connections), so
 accepting never fails for want of a descriptor. A newcomer beyond a cap closes the
 connection idle longest (of its own address, for the per-address cap; of the address
-holding the most, for the total), so a player is served however many idle connections
-someone holds; when every one it could close is busy with a request, the newcomer is
-turned away instead. The last few places (reserve_for) are kept for an address that has
-no connection yet: the addresses already connected share the rest, so a few households'
-busy connections cannot turn another away (issue 58). Each kind of trouble is logged at
-most once every LOG_EVERY_S, with a count of the lines left out (a line per accept that
-failed for want of files flooded the terminal: issue 46, docs/robustness.md).
+holding the most, for the total, and never of an address holding fewer than the
+newcomer's), so a player is served however many idle connections someone holds; when
+every one it could close is busy with a request, the newcomer is turned away instead.
+The last few places (reserve_for) are kept for an address that has no connection yet:
+the addresses already connected share the rest, so a few households' busy connections
+cannot turn another away (issue 58). Each kind of trouble is logged at most once every
+LOG_EVERY_S, with a count of the lines left out (a line per accept that failed for want
+of files flooded the terminal: issue 46, docs/robustness.md).
 """
 
 from __future__ import annotations
@@ -64,18 +65,22 @@ class Gate:
         if len(own) >= self.per_address and not self._close_idle(own):
             return False
         room = self.total - self.reserve if own else self.total
-        if len(self.open) >= room and not self._close_idle(list(self.open)):
+        if len(self.open) >= room and not self._close_idle(list(self.open), holding=len(own) + 1):
             return False
         self.open[newcomer] = newcomer.address
         return True
 
-    def _close_idle(self, crowd: list[Connection]) -> bool:
+    def _close_idle(self, crowd: list[Connection], holding: int = 0) -> bool:
         """Close the idle connection of `crowd` whose address holds the most, the one idle
-        longest of those; False when every one is busy."""
-        idle = [c for c in crowd if not c.busy]
+        longest of those; False when every one is busy, or held by an address holding fewer
+        than `holding` (the newcomer's address with the newcomer): a place is never taken from
+        an address holding fewer to give to one holding more. A connection just opened has
+        sent nothing yet and counts as idle, so without that a busy household's next
+        connection closed a player's request on its way in (a reset, under a loaded CPU)."""
+        held = Counter(self.open.values())
+        idle = [c for c in crowd if not c.busy and held[c.address] >= holding]
         if not idle:
             return False
-        held = Counter(self.open.values())
         chosen = min(idle, key=lambda c: (-held[c.address], c.idle_since))
         chosen.close()
         self.leave(chosen)

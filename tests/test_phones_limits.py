@@ -68,6 +68,21 @@ def test_the_last_places_are_kept_for_an_address_with_none_and_the_address_holdi
     assert households[0].closed and not households[1].closed and not h.closed
 
 
+def test_a_busy_household_s_next_connection_never_closes_a_player_s_request_on_its_way_in():
+    """A connection just opened has sent nothing yet, so it is idle: a busy household's
+    reconnection closed it (test_wyoming_service's 64 busy clients, a reset 3 times in 10
+    runs on a loaded CPU). A place goes only from an address holding at least as many."""
+    from partyhost.connection_limits import Gate
+
+    gate = Gate(per_address=4, total=8)  # one place kept: 8 // 8
+    household = [Held("a", busy=True) for _ in range(3)] + [Held("b", busy=True) for _ in range(3)]
+    assert all(gate.admit(c) for c in household)
+    player = Held("p", since=9.0)  # opened, its request not read yet
+    assert gate.admit(player) and gate.admit(Held("q", busy=True)) and len(gate.open) == 8
+    assert not gate.admit(Held("a", busy=True)) and not player.closed  # turned away instead
+    assert gate.admit(Held("r")) and player.closed  # an address with none may take it, as before
+
+
 def test_quiet_says_each_kind_once_per_interval_and_counts_the_rest(caplog):
     import logging
 
