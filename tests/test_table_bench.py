@@ -808,9 +808,9 @@ def test_the_satellites_microphone_mixes_the_speaker_in_when_asked(tmp_path):
         [sys.executable, str(MIC), str(mailbox), "160", "-", str(played), "0.5"], stdout=subprocess.PIPE
     )
     try:
-        time.sleep(0.3)
+        mic.stdout.read(320)  # it is running: what the speaker plays from now on is heard
         played.write_bytes(array("h", [8000] * 2205).tobytes())
-        chunks = [array("h", mic.stdout.read(320)) for _ in range(60)]
+        chunks = [array("h", mic.stdout.read(320)) for _ in range(200)]
     finally:
         mic.kill()
         mic.wait()
