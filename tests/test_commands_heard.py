@@ -375,6 +375,51 @@ def test_host_undo_read_as_post_onto_at_a_keep_cool_turn_undoes_and_scores_no_cl
     assert heard.intent == {"intent": "undo"} and verdict(heard) is Verdict.ACT, heard
 
 
+def table_deal_turn():
+    """A Keep Cool turn at a table deal: no words in play known, the players' names."""
+    from host.games import grammar_slots
+    from partyhost.bench.manifest import bench_prompt
+
+    return bench_prompt("keep-cool/word", grammar_slots("keep-cool/word", {"words": [], "roster": TABLE}), 8.0)
+
+
+TABLE = ["Ana", "Ben", "Cy", "Dee"]
+
+
+@pytest.mark.audio
+@pytest.mark.model
+@pytest.mark.parametrize(
+    "voice, said, read, owner",
+    [
+        ("piper-1", "that's Ben's", "That spins.", "Ben"),  # as the held-apart table's Piper was read
+        ("espeak-en-gb", "that's Ben's", "That spans.", "Ben"),
+        ("piper-1", "that's Dee's", "That's these.", "Dee"),
+        ("piper-1", "that's Ana's", "That's honest.", "Ana"),
+        ("piper-1", "got it, that's Ben's", "Got it. That spins.", "Ben"),
+    ],
+)
+def test_a_claim_naming_a_player_read_as_two_words_is_that_claim_at_a_table_deal(
+    voices, recognizer, voice, said, read, owner
+):
+    """Issue 56: "that's Ben's" read "that spins" was two words, "Again?", then a clue
+    taken unread. Decoded inside the turn's grammar, the claim naming a player is found."""
+    audio, _ = spoken(voices, voice, said)
+    heard = ears_for(audio, ReadsAs(recognizer, read)).hear(table_deal_turn())
+    assert heard.intent == {"intent": "hit", "owner": owner} and verdict(heard) is Verdict.ACT, heard
+
+
+@pytest.mark.audio
+@pytest.mark.model
+@pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])
+def test_two_words_said_as_a_clue_are_never_decoded_into_a_claim(voices, recognizer, voice):
+    """Where the reading is two words, only a claim that names a player and that the sound
+    fits is taken: "that is" decodes to "that's it", which names nobody, and is asked again."""
+    for said in ("big tree", "sunny day", "that is", "that's easy", "thanks"):
+        audio, _ = spoken(voices, voice, said)
+        heard = ears_for(audio, ReadsAs(recognizer, f"{said.capitalize()}.")).hear(table_deal_turn())
+        assert heard.intent is None or heard.intent["intent"] != "hit", (said, heard)
+
+
 @pytest.mark.audio
 @pytest.mark.model
 @pytest.mark.parametrize("voice", ["piper-1", "espeak-en-gb"])

@@ -136,6 +136,24 @@ def test_keep_cool_word_in_play_and_a_clue():
     assert clue is not None and clue["intent"] == "word" and clue["word"] is None
 
 
+@pytest.mark.parametrize(
+    "said, owner",
+    [
+        ("that's one of Ben's", "Ben"),
+        ("one of Ben's words", "Ben"),
+        ("got it, that's Ben's", "Ben"),
+        ("yes, it's Cy's card", "Cy"),
+        ("that's Ben's", "Ben"),
+        ("got it, that's mine", None),
+    ],
+)
+def test_keep_cool_claims_as_people_say_them_name_the_owner(said, owner):
+    """The short ways a table claims a card (issue 56): "that's one of Ben's" and "got it,
+    that's Ben's" were no phrase of the turn, so by voice they were clues asked again."""
+    context = {"words": [], "roster": ["Ana", "Ben", "Cy"]}  # a table deal: no words known
+    assert understood("keep-cool/word", context, said) == {"intent": "hit", **({"owner": owner} if owner else {})}
+
+
 def test_centurion_play_card_needs_no_live_lists():
     context = {"count": 37}
     assert grammar_slots("centurion/play_card", context) == {}

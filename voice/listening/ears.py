@@ -50,7 +50,7 @@ from voice.listening.turns import listen_for_turn
 from voice.listening.wake import STEP, WakeWatch, command_start
 from voice.understanding.clues import clue_doubt
 from voice.understanding.commands import Commands, sure_command
-from voice.understanding.matcher import Matcher, PromptGraph
+from voice.understanding.matcher import Matcher
 from voice.understanding.understand import TextUnderstanding, decided, understood
 
 AFTER_SPEECH_GUARD_S = 0.15
@@ -238,7 +238,7 @@ class VoiceEars:
             return timing.made(
                 Outcome.UNCLEAR, text=_free_text(reading), confidence=reading.confidence, heard_as=reading.heard_as
             )
-        doubt = clue_doubt(reading.match.phrase, _live_words(table)) if reading.match.fallback else ""
+        doubt = clue_doubt(reading.match.phrase, table.live_words()) if reading.match.fallback else ""
         doubt = EARS_DIFFER if reading.heard_as else doubt
         if doubt:  # where any speech is a move, a reading nobody is likely to have said is asked again
             return timing.made(
@@ -471,11 +471,6 @@ def _free_text(reading: Reading) -> str:
     recogniser's best free one. The session may read them against another prompt (a whole
     move said to a narrowed question), never act on them at this one."""
     return reading.text or next((h.text for h in reading.hypotheses if h.text), "")
-
-
-def _live_words(table: PromptGraph) -> list[str]:
-    """Every value the prompt's live lists say (Keep Cool's words in play and names)."""
-    return [text for values in table.live.values() for text, _ in values]
 
 
 def _speech_seconds(part: np.ndarray, whole: np.ndarray) -> float:

@@ -15,6 +15,7 @@ import numpy as np
 
 from host.contract import Acts, Intent, Prompt, Source, loud_room  # where host and voice meet
 from voice.audio_types import Hypothesis, Recognizer, Utterance
+from voice.understanding.clues import clue_doubt
 from voice.understanding.grammar_decode import DecodedPath
 from voice.understanding.graph import WordGraph
 from voice.understanding.matcher import Match, Matcher, PromptGraph, PromptTable
@@ -40,8 +41,11 @@ ADDRESSED_REGRET_PER_WORD = 5.0
 """A command after its prefix, decoded where the free reading found none ("post onto"
 for "host, undo"), stands up to this regret per word: the prefix is a word Whisper
 rarely writes alone ("host, undo" said clearly decoded at 3.3-3.8), while a clue
-decoded into a command costs far more (13 for "post onto" said as such). Chosen on
-the tuning voices (docs/lab/recognition.md)."""
+decoded into a command costs far more (13 for "post onto" said as such). So does a
+claim naming a player (`by_sound`) where the free reading is no likely clue: "that's
+Ben's" and "that's Dee's" said clearly decoded at 0 to 4.2, two-word clues and
+misreadings decoded into a named claim at 7.2 or more. Chosen on the tuning voices
+(docs/lab/recognition.md)."""
 AGREE_POSTERIOR = 0.7
 """A move the free reading names too is acted on from this posterior."""
 REGRET_PER_WORD = 1.5
@@ -150,38 +154,63 @@ def addressed_command(paths: list[DecodedPath], table: PromptGraph, free: Readin
     """At a prompt whose commands need their prefix ("host, undo" at a Keep Cool turn),
     the prefix and a command found by sound: decoded inside the prompt's whole grammar
     (its words in play and claims compete), it stands when the likeliest move is a
-    command said after the prefix, sure among the paths (ACT_POSTERIOR) and a path the
+    command said after the prefix, or a move naming a live value that the grammar lets
+    be found by sound (a claim, "that's Ben's" read "that spins") where the free reading
+    is no likely clue (_by_sound), sure among the paths (ACT_POSTERIOR) and a path the
     audio fits (ADDRESSED_REGRET_PER_WORD). Otherwise the free reading stands as read."""
     decoded = _decoded(paths, table)
     if decoded is None or decoded.match.intent is None:
         return free
-    prefix = f"{table.prefix} "
-    if (
-        decoded.match.intent["intent"] not in table.addressed_intents
-        or not decoded.match.phrase.startswith(prefix)
-        or decoded.posterior < ACT_POSTERIOR
-        or decoded.regret_per_word > ADDRESSED_REGRET_PER_WORD
-    ):
+    if _after_prefix(decoded.match, table):
+        posterior = decoded.posterior
+    elif _by_sound(decoded.match, table, free):
+        posterior = _posterior_filling_in(paths, table)
+    else:
+        return free
+    if posterior < ACT_POSTERIOR or decoded.regret_per_word > ADDRESSED_REGRET_PER_WORD:
         return free
     note = Hypothesis(
         "",
         0.0,
         {
             "decoded": [p.text for p in paths[:3]],
-            "posterior": round(decoded.posterior, 3),
+            "posterior": round(posterior, 3),
             "regret_per_word": round(decoded.regret_per_word, 2),
         },
     )
     return Reading(
         decoded.match.phrase,
-        decoded.posterior,
+        posterior,
         False,
         free.utterance,
         free.hypotheses + (note,),
         "",
         decoded.match,
         free.closest,
-        decoded.posterior,
+        posterior,
+    )
+
+
+def _after_prefix(decoded: Match, table: PromptGraph) -> bool:
+    """A common command said after the prompt's prefix ("host, undo")."""
+    assert decoded.intent is not None
+    prefix = f"{table.prefix} " if table.prefix else None
+    return (
+        prefix is not None and decoded.intent["intent"] in table.addressed_intents and decoded.phrase.startswith(prefix)
+    )
+
+
+def _by_sound(decoded: Match, table: PromptGraph, free: Reading) -> bool:
+    """A move the grammar lets be found by sound (`by_sound`), naming a live value ("that's
+    Ben's"; not "that's it", which "that is" decodes to), where the free reading is no
+    likely clue: nothing read, or words the ears would ask "Again?" about
+    (voice/understanding/clues.py). A clue read as one word stands."""
+    assert decoded.intent is not None
+    if decoded.intent["intent"] not in table.by_sound or len(decoded.intent) < 2:
+        return False
+    heard = None if free.rejected else free.match
+    return (
+        heard is None or heard.intent is None or (heard.fallback and bool(clue_doubt(heard.phrase, table.live_words())))
     )
 
 
@@ -330,17 +359,31 @@ class _Decoded:
 
 def _decoded(paths: list[DecodedPath], table: PromptGraph) -> _Decoded | None:
     """The likeliest move the decoded paths name, its posterior among them, and its regret per word."""
+    ranked = _moves(paths, table)
+    if not ranked:
+        return None
+    best_score, best, path = ranked[0]
+    posterior = 1.0 / sum(math.exp(score - best_score) for score, _, _ in ranked)
+    return _Decoded(best, posterior, path.regret / max(1, len(best.phrase.split())))
+
+
+def _moves(paths: list[DecodedPath], table: PromptGraph) -> list[tuple[float, Match, DecodedPath]]:
+    """Each move the decoded paths name with its best path and that path's score, best first."""
     moves: dict[str, tuple[float, Match, DecodedPath]] = {}  # the best path of each move
     for path in paths:
         # one text the graph reads two ways is read as the text matcher reads it: grammar order
         match = min((table.said(meaning, words) for meaning, words in path.readings), key=table.order_of)
         moves.setdefault(_move_key(match), (path.score, match, path))
-    if not moves:
-        return None
-    ranked = sorted(moves.values(), key=lambda move: -move[0])
-    best_score, best, path = ranked[0]
-    posterior = 1.0 / sum(math.exp(score - best_score) for score, _, _ in ranked)
-    return _Decoded(best, posterior, path.regret / max(1, len(best.phrase.split())))
+    return sorted(moves.values(), key=lambda move: -move[0])
+
+
+def _posterior_filling_in(paths: list[DecodedPath], table: PromptGraph) -> float:
+    """The likeliest move's posterior with the moves it fills in counted as its own: "that's
+    Ben's" is also the "got it" said before it (fills_in), not a rival of it."""
+    ranked = _moves(paths, table)
+    best_score, best = ranked[0][0], ranked[0][1]
+    weights = [(math.exp(score - best_score), match) for score, match, _ in ranked]
+    return sum(weight for weight, match in weights if fills_in(match, best)) / sum(weight for weight, _ in weights)
 
 
 def _move_key(match: Match) -> str:

@@ -47,6 +47,9 @@ class Grammar:
     play): its model loads only in a game that has one (issue 43: 460 MB in Centurion)."""
     command_prefixes: dict[str, str] = field(default_factory=dict)
     """prompt -> a word the common commands need in front at that prompt ("host, score")."""
+    by_sound: dict[str, list[str]] = field(default_factory=dict)
+    """prompt -> intents that, naming a value of a live list, may be found by sound where
+    the free reading is no likely reply (a claim "that's Ben's" read "that spins")."""
     prompted_commands: frozenset[str] = frozenset()
     """Prompts (or parts of a joined one) whose recogniser prompt names the common commands
     right after the prompt's own first phrases: the narrowed questions and "Did you mean"."""
@@ -88,6 +91,7 @@ class Grammar:
                 k: normalize(str(v), strip_fillers=False) for k, v in (data.get("command_prefixes") or {}).items()
             },
             unavailable={str(k): str(v) for k, v in (data.get("unavailable") or {}).items()},
+            by_sound={k: list(v) for k, v in (data.get("by_sound") or {}).items()},
         )
 
     def sentences(self, prompt: str, prefix: str | None = None, first_order: int = 0) -> list[Sentence]:

@@ -136,6 +136,9 @@ class PromptGraph:
     the common commands are, but not where any speech is a move (a Keep Cool clue)."""
     commands_early: bool = False
     """The recogniser's prompt names the common commands early (prompt_order, step 3)."""
+    by_sound: frozenset[str] = frozenset()
+    """Intents that, naming a live value, may be found by sound where the free reading is
+    no likely reply (the grammar's `by_sound`: Keep Cool's claims, "that's Ben's")."""
     _lookups: dict[str, Intent | None] = field(default_factory=dict)
 
     def decodable(self) -> PromptGraph | None:
@@ -145,9 +148,14 @@ class PromptGraph:
         return self if self.fallback is None and not self.exact else None
 
     def addressed(self) -> PromptGraph | None:
-        """Itself where the common commands need a prefix: decoded inside it, a command
-        said after the prefix is found by sound (voice/listening/reading.py addressed_command)."""
-        return self if self.prefix else None
+        """Itself where the common commands need a prefix, or where a move naming a live
+        value may be found by sound (`by_sound`): decoded inside it, a command said after
+        the prefix, or such a move, is found by sound (voice/listening/reading.py addressed_command)."""
+        return self if self.prefix or self.by_sound else None
+
+    def live_words(self) -> list[str]:
+        """Every value the prompt's live lists say (Keep Cool's words in play and names)."""
+        return [text for values in self.live.values() for text, _ in values]
 
     # ---- matching ----
 
@@ -763,6 +771,7 @@ class Matcher:
             owner.words - self.grammar("common").words if self.common else frozenset(),
             corrections=(self.common or COMMON_PROMPT in names) and names[-1] not in owner.fallbacks,
             commands_early=self.common and any(name in self.grammar("common").prompted_commands for name in names),
+            by_sound=frozenset(owner.by_sound.get(names[-1], ())),
         )
 
     def has_second_listener(self, prompt: str) -> bool:
