@@ -668,31 +668,99 @@ def test_a_clue_taken_as_other_words_without_a_word_said_is_counted_and_played_o
     assert record.done and record.wrong_moves == [misheard] and record.undos == 0
 
 
-def test_a_word_in_play_taken_silently_as_a_clue_is_noticed_and_undone(tmp_path):
-    """The typed host called the card; the live one said nothing: the table notices the
-    card was not called, and the player has it undone and says the word again."""
+def _word_in_play_taken_as_a_clue(tmp_path):
+    """Ana's "forest", Cy's word in play, which the typed host called, and the claim Cy
+    makes when the live host takes it as a clue (claim_lines)."""
+    from partyhost_lab.table_player import claim_lines
+    from voice.understanding.matcher import Matcher
+
     case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
     lines = typed_lines(case, tmp_path / "typed", speaker_for(case))[0]
     line = next(each for each in lines if each.move and each.move.get("word") and each.told)
     assert line.told == ("Forest! Ana and Cy win that card.",)
     clue = {"intent": "word", "word": None, "text": "cattle"}
+    claims = claim_lines(line, clue, Matcher())
+    assert claims is not None
+    return case, line, clue, claims
+
+
+def test_a_word_in_play_taken_silently_as_a_clue_is_claimed_by_its_owner(tmp_path):
+    """Issue 56: the typed host called the card, the live one took the word as a clue and
+    said nothing. The owner, who knows their words and heard the word, claims it at the
+    next turn ("got it") and says which of their words it was, by its place, as the host
+    asks: the card is won as typed, and nothing is undone."""
+    case, line, clue, (claim, answer) = _word_in_play_taken_as_a_clue(tmp_path)
+    assert (claim.speaker, claim.text, claim.move) == ("Cy", "got it", {"intent": "hit"})
+    assert claim.meaning == claim.move and claim.prompt.player == "Ben"  # said at Ben's turn
+    assert answer.speaker == "Cy" and answer.move == line.move and answer.meaning == line.move
+    assert answer.text in {f"the {place} one" for place in ("first", "second", "third", "fourth")}
+    assert answer.told == line.told  # the card won as typed: the table hears it called
     ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
     question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
-    following = {"type": "prompt", "player": "Cy", "prompt": line.prompt.name}
+    following = {"type": "prompt", "player": "Ben", "prompt": line.prompt.name}
+    which = [
+        {"type": "intent", "intent": claim.move},
+        {"type": "prompt", "player": "Cy", "prompt": "keep-cool/claim"},
+        {"type": "say", "text": "Cy, which of your words was it?"},
+    ]
+    called = [{"type": "intent", "intent": line.move}, *({"type": "say", "text": told} for told in line.told)]
+    host = ScriptedHost(
+        tmp_path,
+        [
+            (line.text, [{"type": "intent", "intent": clue}, following]),
+            (claim.text, which),
+            (answer.text, [*called, {"type": "game_over", "scores": {}, "winners": []}]),
+        ],
+        opening=[ask, question],
+    )
+    record = _played(case, host, line)
+    assert host.said == [line.text, claim.text, answer.text]
+    assert record.done and record.wrong_moves == [clue] and record.undos == 0 and record.claims == 2
+
+
+def test_a_claim_the_host_does_not_take_is_left_and_the_word_undone_and_said_again(tmp_path):
+    """Where the host finds the claim does not match what its ears wrote, the owner
+    claims once more, then the word is undone and said again, as before claims."""
+    case, line, clue, (claim, _) = _word_in_play_taken_as_a_clue(tmp_path)
+    ask = {"type": "prompt", "player": line.prompt.player, "prompt": line.prompt.name}
+    question = {"type": "say", "text": f"{line.prompt.player}, your word?"}
+    following = {"type": "prompt", "player": "Ben", "prompt": line.prompt.name}
+    mismatch = [
+        {"type": "rejected", "reason": "That claim does not match."},
+        {"type": "say", "text": "That claim does not match."},
+    ]
     undone = [{"type": "undo", "action": clue}, {"type": "intent", "intent": {"intent": "undo"}}, ask, question]
     called = [{"type": "intent", "intent": line.move}, *({"type": "say", "text": told} for told in line.told)]
     host = ScriptedHost(
         tmp_path,
         [
             (line.text, [{"type": "intent", "intent": clue}, following]),
+            (claim.text, mismatch),
+            (claim.text, mismatch),
             ("host, undo", undone),
             (line.text, [*called, {"type": "game_over", "scores": {}, "winners": []}]),
         ],
         opening=[ask, question],
     )
     record = _played(case, host, line)
-    assert host.said == [line.text, "host, undo", line.text]
+    assert host.said == [line.text, claim.text, claim.text, "host, undo", line.text]
     assert record.done and record.wrong_moves == [clue] and record.undos == 1
+
+
+def test_only_a_word_in_play_taken_as_a_clue_is_claimed(tmp_path):
+    """A clue heard as another clue, a word in play taken as such, and a table deal's
+    word (the host knows no cards) are never claimed."""
+    from partyhost_lab.table_player import claim_lines
+    from voice.understanding.matcher import Matcher
+
+    _, line, clue, _ = _word_in_play_taken_as_a_clue(tmp_path)
+    assert claim_lines(line, line.move, Matcher()) is None
+    case = next(c for c in load_cases() if c.script == "keep-cool-basic-host.txt")
+    toast = next(each for each in typed_lines(case, tmp_path / "t2", speaker_for(case))[0] if each.text == "toast")
+    assert claim_lines(toast, {**toast.move, "text": "taste"}, Matcher()) is None
+    table = next(c for c in load_cases() if c.script == "keep-cool-basic-table.txt")
+    for each in typed_lines(table, tmp_path / "t3", speaker_for(table))[0]:
+        assert claim_lines(each, clue, Matcher()) is None, each.text
 
 
 def test_a_game_paused_on_a_misreading_is_resumed_as_the_host_asks(tmp_path):

@@ -38,6 +38,12 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   the next player's turn, an undo needs the move's player's yes) as the typed script
   did: its answer to that question is folded into its "undo" line, a yes where the
   typed game undid the move, else a no;
+- claims a word in play the host took as a clue (a host deal: "kettle" read "cattle"),
+  as its owner would, who knows their words (their phone page) and heard the word said
+  and no card called: "got it" ("Cy got it" where the game has attacks, which needs the
+  name), then the word's place when asked which of their words it was ("the first
+  one"); the host checks the claim against what its ears wrote. Where the claim is not
+  taken, the move is undone and the line said again, as below;
 - says "resume" when the host paused the game on a misreading and asks for it;
 - gives up after `tries` tries of a line, which ends the game there.
 
@@ -106,6 +112,13 @@ instead of the line's move, a refusal for another reason than the typed game's."
 UNTOLD = "done, but not told as typed"
 """The host did what the typed game did but did not say so in the typed host's words:
 the player goes on (the move stands), and it counts as an error."""
+KEEP_COOL_TURN = "keep-cool/word"
+CLAIM, NAMED_CLAIM = "got it", "{owner} got it"
+"""How the owner claims a word in play the host took as a clue; the name where the game
+has attacks (Keep Cool's too-cool mode), whose host asks "whose card?" without it."""
+CLAIM_TRIES = 2
+"""Tries of a claim and of its answer: the next player's turn runs meanwhile, and after
+the buzzer a claim is too late."""
 RESUME, RESUME_ASKED, GONE_ON, RESUME_TRIES = "resume", "Say resume", "Let's go on.", 3
 """A game paused on a misreading: the player says "resume" as the host asks, then the
 line again (host/common_commands.py words it so)."""
@@ -164,6 +177,7 @@ class LineRecord:
     seconds: float | None = None  # end of its first saying to the next prompt
     goal: str = "move"  # Line.goal
     barged_in: bool = False  # its first saying began while the host was finishing
+    claims: int = 0  # lines said to claim a word in play the host took as a clue (claim_lines)
 
     @property
     def judged_first_time(self) -> bool:
@@ -225,6 +239,55 @@ def barges_in(line: Line, share: float) -> bool:
 
 def _with(line: Line, **changes: Any) -> Line:
     return replace(line, **changes)
+
+
+def claim_lines(line: Line, taken: Intent, matcher: Matcher) -> tuple[Line, Line] | None:
+    """What the owner says when the host took the line's word in play as a clue (`taken`),
+    where the typed host called the card: their claim at the next turn, and their answer
+    to "which of your words was it?", by its place. None for any other wrong move.
+
+    The owner knows their own words (their phone page, the game's hand_view) and heard the
+    word said; the rest is the typed game played on from the state the line was said in:
+    the clue as the live host took it (with the word's own text, as the owner heard it),
+    the claim, then the answer, which wins the card as the word in play won it typed."""
+    move = line.move or {}
+    if line.prompt.name != KEEP_COOL_TURN or move.get("intent") != "word" or not move.get("word"):
+        return None
+    if taken.get("intent") != "word" or taken.get("word") is not None or line.state is None:
+        return None
+    game, word = get_game("keep-cool"), str(move["word"])
+    pages = {player: game.hand_view(line.state, player) if game.hand_view else None for player in line.state.players}
+    owner = next((p for p, page in pages.items() if page and any(c.label == word for c in page.cards)), None)
+    if owner is None:
+        return None
+    claim: Intent = {"intent": "hit", **({"owner": owner} if line.state.mode == "too-cool" else {})}
+    text = NAMED_CLAIM.format(owner=owner) if "owner" in claim else CLAIM
+    clue = {"intent": "word", "word": None, "text": word, "player": line.speaker}
+    try:
+        clued, _ = game.apply(line.state, cast(Action, clue))
+        turn = game.prompt(clued)
+        claiming, _ = game.apply(clued, cast(Action, {**claim, "player": turn.player if turn else owner}))
+        asked = game.prompt(claiming)
+        choices = asked.narrow.choices if asked and asked.narrow else ()
+        answer = next(choice for choice in choices if choice.intent.get("word") == word)
+        _, told = game.apply(claiming, cast(Action, {**answer.intent, "player": owner}))
+    except (RuleError, StopIteration):
+        return None  # the typed game takes no claim here: nor would the table's host
+    assert turn is not None and asked is not None
+    said = f"the {answer.label} one"
+    return (
+        Line(line.index, text, owner, turn, matcher.match(turn.name, text, turn.slots).intent, claim, state=clued),
+        Line(
+            line.index,
+            said,
+            owner,
+            asked,
+            matcher.match(asked.name, said, asked.slots).intent,
+            answer.intent,
+            told=_told([dict(event) for event in told]),
+            state=claiming,
+        ),
+    )
 
 
 def same_move(taken: Intent, meant: Intent) -> bool:
@@ -444,11 +507,12 @@ class Table:
         record.events = list(self.log.update())
         return record
 
-    def _play_line(self, line: Line, result: LineRecord, mark: int) -> int:
-        """Say the line until the host does with it what the typed game did; the index
-        of the event from which the next question is looked for."""
+    def _play_line(self, line: Line, result: LineRecord, mark: int, tries: int | None = None) -> int:
+        """Say the line until the host does with it what the typed game did (at most
+        `tries` times, else the table's own number); the index of the event from which
+        the next question is looked for."""
         first_end: float | None = None
-        while result.tries < self.tries and not result.done:
+        while result.tries < (tries or self.tries) and not result.done:
             if result.tries:
                 self._wait(self.silence.quiet, ANSWER_S, "the host to fall silent")
             result.tries += 1
@@ -476,6 +540,9 @@ class Table:
             self._tally(verdict, reaction, result)
             if self._paused(said_from):
                 self._resume(line)
+            if verdict == "wrong move" and (claimed := self._claim(line, result, reaction.at)) is not None:
+                result.done = True
+                return claimed
             if verdict == "wrong move":
                 corrected, mark = self._correct(line, result, reaction.at + 1)
                 if corrected:
@@ -504,6 +571,28 @@ class Table:
             result.asked.append(reaction.text)
             reaction = self._reaction(len(self.log.update()), self._say(line.speaker, answer), line=line)
         return replace(reaction, since=mark)  # the host's words are heard from the line on
+
+    def _claim(self, line: Line, result: LineRecord, decided: int) -> int | None:
+        """The owner claims the line's word in play the host took as a clue (claim_lines) at
+        the next turn, and says which word it was; the index from which the next question
+        is looked for once the card is won, else None (the move is then undone)."""
+        lines = claim_lines(line, self.log.events[decided]["intent"], self.matcher)
+        if lines is None:
+            return None
+        mark = self._wait_for_prompt(decided + 1, ANSWER_S)
+        for said in lines:
+            part = LineRecord(line.index, said.text, said.speaker, goal=said.goal)
+            mark = self._play_line(said, part, mark, CLAIM_TRIES)
+            result.claims += 1
+            result.asked += part.asked
+            result.wrong_moves += part.wrong_moves
+            result.errors += part.errors
+            result.undos += part.undos
+            result.reactions += [f"claim: {reaction}" for reaction in part.reactions]
+            result.heard += part.heard
+            if not part.done:
+                return None
+        return mark
 
     def _taken_without_a_word(self, decided: int) -> bool:
         """The host said nothing between the move it took (event `decided`) and its next
