@@ -43,7 +43,7 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   and no card called: "got it" ("Cy got it" where the game has attacks, which needs the
   name), then the word's place when asked which of their words it was ("the first
   one"); the host checks the claim against what its ears wrote. Where the claim is not
-  taken, the move is undone and the line said again, as below;
+  taken (said once), the move is undone and the line said again, as below;
 - says "resume" when the host paused the game on a misreading and asks for it;
 - gives up after `tries` tries of a line, which ends the game there.
 
@@ -116,9 +116,10 @@ KEEP_COOL_TURN = "keep-cool/word"
 CLAIM, NAMED_CLAIM = "got it", "{owner} got it"
 """How the owner claims a word in play the host took as a clue; the name where the game
 has attacks (Keep Cool's too-cool mode), whose host asks "whose card?" without it."""
-CLAIM_TRIES = 2
-"""Tries of a claim and of its answer: the next player's turn runs meanwhile, and after
-the buzzer a claim is too late."""
+CLAIM_TRIES = 1
+"""Tries of a claim and of its answer: an owner told "That claim does not match." does
+not say it again, and the next player's turn runs meanwhile (after the buzzer a claim is
+too late)."""
 RESUME, RESUME_ASKED, GONE_ON, RESUME_TRIES = "resume", "Say resume", "Let's go on.", 3
 """A game paused on a misreading: the player says "resume" as the host asks, then the
 line again (host/common_commands.py words it so)."""
