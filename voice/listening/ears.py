@@ -35,6 +35,7 @@ from voice.listening.attention import (
     SAID_AGAIN_S,
     TOO_LONG,
     amid_talk,
+    answering,
     awaited,
     ignore_reason,
     too_long,
@@ -140,6 +141,7 @@ class VoiceEars:
         listening_from = max(listening_from, self.source.next_frame_t())
         read = partial(self.read, prompt)
         ahead = self._ahead
+        talk = partial(self._table_talk, prompt)
         turn = listen_for_turn(
             self.endpointer,
             self._frames,
@@ -147,7 +149,7 @@ class VoiceEars:
             prompt.timeout,
             prompt.warning,
             self.play_cue,
-            read_ahead=partial(self._read_ahead, ahead, read) if ahead else None,
+            read_ahead=partial(self._read_ahead, ahead, read, talk) if ahead else None,
         )
         cues = tuple(turn.cues)
         if turn.timed_out:
@@ -162,11 +164,12 @@ class VoiceEars:
             command = self._wake_command(self.wake, prompt, utterance, timing)
             if command is not None:
                 return command
-        if self._table_talk(utterance):
+        if talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
-            tried_again = reason == TOO_LONG and self._long_again(prompt, utterance)
+            confirming = self._confirming(prompt, utterance)
+            tried_again = confirming or (reason == TOO_LONG and self._long_again(prompt, utterance))
             self._long_until = utterance.end  # not worth reading
-            if reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S:
+            if confirming or (reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S):
                 self._set_aside = (prompt.name, utterance.end)  # a reply may have run into the room's noise
             return timing.made(Outcome.UNCLEAR if tried_again else Outcome.IGNORED, reason=reason)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
@@ -265,26 +268,44 @@ class VoiceEars:
         question, not running on from it: the awaited player trying again in a room whose
         noise runs their words on. A miss the host answers ("Sorry?"), never read, and
         not where any speech is a move (a clue unread would be taken)."""
-        aside = self._set_aside
-        if prompt.unclear is not None or aside is None or aside[0] != prompt.name or self._continues_long(utterance):
+        aside_until = self._set_aside_until(prompt)
+        if prompt.unclear is not None or aside_until is None or self._continues_long(utterance):
             return False
-        return AMID_TALK_S <= utterance.start - aside[1] <= SAID_AGAIN_S
+        return AMID_TALK_S <= utterance.start - aside_until <= SAID_AGAIN_S
 
     def _awaited_miss(self, prompt: Prompt, utterance: Utterance, reason: str) -> bool:
         """A reading set aside as empty, far or too wordy, which the awaited player still
-        plausibly said (attention.awaited): a miss the host answers, never silence. Not
-        at a prompt where any speech is a move (a Keep Cool clue, `unclear`): there a
-        wrong guess costs the turn, and the buzzer ends the wait anyway."""
+        plausibly said (attention.awaited; at a confirming question, running on from talk
+        too): a miss the host answers, never silence. Not at a prompt where any speech is
+        a move (a Keep Cool clue, `unclear`): there a wrong guess costs the turn, and the
+        buzzer ends the wait anyway."""
         if reason not in MISS_REASONS or prompt.unclear is not None:
             return False
-        aside = self._set_aside
-        set_aside_until = aside[1] if aside is not None and aside[0] == prompt.name else None
-        return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s, set_aside_until)
+        talk_until = None if prompt.confirming else self._long_until
+        return awaited(utterance, talk_until, self.busy_until(), self.reply_max_s, self._set_aside_until(prompt))
 
-    def _read_ahead(self, ahead: _ReadAhead, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
-        """Begin reading an utterance early, unless it is table talk that will not be read,
-        or a command after the wake word (read otherwise)."""
-        if not self._table_talk(utterance) and not self._woken(utterance):
+    def _confirming(self, prompt: Prompt, utterance: Utterance) -> bool:
+        """Talk begun in the answer window of a confirming question (Prompt.confirming):
+        someone is answering it, and the room ran their word on (attention.answering)."""
+        if not prompt.confirming or prompt.unclear is not None:
+            return False
+        return answering(utterance, self.busy_until(), self._set_aside_until(prompt))
+
+    def _set_aside_until(self, prompt: Prompt) -> float | None:
+        """The end of the last speech set aside at this question (None: none)."""
+        aside = self._set_aside
+        return aside[1] if aside is not None and aside[0] == prompt.name else None
+
+    def _read_ahead(
+        self,
+        ahead: _ReadAhead,
+        read: Callable[[Utterance], Reading],
+        talk: Callable[[Utterance], bool],
+        utterance: Utterance,
+    ) -> None:
+        """Begin reading an utterance early, unless it is table talk that will not be read
+        (`talk`), or a command after the wake word (read otherwise)."""
+        if not talk(utterance) and not self._woken(utterance):
             ahead.begin(read, utterance)
 
     def _woken(self, utterance: Utterance) -> bool:
@@ -363,10 +384,13 @@ class VoiceEars:
     def _run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         return self._ahead.run(read, utterance) if self._ahead else read(utterance)
 
-    def _table_talk(self, utterance: Utterance) -> bool:
+    def _table_talk(self, prompt: Prompt, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
-        after one long after the host last spoke."""
-        return self._long(utterance) or amid_talk(utterance, self._long_until, self.busy_until())
+        after one long after the host last spoke; at a confirming question (Prompt.confirming)
+        only the first two: a word said just after the talk may be its answer, and is read."""
+        if self._long(utterance):
+            return True
+        return not prompt.confirming and amid_talk(utterance, self._long_until, self.busy_until())
 
     def _long(self, utterance: Utterance) -> bool:
         return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
