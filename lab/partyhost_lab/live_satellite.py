@@ -135,9 +135,7 @@ class RunningSatellite:
         ]
         env = os.environ | ({"HEARD_COPY": str(self.heard)} if self.heard else {})
         with open(self.log, "a") as log:
-            self.process = subprocess.Popen(
-                args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env
-            )
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -17,12 +17,15 @@ standard library: it runs under any python3.
     satellite_mic.py MAILBOX [SAMPLES_PER_CHUNK [ROOM.raw|- [PLAYED.raw GAIN]]]
 """
 
+from __future__ import annotations
+
 import os
 import random
 import sys
 import time
 from array import array
 from pathlib import Path
+from typing import BinaryIO
 
 RATE = 16_000
 HEARD_COPY = "HEARD_COPY"
@@ -148,7 +151,7 @@ def main() -> None:
             copy.write(piece)
 
 
-def _heard_copy(first_sample_at: float):
+def _heard_copy(first_sample_at: float) -> BinaryIO | None:
     """The file HEARD_COPY names, opened to copy the microphone's stream into, or None."""
     path = os.environ.get(HEARD_COPY)
     if not path:
