@@ -35,15 +35,17 @@ host answers: a reply-length reading, or another stretch too long for a reply th
 not run on from the first (a loud room runs every try on; voice/listening/ears.py). Table
 talk seldom brings two such so close.
 
-A yes-or-no question about what the host just heard ("Did you mean ...?", "... is that
-your answer?", "Does everyone agree?": host.contract.Prompt.confirming) is answered by
-someone now, with a word, and a talking room runs that word on into its talk, stretch
-after stretch with no pause between them. There nothing begun in the answer window is
-passed over (`answering`): a word said just after the talk is read (it may be the
-answer, where elsewhere it would be more of the talk), a stretch too long for a reply
-is a miss the host answers ("Sorry? Yes or no?"), and the window stays open while the
-talk runs on without a break. The host asks such a question at most a few times, so a
-table that only talks hears a few words more, never a game's worth.
+A yes-or-no question about what the host just heard or was just asked ("Did you mean
+...?", "... is that your answer?", "Does everyone agree?": host.contract.Prompt.confirming)
+is being answered by someone at the table, with a word, and a talking room runs that word
+on into its talk, stretch after stretch with no pause between them, or hides it until
+the answer window has closed. There no speech is passed over as table talk
+(voice/listening/ears.py): a word said just after the talk is read (it may be the answer,
+where elsewhere it would be more of the talk), and a stretch too long for a reply, or a
+reading set aside for a MISS_REASON, is a miss the host answers ("Sorry? Yes or no?"),
+however long after the question. The host asks such a question again at most once and
+then takes it for a no, so a table that only talks hears a word or two more, never a
+game's worth.
 """
 
 from __future__ import annotations
@@ -116,22 +118,17 @@ def awaited(
     set_aside_until: float | None = None,
 ) -> bool:
     """Plausibly the awaited player's reply, whatever its reading: of a reply's length,
-    in the answer window (`answering`), and not within AMID_TALK_S of the end of a
-    stretch too long for a reply (`talk_until`; None: not asked, as at a confirming
-    question)."""
+    begun within REPLY_WINDOW_S of the host falling silent (`host_quiet_since`) or within
+    SAID_AGAIN_S of the end of a reply-length reading set aside at the same question
+    (`set_aside_until`: said again), and not within AMID_TALK_S of the end of a stretch
+    too long for a reply (`talk_until`)."""
+    in_window = utterance.start - host_quiet_since <= REPLY_WINDOW_S or (
+        set_aside_until is not None and 0.0 <= utterance.start - set_aside_until <= SAID_AGAIN_S
+    )
     return (
         not too_long(utterance, reply_max_s)
-        and answering(utterance, host_quiet_since, set_aside_until)
+        and in_window
         and (talk_until is None or utterance.start - talk_until >= AMID_TALK_S)
-    )
-
-
-def answering(utterance: Utterance, host_quiet_since: float, set_aside_until: float | None = None) -> bool:
-    """Begun in the answer window: within REPLY_WINDOW_S of the host falling silent
-    (`host_quiet_since`), or within SAID_AGAIN_S of the end of speech set aside at the
-    same question (`set_aside_until`: said again)."""
-    return utterance.start - host_quiet_since <= REPLY_WINDOW_S or (
-        set_aside_until is not None and 0.0 <= utterance.start - set_aside_until <= SAID_AGAIN_S
     )
 
 

@@ -35,7 +35,6 @@ from voice.listening.attention import (
     SAID_AGAIN_S,
     TOO_LONG,
     amid_talk,
-    answering,
     awaited,
     ignore_reason,
     too_long,
@@ -166,10 +165,9 @@ class VoiceEars:
                 return command
         if talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
-            confirming = self._confirming(prompt, utterance)
-            tried_again = confirming or (reason == TOO_LONG and self._long_again(prompt, utterance))
+            tried_again = _confirming(prompt) or (reason == TOO_LONG and self._long_again(prompt, utterance))
             self._long_until = utterance.end  # not worth reading
-            if confirming or (reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S):
+            if reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S:
                 self._set_aside = (prompt.name, utterance.end)  # a reply may have run into the room's noise
             return timing.made(Outcome.UNCLEAR if tried_again else Outcome.IGNORED, reason=reason)
         reading = ahead.result(read, utterance) if ahead else read(utterance)
@@ -268,33 +266,24 @@ class VoiceEars:
         question, not running on from it: the awaited player trying again in a room whose
         noise runs their words on. A miss the host answers ("Sorry?"), never read, and
         not where any speech is a move (a clue unread would be taken)."""
-        aside_until = self._set_aside_until(prompt)
-        if prompt.unclear is not None or aside_until is None or self._continues_long(utterance):
+        aside = self._set_aside
+        if prompt.unclear is not None or aside is None or aside[0] != prompt.name or self._continues_long(utterance):
             return False
-        return AMID_TALK_S <= utterance.start - aside_until <= SAID_AGAIN_S
+        return AMID_TALK_S <= utterance.start - aside[1] <= SAID_AGAIN_S
 
     def _awaited_miss(self, prompt: Prompt, utterance: Utterance, reason: str) -> bool:
         """A reading set aside as empty, far or too wordy, which the awaited player still
-        plausibly said (attention.awaited; at a confirming question, running on from talk
-        too): a miss the host answers, never silence. Not at a prompt where any speech is
-        a move (a Keep Cool clue, `unclear`): there a wrong guess costs the turn, and the
-        buzzer ends the wait anyway."""
+        plausibly said (attention.awaited; at a confirming question, any): a miss the host
+        answers, never silence. Not at a prompt where any speech is a move (a Keep Cool
+        clue, `unclear`): there a wrong guess costs the turn, and the buzzer ends the wait
+        anyway."""
         if reason not in MISS_REASONS or prompt.unclear is not None:
             return False
-        talk_until = None if prompt.confirming else self._long_until
-        return awaited(utterance, talk_until, self.busy_until(), self.reply_max_s, self._set_aside_until(prompt))
-
-    def _confirming(self, prompt: Prompt, utterance: Utterance) -> bool:
-        """Talk begun in the answer window of a confirming question (Prompt.confirming):
-        someone is answering it, and the room ran their word on (attention.answering)."""
-        if not prompt.confirming or prompt.unclear is not None:
-            return False
-        return answering(utterance, self.busy_until(), self._set_aside_until(prompt))
-
-    def _set_aside_until(self, prompt: Prompt) -> float | None:
-        """The end of the last speech set aside at this question (None: none)."""
+        if _confirming(prompt):
+            return True
         aside = self._set_aside
-        return aside[1] if aside is not None and aside[0] == prompt.name else None
+        set_aside_until = aside[1] if aside is not None and aside[0] == prompt.name else None
+        return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s, set_aside_until)
 
     def _read_ahead(
         self,
@@ -386,11 +375,11 @@ class VoiceEars:
 
     def _table_talk(self, prompt: Prompt, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
-        after one long after the host last spoke; at a confirming question (Prompt.confirming)
-        only the first two: a word said just after the talk may be its answer, and is read."""
+        after one long after the host last spoke; at a confirming question only the first
+        two (_confirming): a word said just after the talk may be its answer, and is read."""
         if self._long(utterance):
             return True
-        return not prompt.confirming and amid_talk(utterance, self._long_until, self.busy_until())
+        return not _confirming(prompt) and amid_talk(utterance, self._long_until, self.busy_until())
 
     def _long(self, utterance: Utterance) -> bool:
         return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
@@ -488,6 +477,12 @@ class _Interruptible:
             self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
+
+
+def _confirming(prompt: Prompt) -> bool:
+    """A confirming question (Prompt.confirming), where no speech is passed over as table
+    talk (voice/listening/attention.py); never where any speech is a move (`unclear`)."""
+    return prompt.confirming and prompt.unclear is None
 
 
 def _free_text(reading: Reading) -> str:
