@@ -157,7 +157,7 @@ def _heard_copy(first_sample_at: float) -> BinaryIO | None:
     if not path:
         return None
     Path(path + ".start").write_text(repr(first_sample_at))
-    return open(path, "ab", buffering=1 << 16)
+    return open(path, "ab", buffering=0)  # unbuffered: the satellite is killed, not stopped
 
 
 if __name__ == "__main__":
