@@ -38,10 +38,9 @@ def spoken_part(audio: np.ndarray, rate: int = 16_000) -> np.ndarray:
 
 
 def probe(snr_db: float, shared: Path) -> str:
-    from partyhost_lab.chatter import party_noise
-
     from partyhost.config import Settings
     from partyhost.listening_chain import endpointer_for, front_end
+    from partyhost_lab.chatter import party_noise
     from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
     from voice.listening.audio_in import read_wav_16k
     from voice.speaking.mixing import at_level
@@ -58,7 +57,8 @@ def probe(snr_db: float, shared: Path) -> str:
     settings = Settings()
     endpointer = endpointer_for(settings)
     frames = (
-        Frame(stream[i : i + FRAME_SAMPLES], i / SAMPLE_RATE) for i in range(0, len(stream) - FRAME_SAMPLES, FRAME_SAMPLES)
+        Frame(stream[i : i + FRAME_SAMPLES], i / SAMPLE_RATE)
+        for i in range(0, len(stream) - FRAME_SAMPLES, FRAME_SAMPLES)
     )
     found = list(endpointer.utterances(front_end(settings).frames(frames)))
     own = long = 0
@@ -67,9 +67,7 @@ def probe(snr_db: float, shared: Path) -> str:
         long += any(u.end - u.start > REPLY_MAX_S for u in over)
         own += bool(over) and all(u.end - u.start <= REPLY_MAX_S for u in over)
     lost = len(said) - own - long
-    return (
-        f"| {snr_db:g} dB | {len(said)} | {own} | {long} | {lost} | {endpointer.in_bed} | {endpointer.unconfirmed} |"
-    )
+    return f"| {snr_db:g} dB | {len(said)} | {own} | {long} | {lost} | {endpointer.in_bed} | {endpointer.unconfirmed} |"
 
 
 def main() -> None:
