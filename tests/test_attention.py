@@ -8,6 +8,7 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from test_session import ScriptEars, events, make_session
 from understood import Say
 
@@ -440,21 +441,26 @@ def test_speech_long_after_a_confirming_question_is_answered_but_not_where_any_w
     assert ignored(_far_ears(_talk_then_yes(), host_quiet_since=-10.0).hear(clue)) == TOO_LONG
 
 
-def test_a_did_you_mean_in_a_talking_room_gets_an_answer_and_its_yes_is_taken(tmp_path):
-    """Through the session's own "Did you mean": the talk after the question is answered
-    ("Sorry? Yes or no?"), and the "yes" said just after the talk is taken. Before, the
-    talk was passed over, the "yes" taken for more of it, and the host said nothing."""
+@pytest.mark.parametrize("sure_only", [False, True])
+def test_a_did_you_mean_in_a_talking_room_gets_an_answer_and_its_yes_is_taken(tmp_path, sure_only):
+    """Through the session's own "Did you mean" (and "... is that your answer?", asked
+    the same way before a move that cannot be taken back): the talk after the question
+    is answered ("Sorry? Yes or no?"), and the "yes" said just after the talk is taken.
+    Before, the talk was passed over, the "yes" taken for more of it, and the host said
+    nothing."""
     from test_narrowing import _session
 
     from host.awaiting import CONFIRM_AGAIN
+    from host.clarifying import your_answer
     from host.reply_policy import Act
 
     ears = _far_ears(_talk_then_yes(), text="yes", confidence=0.95)
     session, _, mouth, _, _ = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3}, ears=ears)
     prompt = session.game.prompt(session.state)
     move = {"intent": "choose_card", "card": 1}
-    settled = session.clarifier.did_you_mean(prompt, "card one", move)
-    assert mouth.said[-2:] == ["Did you mean: card one?", CONFIRM_AGAIN]
+    settled = session.clarifier.did_you_mean(prompt, "card one", move, sure_only=sure_only)
+    question = your_answer(prompt, "card one") if sure_only else "Did you mean: card one?"
+    assert mouth.said[-2:] == [question, CONFIRM_AGAIN]
     assert settled == Act(move)
 
 
