@@ -24,7 +24,6 @@ import numpy as np
 
 EVERY_S = 7.0
 VOICE_DBFS = -23.0
-REPLY_MAX_S = 4.0
 WORDS = ("yes", "no")
 
 
@@ -42,6 +41,7 @@ def probe(snr_db: float, shared: Path) -> str:
     from partyhost.listening_chain import endpointer_for, front_end
     from partyhost_lab.chatter import party_noise
     from voice.audio_types import FRAME_SAMPLES, SAMPLE_RATE, Frame
+    from voice.listening.attention import REPLY_MAX_S
     from voice.listening.audio_in import read_wav_16k
     from voice.speaking.mixing import at_level
 
