@@ -26,6 +26,7 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 
 from host.journal import Journal
+from partyhost.connection_limits import LOG_EVERY_S
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -676,7 +677,9 @@ def test_64_busy_clients_from_8_addresses_never_turn_away_a_player_from_another(
     """A fair share per address, and room kept for an address with no connection: one
     household's 64 busy connections took every place, and a player was reset 4 of 10 times
     (here 5 of 30 before, in three runs of ten: a player got in only where a busy connection
-    was between two requests, so 30 tries, not 10)."""
+    was between two requests, so 30 tries, not 10). The log says so once a LOG_EVERY_S, however
+    long a loaded machine takes."""
+    started = time.monotonic()
     table = Service(tmp_path, "--no-zeroconf")
     try:
         with BusyClients(table.port, [f"127.0.2.{n}" for n in range(1, 9)], per_address=8):
@@ -693,7 +696,8 @@ def test_64_busy_clients_from_8_addresses_never_turn_away_a_player_from_another(
         code, errors = table.stop()
     assert answered == [True] * 30, (answered, errors[-3000:])
     assert code == 0 and "Traceback" not in errors
-    assert len(errors.splitlines()) <= 5, errors[-3000:]
+    took = time.monotonic() - started  # 5 lines, and one more a LOG_EVERY_S past the usual 30 s
+    assert len(errors.splitlines()) <= max(5, 2 + took // LOG_EVERY_S), (took, errors[-3000:])
 
 
 async def send_from(address: str, port: int, text: str) -> Event | None:
