@@ -60,8 +60,8 @@ class Terminal:
     def waits_for_a_key(self, timeout: float = 60) -> None:
         """Until partyhost's main thread waits for the terminal. Between the prompt appearing
         and readline waiting for a key there is a moment where a signal is only noticed at the
-        next key; a person is never that fast, a test can be (a fixed half second was not
-        enough for a loaded machine)."""
+        next key; a person is never that fast, a test can be (a fixed half second after the
+        prompt was a guess that a loaded machine may outlast)."""
         task = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
