@@ -176,7 +176,7 @@ class Awaiting:
         """The answer to a yes-or-no question (None: none came). A reply that could not be
         read is asked about once more, never taken for a no unheard; what was heard is
         logged, as any reply is."""
-        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"))
+        ask = Prompt(YES_NO_PROMPT, prompt.player, question, choices=("yes", "no"), confirming=True)
         self.announcer.say(question, remember=False)
         for attempt in range(CONFIRM_TRIES):
             heard = self.hear(ask)

@@ -380,6 +380,7 @@ class Clarifier:
             prompt.context,
             prompt.slots,
             choices=("yes", "no"),
+            confirming=True,
         )
         self.announcer.say(CONFIRM_AGAIN if again else question, remember=False)
         heard = self.awaiting.hear(ask)

@@ -170,6 +170,11 @@ class Prompt:
     narrow: the moves possible now, as a choice among a few, part by part: how the
         host gets a move from a player it could not understand (host/narrowing.py).
         None: it can only ask again.
+    confirming: a yes-or-no question about what the host just heard or was just asked
+        ("Did you mean ...?", "... is that your answer?", "Does everyone agree?"):
+        someone at the table is answering it now, so the ears pass over none of the
+        speech begun while it waits as table talk (voice/listening/attention.py): in a
+        room whose talk runs every "yes" on, silence would end the game.
     """
 
     name: str
@@ -182,6 +187,7 @@ class Prompt:
     warning: float | None = None
     unclear: Intent | None = None
     narrow: Narrow | None = None
+    confirming: bool = False
 
 
 LOUD_ROOM_SNR_DB = 15.0

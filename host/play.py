@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from .contract import Intent, Understood
+from .decks import Decks
 from .engine import REDRAW, Action, Event, Game, GameOptions, RuleError, apply_move, crosses_reveal, redraw_seed
 from .journal import Journal
 
@@ -49,7 +50,7 @@ class Play:
         self,
         game: Game[Any],
         options: GameOptions,
-        decks: Any,
+        decks: Decks,
         journal: Journal,
         info: SessionInfo,
         clock: Callable[[], float],

@@ -27,6 +27,7 @@ from .clarifying import SORRY, Clarifier
 from .common_commands import COMMON_INTENTS, CommonCommands
 from .contract import Ending, Intent, Outcome, Prompt, Understood
 from .corrections import Corrections
+from .decks import Decks
 from .engine import Action, Game, GameOptions, RuleError
 from .eventlog import EventLog
 from .journal import Journal
@@ -43,7 +44,7 @@ class Session:
         self,
         game: Game[Any],
         options: GameOptions,
-        decks: Any,
+        decks: Decks,
         journal: Journal,
         info: SessionInfo,
         log: EventLog,

@@ -4,10 +4,11 @@
 kept here once. At most `per_address` connections from one address and `total` in all
 are open; `total` is kept under the process's open-file limit (total_connections), so
 accepting never fails for want of a descriptor. A newcomer beyond a cap closes the
-connection idle longest (of its own address, for the per-address cap; of the address
-holding the most, for the total, and never of an address holding fewer than the
-newcomer's), so a player is served however many idle connections someone holds; when
-every one it could close is busy with a request, the newcomer is turned away instead.
+connection idle longest (of its own address, for the per-address cap; for the total, of
+its own address if it holds one idle, else of the address holding the most, and never
+of an address holding fewer than the newcomer's), so a player is served however many
+idle connections someone holds; when every one it could close is busy with a request,
+the newcomer is turned away instead.
 The last few places (reserve_for) are kept for an address that has no connection yet:
 the addresses already connected share the rest, so a few households' busy connections
 cannot turn another away (issue 58). Each kind of trouble is logged at most once every
@@ -61,14 +62,23 @@ class Gate:
         self.open: dict[Connection, str] = {}
 
     def admit(self, newcomer: Connection) -> bool:
-        own = [c for c, address in self.open.items() if address == newcomer.address]
+        own = self._held_by(newcomer.address)
         if len(own) >= self.per_address and not self._close_idle(own):
             return False
-        room = self.total - self.reserve if own else self.total
-        if len(self.open) >= room and not self._close_idle(list(self.open), holding=len(own) + 1):
+        own = self._held_by(newcomer.address)
+        if len(self.open) >= self._room(own) and self._close_idle(own):  # its own idle place first:
+            own = self._held_by(newcomer.address)  # taken from nobody else (a player's last request)
+        if len(self.open) >= self._room(own) and not self._close_idle(list(self.open), holding=len(own) + 1):
             return False
         self.open[newcomer] = newcomer.address
         return True
+
+    def _held_by(self, address: str) -> list[Connection]:
+        return [c for c, held in self.open.items() if held == address]
+
+    def _room(self, own: list[Connection]) -> int:
+        """Places a newcomer may fill: all for an address with none open, the shared rest for one with some."""
+        return self.total - self.reserve if own else self.total
 
     def _close_idle(self, crowd: list[Connection], holding: int = 0) -> bool:
         """Close the idle connection of `crowd` whose address holds the most, the one idle

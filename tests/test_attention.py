@@ -5,8 +5,10 @@ brief reminder at growing intervals."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
+import pytest
 from test_session import ScriptEars, events, make_session
 from understood import Say
 
@@ -14,7 +16,7 @@ from host.clarifying import SORRY
 from host.contract import Ending, Outcome, Prompt, Source, Understood
 from host.reply_policy import acts
 from voice.audio_types import Hypothesis, Utterance
-from voice.listening.attention import AMID_TALK, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
+from voice.listening.attention import AMID_TALK, AMID_TALK_S, EMPTY, FAR, TOO_LONG, TOO_MANY_WORDS, ignore_reason
 from voice.listening.pipeline import Reader
 from voice.listening.reading import Reading
 from voice.understanding.matcher import Matcher
@@ -382,3 +384,102 @@ def test_table_talk_stays_silent_long_after_the_prompt_amid_talk_or_where_any_wo
     ears = _far_ears(talk, host_quiet_since=2.0, max_ms=8000)
     assert ignored(ears.hear(number_prompt())) == TOO_LONG
     assert ignored(ears.hear(number_prompt())) == FAR  # inside the window, but running on from talk
+
+
+# ---- a confirming question in a talking room (issue 54, the lively room) --------------------
+
+
+def _talk_then_yes(talk_s: float = 5.0, pause_s: float = 0.6):
+    """Talk too long for a reply just after the question, a pause shorter than AMID_TALK_S,
+    then a short word."""
+    from test_endpoint import silence, voiced
+
+    return np.concatenate(
+        [silence(0.6), voiced(talk_s, level=0.1), silence(pause_s), voiced(0.5, level=0.1), silence(1.5)]
+    )
+
+
+def _yes_no(confirming: bool) -> Prompt:
+    return Prompt("common/yes_no", "Ana", "Did you mean: seven?", choices=("yes", "no"), confirming=confirming)
+
+
+def test_talk_at_a_confirming_question_is_answered_and_a_word_just_after_it_is_read():
+    """The lively room of bench table (2026-12-07): asked "Did you mean ...?", the table's
+    talk ran every "yes" on into stretches too long for a reply, one straight after the
+    other, and the host said nothing to any of four tries. At a confirming question each
+    such stretch is a miss, and a word said just after the talk is read; at any other
+    question the same sound stays as silent as before."""
+    from test_endpoint import silence, voiced
+
+    talk = [voiced(6.0, level=0.05), voiced(5.0, level=0.3)]  # cut at the limit, then louder: heard on
+    running_on = np.concatenate([silence(0.6), *talk, silence(0.6), voiced(0.5, level=0.3), silence(1.5)])
+    heard = {}
+    for confirming in (False, True):
+        ears = _far_ears(running_on, text="yes", confidence=0.95)
+        heard[confirming] = [ears.hear(_yes_no(confirming)) for _ in range(3)]
+    assert [(h.outcome, h.reason) for h in heard[False]] == [(Outcome.IGNORED, TOO_LONG)] * 2 + [
+        (Outcome.IGNORED, AMID_TALK)
+    ]
+    assert [h.outcome for h in heard[True]] == [Outcome.UNCLEAR, Outcome.UNCLEAR, Outcome.REPLY]
+    assert [h.reason for h in heard[True][:2]] == [TOO_LONG, TOO_LONG]
+    assert heard[True][1].start - heard[True][0].end < AMID_TALK_S  # the talk ran straight on
+    assert heard[True][2].intent == {"intent": "yes"}
+
+
+def test_speech_long_after_a_confirming_question_is_answered_but_not_where_any_word_is_a_move():
+    """The talk hid the player's tries until the answer window had closed (bench table,
+    2026-12-08: a reading far from the question 10 s after it, passed over): at a confirming
+    question what is heard later is still a miss the host answers. Elsewhere it stays
+    silent, and so it does where any speech is a move."""
+    from test_endpoint import silence, voiced
+
+    late = np.concatenate([silence(0.8), voiced(1.0), silence(1.5)])
+    assert ignored(_far_ears(late, host_quiet_since=-10.0).hear(_yes_no(False))) == FAR
+    heard = _far_ears(late, host_quiet_since=-10.0).hear(_yes_no(True))
+    assert heard.outcome is Outcome.UNCLEAR and heard.reason == FAR
+    clue = replace(_yes_no(True), unclear={"intent": "clue"})
+    assert ignored(_far_ears(_talk_then_yes(), host_quiet_since=-10.0).hear(clue)) == TOO_LONG
+
+
+@pytest.mark.parametrize("sure_only", [False, True])
+def test_a_did_you_mean_in_a_talking_room_gets_an_answer_and_its_yes_is_taken(tmp_path, sure_only):
+    """Through the session's own "Did you mean" (and "... is that your answer?", asked
+    the same way before a move that cannot be taken back): the talk after the question
+    is answered ("Sorry? Yes or no?"), and the "yes" said just after the talk is taken.
+    Before, the talk was passed over, the "yes" taken for more of it, and the host said
+    nothing."""
+    from test_narrowing import _session
+
+    from host.awaiting import CONFIRM_AGAIN
+    from host.clarifying import your_answer
+    from host.reply_policy import Act
+
+    ears = _far_ears(_talk_then_yes(), text="yes", confidence=0.95)
+    session, _, mouth, _, _ = _session(tmp_path, "keep-it-100", [], rules={"hand_size": 3}, ears=ears)
+    prompt = session.game.prompt(session.state)
+    move = {"intent": "choose_card", "card": 1}
+    settled = session.clarifier.did_you_mean(prompt, "card one", move, sure_only=sure_only)
+    question = your_answer(prompt, "card one") if sure_only else "Did you mean: card one?"
+    assert mouth.said[-2:] == [question, CONFIRM_AGAIN]
+    assert settled == Act(move)
+
+
+def test_does_everyone_agree_in_a_talking_room_is_answered_and_ends(tmp_path):
+    """The other confirming questions (awaiting.confirm: "Does everyone agree?", "Take it
+    back anyway?"): the same, and talk that never stops costs one "Sorry? Yes or no?" and
+    counts as no, never a wait without end."""
+    from test_endpoint import silence, voiced
+    from test_narrowing import _session
+
+    from host.awaiting import CONFIRM_AGAIN
+
+    question = "Does everyone agree? Yes or no?"
+    for audio, agreed in (
+        (_talk_then_yes(), True),
+        (np.concatenate([silence(0.6), voiced(14.0, level=0.1), silence(1.5)]), False),
+    ):
+        ears = _far_ears(audio, text="yes", confidence=0.95)
+        session, _, mouth, _, _ = _session(tmp_path / str(agreed), "keep-it-100", [], rules={"hand_size": 3}, ears=ears)
+        prompt = session.game.prompt(session.state)
+        assert session.awaiting.confirm(prompt, question) is agreed
+        assert mouth.said[-2:] == [question, CONFIRM_AGAIN]

@@ -83,6 +83,24 @@ def test_a_busy_household_s_next_connection_never_closes_a_player_s_request_on_i
     assert gate.admit(Held("r")) and player.closed  # an address with none may take it, as before
 
 
+def test_a_player_s_next_request_takes_the_place_of_its_last_one_the_server_has_not_seen_closed():
+    """The player's last connection is answered and closed at its end, but the server has
+    not read that yet (a busy event loop): the address seemed to hold a place already, so
+    its next request was held to the places the connected share, all busy, and turned
+    away (test_wyoming_service's 64 busy clients, a reset in 2 of 4 runs beside three busy
+    CPUs). A newcomer gives up its own address's idle place before any other's."""
+    from partyhost.connection_limits import Gate
+
+    gate = Gate(per_address=4, total=8)  # one place kept: 8 // 8
+    households = [Held("a", busy=True) for _ in range(4)] + [Held("b", busy=True) for _ in range(3)]
+    assert all(gate.admit(c) for c in households)
+    last = Held("p", since=1.0)
+    assert gate.admit(last) and len(gate.open) == 8  # answered: idle, its end not yet read
+    assert gate.admit(Held("p", busy=True)) and last.closed
+    assert not any(c.closed for c in households)
+    assert not gate.admit(Held("a"))  # the households' share is still full, all busy
+
+
 def test_quiet_says_each_kind_once_per_interval_and_counts_the_rest(caplog):
     import logging
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import platform
 import pty
 import select
 import signal
@@ -14,9 +15,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SETTLE_S = 0.5
-"""Between the prompt appearing and readline waiting for a key there is a moment where a
-signal is only noticed at the next key; a person is never that fast, a test can be."""
+WAITING = {"x86_64": {7, 23, 270, 271}, "aarch64": {72, 73}}
+"""System calls (poll, select, pselect6, ppoll) a process waits for a key in, by machine."""
 GAME = ["play", "centurion", "--players", "Ana,Ben", "--seed", "7", "--input", "text", "--output", "text"]
 
 
@@ -57,6 +57,22 @@ class Terminal:
         assert text in self.seen, self.seen[-2000:]
         return self.seen
 
+    def waits_for_a_key(self, timeout: float = 60) -> None:
+        """Until partyhost's main thread waits for the terminal. Between the prompt appearing
+        and readline waiting for a key there is a moment where a signal is only noticed at the
+        next key; a person is never that fast, a test can be (a fixed half second after the
+        prompt was a guess that a loaded machine may outlast)."""
+        task = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            call = task.joinpath("syscall").read_text().split()[0]
+            if call.isdigit() and int(call) in WAITING.get(platform.machine(), set()):
+                return
+            if platform.machine() not in WAITING and "poll" in task.joinpath("wchan").read_text():
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"partyhost did not wait for a key within {timeout:g} s")
+
     def type(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 
@@ -83,7 +99,7 @@ def test_arrow_keys_edit_the_line_instead_of_being_an_answer(tmp_path):
 def test_ctrl_c_saves_the_game_like_ctrl_d(tmp_path):
     term = Terminal(GAME, tmp_path)
     term.read_until("Ana> ")
-    time.sleep(SETTLE_S)
+    term.waits_for_a_key()
     term.type("\x03")  # Ctrl-C: the terminal sends SIGINT
     out = term.read_until("partyhost resume")
     assert term.close() == 0
@@ -94,7 +110,7 @@ def test_ctrl_c_saves_the_game_like_ctrl_d(tmp_path):
 def test_ctrl_c_outside_a_game_stops_without_a_traceback(tmp_path):
     term = Terminal(["--input", "text", "--output", "text"], tmp_path)  # the typed menu
     term.read_until("table> ")
-    time.sleep(SETTLE_S)
+    term.waits_for_a_key()
     os.killpg(term.proc.pid, signal.SIGINT)
     out = term.read_until("stopped")
     assert term.close() == 130 and "Traceback" not in out

@@ -26,6 +26,7 @@ from wyoming.handle import Handled, NotHandled
 from wyoming.info import Describe, Info
 
 from host.journal import Journal
+from partyhost.connection_limits import LOG_EVERY_S
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -563,8 +564,8 @@ def test_one_address_keeps_at_most_eight_connections_and_the_newest_is_served(tm
     table = Service(tmp_path, "--no-zeroconf")
     try:
         held = held_open(table.port, 20)
-        time.sleep(1)
-        still_open = [sock for sock in held if not closed_by_server(sock, 0.2)]
+        oldest = [sock for sock in held[:12] if closed_by_server(sock, 20)]  # as the server takes the newer ones
+        still_open = [sock for sock in held if sock not in oldest and not closed_by_server(sock, 0.2)]
         assert len(still_open) == 8 and still_open == held[-8:]  # the oldest idle ones were closed
         assert "Which game shall we play" in answer_within(table.port, "hello", 20)
     finally:
@@ -676,7 +677,9 @@ def test_64_busy_clients_from_8_addresses_never_turn_away_a_player_from_another(
     """A fair share per address, and room kept for an address with no connection: one
     household's 64 busy connections took every place, and a player was reset 4 of 10 times
     (here 5 of 30 before, in three runs of ten: a player got in only where a busy connection
-    was between two requests, so 30 tries, not 10)."""
+    was between two requests, so 30 tries, not 10). The log says so once a LOG_EVERY_S, however
+    long a loaded machine takes."""
+    started = time.monotonic()
     table = Service(tmp_path, "--no-zeroconf")
     try:
         with BusyClients(table.port, [f"127.0.2.{n}" for n in range(1, 9)], per_address=8):
@@ -687,13 +690,14 @@ def test_64_busy_clients_from_8_addresses_never_turn_away_a_player_from_another(
                     answered.append(
                         answer is not None and (Handled.is_type(answer.type) or NotHandled.is_type(answer.type))
                     )
-                except (OSError, asyncio.TimeoutError):
-                    answered.append(False)
+                except (OSError, asyncio.TimeoutError) as error:
+                    answered.append(repr(error))
     finally:
         code, errors = table.stop()
-    assert answered == [True] * 30
+    assert answered == [True] * 30, (answered, errors[-3000:])
     assert code == 0 and "Traceback" not in errors
-    assert len(errors.splitlines()) <= 5, errors[-3000:]
+    took = time.monotonic() - started  # 5 lines, and one more a LOG_EVERY_S past the usual 30 s
+    assert len(errors.splitlines()) <= max(5, 2 + took // LOG_EVERY_S), (took, errors[-3000:])
 
 
 async def send_from(address: str, port: int, text: str) -> Event | None:

@@ -127,7 +127,9 @@ def _add_table(benches: Any) -> None:
     )
     table.add_argument("--tries", type=int, default=6, help="times a player says a line before giving up (default 6)")
     table.add_argument("--settings", type=Path, help="a settings file for the host (default: the shipped settings)")
-    table.add_argument("--keep", type=Path, help="keep every game's event log, terminal and satellite log here")
+    table.add_argument(
+        "--keep", type=Path, help="keep every game's event log, terminal, satellite log and microphone stream here"
+    )
     table.add_argument("--json", type=Path, help="write every game's figures and transcript here")
     table.add_argument("--from-json", type=Path, help="print the tables of an earlier --json run again")
     table.add_argument(

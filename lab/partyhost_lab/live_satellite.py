@@ -85,13 +85,17 @@ class RunningSatellite:
         mic_chunk: int = 1024,
         room: Path | None = None,
         echo_gain: float | None = None,
+        keep_heard: bool = False,
     ):
         """`room`: raw 16 kHz 16-bit noise the microphone hears, looped, under every line
         (None: a faint floor). `echo_gain`: the microphone hears the speaker too, its
-        samples scaled by this (None: it does not)."""
+        samples scaled by this (None: it does not). `keep_heard`: the microphone's whole
+        stream is kept in heard.raw (raw 16 kHz 16-bit mono; heard.raw.start holds the
+        time.monotonic() of its first sample)."""
         self.program, self.work, self.name = program, work, name
         self.mic_chunk = mic_chunk  # samples per microphone chunk (the satellite's default: 1024)
         self.room, self.echo_gain = room, echo_gain
+        self.heard = work / "heard.raw" if keep_heard else None
         self.port = free_port()
         self.mailbox = work / "mic"
         self.played = work / "played.raw"
@@ -129,8 +133,9 @@ class RunningSatellite:
             snd,
             "--debug",
         ]
+        env = os.environ | ({"HEARD_COPY": str(self.heard)} if self.heard else {})
         with open(self.log, "a") as log:
-            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -9,11 +9,15 @@ noise floor, or (third argument) a raw file of the same format played in a loop
 under everything, without a break: a party's continuous noise ("-": the floor). With
 PLAYED.raw and GAIN, the microphone also hears the satellite's speaker, as a table's
 microphone hears the host: what the speaker file gains (22050 Hz 16-bit mono, as the
-satellite plays it) is added at GAIN, as it comes. Only the standard library: it runs
-under any python3.
+satellite plays it) is added at GAIN, as it comes. With HEARD_COPY in the environment
+(a path), everything it writes is also written there, and the time.monotonic() of its
+first sample to HEARD_COPY.start: what the host heard, kept to look into later. Only the
+standard library: it runs under any python3.
 
     satellite_mic.py MAILBOX [SAMPLES_PER_CHUNK [ROOM.raw|- [PLAYED.raw GAIN]]]
 """
+
+from __future__ import annotations
 
 import os
 import random
@@ -21,8 +25,10 @@ import sys
 import time
 from array import array
 from pathlib import Path
+from typing import BinaryIO
 
 RATE = 16_000
+HEARD_COPY = "HEARD_COPY"
 
 
 class Room:
@@ -119,6 +125,7 @@ def main() -> None:
     pending = b""
     current: Path | None = None
     due = time.monotonic()
+    copy = _heard_copy(due)
     while True:
         if not pending:
             if current is not None:
@@ -140,6 +147,17 @@ def main() -> None:
             out.flush()
         except BrokenPipeError:
             os._exit(0)
+        if copy is not None:
+            copy.write(piece)
+
+
+def _heard_copy(first_sample_at: float) -> BinaryIO | None:
+    """The file HEARD_COPY names, opened to copy the microphone's stream into, or None."""
+    path = os.environ.get(HEARD_COPY)
+    if not path:
+        return None
+    Path(path + ".start").write_text(repr(first_sample_at))
+    return open(path, "ab", buffering=0)  # unbuffered: the satellite is killed, not stopped
 
 
 if __name__ == "__main__":

@@ -165,10 +165,12 @@ def play_case(
     stop: threading.Event | None = None,
     echo_gain: float | None = None,
     barge_in: float = 0.0,
+    keep_heard: bool = False,
 ) -> CaseResult:
     """Play one case live through a fresh satellite and host; everything is stopped after.
     `echo_gain`: the microphone hears the host's speaker, scaled by this (echo_gain());
-    `barge_in`: the share of lines begun while the host is finishing."""
+    `barge_in`: the share of lines begun while the host is finishing; `keep_heard`: the
+    microphone's stream is kept (satellite/heard.raw)."""
     started = time.monotonic()
     work.mkdir(parents=True)
     speakers = {name: voice_table[i % len(voice_table)] for i, name in enumerate(case.players)}
@@ -182,7 +184,9 @@ def play_case(
             speech(line.speaker, line.text)
     noisy = condition in ("party", "lively")
     room = _party_room(work / "room.raw", voices, voice_table, condition == "lively") if noisy else None
-    satellite = RunningSatellite(program, work / "satellite", room=room, echo_gain=echo_gain).start()
+    satellite = RunningSatellite(
+        program, work / "satellite", room=room, echo_gain=echo_gain, keep_heard=keep_heard
+    ).start()
     log = work / "events.jsonl"
     with open(work / "host.log", "w") as terminal:
         host = _start_host(case, satellite.address, log, work, settings, terminal)
@@ -473,7 +477,8 @@ def command(
     barge_in: bool = False,
 ) -> int:
     """Play the chosen cases in the chosen conditions and print the table. `keep`: a
-    folder to keep every game's event log, host terminal and satellite log in. `echo`:
+    folder to keep every game's event log, host terminal, satellite log and what the
+    microphone heard in. `echo`:
     the microphone hears the host's own speech, as at a table; `barge_in`: players
     sometimes begin while the host is finishing (BARGE_IN of the lines; off by default)."""
     conditions = conditions or list(CONDITIONS)
@@ -488,7 +493,8 @@ def command(
     _print_heading(quick, chosen, conditions, table)
     folder = Path(tempfile.mkdtemp(prefix="bench-table-")) if keep is None else keep
     gain = echo_gain(speaking, settings) if echo else None
-    run = _Run(table, speaking, program, folder, settings, tries, json_out, gain, BARGE_IN if barge_in else 0.0)
+    barging = BARGE_IN if barge_in else 0.0
+    run = _Run(table, speaking, program, folder, settings, tries, json_out, gain, barging, keep is not None)
     jobs = [(condition, number, case) for condition in conditions for number, case in enumerate(chosen)]
     pool = ThreadPoolExecutor(max_workers=len(conditions) if quick else 1)
     signal.signal(signal.SIGTERM, _terminated)  # stopped like Ctrl-C: every host and satellite is ended
@@ -547,6 +553,7 @@ class _Run:
     json_out: Path | None
     echo_gain: float | None
     barge_in: float
+    keep_heard: bool
     stop: threading.Event = field(default_factory=threading.Event)
     done: list[CaseResult] = field(default_factory=list)
     writing: threading.Lock = field(default_factory=threading.Lock)
@@ -568,6 +575,7 @@ class _Run:
             self.stop,
             self.echo_gain,
             self.barge_in,
+            self.keep_heard,
         )
         error = result.record.error
         with self.writing:

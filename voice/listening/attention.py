@@ -34,6 +34,18 @@ window, opens the window again for SAID_AGAIN_S, and the next one in it is a mis
 host answers: a reply-length reading, or another stretch too long for a reply that does
 not run on from the first (a loud room runs every try on; voice/listening/ears.py). Table
 talk seldom brings two such so close.
+
+A yes-or-no question about what the host just heard or was just asked ("Did you mean
+...?", "... is that your answer?", "Does everyone agree?": host.contract.Prompt.confirming)
+is being answered by someone at the table, with a word, and a talking room runs that word
+on into its talk, stretch after stretch with no pause between them, or hides it until
+the answer window has closed. There no speech is passed over as table talk
+(voice/listening/ears.py): a word said just after the talk is read (it may be the answer,
+where elsewhere it would be more of the talk), and a stretch too long for a reply, or a
+reading set aside for a MISS_REASON, is a miss the host answers ("Sorry? Yes or no?"),
+however long after the question. The host asks such a question again at most once and
+then takes it for a no, so a table that only talks hears a word or two more, never a
+game's worth.
 """
 
 from __future__ import annotations

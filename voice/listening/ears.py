@@ -140,6 +140,7 @@ class VoiceEars:
         listening_from = max(listening_from, self.source.next_frame_t())
         read = partial(self.read, prompt)
         ahead = self._ahead
+        talk = partial(self._table_talk, prompt)
         turn = listen_for_turn(
             self.endpointer,
             self._frames,
@@ -147,7 +148,7 @@ class VoiceEars:
             prompt.timeout,
             prompt.warning,
             self.play_cue,
-            read_ahead=partial(self._read_ahead, ahead, read) if ahead else None,
+            read_ahead=partial(self._read_ahead, ahead, read, talk) if ahead else None,
         )
         cues = tuple(turn.cues)
         if turn.timed_out:
@@ -162,9 +163,9 @@ class VoiceEars:
             command = self._wake_command(self.wake, prompt, utterance, timing)
             if command is not None:
                 return command
-        if self._table_talk(utterance):
+        if talk(utterance):
             reason = TOO_LONG if self._long(utterance) else AMID_TALK
-            tried_again = reason == TOO_LONG and self._long_again(prompt, utterance)
+            tried_again = _confirming(prompt) or (reason == TOO_LONG and self._long_again(prompt, utterance))
             self._long_until = utterance.end  # not worth reading
             if reason == TOO_LONG and utterance.start - self.busy_until() <= REPLY_WINDOW_S:
                 self._set_aside = (prompt.name, utterance.end)  # a reply may have run into the room's noise
@@ -272,19 +273,28 @@ class VoiceEars:
 
     def _awaited_miss(self, prompt: Prompt, utterance: Utterance, reason: str) -> bool:
         """A reading set aside as empty, far or too wordy, which the awaited player still
-        plausibly said (attention.awaited): a miss the host answers, never silence. Not
-        at a prompt where any speech is a move (a Keep Cool clue, `unclear`): there a
-        wrong guess costs the turn, and the buzzer ends the wait anyway."""
+        plausibly said (attention.awaited; at a confirming question, any): a miss the host
+        answers, never silence. Not at a prompt where any speech is a move (a Keep Cool
+        clue, `unclear`): there a wrong guess costs the turn, and the buzzer ends the wait
+        anyway."""
         if reason not in MISS_REASONS or prompt.unclear is not None:
             return False
+        if _confirming(prompt):
+            return True
         aside = self._set_aside
         set_aside_until = aside[1] if aside is not None and aside[0] == prompt.name else None
         return awaited(utterance, self._long_until, self.busy_until(), self.reply_max_s, set_aside_until)
 
-    def _read_ahead(self, ahead: _ReadAhead, read: Callable[[Utterance], Reading], utterance: Utterance) -> None:
-        """Begin reading an utterance early, unless it is table talk that will not be read,
-        or a command after the wake word (read otherwise)."""
-        if not self._table_talk(utterance) and not self._woken(utterance):
+    def _read_ahead(
+        self,
+        ahead: _ReadAhead,
+        read: Callable[[Utterance], Reading],
+        talk: Callable[[Utterance], bool],
+        utterance: Utterance,
+    ) -> None:
+        """Begin reading an utterance early, unless it is table talk that will not be read
+        (`talk`), or a command after the wake word (read otherwise)."""
+        if not talk(utterance) and not self._woken(utterance):
             ahead.begin(read, utterance)
 
     def _woken(self, utterance: Utterance) -> bool:
@@ -363,10 +373,13 @@ class VoiceEars:
     def _run(self, read: Callable[[Utterance], Reading], utterance: Utterance) -> Reading:
         return self._ahead.run(read, utterance) if self._ahead else read(utterance)
 
-    def _table_talk(self, utterance: Utterance) -> bool:
+    def _table_talk(self, prompt: Prompt, utterance: Utterance) -> bool:
         """Longer than a reply, running straight on from such a stretch, or begun just
-        after one long after the host last spoke."""
-        return self._long(utterance) or amid_talk(utterance, self._long_until, self.busy_until())
+        after one long after the host last spoke; at a confirming question only the first
+        two (_confirming): a word said just after the talk may be its answer, and is read."""
+        if self._long(utterance):
+            return True
+        return not _confirming(prompt) and amid_talk(utterance, self._long_until, self.busy_until())
 
     def _long(self, utterance: Utterance) -> bool:
         return too_long(utterance, self.reply_max_s) or self._continues_long(utterance)
@@ -464,6 +477,12 @@ class _Interruptible:
             self.ears.endpointer.reset()
             raise Interrupted()
         return next(self.frames)
+
+
+def _confirming(prompt: Prompt) -> bool:
+    """A confirming question (Prompt.confirming), where no speech is passed over as table
+    talk (voice/listening/attention.py); never where any speech is a move (`unclear`)."""
+    return prompt.confirming and prompt.unclear is None
 
 
 def _free_text(reading: Reading) -> str:
