@@ -14,9 +14,9 @@ import pytest
 from fakes import RecordingMouth
 from understood import Say, Understands
 
-from host.contract import Likeness, Prompt, Understood
-from host.decks import load_decks
-from host.engine import GameOptions
+from host.contract import Ending, Likeness, Prompt, Understood
+from host.decks import Decks, load_decks
+from host.engine import GameOptions, cannot_take_back, crosses_reveal, ends_game
 from host.eventlog import EventLog
 from host.games import dealing, get_game
 from host.journal import Journal
@@ -137,12 +137,14 @@ class SpokenEars(Understands):
         return self.measured
 
 
-def _session(tmp_path: Path, ears, game_id: str = "keep-it-100", players=("Ana", "Ben"), rules=None):
+def _session(
+    tmp_path: Path, ears, game_id: str = "keep-it-100", players=("Ana", "Ben"), rules=None, mode="basic", deal="host"
+):
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 1.5)
-    game_options = GameOptions(players=players, seed=7, mode="basic", rules=rules or {"hand_size": 2})
+    game_options = GameOptions(players=players, seed=7, mode=mode, deal=deal, rules=rules or {"hand_size": 2})
     deck = STARTER if game_id == "keep-it-100" else STARTER.parent / "zero-to-100-test.csv"
     decks = load_decks([deck], [], question_games=dealing("questions"))
     session = Session(
@@ -233,3 +235,64 @@ def test_a_correction_that_would_show_another_card_is_asked_of_the_table_however
 def test_what_can_i_say_tells_of_corrections_once_there_is_a_move(tmp_path):
     out = _play(tmp_path, ["what can I say", "read my cards", "the nitrogen one", "what can I say"])
     assert out.count('If I took a move wrong, say what was said: "no, I said lower".') == 1
+
+
+# ---- a move that ends the game -------------------------------------------------------
+
+LAST_CARD = ["king of spades", "queen of spades"]
+"""Centurion between two people, a table deal, first to 2 points: Ana's king makes 52,
+Ben's queen of spades makes 100 and wins the deal, 2 points, and with them the game. No
+card is hidden (each is laid face up by its player), so only the game's end is final."""
+
+
+def _cards(actions: list[dict]) -> list[tuple[int, str]]:
+    return [(a["rank"], a["suit"]) for a in actions if a["intent"] == "play_card"]
+
+
+def _last_card(tmp_path: Path, ears):
+    return _session(tmp_path, ears, game_id="centurion", rules={"target": 2}, mode="pvp", deal="table")
+
+
+def test_a_move_that_ends_the_game_read_only_fairly_surely_is_asked_about_first(tmp_path):
+    """Nothing can be corrected or undone once the game is over, so the move that ends it
+    is held to the line of a move that shows something hidden."""
+    ears = SpokenEars([LAST_CARD[0], "~" + LAST_CARD[1], "no", "two of clubs", "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert not any("wins the game" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades"), (2, "clubs")]
+
+
+def test_a_move_that_ends_the_game_is_taken_once_its_player_says_yes(tmp_path):
+    ears = SpokenEars([LAST_CARD[0], "~" + LAST_CARD[1], "yes"])
+    session, mouth, _, _ = _last_card(tmp_path, ears)
+    assert session.run() is Ending.OVER
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert "Ben wins the game, 2 to 0!" in mouth.said
+
+
+def test_a_move_that_ends_the_game_read_surely_is_taken_unasked(tmp_path):
+    ears = SpokenEars(LAST_CARD)
+    session, mouth, _, _ = _last_card(tmp_path, ears)
+    assert session.run() is Ending.OVER
+    assert not any("is that your answer" in line for line in mouth.said)
+
+
+def test_a_card_laid_face_up_that_does_not_end_the_game_is_not_asked_about(tmp_path):
+    """The king makes 52: no reveal, no end, so undo can take it back and a fair reading is acted on."""
+    ears = SpokenEars(["~" + LAST_CARD[0], "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert not any("is that your answer" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades")]
+
+
+def test_the_end_of_a_game_is_final_but_no_reveal_for_undo():
+    """cannot_take_back counts the end; crosses_reveal, which undo asks, keeps its meaning."""
+    game = get_game("centurion")
+    state, _ = game.setup(GameOptions(("Ana", "Ben"), mode="pvp", deal="table", seed=7, rules={"target": 2}), Decks())
+    state, king = game.apply(state, {"intent": "play_card", "rank": 13, "suit": "spades", "player": "Ana"})
+    _, queen = game.apply(state, {"intent": "play_card", "rank": 12, "suit": "spades", "player": "Ben"})
+    assert not cannot_take_back(king)
+    assert ends_game(queen) and cannot_take_back(queen) and not crosses_reveal(queen)
