@@ -67,9 +67,27 @@ something other than what was shown, or when what it heard does not sound enough
 the correction; the move stands unless the table says yes. A move made against the
 clock (a Keep Cool clue) cannot be corrected: say "host, undo".
 
+When a spoken correction reads as the very move the host took ("no, I said the 8 of
+spades" heard as the ace again), or is "that's not what I said" with no move, the player
+is telling the host it misheard, and saying it again would not help. Where the move can
+still be taken back (it showed nothing hidden), the host says so, takes it back as undo
+would (another player's move only with that player's yes), and asks its question one
+part at a time, as after two replies it could not read (the rank, then the suit), never
+offering the move it misheard. Where the move showed something hidden it stands unless
+a correction names another move ("That is what I took: ...", or "What did Ben say?"):
+taking it back would let it be chosen again knowing what it showed.
+
 Before a spoken move that shows something hidden (the last prediction, a challenge, a
-roll), the host acts unasked only on a reading surer than for other moves; otherwise it
-asks first: "Ben says lower: is that your answer?" (yes, no, or the answer again).
+roll) or ends the game, the host acts unasked only on a reading surer than for other
+moves; otherwise it asks first: "Ben says lower: is that your answer?" (yes, no, or the
+answer again). The move that ends the game is held to that line even where it shows
+nothing (Centurion's last card between two people): once the winner is said the game is
+over and saved so, and nothing can be corrected or undone. The host does not listen on
+after the end for a correction: a table's talk after a win ("no way!", "well played")
+would reopen finished games, and a player who just heard they lost could dispute the
+last move to play on. So the question comes before the end, where the reading is not
+sure; a misreading the host was sure of still ends the game, and the table settles it
+among themselves (or plays again). Typed moves are never asked: typing is not misheard.
 
 ## In every game: refusals that would tell a secret, and players' names
 

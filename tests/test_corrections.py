@@ -234,7 +234,7 @@ def test_a_correction_that_would_show_another_card_is_asked_of_the_table_however
 
 def test_what_can_i_say_tells_of_corrections_once_there_is_a_move(tmp_path):
     out = _play(tmp_path, ["what can I say", "read my cards", "the nitrogen one", "what can I say"])
-    assert out.count('If I took a move wrong, say what was said: "no, I said lower".') == 1
+    assert out.count('If I took a move wrong, say what was said: "no, I said lower"; if I keep mishearing') == 1
 
 
 # ---- a move that ends the game -------------------------------------------------------
@@ -296,3 +296,64 @@ def test_the_end_of_a_game_is_final_but_no_reveal_for_undo():
     _, queen = game.apply(state, {"intent": "play_card", "rank": 12, "suit": "spades", "player": "Ben"})
     assert not cannot_take_back(king)
     assert ends_game(queen) and cannot_take_back(queen) and not crosses_reveal(queen)
+
+
+# ---- a disputed reading ---------------------------------------------------------------
+
+EIGHT_READ_ACE = "ace of spades"
+"""Ana's "the 8 of spades" as the ears read it, in every saying (Centurion between two
+people, a table deal: a card laid face up by its player shows nothing hidden)."""
+
+
+def _between_two(tmp_path: Path, ears):
+    return _session(tmp_path, ears, game_id="centurion", rules={"target": 50}, mode="pvp", deal="table")
+
+
+@pytest.mark.parametrize("dispute", ["no, I said I play the ace of spades", "that's not what I said"])
+def test_a_move_said_to_be_misheard_is_taken_back_and_asked_one_part_at_a_time(tmp_path, dispute):
+    """The correction reads as the move taken, or names none: the player says the host
+    misheard. Ana's card showed nothing hidden, so it is taken back (with Ana's yes: Ben's
+    turn had come) and asked by rank, then suit, where "8" is no longer heard as "ace"."""
+    ears = SpokenEars([EIGHT_READ_ACE, dispute, "yes", "8", "spades", "score"])
+    session, mouth, journal, sid = _between_two(tmp_path, ears)
+    session.run()
+    assert "That takes back Ana's last move. Ana, do you agree? Yes or no?" in mouth.said
+    assert "Undone. Back to before Ana's last move." in mouth.said
+    assert any(line.startswith("Ana, which card:") for line in mouth.said)
+    assert not any(line.startswith(("That is what I took", "What did")) for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(8, "spades")]
+    assert "Ana 0, Ben 0; first to 50. Count 32." in mouth.said
+
+
+def test_a_move_said_to_be_misheard_stands_when_its_player_does_not_agree(tmp_path):
+    ears = SpokenEars([EIGHT_READ_ACE, "that's not what I said", "no", "score"])
+    session, mouth, journal, sid = _between_two(tmp_path, ears)
+    session.run()
+    assert "Okay, it stands." in mouth.said and not any("which card" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(1, "spades")]
+
+
+def test_the_narrowed_questions_never_offer_the_misheard_move(tmp_path):
+    """Asked for the suit after the rank "ace", spades (the ace of spades, misheard) is not offered."""
+    ears = SpokenEars([EIGHT_READ_ACE, "that's not what I said", "yes", "ace", "score"])
+    session, mouth, _, _ = _between_two(tmp_path, ears)
+    session.run()
+    assert "Ana, which suit: clubs, diamonds or hearts?" in mouth.said
+
+
+def test_after_a_reveal_a_correction_that_reads_as_the_move_taken_changes_nothing(tmp_path):
+    """Ben's guess turned the card: taking it back would let him guess again knowing it."""
+    ears = SpokenEars([*TO_REVEAL, "right", "no, I said right", "that's not what I said", "right", "score"])
+    session, mouth, _, _ = _session(tmp_path, ears)
+    session.run()
+    assert "That is what I took: right." in mouth.said
+    assert "What did Ben say?" in mouth.said
+    assert not any(line.startswith(("Undone", "Then I misheard")) for line in mouth.said)
+    assert "Ana 20 and Ben 10." in mouth.said
+
+
+def test_a_typed_correction_that_reads_as_the_move_taken_is_told_so(tmp_path):
+    """Typing is not misheard: the move stands, said back."""
+    out = _play(tmp_path, ["read my cards", "the nitrogen one", "no, I said the nitrogen one", "score"])
+    assert "That is what I took: the nitrogen one." in out
+    assert "Undone" not in out
