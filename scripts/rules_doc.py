@@ -53,9 +53,9 @@ journal records the new seed, so a resumed game replays exactly): a roll taken b
 and rolled again does not repeat the result everyone just heard.
 
 When the host took a move other than the one said, say what was said: "no, I said
-lower", "I said the bowling one", "Cy said lower" (or "that's not what I said", and the
-host asks what was). A correction puts right the host's reading of the last move, even
-after the card it turned was shown: it restores what was said, it is not a new choice,
+lower", "I said the bowling one", "Cy said lower" (or "that's not what I said": below).
+A correction puts right the host's reading of the last move, even after the card it
+turned was shown: it restores what was said, it is not a new choice,
 so nobody can use it to choose again after a reveal. Only the last move can be
 corrected, until the next one is taken ("Only the last move can be corrected, and Ben
 has moved since Ana."); the words must be a move the rules take at the question that
