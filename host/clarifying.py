@@ -294,11 +294,16 @@ class Clarifier:
     def needs_surer(self, prompt: Prompt, heard: Understood, intent: Intent | None) -> bool:
         """A spoken move read surely enough to act on, but not surely enough for a move
         that cannot be taken back (it shows something hidden or ends the game:
-        SURE_TO_REVEAL): asked "is that your answer?" first.
-        Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
+        SURE_TO_REVEAL), or one the player said no to at this prompt before, however
+        surely read now ("3 and 3" after "Did you mean: 3 and 3?" "no", and a refused
+        "three": the rules' refusal forgot the no, Clarifier.refuse): asked "is that
+        your answer?" first. Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
         if not heard.spoken or not acts(heard) or intent is None or prompt.timeout is not None:
             return False
-        if intent["intent"] in COMMON_INTENTS or (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL:
+        if intent["intent"] in COMMON_INTENTS:
+            return False
+        sure = (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL
+        if sure and not self.trouble_at(prompt).was_denied(intent):
             return False
         tried = self.play.tried(intent, prompt.player)
         return not isinstance(tried, RuleError) and cannot_take_back(tried[1])

@@ -80,7 +80,8 @@ taking it back would let it be chosen again knowing what it showed.
 Before a spoken move that shows something hidden (the last prediction, a challenge, a
 roll) or ends the game, the host acts unasked only on a reading surer than for other
 moves; otherwise it asks first: "Ben says lower: is that your answer?" (yes, no, or the
-answer again). The move that ends the game is held to that line even where it shows
+answer again). It asks so too, however surely it read the move, when the player already
+said no to that move at this question. The move that ends the game is held to that line even where it shows
 nothing (Centurion's last card between two people): once the winner is said the game is
 over and saved so, and nothing can be corrected or undone. The host does not listen on
 after the end for a correction: a table's talk after a win ("no way!", "well played")

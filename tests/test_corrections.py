@@ -126,6 +126,8 @@ class SpokenEars(Understands):
         if not self.lines:
             return None
         line = self.lines.pop(0)
+        if isinstance(line, Say):  # read as its rival allows
+            return self.understood(prompt, line)
         heard = self.understood(prompt, Say(line, start=float(len(self.lines)), end=float(len(self.lines)) + 0.5))
         if line.startswith("~"):  # read only fairly surely by the ears
             heard = self.understood(prompt, Say(line[1:], start=1.0, end=1.5))
@@ -277,6 +279,19 @@ def test_a_move_that_ends_the_game_read_surely_is_taken_unasked(tmp_path):
     session, mouth, _, _ = _last_card(tmp_path, ears)
     assert session.run() is Ending.OVER
     assert not any("is that your answer" in line for line in mouth.said)
+
+
+def test_a_move_that_cannot_be_taken_back_is_asked_about_after_a_no_however_surely_read(tmp_path):
+    """The 1% table deal of 2026-12-07, as Centurion's last card: "Did you mean: queen of
+    spades?" No. A card the rules refuse ("played already") forgets that no, so the
+    player may now mean it; read surely, it is still asked about before it ends the game."""
+    unsure = Say(LAST_CARD[1], rival="queen of hearts", start=1.0, end=2.0)
+    ears = SpokenEars([LAST_CARD[0], unsure, "no", LAST_CARD[0], LAST_CARD[1], "no", "two of clubs", "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert "The king of spades has been played already. Which card is it?" in mouth.said
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades"), (2, "clubs")]
 
 
 def test_a_card_laid_face_up_that_does_not_end_the_game_is_not_asked_about(tmp_path):
