@@ -88,7 +88,8 @@ class Trouble:
         self.denied.append(intent.copy())
 
     def was_denied(self, intent: Intent) -> bool:
-        """The player said no to this move here once, however it was named, even if told since why another cannot be."""
+        """The player said no to this move here, however it was named, even if told since
+        why another cannot be played."""
         return any(_names(intent, denied) for denied in self.denied)
 
     def was_refused(self, intent: Intent) -> bool:
