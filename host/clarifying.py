@@ -17,7 +17,7 @@ from .announcer import Announcer
 from .awaiting import CONFIRM_AGAIN, Awaiting, timing
 from .common_commands import CHANGES_THE_GAME, COMMON_INTENTS, CORRECT, CommonCommands
 from .contract import Ending, Intent, Outcome, Prompt, Source, Understood, joined_prompt
-from .engine import RuleError, crosses_reveal
+from .engine import RuleError, cannot_take_back
 from .log_events import Heard, NarrowedAsked, NarrowingBegun, Rejected
 from .narrowing import MOVED_ON, YES_NO_PROMPT, Narrowing, Reply, Trouble, leads_to, likeliest_choice
 from .play import Play
@@ -27,8 +27,9 @@ CORRECTIONS = 3
 """How many times "Did you mean ...?" is asked about one reply (each answer may correct it)."""
 SURE_TO_REVEAL = 0.9
 """A spoken move that cannot be taken back (it shows something hidden: a card's value, a
-roll, a hand) is acted on unasked only when read at least this surely (confidence:
-the recogniser's x the match's); below, "Ben says lower: is that your answer?" first.
+roll, a hand; or it ends the game: host.engine.cannot_take_back) is acted on unasked
+only when read at least this surely (confidence: the recogniser's x the match's);
+below, "Ben says lower: is that your answer?" first.
 An ordinary move is acted on from the reader's own line, as undo can take it back.
 Measured on the tuning voices (docs/recognition.md, "Before a reveal")."""
 SORRY = "Sorry?"
@@ -292,14 +293,20 @@ class Clarifier:
 
     def needs_surer(self, prompt: Prompt, heard: Understood, intent: Intent | None) -> bool:
         """A spoken move read surely enough to act on, but not surely enough for a move
-        that cannot be taken back (SURE_TO_REVEAL): asked "is that your answer?" first.
-        Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
+        that cannot be taken back (it shows something hidden or ends the game:
+        SURE_TO_REVEAL), or one the player said no to at this prompt before, however
+        surely read now ("3 and 3" after "Did you mean: 3 and 3?" "no", and a refused
+        "three": the rules' refusal forgot the no, Clarifier.refuse): asked "is that
+        your answer?" first. Not at a timed prompt (a Keep Cool turn cannot stop to ask)."""
         if not heard.spoken or not acts(heard) or intent is None or prompt.timeout is not None:
             return False
-        if intent["intent"] in COMMON_INTENTS or (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL:
+        if intent["intent"] in COMMON_INTENTS:
+            return False
+        sure = (heard.evidence.confidence or 0.0) >= SURE_TO_REVEAL
+        if sure and not self.trouble_at(prompt).was_denied(intent):
             return False
         tried = self.play.tried(intent, prompt.player)
-        return not isinstance(tried, RuleError) and crosses_reveal(tried[1])
+        return not isinstance(tried, RuleError) and cannot_take_back(tried[1])
 
     def did_you_mean(
         self, prompt: Prompt, phrase: str, intent: Intent, sure_only: bool = False

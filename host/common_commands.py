@@ -30,7 +30,10 @@ CHANGES_THE_GAME = frozenset({"undo", CORRECT, "pause", "quit"})
 """Common commands that change the game or end it: never done on a doubtful reading among a
 narrowed question's few choices or in answer to "Did you mean ...?" ("no wait", an undo,
 for the choice "no bet"). The others only say something, and the question is asked again."""
-CORRECTION_HINT = 'If I took a move wrong, say what was said: "no, I said lower".'
+CORRECTION_HINT = (
+    'If I took a move wrong, say what was said: "no, I said lower"; '
+    'if I keep mishearing it, "that\'s not what I said", and I ask for it another way.'
+)
 GENERAL_HELP = (
     "At any time you can say: repeat, what can I say, score, whose turn, read the table, "
     "undo, rules, pause, slower, faster, louder, quieter, or quit. " + CORRECTION_HINT
@@ -64,13 +67,14 @@ class CommonCommands:
         announcer: Announcer,
         awaiting: Awaiting,
         log: EventLog,
-        correct: Callable[[Prompt, Intent, Understood | None], None],
+        correct: Callable[[Prompt, Intent, Understood | None], Ending | None],
         undo_after_reveal: bool = False,
         take: Callable[[Prompt, Intent], None] | None = None,
     ):
         self.play, self.announcer, self.awaiting, self.log = play, announcer, awaiting, log
         self.correct = correct
-        """Puts the last move right (host/corrections.py Corrections.correct)."""
+        """Puts the last move right (the session's, over host/corrections.py): how the
+        session ends, if it does while the move is asked for again."""
         self.undo_after_reveal = undo_after_reveal
         """Whether "undo" may take back a move that showed something hidden, once the table
         agrees (settings.undo_after_reveal); off: refused with the reason (docs/rules.md)."""
@@ -103,9 +107,11 @@ class CommonCommands:
         elif name in ("slower", "faster", "louder", "quieter"):
             self.announcer.say(self.announcer.mouth.adjust(name), remember=False)
         elif name == "undo":
-            self._undo(prompt)
+            self.undo(prompt)
         elif name == CORRECT:
-            self.correct(prompt, intent, heard)
+            ending = self.correct(prompt, intent, heard)
+            if ending is not None:
+                return ending
         elif name == "pause":
             return self._pause(prompt)
         elif name == "never_mind":  # the question is asked again (at a narrowed one: the open one)
@@ -137,21 +143,22 @@ class CommonCommands:
             return None
         return intent.copy()
 
-    def _undo(self, prompt: Prompt) -> None:
+    def undo(self, prompt: Prompt) -> bool:
         """Take back the last move (docs/rules.md, "In every game"). Its own player may;
         anyone else needs that player's yes (the table's, for a table move), so an undo
         cannot take back what another player did after seeing it. A move that showed
         something hidden (a card's value, a roll, the host's card, a tiebreak number) is
         refused, or taken back with the table's consent where the settings allow it, and
-        then the game's randomness is drawn afresh, so the same roll does not come again."""
+        then the game's randomness is drawn afresh, so the same roll does not come again.
+        Whether the move was taken back."""
         last = self.play.last_move()
         if last is None:
             self.announcer.say("There is nothing to undo yet.", remember=False)
-            return
+            return False
         if last.revealed:
             if not self.undo_after_reveal:
                 self.announcer.reject(prompt, "undo after a reveal", UNDO_REFUSED)
-                return
+                return False
             agreed = self.awaiting.confirm(replace(prompt, player=None), UNDO_ASK)
         else:
             owner = last.action.get("player")
@@ -160,12 +167,13 @@ class CommonCommands:
             )
         if not agreed:
             self.announcer.say(UNDO_STANDS, remember=False)
-            return
+            return False
         self.play.take_back(last)
         self.announcer.remember_said(self.play.events_so_far())
         self.log.write(Undone(last.action))
         undone_by = last.action.get("player") or "the table"
         self.announcer.say(f"Undone. Back to before {undone_by}'s last move.", remember=False)
+        return True
 
     def _pause(self, prompt: Prompt) -> Ending | None:
         """Wait for "resume" (or "quit"); what only says something (the score) is answered."""

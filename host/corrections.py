@@ -14,13 +14,19 @@ game"):
   words it took (CORRECTION_NATS, measured by the ears: host.contract.Likeness).
 The journal keeps the correction as an entry of its own (host/play.py), so a replay is
 exact, and the host says what it changed ("Ben said lower: Ben gets 0, not 10.").
+
+A spoken correction that reads as the very move taken ("no, I said the 8 of spades"
+heard as the ace again), or that names no move ("that's not what I said"), tells the
+host it misheard, and hearing it once more would not help: where the move showed
+nothing hidden, the session takes it back and asks its question another way
+(Session._correct); where it did, it stands unless a correction names another move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from .announcer import Announcer
 from .awaiting import Awaiting
@@ -46,6 +52,8 @@ STANDS = "Okay, it stands as I heard it."
 TABLE_AGREES = "Does everyone agree? Yes or no?"
 """How the table is asked about a correction (a simulated table answers it: lab/partyhost_lab/table_player.py)."""
 ALREADY = "That is what I took: {phrase}."
+MISHEARD = "Then I misheard {who}. Let's go one step at a time."
+"""Said before a move the player says was misheard is taken back and asked for again."""
 NOT_A_MOVE = "Sorry, I couldn't tell what the move should be."
 """Said when the corrected words are no move at the question the last move answered, and
 for a spoken correction the rules refuse for a reason that would tell a hand."""
@@ -76,46 +84,60 @@ class Corrections:
         evidence = replace(here.evidence, confidence=heard.evidence.confidence, snr_db=heard.evidence.snr_db)
         return replace(heard, intent=here.intent, phrase=here.phrase, evidence=evidence)
 
-    def correct(self, prompt: Prompt, intent: Intent, heard: Understood | None) -> None:
+    def correct(self, prompt: Prompt, intent: Intent, heard: Understood | None) -> Intent | None:
         """A correction heard at `prompt` ({"said": words, "by": a name}, either may be
         empty): the last move replaced by the move said, once the rules and, where
-        needed, the table agree; otherwise a reason, and nothing changes."""
+        needed, the table agree; otherwise a reason, and nothing changes. Returned: the
+        last move, when a spoken correction says it was misheard but names no other
+        move and it showed nothing hidden, to be taken back and asked for another way."""
         last = self.play.last_move()
         if last is None:
             self.announcer.reject(prompt, "nothing to correct", NOTHING_TO_CORRECT)
-            return
+            return None
         owner = last.action.get("player")
         asked = self.play.game.prompt(last.before)
         problem = self._cannot_correct(last, asked, str(intent.get("by") or ""))
         if problem or asked is None:
             self.announcer.reject(prompt, "correction refused", problem or NOTHING_TO_CORRECT)
-            return
+            return None
         said = str(intent.get("said") or "")
+        disputed = heard is not None and heard.spoken and not last.revealed
+        if disputed and not said:
+            return self._misheard(last)
         corrected = self._read(prompt, asked, said, owner)
         if corrected is None:
-            return
+            return None
         move, phrase = corrected
         if _same_move(move, last.action):
+            if disputed:
+                return self._misheard(last)
             self.announcer.say(ALREADY.format(phrase=phrase), remember=False)
-            return
+            return None
         tried = self.play.tried(move, owner, last.before)
         if isinstance(tried, RuleError) and tried.secret and heard is not None and heard.spoken:
             # Anyone may have said it (host.engine.RuleError.secret): as words that are no
             # move there, and the reason to the hand's holder alone.
             self.announcer.refuse_privately(owner, tried)
             self.announcer.reject(prompt, tried.reason, f"{NOT_A_MOVE} Nothing changed.")
-            return
+            return None
         if isinstance(tried, RuleError):
             self.announcer.refuse(prompt, tried)
-            return
+            return None
         _, events = tried
         question = self._table_question(prompt, last, heard, asked, phrase, events)
         if question and not self.awaiting.confirm(replace(prompt, player=None), question):
             self.announcer.say(STANDS, remember=False)
-            return
+            return None
         self.play.correct(last, move)
         self.awaiting.log.write(Corrected(dict(self.play.actions[last.position]), dict(last.action), bool(question)))
         self._tell(owner, phrase, last.events, events)
+        return None
+
+    def _misheard(self, last: LastMove) -> Intent:
+        """The last move, which its player says the host misheard: said so, and handed
+        back to be taken back and asked for another way."""
+        self.announcer.say(MISHEARD.format(who=last.action.get("player") or "the table"), remember=False)
+        return cast(Intent, {k: v for k, v in last.action.items() if k != "player"})
 
     def _cannot_correct(self, last: LastMove, asked: Prompt | None, by: str) -> str:
         """Why the last move cannot be corrected ("" if it can): a move against the

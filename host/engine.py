@@ -338,6 +338,19 @@ def crosses_reveal(events: list[Event]) -> bool:
     )
 
 
+def ends_game(events: list[Event]) -> bool:
+    """Whether the move that gave these events ended the game (its game_over event)."""
+    return any(event["type"] == "game_over" for event in events)
+
+
+def cannot_take_back(events: list[Event]) -> bool:
+    """Whether a misreading of the move that gave these events could stand for good:
+    it crossed a reveal (undo refuses it, crosses_reveal), or it ended the game, after
+    which nothing is corrected or undone (the session stops). A spoken one is acted on
+    unasked only when read surely (host/clarifying.py SURE_TO_REVEAL)."""
+    return crosses_reveal(events) or ends_game(events)
+
+
 def players_needed(title: str, mode: str, low: int, high: int) -> str:
     """ "Keep It 100 basic needs 2 to 8 players": the one wording of how many may play a
     game in a mode (mode "": in any of its modes), for a refusal and the spoken menu alike."""

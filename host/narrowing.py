@@ -71,6 +71,10 @@ class Trouble:
     """The texts of the missed replies, latest last (where the likeliest reading comes from)."""
     ruled_out: list[Intent] = field(default_factory=list)
     """Spoken moves the rules refused here: heard again, the same one is a miss as well."""
+    denied: list[Intent] = field(default_factory=list)
+    """Every reading the player said "no" to here, kept when a refusal of the rules forgets
+    `refused`: a move that cannot be taken back is not acted on unasked after a no to it
+    (host/clarifying.py needs_surer)."""
 
     def miss(self, text: str = "") -> bool:
         """Count one miss; True once the question should be narrowed."""
@@ -81,6 +85,12 @@ class Trouble:
 
     def refuse(self, intent: Intent) -> None:
         self.refused.append(intent.copy())
+        self.denied.append(intent.copy())
+
+    def was_denied(self, intent: Intent) -> bool:
+        """The player said no to this move here, however it was named, even if told since
+        why another cannot be played."""
+        return any(_names(intent, denied) for denied in self.denied)
 
     def was_refused(self, intent: Intent) -> bool:
         """The move was refused, however it was named ("before 50" is "between 20 and 50")."""

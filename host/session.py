@@ -66,7 +66,7 @@ class Session:
         )
         self.corrections = Corrections(self.play, self.announcer, self.awaiting)
         self.commands = CommonCommands(
-            self.play, self.announcer, self.awaiting, log, self.corrections.correct, undo_after_reveal, self._accept
+            self.play, self.announcer, self.awaiting, log, self._correct, undo_after_reveal, self._accept
         )
         self.clarifier = Clarifier(self.play, self.announcer, self.awaiting, self.commands, other_ways)
 
@@ -274,6 +274,23 @@ class Session:
             return ended(self.commands.carry_out(prompt, intent, heard))
         self._accept(prompt, intent, seat, heard)
         return None
+
+    def _correct(self, prompt: Prompt, intent: Intent, heard: Understood | None) -> Ending | None:
+        """A correction (host/corrections.py). A move its player says was misheard, where
+        it showed nothing hidden, is taken back as undo would and its question asked one
+        part at a time (host/narrowing.py), the misheard move ruled out there: said again
+        the open way, it would be heard the same."""
+        misheard = self.corrections.correct(prompt, intent, heard)
+        if misheard is None or not self.commands.undo(prompt):
+            return None
+        asked = self.game.prompt(self.state)
+        if asked is None:
+            return None
+        self.clarifier.trouble_at(asked).refuse(misheard)
+        if asked.narrow is None:
+            return None  # asked the open way, where the misheard move is no longer taken
+        taken = self._narrow(asked)
+        return taken.ending if isinstance(taken, End) else None
 
     def _accept(self, prompt: Prompt, intent: Intent, seat: str = "", heard: Understood | None = None) -> None:
         """A move by the player asked, or, where anyone of several may answer (player

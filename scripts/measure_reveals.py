@@ -2,7 +2,7 @@
 """Moves that cannot be taken back, by voice: how surely they are read, and how a
 correction of one sounds against the speech; print the tables.
 
-    scripts/measure_reveals.py [--voices tuning] [--rooms clean,party,quiet] [--json FILE]
+    scripts/measure_reveals.py [--voices tuning] [--rooms clean,party,quiet] [--json FILE] [--ends-only]
 
 Replies to prompts whose moves show something hidden (Keep It 100's prediction, Zero to
 100's card, 1%'s dice, Centurion's card against the host), said by the tuning voices of
@@ -57,7 +57,15 @@ REPLIES: dict[str, tuple[str, list[str]]] = {
         "centurion/play_card",
         ["queen of hearts", "the nine of clubs", "two of spades", "ace of diamonds"],
     ),
+    "Centurion's last card, two people": (
+        "centurion/play_card",
+        ["the 8 of spades", "i'll play the ace of clubs", "um, the queen of clubs", "the 9 of hearts"],
+    ),
+    "Centurion's joker question": ("centurion/joker_steal", ["pass", "i'll pass", "no joker", "play my joker"]),
 }
+ENDS_ONLY = ("Centurion's last card, two people", "Centurion's joker question")
+"""Moves that end `bench table`'s two games between two people (scripts/measure_game_ends.py):
+shown to nobody, they are held to the line only because they end the game (since 2026-12-08)."""
 CONTEXTS: dict[str, dict[str, Any]] = {"zero-to-100/choose_card": ZERO_TO_100}
 
 
@@ -66,21 +74,24 @@ def main() -> int:
     parser.add_argument("--voices", default=",".join(TUNING), help="comma-separated voices (default: the tuning table)")
     parser.add_argument("--rooms", default="clean,party,quiet")
     parser.add_argument("--json", type=Path, help="write every reading here")
+    parser.add_argument("--ends-only", action="store_true", help="only the moves final because they end the game")
     args = parser.parse_args()
-    rows = measure(tuple(args.voices.split(",")), tuple(args.rooms.split(",")))
+    kinds = ENDS_ONLY if args.ends_only else tuple(REPLIES)
+    rows = measure(tuple(args.voices.split(",")), tuple(args.rooms.split(",")), kinds)
     report(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
 
 
-def measure(voice_names: tuple[str, ...], rooms: tuple[str, ...]) -> list[dict[str, Any]]:
+def measure(voice_names: tuple[str, ...], rooms: tuple[str, ...], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
     voices, matcher = Voices(), Matcher()
     chain = listening_chain(Settings())
     noise = party_noise(60.0) if "party" in rooms else None
     rng = random.Random(7)
     rows: list[dict[str, Any]] = []
-    for kind, (name, said) in REPLIES.items():
+    for kind in kinds:
+        name, said = REPLIES[kind]
         context = CONTEXTS.get(name, {})
         prompt = bench_prompt(name, grammar_slots(name, context))
         table = matcher.table(prompt.name, prompt.slots)

@@ -53,9 +53,9 @@ journal records the new seed, so a resumed game replays exactly): a roll taken b
 and rolled again does not repeat the result everyone just heard.
 
 When the host took a move other than the one said, say what was said: "no, I said
-lower", "I said the bowling one", "Cy said lower" (or "that's not what I said", and the
-host asks what was). A correction puts right the host's reading of the last move, even
-after the card it turned was shown: it restores what was said, it is not a new choice,
+lower", "I said the bowling one", "Cy said lower" (or "that's not what I said": below).
+A correction puts right the host's reading of the last move, even after the card it
+turned was shown: it restores what was said, it is not a new choice,
 so nobody can use it to choose again after a reveal. Only the last move can be
 corrected, until the next one is taken ("Only the last move can be corrected, and Ben
 has moved since Ana."); the words must be a move the rules take at the question that
@@ -67,9 +67,28 @@ something other than what was shown, or when what it heard does not sound enough
 the correction; the move stands unless the table says yes. A move made against the
 clock (a Keep Cool clue) cannot be corrected: say "host, undo".
 
+When a spoken correction reads as the very move the host took ("no, I said the 8 of
+spades" heard as the ace again), or is "that's not what I said" with no move, the player
+is telling the host it misheard, and saying it again would not help. Where the move can
+still be taken back (it showed nothing hidden), the host says so, takes it back as undo
+would (another player's move only with that player's yes), and asks its question one
+part at a time, as after two replies it could not read (the rank, then the suit), never
+offering the move it misheard. Where the move showed something hidden it stands unless
+a correction names another move ("That is what I took: ...", or "What did Ben say?"):
+taking it back would let it be chosen again knowing what it showed.
+
 Before a spoken move that shows something hidden (the last prediction, a challenge, a
-roll), the host acts unasked only on a reading surer than for other moves; otherwise it
-asks first: "Ben says lower: is that your answer?" (yes, no, or the answer again).
+roll) or ends the game, the host acts unasked only on a reading surer than for other
+moves; otherwise it asks first: "Ben says lower: is that your answer?" (yes, no, or the
+answer again). It asks so too, however surely it read the move, when the player already
+said no to that move at this question. The move that ends the game is held to that line even where it shows
+nothing (Centurion's last card between two people): once the winner is said the game is
+over and saved so, and nothing can be corrected or undone. The host does not listen on
+after the end for a correction: a table's talk after a win ("no way!", "well played")
+would reopen finished games, and a player who just heard they lost could dispute the
+last move to play on. So the question comes before the end, where the reading is not
+sure; a misreading the host was sure of still ends the game, and the table settles it
+among themselves (or plays again). Typed moves are never asked: typing is not misheard.
 
 ## In every game: refusals that would tell a secret, and players' names
 

@@ -14,9 +14,9 @@ import pytest
 from fakes import RecordingMouth
 from understood import Say, Understands
 
-from host.contract import Likeness, Prompt, Understood
-from host.decks import load_decks
-from host.engine import GameOptions
+from host.contract import Ending, Likeness, Prompt, Understood
+from host.decks import Decks, load_decks
+from host.engine import GameOptions, cannot_take_back, crosses_reveal, ends_game
 from host.eventlog import EventLog
 from host.games import dealing, get_game
 from host.journal import Journal
@@ -126,6 +126,8 @@ class SpokenEars(Understands):
         if not self.lines:
             return None
         line = self.lines.pop(0)
+        if isinstance(line, Say):  # read as its rival allows
+            return self.understood(prompt, line)
         heard = self.understood(prompt, Say(line, start=float(len(self.lines)), end=float(len(self.lines)) + 0.5))
         if line.startswith("~"):  # read only fairly surely by the ears
             heard = self.understood(prompt, Say(line[1:], start=1.0, end=1.5))
@@ -137,12 +139,14 @@ class SpokenEars(Understands):
         return self.measured
 
 
-def _session(tmp_path: Path, ears, game_id: str = "keep-it-100", players=("Ana", "Ben"), rules=None):
+def _session(
+    tmp_path: Path, ears, game_id: str = "keep-it-100", players=("Ana", "Ben"), rules=None, mode="basic", deal="host"
+):
     journal = Journal(tmp_path / "db.sqlite3")
     sid = journal.create(game_id, {"options": {}})
     mouth = RecordingMouth()
     log = EventLog(tmp_path / "events.jsonl", clock=lambda: 1.5)
-    game_options = GameOptions(players=players, seed=7, mode="basic", rules=rules or {"hand_size": 2})
+    game_options = GameOptions(players=players, seed=7, mode=mode, deal=deal, rules=rules or {"hand_size": 2})
     deck = STARTER if game_id == "keep-it-100" else STARTER.parent / "zero-to-100-test.csv"
     decks = load_decks([deck], [], question_games=dealing("questions"))
     session = Session(
@@ -232,4 +236,139 @@ def test_a_correction_that_would_show_another_card_is_asked_of_the_table_however
 
 def test_what_can_i_say_tells_of_corrections_once_there_is_a_move(tmp_path):
     out = _play(tmp_path, ["what can I say", "read my cards", "the nitrogen one", "what can I say"])
-    assert out.count('If I took a move wrong, say what was said: "no, I said lower".') == 1
+    assert out.count('If I took a move wrong, say what was said: "no, I said lower"; if I keep mishearing') == 1
+
+
+# ---- a move that ends the game -------------------------------------------------------
+
+LAST_CARD = ["king of spades", "queen of spades"]
+"""Centurion between two people, a table deal, first to 2 points: Ana's king makes 52,
+Ben's queen of spades makes 100 and wins the deal, 2 points, and with them the game. No
+card is hidden (each is laid face up by its player), so only the game's end is final."""
+
+
+def _cards(actions: list[dict]) -> list[tuple[int, str]]:
+    return [(a["rank"], a["suit"]) for a in actions if a["intent"] == "play_card"]
+
+
+def _last_card(tmp_path: Path, ears):
+    return _session(tmp_path, ears, game_id="centurion", rules={"target": 2}, mode="pvp", deal="table")
+
+
+def test_a_move_that_ends_the_game_read_only_fairly_surely_is_asked_about_first(tmp_path):
+    """Nothing can be corrected or undone once the game is over, so the move that ends it
+    is held to the line of a move that shows something hidden."""
+    ears = SpokenEars([LAST_CARD[0], "~" + LAST_CARD[1], "no", "two of clubs", "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert not any("wins the game" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades"), (2, "clubs")]
+
+
+def test_a_move_that_ends_the_game_is_taken_once_its_player_says_yes(tmp_path):
+    ears = SpokenEars([LAST_CARD[0], "~" + LAST_CARD[1], "yes"])
+    session, mouth, _, _ = _last_card(tmp_path, ears)
+    assert session.run() is Ending.OVER
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert "Ben wins the game, 2 to 0!" in mouth.said
+
+
+def test_a_move_that_ends_the_game_read_surely_is_taken_unasked(tmp_path):
+    ears = SpokenEars(LAST_CARD)
+    session, mouth, _, _ = _last_card(tmp_path, ears)
+    assert session.run() is Ending.OVER
+    assert not any("is that your answer" in line for line in mouth.said)
+
+
+def test_a_move_that_cannot_be_taken_back_is_asked_about_after_a_no_however_surely_read(tmp_path):
+    """The 1% table deal of 2026-12-07, as Centurion's last card: "Did you mean: queen of
+    spades?" No. A card the rules refuse ("played already") forgets that no, so the
+    player may now mean it; read surely, it is still asked about before it ends the game."""
+    unsure = Say(LAST_CARD[1], rival="queen of hearts", start=1.0, end=2.0)
+    ears = SpokenEars([LAST_CARD[0], unsure, "no", LAST_CARD[0], LAST_CARD[1], "no", "two of clubs", "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert "The king of spades has been played already. Which card is it?" in mouth.said
+    assert "Ben says queen of spades: is that your answer?" in mouth.said
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades"), (2, "clubs")]
+
+
+def test_a_card_laid_face_up_that_does_not_end_the_game_is_not_asked_about(tmp_path):
+    """The king makes 52: no reveal, no end, so undo can take it back and a fair reading is acted on."""
+    ears = SpokenEars(["~" + LAST_CARD[0], "score"])
+    session, mouth, journal, sid = _last_card(tmp_path, ears)
+    session.run()
+    assert not any("is that your answer" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(13, "spades")]
+
+
+def test_the_end_of_a_game_is_final_but_no_reveal_for_undo():
+    """cannot_take_back counts the end; crosses_reveal, which undo asks, keeps its meaning."""
+    game = get_game("centurion")
+    state, _ = game.setup(GameOptions(("Ana", "Ben"), mode="pvp", deal="table", seed=7, rules={"target": 2}), Decks())
+    state, king = game.apply(state, {"intent": "play_card", "rank": 13, "suit": "spades", "player": "Ana"})
+    _, queen = game.apply(state, {"intent": "play_card", "rank": 12, "suit": "spades", "player": "Ben"})
+    assert not cannot_take_back(king)
+    assert ends_game(queen) and cannot_take_back(queen) and not crosses_reveal(queen)
+
+
+# ---- a disputed reading ---------------------------------------------------------------
+
+EIGHT_READ_ACE = "ace of spades"
+"""Ana's "the 8 of spades" as the ears read it, in every saying (Centurion between two
+people, a table deal: a card laid face up by its player shows nothing hidden)."""
+
+
+def _between_two(tmp_path: Path, ears):
+    return _session(tmp_path, ears, game_id="centurion", rules={"target": 50}, mode="pvp", deal="table")
+
+
+@pytest.mark.parametrize("dispute", ["no, I said I play the ace of spades", "that's not what I said"])
+def test_a_move_said_to_be_misheard_is_taken_back_and_asked_one_part_at_a_time(tmp_path, dispute):
+    """The correction reads as the move taken, or names none: the player says the host
+    misheard. Ana's card showed nothing hidden, so it is taken back (with Ana's yes: Ben's
+    turn had come) and asked by rank, then suit, where "8" is no longer heard as "ace"."""
+    ears = SpokenEars([EIGHT_READ_ACE, dispute, "yes", "8", "spades", "score"])
+    session, mouth, journal, sid = _between_two(tmp_path, ears)
+    session.run()
+    assert "That takes back Ana's last move. Ana, do you agree? Yes or no?" in mouth.said
+    assert "Undone. Back to before Ana's last move." in mouth.said
+    assert any(line.startswith("Ana, which card:") for line in mouth.said)
+    assert not any(line.startswith(("That is what I took", "What did")) for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(8, "spades")]
+    assert "Ana 0, Ben 0; first to 50. Count 32." in mouth.said
+
+
+def test_a_move_said_to_be_misheard_stands_when_its_player_does_not_agree(tmp_path):
+    ears = SpokenEars([EIGHT_READ_ACE, "that's not what I said", "no", "score"])
+    session, mouth, journal, sid = _between_two(tmp_path, ears)
+    session.run()
+    assert "Okay, it stands." in mouth.said and not any("which card" in line for line in mouth.said)
+    assert _cards(journal.accepted_actions(sid)) == [(1, "spades")]
+
+
+def test_the_narrowed_questions_never_offer_the_misheard_move(tmp_path):
+    """Asked for the suit after the rank "ace", spades (the ace of spades, misheard) is not offered."""
+    ears = SpokenEars([EIGHT_READ_ACE, "that's not what I said", "yes", "ace", "score"])
+    session, mouth, _, _ = _between_two(tmp_path, ears)
+    session.run()
+    assert "Ana, which suit: clubs, diamonds or hearts?" in mouth.said
+
+
+def test_after_a_reveal_a_correction_that_reads_as_the_move_taken_changes_nothing(tmp_path):
+    """Ben's guess turned the card: taking it back would let him guess again knowing it."""
+    ears = SpokenEars([*TO_REVEAL, "right", "no, I said right", "that's not what I said", "right", "score"])
+    session, mouth, _, _ = _session(tmp_path, ears)
+    session.run()
+    assert "That is what I took: right." in mouth.said
+    assert "What did Ben say?" in mouth.said
+    assert not any(line.startswith(("Undone", "Then I misheard")) for line in mouth.said)
+    assert "Ana 20 and Ben 10." in mouth.said
+
+
+def test_a_typed_correction_that_reads_as_the_move_taken_is_told_so(tmp_path):
+    """Typing is not misheard: the move stands, said back."""
+    out = _play(tmp_path, ["read my cards", "the nitrogen one", "no, I said the nitrogen one", "score"])
+    assert "That is what I took: the nitrogen one." in out
+    assert "Undone" not in out

@@ -18,7 +18,7 @@ from satellite import satellite_program_path  # noqa: F401 (fixture)
 
 from host.awaiting import CONFIRM_AGAIN
 from host.common_commands import undo_consent_question
-from host.corrections import TABLE_AGREES
+from host.corrections import MISHEARD, TABLE_AGREES
 from partyhost_lab.scripted import outcomes
 from partyhost_lab.table import IRREVERSIBLE, CaseResult, play_case, speaker_for, stop_of, stop_rows
 from partyhost_lab.table_player import (
@@ -237,25 +237,34 @@ def not_corrected(line) -> list[dict]:
     ]
 
 
-def test_a_player_corrects_a_wrong_move_and_the_table_agrees(tmp_path):
-    """The host took card 1 for "card two with plus twenty": "no, I said ...", the table's
-    yes to the host's question, and the move stands as said, with no undo."""
+def _card_one_taken(tmp_path: Path):
+    """Zero to 100, Team Ana's "card two with plus twenty" taken as card 1, and Team Ben
+    asked next: the case, the line, the wrong move, the host's opening question and the
+    plan's first step."""
     case = next(c for c in load_cases() if c.script == "zero-to-100-basic.txt")
     line = typed_lines(case, tmp_path / "typed", speaker_for(case))[0][2]
     wrong = {"intent": "choose_card", "card": 1}
     ask = {"type": "prompt", "player": "Team Ana", "prompt": line.prompt.name}
     question = {"type": "say", "text": "Team Ana, which question is closest to 50?"}
+    taken_wrong = (
+        line.text,
+        [
+            {"type": "intent", "intent": wrong},
+            {"type": "say", "text": "Team Ana plays card 1."},
+            {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
+        ],
+    )
+    return case, line, wrong, [ask, question], taken_wrong
+
+
+def test_a_player_corrects_a_wrong_move_and_the_table_agrees(tmp_path):
+    """The host took card 1 for "card two with plus twenty": "no, I said ...", the table's
+    yes to the host's question, and the move stands as said, with no undo."""
+    case, line, wrong, opening, taken_wrong = _card_one_taken(tmp_path)
     host = ScriptedHost(
         tmp_path,
         [
-            (
-                line.text,
-                [
-                    {"type": "intent", "intent": wrong},
-                    {"type": "say", "text": "Card 1."},
-                    {"type": "prompt", "player": "Team Ben", "prompt": line.prompt.name},
-                ],
-            ),
+            taken_wrong,
             (
                 f"no, I said {line.text}",
                 [{"type": "say", "text": f"Team Ana said {line.text}, not card one? {TABLE_AGREES}"}],
@@ -271,10 +280,54 @@ def test_a_player_corrects_a_wrong_move_and_the_table_agrees(tmp_path):
                 ],
             ),
         ],
-        opening=[ask, question],
+        opening=opening,
     )
     record = _played(case, host, line)
     assert host.said == [line.text, f"no, I said {line.text}", "yes"]
+    assert record.done and record.corrections == 1 and record.undos == 0 and record.wrong_moves == [wrong]
+
+
+def test_a_player_whose_move_the_host_takes_back_as_misheard_answers_its_narrowed_questions(tmp_path):
+    """The correction read as the move taken: the host says it misheard, asks Team Ana's
+    yes (Team Ben's turn had come), takes card 1 back and asks for the move one part at a
+    time. The player answers those questions for the line, and says no "undo"."""
+    case, line, wrong, opening, taken_wrong = _card_one_taken(tmp_path)
+    host = ScriptedHost(
+        tmp_path,
+        [
+            taken_wrong,
+            (
+                f"no, I said {line.text}",
+                [
+                    {"type": "say", "text": MISHEARD.format(who="Team Ana")},
+                    {"type": "say", "text": undo_consent_question("Team Ana")},
+                ],
+            ),
+            (
+                "yes",
+                [
+                    {"type": "undo", "action": wrong},
+                    {"type": "say", "text": "Undone. Back to before Team Ana's last move."},
+                    {"type": "narrowing", "player": "Team Ana", "prompt": line.prompt.name},
+                    {"type": "say", "text": "Team Ana, which card: 1, 2 or 3?"},
+                ],
+            ),
+            ("2", [{"type": "say", "text": "Team Ana, power card: none, plus 50, minus 50 or something else?"}]),
+            ("something else", [{"type": "say", "text": "Team Ana, power card: plus 20, minus 20 or Spot On?"}]),
+            (
+                "plus 20",
+                [
+                    {"type": "intent", "intent": line.move},
+                    {"type": "say", "text": "Team Ana plays card 2."},
+                    {"type": "intent", "intent": {"intent": "correct"}},
+                    {"type": "game_over", "scores": {}, "winners": []},
+                ],
+            ),
+        ],
+        opening=opening,
+    )
+    record = _played(case, host, line)
+    assert host.said == [line.text, f"no, I said {line.text}", "yes", "2", "something else", "plus 20"]
     assert record.done and record.corrections == 1 and record.undos == 0 and record.wrong_moves == [wrong]
 
 

@@ -32,8 +32,10 @@ that it has begun narrowing its question (`narrowing`; each narrowed question's 
   not said back: nobody at a table could know), counting it as a wrong move (UNNOTICED);
 - says "no, I said <the line>" when the host took another move (a correction,
   host/corrections.py), and answers yes when the host asks the table whether that is
-  what was said; where the host cannot take a correction (a Keep Cool turn, where any
-  word is a clue) or did not make it, says "undo" (until it is undone) and then the
+  what was said; where the host says it misheard and takes the move back itself (the
+  correction read as the move taken), answers its question for the move's player and
+  then its narrowed questions for the line; where the host cannot take a correction (a
+  Keep Cool turn, where any word is a clue) or did neither, says "undo" (until it is undone) and then the
   line again, and answers when the host asks whether the move may be taken back (said at
   the next player's turn, an undo needs the move's player's yes) as the typed script
   did: its answer to that question is folded into its "undo" line, a yes where the
@@ -545,27 +547,36 @@ class Table:
                 result.done = True
                 return claimed
             if verdict == "wrong move":
-                corrected, mark = self._correct(line, result, reaction.at + 1)
+                corrected, taken_back, mark = self._correct(line, result, reaction.at + 1)
                 if corrected:
                     result.done = True
                     return mark
-                self._wait_for_prompt(self._undo(line, result, mark), ANSWER_S)
+                self._wait_for_prompt(mark if taken_back else self._undo(line, result, mark), ANSWER_S)
         return len(self.log.update())
 
-    def _answered(self, line: Line, mark: int, spoken_end: float, result: LineRecord) -> Reaction:
+    def _answered(
+        self, line: Line, mark: int, spoken_end: float, result: LineRecord, meant: Line | None = None
+    ) -> Reaction:
         """The host's reaction to a line, after answering its "Did you mean ...?" and
-        narrowed questions."""
+        narrowed questions (`meant`: the line a correction is of, whose move those
+        questions ask for once the host takes the misheard move back)."""
         reaction, answer = self._reaction(mark, spoken_end, line.silent, line), ""
         for _ in range(QUESTIONS_PER_SAYING):
             if reaction.kind == "asked":
                 answer = YES if self._means(line, reaction.text, answer) else NO
             elif reaction.kind == "answered" and reaction.text == CONFIRM_AGAIN and answer in (YES, NO):
                 pass  # the yes or no was not caught: said again
-            elif reaction.kind == "answered" and line.move == UNDONE and reaction.text.startswith(UNDO_CONSENT):
+            elif (
+                reaction.kind == "answered"
+                and line.move in (UNDONE, CORRECTING)
+                and reaction.text.startswith(UNDO_CONSENT)
+            ):
                 answer = YES if line.consents else NO  # as the move's player answered when typed
             elif reaction.kind == "answered" and line.move == CORRECTING and reaction.text.endswith(TABLE_AGREES):
                 answer = YES  # the table heard what was said
-            elif reaction.kind == "answered" and (narrowed := narrowed_answer(line, reaction.text)) is not None:
+            elif (
+                reaction.kind == "answered" and (narrowed := narrowed_answer(meant or line, reaction.text)) is not None
+            ):
                 answer = narrowed
             else:
                 break
@@ -650,26 +661,33 @@ class Table:
     def _last_prompt(self) -> int:
         return max(i for i, e in enumerate(self.log.update()) if e["type"] == "prompt")
 
-    def _correct(self, line: Line, result: LineRecord, mark: int) -> tuple[bool, int]:
+    def _correct(self, line: Line, result: LineRecord, mark: int) -> tuple[bool, bool, int]:
         """Tell the host it took the line's move wrong: "no, I said <line>", once. Whether
-        the host put the move right, and the index from which the next question is looked
-        for (when it did not, or cannot at this prompt, the move is to be undone)."""
+        the host put the move right (corrected it, or took it back as misheard and then
+        took the line's move from the narrowed questions), whether it took the wrong move
+        back itself, and the index from which the next question is looked for (when it did
+        neither, or cannot at this prompt, the move is to be undone)."""
         asked = self._wait_for_prompt(mark, ANSWER_S)
         prompt_name = self.log.events[asked - 1].get("prompt", line.prompt.name)
         text = CORRECTION.format(line=line.text)
         heard = self.matcher.match(prompt_name, text, {}).intent
         if line.move is None or heard is None or heard["intent"] != CORRECT:
-            return False, mark
+            return False, False, mark
         correction = _with(line, text=text, meaning=CORRECTING, move=CORRECTING, refusal="", told=(), consents=True)
         result.corrections += 1
         said_from = len(self.log.update())
-        reaction = self._answered(correction, said_from, self._say(line.speaker, text, result.corrections - 1), result)
+        spoken_end = self._say(line.speaker, text, result.corrections - 1)
+        reaction = self._answered(correction, said_from, spoken_end, result, meant=line)
         made = self.log.first(("correction",), said_from)
-        action = self.log.events[made]["action"] if made is not None else {}
+        taken_back = made is None and self.log.first(("undo",), said_from) is not None
+        if taken_back:  # asked again one part at a time: what it took then
+            made = reaction.at if reaction.kind == "decided" else None
+        event = self.log.events[made] if made is not None else {}
+        action = event.get("action") or event.get("intent") or {}
         right = made is not None and same_move(
             cast(Intent, {k: v for k, v in action.items() if k != "player"}), line.move
         )
-        return right, reaction.at + 1
+        return right, taken_back, reaction.at + 1
 
     def _undo(self, line: Line, result: LineRecord, mark: int) -> int:
         """Say "undo" until the wrong move is taken back (a move taken for the undo
